@@ -1,0 +1,420 @@
+//! The render loop: one thread that owns the workspace, waits on input, pane
+//! output and frame deadlines, and writes each frame in one `write(2)`.
+//!
+//! Order of work on every wake-up: input first (so typing is never behind a
+//! flood), then at most [`PANE_BYTE_BUDGET`] bytes from each pane, then
+//! other events, then a frame if something changed and the frame cap allows
+//! — or at once when the change is the echo of a key the user just typed.
+//! With nothing changed the loop blocks without a timeout: idle costs no
+//! wake-ups.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use crossbeam_channel::{Receiver, Select, bounded};
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, Event, MouseButton, MouseEventKind};
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+use crate::config::Config;
+use crate::event::{LOOP_EVENT_CAPACITY, LoopEvent};
+use crate::input_router::InputRouter;
+use crate::layout::PaneId;
+use crate::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
+use crate::spawn::ChildEnv;
+use crate::status_bar::tab_at;
+use crate::terminal_guard::TerminalGuard;
+use crate::ui;
+use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
+
+/// Bytes parsed from one pane per wake-up before input is looked at again.
+/// ~0.4 ms of parsing at 80 MB/s: a key typed during a flood waits at most
+/// about that long before it is handled.
+pub const PANE_BYTE_BUDGET: usize = 32 * 1024;
+
+/// Input events queued between the input thread and the loop.
+const INPUT_CHANNEL_CAPACITY: usize = 256;
+
+/// What to open at start.
+pub enum Startup {
+    Profile(crate::profile::Profile),
+    /// `tilework -- CMD ARGS`: one pane running argv directly.
+    Argv(Vec<String>),
+    /// `tilework -c A -c B`: panes side by side running shell lines.
+    Commands(Vec<String>),
+}
+
+pub struct RunOptions {
+    pub config: Config,
+    pub startup: Startup,
+    pub show_fps: bool,
+    pub writer: WriterKind,
+    pub exit_after: Option<Duration>,
+}
+
+/// Runs the workspace until the last pane closes, the user quits, or a
+/// signal arrives. Returns tilework's exit status.
+pub fn run(opts: RunOptions) -> Result<i32> {
+    let (cols, rows) = ratatui::crossterm::terminal::size()
+        .context("reading the terminal size (is stdout a terminal?)")?;
+    let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
+    spawn_signal_thread(events_tx.clone())?;
+
+    let guard = TerminalGuard::enter(opts.config.mouse).context("setting up the terminal")?;
+    let input_rx = spawn_input_thread()?;
+
+    let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
+    let size = Rect::new(0, 0, cols, rows);
+    let terminal = Terminal::with_options(
+        CrosstermBackend::new(writer),
+        // Fixed: the fullscreen viewport queries /dev/tty's size every frame.
+        TerminalOptions {
+            viewport: Viewport::Fixed(size),
+        },
+    )
+    .context("creating the ratatui terminal")?;
+
+    let settings = WorkspaceSettings {
+        env: ChildEnv::new(opts.config.shell.as_deref(), &opts.config.term),
+        scrollback_bytes: opts.config.scrollback_bytes,
+        keep_exited_panes: opts.config.keep_exited_panes,
+    };
+    let (pane_area, _) = ui::split_screen(size);
+    let mut ws = Workspace::new(settings.clone(), pane_area, events_tx);
+    match opts.startup {
+        Startup::Profile(profile) => ws.open_profile(&profile),
+        Startup::Argv(argv) => {
+            let (spec, label) = settings.env.argv(&argv, None);
+            ws.open_row(vec![PaneLaunch {
+                spec,
+                label,
+                keep_open: None,
+            }]);
+        }
+        Startup::Commands(lines) => {
+            let launches = lines
+                .iter()
+                .map(|line| {
+                    let (spec, label) = settings.env.command_line(line, None);
+                    PaneLaunch {
+                        spec,
+                        label,
+                        keep_open: None,
+                    }
+                })
+                .collect();
+            ws.open_row(launches);
+        }
+    }
+    let router = InputRouter::new(opts.config.keymap.clone(), opts.show_fps);
+    let frame_interval = Duration::from_secs(1) / opts.config.fps.max(1);
+    let mut app = App {
+        ws,
+        router,
+        terminal,
+        input_rx,
+        events_rx,
+        frame_interval,
+        last_frame: None,
+        dirty: true,
+        urgent: true,
+        echo_pending: None,
+        frames: 0,
+        last_cursor_style: b"",
+        deadline_exit: opts.exit_after.map(|d| Instant::now() + d),
+        input_closed: false,
+    };
+    let result = app.run();
+    app.ws.kill_all();
+    drop(app);
+    drop(guard);
+    result
+}
+
+struct App {
+    ws: Workspace,
+    router: InputRouter,
+    terminal: Terminal<CrosstermBackend<FrameWriter>>,
+    input_rx: Receiver<Event>,
+    events_rx: Receiver<LoopEvent>,
+    frame_interval: Duration,
+    last_frame: Option<Instant>,
+    /// Something on screen changed since the last frame.
+    dirty: bool,
+    /// Draw at once, ignoring the frame cap (user-visible reaction to input).
+    urgent: bool,
+    /// A key went to this pane; its next output is drawn at once.
+    echo_pending: Option<PaneId>,
+    frames: u64,
+    last_cursor_style: &'static [u8],
+    deadline_exit: Option<Instant>,
+    input_closed: bool,
+}
+
+impl App {
+    fn run(&mut self) -> Result<i32> {
+        loop {
+            self.drain_input();
+            let more_output = self.drain_panes();
+            self.drain_events();
+            if let Some(code) = self.ws.exit_code {
+                return Ok(code);
+            }
+            if self.deadline_exit.is_some_and(|d| Instant::now() >= d) {
+                return Ok(0);
+            }
+            let now = Instant::now();
+            let next_allowed = self.last_frame.map_or(now, |t| t + self.frame_interval);
+            if self.dirty && (self.urgent || now >= next_allowed) {
+                self.render()?;
+            }
+            if more_output {
+                continue;
+            }
+            let deadline = if self.dirty {
+                Some(next_allowed)
+            } else {
+                None
+            };
+            self.wait(deadline.min_with(self.deadline_exit));
+        }
+    }
+
+    /// Blocks until input, output or an event is ready, or `deadline`.
+    fn wait(&self, deadline: Option<Instant>) {
+        let mut sel = Select::new();
+        if !self.input_closed {
+            sel.recv(&self.input_rx);
+        }
+        sel.recv(&self.events_rx);
+        for pane in self.ws.panes.values() {
+            if let Some(rx) = pane.output() {
+                sel.recv(rx);
+            }
+        }
+        // `ready` does not consume: the next iteration drains in priority order.
+        match deadline {
+            Some(d) => {
+                let _ = sel.ready_deadline(d);
+            }
+            None => {
+                let _ = sel.ready();
+            }
+        }
+    }
+
+    fn drain_input(&mut self) {
+        loop {
+            match self.input_rx.try_recv() {
+                Ok(ev) => self.handle_input(&ev),
+                Err(crossbeam_channel::TryRecvError::Empty) => break,
+                Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                    // Stdin is gone (terminal closed); a signal usually follows.
+                    self.input_closed = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    fn handle_input(&mut self, ev: &Event) {
+        let outcome = match ev {
+            Event::Key(key) => self.router.handle_key(&mut self.ws, key),
+            Event::Paste(text) => self.router.handle_paste(&mut self.ws, text),
+            Event::Mouse(mouse) => {
+                let (_, bar) = ui::split_screen(self.terminal_area());
+                if bar.height > 0
+                    && mouse.row == bar.y
+                    && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
+                {
+                    let switched = tab_at(&self.ws, mouse.column)
+                        .is_some_and(|i| self.ws.select_tab(i));
+                    crate::input_router::Outcome {
+                        redraw: switched,
+                        sent_to: None,
+                    }
+                } else {
+                    self.router.handle_mouse(&mut self.ws, mouse)
+                }
+            }
+            Event::Resize(cols, rows) => {
+                let size = Rect::new(0, 0, *cols, *rows);
+                if let Err(err) = self.terminal.resize(size) {
+                    tracing::warn!("resizing the terminal: {err}");
+                }
+                let (panes, _) = ui::split_screen(size);
+                self.ws.set_area(panes);
+                crate::input_router::Outcome {
+                    redraw: true,
+                    sent_to: None,
+                }
+            }
+            Event::FocusGained | Event::FocusLost => crate::input_router::Outcome::default(),
+        };
+        if outcome.redraw {
+            self.dirty = true;
+            self.urgent = true;
+        }
+        if outcome.sent_to.is_some() {
+            self.echo_pending = outcome.sent_to;
+        }
+    }
+
+    fn terminal_area(&self) -> Rect {
+        let a = self.ws.area();
+        Rect {
+            height: a.height + 1,
+            ..a
+        }
+    }
+
+    /// Feeds each pane up to its byte budget. Returns whether bytes remain.
+    fn drain_panes(&mut self) -> bool {
+        let mut more = false;
+        let visible: Vec<PaneId> = self.ws.visible().into_iter().map(|(id, _)| id).collect();
+        for (id, pane) in &mut self.ws.panes {
+            let mut budget = PANE_BYTE_BUDGET;
+            let mut fed = false;
+            while budget > 0 {
+                let Some(chunk) = pane.try_output() else {
+                    break;
+                };
+                budget = budget.saturating_sub(chunk.len());
+                pane.feed(chunk);
+                fed = true;
+            }
+            if fed {
+                if visible.contains(id) {
+                    self.dirty = true;
+                }
+                if self.echo_pending == Some(*id) {
+                    self.urgent = true;
+                    self.echo_pending = None;
+                }
+            }
+            if pane.queued() > 0 {
+                more = true;
+            }
+        }
+        more
+    }
+
+    fn drain_events(&mut self) {
+        while let Ok(ev) = self.events_rx.try_recv() {
+            match ev {
+                LoopEvent::PaneExited(id, info) => {
+                    tracing::info!(?id, code = info.code, "pane exited");
+                    self.ws.pane_exited(id, info);
+                    self.dirty = true;
+                    self.urgent = true;
+                }
+                LoopEvent::HistoryReady(id, history) => {
+                    if let Some(pane) = self.ws.panes.get_mut(&id) {
+                        pane.history_ready(history);
+                        self.dirty = true;
+                        self.urgent = true;
+                    }
+                }
+                LoopEvent::Signal(sig) => {
+                    tracing::info!(sig, "signal: shutting down");
+                    self.ws.exit_code = Some(128 + sig);
+                }
+            }
+        }
+    }
+
+    fn render(&mut self) -> Result<()> {
+        let ws = &self.ws;
+        let router = &self.router;
+        let writer = self.terminal.backend_mut().writer_mut();
+        writer.write_all_sync(SYNC_BEGIN)?;
+        self.terminal
+            .draw(|frame| ui::draw(frame, ws, router))
+            .context("drawing a frame")?;
+        let cursor = ui::cursor_style_sequence(ws);
+        let writer = self.terminal.backend_mut().writer_mut();
+        if cursor != self.last_cursor_style {
+            writer.write_all_sync(cursor)?;
+            self.last_cursor_style = cursor;
+        }
+        writer.write_all_sync(SYNC_END)?;
+        writer.end_frame().context("writing a frame to the terminal")?;
+        self.frames += 1;
+        self.last_frame = Some(Instant::now());
+        self.dirty = false;
+        self.urgent = false;
+        Ok(())
+    }
+}
+
+trait MinWith {
+    fn min_with(self, other: Option<Instant>) -> Option<Instant>;
+}
+
+impl MinWith for Option<Instant> {
+    fn min_with(self, other: Option<Instant>) -> Option<Instant> {
+        match (self, other) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+trait WriteAllSync {
+    fn write_all_sync(&mut self, bytes: &[u8]) -> Result<()>;
+}
+
+impl WriteAllSync for FrameWriter {
+    fn write_all_sync(&mut self, bytes: &[u8]) -> Result<()> {
+        use std::io::Write as _;
+        self.write_all(bytes).context("writing to the terminal")
+    }
+}
+
+/// crossterm's `read` blocks and cannot be cancelled: the thread is left to
+/// die with the process.
+fn spawn_input_thread() -> Result<Receiver<Event>> {
+    let (tx, rx) = bounded(INPUT_CHANNEL_CAPACITY);
+    std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || {
+            loop {
+                match event::read() {
+                    Ok(ev) => {
+                        if tx.send(ev).is_err() {
+                            break;
+                        }
+                    }
+                    Err(err) => {
+                        tracing::warn!("reading terminal input: {err}");
+                        break;
+                    }
+                }
+            }
+        })
+        .context("starting the input thread")?;
+    Ok(rx)
+}
+
+/// Forwards SIGTERM/SIGHUP/SIGINT to the loop, which shuts down cleanly. A
+/// second signal means the loop is stuck: restore the terminal and exit.
+fn spawn_signal_thread(tx: crossbeam_channel::Sender<LoopEvent>) -> Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals =
+        signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]).context("installing signal handlers")?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let mut seen = 0;
+            for sig in signals.forever() {
+                seen += 1;
+                if seen > 1 || tx.try_send(LoopEvent::Signal(sig)).is_err() {
+                    crate::terminal_guard::restore();
+                    std::process::exit(128 + sig);
+                }
+            }
+        })
+        .context("starting the signal thread")?;
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! Command-line options.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::output::WriterKind;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tilework",
+    version,
+    about = "A terminal workspace: panes over PTYs, one render loop, one write per frame",
+    after_help = "Keys: the prefix (default C-b) then ? lists every binding."
+)]
+pub struct Cli {
+    /// Run a shell command line in a pane (repeat for panes side by side).
+    #[arg(short = 'c', long = "command", value_name = "LINE")]
+    pub commands: Vec<String>,
+
+    /// Open a workspace profile: a name (config dir or built-in) or a path.
+    #[arg(long, value_name = "NAME|PATH", conflicts_with = "commands")]
+    pub profile: Option<String>,
+
+    /// Config file (default: $XDG_CONFIG_HOME/tilework/config.toml).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// Print the default configuration (every setting and binding) and exit.
+    #[arg(long)]
+    pub print_config: bool,
+
+    /// Log file (default: $XDG_STATE_HOME/tilework/tilework.log).
+    #[arg(long, value_name = "PATH")]
+    pub log: Option<PathBuf>,
+
+    /// Show the frame-rate / diagnostics overlay.
+    #[arg(long)]
+    pub fps: bool,
+
+    /// Output stream for frames: bufwriter-raw, stdout, stderr,
+    /// bufwriter-stdout, linewriter-stderr, raw.
+    #[arg(long, value_name = "KIND", default_value = "bufwriter-raw")]
+    pub writer: WriterKind,
+
+    /// Quit by itself after this many seconds (for profiling and benchmarks).
+    #[arg(long, value_name = "SECS")]
+    pub exit_after: Option<f64>,
+
+    /// Keep panes open showing the exit status when their program ends.
+    #[arg(long)]
+    pub keep_exited: bool,
+
+    /// Program and arguments to run in the first pane instead of the shell.
+    #[arg(last = true, value_name = "CMD")]
+    pub argv: Vec<String>,
+}

@@ -1,0 +1,17 @@
+//! Messages other threads send to the render loop besides input and pane
+//! output. The channel is bounded but roomy: these are rare.
+
+use crate::history::History;
+use crate::layout::PaneId;
+use crate::pty::ExitInfo;
+
+pub const LOOP_EVENT_CAPACITY: usize = 256;
+
+pub enum LoopEvent {
+    /// A pane's program ended (after its last output was read).
+    PaneExited(PaneId, ExitInfo),
+    /// A scrollback replay finished.
+    HistoryReady(PaneId, Box<History>),
+    /// SIGTERM, SIGHUP or SIGINT arrived.
+    Signal(i32),
+}

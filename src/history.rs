@@ -1,0 +1,191 @@
+//! Scrollback on demand: the pane's raw byte history replayed into a parser
+//! that does keep scrollback, built off the render thread when the user
+//! starts scrolling and kept up to date while the view is open.
+
+use std::num::NonZeroU16;
+
+use crate::scrollback::{ByteRing, ResizeMark};
+
+/// Rows of scrollback a first replay keeps. Larger histories are replayed
+/// again with four times the rows when the user scrolls past this: memory
+/// stays proportional to what the user actually looks at (a vt100 row costs
+/// 32 bytes a column).
+pub const INITIAL_HISTORY_ROWS: usize = 2_000;
+
+/// Everything a replay needs, copied out of the pane so the replay can run
+/// on another thread.
+pub struct ReplayRequest {
+    pub bytes: Vec<u8>,
+    /// Absolute ring position of `bytes[0]`.
+    pub start: u64,
+    pub resizes: Vec<ResizeMark>,
+    pub rows: u16,
+    pub cols: u16,
+    pub history_rows: usize,
+}
+
+impl ReplayRequest {
+    pub fn from_ring(ring: &ByteRing, rows: u16, cols: u16, history_rows: usize) -> Self {
+        let (start, bytes) = ring.snapshot_from_line_start();
+        Self {
+            bytes,
+            start,
+            resizes: ring.resizes().to_vec(),
+            rows,
+            cols,
+            history_rows,
+        }
+    }
+}
+
+/// A replayed history and the ring position it has seen up to.
+pub struct History {
+    parser: vt100::Parser,
+    /// Ring position of the next byte to feed.
+    pub fed_to: u64,
+    /// True when the replay began after the pane's first byte (older output
+    /// was dropped by the byte budget).
+    pub truncated: bool,
+    /// True when the history holds as many rows as were asked for, so older
+    /// rows may exist in the bytes.
+    pub full: bool,
+    pub history_rows: usize,
+}
+
+fn size(n: u16) -> NonZeroU16 {
+    NonZeroU16::new(n.max(2)).unwrap_or(NonZeroU16::MIN)
+}
+
+impl History {
+    /// Replays `req`. Slow (tens of ms per MiB): call from a worker thread.
+    pub fn replay(req: ReplayRequest) -> Self {
+        let initial = req
+            .resizes
+            .iter()
+            .rev()
+            .find(|m| m.position <= req.start)
+            .map_or((req.rows, req.cols), |m| (m.rows, m.cols));
+        let mut parser = vt100::Parser::new(size(initial.0), size(initial.1), req.history_rows);
+        let mut fed = req.start;
+        let end = req.start + req.bytes.len() as u64;
+        for mark in req.resizes.iter().filter(|m| m.position > req.start) {
+            let upto = mark.position.min(end);
+            parser.process(slice(&req.bytes, req.start, fed, upto));
+            fed = upto;
+            parser.set_size(size(mark.rows), size(mark.cols));
+        }
+        parser.process(slice(&req.bytes, req.start, fed, end));
+        parser.set_size(size(req.rows), size(req.cols));
+        let full = parser.screen().scrollback_len() >= req.history_rows;
+        Self {
+            parser,
+            fed_to: end,
+            truncated: req.start > 0,
+            full,
+            history_rows: req.history_rows,
+        }
+    }
+
+    /// Feeds output that arrived after the replay, keeping the view on the
+    /// same lines the user is looking at.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let before = self.parser.screen().scrollback_len();
+        let offset = self.parser.screen().scrollback();
+        self.parser.process(bytes);
+        let grown = self.parser.screen().scrollback_len().saturating_sub(before);
+        if offset > 0 {
+            self.parser.screen_mut().set_scrollback(offset + grown);
+        }
+        self.fed_to += bytes.len() as u64;
+        self.full = self.parser.screen().scrollback_len() >= self.history_rows;
+    }
+
+    pub fn set_size(&mut self, rows: u16, cols: u16) {
+        self.parser.set_size(size(rows), size(cols));
+    }
+
+    /// Rows scrolled back from the live bottom.
+    pub fn offset(&self) -> usize {
+        self.parser.screen().scrollback()
+    }
+
+    /// Scrolls to `offset` rows back (clamped). Returns the new offset.
+    pub fn set_offset(&mut self, offset: usize) -> usize {
+        self.parser.screen_mut().set_scrollback(offset);
+        self.offset()
+    }
+
+    /// How many rows of history are held.
+    pub fn len(&self) -> usize {
+        self.parser.screen().scrollback_len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn screen(&self) -> &vt100::Screen {
+        self.parser.screen()
+    }
+}
+
+fn slice(bytes: &[u8], base: u64, from: u64, to: u64) -> &[u8] {
+    let a = usize::try_from(from.saturating_sub(base)).unwrap_or(usize::MAX).min(bytes.len());
+    let b = usize::try_from(to.saturating_sub(base)).unwrap_or(usize::MAX).min(bytes.len());
+    &bytes[a..b.max(a)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ring_with_lines(n: usize, budget: usize) -> ByteRing {
+        let mut ring = ByteRing::new(budget);
+        ring.record_resize(5, 20);
+        for i in 0..n {
+            ring.push(format!("line {i}\r\n").as_bytes());
+        }
+        ring
+    }
+
+    #[test]
+    fn replay_holds_the_lines_that_scrolled_off() {
+        let ring = ring_with_lines(100, 1 << 20);
+        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
+        assert!(!h.truncated);
+        assert_eq!(h.len(), 96);
+        h.set_offset(96);
+        assert_eq!(h.screen().contents().lines().next(), Some("line 0"));
+    }
+
+    #[test]
+    fn replay_of_a_truncated_ring_starts_at_a_whole_line() {
+        let ring = ring_with_lines(1000, 100);
+        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
+        assert!(h.truncated);
+        h.set_offset(usize::MAX);
+        let first = h.screen().contents().lines().next().unwrap_or_default().to_string();
+        assert!(first.starts_with("line "), "{first:?}");
+        let n: usize = first["line ".len()..].parse().unwrap_or(0);
+        assert!(n > 980, "{first}");
+    }
+
+    #[test]
+    fn feeding_new_output_keeps_the_view_in_place() {
+        let ring = ring_with_lines(50, 1 << 20);
+        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
+        h.set_offset(10);
+        let before = h.screen().contents();
+        h.feed(b"more 1\r\nmore 2\r\n");
+        assert_eq!(h.screen().contents(), before);
+        assert_eq!(h.offset(), 12);
+    }
+
+    #[test]
+    fn history_is_capped_at_the_requested_rows() {
+        let ring = ring_with_lines(500, 1 << 20);
+        let h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 100));
+        assert_eq!(h.len(), 100);
+        assert!(h.full);
+    }
+}

@@ -1,0 +1,313 @@
+//! The stream every frame is written to, and the counters behind `--fps`.
+//!
+//! The default is a large `BufWriter` over an owned duplicate of fd 1, so a
+//! whole frame leaves in one `write(2)`. The other kinds exist to reproduce
+//! the stdout-vs-stderr write-up inside the real workspace: they are the
+//! std types the post measured, wrapped around the same counting file so
+//! the overlay reports the real number of `write(2)` calls.
+//!
+//! ratatui flushes on its own (cursor show/hide/move use `execute!`), which
+//! would split a frame into several writes. [`FrameWriter::flush`] is
+//! therefore a no-op and the render loop calls [`FrameWriter::end_frame`]
+//! exactly once after each draw.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufWriter, LineWriter, Write};
+use std::os::fd::AsFd;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Larger than the worst frame we measured (484 KB at 300x80), so a frame
+/// never splits across two writes.
+pub const FRAME_BUFFER_CAPACITY: usize = 1024 * 1024;
+
+/// Begin/end synchronized update (mode 2026): terminals that know it never
+/// show half a frame; others ignore it.
+pub const SYNC_BEGIN: &[u8] = b"\x1b[?2026h";
+pub const SYNC_END: &[u8] = b"\x1b[?2026l";
+
+/// Counts the `write(2)` calls and bytes that reach the OS.
+#[derive(Debug, Default)]
+pub struct WriteCounters {
+    writes: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl WriteCounters {
+    pub fn writes(&self) -> u64 {
+        self.writes.load(Ordering::Relaxed)
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+}
+
+/// A writer that counts every call that reaches it. Placed directly around
+/// the `File`, each `write` call is one `write(2)` syscall.
+pub struct Counting<W> {
+    inner: W,
+    counters: Arc<WriteCounters>,
+}
+
+impl<W: Write> Counting<W> {
+    pub fn new(inner: W, counters: Arc<WriteCounters>) -> Self {
+        Self { inner, counters }
+    }
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.counters.writes.fetch_add(1, Ordering::Relaxed);
+        self.counters.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Which buffering strategy sits between ratatui and the terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WriterKind {
+    /// `BufWriter` (1 MiB) over an owned duplicate of fd 1: one write per frame.
+    #[default]
+    BufWriterRaw,
+    /// What `std::io::stdout()` is: a `LineWriter` over fd 1 (a write per line).
+    Stdout,
+    /// What `std::io::stderr()` is: unbuffered fd 2 (a write per escape sequence).
+    Stderr,
+    /// `BufWriter` over a `LineWriter` over fd 1, like `BufWriter::new(stdout())`.
+    BufWriterStdout,
+    /// `LineWriter` over fd 2.
+    LineWriterStderr,
+    /// Unbuffered fd 1.
+    Raw,
+}
+
+impl WriterKind {
+    pub const ALL: [WriterKind; 6] = [
+        WriterKind::BufWriterRaw,
+        WriterKind::Stdout,
+        WriterKind::Stderr,
+        WriterKind::BufWriterStdout,
+        WriterKind::LineWriterStderr,
+        WriterKind::Raw,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            WriterKind::BufWriterRaw => "bufwriter-raw",
+            WriterKind::Stdout => "stdout",
+            WriterKind::Stderr => "stderr",
+            WriterKind::BufWriterStdout => "bufwriter-stdout",
+            WriterKind::LineWriterStderr => "linewriter-stderr",
+            WriterKind::Raw => "raw",
+        }
+    }
+
+    /// Which file descriptor this kind writes to.
+    pub fn uses_stderr(self) -> bool {
+        matches!(self, WriterKind::Stderr | WriterKind::LineWriterStderr)
+    }
+}
+
+impl fmt::Display for WriterKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for WriterKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        WriterKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = WriterKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown writer `{s}` (one of: {})", names.join(", "))
+            })
+    }
+}
+
+enum Sink {
+    Buffered(BufWriter<Counting<File>>),
+    Line(LineWriter<Counting<File>>),
+    BufferedLine(BufWriter<LineWriter<Counting<File>>>),
+    Unbuffered(Counting<File>),
+}
+
+/// The writer behind ratatui's backend. See the module docs for why `flush`
+/// does nothing.
+pub struct FrameWriter {
+    sink: Sink,
+    kind: WriterKind,
+    counters: Arc<WriteCounters>,
+}
+
+impl FrameWriter {
+    /// Opens the terminal output as `kind`, on an owned duplicate of fd 1
+    /// (or fd 2): no `unsafe`, and dropping it does not close the real fd.
+    pub fn open(kind: WriterKind) -> io::Result<Self> {
+        let fd = if kind.uses_stderr() {
+            io::stderr().as_fd().try_clone_to_owned()?
+        } else {
+            io::stdout().as_fd().try_clone_to_owned()?
+        };
+        Ok(Self::from_file(File::from(fd), kind))
+    }
+
+    /// Wraps any file (a PTY in the examples, `/dev/null` in benches).
+    pub fn from_file(file: File, kind: WriterKind) -> Self {
+        let counters = Arc::new(WriteCounters::default());
+        let counting = Counting::new(file, Arc::clone(&counters));
+        let sink = match kind {
+            WriterKind::BufWriterRaw => {
+                Sink::Buffered(BufWriter::with_capacity(FRAME_BUFFER_CAPACITY, counting))
+            }
+            WriterKind::Stdout | WriterKind::LineWriterStderr => {
+                Sink::Line(LineWriter::new(counting))
+            }
+            WriterKind::BufWriterStdout => Sink::BufferedLine(BufWriter::new(LineWriter::new(
+                counting,
+            ))),
+            WriterKind::Stderr | WriterKind::Raw => Sink::Unbuffered(counting),
+        };
+        Self {
+            sink,
+            kind,
+            counters,
+        }
+    }
+
+    pub fn kind(&self) -> WriterKind {
+        self.kind
+    }
+
+    pub fn counters(&self) -> Arc<WriteCounters> {
+        Arc::clone(&self.counters)
+    }
+
+    /// Pushes everything buffered for this frame to the terminal.
+    pub fn end_frame(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Buffered(w) => w.flush(),
+            Sink::Line(w) => w.flush(),
+            Sink::BufferedLine(w) => w.flush(),
+            Sink::Unbuffered(w) => w.flush(),
+        }
+    }
+}
+
+impl Write for FrameWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.sink {
+            Sink::Buffered(w) => w.write(buf),
+            Sink::Line(w) => w.write(buf),
+            Sink::BufferedLine(w) => w.write(buf),
+            Sink::Unbuffered(w) => w.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Buffered(w) => w.write_all(buf),
+            Sink::Line(w) => w.write_all(buf),
+            Sink::BufferedLine(w) => w.write_all(buf),
+            Sink::Unbuffered(w) => w.write_all(buf),
+        }
+    }
+
+    /// Deliberately empty: ratatui flushes mid-frame; the loop ends frames.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Seek};
+
+    fn temp_file() -> File {
+        let path = std::env::temp_dir().join(format!(
+            "tilework-output-test-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        file
+    }
+
+    fn frame_of_lines() -> Vec<u8> {
+        (0..50).flat_map(|i| format!("\x1b[{i};1Hline {i}\n").into_bytes()).collect()
+    }
+
+    fn writes_for(kind: WriterKind) -> (u64, Vec<u8>) {
+        let file = temp_file();
+        let mut reader = file.try_clone().unwrap();
+        let mut w = FrameWriter::from_file(file, kind);
+        let frame = frame_of_lines();
+        for chunk in frame.chunks(7) {
+            w.write_all(chunk).unwrap();
+            w.flush().unwrap();
+        }
+        w.end_frame().unwrap();
+        let mut out = Vec::new();
+        reader.rewind().unwrap();
+        reader.read_to_end(&mut out).unwrap();
+        (w.counters().writes(), out)
+    }
+
+    #[test]
+    fn bufwriter_raw_sends_a_frame_in_one_write_despite_mid_frame_flushes() {
+        let (writes, out) = writes_for(WriterKind::BufWriterRaw);
+        assert_eq!(writes, 1);
+        assert_eq!(out, frame_of_lines());
+    }
+
+    #[test]
+    fn line_buffered_writes_once_per_line() {
+        let (writes, out) = writes_for(WriterKind::Stdout);
+        assert_eq!(writes, 50);
+        assert_eq!(out, frame_of_lines());
+    }
+
+    #[test]
+    fn unbuffered_writes_every_call() {
+        let (writes, out) = writes_for(WriterKind::Raw);
+        assert_eq!(writes as usize, frame_of_lines().len().div_ceil(7));
+        assert_eq!(out, frame_of_lines());
+    }
+
+    #[test]
+    fn counters_count_bytes() {
+        let file = temp_file();
+        let mut w = FrameWriter::from_file(file, WriterKind::BufWriterRaw);
+        w.write_all(b"hello").unwrap();
+        w.end_frame().unwrap();
+        assert_eq!(w.counters().bytes(), 5);
+    }
+
+    #[test]
+    fn writer_kinds_round_trip_through_their_names() {
+        for kind in WriterKind::ALL {
+            assert_eq!(kind.name().parse::<WriterKind>(), Ok(kind));
+        }
+        assert!("tty".parse::<WriterKind>().is_err());
+    }
+}

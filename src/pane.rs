@@ -1,0 +1,354 @@
+//! One pane: a program on a PTY, the parser that mirrors its screen, its
+//! byte history and its scroll position.
+//!
+//! The render loop owns every pane; nothing here is shared with another
+//! thread except through channels.
+
+use std::num::NonZeroU16;
+
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
+
+use crate::event::LoopEvent;
+use crate::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
+use crate::layout::PaneId;
+use crate::pty::{ExitInfo, OutputChunk, PtyProcess, SpawnSpec};
+use crate::scrollback::ByteRing;
+use crate::terminal_queries::PaneEvents;
+
+/// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
+/// PTY) and shows the part that fits.
+pub const MIN_GRID: u16 = 2;
+
+/// What the pane shows: the live screen or a replayed history.
+pub enum ScrollView {
+    Live,
+    /// A replay is running; `offset` is where to land when it arrives.
+    Loading { offset: usize },
+    Viewing(Box<History>),
+}
+
+pub struct Pane {
+    pub id: PaneId,
+    parser: vt100::Parser<PaneEvents>,
+    process: Option<PtyProcess>,
+    ring: ByteRing,
+    view: ScrollView,
+    /// The command as the user would recognise it, the title until the
+    /// program sets one.
+    label: String,
+    title: Option<String>,
+    /// Set when the program ended and the pane stays open to show it.
+    exit: Option<ExitInfo>,
+    /// Why the program could not start, shown in the pane.
+    spawn_error: Option<String>,
+    cwd: Option<String>,
+    bell: bool,
+    output_closed: bool,
+    rows: u16,
+    cols: u16,
+    /// Total bytes parsed, for the `--fps` overlay's throughput.
+    pub bytes_parsed: u64,
+    /// The command this pane was started with, for saving profiles.
+    pub spec: SpawnSpec,
+}
+
+fn grid(n: u16) -> NonZeroU16 {
+    NonZeroU16::new(n.max(MIN_GRID)).unwrap_or(NonZeroU16::MIN)
+}
+
+impl Pane {
+    /// Starts `spec` in a new pane of `rows` x `cols` content cells. When the
+    /// program cannot start, the pane still opens and says why.
+    pub fn spawn(
+        id: PaneId,
+        spec: SpawnSpec,
+        label: String,
+        rows: u16,
+        cols: u16,
+        scrollback_bytes: usize,
+        events: &Sender<LoopEvent>,
+    ) -> Self {
+        let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
+        let events = events.clone();
+        let spawned = PtyProcess::spawn(&spec, rows, cols, move |info| {
+            let _ = events.send(LoopEvent::PaneExited(id, info));
+        });
+        let (process, spawn_error) = match spawned {
+            Ok(p) => (Some(p), None),
+            Err(err) => {
+                tracing::warn!(?id, "spawn failed: {err:#}");
+                (None, Some(format!("{err:#}")))
+            }
+        };
+        let mut ring = ByteRing::new(scrollback_bytes);
+        ring.record_resize(rows, cols);
+        let mut parser =
+            vt100::Parser::new_with_callbacks(grid(rows), grid(cols), 0, PaneEvents::default());
+        if let Some(err) = &spawn_error {
+            parser.process(format!("\x1b[31mtilework: {err}\x1b[m\r\n").as_bytes());
+        }
+        Self {
+            id,
+            parser,
+            process,
+            ring,
+            view: ScrollView::Live,
+            label,
+            title: None,
+            exit: None,
+            spawn_error,
+            cwd: None,
+            bell: false,
+            output_closed: false,
+            rows,
+            cols,
+            bytes_parsed: 0,
+            spec,
+        }
+    }
+
+    /// The channel the render loop selects on; `None` when nothing runs or
+    /// the reader has finished (a disconnected channel is always "ready" and
+    /// would spin the loop).
+    pub fn output(&self) -> Option<&Receiver<OutputChunk>> {
+        if self.output_closed {
+            return None;
+        }
+        self.process.as_ref().map(|p| &p.output_rx)
+    }
+
+    /// The next chunk of output, if one is waiting.
+    pub fn try_output(&mut self) -> Option<OutputChunk> {
+        if self.output_closed {
+            return None;
+        }
+        match self.process.as_ref()?.output_rx.try_recv() {
+            Ok(chunk) => Some(chunk),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => {
+                self.output_closed = true;
+                None
+            }
+        }
+    }
+
+    /// Messages waiting in the output channel, for the overlay.
+    pub fn queued(&self) -> usize {
+        self.process.as_ref().map_or(0, |p| p.output_rx.len())
+    }
+
+    /// Parses a chunk of program output. Returns the chunk for reuse.
+    pub fn feed(&mut self, chunk: OutputChunk) {
+        self.parser.process(&chunk);
+        self.ring.push(&chunk);
+        if let ScrollView::Viewing(history) = &mut self.view {
+            history.feed(&chunk);
+        }
+        self.bytes_parsed += chunk.len() as u64;
+        self.drain_parser_events();
+        if let Some(p) = &self.process {
+            // A full recycle channel just means the reader has enough buffers.
+            let _ = p.recycle_tx.try_send(chunk);
+        }
+    }
+
+    fn drain_parser_events(&mut self) {
+        let events = self.parser.callbacks_mut();
+        if let Some(title) = events.title.take() {
+            self.title = Some(title);
+        }
+        if let Some(cwd) = events.cwd.take() {
+            self.cwd = Some(cwd);
+        }
+        self.bell |= std::mem::take(&mut events.bell);
+        if !events.replies.is_empty() {
+            let replies = std::mem::take(&mut events.replies);
+            self.send(&replies);
+        }
+    }
+
+    /// Sends bytes to the program (keys, paste, query answers). Never blocks.
+    pub fn send(&self, bytes: &[u8]) -> bool {
+        match &self.process {
+            Some(p) if self.exit.is_none() => p.send_input(bytes),
+            _ => false,
+        }
+    }
+
+    /// Resizes grid and PTY together: the child must never see a size the
+    /// parser does not have.
+    pub fn resize(&mut self, rows: u16, cols: u16) {
+        let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
+        if (rows, cols) == (self.rows, self.cols) {
+            return;
+        }
+        self.rows = rows;
+        self.cols = cols;
+        self.parser.set_size(grid(rows), grid(cols));
+        self.ring.record_resize(rows, cols);
+        if let ScrollView::Viewing(history) = &mut self.view {
+            history.set_size(rows, cols);
+        }
+        if let Some(p) = &self.process {
+            p.resize(rows, cols);
+        }
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        (self.rows, self.cols)
+    }
+
+    /// The screen to draw: the live one or the history view.
+    pub fn screen(&self) -> &vt100::Screen {
+        match &self.view {
+            ScrollView::Viewing(h) => h.screen(),
+            _ => self.parser.screen(),
+        }
+    }
+
+    pub fn live_screen(&self) -> &vt100::Screen {
+        self.parser.screen()
+    }
+
+    pub fn view(&self) -> &ScrollView {
+        &self.view
+    }
+
+    pub fn is_scrolled(&self) -> bool {
+        !matches!(self.view, ScrollView::Live)
+    }
+
+    /// Scrolls the view `delta` rows (positive: back in time). Starts a replay
+    /// on a worker thread when history is needed and not yet there.
+    pub fn scroll(&mut self, delta: isize, events: &Sender<LoopEvent>) {
+        match &mut self.view {
+            ScrollView::Live => {
+                if delta > 0 {
+                    self.request_history(delta.unsigned_abs(), INITIAL_HISTORY_ROWS, events);
+                }
+            }
+            ScrollView::Loading { offset } => {
+                *offset = offset.saturating_add_signed(delta);
+            }
+            ScrollView::Viewing(history) => {
+                let want = history.offset().saturating_add_signed(delta);
+                if want > history.len() && history.full {
+                    let rows = history.history_rows.saturating_mul(4);
+                    self.request_history(want, rows, events);
+                    return;
+                }
+                let got = history.set_offset(want);
+                if got == 0 && delta < 0 {
+                    self.view = ScrollView::Live;
+                }
+            }
+        }
+    }
+
+    fn request_history(&mut self, offset: usize, history_rows: usize, events: &Sender<LoopEvent>) {
+        let request = ReplayRequest::from_ring(&self.ring, self.rows, self.cols, history_rows);
+        let id = self.id;
+        let events = events.clone();
+        let spawned = std::thread::Builder::new()
+            .name("history-replay".into())
+            .spawn(move || {
+                let history = History::replay(request);
+                let _ = events.send(LoopEvent::HistoryReady(id, Box::new(history)));
+            });
+        match spawned {
+            Ok(_) => self.view = ScrollView::Loading { offset },
+            Err(err) => tracing::warn!("starting a history replay: {err}"),
+        }
+    }
+
+    /// A replay finished: catch it up with output that arrived meanwhile.
+    pub fn history_ready(&mut self, mut history: Box<History>) {
+        let ScrollView::Loading { offset } = self.view else {
+            // The user left the view before it arrived.
+            return;
+        };
+        let (a, b) = self.ring.slices_from(history.fed_to);
+        let (a, b) = (a.to_vec(), b.to_vec());
+        history.feed(&a);
+        history.feed(&b);
+        history.set_size(self.rows, self.cols);
+        history.set_offset(offset);
+        self.view = ScrollView::Viewing(history);
+    }
+
+    /// Back to the live screen.
+    pub fn scroll_to_bottom(&mut self) {
+        self.view = ScrollView::Live;
+    }
+
+    /// The rows scrolled back and the rows available, for the indicator.
+    pub fn scroll_position(&self) -> Option<(usize, usize, bool)> {
+        match &self.view {
+            ScrollView::Live => None,
+            ScrollView::Loading { offset } => Some((*offset, 0, false)),
+            ScrollView::Viewing(h) => Some((h.offset(), h.len(), h.truncated)),
+        }
+    }
+
+    /// Title for the border: what the program set, else the command.
+    pub fn title(&self) -> &str {
+        self.title
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .unwrap_or(&self.label)
+    }
+
+    pub fn cwd(&self) -> Option<&str> {
+        self.cwd.as_deref()
+    }
+
+    pub fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.bell)
+    }
+
+    pub fn exit(&self) -> Option<ExitInfo> {
+        self.exit
+    }
+
+    pub fn spawn_error(&self) -> Option<&str> {
+        self.spawn_error.as_deref()
+    }
+
+    /// The program ended; the pane stays open to show its status.
+    pub fn mark_exited(&mut self, info: ExitInfo) {
+        self.exit = Some(info);
+    }
+
+    /// Drains whatever the reader already queued (its last bytes), without
+    /// blocking.
+    pub fn drain_pending(&mut self) {
+        let chunks: Vec<OutputChunk> = match &self.process {
+            Some(p) => p.output_rx.try_iter().collect(),
+            None => return,
+        };
+        for chunk in chunks {
+            self.feed(chunk);
+        }
+    }
+
+    /// Hangs up on the program (non-blocking; the waiter thread reaps it).
+    pub fn terminate(&self) {
+        if let Some(p) = &self.process {
+            p.terminate();
+        }
+    }
+
+    pub fn kill_now(&self) {
+        if let Some(p) = &self.process {
+            p.kill_now();
+        }
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.process.as_ref().and_then(PtyProcess::pid)
+    }
+
+    pub fn history_bytes(&self) -> usize {
+        self.ring.len()
+    }
+}

@@ -1,0 +1,224 @@
+//! Draws a vt100 screen into a ratatui buffer: colours, attributes, wide
+//! characters. Reads only; the cursor is placed by the caller, as the real
+//! terminal cursor, for the focused pane only.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::widgets::Widget;
+
+pub struct PaneWidget<'a> {
+    screen: &'a vt100::Screen,
+}
+
+impl<'a> PaneWidget<'a> {
+    pub fn new(screen: &'a vt100::Screen) -> Self {
+        Self { screen }
+    }
+}
+
+/// `Default` maps to `Reset` so the user's own terminal colours show through.
+/// The first 16 indices map to named colours, which ratatui writes as the
+/// short SGR forms every terminal knows.
+pub fn map_color(color: vt100::Color) -> Color {
+    match color {
+        vt100::Color::Default => Color::Reset,
+        vt100::Color::Idx(i) => match i {
+            0 => Color::Black,
+            1 => Color::Red,
+            2 => Color::Green,
+            3 => Color::Yellow,
+            4 => Color::Blue,
+            5 => Color::Magenta,
+            6 => Color::Cyan,
+            7 => Color::Gray,
+            8 => Color::DarkGray,
+            9 => Color::LightRed,
+            10 => Color::LightGreen,
+            11 => Color::LightYellow,
+            12 => Color::LightBlue,
+            13 => Color::LightMagenta,
+            14 => Color::LightCyan,
+            15 => Color::White,
+            i => Color::Indexed(i),
+        },
+        vt100::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
+    }
+}
+
+fn cell_style(cell: &vt100::Cell) -> Style {
+    let mut modifier = Modifier::empty();
+    if cell.bold() {
+        modifier |= Modifier::BOLD;
+    }
+    if cell.dim() {
+        modifier |= Modifier::DIM;
+    }
+    if cell.italic() {
+        modifier |= Modifier::ITALIC;
+    }
+    if cell.underline() {
+        modifier |= Modifier::UNDERLINED;
+    }
+    if cell.inverse() {
+        modifier |= Modifier::REVERSED;
+    }
+    Style {
+        fg: Some(map_color(cell.fgcolor())),
+        bg: Some(map_color(cell.bgcolor())),
+        add_modifier: modifier,
+        sub_modifier: Modifier::all() - modifier,
+        ..Style::default()
+    }
+}
+
+impl Widget for PaneWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        let (rows, cols) = self.screen.size();
+        let height = area.height.min(rows.get());
+        let width = area.width.min(cols.get());
+        for row in 0..height {
+            let y = area.y + row;
+            let mut col = 0;
+            while col < width {
+                let x = area.x + col;
+                let Some(cell) = self.screen.cell(row, col) else {
+                    break;
+                };
+                let wide = cell.is_wide();
+                let Some(target) = buf.cell_mut((x, y)) else {
+                    break;
+                };
+                if cell.is_wide_continuation() {
+                    // Drawn by the wide cell on its left (or orphaned by a
+                    // resize): a blank keeps the grid aligned.
+                    target.reset();
+                    col += 1;
+                    continue;
+                }
+                if wide && col + 1 >= width {
+                    // Half a wide char does not fit at the pane's right edge.
+                    target.reset();
+                    target.set_symbol(" ");
+                    col += 1;
+                    continue;
+                }
+                let contents = cell.contents();
+                target.set_symbol(if contents.is_empty() { " " } else { contents });
+                target.set_style(cell_style(cell));
+                if wide && let Some(next) = buf.cell_mut((x + 1, y)) {
+                    next.reset();
+                    next.set_style(cell_style(cell));
+                    col += 2;
+                } else {
+                    col += 1;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use std::num::NonZeroU16;
+
+    fn screen_of(rows: u16, cols: u16, bytes: &[u8]) -> vt100::Parser {
+        let mut p = vt100::Parser::new(
+            NonZeroU16::new(rows).unwrap(),
+            NonZeroU16::new(cols).unwrap(),
+            0,
+        );
+        p.process(bytes);
+        p
+    }
+
+    fn render(rows: u16, cols: u16, bytes: &[u8]) -> Buffer {
+        let parser = screen_of(rows, cols, bytes);
+        let mut terminal = Terminal::new(TestBackend::new(cols, rows)).unwrap();
+        terminal
+            .draw(|f| f.render_widget(PaneWidget::new(parser.screen()), f.area()))
+            .unwrap();
+        terminal.backend().buffer().clone()
+    }
+
+    #[test]
+    fn draws_text_where_the_program_put_it() {
+        let buf = render(3, 10, b"hello\r\n\x1b[3;5Hx");
+        let mut expected = Buffer::with_lines(["hello     ", "          ", "    x     "]);
+        expected.set_style(expected.area, Style::default().fg(Color::Reset).bg(Color::Reset));
+        for cell in expected.content.iter_mut() {
+            cell.modifier = Modifier::empty();
+        }
+        assert_eq!(
+            buf.content.iter().map(|c| c.symbol()).collect::<String>(),
+            expected.content.iter().map(|c| c.symbol()).collect::<String>()
+        );
+    }
+
+    #[test]
+    fn maps_colours_and_attributes() {
+        let buf = render(
+            2,
+            12,
+            b"\x1b[1;31mA\x1b[0;3;4mB\x1b[0;7mC\x1b[38;5;200mD\x1b[38;2;1;2;3;48;2;4;5;6mE\x1b[0;2mF",
+        );
+        let a = &buf[(0, 0)];
+        assert_eq!(a.fg, Color::Red);
+        assert!(a.modifier.contains(Modifier::BOLD));
+        let b = &buf[(1, 0)];
+        assert!(b.modifier.contains(Modifier::ITALIC | Modifier::UNDERLINED));
+        assert!(!b.modifier.contains(Modifier::BOLD));
+        assert!(buf[(2, 0)].modifier.contains(Modifier::REVERSED));
+        assert_eq!(buf[(3, 0)].fg, Color::Indexed(200));
+        assert_eq!(buf[(4, 0)].fg, Color::Rgb(1, 2, 3));
+        assert_eq!(buf[(4, 0)].bg, Color::Rgb(4, 5, 6));
+        assert!(buf[(5, 0)].modifier.contains(Modifier::DIM));
+        assert_eq!(buf[(6, 0)].fg, Color::Reset);
+    }
+
+    #[test]
+    fn wide_characters_take_two_cells() {
+        let buf = render(1, 8, "日本🚀x".as_bytes());
+        assert_eq!(buf[(0, 0)].symbol(), "日");
+        assert_eq!(buf[(2, 0)].symbol(), "本");
+        assert_eq!(buf[(4, 0)].symbol(), "🚀");
+        assert_eq!(buf[(6, 0)].symbol(), "x");
+    }
+
+    #[test]
+    fn a_wide_char_cut_by_the_edge_becomes_a_blank() {
+        let parser = screen_of(1, 4, "ab日".as_bytes());
+        let mut buf = Buffer::empty(Rect::new(0, 0, 3, 1));
+        PaneWidget::new(parser.screen()).render(Rect::new(0, 0, 3, 1), &mut buf);
+        assert_eq!(buf[(2, 0)].symbol(), " ");
+    }
+
+    #[test]
+    fn a_small_area_shows_the_top_left_part() {
+        let parser = screen_of(5, 10, b"abcdefghij\r\nklmno");
+        let mut buf = Buffer::empty(Rect::new(0, 0, 3, 2));
+        PaneWidget::new(parser.screen()).render(Rect::new(0, 0, 3, 2), &mut buf);
+        assert_eq!(buf, Buffer::with_lines(["abc", "klm"]).tap_styles(&buf));
+    }
+
+    trait TapStyles {
+        fn tap_styles(self, like: &Buffer) -> Self;
+    }
+
+    impl TapStyles for Buffer {
+        /// Copies styles from `like` so a test compares symbols only.
+        fn tap_styles(mut self, like: &Buffer) -> Self {
+            for (cell, other) in self.content.iter_mut().zip(like.content.iter()) {
+                cell.fg = other.fg;
+                cell.bg = other.bg;
+                cell.modifier = other.modifier;
+            }
+            self
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! A child program on a pseudo-terminal, and the threads that move its bytes.
+//!
+//! Blocking rules, one thread each so the render loop never blocks:
+//! - the **reader** blocks in `read(2)` on the PTY and then in `send` on the
+//!   bounded output channel. A full channel is the backpressure: the reader
+//!   stops reading, the kernel's PTY buffer fills, the child blocks in its
+//!   own `write`. Nothing is dropped.
+//! - the **writer** blocks in `write(2)` to the PTY when the child is not
+//!   reading its input; the loop only ever `try_send`s to it.
+//! - the **waiter** blocks in `wait(2)` and reports the exit status once the
+//!   reader has delivered the last bytes (or a grandchild keeps the PTY
+//!   open past a short grace period).
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+/// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
+/// read in practice; a large buffer only matters when the loop falls behind.
+pub const READ_SIZE: usize = 64 * 1024;
+
+/// Messages queued between a pane's reader and the render loop. 16 reads of
+/// ~4 KiB (what a flooding `cat` delivers per read) is ~64 KiB in flight:
+/// enough that the reader rarely waits while the loop draws a frame (~1 ms
+/// at 76 MB/s is ~76 KB), small enough that a flood cannot pile up memory
+/// (worst case 16 x 64 KiB = 1 MiB per pane).
+pub const OUTPUT_CHANNEL_CAPACITY: usize = 16;
+
+/// Chunks of input queued for a pane's writer thread. A paste is split into
+/// [`INPUT_CHUNK`]-sized pieces, so this bounds queued input to 4 MiB.
+pub const INPUT_CHANNEL_CAPACITY: usize = 1024;
+pub const INPUT_CHUNK: usize = 4096;
+
+/// How long the waiter lets the reader drain after the child exited before
+/// reporting anyway (a grandchild may hold the PTY open forever).
+const DRAIN_GRACE: Duration = Duration::from_millis(250);
+
+/// What to run in a pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnSpec {
+    /// Program and arguments; run directly, no shell in between.
+    pub argv: Vec<String>,
+    pub cwd: Option<PathBuf>,
+    pub env: Vec<(String, String)>,
+}
+
+/// The pane's program ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitInfo {
+    /// Exit code; 128 + signal number when killed by a signal, like a shell.
+    pub code: i32,
+    pub signal: bool,
+}
+
+/// Bytes from the reader. Buffers come back through the recycle channel so
+/// a steady flood allocates nothing.
+pub type OutputChunk = Vec<u8>;
+
+/// A spawned child and the handles the loop keeps.
+pub struct PtyProcess {
+    master: Box<dyn MasterPty + Send>,
+    input_tx: Sender<Vec<u8>>,
+    pid: Option<u32>,
+    /// The reader's output; the loop selects on it.
+    pub output_rx: Receiver<OutputChunk>,
+    /// Where the loop returns parsed buffers for reuse.
+    pub recycle_tx: Sender<OutputChunk>,
+}
+
+impl PtyProcess {
+    /// Spawns `spec` on a new PTY of `rows` x `cols`. `on_exit` is called
+    /// from the waiter thread with the exit status, after the reader drained.
+    pub fn spawn(
+        spec: &SpawnSpec,
+        rows: u16,
+        cols: u16,
+        on_exit: impl FnOnce(ExitInfo) + Send + 'static,
+    ) -> Result<Self> {
+        let program = spec.argv.first().context("empty command line")?;
+        let pair = native_pty_system()
+            .openpty(pty_size(rows, cols))
+            .context("opening a pseudo-terminal")?;
+        let mut cmd = CommandBuilder::new(program);
+        cmd.args(&spec.argv[1..]);
+        let cwd = match &spec.cwd {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().context("reading the current directory")?,
+        };
+        cmd.cwd(&cwd);
+        // Variables of an outer multiplexer would make programs think they
+        // run inside it.
+        for var in ["TMUX", "TMUX_PANE", "ZELLIJ", "ZELLIJ_SESSION_NAME", "STY"] {
+            cmd.env_remove(var);
+        }
+        for (k, v) in &spec.env {
+            cmd.env(k, v);
+        }
+        let mut child = pair
+            .slave
+            .spawn_command(cmd)
+            .with_context(|| format!("starting `{}` in {}", spec.argv.join(" "), cwd.display()))?;
+        // Our copy of the slave must go, or the reader never sees EOF.
+        drop(pair.slave);
+        let pid = child.process_id();
+
+        let reader = pair.master.try_clone_reader().context("cloning the PTY reader")?;
+        // Dropping this writer would send ^D to the child: it lives in the
+        // writer thread for the pane's whole life.
+        let writer = pair.master.take_writer().context("taking the PTY writer")?;
+
+        let (output_tx, output_rx) = bounded(OUTPUT_CHANNEL_CAPACITY);
+        let (recycle_tx, recycle_rx) = bounded(OUTPUT_CHANNEL_CAPACITY + 2);
+        let (input_tx, input_rx) = bounded(INPUT_CHANNEL_CAPACITY);
+        let (drained_tx, drained_rx) = bounded::<()>(1);
+
+        std::thread::Builder::new()
+            .name(format!("pty-read-{}", pid.unwrap_or(0)))
+            .spawn(move || read_loop(reader, &output_tx, &recycle_rx, &drained_tx))
+            .context("starting the PTY reader thread")?;
+        std::thread::Builder::new()
+            .name(format!("pty-write-{}", pid.unwrap_or(0)))
+            .spawn(move || write_loop(writer, &input_rx))
+            .context("starting the PTY writer thread")?;
+        std::thread::Builder::new()
+            .name(format!("pty-wait-{}", pid.unwrap_or(0)))
+            .spawn(move || {
+                let info = match child.wait() {
+                    Ok(status) => exit_info(&status),
+                    Err(err) => {
+                        tracing::warn!("waiting for child: {err}");
+                        ExitInfo {
+                            code: 1,
+                            signal: false,
+                        }
+                    }
+                };
+                let _ = drained_rx.recv_timeout(DRAIN_GRACE);
+                on_exit(info);
+            })
+            .context("starting the child waiter thread")?;
+
+        Ok(Self {
+            master: pair.master,
+            input_tx,
+            pid,
+            output_rx,
+            recycle_tx,
+        })
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// Queues bytes for the child without blocking. Returns false when the
+    /// child has stopped reading and the queue is full: the bytes are dropped
+    /// rather than freezing the workspace.
+    pub fn send_input(&self, bytes: &[u8]) -> bool {
+        for chunk in bytes.chunks(INPUT_CHUNK) {
+            match self.input_tx.try_send(chunk.to_vec()) {
+                Ok(()) => {}
+                Err(TrySendError::Full(_)) => {
+                    tracing::warn!(pid = ?self.pid, "pane input queue full; input dropped");
+                    return false;
+                }
+                Err(TrySendError::Disconnected(_)) => return false,
+            }
+        }
+        true
+    }
+
+    /// Tells the kernel (and so the child, by SIGWINCH) the new size.
+    pub fn resize(&self, rows: u16, cols: u16) {
+        if let Err(err) = self.master.resize(pty_size(rows, cols)) {
+            tracing::warn!(pid = ?self.pid, "resizing PTY: {err}");
+        }
+    }
+
+    /// The process group in the PTY's foreground (e.g. `vim` started from the
+    /// shell), if different from the child itself.
+    pub fn foreground_group(&self) -> Option<i32> {
+        self.master.process_group_leader()
+    }
+
+    /// Hangs up on the child's process groups without blocking the caller:
+    /// SIGHUP now, SIGKILL a moment later for anything that ignored it.
+    /// The waiter thread reaps the child.
+    pub fn terminate(&self) {
+        let mut groups = Vec::new();
+        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
+            groups.push(pid);
+        }
+        if let Some(fg) = self.foreground_group()
+            && !groups.contains(&fg)
+            && fg > 0
+        {
+            groups.push(fg);
+        }
+        signal_groups(&groups, Signal::SIGHUP);
+        signal_groups(&groups, Signal::SIGCONT);
+        let spawned = std::thread::Builder::new()
+            .name("pty-kill".into())
+            .spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                signal_groups(&groups, Signal::SIGKILL);
+            });
+        if let Err(err) = spawned {
+            tracing::warn!("starting the kill thread: {err}");
+        }
+    }
+
+    /// SIGKILLs the child's groups now; for the final exit path where there
+    /// is no time to be polite.
+    pub fn kill_now(&self) {
+        let mut groups = Vec::new();
+        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
+            groups.push(pid);
+        }
+        if let Some(fg) = self.foreground_group().filter(|&fg| fg > 0) {
+            groups.push(fg);
+        }
+        signal_groups(&groups, Signal::SIGHUP);
+        signal_groups(&groups, Signal::SIGKILL);
+    }
+}
+
+fn signal_groups(groups: &[i32], signal: Signal) {
+    for &group in groups {
+        // ESRCH (already gone) is the normal case here.
+        let _ = killpg(Pid::from_raw(group), signal);
+    }
+}
+
+fn pty_size(rows: u16, cols: u16) -> PtySize {
+    PtySize {
+        rows,
+        cols,
+        pixel_width: 0,
+        pixel_height: 0,
+    }
+}
+
+fn exit_info(status: &portable_pty::ExitStatus) -> ExitInfo {
+    match status.signal() {
+        Some(name) => ExitInfo {
+            code: 128 + signal_number(name),
+            signal: true,
+        },
+        None => ExitInfo {
+            code: i32::try_from(status.exit_code()).unwrap_or(1),
+            signal: false,
+        },
+    }
+}
+
+/// portable-pty reports signals by their description ("Hangup", "Killed").
+fn signal_number(name: &str) -> i32 {
+    let lower = name.to_ascii_lowercase();
+    if lower.contains("hangup") {
+        1
+    } else if lower.contains("interrupt") {
+        2
+    } else if lower.contains("kill") {
+        9
+    } else if lower.contains("segmentation") {
+        11
+    } else if lower.contains("terminated") {
+        15
+    } else {
+        0
+    }
+}
+
+fn read_loop(
+    mut reader: Box<dyn Read + Send>,
+    output_tx: &Sender<OutputChunk>,
+    recycle_rx: &Receiver<OutputChunk>,
+    drained_tx: &Sender<()>,
+) {
+    let mut buf = vec![0u8; READ_SIZE];
+    loop {
+        match reader.read(&mut buf) {
+            // EOF; portable-pty maps EIO (all slave fds closed) to Ok(0).
+            Ok(0) => break,
+            Ok(n) => {
+                let mut chunk = recycle_rx.try_recv().unwrap_or_default();
+                chunk.clear();
+                chunk.extend_from_slice(&buf[..n]);
+                if output_tx.send(chunk).is_err() {
+                    // The pane is gone.
+                    break;
+                }
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                tracing::debug!("PTY read ended: {err}");
+                break;
+            }
+        }
+    }
+    let _ = drained_tx.try_send(());
+}
+
+fn write_loop(mut writer: Box<dyn Write + Send>, input_rx: &Receiver<Vec<u8>>) {
+    for bytes in input_rx {
+        if let Err(err) = writer.write_all(&bytes).and_then(|()| writer.flush()) {
+            tracing::debug!("PTY write ended: {err}");
+            // Keep draining so senders never see a full channel for a dead pane.
+            for _ in input_rx.iter() {}
+            return;
+        }
+    }
+    // The pane is gone; the writer drops here, which also sends ^D: harmless
+    // because the child is being killed.
+}

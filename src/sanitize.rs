@@ -1,0 +1,51 @@
+//! Text a child controls (titles, working directories) is shown only after
+//! this: no ESC, no C0/C1 controls, no bidi overrides. A title such as
+//! `\e]52;c;...\a` or `\e[2J` must never reach the user's terminal.
+
+/// Longest title we keep; a border cannot show more anyway.
+const MAX_TITLE_CHARS: usize = 256;
+
+pub fn sanitize_title(raw: &[u8]) -> String {
+    String::from_utf8_lossy(raw)
+        .chars()
+        .filter(|&c| !is_dangerous(c))
+        .take(MAX_TITLE_CHARS)
+        .collect()
+}
+
+fn is_dangerous(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            // bidi embeddings/overrides/isolates: reorder the rest of the line
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+            // zero-width / line separators that break the border layout
+            | '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removes_escapes_and_controls() {
+        assert_eq!(sanitize_title(b"a\x1b]52;c;Zm9v\x07b"), "a]52;c;Zm9vb");
+        assert_eq!(sanitize_title(b"\x1b[2Jclear"), "[2Jclear");
+        assert_eq!(sanitize_title("x\u{9b}31m".as_bytes()), "x31m");
+        assert_eq!(sanitize_title(b"tab\there\r\n"), "tabhere");
+    }
+
+    #[test]
+    fn removes_bidi_overrides() {
+        assert_eq!(sanitize_title("abc\u{202E}fed".as_bytes()), "abcfed");
+    }
+
+    #[test]
+    fn keeps_ordinary_unicode() {
+        assert_eq!(sanitize_title("vim — 日本語 🚀".as_bytes()), "vim — 日本語 🚀");
+    }
+
+    #[test]
+    fn invalid_utf8_becomes_replacement_chars() {
+        assert_eq!(sanitize_title(b"a\xffb"), "a\u{FFFD}b");
+    }
+}

@@ -1,0 +1,255 @@
+//! A pane's history as the raw bytes its program printed, bounded by a byte
+//! budget.
+//!
+//! The live parser keeps no scrollback: vt100 0.18 allocates a row per
+//! scrolled line and parses a flood at less than half the speed without it
+//! (CRATES.md). Appending bytes here is a memcpy. When the user scrolls back,
+//! the bytes are replayed into a separate parser (see `history.rs`).
+//!
+//! Positions are absolute byte offsets since the pane started, so a replay
+//! that finished at position P can be brought up to date with the bytes
+//! after P.
+
+/// A terminal size change, recorded at the byte position where it happened
+/// so a replay lays text out as it was laid out live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResizeMark {
+    pub position: u64,
+    pub rows: u16,
+    pub cols: u16,
+}
+
+#[derive(Debug)]
+pub struct ByteRing {
+    budget: usize,
+    /// Grows on demand up to `budget`, so idle panes cost nothing.
+    buf: Vec<u8>,
+    /// Index in `buf` of the oldest byte once the buffer is full.
+    head: usize,
+    /// Absolute position of the next byte to be written.
+    end: u64,
+    resizes: Vec<ResizeMark>,
+}
+
+impl ByteRing {
+    pub fn new(budget: usize) -> Self {
+        Self {
+            budget: budget.max(1),
+            buf: Vec::new(),
+            head: 0,
+            end: 0,
+            resizes: Vec::new(),
+        }
+    }
+
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Absolute position one past the newest byte.
+    pub fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// Absolute position of the oldest byte still held.
+    pub fn start(&self) -> u64 {
+        self.end - self.buf.len() as u64
+    }
+
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    pub fn push(&mut self, mut bytes: &[u8]) {
+        self.end += bytes.len() as u64;
+        if bytes.len() >= self.budget {
+            bytes = &bytes[bytes.len() - self.budget..];
+            self.buf.clear();
+            self.buf.extend_from_slice(bytes);
+            self.head = 0;
+            return;
+        }
+        let room = self.budget - self.buf.len();
+        if room > 0 {
+            let take = room.min(bytes.len());
+            self.buf.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+        }
+        // Full: overwrite the oldest bytes, wrapping around.
+        while !bytes.is_empty() {
+            let take = (self.budget - self.head).min(bytes.len());
+            self.buf[self.head..self.head + take].copy_from_slice(&bytes[..take]);
+            self.head = (self.head + take) % self.budget;
+            bytes = &bytes[take..];
+        }
+        self.forget_old_resizes();
+    }
+
+    pub fn record_resize(&mut self, rows: u16, cols: u16) {
+        if let Some(last) = self.resizes.last_mut()
+            && last.position == self.end
+        {
+            last.rows = rows;
+            last.cols = cols;
+            return;
+        }
+        self.resizes.push(ResizeMark {
+            position: self.end,
+            rows,
+            cols,
+        });
+    }
+
+    /// Resizes recorded at or after the oldest held byte, plus the last one
+    /// before it (the size the oldest bytes were laid out at).
+    pub fn resizes(&self) -> &[ResizeMark] {
+        &self.resizes
+    }
+
+    /// The held bytes from `from` (clamped to what is held) to the end, as
+    /// two slices because the ring may wrap.
+    pub fn slices_from(&self, from: u64) -> (&[u8], &[u8]) {
+        let from = from.clamp(self.start(), self.end);
+        let skip = usize::try_from(from - self.start()).unwrap_or(usize::MAX);
+        let (older, newer) = if self.buf.len() < self.budget {
+            (&self.buf[..], &self.buf[..0])
+        } else {
+            (&self.buf[self.head..], &self.buf[..self.head])
+        };
+        if skip <= older.len() {
+            (&older[skip..], newer)
+        } else {
+            let skip = (skip - older.len()).min(newer.len());
+            (&newer[skip..], &older[..0])
+        }
+    }
+
+    /// A copy of the held history starting at the first line boundary (so a
+    /// replay does not begin inside a line or an escape sequence), with the
+    /// absolute position it starts at.
+    pub fn snapshot_from_line_start(&self) -> (u64, Vec<u8>) {
+        let (a, b) = self.slices_from(self.start());
+        let mut bytes = Vec::with_capacity(a.len() + b.len());
+        bytes.extend_from_slice(a);
+        bytes.extend_from_slice(b);
+        if self.start() == 0 {
+            return (0, bytes);
+        }
+        match bytes.iter().position(|&b| b == b'\n') {
+            Some(nl) => {
+                bytes.drain(..=nl);
+                (self.start() + nl as u64 + 1, bytes)
+            }
+            None => (self.end, Vec::new()),
+        }
+    }
+
+    fn forget_old_resizes(&mut self) {
+        let start = self.start();
+        // Keep the last mark before `start`: it gives the size at `start`.
+        let first_needed = self
+            .resizes
+            .iter()
+            .rposition(|m| m.position <= start)
+            .unwrap_or(0);
+        if first_needed > 0 {
+            self.resizes.drain(..first_needed);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn held(ring: &ByteRing) -> Vec<u8> {
+        let (a, b) = ring.slices_from(0);
+        [a, b].concat()
+    }
+
+    #[test]
+    fn keeps_everything_under_budget() {
+        let mut ring = ByteRing::new(16);
+        ring.push(b"hello ");
+        ring.push(b"world");
+        assert_eq!(held(&ring), b"hello world");
+        assert_eq!((ring.start(), ring.end()), (0, 11));
+    }
+
+    #[test]
+    fn keeps_only_the_newest_bytes_when_full() {
+        let mut ring = ByteRing::new(8);
+        for chunk in [&b"abc"[..], b"defg", b"hij", b"klmnop"] {
+            ring.push(chunk);
+        }
+        assert_eq!(held(&ring), b"ijklmnop");
+        assert_eq!((ring.start(), ring.end()), (8, 16));
+    }
+
+    #[test]
+    fn a_push_larger_than_the_budget_keeps_its_tail() {
+        let mut ring = ByteRing::new(4);
+        ring.push(b"xy");
+        ring.push(b"0123456789");
+        assert_eq!(held(&ring), b"6789");
+        assert_eq!(ring.end(), 12);
+    }
+
+    #[test]
+    fn slices_from_a_position_return_the_rest() {
+        let mut ring = ByteRing::new(8);
+        ring.push(b"abcdefghij");
+        let (a, b) = ring.slices_from(5);
+        assert_eq!([a, b].concat(), b"fghij");
+        let (a, b) = ring.slices_from(100);
+        assert!(a.is_empty() && b.is_empty());
+    }
+
+    #[test]
+    fn matches_a_naive_model_on_many_pushes() {
+        let mut ring = ByteRing::new(37);
+        let mut all = Vec::new();
+        for i in 0..200u32 {
+            let chunk: Vec<u8> = (0..(i * 7 % 23)).map(|j| (i + j) as u8).collect();
+            ring.push(&chunk);
+            all.extend_from_slice(&chunk);
+            let keep = all.len().min(37);
+            assert_eq!(held(&ring), &all[all.len() - keep..]);
+            assert_eq!(ring.end(), all.len() as u64);
+        }
+    }
+
+    #[test]
+    fn snapshot_starts_at_a_line_boundary_once_history_was_dropped() {
+        let mut ring = ByteRing::new(10);
+        ring.push(b"first\nsecond\nthird");
+        let (pos, bytes) = ring.snapshot_from_line_start();
+        assert_eq!(bytes, b"third");
+        assert_eq!(pos, 13);
+        let mut fresh = ByteRing::new(100);
+        fresh.push(b"ab\ncd");
+        assert_eq!(fresh.snapshot_from_line_start(), (0, b"ab\ncd".to_vec()));
+    }
+
+    #[test]
+    fn resize_marks_older_than_the_history_are_forgotten_but_one() {
+        let mut ring = ByteRing::new(4);
+        ring.record_resize(24, 80);
+        ring.push(b"ab");
+        ring.record_resize(30, 100);
+        ring.push(b"cdefgh");
+        ring.record_resize(10, 10);
+        assert_eq!(
+            ring.resizes(),
+            &[
+                ResizeMark { position: 2, rows: 30, cols: 100 },
+                ResizeMark { position: 8, rows: 10, cols: 10 },
+            ]
+        );
+    }
+}

@@ -1,0 +1,81 @@
+//! Puts the user's terminal into workspace mode and, on every exit path,
+//! back exactly as it was: normal exit, error, panic, and signals.
+//!
+//! Turning modes on and off lives here and only here, so no exit path can
+//! forget one of them.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ratatui::crossterm::terminal;
+
+/// Set while the terminal is in workspace mode, so restoring twice (panic
+/// hook, then the guard's drop) writes nothing the second time.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Alternate screen, SGR mouse with button motion, bracketed paste, focus
+/// events, hidden cursor.
+const ENTER: &[u8] = b"\x1b[?1049h\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[?25l";
+/// The reverse of [`ENTER`], plus a reset of the cursor shape and of SGR.
+const LEAVE: &[u8] = b"\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0 q\x1b[m\x1b[?1049l\x1b[?25h";
+
+/// While alive, the terminal is in workspace mode.
+pub struct TerminalGuard {
+    _private: (),
+}
+
+impl TerminalGuard {
+    /// Enables raw mode and the workspace modes. `mouse` false leaves mouse
+    /// reporting off so the outer terminal's own selection keeps working.
+    pub fn enter(mouse: bool) -> io::Result<Self> {
+        terminal::enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        let mut out = raw_stdout()?;
+        if mouse {
+            out.write_all(ENTER)?;
+        } else {
+            out.write_all(b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l")?;
+        }
+        install_panic_hook();
+        Ok(Self { _private: () })
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Leaves workspace mode. Safe to call from any thread, any number of times.
+pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    if let Ok(mut out) = raw_stdout() {
+        // Best effort: the terminal may be gone (SIGHUP); nothing to report to.
+        let _ = out.write_all(LEAVE);
+    }
+    let _ = terminal::disable_raw_mode();
+}
+
+fn raw_stdout() -> io::Result<File> {
+    Ok(File::from(io::stdout().as_fd().try_clone_to_owned()?))
+}
+
+/// Restores the terminal before the default hook prints the panic message,
+/// so the message lands on the main screen where the user can read it.
+fn install_panic_hook() {
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        tracing::error!("panic: {info}");
+        previous(info);
+    }));
+}

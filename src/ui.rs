@@ -1,0 +1,122 @@
+//! Draws one frame of the workspace. Reads state only.
+
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Widget};
+
+use crate::input_router::{InputRouter, Mode};
+use crate::pane::{Pane, ScrollView};
+use crate::pane_widget::PaneWidget;
+use crate::status_bar::StatusBar;
+use crate::help_overlay::HelpOverlay;
+use crate::workspace::{Workspace, content_rect};
+
+/// Splits the terminal into the pane area and the status bar.
+pub fn split_screen(size: Rect) -> (Rect, Rect) {
+    let bar_h = u16::from(size.height > 1);
+    let panes = Rect {
+        height: size.height - bar_h,
+        ..size
+    };
+    let bar = Rect {
+        y: size.y + size.height - bar_h,
+        height: bar_h,
+        ..size
+    };
+    (panes, bar)
+}
+
+pub fn draw(frame: &mut Frame<'_>, ws: &Workspace, router: &InputRouter) {
+    let (_, bar) = split_screen(frame.area());
+    let focused = ws.focused_id();
+    let zoomed = ws.tab().is_some_and(|t| t.zoomed);
+    for (id, rect) in ws.visible() {
+        let Some(pane) = ws.panes.get(&id) else {
+            continue;
+        };
+        let is_focused = Some(id) == focused;
+        draw_pane(frame, pane, rect, is_focused, zoomed, router.mode);
+    }
+    if bar.height > 0 {
+        frame.render_widget(
+            StatusBar {
+                ws,
+                keymap: &router.keymap,
+                mode: router.mode,
+            },
+            bar,
+        );
+    }
+    if router.show_help {
+        frame.render_widget(HelpOverlay { keymap: &router.keymap }, frame.area());
+    }
+}
+
+fn draw_pane(frame: &mut Frame<'_>, pane: &Pane, rect: Rect, focused: bool, zoomed: bool, mode: Mode) {
+    let (border_style, border_type) = if focused {
+        (
+            Style::default().fg(Color::Green).add_modifier(Modifier::BOLD),
+            BorderType::Thick,
+        )
+    } else {
+        (Style::default().fg(Color::DarkGray), BorderType::Plain)
+    };
+    let mut block = Block::bordered()
+        .border_type(border_type)
+        .border_style(border_style)
+        .title(Line::from(Span::styled(format!(" {} ", pane.title()), border_style)));
+    let mut status = Vec::new();
+    if zoomed {
+        status.push("zoom".to_string());
+    }
+    match pane.view() {
+        ScrollView::Live => {}
+        ScrollView::Loading { .. } => status.push("loading history…".into()),
+        ScrollView::Viewing(h) => {
+            let begin = if h.truncated { " (older output dropped)" } else { "" };
+            status.push(format!("{}/{} lines up{begin}", h.offset(), h.len()));
+        }
+    }
+    if let Some(exit) = pane.exit() {
+        status.push(if exit.signal {
+            format!("exited: signal {}", exit.code - 128)
+        } else {
+            format!("exited: {}", exit.code)
+        });
+    }
+    if !status.is_empty() {
+        let style = Style::default().fg(Color::Black).bg(Color::Yellow);
+        block = block.title_top(Line::from(Span::styled(format!(" {} ", status.join(" · ")), style)).right_aligned());
+    }
+    let inner = content_rect(rect);
+    block.render(rect, frame.buffer_mut());
+    let screen = pane.screen();
+    PaneWidget::new(screen).render(inner, frame.buffer_mut());
+
+    let live = !pane.is_scrolled();
+    if focused && live && mode != Mode::Scroll && !screen.hide_cursor() && pane.exit().is_none() {
+        let (row, col) = screen.cursor_position();
+        let pos = Position {
+            x: inner.x.saturating_add(col),
+            y: inner.y.saturating_add(row),
+        };
+        if inner.contains(pos) {
+            frame.set_cursor_position(pos);
+        }
+    }
+}
+
+/// The cursor shape the focused program asked for, as DECSCUSR.
+pub fn cursor_style_sequence(ws: &Workspace) -> &'static [u8] {
+    match ws.focused().map(|p| p.live_screen().cursor_style()) {
+        Some(vt100::CursorStyle::BlinkBlock) => b"\x1b[1 q",
+        Some(vt100::CursorStyle::SteadyBlock) => b"\x1b[2 q",
+        Some(vt100::CursorStyle::BlinkUnderline) => b"\x1b[3 q",
+        Some(vt100::CursorStyle::SteadyUnderline) => b"\x1b[4 q",
+        Some(vt100::CursorStyle::BlinkVerticalBar) => b"\x1b[5 q",
+        Some(vt100::CursorStyle::SteadyVerticalBar) => b"\x1b[6 q",
+        _ => b"\x1b[0 q",
+    }
+}
