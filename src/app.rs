@@ -172,11 +172,7 @@ impl App {
             if more_output {
                 continue;
             }
-            let deadline = if self.dirty {
-                Some(next_allowed)
-            } else {
-                None
-            };
+            let deadline = if self.dirty { Some(next_allowed) } else { None };
             self.wait(deadline.min_with(self.deadline_exit));
         }
     }
@@ -228,8 +224,8 @@ impl App {
                     && mouse.row == bar.y
                     && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
                 {
-                    let switched = tab_at(&self.ws, mouse.column)
-                        .is_some_and(|i| self.ws.select_tab(i));
+                    let switched =
+                        tab_at(&self.ws, mouse.column).is_some_and(|i| self.ws.select_tab(i));
                     crate::input_router::Outcome {
                         redraw: switched,
                         sent_to: None,
@@ -339,7 +335,9 @@ impl App {
             self.last_cursor_style = cursor;
         }
         writer.write_all_sync(SYNC_END)?;
-        writer.end_frame().context("writing a frame to the terminal")?;
+        writer
+            .end_frame()
+            .context("writing a frame to the terminal")?;
         self.frames += 1;
         self.last_frame = Some(Instant::now());
         self.dirty = false;
@@ -401,8 +399,8 @@ fn spawn_input_thread() -> Result<Receiver<Event>> {
 /// second signal means the loop is stuck: restore the terminal and exit.
 fn spawn_signal_thread(tx: crossbeam_channel::Sender<LoopEvent>) -> Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals =
-        signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]).context("installing signal handlers")?;
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])
+        .context("installing signal handlers")?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {

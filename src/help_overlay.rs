@@ -16,14 +16,20 @@ pub struct HelpOverlay<'a> {
 impl HelpOverlay<'_> {
     fn lines(&self) -> Vec<Line<'static>> {
         let entries = self.keymap.help_lines();
-        let key_w = entries.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+        let key_w = entries
+            .iter()
+            .map(|(k, _)| k.chars().count())
+            .max()
+            .unwrap_or(0);
         entries
             .into_iter()
             .map(|(keys, what)| {
                 Line::from(vec![
                     Span::styled(
                         format!(" {keys:<key_w$}  "),
-                        Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+                        Style::default()
+                            .fg(Color::Yellow)
+                            .add_modifier(Modifier::BOLD),
                     ),
                     Span::raw(what),
                 ])
@@ -37,7 +43,9 @@ impl Widget for HelpOverlay<'_> {
         let lines = self.lines();
         let want_w = lines.iter().map(Line::width).max().unwrap_or(0) + 4;
         let width = u16::try_from(want_w).unwrap_or(u16::MAX).min(area.width);
-        let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX).min(area.height);
+        let height = u16::try_from(lines.len() + 2)
+            .unwrap_or(u16::MAX)
+            .min(area.height);
         let rect = Rect {
             x: area.x + (area.width - width) / 2,
             y: area.y + (area.height - height) / 2,

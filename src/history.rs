@@ -130,8 +130,12 @@ impl History {
 }
 
 fn slice(bytes: &[u8], base: u64, from: u64, to: u64) -> &[u8] {
-    let a = usize::try_from(from.saturating_sub(base)).unwrap_or(usize::MAX).min(bytes.len());
-    let b = usize::try_from(to.saturating_sub(base)).unwrap_or(usize::MAX).min(bytes.len());
+    let a = usize::try_from(from.saturating_sub(base))
+        .unwrap_or(usize::MAX)
+        .min(bytes.len());
+    let b = usize::try_from(to.saturating_sub(base))
+        .unwrap_or(usize::MAX)
+        .min(bytes.len());
     &bytes[a..b.max(a)]
 }
 
@@ -164,7 +168,13 @@ mod tests {
         let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
         assert!(h.truncated);
         h.set_offset(usize::MAX);
-        let first = h.screen().contents().lines().next().unwrap_or_default().to_string();
+        let first = h
+            .screen()
+            .contents()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
         assert!(first.starts_with("line "), "{first:?}");
         let n: usize = first["line ".len()..].parse().unwrap_or(0);
         assert!(n > 980, "{first}");

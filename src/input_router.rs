@@ -126,7 +126,9 @@ impl InputRouter {
         let Some(id) = ws.focused_id() else {
             return Outcome::default();
         };
-        let page = ws.focused().map_or(10, |p| p.size().0.saturating_sub(1).max(1) as isize);
+        let page = ws
+            .focused()
+            .map_or(10, |p| p.size().0.saturating_sub(1).max(1) as isize);
         let rows = match key.code {
             KeyCode::PageUp => page,
             KeyCode::PageDown => -page,
@@ -254,7 +256,11 @@ impl InputRouter {
             let code = if up { KeyCode::Up } else { KeyCode::Down };
             self.scratch.clear();
             for _ in 0..WHEEL_ROWS {
-                encode_key(&KeyEvent::new(code, KeyModifiers::NONE), modes, &mut self.scratch);
+                encode_key(
+                    &KeyEvent::new(code, KeyModifiers::NONE),
+                    modes,
+                    &mut self.scratch,
+                );
             }
             pane.send(&self.scratch);
             return Outcome {
@@ -267,7 +273,12 @@ impl InputRouter {
     }
 
     fn forward_mouse(&mut self, ws: &mut Workspace, id: PaneId, ev: &MouseEvent) -> Outcome {
-        let Some(rect) = ws.visible().into_iter().find(|(p, _)| *p == id).map(|(_, r)| r) else {
+        let Some(rect) = ws
+            .visible()
+            .into_iter()
+            .find(|(p, _)| *p == id)
+            .map(|(_, r)| r)
+        else {
             return Outcome::default();
         };
         let inner = content_rect(rect);
@@ -278,8 +289,14 @@ impl InputRouter {
             return Outcome::default();
         }
         let screen = pane.live_screen();
-        let col = ev.column.saturating_sub(inner.x).min(inner.width.saturating_sub(1));
-        let row = ev.row.saturating_sub(inner.y).min(inner.height.saturating_sub(1));
+        let col = ev
+            .column
+            .saturating_sub(inner.x)
+            .min(inner.width.saturating_sub(1));
+        let row = ev
+            .row
+            .saturating_sub(inner.y)
+            .min(inner.height.saturating_sub(1));
         self.scratch.clear();
         if !encode_mouse(
             ev,

@@ -124,7 +124,13 @@ fn canonical(code: KeyCode, modifiers: KeyModifiers) -> (KeyCode, KeyModifiers) 
     let mut mods = modifiers;
     let code = match code {
         KeyCode::Char(c) => {
-            // The character already says whether shift was held ('%', 'Z').
+            // The character already says whether shift was held ('%', 'Z');
+            // where it does not (kitty's `n` + SHIFT), shift makes it upper case.
+            let c = if mods.contains(KeyModifiers::SHIFT) {
+                uppercase(c)
+            } else {
+                c
+            };
             mods.remove(KeyModifiers::SHIFT);
             if mods.contains(KeyModifiers::CONTROL) {
                 match c {
@@ -642,6 +648,8 @@ mod tests {
         assert!(!spec("z").matches(&press(KeyCode::Char('Z'), SHIFT)));
         assert!(spec("M-N").matches(&press(KeyCode::Char('N'), ALT | SHIFT)));
         assert!(!spec("M-n").matches(&press(KeyCode::Char('N'), ALT | SHIFT)));
+        assert!(spec("M-N").matches(&press(KeyCode::Char('n'), ALT | SHIFT)));
+        assert!(spec("Z").matches(&press(KeyCode::Char('z'), SHIFT)));
     }
 
     #[test]

@@ -174,9 +174,9 @@ impl FrameWriter {
             WriterKind::Stdout | WriterKind::LineWriterStderr => {
                 Sink::Line(LineWriter::new(counting))
             }
-            WriterKind::BufWriterStdout => Sink::BufferedLine(BufWriter::new(LineWriter::new(
-                counting,
-            ))),
+            WriterKind::BufWriterStdout => {
+                Sink::BufferedLine(BufWriter::new(LineWriter::new(counting)))
+            }
             WriterKind::Stderr | WriterKind::Raw => Sink::Unbuffered(counting),
         };
         Self {
@@ -254,7 +254,9 @@ mod tests {
     }
 
     fn frame_of_lines() -> Vec<u8> {
-        (0..50).flat_map(|i| format!("\x1b[{i};1Hline {i}\n").into_bytes()).collect()
+        (0..50)
+            .flat_map(|i| format!("\x1b[{i};1Hline {i}\n").into_bytes())
+            .collect()
     }
 
     fn writes_for(kind: WriterKind) -> (u64, Vec<u8>) {

@@ -23,7 +23,9 @@ pub const MIN_GRID: u16 = 2;
 pub enum ScrollView {
     Live,
     /// A replay is running; `offset` is where to land when it arrives.
-    Loading { offset: usize },
+    Loading {
+        offset: usize,
+    },
     Viewing(Box<History>),
 }
 

@@ -150,13 +150,20 @@ mod tests {
     fn draws_text_where_the_program_put_it() {
         let buf = render(3, 10, b"hello\r\n\x1b[3;5Hx");
         let mut expected = Buffer::with_lines(["hello     ", "          ", "    x     "]);
-        expected.set_style(expected.area, Style::default().fg(Color::Reset).bg(Color::Reset));
+        expected.set_style(
+            expected.area,
+            Style::default().fg(Color::Reset).bg(Color::Reset),
+        );
         for cell in expected.content.iter_mut() {
             cell.modifier = Modifier::empty();
         }
         assert_eq!(
             buf.content.iter().map(|c| c.symbol()).collect::<String>(),
-            expected.content.iter().map(|c| c.symbol()).collect::<String>()
+            expected
+                .content
+                .iter()
+                .map(|c| c.symbol())
+                .collect::<String>()
         );
     }
 

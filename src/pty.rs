@@ -109,7 +109,10 @@ impl PtyProcess {
         drop(pair.slave);
         let pid = child.process_id();
 
-        let reader = pair.master.try_clone_reader().context("cloning the PTY reader")?;
+        let reader = pair
+            .master
+            .try_clone_reader()
+            .context("cloning the PTY reader")?;
         // Dropping this writer would send ^D to the child: it lives in the
         // writer thread for the pane's whole life.
         let writer = pair.master.take_writer().context("taking the PTY writer")?;

@@ -41,7 +41,10 @@ mod tests {
 
     #[test]
     fn keeps_ordinary_unicode() {
-        assert_eq!(sanitize_title("vim — 日本語 🚀".as_bytes()), "vim — 日本語 🚀");
+        assert_eq!(
+            sanitize_title("vim — 日本語 🚀".as_bytes()),
+            "vim — 日本語 🚀"
+        );
     }
 
     #[test]

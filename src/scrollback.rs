@@ -71,6 +71,7 @@ impl ByteRing {
             self.buf.clear();
             self.buf.extend_from_slice(bytes);
             self.head = 0;
+            self.forget_old_resizes();
             return;
         }
         let room = self.budget - self.buf.len();
@@ -247,8 +248,16 @@ mod tests {
         assert_eq!(
             ring.resizes(),
             &[
-                ResizeMark { position: 2, rows: 30, cols: 100 },
-                ResizeMark { position: 8, rows: 10, cols: 10 },
+                ResizeMark {
+                    position: 2,
+                    rows: 30,
+                    cols: 100
+                },
+                ResizeMark {
+                    position: 8,
+                    rows: 10,
+                    cols: 10
+                },
             ]
         );
     }

@@ -74,8 +74,14 @@ impl Widget for StatusBar<'_> {
             x = nx.saturating_add(1).min(right_edge);
         }
         let (mode_text, mode_style) = match self.mode {
-            Mode::Prefix => (" PREFIX ", Style::default().bg(Color::Yellow).fg(Color::Black)),
-            Mode::Scroll => (" SCROLL ", Style::default().bg(Color::Cyan).fg(Color::Black)),
+            Mode::Prefix => (
+                " PREFIX ",
+                Style::default().bg(Color::Yellow).fg(Color::Black),
+            ),
+            Mode::Scroll => (
+                " SCROLL ",
+                Style::default().bg(Color::Cyan).fg(Color::Black),
+            ),
             Mode::Normal => ("", base),
         };
         if !mode_text.is_empty() && x < right_edge {
@@ -89,7 +95,11 @@ impl Widget for StatusBar<'_> {
             x = nx.saturating_add(1).min(right_edge);
         }
         let (pos, count) = self.ws.focus_position();
-        let title = self.ws.focused().map(|p| p.title().to_string()).unwrap_or_default();
+        let title = self
+            .ws
+            .focused()
+            .map(|p| p.title().to_string())
+            .unwrap_or_default();
         let middle = format!("pane {pos}/{count}  {}", truncate(&title, 40));
 
         let hints = self.hints();
@@ -103,7 +113,12 @@ impl Widget for StatusBar<'_> {
             base.fg(Color::White),
         );
         if right_edge.saturating_sub(nx) > hints_w + 1 {
-            buf.set_string(right_edge - hints_w, area.y, &hints, base.fg(Color::DarkGray));
+            buf.set_string(
+                right_edge - hints_w,
+                area.y,
+                &hints,
+                base.fg(Color::DarkGray),
+            );
         }
     }
 }

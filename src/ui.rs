@@ -6,11 +6,11 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Widget};
 
+use crate::help_overlay::HelpOverlay;
 use crate::input_router::{InputRouter, Mode};
 use crate::pane::{Pane, ScrollView};
 use crate::pane_widget::PaneWidget;
 use crate::status_bar::StatusBar;
-use crate::help_overlay::HelpOverlay;
 use crate::workspace::{Workspace, content_rect};
 
 /// Splits the terminal into the pane area and the status bar.
@@ -50,14 +50,28 @@ pub fn draw(frame: &mut Frame<'_>, ws: &Workspace, router: &InputRouter) {
         );
     }
     if router.show_help {
-        frame.render_widget(HelpOverlay { keymap: &router.keymap }, frame.area());
+        frame.render_widget(
+            HelpOverlay {
+                keymap: &router.keymap,
+            },
+            frame.area(),
+        );
     }
 }
 
-fn draw_pane(frame: &mut Frame<'_>, pane: &Pane, rect: Rect, focused: bool, zoomed: bool, mode: Mode) {
+fn draw_pane(
+    frame: &mut Frame<'_>,
+    pane: &Pane,
+    rect: Rect,
+    focused: bool,
+    zoomed: bool,
+    mode: Mode,
+) {
     let (border_style, border_type) = if focused {
         (
-            Style::default().fg(Color::Green).add_modifier(Modifier::BOLD),
+            Style::default()
+                .fg(Color::Green)
+                .add_modifier(Modifier::BOLD),
             BorderType::Thick,
         )
     } else {
@@ -66,7 +80,10 @@ fn draw_pane(frame: &mut Frame<'_>, pane: &Pane, rect: Rect, focused: bool, zoom
     let mut block = Block::bordered()
         .border_type(border_type)
         .border_style(border_style)
-        .title(Line::from(Span::styled(format!(" {} ", pane.title()), border_style)));
+        .title(Line::from(Span::styled(
+            format!(" {} ", pane.title()),
+            border_style,
+        )));
     let mut status = Vec::new();
     if zoomed {
         status.push("zoom".to_string());
@@ -75,7 +92,11 @@ fn draw_pane(frame: &mut Frame<'_>, pane: &Pane, rect: Rect, focused: bool, zoom
         ScrollView::Live => {}
         ScrollView::Loading { .. } => status.push("loading history…".into()),
         ScrollView::Viewing(h) => {
-            let begin = if h.truncated { " (older output dropped)" } else { "" };
+            let begin = if h.truncated {
+                " (older output dropped)"
+            } else {
+                ""
+            };
             status.push(format!("{}/{} lines up{begin}", h.offset(), h.len()));
         }
     }
@@ -88,7 +109,9 @@ fn draw_pane(frame: &mut Frame<'_>, pane: &Pane, rect: Rect, focused: bool, zoom
     }
     if !status.is_empty() {
         let style = Style::default().fg(Color::Black).bg(Color::Yellow);
-        block = block.title_top(Line::from(Span::styled(format!(" {} ", status.join(" · ")), style)).right_aligned());
+        block = block.title_top(
+            Line::from(Span::styled(format!(" {} ", status.join(" · ")), style)).right_aligned(),
+        );
     }
     let inner = content_rect(rect);
     block.render(rect, frame.buffer_mut());

@@ -148,9 +148,16 @@ impl Workspace {
                 focus: focus_id,
                 zoomed: false,
             });
-            let rects = self.tabs.last().map(|t| t.layout.rects(self.area)).unwrap_or_default();
+            let rects = self
+                .tabs
+                .last()
+                .map(|t| t.layout.rects(self.area))
+                .unwrap_or_default();
             for (id, launch) in launches {
-                let rect = rects.iter().find(|(p, _)| *p == id).map_or(self.area, |r| r.1);
+                let rect = rects
+                    .iter()
+                    .find(|(p, _)| *p == id)
+                    .map_or(self.area, |r| r.1);
                 self.start_pane(id, launch, rect);
             }
         }
@@ -230,7 +237,10 @@ impl Workspace {
         });
         self.active = self.tabs.len() - 1;
         for (id, launch) in ids.into_iter().zip(launches) {
-            let rect = rects.iter().find(|(p, _)| *p == id).map_or(self.area, |r| r.1);
+            let rect = rects
+                .iter()
+                .find(|(p, _)| *p == id)
+                .map_or(self.area, |r| r.1);
             self.start_pane(id, launch, rect);
         }
     }
@@ -254,9 +264,7 @@ impl Workspace {
 
     /// A new shell in the focused pane's directory, like zellij.
     fn shell_launch_here(&self) -> PaneLaunch {
-        let cwd = self
-            .focused()
-            .and_then(|p| current_dir(p.cwd(), p.pid()));
+        let cwd = self.focused().and_then(|p| current_dir(p.cwd(), p.pid()));
         let (spec, label) = self.settings.env.shell(cwd);
         PaneLaunch {
             spec,
@@ -504,10 +512,10 @@ impl Workspace {
     /// Removes a pane: kills its program, gives its space to its sibling,
     /// and ends the workspace with `exit` when it was the last one.
     pub fn close_pane(&mut self, id: PaneId, exit: Option<ExitInfo>) {
-        if let Some(pane) = self.panes.remove(&id) {
-            if exit.is_none() {
-                pane.terminate();
-            }
+        if let Some(pane) = self.panes.remove(&id)
+            && exit.is_none()
+        {
+            pane.terminate();
         }
         self.keep_open.remove(&id);
         let Some(tab_index) = self.tabs.iter().position(|t| t.layout.contains(id)) else {

@@ -24,7 +24,10 @@ fn echo_shows_its_output_in_the_pane() {
             .find(|&r| s.contents_between(r, 0, r, COLS).contains("hello-42"))
             .unwrap_or(0);
         assert!(row > 0, "output on the top border row");
-        assert_eq!(s.cell(row, 0).map(|c| c.contents().to_string()).as_deref(), Some("┃"));
+        assert_eq!(
+            s.cell(row, 0).map(|c| c.contents().to_string()).as_deref(),
+            Some("┃")
+        );
     });
 }
 
@@ -40,10 +43,16 @@ fn a_split_shows_two_shells() {
     });
     tw.type_line("echo right-side");
     tw.wait_for("echo in the right pane", |s| {
-        (1..ROWS - 1).any(|r| s.contents_between(r, COLS / 2, r, COLS).contains("right-side"))
+        (1..ROWS - 1).any(|r| {
+            s.contents_between(r, COLS / 2, r, COLS)
+                .contains("right-side")
+        })
     });
     tw.with_screen(|s| {
-        assert!(!(1..ROWS - 1).any(|r| s.contents_between(r, 0, r, COLS / 2 - 1).contains("right-side")));
+        assert!(!(1..ROWS - 1).any(|r| {
+            s.contents_between(r, 0, r, COLS / 2 - 1)
+                .contains("right-side")
+        }));
     });
 }
 
@@ -59,7 +68,10 @@ fn a_mouse_click_moves_focus() {
     tw.click(10, 5);
     tw.type_line("echo clicked-left");
     tw.wait_for("echo in the left pane", |s| {
-        (1..ROWS - 1).any(|r| s.contents_between(r, 0, r, COLS / 2 - 1).contains("clicked-left"))
+        (1..ROWS - 1).any(|r| {
+            s.contents_between(r, 0, r, COLS / 2 - 1)
+                .contains("clicked-left")
+        })
     });
 }
 
@@ -81,7 +93,16 @@ fn exit_in_the_last_pane_ends_tilework_and_restores_the_terminal() {
 
 #[test]
 fn a_command_line_pane_runs_with_sh_c() {
-    let mut tw = Tilework::start(&["-c", "echo one-$((1+1)); exec cat", "-c", "echo two; exec cat"], ROWS, COLS);
+    let mut tw = Tilework::start(
+        &[
+            "-c",
+            "echo one-$((1+1)); exec cat",
+            "-c",
+            "echo two; exec cat",
+        ],
+        ROWS,
+        COLS,
+    );
     // Row 0 is the border with the titles: look below it.
     tw.wait_for("each command's output in its own pane", |s| {
         let left = (1..ROWS - 1).any(|r| s.contents_between(r, 0, r, COLS / 2).contains("one-2"));
@@ -91,6 +112,9 @@ fn a_command_line_pane_runs_with_sh_c() {
     // Focus starts on the first pane.
     tw.type_line("typed-into-first");
     tw.wait_for("typed text in the left pane", |s| {
-        (1..ROWS - 1).any(|r| s.contents_between(r, 0, r, COLS / 2).contains("typed-into-first"))
+        (1..ROWS - 1).any(|r| {
+            s.contents_between(r, 0, r, COLS / 2)
+                .contains("typed-into-first")
+        })
     });
 }

@@ -40,7 +40,8 @@ impl TempDir {
     pub fn new(tag: &str) -> Self {
         static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!("tilework-test-{tag}-{}-{n}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("tilework-test-{tag}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Self(dir)
@@ -163,14 +164,19 @@ impl Tilework {
             }
             let now = Instant::now();
             if now >= deadline {
-                panic!("timed out waiting for {what}; screen:\n{}", s.parser.screen().contents());
+                panic!(
+                    "timed out waiting for {what}; screen:\n{}",
+                    s.parser.screen().contents()
+                );
             }
             s = cvar.wait_timeout(s, deadline - now).unwrap().0;
         }
     }
 
     pub fn wait_for_text(&self, text: &str) {
-        self.wait_for(&format!("{text:?} on screen"), |s| s.contents().contains(text));
+        self.wait_for(&format!("{text:?} on screen"), |s| {
+            s.contents().contains(text)
+        });
     }
 
     pub fn screen_text(&self) -> String {
@@ -187,7 +193,10 @@ impl Tilework {
         self.with_screen(|s| {
             let mut out = String::new();
             for col in from..to {
-                let c = s.cell(row, col).map(|c| c.contents().to_string()).unwrap_or_default();
+                let c = s
+                    .cell(row, col)
+                    .map(|c| c.contents().to_string())
+                    .unwrap_or_default();
                 out.push_str(if c.is_empty() { " " } else { &c });
             }
             out
@@ -206,7 +215,11 @@ impl Tilework {
                 }
                 return status;
             }
-            assert!(Instant::now() < deadline, "tilework did not exit; screen:\n{}", self.screen_text());
+            assert!(
+                Instant::now() < deadline,
+                "tilework did not exit; screen:\n{}",
+                self.screen_text()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -224,12 +237,10 @@ impl Tilework {
                 pixel_height: 0,
             })
             .unwrap();
-        self.shared
-            .0
-            .lock()
-            .unwrap()
-            .parser
-            .set_size(NonZeroU16::new(rows).unwrap(), NonZeroU16::new(cols).unwrap());
+        self.shared.0.lock().unwrap().parser.set_size(
+            NonZeroU16::new(rows).unwrap(),
+            NonZeroU16::new(cols).unwrap(),
+        );
         self.rows = rows;
         self.cols = cols;
     }
@@ -241,7 +252,13 @@ impl Tilework {
 
     /// An SGR mouse press+release at 0-based (col, row).
     pub fn click(&mut self, col: u16, row: u16) {
-        self.send(format!("\x1b[<0;{};{}M\x1b[<0;{};{}m", col + 1, row + 1, col + 1, row + 1));
+        self.send(format!(
+            "\x1b[<0;{};{}M\x1b[<0;{};{}m",
+            col + 1,
+            row + 1,
+            col + 1,
+            row + 1
+        ));
     }
 }
 
