@@ -19,9 +19,12 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::config::Config;
 use crate::event::{LOOP_EVENT_CAPACITY, LoopEvent};
+use crate::fps_overlay::OverlayData;
 use crate::input_router::InputRouter;
 use crate::layout::PaneId;
+use crate::metrics::{Metrics, PaneMetrics};
 use crate::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
+use crate::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::spawn::ChildEnv;
 use crate::status_bar::tab_at;
 use crate::terminal_guard::TerminalGuard;
@@ -51,6 +54,8 @@ pub struct RunOptions {
     pub show_fps: bool,
     pub writer: WriterKind,
     pub exit_after: Option<Duration>,
+    /// Write one JSON line per frame here (`--stats`).
+    pub stats: Option<std::path::PathBuf>,
 }
 
 /// Runs the workspace until the last pane closes, the user quits, or a
@@ -108,6 +113,11 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         }
     }
     let router = InputRouter::new(opts.config.keymap.clone(), opts.show_fps);
+    let stats = match &opts.stats {
+        Some(path) => Some(StatsFile::create(path)?),
+        None => None,
+    };
+    let metrics = Metrics::new(opts.writer.name());
     let frame_interval = Duration::from_secs(1) / opts.config.fps.max(1);
     let mut app = App {
         ws,
@@ -124,6 +134,10 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         last_cursor_style: b"",
         deadline_exit: opts.exit_after.map(|d| Instant::now() + d),
         input_closed: false,
+        metrics,
+        stats,
+        overlay_refresh_at: None,
+        started: Instant::now(),
     };
     let result = app.run();
     app.ws.kill_all();
@@ -136,7 +150,7 @@ struct App {
     ws: Workspace,
     router: InputRouter,
     terminal: Terminal<CrosstermBackend<FrameWriter>>,
-    input_rx: Receiver<Event>,
+    input_rx: Receiver<(Instant, Event)>,
     events_rx: Receiver<LoopEvent>,
     frame_interval: Duration,
     last_frame: Option<Instant>,
@@ -150,6 +164,12 @@ struct App {
     last_cursor_style: &'static [u8],
     deadline_exit: Option<Instant>,
     input_closed: bool,
+    metrics: Metrics,
+    stats: Option<StatsFile>,
+    /// With the overlay on, one frame a second after the last one so the
+    /// overlay can show that activity stopped (then nothing more).
+    overlay_refresh_at: Option<Instant>,
+    started: Instant,
 }
 
 impl App {
@@ -165,6 +185,10 @@ impl App {
                 return Ok(0);
             }
             let now = Instant::now();
+            if self.overlay_refresh_at.is_some_and(|t| now >= t) {
+                self.overlay_refresh_at = None;
+                self.dirty = true;
+            }
             let next_allowed = self.last_frame.map_or(now, |t| t + self.frame_interval);
             if self.dirty && (self.urgent || now >= next_allowed) {
                 self.render()?;
@@ -173,7 +197,11 @@ impl App {
                 continue;
             }
             let deadline = if self.dirty { Some(next_allowed) } else { None };
-            self.wait(deadline.min_with(self.deadline_exit));
+            self.wait(
+                deadline
+                    .min_with(self.deadline_exit)
+                    .min_with(self.overlay_refresh_at),
+            );
         }
     }
 
@@ -203,7 +231,7 @@ impl App {
     fn drain_input(&mut self) {
         loop {
             match self.input_rx.try_recv() {
-                Ok(ev) => self.handle_input(&ev),
+                Ok((at, ev)) => self.handle_input(at, &ev),
                 Err(crossbeam_channel::TryRecvError::Empty) => break,
                 Err(crossbeam_channel::TryRecvError::Disconnected) => {
                     // Stdin is gone (terminal closed); a signal usually follows.
@@ -214,7 +242,7 @@ impl App {
         }
     }
 
-    fn handle_input(&mut self, ev: &Event) {
+    fn handle_input(&mut self, at: Instant, ev: &Event) {
         let outcome = match ev {
             Event::Key(key) => self.router.handle_key(&mut self.ws, key),
             Event::Paste(text) => self.router.handle_paste(&mut self.ws, text),
@@ -248,9 +276,13 @@ impl App {
             }
             Event::FocusGained | Event::FocusLost => crate::input_router::Outcome::default(),
         };
+        if outcome.redraw || outcome.sent_to.is_some() {
+            self.metrics.key_arrived(at);
+        }
         if outcome.redraw {
             self.dirty = true;
             self.urgent = true;
+            self.metrics.key_reflected();
         }
         if outcome.sent_to.is_some() {
             self.echo_pending = outcome.sent_to;
@@ -287,6 +319,7 @@ impl App {
                 if self.echo_pending == Some(*id) {
                     self.urgent = true;
                     self.echo_pending = None;
+                    self.metrics.key_reflected();
                 }
             }
             if pane.queued() > 0 {
@@ -321,12 +354,16 @@ impl App {
     }
 
     fn render(&mut self) -> Result<()> {
+        let started = Instant::now();
+        let overlay = self.router.show_fps.then(|| self.overlay_data(started));
+        let counters = self.terminal.backend().writer().counters();
+        let (bytes_before, writes_before) = (counters.bytes(), counters.writes());
         let ws = &self.ws;
         let router = &self.router;
         let writer = self.terminal.backend_mut().writer_mut();
         writer.write_all_sync(SYNC_BEGIN)?;
         self.terminal
-            .draw(|frame| ui::draw(frame, ws, router))
+            .draw(|frame| ui::draw(frame, ws, router, overlay.as_ref()))
             .context("drawing a frame")?;
         let cursor = ui::cursor_style_sequence(ws);
         let writer = self.terminal.backend_mut().writer_mut();
@@ -338,11 +375,113 @@ impl App {
         writer
             .end_frame()
             .context("writing a frame to the terminal")?;
+        let done = Instant::now();
+        let bytes = counters.bytes() - bytes_before;
+        let writes = counters.writes() - writes_before;
+        self.metrics.frame_done(done, done - started, bytes, writes);
         self.frames += 1;
-        self.last_frame = Some(Instant::now());
+        self.last_frame = Some(done);
         self.dirty = false;
         self.urgent = false;
+        self.overlay_refresh_at = match &overlay {
+            Some(data) if data.fps > 0 || self.metrics.fps.fps(done) > 0 => {
+                Some(done + Duration::from_millis(1050))
+            }
+            _ => None,
+        };
+        if let Some(stats) = &mut self.stats {
+            stats.frame(
+                done.duration_since(self.started),
+                done - started,
+                bytes,
+                writes,
+                &self.ws,
+            );
+        }
         Ok(())
+    }
+
+    /// Samples per-pane rates and snapshots the metrics for the overlay.
+    fn overlay_data(&mut self, now: Instant) -> OverlayData {
+        let mut panes = Vec::new();
+        for (id, pane) in &self.ws.panes {
+            let rate = self.metrics.pane_rates.entry(id.0).or_default();
+            rate.record(now, pane.bytes_parsed);
+            panes.push(PaneMetrics {
+                label: pane.title().to_string(),
+                bytes_per_sec: rate.per_second(now),
+                queued: pane.queued(),
+                capacity: OUTPUT_CHANNEL_CAPACITY,
+            });
+        }
+        let m = &mut self.metrics;
+        m.pane_rates
+            .retain(|id, _| self.ws.panes.contains_key(&PaneId(*id)));
+        OverlayData {
+            fps: m.fps.fps(now),
+            frames: m.frames,
+            frame_p50: m.frame_times.percentile(50.0),
+            frame_p99: m.frame_times.percentile(99.0),
+            sparkline: m
+                .frame_times
+                .iter()
+                .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+                .collect(),
+            bytes_per_frame: m.last_frame_bytes,
+            writes_per_frame: m.last_frame_writes,
+            key_p50: m.key_latency.percentile(50.0),
+            key_p99: m.key_latency.percentile(99.0),
+            writer: m.writer_name,
+            panes,
+        }
+    }
+}
+
+/// `--stats`: one JSON object per frame, for offline analysis.
+struct StatsFile {
+    out: std::io::BufWriter<std::fs::File>,
+    line: String,
+}
+
+impl StatsFile {
+    fn create(path: &std::path::Path) -> Result<Self> {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("creating the stats file {}", path.display()))?;
+        Ok(Self {
+            out: std::io::BufWriter::new(file),
+            line: String::with_capacity(256),
+        })
+    }
+
+    fn frame(&mut self, t: Duration, dur: Duration, bytes: u64, writes: u64, ws: &Workspace) {
+        use std::fmt::Write as _;
+        use std::io::Write as _;
+        self.line.clear();
+        let _ = write!(
+            self.line,
+            "{{\"t\":{:.6},\"dur_us\":{},\"bytes\":{bytes},\"writes\":{writes},\"queued\":[",
+            t.as_secs_f64(),
+            dur.as_micros()
+        );
+        for (i, pane) in ws.panes.values().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            let _ = write!(self.line, "{sep}{}", pane.queued());
+        }
+        self.line.push_str("],\"parsed\":[");
+        for (i, pane) in ws.panes.values().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            let _ = write!(self.line, "{sep}{}", pane.bytes_parsed);
+        }
+        self.line.push_str("]}\n");
+        // Flushed per frame so a reader sees frames as they happen; a stats
+        // file is a diagnostic, its cost is acceptable.
+        if let Err(err) = self
+            .out
+            .write_all(self.line.as_bytes())
+            .and_then(|()| self.out.flush())
+        {
+            tracing::warn!("writing stats: {err}");
+        }
     }
 }
 
@@ -372,7 +511,7 @@ impl WriteAllSync for FrameWriter {
 
 /// crossterm's `read` blocks and cannot be cancelled: the thread is left to
 /// die with the process.
-fn spawn_input_thread() -> Result<Receiver<Event>> {
+fn spawn_input_thread() -> Result<Receiver<(Instant, Event)>> {
     let (tx, rx) = bounded(INPUT_CHANNEL_CAPACITY);
     std::thread::Builder::new()
         .name("input".into())
@@ -380,7 +519,8 @@ fn spawn_input_thread() -> Result<Receiver<Event>> {
             loop {
                 match event::read() {
                     Ok(ev) => {
-                        if tx.send(ev).is_err() {
+                        // Stamped here: key-to-frame latency starts on arrival.
+                        if tx.send((Instant::now(), ev)).is_err() {
                             break;
                         }
                     }

@@ -43,6 +43,10 @@ pub struct Cli {
     #[arg(long, value_name = "KIND", default_value = "bufwriter-raw")]
     pub writer: WriterKind,
 
+    /// Write one JSON line per frame (time, duration, bytes, writes, queues).
+    #[arg(long, value_name = "PATH")]
+    pub stats: Option<PathBuf>,
+
     /// Quit by itself after this many seconds (for profiling and benchmarks).
     #[arg(long, value_name = "SECS")]
     pub exit_after: Option<f64>,

@@ -59,6 +59,7 @@ fn run() -> Result<i32> {
         show_fps: cli.fps,
         writer: cli.writer,
         exit_after,
+        stats: cli.stats.clone(),
     })
     .context("running the workspace")
 }

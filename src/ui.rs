@@ -6,6 +6,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Widget};
 
+use crate::fps_overlay::{FpsOverlay, OverlayData};
 use crate::help_overlay::HelpOverlay;
 use crate::input_router::{InputRouter, Mode};
 use crate::pane::{Pane, ScrollView};
@@ -28,7 +29,12 @@ pub fn split_screen(size: Rect) -> (Rect, Rect) {
     (panes, bar)
 }
 
-pub fn draw(frame: &mut Frame<'_>, ws: &Workspace, router: &InputRouter) {
+pub fn draw(
+    frame: &mut Frame<'_>,
+    ws: &Workspace,
+    router: &InputRouter,
+    overlay: Option<&OverlayData>,
+) {
     let (_, bar) = split_screen(frame.area());
     let focused = ws.focused_id();
     let zoomed = ws.tab().is_some_and(|t| t.zoomed);
@@ -56,6 +62,10 @@ pub fn draw(frame: &mut Frame<'_>, ws: &Workspace, router: &InputRouter) {
             },
             frame.area(),
         );
+    }
+    // Drawn last so it is on top; it only covers cells, never moves panes.
+    if let Some(data) = overlay {
+        frame.render_widget(FpsOverlay { data }, frame.area());
     }
 }
 

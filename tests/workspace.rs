@@ -1,5 +1,7 @@
 //! End-to-end: the real binary in a PTY, typed into, read back.
 
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
 mod common;
 
 use common::Tilework;
@@ -117,4 +119,176 @@ fn a_command_line_pane_runs_with_sh_c() {
                 .contains("typed-into-first")
         })
     });
+}
+
+/// Coloured numbered lines, some wider than the pane so they wrap.
+const FLOOD: &str = r#"awk 'BEGIN{for(i=1;i<=200000;i++){w=""; if(i%7==0) w=sprintf("%90s","wide"); printf "\033[3%dmline %d\033[m%s\n", i%8, i, w}}'"#;
+
+#[test]
+fn a_flood_ends_with_exactly_the_screen_a_reference_parser_shows() {
+    let tw = Tilework::start(&["--keep-exited", "-c", FLOOD], ROWS, COLS);
+    tw.wait_for("the flood to end", |s| s.contents().contains("exited: 0"));
+    // The same bytes, as the PTY delivers them (onlcr: \n -> \r\n).
+    let out = std::process::Command::new("sh")
+        .args(["-c", FLOOD])
+        .output()
+        .unwrap();
+    let mut bytes = Vec::with_capacity(out.stdout.len() * 2);
+    for &b in &out.stdout {
+        if b == b'\n' {
+            bytes.push(b'\r');
+        }
+        bytes.push(b);
+    }
+    // One pane: the border takes a cell on each side, the status bar a row.
+    let (rows, cols) = (ROWS - 3, COLS - 2);
+    let mut reference = vt100::Parser::new(
+        std::num::NonZeroU16::new(rows).unwrap(),
+        std::num::NonZeroU16::new(cols).unwrap(),
+        0,
+    );
+    reference.process(&bytes);
+    for r in 0..rows {
+        let expected = reference.screen().contents_between(r, 0, r, cols);
+        let got = tw.row_text(r + 1, 1, cols + 1);
+        assert_eq!(got.trim_end(), expected.trim_end(), "row {r} differs");
+    }
+    tw.with_screen(|s| {
+        // Colours survive too: the last line's first cell.
+        let last = (0..rows)
+            .rev()
+            .find(|&r| {
+                !reference
+                    .screen()
+                    .contents_between(r, 0, r, cols)
+                    .trim()
+                    .is_empty()
+            })
+            .unwrap();
+        let expected = reference.screen().cell(last, 0).unwrap().fgcolor();
+        let got = s.cell(last + 1, 1).unwrap().fgcolor();
+        let as_idx = |c: vt100::Color| match c {
+            vt100::Color::Idx(i) => Some(i),
+            _ => None,
+        };
+        assert_eq!(as_idx(got), as_idx(expected));
+    });
+}
+
+#[test]
+fn vim_opens_a_file_shows_it_and_quits_cleanly() {
+    if std::process::Command::new("vim")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        panic!("vim is not installed (.ci/run installs it)");
+    }
+    let dir = common::TempDir::new("vim");
+    let file = dir.path().join("poem.txt");
+    std::fs::write(&file, "roses are red\nviolets are blue\n").unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let mut tw = Tilework::start(
+        &["--", "vim", "-u", "NONE", "-N", "-i", "NONE", &file],
+        ROWS,
+        COLS,
+    );
+    tw.wait_for_text("violets are blue");
+    // vim's empty-line markers fill the rest of the pane.
+    tw.wait_for("tildes below the text", |s| {
+        s.contents().matches('~').count() > 5
+    });
+    tw.send("ggdd");
+    tw.wait_for("the first line deleted", |s| {
+        let c = s.contents();
+        !c.contains("roses are red") && c.contains("violets are blue")
+    });
+    tw.send(":q!\r");
+    let status = tw.wait_exit();
+    assert!(status.success());
+    tw.with_screen(|s| {
+        assert!(!s.alternate_screen());
+        assert!(!s.hide_cursor());
+    });
+}
+
+#[test]
+fn scrollback_shows_earlier_output_and_q_returns() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.type_line("seq 1 200 | sed 's/^/n-/'");
+    tw.wait_for_text("n-200");
+    tw.send("\x02[");
+    tw.wait_for_text("SCROLL");
+    tw.send("\x1b[5~\x1b[5~\x1b[5~");
+    tw.wait_for("earlier lines and the offset indicator", |s| {
+        let c = s.contents();
+        c.contains("60/") && c.contains("n-130") && !c.contains("n-200")
+    });
+    tw.send("q");
+    tw.wait_for("the live screen again", |s| {
+        let c = s.contents();
+        c.contains("n-200") && !c.contains("lines up")
+    });
+}
+
+#[test]
+fn the_wheel_scrolls_a_shell_pane() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.type_line("seq 1 100 | sed 's/^/w-/'");
+    tw.wait_for_text("w-100");
+    for _ in 0..5 {
+        tw.send("\x1b[<64;10;10M");
+    }
+    tw.wait_for("history shown after wheel up", |s| {
+        let c = s.contents();
+        c.contains("lines up") && !c.contains("w-100")
+    });
+    // Typing goes back to the live screen and reaches the shell.
+    tw.type_line("echo back-live");
+    tw.wait_for_text("back-live");
+}
+
+#[test]
+fn help_lists_bindings_from_the_keymap() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02?");
+    tw.wait_for("the help overlay", |s| {
+        let c = s.contents();
+        c.contains("tilework keys") && c.contains("C-b %")
+    });
+    tw.send("x");
+    tw.wait_for("help closed", |s| !s.contents().contains("tilework keys"));
+}
+
+#[test]
+fn zoom_and_close_keep_the_workspace_consistent() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02\"");
+    tw.wait_for("two panes stacked", |s| {
+        s.contents().matches("$ ").count() >= 2
+    });
+    tw.send("\x02z");
+    tw.wait_for("zoom marker", |s| s.contents().contains("zoom"));
+    tw.send("\x02z");
+    tw.wait_for("unzoomed", |s| !s.contents().contains("zoom"));
+    tw.send("\x02x");
+    tw.wait_for("one pane left", |s| s.contents().contains("pane 1/1"));
+    tw.type_line("echo still-here");
+    tw.wait_for_text("still-here");
+}
+
+#[test]
+fn a_tiny_terminal_does_not_crash() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02%\x02\"");
+    for (r, c) in [(1, 1), (2, 3), (5, 2), (1, 80), (24, 1), (ROWS, COLS)] {
+        tw.resize(r, c);
+    }
+    tw.type_line("echo survived");
+    tw.wait_for_text("survived");
 }
