@@ -292,3 +292,23 @@ fn a_tiny_terminal_does_not_crash() {
     tw.type_line("echo survived");
     tw.wait_for_text("survived");
 }
+
+#[test]
+fn ncurses_boxes_draw_as_lines_not_letters() {
+    // dialog draws its box with the terminfo's alternate character set;
+    // vt100 has no DEC line drawing, so tilework makes ncurses use Unicode.
+    let mut tw = Tilework::start(
+        &["--", "dialog", "--msgbox", "boxed-message", "8", "30"],
+        ROWS,
+        COLS,
+    );
+    tw.wait_for_text("boxed-message");
+    tw.wait_for("a box of line characters", |s| {
+        let c = s.contents();
+        // Inside the pane (the pane's own border is heavy: ┏━┓).
+        c.contains('┌') && c.contains('└') && c.contains('─')
+    });
+    assert!(!tw.screen_text().contains("lqqq"), "{}", tw.screen_text());
+    tw.send("\r");
+    tw.wait_exit();
+}
