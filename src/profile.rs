@@ -143,6 +143,8 @@ const BUILTINS: &[(&str, &str)] = &[
     ("default", include_str!("../profiles/default.toml")),
     ("dev", include_str!("../profiles/dev.toml")),
     ("idle", include_str!("../profiles/idle.toml")),
+    ("flood", include_str!("../profiles/flood.toml")),
+    ("many-panes", include_str!("../profiles/many-panes.toml")),
 ];
 
 /// The text of a built-in profile.
