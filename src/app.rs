@@ -138,6 +138,8 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         stats,
         overlay_refresh_at: None,
         started: Instant::now(),
+        clipboard_from_programs: opts.config.clipboard_from_programs,
+        pending_clipboard: None,
     };
     let result = app.run();
     app.ws.kill_all();
@@ -170,6 +172,10 @@ struct App {
     /// overlay can show that activity stopped (then nothing more).
     overlay_refresh_at: Option<Instant>,
     started: Instant,
+    clipboard_from_programs: bool,
+    /// A program's OSC 52 write to pass on to the user's terminal (base64,
+    /// validated by vt100), written with the next frame.
+    pending_clipboard: Option<Vec<u8>>,
 }
 
 impl App {
@@ -325,6 +331,17 @@ impl App {
             if pane.queued() > 0 {
                 more = true;
             }
+            if let Some(data) = pane.take_clipboard() {
+                if self.clipboard_from_programs {
+                    self.pending_clipboard = Some(data);
+                    self.dirty = true;
+                } else {
+                    tracing::info!(
+                        ?id,
+                        "OSC 52 clipboard write refused (clipboard_from_programs = false)"
+                    );
+                }
+            }
         }
         more
     }
@@ -354,6 +371,12 @@ impl App {
     }
 
     fn render(&mut self) -> Result<()> {
+        // Tests of the panic exit path (debug builds only): the terminal must
+        // come back and the children must die.
+        #[cfg(debug_assertions)]
+        if self.frames >= 2 && std::env::var_os("TILEWORK_DEBUG_PANIC").is_some() {
+            panic!("TILEWORK_DEBUG_PANIC is set: panicking on purpose");
+        }
         let started = Instant::now();
         let overlay = self.router.show_fps.then(|| self.overlay_data(started));
         let counters = self.terminal.backend().writer().counters();
@@ -370,6 +393,11 @@ impl App {
         if cursor != self.last_cursor_style {
             writer.write_all_sync(cursor)?;
             self.last_cursor_style = cursor;
+        }
+        if let Some(data) = self.pending_clipboard.take() {
+            writer.write_all_sync(b"\x1b]52;c;")?;
+            writer.write_all_sync(&data)?;
+            writer.write_all_sync(b"\x07")?;
         }
         writer.write_all_sync(SYNC_END)?;
         writer
@@ -549,6 +577,7 @@ fn spawn_signal_thread(tx: crossbeam_channel::Sender<LoopEvent>) -> Result<()> {
                 seen += 1;
                 if seen > 1 || tx.try_send(LoopEvent::Signal(sig)).is_err() {
                     crate::terminal_guard::restore();
+                    crate::children::kill_all();
                     std::process::exit(128 + sig);
                 }
             }

@@ -44,6 +44,10 @@ pub struct Config {
     /// `TERM` for programs in panes.
     pub term: String,
     pub mouse: bool,
+    /// Let programs set the user's clipboard with OSC 52. Off by default: a
+    /// program (or a file you `cat`) could otherwise overwrite what you
+    /// copied. Reads (`OSC 52 ; ?`) are always refused.
+    pub clipboard_from_programs: bool,
 }
 
 impl Default for Config {
@@ -56,6 +60,7 @@ impl Default for Config {
             keep_exited_panes: false,
             term: DEFAULT_TERM.to_string(),
             mouse: true,
+            clipboard_from_programs: false,
         }
     }
 }
@@ -209,6 +214,9 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         }
         config.term = term.into_inner();
     }
+    if let Some(allow) = raw.clipboard_from_programs {
+        config.clipboard_from_programs = allow;
+    }
     if let Some(mouse) = raw.mouse {
         config.mouse = mouse;
     }
@@ -314,6 +322,7 @@ struct RawConfig {
     keep_exited_panes: Option<bool>,
     term: Option<Spanned<String>>,
     mouse: Option<bool>,
+    clipboard_from_programs: Option<bool>,
     #[serde(default)]
     keys: RawKeys,
 }
@@ -613,6 +622,14 @@ pub fn default_toml() -> String {
     line("# Handle the mouse in tilework. false leaves it to the outer terminal,");
     line("# e.g. for the terminal's own text selection.");
     line(&format!("# mouse = {}", d.mouse));
+    line("");
+    line("# Let programs in panes set your clipboard with OSC 52 (e.g. vim, tmux");
+    line("# inside tilework). Off: a program or a file you cat could overwrite it.");
+    line("# Programs can never read your clipboard.");
+    line(&format!(
+        "# clipboard_from_programs = {}",
+        d.clipboard_from_programs
+    ));
     line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
@@ -967,7 +984,7 @@ mouse = false
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            6 + km.prefixed.len() + km.direct.len(),
+            7 + km.prefixed.len() + km.direct.len(),
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

@@ -8,12 +8,14 @@
 
 pub mod action;
 pub mod app;
+pub mod children;
 pub mod cli;
 pub mod config;
 pub mod event;
 pub mod fps_overlay;
 pub mod help_overlay;
 pub mod history;
+pub mod input_queue;
 pub mod input_router;
 pub mod key_encoder;
 pub mod keymap;

@@ -45,6 +45,8 @@ pub struct Pane {
     spawn_error: Option<String>,
     cwd: Option<String>,
     bell: bool,
+    /// The newest OSC 52 clipboard write (base64), not yet handled.
+    clipboard: Option<Vec<u8>>,
     output_closed: bool,
     rows: u16,
     cols: u16,
@@ -101,11 +103,48 @@ impl Pane {
             spawn_error,
             cwd: None,
             bell: false,
+            clipboard: None,
             output_closed: false,
             rows,
             cols,
             bytes_parsed: 0,
             spec,
+        }
+    }
+
+    /// A pane with no program: the same parser, history and view, fed by
+    /// hand. For fuzzing, benches and tests that need no PTY.
+    pub fn detached(id: PaneId, rows: u16, cols: u16, scrollback_bytes: usize) -> Self {
+        let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
+        let mut ring = ByteRing::new(scrollback_bytes);
+        ring.record_resize(rows, cols);
+        Self {
+            id,
+            parser: vt100::Parser::new_with_callbacks(
+                grid(rows),
+                grid(cols),
+                0,
+                PaneEvents::default(),
+            ),
+            process: None,
+            ring,
+            view: ScrollView::Live,
+            label: "detached".into(),
+            title: None,
+            exit: None,
+            spawn_error: None,
+            cwd: None,
+            bell: false,
+            clipboard: None,
+            output_closed: true,
+            rows,
+            cols,
+            bytes_parsed: 0,
+            spec: SpawnSpec {
+                argv: Vec::new(),
+                cwd: None,
+                env: Vec::new(),
+            },
         }
     }
 
@@ -163,6 +202,9 @@ impl Pane {
             self.cwd = Some(cwd);
         }
         self.bell |= std::mem::take(&mut events.bell);
+        if let Some(data) = events.clipboard.pop() {
+            self.clipboard = Some(data);
+        }
         if !events.replies.is_empty() {
             let replies = std::mem::take(&mut events.replies);
             self.send(&replies);
@@ -302,6 +344,11 @@ impl Pane {
 
     pub fn cwd(&self) -> Option<&str> {
         self.cwd.as_deref()
+    }
+
+    /// The program's newest clipboard write (base64), if any.
+    pub fn take_clipboard(&mut self) -> Option<Vec<u8>> {
+        self.clipboard.take()
     }
 
     pub fn take_bell(&mut self) -> bool {

@@ -16,10 +16,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
+use std::sync::Arc;
+
+use crossbeam_channel::{Receiver, Sender, bounded};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+use crate::children;
+use crate::input_queue::InputQueue;
 
 /// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
 /// read in practice; a large buffer only matters when the loop falls behind.
@@ -32,9 +37,8 @@ pub const READ_SIZE: usize = 64 * 1024;
 /// (worst case 16 x 64 KiB = 1 MiB per pane).
 pub const OUTPUT_CHANNEL_CAPACITY: usize = 16;
 
-/// Chunks of input queued for a pane's writer thread. A paste is split into
-/// [`INPUT_CHUNK`]-sized pieces, so this bounds queued input to 4 MiB.
-pub const INPUT_CHANNEL_CAPACITY: usize = 1024;
+/// Pastes are queued in pieces of this size, so the writer thread hands the
+/// kernel a bounded amount at a time.
 pub const INPUT_CHUNK: usize = 4096;
 
 /// How long the waiter lets the reader drain after the child exited before
@@ -65,7 +69,7 @@ pub type OutputChunk = Vec<u8>;
 /// A spawned child and the handles the loop keeps.
 pub struct PtyProcess {
     master: Box<dyn MasterPty + Send>,
-    input_tx: Sender<Vec<u8>>,
+    input: Arc<InputQueue>,
     pid: Option<u32>,
     /// The reader's output; the loop selects on it.
     pub output_rx: Receiver<OutputChunk>,
@@ -119,7 +123,8 @@ impl PtyProcess {
 
         let (output_tx, output_rx) = bounded(OUTPUT_CHANNEL_CAPACITY);
         let (recycle_tx, recycle_rx) = bounded(OUTPUT_CHANNEL_CAPACITY + 2);
-        let (input_tx, input_rx) = bounded(INPUT_CHANNEL_CAPACITY);
+        let input = Arc::new(InputQueue::default());
+        let writer_input = Arc::clone(&input);
         let (drained_tx, drained_rx) = bounded::<()>(1);
 
         std::thread::Builder::new()
@@ -128,7 +133,7 @@ impl PtyProcess {
             .context("starting the PTY reader thread")?;
         std::thread::Builder::new()
             .name(format!("pty-write-{}", pid.unwrap_or(0)))
-            .spawn(move || write_loop(writer, &input_rx))
+            .spawn(move || write_loop(writer, &writer_input))
             .context("starting the PTY writer thread")?;
         std::thread::Builder::new()
             .name(format!("pty-wait-{}", pid.unwrap_or(0)))
@@ -143,14 +148,20 @@ impl PtyProcess {
                         }
                     }
                 };
+                if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
+                    children::unregister(pid);
+                }
                 let _ = drained_rx.recv_timeout(DRAIN_GRACE);
                 on_exit(info);
             })
             .context("starting the child waiter thread")?;
 
+        if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
+            children::register(pid);
+        }
         Ok(Self {
             master: pair.master,
-            input_tx,
+            input,
             pid,
             output_rx,
             recycle_tx,
@@ -162,20 +173,21 @@ impl PtyProcess {
     }
 
     /// Queues bytes for the child without blocking. Returns false when the
-    /// child has stopped reading and the queue is full: the bytes are dropped
-    /// rather than freezing the workspace.
+    /// child has stopped reading and the queue's byte budget is used up: the
+    /// bytes are refused rather than freezing the workspace.
     pub fn send_input(&self, bytes: &[u8]) -> bool {
         for chunk in bytes.chunks(INPUT_CHUNK) {
-            match self.input_tx.try_send(chunk.to_vec()) {
-                Ok(()) => {}
-                Err(TrySendError::Full(_)) => {
-                    tracing::warn!(pid = ?self.pid, "pane input queue full; input dropped");
-                    return false;
-                }
-                Err(TrySendError::Disconnected(_)) => return false,
+            if !self.input.push(chunk) {
+                tracing::warn!(pid = ?self.pid, "pane input queue full or closed; input refused");
+                return false;
             }
         }
         true
+    }
+
+    /// Bytes of input the child has not read yet.
+    pub fn input_queued(&self) -> usize {
+        self.input.queued()
     }
 
     /// Tells the kernel (and so the child, by SIGWINCH) the new size.
@@ -310,15 +322,22 @@ fn read_loop(
     let _ = drained_tx.try_send(());
 }
 
-fn write_loop(mut writer: Box<dyn Write + Send>, input_rx: &Receiver<Vec<u8>>) {
-    for bytes in input_rx {
+fn write_loop(mut writer: Box<dyn Write + Send>, input: &InputQueue) {
+    while let Some(bytes) = input.pop() {
         if let Err(err) = writer.write_all(&bytes).and_then(|()| writer.flush()) {
             tracing::debug!("PTY write ended: {err}");
-            // Keep draining so senders never see a full channel for a dead pane.
-            for _ in input_rx.iter() {}
+            input.close();
             return;
         }
     }
     // The pane is gone; the writer drops here, which also sends ^D: harmless
     // because the child is being killed.
+}
+
+impl Drop for PtyProcess {
+    fn drop(&mut self) {
+        // Lets the writer thread finish; it may still be blocked in write(2)
+        // until the child dies, which closing the pane arranges.
+        self.input.close();
+    }
 }

@@ -76,6 +76,7 @@ fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
+        crate::children::kill_all();
         tracing::error!("panic: {info}");
         previous(info);
     }));

@@ -18,7 +18,14 @@ pub struct PaneEvents {
     pub bell: bool,
     /// The shell's working directory from OSC 7 (`file://host/path`).
     pub cwd: Option<String>,
+    /// OSC 52 clipboard writes (base64 data, checked by vt100), newest last.
+    /// Whether they reach the user's terminal is the config's decision.
+    pub clipboard: Vec<Vec<u8>>,
 }
+
+/// At most this much base64 per clipboard write (about 768 KB of text):
+/// more is refused rather than flooding the user's terminal.
+pub const MAX_CLIPBOARD_BASE64: usize = 1024 * 1024;
 
 impl vt100::Callbacks for PaneEvents {
     fn audible_bell(&mut self, _: &mut vt100::Screen) {
@@ -28,6 +35,17 @@ impl vt100::Callbacks for PaneEvents {
     fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
         self.title = Some(sanitize_title(title));
     }
+
+    fn copy_to_clipboard(&mut self, _: &mut vt100::Screen, _ty: &[u8], data: &[u8]) {
+        // vt100 only calls this for pure base64 data; keep just the newest.
+        if !data.is_empty() && data.len() <= MAX_CLIPBOARD_BASE64 {
+            self.clipboard.clear();
+            self.clipboard.push(data.to_vec());
+        }
+    }
+
+    /// Reading the user's clipboard is never allowed: no reply at all.
+    fn paste_from_clipboard(&mut self, _: &mut vt100::Screen, _ty: &[u8]) {}
 
     fn unhandled_csi(
         &mut self,
@@ -162,6 +180,19 @@ mod tests {
         let mut p = parser();
         p.process(b"\x1b]7;file://host/home/u/my%20dir\x07");
         assert_eq!(p.callbacks().cwd.as_deref(), Some("/home/u/my dir"));
+    }
+
+    #[test]
+    fn clipboard_writes_are_collected_and_reads_get_no_reply() {
+        let mut p = parser();
+        p.process(b"\x1b]52;c;aGVsbG8=\x07");
+        assert_eq!(p.callbacks().clipboard, vec![b"aGVsbG8=".to_vec()]);
+        p.process(b"\x1b]52;c;?\x07");
+        assert!(p.callbacks().replies.is_empty());
+        // Not base64: never collected.
+        p.callbacks_mut().clipboard.clear();
+        p.process(b"\x1b]52;c;not base64!\x07\x1b]52;c;\x1b[2J\x07");
+        assert!(p.callbacks().clipboard.is_empty());
     }
 
     #[test]

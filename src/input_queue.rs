@@ -1,0 +1,114 @@
+//! Bytes waiting to be written to a pane's program, bounded by bytes.
+//!
+//! The render loop pushes (never blocks); the pane's writer thread pops and
+//! blocks in `write(2)` for as long as the program does not read. A paste
+//! of many megabytes into a program that stopped reading therefore costs
+//! memory up to [`INPUT_QUEUE_BUDGET`], never a frozen workspace; beyond the
+//! budget input is refused and logged.
+
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex, PoisonError};
+
+/// Large enough for a big paste (a 10 MB log), small enough to bound memory.
+pub const INPUT_QUEUE_BUDGET: usize = 32 * 1024 * 1024;
+
+#[derive(Default)]
+struct State {
+    chunks: VecDeque<Vec<u8>>,
+    bytes: usize,
+    closed: bool,
+}
+
+#[derive(Default)]
+pub struct InputQueue {
+    state: Mutex<State>,
+    ready: Condvar,
+}
+
+impl InputQueue {
+    /// Queues `bytes`; false when they do not fit in the budget or the
+    /// writer is gone.
+    pub fn push(&self, bytes: &[u8]) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if s.closed || s.bytes + bytes.len() > INPUT_QUEUE_BUDGET {
+            return false;
+        }
+        s.bytes += bytes.len();
+        s.chunks.push_back(bytes.to_vec());
+        drop(s);
+        self.ready.notify_one();
+        true
+    }
+
+    /// Blocks until there is something to write; `None` once closed and
+    /// drained.
+    pub fn pop(&self) -> Option<Vec<u8>> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(chunk) = s.chunks.pop_front() {
+                s.bytes -= chunk.len();
+                return Some(chunk);
+            }
+            if s.closed {
+                return None;
+            }
+            s = self.ready.wait(s).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Bytes waiting.
+    pub fn queued(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .bytes
+    }
+
+    /// No more input will come (the pane closed) or can go (write failed):
+    /// drop what is queued and wake the writer so it can exit.
+    pub fn close(&self) {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        s.closed = true;
+        s.chunks.clear();
+        s.bytes = 0;
+        drop(s);
+        self.ready.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn delivers_in_order() {
+        let q = InputQueue::default();
+        assert!(q.push(b"ab"));
+        assert!(q.push(b"cd"));
+        assert_eq!(q.queued(), 4);
+        assert_eq!(q.pop().as_deref(), Some(&b"ab"[..]));
+        assert_eq!(q.pop().as_deref(), Some(&b"cd"[..]));
+        assert_eq!(q.queued(), 0);
+    }
+
+    #[test]
+    fn refuses_beyond_the_budget() {
+        let q = InputQueue::default();
+        let big = vec![0u8; INPUT_QUEUE_BUDGET];
+        assert!(q.push(&big));
+        assert!(!q.push(b"x"));
+    }
+
+    #[test]
+    fn close_wakes_a_waiting_writer() {
+        let q = Arc::new(InputQueue::default());
+        let writer = {
+            let q = Arc::clone(&q);
+            std::thread::spawn(move || q.pop())
+        };
+        q.close();
+        assert_eq!(writer.join().ok().flatten(), None);
+        assert!(!q.push(b"late"));
+    }
+}
