@@ -153,3 +153,89 @@ pub fn cursor_style_sequence(ws: &Workspace) -> &'static [u8] {
         _ => b"\x1b[0 q",
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::keymap::Keymap;
+    use crate::layout::{Layout, PaneId};
+    use crate::pane::Pane;
+    use crate::spawn::ChildEnv;
+    use crate::workspace::{Tab, WorkspaceSettings};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    /// A workspace of detached panes (no programs) laid out side by side.
+    fn workspace(area: Rect, feeds: &[&[u8]]) -> Workspace {
+        let (tx, _rx) = crossbeam_channel::bounded(8);
+        let settings = WorkspaceSettings {
+            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
+            scrollback_bytes: 1 << 20,
+            keep_exited_panes: false,
+        };
+        let mut ws = Workspace::new(settings, area, tx);
+        let ids: Vec<PaneId> = (1..=feeds.len() as u32).map(PaneId).collect();
+        let layout = Layout::even(crate::layout::Axis::Horizontal, &ids).unwrap();
+        for ((id, rect), bytes) in layout.rects(area).into_iter().zip(feeds) {
+            let inner = content_rect(rect);
+            let mut pane = Pane::detached(id, inner.height, inner.width, 1 << 20);
+            pane.feed(bytes.to_vec());
+            ws.panes.insert(id, pane);
+        }
+        ws.tabs.push(Tab {
+            name: "t".into(),
+            layout,
+            focus: ids[0],
+            zoomed: false,
+        });
+        ws
+    }
+
+    fn draw_to(ws: &Workspace, w: u16, h: u16) -> Terminal<TestBackend> {
+        let router = InputRouter::new(Keymap::default(), false);
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| draw(f, ws, &router, None)).unwrap();
+        t
+    }
+
+    #[test]
+    fn the_focused_panes_cursor_is_the_real_cursor() {
+        let (w, h) = (40, 10);
+        let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc\r\nde", b"xyz"]);
+        let mut t = draw_to(&ws, w, h);
+        // Pane 1's content starts at (1, 1); its cursor is after "de".
+        assert_eq!(t.get_cursor_position().unwrap(), Position { x: 3, y: 2 });
+        t.backend_mut()
+            .assert_cursor_position(Position { x: 3, y: 2 });
+    }
+
+    #[test]
+    fn a_hidden_cursor_stays_hidden() {
+        let (w, h) = (40, 10);
+        let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc\x1b[?25l"]);
+        let t = draw_to(&ws, w, h);
+        assert!(!t.backend().cursor_visible());
+    }
+
+    #[test]
+    fn borders_carry_titles_and_mark_the_focused_pane() {
+        let (w, h) = (40, 10);
+        let ws = workspace(
+            Rect::new(0, 0, w, h - 1),
+            &[b"\x1b]2;left\x07", b"\x1b]2;right\x07"],
+        );
+        let t = draw_to(&ws, w, h);
+        let buf = t.backend().buffer();
+        let top: String = (0..w).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+        assert!(top.starts_with("┏ left ━"), "{top}");
+        assert!(top.contains("┌ right ─"), "{top}");
+        let status: String = (0..w)
+            .map(|x| buf[(x, h - 1)].symbol().to_string())
+            .collect();
+        assert!(
+            status.contains("pane 1/2") && status.contains("left"),
+            "{status}"
+        );
+    }
+}

@@ -312,3 +312,32 @@ fn ncurses_boxes_draw_as_lines_not_letters() {
     tw.send("\r");
     tw.wait_exit();
 }
+
+#[test]
+fn dragging_a_border_resizes_both_panes() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02%");
+    tw.wait_for("two panes", |s| {
+        (1..ROWS - 1).any(|r| s.contents_between(r, COLS / 2, r, COLS).contains("$ "))
+    });
+    // The border between the panes is at columns 39/40; drag it to 20.
+    tw.send("\x1b[<0;41;5M\x1b[<32;30;5M\x1b[<32;21;5M\x1b[<0;21;5m");
+    tw.type_line("stty size");
+    // The left pane now ends at column 20 (21 wide), so the focused right
+    // pane has 80 - 21 - 2 border columns = 57, and the child was told so.
+    let expected = format!("{} 57", ROWS - 3);
+    tw.wait_for("the right pane's new width from stty", |s| {
+        s.contents().contains(&expected)
+    });
+}
+
+#[test]
+fn a_title_set_by_the_program_shows_in_the_border() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.type_line(r"printf '\033]2;my-title\007'");
+    tw.wait_for("the title in the top border", |s| {
+        s.contents_between(0, 0, 0, COLS).contains("my-title")
+    });
+}
