@@ -34,6 +34,42 @@ impl Direction {
     }
 }
 
+/// Layout presets, like tmux's `select-layout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// All panes side by side, equal widths.
+    EvenHorizontal,
+    /// All panes stacked, equal heights.
+    EvenVertical,
+    /// The focused pane large on the left, the others stacked on the right.
+    MainVertical,
+    /// A grid as square as the pane count allows.
+    Tiled,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 4] = [
+        Preset::EvenHorizontal,
+        Preset::EvenVertical,
+        Preset::MainVertical,
+        Preset::Tiled,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::EvenHorizontal => "even-horizontal",
+            Preset::EvenVertical => "even-vertical",
+            Preset::MainVertical => "main-vertical",
+            Preset::Tiled => "tiled",
+        }
+    }
+
+    pub fn next(self) -> Preset {
+        let i = Preset::ALL.iter().position(|&p| p == self).unwrap_or(0);
+        Preset::ALL[(i + 1) % Preset::ALL.len()]
+    }
+}
+
 /// How many cells a single resize key press moves a border.
 pub const RESIZE_STEP: u16 = 2;
 
@@ -56,6 +92,34 @@ pub enum Action {
     PrevTab,
     /// Go to tab N (1-based, as shown in the status bar).
     GoToTab(u8),
+    CloseTab,
+    /// Ask for a new name for the current tab.
+    RenameTab,
+    /// Move the focused pane into a new tab of its own (tmux break-pane).
+    BreakPane,
+    /// Move the focused pane into the next tab, splitting its focused pane.
+    MovePaneToNextTab,
+    /// Exchange the focused pane with the next / previous one in the tab.
+    SwapNext,
+    SwapPrev,
+    /// Move every pane one place along the tab's reading order.
+    RotatePanes,
+    /// Apply a layout preset to the current tab.
+    Layout(Preset),
+    /// Cycle through the presets, like tmux's `Space`.
+    NextLayout,
+    /// Paste tilework's copy buffer into the focused pane.
+    PasteBuffer,
+    /// Copy mode with a search prompt.
+    SearchBackward,
+    /// Search every pane of the tab and list the matches.
+    SearchAllPanes,
+    /// Type into every pane of the tab at once (toggle).
+    ToggleBroadcast,
+    /// Save the workspace as a profile (asks for a name).
+    SaveSession,
+    /// Start the focused pane's command again.
+    RestartPane,
     /// Enter scrollback view on the focused pane (PgUp/PgDn/arrows, `q` to leave).
     ScrollMode,
     ScrollPageUp,
@@ -84,6 +148,25 @@ impl Action {
         ]);
         all.extend((1..=9).map(Action::GoToTab));
         all.extend([
+            Action::CloseTab,
+            Action::RenameTab,
+            Action::BreakPane,
+            Action::MovePaneToNextTab,
+            Action::SwapNext,
+            Action::SwapPrev,
+            Action::RotatePanes,
+        ]);
+        all.extend(Preset::ALL.map(Action::Layout));
+        all.extend([
+            Action::NextLayout,
+            Action::PasteBuffer,
+            Action::SearchBackward,
+            Action::SearchAllPanes,
+            Action::ToggleBroadcast,
+            Action::SaveSession,
+            Action::RestartPane,
+        ]);
+        all.extend([
             Action::ScrollMode,
             Action::ScrollPageUp,
             Action::ScrollPageDown,
@@ -110,7 +193,22 @@ impl Action {
             Action::NextTab => "next-tab".into(),
             Action::PrevTab => "prev-tab".into(),
             Action::GoToTab(n) => format!("go-to-tab-{n}"),
-            Action::ScrollMode => "scroll-mode".into(),
+            Action::CloseTab => "close-tab".into(),
+            Action::RenameTab => "rename-tab".into(),
+            Action::BreakPane => "break-pane".into(),
+            Action::MovePaneToNextTab => "move-pane-to-next-tab".into(),
+            Action::SwapNext => "swap-next".into(),
+            Action::SwapPrev => "swap-prev".into(),
+            Action::RotatePanes => "rotate-panes".into(),
+            Action::Layout(p) => format!("layout-{}", p.name()),
+            Action::NextLayout => "next-layout".into(),
+            Action::PasteBuffer => "paste-buffer".into(),
+            Action::SearchBackward => "search".into(),
+            Action::SearchAllPanes => "search-all-panes".into(),
+            Action::ToggleBroadcast => "toggle-broadcast".into(),
+            Action::SaveSession => "save-session".into(),
+            Action::RestartPane => "restart-pane".into(),
+            Action::ScrollMode => "copy-mode".into(),
             Action::ScrollPageUp => "scroll-page-up".into(),
             Action::ScrollPageDown => "scroll-page-down".into(),
             Action::ToggleHelp => "toggle-help".into(),
@@ -135,7 +233,24 @@ impl Action {
             Action::NextTab => "next tab".into(),
             Action::PrevTab => "previous tab".into(),
             Action::GoToTab(n) => format!("go to tab {n}"),
-            Action::ScrollMode => "scrollback: PgUp/PgDn/arrows, q leaves".into(),
+            Action::CloseTab => "close the tab and its panes".into(),
+            Action::RenameTab => "rename the tab".into(),
+            Action::BreakPane => "move the pane to a new tab".into(),
+            Action::MovePaneToNextTab => "move the pane to the next tab".into(),
+            Action::SwapNext => "swap the pane with the next one".into(),
+            Action::SwapPrev => "swap the pane with the previous one".into(),
+            Action::RotatePanes => "rotate the panes of the tab".into(),
+            Action::Layout(p) => format!("layout: {}", p.name()),
+            Action::NextLayout => "cycle layout presets".into(),
+            Action::PasteBuffer => "paste the copy buffer".into(),
+            Action::SearchBackward => "search the pane's history (regex)".into(),
+            Action::SearchAllPanes => "search every pane of the tab".into(),
+            Action::ToggleBroadcast => "type into every pane of the tab".into(),
+            Action::SaveSession => "save the workspace as a profile".into(),
+            Action::RestartPane => "restart the pane's command".into(),
+            Action::ScrollMode => {
+                "copy mode: scroll, select (v V C-v), copy (y), search (/ ?), q leaves".into()
+            }
             Action::ScrollPageUp => "scroll back one page".into(),
             Action::ScrollPageDown => "scroll forward one page".into(),
             Action::ToggleHelp => "show / hide this help".into(),

@@ -91,22 +91,14 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
             let (spec, label) = settings.env.argv(&argv, None);
-            ws.open_row(vec![PaneLaunch {
-                spec,
-                label,
-                keep_open: None,
-            }]);
+            ws.open_row(vec![PaneLaunch::new(spec, label)]);
         }
         Startup::Commands(lines) => {
             let launches = lines
                 .iter()
                 .map(|line| {
                     let (spec, label) = settings.env.command_line(line, None);
-                    PaneLaunch {
-                        spec,
-                        label,
-                        keep_open: None,
-                    }
+                    PaneLaunch::new(spec, label)
                 })
                 .collect();
             ws.open_row(launches);
@@ -360,6 +352,11 @@ impl App {
                         pane.history_ready(history);
                         self.dirty = true;
                         self.urgent = true;
+                    }
+                }
+                LoopEvent::RestartPane(id) => {
+                    if self.ws.restart_due(id) {
+                        self.dirty = true;
                     }
                 }
                 LoopEvent::Signal(sig) => {

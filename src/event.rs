@@ -12,6 +12,8 @@ pub enum LoopEvent {
     PaneExited(PaneId, ExitInfo),
     /// A scrollback replay finished.
     HistoryReady(PaneId, Box<History>),
+    /// A command pane's restart delay is over.
+    RestartPane(PaneId),
     /// SIGTERM, SIGHUP or SIGINT arrived.
     Signal(i32),
 }

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::action::{Action, Direction};
+use crate::action::{Action, Direction, Preset};
 
 /// One key with its modifiers, as written in config files (`C-b`, `M-Left`).
 ///
@@ -503,6 +503,25 @@ impl Default for Keymap {
             (key(Char('f'), none), Action::ToggleFps),
             (prefix, Action::SendPrefix),
             (key(Char('Q'), none), Action::Quit),
+            // Tabs and panes, tmux's keys where tmux has one.
+            (key(Char('&'), none), Action::CloseTab),
+            (key(Char(','), none), Action::RenameTab),
+            (key(Char('!'), none), Action::BreakPane),
+            (key(Char('m'), none), Action::MovePaneToNextTab),
+            (key(Char('}'), none), Action::SwapNext),
+            (key(Char('{'), none), Action::SwapPrev),
+            (key(Char('o'), ctrl), Action::RotatePanes),
+            (key(Char(' '), none), Action::NextLayout),
+            (key(Char('1'), alt), Action::Layout(Preset::EvenHorizontal)),
+            (key(Char('2'), alt), Action::Layout(Preset::EvenVertical)),
+            (key(Char('4'), alt), Action::Layout(Preset::MainVertical)),
+            (key(Char('5'), alt), Action::Layout(Preset::Tiled)),
+            (key(Char(']'), none), Action::PasteBuffer),
+            (key(Char('/'), none), Action::SearchBackward),
+            (key(Char('F'), none), Action::SearchAllPanes),
+            (key(Char('B'), none), Action::ToggleBroadcast),
+            (key(Char('S'), none), Action::SaveSession),
+            (key(Char('r'), none), Action::RestartPane),
         ]);
 
         let mut direct = Vec::new();

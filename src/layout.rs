@@ -7,7 +7,7 @@
 
 use ratatui::layout::{Position, Rect};
 
-use crate::action::Direction;
+use crate::action::{Direction, Preset};
 
 /// Smallest size a pane gets along a split axis while the area allows it:
 /// a box border on each side plus two cells of content, so even a squeezed
@@ -539,6 +539,94 @@ impl Layout {
             })
         }
         build(axis, panes).map(Layout::from_node)
+    }
+
+    /// A tmux-style preset over `panes` (in reading order). `main` is the
+    /// pane that gets the big cell in [`Preset::MainVertical`].
+    pub fn preset(preset: Preset, panes: &[PaneId], main: PaneId) -> Option<Layout> {
+        match preset {
+            Preset::EvenHorizontal => Layout::even(Axis::Horizontal, panes),
+            Preset::EvenVertical => Layout::even(Axis::Vertical, panes),
+            Preset::MainVertical => {
+                if !panes.contains(&main) {
+                    return None;
+                }
+                let rest: Vec<PaneId> = panes.iter().copied().filter(|&p| p != main).collect();
+                match Layout::even(Axis::Vertical, &rest) {
+                    // Like tmux's main-pane-width: the main pane gets most of the width.
+                    Some(stack) => Some(Layout::from_node(Node::split(
+                        Axis::Horizontal,
+                        0.6,
+                        Node::Leaf(main),
+                        stack.root,
+                    ))),
+                    None => Some(Layout::new(main)),
+                }
+            }
+            Preset::Tiled => {
+                if panes.is_empty() {
+                    return None;
+                }
+                let n = panes.len();
+                let cols = (1..=n).find(|c| c * c >= n).unwrap_or(n);
+                let rows: Vec<Node> = panes
+                    .chunks(cols)
+                    .filter_map(|row| Layout::even(Axis::Horizontal, row).map(|l| l.root))
+                    .collect();
+                let count = rows.len();
+                let mut iter = rows.into_iter().rev();
+                let mut node = iter.next()?;
+                for (i, row) in iter.enumerate() {
+                    // i + 2 rows from here down: this one gets 1/(i+2).
+                    node = Node::split(Axis::Vertical, 1.0 / (i + 2) as f32, row, node);
+                }
+                debug_assert!(count >= 1);
+                Some(Layout::from_node(node))
+            }
+        }
+    }
+
+    /// Puts `new` where `old` is. False if `old` is absent or `new` present.
+    pub fn replace(&mut self, old: PaneId, new: PaneId) -> bool {
+        if !self.contains(old) || self.contains(new) {
+            return false;
+        }
+        fn walk(node: &mut Node, old: PaneId, new: PaneId) {
+            match node {
+                Node::Leaf(id) if *id == old => *id = new,
+                Node::Leaf(_) => {}
+                Node::Split { first, second, .. } => {
+                    walk(first, old, new);
+                    walk(second, old, new);
+                }
+            }
+        }
+        walk(&mut self.root, old, new);
+        true
+    }
+
+    /// Moves every pane to the next cell in reading order (the last one
+    /// wraps to the first), keeping the shape: tmux's rotate-window.
+    pub fn rotate(&mut self) -> bool {
+        let panes = self.panes();
+        if panes.len() < 2 {
+            return false;
+        }
+        let mut next = panes.len() - 1;
+        fn relabel(node: &mut Node, panes: &[PaneId], next: &mut usize) {
+            match node {
+                Node::Leaf(id) => {
+                    *id = panes[*next % panes.len()];
+                    *next += 1;
+                }
+                Node::Split { first, second, .. } => {
+                    relabel(first, panes, next);
+                    relabel(second, panes, next);
+                }
+            }
+        }
+        relabel(&mut self.root, &panes, &mut next);
+        true
     }
 
     /// Sets the first-child length of the split at `path` to `to(current)`,
@@ -1082,5 +1170,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn presets_cover_every_pane_once() {
+        let panes: Vec<PaneId> = (1..=5).map(PaneId).collect();
+        let area = Rect::new(0, 0, 80, 24);
+        for preset in Preset::ALL {
+            let layout = Layout::preset(preset, &panes, PaneId(3)).unwrap();
+            let mut got = layout.panes();
+            got.sort();
+            assert_eq!(got, panes, "{preset:?}");
+            let cells: u32 = layout
+                .rects(area)
+                .iter()
+                .map(|(_, r)| u32::from(r.area()))
+                .sum();
+            assert_eq!(
+                cells,
+                u32::from(area.area()),
+                "{preset:?} must tile the area"
+            );
+        }
+    }
+
+    #[test]
+    fn main_vertical_puts_the_main_pane_left_and_large() {
+        let panes: Vec<PaneId> = (1..=3).map(PaneId).collect();
+        let layout = Layout::preset(Preset::MainVertical, &panes, PaneId(2)).unwrap();
+        let rects = layout.rects(Rect::new(0, 0, 100, 30));
+        let main = rects.iter().find(|(p, _)| *p == PaneId(2)).unwrap().1;
+        assert_eq!((main.x, main.width, main.height), (0, 60, 30));
+    }
+
+    #[test]
+    fn tiled_makes_a_square_grid() {
+        let panes: Vec<PaneId> = (1..=4).map(PaneId).collect();
+        let layout = Layout::preset(Preset::Tiled, &panes, PaneId(1)).unwrap();
+        let rects = layout.rects(Rect::new(0, 0, 80, 24));
+        let sizes: Vec<(u16, u16)> = rects.iter().map(|(_, r)| (r.width, r.height)).collect();
+        assert_eq!(sizes, vec![(40, 12); 4]);
+    }
+
+    #[test]
+    fn rotate_moves_each_pane_one_cell_on() {
+        let mut layout =
+            Layout::even(Axis::Horizontal, &[PaneId(1), PaneId(2), PaneId(3)]).unwrap();
+        assert!(layout.rotate());
+        assert_eq!(layout.panes(), vec![PaneId(3), PaneId(1), PaneId(2)]);
+        assert!(!Layout::new(PaneId(1)).rotate());
     }
 }

@@ -342,6 +342,11 @@ impl Pane {
             .unwrap_or(&self.label)
     }
 
+    /// The command as started (the title before the program sets one).
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
     pub fn cwd(&self) -> Option<&str> {
         self.cwd.as_deref()
     }

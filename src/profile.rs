@@ -66,6 +66,47 @@ pub struct PaneSpec {
     pub title: Option<String>,
     /// Overrides the config's `keep_exited_panes` for this pane.
     pub keep_open: Option<bool>,
+    /// What happens when the command ends (command panes, like mprocs).
+    pub restart: RestartPolicy,
+    /// `manual`: show the command and run it when the user presses Enter
+    /// (restored sessions never silently re-run commands).
+    pub start: StartMode,
+}
+
+/// When a command pane is started again after its program ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RestartPolicy {
+    #[default]
+    Never,
+    OnFailure,
+    Always,
+}
+
+impl RestartPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            RestartPolicy::Never => "never",
+            RestartPolicy::OnFailure => "on-failure",
+            RestartPolicy::Always => "always",
+        }
+    }
+
+    /// Whether a program that ended with `code` is started again.
+    pub fn restarts(self, code: i32) -> bool {
+        match self {
+            RestartPolicy::Never => false,
+            RestartPolicy::OnFailure => code != 0,
+            RestartPolicy::Always => true,
+        }
+    }
+}
+
+/// Whether a pane's command runs at once or waits for Enter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StartMode {
+    #[default]
+    Auto,
+    Manual,
 }
 
 impl LayoutSpec {
@@ -277,6 +318,8 @@ struct RawNode {
     focus: Option<Spanned<bool>>,
     title: Option<Spanned<String>>,
     keep_open: Option<Spanned<bool>>,
+    restart: Option<Spanned<String>>,
+    start: Option<Spanned<String>>,
 }
 
 /// Parses a profile text; `source` labels errors and, by its file stem,
@@ -375,6 +418,8 @@ fn convert_split(
         ("focus", node.focus.as_ref().map(Spanned::span)),
         ("title", node.title.as_ref().map(Spanned::span)),
         ("keep_open", node.keep_open.as_ref().map(Spanned::span)),
+        ("restart", node.restart.as_ref().map(Spanned::span)),
+        ("start", node.start.as_ref().map(Spanned::span)),
     ];
     if let Some((key, Some(span))) = pane_keys.into_iter().find(|(_, s)| s.is_some()) {
         return Err(cx.err(
@@ -486,12 +531,43 @@ fn convert_pane(
         }
         _ => false,
     };
+    let restart = match node.restart {
+        None => RestartPolicy::Never,
+        Some(r) => {
+            match r.get_ref().as_str() {
+                "never" => RestartPolicy::Never,
+                "on-failure" => RestartPolicy::OnFailure,
+                "always" => RestartPolicy::Always,
+                other => {
+                    return Err(cx.err(
+                    r.span(),
+                    format!("unknown restart policy `{other}` (expected never, on-failure or always)"),
+                ));
+                }
+            }
+        }
+    };
+    let start = match node.start {
+        None => StartMode::Auto,
+        Some(st) => match st.get_ref().as_str() {
+            "auto" => StartMode::Auto,
+            "manual" => StartMode::Manual,
+            other => {
+                return Err(cx.err(
+                    st.span(),
+                    format!("unknown start mode `{other}` (expected auto or manual)"),
+                ));
+            }
+        },
+    };
     Ok(PaneSpec {
         command,
         cwd,
         focus,
         title: node.title.map(Spanned::into_inner),
         keep_open: node.keep_open.map(Spanned::into_inner),
+        restart,
+        start,
     })
 }
 
@@ -838,5 +914,28 @@ name = "logs"
         for name in builtin_names() {
             load(name).unwrap_or_else(|e| panic!("{e}"));
         }
+    }
+
+    #[test]
+    fn command_panes_have_restart_and_start_modes() {
+        let p = parse(
+            "[[tab]]\n[tab.layout]\ncommand = \"make watch\"\nrestart = \"on-failure\"\nstart = \"manual\"\n",
+            Path::new("x.toml"),
+        )
+        .unwrap();
+        let pane = p.tabs[0].layout.panes()[0].clone();
+        assert_eq!(pane.restart, RestartPolicy::OnFailure);
+        assert_eq!(pane.start, StartMode::Manual);
+        assert!(RestartPolicy::OnFailure.restarts(1) && !RestartPolicy::OnFailure.restarts(0));
+        let err = parse(
+            "[[tab]]\n[tab.layout]\ncommand = \"x\"\nrestart = \"sometimes\"\n",
+            Path::new("x.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("x.toml:4:11") && err.contains("sometimes"),
+            "{err}"
+        );
     }
 }

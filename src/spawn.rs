@@ -75,6 +75,26 @@ impl ChildEnv {
         )
     }
 
+    /// A command that waits for Enter before it runs: restored sessions show
+    /// commands ready to run instead of silently running them again.
+    pub fn on_enter(&self, line: &str, cwd: Option<PathBuf>) -> (SpawnSpec, String) {
+        // The command travels as $0, never spliced into the script.
+        let script = r#"printf '\033[1m$ %s\033[m\n\033[2m(press Enter to run it)\033[m\n' "$0"; read -r _; exec /bin/sh -c "$0""#;
+        (
+            SpawnSpec {
+                argv: vec![
+                    "/bin/sh".into(),
+                    "-c".into(),
+                    script.into(),
+                    line.to_string(),
+                ],
+                cwd,
+                env: self.env(),
+            },
+            line.to_string(),
+        )
+    }
+
     /// A program and its arguments, run directly (`tilework -- CMD ARGS`).
     pub fn argv(&self, argv: &[String], cwd: Option<PathBuf>) -> (SpawnSpec, String) {
         (

@@ -183,12 +183,7 @@ mod tests {
             pane.feed(bytes.to_vec());
             ws.panes.insert(id, pane);
         }
-        ws.tabs.push(Tab {
-            name: "t".into(),
-            layout,
-            focus: ids[0],
-            zoomed: false,
-        });
+        ws.tabs.push(Tab::new("t".into(), layout, ids[0]));
         ws
     }
 

@@ -10,11 +10,11 @@ use std::path::PathBuf;
 use crossbeam_channel::Sender;
 use ratatui::layout::Rect;
 
-use crate::action::{Action, Direction, RESIZE_STEP};
+use crate::action::{Action, Direction, Preset, RESIZE_STEP};
 use crate::event::LoopEvent;
 use crate::layout::{Axis, BorderHandle, Layout, Node, PaneId};
 use crate::pane::Pane;
-use crate::profile::{LayoutSpec, PaneSpec, Profile, SplitDirection};
+use crate::profile::{LayoutSpec, PaneSpec, Profile, RestartPolicy, SplitDirection, StartMode};
 use crate::pty::{ExitInfo, SpawnSpec};
 use crate::spawn::{ChildEnv, current_dir};
 
@@ -31,6 +31,29 @@ pub struct Tab {
     pub layout: Layout,
     pub focus: PaneId,
     pub zoomed: bool,
+    /// Keys typed go to every pane of the tab.
+    pub broadcast: bool,
+    /// The last preset applied, so `next-layout` cycles from it.
+    pub preset: Option<Preset>,
+    /// A pane of this tab printed while the tab was not shown.
+    pub activity: bool,
+    /// A pane of this tab rang the bell while the tab was not shown.
+    pub bell: bool,
+}
+
+impl Tab {
+    pub fn new(name: String, layout: Layout, focus: PaneId) -> Self {
+        Self {
+            name,
+            layout,
+            focus,
+            zoomed: false,
+            broadcast: false,
+            preset: None,
+            activity: false,
+            bell: false,
+        }
+    }
 }
 
 /// What a pane should run, before it has a size.
@@ -38,7 +61,23 @@ pub struct PaneLaunch {
     pub spec: SpawnSpec,
     pub label: String,
     pub keep_open: Option<bool>,
+    pub restart: RestartPolicy,
 }
+
+impl PaneLaunch {
+    pub fn new(spec: SpawnSpec, label: String) -> Self {
+        Self {
+            spec,
+            label,
+            keep_open: None,
+            restart: RestartPolicy::Never,
+        }
+    }
+}
+
+/// How long a command pane waits before it is started again, so a command
+/// that fails at once cannot spin.
+pub const RESTART_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
 
 pub struct Workspace {
     pub tabs: Vec<Tab>,
@@ -46,6 +85,8 @@ pub struct Workspace {
     pub panes: BTreeMap<PaneId, Pane>,
     /// Per-pane override of `keep_exited_panes` (from profiles).
     keep_open: BTreeMap<PaneId, bool>,
+    /// Restart policy of command panes (from profiles).
+    restart: BTreeMap<PaneId, RestartPolicy>,
     next_id: u32,
     /// Where panes go: the whole terminal minus the status bar.
     area: Rect,
@@ -74,6 +115,7 @@ impl Workspace {
             active: 0,
             panes: BTreeMap::new(),
             keep_open: BTreeMap::new(),
+            restart: BTreeMap::new(),
             next_id: 1,
             area,
             settings,
@@ -142,12 +184,7 @@ impl Workspace {
                 .name
                 .clone()
                 .unwrap_or_else(|| (self.tabs.len() + 1).to_string());
-            self.tabs.push(Tab {
-                name,
-                layout,
-                focus: focus_id,
-                zoomed: false,
-            });
+            self.tabs.push(Tab::new(name, layout, focus_id));
             let rects = self
                 .tabs
                 .last()
@@ -211,14 +248,16 @@ impl Workspace {
     }
 
     fn launch_for(&self, pane: &PaneSpec) -> PaneLaunch {
-        let (spec, label) = match &pane.command {
-            Some(line) => self.settings.env.command_line(line, pane.cwd.clone()),
-            None => self.settings.env.shell(pane.cwd.clone()),
+        let (spec, label) = match (&pane.command, pane.start) {
+            (Some(line), StartMode::Manual) => self.settings.env.on_enter(line, pane.cwd.clone()),
+            (Some(line), StartMode::Auto) => self.settings.env.command_line(line, pane.cwd.clone()),
+            (None, _) => self.settings.env.shell(pane.cwd.clone()),
         };
         PaneLaunch {
             spec,
             label: pane.title.clone().unwrap_or(label),
             keep_open: pane.keep_open,
+            restart: pane.restart,
         }
     }
 
@@ -229,12 +268,8 @@ impl Workspace {
             return;
         };
         let rects = layout.rects(self.area);
-        self.tabs.push(Tab {
-            name: (self.tabs.len() + 1).to_string(),
-            layout,
-            focus: ids[0],
-            zoomed: false,
-        });
+        self.tabs
+            .push(Tab::new((self.tabs.len() + 1).to_string(), layout, ids[0]));
         self.active = self.tabs.len() - 1;
         for (id, launch) in ids.into_iter().zip(launches) {
             let rect = rects
@@ -259,6 +294,9 @@ impl Workspace {
         if let Some(keep) = launch.keep_open {
             self.keep_open.insert(id, keep);
         }
+        if launch.restart != RestartPolicy::Never {
+            self.restart.insert(id, launch.restart);
+        }
         self.panes.insert(id, pane);
     }
 
@@ -266,11 +304,7 @@ impl Workspace {
     fn shell_launch_here(&self) -> PaneLaunch {
         let cwd = self.focused().and_then(|p| current_dir(p.cwd(), p.pid()));
         let (spec, label) = self.settings.env.shell(cwd);
-        PaneLaunch {
-            spec,
-            label,
-            keep_open: None,
-        }
+        PaneLaunch::new(spec, label)
     }
 
     /// The terminal changed size: every pane of every tab follows, PTY and
@@ -333,10 +367,42 @@ impl Workspace {
                 self.exit_code = Some(0);
                 true
             }
-            // Handled by the input router / the loop.
-            Action::ScrollMode | Action::ToggleHelp | Action::ToggleFps | Action::SendPrefix => {
-                false
+            Action::CloseTab => self.close_tab(self.active),
+            Action::BreakPane => self.break_pane(),
+            Action::MovePaneToNextTab => self.move_pane_to_next_tab(),
+            Action::SwapNext => self.swap_focused(1),
+            Action::SwapPrev => self.swap_focused(-1),
+            Action::RotatePanes => self.with_tab_relayout(|tab| tab.layout.rotate()),
+            Action::Layout(preset) => self.apply_preset(preset),
+            Action::NextLayout => {
+                let next = self
+                    .tab()
+                    .and_then(|t| t.preset)
+                    .map_or(Preset::EvenHorizontal, Preset::next);
+                self.apply_preset(next)
             }
+            Action::ToggleBroadcast => match self.tab_mut() {
+                Some(tab) => {
+                    tab.broadcast = !tab.broadcast;
+                    true
+                }
+                None => false,
+            },
+            Action::RestartPane => match self.focused_id() {
+                Some(id) => self.restart_pane(id),
+                None => false,
+            },
+            // Handled by the input router / the loop: they need a prompt, the
+            // copy buffer or the terminal.
+            Action::ScrollMode
+            | Action::ToggleHelp
+            | Action::ToggleFps
+            | Action::SendPrefix
+            | Action::RenameTab
+            | Action::PasteBuffer
+            | Action::SearchBackward
+            | Action::SearchAllPanes
+            | Action::SaveSession => false,
         }
     }
 
@@ -472,12 +538,11 @@ impl Workspace {
     fn new_tab(&mut self) -> bool {
         let launch = self.shell_launch_here();
         let id = self.alloc_id();
-        self.tabs.push(Tab {
-            name: (self.tabs.len() + 1).to_string(),
-            layout: Layout::new(id),
-            focus: id,
-            zoomed: false,
-        });
+        self.tabs.push(Tab::new(
+            (self.tabs.len() + 1).to_string(),
+            Layout::new(id),
+            id,
+        ));
         self.active = self.tabs.len() - 1;
         self.start_pane(id, launch, self.area);
         true
@@ -488,6 +553,194 @@ impl Workspace {
             return false;
         }
         self.active = index;
+        if let Some(tab) = self.tabs.get_mut(index) {
+            tab.activity = false;
+            tab.bell = false;
+        }
+        true
+    }
+
+    pub fn rename_tab(&mut self, name: &str) -> bool {
+        let name = crate::sanitize::sanitize_title(name.trim().as_bytes());
+        match self.tab_mut() {
+            Some(tab) if !name.is_empty() => {
+                tab.name = name;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Marks a pane's tab for the status bar when it is not the one shown.
+    pub fn note_activity(&mut self, id: PaneId, bell: bool) {
+        let active = self.active;
+        if let Some((i, tab)) = self
+            .tabs
+            .iter_mut()
+            .enumerate()
+            .find(|(_, t)| t.layout.contains(id))
+            && i != active
+        {
+            tab.activity = true;
+            tab.bell |= bell;
+        }
+    }
+
+    /// Which tab holds a pane.
+    pub fn tab_of(&self, id: PaneId) -> Option<usize> {
+        self.tabs.iter().position(|t| t.layout.contains(id))
+    }
+
+    fn with_tab_relayout(&mut self, f: impl FnOnce(&mut Tab) -> bool) -> bool {
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        if !f(tab) {
+            return false;
+        }
+        self.relayout_tab(self.active);
+        true
+    }
+
+    fn apply_preset(&mut self, preset: Preset) -> bool {
+        self.with_tab_relayout(|tab| {
+            let panes = tab.layout.panes();
+            match Layout::preset(preset, &panes, tab.focus) {
+                Some(layout) => {
+                    tab.layout = layout;
+                    tab.zoomed = false;
+                    tab.preset = Some(preset);
+                    true
+                }
+                None => false,
+            }
+        })
+    }
+
+    fn swap_focused(&mut self, step: isize) -> bool {
+        self.with_tab_relayout(|tab| {
+            let panes = tab.layout.panes();
+            let Some(pos) = panes.iter().position(|&p| p == tab.focus) else {
+                return false;
+            };
+            let n = panes.len() as isize;
+            let other = panes[((pos as isize + step).rem_euclid(n)) as usize];
+            other != tab.focus && tab.layout.swap(tab.focus, other)
+        })
+    }
+
+    fn close_tab(&mut self, index: usize) -> bool {
+        let Some(tab) = self.tabs.get(index) else {
+            return false;
+        };
+        for id in tab.layout.panes() {
+            if let Some(pane) = self.panes.remove(&id) {
+                pane.terminate();
+            }
+            self.keep_open.remove(&id);
+        }
+        self.tabs.remove(index);
+        if self.tabs.is_empty() {
+            self.exit_code = Some(0);
+        } else if self.active >= self.tabs.len() || self.active > index {
+            self.active = self.active.saturating_sub(1);
+        }
+        true
+    }
+
+    /// Takes the focused pane out of its tab's layout; false if it is the
+    /// tab's only pane.
+    fn detach_focused(&mut self) -> Option<PaneId> {
+        let tab = self.tab_mut()?;
+        let id = tab.focus;
+        let order = tab.layout.panes();
+        if !tab.layout.remove(id) {
+            return None;
+        }
+        let remaining = tab.layout.panes();
+        let pos = order.iter().position(|&p| p == id).unwrap_or(0);
+        tab.focus = remaining[pos.saturating_sub(1).min(remaining.len() - 1)];
+        if tab.layout.len() < 2 {
+            tab.zoomed = false;
+        }
+        self.relayout_tab(self.active);
+        Some(id)
+    }
+
+    fn break_pane(&mut self) -> bool {
+        let Some(id) = self.detach_focused() else {
+            return false;
+        };
+        let name = self.panes.get(&id).map_or_else(
+            || (self.tabs.len() + 1).to_string(),
+            |p| p.title().to_string(),
+        );
+        self.tabs.push(Tab::new(name, Layout::new(id), id));
+        self.active = self.tabs.len() - 1;
+        self.relayout_tab(self.active);
+        true
+    }
+
+    fn move_pane_to_next_tab(&mut self) -> bool {
+        if self.tabs.len() < 2 {
+            return false;
+        }
+        let from = self.active;
+        let Some(id) = self.focused_id() else {
+            return false;
+        };
+        let alone = self.tab().is_some_and(|t| t.layout.len() == 1);
+        if !alone && self.detach_focused().is_none() {
+            return false;
+        }
+        let mut to = (from + 1) % self.tabs.len();
+        if alone {
+            self.tabs.remove(from);
+            if to > from {
+                to -= 1;
+            }
+        }
+        let Some(tab) = self.tabs.get_mut(to) else {
+            return false;
+        };
+        let target = tab.focus;
+        tab.layout.split(target, Axis::Horizontal, id);
+        tab.focus = id;
+        tab.zoomed = false;
+        self.active = to;
+        self.relayout_tab(to);
+        true
+    }
+
+    /// Runs the pane's command again in a fresh pane in the same place (a new
+    /// id, so the old program's exit cannot close the new one).
+    pub fn restart_pane(&mut self, old: PaneId) -> bool {
+        let Some(tab_index) = self.tab_of(old) else {
+            return false;
+        };
+        let Some(pane) = self.panes.remove(&old) else {
+            return false;
+        };
+        pane.terminate();
+        let launch = PaneLaunch {
+            spec: pane.spec.clone(),
+            label: pane.label().to_string(),
+            keep_open: self.keep_open.remove(&old),
+            restart: self.restart.remove(&old).unwrap_or_default(),
+        };
+        let id = self.alloc_id();
+        let tab = &mut self.tabs[tab_index];
+        tab.layout.replace(old, id);
+        if tab.focus == old {
+            tab.focus = id;
+        }
+        let rect = if tab.zoomed && tab.focus == id {
+            self.area
+        } else {
+            tab.layout.pane_rect(self.area, id).unwrap_or(self.area)
+        };
+        self.start_pane(id, launch, rect);
+        self.relayout_tab(tab_index);
         true
     }
 
@@ -518,6 +771,7 @@ impl Workspace {
             pane.terminate();
         }
         self.keep_open.remove(&id);
+        self.restart.remove(&id);
         let Some(tab_index) = self.tabs.iter().position(|t| t.layout.contains(id)) else {
             return;
         };
@@ -546,21 +800,43 @@ impl Workspace {
         self.relayout_tab(tab_index);
     }
 
-    /// A pane's program ended: close the pane, or keep it showing the status.
+    /// A pane's program ended: close the pane, keep it showing the status,
+    /// or (command panes) start it again after [`RESTART_DELAY`].
     pub fn pane_exited(&mut self, id: PaneId, info: ExitInfo) {
-        let keep = self
-            .keep_open
-            .get(&id)
-            .copied()
-            .unwrap_or(self.settings.keep_exited_panes);
+        let policy = self.restart.get(&id).copied();
+        // Command panes always show how they ended, like mprocs.
+        let keep = policy.is_some()
+            || self
+                .keep_open
+                .get(&id)
+                .copied()
+                .unwrap_or(self.settings.keep_exited_panes);
         if let Some(pane) = self.panes.get_mut(&id) {
             pane.drain_pending();
             if keep {
                 pane.mark_exited(info);
+                if policy.is_some_and(|p| p.restarts(info.code)) {
+                    let events = self.events.clone();
+                    let spawned = std::thread::Builder::new()
+                        .name("restart-timer".into())
+                        .spawn(move || {
+                            std::thread::sleep(RESTART_DELAY);
+                            let _ = events.send(LoopEvent::RestartPane(id));
+                        });
+                    if let Err(err) = spawned {
+                        tracing::warn!("starting the restart timer: {err}");
+                    }
+                }
                 return;
             }
         }
         self.close_pane(id, Some(info));
+    }
+
+    /// The restart timer fired; the pane may have been closed meanwhile.
+    pub fn restart_due(&mut self, id: PaneId) -> bool {
+        let still_dead = self.panes.get(&id).is_some_and(|p| p.exit().is_some());
+        still_dead && self.restart_pane(id)
     }
 
     /// Ends every program at once (quitting).
