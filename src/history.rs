@@ -127,6 +127,50 @@ impl History {
     pub fn screen(&self) -> &vt100::Screen {
         self.parser.screen()
     }
+
+    /// Rows of history plus the rows of the screen: the row space copy mode
+    /// moves in (row 0 is the oldest line held).
+    pub fn total_rows(&self) -> usize {
+        self.len() + usize::from(self.parser.screen().size().0.get())
+    }
+
+    /// The absolute row shown at the top of the view.
+    pub fn top_row(&self) -> usize {
+        self.len() - self.offset()
+    }
+
+    /// Scrolls so that absolute row `row` is visible, moving as little as
+    /// possible.
+    pub fn reveal(&mut self, row: usize) {
+        let rows = usize::from(self.parser.screen().size().0.get());
+        let top = self.top_row();
+        let new_top = if row < top {
+            row
+        } else if row >= top + rows {
+            row + 1 - rows
+        } else {
+            return;
+        };
+        let offset = self.len().saturating_sub(new_top);
+        self.set_offset(offset);
+    }
+
+    /// Calls `f` with the screen scrolled so that absolute row `row` is on
+    /// screen row `screen_row`, then restores the view.
+    pub fn with_row<T>(&mut self, row: usize, f: impl FnOnce(&vt100::Screen, u16) -> T) -> T {
+        let saved = self.offset();
+        let len = self.len();
+        let (offset, screen_row) = if row < len {
+            (len - row, 0)
+        } else {
+            (0, row - len)
+        };
+        self.parser.screen_mut().set_scrollback(offset);
+        let screen_row = u16::try_from(screen_row).unwrap_or(u16::MAX);
+        let out = f(self.parser.screen(), screen_row);
+        self.parser.screen_mut().set_scrollback(saved);
+        out
+    }
 }
 
 fn slice(bytes: &[u8], base: u64, from: u64, to: u64) -> &[u8] {

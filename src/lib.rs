@@ -11,6 +11,7 @@ pub mod app;
 pub mod children;
 pub mod cli;
 pub mod config;
+pub mod copy_mode;
 pub mod event;
 pub mod fps_overlay;
 pub mod help_overlay;
