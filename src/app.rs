@@ -56,6 +56,9 @@ pub struct RunOptions {
     pub exit_after: Option<Duration>,
     /// Write one JSON line per frame here (`--stats`).
     pub stats: Option<std::path::PathBuf>,
+    /// Save the workspace as this profile when tilework quits (and make it
+    /// the save prompt's default).
+    pub save_profile: Option<String>,
 }
 
 /// Runs the workspace until the last pane closes, the user quits, or a
@@ -104,7 +107,9 @@ pub fn run(opts: RunOptions) -> Result<i32> {
             ws.open_row(launches);
         }
     }
-    let router = InputRouter::new(opts.config.keymap.clone(), opts.show_fps);
+    let mut router = InputRouter::new(opts.config.keymap.clone(), opts.show_fps);
+    router.copy_command = crate::clipboard::local_command(opts.config.copy_command.as_deref());
+    router.session_name.clone_from(&opts.save_profile);
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
         None => None,
@@ -132,8 +137,17 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         started: Instant::now(),
         clipboard_from_programs: opts.config.clipboard_from_programs,
         pending_clipboard: None,
+        pending_bell: false,
     };
     let result = app.run();
+    if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
+        && !app.ws.tabs.is_empty()
+    {
+        match crate::session::save(&app.ws, name) {
+            Ok(path) => tracing::info!("saved the workspace to {}", path.display()),
+            Err(err) => tracing::warn!("saving the workspace: {err:#}"),
+        }
+    }
     app.ws.kill_all();
     drop(app);
     drop(guard);
@@ -168,6 +182,8 @@ struct App {
     /// A program's OSC 52 write to pass on to the user's terminal (base64,
     /// validated by vt100), written with the next frame.
     pending_clipboard: Option<Vec<u8>>,
+    /// A visible pane rang the bell: pass it on with the next frame.
+    pending_bell: bool,
 }
 
 impl App {
@@ -187,6 +203,10 @@ impl App {
                 self.overlay_refresh_at = None;
                 self.dirty = true;
             }
+            if self.router.tick(now) {
+                self.dirty = true;
+                self.urgent = true;
+            }
             let next_allowed = self.last_frame.map_or(now, |t| t + self.frame_interval);
             if self.dirty && (self.urgent || now >= next_allowed) {
                 self.render()?;
@@ -198,7 +218,8 @@ impl App {
             self.wait(
                 deadline
                     .min_with(self.deadline_exit)
-                    .min_with(self.overlay_refresh_at),
+                    .min_with(self.overlay_refresh_at)
+                    .min_with(self.router.next_deadline()),
             );
         }
     }
@@ -298,6 +319,7 @@ impl App {
     /// Feeds each pane up to its byte budget. Returns whether bytes remain.
     fn drain_panes(&mut self) -> bool {
         let mut more = false;
+        let mut hidden_activity = Vec::new();
         let visible: Vec<PaneId> = self.ws.visible().into_iter().map(|(id, _)| id).collect();
         for (id, pane) in &mut self.ws.panes {
             let mut budget = PANE_BYTE_BUDGET;
@@ -311,8 +333,12 @@ impl App {
                 fed = true;
             }
             if fed {
+                let bell = pane.take_bell();
                 if visible.contains(id) {
                     self.dirty = true;
+                    self.pending_bell |= bell;
+                } else {
+                    hidden_activity.push((*id, bell));
                 }
                 if self.echo_pending == Some(*id) {
                     self.urgent = true;
@@ -335,6 +361,21 @@ impl App {
                 }
             }
         }
+        for (id, bell) in hidden_activity {
+            let before = self
+                .ws
+                .tab_of(id)
+                .map(|t| (self.ws.tabs[t].activity, self.ws.tabs[t].bell));
+            self.ws.note_activity(id, bell);
+            let after = self
+                .ws
+                .tab_of(id)
+                .map(|t| (self.ws.tabs[t].activity, self.ws.tabs[t].bell));
+            if before != after {
+                // The status bar's tab markers changed.
+                self.dirty = true;
+            }
+        }
         more
     }
 
@@ -350,9 +391,15 @@ impl App {
                 LoopEvent::HistoryReady(id, history) => {
                     if let Some(pane) = self.ws.panes.get_mut(&id) {
                         pane.history_ready(history);
+                        self.router.history_arrived(&mut self.ws);
                         self.dirty = true;
                         self.urgent = true;
                     }
+                }
+                LoopEvent::SearchResult(result) => {
+                    self.router.search_all_result(&self.ws, *result);
+                    self.dirty = true;
+                    self.urgent = true;
                 }
                 LoopEvent::RestartPane(id) => {
                     if self.ws.restart_due(id) {
@@ -394,6 +441,12 @@ impl App {
         if let Some(data) = self.pending_clipboard.take() {
             writer.write_all_sync(b"\x1b]52;c;")?;
             writer.write_all_sync(&data)?;
+            writer.write_all_sync(b"\x07")?;
+        }
+        if let Some(osc52) = self.router.pending_osc52.take() {
+            writer.write_all_sync(&osc52)?;
+        }
+        if std::mem::take(&mut self.pending_bell) {
             writer.write_all_sync(b"\x07")?;
         }
         writer.write_all_sync(SYNC_END)?;

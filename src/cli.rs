@@ -51,6 +51,11 @@ pub struct Cli {
     #[arg(long, value_name = "SECS")]
     pub exit_after: Option<f64>,
 
+    /// Save the workspace as this profile when tilework quits
+    /// (~/.config/tilework/profiles/NAME.toml; reopen with --profile NAME).
+    #[arg(long, value_name = "NAME")]
+    pub save_profile: Option<String>,
+
     /// Keep panes open showing the exit status when their program ends.
     #[arg(long)]
     pub keep_exited: bool,

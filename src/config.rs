@@ -48,6 +48,10 @@ pub struct Config {
     /// program (or a file you `cat`) could otherwise overwrite what you
     /// copied. Reads (`OSC 52 ; ?`) are always refused.
     pub clipboard_from_programs: bool,
+    /// A local command that receives copied text on stdin (e.g. `wl-copy`,
+    /// `xclip -selection clipboard`), besides OSC 52. Unset: wl-copy or xclip
+    /// when found.
+    pub copy_command: Option<String>,
 }
 
 impl Default for Config {
@@ -61,6 +65,7 @@ impl Default for Config {
             term: DEFAULT_TERM.to_string(),
             mouse: true,
             clipboard_from_programs: false,
+            copy_command: None,
         }
     }
 }
@@ -214,6 +219,15 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         }
         config.term = term.into_inner();
     }
+    if let Some(cmd) = raw.copy_command {
+        if cmd.get_ref().trim().is_empty() {
+            return Err(err(
+                cmd.span(),
+                "empty command; leave `copy_command` out to use wl-copy or xclip".to_string(),
+            ));
+        }
+        config.copy_command = Some(cmd.into_inner());
+    }
     if let Some(allow) = raw.clipboard_from_programs {
         config.clipboard_from_programs = allow;
     }
@@ -323,6 +337,7 @@ struct RawConfig {
     term: Option<Spanned<String>>,
     mouse: Option<bool>,
     clipboard_from_programs: Option<bool>,
+    copy_command: Option<Spanned<String>>,
     #[serde(default)]
     keys: RawKeys,
 }

@@ -351,6 +351,48 @@ pub fn extract(history: &mut History, a: Point, b: Point, kind: SelectKind) -> S
     out
 }
 
+/// Text of a selection on the rows currently on screen (mouse selections
+/// never leave the pane they started in, nor the page they started on).
+pub fn extract_screen(
+    screen: &vt100::Screen,
+    a: (u16, u16),
+    b: (u16, u16),
+    kind: SelectKind,
+) -> String {
+    let (start, end) = if a <= b { (a, b) } else { (b, a) };
+    let width = screen.size().1.get();
+    let mut out = String::new();
+    for row in start.0..=end.0 {
+        let (c0, c1) = match kind {
+            SelectKind::Line => (0, width),
+            SelectKind::Block => (a.1.min(b.1), a.1.max(b.1) + 1),
+            SelectKind::Char => (
+                if row == start.0 { start.1 } else { 0 },
+                if row == end.0 { end.1 + 1 } else { width },
+            ),
+        };
+        let text = screen.contents_between(row, c0, row, c1.min(width));
+        if kind == SelectKind::Char && screen.row_wrapped(row) && row != end.0 && c1 >= width {
+            out.push_str(&text);
+        } else {
+            out.push_str(text.trim_end());
+            if row != end.0 {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// Whether screen cell (row, col) is inside a mouse selection.
+pub fn screen_selected(a: (u16, u16), b: (u16, u16), kind: SelectKind, row: u16, col: u16) -> bool {
+    let p = |(r, c): (u16, u16)| Point {
+        row: usize::from(r),
+        col: c,
+    };
+    selected(p(a), p(b), kind, usize::from(row), col)
+}
+
 /// Selection of the word or line at a point, for double and triple clicks.
 pub fn word_bounds(screen: &vt100::Screen, row: u16, col: u16) -> (u16, u16) {
     let text = RowText::from_screen(screen, row);

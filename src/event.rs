@@ -14,6 +14,8 @@ pub enum LoopEvent {
     HistoryReady(PaneId, Box<History>),
     /// A command pane's restart delay is over.
     RestartPane(PaneId),
+    /// One pane's part of a search across the tab.
+    SearchResult(Box<crate::search_all::PaneMatches>),
     /// SIGTERM, SIGHUP or SIGINT arrived.
     Signal(i32),
 }

@@ -1181,16 +1181,8 @@ mod tests {
             let mut got = layout.panes();
             got.sort();
             assert_eq!(got, panes, "{preset:?}");
-            let cells: u32 = layout
-                .rects(area)
-                .iter()
-                .map(|(_, r)| u32::from(r.area()))
-                .sum();
-            assert_eq!(
-                cells,
-                u32::from(area.area()),
-                "{preset:?} must tile the area"
-            );
+            let cells: u32 = layout.rects(area).iter().map(|(_, r)| r.area()).sum();
+            assert_eq!(cells, area.area(), "{preset:?} must tile the area");
         }
     }
 

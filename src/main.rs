@@ -60,6 +60,7 @@ fn run() -> Result<i32> {
         writer: cli.writer,
         exit_after,
         stats: cli.stats.clone(),
+        save_profile: cli.save_profile.clone(),
     })
     .context("running the workspace")
 }

@@ -258,6 +258,34 @@ impl Pane {
         &self.view
     }
 
+    /// The replayed history while the view shows it.
+    pub fn history_mut(&mut self) -> Option<&mut History> {
+        match &mut self.view {
+            ScrollView::Viewing(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    pub fn history(&self) -> Option<&History> {
+        match &self.view {
+            ScrollView::Viewing(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// Opens the history view at the bottom (copy mode needs it even before
+    /// the user scrolls). Does nothing when it is already open or loading.
+    pub fn open_history(&mut self, events: &Sender<LoopEvent>) {
+        if matches!(self.view, ScrollView::Live) {
+            self.request_history(0, INITIAL_HISTORY_ROWS, events);
+        }
+    }
+
+    /// What a search of every pane needs: the pane's bytes and sizes.
+    pub fn replay_request(&self) -> ReplayRequest {
+        ReplayRequest::from_ring(&self.ring, self.rows, self.cols, INITIAL_HISTORY_ROWS * 5)
+    }
+
     pub fn is_scrolled(&self) -> bool {
         !matches!(self.view, ScrollView::Live)
     }

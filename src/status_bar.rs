@@ -17,8 +17,21 @@ pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
     let mut x = 0u16;
     let mut spans = Vec::new();
     for (i, tab) in ws.tabs.iter().enumerate() {
-        let zoom = if tab.zoomed { " Z" } else { "" };
-        let label = format!(" {}:{}{zoom} ", i + 1, truncate(&tab.name, 16));
+        // Markers a tmux user knows: Z zoomed, ! bell, • output while hidden,
+        // ⇶ broadcasting.
+        let mut marks = String::new();
+        if tab.zoomed {
+            marks.push_str(" Z");
+        }
+        if tab.broadcast {
+            marks.push_str(" ⇶");
+        }
+        if tab.bell {
+            marks.push_str(" !");
+        } else if tab.activity {
+            marks.push_str(" •");
+        }
+        let label = format!(" {}:{}{marks} ", i + 1, truncate(&tab.name, 16));
         let w = u16::try_from(label.width()).unwrap_or(u16::MAX);
         spans.push((x, x.saturating_add(w), i, label));
         x = x.saturating_add(w).saturating_add(1);
@@ -38,6 +51,8 @@ pub struct StatusBar<'a> {
     pub ws: &'a Workspace,
     pub keymap: &'a Keymap,
     pub mode: Mode,
+    /// A short message that replaces the hints for a moment.
+    pub notice: Option<&'a str>,
 }
 
 fn truncate(s: &str, max: usize) -> String {
@@ -62,11 +77,16 @@ impl Widget for StatusBar<'_> {
         let mut x = area.x;
         let right_edge = area.right();
         for (_, _, i, label) in tab_spans(self.ws) {
+            let tab = &self.ws.tabs[i];
             let style = if i == self.ws.active {
                 Style::default()
                     .bg(Color::Green)
                     .fg(Color::Black)
                     .add_modifier(Modifier::BOLD)
+            } else if tab.bell {
+                base.fg(Color::LightRed).add_modifier(Modifier::BOLD)
+            } else if tab.activity {
+                base.fg(Color::White).add_modifier(Modifier::BOLD)
             } else {
                 base
             };
@@ -78,10 +98,7 @@ impl Widget for StatusBar<'_> {
                 " PREFIX ",
                 Style::default().bg(Color::Yellow).fg(Color::Black),
             ),
-            Mode::Scroll => (
-                " SCROLL ",
-                Style::default().bg(Color::Cyan).fg(Color::Black),
-            ),
+            Mode::Copy => (" COPY ", Style::default().bg(Color::Cyan).fg(Color::Black)),
             Mode::Normal => ("", base),
         };
         if !mode_text.is_empty() && x < right_edge {
@@ -102,7 +119,17 @@ impl Widget for StatusBar<'_> {
             .unwrap_or_default();
         let middle = format!("pane {pos}/{count}  {}", truncate(&title, 40));
 
-        let hints = self.hints();
+        let broadcast = self.ws.tab().is_some_and(|t| t.broadcast);
+        let hints = match self.notice {
+            Some(text) => format!("{text} "),
+            None if broadcast => "BROADCAST: keys go to every pane of this tab ".into(),
+            None => self.hints(),
+        };
+        let hints_style = if self.notice.is_some() || broadcast {
+            base.fg(Color::Yellow).add_modifier(Modifier::BOLD)
+        } else {
+            base.fg(Color::DarkGray)
+        };
         let hints_w = u16::try_from(hints.width()).unwrap_or(u16::MAX);
         let middle_room = right_edge.saturating_sub(x);
         let (nx, _) = buf.set_stringn(
@@ -113,12 +140,11 @@ impl Widget for StatusBar<'_> {
             base.fg(Color::White),
         );
         if right_edge.saturating_sub(nx) > hints_w + 1 {
-            buf.set_string(
-                right_edge - hints_w,
-                area.y,
-                &hints,
-                base.fg(Color::DarkGray),
-            );
+            buf.set_string(right_edge - hints_w, area.y, &hints, hints_style);
+        } else if self.notice.is_some() {
+            // A notice matters more than the title: it takes the middle.
+            let room = usize::from(right_edge.saturating_sub(x));
+            buf.set_stringn(x, area.y, &hints, room, hints_style);
         }
     }
 }
@@ -131,14 +157,20 @@ impl StatusBar<'_> {
             (Action::SplitDown, "split↓"),
             (Action::ClosePane, "close"),
             (Action::ToggleZoom, "zoom"),
-            (Action::ScrollMode, "scroll"),
+            (Action::ScrollMode, "copy"),
         ];
         let mut parts: Vec<String> = keys
             .iter()
             .filter_map(|(a, what)| self.keymap.hint(*a).map(|k| format!("{k} {what}")))
             .collect();
-        if self.mode == Mode::Scroll {
-            parts = vec!["PgUp/PgDn ↑/↓ g/G move".into(), "q leave".into()];
+        if self.mode == Mode::Copy {
+            parts = vec![
+                "↑↓←→ hjkl PgUp/PgDn g/G w/b move".into(),
+                "v V C-v select".into(),
+                "y copy".into(),
+                "/ search n/N".into(),
+                "q leave".into(),
+            ];
         }
         format!("{} ", parts.join("  "))
     }

@@ -6,11 +6,14 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Widget};
 
+use crate::copy_mode::{self, CopyMode};
 use crate::fps_overlay::{FpsOverlay, OverlayData};
 use crate::help_overlay::HelpOverlay;
+use crate::history::History;
 use crate::input_router::{InputRouter, Mode};
 use crate::pane::{Pane, ScrollView};
 use crate::pane_widget::PaneWidget;
+use crate::popups::{SearchAllOverlay, WhichKey};
 use crate::status_bar::StatusBar;
 use crate::workspace::{Workspace, content_rect};
 
@@ -43,17 +46,33 @@ pub fn draw(
             continue;
         };
         let is_focused = Some(id) == focused;
-        draw_pane(frame, pane, rect, is_focused, zoomed, router.mode);
+        draw_pane(frame, pane, rect, is_focused, zoomed, router);
     }
     if bar.height > 0 {
+        match &router.prompt {
+            Some(prompt) => frame.render_widget(prompt, bar),
+            None => frame.render_widget(
+                StatusBar {
+                    ws,
+                    keymap: &router.keymap,
+                    mode: router.mode,
+                    notice: router.notice.as_ref().map(|(text, _)| text.as_str()),
+                },
+                bar,
+            ),
+        }
+    }
+    let (panes_area, _) = split_screen(frame.area());
+    if router.show_which_key && router.mode == Mode::Prefix {
         frame.render_widget(
-            StatusBar {
-                ws,
+            WhichKey {
                 keymap: &router.keymap,
-                mode: router.mode,
             },
-            bar,
+            panes_area,
         );
+    }
+    if let Some(results) = &router.search_all {
+        frame.render_widget(SearchAllOverlay { results }, panes_area);
     }
     if router.show_help {
         frame.render_widget(
@@ -75,7 +94,7 @@ fn draw_pane(
     rect: Rect,
     focused: bool,
     zoomed: bool,
-    mode: Mode,
+    router: &InputRouter,
 ) {
     let (border_style, border_type) = if focused {
         (
@@ -128,8 +147,35 @@ fn draw_pane(
     let screen = pane.screen();
     PaneWidget::new(screen).render(inner, frame.buffer_mut());
 
+    let copy = router.copy.as_ref().filter(|c| c.pane == pane.id);
+    if let (Some(copy), Some(history)) = (copy, pane.history()) {
+        paint_copy_mode(frame, copy, history, inner);
+        return;
+    }
+    if let Some(sel) = router
+        .mouse_selection
+        .filter(|s| s.pane == pane.id && !s.pending)
+    {
+        let buf = frame.buffer_mut();
+        for row in 0..inner.height {
+            for col in 0..inner.width {
+                if copy_mode::screen_selected(sel.start, sel.end, sel.kind, row, col)
+                    && let Some(cell) = buf.cell_mut((inner.x + col, inner.y + row))
+                {
+                    cell.set_style(selection_style());
+                }
+            }
+        }
+    }
+
     let live = !pane.is_scrolled();
-    if focused && live && mode != Mode::Scroll && !screen.hide_cursor() && pane.exit().is_none() {
+    if focused
+        && live
+        && router.mode != Mode::Copy
+        && router.prompt.is_none()
+        && !screen.hide_cursor()
+        && pane.exit().is_none()
+    {
         let (row, col) = screen.cursor_position();
         let pos = Position {
             x: inner.x.saturating_add(col),
@@ -137,6 +183,57 @@ fn draw_pane(
         };
         if inner.contains(pos) {
             frame.set_cursor_position(pos);
+        }
+    }
+}
+
+fn selection_style() -> Style {
+    Style::default().bg(Color::LightBlue).fg(Color::Black)
+}
+
+/// Search matches, the selection and the copy cursor over the history view.
+fn paint_copy_mode(frame: &mut Frame<'_>, copy: &CopyMode, history: &History, inner: Rect) {
+    let top = history.top_row();
+    let buf = frame.buffer_mut();
+    let matches = copy
+        .search
+        .as_ref()
+        .map(|s| (s.matches.as_slice(), s.current_match()));
+    for row in 0..inner.height {
+        let abs = top + usize::from(row);
+        if let Some((all, current)) = matches {
+            let first = all.partition_point(|m| m.row < abs);
+            for m in all[first..].iter().take_while(|m| m.row == abs) {
+                let style = if Some(*m) == current {
+                    Style::default().bg(Color::LightRed).fg(Color::Black)
+                } else {
+                    Style::default().bg(Color::Yellow).fg(Color::Black)
+                };
+                for col in m.start..m.end.min(inner.width) {
+                    if let Some(cell) = buf.cell_mut((inner.x + col, inner.y + row)) {
+                        cell.set_style(style);
+                    }
+                }
+            }
+        }
+        if copy.selection.is_some() {
+            for col in 0..inner.width {
+                if copy.is_selected(abs, col)
+                    && let Some(cell) = buf.cell_mut((inner.x + col, inner.y + row))
+                {
+                    cell.set_style(selection_style());
+                }
+            }
+        }
+    }
+    if copy.cursor.row >= top && copy.cursor.row < top + usize::from(inner.height) {
+        let pos = Position {
+            x: inner.x + copy.cursor.col.min(inner.width.saturating_sub(1)),
+            y: inner.y + u16::try_from(copy.cursor.row - top).unwrap_or(0),
+        };
+        frame.set_cursor_position(pos);
+        if let Some(cell) = frame.buffer_mut().cell_mut(pos) {
+            cell.set_style(Style::default().add_modifier(Modifier::REVERSED));
         }
     }
 }

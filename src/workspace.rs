@@ -129,6 +129,11 @@ impl Workspace {
         self.area
     }
 
+    /// The loop's event channel, for work started on other threads.
+    pub fn events(&self) -> Sender<LoopEvent> {
+        self.events.clone()
+    }
+
     pub fn settings(&self) -> &WorkspaceSettings {
         &self.settings
     }

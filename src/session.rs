@@ -1,0 +1,143 @@
+//! Saving the workspace as a profile: tabs, layout ratios, and what each
+//! pane runs and where. Shells come back as shells in their directories;
+//! other commands come back ready to run (`start = "manual"`), never
+//! silently re-run.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+
+use crate::layout::{Axis, Node, PaneId};
+use crate::workspace::Workspace;
+
+/// Writes the workspace to `$XDG_CONFIG_HOME/tilework/profiles/NAME.toml`.
+pub fn save(ws: &Workspace, name: &str) -> Result<PathBuf> {
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        bail!("`{name}` is not a profile name (no slashes, not hidden)");
+    }
+    let dir =
+        crate::profile::user_dir().context("no config directory ($XDG_CONFIG_HOME or $HOME)")?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(format!("{name}.toml"));
+    let text = to_toml(ws, name);
+    // Written whole then renamed, so a crash never leaves half a profile.
+    let tmp = dir.join(format!(".{name}.toml.tmp"));
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(path)
+}
+
+/// The profile text for the workspace as it is now.
+pub fn to_toml(ws: &Workspace, name: &str) -> String {
+    let mut out = format!(
+        "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n"
+    );
+    for (i, tab) in ws.tabs.iter().enumerate() {
+        let _ = write!(out, "\n[[tab]]\nname = {}\n", quote(&tab.name));
+        let focus = (i == ws.active).then_some(tab.focus).or(Some(tab.focus));
+        let _ = writeln!(out, "layout = {}", node_toml(ws, tab.layout.root(), focus));
+    }
+    out
+}
+
+fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>) -> String {
+    match node {
+        Node::Leaf(id) => pane_toml(ws, *id, focus == Some(*id)),
+        Node::Split {
+            axis,
+            ratio,
+            first,
+            second,
+        } => {
+            let split = match axis {
+                Axis::Horizontal => "right",
+                Axis::Vertical => "down",
+            };
+            // Ratios as whole-number weights out of 1000.
+            let a = ((ratio.clamp(0.001, 0.999)) * 1000.0).round() as u32;
+            format!(
+                "{{ split = \"{split}\", ratios = [{a}, {}], panes = [{}, {}] }}",
+                1000 - a,
+                node_toml(ws, first, focus),
+                node_toml(ws, second, focus)
+            )
+        }
+    }
+}
+
+fn pane_toml(ws: &Workspace, id: PaneId, focus: bool) -> String {
+    let mut fields = Vec::new();
+    if let Some(pane) = ws.panes.get(&id) {
+        let shell = &ws.settings().env.shell;
+        let argv = &pane.spec.argv;
+        let is_shell = argv.len() == 1 && &argv[0] == shell;
+        if !is_shell {
+            let command = match argv.as_slice() {
+                [sh, c, line] if sh == "/bin/sh" && c == "-c" => line.clone(),
+                // A manual-start wrapper: the real command is its $0.
+                [sh, c, _script, line] if sh == "/bin/sh" && c == "-c" => line.clone(),
+                _ => argv
+                    .iter()
+                    .map(|a| shell_quote(a))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            fields.push(format!("command = {}", quote(&command)));
+            fields.push("start = \"manual\"".to_string());
+        }
+        if let Some(dir) = ws.pane_dir(id) {
+            fields.push(format!("cwd = {}", quote(&dir.to_string_lossy())));
+        }
+        if pane.label() != pane.title() && !pane.title().is_empty() && is_shell {
+            // A shell's title changes with what runs in it: not worth keeping.
+        }
+    }
+    if focus {
+        fields.push("focus = true".to_string());
+    }
+    format!("{{ {} }}", fields.join(", "))
+}
+
+/// A TOML basic string.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Quotes an argument for `sh -c` when it needs it.
+fn shell_quote(arg: &str) -> String {
+    if !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000A\"");
+        assert_eq!(shell_quote("ls"), "ls");
+        assert_eq!(shell_quote("it's here"), r"'it'\''s here'");
+    }
+}
