@@ -1,0 +1,295 @@
+//! End-to-end: tabs, layouts, copy mode, search, sessions, broadcast,
+//! command panes, which-key and notifications, as a user drives them.
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::Tilework;
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+fn ready(tw: &Tilework) {
+    tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
+}
+
+fn status_line(s: &vt100::Screen) -> String {
+    s.contents_between(ROWS - 1, 0, ROWS - 1, COLS)
+}
+
+fn raw_contains(tw: &Tilework, needle: &[u8]) -> bool {
+    tw.raw_tail().windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn tabs_new_rename_switch_by_click_and_close() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02c");
+    tw.wait_for("a second tab", |s| status_line(s).contains("2:"));
+    tw.send("\x02,");
+    tw.wait_for("the rename prompt", |s| {
+        status_line(s).contains("rename tab")
+    });
+    tw.send("\x15logs\r"); // C-u clears the old name
+    tw.wait_for("the renamed tab", |s| status_line(s).contains("2:logs"));
+    tw.type_line("echo in-second-tab");
+    tw.wait_for_text("in-second-tab");
+    // Click the first tab's label in the status bar.
+    tw.click(1, ROWS - 1);
+    tw.wait_for("the first tab shown", |s| {
+        !s.contents().contains("in-second-tab")
+    });
+    tw.send("\x02n");
+    tw.wait_for_text("in-second-tab");
+    tw.send("\x02&");
+    tw.wait_for("one tab left", |s| !status_line(s).contains("logs"));
+    tw.type_line("echo still-alive");
+    tw.wait_for_text("still-alive");
+}
+
+#[test]
+fn output_in_a_hidden_tab_marks_it() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02c");
+    tw.wait_for("a second tab", |s| status_line(s).contains("2:"));
+    tw.type_line("sleep 1; echo later; printf '\\a'");
+    tw.send("\x021");
+    tw.wait_for("the bell marker on tab 2", |s| {
+        status_line(s).contains("2:2 !")
+    });
+    tw.send("\x022");
+    tw.wait_for("the marker cleared", |s| !status_line(s).contains('!'));
+}
+
+#[test]
+fn layout_presets_rearrange_the_panes() {
+    let mut tw = Tilework::start(
+        &[
+            "-c", "exec cat", "-c", "exec cat", "-c", "exec cat", "-c", "exec cat",
+        ],
+        ROWS,
+        COLS,
+    );
+    tw.wait_for("four panes side by side", |s| {
+        s.contents_between(0, 0, 0, COLS)
+            .matches("exec cat")
+            .count()
+            == 4
+    });
+    // Tiled: two rows of two.
+    tw.send("\x02\x1b5");
+    tw.wait_for("a 2x2 grid", |s| {
+        let top = s.contents_between(0, 0, 0, COLS);
+        top.matches("exec cat").count() == 2
+            && (1..ROWS - 1).any(|r| {
+                s.contents_between(r, 0, r, COLS)
+                    .matches("exec cat")
+                    .count()
+                    == 2
+            })
+    });
+}
+
+#[test]
+fn copy_mode_selects_copies_to_osc52_and_pastes_back() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.type_line("echo copy-me-please");
+    tw.wait_for_text("copy-me-please\r\n$ ".trim_end_matches("\r\n$ "));
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    // Search for the word, select it with v + e-like motion, copy.
+    tw.send("/copy-me\r");
+    tw.wait_for("the match highlighted", |s| {
+        (0..COLS).any(|c| {
+            (1..ROWS - 1).any(|r| {
+                s.cell(r, c)
+                    .is_some_and(|cell| cell.bgcolor() != vt100::Color::Default)
+            })
+        })
+    });
+    tw.send("v");
+    for _ in 0.."copy-me-please".len() - 1 {
+        tw.send("l");
+    }
+    tw.send("y");
+    tw.wait_for("the copy notice", |s| {
+        status_line(s).contains("copied 14 characters")
+    });
+    // base64("copy-me-please")
+    assert!(raw_contains(&tw, b"\x1b]52;c;Y29weS1tZS1wbGVhc2U=\x07"));
+    // Paste it back into the shell.
+    tw.send("echo X");
+    tw.send("\x02]");
+    tw.send("\r");
+    tw.wait_for_text("Xcopy-me-please");
+}
+
+#[test]
+fn mouse_drag_selects_inside_the_pane_and_copies() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.type_line("clear; echo mouse-words here");
+    tw.wait_for("the echo on the first content row", |s| {
+        s.contents_between(1, 0, 1, COLS).contains("mouse-words")
+    });
+    // Double-click the word "mouse-words" (at content col 0 = screen col 1).
+    tw.send("\x1b[<0;4;2M\x1b[<0;4;2m\x1b[<0;4;2M\x1b[<0;4;2m");
+    tw.wait_for("the copy notice", |s| {
+        status_line(s).contains("copied 11 characters")
+    });
+    assert!(raw_contains(&tw, b"\x1b]52;c;bW91c2Utd29yZHM=\x07"));
+    // Dragging past the right pane border stays inside the pane.
+    tw.send("\x02%");
+    tw.wait_for("two panes", |s| {
+        s.contents_between(0, COLS / 2, 0, COLS).contains("sh")
+    });
+    tw.send("\x1b[<0;2;2M\x1b[<32;60;2M\x1b[<0;70;2m");
+    tw.wait_for("a copy of the left pane's row only", |s| {
+        status_line(s).contains("copied")
+    });
+}
+
+#[test]
+fn search_all_panes_lists_matches_per_pane() {
+    let mut tw = Tilework::start(
+        &[
+            "-c",
+            "echo needle-one; exec cat",
+            "-c",
+            "echo nothing here; exec cat",
+            "-c",
+            "echo needle-two; echo needle-three; exec cat",
+        ],
+        ROWS,
+        COLS,
+    );
+    tw.wait_for_text("needle-three");
+    tw.send("\x02F");
+    tw.wait_for("the search prompt", |s| {
+        status_line(s).contains("search all panes")
+    });
+    tw.send("needle\r");
+    tw.wait_for("results for every pane", |s| {
+        let c = s.contents();
+        c.contains("1 matching lines")
+            && c.contains("0 matching lines")
+            && c.contains("2 matching lines")
+    });
+    tw.send("\x1b");
+    tw.wait_for("results closed", |s| {
+        !s.contents().contains("matching lines")
+    });
+}
+
+#[test]
+fn broadcast_types_into_every_pane_of_the_tab() {
+    let mut tw = Tilework::start(&["-c", "exec sh", "-c", "exec sh"], ROWS, COLS);
+    tw.wait_for("two prompts", |s| s.contents().matches("$ ").count() >= 2);
+    tw.send("\x02B");
+    tw.wait_for("the broadcast notice", |s| {
+        status_line(s).contains("broadcast")
+    });
+    tw.type_line("echo both-$((40+2))");
+    tw.wait_for("the echo in both panes", |s| {
+        s.contents().matches("both-42").count() >= 2
+    });
+    tw.send("\x02B");
+    tw.type_line("echo only-one");
+    tw.wait_for_text("only-one");
+    assert_eq!(
+        tw.screen_text().matches("only-one").count(),
+        2,
+        "typed line + output in one pane only"
+    );
+}
+
+#[test]
+fn which_key_pops_up_after_the_prefix() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02");
+    tw.wait_for("the which-key popup", |s| {
+        s.contents().contains("split-right")
+    });
+    tw.send("\x1b");
+    tw.wait_for("the popup gone", |s| !s.contents().contains("split-right"));
+}
+
+#[test]
+fn command_panes_restart_per_policy_and_show_their_status() {
+    let dir = common::TempDir::new("cmdpane");
+    let counter = dir.path().join("runs");
+    let profile = dir.path().join("cmd.toml");
+    std::fs::write(
+        &profile,
+        format!(
+            "[[tab]]\n[tab.layout]\nsplit = \"right\"\npanes = [\n  {{ command = \"echo run >> {c}; echo runs=$(wc -l < {c}); exit 3\", restart = \"on-failure\" }},\n  {{ command = \"echo done; exit 0\", restart = \"on-failure\" }},\n]\n",
+            c = counter.display()
+        ),
+    )
+    .unwrap();
+    let profile = profile.to_string_lossy().into_owned();
+    let tw = Tilework::start(&["--profile", &profile], ROWS, COLS);
+    // The failing one restarts (after a 1 s back-off each time)...
+    tw.wait_for("a restarted command", |s| s.contents().contains("runs=3"));
+    // ...the successful one stays, showing its status.
+    tw.wait_for("exit status in the border", |s| {
+        s.contents().contains("exited: 0")
+    });
+}
+
+#[test]
+fn a_saved_session_restores_layout_directories_and_commands() {
+    let dir = common::TempDir::new("session");
+    let profile = dir.path().join("start.toml");
+    // A shell pane (focused) and a command pane.
+    std::fs::write(
+        &profile,
+        "[[tab]]\nname = \"work\"\n[tab.layout]\nsplit = \"right\"\nratios = [70, 30]\npanes = [{ focus = true }, { command = \"echo from-command; exec sleep 1000\" }]\n",
+    )
+    .unwrap();
+    let profile = profile.to_string_lossy().into_owned();
+    let mut tw = Tilework::start(&["--profile", &profile], ROWS, COLS);
+    tw.wait_for_text("from-command");
+    ready(&tw);
+    let sub = tw.dir.path().join("somewhere");
+    std::fs::create_dir_all(&sub).unwrap();
+    tw.type_line(&format!("cd {}", sub.display()));
+    tw.send("\x02S");
+    tw.wait_for("the save prompt", |s| {
+        status_line(s).contains("save workspace")
+    });
+    tw.send("mysession\r");
+    tw.wait_for("the saved notice", |s| status_line(s).contains("saved"));
+    let saved = tw
+        .dir
+        .path()
+        .join("config/tilework/profiles/mysession.toml");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("somewhere"), "{text}");
+    assert!(
+        text.contains("command = \"echo from-command; exec sleep 1000\", start = \"manual\""),
+        "{text}"
+    );
+    assert!(text.contains("ratios = [700, 300]"), "{text}");
+    tw.send("\x02Q");
+    tw.wait_exit();
+
+    // Reopen it: the shell is back in its directory, the command waits.
+    let config = tw.dir.path().join("config");
+    let env = [("XDG_CONFIG_HOME", config.to_str().unwrap())];
+    let mut again = Tilework::start_with(&["--profile", "mysession"], ROWS, COLS, &env);
+    again.wait_for_text("press Enter to run it");
+    again.wait_for("the tab name", |s| status_line(s).contains("1:work"));
+    ready(&again);
+    again.type_line("pwd");
+    again.wait_for_text("somewhere");
+    assert!(
+        !again.screen_text().contains("from-command\r"),
+        "the command must not run by itself"
+    );
+}
