@@ -36,6 +36,9 @@ use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 /// about that long before it is handled.
 pub const PANE_BYTE_BUDGET: usize = 32 * 1024;
 
+/// The slice other panes get while a key's echo is awaited: ~0.1 ms.
+pub const ECHO_WAIT_BUDGET: usize = 8 * 1024;
+
 /// Input events queued between the input thread and the loop.
 const INPUT_CHANNEL_CAPACITY: usize = 256;
 
@@ -138,6 +141,10 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         clipboard_from_programs: opts.config.clipboard_from_programs,
         pending_clipboard: None,
         pending_bell: false,
+        batch: Vec::with_capacity(64),
+        order: Vec::with_capacity(16),
+        render_cache: crate::render_cache::RenderCache::default(),
+        echo_frame: None,
     };
     let result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
@@ -184,6 +191,12 @@ struct App {
     pending_clipboard: Option<Vec<u8>>,
     /// A visible pane rang the bell: pass it on with the next frame.
     pending_bell: bool,
+    /// Reused every wake-up: chunks taken from one pane, pane visit order.
+    batch: Vec<crate::pty::OutputChunk>,
+    order: Vec<PaneId>,
+    render_cache: crate::render_cache::RenderCache,
+    /// The next frame is drawn early for this pane's echo.
+    echo_frame: Option<PaneId>,
 }
 
 impl App {
@@ -320,45 +333,76 @@ impl App {
     fn drain_panes(&mut self) -> bool {
         let mut more = false;
         let mut hidden_activity = Vec::new();
-        let visible: Vec<PaneId> = self.ws.visible().into_iter().map(|(id, _)| id).collect();
-        for (id, pane) in &mut self.ws.panes {
-            let mut budget = PANE_BYTE_BUDGET;
-            let mut fed = false;
-            while budget > 0 {
+        let mut visible: Option<Vec<PaneId>> = None;
+        // The pane waiting to echo a key goes first; while it waits, flooding
+        // panes get only a small slice so the echo is not stuck behind them.
+        let echo = self.echo_pending;
+        self.order.clear();
+        self.order
+            .extend(echo.filter(|id| self.ws.panes.contains_key(id)));
+        self.order
+            .extend(self.ws.panes.keys().copied().filter(|id| Some(*id) != echo));
+        for i in 0..self.order.len() {
+            let id = self.order[i];
+            let Some(pane) = self.ws.panes.get_mut(&id) else {
+                continue;
+            };
+            let budget = if echo.is_some() && echo != Some(id) {
+                ECHO_WAIT_BUDGET
+            } else {
+                PANE_BYTE_BUDGET
+            };
+            // Take the whole slice before parsing any of it: the reader is
+            // woken once per batch instead of once per chunk (a blocked
+            // sender wakes on every freed slot and spins meanwhile).
+            let mut taken = 0;
+            while taken < budget {
                 let Some(chunk) = pane.try_output() else {
                     break;
                 };
-                budget = budget.saturating_sub(chunk.len());
+                taken += chunk.len();
+                self.batch.push(chunk);
+            }
+            let fed = !self.batch.is_empty();
+            for chunk in self.batch.drain(..) {
                 pane.feed(chunk);
-                fed = true;
             }
             if fed {
                 let bell = pane.take_bell();
-                if visible.contains(id) {
+                let shown = visible
+                    .get_or_insert_with(|| self.ws_visible_ids())
+                    .contains(&id);
+                let Some(pane) = self.ws.panes.get_mut(&id) else {
+                    continue;
+                };
+                if shown {
                     self.dirty = true;
                     self.pending_bell |= bell;
                 } else {
-                    hidden_activity.push((*id, bell));
+                    hidden_activity.push((id, bell));
                 }
-                if self.echo_pending == Some(*id) {
+                if self.echo_pending == Some(id) {
                     self.urgent = true;
                     self.echo_pending = None;
+                    self.echo_frame = Some(id);
                     self.metrics.key_reflected();
                 }
-            }
-            if pane.queued() > 0 {
-                more = true;
-            }
-            if let Some(data) = pane.take_clipboard() {
-                if self.clipboard_from_programs {
-                    self.pending_clipboard = Some(data);
-                    self.dirty = true;
-                } else {
-                    tracing::info!(
-                        ?id,
-                        "OSC 52 clipboard write refused (clipboard_from_programs = false)"
-                    );
+                if pane.queued() > 0 {
+                    more = true;
                 }
+                if let Some(data) = pane.take_clipboard() {
+                    if self.clipboard_from_programs {
+                        self.pending_clipboard = Some(data);
+                        self.dirty = true;
+                    } else {
+                        tracing::info!(
+                            ?id,
+                            "OSC 52 clipboard write refused (clipboard_from_programs = false)"
+                        );
+                    }
+                }
+            } else if pane.queued() > 0 {
+                more = true;
             }
         }
         for (id, bell) in hidden_activity {
@@ -377,6 +421,10 @@ impl App {
             }
         }
         more
+    }
+
+    fn ws_visible_ids(&self) -> Vec<PaneId> {
+        self.ws.visible().into_iter().map(|(id, _)| id).collect()
     }
 
     fn drain_events(&mut self) {
@@ -427,11 +475,18 @@ impl App {
         let (bytes_before, writes_before) = (counters.bytes(), counters.writes());
         let ws = &self.ws;
         let router = &self.router;
+        self.render_cache.retain(|id| ws.panes.contains_key(&id));
+        let mut cache = ui::FrameCache {
+            cache: &mut self.render_cache,
+            echo_of: self.echo_frame.take(),
+            left_stale: false,
+        };
         let writer = self.terminal.backend_mut().writer_mut();
         writer.write_all_sync(SYNC_BEGIN)?;
         self.terminal
-            .draw(|frame| ui::draw(frame, ws, router, overlay.as_ref()))
+            .draw(|frame| ui::draw(frame, ws, router, overlay.as_ref(), &mut cache))
             .context("drawing a frame")?;
+        let left_stale = cache.left_stale;
         let cursor = ui::cursor_style_sequence(ws);
         let writer = self.terminal.backend_mut().writer_mut();
         if cursor != self.last_cursor_style {
@@ -459,7 +514,8 @@ impl App {
         self.metrics.frame_done(done, done - started, bytes, writes);
         self.frames += 1;
         self.last_frame = Some(done);
-        self.dirty = false;
+        // A pane drawn from a stale image gets a regular frame soon.
+        self.dirty = left_stale;
         self.urgent = false;
         self.overlay_refresh_at = match &overlay {
             Some(data) if data.fps > 0 || self.metrics.fps.fps(done) > 0 => {

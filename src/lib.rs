@@ -31,6 +31,7 @@ pub mod popups;
 pub mod profile;
 pub mod prompt;
 pub mod pty;
+pub mod render_cache;
 pub mod sanitize;
 pub mod scrollback;
 pub mod search_all;

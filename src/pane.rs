@@ -48,6 +48,9 @@ pub struct Pane {
     /// The newest OSC 52 clipboard write (base64), not yet handled.
     clipboard: Option<Vec<u8>>,
     output_closed: bool,
+    /// Bumped whenever what the pane shows may have changed, so the render
+    /// cache knows when to look again.
+    version: u64,
     rows: u16,
     cols: u16,
     /// Total bytes parsed, for the `--fps` overlay's throughput.
@@ -105,6 +108,7 @@ impl Pane {
             bell: false,
             clipboard: None,
             output_closed: false,
+            version: 0,
             rows,
             cols,
             bytes_parsed: 0,
@@ -137,6 +141,7 @@ impl Pane {
             bell: false,
             clipboard: None,
             output_closed: true,
+            version: 0,
             rows,
             cols,
             bytes_parsed: 0,
@@ -186,6 +191,7 @@ impl Pane {
             history.feed(&chunk);
         }
         self.bytes_parsed += chunk.len() as u64;
+        self.version += 1;
         self.drain_parser_events();
         if let Some(p) = &self.process {
             // A full recycle channel just means the reader has enough buffers.
@@ -228,6 +234,7 @@ impl Pane {
         }
         self.rows = rows;
         self.cols = cols;
+        self.version += 1;
         self.parser.set_size(grid(rows), grid(cols));
         self.ring.record_resize(rows, cols);
         if let ScrollView::Viewing(history) = &mut self.view {
@@ -260,6 +267,8 @@ impl Pane {
 
     /// The replayed history while the view shows it.
     pub fn history_mut(&mut self) -> Option<&mut History> {
+        // The caller may move the view (copy mode).
+        self.version += 1;
         match &mut self.view {
             ScrollView::Viewing(h) => Some(h),
             _ => None,
@@ -293,6 +302,7 @@ impl Pane {
     /// Scrolls the view `delta` rows (positive: back in time). Starts a replay
     /// on a worker thread when history is needed and not yet there.
     pub fn scroll(&mut self, delta: isize, events: &Sender<LoopEvent>) {
+        self.version += 1;
         match &mut self.view {
             ScrollView::Live => {
                 if delta > 0 {
@@ -335,6 +345,7 @@ impl Pane {
 
     /// A replay finished: catch it up with output that arrived meanwhile.
     pub fn history_ready(&mut self, mut history: Box<History>) {
+        self.version += 1;
         let ScrollView::Loading { offset } = self.view else {
             // The user left the view before it arrived.
             return;
@@ -350,6 +361,7 @@ impl Pane {
 
     /// Back to the live screen.
     pub fn scroll_to_bottom(&mut self) {
+        self.version += 1;
         self.view = ScrollView::Live;
     }
 
@@ -368,6 +380,11 @@ impl Pane {
             .as_deref()
             .filter(|t| !t.is_empty())
             .unwrap_or(&self.label)
+    }
+
+    /// Changes whenever what the pane shows may have changed.
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// The command as started (the title before the program sets one).
@@ -398,6 +415,7 @@ impl Pane {
 
     /// The program ended; the pane stays open to show its status.
     pub fn mark_exited(&mut self, info: ExitInfo) {
+        self.version += 1;
         self.exit = Some(info);
     }
 

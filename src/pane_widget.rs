@@ -4,7 +4,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
 
 pub struct PaneWidget<'a> {
@@ -46,7 +46,7 @@ pub fn map_color(color: vt100::Color) -> Color {
     }
 }
 
-fn cell_style(cell: &vt100::Cell) -> Style {
+fn cell_modifier(cell: &vt100::Cell) -> Modifier {
     let mut modifier = Modifier::empty();
     if cell.bold() {
         modifier |= Modifier::BOLD;
@@ -63,58 +63,76 @@ fn cell_style(cell: &vt100::Cell) -> Style {
     if cell.inverse() {
         modifier |= Modifier::REVERSED;
     }
-    Style {
-        fg: Some(map_color(cell.fgcolor())),
-        bg: Some(map_color(cell.bgcolor())),
-        add_modifier: modifier,
-        sub_modifier: Modifier::all() - modifier,
-        ..Style::default()
-    }
+    modifier
+}
+
+/// Copies one vt100 cell's look into a ratatui cell. Fields are assigned
+/// directly: `set_style` would patch a `Style` per cell, and this runs for
+/// every cell of every visible pane on every frame.
+fn paint(target: &mut ratatui::buffer::Cell, cell: &vt100::Cell, symbol: &str) {
+    target.set_symbol(symbol);
+    target.fg = map_color(cell.fgcolor());
+    target.bg = map_color(cell.bgcolor());
+    target.modifier = cell_modifier(cell);
 }
 
 impl Widget for PaneWidget<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
-        let (rows, cols) = self.screen.size();
-        let height = area.height.min(rows.get());
-        let width = area.width.min(cols.get());
-        for row in 0..height {
-            let y = area.y + row;
-            let mut col = 0;
-            while col < width {
-                let x = area.x + col;
-                let Some(cell) = self.screen.cell(row, col) else {
-                    break;
-                };
-                let wide = cell.is_wide();
-                let Some(target) = buf.cell_mut((x, y)) else {
-                    break;
-                };
-                if cell.is_wide_continuation() {
-                    // Drawn by the wide cell on its left (or orphaned by a
-                    // resize): a blank keeps the grid aligned.
-                    target.reset();
-                    col += 1;
-                    continue;
-                }
-                if wide && col + 1 >= width {
-                    // Half a wide char does not fit at the pane's right edge.
-                    target.reset();
-                    target.set_symbol(" ");
-                    col += 1;
-                    continue;
-                }
-                let contents = cell.contents();
-                target.set_symbol(if contents.is_empty() { " " } else { contents });
-                target.set_style(cell_style(cell));
-                if wide && let Some(next) = buf.cell_mut((x + 1, y)) {
-                    next.reset();
-                    next.set_style(cell_style(cell));
-                    col += 2;
-                } else {
-                    col += 1;
-                }
-            }
+        let rows = self.screen.size().0.get();
+        for row in 0..area.height.min(rows) {
+            render_row(self.screen, row, area, buf);
+        }
+    }
+}
+
+/// Draws screen row `row` into line `area.y + row` of `buf`, writing every
+/// cell of the line up to `area.width` (so no reset is needed first).
+pub fn render_row(screen: &vt100::Screen, row: u16, area: Rect, buf: &mut Buffer) {
+    let width = area.width.min(screen.size().1.get());
+    let y = area.y + row;
+    let mut col = 0;
+    while col < width {
+        let x = area.x + col;
+        let Some(cell) = screen.cell(row, col) else {
+            break;
+        };
+        let wide = cell.is_wide();
+        let Some(target) = buf.cell_mut((x, y)) else {
+            break;
+        };
+        if cell.is_wide_continuation() {
+            // Drawn by the wide cell on its left (or orphaned by a resize):
+            // a blank keeps the grid aligned.
+            target.reset();
+            col += 1;
+            continue;
+        }
+        if wide && col + 1 >= width {
+            // Half a wide char does not fit at the pane's right edge.
+            target.reset();
+            col += 1;
+            continue;
+        }
+        let contents = cell.contents();
+        paint(
+            target,
+            cell,
+            if contents.is_empty() { " " } else { contents },
+        );
+        if wide && let Some(next) = buf.cell_mut((x + 1, y)) {
+            next.reset();
+            next.fg = map_color(cell.fgcolor());
+            next.bg = map_color(cell.bgcolor());
+            col += 2;
+        } else {
+            col += 1;
+        }
+    }
+    // Columns the screen does not have (a pane wider than its grid).
+    for x in area.x + col..area.right() {
+        if let Some(target) = buf.cell_mut((x, y)) {
+            target.reset();
         }
     }
 }
@@ -125,6 +143,7 @@ mod tests {
     use super::*;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
+    use ratatui::style::Style;
     use std::num::NonZeroU16;
 
     fn screen_of(rows: u16, cols: u16, bytes: &[u8]) -> vt100::Parser {

@@ -11,9 +11,10 @@ use crate::fps_overlay::{FpsOverlay, OverlayData};
 use crate::help_overlay::HelpOverlay;
 use crate::history::History;
 use crate::input_router::{InputRouter, Mode};
+use crate::layout::PaneId;
 use crate::pane::{Pane, ScrollView};
-use crate::pane_widget::PaneWidget;
 use crate::popups::{SearchAllOverlay, WhichKey};
+use crate::render_cache::RenderCache;
 use crate::status_bar::StatusBar;
 use crate::workspace::{Workspace, content_rect};
 
@@ -32,11 +33,23 @@ pub fn split_screen(size: Rect) -> (Rect, Rect) {
     (panes, bar)
 }
 
+/// How a frame may use the render cache.
+pub struct FrameCache<'a> {
+    pub cache: &'a mut RenderCache,
+    /// In a frame drawn early for this pane's echo, other panes may show
+    /// their previous image.
+    pub echo_of: Option<PaneId>,
+    /// Set when some pane was drawn from a stale image: the loop schedules a
+    /// regular frame to refresh it.
+    pub left_stale: bool,
+}
+
 pub fn draw(
     frame: &mut Frame<'_>,
     ws: &Workspace,
     router: &InputRouter,
     overlay: Option<&OverlayData>,
+    cache: &mut FrameCache<'_>,
 ) {
     let (_, bar) = split_screen(frame.area());
     let focused = ws.focused_id();
@@ -46,7 +59,7 @@ pub fn draw(
             continue;
         };
         let is_focused = Some(id) == focused;
-        draw_pane(frame, pane, rect, is_focused, zoomed, router);
+        draw_pane(frame, pane, rect, is_focused, zoomed, router, cache);
     }
     if bar.height > 0 {
         match &router.prompt {
@@ -95,6 +108,7 @@ fn draw_pane(
     focused: bool,
     zoomed: bool,
     router: &InputRouter,
+    cache: &mut FrameCache<'_>,
 ) {
     let (border_style, border_type) = if focused {
         (
@@ -145,7 +159,10 @@ fn draw_pane(
     let inner = content_rect(rect);
     block.render(rect, frame.buffer_mut());
     let screen = pane.screen();
-    PaneWidget::new(screen).render(inner, frame.buffer_mut());
+    let may_be_stale = cache.echo_of.is_some_and(|echo| echo != pane.id);
+    cache.left_stale |= cache
+        .cache
+        .draw(pane, inner, frame.buffer_mut(), may_be_stale);
 
     let copy = router.copy.as_ref().filter(|c| c.pane == pane.id);
     if let (Some(copy), Some(history)) = (copy, pane.history()) {
@@ -256,7 +273,7 @@ pub fn cursor_style_sequence(ws: &Workspace) -> &'static [u8] {
 mod tests {
     use super::*;
     use crate::keymap::Keymap;
-    use crate::layout::{Layout, PaneId};
+    use crate::layout::Layout;
     use crate::pane::Pane;
     use crate::spawn::ChildEnv;
     use crate::workspace::{Tab, WorkspaceSettings};
@@ -287,7 +304,13 @@ mod tests {
     fn draw_to(ws: &Workspace, w: u16, h: u16) -> Terminal<TestBackend> {
         let router = InputRouter::new(Keymap::default(), false);
         let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-        t.draw(|f| draw(f, ws, &router, None)).unwrap();
+        let mut cache = RenderCache::default();
+        let mut fc = FrameCache {
+            cache: &mut cache,
+            echo_of: None,
+            left_stale: false,
+        };
+        t.draw(|f| draw(f, ws, &router, None, &mut fc)).unwrap();
         t
     }
 
