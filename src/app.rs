@@ -156,6 +156,8 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         }
     }
     app.ws.kill_all();
+    // Panes closed just before the end may still be in their grace period.
+    crate::children::kill_all();
     drop(app);
     drop(guard);
     result

@@ -24,6 +24,7 @@ pub mod keymap;
 pub mod layout;
 pub mod logging;
 pub mod metrics;
+pub mod osc_guard;
 pub mod output;
 pub mod pane;
 pub mod pane_widget;

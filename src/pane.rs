@@ -11,6 +11,7 @@ use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use crate::event::LoopEvent;
 use crate::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::layout::PaneId;
+use crate::osc_guard::OscGuard;
 use crate::pty::{ExitInfo, OutputChunk, PtyProcess, SpawnSpec};
 use crate::scrollback::ByteRing;
 use crate::terminal_queries::PaneEvents;
@@ -48,6 +49,9 @@ pub struct Pane {
     /// The newest OSC 52 clipboard write (base64), not yet handled.
     clipboard: Option<Vec<u8>>,
     output_closed: bool,
+    /// Keeps a never-ending OSC string from growing the parser's buffer.
+    osc_guard: OscGuard,
+    osc_scratch: Vec<u8>,
     /// Bumped whenever what the pane shows may have changed, so the render
     /// cache knows when to look again.
     version: u64,
@@ -57,6 +61,21 @@ pub struct Pane {
     pub bytes_parsed: u64,
     /// The command this pane was started with, for saving profiles.
     pub spec: SpawnSpec,
+}
+
+/// Memory a replayed history may use: vt100 keeps every row at full width
+/// (32 bytes a cell), so a ring of short lines would need far more memory
+/// as rows than as bytes. Bounded by both a multiple of the byte budget and
+/// an absolute cap.
+pub const HISTORY_MEMORY_PER_BUDGET_BYTE: usize = 64;
+pub const HISTORY_MEMORY_CAP: usize = 128 * 1024 * 1024;
+
+/// The most history rows a replay keeps for a byte budget and width.
+pub fn max_history_rows(budget: usize, cols: u16) -> usize {
+    let bytes = budget
+        .saturating_mul(HISTORY_MEMORY_PER_BUDGET_BYTE)
+        .min(HISTORY_MEMORY_CAP);
+    (bytes / (usize::from(cols.max(1)) * 32)).max(usize::from(MIN_GRID))
 }
 
 fn grid(n: u16) -> NonZeroU16 {
@@ -109,6 +128,8 @@ impl Pane {
             clipboard: None,
             output_closed: false,
             version: 0,
+            osc_guard: OscGuard::default(),
+            osc_scratch: Vec::new(),
             rows,
             cols,
             bytes_parsed: 0,
@@ -142,6 +163,8 @@ impl Pane {
             clipboard: None,
             output_closed: true,
             version: 0,
+            osc_guard: OscGuard::default(),
+            osc_scratch: Vec::new(),
             rows,
             cols,
             bytes_parsed: 0,
@@ -185,10 +208,13 @@ impl Pane {
 
     /// Parses a chunk of program output. Returns the chunk for reuse.
     pub fn feed(&mut self, chunk: OutputChunk) {
-        self.parser.process(&chunk);
-        self.ring.push(&chunk);
+        // The history gets the same capped bytes, so a replay cannot grow
+        // the parser's buffer either.
+        let bytes = self.osc_guard.filter(&chunk, &mut self.osc_scratch);
+        self.parser.process(bytes);
+        self.ring.push(bytes);
         if let ScrollView::Viewing(history) = &mut self.view {
-            history.feed(&chunk);
+            history.feed(bytes);
         }
         self.bytes_parsed += chunk.len() as u64;
         self.version += 1;
@@ -286,7 +312,8 @@ impl Pane {
     /// the user scrolls). Does nothing when it is already open or loading.
     pub fn open_history(&mut self, events: &Sender<LoopEvent>) {
         if matches!(self.view, ScrollView::Live) {
-            self.request_history(0, INITIAL_HISTORY_ROWS, events);
+            let rows = INITIAL_HISTORY_ROWS.min(max_history_rows(self.ring.budget(), self.cols));
+            self.request_history(0, rows, events);
         }
     }
 
@@ -306,7 +333,9 @@ impl Pane {
         match &mut self.view {
             ScrollView::Live => {
                 if delta > 0 {
-                    self.request_history(delta.unsigned_abs(), INITIAL_HISTORY_ROWS, events);
+                    let rows =
+                        INITIAL_HISTORY_ROWS.min(max_history_rows(self.ring.budget(), self.cols));
+                    self.request_history(delta.unsigned_abs(), rows, events);
                 }
             }
             ScrollView::Loading { offset } => {
@@ -314,8 +343,9 @@ impl Pane {
             }
             ScrollView::Viewing(history) => {
                 let want = history.offset().saturating_add_signed(delta);
-                if want > history.len() && history.full {
-                    let rows = history.history_rows.saturating_mul(4);
+                let cap = max_history_rows(self.ring.budget(), self.cols);
+                if want > history.len() && history.full && history.history_rows < cap {
+                    let rows = history.history_rows.saturating_mul(4).min(cap);
                     self.request_history(want, rows, events);
                     return;
                 }

@@ -148,9 +148,6 @@ impl PtyProcess {
                         }
                     }
                 };
-                if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
-                    children::unregister(pid);
-                }
                 let _ = drained_rx.recv_timeout(DRAIN_GRACE);
                 on_exit(info);
             })
@@ -203,45 +200,30 @@ impl PtyProcess {
         self.master.process_group_leader()
     }
 
-    /// Hangs up on the child's process groups without blocking the caller:
-    /// SIGHUP now, SIGKILL a moment later for anything that ignored it.
-    /// The waiter thread reaps the child.
+    /// Hangs up on the child's session without blocking the caller: SIGHUP
+    /// now, SIGKILL a moment later for anything that ignored it. The waiter
+    /// thread reaps the child.
     pub fn terminate(&self) {
-        let mut groups = Vec::new();
-        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
-            groups.push(pid);
+        if let Some(sid) = self.sid() {
+            children::end_session(sid);
         }
-        if let Some(fg) = self.foreground_group()
-            && !groups.contains(&fg)
-            && fg > 0
-        {
-            groups.push(fg);
-        }
-        signal_groups(&groups, Signal::SIGHUP);
-        signal_groups(&groups, Signal::SIGCONT);
-        let spawned = std::thread::Builder::new()
-            .name("pty-kill".into())
-            .spawn(move || {
-                std::thread::sleep(Duration::from_millis(300));
-                signal_groups(&groups, Signal::SIGKILL);
-            });
-        if let Err(err) = spawned {
-            tracing::warn!("starting the kill thread: {err}");
+        if let Some(fg) = self.foreground_group().filter(|&fg| fg > 0) {
+            // A foreground job that moved to its own session is still ours.
+            signal_groups(&[fg], Signal::SIGHUP);
         }
     }
 
-    /// SIGKILLs the child's groups now; for the final exit path where there
-    /// is no time to be polite.
+    /// SIGKILLs the child's session now; for the final exit path where
+    /// there is no time to be polite.
     pub fn kill_now(&self) {
-        let mut groups = Vec::new();
-        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
-            groups.push(pid);
-        }
         if let Some(fg) = self.foreground_group().filter(|&fg| fg > 0) {
-            groups.push(fg);
+            signal_groups(&[fg], Signal::SIGKILL);
         }
-        signal_groups(&groups, Signal::SIGHUP);
-        signal_groups(&groups, Signal::SIGKILL);
+        children::kill_all();
+    }
+
+    fn sid(&self) -> Option<i32> {
+        self.pid.and_then(|p| i32::try_from(p).ok())
     }
 }
 

@@ -15,11 +15,16 @@ pub fn sanitize_title(raw: &[u8]) -> String {
 
 fn is_dangerous(c: char) -> bool {
     c.is_control()
-        || matches!(c,
-            // bidi embeddings/overrides/isolates: reorder the rest of the line
-            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
-            // zero-width / line separators that break the border layout
-            | '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+        || is_bidi_control(c)
+        // line separators and BOM break the border layout
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+}
+
+/// Bidi embeddings, overrides, isolates and marks: written to the user's
+/// terminal they would reorder the rest of its line (beyond the pane).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 #[cfg(test)]

@@ -770,9 +770,9 @@ impl Workspace {
     /// Removes a pane: kills its program, gives its space to its sibling,
     /// and ends the workspace with `exit` when it was the last one.
     pub fn close_pane(&mut self, id: PaneId, exit: Option<ExitInfo>) {
-        if let Some(pane) = self.panes.remove(&id)
-            && exit.is_none()
-        {
+        // Even when the program already exited: what it left running in its
+        // session (background jobs, a grandchild holding the PTY) goes too.
+        if let Some(pane) = self.panes.remove(&id) {
             pane.terminate();
         }
         self.keep_open.remove(&id);
@@ -809,8 +809,11 @@ impl Workspace {
     /// or (command panes) start it again after [`RESTART_DELAY`].
     pub fn pane_exited(&mut self, id: PaneId, info: ExitInfo) {
         let policy = self.restart.get(&id).copied();
-        // Command panes always show how they ended, like mprocs.
+        // Command panes always show how they ended, like mprocs; so does a
+        // command that could not run (126: not executable, 127: not found),
+        // or its error would vanish with the pane.
         let keep = policy.is_some()
+            || (!info.signal && matches!(info.code, 126 | 127))
             || self
                 .keep_open
                 .get(&id)
