@@ -1,0 +1,317 @@
+//! Keystroke-to-echo latency: a key written to the outer PTY until its
+//! glyph comes back out of it, with and without a second pane flooding.
+//!
+//! The pane runs `cat > /dev/null` on a tty in `-icanon echo` mode: the
+//! kernel's line discipline echoes every key the moment it arrives (as in
+//! cooked mode, without cooked mode's 4095-byte line limit), so what is
+//! measured is the multiplexer's own path: read the key, forward it, read
+//! the echo, parse it, draw it.
+//!
+//! Keys are Greek small letters (two UTF-8 bytes, one write, one key): the
+//! flood pane's text and every escape sequence are pure ASCII, and a UTF-8
+//! lead byte never occurs inside another character, so the glyph's bytes
+//! in the output stream can only be the echo.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::AsFd;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+use crate::contender::{self, Contender, Tools, Workdir, path_string, sh_quote};
+use crate::outer::{Outer, wait_for_file};
+use crate::procfs;
+use crate::summary::{Rng, fmt_opt, json_num, max, percentile, print_table};
+
+#[derive(Debug, clap::Args)]
+pub struct LatencyArgs {
+    /// Contenders, one after the other.
+    #[arg(long, value_delimiter = ',', default_value = "bare,tilework,tmux")]
+    pub contender: Vec<Contender>,
+    /// Keys measured per contender.
+    #[arg(long, default_value_t = 300)]
+    pub keys: usize,
+    /// Keys typed first and not counted.
+    #[arg(long, default_value_t = 20)]
+    pub warmup: usize,
+    /// Flood a second pane (side by side, not focused) with --file on a loop.
+    #[arg(long, requires = "file")]
+    pub flood: bool,
+    /// The file the flood pane writes over and over.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+    /// Shortest pause between keys (ms).
+    #[arg(long, default_value_t = 5)]
+    pub gap_min_ms: u64,
+    /// Longest pause between keys (ms).
+    #[arg(long, default_value_t = 15)]
+    pub gap_max_ms: u64,
+    /// Print a Markdown summary table after the JSON lines.
+    #[arg(long)]
+    pub table: bool,
+    #[command(flatten)]
+    pub tools: Tools,
+}
+
+struct Result1 {
+    contender: Contender,
+    samples_ms: Vec<f64>,
+    timeouts: usize,
+    flood_mb_s: Option<f64>,
+    mux_cpu_pct: Option<f64>,
+}
+
+pub fn run(args: &LatencyArgs) -> Result<()> {
+    if args.keys == 0 {
+        bail!("--keys must be at least 1");
+    }
+    for &c in &args.contender {
+        contender::check(c, &args.tools)?;
+    }
+    let flood_file = match (&args.flood, &args.file) {
+        (true, Some(f)) => Some(
+            f.canonicalize()
+                .with_context(|| format!("resolving {}", f.display()))?,
+        ),
+        _ => None,
+    };
+    let mut results = Vec::new();
+    for &c in &args.contender {
+        if c == Contender::Bare && flood_file.is_some() {
+            eprintln!("latency: bare has no second pane to flood: skipped under --flood");
+            continue;
+        }
+        let r = run_one(c, args, flood_file.as_deref()).with_context(|| format!("{c}"))?;
+        println!(
+            "{{\"bench\":\"latency\",\"contender\":\"{c}\",\"flood\":{},\"keys\":{},\"timeouts\":{},\"p50_ms\":{},\"p95_ms\":{},\"p99_ms\":{},\"max_ms\":{},\"flood_mb_s\":{},\"mux_cpu_pct\":{}}}",
+            flood_file.is_some(),
+            r.samples_ms.len(),
+            r.timeouts,
+            json_num(percentile(&r.samples_ms, 50.0), 3),
+            json_num(percentile(&r.samples_ms, 95.0), 3),
+            json_num(percentile(&r.samples_ms, 99.0), 3),
+            json_num(max(&r.samples_ms), 3),
+            json_num(r.flood_mb_s, 1),
+            json_num(r.mux_cpu_pct, 0),
+        );
+        results.push(r);
+    }
+    if args.table {
+        println!();
+        let rows: Vec<Vec<String>> = results
+            .iter()
+            .map(|r| {
+                vec![
+                    r.contender.to_string(),
+                    r.samples_ms.len().to_string(),
+                    fmt_opt(percentile(&r.samples_ms, 50.0), 3),
+                    fmt_opt(percentile(&r.samples_ms, 95.0), 3),
+                    fmt_opt(percentile(&r.samples_ms, 99.0), 3),
+                    fmt_opt(max(&r.samples_ms), 3),
+                    r.timeouts.to_string(),
+                    fmt_opt(r.flood_mb_s, 1),
+                    fmt_opt(r.mux_cpu_pct, 0),
+                ]
+            })
+            .collect();
+        print_table(
+            &[
+                "contender",
+                "keys",
+                "p50 ms",
+                "p95 ms",
+                "p99 ms",
+                "max ms",
+                "lost",
+                "flood MB/s",
+                "mux CPU %",
+            ],
+            &rows,
+        );
+    }
+    Ok(())
+}
+
+fn run_one(contender: Contender, args: &LatencyArgs, flood: Option<&Path>) -> Result<Result1> {
+    let dir = Workdir::new("latency")?;
+    let ready = dir.file("ready");
+    let writer_pid = dir.file("flood.pid");
+    let q = |p: &Path| sh_quote(&path_string(p));
+    // $PPID: the multiplexer (or, bare, the harness).
+    let echo = format!(
+        "stty -icanon echo; echo \"$PPID\" > {r}.tmp && mv {r}.tmp {r}; exec cat > /dev/null",
+        r = q(&ready)
+    );
+    let mut panes = vec![echo];
+    if let Some(file) = flood {
+        let me = std::env::current_exe().context("locating the harness binary")?;
+        panes.push(format!(
+            "exec {} flood-writer --file {} --pid-file {}",
+            q(&me),
+            q(file),
+            q(&writer_pid)
+        ));
+    }
+    let (launch, tmux) = contender::launch(contender, &args.tools, &dir, &panes, &[])?;
+    let mut outer = Outer::spawn(&launch)?;
+    if !wait_for_file(&ready, Duration::from_secs(20)) {
+        bail!("the echo pane did not start within 20 s");
+    }
+    let flood_pid: Option<u32> = match flood {
+        Some(_) => {
+            if !wait_for_file(&writer_pid, Duration::from_secs(20)) {
+                bail!("the flood pane did not start within 20 s");
+            }
+            Some(read_pid(&writer_pid)?)
+        }
+        None => None,
+    };
+    let mux: Option<u32> = if contender == Contender::Bare {
+        None
+    } else {
+        Some(read_pid(&ready)?)
+    };
+    // First frames drawn, flood in its steady state.
+    std::thread::sleep(Duration::from_millis(500));
+
+    let glyphs: Vec<char> = ('α'..='ω').collect();
+    let mut rng = Rng::new(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64),
+    );
+    let mut samples_ms = Vec::with_capacity(args.keys);
+    let mut timeouts = 0;
+    let mut window: Option<(Instant, Option<procfs::Cpu>, Option<u64>)> = None;
+    let gap_lo = args.gap_min_ms * 1000;
+    let gap_hi = (args.gap_max_ms * 1000).max(gap_lo + 1);
+    for i in 0..args.warmup + args.keys {
+        if i == args.warmup {
+            let cpu = mux.map(procfs::cpu).transpose()?;
+            let count = flood_pid.map(procfs::written).transpose()?;
+            window = Some((Instant::now(), cpu, count));
+        }
+        let ch = glyphs[i % glyphs.len()];
+        let mut utf8 = [0u8; 4];
+        let key = ch.encode_utf8(&mut utf8).as_bytes();
+        outer.arm(key);
+        let sent = Instant::now();
+        outer.type_bytes(key)?;
+        match outer.wait_hit(Duration::from_secs(1)) {
+            Some(seen) if i >= args.warmup => {
+                samples_ms.push(seen.saturating_duration_since(sent).as_secs_f64() * 1e3);
+            }
+            Some(_) => {}
+            None => {
+                outer.disarm();
+                if i >= args.warmup {
+                    timeouts += 1;
+                }
+            }
+        }
+        if outer.exited() {
+            bail!("{contender} exited during the measurement");
+        }
+        std::thread::sleep(Duration::from_micros(rng.range(gap_lo, gap_hi)));
+    }
+    let (mux_cpu_pct, flood_mb_s) = match window {
+        Some((began, cpu0, count0)) => {
+            let secs = began.elapsed().as_secs_f64();
+            let cpu = match (mux, cpu0) {
+                (Some(pid), Some(c0)) => {
+                    Some((procfs::cpu(pid)?.total() - c0.total()) / secs * 100.0)
+                }
+                _ => None,
+            };
+            let rate = match (flood_pid, count0) {
+                (Some(pid), Some(b0)) => {
+                    Some(procfs::written(pid)?.saturating_sub(b0) as f64 / secs / 1e6)
+                }
+                _ => None,
+            };
+            (cpu, rate)
+        }
+        None => (None, None),
+    };
+
+    // Shut the contender down the way a user would have it go.
+    match contender {
+        Contender::Bare => {}
+        Contender::Tilework => {
+            if let Some(pid) = outer.pid() {
+                let _ = kill(Pid::from_raw(pid as i32), Signal::SIGTERM);
+            }
+        }
+        Contender::Tmux => {
+            if let Some(server) = &tmux {
+                server.kill();
+            }
+        }
+    }
+    outer.wait_exit(Duration::from_secs(5));
+    drop(tmux);
+    Ok(Result1 {
+        contender,
+        samples_ms,
+        timeouts,
+        flood_mb_s,
+        mux_cpu_pct,
+    })
+}
+
+fn read_pid(path: &Path) -> Result<u32> {
+    std::fs::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .trim()
+        .parse()
+        .with_context(|| format!("parsing {}", path.display()))
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FloodWriterArgs {
+    /// Written to stdout over and over.
+    #[arg(long, value_name = "PATH")]
+    pub file: PathBuf,
+    /// Where to write our pid once writing has begun: the harness reads
+    /// what we wrote from /proc/PID/io (`wchar`), on its own clock.
+    #[arg(long, value_name = "PATH")]
+    pub pid_file: PathBuf,
+}
+
+/// The flood pane's program: `while :; do cat FILE; done` in one process,
+/// so its write count is what the multiplexer let through.
+pub fn flood_writer(args: &FloodWriterArgs) -> Result<()> {
+    // Unbuffered fd 1, like cat: Rust's stdout is line-buffered.
+    let mut out = File::from(
+        std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("duplicating stdout")?,
+    );
+    let mut buf = vec![0u8; 128 * 1024];
+    let tmp = args.pid_file.with_extension("tmp");
+    std::fs::write(&tmp, format!("{}\n", std::process::id()))
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &args.pid_file)
+        .with_context(|| format!("renaming to {}", args.pid_file.display()))?;
+    loop {
+        let mut file =
+            File::open(&args.file).with_context(|| format!("opening {}", args.file.display()))?;
+        loop {
+            let n = file
+                .read(&mut buf)
+                .with_context(|| format!("reading {}", args.file.display()))?;
+            if n == 0 {
+                break;
+            }
+            if out.write_all(&buf[..n]).is_err() {
+                // The terminal is gone: the benchmark is over.
+                return Ok(());
+            }
+        }
+    }
+}

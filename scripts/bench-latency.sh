@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Keystroke-to-echo latency: the harness (the outer terminal) writes a key
+# to its PTY and times until the echoed glyph comes back out, KEYS times
+# with a random 5-15 ms pause; bare PTY vs tilework vs tmux. Then again
+# while a second pane, side by side with the (focused) echo pane, floods
+# continuously — with the MB/s that flood pane itself managed to write, so a
+# multiplexer cannot win latency by starving it.
+#
+#   scripts/bench-latency.sh [KEYS]      (default 300)
+#
+# Output is also saved in target/bench/results/.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+keys=${1:-300}
+if ! [[ $keys =~ ^[0-9]+$ ]] || ((keys < 1)); then
+    echo "usage: $0 [KEYS]" >&2
+    exit 2
+fi
+
+bench_build
+file=$(scripts/gen-bigfile.sh)
+contenders=$(bench_contenders)
+mkdir -p "$BENCH_DIR/results"
+out="$BENCH_DIR/results/latency-$(date -u +%Y%m%d-%H%M%S).md"
+
+common=(--keys "$keys" --tilework "$BENCH_TILEWORK" --tmux "$BENCH_TMUX" --table)
+idle=("$BENCH_HARNESS" latency --contender "$contenders" "${common[@]}")
+# A bare PTY holds one program: there is no second pane to flood.
+flood=("$BENCH_HARNESS" latency --contender "${contenders#bare,}" "${common[@]}" --flood --file "$file")
+{
+    bench_header "Key echo latency, $keys keys" \
+        "scripts/bench-latency.sh $keys  (runs: ${idle[*]}; then ${flood[*]})"
+    echo "### Idle (one pane: cat, tty in echo mode)"
+    echo
+    "${idle[@]}"
+    echo
+    echo "### While a second pane floods (while :; do cat $(basename "$file"); done)"
+    echo
+    "${flood[@]}"
+    bench_footer
+} | tee "$out"
+printf "\n(saved in %s)\n" "$out"
