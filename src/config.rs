@@ -17,6 +17,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::action::Action;
+use crate::file_error::FileError;
 use crate::keymap::{KeySpec, Keymap};
 
 pub const DEFAULT_SCROLLBACK_BYTES: usize = 8 * 1024 * 1024;
@@ -70,83 +71,9 @@ impl Default for Config {
     }
 }
 
-/// A configuration file that could not be read or understood.
-///
-/// Displayed as `FILE:LINE:COL: KEY: MESSAGE` (parts that are unknown are
-/// left out), the shape editors and terminals recognise as a jump target.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
-    pub path: PathBuf,
-    /// 1-based line and column (in characters).
-    pub line_col: Option<(usize, usize)>,
-    /// Dotted key path, e.g. `keys.prefixed."Q"`.
-    pub key: Option<String>,
-    pub message: String,
-}
-
-impl ConfigError {
-    fn whole_file(path: &Path, message: String) -> ConfigError {
-        ConfigError {
-            path: path.to_path_buf(),
-            line_col: None,
-            key: None,
-            message,
-        }
-    }
-
-    fn at(text: &str, path: &Path, span: Range<usize>, message: String) -> ConfigError {
-        let located = locate(text, Some(span));
-        ConfigError {
-            path: path.to_path_buf(),
-            line_col: located.line_col,
-            key: located.key,
-            message,
-        }
-    }
-
-    fn from_toml(text: &str, path: &Path, err: &toml::de::Error) -> ConfigError {
-        let located = locate_toml_error(text, err);
-        ConfigError {
-            path: path.to_path_buf(),
-            line_col: located.line_col,
-            key: located.key,
-            message: err.message().to_string(),
-        }
-    }
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_located(
-            f,
-            &self.path,
-            self.line_col,
-            self.key.as_deref(),
-            &self.message,
-        )
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
-/// Shared by config and profile errors so both read the same way.
-pub(crate) fn write_located(
-    f: &mut fmt::Formatter<'_>,
-    path: &Path,
-    line_col: Option<(usize, usize)>,
-    key: Option<&str>,
-    message: &str,
-) -> fmt::Result {
-    write!(f, "{}", path.display())?;
-    if let Some((line, col)) = line_col {
-        write!(f, ":{line}:{col}")?;
-    }
-    f.write_str(": ")?;
-    if let Some(key) = key {
-        write!(f, "{key}: ")?;
-    }
-    f.write_str(message)
-}
+/// A configuration file that could not be read or understood (see
+/// [`FileError`]).
+pub type ConfigError = FileError;
 
 /// `$XDG_CONFIG_HOME/tilework/config.toml` (or the platform's equivalent).
 pub fn default_path() -> Option<PathBuf> {

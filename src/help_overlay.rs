@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
 use crate::keymap::Keymap;
+use crate::popups::centered;
 
 pub struct HelpOverlay<'a> {
     pub keymap: &'a Keymap,
@@ -42,16 +43,8 @@ impl Widget for HelpOverlay<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let lines = self.lines();
         let want_w = lines.iter().map(Line::width).max().unwrap_or(0) + 4;
-        let width = u16::try_from(want_w).unwrap_or(u16::MAX).min(area.width);
-        let height = u16::try_from(lines.len() + 2)
-            .unwrap_or(u16::MAX)
-            .min(area.height);
-        let rect = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y + (area.height - height) / 2,
-            width,
-            height,
-        };
+        let width = u16::try_from(want_w).unwrap_or(u16::MAX);
+        let rect = centered(area, width, lines.len() + 2);
         Clear.render(rect, buf);
         let block = Block::bordered()
             .border_type(BorderType::Rounded)

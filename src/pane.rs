@@ -106,23 +106,66 @@ impl Pane {
                 (None, Some(format!("{err:#}")))
             }
         };
+        let closed = process.is_none();
+        let mut pane = Self::with_parts(id, rows, cols, scrollback_bytes, process, spec, label);
+        pane.output_closed = closed;
+        if let Some(err) = &spawn_error {
+            pane.parser
+                .process(format!("\x1b[31mtilework: {err}\x1b[m\r\n").as_bytes());
+        }
+        pane.spawn_error = spawn_error;
+        pane
+    }
+
+    /// A pane with no program: the same parser, history and view, fed by
+    /// hand. For fuzzing, benches and tests that need no PTY.
+    pub fn detached(id: PaneId, rows: u16, cols: u16, scrollback_bytes: usize) -> Self {
+        let spec = SpawnSpec {
+            argv: Vec::new(),
+            cwd: None,
+            env: Vec::new(),
+        };
+        let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
+        let mut pane = Self::with_parts(
+            id,
+            rows,
+            cols,
+            scrollback_bytes,
+            None,
+            spec,
+            "detached".into(),
+        );
+        pane.output_closed = true;
+        pane
+    }
+
+    /// The one place a pane's fields are put together.
+    fn with_parts(
+        id: PaneId,
+        rows: u16,
+        cols: u16,
+        scrollback_bytes: usize,
+        process: Option<PtyProcess>,
+        spec: SpawnSpec,
+        label: String,
+    ) -> Self {
         let mut ring = ByteRing::new(scrollback_bytes);
         ring.record_resize(rows, cols);
-        let mut parser =
-            vt100::Parser::new_with_callbacks(grid(rows), grid(cols), 0, PaneEvents::default());
-        if let Some(err) = &spawn_error {
-            parser.process(format!("\x1b[31mtilework: {err}\x1b[m\r\n").as_bytes());
-        }
         Self {
             id,
-            parser,
+            parser: vt100::Parser::new_with_callbacks(
+                grid(rows),
+                grid(cols),
+                0,
+                PaneEvents::default(),
+            ),
             process,
             ring,
             view: ScrollView::Live,
             label,
             title: None,
             exit: None,
-            spawn_error,
+            spawn_error: None,
             cwd: None,
             bell: false,
             clipboard: None,
@@ -134,45 +177,6 @@ impl Pane {
             cols,
             bytes_parsed: 0,
             spec,
-        }
-    }
-
-    /// A pane with no program: the same parser, history and view, fed by
-    /// hand. For fuzzing, benches and tests that need no PTY.
-    pub fn detached(id: PaneId, rows: u16, cols: u16, scrollback_bytes: usize) -> Self {
-        let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
-        let mut ring = ByteRing::new(scrollback_bytes);
-        ring.record_resize(rows, cols);
-        Self {
-            id,
-            parser: vt100::Parser::new_with_callbacks(
-                grid(rows),
-                grid(cols),
-                0,
-                PaneEvents::default(),
-            ),
-            process: None,
-            ring,
-            view: ScrollView::Live,
-            label: "detached".into(),
-            title: None,
-            exit: None,
-            spawn_error: None,
-            cwd: None,
-            bell: false,
-            clipboard: None,
-            output_closed: true,
-            version: 0,
-            osc_guard: OscGuard::default(),
-            osc_scratch: Vec::new(),
-            rows,
-            cols,
-            bytes_parsed: 0,
-            spec: SpawnSpec {
-                argv: Vec::new(),
-                cwd: None,
-                env: Vec::new(),
-            },
         }
     }
 

@@ -10,6 +10,18 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 use crate::input_router::SearchAllResults;
 use crate::keymap::Keymap;
 
+/// A `width` x `height` rectangle in the middle of `area`, shrunk to fit.
+pub fn centered(area: Rect, width: u16, height: usize) -> Rect {
+    let width = width.min(area.width);
+    let height = u16::try_from(height).unwrap_or(u16::MAX).min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
 /// The keys available after the prefix, in columns, bottom right.
 pub struct WhichKey<'a> {
     pub keymap: &'a Keymap,
@@ -112,16 +124,7 @@ impl Widget for SearchAllOverlay<'_> {
             " ↑/↓ choose · Enter: open the pane in copy mode at its matches · other keys close",
             Style::default().fg(Color::DarkGray),
         ));
-        let width = area.width.saturating_sub(8).max(20).min(area.width);
-        let height = u16::try_from(lines.len() + 2)
-            .unwrap_or(u16::MAX)
-            .min(area.height);
-        let rect = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y + (area.height - height) / 2,
-            width,
-            height,
-        };
+        let rect = centered(area, area.width.saturating_sub(8).max(20), lines.len() + 2);
         Clear.render(rect, buf);
         Paragraph::new(lines)
             .block(

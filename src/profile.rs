@@ -7,7 +7,6 @@
 //! is reported before any program is spawned rather than half-way through
 //! building the workspace.
 
-use std::fmt;
 use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -15,7 +14,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::config::{line_col, locate, locate_toml_error, write_located};
+use crate::config::{line_col, locate_toml_error};
+use crate::file_error::FileError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
@@ -130,53 +130,9 @@ impl LayoutSpec {
     }
 }
 
-/// A profile that could not be found, read or understood; displayed as
-/// `FILE:LINE:COL: KEY: MESSAGE` like [`crate::config::ConfigError`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProfileError {
-    /// The file, or the name that was asked for when no file was found.
-    pub path: PathBuf,
-    /// 1-based line and column (in characters).
-    pub line_col: Option<(usize, usize)>,
-    /// Dotted key path, e.g. `tab[0].layout.panes[1].cwd`.
-    pub key: Option<String>,
-    pub message: String,
-}
-
-impl ProfileError {
-    fn whole_file(path: &Path, message: String) -> ProfileError {
-        ProfileError {
-            path: path.to_path_buf(),
-            line_col: None,
-            key: None,
-            message,
-        }
-    }
-
-    fn at(text: &str, path: &Path, span: Range<usize>, message: String) -> ProfileError {
-        let located = locate(text, Some(span));
-        ProfileError {
-            path: path.to_path_buf(),
-            line_col: located.line_col,
-            key: located.key,
-            message,
-        }
-    }
-}
-
-impl fmt::Display for ProfileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_located(
-            f,
-            &self.path,
-            self.line_col,
-            self.key.as_deref(),
-            &self.message,
-        )
-    }
-}
-
-impl std::error::Error for ProfileError {}
+/// A profile that could not be found, read or understood (see
+/// [`FileError`]).
+pub type ProfileError = FileError;
 
 /// Profiles shipped inside the binary, so `--profile dev` works on a fresh
 /// install and the examples in the docs are guaranteed to parse.
