@@ -62,14 +62,16 @@ fn signal_session(sid: i32, signal: Signal) {
     }
 }
 
-/// Hangs up on a session now and kills what is left after [`GRACE`], on its
+/// Hangs up on a session and kills what is left after [`GRACE`], on its
 /// own thread so the caller never waits.
 pub fn end_session(sid: i32) {
-    signal_session(sid, Signal::SIGHUP);
-    signal_session(sid, Signal::SIGCONT);
+    // All of it off the caller's thread: scanning /proc takes milliseconds
+    // with many processes, and the caller is the render loop.
     let spawned = std::thread::Builder::new()
         .name("end-session".into())
         .spawn(move || {
+            signal_session(sid, Signal::SIGHUP);
+            signal_session(sid, Signal::SIGCONT);
             std::thread::sleep(GRACE);
             signal_session(sid, Signal::SIGKILL);
             unregister(sid);
