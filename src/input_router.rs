@@ -25,6 +25,8 @@ const WHEEL_ROWS: isize = 3;
 const MULTI_CLICK: Duration = Duration::from_millis(400);
 /// After the prefix, how long before the which-key popup appears.
 pub const WHICH_KEY_DELAY: Duration = Duration::from_millis(500);
+/// Keys kept while copy mode waits for its history (a few lines of typing).
+const MAX_PENDING_COPY_KEYS: usize = 256;
 /// How long a notice ("copied 12 characters") stays in the status bar.
 pub const NOTICE_TIME: Duration = Duration::from_secs(3);
 
@@ -92,6 +94,10 @@ pub struct InputRouter {
     /// A profile name to save to (`--save-profile`, the save prompt's default).
     pub session_name: Option<String>,
     last_click: Option<(Instant, u16, u16, u8)>,
+    /// Keys typed in copy mode before the history arrived.
+    pending_copy_keys: Vec<KeyEvent>,
+    /// A search submitted before the history arrived.
+    pending_search: Option<String>,
     /// Reused for every encoded key: no allocation per keystroke.
     scratch: Vec<u8>,
 }
@@ -115,6 +121,8 @@ impl InputRouter {
             copy_command: None,
             session_name: None,
             last_click: None,
+            pending_copy_keys: Vec::new(),
+            pending_search: None,
             scratch: Vec::with_capacity(64),
         }
     }
@@ -308,6 +316,10 @@ impl InputRouter {
                         ws.rename_tab(&text);
                     }
                     PromptKind::SaveSession => self.save_session(ws, text.trim()),
+                    PromptKind::Search if self.copy.is_none() => {
+                        // The history is still loading: search when it lands.
+                        self.pending_search = Some(text);
+                    }
                     PromptKind::Search => self.run_search(ws, &text, false),
                     PromptKind::SearchAll => self.start_search_all(ws, &text),
                 }
@@ -377,6 +389,8 @@ impl InputRouter {
 
     fn leave_copy(&mut self, ws: &mut Workspace) {
         self.mode = Mode::Normal;
+        self.pending_copy_keys.clear();
+        self.pending_search = None;
         if let Some(copy) = self.copy.take()
             && let Some(p) = ws.panes.get_mut(&copy.pane)
         {
@@ -396,6 +410,12 @@ impl InputRouter {
                 .is_some_and(|p| p.kind == PromptKind::Search)
         {
             self.sync_copy(ws);
+            if let Some(pattern) = self.pending_search.take() {
+                self.run_search(ws, &pattern, false);
+            }
+            for key in std::mem::take(&mut self.pending_copy_keys) {
+                self.handle_key(ws, &key);
+            }
             let text = self
                 .prompt
                 .as_ref()
@@ -449,8 +469,9 @@ impl InputRouter {
         self.sync_copy(ws);
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let Some(mut copy) = self.copy.take() else {
-            // The history is still loading: scrolling keys go to the pane's
-            // pending offset, `q` leaves, the rest waits.
+            // The history is still loading: `q`/Esc leave at once, other keys
+            // wait and are replayed when it arrives (typing `/pattern` right
+            // after entering copy mode must not lose keys).
             return self.copy_key_loading(ws, key);
         };
         let Some(history) = ws.panes.get_mut(&copy.pane).and_then(|p| p.history_mut()) else {
@@ -547,18 +568,14 @@ impl InputRouter {
     }
 
     fn copy_key_loading(&mut self, ws: &mut Workspace, key: &KeyEvent) -> Outcome {
-        let Some(id) = ws.focused_id() else {
-            return Outcome::default();
-        };
-        let page = ws
-            .focused()
-            .map_or(10, |p| p.size().0.saturating_sub(1).max(1) as isize);
         match key.code {
-            KeyCode::Char('q') | KeyCode::Esc => self.leave_copy(ws),
-            KeyCode::PageUp => ws.scroll_pane(id, page),
-            KeyCode::PageDown => ws.scroll_pane(id, -page),
-            KeyCode::Up | KeyCode::Char('k') => ws.scroll_pane(id, 1),
-            KeyCode::Down | KeyCode::Char('j') => ws.scroll_pane(id, -1),
+            KeyCode::Char('q') | KeyCode::Esc => {
+                self.pending_copy_keys.clear();
+                self.leave_copy(ws);
+            }
+            _ if self.pending_copy_keys.len() < MAX_PENDING_COPY_KEYS => {
+                self.pending_copy_keys.push(*key);
+            }
             _ => {}
         }
         redraw()
