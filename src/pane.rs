@@ -66,9 +66,11 @@ pub struct Pane {
 /// Memory a replayed history may use: vt100 keeps every row at full width
 /// (32 bytes a cell), so a ring of short lines would need far more memory
 /// as rows than as bytes. Bounded by both a multiple of the byte budget and
-/// an absolute cap.
+/// an absolute cap. 192 MiB keeps ~60,000 rows viewable at 104 columns
+/// (we promise at least 50,000 lines of history), and it is only spent
+/// while the user has scrolled that far back.
 pub const HISTORY_MEMORY_PER_BUDGET_BYTE: usize = 64;
-pub const HISTORY_MEMORY_CAP: usize = 128 * 1024 * 1024;
+pub const HISTORY_MEMORY_CAP: usize = 192 * 1024 * 1024;
 
 /// The most history rows a replay keeps for a byte budget and width.
 pub fn max_history_rows(budget: usize, cols: u16) -> usize {

@@ -66,6 +66,20 @@ fn cell_modifier(cell: &vt100::Cell) -> Modifier {
     modifier
 }
 
+/// What a cell's text becomes on the user's terminal: blanks for empty
+/// cells, and never a bidi control (vt100 keeps one as a zero-width mark on
+/// the previous cell; written out, it would reorder the user's whole line,
+/// beyond the pane). ASCII, the common case, is checked in one pass.
+fn symbol_for(contents: &str) -> &str {
+    if contents.is_empty() {
+        " "
+    } else if contents.is_ascii() || !contents.chars().any(crate::sanitize::is_bidi_control) {
+        contents
+    } else {
+        "\u{FFFD}"
+    }
+}
+
 /// Copies one vt100 cell's look into a ratatui cell. Fields are assigned
 /// directly: `set_style` would patch a `Style` per cell, and this runs for
 /// every cell of every visible pane on every frame.
@@ -114,12 +128,7 @@ pub fn render_row(screen: &vt100::Screen, row: u16, area: Rect, buf: &mut Buffer
             col += 1;
             continue;
         }
-        let contents = cell.contents();
-        paint(
-            target,
-            cell,
-            if contents.is_empty() { " " } else { contents },
-        );
+        paint(target, cell, symbol_for(cell.contents()));
         if wide && let Some(next) = buf.cell_mut((x + 1, y)) {
             next.reset();
             next.fg = map_color(cell.fgcolor());
@@ -222,6 +231,14 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, 3, 1));
         PaneWidget::new(parser.screen()).render(Rect::new(0, 0, 3, 1), &mut buf);
         assert_eq!(buf[(2, 0)].symbol(), " ");
+    }
+
+    #[test]
+    fn bidi_controls_never_reach_the_terminal() {
+        let buf = render(1, 10, "ab\u{202E}cd".as_bytes());
+        let text: String = (0..10).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+        assert!(!text.contains('\u{202E}'), "{text:?}");
+        assert!(text.starts_with("a\u{FFFD}cd"), "{text:?}");
     }
 
     #[test]

@@ -267,3 +267,234 @@ impl Drop for Tilework {
         let _ = self.child.kill();
     }
 }
+
+// ---------------------------------------------------------------------------
+// Helpers for the robustness tests (issue 5): processes, /proc, signals, the
+// outer terminal's modes. Appended; nothing above depends on them.
+// ---------------------------------------------------------------------------
+
+/// Polls `cond` (something outside the screen: /proc, a file) until it holds;
+/// panics after [`TIMEOUT`]. A passing test returns as soon as it holds.
+pub fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = Instant::now() + TIMEOUT;
+    while !cond() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A `kB` field of /proc/PID/status (`VmRSS`, `VmHWM`, ...), in KiB.
+pub fn proc_status_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|line| {
+        let rest = line.strip_prefix(field)?.strip_prefix(':')?;
+        rest.split_whitespace().next()?.parse().ok()
+    })
+}
+
+/// Resident memory of `pid` in KiB.
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    proc_status_kib(pid, "VmRSS")
+}
+
+/// Threads of `pid`.
+pub fn thread_count(pid: u32) -> Option<u64> {
+    proc_status_kib(pid, "Threads")
+}
+
+/// Open file descriptors of `pid`.
+pub fn fd_count(pid: u32) -> Option<usize> {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .ok()
+        .map(|d| d.count())
+}
+
+/// The process exists and is not a zombie. In a container PID 1 may never
+/// reap orphans, so a killed grandchild can linger as a zombie: it holds no
+/// resources and runs nothing, so it counts as gone.
+pub fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
+}
+
+/// Live pids whose full command line matches the regex `pattern` (`pgrep
+/// -f`), except `exclude` (tilework itself, whose own argv carries every
+/// `-c` line).
+pub fn pids_matching(pattern: &str, exclude: &[u32]) -> Vec<u32> {
+    let out = std::process::Command::new("pgrep")
+        .args(["-f", pattern])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .filter(|p| !exclude.contains(p) && *p != std::process::id() && alive(*p))
+        .collect()
+}
+
+/// A `sleep` command with an argument no other process on the machine has,
+/// and the `pgrep -f` pattern that finds exactly it.
+pub fn unique_sleep() -> (String, String) {
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let secs = 500_000 + (std::process::id() % 10_000) * 40 + n;
+    (format!("sleep {secs}"), format!("^sleep {secs}$"))
+}
+
+impl Tilework {
+    /// Sends `sig` to tilework itself.
+    pub fn signal(&self, sig: nix::sys::signal::Signal) {
+        let pid = self.pid().unwrap();
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap()), sig)
+            .unwrap();
+    }
+
+    /// The exit status if tilework has exited, without waiting.
+    pub fn try_exit(&mut self) -> Option<portable_pty::ExitStatus> {
+        self.child.try_wait().unwrap()
+    }
+
+    /// Whether tilework's recent raw output contains `needle`.
+    pub fn raw_contains(&self, needle: &[u8]) -> bool {
+        let s = self.shared.0.lock().unwrap();
+        s.raw.windows(needle.len()).any(|w| w == needle)
+    }
+
+    /// Waits until tilework's recent raw output contains `needle`.
+    pub fn wait_for_raw(&self, needle: &[u8]) {
+        let (lock, cvar) = &*self.shared;
+        let deadline = Instant::now() + TIMEOUT;
+        let mut s = lock.lock().unwrap();
+        loop {
+            if s.raw.windows(needle.len()).any(|w| w == needle) {
+                return;
+            }
+            let now = Instant::now();
+            assert!(
+                now < deadline,
+                "timed out waiting for {:?} in the raw output",
+                String::from_utf8_lossy(needle)
+            );
+            s = cvar.wait_timeout(s, deadline - now).unwrap().0;
+        }
+    }
+
+    /// The outer terminal's line discipline as `stty -a` prints it.
+    pub fn outer_stty(&self) -> String {
+        let tty = self.master.tty_name().unwrap();
+        let out = std::process::Command::new("stty")
+            .arg("-F")
+            .arg(&tty)
+            .arg("-a")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Whether the outer terminal is in raw mode (no canonical input, no echo).
+    pub fn outer_is_raw(&self) -> bool {
+        let stty = self.outer_stty();
+        stty.split_whitespace().any(|w| w == "-icanon")
+    }
+
+    /// Panics unless the user's terminal is back as it was: main screen,
+    /// cursor visible, no mouse reporting, no bracketed paste, cooked mode.
+    pub fn assert_terminal_restored(&self) {
+        self.with_screen(|s| {
+            assert!(!s.alternate_screen(), "still on the alternate screen");
+            assert!(!s.hide_cursor(), "cursor left hidden");
+            assert_eq!(
+                s.mouse_protocol_mode(),
+                vt100::MouseProtocolMode::None,
+                "mouse reporting left on"
+            );
+            assert!(!s.bracketed_paste(), "bracketed paste left on");
+        });
+        assert!(
+            !self.outer_is_raw(),
+            "terminal left in raw mode: {}",
+            self.outer_stty()
+        );
+    }
+}
+
+impl Tilework {
+    /// [`Tilework::wait_for`] with a longer limit, for the few tests that
+    /// push tens of megabytes through a debug build on a loaded machine.
+    pub fn wait_for_within(
+        &self,
+        what: &str,
+        limit: Duration,
+        mut cond: impl FnMut(&vt100::Screen) -> bool,
+    ) {
+        let (lock, cvar) = &*self.shared;
+        let deadline = Instant::now() + limit;
+        let mut s = lock.lock().unwrap();
+        loop {
+            if cond(s.parser.screen()) {
+                return;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                panic!(
+                    "timed out waiting for {what}; screen:\n{}",
+                    s.parser.screen().contents()
+                );
+            }
+            s = cvar.wait_timeout(s, deadline - now).unwrap().0;
+        }
+    }
+
+    /// Sends a large input (a paste) from another thread's point of view:
+    /// if tilework stops reading its terminal, the write would block the test
+    /// forever, so a watchdog kills tilework after [`TIMEOUT`] and the test
+    /// fails with a message instead of hanging.
+    pub fn send_guarded(&mut self, bytes: &[u8]) {
+        let pid = self.pid().unwrap();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let watchdog = std::thread::spawn(move || {
+            if done_rx.recv_timeout(TIMEOUT * 2).is_err() {
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap()),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+                return true;
+            }
+            false
+        });
+        let result = self
+            .writer
+            .write_all(bytes)
+            .and_then(|()| self.writer.flush());
+        let _ = done_tx.send(());
+        let fired = watchdog.join().unwrap();
+        assert!(!fired, "tilework stopped reading its terminal input");
+        result.unwrap();
+    }
+}
+
+/// Kills whatever still matches these `pgrep -f` patterns when dropped, so
+/// a failing test does not leave its hostile children running on the
+/// machine.
+pub struct Cleanup(pub Vec<String>);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        for pattern in &self.0 {
+            for pid in pids_matching(pattern, &[]) {
+                if let Ok(pid) = i32::try_from(pid) {
+                    let _ = nix::sys::signal::kill(
+                        nix::unistd::Pid::from_raw(pid),
+                        nix::sys::signal::Signal::SIGKILL,
+                    );
+                }
+            }
+        }
+    }
+}
