@@ -27,7 +27,10 @@ fn tabs_new_rename_switch_by_click_and_close() {
     let mut tw = Tilework::start(&[], ROWS, COLS);
     ready(&tw);
     tw.send("\x02c");
-    tw.wait_for("a second tab", |s| status_line(s).contains("2:"));
+    // The new tab's shell is up (its prompt shows) before anything is typed.
+    tw.wait_for("a second tab with its prompt", |s| {
+        status_line(s).contains("2:") && s.contents().contains("$ ")
+    });
     tw.send("\x02,");
     tw.wait_for("the rename prompt", |s| {
         status_line(s).contains("rename tab")
@@ -54,7 +57,10 @@ fn output_in_a_hidden_tab_marks_it() {
     let mut tw = Tilework::start(&[], ROWS, COLS);
     ready(&tw);
     tw.send("\x02c");
-    tw.wait_for("a second tab", |s| status_line(s).contains("2:"));
+    // The new tab's shell is up (its prompt shows) before anything is typed.
+    tw.wait_for("a second tab with its prompt", |s| {
+        status_line(s).contains("2:") && s.contents().contains("$ ")
+    });
     tw.type_line("sleep 1; echo later; printf '\\a'");
     tw.send("\x021");
     tw.wait_for("the bell marker on tab 2", |s| {
