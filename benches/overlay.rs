@@ -42,31 +42,17 @@ fn full_metrics() -> Metrics {
     m
 }
 
+/// The app's own snapshot, with four panes' worth of per-pane numbers.
 fn snapshot(m: &mut Metrics, now: Instant) -> OverlayData {
-    OverlayData {
-        fps: m.fps.fps(now),
-        frames: m.frames,
-        frame_p50: m.frame_times.percentile(50.0),
-        frame_p99: m.frame_times.percentile(99.0),
-        sparkline: m
-            .frame_times
-            .iter()
-            .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
-            .collect(),
-        bytes_per_frame: m.last_frame_bytes,
-        writes_per_frame: m.last_frame_writes,
-        key_p50: m.key_latency.percentile(50.0),
-        key_p99: m.key_latency.percentile(99.0),
-        writer: m.writer_name,
-        panes: (0..4)
-            .map(|i| PaneMetrics {
-                label: format!("pane {i}"),
-                bytes_per_sec: 1e6 * f64::from(i),
-                queued: i as usize,
-                capacity: 16,
-            })
-            .collect(),
-    }
+    let panes = (0..4)
+        .map(|i| PaneMetrics {
+            label: format!("pane {i}"),
+            bytes_per_sec: 1e6 * f64::from(i),
+            queued: i as usize,
+            capacity: 16,
+        })
+        .collect();
+    OverlayData::from_metrics(m, now, panes)
 }
 
 fn overlay(c: &mut Criterion) {

@@ -130,7 +130,6 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         dirty: true,
         urgent: true,
         echo_pending: None,
-        frames: 0,
         last_cursor_style: b"",
         deadline_exit: opts.exit_after.map(|d| Instant::now() + d),
         input_closed: false,
@@ -156,8 +155,6 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         }
     }
     app.ws.kill_all();
-    // Panes closed just before the end may still be in their grace period.
-    crate::children::kill_all();
     drop(app);
     drop(guard);
     result
@@ -177,7 +174,6 @@ struct App {
     urgent: bool,
     /// A key went to this pane; its next output is drawn at once.
     echo_pending: Option<PaneId>,
-    frames: u64,
     last_cursor_style: &'static [u8],
     deadline_exit: Option<Instant>,
     input_closed: bool,
@@ -468,7 +464,7 @@ impl App {
         // Tests of the panic exit path (debug builds only): the terminal must
         // come back and the children must die.
         #[cfg(debug_assertions)]
-        if self.frames >= 2 && std::env::var_os("TILEWORK_DEBUG_PANIC").is_some() {
+        if self.metrics.frames >= 2 && std::env::var_os("TILEWORK_DEBUG_PANIC").is_some() {
             panic!("TILEWORK_DEBUG_PANIC is set: panicking on purpose");
         }
         let started = Instant::now();
@@ -514,7 +510,6 @@ impl App {
         let bytes = counters.bytes() - bytes_before;
         let writes = counters.writes() - writes_before;
         self.metrics.frame_done(done, done - started, bytes, writes);
-        self.frames += 1;
         self.last_frame = Some(done);
         // A pane drawn from a stale image gets a regular frame soon.
         self.dirty = left_stale;
@@ -550,26 +545,10 @@ impl App {
                 capacity: OUTPUT_CHANNEL_CAPACITY,
             });
         }
-        let m = &mut self.metrics;
-        m.pane_rates
+        self.metrics
+            .pane_rates
             .retain(|id, _| self.ws.panes.contains_key(&PaneId(*id)));
-        OverlayData {
-            fps: m.fps.fps(now),
-            frames: m.frames,
-            frame_p50: m.frame_times.percentile(50.0),
-            frame_p99: m.frame_times.percentile(99.0),
-            sparkline: m
-                .frame_times
-                .iter()
-                .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
-                .collect(),
-            bytes_per_frame: m.last_frame_bytes,
-            writes_per_frame: m.last_frame_writes,
-            key_p50: m.key_latency.percentile(50.0),
-            key_p99: m.key_latency.percentile(99.0),
-            writer: m.writer_name,
-            panes,
-        }
+        OverlayData::from_metrics(&mut self.metrics, now, panes)
     }
 }
 

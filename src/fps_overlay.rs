@@ -3,7 +3,7 @@
 //! causes frames of its own except one, a second after activity stops, so
 //! it can read 0 fps.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -11,7 +11,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Sparkline, Widget};
 
-use crate::metrics::PaneMetrics;
+use crate::metrics::{Metrics, PaneMetrics};
 
 /// Pane lines shown before "+N more".
 const MAX_PANE_LINES: usize = 8;
@@ -32,6 +32,30 @@ pub struct OverlayData {
     pub key_p99: Option<Duration>,
     pub writer: &'static str,
     pub panes: Vec<PaneMetrics>,
+}
+
+impl OverlayData {
+    /// Snapshots what the loop measured, with the per-pane numbers the
+    /// caller sampled.
+    pub fn from_metrics(m: &mut Metrics, now: Instant, panes: Vec<PaneMetrics>) -> Self {
+        Self {
+            fps: m.fps.fps(now),
+            frames: m.frames,
+            frame_p50: m.frame_times.percentile(50.0),
+            frame_p99: m.frame_times.percentile(99.0),
+            sparkline: m
+                .frame_times
+                .iter()
+                .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+                .collect(),
+            bytes_per_frame: m.last_frame_bytes,
+            writes_per_frame: m.last_frame_writes,
+            key_p50: m.key_latency.percentile(50.0),
+            key_p99: m.key_latency.percentile(99.0),
+            writer: m.writer_name,
+            panes,
+        }
+    }
 }
 
 fn ms(d: Option<Duration>) -> String {

@@ -176,10 +176,8 @@ impl InputRouter {
             self.show_help = false;
             return redraw();
         }
-        if self.mouse_selection.take().is_some() {
-            // A key ends a finished mouse selection's highlight.
-            self.mouse_selection = None;
-        }
+        // A key ends a finished mouse selection's highlight.
+        self.mouse_selection = None;
         match self.mode {
             Mode::Prefix => {
                 self.mode = if self.copy.is_some() {

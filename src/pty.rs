@@ -213,13 +213,12 @@ impl PtyProcess {
         }
     }
 
-    /// SIGKILLs the child's session now; for the final exit path where
-    /// there is no time to be polite.
+    /// SIGKILLs the foreground job now (it may have left the child's
+    /// session); the sessions themselves go in one `children::kill_all`.
     pub fn kill_now(&self) {
         if let Some(fg) = self.foreground_group().filter(|&fg| fg > 0) {
             signal_groups(&[fg], Signal::SIGKILL);
         }
-        children::kill_all();
     }
 
     fn sid(&self) -> Option<i32> {

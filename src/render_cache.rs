@@ -29,8 +29,6 @@ struct PaneCache {
 #[derive(Default)]
 pub struct RenderCache {
     panes: HashMap<PaneId, PaneCache>,
-    /// Reused when a pane is copied into the frame.
-    pub stale_panes: usize,
 }
 
 impl RenderCache {

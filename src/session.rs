@@ -33,10 +33,13 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
     let mut out = format!(
         "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n"
     );
-    for (i, tab) in ws.tabs.iter().enumerate() {
+    for tab in &ws.tabs {
         let _ = write!(out, "\n[[tab]]\nname = {}\n", quote(&tab.name));
-        let focus = (i == ws.active).then_some(tab.focus).or(Some(tab.focus));
-        let _ = writeln!(out, "layout = {}", node_toml(ws, tab.layout.root(), focus));
+        let _ = writeln!(
+            out,
+            "layout = {}",
+            node_toml(ws, tab.layout.root(), Some(tab.focus))
+        );
     }
     out
 }
@@ -88,9 +91,6 @@ fn pane_toml(ws: &Workspace, id: PaneId, focus: bool) -> String {
         }
         if let Some(dir) = ws.pane_dir(id) {
             fields.push(format!("cwd = {}", quote(&dir.to_string_lossy())));
-        }
-        if pane.label() != pane.title() && !pane.title().is_empty() && is_shell {
-            // A shell's title changes with what runs in it: not worth keeping.
         }
     }
     if focus {

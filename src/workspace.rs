@@ -852,6 +852,9 @@ impl Workspace {
         for pane in self.panes.values() {
             pane.kill_now();
         }
+        // Every registered session, including panes closed moments ago and
+        // still in their grace period.
+        crate::children::kill_all();
     }
 
     /// Directory a new pane would start in, for saving profiles.

@@ -154,23 +154,8 @@ impl Tilework {
     }
 
     /// Waits until `cond` holds on the screen; panics with the screen if not.
-    pub fn wait_for(&self, what: &str, mut cond: impl FnMut(&vt100::Screen) -> bool) {
-        let (lock, cvar) = &*self.shared;
-        let deadline = Instant::now() + TIMEOUT;
-        let mut s = lock.lock().unwrap();
-        loop {
-            if cond(s.parser.screen()) {
-                return;
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                panic!(
-                    "timed out waiting for {what}; screen:\n{}",
-                    s.parser.screen().contents()
-                );
-            }
-            s = cvar.wait_timeout(s, deadline - now).unwrap().0;
-        }
+    pub fn wait_for(&self, what: &str, cond: impl FnMut(&vt100::Screen) -> bool) {
+        self.wait_for_within(what, TIMEOUT, cond);
     }
 
     pub fn wait_for_text(&self, text: &str) {
