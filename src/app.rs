@@ -273,6 +273,8 @@ impl App {
     }
 
     fn handle_input(&mut self, at: Instant, ev: &Event) {
+        // Selections, copy mode and searches read what the user sees.
+        self.settle_visible();
         let outcome = match ev {
             Event::Key(key) => self.router.handle_key(&mut self.ws, key),
             Event::Paste(text) => self.router.handle_paste(&mut self.ws, text),
@@ -421,6 +423,14 @@ impl App {
         more
     }
 
+    fn settle_visible(&mut self) {
+        for id in self.ws_visible_ids() {
+            if let Some(pane) = self.ws.panes.get_mut(&id) {
+                pane.settle();
+            }
+        }
+    }
+
     fn ws_visible_ids(&self) -> Vec<PaneId> {
         self.ws.visible().into_iter().map(|(id, _)| id).collect()
     }
@@ -471,12 +481,22 @@ impl App {
         let overlay = self.router.show_fps.then(|| self.overlay_data(started));
         let counters = self.terminal.backend().writer().counters();
         let (bytes_before, writes_before) = (counters.bytes(), counters.writes());
+        let echo_of = self.echo_frame.take();
+        // A frame drawn early for an echo parses only the echoing pane's
+        // held-back output; the others may show their previous image.
+        for id in self.ws_visible_ids() {
+            if echo_of.is_none_or(|echo| echo == id)
+                && let Some(pane) = self.ws.panes.get_mut(&id)
+            {
+                pane.settle();
+            }
+        }
         let ws = &self.ws;
         let router = &self.router;
         self.render_cache.retain(|id| ws.panes.contains_key(&id));
         let mut cache = ui::FrameCache {
             cache: &mut self.render_cache,
-            echo_of: self.echo_frame.take(),
+            echo_of,
             left_stale: false,
         };
         let writer = self.terminal.backend_mut().writer_mut();

@@ -14,6 +14,7 @@ pub mod clipboard;
 pub mod config;
 pub mod copy_mode;
 pub mod event;
+pub mod fast_forward;
 pub mod file_error;
 pub mod fps_overlay;
 pub mod help_overlay;

@@ -9,6 +9,7 @@ use std::num::NonZeroU16;
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
 use crate::event::LoopEvent;
+use crate::fast_forward::FastForward;
 use crate::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::layout::PaneId;
 use crate::osc_guard::OscGuard;
@@ -52,6 +53,9 @@ pub struct Pane {
     /// Keeps a never-ending OSC string from growing the parser's buffer.
     osc_guard: OscGuard,
     osc_scratch: Vec<u8>,
+    /// Holds back plain output and drops what would scroll off unseen;
+    /// [`Pane::settle`] brings the parser up to date.
+    fast_forward: FastForward,
     /// Bumped whenever what the pane shows may have changed, so the render
     /// cache knows when to look again.
     version: u64,
@@ -175,6 +179,7 @@ impl Pane {
             version: 0,
             osc_guard: OscGuard::default(),
             osc_scratch: Vec::new(),
+            fast_forward: FastForward::default(),
             rows,
             cols,
             bytes_parsed: 0,
@@ -217,7 +222,7 @@ impl Pane {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
         let bytes = self.osc_guard.filter(&chunk, &mut self.osc_scratch);
-        self.parser.process(bytes);
+        self.fast_forward.push(&mut self.parser, bytes);
         self.ring.push(bytes);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.feed(bytes);
@@ -229,6 +234,25 @@ impl Pane {
             // A full recycle channel just means the reader has enough buffers.
             let _ = p.recycle_tx.try_send(chunk);
         }
+    }
+
+    /// Parses held-back output, so the screen is current. Call before
+    /// reading the screen's contents or cursor (modes are always current).
+    pub fn settle(&mut self) {
+        if !self.fast_forward.is_settled() {
+            self.fast_forward.settle(&mut self.parser);
+            self.drain_parser_events();
+        }
+    }
+
+    /// Whether the screen shows all output received so far.
+    pub fn is_settled(&self) -> bool {
+        self.fast_forward.is_settled()
+    }
+
+    /// Output bytes never parsed because later output scrolled them off.
+    pub fn bytes_skipped(&self) -> u64 {
+        self.fast_forward.skipped
     }
 
     fn drain_parser_events(&mut self) {
@@ -264,6 +288,9 @@ impl Pane {
         if (rows, cols) == (self.rows, self.cols) {
             return;
         }
+        // Held-back output was written for the old size.
+        self.settle();
+        self.fast_forward.grid_resized(self.rows, rows);
         self.rows = rows;
         self.cols = cols;
         self.version += 1;

@@ -48,7 +48,10 @@ impl RenderCache {
         }
         let size = Rect::new(0, 0, inner.width, inner.height);
         let live = !pane.is_scrolled();
-        let screen = pane.screen();
+        // A pane with held-back output shows an older screen: as stale as a
+        // cached image, and as soon refreshed.
+        let behind = live && !pane.is_settled();
+        let may_be_stale = may_be_stale || behind;
         let entry = self.panes.entry(pane.id).or_insert_with(|| PaneCache {
             buf: Buffer::empty(Rect::default()),
             version: u64::MAX,
@@ -62,7 +65,12 @@ impl RenderCache {
             if may_be_stale && same_shape && entry.version != u64::MAX {
                 stale = true;
             } else {
-                update(entry, screen, size, live, pane.version());
+                update(entry, pane.screen(), size, live, pane.version());
+                if behind {
+                    // Not the newest image: draw it again next frame.
+                    entry.version = u64::MAX - 1;
+                    stale = true;
+                }
             }
         }
         blit(&entry.buf, inner, frame);
@@ -161,6 +169,7 @@ mod tests {
             .collect();
         for chunk in chunks {
             pane.feed(chunk);
+            pane.settle();
             frame.reset();
             assert!(!cache.draw(&pane, area, &mut frame, false));
             let expected = full(&pane, area);
@@ -177,14 +186,32 @@ mod tests {
     }
 
     #[test]
+    fn output_not_yet_parsed_is_drawn_as_stale_and_redrawn_when_parsed() {
+        let mut pane = Pane::detached(PaneId(1), 5, 10, 1 << 20);
+        let area = Rect::new(0, 0, 10, 5);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(area);
+        pane.feed(b"one".to_vec());
+        assert!(!pane.is_settled());
+        // Nothing cached yet: the older screen is drawn, marked stale.
+        assert!(cache.draw(&pane, area, &mut frame, false));
+        pane.settle();
+        frame.reset();
+        assert!(!cache.draw(&pane, area, &mut frame, false));
+        assert_eq!(frame[(2, 0)].symbol(), "e");
+    }
+
+    #[test]
     fn a_stale_image_is_allowed_only_when_asked() {
         let mut pane = Pane::detached(PaneId(1), 5, 10, 1 << 20);
         let area = Rect::new(0, 0, 10, 5);
         let mut cache = RenderCache::default();
         let mut frame = Buffer::empty(area);
         pane.feed(b"one".to_vec());
+        pane.settle();
         cache.draw(&pane, area, &mut frame, false);
         pane.feed(b" two".to_vec());
+        pane.settle();
         frame.reset();
         assert!(cache.draw(&pane, area, &mut frame, true));
         assert_eq!(frame[(4, 0)].symbol(), " ");

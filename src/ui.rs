@@ -295,6 +295,7 @@ mod tests {
             let inner = content_rect(rect);
             let mut pane = Pane::detached(id, inner.height, inner.width, 1 << 20);
             pane.feed(bytes.to_vec());
+            pane.settle();
             ws.panes.insert(id, pane);
         }
         ws.tabs.push(Tab::new("t".into(), layout, ids[0]));

@@ -341,7 +341,11 @@ fn run_ops(
                 settle(&mut pane, rx)?;
             }
             Op::ScrollToBottom => pane.scroll_to_bottom(),
-            Op::Render(target) => render_checked(&pane, target)?,
+            Op::Render(target) => {
+                // The render loop parses held-back output before drawing.
+                pane.settle();
+                render_checked(&pane, target)?;
+            }
         }
         prop_assert!(
             pane.history_bytes() <= budget.max(1),
@@ -354,6 +358,7 @@ fn run_ops(
     // Whatever came before, a reset and text show that text.
     pane.scroll_to_bottom();
     pane.feed(b"\x1bcok".to_vec());
+    pane.settle();
     let first = pane.screen().contents_between(0, 0, 0, pane.size().1);
     prop_assert!(
         first.starts_with("ok"),
@@ -444,6 +449,7 @@ proptest! {
         let mut pane = Pane::detached(PaneId(9), 24, 80, 1 << 20);
         for w in cuts.windows(2) {
             pane.feed(bytes[w[0]..w[1]].to_vec());
+            pane.settle();
         }
         let first = pane.screen().contents_between(0, 0, 0, 80);
         prop_assert!(first.starts_with("after-osc"), "first row {first:?}");

@@ -66,6 +66,8 @@ fn feed(pane: &mut Pane, bytes: &[u8]) {
     for chunk in bytes.chunks(64 * 1024) {
         pane.feed(chunk.to_vec());
     }
+    // As the render loop does before it draws.
+    pane.settle();
 }
 
 /// Scrolls back and waits for the replay, as the render loop would.
