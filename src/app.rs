@@ -24,6 +24,7 @@ use crate::input_router::InputRouter;
 use crate::layout::PaneId;
 use crate::metrics::{Metrics, PaneMetrics};
 use crate::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
+use crate::painter::Painter;
 use crate::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::spawn::ChildEnv;
 use crate::status_bar::tab_at;
@@ -143,6 +144,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         batch: Vec::with_capacity(64),
         order: Vec::with_capacity(16),
         render_cache: crate::render_cache::RenderCache::default(),
+        painter: Painter::new(size),
         echo_frame: None,
     };
     let result = app.run();
@@ -193,6 +195,7 @@ struct App {
     batch: Vec<crate::pty::OutputChunk>,
     order: Vec<PaneId>,
     render_cache: crate::render_cache::RenderCache,
+    painter: Painter,
     /// The next frame is drawn early for this pane's echo.
     echo_frame: Option<PaneId>,
 }
@@ -299,6 +302,7 @@ impl App {
                 if let Err(err) = self.terminal.resize(size) {
                     tracing::warn!("resizing the terminal: {err}");
                 }
+                self.painter.resized(size);
                 let (panes, _) = ui::split_screen(size);
                 self.ws.set_area(panes);
                 crate::input_router::Outcome {
@@ -494,17 +498,18 @@ impl App {
         let ws = &self.ws;
         let router = &self.router;
         self.render_cache.retain(|id| ws.panes.contains_key(&id));
-        let mut cache = ui::FrameCache {
-            cache: &mut self.render_cache,
-            echo_of,
-            left_stale: false,
-        };
         let writer = self.terminal.backend_mut().writer_mut();
         writer.write_all_sync(SYNC_BEGIN)?;
-        self.terminal
-            .draw(|frame| ui::draw(frame, ws, router, overlay.as_ref(), &mut cache))
-            .context("drawing a frame")?;
-        let left_stale = cache.left_stale;
+        let left_stale = ui::render_frame(
+            &mut self.terminal,
+            &mut self.painter,
+            &mut self.render_cache,
+            ws,
+            router,
+            overlay.as_ref(),
+            echo_of,
+        )
+        .context("drawing a frame")?;
         let cursor = ui::cursor_style_sequence(ws);
         let writer = self.terminal.backend_mut().writer_mut();
         if cursor != self.last_cursor_style {

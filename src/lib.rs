@@ -28,6 +28,7 @@ pub mod logging;
 pub mod metrics;
 pub mod osc_guard;
 pub mod output;
+pub mod painter;
 pub mod pane;
 pub mod pane_widget;
 pub mod popups;

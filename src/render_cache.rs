@@ -24,23 +24,43 @@ struct PaneCache {
     live: bool,
     /// The live screen `buf` shows, for `rows_diff`.
     prev: Option<vt100::Screen>,
+    /// Where `buf` was last copied into the frame; `None` after a full
+    /// rebuild, so the next copy is whole.
+    placed: Option<Rect>,
+    /// Rows of `buf` converted since it was last copied into the frame.
+    changed: Vec<u16>,
 }
 
 #[derive(Default)]
 pub struct RenderCache {
     panes: HashMap<PaneId, PaneCache>,
+    /// What each pane's border showed last frame.
+    borders: HashMap<PaneId, String>,
 }
 
 impl RenderCache {
+    /// Whether a pane's border differs from last frame's (`key` says what it
+    /// shows); remembers it.
+    pub fn border_changed(&mut self, id: PaneId, key: String) -> bool {
+        if self.borders.get(&id) == Some(&key) {
+            return false;
+        }
+        self.borders.insert(id, key);
+        true
+    }
+
     /// Draws `pane` into `frame` at `inner`. With `may_be_stale`, a cached
     /// image of the right size is used even if the pane changed since.
-    /// Returns whether the drawn image is stale.
+    /// With `in_place`, `frame` still holds the previous frame: only rows
+    /// that changed are copied, and marked there. Returns whether the drawn
+    /// image is stale.
     pub fn draw(
         &mut self,
         pane: &Pane,
         inner: Rect,
         frame: &mut Buffer,
         may_be_stale: bool,
+        in_place: Option<&mut [bool]>,
     ) -> bool {
         let inner = inner.intersection(frame.area);
         if inner.width == 0 || inner.height == 0 {
@@ -57,6 +77,8 @@ impl RenderCache {
             version: u64::MAX,
             live,
             prev: None,
+            placed: None,
+            changed: Vec::new(),
         });
         let same_shape = entry.buf.area == size && entry.live == live;
         let up_to_date = same_shape && entry.version == pane.version();
@@ -73,13 +95,36 @@ impl RenderCache {
                 }
             }
         }
-        blit(&entry.buf, inner, frame);
+        match in_place {
+            Some(dirty) if entry.placed == Some(inner) => {
+                for &row in &entry.changed {
+                    blit_row(&entry.buf, inner, row, frame);
+                    if let Some(d) = dirty.get_mut(usize::from(inner.y + row)) {
+                        *d = true;
+                    }
+                }
+            }
+            Some(dirty) => {
+                blit(&entry.buf, inner, frame);
+                for d in dirty
+                    .iter_mut()
+                    .skip(usize::from(inner.y))
+                    .take(usize::from(inner.height))
+                {
+                    *d = true;
+                }
+            }
+            None => blit(&entry.buf, inner, frame),
+        }
+        entry.placed = Some(inner);
+        entry.changed.clear();
         stale
     }
 
     /// Forgets panes that no longer exist.
     pub fn retain(&mut self, alive: impl Fn(PaneId) -> bool) {
         self.panes.retain(|id, _| alive(*id));
+        self.borders.retain(|id, _| alive(*id));
     }
 }
 
@@ -101,6 +146,7 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
                 }
                 if !diff.is_empty() {
                     render_row(screen, row, size, &mut entry.buf);
+                    entry.changed.push(row);
                 }
             }
         }
@@ -109,6 +155,7 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
             for row in 0..rows {
                 render_row(screen, row, size, &mut entry.buf);
             }
+            entry.placed = None;
         }
     }
     // History screens carry their whole scrollback: too big to clone per
@@ -119,16 +166,23 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
 }
 
 fn blit(src: &Buffer, at: Rect, frame: &mut Buffer) {
-    let w = usize::from(at.width.min(src.area.width));
     for row in 0..at.height.min(src.area.height) {
-        let from = usize::from(row) * usize::from(src.area.width);
-        let to = frame.index_of(at.x, at.y + row);
-        if let (Some(dst), Some(line)) = (
-            frame.content.get_mut(to..to + w),
-            src.content.get(from..from + w),
-        ) {
-            dst.clone_from_slice(line);
-        }
+        blit_row(src, at, row, frame);
+    }
+}
+
+fn blit_row(src: &Buffer, at: Rect, row: u16, frame: &mut Buffer) {
+    if row >= at.height.min(src.area.height) {
+        return;
+    }
+    let w = usize::from(at.width.min(src.area.width));
+    let from = usize::from(row) * usize::from(src.area.width);
+    let to = frame.index_of(at.x, at.y + row);
+    if let (Some(dst), Some(line)) = (
+        frame.content.get_mut(to..to + w),
+        src.content.get(from..from + w),
+    ) {
+        dst.clone_from_slice(line);
     }
 }
 
@@ -171,7 +225,7 @@ mod tests {
             pane.feed(chunk);
             pane.settle();
             frame.reset();
-            assert!(!cache.draw(&pane, area, &mut frame, false));
+            assert!(!cache.draw(&pane, area, &mut frame, false, None));
             let expected = full(&pane, area);
             for y in 0..area.height {
                 for x in 0..area.width {
@@ -194,10 +248,10 @@ mod tests {
         pane.feed(b"one".to_vec());
         assert!(!pane.is_settled());
         // Nothing cached yet: the older screen is drawn, marked stale.
-        assert!(cache.draw(&pane, area, &mut frame, false));
+        assert!(cache.draw(&pane, area, &mut frame, false, None));
         pane.settle();
         frame.reset();
-        assert!(!cache.draw(&pane, area, &mut frame, false));
+        assert!(!cache.draw(&pane, area, &mut frame, false, None));
         assert_eq!(frame[(2, 0)].symbol(), "e");
     }
 
@@ -209,14 +263,14 @@ mod tests {
         let mut frame = Buffer::empty(area);
         pane.feed(b"one".to_vec());
         pane.settle();
-        cache.draw(&pane, area, &mut frame, false);
+        cache.draw(&pane, area, &mut frame, false, None);
         pane.feed(b" two".to_vec());
         pane.settle();
         frame.reset();
-        assert!(cache.draw(&pane, area, &mut frame, true));
+        assert!(cache.draw(&pane, area, &mut frame, true, None));
         assert_eq!(frame[(4, 0)].symbol(), " ");
         frame.reset();
-        assert!(!cache.draw(&pane, area, &mut frame, false));
+        assert!(!cache.draw(&pane, area, &mut frame, false, None));
         assert_eq!(frame[(4, 0)].symbol(), "t");
     }
 }

@@ -1,10 +1,11 @@
 //! Draws one frame of the workspace. Reads state only.
 
-use ratatui::Frame;
+use ratatui::backend::Backend;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Widget};
+use ratatui::widgets::{Block, BorderType, Clear, Widget};
+use ratatui::{Frame, Terminal};
 
 use crate::copy_mode::{self, CopyMode};
 use crate::fps_overlay::{FpsOverlay, OverlayData};
@@ -12,6 +13,7 @@ use crate::help_overlay::HelpOverlay;
 use crate::history::History;
 use crate::input_router::{InputRouter, Mode};
 use crate::layout::PaneId;
+use crate::painter::{FrameShape, Painter};
 use crate::pane::{Pane, ScrollView};
 use crate::popups::{SearchAllOverlay, WhichKey};
 use crate::render_cache::RenderCache;
@@ -42,6 +44,78 @@ pub struct FrameCache<'a> {
     /// Set when some pane was drawn from a stale image: the loop schedules a
     /// regular frame to refresh it.
     pub left_stale: bool,
+    /// The buffer still holds the previous frame (see `painter`): draw only
+    /// what changed and mark its rows in `dirty`.
+    pub partial: bool,
+    pub dirty: &'a mut [bool],
+    /// Where the terminal's cursor goes, if shown.
+    pub cursor: Option<Position>,
+}
+
+impl FrameCache<'_> {
+    fn mark(&mut self, rows: std::ops::Range<u16>) {
+        for y in rows {
+            if let Some(d) = self.dirty.get_mut(usize::from(y)) {
+                *d = true;
+            }
+        }
+    }
+}
+
+/// Draws a frame and sends what changed to the terminal's backend (not
+/// flushed: the caller ends the frame). Not `Terminal::draw`: the buffer
+/// keeps the last frame, so a frame redraws and sends only what changed
+/// (see `painter`). Returns whether some pane was drawn from a stale image.
+pub fn render_frame<B: Backend>(
+    terminal: &mut Terminal<B>,
+    painter: &mut Painter,
+    render_cache: &mut RenderCache,
+    ws: &Workspace,
+    router: &InputRouter,
+    overlay: Option<&OverlayData>,
+    echo_of: Option<PaneId>,
+) -> Result<bool, B::Error> {
+    let full = painter.begin(frame_shape(ws, router, overlay.is_some()));
+    let mut frame = terminal.get_frame();
+    if full {
+        frame.buffer_mut().reset();
+    }
+    let mut cache = FrameCache {
+        cache: render_cache,
+        echo_of,
+        left_stale: false,
+        partial: !full,
+        dirty: painter.dirty_rows(),
+        cursor: None,
+    };
+    draw(&mut frame, ws, router, overlay, &mut cache);
+    let (left_stale, cursor) = (cache.left_stale, cache.cursor);
+    let next = std::mem::take(terminal.current_buffer_mut());
+    let flushed = painter.flush(&next, terminal.backend_mut());
+    *terminal.current_buffer_mut() = next;
+    flushed?;
+    match cursor {
+        None => terminal.hide_cursor()?,
+        Some(at) => {
+            terminal.show_cursor()?;
+            terminal.set_cursor_position(at)?;
+        }
+    }
+    Ok(left_stale)
+}
+
+/// What decides whether the next frame can reuse the last one.
+pub fn frame_shape(ws: &Workspace, router: &InputRouter, fps_overlay: bool) -> FrameShape {
+    FrameShape {
+        panes: ws.visible(),
+        focused: ws.focused_id(),
+        overlays: fps_overlay
+            || router.show_help
+            || (router.show_which_key && router.mode == Mode::Prefix)
+            || router.search_all.is_some()
+            || router.copy.is_some()
+            || router.mouse_selection.is_some(),
+    }
 }
 
 pub fn draw(
@@ -62,6 +136,10 @@ pub fn draw(
         draw_pane(frame, pane, rect, is_focused, zoomed, router, cache);
     }
     if bar.height > 0 {
+        // The bar's widgets leave cells they do not write alone, and a
+        // frame drawn in place still holds the last bar there.
+        frame.render_widget(Clear, bar);
+        cache.mark(bar.y..bar.bottom());
         match &router.prompt {
             Some(prompt) => frame.render_widget(prompt, bar),
             None => frame.render_widget(
@@ -157,16 +235,23 @@ fn draw_pane(
         );
     }
     let inner = content_rect(rect);
-    block.render(rect, frame.buffer_mut());
+    let border_key = format!("{focused}{zoomed}{}\0{}", pane.title(), status.join("\0"));
+    if !cache.partial || cache.cache.border_changed(pane.id, border_key) {
+        block.render(rect, frame.buffer_mut());
+        cache.mark(rect.y..rect.bottom());
+    }
     let screen = pane.screen();
     let may_be_stale = cache.echo_of.is_some_and(|echo| echo != pane.id);
+    let in_place = cache.partial.then_some(&mut *cache.dirty);
     cache.left_stale |= cache
         .cache
-        .draw(pane, inner, frame.buffer_mut(), may_be_stale);
+        .draw(pane, inner, frame.buffer_mut(), may_be_stale, in_place);
 
     let copy = router.copy.as_ref().filter(|c| c.pane == pane.id);
     if let (Some(copy), Some(history)) = (copy, pane.history()) {
-        paint_copy_mode(frame, copy, history, inner);
+        if let Some(pos) = paint_copy_mode(frame, copy, history, inner) {
+            cache.cursor = Some(pos);
+        }
         return;
     }
     if let Some(sel) = router
@@ -200,6 +285,7 @@ fn draw_pane(
         };
         if inner.contains(pos) {
             frame.set_cursor_position(pos);
+            cache.cursor = Some(pos);
         }
     }
 }
@@ -209,7 +295,13 @@ fn selection_style() -> Style {
 }
 
 /// Search matches, the selection and the copy cursor over the history view.
-fn paint_copy_mode(frame: &mut Frame<'_>, copy: &CopyMode, history: &History, inner: Rect) {
+/// Returns where the cursor goes.
+fn paint_copy_mode(
+    frame: &mut Frame<'_>,
+    copy: &CopyMode,
+    history: &History,
+    inner: Rect,
+) -> Option<Position> {
     let top = history.top_row();
     let buf = frame.buffer_mut();
     let matches = copy
@@ -252,7 +344,9 @@ fn paint_copy_mode(frame: &mut Frame<'_>, copy: &CopyMode, history: &History, in
         if let Some(cell) = frame.buffer_mut().cell_mut(pos) {
             cell.set_style(Style::default().add_modifier(Modifier::REVERSED));
         }
+        return Some(pos);
     }
+    None
 }
 
 /// The cursor shape the focused program asked for, as DECSCUSR.
@@ -306,13 +400,75 @@ mod tests {
         let router = InputRouter::new(Keymap::default(), false);
         let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
         let mut cache = RenderCache::default();
+        let mut dirty = vec![true; usize::from(h)];
         let mut fc = FrameCache {
             cache: &mut cache,
             echo_of: None,
             left_stale: false,
+            partial: false,
+            dirty: &mut dirty,
+            cursor: None,
         };
         t.draw(|f| draw(f, ws, &router, None, &mut fc)).unwrap();
         t
+    }
+
+    /// Frames drawn in place (only what changed) leave the terminal showing
+    /// exactly what a frame drawn from scratch shows, cursor included,
+    /// through output, title changes and focus changes.
+    #[test]
+    fn frames_drawn_in_place_show_what_full_frames_show() {
+        let (w, h) = (61, 15);
+        let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"", b"", b""]);
+        let router = InputRouter::new(Keymap::default(), false);
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        let mut painter = Painter::new(Rect::new(0, 0, w, h));
+        let mut cache = RenderCache::default();
+        let ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
+        let outputs: [&[u8]; 9] = [
+            b"line of output\r\n",
+            b"\x1b[31mred\x1b[m and more text that wraps around the pane\r\n",
+            b"x",
+            "漢字🙂 wide\r\n".as_bytes(),
+            b"\x1b]0;a new title\x07",
+            b"\x1b[2J\x1b[H",
+            b"\x1b[3;5H\x1b[7mhere\x1b[m",
+            b"\x1b[?25l",
+            b"\x1b[?25h\x1b]0;t\x07",
+        ];
+        for step in 0..300 {
+            let id = ids[step % ids.len()];
+            let pane = ws.panes.get_mut(&id).unwrap();
+            pane.feed(outputs[(step * 5 + step / 3) % outputs.len()].to_vec());
+            pane.settle();
+            if step % 17 == 0 {
+                ws.focus_pane(ids[(step / 17) % ids.len()]);
+            }
+            render_frame(
+                &mut terminal,
+                &mut painter,
+                &mut cache,
+                &ws,
+                &router,
+                None,
+                None,
+            )
+            .unwrap();
+            let mut expected = draw_to(&ws, w, h);
+            assert_eq!(
+                terminal.backend().buffer(),
+                expected.backend().buffer(),
+                "step {step}"
+            );
+            // A hidden cursor may be anywhere.
+            if ws.focused().is_some_and(|p| !p.screen().hide_cursor()) {
+                assert_eq!(
+                    terminal.get_cursor_position().unwrap(),
+                    expected.get_cursor_position().unwrap(),
+                    "step {step}"
+                );
+            }
+        }
     }
 
     #[test]
