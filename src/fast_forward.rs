@@ -29,8 +29,15 @@
 //! A scroll region breaks the second point, so DECSTBM is followed on both
 //! grids and a grid that may have one is never skipped. The property test
 //! in `tests/fuzz_pane.rs` compares this path with plain parsing.
+//!
+//! Every byte goes to the parser through [`parse_guard::process`]. When
+//! vt100 panics, the methods here stop and return the failure; the parser
+//! and this state are then both broken, and the caller replaces the parser
+//! and calls [`FastForward::reset`].
 
 use memchr::{memchr, memchr2, memrchr};
+
+use crate::parse_guard::{self, ParserPanicked};
 
 const ESC: u8 = 0x1b;
 const BEL: u8 = 0x07;
@@ -142,34 +149,36 @@ impl FastForward {
 
     /// Takes output for the parser: parses what must be parsed now and
     /// holds back the plain part.
-    pub fn push<C: vt100::Callbacks>(&mut self, parser: &mut vt100::Parser<C>, bytes: &[u8]) {
+    pub fn push<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
         self.deferred.extend_from_slice(bytes);
         loop {
             if self.seq != Seq::Ground {
-                if !self.parse_sequence(parser) {
-                    return;
+                if !self.parse_sequence(parser)? {
+                    return Ok(());
                 }
                 continue;
             }
             match scan_plain(&self.deferred[self.plain..]) {
                 Scan::Plain => {
                     self.plain = self.deferred.len();
-                    self.trim(parser, false);
-                    return;
+                    return self.trim(parser, false);
                 }
                 Scan::Incomplete(n) => {
                     self.plain += n;
-                    self.trim(parser, false);
-                    return;
+                    return self.trim(parser, false);
                 }
                 Scan::Special(n) => {
                     self.plain += n;
-                    self.trim(parser, true);
-                    self.parse_plain(parser);
+                    self.trim(parser, true)?;
+                    self.parse_plain(parser)?;
                     // The BEL or ESC at the front goes to the parser with
                     // whatever sequence it starts.
-                    if !self.parse_sequence(parser) {
-                        return;
+                    if !self.parse_sequence(parser)? {
+                        return Ok(());
                     }
                 }
             }
@@ -179,11 +188,25 @@ impl FastForward {
     /// Parses the held-back plain output, so the parser's screen is up to
     /// date. (A sequence cut off by the end of the output so far stays
     /// back; it has no effect on the screen yet.)
-    pub fn settle<C: vt100::Callbacks>(&mut self, parser: &mut vt100::Parser<C>) {
+    pub fn settle<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+    ) -> Result<(), ParserPanicked> {
         if self.plain > 0 {
-            self.trim(parser, true);
-            self.parse_plain(parser);
+            self.trim(parser, true)?;
+            self.parse_plain(parser)?;
         }
+        Ok(())
+    }
+
+    /// Starts over for a fresh parser (after the old one panicked): the
+    /// held-back output is dropped and vte's state is its ground state. The
+    /// count of skipped bytes stays.
+    pub fn reset(&mut self) {
+        *self = Self {
+            skipped: self.skipped,
+            ..Self::with_saturation(self.saturation)
+        };
     }
 
     /// Whether the parser has seen all complete output.
@@ -200,17 +223,24 @@ impl FastForward {
         self.scrolled_at_least = self.scrolled_at_least.saturating_sub(grown);
     }
 
-    fn parse_plain<C: vt100::Callbacks>(&mut self, parser: &mut vt100::Parser<C>) {
-        parser.process(&self.deferred[..self.plain]);
+    fn parse_plain<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+    ) -> Result<(), ParserPanicked> {
+        parse_guard::process(parser, &self.deferred[..self.plain])?;
         self.deferred.drain(..self.plain);
         self.plain = 0;
         self.next_trim_at = 0;
+        Ok(())
     }
 
     /// Parses from the front of `deferred` (which starts with a BEL or a
     /// sequence, or continues one) until vte is back in its ground state.
     /// Returns false when the output so far ends inside the sequence.
-    fn parse_sequence<C: vt100::Callbacks>(&mut self, parser: &mut vt100::Parser<C>) -> bool {
+    fn parse_sequence<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+    ) -> Result<bool, ParserPanicked> {
         debug_assert_eq!(self.plain, 0);
         let mut i = 0;
         while i < self.deferred.len() {
@@ -219,7 +249,7 @@ impl FastForward {
             match self.step(byte) {
                 Ended::Decstbm => {
                     // Parse up to it to learn which grid it set.
-                    parser.process(&self.deferred[..i]);
+                    parse_guard::process(parser, &self.deferred[..i])?;
                     self.deferred.drain(..i);
                     i = 0;
                     let grid = usize::from(parser.screen().alternate_screen());
@@ -232,9 +262,9 @@ impl FastForward {
                 break;
             }
         }
-        parser.process(&self.deferred[..i]);
+        parse_guard::process(parser, &self.deferred[..i])?;
         self.deferred.drain(..i);
-        self.seq == Seq::Ground
+        Ok(self.seq == Seq::Ground)
     }
 
     /// Follows vte over one byte; reports the sequences this module must
@@ -334,9 +364,13 @@ impl FastForward {
 
     /// Drops held-back output that the rest of it scrolls off the screen.
     /// Unless `now`, waits for enough new output since a failed attempt.
-    fn trim<C: vt100::Callbacks>(&mut self, parser: &mut vt100::Parser<C>, now: bool) {
+    fn trim<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        now: bool,
+    ) -> Result<(), ParserPanicked> {
         if !now && self.plain < self.next_trim_at {
-            return;
+            return Ok(());
         }
         let screen = parser.screen();
         let alternate = screen.alternate_screen();
@@ -360,20 +394,21 @@ impl FastForward {
         let (Some(cut), Some(feeds)) = (cut, feeds) else {
             self.next_trim_at = self.plain + (self.plain / 2).max(MIN_TRIM_STEP);
             if self.plain > MAX_DEFERRED {
-                self.parse_plain(parser);
+                self.parse_plain(parser)?;
             }
-            return;
+            return Ok(());
         };
         self.replay.clear();
         self.replay.resize(feeds, b'\n');
         replay_colours(&plain[..cut], &mut self.replay);
-        parser.process(&self.replay);
+        parse_guard::process(parser, &self.replay)?;
         let to_bottom = usize::from(rows - 1 - row.min(rows - 1));
         self.scrolled_at_least += feeds.saturating_sub(to_bottom) as u64;
         self.deferred.drain(..cut);
         self.plain -= cut;
         self.skipped += cut as u64;
         self.next_trim_at = 0;
+        Ok(())
     }
 
     fn count_saturated(&self, rows: u16) -> bool {
@@ -564,9 +599,9 @@ mod tests {
         let mut fast = parser(24, 80);
         let mut ff = FastForward::default();
         for chunk in input.chunks(4096) {
-            ff.push(&mut fast, chunk);
+            ff.push(&mut fast, chunk).unwrap();
         }
-        ff.settle(&mut fast);
+        ff.settle(&mut fast).unwrap();
         assert_eq!(
             fast.screen().contents_formatted(),
             plain.screen().contents_formatted()
@@ -586,13 +621,13 @@ mod tests {
     fn a_scroll_region_stops_skipping_until_it_is_reset() {
         let mut fast = parser(10, 40);
         let mut ff = FastForward::default();
-        ff.push(&mut fast, b"\x1b[2;5r");
-        ff.push(&mut fast, &log_lines(200));
-        ff.settle(&mut fast);
+        ff.push(&mut fast, b"\x1b[2;5r").unwrap();
+        ff.push(&mut fast, &log_lines(200)).unwrap();
+        ff.settle(&mut fast).unwrap();
         assert_eq!(ff.skipped, 0);
-        ff.push(&mut fast, b"\x1b[r");
-        ff.push(&mut fast, &log_lines(200));
-        ff.settle(&mut fast);
+        ff.push(&mut fast, b"\x1b[r").unwrap();
+        ff.push(&mut fast, &log_lines(200)).unwrap();
+        ff.settle(&mut fast).unwrap();
         assert!(ff.skipped > 0);
     }
 
@@ -600,9 +635,10 @@ mod tests {
     fn a_region_on_the_alternate_grid_does_not_stop_the_main_one() {
         let mut fast = parser(10, 40);
         let mut ff = FastForward::default();
-        ff.push(&mut fast, b"\x1b[?1049h\x1b[2;5r\x1b[?1049l");
-        ff.push(&mut fast, &log_lines(200));
-        ff.settle(&mut fast);
+        ff.push(&mut fast, b"\x1b[?1049h\x1b[2;5r\x1b[?1049l")
+            .unwrap();
+        ff.push(&mut fast, &log_lines(200)).unwrap();
+        ff.settle(&mut fast).unwrap();
         assert!(ff.skipped > 0);
     }
 
@@ -630,19 +666,41 @@ mod tests {
     fn queries_and_bells_are_parsed_in_order() {
         let mut fast = parser(10, 40);
         let mut ff = FastForward::default();
-        ff.push(&mut fast, b"abc\x1b]0;title\x07");
+        ff.push(&mut fast, b"abc\x1b]0;title\x07").unwrap();
         // The plain part before the title was parsed, not held back.
         assert!(ff.is_settled());
         assert_eq!(fast.screen().contents(), "abc");
-        ff.push(&mut fast, b"de\x1b[");
-        ff.push(&mut fast, b"31");
-        ff.push(&mut fast, b"mf");
-        ff.settle(&mut fast);
+        ff.push(&mut fast, b"de\x1b[").unwrap();
+        ff.push(&mut fast, b"31").unwrap();
+        ff.push(&mut fast, b"mf").unwrap();
+        ff.settle(&mut fast).unwrap();
         assert_eq!(fast.screen().contents(), "abcdef");
         assert_eq!(
             fast.screen().cell(0, 5).map(|c| c.fgcolor()),
             Some(vt100::Color::Idx(1))
         );
+    }
+
+    #[test]
+    fn after_a_parser_panic_a_reset_starts_over_with_a_fresh_parser() {
+        let mut fast = parser(10, 40);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, &log_lines(100)).unwrap();
+        let skipped = ff.skipped;
+        assert!(skipped > 0);
+        // Held back: a sequence cut off, and plain output.
+        ff.push(
+            &mut fast,
+            "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx\x1b]0;ti".as_bytes(),
+        )
+        .unwrap_err();
+        let mut fast = parser(10, 40);
+        ff.reset();
+        assert!(ff.is_settled());
+        assert_eq!(ff.skipped, skipped);
+        ff.push(&mut fast, b"fresh").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(fast.screen().contents(), "fresh");
     }
 
     #[test]

@@ -1,16 +1,29 @@
 //! Scrollback on demand: the pane's raw byte history replayed into a parser
 //! that does keep scrollback, built off the render thread when the user
 //! starts scrolling and kept up to date while the view is open.
+//!
+//! The bytes are program output, so vt100 may panic on them as on the live
+//! screen (see `parse_guard`), on a worker thread or on the render loop.
+//! Either way the history parser starts over where it failed, with the
+//! same notice as the live screen, and a replay always arrives: the pane
+//! never waits in "loading" for one that died.
 
 use std::num::NonZeroU16;
 
+use crate::parse_guard::{self, RESET_NOTICE};
 use crate::scrollback::{ByteRing, ResizeMark};
+use crate::terminal_guard::contain;
 
 /// Rows of scrollback a first replay keeps. Larger histories are replayed
 /// again with four times the rows when the user scrolls past this: memory
 /// stays proportional to what the user actually looks at (a vt100 row costs
 /// 32 bytes a column).
 pub const INITIAL_HISTORY_ROWS: usize = 2_000;
+
+/// A replay parses its bytes in pieces of this size: where vt100 panics,
+/// the history loses the rest of one piece. (A call costs next to nothing
+/// next to parsing 4 KiB.)
+const REPLAY_PIECE: usize = 4 * 1024;
 
 /// Everything a replay needs, copied out of the pane so the replay can run
 /// on another thread.
@@ -58,32 +71,76 @@ fn size(n: u16) -> NonZeroU16 {
 
 impl History {
     /// Replays `req`. Slow (tens of ms per MiB): call from a worker thread.
+    /// Never panics on the bytes: where vt100 fails, the history starts
+    /// over; should anything else fail, the history is empty but for the
+    /// notice.
     pub fn replay(req: ReplayRequest) -> Self {
+        let (rows, cols, history_rows) = (req.rows, req.cols, req.history_rows);
+        let end = req.start + req.bytes.len() as u64;
+        let truncated = req.start > 0;
+        contain(|| Self::replay_unguarded(req)).unwrap_or_else(|message| {
+            tracing::warn!("replaying a pane's history failed ({message}); it shows none");
+            let mut history = Self {
+                parser: vt100::Parser::new(size(rows), size(cols), history_rows),
+                fed_to: end,
+                truncated,
+                full: false,
+                history_rows,
+            };
+            history.process(RESET_NOTICE);
+            history
+        })
+    }
+
+    fn replay_unguarded(req: ReplayRequest) -> Self {
         let initial = req
             .resizes
             .iter()
             .rev()
             .find(|m| m.position <= req.start)
             .map_or((req.rows, req.cols), |m| (m.rows, m.cols));
-        let mut parser = vt100::Parser::new(size(initial.0), size(initial.1), req.history_rows);
-        let mut fed = req.start;
         let end = req.start + req.bytes.len() as u64;
-        for mark in req.resizes.iter().filter(|m| m.position > req.start) {
-            let upto = mark.position.min(end);
-            parser.process(slice(&req.bytes, req.start, fed, upto));
-            fed = upto;
-            parser.set_size(size(mark.rows), size(mark.cols));
-        }
-        parser.process(slice(&req.bytes, req.start, fed, end));
-        parser.set_size(size(req.rows), size(req.cols));
-        let full = parser.screen().scrollback_len() >= req.history_rows;
-        Self {
-            parser,
+        let mut history = Self {
+            parser: vt100::Parser::new(size(initial.0), size(initial.1), req.history_rows),
             fed_to: end,
             truncated: req.start > 0,
-            full,
+            full: false,
             history_rows: req.history_rows,
+        };
+        let mut fed = req.start;
+        for mark in req.resizes.iter().filter(|m| m.position > req.start) {
+            let upto = mark.position.min(end);
+            history.process_in_pieces(slice(&req.bytes, req.start, fed, upto));
+            fed = upto;
+            history.set_size(mark.rows, mark.cols);
         }
+        history.process_in_pieces(slice(&req.bytes, req.start, fed, end));
+        history.set_size(req.rows, req.cols);
+        history.full = history.parser.screen().scrollback_len() >= req.history_rows;
+        history
+    }
+
+    fn process_in_pieces(&mut self, bytes: &[u8]) {
+        for piece in bytes.chunks(REPLAY_PIECE) {
+            self.process(piece);
+        }
+    }
+
+    /// Parses program output; where vt100 panics, starts over with a fresh
+    /// parser of the same size. The history before the failure and the rest
+    /// of `bytes` are lost; the notice says so where the history resumes.
+    fn process(&mut self, bytes: &[u8]) {
+        if let Err(failure) = parse_guard::process(&mut self.parser, bytes) {
+            self.parser_failed(&failure.message);
+        }
+    }
+
+    fn parser_failed(&mut self, message: &str) {
+        tracing::warn!("the history parser panicked ({message}); the history starts over");
+        let (rows, cols) = self.parser.screen().size();
+        self.parser = vt100::Parser::new(rows, cols, self.history_rows);
+        // A fresh parser and plain text: nothing left to fail.
+        let _ = parse_guard::process(&mut self.parser, RESET_NOTICE);
     }
 
     /// Feeds output that arrived after the replay, keeping the view on the
@@ -91,7 +148,7 @@ impl History {
     pub fn feed(&mut self, bytes: &[u8]) {
         let before = self.parser.screen().scrollback_len();
         let offset = self.parser.screen().scrollback();
-        self.parser.process(bytes);
+        self.process(bytes);
         let grown = self.parser.screen().scrollback_len().saturating_sub(before);
         if offset > 0 {
             self.parser.screen_mut().set_scrollback(offset + grown);
@@ -101,7 +158,12 @@ impl History {
     }
 
     pub fn set_size(&mut self, rows: u16, cols: u16) {
-        self.parser.set_size(size(rows), size(cols));
+        // A grid that vt100 left inconsistent (without panicking) could
+        // make the resize panic; then the history starts over at the new size.
+        if let Err(message) = contain(|| self.parser.set_size(size(rows), size(cols))) {
+            self.parser = vt100::Parser::new(size(rows), size(cols), self.history_rows);
+            self.parser_failed(&message);
+        }
     }
 
     /// Rows scrolled back from the live bottom.
@@ -233,6 +295,29 @@ mod tests {
         h.feed(b"more 1\r\nmore 2\r\n");
         assert_eq!(h.screen().contents(), before);
         assert_eq!(h.offset(), 12);
+    }
+
+    #[test]
+    fn a_parser_panic_in_a_replay_or_a_feed_starts_the_history_over() {
+        // vt100 0.18.1 panics on this (see `parse_guard`).
+        let crash = "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx".as_bytes();
+        let mut ring = ring_with_lines(50, 1 << 20);
+        ring.push(crash);
+        // More than the rest of the piece the crash is in.
+        for i in 0..1000 {
+            ring.push(format!("after {i}\r\n").as_bytes());
+        }
+        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 10_000));
+        assert_eq!(h.fed_to, ring.end());
+        h.set_offset(usize::MAX);
+        let top = h.screen().contents();
+        assert!(top.starts_with("tilework: the termin"), "{top}");
+        h.set_offset(0);
+        assert!(h.screen().contents().contains("after 999"));
+        h.feed(crash);
+        h.feed(b"later");
+        assert!(h.screen().contents().starts_with("tilework: the termin"));
+        assert!(h.screen().contents().ends_with("later"));
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod output;
 pub mod painter;
 pub mod pane;
 pub mod pane_widget;
+pub mod parse_guard;
 pub mod popups;
 pub mod profile;
 pub mod prompt;

@@ -13,8 +13,10 @@ use crate::fast_forward::FastForward;
 use crate::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::layout::PaneId;
 use crate::osc_guard::OscGuard;
+use crate::parse_guard::{self, ParserPanicked, RESET_NOTICE};
 use crate::pty::{ExitInfo, OutputChunk, PtyProcess, SpawnSpec};
 use crate::scrollback::ByteRing;
+use crate::terminal_guard::contain;
 use crate::terminal_queries::PaneEvents;
 
 /// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
@@ -116,8 +118,7 @@ impl Pane {
         let mut pane = Self::with_parts(id, rows, cols, scrollback_bytes, process, spec, label);
         pane.output_closed = closed;
         if let Some(err) = &spawn_error {
-            pane.parser
-                .process(format!("\x1b[31mtilework: {err}\x1b[m\r\n").as_bytes());
+            pane.write_notice(format!("\x1b[31mtilework: {err}\x1b[m\r\n").as_bytes());
         }
         pane.spawn_error = spawn_error;
         pane
@@ -145,6 +146,10 @@ impl Pane {
         pane
     }
 
+    fn new_parser(rows: u16, cols: u16, events: PaneEvents) -> vt100::Parser<PaneEvents> {
+        vt100::Parser::new_with_callbacks(grid(rows), grid(cols), 0, events)
+    }
+
     /// The one place a pane's fields are put together.
     fn with_parts(
         id: PaneId,
@@ -159,12 +164,7 @@ impl Pane {
         ring.record_resize(rows, cols);
         Self {
             id,
-            parser: vt100::Parser::new_with_callbacks(
-                grid(rows),
-                grid(cols),
-                0,
-                PaneEvents::default(),
-            ),
+            parser: Self::new_parser(rows, cols, PaneEvents::default()),
             process,
             ring,
             view: ScrollView::Live,
@@ -222,13 +222,16 @@ impl Pane {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
         let bytes = self.osc_guard.filter(&chunk, &mut self.osc_scratch);
-        self.fast_forward.push(&mut self.parser, bytes);
+        let parsed = self.fast_forward.push(&mut self.parser, bytes);
         self.ring.push(bytes);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.feed(bytes);
         }
         self.bytes_parsed += chunk.len() as u64;
         self.version += 1;
+        if let Err(failure) = parsed {
+            self.parser_failed("on this pane's output", &failure);
+        }
         self.drain_parser_events();
         if let Some(p) = &self.process {
             // A full recycle channel just means the reader has enough buffers.
@@ -240,8 +243,56 @@ impl Pane {
     /// reading the screen's contents or cursor (modes are always current).
     pub fn settle(&mut self) {
         if !self.fast_forward.is_settled() {
-            self.fast_forward.settle(&mut self.parser);
+            if let Err(failure) = self.fast_forward.settle(&mut self.parser) {
+                self.parser_failed("on this pane's output", &failure);
+            }
             self.drain_parser_events();
+        }
+    }
+
+    /// vt100 panicked on this pane's output (see `parse_guard`) and its grid
+    /// may be inconsistent: the pane starts over with a fresh parser of the
+    /// same size and says so on its screen. Lost: the screen's contents, the
+    /// held-back output and the rest of the chunk being parsed (the history
+    /// ring still has them). Kept: the callbacks' state (query replies not
+    /// yet sent, so a program waiting for an answer gets it, and a new title
+    /// or clipboard write), the input modes, the alternate screen and a
+    /// hidden cursor, which the program still believes are set.
+    fn parser_failed(&mut self, during: &str, failure: &ParserPanicked) {
+        tracing::warn!(
+            id = ?self.id,
+            "the vt100 parser panicked {during} ({}); the pane's screen was reset",
+            failure.message
+        );
+        let events = std::mem::take(self.parser.callbacks_mut());
+        // Reading modes cannot touch the broken grid, but stay careful.
+        let modes = contain(|| {
+            let screen = self.parser.screen();
+            let mut modes = Vec::new();
+            if screen.alternate_screen() {
+                modes.extend_from_slice(b"\x1b[?1049h");
+            }
+            modes.extend_from_slice(screen.input_mode_formatted().as_bytes());
+            if screen.hide_cursor() {
+                modes.extend_from_slice(b"\x1b[?25l");
+            }
+            modes
+        })
+        .unwrap_or_default();
+        self.parser = Self::new_parser(self.rows, self.cols, events);
+        self.fast_forward.reset();
+        self.version += 1;
+        self.write_notice(&[&modes[..], RESET_NOTICE].concat());
+    }
+
+    /// Writes tilework's own text (and modes) into the live screen.
+    fn write_notice(&mut self, bytes: &[u8]) {
+        if let Err(failure) = parse_guard::process(&mut self.parser, bytes) {
+            // Not expected from a fresh parser; a blank screen rather than
+            // another round of recovery.
+            tracing::warn!(id = ?self.id, "{failure}, on tilework's own notice");
+            let events = std::mem::take(self.parser.callbacks_mut());
+            self.parser = Self::new_parser(self.rows, self.cols, events);
         }
     }
 
@@ -294,7 +345,12 @@ impl Pane {
         self.rows = rows;
         self.cols = cols;
         self.version += 1;
-        self.parser.set_size(grid(rows), grid(cols));
+        // vt100 can leave a grid inconsistent without panicking at once
+        // (a wide cell in the last column); resizing it must not end the
+        // workspace either.
+        if let Err(message) = contain(|| self.parser.set_size(grid(rows), grid(cols))) {
+            self.parser_failed("resizing this pane", &ParserPanicked { message });
+        }
         self.ring.record_resize(rows, cols);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.set_size(rows, cols);
@@ -513,5 +569,109 @@ impl Pane {
 
     pub fn history_bytes(&self) -> usize {
         self.ring.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+    use super::*;
+
+    /// vt100 0.18.1 panics on this at any size: a heart and VS16 in the
+    /// bottom-right cell (widened, wrapped and scrolled up with no
+    /// continuation cell), then text over that cell.
+    const CRASH: &[u8] = "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx".as_bytes();
+    const NOTICE: &str =
+        "tilework: the terminal parser failed on this output; the screen was reset";
+
+    fn text(pane: &mut Pane) -> String {
+        pane.settle();
+        pane.screen().contents()
+    }
+
+    #[test]
+    fn the_reported_crash_resets_a_six_by_three_pane_which_keeps_working() {
+        let a: &[u8] = b"line 0\r\nline 1\r\nline 2\r\na longer line of text that wraps\xe2\x9d\xa4\xef\xb8\x8f";
+        let b: &[u8] = b"\x1b[2rline 0\r\nline 1\r\n";
+        let mut pane = Pane::detached(PaneId(1), 6, 3, 1 << 20);
+        pane.feed(a.to_vec());
+        pane.settle();
+        pane.feed(b.to_vec());
+        pane.settle();
+        pane.feed(b"\x1b[H\x1b[2Jok".to_vec());
+        assert_eq!(text(&mut pane), "ok");
+    }
+
+    #[test]
+    fn a_parser_panic_shows_the_notice_and_later_output() {
+        for settle_between in [false, true] {
+            let mut pane = Pane::detached(PaneId(1), 10, 80, 1 << 20);
+            pane.feed(b"before\r\n".to_vec());
+            pane.feed(CRASH.to_vec());
+            if settle_between {
+                // The panic happens while settling...
+                pane.settle();
+            }
+            // ...or at the BEL, while the output is pushed.
+            pane.feed(b"\x07".to_vec());
+            pane.feed(b"after 1\r\nafter 2".to_vec());
+            let screen = text(&mut pane);
+            let lines: Vec<&str> = screen.lines().collect();
+            assert_eq!(lines, [NOTICE, "after 1", "after 2"], "{settle_between}");
+            assert_eq!(pane.screen().cursor_position(), (2, 7));
+            let red = pane.screen().cell(0, 0).unwrap().fgcolor();
+            assert_eq!(red, vt100::Color::Idx(1));
+            assert_eq!(
+                pane.screen().cell(1, 0).unwrap().fgcolor(),
+                vt100::Color::Default
+            );
+        }
+    }
+
+    #[test]
+    fn the_fresh_parser_keeps_modes_and_pending_events() {
+        let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
+        let mut bytes = b"\x1b[?1049h\x1b[?1h\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[?25l".to_vec();
+        bytes.extend_from_slice(b"\x1b]2;my title\x07");
+        bytes.extend_from_slice(CRASH);
+        bytes.extend_from_slice(b"\x07");
+        pane.feed(bytes);
+        pane.settle();
+        assert_eq!(pane.title(), "my title");
+        let screen = pane.live_screen();
+        assert!(screen.alternate_screen());
+        assert!(screen.application_cursor());
+        assert!(screen.bracketed_paste());
+        assert!(screen.hide_cursor());
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::PressRelease
+        );
+        assert_eq!(
+            screen.mouse_protocol_encoding(),
+            vt100::MouseProtocolEncoding::Sgr
+        );
+        assert!(
+            screen
+                .contents()
+                .starts_with("tilework: the terminal parser")
+        );
+        // Leaving the alternate screen works as for any program.
+        pane.feed(b"\x1b[?1049lmain".to_vec());
+        assert_eq!(text(&mut pane), "main");
+    }
+
+    #[test]
+    fn a_flood_after_a_reset_is_still_fast_forwarded() {
+        let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
+        pane.feed(CRASH.to_vec());
+        pane.settle();
+        let flood: Vec<u8> = (0..500)
+            .flat_map(|i| format!("line {i}\r\n").into_bytes())
+            .collect();
+        pane.feed(flood);
+        let screen = text(&mut pane);
+        assert!(pane.bytes_skipped() > 0);
+        assert!(screen.ends_with("line 499"), "{screen}");
     }
 }

@@ -27,7 +27,19 @@ pub fn spawn(pane: PaneId, request: ReplayRequest, pattern: String, events: Send
     let spawned = std::thread::Builder::new()
         .name("search-all".into())
         .spawn(move || {
-            let result = search(pane, request, &pattern);
+            // A result always arrives, or the results list would wait for
+            // this pane forever; a panic here (in vt100 on the pane's output
+            // or anywhere else) finds nothing rather than ending the workspace.
+            let result = crate::terminal_guard::contain(|| search(pane, request, &pattern))
+                .unwrap_or_else(|message| {
+                    tracing::warn!(?pane, "searching the pane's history failed: {message}");
+                    PaneMatches {
+                        pane,
+                        pattern: pattern.clone(),
+                        count: 0,
+                        lines: Vec::new(),
+                    }
+                });
             let _ = events.send(LoopEvent::SearchResult(Box::new(result)));
         });
     if let Err(err) = spawned {

@@ -268,6 +268,55 @@ fn cursor_moves_and_counts_far_out_of_range_are_clamped() {
     assert_recovers(&mut pane, "cursor moves far out of range");
 }
 
+/// vt100 0.18.1 panics on this at any grid size (an unwrap on `None` in
+/// `Screen::text_cleanup`): a heart and VS16 in the bottom-right cell, which
+/// widens it, wraps it and scrolls it up with no continuation cell; then
+/// text over that cell.
+const PARSER_CRASH: &[u8] = "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx".as_bytes();
+const RESET_NOTICE: &str =
+    "tilework: the terminal parser failed on this output; the screen was reset";
+
+#[test]
+fn a_parser_panic_resets_the_pane_and_its_history_instead_of_ending_the_workspace() {
+    let mut pane = Pane::detached(PaneId(1), ROWS, COLS, DEFAULT_BUDGET);
+    let (tx, rx) = bounded(LOOP_EVENT_CAPACITY);
+    // The control: the bytes do make vt100 panic.
+    let mut bare = vt100::Parser::new(
+        std::num::NonZeroU16::new(ROWS).unwrap(),
+        std::num::NonZeroU16::new(COLS).unwrap(),
+        0,
+    );
+    assert!(tilework::parse_guard::process(&mut bare, PARSER_CRASH).is_err());
+
+    feed(&mut pane, &seq_bytes(100));
+    feed(&mut pane, PARSER_CRASH);
+    feed(&mut pane, b"after the reset\r\n");
+    let screen = pane.screen().contents();
+    assert!(
+        screen.starts_with(&format!("{RESET_NOTICE}\nafter the reset")),
+        "{screen}"
+    );
+    let buf = render(&pane);
+    assert_eq!(buffer_row(&buf, 0).trim_end(), RESET_NOTICE);
+
+    // The history replay (a worker thread) parses the same bytes: it
+    // arrives, starting over where the parser failed.
+    feed(&mut pane, &seq_bytes(2000));
+    scroll_back(&mut pane, 30, &tx, &rx);
+    assert!(pane.history().is_some(), "the history never arrived");
+    scroll_back(&mut pane, isize::MAX / 2, &tx, &rx);
+    assert!(pane.screen().contents().starts_with(RESET_NOTICE));
+    render(&pane);
+
+    // While the history is open, both it and the live screen get the
+    // bytes, on this thread.
+    feed(&mut pane, PARSER_CRASH);
+    render(&pane);
+    pane.scroll_to_bottom();
+    assert!(pane.screen().contents().starts_with(RESET_NOTICE));
+    assert_recovers(&mut pane, "a parser panic");
+}
+
 /// Peak resident memory of tilework stays under this. What tilework holds
 /// for one pane by design: the 8 MiB scrollback ring, up to 1 MiB of output
 /// in the reader channel (16 x 64 KiB), the 1 MiB frame buffer, the parser
@@ -1169,6 +1218,78 @@ fn a_program_that_cannot_start_shows_an_error_in_its_pane() {
     tw.send("\x02Q");
     assert_eq!(tw.wait_exit().exit_code(), 0);
     tw.assert_terminal_restored();
+}
+
+#[test]
+fn output_that_makes_the_parser_panic_resets_the_pane_and_the_workspace_lives_on() {
+    let (sleep, sleep_pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![sleep_pattern.clone()]);
+    let logs = TempDir::new("parser-panic");
+    let log = logs.path().join("tilework.log");
+    let other = format!("echo other-pane-$((6*7)); exec {sleep}");
+    // Wide enough that each pane's first row holds the notice's start.
+    let mut tw = Tilework::start(
+        &[
+            "--log",
+            log.to_str().unwrap(),
+            "-c",
+            "exec sh",
+            "-c",
+            &other,
+        ],
+        ROWS,
+        120,
+    );
+    let pid = tw.pid().unwrap();
+    tw.wait_for("the shell's prompt and the other pane", |s| {
+        s.contents().contains("$ ") && s.contents().contains("other-pane-42")
+    });
+    // Focus starts on the first pane, the shell. `PARSER_CRASH` with octal
+    // escapes: `\e[999;999H`, U+2764 U+FE0F, `\e[A`, `\e[999G`, `x`.
+    tw.type_line(r"printf '\033[999;999H\342\235\244\357\270\217\033[A\033[999Gx'");
+    tw.wait_for_text("tilework: the terminal parser failed");
+    tw.type_line("echo after-$((6*7))");
+    tw.wait_for_text("after-42");
+    assert!(tw.try_exit().is_none(), "tilework exited");
+    assert_eq!(
+        common::pids_matching(&sleep_pattern, &[pid]).len(),
+        1,
+        "the other pane's program was killed"
+    );
+    assert!(tw.screen_text().contains("other-pane-42"));
+    // stderr is the user's terminal: no panic message on it.
+    assert!(!tw.raw_contains(b"panicked"));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("parser panicked on this pane's output") && text.contains("screen was reset"),
+        "{text}"
+    );
+
+    // Scrolling back replays the same bytes on a worker thread; the
+    // history arrives and starts over with the notice.
+    tw.type_line("seq 1 2000");
+    tw.wait_for("the last line of seq", |s| {
+        (1..ROWS).any(|r| s.contents_between(r, 1, r, 40).trim_end() == "2000")
+    });
+    tw.send("\x02[");
+    tw.wait_for("the history open", |s| {
+        scroll_indicator(s).is_some_and(|(_, l)| l > 0)
+    });
+    tw.send("g");
+    tw.wait_for("the top of the history", |s| {
+        scroll_indicator(s).is_some_and(|(o, l)| o == l)
+            && s.contents()
+                .contains("tilework: the terminal parser failed")
+    });
+    tw.send("q");
+    tw.wait_for("the live screen again", |s| scroll_indicator(s).is_none());
+    tw.type_line("echo still-here-$((6*7))");
+    tw.wait_for_text("still-here-42");
+
+    tw.send("\x02Q");
+    assert_eq!(tw.wait_exit().exit_code(), 0);
+    tw.assert_terminal_restored();
+    assert!(!tw.raw_contains(b"panicked"));
 }
 
 #[test]
