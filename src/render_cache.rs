@@ -36,6 +36,8 @@ pub struct RenderCache {
     panes: HashMap<PaneId, PaneCache>,
     /// What each pane's border showed last frame.
     borders: HashMap<PaneId, String>,
+    /// What the status bar showed last frame.
+    bar: String,
 }
 
 impl RenderCache {
@@ -46,6 +48,16 @@ impl RenderCache {
             return false;
         }
         self.borders.insert(id, key);
+        true
+    }
+
+    /// Whether the status bar differs from last frame's (`key` says what it
+    /// shows); remembers it.
+    pub fn bar_changed(&mut self, key: String) -> bool {
+        if self.bar == key {
+            return false;
+        }
+        self.bar = key;
         true
     }
 

@@ -150,6 +150,32 @@ impl Widget for StatusBar<'_> {
 }
 
 impl StatusBar<'_> {
+    /// Everything the bar's look depends on, so an unchanged bar need not
+    /// be drawn again.
+    pub fn signature(&self) -> String {
+        use std::fmt::Write;
+        let title = self.ws.focused().map_or("", |p| p.title());
+        let mut key = format!(
+            "{}|{:?}|{:?}|{:?}|{title}",
+            self.ws.active,
+            self.mode,
+            self.notice,
+            self.ws.focus_position()
+        );
+        for tab in &self.ws.tabs {
+            let _ = write!(
+                key,
+                "|{}{}{}{}{}",
+                tab.name,
+                u8::from(tab.zoomed),
+                u8::from(tab.broadcast),
+                u8::from(tab.bell),
+                u8::from(tab.activity)
+            );
+        }
+        key
+    }
+
     fn hints(&self) -> String {
         let keys = [
             (Action::ToggleHelp, "help"),

@@ -136,21 +136,28 @@ pub fn draw(
         draw_pane(frame, pane, rect, is_focused, zoomed, router, cache);
     }
     if bar.height > 0 {
-        // The bar's widgets leave cells they do not write alone, and a
-        // frame drawn in place still holds the last bar there.
-        frame.render_widget(Clear, bar);
-        cache.mark(bar.y..bar.bottom());
-        match &router.prompt {
-            Some(prompt) => frame.render_widget(prompt, bar),
-            None => frame.render_widget(
-                StatusBar {
-                    ws,
-                    keymap: &router.keymap,
-                    mode: router.mode,
-                    notice: router.notice.as_ref().map(|(text, _)| text.as_str()),
-                },
-                bar,
-            ),
+        let status = StatusBar {
+            ws,
+            keymap: &router.keymap,
+            mode: router.mode,
+            notice: router.notice.as_ref().map(|(text, _)| text.as_str()),
+        };
+        // The prompt is drawn every frame; the bar only when it changed
+        // (its signature also notes when the prompt was shown instead).
+        let key = match &router.prompt {
+            Some(_) => String::new(),
+            None => status.signature(),
+        };
+        let changed = cache.cache.bar_changed(key);
+        if !cache.partial || router.prompt.is_some() || changed {
+            // The bar's widgets leave cells they do not write alone, and a
+            // frame drawn in place still holds the last bar there.
+            frame.render_widget(Clear, bar);
+            cache.mark(bar.y..bar.bottom());
+            match &router.prompt {
+                Some(prompt) => frame.render_widget(prompt, bar),
+                None => frame.render_widget(status, bar),
+            }
         }
     }
     let (panes_area, _) = split_screen(frame.area());
