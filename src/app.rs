@@ -495,6 +495,7 @@ impl App {
                 pane.settle();
             }
         }
+        self.render_cache.note_changes(self.ws.panes.values_mut());
         let ws = &self.ws;
         let router = &self.router;
         self.render_cache.retain(|id| ws.panes.contains_key(&id));

@@ -120,6 +120,29 @@ pub struct FastForward {
     saturation: u64,
     /// Bytes dropped unparsed, for the log and the tests.
     pub skipped: u64,
+    /// Screen rows parsing may have changed since [`FastForward::take_touched`].
+    touched: Touched,
+}
+
+/// Which rows of the screen parsing may have changed, so the renderer can
+/// redraw just those instead of comparing every cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Touched {
+    #[default]
+    Nothing,
+    /// Rows `first..=last`; nothing scrolled.
+    Rows(u16, u16),
+    Any,
+}
+
+impl Touched {
+    pub fn merge(self, other: Self) -> Self {
+        match (self, other) {
+            (Self::Nothing, x) | (x, Self::Nothing) => x,
+            (Self::Rows(a, b), Self::Rows(c, d)) => Self::Rows(a.min(c), b.max(d)),
+            _ => Self::Any,
+        }
+    }
 }
 
 impl Default for FastForward {
@@ -144,6 +167,7 @@ impl FastForward {
             scrolled_at_least: 0,
             saturation,
             skipped: 0,
+            touched: Touched::Any,
         }
     }
 
@@ -209,6 +233,11 @@ impl FastForward {
         };
     }
 
+    /// The rows parsing may have changed since the last call.
+    pub fn take_touched(&mut self) -> Touched {
+        std::mem::take(&mut self.touched)
+    }
+
     /// Whether the parser has seen all complete output.
     pub fn is_settled(&self) -> bool {
         self.plain == 0
@@ -227,11 +256,30 @@ impl FastForward {
         &mut self,
         parser: &mut vt100::Parser<C>,
     ) -> Result<(), ParserPanicked> {
+        self.touched = self.touched.merge(self.rows_plain_output_touches(parser));
         parse_guard::process(parser, &self.deferred[..self.plain])?;
         self.deferred.drain(..self.plain);
         self.plain = 0;
         self.next_trim_at = 0;
         Ok(())
+    }
+
+    /// The rows `deferred[..plain]` will write to: from the cursor's row
+    /// down by its line feeds and wraps, unless that scrolls (or may).
+    fn rows_plain_output_touches<C: vt100::Callbacks>(&self, parser: &vt100::Parser<C>) -> Touched {
+        let screen = parser.screen();
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let (row, col) = screen.cursor_position();
+        match row_advances(&self.deferred[..self.plain], col, cols) {
+            Some(0) => Touched::Rows(row, row),
+            Some(down) if !self.region[usize::from(screen.alternate_screen())] => {
+                match u16::try_from(down).ok().and_then(|d| row.checked_add(d)) {
+                    Some(last) if last < rows => Touched::Rows(row, last),
+                    _ => Touched::Any,
+                }
+            }
+            _ => Touched::Any,
+        }
     }
 
     /// Parses from the front of `deferred` (which starts with a BEL or a
@@ -242,6 +290,7 @@ impl FastForward {
         parser: &mut vt100::Parser<C>,
     ) -> Result<bool, ParserPanicked> {
         debug_assert_eq!(self.plain, 0);
+        self.touched = Touched::Any;
         let mut i = 0;
         while i < self.deferred.len() {
             let byte = self.deferred[i];
@@ -407,6 +456,7 @@ impl FastForward {
         self.deferred.drain(..cut);
         self.plain -= cut;
         self.skipped += cut as u64;
+        self.touched = Touched::Any;
         self.next_trim_at = 0;
         Ok(())
     }
@@ -701,6 +751,32 @@ mod tests {
         ff.push(&mut fast, b"fresh").unwrap();
         ff.settle(&mut fast).unwrap();
         assert_eq!(fast.screen().contents(), "fresh");
+    }
+
+    #[test]
+    fn typed_text_touches_its_row_and_scrolling_touches_any() {
+        let mut fast = parser(5, 10);
+        let mut ff = FastForward::default();
+        ff.take_touched();
+        ff.push(&mut fast, b"\x1b[3;1H").unwrap();
+        assert_eq!(ff.take_touched(), Touched::Any, "a sequence");
+        ff.push(&mut fast, b"ab\x1b[1mc").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(ff.take_touched(), Touched::Rows(2, 2));
+        ff.push(&mut fast, b"\r\nnext line wraps").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(ff.take_touched(), Touched::Rows(2, 4));
+        ff.push(&mut fast, b"\r\n").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(ff.take_touched(), Touched::Any, "scrolls");
+        assert_eq!(
+            Touched::Nothing.merge(Touched::Rows(1, 2)),
+            Touched::Rows(1, 2)
+        );
+        assert_eq!(
+            Touched::Rows(3, 4).merge(Touched::Rows(1, 2)),
+            Touched::Rows(1, 4)
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::num::NonZeroU16;
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
 use crate::event::LoopEvent;
-use crate::fast_forward::FastForward;
+use crate::fast_forward::{FastForward, Touched};
 use crate::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::layout::PaneId;
 use crate::osc_guard::OscGuard;
@@ -58,6 +58,9 @@ pub struct Pane {
     /// Holds back plain output and drops what would scroll off unseen;
     /// [`Pane::settle`] brings the parser up to date.
     fast_forward: FastForward,
+    /// The screen changed outside the fast-forward's view (a resize, a
+    /// notice): the next [`Pane::take_touched`] says any row may differ.
+    touched_any: bool,
     /// Bumped whenever what the pane shows may have changed, so the render
     /// cache knows when to look again.
     version: u64,
@@ -180,6 +183,7 @@ impl Pane {
             osc_guard: OscGuard::default(),
             osc_scratch: Vec::new(),
             fast_forward: FastForward::default(),
+            touched_any: true,
             rows,
             cols,
             bytes_parsed: 0,
@@ -243,6 +247,8 @@ impl Pane {
     /// reading the screen's contents or cursor (modes are always current).
     pub fn settle(&mut self) {
         if !self.fast_forward.is_settled() {
+            // The screen changes now, not when the bytes arrived.
+            self.version += 1;
             if let Err(failure) = self.fast_forward.settle(&mut self.parser) {
                 self.parser_failed("on this pane's output", &failure);
             }
@@ -287,12 +293,24 @@ impl Pane {
 
     /// Writes tilework's own text (and modes) into the live screen.
     fn write_notice(&mut self, bytes: &[u8]) {
+        self.touched_any = true;
         if let Err(failure) = parse_guard::process(&mut self.parser, bytes) {
             // Not expected from a fresh parser; a blank screen rather than
             // another round of recovery.
             tracing::warn!(id = ?self.id, "{failure}, on tilework's own notice");
             let events = std::mem::take(self.parser.callbacks_mut());
             self.parser = Self::new_parser(self.rows, self.cols, events);
+        }
+    }
+
+    /// Which rows of the live screen may have changed since the last call
+    /// (for the render cache).
+    pub fn take_touched(&mut self) -> Touched {
+        let parsed = self.fast_forward.take_touched();
+        if std::mem::take(&mut self.touched_any) {
+            Touched::Any
+        } else {
+            parsed
         }
     }
 
@@ -345,6 +363,7 @@ impl Pane {
         self.rows = rows;
         self.cols = cols;
         self.version += 1;
+        self.touched_any = true;
         // vt100 can leave a grid inconsistent without panicking at once
         // (a wide cell in the last column); resizing it must not end the
         // workspace either.

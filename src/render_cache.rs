@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::fast_forward::Touched;
 use crate::layout::PaneId;
 use crate::pane::Pane;
 use crate::pane_widget::render_row;
@@ -29,6 +30,10 @@ struct PaneCache {
     placed: Option<Rect>,
     /// Rows of `buf` converted since it was last copied into the frame.
     changed: Vec<u16>,
+    /// The rows the pane's parsing touched since `buf` was made, and the
+    /// pane version that covers (see [`RenderCache::note_changes`]).
+    hint: Touched,
+    hint_version: u64,
 }
 
 #[derive(Default)]
@@ -49,6 +54,19 @@ impl RenderCache {
         }
         self.borders.insert(id, key);
         true
+    }
+
+    /// Takes each pane's record of the rows its parsing touched, so a pane
+    /// whose changes are known needs no comparison of its screens. Call
+    /// before drawing; without it panes are compared as before.
+    pub fn note_changes<'a>(&mut self, panes: impl IntoIterator<Item = &'a mut Pane>) {
+        for pane in panes {
+            let touched = pane.take_touched();
+            if let Some(entry) = self.panes.get_mut(&pane.id) {
+                entry.hint = entry.hint.merge(touched);
+                entry.hint_version = pane.version();
+            }
+        }
     }
 
     /// Whether the status bar differs from last frame's (`key` says what it
@@ -91,6 +109,8 @@ impl RenderCache {
             prev: None,
             placed: None,
             changed: Vec::new(),
+            hint: Touched::Any,
+            hint_version: u64::MAX,
         });
         let same_shape = entry.buf.area == size && entry.live == live;
         let up_to_date = same_shape && entry.version == pane.version();
@@ -149,8 +169,22 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
             .prev
             .as_ref()
             .is_some_and(|prev| prev.size() == screen.size());
-    match (&entry.prev, incremental) {
-        (Some(prev), true) => {
+    // What parsing touched, if that covers every change since `buf`.
+    let hint = std::mem::replace(&mut entry.hint, Touched::Nothing);
+    let hint = if entry.hint_version == version {
+        hint
+    } else {
+        Touched::Any
+    };
+    match (&entry.prev, incremental, hint) {
+        (Some(_), true, Touched::Nothing) => {}
+        (Some(_), true, Touched::Rows(first, last)) => {
+            for row in first..=last.min(rows.saturating_sub(1)) {
+                render_row(screen, row, size, &mut entry.buf);
+                entry.changed.push(row);
+            }
+        }
+        (Some(prev), true, Touched::Any) => {
             for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
                 let Ok(row) = u16::try_from(row) else { break };
                 if row >= rows {

@@ -432,7 +432,10 @@ mod tests {
         let mut painter = Painter::new(Rect::new(0, 0, w, h));
         let mut cache = RenderCache::default();
         let ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
-        let outputs: [&[u8]; 9] = [
+        let outputs: [&[u8]; 12] = [
+            b"ab",
+            b"\r\nnext",
+            b"\x08\x08z\t|",
             b"line of output\r\n",
             b"\x1b[31mred\x1b[m and more text that wraps around the pane\r\n",
             b"x",
@@ -450,6 +453,11 @@ mod tests {
             pane.settle();
             if step % 17 == 0 {
                 ws.focus_pane(ids[(step / 17) % ids.len()]);
+            }
+            // As the render loop does; every other step, so that changes
+            // not noted (compared instead) are covered too.
+            if step % 2 == 0 {
+                cache.note_changes(ws.panes.values_mut());
             }
             render_frame(
                 &mut terminal,
