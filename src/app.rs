@@ -29,6 +29,7 @@ use crate::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::spawn::ChildEnv;
 use crate::status_bar::tab_at;
 use crate::terminal_guard::TerminalGuard;
+use crate::typing_throttle::TypingThrottle;
 use crate::ui;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
@@ -145,6 +146,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         order: Vec::with_capacity(16),
         render_cache: crate::render_cache::RenderCache::default(),
         painter: Painter::new(size),
+        throttle: TypingThrottle::default(),
         echo_frame: None,
     };
     let result = app.run();
@@ -196,6 +198,7 @@ struct App {
     order: Vec<PaneId>,
     render_cache: crate::render_cache::RenderCache,
     painter: Painter,
+    throttle: TypingThrottle,
     /// The next frame is drawn early for this pane's echo.
     echo_frame: Option<PaneId>,
 }
@@ -233,7 +236,8 @@ impl App {
                 deadline
                     .min_with(self.deadline_exit)
                     .min_with(self.overlay_refresh_at)
-                    .min_with(self.router.next_deadline()),
+                    .min_with(self.router.next_deadline())
+                    .min_with(self.throttle.next_deadline(Instant::now())),
             );
         }
     }
@@ -245,8 +249,11 @@ impl App {
             sel.recv(&self.input_rx);
         }
         sel.recv(&self.events_rx);
+        let now = Instant::now();
         for pane in self.ws.panes.values() {
-            if let Some(rx) = pane.output() {
+            if let Some(rx) = pane.output()
+                && !self.throttle.holds_back(pane.id, now)
+            {
                 sel.recv(rx);
             }
         }
@@ -320,8 +327,9 @@ impl App {
             self.urgent = true;
             self.metrics.key_reflected();
         }
-        if outcome.sent_to.is_some() {
-            self.echo_pending = outcome.sent_to;
+        if let Some(id) = outcome.sent_to {
+            self.echo_pending = Some(id);
+            self.throttle.key_sent(id, Instant::now());
         }
     }
 
@@ -346,8 +354,12 @@ impl App {
             .extend(echo.filter(|id| self.ws.panes.contains_key(id)));
         self.order
             .extend(self.ws.panes.keys().copied().filter(|id| Some(*id) != echo));
+        let now = Instant::now();
         for i in 0..self.order.len() {
             let id = self.order[i];
+            if !self.throttle.may_feed(id, now) {
+                continue;
+            }
             let Some(pane) = self.ws.panes.get_mut(&id) else {
                 continue;
             };
@@ -366,7 +378,11 @@ impl App {
                 };
                 taken += chunk.len();
                 self.batch.push(chunk);
+                if !self.throttle.may_feed_more(id, taken, now) {
+                    break;
+                }
             }
+            self.throttle.fed(id, taken, now);
             let fed = !self.batch.is_empty();
             for chunk in self.batch.drain(..) {
                 pane.feed(chunk);
@@ -391,7 +407,7 @@ impl App {
                     self.echo_frame = Some(id);
                     self.metrics.key_reflected();
                 }
-                if pane.queued() > 0 {
+                if pane.queued() > 0 && !self.throttle.holds_back(id, now) {
                     more = true;
                 }
                 if let Some(data) = pane.take_clipboard() {

@@ -45,5 +45,6 @@ pub mod spawn;
 pub mod status_bar;
 pub mod terminal_guard;
 pub mod terminal_queries;
+pub mod typing_throttle;
 pub mod ui;
 pub mod workspace;
