@@ -22,24 +22,27 @@
 //! - `overlay`: C-b `?` opening the help overlay, C-b `?` closing it (4 keys).
 //! - `type_13B`: typing "hello, world!" (13 keys, 13 bytes).
 //!
-//! Result on this machine (2-core VM shared with three engineers compiling
-//! and benchmarking, load average ~2; `cargo bench --bench keys -- --quick
-//! --noplot`, 2025-11-21; up to 2-4x slower under heavy load):
+//! Result on this machine (2-core VM; `cargo bench --bench keys -- --quick
+//! --noplot`, 2026-11-21, noisy: `esc` and `up` varied 1.4-3.5 µs):
 //!
-//! | scenario     | per iteration | keys | ns per key |
-//! |--------------|---------------|------|------------|
-//! | a            | 378 ns        | 1    | 378        |
-//! | esc          | 396 ns        | 1    | 396        |
-//! | up           | 483 ns        | 1    | 483        |
-//! | prefix_chord | 142 ns        | 2    | 71         |
-//! | overlay      | 584 ns        | 4    | 146        |
-//! | type_13B     | 6.76 µs       | 13   | 520        |
+//! | scenario     | per iteration | keys | per key  |
+//! |--------------|---------------|------|----------|
+//! | a            | 11.3 µs       | 1    | 11.3 µs  |
+//! | esc          | 3.0 µs        | 1    | 3.0 µs   |
+//! | up           | 1.6 µs        | 1    | 1.6 µs   |
+//! | prefix_chord | 174 ns        | 2    | 87 ns    |
+//! | overlay      | 654 ns        | 4    | 164 ns   |
+//! | type_13B     | 14.2 µs       | 13   | 1.1 µs   |
 //!
-//! Dispatch alone (keymap lookups, mode changes) is 70-150 ns a key; a key
-//! for the pane costs ~400-500 ns, most of it `Pane::send` (a `Vec` per key,
-//! a channel `try_send` and waking the writer thread). Either way three
-//! orders of magnitude under the 0.3 ms echo budget of issue 4: the latency
-//! is in the PTY round trip and the frame, not here.
+//! Dispatch alone (keymap lookups, mode changes) is 70-170 ns a key. A key
+//! for the pane costs more since `PtyProcess::send_input` yields the CPU
+//! after waking the writer thread (before: ~400-500 ns a key): on this
+//! 2-core machine the writer otherwise waited for the loop's time slice,
+//! 0.2 ms on average under load (`perf sched`). The yield is the writer
+//! running, which the key needs anyway; end to end it lowered echo p50
+//! idle from ~0.38 to ~0.32 ms and p99 under a flood from ~1.3 to ~1.0 ms
+//! (`scripts/bench-latency.sh`). Microseconds either way, against a 0.3 ms
+//! echo budget spent in the PTY round trip and the frame.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
