@@ -283,8 +283,11 @@ impl App {
     }
 
     fn handle_input(&mut self, at: Instant, ev: &Event) {
-        // Selections, copy mode and searches read what the user sees.
-        self.settle_visible();
+        // Mouse selections read the screens' contents (keys only need
+        // modes, always current; copy mode and search read the history).
+        if matches!(ev, Event::Mouse(_)) {
+            self.settle_visible();
+        }
         let outcome = match ev {
             Event::Key(key) => self.router.handle_key(&mut self.ws, key),
             Event::Paste(text) => self.router.handle_paste(&mut self.ws, text),
@@ -503,9 +506,11 @@ impl App {
         let (bytes_before, writes_before) = (counters.bytes(), counters.writes());
         let echo_of = self.echo_frame.take();
         // A frame drawn early for an echo parses only the echoing pane's
-        // held-back output; the others may show their previous image.
+        // held-back output (and the focused one's, whose cursor is shown);
+        // the others may show their previous image.
+        let focused = self.ws.focused_id();
         for id in self.ws_visible_ids() {
-            if echo_of.is_none_or(|echo| echo == id)
+            if echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
                 && let Some(pane) = self.ws.panes.get_mut(&id)
             {
                 pane.settle();
@@ -579,7 +584,7 @@ impl App {
         let mut panes = Vec::new();
         for (id, pane) in &self.ws.panes {
             let rate = self.metrics.pane_rates.entry(id.0).or_default();
-            rate.record(now, pane.bytes_parsed);
+            rate.record(now, pane.bytes_received);
             panes.push(PaneMetrics {
                 label: pane.title().to_string(),
                 bytes_per_sec: rate.per_second(now),
@@ -627,7 +632,7 @@ impl StatsFile {
         self.line.push_str("],\"parsed\":[");
         for (i, pane) in ws.panes.values().enumerate() {
             let sep = if i == 0 { "" } else { "," };
-            let _ = write!(self.line, "{sep}{}", pane.bytes_parsed);
+            let _ = write!(self.line, "{sep}{}", pane.bytes_received);
         }
         self.line.push_str("]}\n");
         // Flushed per frame so a reader sees frames as they happen; a stats

@@ -18,17 +18,24 @@
 //! Why the screen comes out the same as if every byte had been parsed:
 //! - From the CR on, both parsers see the same bytes, from the same column
 //!   (0) and with the same colours; only the cursor row and the grid differ.
-//! - The dropped bytes and the kept lines only move the cursor down or
-//!   right. With the scroll region the whole screen, `rows - 1` line feeds
-//!   bring either cursor to the bottom row, and `rows` more scroll away
-//!   every row that existed then. Each CR LF after that starts a fresh
-//!   row at column 0 that both parsers fill the same way.
+//! - Plain output never moves the cursor up a row (only CR, BS and TAB
+//!   move it within one). With the scroll region the whole screen,
+//!   `rows - 1` line feeds bring either cursor to the bottom row, and
+//!   `rows` more scroll away every row that existed then. Each CR LF after
+//!   that starts a fresh row at column 0 that both parsers fill the same
+//!   way.
 //! - The kept part prints at least one character, so `REP`'s "last
 //!   character" agrees too.
+//! - vt100 also counts the rows scrolled off, and a grid that grows takes
+//!   that many blank rows back: the dropped part's line feeds and wraps
+//!   are replayed as bare line feeds until the count is past any growth.
+//! - A character cut off by the end of the output so far is held back
+//!   whole, so neither a cut nor a replay lands inside one.
 //!
 //! A scroll region breaks the second point, so DECSTBM is followed on both
 //! grids and a grid that may have one is never skipped. The property test
-//! in `tests/fuzz_pane.rs` compares this path with plain parsing.
+//! in `tests/fast_forward_equivalence.rs` compares this path with plain
+//! parsing.
 //!
 //! Every byte goes to the parser through [`parse_guard::process`]. When
 //! vt100 panics, the methods here stop and return the failure; the parser
@@ -75,9 +82,12 @@ enum Seq {
 struct Csi {
     params: [u8; 24],
     len: usize,
-    /// A private marker, an intermediate, a sub-parameter or too many bytes:
-    /// not a DECSTBM we can read.
-    unusual: bool,
+    /// A private marker or an intermediate: vt100 does not take it as
+    /// DECSTBM.
+    marked: bool,
+    /// A sub-parameter or more bytes than `params` holds: DECSTBM, but not
+    /// one this module reads (taken as setting a region).
+    unreadable: bool,
 }
 
 /// What a byte followed by [`FastForward::step`] ended.
@@ -363,14 +373,15 @@ impl FastForward {
                         self.csi.params[self.csi.len] = byte;
                         self.csi.len += 1;
                     } else {
-                        self.csi.unusual = true;
+                        self.csi.unreadable = true;
                     }
                 }
-                0x20..=0x3f => self.csi.unusual = true,
+                b':' => self.csi.unreadable = true,
+                0x20..=0x3f => self.csi.marked = true,
                 0x40..=0x7e => {
                     self.seq = Seq::Ground;
                     return match byte {
-                        b'r' if !self.csi.unusual => Ended::Decstbm,
+                        b'r' if !self.csi.marked => Ended::Decstbm,
                         // ED 3 erases the scrollback, whatever the details.
                         b'J' => Ended::ScrollbackCleared,
                         _ => Ended::Other,
@@ -391,7 +402,7 @@ impl FastForward {
     /// Whether the DECSTBM just parsed may leave a scroll region smaller
     /// than the screen (vt100's reading of its parameters).
     fn region_from_params(&self, rows: std::num::NonZeroU16) -> bool {
-        if self.csi.unusual {
+        if self.csi.unreadable {
             return true;
         }
         let rows = u32::from(rows.get());
@@ -458,6 +469,11 @@ impl FastForward {
         self.skipped += cut as u64;
         self.touched = Touched::Any;
         self.next_trim_at = 0;
+        // What is kept (`2 × rows` lines) can still be large when the lines
+        // are long.
+        if self.plain > MAX_DEFERRED {
+            self.parse_plain(parser)?;
+        }
         Ok(())
     }
 
@@ -518,7 +534,13 @@ fn scan_plain(bytes: &[u8]) -> Scan {
     let mut i = 0;
     loop {
         let Some(off) = memchr2(ESC, BEL, &bytes[i..]) else {
-            return Scan::Plain;
+            // A character cut off by the end waits for the rest: vte would
+            // hold its first bytes, and a cut or replay fed next would then
+            // land in the middle of it.
+            return match incomplete_utf8_at_end(&bytes[i..]) {
+                Some(at) => Scan::Incomplete(i + at),
+                None => Scan::Plain,
+            };
         };
         let at = i + off;
         if bytes[at] == BEL {
@@ -530,6 +552,27 @@ fn scan_plain(bytes: &[u8]) -> Scan {
             None => return Scan::Special(at),
         }
     }
+}
+
+/// Where a UTF-8 character that the end of `bytes` cuts off starts.
+fn incomplete_utf8_at_end(bytes: &[u8]) -> Option<usize> {
+    let len = bytes.len();
+    for back in 1..=len.min(3) {
+        let byte = bytes[len - back];
+        match byte {
+            0x80..=0xbf => continue,
+            0xc0..=0xff => {
+                let needs = match byte {
+                    0xf0.. => 4,
+                    0xe0.. => 3,
+                    _ => 2,
+                };
+                return (back < needs).then_some(len - back);
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The length of the SGR sequence `ESC [ [0-9:;]* m` at the start of
@@ -776,6 +819,30 @@ mod tests {
         assert_eq!(
             Touched::Rows(3, 4).merge(Touched::Rows(1, 2)),
             Touched::Rows(1, 4)
+        );
+    }
+
+    #[test]
+    fn a_character_split_by_a_read_is_held_back_whole() {
+        assert_eq!(incomplete_utf8_at_end("ab漢".as_bytes()), None);
+        assert_eq!(incomplete_utf8_at_end(&"ab漢".as_bytes()[..4]), Some(2));
+        assert_eq!(incomplete_utf8_at_end(b"ab\xf0\x9f\x99"), Some(2));
+        assert_eq!(incomplete_utf8_at_end(b"ab\xc3"), Some(2));
+        assert_eq!(incomplete_utf8_at_end(b"ab\x80"), None);
+        // At the last column a wide character wraps: the touched rows must
+        // count it as a whole, which they can only when it arrives whole.
+        let mut fast = parser(5, 4);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, b"abc\xe6\xbc").unwrap();
+        ff.settle(&mut fast).unwrap();
+        ff.take_touched();
+        ff.push(&mut fast, b"\xa2").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(fast.screen().cursor_position(), (1, 2));
+        let touched = ff.take_touched();
+        assert!(
+            matches!(touched, Touched::Rows(0, 1) | Touched::Any),
+            "{touched:?}"
         );
     }
 

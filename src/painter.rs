@@ -41,6 +41,9 @@ pub struct Painter {
 
 impl Painter {
     pub fn new(area: Rect) -> Self {
+        // Widgets mark dirty rows by terminal row, which is the row from the
+        // top of the area only for an area at the top left (the loop's is).
+        debug_assert_eq!((area.x, area.y), (0, 0));
         Self {
             shown: Buffer::empty(area),
             dirty: vec![true; usize::from(area.height)],
@@ -88,7 +91,8 @@ impl Painter {
             return Ok(());
         }
         // Few rows: compare them band by band (copies of a few rows cost
-        // less than comparing the whole screen).
+        // less than comparing the whole screen). Bands count rows from the
+        // top of the area.
         let bands = bands(&self.dirty);
         let pairs: Vec<(Buffer, Buffer)> = bands
             .iter()
@@ -96,15 +100,15 @@ impl Painter {
             .collect();
         backend.draw(pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next)))?;
         let width = usize::from(next.area.width);
-        for &(y, height) in &bands {
-            let range = usize::from(y) * width..(usize::from(y) + usize::from(height)) * width;
+        for &(row, height) in &bands {
+            let range = usize::from(row) * width..(usize::from(row) + usize::from(height)) * width;
             self.shown.content[range.clone()].clone_from_slice(&next.content[range]);
         }
         Ok(())
     }
 }
 
-/// Runs of consecutive dirty rows: (first row, row count).
+/// Runs of consecutive dirty rows: (first row from the top, row count).
 fn bands(dirty: &[bool]) -> Vec<(u16, u16)> {
     let mut out: Vec<(u16, u16)> = Vec::new();
     for (y, _) in dirty.iter().enumerate().filter(|(_, d)| **d) {
@@ -117,13 +121,13 @@ fn bands(dirty: &[bool]) -> Vec<(u16, u16)> {
     out
 }
 
-/// A buffer holding rows `y..y + height` of `buf`.
-fn rows_of(buf: &Buffer, y: u16, height: u16) -> Buffer {
+/// A buffer holding `height` rows of `buf` from row `row` of its area.
+fn rows_of(buf: &Buffer, row: u16, height: u16) -> Buffer {
     let width = usize::from(buf.area.width);
-    let start = usize::from(y - buf.area.y) * width;
+    let start = usize::from(row) * width;
     Buffer {
         area: Rect {
-            y,
+            y: buf.area.y + row,
             height,
             ..buf.area
         },

@@ -66,8 +66,8 @@ pub struct Pane {
     version: u64,
     rows: u16,
     cols: u16,
-    /// Total bytes parsed, for the `--fps` overlay's throughput.
-    pub bytes_parsed: u64,
+    /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
+    pub bytes_received: u64,
     /// The command this pane was started with, for saving profiles.
     pub spec: SpawnSpec,
 }
@@ -186,7 +186,7 @@ impl Pane {
             touched_any: true,
             rows,
             cols,
-            bytes_parsed: 0,
+            bytes_received: 0,
             spec,
         }
     }
@@ -221,7 +221,9 @@ impl Pane {
         self.process.as_ref().map_or(0, |p| p.output_rx.len())
     }
 
-    /// Parses a chunk of program output. Returns the chunk for reuse.
+    /// Takes a chunk of program output: into the history ring, and to the
+    /// parser through the fast-forward (plain output waits for
+    /// [`Pane::settle`]). The chunk's buffer goes back to the reader.
     pub fn feed(&mut self, chunk: OutputChunk) {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
@@ -231,7 +233,7 @@ impl Pane {
         if let ScrollView::Viewing(history) = &mut self.view {
             history.feed(bytes);
         }
-        self.bytes_parsed += chunk.len() as u64;
+        self.bytes_received += chunk.len() as u64;
         self.version += 1;
         if let Err(failure) = parsed {
             self.parser_failed("on this pane's output", &failure);

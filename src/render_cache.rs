@@ -19,6 +19,12 @@ use crate::layout::PaneId;
 use crate::pane::Pane;
 use crate::pane_widget::render_row;
 
+/// A cache entry's version before its first image: no image to reuse.
+const NEVER_DRAWN: u64 = u64::MAX;
+/// An image drawn from a screen with output still held back: redrawn next
+/// frame whatever the pane's version.
+const DRAWN_BEHIND: u64 = u64::MAX - 1;
+
 struct PaneCache {
     buf: Buffer,
     version: u64,
@@ -31,7 +37,10 @@ struct PaneCache {
     /// Rows of `buf` converted since it was last copied into the frame.
     changed: Vec<u16>,
     /// The rows the pane's parsing touched since `buf` was made, and the
-    /// pane version that covers (see [`RenderCache::note_changes`]).
+    /// pane version that covers (see [`RenderCache::note_changes`]). The
+    /// loop notes changes right before every frame, so the version always
+    /// matches there; the check keeps a caller that does not note them
+    /// (tests, benches) correct, comparing screens instead.
     hint: Touched,
     hint_version: u64,
 }
@@ -104,25 +113,25 @@ impl RenderCache {
         let may_be_stale = may_be_stale || behind;
         let entry = self.panes.entry(pane.id).or_insert_with(|| PaneCache {
             buf: Buffer::empty(Rect::default()),
-            version: u64::MAX,
+            version: NEVER_DRAWN,
             live,
             prev: None,
             placed: None,
             changed: Vec::new(),
             hint: Touched::Any,
-            hint_version: u64::MAX,
+            hint_version: NEVER_DRAWN,
         });
         let same_shape = entry.buf.area == size && entry.live == live;
         let up_to_date = same_shape && entry.version == pane.version();
         let mut stale = false;
         if !up_to_date {
-            if may_be_stale && same_shape && entry.version != u64::MAX {
+            if may_be_stale && same_shape && entry.version != NEVER_DRAWN {
                 stale = true;
             } else {
                 update(entry, pane.screen(), size, live, pane.version());
                 if behind {
                     // Not the newest image: draw it again next frame.
-                    entry.version = u64::MAX - 1;
+                    entry.version = DRAWN_BEHIND;
                     stale = true;
                 }
             }

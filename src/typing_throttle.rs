@@ -26,6 +26,11 @@ pub const TYPING_FLOOD_RATE: f64 = 44_000_000.0;
 /// The most a throttled pane can save up (one frame's worth at 60 fps).
 const BURST: f64 = TYPING_FLOOD_RATE / 60.0;
 
+/// A held-back pane is looked at again once it may take this much (one
+/// loop slice): waking for every 4 KiB read would be ~10,000 wake-ups a
+/// second.
+const REFILL: f64 = 32.0 * 1024.0;
+
 #[derive(Debug)]
 struct Bucket {
     /// Bytes the pane may still deliver; negative after a large chunk.
@@ -103,7 +108,7 @@ impl TypingThrottle {
             .buckets
             .values()
             .filter(|b| b.tokens <= 0.0)
-            .map(|b| b.at + Duration::from_secs_f64((1.0 - b.tokens) / TYPING_FLOOD_RATE))
+            .map(|b| b.at + Duration::from_secs_f64((REFILL - b.tokens) / TYPING_FLOOD_RATE))
             .min();
         Some(refill.map_or(until, |r| r.min(until)))
     }

@@ -90,6 +90,9 @@ fn token() -> BoxedStrategy<Vec<u8>> {
         b"\x1b[2r",
         b"\x1b[r",
         b"\x1b[1;99r",
+        b"\x1b[2:0;5r",
+        b"\x1b[2;4;1;1;1;1;1;1;1;1;1;1;1;1r",
+        b"\x1b[?2;4r",
         b"\x1b[?1049h",
         b"\x1b[?1049l",
         b"\x1b[?47h",
@@ -242,9 +245,15 @@ proptest! {
                     prop_assume!(parses(&mut plain, &bytes));
                     let mut rest = &bytes[..];
                     while !rest.is_empty() {
-                        let n = (*cut.next().unwrap()).min(rest.len());
+                        let at = *cut.next().unwrap();
+                        let n = at.min(rest.len());
                         parsed(ff.push(&mut fast, &rest[..n]))?;
                         rest = &rest[n..];
+                        // A frame can come at any point, even inside a
+                        // character.
+                        if at % 3 == 0 {
+                            parsed(ff.settle(&mut fast))?;
+                        }
                     }
                 }
                 Op::Resize(r, c) => {
