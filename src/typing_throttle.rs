@@ -26,10 +26,12 @@ pub const TYPING_FLOOD_RATE: f64 = 44_000_000.0;
 /// The most a throttled pane can save up (one frame's worth at 60 fps).
 const BURST: f64 = TYPING_FLOOD_RATE / 60.0;
 
-/// A held-back pane is looked at again once it may take this much (one
-/// loop slice): waking for every 4 KiB read would be ~10,000 wake-ups a
-/// second.
-const REFILL: f64 = 32.0 * 1024.0;
+/// A held-back pane is looked at again once it may take this much: at
+/// 44 MB/s that is ~5,000 looks a second, where waking for every 4 KiB read
+/// was ~10,000. Larger steps let the flood arrive in bursts that delay
+/// echoes (`bench-latency.sh`, flood p99: 0.8-2.2 ms with 32 KiB steps,
+/// 0.6-0.8 ms with 8 KiB, except one 1.2 ms run).
+const REFILL: f64 = 8.0 * 1024.0;
 
 #[derive(Debug)]
 struct Bucket {
