@@ -573,6 +573,7 @@ impl App {
                 done - started,
                 bytes,
                 writes,
+                self.metrics.last_key_latency,
                 &self.ws,
             );
         }
@@ -615,16 +616,32 @@ impl StatsFile {
         })
     }
 
-    fn frame(&mut self, t: Duration, dur: Duration, bytes: u64, writes: u64, ws: &Workspace) {
+    fn frame(
+        &mut self,
+        t: Duration,
+        dur: Duration,
+        bytes: u64,
+        writes: u64,
+        key: Option<Duration>,
+        ws: &Workspace,
+    ) {
         use std::fmt::Write as _;
         use std::io::Write as _;
         self.line.clear();
         let _ = write!(
             self.line,
-            "{{\"t\":{:.6},\"dur_us\":{},\"bytes\":{bytes},\"writes\":{writes},\"queued\":[",
+            "{{\"t\":{:.6},\"dur_us\":{},\"bytes\":{bytes},\"writes\":{writes},",
             t.as_secs_f64(),
             dur.as_micros()
         );
+        // From the input thread's read of a key to this frame's write.
+        match key {
+            Some(key) => {
+                let _ = write!(self.line, "\"key_us\":{},", key.as_micros());
+            }
+            None => self.line.push_str("\"key_us\":null,"),
+        }
+        self.line.push_str("\"queued\":[");
         for (i, pane) in ws.panes.values().enumerate() {
             let sep = if i == 0 { "" } else { "," };
             let _ = write!(self.line, "{sep}{}", pane.queued());

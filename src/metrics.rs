@@ -139,6 +139,8 @@ pub struct Metrics {
     pub frame_times: Samples,
     pub fps: RollingFps,
     pub key_latency: Samples,
+    /// The input-to-frame time of the last frame, if it showed input.
+    pub last_key_latency: Option<Duration>,
     /// Bytes and writes of the last frame.
     pub last_frame_bytes: u64,
     pub last_frame_writes: u64,
@@ -156,6 +158,7 @@ impl Metrics {
             frame_times: Samples::new(FRAME_HISTORY),
             fps: RollingFps::default(),
             key_latency: Samples::new(LATENCY_HISTORY),
+            last_key_latency: None,
             last_frame_bytes: 0,
             last_frame_writes: 0,
             writer_name,
@@ -187,10 +190,12 @@ impl Metrics {
         self.fps.record(at);
         self.last_frame_bytes = bytes;
         self.last_frame_writes = writes;
+        self.last_key_latency = None;
         if let Some(start) = self.key_started {
             let waited = at.saturating_duration_since(start);
             if self.key_reflected {
                 self.key_latency.push(waited);
+                self.last_key_latency = Some(waited);
                 self.key_started = None;
             } else if waited > MAX_KEY_LATENCY {
                 self.key_started = None;
