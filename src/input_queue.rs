@@ -17,6 +17,8 @@ struct State {
     chunks: VecDeque<Vec<u8>>,
     bytes: usize,
     closed: bool,
+    /// The writer holds a chunk it has not finished writing.
+    writing: bool,
 }
 
 #[derive(Default)]
@@ -40,13 +42,31 @@ impl InputQueue {
         true
     }
 
+    /// When nothing is queued or being written, writes `bytes` at once
+    /// with `write` (a write that does not block) and returns how many it
+    /// took; else returns 0 without calling it. What is left must be
+    /// `push`ed next, which keeps the order.
+    pub fn write_if_idle(
+        &self,
+        bytes: &[u8],
+        write: impl FnOnce(&[u8]) -> std::io::Result<usize>,
+    ) -> usize {
+        let s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if s.closed || s.writing || !s.chunks.is_empty() {
+            return 0;
+        }
+        write(bytes).unwrap_or(0)
+    }
+
     /// Blocks until there is something to write; `None` once closed and
-    /// drained.
+    /// drained. Calling it again means the previous chunk is written.
     pub fn pop(&self) -> Option<Vec<u8>> {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        s.writing = false;
         loop {
             if let Some(chunk) = s.chunks.pop_front() {
                 s.bytes -= chunk.len();
+                s.writing = true;
                 return Some(chunk);
             }
             if s.closed {
@@ -98,6 +118,32 @@ mod tests {
         let big = vec![0u8; INPUT_QUEUE_BUDGET];
         assert!(q.push(&big));
         assert!(!q.push(b"x"));
+    }
+
+    #[test]
+    fn writes_directly_only_when_idle_and_keeps_the_order() {
+        let q = InputQueue::default();
+        let mut written = Vec::new();
+        // Idle: written at once, in part.
+        let n = q.write_if_idle(b"abc", |b| {
+            written.extend_from_slice(&b[..2]);
+            Ok(2)
+        });
+        assert_eq!((n, &written[..]), (2, &b"ab"[..]));
+        assert!(q.push(b"c"));
+        // Something queued: not written directly.
+        assert_eq!(q.write_if_idle(b"d", |_| panic!("not idle")), 0);
+        assert!(q.push(b"d"));
+        assert_eq!(q.pop().as_deref(), Some(&b"c"[..]));
+        // The writer holds "c" until it asks for more.
+        assert_eq!(q.write_if_idle(b"e", |_| panic!("still writing")), 0);
+        assert_eq!(q.pop().as_deref(), Some(&b"d"[..]));
+        // A write that would block takes nothing.
+        let mut s = q.state.lock().unwrap_or_else(PoisonError::into_inner);
+        s.writing = false;
+        drop(s);
+        let would_block = || Err(std::io::ErrorKind::WouldBlock.into());
+        assert_eq!(q.write_if_idle(b"f", |_| would_block()), 0);
     }
 
     #[test]

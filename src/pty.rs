@@ -11,14 +11,16 @@
 //!   reader has delivered the last bytes (or a grandchild keeps the PTY
 //!   open past a short grace period).
 
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crossbeam_channel::{Receiver, Sender, bounded};
+use filedescriptor::{FileDescriptor, POLLIN, POLLOUT, pollfd};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
@@ -69,6 +71,9 @@ pub type OutputChunk = Vec<u8>;
 /// A spawned child and the handles the loop keeps.
 pub struct PtyProcess {
     master: Box<dyn MasterPty + Send>,
+    /// The PTY (non-blocking) for writing keys from the loop when nothing
+    /// is queued (see `send_input`).
+    direct: Mutex<FileDescriptor>,
     input: Arc<InputQueue>,
     pid: Option<u32>,
     /// The reader's output; the loop selects on it.
@@ -120,6 +125,20 @@ impl PtyProcess {
         // Dropping this writer would send ^D to the child: it lives in the
         // writer thread for the pane's whole life.
         let writer = pair.master.take_writer().context("taking the PTY writer")?;
+        // The PTY is non-blocking, so the loop can write a key itself
+        // instead of waking the writer thread (one thread hop less between
+        // a key and its echo) and still never block on a program that
+        // stopped reading. The reader and writer threads wait in poll(2).
+        let master_fd = pair
+            .master
+            .as_raw_fd()
+            .context("the PTY has no file descriptor")?;
+        let dup = || FileDescriptor::dup(&master_fd).context("duplicating the PTY descriptor");
+        let mut direct = dup()?;
+        direct
+            .set_non_blocking(true)
+            .context("making the PTY non-blocking")?;
+        let (read_ready, write_ready) = (dup()?, dup()?);
 
         let (output_tx, output_rx) = bounded(OUTPUT_CHANNEL_CAPACITY);
         let (recycle_tx, recycle_rx) = bounded(OUTPUT_CHANNEL_CAPACITY + 2);
@@ -129,11 +148,11 @@ impl PtyProcess {
 
         std::thread::Builder::new()
             .name(format!("pty-read-{}", pid.unwrap_or(0)))
-            .spawn(move || read_loop(reader, &output_tx, &recycle_rx, &drained_tx))
+            .spawn(move || read_loop(reader, &read_ready, &output_tx, &recycle_rx, &drained_tx))
             .context("starting the PTY reader thread")?;
         std::thread::Builder::new()
             .name(format!("pty-write-{}", pid.unwrap_or(0)))
-            .spawn(move || write_loop(writer, &writer_input))
+            .spawn(move || write_loop(writer, &write_ready, &writer_input))
             .context("starting the PTY writer thread")?;
         std::thread::Builder::new()
             .name(format!("pty-wait-{}", pid.unwrap_or(0)))
@@ -158,6 +177,7 @@ impl PtyProcess {
         }
         Ok(Self {
             master: pair.master,
+            direct: Mutex::new(direct),
             input,
             pid,
             output_rx,
@@ -169,10 +189,22 @@ impl PtyProcess {
         self.pid
     }
 
-    /// Queues bytes for the child without blocking. Returns false when the
-    /// child has stopped reading and the queue's byte budget is used up: the
-    /// bytes are refused rather than freezing the workspace.
+    /// Sends bytes to the child without blocking: written at once when
+    /// nothing is queued (a key, usually), else queued for the writer
+    /// thread. Returns false when the child has stopped reading and the
+    /// queue's byte budget is used up: the bytes are refused rather than
+    /// freezing the workspace.
     pub fn send_input(&self, bytes: &[u8]) -> bool {
+        let written = self.input.write_if_idle(bytes, |bytes| {
+            self.direct
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .write(bytes)
+        });
+        let bytes = &bytes[written..];
+        if bytes.is_empty() {
+            return true;
+        }
         for chunk in bytes.chunks(INPUT_CHUNK) {
             if !self.input.push(chunk) {
                 tracing::warn!(pid = ?self.pid, "pane input queue full or closed; input refused");
@@ -280,8 +312,25 @@ fn signal_number(name: &str) -> i32 {
     }
 }
 
+/// Waits until `fd` is ready for `events` (POLLIN or POLLOUT), or hung up.
+fn wait_until(fd: &FileDescriptor, events: i16) -> bool {
+    let mut pfd = [pollfd {
+        fd: fd.as_raw_fd(),
+        events,
+        revents: 0,
+    }];
+    match filedescriptor::poll(&mut pfd, None) {
+        Ok(_) => true,
+        Err(err) => {
+            tracing::debug!("polling the PTY: {err}");
+            false
+        }
+    }
+}
+
 fn read_loop(
     mut reader: Box<dyn Read + Send>,
+    ready: &FileDescriptor,
     output_tx: &Sender<OutputChunk>,
     recycle_rx: &Receiver<OutputChunk>,
     drained_tx: &Sender<()>,
@@ -300,7 +349,12 @@ fn read_loop(
                     break;
                 }
             }
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) if err.kind() == ErrorKind::WouldBlock => {
+                if !wait_until(ready, POLLIN) {
+                    break;
+                }
+            }
             Err(err) => {
                 tracing::debug!("PTY read ended: {err}");
                 break;
@@ -310,12 +364,26 @@ fn read_loop(
     let _ = drained_tx.try_send(());
 }
 
-fn write_loop(mut writer: Box<dyn Write + Send>, input: &InputQueue) {
+fn write_loop(mut writer: Box<dyn Write + Send>, ready: &FileDescriptor, input: &InputQueue) {
     while let Some(bytes) = input.pop() {
-        if let Err(err) = writer.write_all(&bytes).and_then(|()| writer.flush()) {
-            tracing::debug!("PTY write ended: {err}");
-            input.close();
-            return;
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            match writer.write(rest) {
+                Ok(0) => {
+                    tracing::debug!("PTY write ended: wrote nothing");
+                    input.close();
+                    return;
+                }
+                Ok(n) => rest = &rest[n..],
+                Err(err) if err.kind() == ErrorKind::Interrupted => {}
+                // The program is not reading: wait without holding anyone.
+                Err(err) if err.kind() == ErrorKind::WouldBlock && wait_until(ready, POLLOUT) => {}
+                Err(err) => {
+                    tracing::debug!("PTY write ended: {err}");
+                    input.close();
+                    return;
+                }
+            }
         }
     }
     // The pane is gone; the writer drops here, which also sends ^D: harmless
