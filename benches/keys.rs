@@ -8,9 +8,9 @@
 //!
 //! Setup: a `Workspace` with no terminal, one pane (two for the focus chord)
 //! running `stty raw -echo; exec cat` on a real PTY through `open_row`, the
-//! default keymap (prefix C-b). Keys for the pane are encoded and queued to
-//! its writer thread (`Pane::send`: one `Vec` per key, a `try_send`, a
-//! wake-up of the writer); `cat` echoes them back, and between timed batches
+//! default keymap (prefix C-b). Keys for the pane are encoded and written
+//! to its PTY (`Pane::send`: straight from the loop when nothing is queued,
+//! else queued for the writer thread); `cat` echoes them back, and between timed batches
 //! of at most 256 queued keys the bench waits, untimed, until every echoed
 //! byte arrived (so the input queue, bounded at 1024, never fills and drops
 //! keys, and the pane's output channel never stalls `cat`).
@@ -23,26 +23,26 @@
 //! - `type_13B`: typing "hello, world!" (13 keys, 13 bytes).
 //!
 //! Result on this machine (2-core VM; `cargo bench --bench keys -- --quick
-//! --noplot`, 2026-11-21, noisy: `esc` and `up` varied 1.4-3.5 µs):
+//! --noplot`, 2026-11-21; noisy: `esc` and `up` vary by ~1 µs):
 //!
-//! | scenario     | per iteration | keys | per key  |
-//! |--------------|---------------|------|----------|
-//! | a            | 11.3 µs       | 1    | 11.3 µs  |
-//! | esc          | 3.0 µs        | 1    | 3.0 µs   |
-//! | up           | 1.6 µs        | 1    | 1.6 µs   |
-//! | prefix_chord | 174 ns        | 2    | 87 ns    |
-//! | overlay      | 654 ns        | 4    | 164 ns   |
-//! | type_13B     | 14.2 µs       | 13   | 1.1 µs   |
+//! | scenario     | per iteration | keys | per key |
+//! |--------------|---------------|------|---------|
+//! | a            | 2.6 µs        | 1    | 2.6 µs  |
+//! | esc          | 2.1 µs        | 1    | 2.1 µs  |
+//! | up           | 2.2 µs        | 1    | 2.2 µs  |
+//! | prefix_chord | 166 ns        | 2    | 83 ns   |
+//! | overlay      | 643 ns        | 4    | 161 ns  |
+//! | type_13B     | 22.5 µs       | 13   | 1.7 µs  |
 //!
 //! Dispatch alone (keymap lookups, mode changes) is 70-170 ns a key. A key
-//! for the pane costs more since `PtyProcess::send_input` yields the CPU
-//! after waking the writer thread (before: ~400-500 ns a key): on this
-//! 2-core machine the writer otherwise waited for the loop's time slice,
-//! 0.2 ms on average under load (`perf sched`). The yield is the writer
-//! running, which the key needs anyway; end to end it lowered echo p50
-//! idle from ~0.38 to ~0.32 ms and p99 under a flood from ~1.3 to ~1.0 ms
-//! (`scripts/bench-latency.sh`). Microseconds either way, against a 0.3 ms
-//! echo budget spent in the PTY round trip and the frame.
+//! for the pane is written to the PTY by the loop itself when nothing is
+//! queued (`PtyProcess::send_input`): a `write(2)` of a few bytes, ~2 µs
+//! here, instead of queueing it and waking the writer thread (~0.4-0.5 µs
+//! in the loop, but a thread hop before the program sees the key). When
+//! keys do queue (a paste in progress, a program not reading), the loop
+//! yields after waking the writer, which otherwise waited for the loop's
+//! time slice on this 2-core machine (0.2 ms on average under load,
+//! `perf sched`). Microseconds either way, against a 0.3 ms echo budget.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
