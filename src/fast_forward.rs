@@ -94,8 +94,10 @@ struct Csi {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ended {
     Decstbm,
-    /// RIS or ED: vt100's count of scrolled-off rows may be back to 0.
+    /// ED: vt100's count of scrolled-off rows may be back to 0.
     ScrollbackCleared,
+    /// RIS: a new screen altogether.
+    Reset,
     Other,
 }
 
@@ -315,6 +317,11 @@ impl FastForward {
                     self.region[grid] = self.region_from_params(parser.screen().size().0);
                 }
                 Ended::ScrollbackCleared => self.scrolled_at_least = 0,
+                // RIS: vt100 starts a new screen, both grids without regions.
+                Ended::Reset => {
+                    self.scrolled_at_least = 0;
+                    self.region = [false; 2];
+                }
                 Ended::Other => {}
             }
             if self.seq == Seq::Ground {
@@ -356,7 +363,7 @@ impl FastForward {
                     b'X' | b'^' | b'_' => Seq::Ignored,
                     b'c' => {
                         self.seq = Seq::Ground;
-                        return Ended::ScrollbackCleared;
+                        return Ended::Reset;
                     }
                     0x30..=0x7e => Seq::Ground,
                     _ => Seq::Escape,
@@ -719,6 +726,16 @@ mod tests {
         ff.settle(&mut fast).unwrap();
         assert_eq!(ff.skipped, 0);
         ff.push(&mut fast, b"\x1b[r").unwrap();
+        ff.push(&mut fast, &log_lines(200)).unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert!(ff.skipped > 0);
+    }
+
+    #[test]
+    fn a_full_reset_clears_the_scroll_regions() {
+        let mut fast = parser(10, 40);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, b"\x1b[2;5r\x1bc").unwrap();
         ff.push(&mut fast, &log_lines(200)).unwrap();
         ff.settle(&mut fast).unwrap();
         assert!(ff.skipped > 0);
