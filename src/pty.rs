@@ -319,11 +319,17 @@ fn wait_until(fd: &FileDescriptor, events: i16) -> bool {
         events,
         revents: 0,
     }];
-    match filedescriptor::poll(&mut pfd, None) {
-        Ok(_) => true,
-        Err(err) => {
-            tracing::debug!("polling the PTY: {err}");
-            false
+    loop {
+        match filedescriptor::poll(&mut pfd, None) {
+            Ok(_) => return true,
+            // A signal for the process (SIGWINCH on every resize of the
+            // outer terminal) can land on this thread; poll(2) is never
+            // restarted after it.
+            Err(filedescriptor::Error::Poll(err)) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) => {
+                tracing::warn!("polling the PTY: {err}");
+                return false;
+            }
         }
     }
 }
