@@ -484,6 +484,41 @@ mod tests {
         (cells, cursor)
     }
 
+    /// The render loop's frame state over a terminal read back by vt100.
+    struct Frames {
+        terminal: ByteTerminal,
+        painter: Painter,
+        cache: RenderCache,
+        outer: vt100::Parser,
+    }
+
+    impl Frames {
+        fn new(w: u16, h: u16) -> Self {
+            Self {
+                terminal: byte_terminal(w, h),
+                painter: Painter::new(Rect::new(0, 0, w, h)),
+                cache: RenderCache::default(),
+                outer: screen_parser(w, h),
+            }
+        }
+
+        /// Draws a frame and feeds its bytes to the outer terminal.
+        fn draw(&mut self, ws: &Workspace, router: &InputRouter) {
+            render_frame(
+                &mut self.terminal,
+                &mut self.painter,
+                &mut self.cache,
+                ws,
+                router,
+                None,
+                None,
+            )
+            .unwrap();
+            let bytes = std::mem::take(self.terminal.backend_mut().writer_mut());
+            self.outer.process(&bytes);
+        }
+    }
+
     /// Frames drawn in place (only what changed) leave the terminal showing
     /// exactly what a frame drawn from scratch shows, cursor included,
     /// through output, title changes, focus changes and popups.
@@ -492,10 +527,7 @@ mod tests {
         let (w, h) = (61, 15);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"", b"", b""]);
         let mut router = InputRouter::new(Keymap::default(), false);
-        let mut terminal = byte_terminal(w, h);
-        let mut outer = screen_parser(w, h);
-        let mut painter = Painter::new(Rect::new(0, 0, w, h));
-        let mut cache = RenderCache::default();
+        let mut frames = Frames::new(w, h);
         let ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
         let outputs: [&[u8]; 12] = [
             b"ab",
@@ -529,35 +561,12 @@ mod tests {
             // As the render loop does; every other step, so that changes
             // not noted (compared instead) are covered too.
             if step % 2 == 0 {
-                cache.note_changes(ws.panes.values_mut());
+                frames.cache.note_changes(ws.panes.values_mut());
             }
-            render_frame(
-                &mut terminal,
-                &mut painter,
-                &mut cache,
-                &ws,
-                &router,
-                None,
-                None,
-            )
-            .unwrap();
-            outer.process(&std::mem::take(terminal.backend_mut().writer_mut()));
-
-            let mut fresh = byte_terminal(w, h);
-            let mut fresh_cache = RenderCache::default();
-            render_frame(
-                &mut fresh,
-                &mut Painter::new(Rect::new(0, 0, w, h)),
-                &mut fresh_cache,
-                &ws,
-                &router,
-                None,
-                None,
-            )
-            .unwrap();
-            let mut expected = screen_parser(w, h);
-            expected.process(fresh.backend_mut().writer_mut());
-            assert_eq!(shown(&outer), shown(&expected), "step {step}");
+            frames.draw(&ws, &router);
+            let mut fresh = Frames::new(w, h);
+            fresh.draw(&ws, &router);
+            assert_eq!(shown(&frames.outer), shown(&fresh.outer), "step {step}");
         }
     }
 
@@ -568,10 +577,7 @@ mod tests {
         let (w, h) = (40, 10);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"\x1b]0;zsh\x07"]);
         let mut router = InputRouter::new(Keymap::default(), false);
-        let mut terminal = byte_terminal(w, h);
-        let mut outer = screen_parser(w, h);
-        let mut painter = Painter::new(Rect::new(0, 0, w, h));
-        let mut cache = RenderCache::default();
+        let mut frames = Frames::new(w, h);
         let id = ws.focused_id().unwrap();
         let steps: [(&[u8], bool); 5] = [
             (b"", false),
@@ -585,20 +591,10 @@ mod tests {
             pane.feed(output.to_vec());
             pane.settle();
             router.show_help = help;
-            cache.note_changes(ws.panes.values_mut());
-            render_frame(
-                &mut terminal,
-                &mut painter,
-                &mut cache,
-                &ws,
-                &router,
-                None,
-                None,
-            )
-            .unwrap();
-            outer.process(&std::mem::take(terminal.backend_mut().writer_mut()));
+            frames.cache.note_changes(ws.panes.values_mut());
+            frames.draw(&ws, &router);
         }
-        let top = outer.screen().contents_between(0, 0, 0, w);
+        let top = frames.outer.screen().contents_between(0, 0, 0, w);
         assert!(top.contains(" zsh "), "{top:?}");
     }
 
