@@ -286,7 +286,7 @@ impl App {
         // Mouse selections read the screens' contents (keys only need
         // modes, always current; copy mode and search read the history).
         if matches!(ev, Event::Mouse(_)) {
-            self.settle_visible();
+            self.settle_visible(|_| true);
         }
         let outcome = match ev {
             Event::Key(key) => self.router.handle_key(&mut self.ws, key),
@@ -446,9 +446,12 @@ impl App {
         more
     }
 
-    fn settle_visible(&mut self) {
+    /// Parses the held-back output of the visible panes `which` picks.
+    fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
         for id in self.ws_visible_ids() {
-            if let Some(pane) = self.ws.panes.get_mut(&id) {
+            if which(id)
+                && let Some(pane) = self.ws.panes.get_mut(&id)
+            {
                 pane.settle();
             }
         }
@@ -509,13 +512,7 @@ impl App {
         // held-back output (and the focused one's, whose cursor is shown);
         // the others may show their previous image.
         let focused = self.ws.focused_id();
-        for id in self.ws_visible_ids() {
-            if echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
-                && let Some(pane) = self.ws.panes.get_mut(&id)
-            {
-                pane.settle();
-            }
-        }
+        self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
         self.render_cache.note_changes(self.ws.panes.values_mut());
         let ws = &self.ws;
         let router = &self.router;

@@ -598,10 +598,7 @@ mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
 
-    /// vt100 0.18.1 panics on this at any size: a heart and VS16 in the
-    /// bottom-right cell (widened, wrapped and scrolled up with no
-    /// continuation cell), then text over that cell.
-    const CRASH: &[u8] = "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx".as_bytes();
+    const CRASH: &[u8] = crate::parse_guard::VT100_PANIC;
     const NOTICE: &str =
         "tilework: the terminal parser failed on this output; the screen was reset";
 

@@ -15,6 +15,12 @@ use crate::terminal_guard::contain;
 pub const RESET_NOTICE: &[u8] =
     b"\x1b[m\x1b[31mtilework: the terminal parser failed on this output; the screen was reset\x1b[m\r\n";
 
+/// Output that makes vt100 0.18.1 panic at any grid size, for tests: a
+/// heart and VS16 in the bottom-right cell (the widened cell wraps and
+/// scrolls up with no continuation cell), then text over that cell.
+#[doc(hidden)]
+pub const VT100_PANIC: &[u8] = "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx".as_bytes();
+
 /// The parser panicked while it processed output. Its state can no longer
 /// be trusted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,10 +50,7 @@ mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
 
-    /// A size-independent input that makes vt100 0.18.1 panic: a heart and
-    /// VS16 in the bottom-right cell (the widened cell wraps and scrolls up
-    /// with no continuation), then text over that cell.
-    pub const CRASH: &[u8] = "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx".as_bytes();
+    const CRASH: &[u8] = VT100_PANIC;
 
     #[test]
     fn a_panic_in_the_parser_is_reported() {

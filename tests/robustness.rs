@@ -269,10 +269,8 @@ fn cursor_moves_and_counts_far_out_of_range_are_clamped() {
 }
 
 /// vt100 0.18.1 panics on this at any grid size (an unwrap on `None` in
-/// `Screen::text_cleanup`): a heart and VS16 in the bottom-right cell, which
-/// widens it, wraps it and scrolls it up with no continuation cell; then
-/// text over that cell.
-const PARSER_CRASH: &[u8] = "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx".as_bytes();
+/// `Screen::text_cleanup`).
+const PARSER_CRASH: &[u8] = tilework::parse_guard::VT100_PANIC;
 const RESET_NOTICE: &str =
     "tilework: the terminal parser failed on this output; the screen was reset";
 
