@@ -12,6 +12,10 @@ use std::sync::{Condvar, Mutex, PoisonError};
 /// Large enough for a big paste (a 10 MB log), small enough to bound memory.
 pub const INPUT_QUEUE_BUDGET: usize = 32 * 1024 * 1024;
 
+/// Waiting chunks grow up to this size by appending (the writer hands the
+/// kernel at most this much per `write(2)`).
+const COALESCE_LIMIT: usize = crate::pty::INPUT_CHUNK;
+
 #[derive(Default)]
 struct State {
     chunks: VecDeque<Vec<u8>>,
@@ -36,7 +40,15 @@ impl InputQueue {
             return false;
         }
         s.bytes += bytes.len();
-        s.chunks.push_back(bytes.to_vec());
+        // Typed keys arrive a byte or a few at a time: appended to the last
+        // waiting chunk, a mebibyte of them costs a mebibyte, not a million
+        // allocations and ~50 bytes of bookkeeping each.
+        match s.chunks.back_mut() {
+            Some(last) if last.len() + bytes.len() <= COALESCE_LIMIT => {
+                last.extend_from_slice(bytes);
+            }
+            _ => s.chunks.push_back(bytes.to_vec()),
+        }
         drop(s);
         self.ready.notify_one();
         true
@@ -44,18 +56,18 @@ impl InputQueue {
 
     /// When nothing is queued or being written, writes `bytes` at once
     /// with `write` (a write that does not block) and returns how many it
-    /// took; else returns 0 without calling it. What is left must be
+    /// took; else returns `None` without calling it. What is left must be
     /// `push`ed next, which keeps the order.
     pub fn write_if_idle(
         &self,
         bytes: &[u8],
         write: impl FnOnce(&[u8]) -> std::io::Result<usize>,
-    ) -> usize {
+    ) -> Option<usize> {
         let s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if s.closed || s.writing || !s.chunks.is_empty() {
-            return 0;
+            return None;
         }
-        write(bytes).unwrap_or(0)
+        Some(write(bytes).unwrap_or(0))
     }
 
     /// Blocks until there is something to write; `None` once closed and
@@ -107,9 +119,21 @@ mod tests {
         assert!(q.push(b"ab"));
         assert!(q.push(b"cd"));
         assert_eq!(q.queued(), 4);
-        assert_eq!(q.pop().as_deref(), Some(&b"ab"[..]));
-        assert_eq!(q.pop().as_deref(), Some(&b"cd"[..]));
+        assert_eq!(q.pop().as_deref(), Some(&b"abcd"[..]));
+        assert!(q.push(b"ef"));
+        assert_eq!(q.pop().as_deref(), Some(&b"ef"[..]));
         assert_eq!(q.queued(), 0);
+    }
+
+    #[test]
+    fn small_pushes_share_a_chunk_up_to_the_limit() {
+        let q = InputQueue::default();
+        for _ in 0..COALESCE_LIMIT + 1 {
+            assert!(q.push(b"k"));
+        }
+        assert_eq!(q.queued(), COALESCE_LIMIT + 1);
+        assert_eq!(q.pop().map(|c| c.len()), Some(COALESCE_LIMIT));
+        assert_eq!(q.pop().as_deref(), Some(&b"k"[..]));
     }
 
     #[test]
@@ -129,21 +153,22 @@ mod tests {
             written.extend_from_slice(&b[..2]);
             Ok(2)
         });
-        assert_eq!((n, &written[..]), (2, &b"ab"[..]));
+        assert_eq!((n, &written[..]), (Some(2), &b"ab"[..]));
         assert!(q.push(b"c"));
         // Something queued: not written directly.
-        assert_eq!(q.write_if_idle(b"d", |_| panic!("not idle")), 0);
+        assert_eq!(q.write_if_idle(b"d", |_| panic!("not idle")), None);
         assert!(q.push(b"d"));
-        assert_eq!(q.pop().as_deref(), Some(&b"c"[..]));
-        // The writer holds "c" until it asks for more.
-        assert_eq!(q.write_if_idle(b"e", |_| panic!("still writing")), 0);
-        assert_eq!(q.pop().as_deref(), Some(&b"d"[..]));
+        assert_eq!(q.pop().as_deref(), Some(&b"cd"[..]));
+        // The writer holds "cd" until it asks for more.
+        assert_eq!(q.write_if_idle(b"e", |_| panic!("still writing")), None);
+        assert!(q.push(b"e"));
+        assert_eq!(q.pop().as_deref(), Some(&b"e"[..]));
         // A write that would block takes nothing.
         let mut s = q.state.lock().unwrap_or_else(PoisonError::into_inner);
         s.writing = false;
         drop(s);
         let would_block = || Err(std::io::ErrorKind::WouldBlock.into());
-        assert_eq!(q.write_if_idle(b"f", |_| would_block()), 0);
+        assert_eq!(q.write_if_idle(b"f", |_| would_block()), Some(0));
     }
 
     #[test]

@@ -698,7 +698,10 @@ impl InputRouter {
             };
             self.scratch.clear();
             if encode_key(key, modes, &mut self.scratch) {
-                pane.send(&self.scratch);
+                if !pane.send(&self.scratch) && pane.exit().is_none() {
+                    self.notify("keys refused: the program is not reading its input".into());
+                    out.redraw = true;
+                }
                 if Some(id) == focused {
                     out.sent_to = Some(id);
                 }

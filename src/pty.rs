@@ -201,7 +201,7 @@ impl PtyProcess {
                 .unwrap_or_else(PoisonError::into_inner)
                 .write(bytes)
         });
-        let bytes = &bytes[written..];
+        let bytes = &bytes[written.unwrap_or(0)..];
         if bytes.is_empty() {
             return true;
         }
@@ -210,6 +210,11 @@ impl PtyProcess {
                 tracing::warn!(pid = ?self.pid, "pane input queue full or closed; input refused");
                 return false;
             }
+        }
+        // Behind a backlog the writer is waiting for the program to read:
+        // handing it the CPU would only slow the loop, key by key.
+        if written.is_none() {
+            return true;
         }
         // The writer thread was just woken, usually onto this thread's CPU
         // (wake-affine). Under load (a flood in another pane keeps both

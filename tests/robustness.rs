@@ -891,6 +891,41 @@ fn a_10mb_paste_into_a_program_that_does_not_read_leaves_the_rest_responsive() {
     });
 }
 
+/// Typed keys (not a paste) take another path than a paste: one event per
+/// key through the input thread. A mebibyte of them for a program that does
+/// not read (key auto-repeat, an unbracketed paste, a stuck program) must be
+/// queued or refused, never stop tilework reading its terminal.
+#[test]
+fn a_mebibyte_of_keys_for_a_program_that_does_not_read_leaves_input_working() {
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let mut tw = Tilework::start(
+        &["-c", &format!("stty raw -echo; exec {sleep}"), "-c", "cat"],
+        ROWS,
+        COLS,
+    );
+    let pid = tw.pid().unwrap();
+    common::wait_until("the sleep to start", || {
+        !common::pids_matching(&pattern, &[pid]).is_empty()
+    });
+    // Focus is on the `sleep` pane: ordinary letters, as a stuck key would
+    // send them.
+    let keys: Vec<u8> = (0..1 << 20).map(|i| b'a' + (i % 26) as u8).collect();
+    tw.send_guarded(&keys);
+    tw.send("\x02o");
+    tw.type_line("typed-after-the-flood");
+    // `cat` echoes the line once through the terminal and once itself.
+    tw.wait_for("cat's echo of the typed line", |s| {
+        s.contents().matches("typed-after-the-flood").count() >= 2
+    });
+    tw.send("\x02Q");
+    assert_eq!(tw.wait_exit().exit_code(), 0);
+    tw.assert_terminal_restored();
+    common::wait_until("the sleep to be gone", || {
+        common::pids_matching(&pattern, &[pid]).is_empty()
+    });
+}
+
 /// Scrollback per pane in the sixteen-pane test: small, so every ring is
 /// full after seconds even in a debug build (the bound scales with it).
 const SIXTEEN_PANES_BUDGET_MIB: u64 = 2;

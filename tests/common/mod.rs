@@ -436,31 +436,43 @@ impl Tilework {
         }
     }
 
-    /// Sends a large input (a paste) from another thread's point of view:
-    /// if tilework stops reading its terminal, the write would block the test
-    /// forever, so a watchdog kills tilework after [`TIMEOUT`] and the test
-    /// fails with a message instead of hanging.
+    /// Sends a large input (a paste, a flood of keys). If tilework stops
+    /// reading its terminal, a plain write would block the test forever (a
+    /// write to a PTY whose reader died never returns either), so the bytes
+    /// go through a non-blocking copy of the master and the test fails once
+    /// no progress was possible for twice [`TIMEOUT`].
     pub fn send_guarded(&mut self, bytes: &[u8]) {
-        let pid = self.pid().unwrap();
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let watchdog = std::thread::spawn(move || {
-            if done_rx.recv_timeout(TIMEOUT * 2).is_err() {
-                let _ = nix::sys::signal::kill(
-                    nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap()),
-                    nix::sys::signal::Signal::SIGKILL,
-                );
-                return true;
+        use filedescriptor::{FileDescriptor, POLLOUT, pollfd};
+        use std::os::fd::AsRawFd;
+        let master_fd = self.master.as_raw_fd().unwrap();
+        let mut out = FileDescriptor::dup(&master_fd).unwrap();
+        // O_NONBLOCK is shared with `self.writer` (one open file): restored below.
+        out.set_non_blocking(true).unwrap();
+        let deadline = Instant::now() + TIMEOUT * 2;
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            match out.write(rest) {
+                Ok(n) => rest = &rest[n..],
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    assert!(
+                        !left.is_zero(),
+                        "tilework stopped reading its terminal input ({} of {} bytes unsent)",
+                        rest.len(),
+                        bytes.len()
+                    );
+                    let mut pfd = [pollfd {
+                        fd: out.as_raw_fd(),
+                        events: POLLOUT,
+                        revents: 0,
+                    }];
+                    let _ = filedescriptor::poll(&mut pfd, Some(left));
+                }
+                Err(err) => panic!("writing to tilework's terminal: {err}"),
             }
-            false
-        });
-        let result = self
-            .writer
-            .write_all(bytes)
-            .and_then(|()| self.writer.flush());
-        let _ = done_tx.send(());
-        let fired = watchdog.join().unwrap();
-        assert!(!fired, "tilework stopped reading its terminal input");
-        result.unwrap();
+        }
+        out.set_non_blocking(false).unwrap();
     }
 }
 
