@@ -33,6 +33,7 @@ pub mod pane;
 pub mod pane_widget;
 pub mod parse_guard;
 pub mod popups;
+pub mod private_file;
 pub mod profile;
 pub mod prompt;
 pub mod pty;

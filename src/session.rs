@@ -4,7 +4,7 @@
 //! silently re-run.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
@@ -18,13 +18,17 @@ pub fn save(ws: &Workspace, name: &str) -> Result<PathBuf> {
     }
     let dir =
         crate::profile::user_dir().context("no config directory ($XDG_CONFIG_HOME or $HOME)")?;
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    write_profile(&dir, name, &to_toml(ws, name))
+}
+
+/// Writes `text` as `dir/NAME.toml`, creating `dir` if needed. Pane
+/// commands can carry secrets (tokens, passwords on a command line), so
+/// the profile is private to the user and written whole or not at all (see
+/// [`crate::private_file`]).
+fn write_profile(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
+    crate::private_file::create_dir_all(dir)?;
     let path = dir.join(format!("{name}.toml"));
-    let text = to_toml(ws, name);
-    // Written whole then renamed, so a crash never leaves half a profile.
-    let tmp = dir.join(format!(".{name}.toml.tmp"));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("renaming to {}", path.display()))?;
+    crate::private_file::write_atomically(&path, text)?;
     Ok(path)
 }
 
@@ -133,11 +137,69 @@ fn shell_quote(arg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt as _;
 
     #[test]
     fn quoting() {
         assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000A\"");
         assert_eq!(shell_quote("ls"), "ls");
         assert_eq!(shell_quote("it's here"), r"'it'\''s here'");
+    }
+
+    /// In octal, as `ls -l` and `chmod` speak of it.
+    fn mode(path: &Path) -> String {
+        let mode = std::fs::metadata(path).expect("stat").permissions().mode();
+        format!("{:o}", mode & 0o777)
+    }
+
+    #[test]
+    fn a_symlink_planted_at_the_temporary_name_is_not_followed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "the victim's own text\n").expect("victim");
+        // The name earlier versions wrote to before renaming.
+        std::os::unix::fs::symlink(&victim, dir.path().join(".work.toml.tmp")).expect("symlink");
+
+        let path = write_profile(dir.path(), "work", "command = \"secret\"\n").expect("saved");
+
+        assert_eq!(
+            std::fs::read_to_string(&victim).expect("victim"),
+            "the victim's own text\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("profile"),
+            "command = \"secret\"\n"
+        );
+        // Nothing but the profile, the planted link and the victim is left.
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, [".work.toml.tmp", "victim", "work.toml"]);
+    }
+
+    #[test]
+    fn a_saved_profile_is_readable_by_the_user_alone() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = write_profile(dir.path(), "new", "x = 1\n").expect("saved");
+        assert_eq!(mode(&path), "600");
+
+        // Saving over a profile that others could read makes it private too.
+        let old = dir.path().join("old.toml");
+        std::fs::write(&old, "x = 0\n").expect("old profile");
+        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        write_profile(dir.path(), "old", "x = 1\n").expect("saved");
+        assert_eq!(mode(&old), "600");
+        assert_eq!(std::fs::read_to_string(&old).expect("profile"), "x = 1\n");
+    }
+
+    #[test]
+    fn a_profile_directory_tilework_creates_is_private() {
+        let home = tempfile::tempdir().expect("temp dir");
+        let dir = home.path().join("tilework").join("profiles");
+        write_profile(&dir, "work", "x = 1\n").expect("saved");
+        assert_eq!(mode(&home.path().join("tilework")), "700");
+        assert_eq!(mode(&dir), "700");
     }
 }
