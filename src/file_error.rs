@@ -130,7 +130,7 @@ fn refuse_unless_regular(metadata: &std::fs::Metadata) -> io::Result<()> {
     } else if kind.is_socket() {
         "a socket"
     } else {
-        "not a file"
+        "something else"
     };
     Err(io::Error::new(
         io::ErrorKind::InvalidInput,
