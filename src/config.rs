@@ -17,10 +17,17 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::action::Action;
-use crate::file_error::FileError;
+use crate::file_error::{self, FileError};
 use crate::keymap::{KeySpec, Keymap};
 
 pub const DEFAULT_SCROLLBACK_BYTES: usize = 8 * 1024 * 1024;
+/// The most scrollback a pane may keep. The ring holds raw output, about
+/// 100 bytes a line, so this is some 10 million lines, more than anyone
+/// reads back; and it costs more than itself: scrolling back copies the
+/// ring for the replay and parses it at ~60 MB/s (about 17 s for 1 GiB),
+/// and every pane may fill its own. Past this the setting is a typo
+/// (`"100000GiB"`) that would let one pane take the machine's memory.
+pub const MAX_SCROLLBACK_BYTES: usize = 1 << 30;
 pub const DEFAULT_FPS: u32 = 60;
 /// Above this, frames come faster than any terminal can show them and the
 /// render loop would only burn CPU.
@@ -86,7 +93,7 @@ pub fn default_path() -> Option<PathBuf> {
 /// means "all defaults"; a path the user named explicitly must exist, since a
 /// typo there would otherwise be silently ignored.
 pub fn load(path: &Path, must_exist: bool) -> Result<Config, ConfigError> {
-    match std::fs::read_to_string(path) {
+    match file_error::read_bounded(path) {
         Ok(text) => parse(&text, path),
         Err(e) if e.kind() == io::ErrorKind::NotFound && !must_exist => Ok(Config::default()),
         Err(e) => Err(ConfigError::whole_file(
@@ -118,6 +125,8 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
                 "empty shell; leave `shell` out to use $SHELL".to_string(),
             ));
         }
+        refuse_controls("shell", "the program run in new panes", shell.get_ref())
+            .map_err(|m| err(shell.span(), m))?;
         config.shell = Some(shell.into_inner());
     }
     if let Some(size) = raw.scrollback {
@@ -144,6 +153,8 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
                 "empty term; leave `term` out for xterm-256color".to_string(),
             ));
         }
+        refuse_controls("term", "TERM for programs in panes", term.get_ref())
+            .map_err(|m| err(term.span(), m))?;
         config.term = term.into_inner();
     }
     if let Some(cmd) = raw.copy_command {
@@ -191,6 +202,20 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         }
     }
     Ok(config)
+}
+
+/// Settings that end up in a child's environment or argv are handed on
+/// as they are: a `term` of `"xterm\n\e]52;..."` would reach every program
+/// (and its error messages) as TERM. No terminal name or program path
+/// holds a control character, so one is a mistake or an attack.
+fn refuse_controls(key: &str, becomes: &str, value: &str) -> Result<(), String> {
+    match value.chars().find(|c| c.is_control()) {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "`{key}` becomes {becomes} and cannot hold control characters (it has {})",
+            c.escape_debug()
+        )),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -281,25 +306,36 @@ struct RawKeys {
     direct: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
-/// A byte count written as an integer or as a string with a unit, decoded
-/// inside serde so that toml attaches the value's position to errors.
+/// A scrollback budget written as an integer or as a string with a unit,
+/// decoded and bounded inside serde so that toml attaches the value's
+/// position to errors.
 struct Size(usize);
 
+/// Case-insensitive. Single letters are binary, as in `dd`, `sort -S` and
+/// systemd. Tera units are known only to say that they are too large.
 const SIZE_UNITS: &[(&str, u64)] = &[
     ("B", 1),
     ("KiB", 1 << 10),
     ("MiB", 1 << 20),
     ("GiB", 1 << 30),
+    ("TiB", 1 << 40),
     ("KB", 1_000),
     ("MB", 1_000_000),
     ("GB", 1_000_000_000),
+    ("TB", 1_000_000_000_000),
+    ("K", 1 << 10),
+    ("M", 1 << 20),
+    ("G", 1 << 30),
+    ("T", 1 << 40),
 ];
 
-const SIZE_EXPECTED: &str =
-    "a number of bytes or a size like \"8MiB\" (units: B, KiB, MiB, GiB, KB, MB, GB)";
+const SIZE_EXPECTED: &str = "a number of bytes or a size like \"8MiB\" \
+     (units: B, KiB, MiB, GiB, KB, MB, GB; K, M, G mean KiB, MiB, GiB)";
 
-/// Parses `8MiB`, `512 KiB`, `1.5GB`, `4096`; units are case-insensitive.
-pub fn parse_size(text: &str) -> Result<usize, String> {
+/// Parses `8MiB`, `512 KiB`, `1.5GB`, `64m`, `4096`; units are
+/// case-insensitive. Sizes too large for a `u64` come out as `u64::MAX`,
+/// so the caller's upper bound names the problem.
+pub fn parse_size(text: &str) -> Result<u64, String> {
     let bad = || format!("bad size `{text}`: expected {SIZE_EXPECTED}");
     let t = text.trim();
     let split = t
@@ -318,22 +354,29 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
             .map(|&(_, m)| m)
             .ok_or_else(bad)?
     };
-    let bytes = if number.contains('.') {
+    if number.contains('.') {
         let value: f64 = number.parse().map_err(|_| bad())?;
-        let bytes = (value * multiplier as f64).round();
-        // `as` saturates; the range check keeps a huge value from becoming usize::MAX.
-        if !bytes.is_finite() || bytes >= usize::MAX as f64 {
-            return Err(format!("size `{text}` is too large"));
-        }
-        bytes as usize
-    } else {
-        let value: u64 = number.parse().map_err(|_| bad())?;
-        value
-            .checked_mul(multiplier)
-            .and_then(|b| usize::try_from(b).ok())
-            .ok_or_else(|| format!("size `{text}` is too large"))?
+        // `as` saturates, which is what we want here.
+        return Ok((value * multiplier as f64).round() as u64);
+    }
+    let value = match number.parse::<u64>() {
+        Ok(v) => v,
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => u64::MAX,
+        Err(_) => return Err(bad()),
     };
-    Ok(bytes)
+    Ok(value.saturating_mul(multiplier))
+}
+
+/// `bytes` as a scrollback budget, or why not; `written` is how the file
+/// spelled it.
+fn bounded_scrollback(bytes: u64, written: &dyn fmt::Display) -> Result<usize, String> {
+    match usize::try_from(bytes) {
+        Ok(b) if b <= MAX_SCROLLBACK_BYTES => Ok(b),
+        _ => Err(format!(
+            "`{written}` is over the maximum of {} GiB per pane",
+            MAX_SCROLLBACK_BYTES >> 30
+        )),
+    }
 }
 
 /// The shortest exact spelling of a size, for writing defaults back out.
@@ -357,9 +400,7 @@ impl<'de> Deserialize<'de> for Size {
             }
 
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Size, E> {
-                usize::try_from(v)
-                    .map(Size)
-                    .map_err(|_| E::custom(format!("size {v} is too large")))
+                bounded_scrollback(v, &v).map(Size).map_err(E::custom)
             }
 
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
@@ -370,7 +411,8 @@ impl<'de> Deserialize<'de> for Size {
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Size, E> {
-                parse_size(v).map(Size).map_err(E::custom)
+                let bytes = parse_size(v).map_err(E::custom)?;
+                bounded_scrollback(bytes, &v).map(Size).map_err(E::custom)
             }
         }
         d.deserialize_any(SizeVisitor)
@@ -543,7 +585,10 @@ pub fn default_toml() -> String {
     line("# Example: shell = \"/bin/zsh\"");
     line("");
     line("# Scrollback kept per pane: a number of bytes, or a size with a unit");
-    line("# (B, KiB, MiB, GiB, KB, MB, GB).");
+    line(&format!(
+        "# (B, KiB, MiB, GiB, KB, MB, GB). At most {} GiB.",
+        MAX_SCROLLBACK_BYTES >> 30
+    ));
     line(&format!(
         "# scrollback = {}",
         format_size(d.scrollback_bytes)
@@ -744,7 +789,108 @@ mouse = false
         let e = parse_err("scrollback = true");
         assert!(e.contains("scrollback: invalid type"), "{e}");
         let e = parse_err("scrollback = \"99999999999GiB\"");
-        assert!(e.contains("too large"), "{e}");
+        assert!(e.contains("over the maximum of 1 GiB per pane"), "{e}");
+    }
+
+    #[test]
+    fn scrollback_has_a_maximum_named_in_the_error() {
+        let sb = |v: &str| parse(&format!("scrollback = {v}"), &path()).map(|c| c.scrollback_bytes);
+        assert_eq!(sb("\"1GiB\"").unwrap(), MAX_SCROLLBACK_BYTES);
+        assert_eq!(sb("\"1024MiB\"").unwrap(), MAX_SCROLLBACK_BYTES);
+        assert_eq!(sb("1073741824").unwrap(), MAX_SCROLLBACK_BYTES);
+        for too_much in [
+            "\"100000GiB\"",
+            "\"1025MiB\"",
+            "\"1.01GiB\"",
+            "\"1TiB\"",
+            "\"2 tb\"",
+            "\"2G\"",
+            "1073741825",
+            "9223372036854775807",
+            "\"99999999999999999999999999\"",
+            "\"99999999999999999999999999.5 GiB\"",
+        ] {
+            let e = sb(too_much).unwrap_err().to_string();
+            assert!(
+                e.contains(":1:14: scrollback: `")
+                    && e.ends_with("` is over the maximum of 1 GiB per pane"),
+                "{too_much}: {e}"
+            );
+        }
+        assert!(
+            parse_err("scrollback = \"100000GiB\"").contains("`100000GiB` is over the maximum")
+        );
+    }
+
+    #[test]
+    fn scrollback_accepts_the_units_people_write() {
+        let sb = |v: &str| parse_ok(&format!("scrollback = \"{v}\"")).scrollback_bytes;
+        for (written, bytes) in [
+            ("64KiB", 64 << 10),
+            ("64kib", 64 << 10),
+            ("64 KIB", 64 << 10),
+            ("64K", 64 << 10),
+            ("64k", 64 << 10),
+            ("64KB", 64_000),
+            ("64kb", 64_000),
+            ("16MiB", 16 << 20),
+            ("16m", 16 << 20),
+            ("16 MB", 16_000_000),
+            ("1GiB", 1 << 30),
+            ("1g", 1 << 30),
+            ("1GB", 1_000_000_000),
+            ("0.5G", 1 << 29),
+            ("512b", 512),
+        ] {
+            assert_eq!(sb(written), bytes, "{written}");
+        }
+        let e = parse_err("scrollback = \"16 MiBs\"");
+        assert!(e.contains("bad size `16 MiBs`"), "{e}");
+    }
+
+    #[test]
+    fn settings_that_reach_children_refuse_control_characters() {
+        let e = parse_err("term = \"xterm\\n\\u001b]52;c;Zm9v\\u0007\"");
+        assert_eq!(
+            e,
+            format!(
+                "{}:1:8: term: `term` becomes TERM for programs in panes and cannot hold control characters (it has \\n)",
+                path().display()
+            )
+        );
+        let e = parse_err("shell = \"/bin/sh\\u001b[2J\"");
+        assert!(
+            e.contains(":1:9: shell: `shell` becomes the program run in new panes and cannot hold control characters (it has \\u{1b})"),
+            "{e}"
+        );
+        assert_eq!(parse_ok("term = \"tmux-256color\"").term, "tmux-256color");
+    }
+
+    /// Every message that quotes the file: what a shared config could try to
+    /// make tilework print.
+    #[test]
+    fn errors_quoting_the_file_hold_no_control_characters() {
+        let osc = "\\u001b]52;c;Y3VybCBldmlsfHNoCg==\\u0007";
+        for text in [
+            format!("prefix = \"{osc}\""),
+            format!("[keys.prefixed]\n\"{osc}\" = \"quit\"\n"),
+            format!("[keys.prefixed]\n\"Q\" = \"{osc}\"\n"),
+            format!("[keys.direct]\n\"C-{osc}\" = \"quit\"\n"),
+            format!("\"{osc}\" = 1\n"),
+            format!("[keys]\n\"{osc}\" = {{}}\n"),
+            format!("scrollback = \"{osc}\""),
+            "prefix = \"\\u009b2J\"".to_string(),
+            "prefix = \"\\u202eab\"".to_string(),
+        ] {
+            let e = parse_err(&text);
+            assert!(!e.chars().any(char::is_control), "{text}: {e:?}");
+            assert!(
+                e.contains("\\u{1b}]52;c;Y3VybCBldmlsfHNoCg==\\u{7}")
+                    || e.contains("\\u{9b}2J")
+                    || e.contains("\\u{202e}"),
+                "{text}: the escaped form is not shown: {e}"
+            );
+        }
     }
 
     #[test]
@@ -858,6 +1004,21 @@ mouse = false
         let e = load(missing, true).unwrap_err().to_string();
         assert!(
             e.starts_with("/nonexistent/tilework/config.toml: cannot read"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn load_refuses_what_is_not_a_regular_file_by_path() {
+        let e = load(Path::new("/dev/zero"), true).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "/dev/zero: cannot read the config file: it is a character device, not a regular file"
+        );
+        // Even at the default path, where a missing file is fine.
+        let e = load(Path::new("/dev/null"), false).unwrap_err().to_string();
+        assert!(
+            e.starts_with("/dev/null: cannot read the config file"),
             "{e}"
         );
     }

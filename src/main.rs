@@ -6,6 +6,7 @@ use clap::Parser;
 
 use tilework::app::{self, RunOptions, Startup};
 use tilework::cli::Cli;
+use tilework::sanitize::escape_controls;
 use tilework::{config, logging, profile};
 
 fn main() -> ExitCode {
@@ -13,7 +14,10 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(u8::try_from(code.clamp(0, 255)).unwrap_or(1)),
         Err(err) => {
             // The terminal is restored by now (guards drop before we get here).
-            eprintln!("tilework: {err:#}");
+            // Every error reaches the terminal here, and any of them may
+            // quote a file, a path or a program's words: escaped, none of it
+            // can act on the terminal.
+            eprintln!("tilework: {}", escape_controls(&format!("{err:#}")));
             ExitCode::from(2)
         }
     }

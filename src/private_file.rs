@@ -65,6 +65,6 @@ pub fn open_append(path: &Path) -> std::io::Result<File> {
         .create(true)
         .append(true)
         .mode(FILE_MODE)
-        .custom_flags(libc::O_NOFOLLOW)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
         .open(path)
 }

@@ -7,6 +7,7 @@
 //! is reported before any program is spawned rather than half-way through
 //! building the workspace.
 
+use std::cell::Cell;
 use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -14,8 +15,15 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::config::{line_col, locate_toml_error};
-use crate::file_error::FileError;
+use crate::config::line_col;
+use crate::file_error::{self, FileError};
+
+/// The most panes one profile may open, over all its tabs. Each pane is a
+/// PTY, a process or more and three threads; 100 is several full screens of
+/// small panes (the built-in `many-panes` has 16), while macOS allows only
+/// 511 PTYs for the whole system and a profile of 10,000 panes would use up
+/// Linux's 4,096 too.
+pub const MAX_PANES: usize = 100;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
@@ -189,7 +197,7 @@ pub fn available() -> Vec<String> {
 pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
     if name_or_path.contains('/') || name_or_path.ends_with(".toml") {
         let path = Path::new(name_or_path);
-        return match std::fs::read_to_string(path) {
+        return match file_error::read_bounded(path) {
             Ok(text) => parse(&text, path),
             Err(e) => Err(ProfileError::whole_file(
                 path,
@@ -199,7 +207,7 @@ pub fn load(name_or_path: &str) -> Result<Profile, ProfileError> {
     }
     let name = name_or_path;
     if let Some(path) = user_dir().map(|d| d.join(format!("{name}.toml"))) {
-        match std::fs::read_to_string(&path) {
+        match file_error::read_bounded(&path) {
             Ok(text) => return parse(&text, &path),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => {
@@ -246,7 +254,7 @@ pub fn default_profile() -> Profile {
 struct RawProfile {
     name: Option<String>,
     #[serde(default)]
-    tab: Vec<RawTab>,
+    tab: Vec<Spanned<RawTab>>,
 }
 
 #[derive(Deserialize)]
@@ -281,16 +289,13 @@ struct RawNode {
 /// Parses a profile text; `source` labels errors and, by its file stem,
 /// names the profile unless the file sets `name`.
 pub fn parse(text: &str, source: &Path) -> Result<Profile, ProfileError> {
-    let raw: RawProfile = toml::from_str(text).map_err(|e| {
-        let located = locate_toml_error(text, &e);
-        ProfileError {
-            path: source.to_path_buf(),
-            line_col: located.line_col,
-            key: located.key,
-            message: e.message().to_string(),
-        }
-    })?;
-    let cx = Cx { text, source };
+    let raw: RawProfile =
+        toml::from_str(text).map_err(|e| ProfileError::from_toml(text, source, &e))?;
+    let cx = Cx {
+        text,
+        source,
+        panes: Cell::new(0),
+    };
 
     if raw.tab.is_empty() {
         return Err(ProfileError::whole_file(
@@ -300,12 +305,17 @@ pub fn parse(text: &str, source: &Path) -> Result<Profile, ProfileError> {
     }
     let mut tabs = Vec::with_capacity(raw.tab.len());
     for tab in raw.tab {
+        let tab_span = tab.span();
+        let tab = tab.into_inner();
         let layout = match tab.layout {
             Some(node) => {
                 let mut focused = Vec::new();
                 convert_node(&cx, node, &mut focused)?
             }
-            None => LayoutSpec::Pane(PaneSpec::default()),
+            None => {
+                cx.count_pane(tab_span)?;
+                LayoutSpec::Pane(PaneSpec::default())
+            }
         };
         tabs.push(TabSpec {
             name: tab.name,
@@ -325,11 +335,26 @@ pub fn parse(text: &str, source: &Path) -> Result<Profile, ProfileError> {
 struct Cx<'a> {
     text: &'a str,
     source: &'a Path,
+    /// Panes seen so far, over all tabs.
+    panes: Cell<usize>,
 }
 
 impl Cx<'_> {
     fn err(&self, span: Range<usize>, message: String) -> ProfileError {
         ProfileError::at(self.text, self.source, span, message)
+    }
+
+    /// Counts the pane at `span`, refusing the one past [`MAX_PANES`].
+    fn count_pane(&self, span: Range<usize>) -> Result<(), ProfileError> {
+        let n = self.panes.get() + 1;
+        self.panes.set(n);
+        if n > MAX_PANES {
+            return Err(self.err(
+                span,
+                format!("this is pane {n}: a profile may open at most {MAX_PANES} panes"),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -339,6 +364,7 @@ fn convert_node(
     node: Spanned<RawNode>,
     focused: &mut Vec<Range<usize>>,
 ) -> Result<LayoutSpec, ProfileError> {
+    let span = node.span();
     let mut node = node.into_inner();
     match node.split.take() {
         Some(split) => convert_split(cx, split, node, focused),
@@ -356,6 +382,7 @@ fn convert_node(
                     "`ratios` only makes sense in a split (with `split` and `panes`)".to_string(),
                 ));
             }
+            cx.count_pane(span)?;
             convert_pane(cx, node, focused).map(LayoutSpec::Pane)
         }
     }
@@ -387,11 +414,12 @@ fn convert_split(
     let direction = match split.get_ref().to_ascii_lowercase().as_str() {
         "right" => SplitDirection::Right,
         "down" => SplitDirection::Down,
-        other => {
+        _ => {
             return Err(cx.err(
                 split.span(),
                 format!(
-                    "unknown split `{other}`: use \"right\" (side by side) or \"down\" (stacked)"
+                    "unknown split `{}`: use \"right\" (side by side) or \"down\" (stacked)",
+                    split.get_ref()
                 ),
             ));
         }
@@ -870,6 +898,77 @@ name = "logs"
         for name in builtin_names() {
             load(name).unwrap_or_else(|e| panic!("{e}"));
         }
+    }
+
+    /// A split of `n` panes running `true`.
+    fn split_of(n: usize) -> String {
+        let panes = vec!["{ command = \"true\" }"; n].join(", ");
+        format!("[[tab]]\n[tab.layout]\nsplit = \"right\"\npanes = [{panes}]\n")
+    }
+
+    #[test]
+    fn a_profile_may_open_at_most_max_panes() {
+        assert_eq!(
+            parse_ok(&split_of(MAX_PANES)).tabs[0].layout.panes().len(),
+            100
+        );
+        let e = parse_err(&split_of(MAX_PANES + 1));
+        assert_located(
+            &e,
+            "4:2210",
+            "tab[0].layout.panes[100]",
+            "this is pane 101: a profile may open at most 100 panes",
+        );
+    }
+
+    #[test]
+    fn the_pane_limit_counts_every_tab() {
+        // 60 + 40 is fine; one more tab (a shell) is one too many.
+        let two_tabs = format!("{}{}", split_of(60), split_of(40));
+        assert_eq!(parse_ok(&two_tabs).tabs.len(), 2);
+        let e = parse_err(&format!("{two_tabs}[[tab]]\n"));
+        assert_located(
+            &e,
+            "9:1",
+            "tab[2]",
+            "this is pane 101: a profile may open at most 100 panes",
+        );
+        let e = parse_err(&"[[tab]]\n".repeat(10_000));
+        assert!(e.contains("at most 100 panes"), "{e}");
+    }
+
+    /// Every message that quotes the profile: what a shared profile could try
+    /// to make tilework print.
+    #[test]
+    fn errors_quoting_the_profile_hold_no_control_characters() {
+        let osc = "\\u001b]52;c;Y3VybCBldmlsfHNoCg==\\u0007";
+        let layout = "[[tab]]\n[tab.layout]\n";
+        for text in [
+            format!("{layout}command = \"x\"\nstart = \"{osc}\"\n"),
+            format!("{layout}command = \"x\"\nrestart = \"{osc}\"\n"),
+            format!("{layout}split = \"{osc}\"\npanes = [{{}}, {{}}]\n"),
+            format!("{layout}\"{osc}\" = 1\n"),
+            format!("[[tab]]\n\"{osc}\" = 1\n"),
+            format!("\"{osc}\" = 1\n"),
+            format!("{layout}cwd = \"/nonexistent/{osc}\"\n"),
+            format!("{layout}cwd = \"~/{osc}\"\n"),
+        ] {
+            let e = parse_err(&text);
+            assert!(!e.chars().any(char::is_control), "{text}: {e:?}");
+            assert!(
+                e.contains("\\u{1b}]52;c;Y3VybCBldmlsfHNoCg==\\u{7}"),
+                "{text}: the escaped form is not shown: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn load_refuses_what_is_not_a_regular_file() {
+        let e = load("/dev/zero").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "/dev/zero: cannot read the profile: it is a character device, not a regular file"
+        );
     }
 
     #[test]

