@@ -3,7 +3,7 @@
 //! Question: from "the pane's output arrived" to "the frame left in one
 //! `write(2)`", exactly as the render loop does it: the pane parses its
 //! held-back output (`Pane::settle`), the render cache takes the rows it
-//! touched, `ui::render_frame` draws what changed into the buffer that keeps
+//! touched, `frame::render_frame` draws what changed into the buffer that keeps
 //! the last frame and sends only the changed rows (`painter`), crossterm
 //! encodes, and `FrameWriter::end_frame` writes once, inside sync
 //! begin/end. Output goes to `/dev/null`, so the time is CPU only. One
@@ -42,15 +42,16 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
-use tilework::input_router::InputRouter;
-use tilework::keymap::Keymap;
-use tilework::layout::{Layout, PaneId};
-use tilework::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
-use tilework::painter::Painter;
+use tilework::input::keymap::Keymap;
+use tilework::input::router::InputRouter;
 use tilework::pane::Pane;
-use tilework::render_cache::RenderCache;
-use tilework::spawn::ChildEnv;
-use tilework::ui;
+use tilework::pane::PaneId;
+use tilework::pane::spawn::ChildEnv;
+use tilework::render::cache::RenderCache;
+use tilework::render::frame;
+use tilework::render::painter::Painter;
+use tilework::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
+use tilework::workspace::layout::Layout;
 use tilework::workspace::{Tab, Workspace, WorkspaceSettings};
 
 use common::{COLS, ROWS};
@@ -86,7 +87,7 @@ fn render_loop() -> Loop {
         },
     )
     .expect("creating the terminal");
-    let (panes_area, _) = ui::split_screen(area);
+    let (panes_area, _) = frame::split_screen(area);
     let (tx, _rx) = crossbeam_channel::bounded(8);
     let settings = WorkspaceSettings {
         env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
@@ -122,7 +123,7 @@ impl Loop {
         self.cache.note_changes(self.ws.panes.values_mut());
         let writer = self.term.backend_mut().writer_mut();
         writer.write_all(SYNC_BEGIN).expect("sync begin");
-        ui::render_frame(
+        frame::render_frame(
             &mut self.term,
             &mut self.painter,
             &mut self.cache,

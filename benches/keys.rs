@@ -53,11 +53,11 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use crossbeam_channel::{Receiver, bounded};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
+use tilework::app::loop_event::LoopEvent;
 use tilework::config::DEFAULT_SCROLLBACK_BYTES;
-use tilework::event::LoopEvent;
-use tilework::input_router::InputRouter;
-use tilework::keymap::Keymap;
-use tilework::spawn::ChildEnv;
+use tilework::input::keymap::Keymap;
+use tilework::input::router::InputRouter;
+use tilework::pane::spawn::ChildEnv;
 use tilework::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 /// Keys queued to the pane per timed batch: well under the input channel's

@@ -22,8 +22,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
-use tilework::fps_overlay::{FpsOverlay, OverlayData};
-use tilework::metrics::{Metrics, PaneMetrics};
+use tilework::diag::metrics::{Metrics, PaneMetrics};
+use tilework::render::fps_overlay::{FpsOverlay, OverlayData};
 
 fn full_metrics() -> Metrics {
     let mut m = Metrics::new("bufwriter-raw");

@@ -54,8 +54,8 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tilework::config::DEFAULT_SCROLLBACK_BYTES;
-use tilework::scrollback::ByteRing;
-use tilework::terminal_queries::PaneEvents;
+use tilework::pane::scrollback::ByteRing;
+use tilework::pane::terminal_queries::PaneEvents;
 
 use common::{COLS, PARSE_CHUNK, ROWS, nz};
 

@@ -17,7 +17,7 @@ use std::io::{self, BufWriter, Write};
 use std::os::fd::AsFd;
 use std::sync::Arc;
 
-use tilework::output::{Counting, WriteCounters};
+use tilework::terminal::output::{Counting, WriteCounters};
 
 /// A `BufWriter` capacity in bytes.
 #[derive(Clone, Copy)]

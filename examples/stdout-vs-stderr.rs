@@ -17,7 +17,7 @@ mod common;
 use std::fs::File;
 use std::io;
 
-use tilework::output::{FrameWriter, WriterKind};
+use tilework::terminal::output::{FrameWriter, WriterKind};
 
 impl common::Variant for WriterKind {
     type Out = FrameWriter;

@@ -22,7 +22,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use tilework::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriteCounters, WriterKind};
+use tilework::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriteCounters, WriterKind};
 
 #[derive(Clone, Copy)]
 enum Mode {

@@ -21,7 +21,7 @@
 #   scripts/record-fixture.sh vim-scroll vim -N -u NONE -i NONE -n \
 #       -c 'syntax on' -c 'set number' \
 #       -c 'for i in range(30) | exe "normal! \<C-f>" | redraw | endfor' \
-#       -c 'qa!' src/layout.rs
+#       -c 'qa!' src/workspace/layout.rs
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use crate::output::WriterKind;
+use crate::terminal::output::WriterKind;
 
 #[derive(Debug, Parser)]
 #[command(

@@ -6,8 +6,9 @@ use clap::Parser;
 
 use tilework::app::{self, RunOptions, Startup};
 use tilework::cli::Cli;
+use tilework::config::{self, profile};
+use tilework::diag::logging;
 use tilework::sanitize::escape_controls;
-use tilework::{config, logging, profile};
 
 fn main() -> ExitCode {
     match run() {

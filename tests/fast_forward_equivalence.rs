@@ -1,4 +1,4 @@
-//! The fast-forward path (`src/fast_forward.rs`) drops output that would
+//! The fast-forward path (`src/pane/fast_forward.rs`) drops output that would
 //! scroll off unseen. This property checks the claim it rests on: whatever
 //! the output, however it is cut into chunks and whatever resizes happen in
 //! between, a parser fed through it shows exactly what a parser fed every
@@ -27,8 +27,8 @@ use std::num::NonZeroU16;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm};
-use tilework::fast_forward::FastForward;
-use tilework::parse_guard::ParserPanicked;
+use tilework::pane::fast_forward::FastForward;
+use tilework::pane::parse_guard::ParserPanicked;
 
 fn config() -> Config {
     let cases = std::env::var("PROPTEST_CASES")

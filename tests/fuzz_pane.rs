@@ -36,10 +36,10 @@ use ratatui::buffer::{Buffer, Cell};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::widgets::Widget;
-use tilework::event::{LOOP_EVENT_CAPACITY, LoopEvent};
-use tilework::layout::PaneId;
+use tilework::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
+use tilework::pane::PaneId;
 use tilework::pane::{Pane, ScrollView};
-use tilework::pane_widget::PaneWidget;
+use tilework::render::pane_view::PaneWidget;
 
 /// Cases per property: 64 in CI, or `PROPTEST_CASES` for a long campaign.
 fn config() -> Config {

@@ -23,10 +23,10 @@ use nix::sys::signal::Signal;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
-use tilework::event::{LOOP_EVENT_CAPACITY, LoopEvent};
-use tilework::layout::PaneId;
+use tilework::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
 use tilework::pane::Pane;
-use tilework::pane_widget::PaneWidget;
+use tilework::pane::PaneId;
+use tilework::render::pane_view::PaneWidget;
 
 const ROWS: u16 = 24;
 const COLS: u16 = 80;
@@ -270,7 +270,7 @@ fn cursor_moves_and_counts_far_out_of_range_are_clamped() {
 
 /// vt100 0.18.1 panics on this at any grid size (an unwrap on `None` in
 /// `Screen::text_cleanup`).
-const PARSER_CRASH: &[u8] = tilework::parse_guard::VT100_PANIC;
+const PARSER_CRASH: &[u8] = tilework::pane::parse_guard::VT100_PANIC;
 const RESET_NOTICE: &str =
     "tilework: the terminal parser failed on this output; the screen was reset";
 
@@ -284,7 +284,7 @@ fn a_parser_panic_resets_the_pane_and_its_history_instead_of_ending_the_workspac
         std::num::NonZeroU16::new(COLS).unwrap(),
         0,
     );
-    assert!(tilework::parse_guard::process(&mut bare, PARSER_CRASH).is_err());
+    assert!(tilework::pane::parse_guard::process(&mut bare, PARSER_CRASH).is_err());
 
     feed(&mut pane, &seq_bytes(100));
     feed(&mut pane, PARSER_CRASH);

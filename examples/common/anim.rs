@@ -14,7 +14,7 @@ use ratatui::style::{Color, Style};
 use ratatui::text::Line;
 use ratatui::widgets::Widget;
 use ratatui::{Frame, Terminal, TerminalOptions, Viewport};
-use tilework::output::WriteCounters;
+use tilework::terminal::output::WriteCounters;
 
 use super::{FrameOut, table};
 

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::terminal;
 use ratatui::layout::Rect;
-use tilework::terminal_guard::TerminalGuard;
+use tilework::terminal::guard::TerminalGuard;
 
 use super::anim::{self, Meter};
 use super::{Experiment, FrameOut, Variant};

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use tilework::output::{FrameWriter, WriteCounters};
+use tilework::terminal::output::{FrameWriter, WriteCounters};
 
 /// A writer that knows where frames begin and end, like the app's
 /// [`FrameWriter`]: its `flush` must be a no-op (ratatui flushes mid-frame

@@ -1,0 +1,624 @@
+//! The render loop: one thread that owns the workspace, waits on input, pane
+//! output and frame deadlines, and writes each frame in one `write(2)`.
+//!
+//! Order of work on every wake-up: input first (so typing is never behind a
+//! flood), then at most [`PANE_BYTE_BUDGET`] bytes from each pane, then
+//! other events, then a frame if something changed and the frame cap allows
+//! — or at once when the change is the echo of a key the user just typed.
+//! With nothing changed the loop blocks without a timeout: idle costs no
+//! wake-ups.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use crossbeam_channel::{Receiver, Select, bounded};
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{Event, MouseButton, MouseEventKind};
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
+use crate::app::typing_throttle::TypingThrottle;
+use crate::config::Config;
+use crate::diag::metrics::{Metrics, PaneMetrics};
+use crate::diag::stats::StatsFile;
+use crate::input::router::InputRouter;
+use crate::pane::PaneId;
+use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
+use crate::pane::spawn::ChildEnv;
+use crate::render::fps_overlay::OverlayData;
+use crate::render::frame;
+use crate::render::painter::Painter;
+use crate::render::status_bar::tab_at;
+use crate::terminal::guard::TerminalGuard;
+use crate::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
+use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
+
+/// Bytes parsed from one pane per wake-up before input is looked at again.
+/// ~0.4 ms of parsing at 80 MB/s: a key typed during a flood waits at most
+/// about that long before it is handled.
+pub const PANE_BYTE_BUDGET: usize = 32 * 1024;
+
+/// The slice other panes get while a key's echo is awaited: ~0.1 ms.
+pub const ECHO_WAIT_BUDGET: usize = 8 * 1024;
+
+/// What to open at start.
+pub enum Startup {
+    Profile(crate::config::profile::Profile),
+    /// `tilework -- CMD ARGS`: one pane running argv directly.
+    Argv(Vec<String>),
+    /// `tilework -c A -c B`: panes side by side running shell lines.
+    Commands(Vec<String>),
+}
+
+pub struct RunOptions {
+    pub config: Config,
+    pub startup: Startup,
+    pub show_fps: bool,
+    pub writer: WriterKind,
+    pub exit_after: Option<Duration>,
+    /// Write one JSON line per frame here (`--stats`).
+    pub stats: Option<std::path::PathBuf>,
+    /// Save the workspace as this profile when tilework quits (and make it
+    /// the save prompt's default).
+    pub save_profile: Option<String>,
+}
+
+/// Runs the workspace until the last pane closes, the user quits, or a
+/// signal arrives. Returns tilework's exit status.
+pub fn run(opts: RunOptions) -> Result<i32> {
+    let (cols, rows) = ratatui::crossterm::terminal::size()
+        .context("reading the terminal size (is stdout a terminal?)")?;
+    let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
+    super::signals::spawn_signal_thread(events_tx.clone())?;
+
+    let guard = TerminalGuard::enter(opts.config.mouse).context("setting up the terminal")?;
+    let input_rx = crate::terminal::input_thread::spawn()?;
+
+    let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
+    let size = Rect::new(0, 0, cols, rows);
+    let terminal = Terminal::with_options(
+        CrosstermBackend::new(writer),
+        // Fixed: the fullscreen viewport queries /dev/tty's size every frame.
+        TerminalOptions {
+            viewport: Viewport::Fixed(size),
+        },
+    )
+    .context("creating the ratatui terminal")?;
+
+    let settings = WorkspaceSettings {
+        env: ChildEnv::new(opts.config.shell.as_deref(), &opts.config.term),
+        scrollback_bytes: opts.config.scrollback_bytes,
+        keep_exited_panes: opts.config.keep_exited_panes,
+    };
+    let (pane_area, _) = frame::split_screen(size);
+    let mut ws = Workspace::new(settings.clone(), pane_area, events_tx);
+    match opts.startup {
+        Startup::Profile(profile) => ws.open_profile(&profile),
+        Startup::Argv(argv) => {
+            let (spec, label) = settings.env.argv(&argv, None);
+            ws.open_row(vec![PaneLaunch::new(spec, label)]);
+        }
+        Startup::Commands(lines) => {
+            let launches = lines
+                .iter()
+                .map(|line| {
+                    let (spec, label) = settings.env.command_line(line, None);
+                    PaneLaunch::new(spec, label)
+                })
+                .collect();
+            ws.open_row(launches);
+        }
+    }
+    let mut router = InputRouter::new(opts.config.keymap.clone(), opts.show_fps);
+    router.copy_command =
+        crate::terminal::clipboard::local_command(opts.config.copy_command.as_deref());
+    router.session_name.clone_from(&opts.save_profile);
+    let stats = match &opts.stats {
+        Some(path) => Some(StatsFile::create(path)?),
+        None => None,
+    };
+    let metrics = Metrics::new(opts.writer.name());
+    let frame_interval = Duration::from_secs(1) / opts.config.fps.max(1);
+    let mut app = App {
+        ws,
+        router,
+        terminal,
+        input_rx,
+        events_rx,
+        frame_interval,
+        last_frame: None,
+        dirty: true,
+        urgent: true,
+        echo_pending: None,
+        last_cursor_style: b"",
+        deadline_exit: opts.exit_after.map(|d| Instant::now() + d),
+        input_closed: false,
+        metrics,
+        stats,
+        overlay_refresh_at: None,
+        started: Instant::now(),
+        clipboard_from_programs: opts.config.clipboard_from_programs,
+        pending_clipboard: None,
+        pending_bell: false,
+        batch: Vec::with_capacity(64),
+        order: Vec::with_capacity(16),
+        render_cache: crate::render::cache::RenderCache::default(),
+        painter: Painter::new(size),
+        throttle: TypingThrottle::default(),
+        echo_frame: None,
+    };
+    let result = app.run();
+    if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
+        && !app.ws.tabs.is_empty()
+    {
+        match crate::workspace::session::save(&app.ws, name) {
+            Ok(path) => tracing::info!("saved the workspace to {}", path.display()),
+            Err(err) => tracing::warn!("saving the workspace: {err:#}"),
+        }
+    }
+    app.ws.kill_all();
+    drop(app);
+    drop(guard);
+    result
+}
+
+struct App {
+    ws: Workspace,
+    router: InputRouter,
+    terminal: Terminal<CrosstermBackend<FrameWriter>>,
+    input_rx: Receiver<(Instant, Event)>,
+    events_rx: Receiver<LoopEvent>,
+    frame_interval: Duration,
+    last_frame: Option<Instant>,
+    /// Something on screen changed since the last frame.
+    dirty: bool,
+    /// Draw at once, ignoring the frame cap (user-visible reaction to input).
+    urgent: bool,
+    /// A key went to this pane; its next output is drawn at once.
+    echo_pending: Option<PaneId>,
+    last_cursor_style: &'static [u8],
+    deadline_exit: Option<Instant>,
+    input_closed: bool,
+    metrics: Metrics,
+    stats: Option<StatsFile>,
+    /// With the overlay on, one frame a second after the last one so the
+    /// overlay can show that activity stopped (then nothing more).
+    overlay_refresh_at: Option<Instant>,
+    started: Instant,
+    clipboard_from_programs: bool,
+    /// A program's OSC 52 write to pass on to the user's terminal (base64,
+    /// validated by vt100), written with the next frame.
+    pending_clipboard: Option<Vec<u8>>,
+    /// A visible pane rang the bell: pass it on with the next frame.
+    pending_bell: bool,
+    /// Reused every wake-up: chunks taken from one pane, pane visit order.
+    batch: Vec<crate::pane::pty::OutputChunk>,
+    order: Vec<PaneId>,
+    render_cache: crate::render::cache::RenderCache,
+    painter: Painter,
+    throttle: TypingThrottle,
+    /// The next frame is drawn early for this pane's echo.
+    echo_frame: Option<PaneId>,
+}
+
+impl App {
+    fn run(&mut self) -> Result<i32> {
+        loop {
+            self.drain_input();
+            let more_output = self.drain_panes();
+            self.drain_events();
+            if let Some(code) = self.ws.exit_code {
+                return Ok(code);
+            }
+            if self.deadline_exit.is_some_and(|d| Instant::now() >= d) {
+                return Ok(0);
+            }
+            let now = Instant::now();
+            if self.overlay_refresh_at.is_some_and(|t| now >= t) {
+                self.overlay_refresh_at = None;
+                self.dirty = true;
+            }
+            if self.router.tick(now) {
+                self.dirty = true;
+                self.urgent = true;
+            }
+            let next_allowed = self.last_frame.map_or(now, |t| t + self.frame_interval);
+            if self.dirty && (self.urgent || now >= next_allowed) {
+                self.render()?;
+            }
+            if more_output {
+                continue;
+            }
+            let deadline = if self.dirty { Some(next_allowed) } else { None };
+            self.wait(
+                deadline
+                    .min_with(self.deadline_exit)
+                    .min_with(self.overlay_refresh_at)
+                    .min_with(self.router.next_deadline())
+                    .min_with(self.throttle.next_deadline(Instant::now())),
+            );
+        }
+    }
+
+    /// Blocks until input, output or an event is ready, or `deadline`.
+    fn wait(&self, deadline: Option<Instant>) {
+        let mut sel = Select::new();
+        if !self.input_closed {
+            sel.recv(&self.input_rx);
+        }
+        sel.recv(&self.events_rx);
+        let now = Instant::now();
+        for pane in self.ws.panes.values() {
+            if let Some(rx) = pane.output()
+                && !self.throttle.holds_back(pane.id, now)
+            {
+                sel.recv(rx);
+            }
+        }
+        // `ready` does not consume: the next iteration drains in priority order.
+        match deadline {
+            Some(d) => {
+                let _ = sel.ready_deadline(d);
+            }
+            None => {
+                let _ = sel.ready();
+            }
+        }
+    }
+
+    fn drain_input(&mut self) {
+        loop {
+            match self.input_rx.try_recv() {
+                Ok((at, ev)) => self.handle_input(at, &ev),
+                Err(crossbeam_channel::TryRecvError::Empty) => break,
+                Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                    // Stdin is gone (terminal closed); a signal usually follows.
+                    self.input_closed = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    fn handle_input(&mut self, at: Instant, ev: &Event) {
+        // Mouse selections read the screens' contents (keys only need
+        // modes, always current; copy mode and search read the history).
+        if matches!(ev, Event::Mouse(_)) {
+            self.settle_visible(|_| true);
+        }
+        let outcome = match ev {
+            Event::Key(key) => self.router.handle_key(&mut self.ws, key),
+            Event::Paste(text) => self.router.handle_paste(&mut self.ws, text),
+            Event::Mouse(mouse) => {
+                let (_, bar) = frame::split_screen(self.terminal_area());
+                if bar.height > 0
+                    && mouse.row == bar.y
+                    && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
+                {
+                    let switched =
+                        tab_at(&self.ws, mouse.column).is_some_and(|i| self.ws.select_tab(i));
+                    crate::input::router::Outcome {
+                        redraw: switched,
+                        sent_to: None,
+                    }
+                } else {
+                    self.router.handle_mouse(&mut self.ws, mouse)
+                }
+            }
+            Event::Resize(cols, rows) => {
+                let size = Rect::new(0, 0, *cols, *rows);
+                if let Err(err) = self.terminal.resize(size) {
+                    tracing::warn!("resizing the terminal: {err}");
+                }
+                self.painter.resized(size);
+                let (panes, _) = frame::split_screen(size);
+                self.ws.set_area(panes);
+                crate::input::router::Outcome {
+                    redraw: true,
+                    sent_to: None,
+                }
+            }
+            Event::FocusGained | Event::FocusLost => crate::input::router::Outcome::default(),
+        };
+        if outcome.redraw || outcome.sent_to.is_some() {
+            self.metrics.key_arrived(at);
+        }
+        if outcome.redraw {
+            self.dirty = true;
+            self.urgent = true;
+            self.metrics.key_reflected();
+        }
+        if let Some(id) = outcome.sent_to {
+            self.echo_pending = Some(id);
+            self.throttle.key_sent(id, Instant::now());
+        }
+    }
+
+    fn terminal_area(&self) -> Rect {
+        let a = self.ws.area();
+        Rect {
+            height: a.height + 1,
+            ..a
+        }
+    }
+
+    /// Feeds each pane up to its byte budget. Returns whether bytes remain.
+    fn drain_panes(&mut self) -> bool {
+        let mut more = false;
+        let mut hidden_activity = Vec::new();
+        let mut visible: Option<Vec<PaneId>> = None;
+        // The pane waiting to echo a key goes first; while it waits, flooding
+        // panes get only a small slice so the echo is not stuck behind them.
+        let echo = self.echo_pending;
+        self.order.clear();
+        self.order
+            .extend(echo.filter(|id| self.ws.panes.contains_key(id)));
+        self.order
+            .extend(self.ws.panes.keys().copied().filter(|id| Some(*id) != echo));
+        let now = Instant::now();
+        for i in 0..self.order.len() {
+            let id = self.order[i];
+            if !self.throttle.may_feed(id, now) {
+                continue;
+            }
+            let Some(pane) = self.ws.panes.get_mut(&id) else {
+                continue;
+            };
+            let budget = if echo.is_some() && echo != Some(id) {
+                ECHO_WAIT_BUDGET
+            } else {
+                PANE_BYTE_BUDGET
+            };
+            // Take the whole slice before parsing any of it: the reader is
+            // woken once per batch instead of once per chunk (a blocked
+            // sender wakes on every freed slot and spins meanwhile).
+            let mut taken = 0;
+            while taken < budget {
+                let Some(chunk) = pane.try_output() else {
+                    break;
+                };
+                taken += chunk.len();
+                self.batch.push(chunk);
+                if !self.throttle.may_feed_more(id, taken, now) {
+                    break;
+                }
+            }
+            self.throttle.fed(id, taken, now);
+            let fed = !self.batch.is_empty();
+            for chunk in self.batch.drain(..) {
+                pane.feed(chunk);
+            }
+            if fed {
+                let bell = pane.take_bell();
+                let shown = visible
+                    .get_or_insert_with(|| self.ws_visible_ids())
+                    .contains(&id);
+                let Some(pane) = self.ws.panes.get_mut(&id) else {
+                    continue;
+                };
+                if shown {
+                    self.dirty = true;
+                    self.pending_bell |= bell;
+                } else {
+                    hidden_activity.push((id, bell));
+                }
+                if self.echo_pending == Some(id) {
+                    self.urgent = true;
+                    self.echo_pending = None;
+                    self.echo_frame = Some(id);
+                    self.metrics.key_reflected();
+                }
+                if pane.queued() > 0 && !self.throttle.holds_back(id, now) {
+                    more = true;
+                }
+                if let Some(data) = pane.take_clipboard() {
+                    if self.clipboard_from_programs {
+                        self.pending_clipboard = Some(data);
+                        self.dirty = true;
+                    } else {
+                        tracing::info!(
+                            ?id,
+                            "OSC 52 clipboard write refused (clipboard_from_programs = false)"
+                        );
+                    }
+                }
+            } else if pane.queued() > 0 {
+                more = true;
+            }
+        }
+        for (id, bell) in hidden_activity {
+            let before = self
+                .ws
+                .tab_of(id)
+                .map(|t| (self.ws.tabs[t].activity, self.ws.tabs[t].bell));
+            self.ws.note_activity(id, bell);
+            let after = self
+                .ws
+                .tab_of(id)
+                .map(|t| (self.ws.tabs[t].activity, self.ws.tabs[t].bell));
+            if before != after {
+                // The status bar's tab markers changed.
+                self.dirty = true;
+            }
+        }
+        more
+    }
+
+    /// Parses the held-back output of the visible panes `which` picks.
+    fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
+        for id in self.ws_visible_ids() {
+            if which(id)
+                && let Some(pane) = self.ws.panes.get_mut(&id)
+            {
+                pane.settle();
+            }
+        }
+    }
+
+    fn ws_visible_ids(&self) -> Vec<PaneId> {
+        self.ws.visible().into_iter().map(|(id, _)| id).collect()
+    }
+
+    fn drain_events(&mut self) {
+        while let Ok(ev) = self.events_rx.try_recv() {
+            match ev {
+                LoopEvent::PaneExited(id, info) => {
+                    tracing::info!(?id, code = info.code, "pane exited");
+                    self.ws.pane_exited(id, info);
+                    self.dirty = true;
+                    self.urgent = true;
+                }
+                LoopEvent::HistoryReady(id, history) => {
+                    if let Some(pane) = self.ws.panes.get_mut(&id) {
+                        pane.history_ready(history);
+                        self.router.history_arrived(&mut self.ws);
+                        self.dirty = true;
+                        self.urgent = true;
+                    }
+                }
+                LoopEvent::SearchResult(result) => {
+                    self.router.search_all_result(&self.ws, *result);
+                    self.dirty = true;
+                    self.urgent = true;
+                }
+                LoopEvent::RestartPane(id) => {
+                    if self.ws.restart_due(id) {
+                        self.dirty = true;
+                    }
+                }
+                LoopEvent::Signal(sig) => {
+                    tracing::info!(sig, "signal: shutting down");
+                    self.ws.exit_code = Some(128 + sig);
+                }
+            }
+        }
+    }
+
+    fn render(&mut self) -> Result<()> {
+        // Tests of the panic exit path (debug builds only): the terminal must
+        // come back and the children must die.
+        #[cfg(debug_assertions)]
+        if self.metrics.frames >= 2 && std::env::var_os("TILEWORK_DEBUG_PANIC").is_some() {
+            panic!("TILEWORK_DEBUG_PANIC is set: panicking on purpose");
+        }
+        let started = Instant::now();
+        let overlay = self.router.show_fps.then(|| self.overlay_data(started));
+        let counters = self.terminal.backend().writer().counters();
+        let (bytes_before, writes_before) = (counters.bytes(), counters.writes());
+        let echo_of = self.echo_frame.take();
+        // A frame drawn early for an echo parses only the echoing pane's
+        // held-back output (and the focused one's, whose cursor is shown);
+        // the others may show their previous image.
+        let focused = self.ws.focused_id();
+        self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
+        self.render_cache.note_changes(self.ws.panes.values_mut());
+        let ws = &self.ws;
+        let router = &self.router;
+        self.render_cache.retain(|id| ws.panes.contains_key(&id));
+        let writer = self.terminal.backend_mut().writer_mut();
+        writer.write_all_sync(SYNC_BEGIN)?;
+        let left_stale = frame::render_frame(
+            &mut self.terminal,
+            &mut self.painter,
+            &mut self.render_cache,
+            ws,
+            router,
+            overlay.as_ref(),
+            echo_of,
+        )
+        .context("drawing a frame")?;
+        let cursor = frame::cursor_style_sequence(ws);
+        let writer = self.terminal.backend_mut().writer_mut();
+        if cursor != self.last_cursor_style {
+            writer.write_all_sync(cursor)?;
+            self.last_cursor_style = cursor;
+        }
+        if let Some(data) = self.pending_clipboard.take() {
+            writer.write_all_sync(b"\x1b]52;c;")?;
+            writer.write_all_sync(&data)?;
+            writer.write_all_sync(b"\x07")?;
+        }
+        if let Some(osc52) = self.router.pending_osc52.take() {
+            writer.write_all_sync(&osc52)?;
+        }
+        if std::mem::take(&mut self.pending_bell) {
+            writer.write_all_sync(b"\x07")?;
+        }
+        writer.write_all_sync(SYNC_END)?;
+        writer
+            .end_frame()
+            .context("writing a frame to the terminal")?;
+        let done = Instant::now();
+        let bytes = counters.bytes() - bytes_before;
+        let writes = counters.writes() - writes_before;
+        self.metrics.frame_done(done, done - started, bytes, writes);
+        self.last_frame = Some(done);
+        // A pane drawn from a stale image gets a regular frame soon.
+        self.dirty = left_stale;
+        self.urgent = false;
+        self.overlay_refresh_at = match &overlay {
+            Some(data) if data.fps > 0 || self.metrics.fps.fps(done) > 0 => {
+                Some(done + Duration::from_millis(1050))
+            }
+            _ => None,
+        };
+        if let Some(stats) = &mut self.stats {
+            stats.frame(
+                done.duration_since(self.started),
+                done - started,
+                bytes,
+                writes,
+                self.metrics.last_key_latency,
+                self.ws
+                    .panes
+                    .values()
+                    .map(|pane| (pane.queued(), pane.bytes_received)),
+            );
+        }
+        Ok(())
+    }
+
+    /// Samples per-pane rates and snapshots the metrics for the overlay.
+    fn overlay_data(&mut self, now: Instant) -> OverlayData {
+        let mut panes = Vec::new();
+        for (id, pane) in &self.ws.panes {
+            let rate = self.metrics.pane_rates.entry(id.0).or_default();
+            rate.record(now, pane.bytes_received);
+            panes.push(PaneMetrics {
+                label: pane.title().to_string(),
+                bytes_per_sec: rate.per_second(now),
+                queued: pane.queued(),
+                capacity: OUTPUT_CHANNEL_CAPACITY,
+            });
+        }
+        self.metrics
+            .pane_rates
+            .retain(|id, _| self.ws.panes.contains_key(&PaneId(*id)));
+        OverlayData::from_metrics(&mut self.metrics, now, panes)
+    }
+}
+
+trait MinWith {
+    fn min_with(self, other: Option<Instant>) -> Option<Instant>;
+}
+
+impl MinWith for Option<Instant> {
+    fn min_with(self, other: Option<Instant>) -> Option<Instant> {
+        match (self, other) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+trait WriteAllSync {
+    fn write_all_sync(&mut self, bytes: &[u8]) -> Result<()>;
+}
+
+impl WriteAllSync for FrameWriter {
+    fn write_all_sync(&mut self, bytes: &[u8]) -> Result<()> {
+        use std::io::Write as _;
+        self.write_all(bytes).context("writing to the terminal")
+    }
+}

@@ -1,0 +1,21 @@
+//! Messages other threads send to the render loop besides input and pane
+//! output. The channel is bounded but roomy: these are rare.
+
+use crate::pane::PaneId;
+use crate::pane::history::History;
+use crate::pane::pty::ExitInfo;
+
+pub const LOOP_EVENT_CAPACITY: usize = 256;
+
+pub enum LoopEvent {
+    /// A pane's program ended (after its last output was read).
+    PaneExited(PaneId, ExitInfo),
+    /// A scrollback replay finished.
+    HistoryReady(PaneId, Box<History>),
+    /// A command pane's restart delay is over.
+    RestartPane(PaneId),
+    /// One pane's part of a search across the tab.
+    SearchResult(Box<crate::input::search_all::PaneMatches>),
+    /// SIGTERM, SIGHUP or SIGINT arrived.
+    Signal(i32),
+}

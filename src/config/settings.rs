@@ -1,0 +1,1115 @@
+//! The user's configuration file: prefix key, bindings, shell and limits.
+//!
+//! The file is optional and every setting has a default, so a fresh install
+//! works without one. When a file is wrong, the error names the file, line,
+//! column and key, because a multiplexer that refuses to start with a vague
+//! message is the worst kind of broken.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde::de::{self, Visitor};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::config::file_error::{self, FileError};
+use crate::input::action::Action;
+use crate::input::keymap::{KeySpec, Keymap};
+
+pub const DEFAULT_SCROLLBACK_BYTES: usize = 8 * 1024 * 1024;
+/// The most scrollback a pane may keep. The ring holds raw output, about
+/// 100 bytes a line, so this is some 10 million lines, more than anyone
+/// reads back; and it costs more than itself: scrolling back copies the
+/// ring for the replay and parses it at ~60 MB/s (about 17 s for 1 GiB),
+/// and every pane may fill its own. Past this the setting is a typo
+/// (`"100000GiB"`) that would let one pane take the machine's memory.
+pub const MAX_SCROLLBACK_BYTES: usize = 1 << 30;
+pub const DEFAULT_FPS: u32 = 60;
+/// Above this, frames come faster than any terminal can show them and the
+/// render loop would only burn CPU.
+pub const MAX_FPS: u32 = 1000;
+pub const DEFAULT_TERM: &str = "xterm-256color";
+
+/// The action name that removes a default binding.
+const UNBIND: &str = "none";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub keymap: Keymap,
+    /// Program for new panes; `None` means `$SHELL`, else `/bin/sh`.
+    pub shell: Option<String>,
+    /// Scrollback budget per pane, in bytes.
+    pub scrollback_bytes: usize,
+    /// Upper bound on redraws per second (1..=[`MAX_FPS`]).
+    pub fps: u32,
+    /// `false`: a pane closes when its program exits; `true`: it stays,
+    /// showing the exit status, so output of short commands can be read.
+    pub keep_exited_panes: bool,
+    /// `TERM` for programs in panes.
+    pub term: String,
+    pub mouse: bool,
+    /// Let programs set the user's clipboard with OSC 52. Off by default: a
+    /// program (or a file you `cat`) could otherwise overwrite what you
+    /// copied. Reads (`OSC 52 ; ?`) are always refused.
+    pub clipboard_from_programs: bool,
+    /// A local command that receives copied text on stdin (e.g. `wl-copy`,
+    /// `xclip -selection clipboard`), besides OSC 52. Unset: wl-copy or xclip
+    /// when found.
+    pub copy_command: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            keymap: Keymap::default(),
+            shell: None,
+            scrollback_bytes: DEFAULT_SCROLLBACK_BYTES,
+            fps: DEFAULT_FPS,
+            keep_exited_panes: false,
+            term: DEFAULT_TERM.to_string(),
+            mouse: true,
+            clipboard_from_programs: false,
+            copy_command: None,
+        }
+    }
+}
+
+/// A configuration file that could not be read or understood (see
+/// [`FileError`]).
+pub type ConfigError = FileError;
+
+/// `$XDG_CONFIG_HOME/tilework/config.toml` (or the platform's equivalent).
+pub fn default_path() -> Option<PathBuf> {
+    dirs::config_dir().map(|d| d.join("tilework").join("config.toml"))
+}
+
+/// Reads and parses the file at `path`.
+///
+/// `must_exist` is false for the default path, where having no file simply
+/// means "all defaults"; a path the user named explicitly must exist, since a
+/// typo there would otherwise be silently ignored.
+pub fn load(path: &Path, must_exist: bool) -> Result<Config, ConfigError> {
+    match file_error::read_bounded(path) {
+        Ok(text) => parse(&text, path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !must_exist => Ok(Config::default()),
+        Err(e) => Err(ConfigError::whole_file(
+            path,
+            format!("cannot read the config file: {e}"),
+        )),
+    }
+}
+
+/// Parses a config text; `path_for_messages` only labels errors.
+pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError> {
+    let path = path_for_messages;
+    let raw: RawConfig =
+        toml::from_str(text).map_err(|e| ConfigError::from_toml(text, path, &e))?;
+    let err = |span: Range<usize>, message: String| ConfigError::at(text, path, span, message);
+
+    let mut config = Config::default();
+    if let Some(prefix) = &raw.prefix {
+        let key = prefix
+            .get_ref()
+            .parse::<KeySpec>()
+            .map_err(|e| err(prefix.span(), e.to_string()))?;
+        config.keymap.set_prefix(key);
+    }
+    if let Some(shell) = raw.shell {
+        if shell.get_ref().trim().is_empty() {
+            return Err(err(
+                shell.span(),
+                "empty shell; leave `shell` out to use $SHELL".to_string(),
+            ));
+        }
+        refuse_controls("shell", "the program run in new panes", shell.get_ref())
+            .map_err(|m| err(shell.span(), m))?;
+        config.shell = Some(shell.into_inner());
+    }
+    if let Some(size) = raw.scrollback {
+        config.scrollback_bytes = size.0;
+    }
+    if let Some(fps) = &raw.fps {
+        config.fps = match u32::try_from(*fps.get_ref()) {
+            Ok(n) if (1..=MAX_FPS).contains(&n) => n,
+            _ => {
+                return Err(err(
+                    fps.span(),
+                    format!("fps must be between 1 and {MAX_FPS}, not {}", fps.get_ref()),
+                ));
+            }
+        };
+    }
+    if let Some(keep) = raw.keep_exited_panes {
+        config.keep_exited_panes = keep;
+    }
+    if let Some(term) = raw.term {
+        if term.get_ref().trim().is_empty() {
+            return Err(err(
+                term.span(),
+                "empty term; leave `term` out for xterm-256color".to_string(),
+            ));
+        }
+        refuse_controls("term", "TERM for programs in panes", term.get_ref())
+            .map_err(|m| err(term.span(), m))?;
+        config.term = term.into_inner();
+    }
+    if let Some(cmd) = raw.copy_command {
+        if cmd.get_ref().trim().is_empty() {
+            return Err(err(
+                cmd.span(),
+                "empty command; leave `copy_command` out to use wl-copy or xclip".to_string(),
+            ));
+        }
+        config.copy_command = Some(cmd.into_inner());
+    }
+    if let Some(allow) = raw.clipboard_from_programs {
+        config.clipboard_from_programs = allow;
+    }
+    if let Some(mouse) = raw.mouse {
+        config.mouse = mouse;
+    }
+
+    for (table, entries) in [
+        (Table::Prefixed, &raw.keys.prefixed),
+        (Table::Direct, &raw.keys.direct),
+    ] {
+        let bindings = parse_bindings(entries, &err)?;
+        for binding in bindings {
+            if table == Table::Direct && binding.key.same_key(&config.keymap.prefix) {
+                return Err(err(
+                    binding.key_span,
+                    format!(
+                        "`{}` is the prefix key; it cannot also have a direct binding",
+                        binding.key_text
+                    ),
+                ));
+            }
+            let km = &mut config.keymap;
+            match (table, binding.action) {
+                (Table::Prefixed, Some(a)) => km.bind_prefixed(binding.key, a),
+                (Table::Prefixed, None) => {
+                    km.unbind_prefixed(&binding.key);
+                }
+                (Table::Direct, Some(a)) => km.bind_direct(binding.key, a),
+                (Table::Direct, None) => {
+                    km.unbind_direct(&binding.key);
+                }
+            }
+        }
+    }
+    Ok(config)
+}
+
+/// Settings that end up in a child's environment or argv are handed on
+/// as they are: a `term` of `"xterm\n\e]52;..."` would reach every program
+/// (and its error messages) as TERM. No terminal name or program path
+/// holds a control character, so one is a mistake or an attack.
+fn refuse_controls(key: &str, becomes: &str, value: &str) -> Result<(), String> {
+    match value.chars().find(|c| c.is_control()) {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "`{key}` becomes {becomes} and cannot hold control characters (it has {})",
+            c.escape_debug()
+        )),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Table {
+    Prefixed,
+    Direct,
+}
+
+struct Binding {
+    key: KeySpec,
+    key_text: String,
+    key_span: Range<usize>,
+    /// `None` unbinds.
+    action: Option<Action>,
+}
+
+/// Parses one `[keys.*]` table, in file order so the first mistake is the one
+/// reported, refusing two spellings of the same key (`C-b` and `Ctrl-b`),
+/// which would otherwise silently override each other.
+fn parse_bindings(
+    entries: &BTreeMap<Spanned<String>, Spanned<String>>,
+    err: &impl Fn(Range<usize>, String) -> ConfigError,
+) -> Result<Vec<Binding>, ConfigError> {
+    let mut sorted: Vec<_> = entries.iter().collect();
+    sorted.sort_by_key(|(k, _)| k.span().start);
+    let mut out: Vec<Binding> = Vec::with_capacity(sorted.len());
+    for (key_text, action_text) in sorted {
+        let key = key_text
+            .get_ref()
+            .parse::<KeySpec>()
+            .map_err(|e| err(key_text.span(), e.to_string()))?;
+        if let Some(earlier) = out.iter().find(|b| b.key.same_key(&key)) {
+            return Err(err(
+                key_text.span(),
+                format!(
+                    "`{}` is the same key as `{}`, bound above",
+                    key_text.get_ref(),
+                    earlier.key_text
+                ),
+            ));
+        }
+        let action = if action_text.get_ref() == UNBIND {
+            None
+        } else {
+            let action = action_text.get_ref().parse::<Action>().map_err(|e| {
+                err(
+                    action_text.span(),
+                    format!("{e} (see tilework --print-config for the names)"),
+                )
+            })?;
+            Some(action)
+        };
+        out.push(Binding {
+            key,
+            key_text: key_text.get_ref().clone(),
+            key_span: key_text.span(),
+            action,
+        });
+    }
+    Ok(out)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a table of settings")]
+struct RawConfig {
+    prefix: Option<Spanned<String>>,
+    shell: Option<Spanned<String>>,
+    scrollback: Option<Size>,
+    fps: Option<Spanned<i64>>,
+    keep_exited_panes: Option<bool>,
+    term: Option<Spanned<String>>,
+    mouse: Option<bool>,
+    clipboard_from_programs: Option<bool>,
+    copy_command: Option<Spanned<String>>,
+    #[serde(default)]
+    keys: RawKeys,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table with `prefixed` and `direct` tables"
+)]
+struct RawKeys {
+    #[serde(default)]
+    prefixed: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    direct: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+/// A scrollback budget written as an integer or as a string with a unit,
+/// decoded and bounded inside serde so that toml attaches the value's
+/// position to errors.
+struct Size(usize);
+
+/// Case-insensitive. Single letters are binary, as in `dd`, `sort -S` and
+/// systemd. Tera units are known only to say that they are too large.
+const SIZE_UNITS: &[(&str, u64)] = &[
+    ("B", 1),
+    ("KiB", 1 << 10),
+    ("MiB", 1 << 20),
+    ("GiB", 1 << 30),
+    ("TiB", 1 << 40),
+    ("KB", 1_000),
+    ("MB", 1_000_000),
+    ("GB", 1_000_000_000),
+    ("TB", 1_000_000_000_000),
+    ("K", 1 << 10),
+    ("M", 1 << 20),
+    ("G", 1 << 30),
+    ("T", 1 << 40),
+];
+
+const SIZE_EXPECTED: &str = "a number of bytes or a size like \"8MiB\" \
+     (units: B, KiB, MiB, GiB, KB, MB, GB; K, M, G mean KiB, MiB, GiB)";
+
+/// Parses `8MiB`, `512 KiB`, `1.5GB`, `64m`, `4096`; units are
+/// case-insensitive. Sizes too large for a `u64` come out as `u64::MAX`,
+/// so the caller's upper bound names the problem.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || format!("bad size `{text}`: expected {SIZE_EXPECTED}");
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .unwrap_or(t.len());
+    let (number, unit) = (t[..split].replace('_', ""), t[split..].trim());
+    if number.is_empty() {
+        return Err(bad());
+    }
+    let multiplier = if unit.is_empty() {
+        1
+    } else {
+        SIZE_UNITS
+            .iter()
+            .find(|(u, _)| u.eq_ignore_ascii_case(unit))
+            .map(|&(_, m)| m)
+            .ok_or_else(bad)?
+    };
+    if number.contains('.') {
+        let value: f64 = number.parse().map_err(|_| bad())?;
+        // `as` saturates, which is what we want here.
+        return Ok((value * multiplier as f64).round() as u64);
+    }
+    let value = match number.parse::<u64>() {
+        Ok(v) => v,
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => u64::MAX,
+        Err(_) => return Err(bad()),
+    };
+    Ok(value.saturating_mul(multiplier))
+}
+
+/// `bytes` as a scrollback budget, or why not; `written` is how the file
+/// spelled it.
+fn bounded_scrollback(bytes: u64, written: &dyn fmt::Display) -> Result<usize, String> {
+    match usize::try_from(bytes) {
+        Ok(b) if b <= MAX_SCROLLBACK_BYTES => Ok(b),
+        _ => Err(format!(
+            "`{written}` is over the maximum of {} GiB per pane",
+            MAX_SCROLLBACK_BYTES >> 30
+        )),
+    }
+}
+
+/// The shortest exact spelling of a size, for writing defaults back out.
+fn format_size(bytes: usize) -> String {
+    for (unit, m) in [("GiB", 1usize << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
+        if bytes != 0 && bytes.is_multiple_of(m) {
+            return format!("\"{}{unit}\"", bytes / m);
+        }
+    }
+    bytes.to_string()
+}
+
+impl<'de> Deserialize<'de> for Size {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct SizeVisitor;
+        impl Visitor<'_> for SizeVisitor {
+            type Value = Size;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(SIZE_EXPECTED)
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Size, E> {
+                bounded_scrollback(v, &v).map(Size).map_err(E::custom)
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
+                match u64::try_from(v) {
+                    Ok(v) => self.visit_u64(v),
+                    Err(_) => Err(E::custom(format!("size cannot be negative ({v})"))),
+                }
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Size, E> {
+                let bytes = parse_size(v).map_err(E::custom)?;
+                bounded_scrollback(bytes, &v).map(Size).map_err(E::custom)
+            }
+        }
+        d.deserialize_any(SizeVisitor)
+    }
+}
+
+/// Where in a TOML text something went wrong, for error messages.
+pub(crate) struct Located {
+    pub line_col: Option<(usize, usize)>,
+    pub key: Option<String>,
+}
+
+/// Turns a byte span into line:column and the dotted key path at that spot.
+///
+/// toml's errors carry a byte span but not (publicly) the key path, and our
+/// own validation only has spans; re-walking the document's spans gives both
+/// kinds of error the same `file:line:col: key:` shape.
+pub(crate) fn locate(text: &str, span: Option<Range<usize>>) -> Located {
+    match span {
+        Some(span) => Located {
+            line_col: Some(line_col(text, span.start)),
+            key: key_path_at(text, span.start),
+        },
+        None => Located {
+            line_col: None,
+            key: None,
+        },
+    }
+}
+
+/// Like [`locate`], for toml's own errors. A duplicate key is not in the
+/// parsed document under its second position, so its name is taken from the
+/// text the error points at and appended to the enclosing table's path.
+pub(crate) fn locate_toml_error(text: &str, err: &toml::de::Error) -> Located {
+    let mut located = locate(text, err.span());
+    if err.message().starts_with("duplicate key")
+        && let Some(token) = err.span().and_then(|s| text.get(s))
+        && !token.is_empty()
+        && !token.contains('\n')
+    {
+        let outer = located.key.take();
+        located.key = Some(match outer {
+            Some(outer) if outer == token || outer.ends_with(&format!(".{token}")) => outer,
+            Some(outer) => format!("{outer}.{token}"),
+            None => token.to_string(),
+        });
+    }
+    located
+}
+
+/// 1-based line and column (counted in characters) of a byte offset.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+/// The dotted path (`tab[0].layout.panes[1].cwd`) of the innermost key or
+/// value whose span contains `offset`; failing that, of the `[table]` whose
+/// header last precedes it, since that is the table the text there is in.
+fn key_path_at(text: &str, offset: usize) -> Option<String> {
+    // Recoverable parsing still yields the keys before a syntax error, which
+    // is enough to name e.g. the table a duplicate key sits in.
+    let (doc, _) = DeTable::parse_recoverable(text);
+    let mut spans = Vec::new();
+    collect_table_spans(text, doc.get_ref(), "", &mut spans);
+    let mut best: Option<(usize, &String)> = None;
+    for (path, span) in &spans {
+        let contains = (span.start <= offset && offset < span.end)
+            || (span.is_empty() && span.start == offset);
+        // `<=` prefers later entries on ties, which are the deeper ones.
+        if contains && best.is_none_or(|(len, _)| span.len() <= len) {
+            best = Some((span.len(), path));
+        }
+    }
+    if let Some((_, path)) = best {
+        return Some(path.clone());
+    }
+    spans
+        .iter()
+        .filter(|(_, span)| {
+            span.end <= offset && text.get(span.clone()).is_some_and(|s| s.starts_with('['))
+        })
+        .max_by_key(|(_, span)| span.start)
+        .map(|(path, _)| path.clone())
+}
+
+fn collect_table_spans(
+    text: &str,
+    table: &DeTable<'_>,
+    prefix: &str,
+    out: &mut Vec<(String, Range<usize>)>,
+) {
+    for (key, value) in table.iter() {
+        // Quote the key if the user did, so the path reads like their file.
+        let source = text.get(key.span()).unwrap_or_default();
+        let segment = if source.starts_with(['"', '\'']) {
+            source.to_string()
+        } else {
+            key.get_ref().to_string()
+        };
+        let path = if prefix.is_empty() {
+            segment
+        } else {
+            format!("{prefix}.{segment}")
+        };
+        out.push((path.clone(), key.span()));
+        out.push((path.clone(), value.span()));
+        collect_value_spans(text, value.get_ref(), &path, out);
+    }
+}
+
+fn collect_value_spans(
+    text: &str,
+    value: &DeValue<'_>,
+    path: &str,
+    out: &mut Vec<(String, Range<usize>)>,
+) {
+    match value {
+        DeValue::Table(t) => collect_table_spans(text, t, path, out),
+        DeValue::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let item_path = format!("{path}[{i}]");
+                out.push((item_path.clone(), item.span()));
+                collect_value_spans(text, item.get_ref(), &item_path, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A TOML string literal for `s`, escaped as TOML requires.
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// The text `tilework --print-config` prints: every setting and binding at
+/// its default, commented out, so it doubles as documentation and as a
+/// starting point. Parsing it gives exactly [`Config::default`], and so does
+/// parsing it with every setting uncommented.
+pub fn default_toml() -> String {
+    let d = Config::default();
+    let km = &d.keymap;
+    let mut out = String::new();
+    let mut line = |s: &str| {
+        out.push_str(s);
+        out.push('\n');
+    };
+    line("# tilework configuration.");
+    line("#");
+    line("# Every setting is shown with its default value, commented out: uncomment a");
+    line("# line to change it. The file lives at ~/.config/tilework/config.toml");
+    line("# ($XDG_CONFIG_HOME/tilework/config.toml), or pass --config PATH.");
+    line("");
+    line("# The key that starts a prefixed binding: press it, then a key from");
+    line("# [keys.prefixed]. Pressed twice it goes to the pane (send-prefix follows");
+    line("# the prefix when you change it).");
+    line(&format!(
+        "# prefix = {}",
+        toml_string(&km.prefix.to_string())
+    ));
+    line("");
+    line("# Program run in new panes. Default: $SHELL, else /bin/sh.");
+    line("# Example: shell = \"/bin/zsh\"");
+    line("");
+    line("# Scrollback kept per pane: a number of bytes, or a size with a unit");
+    line(&format!(
+        "# (B, KiB, MiB, GiB, KB, MB, GB). At most {} GiB.",
+        MAX_SCROLLBACK_BYTES >> 30
+    ));
+    line(&format!(
+        "# scrollback = {}",
+        format_size(d.scrollback_bytes)
+    ));
+    line("");
+    line(&format!(
+        "# Highest redraw rate in frames per second (1 to {MAX_FPS}). Idle panes cost nothing."
+    ));
+    line(&format!("# fps = {}", d.fps));
+    line("");
+    line("# false: a pane closes when its program exits.");
+    line("# true: the pane stays open and shows the program's exit status.");
+    line(&format!("# keep_exited_panes = {}", d.keep_exited_panes));
+    line("");
+    line("# TERM given to programs in panes.");
+    line(&format!("# term = {}", toml_string(&d.term)));
+    line("");
+    line("# Handle the mouse in tilework. false leaves it to the outer terminal,");
+    line("# e.g. for the terminal's own text selection.");
+    line(&format!("# mouse = {}", d.mouse));
+    line("");
+    line("# Let programs in panes set your clipboard with OSC 52 (e.g. vim, tmux");
+    line("# inside tilework). Off: a program or a file you cat could overwrite it.");
+    line("# Programs can never read your clipboard.");
+    line(&format!(
+        "# clipboard_from_programs = {}",
+        d.clipboard_from_programs
+    ));
+    line("");
+    line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
+    line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
+    line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
+    line("# character. Bindings here are merged over the defaults listed below;");
+    line(&format!(
+        "# the action \"{UNBIND}\" removes a default binding. Actions:"
+    ));
+    let names: Vec<String> = Action::all().iter().map(Action::name).collect();
+    for wrapped in wrap(&names.join(", "), 76) {
+        line(&format!("#   {wrapped}"));
+    }
+    line("");
+    line("[keys.prefixed]");
+    line(&format!("# After the prefix key ({}).", km.prefix));
+    for (key, action) in &km.prefixed {
+        line(&binding_line(key, *action));
+    }
+    line("");
+    line("[keys.direct]");
+    line("# Without the prefix. These keys never reach the programs in panes.");
+    for (key, action) in &km.direct {
+        line(&binding_line(key, *action));
+    }
+    out
+}
+
+fn binding_line(key: &KeySpec, action: Action) -> String {
+    let assignment = format!(
+        "{} = {}",
+        toml_string(&key.to_string()),
+        toml_string(&action.name())
+    );
+    format!("# {assignment:<32} # {}", action.description())
+}
+
+/// Greedy word wrap at `width` characters, breaking after ", ".
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split_inclusive(' ') {
+        if !current.is_empty() && current.len() + word.trim_end().len() > width {
+            lines.push(current.trim_end().to_string());
+            current.clear();
+        }
+        current.push_str(word);
+    }
+    if !current.trim().is_empty() {
+        lines.push(current.trim_end().to_string());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::input::action::Direction;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    fn path() -> PathBuf {
+        PathBuf::from("/home/u/.config/tilework/config.toml")
+    }
+
+    fn parse_ok(text: &str) -> Config {
+        parse(text, &path()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn parse_err(text: &str) -> String {
+        parse(text, &path()).unwrap_err().to_string()
+    }
+
+    fn key(s: &str) -> KeySpec {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn empty_file_gives_defaults() {
+        assert_eq!(parse_ok(""), Config::default());
+        assert_eq!(parse_ok("# nothing\n\n"), Config::default());
+    }
+
+    #[test]
+    fn full_example_parses() {
+        let c = parse_ok(
+            r#"
+prefix = "C-a"
+shell = "/bin/zsh"
+scrollback = "16MiB"
+fps = 30
+keep_exited_panes = true
+term = "tmux-256color"
+mouse = false
+[keys.prefixed]
+"%" = "split-right"
+"v" = "split-right"
+"x" = "none"
+[keys.direct]
+"M-h" = "focus-left"
+"M-t" = "none"
+"F5" = "toggle-help"
+"#,
+        );
+        assert_eq!(c.shell.as_deref(), Some("/bin/zsh"));
+        assert_eq!(c.scrollback_bytes, 16 << 20);
+        assert_eq!(c.fps, 30);
+        assert!(c.keep_exited_panes);
+        assert_eq!(c.term, "tmux-256color");
+        assert!(!c.mouse);
+        let km = &c.keymap;
+        assert_eq!(km.prefix, key("C-a"));
+        let ev = |code, m| KeyEvent::new(code, m);
+        assert!(km.is_prefix(&ev(KeyCode::Char('a'), KeyModifiers::CONTROL)));
+        assert_eq!(
+            km.lookup_prefixed(&ev(KeyCode::Char('a'), KeyModifiers::CONTROL)),
+            Some(Action::SendPrefix)
+        );
+        assert_eq!(
+            km.lookup_prefixed(&ev(KeyCode::Char('v'), KeyModifiers::NONE)),
+            Some(Action::SplitRight)
+        );
+        assert_eq!(
+            km.lookup_prefixed(&ev(KeyCode::Char('x'), KeyModifiers::NONE)),
+            None
+        );
+        assert_eq!(
+            km.lookup_direct(&ev(KeyCode::Char('h'), KeyModifiers::ALT)),
+            Some(Action::Focus(Direction::Left))
+        );
+        assert_eq!(
+            km.lookup_direct(&ev(KeyCode::Char('t'), KeyModifiers::ALT)),
+            None
+        );
+        assert_eq!(
+            km.lookup_direct(&ev(KeyCode::F(5), KeyModifiers::NONE)),
+            Some(Action::ToggleHelp)
+        );
+    }
+
+    #[test]
+    fn scrollback_accepts_integers_and_units() {
+        let sb = |v: &str| parse_ok(&format!("scrollback = {v}")).scrollback_bytes;
+        assert_eq!(sb("1048576"), 1 << 20);
+        assert_eq!(sb("0"), 0);
+        assert_eq!(sb("\"8MiB\""), 8 << 20);
+        assert_eq!(sb("\"8 mib\""), 8 << 20);
+        assert_eq!(sb("\"512KiB\""), 512 << 10);
+        assert_eq!(sb("\"1GiB\""), 1 << 30);
+        assert_eq!(sb("\"2MB\""), 2_000_000);
+        assert_eq!(sb("\"3KB\""), 3_000);
+        assert_eq!(sb("\"100B\""), 100);
+        assert_eq!(sb("\"100\""), 100);
+        assert_eq!(sb("\"1.5MiB\""), 3 << 19);
+    }
+
+    #[test]
+    fn bad_scrollback_is_located() {
+        let e = parse_err("fps = 60\nscrollback = \"8 parsecs\"\n");
+        assert!(
+            e.starts_with(&format!("{}:2:14: scrollback: ", path().display())),
+            "{e}"
+        );
+        assert!(e.contains("bad size `8 parsecs`"), "{e}");
+        let e = parse_err("scrollback = -1");
+        assert!(
+            e.contains(":1:14: scrollback: size cannot be negative"),
+            "{e}"
+        );
+        let e = parse_err("scrollback = true");
+        assert!(e.contains("scrollback: invalid type"), "{e}");
+        let e = parse_err("scrollback = \"99999999999GiB\"");
+        assert!(e.contains("over the maximum of 1 GiB per pane"), "{e}");
+    }
+
+    #[test]
+    fn scrollback_has_a_maximum_named_in_the_error() {
+        let sb = |v: &str| parse(&format!("scrollback = {v}"), &path()).map(|c| c.scrollback_bytes);
+        assert_eq!(sb("\"1GiB\"").unwrap(), MAX_SCROLLBACK_BYTES);
+        assert_eq!(sb("\"1024MiB\"").unwrap(), MAX_SCROLLBACK_BYTES);
+        assert_eq!(sb("1073741824").unwrap(), MAX_SCROLLBACK_BYTES);
+        for too_much in [
+            "\"100000GiB\"",
+            "\"1025MiB\"",
+            "\"1.01GiB\"",
+            "\"1TiB\"",
+            "\"2 tb\"",
+            "\"2G\"",
+            "1073741825",
+            "9223372036854775807",
+            "\"99999999999999999999999999\"",
+            "\"99999999999999999999999999.5 GiB\"",
+        ] {
+            let e = sb(too_much).unwrap_err().to_string();
+            assert!(
+                e.contains(":1:14: scrollback: `")
+                    && e.ends_with("` is over the maximum of 1 GiB per pane"),
+                "{too_much}: {e}"
+            );
+        }
+        assert!(
+            parse_err("scrollback = \"100000GiB\"").contains("`100000GiB` is over the maximum")
+        );
+    }
+
+    #[test]
+    fn scrollback_accepts_the_units_people_write() {
+        let sb = |v: &str| parse_ok(&format!("scrollback = \"{v}\"")).scrollback_bytes;
+        for (written, bytes) in [
+            ("64KiB", 64 << 10),
+            ("64kib", 64 << 10),
+            ("64 KIB", 64 << 10),
+            ("64K", 64 << 10),
+            ("64k", 64 << 10),
+            ("64KB", 64_000),
+            ("64kb", 64_000),
+            ("16MiB", 16 << 20),
+            ("16m", 16 << 20),
+            ("16 MB", 16_000_000),
+            ("1GiB", 1 << 30),
+            ("1g", 1 << 30),
+            ("1GB", 1_000_000_000),
+            ("0.5G", 1 << 29),
+            ("512b", 512),
+        ] {
+            assert_eq!(sb(written), bytes, "{written}");
+        }
+        let e = parse_err("scrollback = \"16 MiBs\"");
+        assert!(e.contains("bad size `16 MiBs`"), "{e}");
+    }
+
+    #[test]
+    fn settings_that_reach_children_refuse_control_characters() {
+        let e = parse_err("term = \"xterm\\n\\u001b]52;c;Zm9v\\u0007\"");
+        assert_eq!(
+            e,
+            format!(
+                "{}:1:8: term: `term` becomes TERM for programs in panes and cannot hold control characters (it has \\n)",
+                path().display()
+            )
+        );
+        let e = parse_err("shell = \"/bin/sh\\u001b[2J\"");
+        assert!(
+            e.contains(":1:9: shell: `shell` becomes the program run in new panes and cannot hold control characters (it has \\u{1b})"),
+            "{e}"
+        );
+        assert_eq!(parse_ok("term = \"tmux-256color\"").term, "tmux-256color");
+    }
+
+    /// Every message that quotes the file: what a shared config could try to
+    /// make tilework print.
+    #[test]
+    fn errors_quoting_the_file_hold_no_control_characters() {
+        let osc = "\\u001b]52;c;Y3VybCBldmlsfHNoCg==\\u0007";
+        for text in [
+            format!("prefix = \"{osc}\""),
+            format!("[keys.prefixed]\n\"{osc}\" = \"quit\"\n"),
+            format!("[keys.prefixed]\n\"Q\" = \"{osc}\"\n"),
+            format!("[keys.direct]\n\"C-{osc}\" = \"quit\"\n"),
+            format!("\"{osc}\" = 1\n"),
+            format!("[keys]\n\"{osc}\" = {{}}\n"),
+            format!("scrollback = \"{osc}\""),
+            "prefix = \"\\u009b2J\"".to_string(),
+            "prefix = \"\\u202eab\"".to_string(),
+        ] {
+            let e = parse_err(&text);
+            assert!(!e.chars().any(char::is_control), "{text}: {e:?}");
+            assert!(
+                e.contains("\\u{1b}]52;c;Y3VybCBldmlsfHNoCg==\\u{7}")
+                    || e.contains("\\u{9b}2J")
+                    || e.contains("\\u{202e}"),
+                "{text}: the escaped form is not shown: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_action_names_file_line_column_and_key() {
+        let text =
+            "prefix = \"C-b\"\n\n[keys.prefixed]\n\"%\" = \"split-right\"\n\n\n\"Q\" = \"quitt\"\n";
+        let e = parse_err(text);
+        assert_eq!(
+            e,
+            format!(
+                "{}:7:7: keys.prefixed.\"Q\": unknown action `quitt` (see tilework --print-config for the names)",
+                path().display()
+            )
+        );
+    }
+
+    #[test]
+    fn bad_key_names_the_key() {
+        let e = parse_err("[keys.direct]\n\"M-foo\" = \"focus-left\"\n");
+        assert!(
+            e.contains(":2:1: keys.direct.\"M-foo\": unknown key `foo` in `M-foo`"),
+            "{e}"
+        );
+        let e = parse_err("prefix = \"Hyper-b\"");
+        assert!(e.contains(":1:10: prefix: unknown key `Hyper-b`"), "{e}");
+    }
+
+    #[test]
+    fn unknown_top_level_keys_are_refused() {
+        let e = parse_err("fps = 60\nprefx = \"C-a\"\n");
+        assert!(e.contains(":2:1: prefx: unknown field `prefx`"), "{e}");
+        let e = parse_err("[keys.prefix]\n\"a\" = \"quit\"\n");
+        assert!(e.contains("keys.prefix: unknown field `prefix`"), "{e}");
+    }
+
+    #[test]
+    fn wrong_types_are_refused() {
+        let e = parse_err("mouse = \"yes\"");
+        assert!(e.contains(":1:9: mouse: invalid type: string"), "{e}");
+        let e = parse_err("[keys.prefixed]\nv = 3\n");
+        assert!(
+            e.contains(":2:5: keys.prefixed.v: invalid type: integer"),
+            "{e}"
+        );
+        let e = parse_err("fps = \"60\"");
+        assert!(e.contains("fps: invalid type"), "{e}");
+    }
+
+    #[test]
+    fn fps_range_is_checked() {
+        let e = parse_err("fps = 0");
+        assert!(
+            e.contains(":1:7: fps: fps must be between 1 and 1000, not 0"),
+            "{e}"
+        );
+        assert!(parse_err("fps = 1001").contains("not 1001"));
+        assert!(parse_err("fps = -5").contains("not -5"));
+        assert_eq!(parse_ok("fps = 1000").fps, 1000);
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let e = parse_err("fps = 60\nmouse = \n");
+        assert!(e.starts_with(&format!("{}:2:", path().display())), "{e}");
+        let e = parse_err("fps = 60\nfps = 30\n");
+        assert!(e.starts_with(&format!("{}:2:", path().display())), "{e}");
+    }
+
+    #[test]
+    fn duplicate_keys_are_named() {
+        let e = parse_err("fps = 60\nfps = 30\n");
+        assert!(e.contains(":2:1: fps: duplicate key"), "{e}");
+        let e = parse_err("[keys.prefixed]\n\"a\" = \"quit\"\n\"a\" = \"new-tab\"\n");
+        assert!(
+            e.contains(":3:1: keys.prefixed.\"a\": duplicate key"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn two_spellings_of_one_key_are_refused() {
+        let e = parse_err("[keys.prefixed]\n\"C-x\" = \"quit\"\n\"Ctrl-X\" = \"new-tab\"\n");
+        assert!(
+            e.contains(":3:1: keys.prefixed.\"Ctrl-X\": `Ctrl-X` is the same key as `C-x`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn prefix_cannot_be_a_direct_binding() {
+        let e = parse_err("prefix = \"C-a\"\n[keys.direct]\n\"C-a\" = \"quit\"\n");
+        assert!(
+            e.contains(":3:1: keys.direct.\"C-a\": `C-a` is the prefix key"),
+            "{e}"
+        );
+        // A default direct binding on the new prefix gives way silently.
+        let c = parse_ok("prefix = \"M-n\"");
+        assert_eq!(c.keymap.keys_for(Action::SplitRight), ["M-n %", "M-n |"]);
+    }
+
+    #[test]
+    fn empty_strings_are_refused() {
+        assert!(parse_err("shell = \"\"").contains("shell: empty shell"));
+        assert!(parse_err("term = \" \"").contains("term: empty term"));
+    }
+
+    #[test]
+    fn load_missing_file() {
+        let missing = Path::new("/nonexistent/tilework/config.toml");
+        assert_eq!(load(missing, false).unwrap(), Config::default());
+        let e = load(missing, true).unwrap_err().to_string();
+        assert!(
+            e.starts_with("/nonexistent/tilework/config.toml: cannot read"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn load_refuses_what_is_not_a_regular_file_by_path() {
+        let e = load(Path::new("/dev/zero"), true).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "/dev/zero: cannot read the config file: it is a character device, not a regular file"
+        );
+        // Even at the default path, where a missing file is fine.
+        let e = load(Path::new("/dev/null"), false).unwrap_err().to_string();
+        assert!(
+            e.starts_with("/dev/null: cannot read the config file"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn load_reads_the_file() {
+        let dir = std::env::temp_dir().join(format!("tilework-config-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("config.toml");
+        std::fs::write(&file, "fps = 42\n").unwrap();
+        assert_eq!(load(&file, true).unwrap().fps, 42);
+        std::fs::write(&file, "fps = 0\n").unwrap();
+        let e = load(&file, false).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("{}:1:7: fps:", file.display())),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn default_path_ends_in_tilework_config() {
+        if let Some(p) = default_path() {
+            assert!(p.ends_with("tilework/config.toml"), "{}", p.display());
+        }
+    }
+
+    #[test]
+    fn default_toml_round_trips() {
+        let text = default_toml();
+        assert_eq!(parse_ok(&text), Config::default());
+        // Every binding is listed.
+        let km = Keymap::default();
+        for (k, a) in km.prefixed.iter().chain(&km.direct) {
+            let needle = format!(
+                "{} = {}",
+                toml_string(&k.to_string()),
+                toml_string(&a.name())
+            );
+            assert!(text.contains(&needle), "{needle} missing");
+        }
+        for action in Action::all() {
+            assert!(text.contains(&action.name()), "{action} not listed");
+        }
+    }
+
+    #[test]
+    fn default_toml_uncommented_round_trips() {
+        let mut uncommented = 0;
+        let text: String = default_toml()
+            .lines()
+            .map(|l| {
+                let setting = l.strip_prefix("# ").filter(|rest| {
+                    toml::from_str::<toml::Table>(rest).is_ok_and(|t| !t.is_empty())
+                });
+                match setting {
+                    Some(rest) => {
+                        uncommented += 1;
+                        format!("{rest}\n")
+                    }
+                    None => format!("{l}\n"),
+                }
+            })
+            .collect();
+        let km = Keymap::default();
+        // Every setting but `shell` (whose default is "unset"), and every binding.
+        assert_eq!(
+            uncommented,
+            7 + km.prefixed.len() + km.direct.len(),
+            "{text}"
+        );
+        assert_eq!(parse_ok(&text), Config::default());
+    }
+
+    #[test]
+    fn size_helpers() {
+        assert_eq!(format_size(8 << 20), "\"8MiB\"");
+        assert_eq!(format_size(3 << 10), "\"3KiB\"");
+        assert_eq!(format_size(1000), "1000");
+        assert_eq!(format_size(0), "0");
+        assert!(parse_size("").is_err());
+        assert!(parse_size("MiB").is_err());
+        assert!(parse_size("1.2.3MiB").is_err());
+        assert_eq!(parse_size(" 4_096 ").unwrap(), 4096);
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        assert_eq!(line_col("abc", 0), (1, 1));
+        assert_eq!(line_col("a\nbc", 3), (2, 2));
+        assert_eq!(line_col("é = 1\nx", 3), (1, 3));
+        assert_eq!(line_col("ab", 99), (1, 3));
+    }
+}

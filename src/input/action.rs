@@ -1,0 +1,251 @@
+//! Everything a user can ask the workspace to do, as plain values.
+//!
+//! Keys and mouse gestures map to actions through the keymap; the workspace
+//! applies them. Keeping actions as data makes every behaviour testable
+//! without a terminal and lets the help overlay describe bindings.
+
+use std::fmt;
+use std::str::FromStr;
+
+// Geometry belongs to the layout; actions carry it.
+pub use crate::workspace::layout::{Direction, Preset};
+
+/// How many cells a single resize key press moves a border.
+pub const RESIZE_STEP: u16 = 2;
+
+/// A workspace command. Names (see [`Action::name`]) are what config files use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Split the focused pane; the new pane goes to the right.
+    SplitRight,
+    /// Split the focused pane; the new pane goes below.
+    SplitDown,
+    Focus(Direction),
+    FocusNext,
+    FocusPrev,
+    /// Move the focused pane's border in a direction by [`RESIZE_STEP`] cells.
+    Resize(Direction),
+    ToggleZoom,
+    ClosePane,
+    NewTab,
+    NextTab,
+    PrevTab,
+    /// Go to tab N (1-based, as shown in the status bar).
+    GoToTab(u8),
+    CloseTab,
+    /// Ask for a new name for the current tab.
+    RenameTab,
+    /// Move the focused pane into a new tab of its own (tmux break-pane).
+    BreakPane,
+    /// Move the focused pane into the next tab, splitting its focused pane.
+    MovePaneToNextTab,
+    /// Exchange the focused pane with the next / previous one in the tab.
+    SwapNext,
+    SwapPrev,
+    /// Move every pane one place along the tab's reading order.
+    RotatePanes,
+    /// Apply a layout preset to the current tab.
+    Layout(Preset),
+    /// Cycle through the presets, like tmux's `Space`.
+    NextLayout,
+    /// Paste tilework's copy buffer into the focused pane.
+    PasteBuffer,
+    /// Copy mode with a search prompt.
+    SearchBackward,
+    /// Search every pane of the tab and list the matches.
+    SearchAllPanes,
+    /// Type into every pane of the tab at once (toggle).
+    ToggleBroadcast,
+    /// Save the workspace as a profile (asks for a name).
+    SaveSession,
+    /// Start the focused pane's command again.
+    RestartPane,
+    /// Enter scrollback view on the focused pane (PgUp/PgDn/arrows, `q` to leave).
+    ScrollMode,
+    ScrollPageUp,
+    ScrollPageDown,
+    ToggleHelp,
+    ToggleFps,
+    /// Send the prefix key itself to the focused pane (prefix pressed twice).
+    SendPrefix,
+    Quit,
+}
+
+impl Action {
+    /// Every action with no parameter plus each parameterised variant's
+    /// instances, in the order the help overlay lists them.
+    pub fn all() -> Vec<Action> {
+        let mut all = vec![Action::SplitRight, Action::SplitDown];
+        all.extend(Direction::ALL.map(Action::Focus));
+        all.extend([Action::FocusNext, Action::FocusPrev]);
+        all.extend(Direction::ALL.map(Action::Resize));
+        all.extend([
+            Action::ToggleZoom,
+            Action::ClosePane,
+            Action::NewTab,
+            Action::NextTab,
+            Action::PrevTab,
+        ]);
+        all.extend((1..=9).map(Action::GoToTab));
+        all.extend([
+            Action::CloseTab,
+            Action::RenameTab,
+            Action::BreakPane,
+            Action::MovePaneToNextTab,
+            Action::SwapNext,
+            Action::SwapPrev,
+            Action::RotatePanes,
+        ]);
+        all.extend(Preset::ALL.map(Action::Layout));
+        all.extend([
+            Action::NextLayout,
+            Action::PasteBuffer,
+            Action::SearchBackward,
+            Action::SearchAllPanes,
+            Action::ToggleBroadcast,
+            Action::SaveSession,
+            Action::RestartPane,
+        ]);
+        all.extend([
+            Action::ScrollMode,
+            Action::ScrollPageUp,
+            Action::ScrollPageDown,
+            Action::ToggleHelp,
+            Action::ToggleFps,
+            Action::SendPrefix,
+            Action::Quit,
+        ]);
+        all
+    }
+
+    /// The kebab-case name used in config files, e.g. `focus-left`, `go-to-tab-3`.
+    pub fn name(&self) -> String {
+        match self {
+            Action::SplitRight => "split-right".into(),
+            Action::SplitDown => "split-down".into(),
+            Action::Focus(d) => format!("focus-{}", d.name()),
+            Action::FocusNext => "focus-next".into(),
+            Action::FocusPrev => "focus-prev".into(),
+            Action::Resize(d) => format!("resize-{}", d.name()),
+            Action::ToggleZoom => "toggle-zoom".into(),
+            Action::ClosePane => "close-pane".into(),
+            Action::NewTab => "new-tab".into(),
+            Action::NextTab => "next-tab".into(),
+            Action::PrevTab => "prev-tab".into(),
+            Action::GoToTab(n) => format!("go-to-tab-{n}"),
+            Action::CloseTab => "close-tab".into(),
+            Action::RenameTab => "rename-tab".into(),
+            Action::BreakPane => "break-pane".into(),
+            Action::MovePaneToNextTab => "move-pane-to-next-tab".into(),
+            Action::SwapNext => "swap-next".into(),
+            Action::SwapPrev => "swap-prev".into(),
+            Action::RotatePanes => "rotate-panes".into(),
+            Action::Layout(p) => format!("layout-{}", p.name()),
+            Action::NextLayout => "next-layout".into(),
+            Action::PasteBuffer => "paste-buffer".into(),
+            Action::SearchBackward => "search".into(),
+            Action::SearchAllPanes => "search-all-panes".into(),
+            Action::ToggleBroadcast => "toggle-broadcast".into(),
+            Action::SaveSession => "save-session".into(),
+            Action::RestartPane => "restart-pane".into(),
+            Action::ScrollMode => "copy-mode".into(),
+            Action::ScrollPageUp => "scroll-page-up".into(),
+            Action::ScrollPageDown => "scroll-page-down".into(),
+            Action::ToggleHelp => "toggle-help".into(),
+            Action::ToggleFps => "toggle-fps".into(),
+            Action::SendPrefix => "send-prefix".into(),
+            Action::Quit => "quit".into(),
+        }
+    }
+
+    /// One line for the help overlay.
+    pub fn description(&self) -> String {
+        match self {
+            Action::SplitRight => "split: new pane to the right".into(),
+            Action::SplitDown => "split: new pane below".into(),
+            Action::Focus(d) => format!("focus the pane {}", d.name()),
+            Action::FocusNext => "focus the next pane".into(),
+            Action::FocusPrev => "focus the previous pane".into(),
+            Action::Resize(d) => format!("move the border {}", d.name()),
+            Action::ToggleZoom => "zoom the pane / unzoom".into(),
+            Action::ClosePane => "close the pane (kills its program)".into(),
+            Action::NewTab => "open a new tab".into(),
+            Action::NextTab => "next tab".into(),
+            Action::PrevTab => "previous tab".into(),
+            Action::GoToTab(n) => format!("go to tab {n}"),
+            Action::CloseTab => "close the tab and its panes".into(),
+            Action::RenameTab => "rename the tab".into(),
+            Action::BreakPane => "move the pane to a new tab".into(),
+            Action::MovePaneToNextTab => "move the pane to the next tab".into(),
+            Action::SwapNext => "swap the pane with the next one".into(),
+            Action::SwapPrev => "swap the pane with the previous one".into(),
+            Action::RotatePanes => "rotate the panes of the tab".into(),
+            Action::Layout(p) => format!("layout: {}", p.name()),
+            Action::NextLayout => "cycle layout presets".into(),
+            Action::PasteBuffer => "paste the copy buffer".into(),
+            Action::SearchBackward => "search the pane's history (regex)".into(),
+            Action::SearchAllPanes => "search every pane of the tab".into(),
+            Action::ToggleBroadcast => "type into every pane of the tab".into(),
+            Action::SaveSession => "save the workspace as a profile".into(),
+            Action::RestartPane => "restart the pane's command".into(),
+            Action::ScrollMode => {
+                "copy mode: scroll, select (v V C-v), copy (y), search (/ ?), q leaves".into()
+            }
+            Action::ScrollPageUp => "scroll back one page".into(),
+            Action::ScrollPageDown => "scroll forward one page".into(),
+            Action::ToggleHelp => "show / hide this help".into(),
+            Action::ToggleFps => "show / hide the fps overlay".into(),
+            Action::SendPrefix => "send the prefix key to the pane".into(),
+            Action::Quit => "quit tilework (kills every pane)".into(),
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// The name was not one of [`Action::all`]'s names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownAction(pub String);
+
+impl fmt::Display for UnknownAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown action `{}`", self.0)
+    }
+}
+
+impl std::error::Error for UnknownAction {}
+
+impl FromStr for Action {
+    type Err = UnknownAction;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Action::all()
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| UnknownAction(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_round_trips_through_its_name() {
+        for action in Action::all() {
+            assert_eq!(action.name().parse::<Action>(), Ok(action));
+        }
+    }
+
+    #[test]
+    fn unknown_names_are_refused() {
+        assert_eq!(
+            "split-sideways".parse::<Action>(),
+            Err(UnknownAction("split-sideways".into()))
+        );
+    }
+}

@@ -1,0 +1,559 @@
+//! Copy mode: a cursor moving through a pane's history, a selection by
+//! character, line or rectangle, and regex search with every match known.
+//!
+//! Positions are absolute rows of the pane's [`History`] (row 0 is the
+//! oldest line held) and screen columns. Everything here is pure over a
+//! `History`, so it is tested without a terminal.
+
+use regex::{Regex, RegexBuilder};
+
+use crate::pane::PaneId;
+use crate::pane::history::History;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Point {
+    pub row: usize,
+    pub col: u16,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelectKind {
+    Char,
+    Line,
+    Block,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Match {
+    pub row: usize,
+    pub start: u16,
+    /// Exclusive.
+    pub end: u16,
+}
+
+/// One row as text, with the column of every byte so regex byte offsets map
+/// back to cells (wide characters take two).
+#[derive(Debug, Clone, Default)]
+pub struct RowText {
+    pub text: String,
+    byte_cols: Vec<u16>,
+    /// The row continues on the next one (the program's line was wrapped).
+    pub wrapped: bool,
+}
+
+impl RowText {
+    pub fn from_screen(screen: &vt100::Screen, row: u16) -> Self {
+        let cols = screen.size().1.get();
+        let mut out = RowText {
+            wrapped: screen.row_wrapped(row),
+            ..RowText::default()
+        };
+        for col in 0..cols {
+            let Some(cell) = screen.cell(row, col) else {
+                break;
+            };
+            if cell.is_wide_continuation() {
+                continue;
+            }
+            let s = if cell.has_contents() {
+                cell.contents()
+            } else {
+                " "
+            };
+            out.text.push_str(s);
+            out.byte_cols.extend(std::iter::repeat_n(col, s.len()));
+        }
+        out
+    }
+
+    /// Column of the byte at `offset` (the end of the row when past it).
+    fn col_at(&self, offset: usize, cols: u16) -> u16 {
+        self.byte_cols.get(offset).copied().unwrap_or(cols)
+    }
+}
+
+/// Every row of a history as text: built once when a search starts, so
+/// typing the pattern re-runs only the regex.
+pub fn snapshot(history: &mut History) -> Vec<RowText> {
+    (0..history.total_rows())
+        .map(|row| history.with_row(row, RowText::from_screen))
+        .collect()
+}
+
+#[derive(Debug, Clone)]
+pub struct Search {
+    pub pattern: String,
+    pub case_insensitive: bool,
+    pub matches: Vec<Match>,
+    /// Index into `matches` of the one the view follows.
+    pub current: Option<usize>,
+    pub error: Option<String>,
+    rows: Vec<RowText>,
+    cols: u16,
+}
+
+impl Search {
+    pub fn new(history: &mut History) -> Self {
+        Self {
+            pattern: String::new(),
+            case_insensitive: true,
+            matches: Vec::new(),
+            current: None,
+            error: None,
+            cols: history.screen().size().1.get(),
+            rows: snapshot(history),
+        }
+    }
+
+    /// Compiles `pattern` and finds every match; keeps the current match
+    /// nearest to `from` (searching backwards, like tmux's `?`).
+    pub fn set_pattern(&mut self, pattern: &str, from: Point) {
+        self.pattern = pattern.to_string();
+        self.matches.clear();
+        self.current = None;
+        self.error = None;
+        if pattern.is_empty() {
+            return;
+        }
+        let regex = match RegexBuilder::new(pattern)
+            .case_insensitive(self.case_insensitive)
+            .size_limit(1 << 22)
+            .build()
+        {
+            Ok(r) => r,
+            Err(err) => {
+                self.error = Some(first_line(&err.to_string()));
+                return;
+            }
+        };
+        self.matches = find_all(&self.rows, &regex, self.cols);
+        self.current = self
+            .matches
+            .iter()
+            .rposition(|m| {
+                Point {
+                    row: m.row,
+                    col: m.start,
+                } <= from
+            })
+            .or_else(|| (!self.matches.is_empty()).then(|| self.matches.len() - 1));
+    }
+
+    pub fn toggle_case(&mut self, from: Point) {
+        self.case_insensitive = !self.case_insensitive;
+        let pattern = self.pattern.clone();
+        self.set_pattern(&pattern, from);
+    }
+
+    /// Moves to the next (older, `back`) or previous match, wrapping.
+    pub fn step(&mut self, back: bool) -> Option<Match> {
+        let n = self.matches.len();
+        if n == 0 {
+            return None;
+        }
+        let i = match self.current {
+            None => n - 1,
+            Some(i) if back => (i + n - 1) % n,
+            Some(i) => (i + 1) % n,
+        };
+        self.current = Some(i);
+        self.matches.get(i).copied()
+    }
+
+    pub fn current_match(&self) -> Option<Match> {
+        self.current.and_then(|i| self.matches.get(i).copied())
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().last().unwrap_or(s).trim().to_string()
+}
+
+pub fn find_all(rows: &[RowText], regex: &Regex, cols: u16) -> Vec<Match> {
+    let mut out = Vec::new();
+    for (row, text) in rows.iter().enumerate() {
+        for m in regex.find_iter(&text.text) {
+            if m.as_str().trim().is_empty() {
+                continue;
+            }
+            let start = text.col_at(m.start(), cols);
+            let end = if m.end() == 0 {
+                start
+            } else {
+                text.col_at(m.end() - 1, cols).saturating_add(1)
+            };
+            out.push(Match { row, start, end });
+        }
+    }
+    out
+}
+
+/// The state of copy mode on one pane.
+#[derive(Debug, Clone)]
+pub struct CopyMode {
+    pub pane: PaneId,
+    pub cursor: Point,
+    pub selection: Option<(Point, SelectKind)>,
+    pub search: Option<Search>,
+}
+
+impl CopyMode {
+    /// Starts with the cursor where the program's cursor is.
+    pub fn new(pane: PaneId, history: &History) -> Self {
+        let (row, col) = history.screen().cursor_position();
+        let live_top = history.len();
+        Self {
+            pane,
+            cursor: Point {
+                row: live_top + usize::from(row),
+                col,
+            },
+            selection: None,
+            search: None,
+        }
+    }
+
+    /// Moves the cursor by rows/cols within the history, and keeps it in
+    /// view.
+    pub fn move_by(&mut self, history: &mut History, rows: isize, cols: i32) {
+        let max_row = history.total_rows().saturating_sub(1);
+        let width = history.screen().size().1.get();
+        self.cursor.row = self.cursor.row.saturating_add_signed(rows).min(max_row);
+        let col = i32::from(self.cursor.col) + cols;
+        self.cursor.col = u16::try_from(col.clamp(0, i32::from(width) - 1)).unwrap_or(0);
+        history.reveal(self.cursor.row);
+    }
+
+    pub fn move_to(&mut self, history: &mut History, point: Point) {
+        let max_row = history.total_rows().saturating_sub(1);
+        let width = history.screen().size().1.get();
+        self.cursor = Point {
+            row: point.row.min(max_row),
+            col: point.col.min(width.saturating_sub(1)),
+        };
+        history.reveal(self.cursor.row);
+    }
+
+    /// `v`, `V`, `C-v`: start a selection of that kind, change its kind, or
+    /// (the same kind again) clear it, like vim.
+    pub fn toggle_selection(&mut self, kind: SelectKind) {
+        self.selection = match self.selection {
+            Some((_, k)) if k == kind => None,
+            Some((anchor, _)) => Some((anchor, kind)),
+            None => Some((self.cursor, kind)),
+        };
+    }
+
+    /// Whether the cell at (row, col) is selected.
+    pub fn is_selected(&self, row: usize, col: u16) -> bool {
+        let Some((anchor, kind)) = self.selection else {
+            return false;
+        };
+        selected(anchor, self.cursor, kind, row, col)
+    }
+
+    /// The selected text, rows joined by newlines (wrapped rows joined
+    /// without one), trailing blanks trimmed like every terminal does.
+    pub fn selected_text(&self, history: &mut History) -> Option<String> {
+        let (anchor, kind) = self.selection?;
+        Some(extract(history, anchor, self.cursor, kind))
+    }
+
+    /// The word under the cursor's motions: `w` and `b`.
+    pub fn word_motion(&mut self, history: &mut History, forward: bool) {
+        let row = history.with_row(self.cursor.row, RowText::from_screen);
+        let cells: Vec<char> = row.text.chars().collect();
+        let mut col = usize::from(self.cursor.col).min(cells.len().saturating_sub(1));
+        let is_word = |c: char| !c.is_whitespace();
+        if forward {
+            while col < cells.len() && is_word(cells[col]) {
+                col += 1;
+            }
+            while col < cells.len() && !is_word(cells[col]) {
+                col += 1;
+            }
+            if col >= cells.len() {
+                self.move_by(history, 1, 0);
+                self.cursor.col = 0;
+                return;
+            }
+        } else {
+            col = col.saturating_sub(1);
+            while col > 0 && !is_word(cells[col]) {
+                col -= 1;
+            }
+            while col > 0 && is_word(cells[col - 1]) {
+                col -= 1;
+            }
+        }
+        self.cursor.col = u16::try_from(col).unwrap_or(0);
+    }
+}
+
+fn selected(anchor: Point, cursor: Point, kind: SelectKind, row: usize, col: u16) -> bool {
+    let (start, end) = if anchor <= cursor {
+        (anchor, cursor)
+    } else {
+        (cursor, anchor)
+    };
+    match kind {
+        SelectKind::Line => (start.row..=end.row).contains(&row),
+        SelectKind::Block => {
+            let (c0, c1) = (anchor.col.min(cursor.col), anchor.col.max(cursor.col));
+            (start.row..=end.row).contains(&row) && (c0..=c1).contains(&col)
+        }
+        SelectKind::Char => {
+            if row < start.row || row > end.row {
+                false
+            } else if start.row == end.row {
+                (start.col..=end.col).contains(&col)
+            } else if row == start.row {
+                col >= start.col
+            } else if row == end.row {
+                col <= end.col
+            } else {
+                true
+            }
+        }
+    }
+}
+
+/// Text between two points of a history.
+pub fn extract(history: &mut History, a: Point, b: Point, kind: SelectKind) -> String {
+    let (start, end) = if a <= b { (a, b) } else { (b, a) };
+    let width = history.screen().size().1.get();
+    let mut out = String::new();
+    for row in start.row..=end.row {
+        let (c0, c1) = match kind {
+            SelectKind::Line => (0, width),
+            SelectKind::Block => (a.col.min(b.col), a.col.max(b.col) + 1),
+            SelectKind::Char => (
+                if row == start.row { start.col } else { 0 },
+                if row == end.row { end.col + 1 } else { width },
+            ),
+        };
+        let (text, wrapped) = history.with_row(row, |screen, r| {
+            (
+                screen.contents_between(r, c0, r, c1.min(width)),
+                screen.row_wrapped(r),
+            )
+        });
+        let joined = kind == SelectKind::Char && wrapped && row != end.row && c1 >= width;
+        if joined {
+            out.push_str(&text);
+        } else {
+            out.push_str(text.trim_end());
+            if row != end.row {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// Text of a selection on the rows currently on screen (mouse selections
+/// never leave the pane they started in, nor the page they started on).
+pub fn extract_screen(
+    screen: &vt100::Screen,
+    a: (u16, u16),
+    b: (u16, u16),
+    kind: SelectKind,
+) -> String {
+    let (start, end) = if a <= b { (a, b) } else { (b, a) };
+    let width = screen.size().1.get();
+    let mut out = String::new();
+    for row in start.0..=end.0 {
+        let (c0, c1) = match kind {
+            SelectKind::Line => (0, width),
+            SelectKind::Block => (a.1.min(b.1), a.1.max(b.1) + 1),
+            SelectKind::Char => (
+                if row == start.0 { start.1 } else { 0 },
+                if row == end.0 { end.1 + 1 } else { width },
+            ),
+        };
+        let text = screen.contents_between(row, c0, row, c1.min(width));
+        if kind == SelectKind::Char && screen.row_wrapped(row) && row != end.0 && c1 >= width {
+            out.push_str(&text);
+        } else {
+            out.push_str(text.trim_end());
+            if row != end.0 {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// Whether screen cell (row, col) is inside a mouse selection.
+pub fn screen_selected(a: (u16, u16), b: (u16, u16), kind: SelectKind, row: u16, col: u16) -> bool {
+    let p = |(r, c): (u16, u16)| Point {
+        row: usize::from(r),
+        col: c,
+    };
+    selected(p(a), p(b), kind, usize::from(row), col)
+}
+
+/// Selection of the word or line at a point, for double and triple clicks.
+pub fn word_bounds(screen: &vt100::Screen, row: u16, col: u16) -> (u16, u16) {
+    let text = RowText::from_screen(screen, row);
+    let cells: Vec<char> = text.text.chars().collect();
+    let col = usize::from(col).min(cells.len().saturating_sub(1));
+    let is_word = |c: char| c.is_alphanumeric() || "_-./~:@%+".contains(c);
+    if cells.get(col).is_none_or(|&c| !is_word(c)) {
+        let c = u16::try_from(col).unwrap_or(0);
+        return (c, c);
+    }
+    let mut a = col;
+    while a > 0 && is_word(cells[a - 1]) {
+        a -= 1;
+    }
+    let mut b = col;
+    while b + 1 < cells.len() && is_word(cells[b + 1]) {
+        b += 1;
+    }
+    (u16::try_from(a).unwrap_or(0), u16::try_from(b).unwrap_or(0))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::pane::history::ReplayRequest;
+    use crate::pane::scrollback::ByteRing;
+
+    fn history(text: &str, rows: u16, cols: u16) -> History {
+        let mut ring = ByteRing::new(1 << 20);
+        ring.record_resize(rows, cols);
+        ring.push(text.replace('\n', "\r\n").as_bytes());
+        History::replay(ReplayRequest::from_ring(&ring, rows, cols, 1000))
+    }
+
+    fn numbered(n: usize) -> String {
+        (1..=n).map(|i| format!("line {i}\n")).collect()
+    }
+
+    #[test]
+    fn rows_cover_history_and_screen() {
+        let mut h = history(&numbered(20), 5, 20);
+        let rows = snapshot(&mut h);
+        assert_eq!(rows.len(), h.total_rows());
+        assert_eq!(rows[0].text.trim_end(), "line 1");
+        assert_eq!(rows[19].text.trim_end(), "line 20");
+    }
+
+    #[test]
+    fn search_finds_every_match_and_steps_backwards_from_the_cursor() {
+        let mut h = history(&numbered(30), 5, 20);
+        let mut s = Search::new(&mut h);
+        s.set_pattern(r"line 1\d", Point { row: 29, col: 0 });
+        let rows: Vec<usize> = s.matches.iter().map(|m| m.row).collect();
+        assert_eq!(rows, (9..19).collect::<Vec<_>>());
+        assert_eq!(s.current_match().map(|m| m.row), Some(18));
+        assert_eq!(s.step(true).map(|m| m.row), Some(17));
+        assert_eq!(s.step(false).map(|m| m.row), Some(18));
+        assert_eq!(s.step(false).map(|m| m.row), Some(9), "wraps around");
+        let m = s.matches[0];
+        assert_eq!((m.start, m.end), (0, 7));
+    }
+
+    #[test]
+    fn search_case_toggle_and_bad_regex() {
+        let mut h = history("Alpha\nalpha\n", 5, 20);
+        let mut s = Search::new(&mut h);
+        s.set_pattern("ALPHA", Point { row: 0, col: 0 });
+        assert_eq!(s.matches.len(), 2);
+        s.toggle_case(Point { row: 0, col: 0 });
+        assert_eq!(s.matches.len(), 0);
+        s.set_pattern("(unclosed", Point { row: 0, col: 0 });
+        assert!(s.error.is_some());
+        assert!(s.matches.is_empty());
+    }
+
+    #[test]
+    fn matches_map_wide_characters_to_columns() {
+        let mut h = history("日本 key\n", 3, 20);
+        let mut s = Search::new(&mut h);
+        s.set_pattern("key", Point { row: 9, col: 0 });
+        assert_eq!(
+            s.matches,
+            vec![Match {
+                row: 0,
+                start: 5,
+                end: 8
+            }]
+        );
+    }
+
+    #[test]
+    fn char_line_and_block_selections_extract_the_right_text() {
+        let mut h = history("abcdef\nghijkl\nmnopqr\n", 5, 10);
+        let a = Point { row: 0, col: 2 };
+        let b = Point { row: 2, col: 3 };
+        assert_eq!(
+            extract(&mut h, a, b, SelectKind::Char),
+            "cdef\nghijkl\nmnop"
+        );
+        assert_eq!(
+            extract(&mut h, b, a, SelectKind::Char),
+            "cdef\nghijkl\nmnop"
+        );
+        assert_eq!(
+            extract(&mut h, a, b, SelectKind::Line),
+            "abcdef\nghijkl\nmnopqr"
+        );
+        assert_eq!(extract(&mut h, a, b, SelectKind::Block), "cd\nij\nop");
+    }
+
+    #[test]
+    fn a_wrapped_line_copies_as_one_line() {
+        let mut h = history("0123456789abcdef\n", 5, 10);
+        let text = extract(
+            &mut h,
+            Point { row: 0, col: 0 },
+            Point { row: 1, col: 9 },
+            SelectKind::Char,
+        );
+        assert_eq!(text, "0123456789abcdef");
+    }
+
+    #[test]
+    fn selection_membership_matches_extraction() {
+        let mut cm = CopyMode::new(PaneId(1), &history("x\n", 5, 10));
+        cm.cursor = Point { row: 0, col: 2 };
+        cm.toggle_selection(SelectKind::Char);
+        cm.cursor = Point { row: 1, col: 1 };
+        assert!(cm.is_selected(0, 5) && cm.is_selected(1, 0) && !cm.is_selected(1, 2));
+        cm.toggle_selection(SelectKind::Block);
+        assert!(!cm.is_selected(0, 5) && cm.is_selected(1, 2));
+        cm.toggle_selection(SelectKind::Block);
+        assert!(cm.selection.is_none());
+    }
+
+    #[test]
+    fn moving_the_cursor_scrolls_the_view() {
+        let mut h = history(&numbered(50), 5, 20);
+        let mut cm = CopyMode::new(PaneId(1), &h);
+        cm.move_by(&mut h, -30, 0);
+        assert!(h.offset() > 0);
+        let top = h.top_row();
+        assert!(top <= cm.cursor.row && cm.cursor.row < top + 5);
+        cm.move_by(&mut h, 1000, 1000);
+        assert_eq!(cm.cursor.row, h.total_rows() - 1);
+        assert_eq!(cm.cursor.col, 19);
+    }
+
+    #[test]
+    fn word_bounds_for_double_click() {
+        let p = {
+            let mut p = vt100::Parser::new(
+                std::num::NonZeroU16::new(2).unwrap(),
+                std::num::NonZeroU16::new(30).unwrap(),
+                0,
+            );
+            p.process(b"cat /etc/hosts now");
+            p
+        };
+        assert_eq!(word_bounds(p.screen(), 0, 6), (4, 13));
+        assert_eq!(word_bounds(p.screen(), 0, 3), (3, 3));
+    }
+}

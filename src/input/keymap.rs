@@ -1,0 +1,878 @@
+//! Key bindings: which key presses become which [`Action`]s.
+//!
+//! Keys are written the way tmux and zellij users already know (`C-b`,
+//! `M-h`, `S-Up`, `PageUp`, `%`), so config files and the help overlay speak
+//! the same language. Matching is tolerant of the ways terminals actually
+//! report keys (shifted characters, legacy control codes), because a binding
+//! that never fires is worse than one that is slightly too eager.
+
+use std::fmt;
+use std::str::FromStr;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::input::action::{Action, Direction, Preset};
+
+/// One key with its modifiers, as written in config files (`C-b`, `M-Left`).
+///
+/// Parsing canonicalises what can be canonicalised without losing meaning
+/// (`C-B` becomes `C-b`, `S-a` becomes `A`, `S-Tab` becomes `BackTab`), so
+/// that displaying a parsed spec and parsing it again gives the same value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeySpec {
+    pub code: KeyCode,
+    pub modifiers: KeyModifiers,
+}
+
+/// A key spec that is not one tilework knows how to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownKey {
+    /// The whole spec as written, e.g. `C-foo`.
+    pub spec: String,
+    /// The part that was not understood, e.g. `foo`.
+    pub key: String,
+}
+
+impl fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.spec.is_empty() {
+            f.write_str("empty key")?;
+        } else if self.spec == self.key {
+            write!(f, "unknown key `{}`", self.key)?;
+        } else {
+            write!(f, "unknown key `{}` in `{}`", self.key, self.spec)?;
+        }
+        f.write_str(
+            " (expected e.g. `C-b`, `M-h`, `S-Up`, `F5`, `PageUp`, `Space`, or a single character)",
+        )
+    }
+}
+
+impl std::error::Error for UnknownKey {}
+
+/// Named keys accepted by the parser; the first spelling of each is the one
+/// [`KeySpec`]'s `Display` writes. Aliases cover tmux's names (`NPage`, `IC`,
+/// `BSpace`) so tmux configs translate without a lookup table in the user's head.
+const NAMED_KEYS: &[(&[&str], KeyCode)] = &[
+    (&["Enter", "Return", "CR"], KeyCode::Enter),
+    (&["Esc", "Escape"], KeyCode::Esc),
+    (&["Tab"], KeyCode::Tab),
+    (&["BackTab", "BTab"], KeyCode::BackTab),
+    (&["Backspace", "BSpace", "BS"], KeyCode::Backspace),
+    (&["Space", "Spc"], KeyCode::Char(' ')),
+    (&["Left"], KeyCode::Left),
+    (&["Right"], KeyCode::Right),
+    (&["Up"], KeyCode::Up),
+    (&["Down"], KeyCode::Down),
+    (&["Home"], KeyCode::Home),
+    (&["End"], KeyCode::End),
+    (&["PageUp", "PgUp", "PPage"], KeyCode::PageUp),
+    (&["PageDown", "PgDn", "PgDown", "NPage"], KeyCode::PageDown),
+    (&["Insert", "Ins", "IC"], KeyCode::Insert),
+    (&["Delete", "Del", "DC"], KeyCode::Delete),
+];
+
+/// Modifier prefixes, matched case-insensitively and followed by `-` or `+`.
+const MODIFIER_NAMES: &[(&str, KeyModifiers)] = &[
+    ("c", KeyModifiers::CONTROL),
+    ("ctrl", KeyModifiers::CONTROL),
+    ("control", KeyModifiers::CONTROL),
+    ("m", KeyModifiers::ALT),
+    ("alt", KeyModifiers::ALT),
+    ("meta", KeyModifiers::ALT),
+    ("s", KeyModifiers::SHIFT),
+    ("shift", KeyModifiers::SHIFT),
+];
+
+/// Function keys beyond this are not produced by any terminal crossterm reads.
+const MAX_FUNCTION_KEY: u8 = 35;
+
+impl KeySpec {
+    pub const fn new(code: KeyCode, modifiers: KeyModifiers) -> KeySpec {
+        KeySpec { code, modifiers }
+    }
+
+    /// A key with no modifiers.
+    pub const fn plain(code: KeyCode) -> KeySpec {
+        KeySpec::new(code, KeyModifiers::NONE)
+    }
+
+    /// Whether a key event from the terminal is this key.
+    ///
+    /// Releases never match: with the kitty keyboard protocol a single press
+    /// would otherwise trigger a binding twice.
+    pub fn matches(&self, ev: &KeyEvent) -> bool {
+        matches!(ev.kind, KeyEventKind::Press | KeyEventKind::Repeat)
+            && canonical(self.code, self.modifiers) == canonical(ev.code, ev.modifiers)
+    }
+
+    /// Whether two specs would match exactly the same key presses, e.g.
+    /// `C-\` and `C-4`, which legacy terminals cannot tell apart.
+    pub fn same_key(&self, other: &KeySpec) -> bool {
+        canonical(self.code, self.modifiers) == canonical(other.code, other.modifiers)
+    }
+}
+
+/// The form in which a spec and an event are compared.
+///
+/// Terminals in legacy mode encode Ctrl+key as one control byte, which
+/// crossterm decodes to a fixed representative (Ctrl-\ arrives as Ctrl-4,
+/// Ctrl-/ and Ctrl-_ as Ctrl-7, Ctrl-i as Tab). Folding every spelling onto
+/// one representative makes a binding match whichever of them the terminal
+/// (legacy or kitty protocol) sends.
+fn canonical(code: KeyCode, modifiers: KeyModifiers) -> (KeyCode, KeyModifiers) {
+    let mut mods = modifiers;
+    let code = match code {
+        KeyCode::Char(c) => {
+            // The character already says whether shift was held ('%', 'Z');
+            // where it does not (kitty's `n` + SHIFT), shift makes it upper case.
+            let c = if mods.contains(KeyModifiers::SHIFT) {
+                uppercase(c)
+            } else {
+                c
+            };
+            mods.remove(KeyModifiers::SHIFT);
+            if mods.contains(KeyModifiers::CONTROL) {
+                match c {
+                    '4' => KeyCode::Char('\\'),
+                    '5' => KeyCode::Char(']'),
+                    '6' => KeyCode::Char('^'),
+                    '7' | '/' => KeyCode::Char('_'),
+                    '2' | '@' => KeyCode::Char(' '),
+                    'i' | 'I' => {
+                        mods.remove(KeyModifiers::CONTROL);
+                        KeyCode::Tab
+                    }
+                    'm' | 'M' => {
+                        mods.remove(KeyModifiers::CONTROL);
+                        KeyCode::Enter
+                    }
+                    '[' => {
+                        mods.remove(KeyModifiers::CONTROL);
+                        KeyCode::Esc
+                    }
+                    c => KeyCode::Char(lowercase(c)),
+                }
+            } else {
+                KeyCode::Char(c)
+            }
+        }
+        KeyCode::Tab if mods.contains(KeyModifiers::SHIFT) => {
+            mods.remove(KeyModifiers::SHIFT);
+            KeyCode::BackTab
+        }
+        KeyCode::BackTab => {
+            mods.remove(KeyModifiers::SHIFT);
+            KeyCode::BackTab
+        }
+        other => other,
+    };
+    (code, mods)
+}
+
+/// Lowercases a character when that is a one-to-one mapping; characters like
+/// 'İ' whose lowercase is several chars are left alone rather than guessed at.
+fn lowercase(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
+fn uppercase(c: char) -> char {
+    let mut upper = c.to_uppercase();
+    match (upper.next(), upper.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+/// Splits one leading modifier off `s`, if there is one and a key follows it.
+fn split_modifier(s: &str) -> Option<(KeyModifiers, &str)> {
+    let sep = s.find(['-', '+'])?;
+    let (name, rest) = (&s[..sep], &s[sep + 1..]);
+    if rest.is_empty() {
+        // `M-` alone, or the key `-` itself: not a modifier.
+        return None;
+    }
+    MODIFIER_NAMES
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|&(_, m)| (m, rest))
+}
+
+fn parse_key_name(name: &str) -> Option<KeyCode> {
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return (!c.is_control()).then_some(KeyCode::Char(c));
+    }
+    if let Some((_, code)) = NAMED_KEYS
+        .iter()
+        .find(|(names, _)| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+    {
+        return Some(*code);
+    }
+    let digits = name.strip_prefix(['f', 'F'])?;
+    if digits.starts_with('0') {
+        return None;
+    }
+    match digits.parse::<u8>() {
+        Ok(n) if (1..=MAX_FUNCTION_KEY).contains(&n) => Some(KeyCode::F(n)),
+        _ => None,
+    }
+}
+
+impl FromStr for KeySpec {
+    type Err = UnknownKey;
+
+    fn from_str(spec: &str) -> Result<Self, Self::Err> {
+        let unknown = |key: &str| UnknownKey {
+            spec: spec.to_string(),
+            key: key.to_string(),
+        };
+        let mut modifiers = KeyModifiers::NONE;
+        let mut rest = spec;
+        while let Some((m, tail)) = split_modifier(rest) {
+            modifiers |= m;
+            rest = tail;
+        }
+        let mut code = parse_key_name(rest).ok_or_else(|| unknown(rest))?;
+
+        // Canonicalise only what is visible and lossless, so that Display
+        // shows what will actually be matched.
+        match code {
+            KeyCode::Char(c) if modifiers.contains(KeyModifiers::CONTROL) => {
+                modifiers.remove(KeyModifiers::SHIFT);
+                code = KeyCode::Char(lowercase(c));
+            }
+            KeyCode::Char(c) if modifiers.contains(KeyModifiers::SHIFT) => {
+                modifiers.remove(KeyModifiers::SHIFT);
+                code = KeyCode::Char(uppercase(c));
+            }
+            KeyCode::Tab if modifiers.contains(KeyModifiers::SHIFT) => {
+                modifiers.remove(KeyModifiers::SHIFT);
+                code = KeyCode::BackTab;
+            }
+            KeyCode::BackTab => modifiers.remove(KeyModifiers::SHIFT),
+            _ => {}
+        }
+        Ok(KeySpec { code, modifiers })
+    }
+}
+
+impl fmt::Display for KeySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (flag, text) in [
+            (KeyModifiers::CONTROL, "C-"),
+            (KeyModifiers::ALT, "M-"),
+            (KeyModifiers::SHIFT, "S-"),
+        ] {
+            if self.modifiers.contains(flag) {
+                f.write_str(text)?;
+            }
+        }
+        if let Some((names, _)) = NAMED_KEYS.iter().find(|(_, code)| *code == self.code) {
+            return f.write_str(names[0]);
+        }
+        match self.code {
+            KeyCode::Char(c) => write!(f, "{c}"),
+            KeyCode::F(n) => write!(f, "F{n}"),
+            // Not producible by parsing; shown for debugging only.
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+/// All key bindings: the prefix key, the keys that act after the prefix, and
+/// the keys that act on their own (without the prefix).
+///
+/// Bindings are ordered lists rather than maps so the help overlay can show
+/// them in a stable, meaningful order, and so that re-binding a key in a
+/// config keeps its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keymap {
+    pub prefix: KeySpec,
+    pub prefixed: Vec<(KeySpec, Action)>,
+    pub direct: Vec<(KeySpec, Action)>,
+}
+
+impl Keymap {
+    /// Whether `ev` is the prefix key (which arms the prefixed table).
+    pub fn is_prefix(&self, ev: &KeyEvent) -> bool {
+        self.prefix.matches(ev)
+    }
+
+    /// The action for a key pressed right after the prefix.
+    pub fn lookup_prefixed(&self, ev: &KeyEvent) -> Option<Action> {
+        lookup(&self.prefixed, ev)
+    }
+
+    /// The action for a key pressed without the prefix; `None` means the key
+    /// belongs to the pane.
+    pub fn lookup_direct(&self, ev: &KeyEvent) -> Option<Action> {
+        lookup(&self.direct, ev)
+    }
+
+    /// Changes the prefix, taking `send-prefix` along: in tmux tradition the
+    /// prefix pressed twice sends it to the pane, so a `send-prefix` bound to
+    /// the old prefix moves to the new one. Other prefixed bindings on the new
+    /// prefix key are dropped so that "prefix twice" stays unambiguous, and so
+    /// is a direct binding of it, which would otherwise shadow the prefix.
+    pub fn set_prefix(&mut self, prefix: KeySpec) {
+        let old = self.prefix;
+        self.prefix = prefix;
+        if old.same_key(&prefix) {
+            return;
+        }
+        self.direct.retain(|(k, _)| !k.same_key(&prefix));
+        let moves_send_prefix = self
+            .prefixed
+            .iter()
+            .any(|(k, a)| *a == Action::SendPrefix && k.same_key(&old));
+        if !moves_send_prefix {
+            return;
+        }
+        self.prefixed
+            .retain(|(k, a)| !(k.same_key(&prefix) && *a != Action::SendPrefix));
+        for (key, action) in &mut self.prefixed {
+            if *action == Action::SendPrefix && key.same_key(&old) {
+                *key = prefix;
+            }
+        }
+    }
+
+    /// Binds `key` (after the prefix) to `action`, replacing any binding of
+    /// the same key in place.
+    pub fn bind_prefixed(&mut self, key: KeySpec, action: Action) {
+        bind(&mut self.prefixed, key, action);
+    }
+
+    /// Binds `key` (without prefix) to `action`, replacing any binding of the
+    /// same key in place.
+    pub fn bind_direct(&mut self, key: KeySpec, action: Action) {
+        bind(&mut self.direct, key, action);
+    }
+
+    /// Removes the prefixed binding of `key`; returns whether there was one.
+    pub fn unbind_prefixed(&mut self, key: &KeySpec) -> bool {
+        unbind(&mut self.prefixed, key)
+    }
+
+    /// Removes the direct binding of `key`; returns whether there was one.
+    pub fn unbind_direct(&mut self, key: &KeySpec) -> bool {
+        unbind(&mut self.direct, key)
+    }
+
+    /// Every key text bound to `action`: prefixed ones first (`C-b %`), then
+    /// direct ones (`M-n`).
+    pub fn keys_for(&self, action: Action) -> Vec<String> {
+        let prefixed = self
+            .prefixed
+            .iter()
+            .filter(|(_, a)| *a == action)
+            .map(|(k, _)| format!("{} {k}", self.prefix));
+        let direct = self
+            .direct
+            .iter()
+            .filter(|(_, a)| *a == action)
+            .map(|(k, _)| k.to_string());
+        prefixed.chain(direct).collect()
+    }
+
+    /// The shortest key text for `action`, for status-bar hints where space
+    /// is scarce.
+    pub fn hint(&self, action: Action) -> Option<String> {
+        self.keys_for(action)
+            .into_iter()
+            .min_by_key(|k| k.chars().count())
+    }
+
+    /// `(keys, description)` rows for the help overlay, in [`Action::all`]
+    /// order, one row per bound action.
+    ///
+    /// Generated from the bindings rather than written by hand, so the help
+    /// can never disagree with what the keys do. The nine go-to-tab bindings
+    /// fold into one row when they are the usual digits, to keep the overlay
+    /// short enough for small terminals.
+    pub fn help_lines(&self) -> Vec<(String, String)> {
+        let digits_are_tabs = (1..=9u8).all(|n| {
+            let keys = self.keys_for(Action::GoToTab(n));
+            keys.len() == 1 && keys[0] == format!("{} {n}", self.prefix)
+        });
+        let mut lines = Vec::new();
+        for action in Action::all() {
+            if digits_are_tabs && let Action::GoToTab(n) = action {
+                if n == 1 {
+                    lines.push((
+                        format!("{} 1..9", self.prefix),
+                        "go to tab 1..9".to_string(),
+                    ));
+                }
+                continue;
+            }
+            let keys = self.keys_for(action);
+            if !keys.is_empty() {
+                lines.push((keys.join(", "), action.description()));
+            }
+        }
+        lines
+    }
+}
+
+fn lookup(table: &[(KeySpec, Action)], ev: &KeyEvent) -> Option<Action> {
+    table
+        .iter()
+        .find(|(key, _)| key.matches(ev))
+        .map(|&(_, action)| action)
+}
+
+fn bind(table: &mut Vec<(KeySpec, Action)>, key: KeySpec, action: Action) {
+    match table.iter_mut().find(|(k, _)| k.same_key(&key)) {
+        Some(slot) => *slot = (key, action),
+        None => table.push((key, action)),
+    }
+}
+
+fn unbind(table: &mut Vec<(KeySpec, Action)>, key: &KeySpec) -> bool {
+    let before = table.len();
+    table.retain(|(k, _)| !k.same_key(key));
+    table.len() != before
+}
+
+impl Default for Keymap {
+    /// tmux's layout of keys, plus a few Alt shortcuts for the most frequent
+    /// moves. Quit is `Q` (shift) so a stray `q` after the prefix is harmless;
+    /// Alt+digit is left alone because shells and editors use it.
+    fn default() -> Self {
+        use KeyCode::Char;
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        let alt = KeyModifiers::ALT;
+        let key = KeySpec::new;
+        let prefix = key(Char('b'), ctrl);
+
+        let arrow = |d: Direction| match d {
+            Direction::Left => KeyCode::Left,
+            Direction::Right => KeyCode::Right,
+            Direction::Up => KeyCode::Up,
+            Direction::Down => KeyCode::Down,
+        };
+        let vi = |d: Direction| match d {
+            Direction::Left => 'h',
+            Direction::Down => 'j',
+            Direction::Up => 'k',
+            Direction::Right => 'l',
+        };
+
+        let mut prefixed = vec![
+            (key(Char('%'), none), Action::SplitRight),
+            (key(Char('"'), none), Action::SplitDown),
+            (key(Char('|'), none), Action::SplitRight),
+            (key(Char('-'), none), Action::SplitDown),
+        ];
+        for d in Direction::ALL {
+            prefixed.push((key(arrow(d), none), Action::Focus(d)));
+        }
+        for d in Direction::ALL {
+            prefixed.push((key(Char(vi(d)), none), Action::Focus(d)));
+        }
+        prefixed.push((key(Char('o'), none), Action::FocusNext));
+        prefixed.push((key(Char(';'), none), Action::FocusPrev));
+        for d in Direction::ALL {
+            prefixed.push((key(arrow(d), ctrl), Action::Resize(d)));
+        }
+        for d in Direction::ALL {
+            let upper = vi(d).to_ascii_uppercase();
+            prefixed.push((key(Char(upper), none), Action::Resize(d)));
+        }
+        prefixed.extend([
+            (key(Char('z'), none), Action::ToggleZoom),
+            (key(Char('x'), none), Action::ClosePane),
+            (key(Char('c'), none), Action::NewTab),
+            (key(Char('n'), none), Action::NextTab),
+            (key(Char('p'), none), Action::PrevTab),
+        ]);
+        for n in 1..=9u8 {
+            prefixed.push((key(Char(char::from(b'0' + n)), none), Action::GoToTab(n)));
+        }
+        prefixed.extend([
+            (key(Char('['), none), Action::ScrollMode),
+            (key(KeyCode::PageUp, none), Action::ScrollPageUp),
+            (key(Char('?'), none), Action::ToggleHelp),
+            (key(Char('f'), none), Action::ToggleFps),
+            (prefix, Action::SendPrefix),
+            (key(Char('Q'), none), Action::Quit),
+            // Tabs and panes, tmux's keys where tmux has one.
+            (key(Char('&'), none), Action::CloseTab),
+            (key(Char(','), none), Action::RenameTab),
+            (key(Char('!'), none), Action::BreakPane),
+            (key(Char('m'), none), Action::MovePaneToNextTab),
+            (key(Char('}'), none), Action::SwapNext),
+            (key(Char('{'), none), Action::SwapPrev),
+            (key(Char('o'), ctrl), Action::RotatePanes),
+            (key(Char(' '), none), Action::NextLayout),
+            (key(Char('1'), alt), Action::Layout(Preset::EvenHorizontal)),
+            (key(Char('2'), alt), Action::Layout(Preset::EvenVertical)),
+            (key(Char('4'), alt), Action::Layout(Preset::MainVertical)),
+            (key(Char('5'), alt), Action::Layout(Preset::Tiled)),
+            (key(Char(']'), none), Action::PasteBuffer),
+            (key(Char('/'), none), Action::SearchBackward),
+            (key(Char('F'), none), Action::SearchAllPanes),
+            (key(Char('B'), none), Action::ToggleBroadcast),
+            (key(Char('S'), none), Action::SaveSession),
+            (key(Char('r'), none), Action::RestartPane),
+        ]);
+
+        let mut direct = Vec::new();
+        for d in Direction::ALL {
+            direct.push((key(Char(vi(d)), alt), Action::Focus(d)));
+        }
+        for d in Direction::ALL {
+            direct.push((key(arrow(d), alt), Action::Focus(d)));
+        }
+        direct.extend([
+            (key(Char('n'), alt), Action::SplitRight),
+            (key(Char('m'), alt), Action::SplitDown),
+            (key(Char('z'), alt), Action::ToggleZoom),
+            (key(Char('o'), alt), Action::FocusNext),
+            (key(Char('t'), alt), Action::NewTab),
+        ]);
+
+        Keymap {
+            prefix,
+            prefixed,
+            direct,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use ratatui::crossterm::event::KeyEventState;
+
+    fn spec(s: &str) -> KeySpec {
+        s.parse().unwrap()
+    }
+
+    fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    fn ch(c: char) -> KeyEvent {
+        press(KeyCode::Char(c), KeyModifiers::NONE)
+    }
+
+    const CTRL: KeyModifiers = KeyModifiers::CONTROL;
+    const ALT: KeyModifiers = KeyModifiers::ALT;
+    const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
+
+    #[test]
+    fn parses_modifier_spellings_case_insensitively() {
+        let c_b = KeySpec::new(KeyCode::Char('b'), CTRL);
+        for s in "C-b c-b Ctrl-b CTRL-b ctrl+b Control-b C-B".split(' ') {
+            assert_eq!(spec(s), c_b, "{s}");
+        }
+        let m_h = KeySpec::new(KeyCode::Char('h'), ALT);
+        for s in ["M-h", "m-h", "Alt-h", "alt+h", "Meta-h"] {
+            assert_eq!(spec(s), m_h, "{s}");
+        }
+        assert_eq!(spec("S-Up"), KeySpec::new(KeyCode::Up, SHIFT));
+        assert_eq!(spec("C-S-Left"), KeySpec::new(KeyCode::Left, CTRL | SHIFT));
+        assert_eq!(spec("shift-ctrl-left"), spec("C-S-Left"));
+        assert_eq!(spec("C-M-x"), KeySpec::new(KeyCode::Char('x'), CTRL | ALT));
+    }
+
+    #[test]
+    fn parses_named_keys_and_characters() {
+        let plain = KeySpec::plain;
+        assert_eq!(spec("F5"), plain(KeyCode::F(5)));
+        assert_eq!(spec("f12"), plain(KeyCode::F(12)));
+        assert_eq!(spec("PageUp"), plain(KeyCode::PageUp));
+        assert_eq!(spec("PgUp"), plain(KeyCode::PageUp));
+        assert_eq!(spec("pgdn"), plain(KeyCode::PageDown));
+        assert_eq!(spec("NPage"), plain(KeyCode::PageDown));
+        assert_eq!(spec("Home"), plain(KeyCode::Home));
+        assert_eq!(spec("End"), plain(KeyCode::End));
+        assert_eq!(spec("Insert"), plain(KeyCode::Insert));
+        assert_eq!(spec("Delete"), plain(KeyCode::Delete));
+        assert_eq!(spec("Del"), plain(KeyCode::Delete));
+        assert_eq!(spec("Tab"), plain(KeyCode::Tab));
+        assert_eq!(spec("BackTab"), plain(KeyCode::BackTab));
+        assert_eq!(spec("S-Tab"), plain(KeyCode::BackTab));
+        assert_eq!(spec("Enter"), plain(KeyCode::Enter));
+        assert_eq!(spec("Esc"), plain(KeyCode::Esc));
+        assert_eq!(spec("Space"), plain(KeyCode::Char(' ')));
+        assert_eq!(spec(" "), plain(KeyCode::Char(' ')));
+        assert_eq!(spec("Backspace"), plain(KeyCode::Backspace));
+        for d in ["Left", "Right", "Up", "Down", "left", "DOWN"] {
+            assert!(d.parse::<KeySpec>().is_ok(), "{d}");
+        }
+        for c in ['%', '"', '?', '[', '-', '|', 'z', 'Z', '+', 'é'] {
+            assert_eq!(spec(&c.to_string()), plain(KeyCode::Char(c)), "{c}");
+        }
+        assert_eq!(spec("C--"), KeySpec::new(KeyCode::Char('-'), CTRL));
+        assert_eq!(spec("M-+"), KeySpec::new(KeyCode::Char('+'), ALT));
+        assert_eq!(spec("S-a"), plain(KeyCode::Char('A')));
+        assert_eq!(spec("M-N"), KeySpec::new(KeyCode::Char('N'), ALT));
+    }
+
+    #[test]
+    fn rejects_unknown_keys_naming_them() {
+        for (s, bad) in [
+            ("C-foo", "foo"),
+            ("Hyper-x", "Hyper-x"),
+            ("F0", "F0"),
+            ("F99", "F99"),
+            ("M-", "M-"),
+            ("C-b ", "b "),
+            ("\u{1}", "\u{1}"),
+        ] {
+            let err = s.parse::<KeySpec>().unwrap_err();
+            assert_eq!(err.key, bad, "{s}");
+            assert!(err.to_string().contains(&format!("`{bad}`")), "{err}");
+        }
+        let empty = "".parse::<KeySpec>().unwrap_err();
+        assert!(empty.to_string().starts_with("empty key"), "{empty}");
+        let msg = "C-foo".parse::<KeySpec>().unwrap_err().to_string();
+        assert!(msg.starts_with("unknown key `foo` in `C-foo`"), "{msg}");
+    }
+
+    #[test]
+    fn display_round_trips() {
+        let specs = "C-b Ctrl-B M-h Alt-h S-Up C-S-Left F5 PageUp PgUp Home End Insert Delete \
+            Tab BackTab S-Tab Enter Esc Space Backspace Left Right Up Down % \" ? [ - | z Z \
+            C-- M-+ C-\\ C-] C-_ M-N S-a C-M-Delete M-Space F35";
+        for s in specs.split_whitespace() {
+            let parsed = spec(s);
+            let shown = parsed.to_string();
+            assert_eq!(spec(&shown), parsed, "{s} -> {shown}");
+        }
+        assert_eq!(spec("Ctrl-B").to_string(), "C-b");
+        assert_eq!(spec("alt+shift+up").to_string(), "M-S-Up");
+        assert_eq!(spec("PgUp").to_string(), "PageUp");
+        assert_eq!(spec(" ").to_string(), "Space");
+        assert_eq!(spec("S-Tab").to_string(), "BackTab");
+    }
+
+    #[test]
+    fn shifted_characters_match_regardless_of_reported_shift() {
+        assert!(spec("%").matches(&press(KeyCode::Char('%'), SHIFT)));
+        assert!(spec("%").matches(&ch('%')));
+        assert!(spec("Z").matches(&press(KeyCode::Char('Z'), SHIFT)));
+        assert!(!spec("Z").matches(&ch('z')));
+        assert!(!spec("z").matches(&press(KeyCode::Char('Z'), SHIFT)));
+        assert!(spec("M-N").matches(&press(KeyCode::Char('N'), ALT | SHIFT)));
+        assert!(!spec("M-n").matches(&press(KeyCode::Char('N'), ALT | SHIFT)));
+        assert!(spec("M-N").matches(&press(KeyCode::Char('n'), ALT | SHIFT)));
+        assert!(spec("Z").matches(&press(KeyCode::Char('z'), SHIFT)));
+    }
+
+    #[test]
+    fn control_letters_match_case_insensitively() {
+        assert!(spec("C-b").matches(&press(KeyCode::Char('b'), CTRL)));
+        assert!(spec("C-b").matches(&press(KeyCode::Char('B'), CTRL)));
+        assert!(spec("C-b").matches(&press(KeyCode::Char('B'), CTRL | SHIFT)));
+        assert!(spec("C-B").matches(&press(KeyCode::Char('b'), CTRL)));
+        assert!(!spec("C-b").matches(&ch('b')));
+        assert!(!spec("C-b").matches(&press(KeyCode::Char('b'), CTRL | ALT)));
+    }
+
+    #[test]
+    fn legacy_control_codes_match() {
+        assert!(spec("C-\\").matches(&press(KeyCode::Char('4'), CTRL)));
+        assert!(spec("C-]").matches(&press(KeyCode::Char('5'), CTRL)));
+        assert!(spec("C-_").matches(&press(KeyCode::Char('7'), CTRL)));
+        assert!(spec("C-/").matches(&press(KeyCode::Char('7'), CTRL)));
+        assert!(spec("C-Space").matches(&press(KeyCode::Char(' '), CTRL)));
+        // The kitty protocol reports them as themselves; those match too.
+        assert!(spec("C-\\").matches(&press(KeyCode::Char('\\'), CTRL)));
+        assert!(spec("C-]").matches(&press(KeyCode::Char(']'), CTRL)));
+        assert!(spec("C-i").matches(&press(KeyCode::Tab, KeyModifiers::NONE)));
+        assert!(!spec("C-\\").matches(&ch('4')));
+    }
+
+    #[test]
+    fn backtab_matches_with_or_without_shift() {
+        assert!(spec("BackTab").matches(&press(KeyCode::BackTab, SHIFT)));
+        assert!(spec("BackTab").matches(&press(KeyCode::BackTab, KeyModifiers::NONE)));
+        assert!(spec("S-Tab").matches(&press(KeyCode::BackTab, SHIFT)));
+        assert!(!spec("Tab").matches(&press(KeyCode::BackTab, SHIFT)));
+    }
+
+    #[test]
+    fn named_keys_keep_shift() {
+        assert!(spec("S-Up").matches(&press(KeyCode::Up, SHIFT)));
+        assert!(!spec("S-Up").matches(&press(KeyCode::Up, KeyModifiers::NONE)));
+        assert!(!spec("Up").matches(&press(KeyCode::Up, SHIFT)));
+        assert!(spec("C-S-Left").matches(&press(KeyCode::Left, CTRL | SHIFT)));
+    }
+
+    #[test]
+    fn only_presses_and_repeats_match() {
+        let mk = |kind| {
+            KeyEvent::new_with_kind_and_state(KeyCode::Char('b'), CTRL, kind, KeyEventState::NONE)
+        };
+        assert!(spec("C-b").matches(&mk(KeyEventKind::Press)));
+        assert!(spec("C-b").matches(&mk(KeyEventKind::Repeat)));
+        assert!(!spec("C-b").matches(&mk(KeyEventKind::Release)));
+    }
+
+    #[test]
+    fn default_keymap_lookups() {
+        let km = Keymap::default();
+        assert!(km.is_prefix(&press(KeyCode::Char('b'), CTRL)));
+        assert!(!km.is_prefix(&ch('b')));
+        let p = |ev: KeyEvent| km.lookup_prefixed(&ev);
+        assert_eq!(
+            p(press(KeyCode::Char('%'), SHIFT)),
+            Some(Action::SplitRight)
+        );
+        assert_eq!(p(press(KeyCode::Char('"'), SHIFT)), Some(Action::SplitDown));
+        assert_eq!(p(ch('|')), Some(Action::SplitRight));
+        assert_eq!(p(ch('-')), Some(Action::SplitDown));
+        assert_eq!(p(ch('h')), Some(Action::Focus(Direction::Left)));
+        assert_eq!(p(ch('l')), Some(Action::Focus(Direction::Right)));
+        assert_eq!(
+            p(press(KeyCode::Up, KeyModifiers::NONE)),
+            Some(Action::Focus(Direction::Up))
+        );
+        assert_eq!(
+            p(press(KeyCode::Left, CTRL)),
+            Some(Action::Resize(Direction::Left))
+        );
+        assert_eq!(
+            p(press(KeyCode::Char('J'), SHIFT)),
+            Some(Action::Resize(Direction::Down))
+        );
+        assert_eq!(p(ch('o')), Some(Action::FocusNext));
+        assert_eq!(p(ch(';')), Some(Action::FocusPrev));
+        assert_eq!(p(ch('z')), Some(Action::ToggleZoom));
+        assert_eq!(p(ch('x')), Some(Action::ClosePane));
+        assert_eq!(p(ch('c')), Some(Action::NewTab));
+        assert_eq!(p(ch('n')), Some(Action::NextTab));
+        assert_eq!(p(ch('p')), Some(Action::PrevTab));
+        assert_eq!(p(ch('1')), Some(Action::GoToTab(1)));
+        assert_eq!(p(ch('9')), Some(Action::GoToTab(9)));
+        assert_eq!(p(ch('[')), Some(Action::ScrollMode));
+        assert_eq!(
+            p(press(KeyCode::PageUp, KeyModifiers::NONE)),
+            Some(Action::ScrollPageUp)
+        );
+        assert_eq!(
+            p(press(KeyCode::Char('?'), SHIFT)),
+            Some(Action::ToggleHelp)
+        );
+        assert_eq!(p(ch('f')), Some(Action::ToggleFps));
+        assert_eq!(p(press(KeyCode::Char('b'), CTRL)), Some(Action::SendPrefix));
+        assert_eq!(p(press(KeyCode::Char('Q'), SHIFT)), Some(Action::Quit));
+        assert_eq!(p(ch('q')), None);
+        assert_eq!(p(ch('y')), None);
+
+        let d = |ev: KeyEvent| km.lookup_direct(&ev);
+        assert_eq!(
+            d(press(KeyCode::Char('h'), ALT)),
+            Some(Action::Focus(Direction::Left))
+        );
+        assert_eq!(
+            d(press(KeyCode::Down, ALT)),
+            Some(Action::Focus(Direction::Down))
+        );
+        assert_eq!(d(press(KeyCode::Char('n'), ALT)), Some(Action::SplitRight));
+        assert_eq!(d(press(KeyCode::Char('m'), ALT)), Some(Action::SplitDown));
+        assert_eq!(d(press(KeyCode::Char('z'), ALT)), Some(Action::ToggleZoom));
+        assert_eq!(d(press(KeyCode::Char('o'), ALT)), Some(Action::FocusNext));
+        assert_eq!(d(press(KeyCode::Char('t'), ALT)), Some(Action::NewTab));
+        assert_eq!(d(ch('h')), None);
+        assert_eq!(d(press(KeyCode::Char('1'), ALT)), None);
+    }
+
+    #[test]
+    fn default_keymap_has_no_duplicate_keys() {
+        let km = Keymap::default();
+        for table in [&km.prefixed, &km.direct] {
+            for (i, (a, _)) in table.iter().enumerate() {
+                for (b, _) in &table[i + 1..] {
+                    assert!(!a.same_key(b), "{a} bound twice");
+                }
+            }
+        }
+        assert!(!km.direct.iter().any(|(k, _)| k.same_key(&km.prefix)));
+    }
+
+    #[test]
+    fn send_prefix_follows_a_new_prefix() {
+        let mut km = Keymap::default();
+        km.set_prefix(spec("C-a"));
+        assert!(km.is_prefix(&press(KeyCode::Char('a'), CTRL)));
+        assert!(!km.is_prefix(&press(KeyCode::Char('b'), CTRL)));
+        assert_eq!(
+            km.lookup_prefixed(&press(KeyCode::Char('a'), CTRL)),
+            Some(Action::SendPrefix)
+        );
+        assert_eq!(km.lookup_prefixed(&press(KeyCode::Char('b'), CTRL)), None);
+        assert_eq!(km.hint(Action::SplitRight).as_deref(), Some("M-n"));
+        assert_eq!(km.hint(Action::ClosePane).as_deref(), Some("C-a x"));
+        assert_eq!(km.hint(Action::SendPrefix).as_deref(), Some("C-a C-a"));
+
+        // A prefix that collides with a prefixed key takes that key over.
+        km.set_prefix(spec("z"));
+        assert_eq!(km.lookup_prefixed(&ch('z')), Some(Action::SendPrefix));
+        assert_eq!(km.keys_for(Action::ToggleZoom), vec!["M-z".to_string()]);
+    }
+
+    #[test]
+    fn binding_replaces_in_place_and_unbinding_removes() {
+        let mut km = Keymap::default();
+        let pos = km.prefixed.iter().position(|(k, _)| *k == spec("x"));
+        km.bind_prefixed(spec("x"), Action::Quit);
+        assert_eq!(km.prefixed.iter().position(|(k, _)| *k == spec("x")), pos);
+        assert_eq!(km.lookup_prefixed(&ch('x')), Some(Action::Quit));
+        assert!(km.unbind_prefixed(&spec("x")));
+        assert!(!km.unbind_prefixed(&spec("x")));
+        assert_eq!(km.lookup_prefixed(&ch('x')), None);
+        km.bind_direct(spec("F5"), Action::ToggleHelp);
+        assert_eq!(
+            km.lookup_direct(&press(KeyCode::F(5), KeyModifiers::NONE)),
+            Some(Action::ToggleHelp)
+        );
+    }
+
+    #[test]
+    fn help_lines_come_from_the_bindings() {
+        let km = Keymap::default();
+        let lines = km.help_lines();
+        let find = |desc: &str| {
+            lines
+                .iter()
+                .find(|(_, d)| d == desc)
+                .map(|(k, _)| k.as_str())
+        };
+        assert_eq!(
+            find(&Action::SplitRight.description()),
+            Some("C-b %, C-b |, M-n")
+        );
+        assert_eq!(find("go to tab 1..9"), Some("C-b 1..9"));
+        assert_eq!(find(&Action::Quit.description()), Some("C-b Q"));
+        assert_eq!(find(&Action::SendPrefix.description()), Some("C-b C-b"));
+        // scroll-page-down has no default binding, so no row.
+        assert_eq!(find(&Action::ScrollPageDown.description()), None);
+
+        let mut km = km;
+        km.unbind_prefixed(&spec("3"));
+        let lines = km.help_lines();
+        assert!(lines.iter().any(|(k, _)| k == "C-b 2"));
+        assert!(!lines.iter().any(|(k, _)| k == "C-b 3"));
+    }
+
+    #[test]
+    fn hint_is_the_shortest_binding() {
+        let km = Keymap::default();
+        assert_eq!(km.hint(Action::ToggleZoom).as_deref(), Some("M-z"));
+        assert_eq!(km.hint(Action::ToggleHelp).as_deref(), Some("C-b ?"));
+        assert_eq!(km.hint(Action::ScrollPageDown), None);
+    }
+}

@@ -1,0 +1,882 @@
+//! Skips parsing output that would scroll off the screen before anyone
+//! could see it.
+//!
+//! A flood (`cat` of a big log) arrives faster than vt100 parses it (about
+//! 60 MB/s on one core), and the parser is the one thing between the PTY
+//! and the flood running at full speed. Every byte still goes into the
+//! pane's history ring (the ring, not the parser, is the scrollback), so the
+//! parser only has to end up showing the right screen.
+//!
+//! Output is held back here instead of being parsed at once. While it
+//! contains nothing but text, control bytes other than BEL, and SGR colour
+//! changes, it changes nothing but the grid, the cursor and the colours.
+//! When at least `2 × rows` CR LF pairs follow some CR in it, everything
+//! before that CR is dropped unparsed; only its SGR sequences (from the
+//! last reset on) are replayed. The rest is parsed when the screen is
+//! needed ([`FastForward::settle`]) or when anything else arrives.
+//!
+//! Why the screen comes out the same as if every byte had been parsed:
+//! - From the CR on, both parsers see the same bytes, from the same column
+//!   (0) and with the same colours; only the cursor row and the grid differ.
+//! - Plain output never moves the cursor up a row (only CR, BS and TAB
+//!   move it within one). With the scroll region the whole screen,
+//!   `rows - 1` line feeds bring either cursor to the bottom row, and
+//!   `rows` more scroll away every row that existed then. Each CR LF after
+//!   that starts a fresh row at column 0 that both parsers fill the same
+//!   way.
+//! - The kept part prints at least one character, so `REP`'s "last
+//!   character" agrees too.
+//! - vt100 also counts the rows scrolled off, and a grid that grows takes
+//!   that many blank rows back: the dropped part's line feeds and wraps
+//!   are replayed as bare line feeds until the count is past any growth.
+//! - A character cut off by the end of the output so far is held back
+//!   whole, so neither a cut nor a replay lands inside one.
+//!
+//! A scroll region breaks the second point, so DECSTBM is followed on both
+//! grids and a grid that may have one is never skipped. The property test
+//! in `tests/fast_forward_equivalence.rs` compares this path with plain
+//! parsing.
+//!
+//! Every byte goes to the parser through [`parse_guard::process`]. When
+//! vt100 panics, the methods here stop and return the failure; the parser
+//! and this state are then both broken, and the caller replaces the parser
+//! and calls [`FastForward::reset`].
+
+use memchr::{memchr, memchr2, memrchr};
+
+use crate::pane::parse_guard::{self, ParserPanicked};
+
+const ESC: u8 = 0x1b;
+const BEL: u8 = 0x07;
+
+/// The longest SGR parameter string taken as plain output; longer ones are
+/// parsed directly.
+const MAX_SGR_PARAMS: usize = 64;
+
+/// Held-back output that could not be cut (very long lines) is parsed once
+/// it reaches this size, so memory stays bounded.
+const MAX_DEFERRED: usize = 256 * 1024;
+
+/// A failed attempt to cut waits for this much more output.
+const MIN_TRIM_STEP: usize = 4096;
+
+/// Where vte's state machine is, collapsed to what decides when a sequence
+/// ends (DCS states merged; a DCS ended by a C1 ST is seen to end a little
+/// later, at the next ESC, CAN or SUB, which only means parsing directly for
+/// longer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Seq {
+    #[default]
+    Ground,
+    Escape,
+    EscIntermediate,
+    Csi,
+    Dcs,
+    Osc,
+    /// SOS, PM and APC strings.
+    Ignored,
+}
+
+/// CSI parameters collected while parsing directly, to follow DECSTBM.
+#[derive(Debug, Default)]
+struct Csi {
+    params: [u8; 24],
+    len: usize,
+    /// A private marker or an intermediate: vt100 does not take it as
+    /// DECSTBM.
+    marked: bool,
+    /// A sub-parameter or more bytes than `params` holds: DECSTBM, but not
+    /// one this module reads (taken as setting a region).
+    unreadable: bool,
+}
+
+/// What a byte followed by [`FastForward::step`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    Decstbm,
+    /// ED: vt100's count of scrolled-off rows may be back to 0.
+    ScrollbackCleared,
+    /// RIS: a new screen altogether.
+    Reset,
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scan {
+    /// Everything is plain output.
+    Plain,
+    /// Plain up to here; an SGR (or not) is cut off by the end.
+    Incomplete(usize),
+    /// Plain up to here; a BEL or a sequence that is not SGR starts here.
+    Special(usize),
+}
+
+#[derive(Debug)]
+pub struct FastForward {
+    /// Output the parser has not seen yet.
+    deferred: Vec<u8>,
+    /// `deferred[..plain]` is plain output starting in vte's ground state.
+    plain: usize,
+    /// vte's state after the bytes parsed directly so far.
+    seq: Seq,
+    csi: Csi,
+    /// Whether the main or the alternate grid may have a scroll region.
+    region: [bool; 2],
+    /// Do not try to cut again before `plain` reaches this.
+    next_trim_at: usize,
+    replay: Vec<u8>,
+    /// A lower bound of vt100's count of rows scrolled off the main grid.
+    scrolled_at_least: u64,
+    /// Once that count is this far above the grid's height, no growth of the
+    /// grid can tell its exact value.
+    saturation: u64,
+    /// Bytes dropped unparsed, for the log and the tests.
+    pub skipped: u64,
+    /// Screen rows parsing may have changed since [`FastForward::take_touched`].
+    touched: Touched,
+}
+
+/// Which rows of the screen parsing may have changed, so the renderer can
+/// redraw just those instead of comparing every cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Touched {
+    #[default]
+    Nothing,
+    /// Rows `first..=last`; nothing scrolled.
+    Rows(u16, u16),
+    Any,
+}
+
+impl Touched {
+    pub fn merge(self, other: Self) -> Self {
+        match (self, other) {
+            (Self::Nothing, x) | (x, Self::Nothing) => x,
+            (Self::Rows(a, b), Self::Rows(c, d)) => Self::Rows(a.min(c), b.max(d)),
+            _ => Self::Any,
+        }
+    }
+}
+
+impl Default for FastForward {
+    fn default() -> Self {
+        Self::with_saturation(u64::from(u16::MAX))
+    }
+}
+
+impl FastForward {
+    /// With a lower saturation than vt100's (`u16::MAX`): only for tests
+    /// whose grids never grow by more than `saturation` minus their height.
+    #[doc(hidden)]
+    pub fn with_saturation(saturation: u64) -> Self {
+        Self {
+            deferred: Vec::new(),
+            plain: 0,
+            seq: Seq::Ground,
+            csi: Csi::default(),
+            region: [false; 2],
+            next_trim_at: 0,
+            replay: Vec::new(),
+            scrolled_at_least: 0,
+            saturation,
+            skipped: 0,
+            touched: Touched::Any,
+        }
+    }
+
+    /// Takes output for the parser: parses what must be parsed now and
+    /// holds back the plain part.
+    pub fn push<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        self.deferred.extend_from_slice(bytes);
+        loop {
+            if self.seq != Seq::Ground {
+                if !self.parse_sequence(parser)? {
+                    return Ok(());
+                }
+                continue;
+            }
+            match scan_plain(&self.deferred[self.plain..]) {
+                Scan::Plain => {
+                    self.plain = self.deferred.len();
+                    return self.trim(parser, false);
+                }
+                Scan::Incomplete(n) => {
+                    self.plain += n;
+                    return self.trim(parser, false);
+                }
+                Scan::Special(n) => {
+                    self.plain += n;
+                    self.trim(parser, true)?;
+                    self.parse_plain(parser)?;
+                    // The BEL or ESC at the front goes to the parser with
+                    // whatever sequence it starts.
+                    if !self.parse_sequence(parser)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Parses the held-back plain output, so the parser's screen is up to
+    /// date. (A sequence cut off by the end of the output so far stays
+    /// back; it has no effect on the screen yet.)
+    pub fn settle<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+    ) -> Result<(), ParserPanicked> {
+        if self.plain > 0 {
+            self.trim(parser, true)?;
+            self.parse_plain(parser)?;
+        }
+        Ok(())
+    }
+
+    /// Starts over for a fresh parser (after the old one panicked): the
+    /// held-back output is dropped and vte's state is its ground state. The
+    /// count of skipped bytes stays.
+    pub fn reset(&mut self) {
+        *self = Self {
+            skipped: self.skipped,
+            ..Self::with_saturation(self.saturation)
+        };
+    }
+
+    /// The rows parsing may have changed since the last call.
+    pub fn take_touched(&mut self) -> Touched {
+        std::mem::take(&mut self.touched)
+    }
+
+    /// Whether the parser has seen all complete output.
+    pub fn is_settled(&self) -> bool {
+        self.plain == 0
+    }
+
+    /// After the parser's grid changed size: vt100 (like xterm) then resets
+    /// the scroll region of both grids, and a taller grid takes back up to
+    /// the growth from the count of scrolled-off rows.
+    pub fn grid_resized(&mut self, old_rows: u16, new_rows: u16) {
+        self.region = [false; 2];
+        let grown = u64::from(new_rows.saturating_sub(old_rows));
+        self.scrolled_at_least = self.scrolled_at_least.saturating_sub(grown);
+    }
+
+    fn parse_plain<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+    ) -> Result<(), ParserPanicked> {
+        // Once any row may have changed, which rows this touches is moot
+        // (under a flood it always is: skip the scan).
+        if self.touched != Touched::Any {
+            self.touched = self.touched.merge(self.rows_plain_output_touches(parser));
+        }
+        parse_guard::process(parser, &self.deferred[..self.plain])?;
+        self.deferred.drain(..self.plain);
+        self.plain = 0;
+        self.next_trim_at = 0;
+        Ok(())
+    }
+
+    /// The rows `deferred[..plain]` will write to: from the cursor's row
+    /// down by its line feeds and wraps, unless that scrolls (or may).
+    fn rows_plain_output_touches<C: vt100::Callbacks>(&self, parser: &vt100::Parser<C>) -> Touched {
+        let screen = parser.screen();
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let (row, col) = screen.cursor_position();
+        match row_advances(&self.deferred[..self.plain], col, cols) {
+            Some(0) => Touched::Rows(row, row),
+            Some(down) if !self.region[usize::from(screen.alternate_screen())] => {
+                match u16::try_from(down).ok().and_then(|d| row.checked_add(d)) {
+                    Some(last) if last < rows => Touched::Rows(row, last),
+                    _ => Touched::Any,
+                }
+            }
+            _ => Touched::Any,
+        }
+    }
+
+    /// Parses from the front of `deferred` (which starts with a BEL or a
+    /// sequence, or continues one) until vte is back in its ground state.
+    /// Returns false when the output so far ends inside the sequence.
+    fn parse_sequence<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+    ) -> Result<bool, ParserPanicked> {
+        debug_assert_eq!(self.plain, 0);
+        self.touched = Touched::Any;
+        let mut i = 0;
+        while i < self.deferred.len() {
+            let byte = self.deferred[i];
+            i += 1;
+            match self.step(byte) {
+                Ended::Decstbm => {
+                    // Parse up to it to learn which grid it set.
+                    parse_guard::process(parser, &self.deferred[..i])?;
+                    self.deferred.drain(..i);
+                    i = 0;
+                    let grid = usize::from(parser.screen().alternate_screen());
+                    self.region[grid] = self.region_from_params(parser.screen().size().0);
+                }
+                Ended::ScrollbackCleared => self.scrolled_at_least = 0,
+                // RIS: vt100 starts a new screen, both grids without regions.
+                Ended::Reset => {
+                    self.scrolled_at_least = 0;
+                    self.region = [false; 2];
+                }
+                Ended::Other => {}
+            }
+            if self.seq == Seq::Ground {
+                break;
+            }
+        }
+        parse_guard::process(parser, &self.deferred[..i])?;
+        self.deferred.drain(..i);
+        Ok(self.seq == Seq::Ground)
+    }
+
+    /// Follows vte over one byte; reports the sequences this module must
+    /// know about.
+    fn step(&mut self, byte: u8) -> Ended {
+        // CAN and SUB abort any sequence; ESC starts a new one (vte's
+        // "anywhere" transitions). In ground ESC starts one too.
+        match byte {
+            0x18 | 0x1a => {
+                self.seq = Seq::Ground;
+                return Ended::Other;
+            }
+            ESC => {
+                self.seq = Seq::Escape;
+                return Ended::Other;
+            }
+            _ => {}
+        }
+        match self.seq {
+            Seq::Ground => {}
+            Seq::Escape => {
+                self.seq = match byte {
+                    0x20..=0x2f => Seq::EscIntermediate,
+                    b'P' => Seq::Dcs,
+                    b'[' => {
+                        self.csi = Csi::default();
+                        Seq::Csi
+                    }
+                    b']' => Seq::Osc,
+                    b'X' | b'^' | b'_' => Seq::Ignored,
+                    b'c' => {
+                        self.seq = Seq::Ground;
+                        return Ended::Reset;
+                    }
+                    0x30..=0x7e => Seq::Ground,
+                    _ => Seq::Escape,
+                };
+            }
+            Seq::EscIntermediate => {
+                if (0x30..=0x7e).contains(&byte) {
+                    self.seq = Seq::Ground;
+                }
+            }
+            Seq::Csi => match byte {
+                b'0'..=b'9' | b';' => {
+                    if self.csi.len < self.csi.params.len() {
+                        self.csi.params[self.csi.len] = byte;
+                        self.csi.len += 1;
+                    } else {
+                        self.csi.unreadable = true;
+                    }
+                }
+                b':' => self.csi.unreadable = true,
+                0x20..=0x3f => self.csi.marked = true,
+                0x40..=0x7e => {
+                    self.seq = Seq::Ground;
+                    return match byte {
+                        b'r' if !self.csi.marked => Ended::Decstbm,
+                        // ED 3 erases the scrollback, whatever the details.
+                        b'J' => Ended::ScrollbackCleared,
+                        _ => Ended::Other,
+                    };
+                }
+                _ => {}
+            },
+            Seq::Osc => {
+                if byte == BEL {
+                    self.seq = Seq::Ground;
+                }
+            }
+            Seq::Dcs | Seq::Ignored => {}
+        }
+        Ended::Other
+    }
+
+    /// Whether the DECSTBM just parsed may leave a scroll region smaller
+    /// than the screen (vt100's reading of its parameters).
+    fn region_from_params(&self, rows: std::num::NonZeroU16) -> bool {
+        if self.csi.unreadable {
+            return true;
+        }
+        let rows = u32::from(rows.get());
+        let mut numbers = self.csi.params[..self.csi.len]
+            .split(|&b| b == b';')
+            .map(|digits| {
+                digits.iter().fold(0u32, |n, d| {
+                    (n * 10 + u32::from(d - b'0')).min(u32::from(u16::MAX))
+                })
+            });
+        let top = numbers.next().unwrap_or(0).max(1) - 1;
+        let bottom = match numbers.next().unwrap_or(0) {
+            0 => rows,
+            b => b,
+        };
+        let bottom = bottom.saturating_sub(1).min(rows - 1);
+        top < bottom && !(top == 0 && bottom == rows - 1)
+    }
+
+    /// Drops held-back output that the rest of it scrolls off the screen.
+    /// Unless `now`, waits for enough new output since a failed attempt.
+    fn trim<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        now: bool,
+    ) -> Result<(), ParserPanicked> {
+        if !now && self.plain < self.next_trim_at {
+            return Ok(());
+        }
+        let screen = parser.screen();
+        let alternate = screen.alternate_screen();
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let (row, col) = screen.cursor_position();
+        let plain = &self.deferred[..self.plain];
+        let cut = if self.region[usize::from(alternate)] {
+            None
+        } else {
+            cut_point(plain, 2 * usize::from(rows))
+        };
+        // vt100 counts the rows scrolled off the main grid, and a grid that
+        // grows takes that many (up to the growth) blank rows in at the top.
+        // Until the count is beyond any growth, the dropped part's line
+        // feeds and wraps are replayed as bare line feeds to keep it exact.
+        let feeds = match cut {
+            Some(_) if alternate || self.count_saturated(rows) => Some(0),
+            Some(cut) => row_advances(&plain[..cut], col, cols),
+            None => None,
+        };
+        let (Some(cut), Some(feeds)) = (cut, feeds) else {
+            self.next_trim_at = self.plain + (self.plain / 2).max(MIN_TRIM_STEP);
+            if self.plain > MAX_DEFERRED {
+                self.parse_plain(parser)?;
+            }
+            return Ok(());
+        };
+        self.replay.clear();
+        self.replay.resize(feeds, b'\n');
+        replay_colours(&plain[..cut], &mut self.replay);
+        parse_guard::process(parser, &self.replay)?;
+        let to_bottom = usize::from(rows - 1 - row.min(rows - 1));
+        self.scrolled_at_least += feeds.saturating_sub(to_bottom) as u64;
+        self.deferred.drain(..cut);
+        self.plain -= cut;
+        self.skipped += cut as u64;
+        self.touched = Touched::Any;
+        self.next_trim_at = 0;
+        // What is kept (`2 × rows` lines) can still be large when the lines
+        // are long.
+        if self.plain > MAX_DEFERRED {
+            self.parse_plain(parser)?;
+        }
+        Ok(())
+    }
+
+    fn count_saturated(&self, rows: u16) -> bool {
+        self.scrolled_at_least >= self.saturation.saturating_sub(u64::from(rows))
+    }
+}
+
+/// How often the cursor moves down (line feeds and wraps) while vt100
+/// prints plain output from column `col`, or `None` if a character of
+/// unknown width might wrap. ASCII is exact (vt100 always auto-wraps);
+/// other characters count as their bytes, a bound on their width.
+fn row_advances(plain: &[u8], mut col: u16, cols: u16) -> Option<usize> {
+    let mut exact = true;
+    let mut feeds = 0;
+    let mut i = 0;
+    while i < plain.len() {
+        match plain[i] {
+            ESC => {
+                i += sgr_len(&plain[i..]).flatten()?;
+                continue;
+            }
+            b'\r' => {
+                col = 0;
+                exact = true;
+            }
+            b'\n' | 0x0b | 0x0c => feeds += 1,
+            b'\t' => col = (col - col % 8).saturating_add(8).min(cols - 1),
+            0x08 => col = col.saturating_sub(1),
+            0x20..=0x7e => {
+                if col >= cols {
+                    if !exact {
+                        return None;
+                    }
+                    feeds += 1;
+                    col = 0;
+                }
+                col += 1;
+            }
+            0x80..=0xff => {
+                exact = false;
+                col = col.saturating_add(1);
+                if col > cols {
+                    return None;
+                }
+            }
+            // Other controls do nothing in vt100.
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(feeds)
+}
+
+/// How far `bytes` (starting in ground state) is plain output: anything but
+/// BEL and escape sequences other than SGR.
+fn scan_plain(bytes: &[u8]) -> Scan {
+    let mut i = 0;
+    loop {
+        let Some(off) = memchr2(ESC, BEL, &bytes[i..]) else {
+            // A character cut off by the end waits for the rest: vte would
+            // hold its first bytes, and a cut or replay fed next would then
+            // land in the middle of it.
+            return match incomplete_utf8_at_end(&bytes[i..]) {
+                Some(at) => Scan::Incomplete(i + at),
+                None => Scan::Plain,
+            };
+        };
+        let at = i + off;
+        if bytes[at] == BEL {
+            return Scan::Special(at);
+        }
+        match sgr_len(&bytes[at..]) {
+            Some(Some(n)) => i = at + n,
+            Some(None) => return Scan::Incomplete(at),
+            None => return Scan::Special(at),
+        }
+    }
+}
+
+/// Where a UTF-8 character that the end of `bytes` cuts off starts.
+fn incomplete_utf8_at_end(bytes: &[u8]) -> Option<usize> {
+    let len = bytes.len();
+    for back in 1..=len.min(3) {
+        let byte = bytes[len - back];
+        match byte {
+            0x80..=0xbf => continue,
+            0xc0..=0xff => {
+                let needs = match byte {
+                    0xf0.. => 4,
+                    0xe0.. => 3,
+                    _ => 2,
+                };
+                return (back < needs).then_some(len - back);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The length of the SGR sequence `ESC [ [0-9:;]* m` at the start of
+/// `bytes`: `None` if it is something else, `Some(None)` if it may be one
+/// but is cut off.
+fn sgr_len(bytes: &[u8]) -> Option<Option<usize>> {
+    match bytes.get(1) {
+        None => return Some(None),
+        Some(b'[') => {}
+        Some(_) => return None,
+    }
+    for (i, &b) in bytes.iter().enumerate().skip(2).take(MAX_SGR_PARAMS + 1) {
+        match b {
+            b'0'..=b'9' | b':' | b';' => {}
+            b'm' => return Some(Some(i + 1)),
+            _ => return None,
+        }
+    }
+    if bytes.len() <= 2 + MAX_SGR_PARAMS {
+        Some(None)
+    } else {
+        None
+    }
+}
+
+/// The last CR in `plain` followed by at least `lines` CR LF pairs and a
+/// printed character, if any (and not at 0: nothing to drop).
+fn cut_point(plain: &[u8], lines: usize) -> Option<usize> {
+    let mut end = plain.len();
+    let mut found = 0;
+    while let Some(lf) = memrchr(b'\n', &plain[..end]) {
+        end = lf;
+        if lf > 0 && plain[lf - 1] == b'\r' {
+            found += 1;
+            if found == lines {
+                let cut = lf - 1;
+                return (cut > 0 && prints_something(&plain[cut..])).then_some(cut);
+            }
+        }
+    }
+    None
+}
+
+/// Whether plain output prints a visible ASCII character (outside SGRs).
+fn prints_something(plain: &[u8]) -> bool {
+    let mut i = 0;
+    while i < plain.len() {
+        match plain[i] {
+            ESC => match sgr_len(&plain[i..]) {
+                Some(Some(n)) => i += n,
+                _ => return false,
+            },
+            0x20..=0x7e => return true,
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// Appends the SGR sequences of `plain` that still matter at its end: those
+/// from the last full reset on.
+fn replay_colours(plain: &[u8], out: &mut Vec<u8>) {
+    let mut start = 0;
+    let mut end = plain.len();
+    while let Some(esc) = memrchr(ESC, &plain[..end]) {
+        if is_reset(&plain[esc..]) {
+            start = esc;
+            break;
+        }
+        end = esc;
+    }
+    let mut i = start;
+    while let Some(off) = memchr(ESC, &plain[i..]) {
+        let at = i + off;
+        // Plain output holds only complete SGRs.
+        let Some(Some(n)) = sgr_len(&plain[at..]) else {
+            return;
+        };
+        out.extend_from_slice(&plain[at..at + n]);
+        i = at + n;
+    }
+}
+
+/// Whether the SGR at the start of `sgr` begins with a full reset (an empty
+/// or zero first parameter).
+fn is_reset(sgr: &[u8]) -> bool {
+    matches!(
+        sgr.get(2..),
+        Some([b'm' | b';', ..] | [b'0', b'm' | b';', ..])
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+    use super::*;
+
+    fn parser(rows: u16, cols: u16) -> vt100::Parser {
+        vt100::Parser::new(
+            std::num::NonZeroU16::new(rows).unwrap(),
+            std::num::NonZeroU16::new(cols).unwrap(),
+            0,
+        )
+    }
+
+    fn log_lines(n: usize) -> Vec<u8> {
+        (0..n)
+            .flat_map(|i| format!("\x1b[32mINFO\x1b[0m line {i} of the log\r\n").into_bytes())
+            .collect()
+    }
+
+    #[test]
+    fn a_flood_of_lines_is_mostly_skipped_and_the_screen_matches() {
+        let input = log_lines(2000);
+        let mut plain = parser(24, 80);
+        plain.process(&input);
+        let mut fast = parser(24, 80);
+        let mut ff = FastForward::default();
+        for chunk in input.chunks(4096) {
+            ff.push(&mut fast, chunk).unwrap();
+        }
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(
+            fast.screen().contents_formatted(),
+            plain.screen().contents_formatted()
+        );
+        assert_eq!(
+            fast.screen().cursor_position(),
+            plain.screen().cursor_position()
+        );
+        assert!(
+            ff.skipped as usize > input.len() * 9 / 10,
+            "skipped {}",
+            ff.skipped
+        );
+    }
+
+    #[test]
+    fn a_scroll_region_stops_skipping_until_it_is_reset() {
+        let mut fast = parser(10, 40);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, b"\x1b[2;5r").unwrap();
+        ff.push(&mut fast, &log_lines(200)).unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(ff.skipped, 0);
+        ff.push(&mut fast, b"\x1b[r").unwrap();
+        ff.push(&mut fast, &log_lines(200)).unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert!(ff.skipped > 0);
+    }
+
+    #[test]
+    fn a_full_reset_clears_the_scroll_regions() {
+        let mut fast = parser(10, 40);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, b"\x1b[2;5r\x1bc").unwrap();
+        ff.push(&mut fast, &log_lines(200)).unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert!(ff.skipped > 0);
+    }
+
+    #[test]
+    fn a_region_on_the_alternate_grid_does_not_stop_the_main_one() {
+        let mut fast = parser(10, 40);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, b"\x1b[?1049h\x1b[2;5r\x1b[?1049l")
+            .unwrap();
+        ff.push(&mut fast, &log_lines(200)).unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert!(ff.skipped > 0);
+    }
+
+    #[test]
+    fn full_screen_regions_do_not_count() {
+        let mut ff = FastForward::default();
+        let rows = std::num::NonZeroU16::new(24).unwrap();
+        for (params, partial) in [
+            (&b""[..], false),
+            (b"1;24", false),
+            (b"0;0", false),
+            (b"5;5", false),
+            (b"1;30", false),
+            (b"2;24", true),
+            (b"1;23", true),
+        ] {
+            ff.csi = Csi::default();
+            ff.csi.params[..params.len()].copy_from_slice(params);
+            ff.csi.len = params.len();
+            assert_eq!(ff.region_from_params(rows), partial, "{params:?}");
+        }
+    }
+
+    #[test]
+    fn queries_and_bells_are_parsed_in_order() {
+        let mut fast = parser(10, 40);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, b"abc\x1b]0;title\x07").unwrap();
+        // The plain part before the title was parsed, not held back.
+        assert!(ff.is_settled());
+        assert_eq!(fast.screen().contents(), "abc");
+        ff.push(&mut fast, b"de\x1b[").unwrap();
+        ff.push(&mut fast, b"31").unwrap();
+        ff.push(&mut fast, b"mf").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(fast.screen().contents(), "abcdef");
+        assert_eq!(
+            fast.screen().cell(0, 5).map(|c| c.fgcolor()),
+            Some(vt100::Color::Idx(1))
+        );
+    }
+
+    #[test]
+    fn after_a_parser_panic_a_reset_starts_over_with_a_fresh_parser() {
+        let mut fast = parser(10, 40);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, &log_lines(100)).unwrap();
+        let skipped = ff.skipped;
+        assert!(skipped > 0);
+        // Held back: a sequence cut off, and plain output.
+        let crash = [parse_guard::VT100_PANIC, b"\x1b]0;ti"].concat();
+        ff.push(&mut fast, &crash).unwrap_err();
+        let mut fast = parser(10, 40);
+        ff.reset();
+        assert!(ff.is_settled());
+        assert_eq!(ff.skipped, skipped);
+        ff.push(&mut fast, b"fresh").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(fast.screen().contents(), "fresh");
+    }
+
+    #[test]
+    fn typed_text_touches_its_row_and_scrolling_touches_any() {
+        let mut fast = parser(5, 10);
+        let mut ff = FastForward::default();
+        ff.take_touched();
+        ff.push(&mut fast, b"\x1b[3;1H").unwrap();
+        assert_eq!(ff.take_touched(), Touched::Any, "a sequence");
+        ff.push(&mut fast, b"ab\x1b[1mc").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(ff.take_touched(), Touched::Rows(2, 2));
+        ff.push(&mut fast, b"\r\nnext line wraps").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(ff.take_touched(), Touched::Rows(2, 4));
+        ff.push(&mut fast, b"\r\n").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(ff.take_touched(), Touched::Any, "scrolls");
+        assert_eq!(
+            Touched::Nothing.merge(Touched::Rows(1, 2)),
+            Touched::Rows(1, 2)
+        );
+        assert_eq!(
+            Touched::Rows(3, 4).merge(Touched::Rows(1, 2)),
+            Touched::Rows(1, 4)
+        );
+    }
+
+    #[test]
+    fn a_character_split_by_a_read_is_held_back_whole() {
+        assert_eq!(incomplete_utf8_at_end("ab漢".as_bytes()), None);
+        assert_eq!(incomplete_utf8_at_end(&"ab漢".as_bytes()[..4]), Some(2));
+        assert_eq!(incomplete_utf8_at_end(b"ab\xf0\x9f\x99"), Some(2));
+        assert_eq!(incomplete_utf8_at_end(b"ab\xc3"), Some(2));
+        assert_eq!(incomplete_utf8_at_end(b"ab\x80"), None);
+        // At the last column a wide character wraps: the touched rows must
+        // count it as a whole, which they can only when it arrives whole.
+        let mut fast = parser(5, 4);
+        let mut ff = FastForward::default();
+        ff.push(&mut fast, b"abc\xe6\xbc").unwrap();
+        ff.settle(&mut fast).unwrap();
+        ff.take_touched();
+        ff.push(&mut fast, b"\xa2").unwrap();
+        ff.settle(&mut fast).unwrap();
+        assert_eq!(fast.screen().cursor_position(), (1, 2));
+        let touched = ff.take_touched();
+        assert!(
+            matches!(touched, Touched::Rows(0, 1) | Touched::Any),
+            "{touched:?}"
+        );
+    }
+
+    #[test]
+    fn sgr_scanning() {
+        assert_eq!(sgr_len(b"\x1b[m"), Some(Some(3)));
+        assert_eq!(sgr_len(b"\x1b[38;2;1;2;3mx"), Some(Some(13)));
+        assert_eq!(sgr_len(b"\x1b[1"), Some(None));
+        assert_eq!(sgr_len(b"\x1b"), Some(None));
+        assert_eq!(sgr_len(b"\x1b[?1h"), None);
+        assert_eq!(sgr_len(b"\x1b]0;"), None);
+        assert!(is_reset(b"\x1b[m"));
+        assert!(is_reset(b"\x1b[0m"));
+        assert!(is_reset(b"\x1b[;1m"));
+        assert!(is_reset(b"\x1b[0;32m"));
+        assert!(!is_reset(b"\x1b[01m"));
+        assert!(!is_reset(b"\x1b[32m"));
+    }
+}

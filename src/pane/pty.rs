@@ -1,0 +1,410 @@
+//! A child program on a pseudo-terminal, and the threads that move its bytes.
+//!
+//! Blocking rules, one thread each so the render loop never blocks:
+//! - the **reader** blocks in `read(2)` on the PTY and then in `send` on the
+//!   bounded output channel. A full channel is the backpressure: the reader
+//!   stops reading, the kernel's PTY buffer fills, the child blocks in its
+//!   own `write`. Nothing is dropped.
+//! - the **writer** blocks in `write(2)` to the PTY when the child is not
+//!   reading its input; the loop only ever `try_send`s to it.
+//! - the **waiter** blocks in `wait(2)` and reports the exit status once the
+//!   reader has delivered the last bytes (or a grandchild keeps the PTY
+//!   open past a short grace period).
+
+use std::io::{ErrorKind, Read, Write};
+use std::os::fd::AsRawFd;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crossbeam_channel::{Receiver, Sender, bounded};
+use filedescriptor::{FileDescriptor, POLLIN, POLLOUT, pollfd};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+use crate::pane::children;
+use crate::pane::input_queue::InputQueue;
+
+/// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
+/// read in practice; a large buffer only matters when the loop falls behind.
+pub const READ_SIZE: usize = 64 * 1024;
+
+/// Messages queued between a pane's reader and the render loop. 16 reads of
+/// ~4 KiB (what a flooding `cat` delivers per read) is ~64 KiB in flight:
+/// enough that the reader rarely waits while the loop draws a frame (~1 ms
+/// at 76 MB/s is ~76 KB), small enough that a flood cannot pile up memory
+/// (worst case 16 x 64 KiB = 1 MiB per pane).
+pub const OUTPUT_CHANNEL_CAPACITY: usize = 16;
+
+/// Pastes are queued in pieces of this size, so the writer thread hands the
+/// kernel a bounded amount at a time.
+pub const INPUT_CHUNK: usize = 4096;
+
+/// How long the waiter lets the reader drain after the child exited before
+/// reporting anyway (a grandchild may hold the PTY open forever).
+const DRAIN_GRACE: Duration = Duration::from_millis(250);
+
+/// What to run in a pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnSpec {
+    /// Program and arguments; run directly, no shell in between.
+    pub argv: Vec<String>,
+    pub cwd: Option<PathBuf>,
+    pub env: Vec<(String, String)>,
+}
+
+/// The pane's program ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitInfo {
+    /// Exit code; 128 + signal number when killed by a signal, like a shell.
+    pub code: i32,
+    pub signal: bool,
+}
+
+/// Bytes from the reader. Buffers come back through the recycle channel so
+/// a steady flood allocates nothing.
+pub type OutputChunk = Vec<u8>;
+
+/// A spawned child and the handles the loop keeps.
+pub struct PtyProcess {
+    master: Box<dyn MasterPty + Send>,
+    /// The PTY (non-blocking) for writing keys from the loop when nothing
+    /// is queued (see `send_input`).
+    direct: Mutex<FileDescriptor>,
+    input: Arc<InputQueue>,
+    pid: Option<u32>,
+    /// The reader's output; the loop selects on it.
+    pub output_rx: Receiver<OutputChunk>,
+    /// Where the loop returns parsed buffers for reuse.
+    pub recycle_tx: Sender<OutputChunk>,
+}
+
+impl PtyProcess {
+    /// Spawns `spec` on a new PTY of `rows` x `cols`. `on_exit` is called
+    /// from the waiter thread with the exit status, after the reader drained.
+    pub fn spawn(
+        spec: &SpawnSpec,
+        rows: u16,
+        cols: u16,
+        on_exit: impl FnOnce(ExitInfo) + Send + 'static,
+    ) -> Result<Self> {
+        let program = spec.argv.first().context("empty command line")?;
+        let pair = native_pty_system()
+            .openpty(pty_size(rows, cols))
+            .context("opening a pseudo-terminal")?;
+        let mut cmd = CommandBuilder::new(program);
+        cmd.args(&spec.argv[1..]);
+        let cwd = match &spec.cwd {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().context("reading the current directory")?,
+        };
+        cmd.cwd(&cwd);
+        // Variables of an outer multiplexer would make programs think they
+        // run inside it.
+        for var in ["TMUX", "TMUX_PANE", "ZELLIJ", "ZELLIJ_SESSION_NAME", "STY"] {
+            cmd.env_remove(var);
+        }
+        for (k, v) in &spec.env {
+            cmd.env(k, v);
+        }
+        let mut child = pair
+            .slave
+            .spawn_command(cmd)
+            .with_context(|| format!("starting `{}` in {}", spec.argv.join(" "), cwd.display()))?;
+        // Our copy of the slave must go, or the reader never sees EOF.
+        drop(pair.slave);
+        let pid = child.process_id();
+
+        let reader = pair
+            .master
+            .try_clone_reader()
+            .context("cloning the PTY reader")?;
+        // Dropping this writer would send ^D to the child: it lives in the
+        // writer thread for the pane's whole life.
+        let writer = pair.master.take_writer().context("taking the PTY writer")?;
+        // The PTY is non-blocking, so the loop can write a key itself
+        // instead of waking the writer thread (one thread hop less between
+        // a key and its echo) and still never block on a program that
+        // stopped reading. The reader and writer threads wait in poll(2).
+        let master_fd = pair
+            .master
+            .as_raw_fd()
+            .context("the PTY has no file descriptor")?;
+        let dup = || FileDescriptor::dup(&master_fd).context("duplicating the PTY descriptor");
+        let mut direct = dup()?;
+        direct
+            .set_non_blocking(true)
+            .context("making the PTY non-blocking")?;
+        let (read_ready, write_ready) = (dup()?, dup()?);
+
+        let (output_tx, output_rx) = bounded(OUTPUT_CHANNEL_CAPACITY);
+        let (recycle_tx, recycle_rx) = bounded(OUTPUT_CHANNEL_CAPACITY + 2);
+        let input = Arc::new(InputQueue::default());
+        let writer_input = Arc::clone(&input);
+        let (drained_tx, drained_rx) = bounded::<()>(1);
+
+        std::thread::Builder::new()
+            .name(format!("pty-read-{}", pid.unwrap_or(0)))
+            .spawn(move || read_loop(reader, &read_ready, &output_tx, &recycle_rx, &drained_tx))
+            .context("starting the PTY reader thread")?;
+        std::thread::Builder::new()
+            .name(format!("pty-write-{}", pid.unwrap_or(0)))
+            .spawn(move || write_loop(writer, &write_ready, &writer_input))
+            .context("starting the PTY writer thread")?;
+        std::thread::Builder::new()
+            .name(format!("pty-wait-{}", pid.unwrap_or(0)))
+            .spawn(move || {
+                let info = match child.wait() {
+                    Ok(status) => exit_info(&status),
+                    Err(err) => {
+                        tracing::warn!("waiting for child: {err}");
+                        ExitInfo {
+                            code: 1,
+                            signal: false,
+                        }
+                    }
+                };
+                let _ = drained_rx.recv_timeout(DRAIN_GRACE);
+                on_exit(info);
+            })
+            .context("starting the child waiter thread")?;
+
+        if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
+            children::register(pid);
+        }
+        Ok(Self {
+            master: pair.master,
+            direct: Mutex::new(direct),
+            input,
+            pid,
+            output_rx,
+            recycle_tx,
+        })
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// Sends bytes to the child without blocking: written at once when
+    /// nothing is queued (a key, usually), else queued for the writer
+    /// thread. Returns false when the child has stopped reading and the
+    /// queue's byte budget is used up: the bytes are refused rather than
+    /// freezing the workspace.
+    pub fn send_input(&self, bytes: &[u8]) -> bool {
+        let written = self.input.write_if_idle(bytes, |bytes| {
+            self.direct
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .write(bytes)
+        });
+        let bytes = &bytes[written.unwrap_or(0)..];
+        if bytes.is_empty() {
+            return true;
+        }
+        for chunk in bytes.chunks(INPUT_CHUNK) {
+            if !self.input.push(chunk) {
+                tracing::warn!(pid = ?self.pid, "pane input queue full or closed; input refused");
+                return false;
+            }
+        }
+        // Behind a backlog the writer is waiting for the program to read:
+        // handing it the CPU would only slow the loop, key by key.
+        if written.is_none() {
+            return true;
+        }
+        // The writer thread was just woken, usually onto this thread's CPU
+        // (wake-affine). Under load (a flood in another pane keeps both
+        // cores busy) it then waited for the render loop's time slice to
+        // end: `perf sched` measured 0.2 ms average and 4 ms worst-case
+        // delay before the key reached the program. Yielding lets it run
+        // now; with a CPU to spare this returns at once.
+        std::thread::yield_now();
+        true
+    }
+
+    /// Bytes of input the child has not read yet.
+    pub fn input_queued(&self) -> usize {
+        self.input.queued()
+    }
+
+    /// Tells the kernel (and so the child, by SIGWINCH) the new size.
+    pub fn resize(&self, rows: u16, cols: u16) {
+        if let Err(err) = self.master.resize(pty_size(rows, cols)) {
+            tracing::warn!(pid = ?self.pid, "resizing PTY: {err}");
+        }
+    }
+
+    /// The process group in the PTY's foreground (e.g. `vim` started from the
+    /// shell), if different from the child itself.
+    pub fn foreground_group(&self) -> Option<i32> {
+        self.master.process_group_leader()
+    }
+
+    /// Hangs up on the child's session without blocking the caller: SIGHUP
+    /// now, SIGKILL a moment later for anything that ignored it. The waiter
+    /// thread reaps the child.
+    pub fn terminate(&self) {
+        if let Some(sid) = self.sid() {
+            children::end_session(sid);
+        }
+        if let Some(fg) = self.foreground_group().filter(|&fg| fg > 0) {
+            // A foreground job that moved to its own session is still ours.
+            signal_groups(&[fg], Signal::SIGHUP);
+        }
+    }
+
+    /// SIGKILLs the foreground job now (it may have left the child's
+    /// session); the sessions themselves go in one `children::kill_all`.
+    pub fn kill_now(&self) {
+        if let Some(fg) = self.foreground_group().filter(|&fg| fg > 0) {
+            signal_groups(&[fg], Signal::SIGKILL);
+        }
+    }
+
+    fn sid(&self) -> Option<i32> {
+        self.pid.and_then(|p| i32::try_from(p).ok())
+    }
+}
+
+fn signal_groups(groups: &[i32], signal: Signal) {
+    for &group in groups {
+        // ESRCH (already gone) is the normal case here.
+        let _ = killpg(Pid::from_raw(group), signal);
+    }
+}
+
+fn pty_size(rows: u16, cols: u16) -> PtySize {
+    PtySize {
+        rows,
+        cols,
+        pixel_width: 0,
+        pixel_height: 0,
+    }
+}
+
+fn exit_info(status: &portable_pty::ExitStatus) -> ExitInfo {
+    match status.signal() {
+        Some(name) => ExitInfo {
+            code: 128 + signal_number(name),
+            signal: true,
+        },
+        None => ExitInfo {
+            code: i32::try_from(status.exit_code()).unwrap_or(1),
+            signal: false,
+        },
+    }
+}
+
+/// portable-pty reports signals by their description ("Hangup", "Killed").
+fn signal_number(name: &str) -> i32 {
+    let lower = name.to_ascii_lowercase();
+    if lower.contains("hangup") {
+        1
+    } else if lower.contains("interrupt") {
+        2
+    } else if lower.contains("kill") {
+        9
+    } else if lower.contains("segmentation") {
+        11
+    } else if lower.contains("terminated") {
+        15
+    } else {
+        0
+    }
+}
+
+/// Waits until `fd` is ready for `events` (POLLIN or POLLOUT), or hung up.
+fn wait_until(fd: &FileDescriptor, events: i16) -> bool {
+    let mut pfd = [pollfd {
+        fd: fd.as_raw_fd(),
+        events,
+        revents: 0,
+    }];
+    loop {
+        match filedescriptor::poll(&mut pfd, None) {
+            Ok(_) => return true,
+            // A signal for the process (SIGWINCH on every resize of the
+            // outer terminal) can land on this thread; poll(2) is never
+            // restarted after it.
+            Err(filedescriptor::Error::Poll(err)) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) => {
+                tracing::warn!("polling the PTY: {err}");
+                return false;
+            }
+        }
+    }
+}
+
+fn read_loop(
+    mut reader: Box<dyn Read + Send>,
+    ready: &FileDescriptor,
+    output_tx: &Sender<OutputChunk>,
+    recycle_rx: &Receiver<OutputChunk>,
+    drained_tx: &Sender<()>,
+) {
+    let mut buf = vec![0u8; READ_SIZE];
+    loop {
+        match reader.read(&mut buf) {
+            // EOF; portable-pty maps EIO (all slave fds closed) to Ok(0).
+            Ok(0) => break,
+            Ok(n) => {
+                let mut chunk = recycle_rx.try_recv().unwrap_or_default();
+                chunk.clear();
+                chunk.extend_from_slice(&buf[..n]);
+                if output_tx.send(chunk).is_err() {
+                    // The pane is gone.
+                    break;
+                }
+            }
+            Err(err) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) if err.kind() == ErrorKind::WouldBlock => {
+                if !wait_until(ready, POLLIN) {
+                    break;
+                }
+            }
+            Err(err) => {
+                tracing::debug!("PTY read ended: {err}");
+                break;
+            }
+        }
+    }
+    let _ = drained_tx.try_send(());
+}
+
+fn write_loop(mut writer: Box<dyn Write + Send>, ready: &FileDescriptor, input: &InputQueue) {
+    while let Some(bytes) = input.pop() {
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            match writer.write(rest) {
+                Ok(0) => {
+                    tracing::debug!("PTY write ended: wrote nothing");
+                    input.close();
+                    return;
+                }
+                Ok(n) => rest = &rest[n..],
+                Err(err) if err.kind() == ErrorKind::Interrupted => {}
+                // The program is not reading: wait without holding anyone.
+                Err(err) if err.kind() == ErrorKind::WouldBlock && wait_until(ready, POLLOUT) => {}
+                Err(err) => {
+                    tracing::debug!("PTY write ended: {err}");
+                    input.close();
+                    return;
+                }
+            }
+        }
+    }
+    // The pane is gone; the writer drops here, which also sends ^D: harmless
+    // because the child is being killed.
+}
+
+impl Drop for PtyProcess {
+    fn drop(&mut self) {
+        // Lets the writer thread finish; it may still be blocked in write(2)
+        // until the child dies, which closing the pane arranges.
+        self.input.close();
+    }
+}

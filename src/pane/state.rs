@@ -1,0 +1,695 @@
+//! One pane: a program on a PTY, the parser that mirrors its screen, its
+//! byte history and its scroll position.
+//!
+//! The render loop owns every pane; nothing here is shared with another
+//! thread except through channels.
+
+use std::num::NonZeroU16;
+
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
+
+use crate::app::loop_event::LoopEvent;
+use crate::pane::PaneId;
+use crate::pane::fast_forward::{FastForward, Touched};
+use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
+use crate::pane::osc_guard::OscGuard;
+use crate::pane::parse_guard::{self, ParserPanicked, RESET_NOTICE};
+use crate::pane::pty::{ExitInfo, OutputChunk, PtyProcess, SpawnSpec};
+use crate::pane::scrollback::ByteRing;
+use crate::pane::terminal_queries::PaneEvents;
+use crate::terminal::guard::contain;
+
+/// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
+/// PTY) and shows the part that fits.
+pub const MIN_GRID: u16 = 2;
+
+/// What the pane shows: the live screen or a replayed history.
+pub enum ScrollView {
+    Live,
+    /// A replay is running; `offset` is where to land when it arrives.
+    Loading {
+        offset: usize,
+    },
+    Viewing(Box<History>),
+}
+
+pub struct Pane {
+    pub id: PaneId,
+    parser: vt100::Parser<PaneEvents>,
+    process: Option<PtyProcess>,
+    ring: ByteRing,
+    view: ScrollView,
+    /// The command as the user would recognise it, the title until the
+    /// program sets one.
+    label: String,
+    title: Option<String>,
+    /// Set when the program ended and the pane stays open to show it.
+    exit: Option<ExitInfo>,
+    /// Why the program could not start, shown in the pane.
+    spawn_error: Option<String>,
+    cwd: Option<String>,
+    bell: bool,
+    /// The newest OSC 52 clipboard write (base64), not yet handled.
+    clipboard: Option<Vec<u8>>,
+    output_closed: bool,
+    /// Keeps a never-ending OSC string from growing the parser's buffer.
+    osc_guard: OscGuard,
+    osc_scratch: Vec<u8>,
+    /// Holds back plain output and drops what would scroll off unseen;
+    /// [`Pane::settle`] brings the parser up to date.
+    fast_forward: FastForward,
+    /// The screen changed outside the fast-forward's view (a resize, a
+    /// notice): the next [`Pane::take_touched`] says any row may differ.
+    touched_any: bool,
+    /// Bumped whenever what the pane shows may have changed, so the render
+    /// cache knows when to look again.
+    version: u64,
+    rows: u16,
+    cols: u16,
+    /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
+    pub bytes_received: u64,
+    /// The command this pane was started with, for saving profiles.
+    pub spec: SpawnSpec,
+}
+
+/// Memory a replayed history may use: vt100 keeps every row at full width
+/// (32 bytes a cell), so a ring of short lines would need far more memory
+/// as rows than as bytes. Bounded by both a multiple of the byte budget and
+/// an absolute cap. 192 MiB keeps ~60,000 rows viewable at 104 columns
+/// (we promise at least 50,000 lines of history), and it is only spent
+/// while the user has scrolled that far back.
+pub const HISTORY_MEMORY_PER_BUDGET_BYTE: usize = 64;
+pub const HISTORY_MEMORY_CAP: usize = 192 * 1024 * 1024;
+
+/// The most history rows a replay keeps for a byte budget and width.
+pub fn max_history_rows(budget: usize, cols: u16) -> usize {
+    let bytes = budget
+        .saturating_mul(HISTORY_MEMORY_PER_BUDGET_BYTE)
+        .min(HISTORY_MEMORY_CAP);
+    (bytes / (usize::from(cols.max(1)) * 32)).max(usize::from(MIN_GRID))
+}
+
+fn grid(n: u16) -> NonZeroU16 {
+    NonZeroU16::new(n.max(MIN_GRID)).unwrap_or(NonZeroU16::MIN)
+}
+
+impl Pane {
+    /// Starts `spec` in a new pane of `rows` x `cols` content cells. When the
+    /// program cannot start, the pane still opens and says why.
+    pub fn spawn(
+        id: PaneId,
+        spec: SpawnSpec,
+        label: String,
+        rows: u16,
+        cols: u16,
+        scrollback_bytes: usize,
+        events: &Sender<LoopEvent>,
+    ) -> Self {
+        let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
+        let events = events.clone();
+        let spawned = PtyProcess::spawn(&spec, rows, cols, move |info| {
+            let _ = events.send(LoopEvent::PaneExited(id, info));
+        });
+        let (process, spawn_error) = match spawned {
+            Ok(p) => (Some(p), None),
+            Err(err) => {
+                tracing::warn!(?id, "spawn failed: {err:#}");
+                (None, Some(format!("{err:#}")))
+            }
+        };
+        let closed = process.is_none();
+        let mut pane = Self::with_parts(id, rows, cols, scrollback_bytes, process, spec, label);
+        pane.output_closed = closed;
+        if let Some(err) = &spawn_error {
+            pane.write_notice(format!("\x1b[31mtilework: {err}\x1b[m\r\n").as_bytes());
+        }
+        pane.spawn_error = spawn_error;
+        pane
+    }
+
+    /// A pane with no program: the same parser, history and view, fed by
+    /// hand. For fuzzing, benches and tests that need no PTY.
+    pub fn detached(id: PaneId, rows: u16, cols: u16, scrollback_bytes: usize) -> Self {
+        let spec = SpawnSpec {
+            argv: Vec::new(),
+            cwd: None,
+            env: Vec::new(),
+        };
+        let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
+        let mut pane = Self::with_parts(
+            id,
+            rows,
+            cols,
+            scrollback_bytes,
+            None,
+            spec,
+            "detached".into(),
+        );
+        pane.output_closed = true;
+        pane
+    }
+
+    fn new_parser(rows: u16, cols: u16, events: PaneEvents) -> vt100::Parser<PaneEvents> {
+        vt100::Parser::new_with_callbacks(grid(rows), grid(cols), 0, events)
+    }
+
+    /// The one place a pane's fields are put together.
+    fn with_parts(
+        id: PaneId,
+        rows: u16,
+        cols: u16,
+        scrollback_bytes: usize,
+        process: Option<PtyProcess>,
+        spec: SpawnSpec,
+        label: String,
+    ) -> Self {
+        let mut ring = ByteRing::new(scrollback_bytes);
+        ring.record_resize(rows, cols);
+        Self {
+            id,
+            parser: Self::new_parser(rows, cols, PaneEvents::default()),
+            process,
+            ring,
+            view: ScrollView::Live,
+            label,
+            title: None,
+            exit: None,
+            spawn_error: None,
+            cwd: None,
+            bell: false,
+            clipboard: None,
+            output_closed: false,
+            version: 0,
+            osc_guard: OscGuard::default(),
+            osc_scratch: Vec::new(),
+            fast_forward: FastForward::default(),
+            touched_any: true,
+            rows,
+            cols,
+            bytes_received: 0,
+            spec,
+        }
+    }
+
+    /// The channel the render loop selects on; `None` when nothing runs or
+    /// the reader has finished (a disconnected channel is always "ready" and
+    /// would spin the loop).
+    pub fn output(&self) -> Option<&Receiver<OutputChunk>> {
+        if self.output_closed {
+            return None;
+        }
+        self.process.as_ref().map(|p| &p.output_rx)
+    }
+
+    /// The next chunk of output, if one is waiting.
+    pub fn try_output(&mut self) -> Option<OutputChunk> {
+        if self.output_closed {
+            return None;
+        }
+        match self.process.as_ref()?.output_rx.try_recv() {
+            Ok(chunk) => Some(chunk),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => {
+                self.output_closed = true;
+                None
+            }
+        }
+    }
+
+    /// Messages waiting in the output channel, for the overlay.
+    pub fn queued(&self) -> usize {
+        self.process.as_ref().map_or(0, |p| p.output_rx.len())
+    }
+
+    /// Takes a chunk of program output: into the history ring, and to the
+    /// parser through the fast-forward (plain output waits for
+    /// [`Pane::settle`]). The chunk's buffer goes back to the reader.
+    pub fn feed(&mut self, chunk: OutputChunk) {
+        // The history gets the same capped bytes, so a replay cannot grow
+        // the parser's buffer either.
+        let bytes = self.osc_guard.filter(&chunk, &mut self.osc_scratch);
+        let parsed = self.fast_forward.push(&mut self.parser, bytes);
+        self.ring.push(bytes);
+        if let ScrollView::Viewing(history) = &mut self.view {
+            history.feed(bytes);
+        }
+        self.bytes_received += chunk.len() as u64;
+        self.version += 1;
+        if let Err(failure) = parsed {
+            self.parser_failed("on this pane's output", &failure);
+        }
+        self.drain_parser_events();
+        if let Some(p) = &self.process {
+            // A full recycle channel just means the reader has enough buffers.
+            let _ = p.recycle_tx.try_send(chunk);
+        }
+    }
+
+    /// Parses held-back output, so the screen is current. Call before
+    /// reading the screen's contents or cursor (modes are always current).
+    pub fn settle(&mut self) {
+        if !self.fast_forward.is_settled() {
+            // The screen changes now, not when the bytes arrived.
+            self.version += 1;
+            if let Err(failure) = self.fast_forward.settle(&mut self.parser) {
+                self.parser_failed("on this pane's output", &failure);
+            }
+            self.drain_parser_events();
+        }
+    }
+
+    /// vt100 panicked on this pane's output (see `parse_guard`) and its grid
+    /// may be inconsistent: the pane starts over with a fresh parser of the
+    /// same size and says so on its screen. Lost: the screen's contents, the
+    /// held-back output and the rest of the chunk being parsed (the history
+    /// ring still has them). Kept: the callbacks' state (query replies not
+    /// yet sent, so a program waiting for an answer gets it, and a new title
+    /// or clipboard write), the input modes, the alternate screen and a
+    /// hidden cursor, which the program still believes are set.
+    fn parser_failed(&mut self, during: &str, failure: &ParserPanicked) {
+        tracing::warn!(
+            id = ?self.id,
+            "the vt100 parser panicked {during} ({}); the pane's screen was reset",
+            failure.message
+        );
+        let events = std::mem::take(self.parser.callbacks_mut());
+        // Reading modes cannot touch the broken grid, but stay careful.
+        let modes = contain(|| {
+            let screen = self.parser.screen();
+            let mut modes = Vec::new();
+            if screen.alternate_screen() {
+                modes.extend_from_slice(b"\x1b[?1049h");
+            }
+            modes.extend_from_slice(screen.input_mode_formatted().as_bytes());
+            if screen.hide_cursor() {
+                modes.extend_from_slice(b"\x1b[?25l");
+            }
+            modes
+        })
+        .unwrap_or_default();
+        self.parser = Self::new_parser(self.rows, self.cols, events);
+        self.fast_forward.reset();
+        self.version += 1;
+        self.write_notice(&[&modes[..], RESET_NOTICE].concat());
+    }
+
+    /// Writes tilework's own text (and modes) into the live screen.
+    fn write_notice(&mut self, bytes: &[u8]) {
+        self.touched_any = true;
+        if let Err(failure) = parse_guard::process(&mut self.parser, bytes) {
+            // Not expected from a fresh parser; a blank screen rather than
+            // another round of recovery.
+            tracing::warn!(id = ?self.id, "{failure}, on tilework's own notice");
+            let events = std::mem::take(self.parser.callbacks_mut());
+            self.parser = Self::new_parser(self.rows, self.cols, events);
+        }
+    }
+
+    /// Which rows of the live screen may have changed since the last call
+    /// (for the render cache).
+    pub fn take_touched(&mut self) -> Touched {
+        let parsed = self.fast_forward.take_touched();
+        if std::mem::take(&mut self.touched_any) {
+            Touched::Any
+        } else {
+            parsed
+        }
+    }
+
+    /// Whether the screen shows all output received so far.
+    pub fn is_settled(&self) -> bool {
+        self.fast_forward.is_settled()
+    }
+
+    /// Output bytes never parsed because later output scrolled them off.
+    pub fn bytes_skipped(&self) -> u64 {
+        self.fast_forward.skipped
+    }
+
+    fn drain_parser_events(&mut self) {
+        let events = self.parser.callbacks_mut();
+        if let Some(title) = events.title.take() {
+            self.title = Some(title);
+        }
+        if let Some(cwd) = events.cwd.take() {
+            self.cwd = Some(cwd);
+        }
+        self.bell |= std::mem::take(&mut events.bell);
+        if let Some(data) = events.clipboard.pop() {
+            self.clipboard = Some(data);
+        }
+        if !events.replies.is_empty() {
+            let replies = std::mem::take(&mut events.replies);
+            self.send(&replies);
+        }
+    }
+
+    /// Sends bytes to the program (keys, paste, query answers). Never blocks.
+    pub fn send(&self, bytes: &[u8]) -> bool {
+        match &self.process {
+            Some(p) if self.exit.is_none() => p.send_input(bytes),
+            _ => false,
+        }
+    }
+
+    /// Resizes grid and PTY together: the child must never see a size the
+    /// parser does not have.
+    pub fn resize(&mut self, rows: u16, cols: u16) {
+        let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
+        if (rows, cols) == (self.rows, self.cols) {
+            return;
+        }
+        // Held-back output was written for the old size.
+        self.settle();
+        self.fast_forward.grid_resized(self.rows, rows);
+        self.rows = rows;
+        self.cols = cols;
+        self.version += 1;
+        self.touched_any = true;
+        // vt100 can leave a grid inconsistent without panicking at once
+        // (a wide cell in the last column); resizing it must not end the
+        // workspace either.
+        if let Err(message) = contain(|| self.parser.set_size(grid(rows), grid(cols))) {
+            self.parser_failed("resizing this pane", &ParserPanicked { message });
+        }
+        self.ring.record_resize(rows, cols);
+        if let ScrollView::Viewing(history) = &mut self.view {
+            history.set_size(rows, cols);
+        }
+        if let Some(p) = &self.process {
+            p.resize(rows, cols);
+        }
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        (self.rows, self.cols)
+    }
+
+    /// The screen to draw: the live one or the history view.
+    pub fn screen(&self) -> &vt100::Screen {
+        match &self.view {
+            ScrollView::Viewing(h) => h.screen(),
+            _ => self.parser.screen(),
+        }
+    }
+
+    pub fn live_screen(&self) -> &vt100::Screen {
+        self.parser.screen()
+    }
+
+    pub fn view(&self) -> &ScrollView {
+        &self.view
+    }
+
+    /// The replayed history while the view shows it.
+    pub fn history_mut(&mut self) -> Option<&mut History> {
+        // The caller may move the view (copy mode).
+        self.version += 1;
+        match &mut self.view {
+            ScrollView::Viewing(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    pub fn history(&self) -> Option<&History> {
+        match &self.view {
+            ScrollView::Viewing(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// Opens the history view at the bottom (copy mode needs it even before
+    /// the user scrolls). Does nothing when it is already open or loading.
+    pub fn open_history(&mut self, events: &Sender<LoopEvent>) {
+        if matches!(self.view, ScrollView::Live) {
+            let rows = INITIAL_HISTORY_ROWS.min(max_history_rows(self.ring.budget(), self.cols));
+            self.request_history(0, rows, events);
+        }
+    }
+
+    /// What a search of every pane needs: the pane's bytes and sizes.
+    pub fn replay_request(&self) -> ReplayRequest {
+        ReplayRequest::from_ring(&self.ring, self.rows, self.cols, INITIAL_HISTORY_ROWS * 5)
+    }
+
+    pub fn is_scrolled(&self) -> bool {
+        !matches!(self.view, ScrollView::Live)
+    }
+
+    /// Scrolls the view `delta` rows (positive: back in time). Starts a replay
+    /// on a worker thread when history is needed and not yet there.
+    pub fn scroll(&mut self, delta: isize, events: &Sender<LoopEvent>) {
+        self.version += 1;
+        match &mut self.view {
+            ScrollView::Live => {
+                if delta > 0 {
+                    let rows =
+                        INITIAL_HISTORY_ROWS.min(max_history_rows(self.ring.budget(), self.cols));
+                    self.request_history(delta.unsigned_abs(), rows, events);
+                }
+            }
+            ScrollView::Loading { offset } => {
+                *offset = offset.saturating_add_signed(delta);
+            }
+            ScrollView::Viewing(history) => {
+                let want = history.offset().saturating_add_signed(delta);
+                let cap = max_history_rows(self.ring.budget(), self.cols);
+                if want > history.len() && history.full && history.history_rows < cap {
+                    let rows = history.history_rows.saturating_mul(4).min(cap);
+                    self.request_history(want, rows, events);
+                    return;
+                }
+                let got = history.set_offset(want);
+                if got == 0 && delta < 0 {
+                    self.view = ScrollView::Live;
+                }
+            }
+        }
+    }
+
+    fn request_history(&mut self, offset: usize, history_rows: usize, events: &Sender<LoopEvent>) {
+        let request = ReplayRequest::from_ring(&self.ring, self.rows, self.cols, history_rows);
+        let id = self.id;
+        let events = events.clone();
+        let spawned = std::thread::Builder::new()
+            .name("history-replay".into())
+            .spawn(move || {
+                let history = History::replay(request);
+                let _ = events.send(LoopEvent::HistoryReady(id, Box::new(history)));
+            });
+        match spawned {
+            Ok(_) => self.view = ScrollView::Loading { offset },
+            Err(err) => tracing::warn!("starting a history replay: {err}"),
+        }
+    }
+
+    /// A replay finished: catch it up with output that arrived meanwhile.
+    pub fn history_ready(&mut self, mut history: Box<History>) {
+        self.version += 1;
+        let ScrollView::Loading { offset } = self.view else {
+            // The user left the view before it arrived.
+            return;
+        };
+        let (a, b) = self.ring.slices_from(history.fed_to);
+        let (a, b) = (a.to_vec(), b.to_vec());
+        history.feed(&a);
+        history.feed(&b);
+        history.set_size(self.rows, self.cols);
+        history.set_offset(offset);
+        self.view = ScrollView::Viewing(history);
+    }
+
+    /// Back to the live screen.
+    pub fn scroll_to_bottom(&mut self) {
+        self.version += 1;
+        self.view = ScrollView::Live;
+    }
+
+    /// The rows scrolled back and the rows available, for the indicator.
+    pub fn scroll_position(&self) -> Option<(usize, usize, bool)> {
+        match &self.view {
+            ScrollView::Live => None,
+            ScrollView::Loading { offset } => Some((*offset, 0, false)),
+            ScrollView::Viewing(h) => Some((h.offset(), h.len(), h.truncated)),
+        }
+    }
+
+    /// Title for the border: what the program set, else the command.
+    pub fn title(&self) -> &str {
+        self.title
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .unwrap_or(&self.label)
+    }
+
+    /// Changes whenever what the pane shows may have changed.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The command as started (the title before the program sets one).
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    pub fn cwd(&self) -> Option<&str> {
+        self.cwd.as_deref()
+    }
+
+    /// The program's newest clipboard write (base64), if any.
+    pub fn take_clipboard(&mut self) -> Option<Vec<u8>> {
+        self.clipboard.take()
+    }
+
+    pub fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.bell)
+    }
+
+    pub fn exit(&self) -> Option<ExitInfo> {
+        self.exit
+    }
+
+    pub fn spawn_error(&self) -> Option<&str> {
+        self.spawn_error.as_deref()
+    }
+
+    /// The program ended; the pane stays open to show its status.
+    pub fn mark_exited(&mut self, info: ExitInfo) {
+        self.version += 1;
+        self.exit = Some(info);
+    }
+
+    /// Drains whatever the reader already queued (its last bytes), without
+    /// blocking.
+    pub fn drain_pending(&mut self) {
+        let chunks: Vec<OutputChunk> = match &self.process {
+            Some(p) => p.output_rx.try_iter().collect(),
+            None => return,
+        };
+        for chunk in chunks {
+            self.feed(chunk);
+        }
+    }
+
+    /// Hangs up on the program (non-blocking; the waiter thread reaps it).
+    pub fn terminate(&self) {
+        if let Some(p) = &self.process {
+            p.terminate();
+        }
+    }
+
+    pub fn kill_now(&self) {
+        if let Some(p) = &self.process {
+            p.kill_now();
+        }
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.process.as_ref().and_then(PtyProcess::pid)
+    }
+
+    pub fn history_bytes(&self) -> usize {
+        self.ring.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+    use super::*;
+
+    const CRASH: &[u8] = crate::pane::parse_guard::VT100_PANIC;
+    const NOTICE: &str =
+        "tilework: the terminal parser failed on this output; the screen was reset";
+
+    fn text(pane: &mut Pane) -> String {
+        pane.settle();
+        pane.screen().contents()
+    }
+
+    #[test]
+    fn the_reported_crash_resets_a_six_by_three_pane_which_keeps_working() {
+        let a: &[u8] = b"line 0\r\nline 1\r\nline 2\r\na longer line of text that wraps\xe2\x9d\xa4\xef\xb8\x8f";
+        let b: &[u8] = b"\x1b[2rline 0\r\nline 1\r\n";
+        let mut pane = Pane::detached(PaneId(1), 6, 3, 1 << 20);
+        pane.feed(a.to_vec());
+        pane.settle();
+        pane.feed(b.to_vec());
+        pane.settle();
+        pane.feed(b"\x1b[H\x1b[2Jok".to_vec());
+        assert_eq!(text(&mut pane), "ok");
+    }
+
+    #[test]
+    fn a_parser_panic_shows_the_notice_and_later_output() {
+        for settle_between in [false, true] {
+            let mut pane = Pane::detached(PaneId(1), 10, 80, 1 << 20);
+            pane.feed(b"before\r\n".to_vec());
+            pane.feed(CRASH.to_vec());
+            if settle_between {
+                // The panic happens while settling...
+                pane.settle();
+            }
+            // ...or at the BEL, while the output is pushed.
+            pane.feed(b"\x07".to_vec());
+            pane.feed(b"after 1\r\nafter 2".to_vec());
+            let screen = text(&mut pane);
+            let lines: Vec<&str> = screen.lines().collect();
+            assert_eq!(lines, [NOTICE, "after 1", "after 2"], "{settle_between}");
+            assert_eq!(pane.screen().cursor_position(), (2, 7));
+            let red = pane.screen().cell(0, 0).unwrap().fgcolor();
+            assert_eq!(red, vt100::Color::Idx(1));
+            assert_eq!(
+                pane.screen().cell(1, 0).unwrap().fgcolor(),
+                vt100::Color::Default
+            );
+        }
+    }
+
+    #[test]
+    fn the_fresh_parser_keeps_modes_and_pending_events() {
+        let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
+        let mut bytes = b"\x1b[?1049h\x1b[?1h\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[?25l".to_vec();
+        bytes.extend_from_slice(b"\x1b]2;my title\x07");
+        bytes.extend_from_slice(CRASH);
+        bytes.extend_from_slice(b"\x07");
+        pane.feed(bytes);
+        pane.settle();
+        assert_eq!(pane.title(), "my title");
+        let screen = pane.live_screen();
+        assert!(screen.alternate_screen());
+        assert!(screen.application_cursor());
+        assert!(screen.bracketed_paste());
+        assert!(screen.hide_cursor());
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::PressRelease
+        );
+        assert_eq!(
+            screen.mouse_protocol_encoding(),
+            vt100::MouseProtocolEncoding::Sgr
+        );
+        assert!(
+            screen
+                .contents()
+                .starts_with("tilework: the terminal parser")
+        );
+        // Leaving the alternate screen works as for any program.
+        pane.feed(b"\x1b[?1049lmain".to_vec());
+        assert_eq!(text(&mut pane), "main");
+    }
+
+    #[test]
+    fn a_flood_after_a_reset_is_still_fast_forwarded() {
+        let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
+        pane.feed(CRASH.to_vec());
+        pane.settle();
+        let flood: Vec<u8> = (0..500)
+            .flat_map(|i| format!("line {i}\r\n").into_bytes())
+            .collect();
+        pane.feed(flood);
+        let screen = text(&mut pane);
+        assert!(pane.bytes_skipped() > 0);
+        assert!(screen.ends_with("line 499"), "{screen}");
+    }
+}

@@ -1,0 +1,14 @@
+//! Drawing: reads state, never changes it. [`frame`] lays out one frame,
+//! [`pane_view`] draws a pane's screen into the buffer (through [`cache`],
+//! which converts only what changed), [`status_bar`], [`popups`] and the
+//! overlays draw on top, and [`painter`] sends the terminal only the rows
+//! that differ.
+
+pub mod cache;
+pub mod fps_overlay;
+pub mod frame;
+pub mod help_overlay;
+pub mod painter;
+pub mod pane_view;
+pub mod popups;
+pub mod status_bar;

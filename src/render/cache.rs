@@ -1,0 +1,331 @@
+//! Each pane's cells as drawn last frame, so a frame converts only what
+//! changed.
+//!
+//! Converting a vt100 screen costs ~30 ns a cell (~180 µs for 104x59), most
+//! of it vt100's own cell lookup, and ratatui clears its buffer every frame.
+//! Here a pane unchanged since the last frame is copied from its cache; a
+//! live pane that changed is compared with a clone of its previous screen
+//! (`rows_diff`, ~30 µs) and only the changed rows are converted. In a frame
+//! drawn early for a key's echo, other panes may show their cached cells
+//! (at most one frame interval old); the next regular frame refreshes them.
+
+use std::collections::HashMap;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::pane::Pane;
+use crate::pane::PaneId;
+use crate::pane::fast_forward::Touched;
+use crate::render::pane_view::render_row;
+
+/// A cache entry's version before its first image: no image to reuse.
+const NEVER_DRAWN: u64 = u64::MAX;
+/// An image drawn from a screen with output still held back: redrawn next
+/// frame whatever the pane's version.
+const DRAWN_BEHIND: u64 = u64::MAX - 1;
+
+struct PaneCache {
+    buf: Buffer,
+    version: u64,
+    live: bool,
+    /// The live screen `buf` shows, for `rows_diff`.
+    prev: Option<vt100::Screen>,
+    /// Where `buf` was last copied into the frame; `None` after a full
+    /// rebuild, so the next copy is whole.
+    placed: Option<Rect>,
+    /// Rows of `buf` converted since it was last copied into the frame.
+    changed: Vec<u16>,
+    /// The rows the pane's parsing touched since `buf` was made, and the
+    /// pane version that covers (see [`RenderCache::note_changes`]). The
+    /// loop notes changes right before every frame, so the version always
+    /// matches there; the check keeps a caller that does not note them
+    /// (tests, benches) correct, comparing screens instead.
+    hint: Touched,
+    hint_version: u64,
+}
+
+#[derive(Default)]
+pub struct RenderCache {
+    panes: HashMap<PaneId, PaneCache>,
+    /// What each pane's border showed last frame.
+    borders: HashMap<PaneId, String>,
+    /// What the status bar showed last frame.
+    bar: String,
+}
+
+impl RenderCache {
+    /// Whether a pane's border differs from last frame's (`key` says what it
+    /// shows); remembers it.
+    pub fn border_changed(&mut self, id: PaneId, key: String) -> bool {
+        if self.borders.get(&id) == Some(&key) {
+            return false;
+        }
+        self.borders.insert(id, key);
+        true
+    }
+
+    /// Takes each pane's record of the rows its parsing touched, so a pane
+    /// whose changes are known needs no comparison of its screens. Call
+    /// before drawing; without it panes are compared as before.
+    pub fn note_changes<'a>(&mut self, panes: impl IntoIterator<Item = &'a mut Pane>) {
+        for pane in panes {
+            let touched = pane.take_touched();
+            if let Some(entry) = self.panes.get_mut(&pane.id) {
+                entry.hint = entry.hint.merge(touched);
+                entry.hint_version = pane.version();
+            }
+        }
+    }
+
+    /// Whether the status bar differs from last frame's (`key` says what it
+    /// shows); remembers it.
+    pub fn bar_changed(&mut self, key: String) -> bool {
+        if self.bar == key {
+            return false;
+        }
+        self.bar = key;
+        true
+    }
+
+    /// Draws `pane` into `frame` at `inner`. With `may_be_stale`, a cached
+    /// image of the right size is used even if the pane changed since.
+    /// With `in_place`, `frame` still holds the previous frame: only rows
+    /// that changed are copied, and marked there. Returns whether the drawn
+    /// image is stale.
+    pub fn draw(
+        &mut self,
+        pane: &Pane,
+        inner: Rect,
+        frame: &mut Buffer,
+        may_be_stale: bool,
+        in_place: Option<&mut [bool]>,
+    ) -> bool {
+        let inner = inner.intersection(frame.area);
+        if inner.width == 0 || inner.height == 0 {
+            return false;
+        }
+        let size = Rect::new(0, 0, inner.width, inner.height);
+        let live = !pane.is_scrolled();
+        // A pane with held-back output shows an older screen: as stale as a
+        // cached image, and as soon refreshed.
+        let behind = live && !pane.is_settled();
+        let may_be_stale = may_be_stale || behind;
+        let entry = self.panes.entry(pane.id).or_insert_with(|| PaneCache {
+            buf: Buffer::empty(Rect::default()),
+            version: NEVER_DRAWN,
+            live,
+            prev: None,
+            placed: None,
+            changed: Vec::new(),
+            hint: Touched::Any,
+            hint_version: NEVER_DRAWN,
+        });
+        let same_shape = entry.buf.area == size && entry.live == live;
+        let up_to_date = same_shape && entry.version == pane.version();
+        let mut stale = false;
+        if !up_to_date {
+            if may_be_stale && same_shape && entry.version != NEVER_DRAWN {
+                stale = true;
+            } else {
+                update(entry, pane.screen(), size, live, pane.version());
+                if behind {
+                    // Not the newest image: draw it again next frame.
+                    entry.version = DRAWN_BEHIND;
+                    stale = true;
+                }
+            }
+        }
+        match in_place {
+            Some(dirty) if entry.placed == Some(inner) => {
+                for &row in &entry.changed {
+                    blit_row(&entry.buf, inner, row, frame);
+                    if let Some(d) = dirty.get_mut(usize::from(inner.y + row)) {
+                        *d = true;
+                    }
+                }
+            }
+            Some(dirty) => {
+                blit(&entry.buf, inner, frame);
+                for d in dirty
+                    .iter_mut()
+                    .skip(usize::from(inner.y))
+                    .take(usize::from(inner.height))
+                {
+                    *d = true;
+                }
+            }
+            None => blit(&entry.buf, inner, frame),
+        }
+        entry.placed = Some(inner);
+        entry.changed.clear();
+        stale
+    }
+
+    /// Forgets panes that no longer exist.
+    pub fn retain(&mut self, alive: impl Fn(PaneId) -> bool) {
+        self.panes.retain(|id, _| alive(*id));
+        self.borders.retain(|id, _| alive(*id));
+    }
+}
+
+fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool, version: u64) {
+    let rows = size.height.min(screen.size().0.get());
+    let incremental = live
+        && entry.live
+        && entry.buf.area == size
+        && entry
+            .prev
+            .as_ref()
+            .is_some_and(|prev| prev.size() == screen.size());
+    // What parsing touched, if that covers every change since `buf`.
+    let hint = std::mem::replace(&mut entry.hint, Touched::Nothing);
+    let hint = if entry.hint_version == version {
+        hint
+    } else {
+        Touched::Any
+    };
+    match (&entry.prev, incremental, hint) {
+        (Some(_), true, Touched::Nothing) => {}
+        (Some(_), true, Touched::Rows(first, last)) => {
+            for row in first..=last.min(rows.saturating_sub(1)) {
+                render_row(screen, row, size, &mut entry.buf);
+                entry.changed.push(row);
+            }
+        }
+        (Some(prev), true, Touched::Any) => {
+            for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
+                let Ok(row) = u16::try_from(row) else { break };
+                if row >= rows {
+                    break;
+                }
+                if !diff.is_empty() {
+                    render_row(screen, row, size, &mut entry.buf);
+                    entry.changed.push(row);
+                }
+            }
+        }
+        _ => {
+            entry.buf = Buffer::empty(size);
+            for row in 0..rows {
+                render_row(screen, row, size, &mut entry.buf);
+            }
+            entry.placed = None;
+        }
+    }
+    // History screens carry their whole scrollback: too big to clone per
+    // frame, and they only change when the user scrolls.
+    entry.prev = live.then(|| screen.clone());
+    entry.live = live;
+    entry.version = version;
+}
+
+fn blit(src: &Buffer, at: Rect, frame: &mut Buffer) {
+    for row in 0..at.height.min(src.area.height) {
+        blit_row(src, at, row, frame);
+    }
+}
+
+fn blit_row(src: &Buffer, at: Rect, row: u16, frame: &mut Buffer) {
+    if row >= at.height.min(src.area.height) {
+        return;
+    }
+    let w = usize::from(at.width.min(src.area.width));
+    let from = usize::from(row) * usize::from(src.area.width);
+    let to = frame.index_of(at.x, at.y + row);
+    if let (Some(dst), Some(line)) = (
+        frame.content.get_mut(to..to + w),
+        src.content.get(from..from + w),
+    ) {
+        dst.clone_from_slice(line);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::render::pane_view::PaneWidget;
+    use ratatui::widgets::Widget;
+
+    fn full(pane: &Pane, area: Rect) -> Buffer {
+        let mut b = Buffer::empty(area);
+        PaneWidget::new(pane.screen()).render(area, &mut b);
+        b
+    }
+
+    /// Incremental drawing must equal drawing from scratch, chunk after
+    /// chunk, for output that moves the cursor, scrolls, colours and uses
+    /// wide characters.
+    #[test]
+    fn incremental_frames_equal_full_frames() {
+        let mut pane = Pane::detached(PaneId(1), 12, 30, 1 << 20);
+        let area = Rect::new(3, 2, 30, 12);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(Rect::new(0, 0, 40, 20));
+        let chunks: Vec<Vec<u8>> = (0..200)
+            .map(|i| match i % 7 {
+                0 => format!("\x1b[3{}mline {i}\x1b[m\r\n", i % 8).into_bytes(),
+                1 => format!("\x1b[{};{}H日本{i}", i % 12 + 1, i % 25 + 1).into_bytes(),
+                2 => b"x".to_vec(),
+                3 => format!("\x1b[{}A\x1b[K", i % 5).into_bytes(),
+                4 => "🚀 wide at edge abcdefghijklmnopqrstuvwxyz\r\n"
+                    .as_bytes()
+                    .to_vec(),
+                5 => b"\x1b[7minverse\x1b[27m \x1b[1;4mbold\x1b[m".to_vec(),
+                _ => b"\x1b[2J\x1b[H".to_vec(),
+            })
+            .collect();
+        for chunk in chunks {
+            pane.feed(chunk);
+            pane.settle();
+            frame.reset();
+            assert!(!cache.draw(&pane, area, &mut frame, false, None));
+            let expected = full(&pane, area);
+            for y in 0..area.height {
+                for x in 0..area.width {
+                    assert_eq!(
+                        frame[(area.x + x, area.y + y)],
+                        expected[(area.x + x, area.y + y)],
+                        "cell ({x}, {y}) differs"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn output_not_yet_parsed_is_drawn_as_stale_and_redrawn_when_parsed() {
+        let mut pane = Pane::detached(PaneId(1), 5, 10, 1 << 20);
+        let area = Rect::new(0, 0, 10, 5);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(area);
+        pane.feed(b"one".to_vec());
+        assert!(!pane.is_settled());
+        // Nothing cached yet: the older screen is drawn, marked stale.
+        assert!(cache.draw(&pane, area, &mut frame, false, None));
+        pane.settle();
+        frame.reset();
+        assert!(!cache.draw(&pane, area, &mut frame, false, None));
+        assert_eq!(frame[(2, 0)].symbol(), "e");
+    }
+
+    #[test]
+    fn a_stale_image_is_allowed_only_when_asked() {
+        let mut pane = Pane::detached(PaneId(1), 5, 10, 1 << 20);
+        let area = Rect::new(0, 0, 10, 5);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(area);
+        pane.feed(b"one".to_vec());
+        pane.settle();
+        cache.draw(&pane, area, &mut frame, false, None);
+        pane.feed(b" two".to_vec());
+        pane.settle();
+        frame.reset();
+        assert!(cache.draw(&pane, area, &mut frame, true, None));
+        assert_eq!(frame[(4, 0)].symbol(), " ");
+        frame.reset();
+        assert!(!cache.draw(&pane, area, &mut frame, false, None));
+        assert_eq!(frame[(4, 0)].symbol(), "t");
+    }
+}

@@ -1,0 +1,138 @@
+//! Small overlays: the which-key popup after the prefix, and the results of
+//! a search across every pane of the tab.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
+
+use crate::input::keymap::Keymap;
+use crate::input::router::SearchAllResults;
+
+/// A `width` x `height` rectangle in the middle of `area`, shrunk to fit.
+pub fn centered(area: Rect, width: u16, height: usize) -> Rect {
+    let width = width.min(area.width);
+    let height = u16::try_from(height).unwrap_or(u16::MAX).min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
+/// The keys available after the prefix, in columns, bottom right.
+pub struct WhichKey<'a> {
+    pub keymap: &'a Keymap,
+}
+
+impl Widget for WhichKey<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let entries: Vec<(String, String)> = self
+            .keymap
+            .prefixed
+            .iter()
+            .map(|(key, action)| (key.to_string(), action.name()))
+            .collect();
+        let cell_w = entries
+            .iter()
+            .map(|(k, a)| k.chars().count() + a.chars().count() + 3)
+            .max()
+            .unwrap_or(10);
+        let inner_w = usize::from(area.width.saturating_sub(4)).max(cell_w);
+        let columns = (inner_w / cell_w).clamp(1, 4);
+        let rows = entries.len().div_ceil(columns);
+        let width = u16::try_from(columns * cell_w + 2)
+            .unwrap_or(u16::MAX)
+            .min(area.width);
+        let height = u16::try_from(rows + 2).unwrap_or(u16::MAX).min(area.height);
+        let rect = Rect {
+            x: area.right() - width,
+            y: area.bottom() - height,
+            width,
+            height,
+        };
+        let key_style = Style::default()
+            .fg(Color::Yellow)
+            .add_modifier(Modifier::BOLD);
+        let lines: Vec<Line<'_>> = (0..rows)
+            .map(|r| {
+                let mut spans = Vec::new();
+                for c in 0..columns {
+                    if let Some((k, a)) = entries.get(c * rows + r) {
+                        let pad = cell_w.saturating_sub(k.chars().count() + a.chars().count() + 1);
+                        spans.push(Span::styled(k.clone(), key_style));
+                        spans.push(Span::raw(format!(" {a}{}", " ".repeat(pad))));
+                    }
+                }
+                Line::from(spans)
+            })
+            .collect();
+        Clear.render(rect, buf);
+        Paragraph::new(lines)
+            .block(
+                Block::bordered()
+                    .border_type(BorderType::Rounded)
+                    .border_style(Style::default().fg(Color::Yellow))
+                    .title(format!(" {} … ", self.keymap.prefix)),
+            )
+            .render(rect, buf);
+    }
+}
+
+/// The per-pane results of a search across the tab.
+pub struct SearchAllOverlay<'a> {
+    pub results: &'a SearchAllResults,
+}
+
+impl Widget for SearchAllOverlay<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let r = self.results;
+        let mut lines = Vec::new();
+        for (i, (_, title, count, matched)) in r.panes.iter().enumerate() {
+            let selected = i == r.selected;
+            let head = Style::default()
+                .fg(if *count > 0 {
+                    Color::Green
+                } else {
+                    Color::DarkGray
+                })
+                .add_modifier(if selected {
+                    Modifier::REVERSED | Modifier::BOLD
+                } else {
+                    Modifier::BOLD
+                });
+            lines.push(Line::styled(
+                format!(" {title}: {count} matching lines "),
+                head,
+            ));
+            for m in matched {
+                lines.push(Line::styled(
+                    format!("    {m}"),
+                    Style::default().fg(Color::Gray),
+                ));
+            }
+        }
+        if r.pending > 0 {
+            lines.push(Line::styled(
+                format!(" searching {} more panes…", r.pending),
+                Style::default().fg(Color::Yellow),
+            ));
+        }
+        lines.push(Line::styled(
+            " ↑/↓ choose · Enter: open the pane in copy mode at its matches · other keys close",
+            Style::default().fg(Color::DarkGray),
+        ));
+        let rect = centered(area, area.width.saturating_sub(8).max(20), lines.len() + 2);
+        Clear.render(rect, buf);
+        Paragraph::new(lines)
+            .block(
+                Block::bordered()
+                    .border_type(BorderType::Rounded)
+                    .border_style(Style::default().fg(Color::Cyan))
+                    .title(format!(" search /{}/ in every pane ", r.pattern)),
+            )
+            .render(rect, buf);
+    }
+}

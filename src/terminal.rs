@@ -1,0 +1,9 @@
+//! The user's terminal: [`guard`] puts it into workspace mode and restores
+//! it on every exit path, [`output`] is the one stream every frame is
+//! written to, [`input_thread`] reads keys, mouse and resizes, and
+//! [`clipboard`] reaches the user's clipboard.
+
+pub mod clipboard;
+pub mod guard;
+pub mod input_thread;
+pub mod output;

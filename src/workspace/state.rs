@@ -1,0 +1,880 @@
+//! The workspace: tabs of layout trees over a set of panes, which pane has
+//! focus, and what every [`Action`] does to them.
+//!
+//! Knows nothing about the user's terminal: the render loop feeds it input
+//! and output and draws it. That keeps every behaviour testable headless.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crossbeam_channel::Sender;
+use ratatui::layout::Rect;
+
+use crate::app::loop_event::LoopEvent;
+use crate::config::profile::{
+    LayoutSpec, PaneSpec, Profile, RestartPolicy, SplitDirection, StartMode,
+};
+use crate::input::action::{Action, Direction, Preset, RESIZE_STEP};
+use crate::pane::Pane;
+use crate::pane::PaneId;
+use crate::pane::pty::{ExitInfo, SpawnSpec};
+use crate::pane::spawn::{ChildEnv, current_dir};
+use crate::workspace::layout::{Axis, BorderHandle, Layout, Node};
+
+/// Settings the workspace needs from the config.
+#[derive(Debug, Clone)]
+pub struct WorkspaceSettings {
+    pub env: ChildEnv,
+    pub scrollback_bytes: usize,
+    pub keep_exited_panes: bool,
+}
+
+pub struct Tab {
+    pub name: String,
+    pub layout: Layout,
+    pub focus: PaneId,
+    pub zoomed: bool,
+    /// Keys typed go to every pane of the tab.
+    pub broadcast: bool,
+    /// The last preset applied, so `next-layout` cycles from it.
+    pub preset: Option<Preset>,
+    /// A pane of this tab printed while the tab was not shown.
+    pub activity: bool,
+    /// A pane of this tab rang the bell while the tab was not shown.
+    pub bell: bool,
+}
+
+impl Tab {
+    pub fn new(name: String, layout: Layout, focus: PaneId) -> Self {
+        Self {
+            name,
+            layout,
+            focus,
+            zoomed: false,
+            broadcast: false,
+            preset: None,
+            activity: false,
+            bell: false,
+        }
+    }
+}
+
+/// What a pane should run, before it has a size.
+pub struct PaneLaunch {
+    pub spec: SpawnSpec,
+    pub label: String,
+    pub keep_open: Option<bool>,
+    pub restart: RestartPolicy,
+}
+
+impl PaneLaunch {
+    pub fn new(spec: SpawnSpec, label: String) -> Self {
+        Self {
+            spec,
+            label,
+            keep_open: None,
+            restart: RestartPolicy::Never,
+        }
+    }
+}
+
+/// How long a command pane waits before it is started again, so a command
+/// that fails at once cannot spin.
+pub const RESTART_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
+
+pub struct Workspace {
+    pub tabs: Vec<Tab>,
+    pub active: usize,
+    pub panes: BTreeMap<PaneId, Pane>,
+    /// Per-pane override of `keep_exited_panes` (from profiles).
+    keep_open: BTreeMap<PaneId, bool>,
+    /// Restart policy of command panes (from profiles).
+    restart: BTreeMap<PaneId, RestartPolicy>,
+    next_id: u32,
+    /// Where panes go: the whole terminal minus the status bar.
+    area: Rect,
+    settings: WorkspaceSettings,
+    events: Sender<LoopEvent>,
+    /// Set when the workspace should end, with tilework's exit status.
+    pub exit_code: Option<i32>,
+    /// The border being dragged with the mouse.
+    pub drag: Option<BorderHandle>,
+}
+
+/// A pane's content area: its rectangle minus the border.
+pub fn content_rect(rect: Rect) -> Rect {
+    Rect {
+        x: rect.x.saturating_add(1),
+        y: rect.y.saturating_add(1),
+        width: rect.width.saturating_sub(2),
+        height: rect.height.saturating_sub(2),
+    }
+}
+
+impl Workspace {
+    pub fn new(settings: WorkspaceSettings, area: Rect, events: Sender<LoopEvent>) -> Self {
+        Self {
+            tabs: Vec::new(),
+            active: 0,
+            panes: BTreeMap::new(),
+            keep_open: BTreeMap::new(),
+            restart: BTreeMap::new(),
+            next_id: 1,
+            area,
+            settings,
+            events,
+            exit_code: None,
+            drag: None,
+        }
+    }
+
+    pub fn area(&self) -> Rect {
+        self.area
+    }
+
+    /// The loop's event channel, for work started on other threads.
+    pub fn events(&self) -> Sender<LoopEvent> {
+        self.events.clone()
+    }
+
+    pub fn settings(&self) -> &WorkspaceSettings {
+        &self.settings
+    }
+
+    fn alloc_id(&mut self) -> PaneId {
+        let id = PaneId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    pub fn tab(&self) -> Option<&Tab> {
+        self.tabs.get(self.active)
+    }
+
+    fn tab_mut(&mut self) -> Option<&mut Tab> {
+        self.tabs.get_mut(self.active)
+    }
+
+    pub fn focused_id(&self) -> Option<PaneId> {
+        self.tab().map(|t| t.focus)
+    }
+
+    pub fn focused(&self) -> Option<&Pane> {
+        self.focused_id().and_then(|id| self.panes.get(&id))
+    }
+
+    pub fn focused_mut(&mut self) -> Option<&mut Pane> {
+        let id = self.focused_id()?;
+        self.panes.get_mut(&id)
+    }
+
+    /// The panes on screen and their rectangles (border included).
+    pub fn visible(&self) -> Vec<(PaneId, Rect)> {
+        match self.tab() {
+            Some(tab) if tab.zoomed => vec![(tab.focus, self.area)],
+            Some(tab) => tab.layout.rects(self.area),
+            None => Vec::new(),
+        }
+    }
+
+    /// Opens every tab of a profile.
+    pub fn open_profile(&mut self, profile: &Profile) {
+        let mut focus_tab = None;
+        for spec in &profile.tabs {
+            let (node, launches, focus) = self.plan(&spec.layout);
+            let layout = Layout::from_node(node);
+            let first = layout.panes().first().copied().unwrap_or(PaneId(0));
+            let focus_id = focus.unwrap_or(first);
+            if focus.is_some() {
+                focus_tab = Some(self.tabs.len());
+            }
+            let name = spec
+                .name
+                .clone()
+                .unwrap_or_else(|| (self.tabs.len() + 1).to_string());
+            self.tabs.push(Tab::new(name, layout, focus_id));
+            let rects = self
+                .tabs
+                .last()
+                .map(|t| t.layout.rects(self.area))
+                .unwrap_or_default();
+            for (id, launch) in launches {
+                let rect = rects
+                    .iter()
+                    .find(|(p, _)| *p == id)
+                    .map_or(self.area, |r| r.1);
+                self.start_pane(id, launch, rect);
+            }
+        }
+        self.active = focus_tab.unwrap_or(0);
+    }
+
+    /// Converts a profile's n-ary layout into our binary tree, allocating ids.
+    fn plan(&mut self, spec: &LayoutSpec) -> (Node, Vec<(PaneId, PaneLaunch)>, Option<PaneId>) {
+        match spec {
+            LayoutSpec::Pane(pane) => {
+                let id = self.alloc_id();
+                let launch = self.launch_for(pane);
+                (Node::Leaf(id), vec![(id, launch)], pane.focus.then_some(id))
+            }
+            LayoutSpec::Split {
+                direction,
+                weights,
+                children,
+            } => {
+                let axis = match direction {
+                    SplitDirection::Right => Axis::Horizontal,
+                    SplitDirection::Down => Axis::Vertical,
+                };
+                let mut planned: Vec<_> = children.iter().map(|c| self.plan(c)).collect();
+                let weights: Vec<f32> = if weights.len() == children.len() {
+                    weights.iter().map(|&w| w.max(1) as f32).collect()
+                } else {
+                    vec![1.0; children.len()]
+                };
+                let mut launches = Vec::new();
+                let mut focus = None;
+                // Fold from the right: a | (b | (c | d))
+                let mut node: Option<Node> = None;
+                let mut rest_weight = 0.0;
+                for (i, (child, l, f)) in planned.drain(..).enumerate().rev() {
+                    launches.splice(0..0, l);
+                    focus = focus.or(f);
+                    node = Some(match node {
+                        None => child,
+                        Some(rest) => {
+                            let w = weights.get(i).copied().unwrap_or(1.0);
+                            Node::split(axis, w / (w + rest_weight), child, rest)
+                        }
+                    });
+                    rest_weight += weights.get(i).copied().unwrap_or(1.0);
+                }
+                let id = self.alloc_id();
+                (node.unwrap_or(Node::Leaf(id)), launches, focus)
+            }
+        }
+    }
+
+    fn launch_for(&self, pane: &PaneSpec) -> PaneLaunch {
+        let (spec, label) = match (&pane.command, pane.start) {
+            (Some(line), StartMode::Manual) => self.settings.env.on_enter(line, pane.cwd.clone()),
+            (Some(line), StartMode::Auto) => self.settings.env.command_line(line, pane.cwd.clone()),
+            (None, _) => self.settings.env.shell(pane.cwd.clone()),
+        };
+        PaneLaunch {
+            spec,
+            label: pane.title.clone().unwrap_or(label),
+            keep_open: pane.keep_open,
+            restart: pane.restart,
+        }
+    }
+
+    /// Opens one tab whose panes run `launches` side by side.
+    pub fn open_row(&mut self, launches: Vec<PaneLaunch>) {
+        let ids: Vec<PaneId> = launches.iter().map(|_| self.alloc_id()).collect();
+        let Some(layout) = Layout::even(Axis::Horizontal, &ids) else {
+            return;
+        };
+        let rects = layout.rects(self.area);
+        self.tabs
+            .push(Tab::new((self.tabs.len() + 1).to_string(), layout, ids[0]));
+        self.active = self.tabs.len() - 1;
+        for (id, launch) in ids.into_iter().zip(launches) {
+            let rect = rects
+                .iter()
+                .find(|(p, _)| *p == id)
+                .map_or(self.area, |r| r.1);
+            self.start_pane(id, launch, rect);
+        }
+    }
+
+    fn start_pane(&mut self, id: PaneId, launch: PaneLaunch, rect: Rect) {
+        let inner = content_rect(rect);
+        let pane = Pane::spawn(
+            id,
+            launch.spec,
+            launch.label,
+            inner.height,
+            inner.width,
+            self.settings.scrollback_bytes,
+            &self.events,
+        );
+        if let Some(keep) = launch.keep_open {
+            self.keep_open.insert(id, keep);
+        }
+        if launch.restart != RestartPolicy::Never {
+            self.restart.insert(id, launch.restart);
+        }
+        self.panes.insert(id, pane);
+    }
+
+    /// A new shell in the focused pane's directory, like zellij.
+    fn shell_launch_here(&self) -> PaneLaunch {
+        let cwd = self.focused().and_then(|p| current_dir(p.cwd(), p.pid()));
+        let (spec, label) = self.settings.env.shell(cwd);
+        PaneLaunch::new(spec, label)
+    }
+
+    /// The terminal changed size: every pane of every tab follows, PTY and
+    /// parser alike.
+    pub fn set_area(&mut self, area: Rect) {
+        self.area = area;
+        self.relayout_all();
+    }
+
+    fn relayout_all(&mut self) {
+        for i in 0..self.tabs.len() {
+            self.relayout_tab(i);
+        }
+    }
+
+    fn relayout_tab(&mut self, index: usize) {
+        let Some(tab) = self.tabs.get(index) else {
+            return;
+        };
+        let rects = if tab.zoomed {
+            vec![(tab.focus, self.area)]
+        } else {
+            tab.layout.rects(self.area)
+        };
+        for (id, rect) in rects {
+            if let Some(pane) = self.panes.get_mut(&id) {
+                let inner = content_rect(rect);
+                pane.resize(inner.height, inner.width);
+            }
+        }
+    }
+
+    /// Applies a workspace action. Returns whether the screen changed.
+    pub fn apply(&mut self, action: Action) -> bool {
+        match action {
+            Action::SplitRight => self.split(Axis::Horizontal),
+            Action::SplitDown => self.split(Axis::Vertical),
+            Action::Focus(dir) => self.focus_direction(dir),
+            Action::FocusNext => self.focus_cycle(1),
+            Action::FocusPrev => self.focus_cycle(-1),
+            Action::Resize(dir) => self.resize_focused(dir, RESIZE_STEP),
+            Action::ToggleZoom => self.toggle_zoom(),
+            Action::ClosePane => match self.focused_id() {
+                Some(id) => {
+                    self.close_pane(id, None);
+                    true
+                }
+                None => false,
+            },
+            Action::NewTab => self.new_tab(),
+            Action::NextTab => self.select_tab((self.active + 1) % self.tabs.len().max(1)),
+            Action::PrevTab => {
+                let n = self.tabs.len().max(1);
+                self.select_tab((self.active + n - 1) % n)
+            }
+            Action::GoToTab(n) => self.select_tab(usize::from(n).saturating_sub(1)),
+            Action::ScrollPageUp => self.scroll_focused_pages(1),
+            Action::ScrollPageDown => self.scroll_focused_pages(-1),
+            Action::Quit => {
+                self.exit_code = Some(0);
+                true
+            }
+            Action::CloseTab => self.close_tab(self.active),
+            Action::BreakPane => self.break_pane(),
+            Action::MovePaneToNextTab => self.move_pane_to_next_tab(),
+            Action::SwapNext => self.swap_focused(1),
+            Action::SwapPrev => self.swap_focused(-1),
+            Action::RotatePanes => self.with_tab_relayout(|tab| tab.layout.rotate()),
+            Action::Layout(preset) => self.apply_preset(preset),
+            Action::NextLayout => {
+                let next = self
+                    .tab()
+                    .and_then(|t| t.preset)
+                    .map_or(Preset::EvenHorizontal, Preset::next);
+                self.apply_preset(next)
+            }
+            Action::ToggleBroadcast => match self.tab_mut() {
+                Some(tab) => {
+                    tab.broadcast = !tab.broadcast;
+                    true
+                }
+                None => false,
+            },
+            Action::RestartPane => match self.focused_id() {
+                Some(id) => self.restart_pane(id),
+                None => false,
+            },
+            // Handled by the input router / the loop: they need a prompt, the
+            // copy buffer or the terminal.
+            Action::ScrollMode
+            | Action::ToggleHelp
+            | Action::ToggleFps
+            | Action::SendPrefix
+            | Action::RenameTab
+            | Action::PasteBuffer
+            | Action::SearchBackward
+            | Action::SearchAllPanes
+            | Action::SaveSession => false,
+        }
+    }
+
+    fn split(&mut self, axis: Axis) -> bool {
+        let Some(target) = self.focused_id() else {
+            return false;
+        };
+        let launch = self.shell_launch_here();
+        let id = self.alloc_id();
+        let area = self.area;
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        if !tab.layout.split(target, axis, id) {
+            return false;
+        }
+        tab.zoomed = false;
+        tab.focus = id;
+        let rect = tab.layout.pane_rect(area, id).unwrap_or(area);
+        self.start_pane(id, launch, rect);
+        self.relayout_tab(self.active);
+        true
+    }
+
+    fn focus_direction(&mut self, dir: Direction) -> bool {
+        let area = self.area;
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        if tab.zoomed {
+            return false;
+        }
+        match tab.layout.neighbor(area, tab.focus, dir) {
+            Some(next) => {
+                tab.focus = next;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn focus_cycle(&mut self, step: isize) -> bool {
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        let panes = tab.layout.panes();
+        let Some(pos) = panes.iter().position(|&p| p == tab.focus) else {
+            return false;
+        };
+        let n = panes.len() as isize;
+        let next = panes[((pos as isize + step).rem_euclid(n)) as usize];
+        if tab.zoomed && next != tab.focus {
+            // Cycling while zoomed keeps the zoom on the new pane, like tmux -Z.
+            tab.focus = next;
+            self.relayout_tab(self.active);
+            return true;
+        }
+        let changed = next != tab.focus;
+        tab.focus = next;
+        changed
+    }
+
+    /// Focuses the pane at a screen position (mouse click).
+    pub fn focus_at(&mut self, x: u16, y: u16) -> Option<PaneId> {
+        let area = self.area;
+        let tab = self.tab_mut()?;
+        if tab.zoomed {
+            return Some(tab.focus);
+        }
+        let id = tab.layout.pane_at(area, x, y)?;
+        tab.focus = id;
+        Some(id)
+    }
+
+    pub fn focus_pane(&mut self, id: PaneId) {
+        if let Some(tab) = self.tab_mut()
+            && tab.layout.contains(id)
+        {
+            tab.focus = id;
+        }
+    }
+
+    fn resize_focused(&mut self, dir: Direction, cells: u16) -> bool {
+        let area = self.area;
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        if tab.zoomed || !tab.layout.resize(area, tab.focus, dir, cells) {
+            return false;
+        }
+        self.relayout_tab(self.active);
+        true
+    }
+
+    /// Starts dragging the border under the mouse, if any.
+    pub fn begin_drag(&mut self, x: u16, y: u16) -> bool {
+        let area = self.area;
+        let handle = self
+            .tab()
+            .filter(|t| !t.zoomed)
+            .and_then(|t| t.layout.border_at(area, x, y));
+        self.drag = handle;
+        self.drag.is_some()
+    }
+
+    pub fn drag_to(&mut self, x: u16, y: u16) -> bool {
+        let area = self.area;
+        let Some(handle) = self.drag.clone() else {
+            return false;
+        };
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        if !tab.layout.drag_border(area, &handle, x, y) {
+            return false;
+        }
+        self.relayout_tab(self.active);
+        true
+    }
+
+    fn toggle_zoom(&mut self) -> bool {
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        if tab.layout.len() < 2 && !tab.zoomed {
+            return false;
+        }
+        tab.zoomed = !tab.zoomed;
+        self.relayout_tab(self.active);
+        true
+    }
+
+    fn new_tab(&mut self) -> bool {
+        let launch = self.shell_launch_here();
+        let id = self.alloc_id();
+        self.tabs.push(Tab::new(
+            (self.tabs.len() + 1).to_string(),
+            Layout::new(id),
+            id,
+        ));
+        self.active = self.tabs.len() - 1;
+        self.start_pane(id, launch, self.area);
+        true
+    }
+
+    pub fn select_tab(&mut self, index: usize) -> bool {
+        if index >= self.tabs.len() || index == self.active {
+            return false;
+        }
+        self.active = index;
+        if let Some(tab) = self.tabs.get_mut(index) {
+            tab.activity = false;
+            tab.bell = false;
+        }
+        true
+    }
+
+    pub fn rename_tab(&mut self, name: &str) -> bool {
+        let name = crate::sanitize::sanitize_title(name.trim().as_bytes());
+        match self.tab_mut() {
+            Some(tab) if !name.is_empty() => {
+                tab.name = name;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Marks a pane's tab for the status bar when it is not the one shown.
+    pub fn note_activity(&mut self, id: PaneId, bell: bool) {
+        let active = self.active;
+        if let Some((i, tab)) = self
+            .tabs
+            .iter_mut()
+            .enumerate()
+            .find(|(_, t)| t.layout.contains(id))
+            && i != active
+        {
+            tab.activity = true;
+            tab.bell |= bell;
+        }
+    }
+
+    /// Which tab holds a pane.
+    pub fn tab_of(&self, id: PaneId) -> Option<usize> {
+        self.tabs.iter().position(|t| t.layout.contains(id))
+    }
+
+    fn with_tab_relayout(&mut self, f: impl FnOnce(&mut Tab) -> bool) -> bool {
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        if !f(tab) {
+            return false;
+        }
+        self.relayout_tab(self.active);
+        true
+    }
+
+    fn apply_preset(&mut self, preset: Preset) -> bool {
+        self.with_tab_relayout(|tab| {
+            let panes = tab.layout.panes();
+            match Layout::preset(preset, &panes, tab.focus) {
+                Some(layout) => {
+                    tab.layout = layout;
+                    tab.zoomed = false;
+                    tab.preset = Some(preset);
+                    true
+                }
+                None => false,
+            }
+        })
+    }
+
+    fn swap_focused(&mut self, step: isize) -> bool {
+        self.with_tab_relayout(|tab| {
+            let panes = tab.layout.panes();
+            let Some(pos) = panes.iter().position(|&p| p == tab.focus) else {
+                return false;
+            };
+            let n = panes.len() as isize;
+            let other = panes[((pos as isize + step).rem_euclid(n)) as usize];
+            other != tab.focus && tab.layout.swap(tab.focus, other)
+        })
+    }
+
+    fn close_tab(&mut self, index: usize) -> bool {
+        let Some(tab) = self.tabs.get(index) else {
+            return false;
+        };
+        for id in tab.layout.panes() {
+            if let Some(pane) = self.panes.remove(&id) {
+                pane.terminate();
+            }
+            self.keep_open.remove(&id);
+        }
+        self.tabs.remove(index);
+        if self.tabs.is_empty() {
+            self.exit_code = Some(0);
+        } else if self.active >= self.tabs.len() || self.active > index {
+            self.active = self.active.saturating_sub(1);
+        }
+        true
+    }
+
+    /// Takes the focused pane out of its tab's layout; false if it is the
+    /// tab's only pane.
+    fn detach_focused(&mut self) -> Option<PaneId> {
+        let tab = self.tab_mut()?;
+        let id = tab.focus;
+        let order = tab.layout.panes();
+        if !tab.layout.remove(id) {
+            return None;
+        }
+        let remaining = tab.layout.panes();
+        let pos = order.iter().position(|&p| p == id).unwrap_or(0);
+        tab.focus = remaining[pos.saturating_sub(1).min(remaining.len() - 1)];
+        if tab.layout.len() < 2 {
+            tab.zoomed = false;
+        }
+        self.relayout_tab(self.active);
+        Some(id)
+    }
+
+    fn break_pane(&mut self) -> bool {
+        let Some(id) = self.detach_focused() else {
+            return false;
+        };
+        let name = self.panes.get(&id).map_or_else(
+            || (self.tabs.len() + 1).to_string(),
+            |p| p.title().to_string(),
+        );
+        self.tabs.push(Tab::new(name, Layout::new(id), id));
+        self.active = self.tabs.len() - 1;
+        self.relayout_tab(self.active);
+        true
+    }
+
+    fn move_pane_to_next_tab(&mut self) -> bool {
+        if self.tabs.len() < 2 {
+            return false;
+        }
+        let from = self.active;
+        let Some(id) = self.focused_id() else {
+            return false;
+        };
+        let alone = self.tab().is_some_and(|t| t.layout.len() == 1);
+        if !alone && self.detach_focused().is_none() {
+            return false;
+        }
+        let mut to = (from + 1) % self.tabs.len();
+        if alone {
+            self.tabs.remove(from);
+            if to > from {
+                to -= 1;
+            }
+        }
+        let Some(tab) = self.tabs.get_mut(to) else {
+            return false;
+        };
+        let target = tab.focus;
+        tab.layout.split(target, Axis::Horizontal, id);
+        tab.focus = id;
+        tab.zoomed = false;
+        self.active = to;
+        self.relayout_tab(to);
+        true
+    }
+
+    /// Runs the pane's command again in a fresh pane in the same place (a new
+    /// id, so the old program's exit cannot close the new one).
+    pub fn restart_pane(&mut self, old: PaneId) -> bool {
+        let Some(tab_index) = self.tab_of(old) else {
+            return false;
+        };
+        let Some(pane) = self.panes.remove(&old) else {
+            return false;
+        };
+        pane.terminate();
+        let launch = PaneLaunch {
+            spec: pane.spec.clone(),
+            label: pane.label().to_string(),
+            keep_open: self.keep_open.remove(&old),
+            restart: self.restart.remove(&old).unwrap_or_default(),
+        };
+        let id = self.alloc_id();
+        let tab = &mut self.tabs[tab_index];
+        tab.layout.replace(old, id);
+        if tab.focus == old {
+            tab.focus = id;
+        }
+        let rect = if tab.zoomed && tab.focus == id {
+            self.area
+        } else {
+            tab.layout.pane_rect(self.area, id).unwrap_or(self.area)
+        };
+        self.start_pane(id, launch, rect);
+        self.relayout_tab(tab_index);
+        true
+    }
+
+    fn scroll_focused_pages(&mut self, pages: isize) -> bool {
+        let events = self.events.clone();
+        let Some(pane) = self.focused_mut() else {
+            return false;
+        };
+        let page = pane.size().0.saturating_sub(1).max(1) as isize;
+        pane.scroll(pages * page, &events);
+        true
+    }
+
+    /// Scrolls a pane's history by `rows` (positive: back in time).
+    pub fn scroll_pane(&mut self, id: PaneId, rows: isize) {
+        let events = self.events.clone();
+        if let Some(pane) = self.panes.get_mut(&id) {
+            pane.scroll(rows, &events);
+        }
+    }
+
+    /// Removes a pane: kills its program, gives its space to its sibling,
+    /// and ends the workspace with `exit` when it was the last one.
+    pub fn close_pane(&mut self, id: PaneId, exit: Option<ExitInfo>) {
+        // Even when the program already exited: what it left running in its
+        // session (background jobs, a grandchild holding the PTY) goes too.
+        if let Some(pane) = self.panes.remove(&id) {
+            pane.terminate();
+        }
+        self.keep_open.remove(&id);
+        self.restart.remove(&id);
+        let Some(tab_index) = self.tabs.iter().position(|t| t.layout.contains(id)) else {
+            return;
+        };
+        let tab = &mut self.tabs[tab_index];
+        let order = tab.layout.panes();
+        if !tab.layout.remove(id) {
+            // The only pane of its tab: the tab goes too.
+            self.tabs.remove(tab_index);
+            if self.tabs.is_empty() {
+                self.exit_code = Some(exit.map_or(0, |e| e.code));
+                return;
+            }
+            if self.active > tab_index || self.active >= self.tabs.len() {
+                self.active = self.active.saturating_sub(1);
+            }
+            return;
+        }
+        if tab.focus == id {
+            let pos = order.iter().position(|&p| p == id).unwrap_or(0);
+            let remaining = tab.layout.panes();
+            tab.focus = remaining[pos.saturating_sub(1).min(remaining.len() - 1)];
+        }
+        if tab.layout.len() < 2 {
+            tab.zoomed = false;
+        }
+        self.relayout_tab(tab_index);
+    }
+
+    /// A pane's program ended: close the pane, keep it showing the status,
+    /// or (command panes) start it again after [`RESTART_DELAY`].
+    pub fn pane_exited(&mut self, id: PaneId, info: ExitInfo) {
+        let policy = self.restart.get(&id).copied();
+        // Command panes always show how they ended, like mprocs; so does a
+        // command that could not run (126: not executable, 127: not found),
+        // or its error would vanish with the pane.
+        let keep = policy.is_some()
+            || (!info.signal && matches!(info.code, 126 | 127))
+            || self
+                .keep_open
+                .get(&id)
+                .copied()
+                .unwrap_or(self.settings.keep_exited_panes);
+        if let Some(pane) = self.panes.get_mut(&id) {
+            pane.drain_pending();
+            if keep {
+                pane.mark_exited(info);
+                if policy.is_some_and(|p| p.restarts(info.code)) {
+                    let events = self.events.clone();
+                    let spawned = std::thread::Builder::new()
+                        .name("restart-timer".into())
+                        .spawn(move || {
+                            std::thread::sleep(RESTART_DELAY);
+                            let _ = events.send(LoopEvent::RestartPane(id));
+                        });
+                    if let Err(err) = spawned {
+                        tracing::warn!("starting the restart timer: {err}");
+                    }
+                }
+                return;
+            }
+        }
+        self.close_pane(id, Some(info));
+    }
+
+    /// The restart timer fired; the pane may have been closed meanwhile.
+    pub fn restart_due(&mut self, id: PaneId) -> bool {
+        let still_dead = self.panes.get(&id).is_some_and(|p| p.exit().is_some());
+        still_dead && self.restart_pane(id)
+    }
+
+    /// Ends every program at once (quitting).
+    pub fn kill_all(&mut self) {
+        for pane in self.panes.values() {
+            pane.kill_now();
+        }
+        // Every registered session, including panes closed moments ago and
+        // still in their grace period.
+        crate::pane::children::kill_all();
+    }
+
+    /// Directory a new pane would start in, for saving profiles.
+    pub fn pane_dir(&self, id: PaneId) -> Option<PathBuf> {
+        let pane = self.panes.get(&id)?;
+        current_dir(pane.cwd(), pane.pid())
+    }
+
+    /// Position of the focused pane in its tab (1-based) and the tab's size.
+    pub fn focus_position(&self) -> (usize, usize) {
+        match self.tab() {
+            Some(tab) => {
+                let panes = tab.layout.panes();
+                let pos = panes.iter().position(|&p| p == tab.focus).unwrap_or(0);
+                (pos + 1, panes.len())
+            }
+            None => (0, 0),
+        }
+    }
+}
