@@ -42,7 +42,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
-use tilework::input::keymap::Keymap;
+use tilework::config::keymap::Keymap;
 use tilework::input::router::InputRouter;
 use tilework::pane::Pane;
 use tilework::pane::PaneId;

@@ -55,7 +55,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use tilework::app::loop_event::LoopEvent;
 use tilework::config::DEFAULT_SCROLLBACK_BYTES;
-use tilework::input::keymap::Keymap;
+use tilework::config::keymap::Keymap;
 use tilework::input::router::InputRouter;
 use tilework::pane::spawn::ChildEnv;
 use tilework::workspace::{PaneLaunch, Workspace, WorkspaceSettings};

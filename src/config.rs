@@ -1,9 +1,12 @@
 //! What the user configures and how it is read: the config file
-//! (`settings`: [`Config`]), workspace profiles ([`profile`]), errors that point into
-//! the file ([`file_error`]), and files written private to the user
+//! (`settings`: [`Config`]), the vocabulary of bindings ([`action`],
+//! [`keymap`]), workspace profiles ([`profile`]), errors that point into the
+//! file ([`file_error`]), and files written private to the user
 //! ([`private_file`]).
 
+pub mod action;
 pub mod file_error;
+pub mod keymap;
 pub mod private_file;
 pub mod profile;
 mod settings;

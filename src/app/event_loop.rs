@@ -73,6 +73,10 @@ pub fn run(opts: RunOptions) -> Result<i32> {
     super::signals::spawn_signal_thread(events_tx.clone())?;
 
     let guard = TerminalGuard::enter(opts.config.mouse).context("setting up the terminal")?;
+    crate::diag::panic_guard::clean_up_on_panic(|| {
+        crate::terminal::guard::restore();
+        crate::pane::children::kill_all();
+    });
     let input_rx = crate::terminal::input_thread::spawn()?;
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;

@@ -16,9 +16,9 @@ use serde::de::{self, Visitor};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::config::action::Action;
 use crate::config::file_error::{self, FileError};
-use crate::input::action::Action;
-use crate::input::keymap::{KeySpec, Keymap};
+use crate::config::keymap::{KeySpec, Keymap};
 
 pub const DEFAULT_SCROLLBACK_BYTES: usize = 8 * 1024 * 1024;
 /// The most scrollback a pane may keep. The ring holds raw output, about
@@ -675,7 +675,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::input::action::Direction;
+    use crate::config::action::Direction;
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn path() -> PathBuf {

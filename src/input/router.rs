@@ -10,10 +10,10 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use crate::input::action::Action;
+use crate::config::action::Action;
+use crate::config::keymap::Keymap;
 use crate::input::copy_mode::{self, CopyMode, Point, Search, SelectKind};
 use crate::input::key_encoder::{KeyModes, encode_key, encode_mouse, encode_paste};
-use crate::input::keymap::Keymap;
 use crate::input::prompt::{Prompt, PromptEvent, PromptKind};
 use crate::pane::PaneId;
 use crate::terminal::clipboard;

@@ -30,7 +30,7 @@ pub fn spawn(pane: PaneId, request: ReplayRequest, pattern: String, events: Send
             // A result always arrives, or the results list would wait for
             // this pane forever; a panic here (in vt100 on the pane's output
             // or anywhere else) finds nothing rather than ending the workspace.
-            let result = crate::terminal::guard::contain(|| search(pane, request, &pattern))
+            let result = crate::diag::panic_guard::contain(|| search(pane, request, &pattern))
                 .unwrap_or_else(|message| {
                     tracing::warn!(?pane, "searching the pane's history failed: {message}");
                     PaneMatches {

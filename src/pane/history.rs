@@ -10,9 +10,9 @@
 
 use std::num::NonZeroU16;
 
+use crate::diag::panic_guard::contain;
 use crate::pane::parse_guard::{self, RESET_NOTICE};
 use crate::pane::scrollback::{ByteRing, ResizeMark};
-use crate::terminal::guard::contain;
 
 /// Rows of scrollback a first replay keeps. Larger histories are replayed
 /// again with four times the rows when the user scrolls past this: memory

@@ -8,7 +8,7 @@
 //! must replace the parser: a panic in the middle of an update can leave
 //! its grid inconsistent.
 
-use crate::terminal::guard::contain;
+use crate::diag::panic_guard::contain;
 
 /// What a pane shows, on a line of its own, where its parser failed and
 /// was replaced.

@@ -9,6 +9,7 @@ use std::num::NonZeroU16;
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
 use crate::app::loop_event::LoopEvent;
+use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
 use crate::pane::fast_forward::{FastForward, Touched};
 use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
@@ -17,7 +18,6 @@ use crate::pane::parse_guard::{self, ParserPanicked, RESET_NOTICE};
 use crate::pane::pty::{ExitInfo, OutputChunk, PtyProcess, SpawnSpec};
 use crate::pane::scrollback::ByteRing;
 use crate::pane::terminal_queries::PaneEvents;
-use crate::terminal::guard::contain;
 
 /// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
 /// PTY) and shows the part that fits.

@@ -376,7 +376,7 @@ pub fn cursor_style_sequence(ws: &Workspace) -> &'static [u8] {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::input::keymap::Keymap;
+    use crate::config::keymap::Keymap;
     use crate::pane::Pane;
     use crate::pane::spawn::ChildEnv;
     use crate::workspace::layout::Layout;

@@ -7,7 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
-use crate::input::keymap::Keymap;
+use crate::config::keymap::Keymap;
 use crate::render::popups::centered;
 
 pub struct HelpOverlay<'a> {

@@ -7,7 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
-use crate::input::keymap::Keymap;
+use crate::config::keymap::Keymap;
 use crate::input::router::SearchAllResults;
 
 /// A `width` x `height` rectangle in the middle of `area`, shrunk to fit.

@@ -7,8 +7,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthStr;
 
-use crate::input::action::Action;
-use crate::input::keymap::Keymap;
+use crate::config::action::Action;
+use crate::config::keymap::Keymap;
 use crate::input::router::Mode;
 use crate::workspace::Workspace;
 

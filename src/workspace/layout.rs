@@ -7,70 +7,8 @@
 
 use ratatui::layout::{Position, Rect};
 
+use crate::config::action::{Direction, Preset};
 use crate::pane::PaneId;
-
-/// A direction on screen, for focus moves and resizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Direction {
-    Left,
-    Right,
-    Up,
-    Down,
-}
-
-impl Direction {
-    pub const ALL: [Direction; 4] = [
-        Direction::Left,
-        Direction::Right,
-        Direction::Up,
-        Direction::Down,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::Left => "left",
-            Direction::Right => "right",
-            Direction::Up => "up",
-            Direction::Down => "down",
-        }
-    }
-}
-
-/// Layout presets, like tmux's `select-layout`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Preset {
-    /// All panes side by side, equal widths.
-    EvenHorizontal,
-    /// All panes stacked, equal heights.
-    EvenVertical,
-    /// The focused pane large on the left, the others stacked on the right.
-    MainVertical,
-    /// A grid as square as the pane count allows.
-    Tiled,
-}
-
-impl Preset {
-    pub const ALL: [Preset; 4] = [
-        Preset::EvenHorizontal,
-        Preset::EvenVertical,
-        Preset::MainVertical,
-        Preset::Tiled,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::EvenHorizontal => "even-horizontal",
-            Preset::EvenVertical => "even-vertical",
-            Preset::MainVertical => "main-vertical",
-            Preset::Tiled => "tiled",
-        }
-    }
-
-    pub fn next(self) -> Preset {
-        let i = Preset::ALL.iter().position(|&p| p == self).unwrap_or(0);
-        Preset::ALL[(i + 1) % Preset::ALL.len()]
-    }
-}
 
 /// Smallest size a pane gets along a split axis while the area allows it:
 /// a box border on each side plus two cells of content, so even a squeezed

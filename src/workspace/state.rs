@@ -11,10 +11,10 @@ use crossbeam_channel::Sender;
 use ratatui::layout::Rect;
 
 use crate::app::loop_event::LoopEvent;
+use crate::config::action::{Action, Direction, Preset, RESIZE_STEP};
 use crate::config::profile::{
     LayoutSpec, PaneSpec, Profile, RestartPolicy, SplitDirection, StartMode,
 };
-use crate::input::action::{Action, Direction, Preset, RESIZE_STEP};
 use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::pty::{ExitInfo, SpawnSpec};

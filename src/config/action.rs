@@ -7,8 +7,68 @@
 use std::fmt;
 use std::str::FromStr;
 
-// Geometry belongs to the layout; actions carry it.
-pub use crate::workspace::layout::{Direction, Preset};
+/// A direction on screen, for focus moves and resizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Left,
+    Right,
+    Up,
+    Down,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 4] = [
+        Direction::Left,
+        Direction::Right,
+        Direction::Up,
+        Direction::Down,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Left => "left",
+            Direction::Right => "right",
+            Direction::Up => "up",
+            Direction::Down => "down",
+        }
+    }
+}
+
+/// Layout presets, like tmux's `select-layout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// All panes side by side, equal widths.
+    EvenHorizontal,
+    /// All panes stacked, equal heights.
+    EvenVertical,
+    /// The focused pane large on the left, the others stacked on the right.
+    MainVertical,
+    /// A grid as square as the pane count allows.
+    Tiled,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 4] = [
+        Preset::EvenHorizontal,
+        Preset::EvenVertical,
+        Preset::MainVertical,
+        Preset::Tiled,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::EvenHorizontal => "even-horizontal",
+            Preset::EvenVertical => "even-vertical",
+            Preset::MainVertical => "main-vertical",
+            Preset::Tiled => "tiled",
+        }
+    }
+
+    pub fn next(self) -> Preset {
+        let i = Preset::ALL.iter().position(|&p| p == self).unwrap_or(0);
+        Preset::ALL[(i + 1) % Preset::ALL.len()]
+    }
+}
 
 /// How many cells a single resize key press moves a border.
 pub const RESIZE_STEP: u16 = 2;

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::input::action::{Action, Direction, Preset};
+use crate::config::action::{Action, Direction, Preset};
 
 /// One key with its modifiers, as written in config files (`C-b`, `M-Left`).
 ///
