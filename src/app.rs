@@ -3,11 +3,13 @@
 //! from other threads, and draws a frame when something changed.
 //!
 //! - `event_loop`: start-up ([`run`]) and the loop itself.
+//! - [`frame_clock`]: when to draw (dirty, urgent, echo, frame cap).
 //! - [`loop_event`]: what other threads tell the loop.
 //! - [`typing_throttle`]: while the user types, other panes wait their turn.
 //! - `signals`: SIGTERM, SIGHUP, SIGINT become a clean shutdown.
 
 mod event_loop;
+pub mod frame_clock;
 pub mod loop_event;
 mod signals;
 pub mod typing_throttle;

@@ -1,9 +1,11 @@
 //! The user's terminal: [`guard`] puts it into workspace mode and restores
 //! it on every exit path, [`output`] is the one stream every frame is
 //! written to, [`input_thread`] reads keys, mouse and resizes, and
-//! [`clipboard`] reaches the user's clipboard.
+//! [`clipboard`] reaches the user's clipboard; [`outbox`] holds the side
+//! effects (clipboard, bell, cursor shape) until the next frame.
 
 pub mod clipboard;
 pub mod guard;
 pub mod input_thread;
+pub mod outbox;
 pub mod output;

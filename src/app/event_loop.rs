@@ -17,6 +17,7 @@ use ratatui::crossterm::event::{Event, MouseButton, MouseEventKind};
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
+use crate::app::frame_clock::FrameClock;
 use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
 use crate::app::typing_throttle::TypingThrottle;
 use crate::config::Config;
@@ -31,6 +32,7 @@ use crate::render::frame;
 use crate::render::painter::Painter;
 use crate::render::status_bar::tab_at;
 use crate::terminal::guard::TerminalGuard;
+use crate::terminal::outbox::Outbox;
 use crate::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
@@ -130,12 +132,8 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         terminal,
         input_rx,
         events_rx,
-        frame_interval,
-        last_frame: None,
-        dirty: true,
-        urgent: true,
-        echo_pending: None,
-        last_cursor_style: b"",
+        clock: FrameClock::new(frame_interval),
+        outbox: Outbox::default(),
         deadline_exit: opts.exit_after.map(|d| Instant::now() + d),
         input_closed: false,
         metrics,
@@ -143,14 +141,11 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         overlay_refresh_at: None,
         started: Instant::now(),
         clipboard_from_programs: opts.config.clipboard_from_programs,
-        pending_clipboard: None,
-        pending_bell: false,
         batch: Vec::with_capacity(64),
         order: Vec::with_capacity(16),
         render_cache: crate::render::cache::RenderCache::default(),
         painter: Painter::new(size),
         throttle: TypingThrottle::default(),
-        echo_frame: None,
     };
     let result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
@@ -173,15 +168,9 @@ struct App {
     terminal: Terminal<CrosstermBackend<FrameWriter>>,
     input_rx: Receiver<(Instant, Event)>,
     events_rx: Receiver<LoopEvent>,
-    frame_interval: Duration,
-    last_frame: Option<Instant>,
-    /// Something on screen changed since the last frame.
-    dirty: bool,
-    /// Draw at once, ignoring the frame cap (user-visible reaction to input).
-    urgent: bool,
-    /// A key went to this pane; its next output is drawn at once.
-    echo_pending: Option<PaneId>,
-    last_cursor_style: &'static [u8],
+    clock: FrameClock,
+    /// The clipboard, bell and cursor shape, written with the next frame.
+    outbox: Outbox,
     deadline_exit: Option<Instant>,
     input_closed: bool,
     metrics: Metrics,
@@ -191,19 +180,12 @@ struct App {
     overlay_refresh_at: Option<Instant>,
     started: Instant,
     clipboard_from_programs: bool,
-    /// A program's OSC 52 write to pass on to the user's terminal (base64,
-    /// validated by vt100), written with the next frame.
-    pending_clipboard: Option<Vec<u8>>,
-    /// A visible pane rang the bell: pass it on with the next frame.
-    pending_bell: bool,
     /// Reused every wake-up: chunks taken from one pane, pane visit order.
     batch: Vec<crate::pane::pty::OutputChunk>,
     order: Vec<PaneId>,
     render_cache: crate::render::cache::RenderCache,
     painter: Painter,
     throttle: TypingThrottle,
-    /// The next frame is drawn early for this pane's echo.
-    echo_frame: Option<PaneId>,
 }
 
 impl App {
@@ -221,20 +203,18 @@ impl App {
             let now = Instant::now();
             if self.overlay_refresh_at.is_some_and(|t| now >= t) {
                 self.overlay_refresh_at = None;
-                self.dirty = true;
+                self.clock.changed();
             }
             if self.router.tick(now) {
-                self.dirty = true;
-                self.urgent = true;
+                self.clock.changed_now();
             }
-            let next_allowed = self.last_frame.map_or(now, |t| t + self.frame_interval);
-            if self.dirty && (self.urgent || now >= next_allowed) {
+            if self.clock.due(now) {
                 self.render()?;
             }
             if more_output {
                 continue;
             }
-            let deadline = if self.dirty { Some(next_allowed) } else { None };
+            let deadline = self.clock.deadline(Instant::now());
             self.wait(
                 deadline
                     .min_with(self.deadline_exit)
@@ -329,12 +309,11 @@ impl App {
             self.metrics.key_arrived(at);
         }
         if outcome.redraw {
-            self.dirty = true;
-            self.urgent = true;
+            self.clock.changed_now();
             self.metrics.key_reflected();
         }
         if let Some(id) = outcome.sent_to {
-            self.echo_pending = Some(id);
+            self.clock.key_sent(id);
             self.throttle.key_sent(id, Instant::now());
         }
     }
@@ -354,7 +333,7 @@ impl App {
         let mut visible: Option<Vec<PaneId>> = None;
         // The pane waiting to echo a key goes first; while it waits, flooding
         // panes get only a small slice so the echo is not stuck behind them.
-        let echo = self.echo_pending;
+        let echo = self.clock.awaited_echo();
         self.order.clear();
         self.order
             .extend(echo.filter(|id| self.ws.panes.contains_key(id)));
@@ -402,15 +381,13 @@ impl App {
                     continue;
                 };
                 if shown {
-                    self.dirty = true;
-                    self.pending_bell |= bell;
+                    if bell {
+                        self.outbox.ring_bell();
+                    }
                 } else {
                     hidden_activity.push((id, bell));
                 }
-                if self.echo_pending == Some(id) {
-                    self.urgent = true;
-                    self.echo_pending = None;
-                    self.echo_frame = Some(id);
+                if self.clock.output_from(id, shown) {
                     self.metrics.key_reflected();
                 }
                 if pane.queued() > 0 && !self.throttle.holds_back(id, now) {
@@ -418,8 +395,8 @@ impl App {
                 }
                 if let Some(data) = pane.take_clipboard() {
                     if self.clipboard_from_programs {
-                        self.pending_clipboard = Some(data);
-                        self.dirty = true;
+                        self.outbox.set_clipboard_from_program(&data);
+                        self.clock.changed();
                     } else {
                         tracing::info!(
                             ?id,
@@ -443,7 +420,7 @@ impl App {
                 .map(|t| (self.ws.tabs[t].activity, self.ws.tabs[t].bell));
             if before != after {
                 // The status bar's tab markers changed.
-                self.dirty = true;
+                self.clock.changed();
             }
         }
         more
@@ -470,25 +447,22 @@ impl App {
                 LoopEvent::PaneExited(id, info) => {
                     tracing::info!(?id, code = info.code, "pane exited");
                     self.ws.pane_exited(id, info);
-                    self.dirty = true;
-                    self.urgent = true;
+                    self.clock.changed_now();
                 }
                 LoopEvent::HistoryReady(id, history) => {
                     if let Some(pane) = self.ws.panes.get_mut(&id) {
                         pane.history_ready(history);
                         self.router.history_arrived(&mut self.ws);
-                        self.dirty = true;
-                        self.urgent = true;
+                        self.clock.changed_now();
                     }
                 }
                 LoopEvent::SearchResult(result) => {
                     self.router.search_all_result(&self.ws, *result);
-                    self.dirty = true;
-                    self.urgent = true;
+                    self.clock.changed_now();
                 }
                 LoopEvent::RestartPane(id) => {
                     if self.ws.restart_due(id) {
-                        self.dirty = true;
+                        self.clock.changed();
                     }
                 }
                 LoopEvent::Signal(sig) => {
@@ -510,7 +484,7 @@ impl App {
         let overlay = self.router.show_fps.then(|| self.overlay_data(started));
         let counters = self.terminal.backend().writer().counters();
         let (bytes_before, writes_before) = (counters.bytes(), counters.writes());
-        let echo_of = self.echo_frame.take();
+        let echo_of = self.clock.begin_frame();
         // A frame drawn early for an echo parses only the echoing pane's
         // held-back output (and the focused one's, whose cursor is shown);
         // the others may show their previous image.
@@ -532,23 +506,14 @@ impl App {
             echo_of,
         )
         .context("drawing a frame")?;
-        let cursor = frame::cursor_style_sequence(ws);
-        let writer = self.terminal.backend_mut().writer_mut();
-        if cursor != self.last_cursor_style {
-            writer.write_all_sync(cursor)?;
-            self.last_cursor_style = cursor;
-        }
-        if let Some(data) = self.pending_clipboard.take() {
-            writer.write_all_sync(b"\x1b]52;c;")?;
-            writer.write_all_sync(&data)?;
-            writer.write_all_sync(b"\x07")?;
-        }
+        self.outbox.cursor_style(frame::cursor_style_sequence(ws));
         if let Some(osc52) = self.router.pending_osc52.take() {
-            writer.write_all_sync(&osc52)?;
+            self.outbox.set_clipboard(osc52);
         }
-        if std::mem::take(&mut self.pending_bell) {
-            writer.write_all_sync(b"\x07")?;
-        }
+        let writer = self.terminal.backend_mut().writer_mut();
+        self.outbox
+            .write_to(writer)
+            .context("writing to the terminal")?;
         writer.write_all_sync(SYNC_END)?;
         writer
             .end_frame()
@@ -557,10 +522,8 @@ impl App {
         let bytes = counters.bytes() - bytes_before;
         let writes = counters.writes() - writes_before;
         self.metrics.frame_done(done, done - started, bytes, writes);
-        self.last_frame = Some(done);
         // A pane drawn from a stale image gets a regular frame soon.
-        self.dirty = left_stale;
-        self.urgent = false;
+        self.clock.frame_done(done, left_stale);
         self.overlay_refresh_at = match &overlay {
             Some(data) if data.fps > 0 || self.metrics.fps.fps(done) > 0 => {
                 Some(done + Duration::from_millis(1050))

@@ -1,0 +1,113 @@
+//! Side effects on the user's terminal besides the picture: the clipboard
+//! (OSC 52), the bell and the cursor's shape. They are collected between
+//! frames and written inside the next frame's synchronized update, so they
+//! cost no `write(2)` of their own.
+
+use std::io::{self, Write};
+
+#[derive(Default)]
+pub struct Outbox {
+    /// OSC 52 sequences to write: a program's clipboard write the config
+    /// allows, then a copy by the user. One of each at most: a later one
+    /// replaces an earlier one, as it would on the clipboard anyway, so a
+    /// program writing its clipboard in a loop cannot pile up memory.
+    from_program: Option<Vec<u8>>,
+    from_user: Option<Vec<u8>>,
+    bell: bool,
+    /// The cursor shape wanted (DECSCUSR) and the one last written.
+    cursor_style: &'static [u8],
+    written_cursor_style: &'static [u8],
+}
+
+impl Outbox {
+    /// A whole OSC 52 sequence (see `clipboard::osc52`).
+    pub fn set_clipboard(&mut self, osc52: Vec<u8>) {
+        self.from_user = Some(osc52);
+    }
+
+    /// A program's OSC 52 write: its base64 payload, already validated.
+    pub fn set_clipboard_from_program(&mut self, base64: &[u8]) {
+        let mut osc52 = Vec::with_capacity(base64.len() + 8);
+        osc52.extend_from_slice(b"\x1b]52;c;");
+        osc52.extend_from_slice(base64);
+        osc52.push(b'\x07');
+        self.from_program = Some(osc52);
+    }
+
+    pub fn ring_bell(&mut self) {
+        self.bell = true;
+    }
+
+    /// The cursor shape the focused pane asks for; written only when it
+    /// differs from the last one written.
+    pub fn cursor_style(&mut self, sequence: &'static [u8]) {
+        self.cursor_style = sequence;
+    }
+
+    /// Writes and forgets everything pending.
+    pub fn write_to(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if self.cursor_style != self.written_cursor_style {
+            out.write_all(self.cursor_style)?;
+            self.written_cursor_style = self.cursor_style;
+        }
+        for osc52 in [self.from_program.take(), self.from_user.take()]
+            .into_iter()
+            .flatten()
+        {
+            out.write_all(&osc52)?;
+        }
+        if std::mem::take(&mut self.bell) {
+            out.write_all(b"\x07")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(outbox: &mut Outbox) -> Vec<u8> {
+        let mut out = Vec::new();
+        outbox.write_to(&mut out).expect("writing to a Vec");
+        out
+    }
+
+    #[test]
+    fn nothing_pending_writes_nothing() {
+        assert_eq!(written(&mut Outbox::default()), b"");
+    }
+
+    #[test]
+    fn each_effect_is_written_once_in_order() {
+        let mut outbox = Outbox::default();
+        outbox.cursor_style(b"\x1b[5 q");
+        outbox.set_clipboard_from_program(b"aGk=");
+        outbox.set_clipboard(b"\x1b]52;c;eW8=\x07".to_vec());
+        outbox.ring_bell();
+        assert_eq!(
+            written(&mut outbox),
+            b"\x1b[5 q\x1b]52;c;aGk=\x07\x1b]52;c;eW8=\x07\x07"
+        );
+        assert_eq!(written(&mut outbox), b"");
+    }
+
+    #[test]
+    fn a_later_clipboard_write_replaces_an_earlier_one() {
+        let mut outbox = Outbox::default();
+        outbox.set_clipboard_from_program(b"MQ==");
+        outbox.set_clipboard_from_program(b"Mg==");
+        assert_eq!(written(&mut outbox), b"\x1b]52;c;Mg==\x07");
+    }
+
+    #[test]
+    fn the_cursor_shape_is_written_only_when_it_changes() {
+        let mut outbox = Outbox::default();
+        outbox.cursor_style(b"\x1b[2 q");
+        assert_eq!(written(&mut outbox), b"\x1b[2 q");
+        outbox.cursor_style(b"\x1b[2 q");
+        assert_eq!(written(&mut outbox), b"");
+        outbox.cursor_style(b"\x1b[0 q");
+        assert_eq!(written(&mut outbox), b"\x1b[0 q");
+    }
+}
