@@ -11,6 +11,8 @@
 mod event_loop;
 pub mod frame_clock;
 pub mod loop_event;
+#[cfg(test)]
+mod loop_tests;
 mod signals;
 pub mod typing_throttle;
 

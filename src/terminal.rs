@@ -5,6 +5,7 @@
 //! effects (clipboard, bell, cursor shape) until the next frame.
 
 pub mod clipboard;
+pub mod frame_sink;
 pub mod guard;
 pub mod input_thread;
 pub mod outbox;

@@ -31,6 +31,7 @@ use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
 use crate::render::painter::Painter;
 use crate::render::status_bar::tab_at;
+use crate::terminal::frame_sink::{FrameSink, RawWriter};
 use crate::terminal::guard::TerminalGuard;
 use crate::terminal::outbox::Outbox;
 use crate::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
@@ -124,29 +125,14 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         Some(path) => Some(StatsFile::create(path)?),
         None => None,
     };
-    let metrics = Metrics::new(opts.writer.name());
-    let frame_interval = Duration::from_secs(1) / opts.config.fps.max(1);
-    let mut app = App {
-        ws,
-        router,
-        terminal,
-        input_rx,
-        events_rx,
-        clock: FrameClock::new(frame_interval),
-        outbox: Outbox::default(),
-        deadline_exit: opts.exit_after.map(|d| Instant::now() + d),
-        input_closed: false,
-        metrics,
-        stats,
-        overlay_refresh_at: None,
-        started: Instant::now(),
+    let settings = LoopSettings {
+        frame_interval: Duration::from_secs(1) / opts.config.fps.max(1),
+        exit_after: opts.exit_after,
         clipboard_from_programs: opts.config.clipboard_from_programs,
-        batch: Vec::with_capacity(64),
-        order: Vec::with_capacity(16),
-        render_cache: crate::render::cache::RenderCache::default(),
-        painter: Painter::new(size),
-        throttle: TypingThrottle::default(),
+        writer_name: opts.writer.name(),
     };
+    let mut app = App::new(terminal, ws, router, input_rx, events_rx, &settings);
+    app.stats = stats;
     let result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs.is_empty()
@@ -162,10 +148,10 @@ pub fn run(opts: RunOptions) -> Result<i32> {
     result
 }
 
-struct App {
-    ws: Workspace,
+pub(super) struct App<B: FrameSink> {
+    pub(super) ws: Workspace,
     router: InputRouter,
-    terminal: Terminal<CrosstermBackend<FrameWriter>>,
+    pub(super) terminal: Terminal<B>,
     input_rx: Receiver<(Instant, Event)>,
     events_rx: Receiver<LoopEvent>,
     clock: FrameClock,
@@ -188,41 +174,95 @@ struct App {
     throttle: TypingThrottle,
 }
 
-impl App {
+/// How the loop runs, from the config and the command line.
+pub(super) struct LoopSettings {
+    pub frame_interval: Duration,
+    /// Quit after this long (`--exit-after`, for benchmarks).
+    pub exit_after: Option<Duration>,
+    pub clipboard_from_programs: bool,
+    /// For the overlay: which writer the frames go through.
+    pub writer_name: &'static str,
+}
+
+impl<B: FrameSink> App<B> {
+    pub(super) fn new(
+        mut terminal: Terminal<B>,
+        ws: Workspace,
+        router: InputRouter,
+        input_rx: Receiver<(Instant, Event)>,
+        events_rx: Receiver<LoopEvent>,
+        settings: &LoopSettings,
+    ) -> Self {
+        let size = terminal.current_buffer_mut().area;
+        Self {
+            ws,
+            router,
+            terminal,
+            input_rx,
+            events_rx,
+            clock: FrameClock::new(settings.frame_interval),
+            outbox: Outbox::default(),
+            deadline_exit: settings.exit_after.map(|d| Instant::now() + d),
+            input_closed: false,
+            metrics: Metrics::new(settings.writer_name),
+            stats: None,
+            overlay_refresh_at: None,
+            started: Instant::now(),
+            clipboard_from_programs: settings.clipboard_from_programs,
+            batch: Vec::with_capacity(64),
+            order: Vec::with_capacity(16),
+            render_cache: crate::render::cache::RenderCache::default(),
+            painter: Painter::new(size),
+            throttle: TypingThrottle::default(),
+        }
+    }
+
     fn run(&mut self) -> Result<i32> {
         loop {
-            self.drain_input();
-            let more_output = self.drain_panes();
-            self.drain_events();
-            if let Some(code) = self.ws.exit_code {
+            if let Some(code) = self.turn(None)? {
                 return Ok(code);
             }
-            if self.deadline_exit.is_some_and(|d| Instant::now() >= d) {
-                return Ok(0);
-            }
-            let now = Instant::now();
-            if self.overlay_refresh_at.is_some_and(|t| now >= t) {
-                self.overlay_refresh_at = None;
-                self.clock.changed();
-            }
-            if self.router.tick(now) {
-                self.clock.changed_now();
-            }
-            if self.clock.due(now) {
-                self.render()?;
-            }
-            if more_output {
-                continue;
-            }
-            let deadline = self.clock.deadline(Instant::now());
-            self.wait(
-                deadline
-                    .min_with(self.deadline_exit)
-                    .min_with(self.overlay_refresh_at)
-                    .min_with(self.router.next_deadline())
-                    .min_with(self.throttle.next_deadline(Instant::now())),
-            );
         }
+    }
+
+    /// One wake-up: input, then pane output, then other events, then a
+    /// frame if one is due; then waits for more (at most until
+    /// `wait_limit`) unless output is left. Returns the exit status once
+    /// the workspace is done.
+    pub(super) fn turn(&mut self, wait_limit: Option<Instant>) -> Result<Option<i32>> {
+        self.drain_input();
+        let more_output = self.drain_panes();
+        self.drain_events();
+        if let Some(code) = self.ws.exit_code {
+            return Ok(Some(code));
+        }
+        if self.deadline_exit.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Some(0));
+        }
+        let now = Instant::now();
+        if self.overlay_refresh_at.is_some_and(|t| now >= t) {
+            self.overlay_refresh_at = None;
+            self.clock.changed();
+        }
+        if self.router.tick(now) {
+            self.clock.changed_now();
+        }
+        if self.clock.due(now) {
+            self.render()?;
+        }
+        if more_output {
+            return Ok(None);
+        }
+        let deadline = self.clock.deadline(Instant::now());
+        self.wait(
+            deadline
+                .min_with(self.deadline_exit)
+                .min_with(self.overlay_refresh_at)
+                .min_with(self.router.next_deadline())
+                .min_with(self.throttle.next_deadline(Instant::now()))
+                .min_with(wait_limit),
+        );
+        Ok(None)
     }
 
     /// Blocks until input, output or an event is ready, or `deadline`.
@@ -482,8 +522,13 @@ impl App {
         }
         let started = Instant::now();
         let overlay = self.router.show_fps.then(|| self.overlay_data(started));
-        let counters = self.terminal.backend().writer().counters();
-        let (bytes_before, writes_before) = (counters.bytes(), counters.writes());
+        let counters = self.terminal.backend().counters();
+        let count = || {
+            counters
+                .as_ref()
+                .map_or((0, 0), |c| (c.bytes(), c.writes()))
+        };
+        let (bytes_before, writes_before) = count();
         let echo_of = self.clock.begin_frame();
         // A frame drawn early for an echo parses only the echoing pane's
         // held-back output (and the focused one's, whose cursor is shown);
@@ -494,8 +539,10 @@ impl App {
         let ws = &self.ws;
         let router = &self.router;
         self.render_cache.retain(|id| ws.panes.contains_key(&id));
-        let writer = self.terminal.backend_mut().writer_mut();
-        writer.write_all_sync(SYNC_BEGIN)?;
+        let backend = self.terminal.backend_mut();
+        backend
+            .write_raw(SYNC_BEGIN)
+            .context("writing to the terminal")?;
         let left_stale = frame::render_frame(
             &mut self.terminal,
             &mut self.painter,
@@ -510,17 +557,17 @@ impl App {
         if let Some(osc52) = self.router.pending_osc52.take() {
             self.outbox.set_clipboard(osc52);
         }
-        let writer = self.terminal.backend_mut().writer_mut();
+        let backend = self.terminal.backend_mut();
         self.outbox
-            .write_to(writer)
+            .write_to(&mut RawWriter(&mut *backend))
+            .and_then(|()| backend.write_raw(SYNC_END))
             .context("writing to the terminal")?;
-        writer.write_all_sync(SYNC_END)?;
-        writer
+        backend
             .end_frame()
             .context("writing a frame to the terminal")?;
         let done = Instant::now();
-        let bytes = counters.bytes() - bytes_before;
-        let writes = counters.writes() - writes_before;
+        let (bytes_after, writes_after) = count();
+        let (bytes, writes) = (bytes_after - bytes_before, writes_after - writes_before);
         self.metrics.frame_done(done, done - started, bytes, writes);
         // A pane drawn from a stale image gets a regular frame soon.
         self.clock.frame_done(done, left_stale);
@@ -576,16 +623,5 @@ impl MinWith for Option<Instant> {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
-    }
-}
-
-trait WriteAllSync {
-    fn write_all_sync(&mut self, bytes: &[u8]) -> Result<()>;
-}
-
-impl WriteAllSync for FrameWriter {
-    fn write_all_sync(&mut self, bytes: &[u8]) -> Result<()> {
-        use std::io::Write as _;
-        self.write_all(bytes).context("writing to the terminal")
     }
 }

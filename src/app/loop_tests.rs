@@ -1,0 +1,183 @@
+//! The whole loop in-process: real panes, keys sent as the input thread
+//! would send them, frames drawn on ratatui's `TestBackend` and read back
+//! as text. Waits on conditions (with a generous limit), never on time.
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Sender, bounded};
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+use super::event_loop::{App, LoopSettings};
+use super::loop_event::LOOP_EVENT_CAPACITY;
+use crate::config::Config;
+use crate::input::router::InputRouter;
+use crate::pane::spawn::ChildEnv;
+use crate::render::frame;
+use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// One workspace at a time: ending one (quit, or the harness dropped)
+/// ends every child this process registered, as tilework does on exit.
+static ONE_WORKSPACE: Mutex<()> = Mutex::new(());
+
+struct Harness {
+    app: App<TestBackend>,
+    keys: Sender<(Instant, Event)>,
+    _alone: MutexGuard<'static, ()>,
+}
+
+impl Harness {
+    /// A workspace of `cols` x `rows` with one `/bin/sh` pane (prompt `$ `).
+    fn start(cols: u16, rows: u16) -> Self {
+        let alone = ONE_WORKSPACE.lock().unwrap_or_else(PoisonError::into_inner);
+        let size = Rect::new(0, 0, cols, rows);
+        let terminal = Terminal::with_options(
+            TestBackend::new(cols, rows),
+            TerminalOptions {
+                viewport: Viewport::Fixed(size),
+            },
+        )
+        .expect("a TestBackend terminal");
+        let config = Config::default();
+        let settings = WorkspaceSettings {
+            env: ChildEnv::new(Some("/bin/sh"), &config.term),
+            scrollback_bytes: config.scrollback_bytes,
+            keep_exited_panes: false,
+        };
+        let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
+        let (pane_area, _) = frame::split_screen(size);
+        let mut ws = Workspace::new(settings.clone(), pane_area, events_tx);
+        let (mut spec, label) = settings.env.argv(&["/bin/sh".to_string()], None);
+        spec.env.push(("PS1".into(), "$ ".into()));
+        spec.env.push(("ENV".into(), String::new()));
+        ws.open_row(vec![PaneLaunch::new(spec, label)]);
+        let router = InputRouter::new(config.keymap.clone(), false);
+        let (keys, input_rx) = bounded(256);
+        let loop_settings = LoopSettings {
+            frame_interval: Duration::from_secs(1) / config.fps,
+            exit_after: None,
+            clipboard_from_programs: false,
+            writer_name: "test",
+        };
+        let app = App::new(terminal, ws, router, input_rx, events_rx, &loop_settings);
+        Self {
+            app,
+            keys,
+            _alone: alone,
+        }
+    }
+
+    fn screen(&self) -> String {
+        let buffer = self.app.terminal.backend().buffer();
+        let area = buffer.area;
+        (0..area.height)
+            .map(|y| {
+                (0..area.width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Runs the loop until `cond` holds on the drawn screen.
+    fn run_until(&mut self, what: &str, cond: impl Fn(&str) -> bool) {
+        let deadline = Instant::now() + LIMIT;
+        while !cond(&self.screen()) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; screen:\n{}",
+                self.screen()
+            );
+            let exit = self
+                .app
+                .turn(Some(Instant::now() + Duration::from_millis(50)))
+                .expect("a turn of the loop");
+            assert_eq!(
+                exit,
+                None,
+                "the workspace ended; screen:\n{}",
+                self.screen()
+            );
+        }
+    }
+
+    /// Runs the loop until the workspace ends; returns its exit status.
+    fn run_to_exit(&mut self) -> i32 {
+        let deadline = Instant::now() + LIMIT;
+        loop {
+            assert!(Instant::now() < deadline, "the workspace did not end");
+            let limit = Some(Instant::now() + Duration::from_millis(50));
+            if let Some(code) = self.app.turn(limit).expect("a turn of the loop") {
+                return code;
+            }
+        }
+    }
+
+    fn key(&self, code: KeyCode, modifiers: KeyModifiers) {
+        let event = Event::Key(KeyEvent::new(code, modifiers));
+        self.keys
+            .send((Instant::now(), event))
+            .expect("the loop's input channel");
+    }
+
+    fn type_text(&self, text: &str) {
+        for c in text.chars() {
+            match c {
+                '\r' => self.key(KeyCode::Enter, KeyModifiers::NONE),
+                c => self.key(KeyCode::Char(c), KeyModifiers::NONE),
+            }
+        }
+    }
+
+    fn prefix(&self, c: char) {
+        self.key(KeyCode::Char('b'), KeyModifiers::CONTROL);
+        self.key(KeyCode::Char(c), KeyModifiers::NONE);
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.app.ws.kill_all();
+    }
+}
+
+#[test]
+fn the_loop_draws_the_shell_and_the_echo_of_typed_keys() {
+    let mut h = Harness::start(60, 12);
+    h.run_until("the prompt", |s| s.contains("$ "));
+    h.type_text("echo in-process-$((6*7))\r");
+    h.run_until("the command's output", |s| s.contains("in-process-42"));
+    let screen = h.screen();
+    let lines: Vec<&str> = screen.lines().collect();
+    let expected_top = [
+        "┏ /bin/sh ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓",
+        "┃$ echo in-process-$((6*7))                                ┃",
+        "┃in-process-42                                             ┃",
+        "┃$                                                         ┃",
+    ];
+    assert_eq!(lines[..4], expected_top, "screen:\n{screen}");
+    assert!(
+        lines[11].starts_with(" 1:1  pane 1/1  /bin/sh"),
+        "the status bar names the tab and the pane:\n{screen}"
+    );
+}
+
+#[test]
+fn a_split_by_the_prefix_draws_two_panes_and_quit_ends_the_loop() {
+    let mut h = Harness::start(60, 12);
+    h.run_until("the prompt", |s| s.contains("$ "));
+    h.prefix('%');
+    h.run_until("two panes side by side", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|top| top.matches(['┌', '┏']).count() == 2)
+    });
+    h.prefix('Q');
+    assert_eq!(h.run_to_exit(), 0);
+}

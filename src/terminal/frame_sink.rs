@@ -1,0 +1,64 @@
+//! What the loop needs of the backend a frame goes to, beyond ratatui's
+//! `Backend`: bytes around the cells (the synchronized-update brackets, the
+//! outbox), exactly one flush per frame, and the write counters behind
+//! `--fps`. The real one is crossterm over a [`FrameWriter`]; tests drive
+//! the whole loop in-process over ratatui's `TestBackend`.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use ratatui::backend::{Backend, CrosstermBackend, TestBackend};
+
+use super::output::{FrameWriter, WriteCounters};
+
+pub trait FrameSink: Backend<Error: std::error::Error + Send + Sync + 'static> {
+    /// Writes bytes that are not cells (escape sequences of our own).
+    fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()>;
+    /// Sends the frame to the terminal: the one `write(2)` of the frame.
+    fn end_frame(&mut self) -> io::Result<()>;
+    /// Bytes and `write(2)` calls so far, where they are counted.
+    fn counters(&self) -> Option<Arc<WriteCounters>>;
+}
+
+impl FrameSink for CrosstermBackend<FrameWriter> {
+    fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.writer_mut().write_all(bytes)
+    }
+
+    fn end_frame(&mut self) -> io::Result<()> {
+        self.writer_mut().end_frame()
+    }
+
+    fn counters(&self) -> Option<Arc<WriteCounters>> {
+        Some(self.writer().counters())
+    }
+}
+
+/// The cells are what a test reads; the raw sequences have nowhere to go.
+impl FrameSink for TestBackend {
+    fn write_raw(&mut self, _bytes: &[u8]) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn end_frame(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn counters(&self) -> Option<Arc<WriteCounters>> {
+        None
+    }
+}
+
+/// A [`FrameSink`]'s raw side as a `Write`, for code that writes into one.
+pub struct RawWriter<'a, S: FrameSink>(pub &'a mut S);
+
+impl<S: FrameSink> Write for RawWriter<'_, S> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write_raw(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
