@@ -52,7 +52,7 @@ use tilework::render::frame;
 use tilework::render::painter::Painter;
 use tilework::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
 use tilework::workspace::layout::Layout;
-use tilework::workspace::{Tab, Workspace, WorkspaceSettings};
+use tilework::workspace::{Workspace, WorkspaceSettings};
 
 use common::{COLS, ROWS};
 
@@ -95,10 +95,8 @@ fn render_loop() -> Loop {
         keep_exited_panes: false,
     };
     let mut ws = Workspace::new(settings, panes_area, tx);
-    ws.panes
-        .insert(PANE, Pane::detached(PANE, ROWS, COLS, 8 << 20));
-    ws.tabs
-        .push(Tab::new("bench".into(), Layout::new(PANE), PANE));
+    let pane = Pane::detached(PANE, ROWS, COLS, 8 << 20);
+    ws.open_tab_of("bench", Layout::new(PANE), vec![pane]);
     Loop {
         term,
         painter: Painter::new(area),
@@ -110,17 +108,17 @@ fn render_loop() -> Loop {
 
 impl Loop {
     fn output(&mut self, bytes: &[u8]) {
-        if let Some(pane) = self.ws.panes.get_mut(&PANE) {
+        if let Some(pane) = self.ws.pane_mut(PANE) {
             pane.feed(bytes.to_vec());
         }
     }
 
     /// One frame as the render loop draws and writes it.
     fn frame(&mut self) {
-        for pane in self.ws.panes.values_mut() {
+        for pane in self.ws.panes_mut() {
             pane.settle();
         }
-        self.cache.note_changes(self.ws.panes.values_mut());
+        self.cache.note_changes(self.ws.panes_mut());
         let writer = self.term.backend_mut().writer_mut();
         writer.write_all(SYNC_BEGIN).expect("sync begin");
         frame::render_frame(

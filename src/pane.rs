@@ -6,8 +6,9 @@
 //! unseen) → [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
-//! on demand. [`spawn`] decides what to run; [`children`] ends every child
-//! on every exit path.
+//! on demand. [`spawn`] decides what to run; [`process`] is the seam that
+//! starts it (a PTY, or a fake in tests); [`children`] ends every child on
+//! every exit path.
 
 pub mod children;
 pub mod fast_forward;
@@ -16,6 +17,7 @@ mod id;
 pub mod input_queue;
 pub mod osc_guard;
 pub mod parse_guard;
+pub mod process;
 pub mod pty;
 pub mod scrollback;
 pub mod spawn;

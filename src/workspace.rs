@@ -4,9 +4,14 @@
 //! - `state`: the [`Workspace`] and its [`Tab`]s.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
 //! - [`session`]: saving the workspace as a profile.
+//!
+//! Programs start through a [`Launcher`](crate::pane::process::Launcher);
+//! `tests` drives the workspace headless with a fake one.
 
 pub mod layout;
 pub mod session;
 mod state;
+#[cfg(test)]
+mod tests;
 
 pub use state::{PaneLaunch, RESTART_DELAY, Tab, Workspace, WorkspaceSettings, content_rect};

@@ -135,7 +135,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
     app.stats = stats;
     let result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
-        && !app.ws.tabs.is_empty()
+        && !app.ws.tabs().is_empty()
     {
         match crate::workspace::session::save(&app.ws, name) {
             Ok(path) => tracing::info!("saved the workspace to {}", path.display()),
@@ -233,7 +233,7 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
-        if let Some(code) = self.ws.exit_code {
+        if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
         }
         if self.deadline_exit.is_some_and(|d| Instant::now() >= d) {
@@ -260,6 +260,7 @@ impl<B: FrameSink> App<B> {
                 .min_with(self.overlay_refresh_at)
                 .min_with(self.router.next_deadline())
                 .min_with(self.throttle.next_deadline(Instant::now()))
+                .min_with(self.ws.next_restart())
                 .min_with(wait_limit),
         );
         Ok(None)
@@ -273,7 +274,7 @@ impl<B: FrameSink> App<B> {
         }
         sel.recv(&self.events_rx);
         let now = Instant::now();
-        for pane in self.ws.panes.values() {
+        for pane in self.ws.panes() {
             if let Some(rx) = pane.output()
                 && !self.throttle.holds_back(pane.id, now)
             {
@@ -376,16 +377,16 @@ impl<B: FrameSink> App<B> {
         let echo = self.clock.awaited_echo();
         self.order.clear();
         self.order
-            .extend(echo.filter(|id| self.ws.panes.contains_key(id)));
+            .extend(echo.filter(|id| self.ws.pane(*id).is_some()));
         self.order
-            .extend(self.ws.panes.keys().copied().filter(|id| Some(*id) != echo));
+            .extend(self.ws.pane_ids().filter(|id| Some(*id) != echo));
         let now = Instant::now();
         for i in 0..self.order.len() {
             let id = self.order[i];
             if !self.throttle.may_feed(id, now) {
                 continue;
             }
-            let Some(pane) = self.ws.panes.get_mut(&id) else {
+            let Some(pane) = self.ws.pane_mut(id) else {
                 continue;
             };
             let budget = if echo.is_some() && echo != Some(id) {
@@ -417,7 +418,7 @@ impl<B: FrameSink> App<B> {
                 let shown = visible
                     .get_or_insert_with(|| self.ws_visible_ids())
                     .contains(&id);
-                let Some(pane) = self.ws.panes.get_mut(&id) else {
+                let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
                 };
                 if shown {
@@ -449,16 +450,7 @@ impl<B: FrameSink> App<B> {
             }
         }
         for (id, bell) in hidden_activity {
-            let before = self
-                .ws
-                .tab_of(id)
-                .map(|t| (self.ws.tabs[t].activity, self.ws.tabs[t].bell));
-            self.ws.note_activity(id, bell);
-            let after = self
-                .ws
-                .tab_of(id)
-                .map(|t| (self.ws.tabs[t].activity, self.ws.tabs[t].bell));
-            if before != after {
+            if self.ws.note_activity(id, bell) {
                 // The status bar's tab markers changed.
                 self.clock.changed();
             }
@@ -470,7 +462,7 @@ impl<B: FrameSink> App<B> {
     fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
         for id in self.ws_visible_ids() {
             if which(id)
-                && let Some(pane) = self.ws.panes.get_mut(&id)
+                && let Some(pane) = self.ws.pane_mut(id)
             {
                 pane.settle();
             }
@@ -486,11 +478,11 @@ impl<B: FrameSink> App<B> {
             match ev {
                 LoopEvent::PaneExited(id, info) => {
                     tracing::info!(?id, code = info.code, "pane exited");
-                    self.ws.pane_exited(id, info);
+                    self.ws.pane_exited(id, info, Instant::now());
                     self.clock.changed_now();
                 }
                 LoopEvent::HistoryReady(id, history) => {
-                    if let Some(pane) = self.ws.panes.get_mut(&id) {
+                    if let Some(pane) = self.ws.pane_mut(id) {
                         pane.history_ready(history);
                         self.router.history_arrived(&mut self.ws);
                         self.clock.changed_now();
@@ -500,16 +492,16 @@ impl<B: FrameSink> App<B> {
                     self.router.search_all_result(&self.ws, *result);
                     self.clock.changed_now();
                 }
-                LoopEvent::RestartPane(id) => {
-                    if self.ws.restart_due(id) {
-                        self.clock.changed();
-                    }
-                }
                 LoopEvent::Signal(sig) => {
                     tracing::info!(sig, "signal: shutting down");
-                    self.ws.exit_code = Some(128 + sig);
+                    self.ws.quit(128 + sig);
                 }
             }
+        }
+        // Command panes whose restart delay is over (the wait's deadline
+        // includes the next one).
+        if self.ws.run_due_restarts(Instant::now()) {
+            self.clock.changed();
         }
     }
 
@@ -535,10 +527,10 @@ impl<B: FrameSink> App<B> {
         // the others may show their previous image.
         let focused = self.ws.focused_id();
         self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
-        self.render_cache.note_changes(self.ws.panes.values_mut());
+        self.render_cache.note_changes(self.ws.panes_mut());
         let ws = &self.ws;
         let router = &self.router;
-        self.render_cache.retain(|id| ws.panes.contains_key(&id));
+        self.render_cache.retain(|id| ws.pane(id).is_some());
         let backend = self.terminal.backend_mut();
         backend
             .write_raw(SYNC_BEGIN)
@@ -585,8 +577,7 @@ impl<B: FrameSink> App<B> {
                 writes,
                 self.metrics.last_key_latency,
                 self.ws
-                    .panes
-                    .values()
+                    .panes()
                     .map(|pane| (pane.queued(), pane.bytes_received)),
             );
         }
@@ -596,8 +587,8 @@ impl<B: FrameSink> App<B> {
     /// Samples per-pane rates and snapshots the metrics for the overlay.
     fn overlay_data(&mut self, now: Instant) -> OverlayData {
         let mut panes = Vec::new();
-        for (id, pane) in &self.ws.panes {
-            let rate = self.metrics.pane_rates.entry(id.0).or_default();
+        for pane in self.ws.panes() {
+            let rate = self.metrics.pane_rates.entry(pane.id.0).or_default();
             rate.record(now, pane.bytes_received);
             panes.push(PaneMetrics {
                 label: pane.title().to_string(),
@@ -608,7 +599,7 @@ impl<B: FrameSink> App<B> {
         }
         self.metrics
             .pane_rates
-            .retain(|id, _| self.ws.panes.contains_key(&PaneId(*id)));
+            .retain(|id, _| self.ws.pane(PaneId(*id)).is_some());
         OverlayData::from_metrics(&mut self.metrics, now, panes)
     }
 }

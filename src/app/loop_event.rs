@@ -12,8 +12,6 @@ pub enum LoopEvent {
     PaneExited(PaneId, ExitInfo),
     /// A scrollback replay finished.
     HistoryReady(PaneId, Box<History>),
-    /// A command pane's restart delay is over.
-    RestartPane(PaneId),
     /// One pane's part of a search across the tab.
     SearchResult(Box<crate::input::search_all::PaneMatches>),
     /// SIGTERM, SIGHUP or SIGINT arrived.

@@ -380,7 +380,7 @@ impl InputRouter {
         if self.copy.as_ref().is_some_and(|c| c.pane == id) {
             return;
         }
-        if let Some(history) = ws.panes.get(&id).and_then(|p| p.history()) {
+        if let Some(history) = ws.pane(id).and_then(|p| p.history()) {
             self.copy = Some(CopyMode::new(id, history));
         }
     }
@@ -390,7 +390,7 @@ impl InputRouter {
         self.pending_copy_keys.clear();
         self.pending_search = None;
         if let Some(copy) = self.copy.take()
-            && let Some(p) = ws.panes.get_mut(&copy.pane)
+            && let Some(p) = ws.pane_mut(copy.pane)
         {
             p.scroll_to_bottom();
         }
@@ -430,7 +430,7 @@ impl InputRouter {
         let Some(copy) = self.copy.as_mut() else {
             return;
         };
-        let Some(history) = ws.panes.get_mut(&copy.pane).and_then(|p| p.history_mut()) else {
+        let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut()) else {
             return;
         };
         let search = copy.search.get_or_insert_with(|| Search::new(history));
@@ -472,7 +472,7 @@ impl InputRouter {
             // after entering copy mode must not lose keys).
             return self.copy_key_loading(ws, key);
         };
-        let Some(history) = ws.panes.get_mut(&copy.pane).and_then(|p| p.history_mut()) else {
+        let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut()) else {
             self.leave_copy(ws);
             return redraw();
         };
@@ -609,7 +609,7 @@ impl InputRouter {
             ..SearchAllResults::default()
         };
         for id in panes {
-            if let Some(pane) = ws.panes.get(&id) {
+            if let Some(pane) = ws.pane(id) {
                 results.pending += 1;
                 crate::input::search_all::spawn(
                     id,
@@ -636,8 +636,7 @@ impl InputRouter {
         }
         results.pending = results.pending.saturating_sub(1);
         let title = ws
-            .panes
-            .get(&result.pane)
+            .pane(result.pane)
             .map_or_else(String::new, |p| p.title().to_string());
         results
             .panes
@@ -690,7 +689,7 @@ impl InputRouter {
         let mut out = Outcome::default();
         let focused = ws.focused_id();
         for id in Self::targets(ws) {
-            let Some(pane) = ws.panes.get_mut(&id) else {
+            let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
             if pane.is_scrolled() {
@@ -719,7 +718,7 @@ impl InputRouter {
         let focused = ws.focused_id();
         let mut bytes = Vec::with_capacity(text.len() + 12);
         for id in Self::targets(ws) {
-            let Some(pane) = ws.panes.get_mut(&id) else {
+            let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
             pane.scroll_to_bottom();
@@ -765,12 +764,12 @@ impl InputRouter {
                     sent_to: None,
                 }
             }
-            MouseEventKind::Drag(MouseButton::Left) if ws.drag.is_some() => Outcome {
+            MouseEventKind::Drag(MouseButton::Left) if ws.is_dragging() => Outcome {
                 redraw: ws.drag_to(x, y),
                 sent_to: None,
             },
-            MouseEventKind::Up(MouseButton::Left) if ws.drag.is_some() => {
-                ws.drag = None;
+            MouseEventKind::Up(MouseButton::Left) if ws.is_dragging() => {
+                ws.end_drag();
                 redraw()
             }
             MouseEventKind::Drag(MouseButton::Left) if self.mouse_selection.is_some() => {
@@ -797,7 +796,7 @@ impl InputRouter {
     }
 
     fn wants_mouse(&self, ws: &Workspace, id: PaneId) -> bool {
-        ws.panes.get(&id).is_some_and(|p| {
+        ws.pane(id).is_some_and(|p| {
             !p.is_scrolled()
                 && p.live_screen().mouse_protocol_mode() != vt100::MouseProtocolMode::None
         }) && self.copy.is_none()
@@ -833,7 +832,7 @@ impl InputRouter {
             kind: SelectKind::Char,
             pending: count == 1,
         };
-        if let Some(pane) = ws.panes.get(&id) {
+        if let Some(pane) = ws.pane(id) {
             match count {
                 2 => {
                     let (a, b) = copy_mode::word_bounds(pane.screen(), point.0, point.1);
@@ -873,7 +872,7 @@ impl InputRouter {
             self.mouse_selection = None;
             return;
         }
-        let Some(pane) = ws.panes.get(&sel.pane) else {
+        let Some(pane) = ws.pane(sel.pane) else {
             return;
         };
         let text = copy_mode::extract_screen(pane.screen(), sel.start, sel.end, sel.kind);
@@ -887,7 +886,7 @@ impl InputRouter {
         if self.wants_mouse(ws, id) {
             return self.forward_mouse(ws, id, ev);
         }
-        let Some(pane) = ws.panes.get(&id) else {
+        let Some(pane) = ws.pane(id) else {
             return Outcome::default();
         };
         let screen = pane.live_screen();
@@ -913,7 +912,7 @@ impl InputRouter {
             };
         }
         if let Some(copy) = self.copy.as_mut().filter(|c| c.pane == id)
-            && let Some(history) = ws.panes.get_mut(&id).and_then(|p| p.history_mut())
+            && let Some(history) = ws.pane_mut(id).and_then(|p| p.history_mut())
         {
             copy.move_by(history, if up { -WHEEL_ROWS } else { WHEEL_ROWS }, 0);
             return redraw();
@@ -926,7 +925,7 @@ impl InputRouter {
         let Some(inner) = Self::inner_rect(ws, id) else {
             return Outcome::default();
         };
-        let Some(pane) = ws.panes.get(&id) else {
+        let Some(pane) = ws.pane(id) else {
             return Outcome::default();
         };
         let screen = pane.live_screen();

@@ -15,7 +15,8 @@ use crate::pane::fast_forward::{FastForward, Touched};
 use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::{self, ParserPanicked, RESET_NOTICE};
-use crate::pane::pty::{ExitInfo, OutputChunk, PtyProcess, SpawnSpec};
+use crate::pane::process::{Launcher, PaneProcess};
+use crate::pane::pty::{ExitInfo, OutputChunk, SpawnSpec};
 use crate::pane::scrollback::ByteRing;
 use crate::pane::terminal_queries::PaneEvents;
 
@@ -36,7 +37,7 @@ pub enum ScrollView {
 pub struct Pane {
     pub id: PaneId,
     parser: vt100::Parser<PaneEvents>,
-    process: Option<PtyProcess>,
+    process: Option<Box<dyn PaneProcess>>,
     ring: ByteRing,
     view: ScrollView,
     /// The command as the user would recognise it, the title until the
@@ -94,8 +95,9 @@ fn grid(n: u16) -> NonZeroU16 {
 }
 
 impl Pane {
-    /// Starts `spec` in a new pane of `rows` x `cols` content cells. When the
-    /// program cannot start, the pane still opens and says why.
+    /// Starts `spec` with `launcher` in a new pane of `rows` x `cols` content
+    /// cells. When the program cannot start, the pane still opens and says
+    /// why.
     pub fn spawn(
         id: PaneId,
         spec: SpawnSpec,
@@ -103,13 +105,10 @@ impl Pane {
         rows: u16,
         cols: u16,
         scrollback_bytes: usize,
-        events: &Sender<LoopEvent>,
+        launcher: &dyn Launcher,
     ) -> Self {
         let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
-        let events = events.clone();
-        let spawned = PtyProcess::spawn(&spec, rows, cols, move |info| {
-            let _ = events.send(LoopEvent::PaneExited(id, info));
-        });
+        let spawned = launcher.launch(id, &spec, rows, cols);
         let (process, spawn_error) = match spawned {
             Ok(p) => (Some(p), None),
             Err(err) => {
@@ -159,7 +158,7 @@ impl Pane {
         rows: u16,
         cols: u16,
         scrollback_bytes: usize,
-        process: Option<PtyProcess>,
+        process: Option<Box<dyn PaneProcess>>,
         spec: SpawnSpec,
         label: String,
     ) -> Self {
@@ -198,7 +197,7 @@ impl Pane {
         if self.output_closed {
             return None;
         }
-        self.process.as_ref().map(|p| &p.output_rx)
+        self.process.as_ref().map(|p| p.output())
     }
 
     /// The next chunk of output, if one is waiting.
@@ -206,7 +205,7 @@ impl Pane {
         if self.output_closed {
             return None;
         }
-        match self.process.as_ref()?.output_rx.try_recv() {
+        match self.process.as_ref()?.output().try_recv() {
             Ok(chunk) => Some(chunk),
             Err(TryRecvError::Empty) => None,
             Err(TryRecvError::Disconnected) => {
@@ -218,7 +217,7 @@ impl Pane {
 
     /// Messages waiting in the output channel, for the overlay.
     pub fn queued(&self) -> usize {
-        self.process.as_ref().map_or(0, |p| p.output_rx.len())
+        self.process.as_ref().map_or(0, |p| p.output().len())
     }
 
     /// Takes a chunk of program output: into the history ring, and to the
@@ -240,8 +239,7 @@ impl Pane {
         }
         self.drain_parser_events();
         if let Some(p) = &self.process {
-            // A full recycle channel just means the reader has enough buffers.
-            let _ = p.recycle_tx.try_send(chunk);
+            p.recycle(chunk);
         }
     }
 
@@ -563,7 +561,7 @@ impl Pane {
     /// blocking.
     pub fn drain_pending(&mut self) {
         let chunks: Vec<OutputChunk> = match &self.process {
-            Some(p) => p.output_rx.try_iter().collect(),
+            Some(p) => p.output().try_iter().collect(),
             None => return,
         };
         for chunk in chunks {
@@ -585,7 +583,7 @@ impl Pane {
     }
 
     pub fn pid(&self) -> Option<u32> {
-        self.process.as_ref().and_then(PtyProcess::pid)
+        self.process.as_ref().and_then(|p| p.pid())
     }
 
     pub fn history_bytes(&self) -> usize {

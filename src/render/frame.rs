@@ -129,7 +129,7 @@ pub fn draw(
     let focused = ws.focused_id();
     let zoomed = ws.tab().is_some_and(|t| t.zoomed);
     for (id, rect) in ws.visible() {
-        let Some(pane) = ws.panes.get(&id) else {
+        let Some(pane) = ws.pane(id) else {
             continue;
         };
         let is_focused = Some(id) == focused;
@@ -379,8 +379,8 @@ mod tests {
     use crate::config::keymap::Keymap;
     use crate::pane::Pane;
     use crate::pane::spawn::ChildEnv;
+    use crate::workspace::WorkspaceSettings;
     use crate::workspace::layout::Layout;
-    use crate::workspace::{Tab, WorkspaceSettings};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
@@ -395,14 +395,15 @@ mod tests {
         let mut ws = Workspace::new(settings, area, tx);
         let ids: Vec<PaneId> = (1..=feeds.len() as u32).map(PaneId).collect();
         let layout = Layout::even(crate::workspace::layout::Axis::Horizontal, &ids).unwrap();
+        let mut panes = Vec::new();
         for ((id, rect), bytes) in layout.rects(area).into_iter().zip(feeds) {
             let inner = content_rect(rect);
             let mut pane = Pane::detached(id, inner.height, inner.width, 1 << 20);
             pane.feed(bytes.to_vec());
             pane.settle();
-            ws.panes.insert(id, pane);
+            panes.push(pane);
         }
-        ws.tabs.push(Tab::new("t".into(), layout, ids[0]));
+        ws.open_tab_of("t", layout, panes);
         ws
     }
 
@@ -550,7 +551,7 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             let id = ids[(seed % 3) as usize];
-            let pane = ws.panes.get_mut(&id).unwrap();
+            let pane = ws.pane_mut(id).unwrap();
             pane.feed(outputs[((seed >> 8) % outputs.len() as u64) as usize].to_vec());
             pane.settle();
             if step % 17 == 0 {
@@ -561,7 +562,7 @@ mod tests {
             // As the render loop does; every other step, so that changes
             // not noted (compared instead) are covered too.
             if step % 2 == 0 {
-                frames.cache.note_changes(ws.panes.values_mut());
+                frames.cache.note_changes(ws.panes_mut());
             }
             frames.draw(&ws, &router);
             let mut fresh = Frames::new(w, h);
@@ -587,11 +588,11 @@ mod tests {
             (b"\x1b]0;zsh\x07", false),
         ];
         for (output, help) in steps {
-            let pane = ws.panes.get_mut(&id).unwrap();
+            let pane = ws.pane_mut(id).unwrap();
             pane.feed(output.to_vec());
             pane.settle();
             router.show_help = help;
-            frames.cache.note_changes(ws.panes.values_mut());
+            frames.cache.note_changes(ws.panes_mut());
             frames.draw(&ws, &router);
         }
         let top = frames.outer.screen().contents_between(0, 0, 0, w);

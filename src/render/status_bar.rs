@@ -16,7 +16,7 @@ use crate::workspace::Workspace;
 pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
     let mut x = 0u16;
     let mut spans = Vec::new();
-    for (i, tab) in ws.tabs.iter().enumerate() {
+    for (i, tab) in ws.tabs().iter().enumerate() {
         // Markers a tmux user knows: Z zoomed, ! bell, • output while hidden,
         // ⇶ broadcasting.
         let mut marks = String::new();
@@ -77,8 +77,8 @@ impl Widget for StatusBar<'_> {
         let mut x = area.x;
         let right_edge = area.right();
         for (_, _, i, label) in tab_spans(self.ws) {
-            let tab = &self.ws.tabs[i];
-            let style = if i == self.ws.active {
+            let tab = &self.ws.tabs()[i];
+            let style = if i == self.ws.active_index() {
                 Style::default()
                     .bg(Color::Green)
                     .fg(Color::Black)
@@ -157,12 +157,12 @@ impl StatusBar<'_> {
         let title = self.ws.focused().map_or("", |p| p.title());
         let mut key = format!(
             "{}|{:?}|{:?}|{:?}|{title}",
-            self.ws.active,
+            self.ws.active_index(),
             self.mode,
             self.notice,
             self.ws.focus_position()
         );
-        for tab in &self.ws.tabs {
+        for tab in self.ws.tabs() {
             let _ = write!(
                 key,
                 "|{}{}{}{}{}",

@@ -38,7 +38,7 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
     let mut out = format!(
         "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n"
     );
-    for tab in &ws.tabs {
+    for tab in ws.tabs() {
         let _ = write!(out, "\n[[tab]]\nname = {}\n", quote(&tab.name));
         let _ = writeln!(
             out,
@@ -76,7 +76,7 @@ fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>) -> String {
 
 fn pane_toml(ws: &Workspace, id: PaneId, focus: bool) -> String {
     let mut fields = Vec::new();
-    if let Some(pane) = ws.panes.get(&id) {
+    if let Some(pane) = ws.pane(id) {
         let shell = &ws.settings().env.shell;
         let argv = &pane.spec.argv;
         let is_shell = argv.len() == 1 && &argv[0] == shell;

@@ -2,10 +2,13 @@
 //! focus, and what every [`Action`] does to them.
 //!
 //! Knows nothing about the user's terminal: the render loop feeds it input
-//! and output and draws it. That keeps every behaviour testable headless.
+//! and output and draws it. Programs start through a [`Launcher`], so with a
+//! fake one every behaviour is testable headless. Time comes in as an
+//! argument: a restart is a deadline the loop waits for, not a timer thread.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 use ratatui::layout::Rect;
@@ -17,6 +20,7 @@ use crate::config::profile::{
 };
 use crate::pane::Pane;
 use crate::pane::PaneId;
+use crate::pane::process::{Launcher, PtyLauncher};
 use crate::pane::pty::{ExitInfo, SpawnSpec};
 use crate::pane::spawn::{ChildEnv, current_dir};
 use crate::workspace::layout::{Axis, BorderHandle, Layout, Node};
@@ -80,25 +84,33 @@ impl PaneLaunch {
 
 /// How long a command pane waits before it is started again, so a command
 /// that fails at once cannot spin.
-pub const RESTART_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
+pub const RESTART_DELAY: Duration = Duration::from_secs(1);
+
+/// A pane and what the workspace decides about it when its program ends.
+struct Member {
+    pane: Pane,
+    /// Overrides `keep_exited_panes` (from profiles).
+    keep_open: Option<bool>,
+    /// Command panes (from profiles).
+    restart: RestartPolicy,
+    /// When the ended program starts again.
+    restart_at: Option<Instant>,
+}
 
 pub struct Workspace {
-    pub tabs: Vec<Tab>,
-    pub active: usize,
-    pub panes: BTreeMap<PaneId, Pane>,
-    /// Per-pane override of `keep_exited_panes` (from profiles).
-    keep_open: BTreeMap<PaneId, bool>,
-    /// Restart policy of command panes (from profiles).
-    restart: BTreeMap<PaneId, RestartPolicy>,
+    tabs: Vec<Tab>,
+    active: usize,
+    panes: BTreeMap<PaneId, Member>,
     next_id: u32,
     /// Where panes go: the whole terminal minus the status bar.
     area: Rect,
     settings: WorkspaceSettings,
     events: Sender<LoopEvent>,
+    launcher: Box<dyn Launcher>,
     /// Set when the workspace should end, with tilework's exit status.
-    pub exit_code: Option<i32>,
+    exit_code: Option<i32>,
     /// The border being dragged with the mouse.
-    pub drag: Option<BorderHandle>,
+    drag: Option<BorderHandle>,
 }
 
 /// A pane's content area: its rectangle minus the border.
@@ -112,17 +124,28 @@ pub fn content_rect(rect: Rect) -> Rect {
 }
 
 impl Workspace {
+    /// A workspace whose panes run programs on PTYs.
     pub fn new(settings: WorkspaceSettings, area: Rect, events: Sender<LoopEvent>) -> Self {
+        let launcher = Box::new(PtyLauncher::new(events.clone()));
+        Self::with_launcher(settings, area, events, launcher)
+    }
+
+    /// A workspace whose panes' programs start through `launcher`.
+    pub fn with_launcher(
+        settings: WorkspaceSettings,
+        area: Rect,
+        events: Sender<LoopEvent>,
+        launcher: Box<dyn Launcher>,
+    ) -> Self {
         Self {
             tabs: Vec::new(),
             active: 0,
             panes: BTreeMap::new(),
-            keep_open: BTreeMap::new(),
-            restart: BTreeMap::new(),
             next_id: 1,
             area,
             settings,
             events,
+            launcher,
             exit_code: None,
             drag: None,
         }
@@ -151,6 +174,46 @@ impl Workspace {
         self.tabs.get(self.active)
     }
 
+    pub fn tabs(&self) -> &[Tab] {
+        &self.tabs
+    }
+
+    /// Index of the tab shown.
+    pub fn active_index(&self) -> usize {
+        self.active
+    }
+
+    pub fn pane(&self, id: PaneId) -> Option<&Pane> {
+        self.panes.get(&id).map(|m| &m.pane)
+    }
+
+    pub fn pane_mut(&mut self, id: PaneId) -> Option<&mut Pane> {
+        self.panes.get_mut(&id).map(|m| &mut m.pane)
+    }
+
+    /// Every pane of every tab, by id.
+    pub fn panes(&self) -> impl Iterator<Item = &Pane> + Clone {
+        self.panes.values().map(|m| &m.pane)
+    }
+
+    pub fn panes_mut(&mut self) -> impl Iterator<Item = &mut Pane> {
+        self.panes.values_mut().map(|m| &mut m.pane)
+    }
+
+    pub fn pane_ids(&self) -> impl Iterator<Item = PaneId> + '_ {
+        self.panes.keys().copied()
+    }
+
+    /// Set when the workspace should end: tilework's exit status.
+    pub fn exit_code(&self) -> Option<i32> {
+        self.exit_code
+    }
+
+    /// Ends the workspace with exit status `code` (a signal arrived).
+    pub fn quit(&mut self, code: i32) {
+        self.exit_code = Some(code);
+    }
+
     fn tab_mut(&mut self) -> Option<&mut Tab> {
         self.tabs.get_mut(self.active)
     }
@@ -160,12 +223,12 @@ impl Workspace {
     }
 
     pub fn focused(&self) -> Option<&Pane> {
-        self.focused_id().and_then(|id| self.panes.get(&id))
+        self.focused_id().and_then(|id| self.pane(id))
     }
 
     pub fn focused_mut(&mut self) -> Option<&mut Pane> {
         let id = self.focused_id()?;
-        self.panes.get_mut(&id)
+        self.pane_mut(id)
     }
 
     /// The panes on screen and their rectangles (border included).
@@ -297,15 +360,35 @@ impl Workspace {
             inner.height,
             inner.width,
             self.settings.scrollback_bytes,
-            &self.events,
+            self.launcher.as_ref(),
         );
-        if let Some(keep) = launch.keep_open {
-            self.keep_open.insert(id, keep);
+        self.insert_pane(pane, launch.keep_open, launch.restart);
+    }
+
+    fn insert_pane(&mut self, pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) {
+        // Panes made elsewhere (see `open_tab_of`) keep their ids.
+        self.next_id = self.next_id.max(pane.id.0.saturating_add(1));
+        let member = Member {
+            pane,
+            keep_open,
+            restart,
+            restart_at: None,
+        };
+        self.panes.insert(member.pane.id, member);
+    }
+
+    /// Opens a tab over panes made elsewhere, e.g. [`Pane::detached`] ones
+    /// fed by hand in benches and render tests. Focus goes to the layout's
+    /// first pane.
+    pub fn open_tab_of(&mut self, name: &str, layout: Layout, panes: Vec<Pane>) {
+        let Some(&first) = layout.panes().first() else {
+            return;
+        };
+        for pane in panes {
+            self.insert_pane(pane, None, RestartPolicy::Never);
         }
-        if launch.restart != RestartPolicy::Never {
-            self.restart.insert(id, launch.restart);
-        }
-        self.panes.insert(id, pane);
+        self.tabs.push(Tab::new(name.to_string(), layout, first));
+        self.active = self.tabs.len() - 1;
     }
 
     /// A new shell in the focused pane's directory, like zellij.
@@ -338,7 +421,7 @@ impl Workspace {
             tab.layout.rects(self.area)
         };
         for (id, rect) in rects {
-            if let Some(pane) = self.panes.get_mut(&id) {
+            if let Some(pane) = self.pane_mut(id) {
                 let inner = content_rect(rect);
                 pane.resize(inner.height, inner.width);
             }
@@ -516,6 +599,14 @@ impl Workspace {
         self.drag.is_some()
     }
 
+    pub fn is_dragging(&self) -> bool {
+        self.drag.is_some()
+    }
+
+    pub fn end_drag(&mut self) {
+        self.drag = None;
+    }
+
     pub fn drag_to(&mut self, x: u16, y: u16) -> bool {
         let area = self.area;
         let Some(handle) = self.drag.clone() else {
@@ -580,17 +671,22 @@ impl Workspace {
     }
 
     /// Marks a pane's tab for the status bar when it is not the one shown.
-    pub fn note_activity(&mut self, id: PaneId, bell: bool) {
+    /// Returns whether the tab's markers changed.
+    pub fn note_activity(&mut self, id: PaneId, bell: bool) -> bool {
         let active = self.active;
-        if let Some((i, tab)) = self
+        match self
             .tabs
             .iter_mut()
             .enumerate()
             .find(|(_, t)| t.layout.contains(id))
-            && i != active
         {
-            tab.activity = true;
-            tab.bell |= bell;
+            Some((i, tab)) if i != active => {
+                let before = (tab.activity, tab.bell);
+                tab.activity = true;
+                tab.bell |= bell;
+                before != (tab.activity, tab.bell)
+            }
+            _ => false,
         }
     }
 
@@ -642,10 +738,9 @@ impl Workspace {
             return false;
         };
         for id in tab.layout.panes() {
-            if let Some(pane) = self.panes.remove(&id) {
-                pane.terminate();
+            if let Some(member) = self.panes.remove(&id) {
+                member.pane.terminate();
             }
-            self.keep_open.remove(&id);
         }
         self.tabs.remove(index);
         if self.tabs.is_empty() {
@@ -679,7 +774,7 @@ impl Workspace {
         let Some(id) = self.detach_focused() else {
             return false;
         };
-        let name = self.panes.get(&id).map_or_else(
+        let name = self.pane(id).map_or_else(
             || (self.tabs.len() + 1).to_string(),
             |p| p.title().to_string(),
         );
@@ -726,15 +821,15 @@ impl Workspace {
         let Some(tab_index) = self.tab_of(old) else {
             return false;
         };
-        let Some(pane) = self.panes.remove(&old) else {
+        let Some(member) = self.panes.remove(&old) else {
             return false;
         };
-        pane.terminate();
+        member.pane.terminate();
         let launch = PaneLaunch {
-            spec: pane.spec.clone(),
-            label: pane.label().to_string(),
-            keep_open: self.keep_open.remove(&old),
-            restart: self.restart.remove(&old).unwrap_or_default(),
+            spec: member.pane.spec.clone(),
+            label: member.pane.label().to_string(),
+            keep_open: member.keep_open,
+            restart: member.restart,
         };
         let id = self.alloc_id();
         let tab = &mut self.tabs[tab_index];
@@ -765,7 +860,7 @@ impl Workspace {
     /// Scrolls a pane's history by `rows` (positive: back in time).
     pub fn scroll_pane(&mut self, id: PaneId, rows: isize) {
         let events = self.events.clone();
-        if let Some(pane) = self.panes.get_mut(&id) {
+        if let Some(pane) = self.pane_mut(id) {
             pane.scroll(rows, &events);
         }
     }
@@ -775,11 +870,9 @@ impl Workspace {
     pub fn close_pane(&mut self, id: PaneId, exit: Option<ExitInfo>) {
         // Even when the program already exited: what it left running in its
         // session (background jobs, a grandchild holding the PTY) goes too.
-        if let Some(pane) = self.panes.remove(&id) {
-            pane.terminate();
+        if let Some(member) = self.panes.remove(&id) {
+            member.pane.terminate();
         }
-        self.keep_open.remove(&id);
-        self.restart.remove(&id);
         let Some(tab_index) = self.tabs.iter().position(|t| t.layout.contains(id)) else {
             return;
         };
@@ -808,61 +901,72 @@ impl Workspace {
         self.relayout_tab(tab_index);
     }
 
-    /// A pane's program ended: close the pane, keep it showing the status,
-    /// or (command panes) start it again after [`RESTART_DELAY`].
-    pub fn pane_exited(&mut self, id: PaneId, info: ExitInfo) {
-        let policy = self.restart.get(&id).copied();
+    /// A pane's program ended (at `now`): close the pane, keep it showing
+    /// the status, or (command panes) start it again [`RESTART_DELAY`]
+    /// later, when the loop calls [`Workspace::run_due_restarts`].
+    pub fn pane_exited(&mut self, id: PaneId, info: ExitInfo, now: Instant) {
+        let keep_by_default = self.settings.keep_exited_panes;
+        let Some(member) = self.panes.get_mut(&id) else {
+            // Closed or restarted meanwhile; nothing of it is left to show.
+            self.close_pane(id, Some(info));
+            return;
+        };
+        member.pane.drain_pending();
         // Command panes always show how they ended, like mprocs; so does a
         // command that could not run (126: not executable, 127: not found),
         // or its error would vanish with the pane.
-        let keep = policy.is_some()
+        let keep = member.restart != RestartPolicy::Never
             || (!info.signal && matches!(info.code, 126 | 127))
-            || self
-                .keep_open
-                .get(&id)
-                .copied()
-                .unwrap_or(self.settings.keep_exited_panes);
-        if let Some(pane) = self.panes.get_mut(&id) {
-            pane.drain_pending();
-            if keep {
-                pane.mark_exited(info);
-                if policy.is_some_and(|p| p.restarts(info.code)) {
-                    let events = self.events.clone();
-                    let spawned = std::thread::Builder::new()
-                        .name("restart-timer".into())
-                        .spawn(move || {
-                            std::thread::sleep(RESTART_DELAY);
-                            let _ = events.send(LoopEvent::RestartPane(id));
-                        });
-                    if let Err(err) = spawned {
-                        tracing::warn!("starting the restart timer: {err}");
-                    }
-                }
-                return;
-            }
+            || member.keep_open.unwrap_or(keep_by_default);
+        if !keep {
+            self.close_pane(id, Some(info));
+            return;
         }
-        self.close_pane(id, Some(info));
+        member.pane.mark_exited(info);
+        if member.restart.restarts(info.code) {
+            member.restart_at = Some(now + RESTART_DELAY);
+        }
     }
 
-    /// The restart timer fired; the pane may have been closed meanwhile.
-    pub fn restart_due(&mut self, id: PaneId) -> bool {
-        let still_dead = self.panes.get(&id).is_some_and(|p| p.exit().is_some());
-        still_dead && self.restart_pane(id)
+    /// When the next ended command pane is due to start again, for the
+    /// loop's wait.
+    pub fn next_restart(&self) -> Option<Instant> {
+        self.panes.values().filter_map(|m| m.restart_at).min()
+    }
+
+    /// Starts again every command pane whose restart is due at `now`.
+    /// Returns whether any did.
+    pub fn run_due_restarts(&mut self, now: Instant) -> bool {
+        let due: Vec<PaneId> = self
+            .panes
+            .iter_mut()
+            .filter(|(_, m)| m.restart_at.is_some_and(|at| at <= now))
+            .map(|(id, m)| {
+                // Taken before trying, so a restart that cannot happen is
+                // not due again on every wake-up.
+                m.restart_at = None;
+                *id
+            })
+            .collect();
+        let mut restarted = false;
+        for id in due {
+            restarted |= self.restart_pane(id);
+        }
+        restarted
     }
 
     /// Ends every program at once (quitting).
     pub fn kill_all(&mut self) {
-        for pane in self.panes.values() {
+        for pane in self.panes() {
             pane.kill_now();
         }
-        // Every registered session, including panes closed moments ago and
-        // still in their grace period.
-        crate::pane::children::kill_all();
+        // Including panes closed moments ago and still in their grace period.
+        self.launcher.kill_all();
     }
 
     /// Directory a new pane would start in, for saving profiles.
     pub fn pane_dir(&self, id: PaneId) -> Option<PathBuf> {
-        let pane = self.panes.get(&id)?;
+        let pane = self.pane(id)?;
         current_dir(pane.cwd(), pane.pid())
     }
 

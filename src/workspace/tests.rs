@@ -1,0 +1,617 @@
+//! Workspace behaviour, headless: programs start through a fake launcher
+//! that records them and lets a test print, exit, and read what they were
+//! sent; time is an `Instant` the test moves by hand.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
+
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, bounded};
+use ratatui::layout::Rect;
+
+use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
+use crate::config::action::{Action, Direction};
+use crate::config::profile::{
+    LayoutSpec, PaneSpec, Profile, RestartPolicy, SplitDirection, TabSpec,
+};
+use crate::pane::PaneId;
+use crate::pane::process::fake::FakeLauncher;
+use crate::pane::pty::ExitInfo;
+use crate::pane::spawn::ChildEnv;
+use crate::workspace::{PaneLaunch, RESTART_DELAY, Workspace, WorkspaceSettings, content_rect};
+
+const AREA: Rect = Rect {
+    x: 0,
+    y: 0,
+    width: 80,
+    height: 24,
+};
+
+/// A workspace with a fake launcher, and the loop's part: it hands the
+/// workspace what the programs report, at the test's `now`.
+struct Harness {
+    ws: Workspace,
+    fake: FakeLauncher,
+    events: Receiver<LoopEvent>,
+    now: Instant,
+}
+
+impl Harness {
+    fn new(keep_exited_panes: bool) -> Self {
+        let (tx, events) = bounded(LOOP_EVENT_CAPACITY);
+        let fake = FakeLauncher::new(tx.clone());
+        let settings = WorkspaceSettings {
+            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
+            scrollback_bytes: 1 << 16,
+            keep_exited_panes,
+        };
+        let ws = Workspace::with_launcher(settings, AREA, tx, Box::new(fake.clone()));
+        Self {
+            ws,
+            fake,
+            events,
+            now: Instant::now(),
+        }
+    }
+
+    /// One pane running `program`, as `tilework -- program` opens.
+    fn with_program(keep_exited_panes: bool, program: &str) -> Self {
+        let mut h = Self::new(keep_exited_panes);
+        let (spec, label) = h.ws.settings().env.argv(&[program.to_string()], None);
+        h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
+        h
+    }
+
+    /// One tab of command panes side by side, as a profile opens them.
+    fn with_commands(keep_exited_panes: bool, panes: Vec<PaneSpec>) -> Self {
+        let mut h = Self::new(keep_exited_panes);
+        let layout = match panes.len() {
+            1 => LayoutSpec::Pane(panes.into_iter().next().unwrap()),
+            n => LayoutSpec::Split {
+                direction: SplitDirection::Right,
+                weights: vec![1; n],
+                children: panes.into_iter().map(LayoutSpec::Pane).collect(),
+            },
+        };
+        h.ws.open_profile(&Profile {
+            name: "test".into(),
+            tabs: vec![TabSpec { name: None, layout }],
+        });
+        h
+    }
+
+    /// Delivers what the programs reported, as the loop does.
+    fn deliver(&mut self) {
+        while let Ok(event) = self.events.try_recv() {
+            if let LoopEvent::PaneExited(id, info) = event {
+                self.ws.pane_exited(id, info, self.now);
+            }
+        }
+    }
+
+    /// Pane `id`'s program ends with `code`.
+    fn exit(&mut self, id: PaneId, code: i32) {
+        self.fake.exit(id, code);
+        self.deliver();
+    }
+
+    /// Time passes; the loop runs the restarts that are due.
+    fn wait(&mut self, by: Duration) -> bool {
+        self.now += by;
+        self.ws.run_due_restarts(self.now)
+    }
+
+    fn focused(&self) -> PaneId {
+        self.ws.focused_id().expect("a focused pane")
+    }
+
+    fn tab_panes(&self) -> Vec<PaneId> {
+        self.ws.tab().map(|t| t.layout.panes()).unwrap_or_default()
+    }
+
+    /// Every visible pane's program was told the size its pane has.
+    fn assert_sizes_follow_layout(&self) {
+        for (id, rect) in self.ws.visible() {
+            let inner = content_rect(rect);
+            assert_eq!(
+                self.fake.size(id),
+                Some((inner.height, inner.width)),
+                "{id:?} in {rect:?}"
+            );
+        }
+    }
+
+    fn screen(&mut self, id: PaneId) -> String {
+        let pane = self.ws.pane_mut(id).unwrap();
+        pane.settle();
+        pane.screen().contents()
+    }
+}
+
+fn command(line: &str, restart: RestartPolicy) -> PaneSpec {
+    PaneSpec {
+        command: Some(line.into()),
+        restart,
+        ..PaneSpec::default()
+    }
+}
+
+fn killed_by(signal: i32) -> ExitInfo {
+    ExitInfo {
+        code: 128 + signal,
+        signal: true,
+    }
+}
+
+// ---- layout and focus ----
+
+#[test]
+fn a_split_starts_a_shell_beside_the_focused_pane_and_focuses_it() {
+    let mut h = Harness::with_program(false, "top");
+    let first = h.focused();
+
+    assert!(h.ws.apply(Action::SplitRight));
+
+    let second = h.focused();
+    assert_ne!(first, second);
+    assert_eq!(h.fake.launched(), [first, second]);
+    assert_eq!(h.fake.spec(second).unwrap().argv, ["/bin/sh"]);
+    let visible = h.ws.visible();
+    assert_eq!(visible.len(), 2);
+    assert!(visible[0].1.x < visible[1].1.x, "side by side: {visible:?}");
+    // The first program was told it shrank.
+    h.assert_sizes_follow_layout();
+}
+
+#[test]
+fn closing_a_pane_hangs_up_on_it_and_gives_its_space_back() {
+    let mut h = Harness::with_program(false, "top");
+    let first = h.focused();
+    h.ws.apply(Action::SplitDown);
+    let second = h.focused();
+
+    assert!(h.ws.apply(Action::ClosePane));
+
+    assert!(h.fake.terminated(second));
+    assert!(!h.fake.terminated(first));
+    assert!(h.ws.pane(second).is_none());
+    assert_eq!(h.focused(), first);
+    assert_eq!(h.ws.visible(), [(first, AREA)]);
+    h.assert_sizes_follow_layout();
+    assert_eq!(h.ws.exit_code(), None);
+}
+
+#[test]
+fn focus_moves_by_direction_and_cycles() {
+    let mut h = Harness::with_program(false, "top");
+    let left = h.focused();
+    h.ws.apply(Action::SplitRight);
+    let right = h.focused();
+
+    assert!(h.ws.apply(Action::Focus(Direction::Left)));
+    assert_eq!(h.focused(), left);
+    assert!(
+        !h.ws.apply(Action::Focus(Direction::Left)),
+        "nothing further left"
+    );
+    assert!(h.ws.apply(Action::FocusNext));
+    assert_eq!(h.focused(), right);
+    assert!(h.ws.apply(Action::FocusNext));
+    assert_eq!(h.focused(), left, "cycling wraps");
+    assert!(h.ws.apply(Action::FocusPrev));
+    assert_eq!(h.focused(), right);
+}
+
+#[test]
+fn a_zoomed_pane_fills_the_tab_and_keeps_the_zoom_when_focus_cycles() {
+    let mut h = Harness::with_program(false, "top");
+    let left = h.focused();
+    h.ws.apply(Action::SplitRight);
+    let right = h.focused();
+
+    assert!(h.ws.apply(Action::ToggleZoom));
+    assert_eq!(h.ws.visible(), [(right, AREA)]);
+    h.assert_sizes_follow_layout();
+
+    h.ws.apply(Action::FocusNext);
+    assert_eq!(h.ws.visible(), [(left, AREA)]);
+    h.assert_sizes_follow_layout();
+
+    h.ws.apply(Action::ToggleZoom);
+    assert_eq!(h.ws.visible().len(), 2);
+    h.assert_sizes_follow_layout();
+}
+
+#[test]
+fn a_new_size_reaches_the_programs_of_hidden_tabs_too() {
+    let mut h = Harness::with_program(false, "top");
+    let hidden = h.focused();
+    h.ws.apply(Action::NewTab);
+    let shown = h.focused();
+
+    let smaller = Rect::new(0, 0, 50, 20);
+    h.ws.set_area(smaller);
+
+    let inner = content_rect(smaller);
+    for id in [hidden, shown] {
+        assert_eq!(h.fake.size(id), Some((inner.height, inner.width)), "{id:?}");
+    }
+}
+
+#[test]
+fn keys_reach_the_focused_program_only() {
+    let mut h = Harness::with_program(false, "top");
+    let first = h.focused();
+    h.ws.apply(Action::SplitRight);
+    let second = h.focused();
+
+    assert!(h.ws.focused().unwrap().send(b"ls\r"));
+
+    assert_eq!(h.fake.input(second), b"ls\r");
+    assert!(h.fake.input(first).is_empty());
+}
+
+// ---- tabs ----
+
+#[test]
+fn tabs_open_switch_and_close() {
+    let mut h = Harness::with_program(false, "top");
+    let first = h.focused();
+
+    assert!(h.ws.apply(Action::NewTab));
+    let second = h.focused();
+    assert_eq!(h.ws.tabs().len(), 2);
+    assert_eq!(h.ws.active_index(), 1);
+    assert_eq!(h.fake.spec(second).unwrap().argv, ["/bin/sh"]);
+
+    assert!(h.ws.apply(Action::NextTab), "wraps to the first");
+    assert_eq!(h.focused(), first);
+    assert!(h.ws.apply(Action::GoToTab(2)));
+    assert_eq!(h.focused(), second);
+    assert!(!h.ws.apply(Action::GoToTab(2)), "already there");
+    assert!(!h.ws.apply(Action::GoToTab(9)), "no such tab");
+
+    assert!(h.ws.apply(Action::CloseTab));
+    assert!(h.fake.terminated(second));
+    assert_eq!(h.ws.tabs().len(), 1);
+    assert_eq!(h.focused(), first);
+    assert_eq!(h.ws.exit_code(), None);
+
+    h.ws.apply(Action::CloseTab);
+    assert!(h.fake.terminated(first));
+    assert_eq!(h.ws.exit_code(), Some(0), "the last tab closed");
+}
+
+#[test]
+fn output_in_a_hidden_tab_marks_it_once_until_it_is_shown() {
+    let mut h = Harness::with_program(false, "top");
+    let hidden = h.focused();
+    h.ws.apply(Action::NewTab);
+    let shown = h.focused();
+
+    assert!(
+        !h.ws.note_activity(shown, true),
+        "the tab shown is not marked"
+    );
+    assert!(h.ws.note_activity(hidden, false));
+    assert!(!h.ws.note_activity(hidden, false), "already marked");
+    assert!(h.ws.note_activity(hidden, true), "a bell is a new mark");
+    let tab = &h.ws.tabs()[0];
+    assert!(tab.activity && tab.bell);
+
+    h.ws.select_tab(0);
+    let tab = &h.ws.tabs()[0];
+    assert!(!tab.activity && !tab.bell);
+}
+
+#[test]
+fn a_pane_broken_out_and_moved_back_keeps_its_program() {
+    let mut h = Harness::with_program(false, "top");
+    h.ws.apply(Action::SplitRight);
+    let moved = h.focused();
+
+    assert!(h.ws.apply(Action::BreakPane));
+    assert_eq!(h.ws.tabs().len(), 2);
+    assert_eq!(h.tab_panes(), [moved]);
+    h.assert_sizes_follow_layout();
+
+    assert!(h.ws.apply(Action::MovePaneToNextTab));
+    assert_eq!(h.ws.tabs().len(), 1, "the emptied tab is gone");
+    assert_eq!(h.tab_panes().len(), 2);
+    assert_eq!(h.focused(), moved);
+    assert!(!h.fake.terminated(moved));
+    assert_eq!(h.fake.launched().len(), 2, "nothing started again");
+    h.assert_sizes_follow_layout();
+}
+
+// ---- programs that end ----
+
+#[test]
+fn a_pane_whose_program_ends_closes_and_its_sibling_takes_the_space() {
+    let mut h = Harness::with_program(false, "top");
+    let first = h.focused();
+    h.ws.apply(Action::SplitRight);
+    let second = h.focused();
+
+    h.exit(second, 0);
+
+    assert!(h.ws.pane(second).is_none());
+    assert_eq!(h.ws.visible(), [(first, AREA)]);
+    assert_eq!(h.focused(), first);
+    assert_eq!(h.ws.exit_code(), None);
+}
+
+#[test]
+fn with_keep_exited_panes_an_ended_program_stays_on_screen_with_its_status() {
+    let mut h = Harness::with_program(true, "make");
+    let id = h.focused();
+    h.fake.print(id, b"build finished\r\n");
+
+    h.exit(id, 2);
+
+    let pane = h.ws.pane(id).expect("the pane stays");
+    assert_eq!(
+        pane.exit(),
+        Some(ExitInfo {
+            code: 2,
+            signal: false
+        })
+    );
+    assert!(!pane.send(b"x"), "nothing runs to take keys");
+    assert!(h.fake.input(id).is_empty());
+    assert!(
+        h.screen(id).contains("build finished"),
+        "its last output was read before it closed"
+    );
+    assert_eq!(h.ws.exit_code(), None);
+    assert_eq!(h.ws.next_restart(), None);
+}
+
+#[test]
+fn a_command_that_could_not_run_stays_to_say_so() {
+    for code in [126, 127] {
+        let mut h = Harness::with_program(false, "nonexistent");
+        let id = h.focused();
+        h.exit(id, code);
+        assert!(h.ws.pane(id).is_some(), "{code}");
+        assert_eq!(h.ws.exit_code(), None, "{code}");
+    }
+}
+
+#[test]
+fn the_last_pane_to_end_gives_tilework_its_exit_status() {
+    let mut h = Harness::with_program(false, "make");
+    let first = h.focused();
+    h.ws.apply(Action::SplitRight);
+    let second = h.focused();
+
+    h.exit(first, 1);
+    assert_eq!(h.ws.exit_code(), None);
+    h.exit(second, 3);
+    assert_eq!(h.ws.exit_code(), Some(3));
+
+    let mut h = Harness::with_program(false, "sleep");
+    let id = h.focused();
+    h.ws.pane_exited(id, killed_by(15), h.now);
+    assert_eq!(h.ws.exit_code(), Some(143));
+}
+
+#[test]
+fn a_profile_pane_overrides_keep_exited_panes_either_way() {
+    let keep = PaneSpec {
+        keep_open: Some(true),
+        ..command("make", RestartPolicy::Never)
+    };
+    let mut h = Harness::with_commands(false, vec![keep, command("top", RestartPolicy::Never)]);
+    let [kept, _] = h.tab_panes()[..] else {
+        panic!("two panes")
+    };
+    h.exit(kept, 0);
+    assert!(h.ws.pane(kept).is_some());
+
+    let close = PaneSpec {
+        keep_open: Some(false),
+        ..command("make", RestartPolicy::Never)
+    };
+    let mut h = Harness::with_commands(true, vec![close, command("top", RestartPolicy::Never)]);
+    let [closed, _] = h.tab_panes()[..] else {
+        panic!("two panes")
+    };
+    h.exit(closed, 0);
+    assert!(h.ws.pane(closed).is_none());
+}
+
+#[test]
+fn a_program_that_cannot_start_leaves_a_pane_that_says_why() {
+    let mut h = Harness::new(false);
+    h.fake.fail_next("no such program: frobnicate");
+    let (spec, label) = h.ws.settings().env.argv(&["frobnicate".into()], None);
+    h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
+
+    let id = h.focused();
+    assert!(h.ws.pane(id).unwrap().spawn_error().is_some());
+    assert!(
+        h.screen(id)
+            .contains("tilework: no such program: frobnicate"),
+        "{}",
+        h.screen(id)
+    );
+    assert!(!h.ws.pane(id).unwrap().send(b"x"));
+}
+
+#[test]
+fn quitting_ends_every_program_at_once() {
+    let mut h = Harness::with_program(false, "top");
+    let first = h.focused();
+    h.ws.apply(Action::SplitRight);
+    let second = h.focused();
+
+    h.ws.kill_all();
+
+    assert!(h.fake.terminated(first) && h.fake.terminated(second));
+    assert!(
+        h.fake.killed_all(),
+        "and whatever is still in its grace period"
+    );
+}
+
+// ---- restarts ----
+
+#[test]
+fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
+    let mut h = Harness::with_commands(
+        false,
+        vec![
+            command("make test", RestartPolicy::OnFailure),
+            command("top", RestartPolicy::Never),
+        ],
+    );
+    let [failing, other] = h.tab_panes()[..] else {
+        panic!("two panes")
+    };
+    h.ws.focus_pane(failing);
+    let spec = h.fake.spec(failing).unwrap();
+    let exited_at = h.now;
+
+    h.exit(failing, 1);
+
+    // It shows how it ended meanwhile.
+    assert!(h.ws.pane(failing).unwrap().exit().is_some());
+    assert_eq!(h.ws.next_restart(), Some(exited_at + RESTART_DELAY));
+    assert!(!h.wait(RESTART_DELAY - Duration::from_millis(1)));
+    assert_eq!(h.tab_panes(), [failing, other], "not yet");
+
+    assert!(h.wait(Duration::from_millis(1)));
+
+    let [restarted, still] = h.tab_panes()[..] else {
+        panic!("two panes")
+    };
+    assert_ne!(
+        restarted, failing,
+        "a new id: the old program's exit cannot close it"
+    );
+    assert_eq!(still, other);
+    assert_eq!(h.fake.spec(restarted), Some(spec));
+    assert_eq!(h.focused(), restarted, "focus follows");
+    assert!(h.ws.pane(failing).is_none());
+    assert!(h.ws.pane(restarted).unwrap().exit().is_none());
+    assert_eq!(h.ws.next_restart(), None);
+    h.assert_sizes_follow_layout();
+
+    // It keeps its policy: failing again restarts again.
+    h.exit(restarted, 1);
+    assert!(h.wait(RESTART_DELAY));
+    assert_eq!(h.fake.launched().len(), 4);
+}
+
+#[test]
+fn restart_policies_decide_by_exit_status() {
+    // (policy, exit code, restarts)
+    let cases = [
+        (RestartPolicy::OnFailure, 0, false),
+        (RestartPolicy::OnFailure, 2, true),
+        (RestartPolicy::Always, 0, true),
+        (RestartPolicy::Always, 9, true),
+    ];
+    for (policy, code, restarts) in cases {
+        let mut h = Harness::with_commands(false, vec![command("job", policy)]);
+        let id = h.focused();
+        h.exit(id, code);
+        assert!(
+            h.ws.pane(id).is_some(),
+            "{policy:?} {code}: command panes show how they ended"
+        );
+        assert_eq!(h.ws.next_restart().is_some(), restarts, "{policy:?} {code}");
+        assert_eq!(h.wait(RESTART_DELAY), restarts, "{policy:?} {code}");
+        assert_eq!(h.fake.launched().len(), 1 + usize::from(restarts));
+        assert_eq!(h.ws.exit_code(), None);
+    }
+}
+
+#[test]
+fn the_earliest_of_several_restarts_is_the_loops_deadline() {
+    let mut h = Harness::with_commands(
+        false,
+        vec![
+            command("a", RestartPolicy::Always),
+            command("b", RestartPolicy::Always),
+        ],
+    );
+    let [a, b] = h.tab_panes()[..] else {
+        panic!("two panes")
+    };
+    let start = h.now;
+    h.exit(b, 0);
+    h.now += Duration::from_millis(300);
+    h.exit(a, 0);
+
+    assert_eq!(h.ws.next_restart(), Some(start + RESTART_DELAY));
+    h.now = start;
+    assert!(h.wait(RESTART_DELAY));
+    assert!(h.ws.pane(a).is_some(), "a is not due yet");
+    assert!(h.ws.pane(b).is_none());
+    assert_eq!(
+        h.ws.next_restart(),
+        Some(start + Duration::from_millis(300) + RESTART_DELAY)
+    );
+    assert!(h.wait(Duration::from_millis(300)));
+    assert!(h.ws.pane(a).is_none());
+    assert_eq!(h.ws.next_restart(), None);
+}
+
+#[test]
+fn restart_pane_runs_it_again_at_once_and_cancels_the_pending_restart() {
+    let mut h = Harness::with_commands(false, vec![command("server", RestartPolicy::Always)]);
+    let old = h.focused();
+    h.exit(old, 1);
+    assert!(h.ws.next_restart().is_some());
+
+    assert!(h.ws.apply(Action::RestartPane));
+
+    let new = h.focused();
+    assert_ne!(new, old);
+    assert_eq!(h.fake.launched(), [old, new]);
+    assert_eq!(h.ws.next_restart(), None);
+    assert!(
+        !h.wait(RESTART_DELAY),
+        "no second start when the delay ends"
+    );
+    assert_eq!(h.fake.launched().len(), 2);
+}
+
+#[test]
+fn restarting_a_running_pane_hangs_up_on_it_and_its_late_exit_changes_nothing() {
+    let mut h = Harness::with_commands(false, vec![command("server", RestartPolicy::Never)]);
+    let old = h.focused();
+
+    assert!(h.ws.apply(Action::RestartPane));
+    let new = h.focused();
+
+    assert!(h.fake.terminated(old));
+    h.exit(old, 129);
+    assert_eq!(h.focused(), new);
+    assert!(h.ws.pane(new).is_some());
+    assert_eq!(h.ws.exit_code(), None);
+}
+
+#[test]
+fn closing_a_pane_waiting_to_restart_cancels_the_restart() {
+    let mut h = Harness::with_commands(
+        false,
+        vec![
+            command("server", RestartPolicy::Always),
+            command("top", RestartPolicy::Never),
+        ],
+    );
+    let [server, _] = h.tab_panes()[..] else {
+        panic!("two panes")
+    };
+    h.exit(server, 1);
+    h.ws.focus_pane(server);
+
+    h.ws.apply(Action::ClosePane);
+
+    assert_eq!(h.ws.next_restart(), None);
+    assert!(!h.wait(RESTART_DELAY));
+    assert_eq!(h.fake.launched().len(), 2);
+}
