@@ -3,7 +3,8 @@
 //!
 //! [`pty`] (reader and writer threads, [`input_queue`]) → [`osc_guard`]
 //! (caps OSC strings) → [`fast_forward`] (skips output that scrolls off
-//! unseen) → [`parse_guard`] (vt100, panics contained) → the screen, with
+//! unseen) → [`rep_bound`] (cuts a repeat to what the screen can show) →
+//! [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
 //! on demand. [`spawn`] decides what to run; [`process`] is the seam that
@@ -19,6 +20,7 @@ pub mod osc_guard;
 pub mod parse_guard;
 pub mod process;
 pub mod pty;
+pub mod rep_bound;
 pub mod scrollback;
 pub mod spawn;
 mod state;

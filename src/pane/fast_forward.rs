@@ -37,14 +37,17 @@
 //! in `tests/fast_forward_equivalence.rs` compares this path with plain
 //! parsing.
 //!
-//! Every byte goes to the parser through [`parse_guard::process`]. When
-//! vt100 panics, the methods here stop and return the failure; the parser
-//! and this state are then both broken, and the caller replaces the parser
-//! and calls [`FastForward::reset`].
+//! Every byte goes to the parser through [`RepBound::process`], which
+//! bounds the work of REP by the screen's size, then through
+//! [`crate::pane::parse_guard::process`]. When vt100 panics, the methods here
+//! stop and return the failure; the parser and this state are then both
+//! broken, and the caller replaces the parser and calls
+//! [`FastForward::reset`].
 
 use memchr::{memchr, memchr2, memrchr};
 
-use crate::pane::parse_guard::{self, ParserPanicked};
+use crate::pane::parse_guard::ParserPanicked;
+use crate::pane::rep_bound::RepBound;
 
 const ESC: u8 = 0x1b;
 const BEL: u8 = 0x07;
@@ -134,6 +137,8 @@ pub struct FastForward {
     pub skipped: u64,
     /// Screen rows parsing may have changed since [`FastForward::take_touched`].
     touched: Touched,
+    /// What every byte goes through on its way to the parser.
+    rep: RepBound,
 }
 
 /// Which rows of the screen parsing may have changed, so the renderer can
@@ -180,6 +185,7 @@ impl FastForward {
             saturation,
             skipped: 0,
             touched: Touched::Any,
+            rep: RepBound::live(),
         }
     }
 
@@ -235,6 +241,19 @@ impl FastForward {
         Ok(())
     }
 
+    /// Parses tilework's own output (a notice) at once, ahead of anything
+    /// held back: call it when nothing is (a new pane, or after
+    /// [`FastForward::reset`]).
+    pub fn parse_now<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        debug_assert!(self.deferred.is_empty());
+        self.touched = Touched::Any;
+        self.rep.process(parser, bytes)
+    }
+
     /// Starts over for a fresh parser (after the old one panicked): the
     /// held-back output is dropped and vte's state is its ground state. The
     /// count of skipped bytes stays.
@@ -262,6 +281,7 @@ impl FastForward {
         self.region = [false; 2];
         let grown = u64::from(new_rows.saturating_sub(old_rows));
         self.scrolled_at_least = self.scrolled_at_least.saturating_sub(grown);
+        self.rep.grid_resized(old_rows, new_rows);
     }
 
     fn parse_plain<C: vt100::Callbacks>(
@@ -273,7 +293,7 @@ impl FastForward {
         if self.touched != Touched::Any {
             self.touched = self.touched.merge(self.rows_plain_output_touches(parser));
         }
-        parse_guard::process(parser, &self.deferred[..self.plain])?;
+        self.rep.process(parser, &self.deferred[..self.plain])?;
         self.deferred.drain(..self.plain);
         self.plain = 0;
         self.next_trim_at = 0;
@@ -314,7 +334,7 @@ impl FastForward {
             match self.step(byte) {
                 Ended::Decstbm => {
                     // Parse up to it to learn which grid it set.
-                    parse_guard::process(parser, &self.deferred[..i])?;
+                    self.rep.process(parser, &self.deferred[..i])?;
                     self.deferred.drain(..i);
                     i = 0;
                     let grid = usize::from(parser.screen().alternate_screen());
@@ -332,7 +352,7 @@ impl FastForward {
                 break;
             }
         }
-        parse_guard::process(parser, &self.deferred[..i])?;
+        self.rep.process(parser, &self.deferred[..i])?;
         self.deferred.drain(..i);
         Ok(self.seq == Seq::Ground)
     }
@@ -472,7 +492,7 @@ impl FastForward {
         self.replay.clear();
         self.replay.resize(feeds, b'\n');
         replay_colours(&plain[..cut], &mut self.replay);
-        parse_guard::process(parser, &self.replay)?;
+        self.rep.process(parser, &self.replay)?;
         let to_bottom = usize::from(rows - 1 - row.min(rows - 1));
         self.scrolled_at_least += feeds.saturating_sub(to_bottom) as u64;
         self.deferred.drain(..cut);
@@ -803,7 +823,7 @@ mod tests {
         let skipped = ff.skipped;
         assert!(skipped > 0);
         // Held back: a sequence cut off, and plain output.
-        let crash = [parse_guard::VT100_PANIC, b"\x1b]0;ti"].concat();
+        let crash = [crate::pane::parse_guard::VT100_PANIC, b"\x1b]0;ti"].concat();
         ff.push(&mut fast, &crash).unwrap_err();
         let mut fast = parser(10, 40);
         ff.reset();

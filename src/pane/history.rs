@@ -7,11 +7,16 @@
 //! Either way the history parser starts over where it failed, with the
 //! same notice as the live screen, and a replay always arrives: the pane
 //! never waits in "loading" for one that died.
+//!
+//! Bytes reach the parser through [`RepBound`], as on the live screen: a
+//! REP costs at most a couple of screenfuls to replay, and leaves at most
+//! `2 × rows` rows in the history (see `rep_bound`).
 
 use std::num::NonZeroU16;
 
 use crate::diag::panic_guard::contain;
-use crate::pane::parse_guard::{self, RESET_NOTICE};
+use crate::pane::parse_guard::RESET_NOTICE;
+use crate::pane::rep_bound::RepBound;
 use crate::pane::scrollback::{ByteRing, ResizeMark};
 
 /// Rows of scrollback a first replay keeps. Larger histories are replayed
@@ -54,6 +59,8 @@ impl ReplayRequest {
 /// A replayed history and the ring position it has seen up to.
 pub struct History {
     parser: vt100::Parser,
+    /// What every byte goes through on its way to the parser.
+    rep: RepBound,
     /// Ring position of the next byte to feed.
     pub fed_to: u64,
     /// True when the replay began after the pane's first byte (older output
@@ -82,6 +89,7 @@ impl History {
             tracing::warn!("replaying a pane's history failed ({message}); it shows none");
             let mut history = Self {
                 parser: vt100::Parser::new(size(rows), size(cols), history_rows),
+                rep: RepBound::history(),
                 fed_to: end,
                 truncated,
                 full: false,
@@ -102,6 +110,7 @@ impl History {
         let end = req.start + req.bytes.len() as u64;
         let mut history = Self {
             parser: vt100::Parser::new(size(initial.0), size(initial.1), req.history_rows),
+            rep: RepBound::history(),
             fed_to: end,
             truncated: req.start > 0,
             full: false,
@@ -130,7 +139,7 @@ impl History {
     /// parser of the same size. The history before the failure and the rest
     /// of `bytes` are lost; the notice says so where the history resumes.
     fn process(&mut self, bytes: &[u8]) {
-        if let Err(failure) = parse_guard::process(&mut self.parser, bytes) {
+        if let Err(failure) = self.rep.process(&mut self.parser, bytes) {
             self.parser_failed(&failure.message);
         }
     }
@@ -139,8 +148,9 @@ impl History {
         tracing::warn!("the history parser panicked ({message}); the history starts over");
         let (rows, cols) = self.parser.screen().size();
         self.parser = vt100::Parser::new(rows, cols, self.history_rows);
+        self.rep.reset();
         // A fresh parser and plain text: nothing left to fail.
-        let _ = parse_guard::process(&mut self.parser, RESET_NOTICE);
+        let _ = self.rep.process(&mut self.parser, RESET_NOTICE);
     }
 
     /// Feeds output that arrived after the replay, keeping the view on the
@@ -158,11 +168,18 @@ impl History {
     }
 
     pub fn set_size(&mut self, rows: u16, cols: u16) {
+        let old = self.parser.screen().size();
+        let new = (size(rows), size(cols));
         // A grid that vt100 left inconsistent (without panicking) could
         // make the resize panic; then the history starts over at the new size.
-        if let Err(message) = contain(|| self.parser.set_size(size(rows), size(cols))) {
-            self.parser = vt100::Parser::new(size(rows), size(cols), self.history_rows);
-            self.parser_failed(&message);
+        match contain(|| self.parser.set_size(new.0, new.1)) {
+            // vt100 does nothing for the same size.
+            Ok(()) if new == old => {}
+            Ok(()) => self.rep.grid_resized(old.0.get(), new.0.get()),
+            Err(message) => {
+                self.parser = vt100::Parser::new(size(rows), size(cols), self.history_rows);
+                self.parser_failed(&message);
+            }
         }
     }
 

@@ -14,7 +14,7 @@ use crate::pane::PaneId;
 use crate::pane::fast_forward::{FastForward, Touched};
 use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::pane::osc_guard::OscGuard;
-use crate::pane::parse_guard::{self, ParserPanicked, RESET_NOTICE};
+use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, SpawnSpec};
 use crate::pane::scrollback::ByteRing;
@@ -291,15 +291,18 @@ impl Pane {
         self.write_notice(&[&modes[..], RESET_NOTICE].concat());
     }
 
-    /// Writes tilework's own text (and modes) into the live screen.
+    /// Writes tilework's own text (and modes) into the live screen. Only
+    /// when nothing is held back: a new pane, or a fresh parser.
     fn write_notice(&mut self, bytes: &[u8]) {
         self.touched_any = true;
-        if let Err(failure) = parse_guard::process(&mut self.parser, bytes) {
+        // Through the fast-forward, which follows REP's character.
+        if let Err(failure) = self.fast_forward.parse_now(&mut self.parser, bytes) {
             // Not expected from a fresh parser; a blank screen rather than
             // another round of recovery.
             tracing::warn!(id = ?self.id, "{failure}, on tilework's own notice");
             let events = std::mem::take(self.parser.callbacks_mut());
             self.parser = Self::new_parser(self.rows, self.cols, events);
+            self.fast_forward.reset();
         }
     }
 
