@@ -319,3 +319,58 @@ fn a_saved_session_restores_layout_directories_and_commands() {
         assert!(!ran, "the command ran by itself:\n{}", s.contents());
     });
 }
+
+/// A pattern the regex crate takes a tenth of a second to compile (in a
+/// debug build; `\w` is every Unicode word character, seventy times), then
+/// alternatives of letters that never occur in `seq`'s output, and last one
+/// that matches a single row: 900 keystrokes that each used to re-run the
+/// search on the render loop, over a minute in all. (Less than 1 KiB: more
+/// in one burst is what issue 10 part 1 is about.)
+fn expensive_pattern() -> String {
+    let mut state: u32 = 12_345;
+    let mut pattern = String::from(r"\w{70}");
+    while pattern.len() < 880 {
+        pattern.push('|');
+        for _ in 0..10 {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            pattern.push(char::from(b'a' + u8::try_from((state >> 16) % 26).unwrap()));
+        }
+    }
+    pattern.push_str("|299998");
+    pattern
+}
+
+#[test]
+fn an_expensive_search_pattern_never_blocks_typing() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    // MiBs of output; copy mode searches the newest few thousand rows.
+    tw.type_line("seq 1 300000");
+    tw.wait_for("the end of the output", |s| {
+        s.contents().contains("┃300000 ")
+    });
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    tw.send("/29999");
+    tw.wait_for("a first search done: the history is loaded", |s| {
+        status_line(s).contains("/10 (any case)")
+    });
+    // C-u, then the pattern: the prompt shows it as it is typed, while the
+    // searches run (and give way to the next keystroke) elsewhere.
+    tw.send(format!("\x15{}", expensive_pattern()));
+    tw.wait_for("the whole pattern in the prompt", |s| {
+        status_line(s).contains("|299998▏")
+    });
+    // The latest pattern's result arrives and is applied.
+    tw.wait_for("the one match of the last pattern", |s| {
+        status_line(s).contains("1/1 (any case)")
+    });
+    // And the UI goes on answering at once: close the prompt, leave copy
+    // mode, type into the shell.
+    tw.send("\x1b");
+    tw.wait_for("the prompt closed", |s| !status_line(s).contains("search"));
+    tw.send("q");
+    tw.wait_for("copy mode left", |s| !status_line(s).contains("COPY"));
+    tw.type_line("echo alive-$((6*7))");
+    tw.wait_for_text("alive-42");
+}

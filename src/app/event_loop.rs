@@ -489,7 +489,7 @@ impl<B: FrameSink> App<B> {
                     }
                 }
                 LoopEvent::SearchResult(result) => {
-                    self.router.search_all_result(&self.ws, *result);
+                    self.router.search_result(&mut self.ws, *result);
                     self.clock.changed_now();
                 }
                 LoopEvent::Signal(sig) => {

@@ -12,8 +12,9 @@ pub enum LoopEvent {
     PaneExited(PaneId, ExitInfo),
     /// A scrollback replay finished.
     HistoryReady(PaneId, Box<History>),
-    /// One pane's part of a search across the tab.
-    SearchResult(Box<crate::input::search_all::PaneMatches>),
+    /// A search thread's result: a copy-mode search, or one pane's part of
+    /// a search across the tab.
+    SearchResult(Box<crate::input::search_worker::SearchReport>),
     /// SIGTERM, SIGHUP or SIGINT arrived.
     Signal(i32),
 }

@@ -5,8 +5,13 @@
 //! oldest line held) and screen columns. Everything here is pure over a
 //! `History`, so it is tested without a terminal.
 
-use regex::{Regex, RegexBuilder};
+use std::sync::Arc;
 
+use crossbeam_channel::Sender;
+use regex::Regex;
+
+use crate::app::loop_event::LoopEvent;
+use crate::input::search_worker::{Found, SearchWorker};
 use crate::pane::PaneId;
 use crate::pane::history::History;
 
@@ -80,7 +85,10 @@ pub fn snapshot(history: &mut History) -> Vec<RowText> {
         .collect()
 }
 
-#[derive(Debug, Clone)]
+/// A regex search of one pane's history, run off the render loop as the
+/// pattern is typed (see `search_worker`): the matches and the current one,
+/// or why there are none, and whether a newer search is still running.
+#[derive(Debug)]
 pub struct Search {
     pub pattern: String,
     pub case_insensitive: bool,
@@ -88,45 +96,102 @@ pub struct Search {
     /// Index into `matches` of the one the view follows.
     pub current: Option<usize>,
     pub error: Option<String>,
-    rows: Vec<RowText>,
-    cols: u16,
+    /// The request whose result is awaited (the latest one).
+    searching: Option<u64>,
+    /// `n` (+1) and `N` (-1) pressed while searching, taken when the result
+    /// lands so that no keystroke is lost.
+    queued_steps: isize,
+    worker: Result<SearchWorker, String>,
 }
 
 impl Search {
-    pub fn new(history: &mut History) -> Self {
+    /// Snapshots the history's rows (the search runs over this copy, so the
+    /// loop keeps the history to itself) and starts the worker that
+    /// searches them; results come back on `events`.
+    pub fn new(pane: PaneId, history: &mut History, events: Sender<LoopEvent>) -> Self {
+        let cols = history.screen().size().1.get();
+        let rows: Arc<[RowText]> = snapshot(history).into();
+        let worker = SearchWorker::start(pane, rows, cols, events)
+            .map_err(|err| format!("cannot search: starting a thread failed: {err}"));
         Self {
             pattern: String::new(),
             case_insensitive: true,
             matches: Vec::new(),
             current: None,
             error: None,
-            cols: history.screen().size().1.get(),
-            rows: snapshot(history),
+            searching: None,
+            queued_steps: 0,
+            worker,
         }
     }
 
-    /// Compiles `pattern` and finds every match; keeps the current match
-    /// nearest to `from` (searching backwards, like tmux's `?`).
-    pub fn set_pattern(&mut self, pattern: &str, from: Point) {
-        self.pattern = pattern.to_string();
-        self.matches.clear();
-        self.current = None;
-        self.error = None;
-        if pattern.is_empty() {
+    /// Starts searching for `pattern`; any search under way is abandoned.
+    /// The previous matches stay (no flicker while typing) until the
+    /// result arrives in [`Search::apply`]. The pattern already searched
+    /// for (Enter at the end of typing) keeps its search, running or done.
+    pub fn set_pattern(&mut self, pattern: &str) {
+        if pattern == self.pattern && !pattern.is_empty() {
             return;
         }
-        let regex = match RegexBuilder::new(pattern)
-            .case_insensitive(self.case_insensitive)
-            .size_limit(1 << 22)
-            .build()
-        {
-            Ok(r) => r,
-            Err(err) => {
-                self.error = Some(first_line(&err.to_string()));
+        self.pattern = pattern.to_string();
+        self.start();
+    }
+
+    pub fn toggle_case(&mut self) {
+        self.case_insensitive = !self.case_insensitive;
+        self.start();
+    }
+
+    fn start(&mut self) {
+        self.queued_steps = 0;
+        let worker = match &self.worker {
+            Ok(worker) => worker,
+            Err(reason) => {
+                self.error = Some(reason.clone());
                 return;
             }
         };
-        self.matches = find_all(&self.rows, &regex, self.cols);
+        if self.pattern.is_empty() {
+            worker.cancel();
+            self.searching = None;
+            self.matches.clear();
+            self.current = None;
+            self.error = None;
+            return;
+        }
+        self.searching = Some(worker.request(&self.pattern, self.case_insensitive));
+    }
+
+    /// A search is running whose result will replace the matches.
+    pub fn is_searching(&self) -> bool {
+        self.searching.is_some()
+    }
+
+    /// Takes a worker's result if it answers the latest request (an older
+    /// one is dropped: returns false). The current match becomes the one
+    /// nearest before `from` (searching backwards, like tmux's `?`), moved
+    /// by any `n`/`N` pressed meanwhile.
+    pub fn apply(&mut self, found: Found, from: Point) -> bool {
+        let wanted = self.searching == Some(found.generation)
+            && self
+                .worker
+                .as_ref()
+                .is_ok_and(|w| w.is_current(found.generation));
+        if !wanted {
+            return false;
+        }
+        self.searching = None;
+        self.current = None;
+        match found.outcome {
+            Ok(matches) => {
+                self.matches = matches;
+                self.error = None;
+            }
+            Err(err) => {
+                self.matches.clear();
+                self.error = Some(err.to_string());
+            }
+        }
         self.current = self
             .matches
             .iter()
@@ -137,16 +202,20 @@ impl Search {
                 } <= from
             })
             .or_else(|| (!self.matches.is_empty()).then(|| self.matches.len() - 1));
+        let steps = std::mem::take(&mut self.queued_steps);
+        for _ in 0..steps.unsigned_abs() {
+            self.step(steps > 0);
+        }
+        true
     }
 
-    pub fn toggle_case(&mut self, from: Point) {
-        self.case_insensitive = !self.case_insensitive;
-        let pattern = self.pattern.clone();
-        self.set_pattern(&pattern, from);
-    }
-
-    /// Moves to the next (older, `back`) or previous match, wrapping.
+    /// Moves to the next (older, `back`) or previous match, wrapping. While
+    /// a search runs, the step is kept for its result.
     pub fn step(&mut self, back: bool) -> Option<Match> {
+        if self.is_searching() {
+            self.queued_steps += if back { 1 } else { -1 };
+            return None;
+        }
         let n = self.matches.len();
         if n == 0 {
             return None;
@@ -163,15 +232,48 @@ impl Search {
     pub fn current_match(&self) -> Option<Match> {
         self.current.and_then(|i| self.matches.get(i).copied())
     }
+
+    pub fn case_label(&self) -> &'static str {
+        if self.case_insensitive {
+            "(any case)"
+        } else {
+            "(exact case)"
+        }
+    }
+
+    /// What the prompt shows after the pattern.
+    pub fn status(&self) -> String {
+        if self.is_searching() {
+            return "searching…".into();
+        }
+        match (&self.error, self.current) {
+            (Some(err), _) => err.clone(),
+            (None, Some(i)) => format!("{}/{} {}", i + 1, self.matches.len(), self.case_label()),
+            (None, None) if self.pattern.is_empty() => String::new(),
+            (None, None) => format!("no match {}", self.case_label()),
+        }
+    }
 }
 
-fn first_line(s: &str) -> String {
-    s.lines().last().unwrap_or(s).trim().to_string()
-}
-
+/// Every match of `regex` in `rows`.
 pub fn find_all(rows: &[RowText], regex: &Regex, cols: u16) -> Vec<Match> {
+    find_all_while(rows, regex, cols, || true).unwrap_or_default()
+}
+
+/// Every match of `regex` in `rows`, or `None` as soon as `keep_going`
+/// says no (it is asked before each row: a search nobody wants any more
+/// stops within one row).
+pub fn find_all_while(
+    rows: &[RowText],
+    regex: &Regex,
+    cols: u16,
+    keep_going: impl Fn() -> bool,
+) -> Option<Vec<Match>> {
     let mut out = Vec::new();
     for (row, text) in rows.iter().enumerate() {
+        if !keep_going() {
+            return None;
+        }
         for m in regex.find_iter(&text.text) {
             if m.as_str().trim().is_empty() {
                 continue;
@@ -185,11 +287,11 @@ pub fn find_all(rows: &[RowText], regex: &Regex, cols: u16) -> Vec<Match> {
             out.push(Match { row, start, end });
         }
     }
-    out
+    Some(out)
 }
 
 /// The state of copy mode on one pane.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct CopyMode {
     pub pane: PaneId,
     pub cursor: Point,
@@ -418,8 +520,11 @@ pub fn word_bounds(screen: &vt100::Screen, row: u16, col: u16) -> (u16, u16) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::input::search_worker::SearchReport;
     use crate::pane::history::ReplayRequest;
     use crate::pane::scrollback::ByteRing;
+    use crossbeam_channel::Receiver;
+    use std::time::Duration;
 
     fn history(text: &str, rows: u16, cols: u16) -> History {
         let mut ring = ByteRing::new(1 << 20);
@@ -441,14 +546,40 @@ mod tests {
         assert_eq!(rows[19].text.trim_end(), "line 20");
     }
 
+    /// A search whose results come back on the test's own channel.
+    fn search_of(h: &mut History) -> (Search, Receiver<LoopEvent>) {
+        let (tx, rx) = crossbeam_channel::bounded(16);
+        (Search::new(PaneId(1), h, tx), rx)
+    }
+
+    /// Waits for the worker's answer to the latest request and applies it.
+    fn settle(s: &mut Search, rx: &Receiver<LoopEvent>, from: Point) {
+        while s.is_searching() {
+            let event = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("a search result");
+            if let LoopEvent::SearchResult(report) = event
+                && let SearchReport::CopyMode(found) = *report
+            {
+                s.apply(found, from);
+            }
+        }
+    }
+
+    fn search_for(s: &mut Search, rx: &Receiver<LoopEvent>, pattern: &str, from: Point) {
+        s.set_pattern(pattern);
+        settle(s, rx, from);
+    }
+
     #[test]
     fn search_finds_every_match_and_steps_backwards_from_the_cursor() {
         let mut h = history(&numbered(30), 5, 20);
-        let mut s = Search::new(&mut h);
-        s.set_pattern(r"line 1\d", Point { row: 29, col: 0 });
+        let (mut s, rx) = search_of(&mut h);
+        search_for(&mut s, &rx, r"line 1\d", Point { row: 29, col: 0 });
         let rows: Vec<usize> = s.matches.iter().map(|m| m.row).collect();
         assert_eq!(rows, (9..19).collect::<Vec<_>>());
         assert_eq!(s.current_match().map(|m| m.row), Some(18));
+        assert_eq!(s.status(), "10/10 (any case)");
         assert_eq!(s.step(true).map(|m| m.row), Some(17));
         assert_eq!(s.step(false).map(|m| m.row), Some(18));
         assert_eq!(s.step(false).map(|m| m.row), Some(9), "wraps around");
@@ -459,21 +590,97 @@ mod tests {
     #[test]
     fn search_case_toggle_and_bad_regex() {
         let mut h = history("Alpha\nalpha\n", 5, 20);
-        let mut s = Search::new(&mut h);
-        s.set_pattern("ALPHA", Point { row: 0, col: 0 });
+        let (mut s, rx) = search_of(&mut h);
+        let from = Point { row: 0, col: 0 };
+        search_for(&mut s, &rx, "ALPHA", from);
         assert_eq!(s.matches.len(), 2);
-        s.toggle_case(Point { row: 0, col: 0 });
+        s.toggle_case();
+        settle(&mut s, &rx, from);
         assert_eq!(s.matches.len(), 0);
-        s.set_pattern("(unclosed", Point { row: 0, col: 0 });
+        assert_eq!(s.status(), "no match (exact case)");
+        search_for(&mut s, &rx, "(unclosed", from);
         assert!(s.error.is_some());
         assert!(s.matches.is_empty());
+        assert_eq!(s.status(), "error: unclosed group");
+    }
+
+    #[test]
+    fn a_pattern_too_large_to_compile_says_so() {
+        let mut h = history("x\n", 5, 20);
+        let (mut s, rx) = search_of(&mut h);
+        search_for(&mut s, &rx, r"\w{1000}", Point { row: 0, col: 0 });
+        assert!(s.matches.is_empty());
+        assert_eq!(s.status(), "pattern too large");
+    }
+
+    #[test]
+    fn the_prompt_says_searching_until_the_latest_result_lands() {
+        let mut h = history(&numbered(30), 5, 20);
+        let (mut s, rx) = search_of(&mut h);
+        let from = Point { row: 29, col: 0 };
+        search_for(&mut s, &rx, "line 2", from);
+        let before = s.matches.clone();
+        s.set_pattern("line 1");
+        let older = s.searching.unwrap();
+        assert_eq!(s.status(), "searching…");
+        // Typing on: the earlier request is stale, its answer is dropped.
+        s.set_pattern(r"line 1\d");
+        let stale = Found {
+            pane: PaneId(1),
+            generation: older,
+            outcome: Ok(Vec::new()),
+        };
+        assert!(!s.apply(stale, from));
+        assert_eq!(s.matches, before, "the old highlights stay meanwhile");
+        assert_eq!(s.status(), "searching…");
+        settle(&mut s, &rx, from);
+        assert_eq!(s.matches.len(), 10);
+        assert_eq!(s.status(), "10/10 (any case)");
+    }
+
+    #[test]
+    fn n_pressed_while_searching_moves_once_the_result_lands() {
+        let mut h = history(&numbered(30), 5, 20);
+        let (mut s, rx) = search_of(&mut h);
+        s.set_pattern(r"line 1\d");
+        assert_eq!(s.step(true), None);
+        assert_eq!(s.step(true), None);
+        settle(&mut s, &rx, Point { row: 29, col: 0 });
+        assert_eq!(s.current_match().map(|m| m.row), Some(16));
+    }
+
+    #[test]
+    fn enter_on_the_pattern_being_searched_keeps_that_search() {
+        let mut h = history(&numbered(30), 5, 20);
+        let (mut s, rx) = search_of(&mut h);
+        s.set_pattern("line 2");
+        let running = s.searching;
+        s.set_pattern("line 2");
+        assert_eq!(s.searching, running, "not started over");
+        settle(&mut s, &rx, Point { row: 29, col: 0 });
+        s.set_pattern("line 2");
+        assert!(!s.is_searching(), "a finished search stays done");
+        assert_eq!(s.matches.len(), 11);
+    }
+
+    #[test]
+    fn an_empty_pattern_clears_at_once() {
+        let mut h = history(&numbered(30), 5, 20);
+        let (mut s, rx) = search_of(&mut h);
+        search_for(&mut s, &rx, "line", Point { row: 29, col: 0 });
+        assert_eq!(s.matches.len(), 30);
+        s.set_pattern("line 1");
+        s.set_pattern("");
+        assert!(!s.is_searching());
+        assert!(s.matches.is_empty());
+        assert_eq!(s.status(), "");
     }
 
     #[test]
     fn matches_map_wide_characters_to_columns() {
         let mut h = history("日本 key\n", 3, 20);
-        let mut s = Search::new(&mut h);
-        s.set_pattern("key", Point { row: 9, col: 0 });
+        let (mut s, rx) = search_of(&mut h);
+        search_for(&mut s, &rx, "key", Point { row: 9, col: 0 });
         assert_eq!(
             s.matches,
             vec![Match {
@@ -482,6 +689,21 @@ mod tests {
                 end: 8
             }]
         );
+    }
+
+    #[test]
+    fn finding_stops_as_soon_as_nobody_wants_the_result() {
+        let mut h = history(&numbered(30), 5, 20);
+        let rows = snapshot(&mut h);
+        let regex = Regex::new("line").unwrap();
+        let asked = std::cell::Cell::new(0);
+        let three_rows = || {
+            asked.set(asked.get() + 1);
+            asked.get() <= 3
+        };
+        assert!(find_all_while(&rows, &regex, 20, three_rows).is_none());
+        assert_eq!(asked.get(), 4, "asked before each row, stopped at once");
+        assert_eq!(find_all(&rows, &regex, 20).len(), 30);
     }
 
     #[test]

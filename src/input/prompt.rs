@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptKind {
@@ -101,29 +101,51 @@ impl Widget for &Prompt {
             style.add_modifier(Modifier::BOLD),
         );
         let room = usize::from(area.right().saturating_sub(x));
-        // Show the end of a long text: that is where the user types.
-        let mut shown = self.text.as_str();
-        while shown.width() + 1 > room && !shown.is_empty() {
-            let mut chars = shown.chars();
-            chars.next();
-            shown = chars.as_str();
-        }
-        let (x, _) = buf.set_stringn(x, area.y, shown, room, style);
+        // The status (a match count, "searching…", why a pattern is refused)
+        // keeps its place at the right however long the text grows; the
+        // text gets what is left, when at least a few columns are.
+        let status_width = self.status.width() + 1;
+        let show_status = !self.status.is_empty() && room >= status_width + 2 + MIN_TEXT_ROOM;
+        let text_room = if show_status {
+            room - status_width - 2
+        } else {
+            room
+        };
+        // One column for the cursor.
+        let shown = tail_fitting(&self.text, text_room.saturating_sub(1));
+        let (x, _) = buf.set_stringn(x, area.y, shown, text_room, style);
         if x < area.right() {
             buf.set_string(x, area.y, "▏", style);
         }
-        if !self.status.is_empty() {
-            let w = u16::try_from(self.status.width() + 1).unwrap_or(u16::MAX);
-            if area.right().saturating_sub(x) > w + 2 {
-                buf.set_string(
-                    area.right() - w,
-                    area.y,
-                    &self.status,
-                    style.fg(Color::Yellow),
-                );
-            }
+        if show_status {
+            let w = u16::try_from(status_width).unwrap_or(u16::MAX);
+            buf.set_string(
+                area.right().saturating_sub(w),
+                area.y,
+                &self.status,
+                style.fg(Color::Yellow),
+            );
         }
     }
+}
+
+/// Columns the text keeps before the status is left out.
+const MIN_TEXT_ROOM: usize = 10;
+
+/// The end of `text` that fits in `room` columns: that is where the user
+/// types. One pass from the end, so a pattern of thousands of characters
+/// costs no more than its length each frame.
+fn tail_fitting(text: &str, room: usize) -> &str {
+    let mut width = 0;
+    let mut start = text.len();
+    for (i, c) in text.char_indices().rev() {
+        width += c.width().unwrap_or(0);
+        if width > room {
+            break;
+        }
+        start = i;
+    }
+    &text[start..]
 }
 
 #[cfg(test)]
@@ -153,5 +175,32 @@ mod tests {
             p.handle_key(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::ALT)),
             PromptEvent::ToggleCase
         );
+    }
+
+    #[test]
+    fn a_long_text_shows_its_end_and_keeps_the_status_in_view() {
+        let mut p = Prompt::new(PromptKind::Search, &"x".repeat(5000));
+        p.text.push_str("tail");
+        p.status = "searching…".into();
+        let area = Rect::new(0, 0, 60, 1);
+        let mut buf = Buffer::empty(area);
+        (&p).render(area, &mut buf);
+        let line: String = (0..area.width)
+            .map(|x| buf[(x, 0)].symbol().to_string())
+            .collect();
+        assert!(
+            line.starts_with(" search (regex, Alt-c: case): xxx"),
+            "{line:?}"
+        );
+        assert!(line.contains("xxtail▏"), "{line:?}");
+        assert!(line.ends_with(" searching… "), "{line:?}");
+    }
+
+    #[test]
+    fn the_tail_that_fits_counts_wide_characters_twice() {
+        assert_eq!(tail_fitting("abc日本", 4), "日本");
+        assert_eq!(tail_fitting("abc日本", 5), "c日本");
+        assert_eq!(tail_fitting("abc", 10), "abc");
+        assert_eq!(tail_fitting("日本", 1), "");
     }
 }

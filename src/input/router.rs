@@ -15,6 +15,7 @@ use crate::config::keymap::Keymap;
 use crate::input::copy_mode::{self, CopyMode, Point, Search, SelectKind};
 use crate::input::key_encoder::{KeyModes, encode_key, encode_mouse, encode_paste};
 use crate::input::prompt::{Prompt, PromptEvent, PromptKind};
+use crate::input::search_worker::{Found, SearchReport};
 use crate::pane::PaneId;
 use crate::terminal::clipboard;
 use crate::workspace::{Workspace, content_rect};
@@ -425,27 +426,65 @@ impl InputRouter {
         }
     }
 
+    /// Starts searching the copy-mode pane's history for `pattern` (or
+    /// toggles the case of the current search): the search runs off the
+    /// loop and its result lands in [`InputRouter::search_result`].
     fn run_search(&mut self, ws: &mut Workspace, pattern: &str, toggle_case: bool) {
         self.sync_copy(ws);
+        let events = ws.events();
         let Some(copy) = self.copy.as_mut() else {
             return;
         };
         let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut()) else {
             return;
         };
-        let search = copy.search.get_or_insert_with(|| Search::new(history));
+        let search = copy
+            .search
+            .get_or_insert_with(|| Search::new(copy.pane, history, events));
         if toggle_case {
-            search.toggle_case(copy.cursor);
+            search.toggle_case();
         } else {
-            search.set_pattern(pattern, copy.cursor);
+            search.set_pattern(pattern);
         }
-        let status = match (&search.error, search.current) {
-            (Some(err), _) => err.clone(),
-            (None, Some(i)) => format!("{}/{} {}", i + 1, search.matches.len(), case_label(search)),
-            (None, None) if pattern.is_empty() => String::new(),
-            (None, None) => format!("no match {}", case_label(search)),
+        let status = search.status();
+        self.set_search_status(status);
+    }
+
+    fn set_search_status(&mut self, status: String) {
+        if let Some(prompt) = self
+            .prompt
+            .as_mut()
+            .filter(|p| p.kind == PromptKind::Search)
+        {
+            prompt.status = status;
+        }
+    }
+
+    /// A search thread reported: a copy-mode search's matches, or one
+    /// pane's part of a search across the tab.
+    pub fn search_result(&mut self, ws: &mut Workspace, report: SearchReport) {
+        match report {
+            SearchReport::AllPanes(matches) => self.search_all_result(ws, matches),
+            SearchReport::CopyMode(found) => self.copy_search_result(ws, found),
+        }
+    }
+
+    /// Takes a copy-mode search's matches if they answer the latest pattern
+    /// of the search still open, and moves to the current one.
+    fn copy_search_result(&mut self, ws: &mut Workspace, found: Found) {
+        let Some(copy) = self.copy.as_mut().filter(|c| c.pane == found.pane) else {
+            return;
         };
-        if let Some(m) = search.current_match() {
+        let Some(search) = copy.search.as_mut() else {
+            return;
+        };
+        if !search.apply(found, copy.cursor) {
+            return;
+        }
+        let (current, status) = (search.current_match(), search.status());
+        if let Some(m) = current
+            && let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut())
+        {
             copy.move_to(
                 history,
                 Point {
@@ -454,9 +493,7 @@ impl InputRouter {
                 },
             );
         }
-        if let Some(prompt) = self.prompt.as_mut() {
-            prompt.status = status;
-        }
+        self.set_search_status(status);
     }
 
     fn copy_key(&mut self, ws: &mut Workspace, key: &KeyEvent) -> Outcome {
@@ -548,8 +585,8 @@ impl InputRouter {
             }
             KeyCode::Char('C') => {
                 if let Some(search) = copy.search.as_mut() {
-                    search.toggle_case(copy.cursor);
-                    let label = case_label(search);
+                    search.toggle_case();
+                    let label = search.case_label();
                     self.notify(format!("search {label}"));
                 }
             }
@@ -596,11 +633,10 @@ impl InputRouter {
         if pattern.is_empty() {
             return;
         }
-        if let Err(err) = regex::Regex::new(pattern) {
-            self.notify(format!(
-                "bad regex: {}",
-                err.to_string().lines().last().unwrap_or("")
-            ));
+        // Compiled here once, within the same limits the workers use, so a
+        // bad or oversized pattern is refused with a reason at once.
+        if let Err(err) = crate::input::search_worker::compile(pattern, true) {
+            self.notify(format!("bad regex: {err}"));
             return;
         }
         let panes = ws.tab().map(|t| t.layout.panes()).unwrap_or_default();
@@ -623,11 +659,7 @@ impl InputRouter {
     }
 
     /// A pane's search-all result arrived.
-    pub fn search_all_result(
-        &mut self,
-        ws: &Workspace,
-        result: crate::input::search_all::PaneMatches,
-    ) {
+    fn search_all_result(&mut self, ws: &Workspace, result: crate::input::search_all::PaneMatches) {
         let Some(results) = self.search_all.as_mut() else {
             return;
         };
@@ -953,14 +985,6 @@ impl InputRouter {
             redraw: false,
             sent_to: Some(id),
         }
-    }
-}
-
-fn case_label(search: &Search) -> &'static str {
-    if search.case_insensitive {
-        "(any case)"
-    } else {
-        "(exact case)"
     }
 }
 

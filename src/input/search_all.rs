@@ -5,6 +5,7 @@ use crossbeam_channel::Sender;
 
 use crate::app::loop_event::LoopEvent;
 use crate::input::copy_mode::{RowText, find_all};
+use crate::input::search_worker::SearchReport;
 use crate::pane::PaneId;
 use crate::pane::history::{History, ReplayRequest};
 
@@ -40,7 +41,8 @@ pub fn spawn(pane: PaneId, request: ReplayRequest, pattern: String, events: Send
                         lines: Vec::new(),
                     }
                 });
-            let _ = events.send(LoopEvent::SearchResult(Box::new(result)));
+            let report = SearchReport::AllPanes(result);
+            let _ = events.send(LoopEvent::SearchResult(Box::new(report)));
         });
     if let Err(err) = spawned {
         tracing::warn!("starting a search thread: {err}");
@@ -57,10 +59,7 @@ pub fn search(pane: PaneId, request: ReplayRequest, pattern: &str) -> PaneMatche
         count: 0,
         lines: Vec::new(),
     };
-    let Ok(regex) = regex::RegexBuilder::new(pattern)
-        .case_insensitive(true)
-        .build()
-    else {
+    let Ok(regex) = crate::input::search_worker::compile(pattern, true) else {
         return out;
     };
     let mut matched_rows: Vec<usize> = find_all(&rows, &regex, cols)
