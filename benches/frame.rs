@@ -44,6 +44,7 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use tilework::config::keymap::Keymap;
 use tilework::input::router::InputRouter;
+use tilework::mailbox::Mailbox;
 use tilework::pane::Pane;
 use tilework::pane::PaneId;
 use tilework::pane::spawn::ChildEnv;
@@ -88,13 +89,12 @@ fn render_loop() -> Loop {
     )
     .expect("creating the terminal");
     let (panes_area, _) = frame::split_screen(area);
-    let (tx, _rx) = crossbeam_channel::bounded(8);
     let settings = WorkspaceSettings {
         env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
         scrollback_bytes: 1 << 20,
         keep_exited_panes: false,
     };
-    let mut ws = Workspace::new(settings, panes_area, tx);
+    let mut ws = Workspace::new(settings, panes_area, Mailbox::discarding());
     let pane = Pane::detached(PANE, ROWS, COLS, 8 << 20);
     ws.open_tab_of("bench", Layout::new(PANE), vec![pane]);
     Loop {
@@ -102,7 +102,7 @@ fn render_loop() -> Loop {
         painter: Painter::new(area),
         cache: RenderCache::default(),
         ws,
-        router: InputRouter::new(Keymap::default(), false),
+        router: InputRouter::new(Keymap::default(), false, Mailbox::discarding()),
     }
 }
 

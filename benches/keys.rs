@@ -53,10 +53,11 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use crossbeam_channel::{Receiver, bounded};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
-use tilework::app::loop_event::LoopEvent;
 use tilework::config::DEFAULT_SCROLLBACK_BYTES;
 use tilework::config::keymap::Keymap;
 use tilework::input::router::InputRouter;
+use tilework::mailbox::Mailbox;
+use tilework::pane::event::PaneEvent;
 use tilework::pane::spawn::ChildEnv;
 use tilework::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
@@ -73,7 +74,7 @@ struct Bench {
     ws: Workspace,
     router: InputRouter,
     /// Held so the workspace's event sender stays connected.
-    _events: Receiver<LoopEvent>,
+    _events: Receiver<PaneEvent>,
     /// Bytes echoed back so far, and bytes that should have been.
     received: u64,
     expected: u64,
@@ -88,7 +89,7 @@ impl Bench {
             keep_exited_panes: false,
         };
         let (tx, rx) = bounded(256);
-        let mut ws = Workspace::new(settings, Rect::new(0, 0, 106, 60), tx);
+        let mut ws = Workspace::new(settings, Rect::new(0, 0, 106, 60), tx.into());
         let launches = (0..panes)
             .map(|_| {
                 let (spec, label) = env.command_line(CAT, None);
@@ -98,7 +99,7 @@ impl Bench {
         ws.open_row(launches);
         let mut bench = Self {
             ws,
-            router: InputRouter::new(Keymap::default(), false),
+            router: InputRouter::new(Keymap::default(), false, Mailbox::discarding()),
             _events: rx,
             received: 0,
             expected: (panes * READY.len()) as u64,

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod diag;
 pub mod input;
+pub mod mailbox;
 pub mod pane;
 pub mod render;
 pub mod sanitize;

@@ -12,6 +12,7 @@
 //! every exit path.
 
 pub mod children;
+pub mod event;
 pub mod fast_forward;
 pub mod history;
 mod id;

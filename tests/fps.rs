@@ -20,10 +20,25 @@ fn the_overlay_shows_and_reads_zero_fps_when_idle() {
     tw.wait_for_text("typed");
     // Activity stops: one settle frame shows 0 fps, then nothing is drawn.
     tw.wait_for("0 fps", |s| s.contents().contains("   0 fps"));
-    let frames_then = std::fs::read_to_string(&stats_file)
-        .unwrap()
-        .lines()
-        .count();
+    // The overlay counts the frames before the one showing it; that frame's
+    // stats line is written just after its bytes, so wait for it.
+    let screen = tw.screen_text();
+    let counted: usize = screen
+        .split("frames ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no frame count on the overlay:\n{screen}"));
+    let frames_then = counted + 1;
+    let stats_lines = || {
+        std::fs::read_to_string(&stats_file)
+            .unwrap()
+            .lines()
+            .count()
+    };
+    common::wait_until("the stats line of the frame on screen", || {
+        stats_lines() >= frames_then
+    });
     let screen_then = tw.screen_text();
     let until = Instant::now() + Duration::from_secs(1);
     while Instant::now() < until {
@@ -34,10 +49,7 @@ fn the_overlay_shows_and_reads_zero_fps_when_idle() {
             "the overlay kept redrawing while idle"
         );
     }
-    let frames_now = std::fs::read_to_string(&stats_file)
-        .unwrap()
-        .lines()
-        .count();
+    let frames_now = stats_lines();
     assert_eq!(
         frames_now, frames_then,
         "frames were drawn while nothing changed"

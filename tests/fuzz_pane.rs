@@ -28,7 +28,7 @@
 
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, Sender, bounded};
+use crossbeam_channel::{Receiver, bounded};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm};
@@ -36,8 +36,9 @@ use ratatui::buffer::{Buffer, Cell};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::widgets::Widget;
-use tilework::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
+use tilework::app::loop_event::LOOP_EVENT_CAPACITY;
 use tilework::pane::PaneId;
+use tilework::pane::event::{PaneEvent, PaneMailbox};
 use tilework::pane::{Pane, ScrollView};
 use tilework::render::pane_view::PaneWidget;
 
@@ -309,14 +310,14 @@ fn render_checked(pane: &Pane, target: &Target) -> Result<(), TestCaseError> {
 }
 
 /// Waits for a replay the pane started, as the render loop would.
-fn settle(pane: &mut Pane, rx: &Receiver<LoopEvent>) -> Result<(), TestCaseError> {
+fn settle(pane: &mut Pane, rx: &Receiver<PaneEvent>) -> Result<(), TestCaseError> {
     while matches!(pane.view(), ScrollView::Loading { .. }) {
         match rx.recv_timeout(Duration::from_secs(60)) {
-            Ok(LoopEvent::HistoryReady(id, history)) => {
+            Ok(PaneEvent::HistoryReady(id, history)) => {
                 prop_assert_eq!(id, pane.id);
                 pane.history_ready(history);
             }
-            Ok(_) => prop_assert!(false, "unexpected loop event"),
+            Ok(PaneEvent::Exited(..)) => prop_assert!(false, "the pane exited"),
             Err(err) => prop_assert!(false, "no history replay arrived: {}", err),
         }
     }
@@ -328,8 +329,8 @@ fn run_ops(
     cols: u16,
     budget: usize,
     ops: &[Op],
-    tx: &Sender<LoopEvent>,
-    rx: &Receiver<LoopEvent>,
+    tx: &PaneMailbox,
+    rx: &Receiver<PaneEvent>,
 ) -> Result<(), TestCaseError> {
     let mut pane = Pane::detached(PaneId(7), rows, cols, budget);
     for op in ops {
@@ -385,7 +386,7 @@ proptest! {
         ops in vec(op(), 1..24),
     ) {
         let (tx, rx) = bounded(LOOP_EVENT_CAPACITY);
-        run_ops(rows, cols, budget, &ops, &tx, &rx)?;
+        run_ops(rows, cols, budget, &ops, &tx.into(), &rx)?;
     }
 
     /// Only bytes, larger volumes, then a look at the history: finds
@@ -404,7 +405,7 @@ proptest! {
         ops.push(Op::Render(target.clone()));
         ops.push(Op::Resize(cols, rows));
         ops.push(Op::Render(target));
-        run_ops(rows, cols, 16 * 1024, &ops, &tx, &rx)?;
+        run_ops(rows, cols, 16 * 1024, &ops, &tx.into(), &rx)?;
     }
 
 }

@@ -23,9 +23,10 @@ use nix::sys::signal::Signal;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
-use tilework::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
+use tilework::app::loop_event::LOOP_EVENT_CAPACITY;
 use tilework::pane::Pane;
 use tilework::pane::PaneId;
+use tilework::pane::event::PaneEvent;
 use tilework::render::pane_view::PaneWidget;
 
 const ROWS: u16 = 24;
@@ -71,17 +72,17 @@ fn feed(pane: &mut Pane, bytes: &[u8]) {
 }
 
 /// Scrolls back and waits for the replay, as the render loop would.
-fn scroll_back(pane: &mut Pane, rows: isize, tx: &Sender<LoopEvent>, rx: &Receiver<LoopEvent>) {
-    pane.scroll(rows, tx);
+fn scroll_back(pane: &mut Pane, rows: isize, tx: &Sender<PaneEvent>, rx: &Receiver<PaneEvent>) {
+    pane.scroll(rows, &tx.clone().into());
     if !matches!(pane.view(), tilework::pane::ScrollView::Loading { .. }) {
         return;
     }
     match rx.recv_timeout(Duration::from_secs(300)) {
-        Ok(LoopEvent::HistoryReady(id, history)) => {
+        Ok(PaneEvent::HistoryReady(id, history)) => {
             assert_eq!(id, pane.id);
             pane.history_ready(history);
         }
-        Ok(_) => panic!("unexpected loop event"),
+        Ok(PaneEvent::Exited(..)) => panic!("the pane exited"),
         Err(err) => panic!("no history replay arrived: {err}"),
     }
 }

@@ -18,13 +18,14 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::app::frame_clock::FrameClock;
-use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
+use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent, pane_mailbox, search_mailbox};
 use crate::app::typing_throttle::TypingThrottle;
 use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::InputRouter;
 use crate::pane::PaneId;
+use crate::pane::event::PaneEvent;
 use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::pane::spawn::ChildEnv;
 use crate::render::fps_overlay::OverlayData;
@@ -99,7 +100,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         keep_exited_panes: opts.config.keep_exited_panes,
     };
     let (pane_area, _) = frame::split_screen(size);
-    let mut ws = Workspace::new(settings.clone(), pane_area, events_tx);
+    let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
     match opts.startup {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
@@ -117,7 +118,11 @@ pub fn run(opts: RunOptions) -> Result<i32> {
             ws.open_row(launches);
         }
     }
-    let mut router = InputRouter::new(opts.config.keymap.clone(), opts.show_fps);
+    let mut router = InputRouter::new(
+        opts.config.keymap.clone(),
+        opts.show_fps,
+        search_mailbox(&events_tx),
+    );
     router.copy_command =
         crate::terminal::clipboard::local_command(opts.config.copy_command.as_deref());
     router.session_name.clone_from(&opts.save_profile);
@@ -476,19 +481,19 @@ impl<B: FrameSink> App<B> {
     fn drain_events(&mut self) {
         while let Ok(ev) = self.events_rx.try_recv() {
             match ev {
-                LoopEvent::PaneExited(id, info) => {
+                LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");
                     self.ws.pane_exited(id, info, Instant::now());
                     self.clock.changed_now();
                 }
-                LoopEvent::HistoryReady(id, history) => {
+                LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {
                     if let Some(pane) = self.ws.pane_mut(id) {
                         pane.history_ready(history);
                         self.router.history_arrived(&mut self.ws);
                         self.clock.changed_now();
                     }
                 }
-                LoopEvent::SearchResult(result) => {
+                LoopEvent::Search(result) => {
                     self.router.search_result(&mut self.ws, *result);
                     self.clock.changed_now();
                 }

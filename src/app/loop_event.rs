@@ -1,20 +1,34 @@
 //! Messages other threads send to the render loop besides input and pane
 //! output. The channel is bounded but roomy: these are rare.
+//!
+//! Each part reports in its own type through a [`Mailbox`]; the mailboxes
+//! made here wrap those into a [`LoopEvent`], so the parts never import the
+//! loop.
 
-use crate::pane::PaneId;
-use crate::pane::history::History;
-use crate::pane::pty::ExitInfo;
+use crossbeam_channel::Sender;
+
+use crate::input::search_worker::{SearchMailbox, SearchReport};
+use crate::mailbox::Mailbox;
+use crate::pane::event::{PaneEvent, PaneMailbox};
 
 pub const LOOP_EVENT_CAPACITY: usize = 256;
 
 pub enum LoopEvent {
-    /// A pane's program ended (after its last output was read).
-    PaneExited(PaneId, ExitInfo),
-    /// A scrollback replay finished.
-    HistoryReady(PaneId, Box<History>),
+    /// A pane's program ended, or its history replay finished.
+    Pane(PaneEvent),
     /// A search thread's result: a copy-mode search, or one pane's part of
     /// a search across the tab.
-    SearchResult(Box<crate::input::search_worker::SearchReport>),
+    Search(Box<SearchReport>),
     /// SIGTERM, SIGHUP or SIGINT arrived.
     Signal(i32),
+}
+
+/// Where panes report, onto the loop's channel.
+pub fn pane_mailbox(tx: &Sender<LoopEvent>) -> PaneMailbox {
+    Mailbox::wrapping(tx.clone(), LoopEvent::Pane)
+}
+
+/// Where searches report, onto the loop's channel.
+pub fn search_mailbox(tx: &Sender<LoopEvent>) -> SearchMailbox {
+    Mailbox::wrapping(tx.clone(), |report| LoopEvent::Search(Box::new(report)))
 }

@@ -12,7 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use super::event_loop::{App, LoopSettings};
-use super::loop_event::LOOP_EVENT_CAPACITY;
+use super::loop_event::{LOOP_EVENT_CAPACITY, pane_mailbox, search_mailbox};
 use crate::config::Config;
 use crate::input::router::InputRouter;
 use crate::pane::spawn::ChildEnv;
@@ -51,12 +51,12 @@ impl Harness {
         };
         let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
         let (pane_area, _) = frame::split_screen(size);
-        let mut ws = Workspace::new(settings.clone(), pane_area, events_tx);
+        let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
         let (mut spec, label) = settings.env.argv(&["/bin/sh".to_string()], None);
         spec.env.push(("PS1".into(), "$ ".into()));
         spec.env.push(("ENV".into(), String::new()));
         ws.open_row(vec![PaneLaunch::new(spec, label)]);
-        let router = InputRouter::new(config.keymap.clone(), false);
+        let router = InputRouter::new(config.keymap.clone(), false, search_mailbox(&events_tx));
         let (keys, input_rx) = bounded(256);
         let loop_settings = LoopSettings {
             frame_interval: Duration::from_secs(1) / config.fps,

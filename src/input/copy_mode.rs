@@ -7,11 +7,9 @@
 
 use std::sync::Arc;
 
-use crossbeam_channel::Sender;
 use regex::Regex;
 
-use crate::app::loop_event::LoopEvent;
-use crate::input::search_worker::{Found, SearchWorker};
+use crate::input::search_worker::{Found, SearchMailbox, SearchWorker};
 use crate::pane::PaneId;
 use crate::pane::history::History;
 
@@ -108,7 +106,7 @@ impl Search {
     /// Snapshots the history's rows (the search runs over this copy, so the
     /// loop keeps the history to itself) and starts the worker that
     /// searches them; results come back on `events`.
-    pub fn new(pane: PaneId, history: &mut History, events: Sender<LoopEvent>) -> Self {
+    pub fn new(pane: PaneId, history: &mut History, events: SearchMailbox) -> Self {
         let cols = history.screen().size().1.get();
         let rows: Arc<[RowText]> = snapshot(history).into();
         let worker = SearchWorker::start(pane, rows, cols, events)
@@ -547,26 +545,24 @@ mod tests {
     }
 
     /// A search whose results come back on the test's own channel.
-    fn search_of(h: &mut History) -> (Search, Receiver<LoopEvent>) {
+    fn search_of(h: &mut History) -> (Search, Receiver<SearchReport>) {
         let (tx, rx) = crossbeam_channel::bounded(16);
-        (Search::new(PaneId(1), h, tx), rx)
+        (Search::new(PaneId(1), h, tx.into()), rx)
     }
 
     /// Waits for the worker's answer to the latest request and applies it.
-    fn settle(s: &mut Search, rx: &Receiver<LoopEvent>, from: Point) {
+    fn settle(s: &mut Search, rx: &Receiver<SearchReport>, from: Point) {
         while s.is_searching() {
             let event = rx
                 .recv_timeout(Duration::from_secs(30))
                 .expect("a search result");
-            if let LoopEvent::SearchResult(report) = event
-                && let SearchReport::CopyMode(found) = *report
-            {
+            if let SearchReport::CopyMode(found) = event {
                 s.apply(found, from);
             }
         }
     }
 
-    fn search_for(s: &mut Search, rx: &Receiver<LoopEvent>, pattern: &str, from: Point) {
+    fn search_for(s: &mut Search, rx: &Receiver<SearchReport>, pattern: &str, from: Point) {
         s.set_pattern(pattern);
         settle(s, rx, from);
     }

@@ -15,7 +15,7 @@ use crate::config::keymap::Keymap;
 use crate::input::copy_mode::{self, CopyMode, Point, Search, SelectKind};
 use crate::input::key_encoder::{KeyModes, encode_key, encode_mouse, encode_paste};
 use crate::input::prompt::{Prompt, PromptEvent, PromptKind};
-use crate::input::search_worker::{Found, SearchReport};
+use crate::input::search_worker::{Found, SearchMailbox, SearchReport};
 use crate::pane::PaneId;
 use crate::terminal::clipboard;
 use crate::workspace::{Workspace, content_rect};
@@ -101,10 +101,12 @@ pub struct InputRouter {
     pending_search: Option<String>,
     /// Reused for every encoded key: no allocation per keystroke.
     scratch: Vec<u8>,
+    /// Where searches started here report.
+    searches: SearchMailbox,
 }
 
 impl InputRouter {
-    pub fn new(keymap: Keymap, show_fps: bool) -> Self {
+    pub fn new(keymap: Keymap, show_fps: bool, searches: SearchMailbox) -> Self {
         Self {
             keymap,
             mode: Mode::Normal,
@@ -125,6 +127,7 @@ impl InputRouter {
             pending_copy_keys: Vec::new(),
             pending_search: None,
             scratch: Vec::with_capacity(64),
+            searches,
         }
     }
 
@@ -431,7 +434,7 @@ impl InputRouter {
     /// loop and its result lands in [`InputRouter::search_result`].
     fn run_search(&mut self, ws: &mut Workspace, pattern: &str, toggle_case: bool) {
         self.sync_copy(ws);
-        let events = ws.events();
+        let events = self.searches.clone();
         let Some(copy) = self.copy.as_mut() else {
             return;
         };
@@ -651,7 +654,7 @@ impl InputRouter {
                     id,
                     pane.replay_request(),
                     pattern.to_string(),
-                    ws.events(),
+                    self.searches.clone(),
                 );
             }
         }

@@ -1,11 +1,9 @@
 //! Searching every pane of a tab: each pane's history is replayed and
-//! searched on its own worker thread; results come back as loop events.
+//! searched on its own worker thread; results come back through a
+//! [`SearchMailbox`].
 
-use crossbeam_channel::Sender;
-
-use crate::app::loop_event::LoopEvent;
 use crate::input::copy_mode::{RowText, find_all};
-use crate::input::search_worker::SearchReport;
+use crate::input::search_worker::{SearchMailbox, SearchReport};
 use crate::pane::PaneId;
 use crate::pane::history::{History, ReplayRequest};
 
@@ -24,7 +22,7 @@ pub struct PaneMatches {
 
 /// Searches one pane's history for `pattern` (already validated) off the
 /// render thread.
-pub fn spawn(pane: PaneId, request: ReplayRequest, pattern: String, events: Sender<LoopEvent>) {
+pub fn spawn(pane: PaneId, request: ReplayRequest, pattern: String, events: SearchMailbox) {
     let spawned = std::thread::Builder::new()
         .name("search-all".into())
         .spawn(move || {
@@ -41,8 +39,7 @@ pub fn spawn(pane: PaneId, request: ReplayRequest, pattern: String, events: Send
                         lines: Vec::new(),
                     }
                 });
-            let report = SearchReport::AllPanes(result);
-            let _ = events.send(LoopEvent::SearchResult(Box::new(report)));
+            events.post(SearchReport::AllPanes(result));
         });
     if let Err(err) = spawned {
         tracing::warn!("starting a search thread: {err}");

@@ -9,7 +9,7 @@
 //! request replaces the waiting one and makes the running one stale
 //! ([`Latest`]); a stale search stops at the next row, so however fast the
 //! user types, one search per session uses a core. Results come back to the
-//! loop as [`LoopEvent::SearchResult`], like those of the search across
+//! loop through a [`SearchMailbox`], like those of the search across
 //! panes (`search_all`), and are applied only if still current.
 //!
 //! Blocking: the loop takes the slot's mutex only to swap a request in; the
@@ -20,12 +20,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use crossbeam_channel::Sender;
 use regex::{Regex, RegexBuilder};
 
-use crate::app::loop_event::LoopEvent;
 use crate::input::copy_mode::{Match, RowText, find_all_while};
 use crate::input::search_all::PaneMatches;
+use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 
 /// Most memory a compiled pattern may take. A 300-word alternation needs
@@ -124,6 +123,9 @@ pub enum SearchReport {
     CopyMode(Found),
 }
 
+/// Where search threads report.
+pub type SearchMailbox = Mailbox<SearchReport>;
+
 #[derive(Debug, Default)]
 struct Slot {
     job: Option<SearchJob>,
@@ -175,7 +177,7 @@ impl SearchWorker {
         pane: PaneId,
         rows: Arc<[RowText]>,
         cols: u16,
-        events: Sender<LoopEvent>,
+        events: SearchMailbox,
     ) -> std::io::Result<Self> {
         let shared = Arc::new(Shared::default());
         let theirs = Arc::clone(&shared);
@@ -219,7 +221,7 @@ impl Drop for SearchWorker {
 
 /// The worker thread: runs the latest request, reports it if it is still
 /// wanted, waits for the next.
-fn serve(shared: &Shared, pane: PaneId, rows: &[RowText], cols: u16, events: &Sender<LoopEvent>) {
+fn serve(shared: &Shared, pane: PaneId, rows: &[RowText], cols: u16, events: &SearchMailbox) {
     while let Some(job) = shared.next_job() {
         let wanted = || shared.latest.is_current(job.generation);
         // A panic in the regex crate finds nothing rather than leaving the
@@ -242,8 +244,7 @@ fn serve(shared: &Shared, pane: PaneId, rows: &[RowText], cols: u16, events: &Se
             generation: job.generation,
             outcome,
         };
-        let report = Box::new(SearchReport::CopyMode(found));
-        if events.send(LoopEvent::SearchResult(report)).is_err() {
+        if !events.post(SearchReport::CopyMode(found)) {
             // The loop is gone: so is everyone who wanted the answer.
             return;
         }
@@ -322,13 +323,10 @@ mod tests {
             .collect()
     }
 
-    fn next_found(rx: &crossbeam_channel::Receiver<LoopEvent>) -> Found {
+    fn next_found(rx: &crossbeam_channel::Receiver<SearchReport>) -> Found {
         match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(LoopEvent::SearchResult(report)) => match *report {
-                SearchReport::CopyMode(found) => found,
-                SearchReport::AllPanes(_) => panic!("a search-all result"),
-            },
-            Ok(_) => panic!("another event"),
+            Ok(SearchReport::CopyMode(found)) => found,
+            Ok(SearchReport::AllPanes(_)) => panic!("a search-all result"),
             Err(err) => panic!("no search result: {err}"),
         }
     }
@@ -336,8 +334,13 @@ mod tests {
     #[test]
     fn the_worker_answers_the_latest_request() {
         let (tx, rx) = crossbeam_channel::bounded(16);
-        let worker = SearchWorker::start(PaneId(3), rows(&["alpha", "beta", "alphabet"]), 20, tx)
-            .unwrap_or_else(|err| panic!("{err}"));
+        let worker = SearchWorker::start(
+            PaneId(3),
+            rows(&["alpha", "beta", "alphabet"]),
+            20,
+            tx.into(),
+        )
+        .unwrap_or_else(|err| panic!("{err}"));
         let older = worker.request("beta", true);
         let latest = worker.request("alpha", true);
         assert!(!worker.is_current(older));
@@ -365,7 +368,7 @@ mod tests {
     #[test]
     fn dropping_the_worker_ends_its_thread() {
         let (tx, rx) = crossbeam_channel::bounded(16);
-        let worker = SearchWorker::start(PaneId(1), rows(&["a"]), 20, tx)
+        let worker = SearchWorker::start(PaneId(1), rows(&["a"]), 20, tx.into())
             .unwrap_or_else(|err| panic!("{err}"));
         drop(worker);
         // The thread held the last sender: the channel disconnects when it

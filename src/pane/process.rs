@@ -10,17 +10,17 @@
 //! which writes to the PTY from the loop's thread as before.
 
 use anyhow::Result;
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 
-use crate::app::loop_event::LoopEvent;
 use crate::pane::PaneId;
+use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::pty::{OutputChunk, PtyProcess, SpawnSpec};
 
 /// Starts pane programs.
 pub trait Launcher: Send {
     /// Starts `spec` for pane `id` on a terminal of `rows` x `cols`. When the
     /// program ends, after its last output was delivered, the launcher
-    /// reports [`LoopEvent::PaneExited`] for `id`.
+    /// reports [`PaneEvent::Exited`] for `id`.
     fn launch(
         &self,
         id: PaneId,
@@ -54,12 +54,12 @@ pub trait PaneProcess: Send {
 
 /// Programs on pseudo-terminals: what tilework runs.
 pub struct PtyLauncher {
-    events: Sender<LoopEvent>,
+    events: PaneMailbox,
 }
 
 impl PtyLauncher {
     /// Exits are reported on `events`.
-    pub fn new(events: Sender<LoopEvent>) -> Self {
+    pub fn new(events: PaneMailbox) -> Self {
         Self { events }
     }
 }
@@ -74,7 +74,7 @@ impl Launcher for PtyLauncher {
     ) -> Result<Box<dyn PaneProcess>> {
         let events = self.events.clone();
         let process = PtyProcess::spawn(spec, rows, cols, move |info| {
-            let _ = events.send(LoopEvent::PaneExited(id, info));
+            events.post(PaneEvent::Exited(id, info));
         })?;
         Ok(Box::new(process))
     }
@@ -126,8 +126,8 @@ pub mod fake {
     use crossbeam_channel::{Receiver, Sender, bounded};
 
     use super::{Launcher, PaneProcess};
-    use crate::app::loop_event::LoopEvent;
     use crate::pane::PaneId;
+    use crate::pane::event::{PaneEvent, PaneMailbox};
     use crate::pane::pty::{ExitInfo, OUTPUT_CHANNEL_CAPACITY, OutputChunk, SpawnSpec};
 
     /// What a fake program saw, shared between the pane and the test.
@@ -157,7 +157,7 @@ pub mod fake {
     /// Cloning shares the record: the workspace owns one, the test another.
     #[derive(Clone)]
     pub struct FakeLauncher {
-        events: Sender<LoopEvent>,
+        events: PaneMailbox,
         state: Arc<Mutex<State>>,
     }
 
@@ -167,7 +167,7 @@ pub mod fake {
 
     impl FakeLauncher {
         /// Exits are reported on `events`, as the real launcher does.
-        pub fn new(events: Sender<LoopEvent>) -> Self {
+        pub fn new(events: PaneMailbox) -> Self {
             Self {
                 events,
                 state: Arc::default(),
@@ -198,7 +198,7 @@ pub mod fake {
                 code,
                 signal: false,
             };
-            let _ = self.events.send(LoopEvent::PaneExited(id, info));
+            self.events.post(PaneEvent::Exited(id, info));
         }
 
         /// The bytes pane `id`'s program was sent.

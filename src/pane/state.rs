@@ -6,11 +6,11 @@
 
 use std::num::NonZeroU16;
 
-use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use crossbeam_channel::{Receiver, TryRecvError};
 
-use crate::app::loop_event::LoopEvent;
 use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
+use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::fast_forward::{FastForward, Touched};
 use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::pane::osc_guard::OscGuard;
@@ -421,7 +421,7 @@ impl Pane {
 
     /// Opens the history view at the bottom (copy mode needs it even before
     /// the user scrolls). Does nothing when it is already open or loading.
-    pub fn open_history(&mut self, events: &Sender<LoopEvent>) {
+    pub fn open_history(&mut self, events: &PaneMailbox) {
         if matches!(self.view, ScrollView::Live) {
             let rows = INITIAL_HISTORY_ROWS.min(max_history_rows(self.ring.budget(), self.cols));
             self.request_history(0, rows, events);
@@ -439,7 +439,7 @@ impl Pane {
 
     /// Scrolls the view `delta` rows (positive: back in time). Starts a replay
     /// on a worker thread when history is needed and not yet there.
-    pub fn scroll(&mut self, delta: isize, events: &Sender<LoopEvent>) {
+    pub fn scroll(&mut self, delta: isize, events: &PaneMailbox) {
         self.version += 1;
         match &mut self.view {
             ScrollView::Live => {
@@ -468,7 +468,7 @@ impl Pane {
         }
     }
 
-    fn request_history(&mut self, offset: usize, history_rows: usize, events: &Sender<LoopEvent>) {
+    fn request_history(&mut self, offset: usize, history_rows: usize, events: &PaneMailbox) {
         let request = ReplayRequest::from_ring(&self.ring, self.rows, self.cols, history_rows);
         let id = self.id;
         let events = events.clone();
@@ -476,7 +476,7 @@ impl Pane {
             .name("history-replay".into())
             .spawn(move || {
                 let history = History::replay(request);
-                let _ = events.send(LoopEvent::HistoryReady(id, Box::new(history)));
+                events.post(PaneEvent::HistoryReady(id, Box::new(history)));
             });
         match spawned {
             Ok(_) => self.view = ScrollView::Loading { offset },

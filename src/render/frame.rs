@@ -377,6 +377,7 @@ pub fn cursor_style_sequence(ws: &Workspace) -> &'static [u8] {
 mod tests {
     use super::*;
     use crate::config::keymap::Keymap;
+    use crate::mailbox::Mailbox;
     use crate::pane::Pane;
     use crate::pane::spawn::ChildEnv;
     use crate::workspace::WorkspaceSettings;
@@ -386,13 +387,12 @@ mod tests {
 
     /// A workspace of detached panes (no programs) laid out side by side.
     fn workspace(area: Rect, feeds: &[&[u8]]) -> Workspace {
-        let (tx, _rx) = crossbeam_channel::bounded(8);
         let settings = WorkspaceSettings {
             env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
             scrollback_bytes: 1 << 20,
             keep_exited_panes: false,
         };
-        let mut ws = Workspace::new(settings, area, tx);
+        let mut ws = Workspace::new(settings, area, Mailbox::discarding());
         let ids: Vec<PaneId> = (1..=feeds.len() as u32).map(PaneId).collect();
         let layout = Layout::even(crate::workspace::layout::Axis::Horizontal, &ids).unwrap();
         let mut panes = Vec::new();
@@ -408,7 +408,12 @@ mod tests {
     }
 
     fn draw_to(ws: &Workspace, w: u16, h: u16) -> Terminal<TestBackend> {
-        draw_with(ws, &InputRouter::new(Keymap::default(), false), w, h)
+        draw_with(
+            ws,
+            &InputRouter::new(Keymap::default(), false, Mailbox::discarding()),
+            w,
+            h,
+        )
     }
 
     fn draw_with(ws: &Workspace, router: &InputRouter, w: u16, h: u16) -> Terminal<TestBackend> {
@@ -527,7 +532,7 @@ mod tests {
     fn frames_drawn_in_place_show_what_full_frames_show() {
         let (w, h) = (61, 15);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"", b"", b""]);
-        let mut router = InputRouter::new(Keymap::default(), false);
+        let mut router = InputRouter::new(Keymap::default(), false, Mailbox::discarding());
         let mut frames = Frames::new(w, h);
         let ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
         let outputs: [&[u8]; 12] = [
@@ -577,7 +582,7 @@ mod tests {
     fn a_title_changed_under_a_popup_and_back_is_redrawn() {
         let (w, h) = (40, 10);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"\x1b]0;zsh\x07"]);
-        let mut router = InputRouter::new(Keymap::default(), false);
+        let mut router = InputRouter::new(Keymap::default(), false, Mailbox::discarding());
         let mut frames = Frames::new(w, h);
         let id = ws.focused_id().unwrap();
         let steps: [(&[u8], bool); 5] = [

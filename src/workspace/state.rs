@@ -10,10 +10,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Sender;
+use crate::pane::event::PaneMailbox;
 use ratatui::layout::Rect;
 
-use crate::app::loop_event::LoopEvent;
 use crate::config::action::{Action, Direction, Preset, RESIZE_STEP};
 use crate::config::profile::{
     LayoutSpec, PaneSpec, Profile, RestartPolicy, SplitDirection, StartMode,
@@ -105,7 +104,7 @@ pub struct Workspace {
     /// Where panes go: the whole terminal minus the status bar.
     area: Rect,
     settings: WorkspaceSettings,
-    events: Sender<LoopEvent>,
+    events: PaneMailbox,
     launcher: Box<dyn Launcher>,
     /// Set when the workspace should end, with tilework's exit status.
     exit_code: Option<i32>,
@@ -125,7 +124,7 @@ pub fn content_rect(rect: Rect) -> Rect {
 
 impl Workspace {
     /// A workspace whose panes run programs on PTYs.
-    pub fn new(settings: WorkspaceSettings, area: Rect, events: Sender<LoopEvent>) -> Self {
+    pub fn new(settings: WorkspaceSettings, area: Rect, events: PaneMailbox) -> Self {
         let launcher = Box::new(PtyLauncher::new(events.clone()));
         Self::with_launcher(settings, area, events, launcher)
     }
@@ -134,7 +133,7 @@ impl Workspace {
     pub fn with_launcher(
         settings: WorkspaceSettings,
         area: Rect,
-        events: Sender<LoopEvent>,
+        events: PaneMailbox,
         launcher: Box<dyn Launcher>,
     ) -> Self {
         Self {
@@ -155,8 +154,8 @@ impl Workspace {
         self.area
     }
 
-    /// The loop's event channel, for work started on other threads.
-    pub fn events(&self) -> Sender<LoopEvent> {
+    /// Where panes' work on other threads (history replays) reports.
+    pub fn events(&self) -> PaneMailbox {
         self.events.clone()
     }
 

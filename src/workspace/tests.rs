@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, bounded};
 use ratatui::layout::Rect;
 
-use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent};
 use crate::config::action::{Action, Direction};
 use crate::config::profile::{
     LayoutSpec, PaneSpec, Profile, RestartPolicy, SplitDirection, TabSpec,
 };
 use crate::pane::PaneId;
+use crate::pane::event::PaneEvent;
 use crate::pane::process::fake::FakeLauncher;
 use crate::pane::pty::ExitInfo;
 use crate::pane::spawn::ChildEnv;
@@ -32,20 +32,20 @@ const AREA: Rect = Rect {
 struct Harness {
     ws: Workspace,
     fake: FakeLauncher,
-    events: Receiver<LoopEvent>,
+    events: Receiver<PaneEvent>,
     now: Instant,
 }
 
 impl Harness {
     fn new(keep_exited_panes: bool) -> Self {
-        let (tx, events) = bounded(LOOP_EVENT_CAPACITY);
-        let fake = FakeLauncher::new(tx.clone());
+        let (tx, events) = bounded(256);
+        let fake = FakeLauncher::new(tx.clone().into());
         let settings = WorkspaceSettings {
             env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
             scrollback_bytes: 1 << 16,
             keep_exited_panes,
         };
-        let ws = Workspace::with_launcher(settings, AREA, tx, Box::new(fake.clone()));
+        let ws = Workspace::with_launcher(settings, AREA, tx.into(), Box::new(fake.clone()));
         Self {
             ws,
             fake,
@@ -83,7 +83,7 @@ impl Harness {
     /// Delivers what the programs reported, as the loop does.
     fn deliver(&mut self) {
         while let Ok(event) = self.events.try_recv() {
-            if let LoopEvent::PaneExited(id, info) = event {
+            if let PaneEvent::Exited(id, info) = event {
                 self.ws.pane_exited(id, info, self.now);
             }
         }

@@ -1,0 +1,16 @@
+//! What a pane's background work reports to whoever runs the panes (the
+//! loop, or a test), through a [`crate::mailbox::Mailbox`].
+
+use crate::pane::PaneId;
+use crate::pane::history::History;
+use crate::pane::pty::ExitInfo;
+
+pub enum PaneEvent {
+    /// A pane's program ended (after its last output was read).
+    Exited(PaneId, ExitInfo),
+    /// A scrollback replay finished.
+    HistoryReady(PaneId, Box<History>),
+}
+
+/// Where a pane's background work reports.
+pub type PaneMailbox = crate::mailbox::Mailbox<PaneEvent>;
