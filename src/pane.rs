@@ -1,7 +1,8 @@
 //! One pane: a program on a pseudo-terminal and everything its bytes pass
 //! through on the way to the screen, in data-path order:
 //!
-//! [`pty`] (reader and writer threads, [`input_queue`]) → [`osc_guard`]
+//! [`pty`] (reader and writer threads, [`input_queue`]) → [`unfed`]
+//! (output fed in pieces against the loop's deadline) → [`osc_guard`]
 //! (caps OSC strings) → [`fast_forward`] (skips output that scrolls off
 //! unseen) → [`rep_bound`] (cuts a repeat to what the screen can show) →
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
@@ -26,6 +27,7 @@ pub mod scrollback;
 pub mod spawn;
 mod state;
 pub mod terminal_queries;
+pub mod unfed;
 
 pub use id::PaneId;
 pub use state::{

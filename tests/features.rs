@@ -278,7 +278,9 @@ fn a_saved_session_restores_layout_directories_and_commands() {
     ready(&tw);
     let sub = tw.dir.path().join("somewhere");
     std::fs::create_dir_all(&sub).unwrap();
-    tw.type_line(&format!("cd {}", sub.display()));
+    // Saved from the shell's working directory: wait until the cd is done.
+    tw.type_line(&format!("cd {} && echo moved-$((40+2))", sub.display()));
+    tw.wait_for_text("moved-42");
     tw.send("\x02S");
     tw.wait_for("the save prompt", |s| {
         status_line(s).contains("save workspace")

@@ -1,7 +1,7 @@
 //! Issue 10, case 2: a program printing `x ESC [ 65535 b` (REP, "repeat the
 //! last character 65,535 times") 20,000 times, 175 KiB of output, kept
 //! tilework busy for 25 s and every other pane's echo waiting seconds, as
-//! vt100 writes each copy. `src/rep_bound.rs` cuts each REP to about a
+//! vt100 writes each copy. `src/pane/rep_bound.rs` cuts each REP to about a
 //! screenful of copies with the same screen.
 //!
 //! Here the flood runs in the real binary beside a shell: it finishes (the
@@ -108,4 +108,45 @@ fn a_rep_flood_finishes_the_screen_matches_and_the_other_pane_answers() {
     tw.send("\x02Q");
     assert_eq!(tw.wait_exit().exit_code(), 0);
     tw.assert_terminal_restored();
+}
+
+/// Before the loop fed output against a time slice, a 64 KiB read of this
+/// flood was parsed in one go (half a second in a release build, seconds in
+/// a debug one) and a key typed into the other pane waited for all of it.
+/// Compared within the run, not against a clock: twenty round trips through
+/// `cat` in the focused pane all finish while a flood of three such reads
+/// is still being parsed. Before, each round trip waited for one read, so
+/// the flood ended first.
+#[test]
+fn keys_typed_beside_a_rep_flood_echo_long_before_it_ends() {
+    const PASSES: usize = 3;
+    const REPEATS_PER_PASS: usize = 5_000;
+    let dir = TempDir::new("rep-keys");
+    let file = dir.path().join("rep.bin");
+    std::fs::write(&file, FLOOD.repeat(REPEATS_PER_PASS)).unwrap();
+    let (sleep, sleep_pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![sleep_pattern]);
+    let flood = format!(
+        "stty -echo; printf 'flood-ready\\n'; read go; i=0; while [ $i -lt {PASSES} ]; do cat '{}'; i=$((i+1)); done; printf '\\nrep-done-%s\\n' $((6*7)); exec {sleep}",
+        file.display()
+    );
+    // `cat` has the focus; the flood waits in the other pane for a line.
+    let mut tw = Tilework::start(&["-c", "exec cat", "-c", &flood], ROWS, COLS);
+    tw.wait_for_text("flood-ready");
+    tw.send("\x02o\r\x02o");
+    tw.wait_for("the flood under way", |s| {
+        s.contents().contains("xxxxxxxxxx")
+    });
+    for i in 0..20 {
+        let token = format!("key{i:02}q");
+        tw.send(format!("{token}\r"));
+        tw.wait_for(&token, |s| s.contents().contains(&token));
+        assert!(
+            !tw.screen_text().contains("rep-done-42"),
+            "the flood ended before round trip {i} of 20"
+        );
+    }
+    tw.wait_for_text("rep-done-42");
+    tw.send("\x02Q");
+    assert_eq!(tw.wait_exit().exit_code(), 0);
 }

@@ -46,6 +46,12 @@ pub const PANE_BYTE_BUDGET: usize = 32 * 1024;
 /// The slice other panes get while a key's echo is awaited: ~0.1 ms.
 pub const ECHO_WAIT_BUDGET: usize = 8 * 1024;
 
+/// The most time one pane's output is parsed for in one turn, checked
+/// between pieces (see `pane::unfed`): ordinary output never reaches it,
+/// output that is costly per byte (a flood of REP) stops there so the
+/// user's keys are read and echoed in between.
+pub const PANE_TIME_BUDGET: Duration = Duration::from_millis(2);
+
 /// What to open at start.
 pub enum Startup {
     Profile(crate::config::profile::Profile),
@@ -401,8 +407,10 @@ impl<B: FrameSink> App<B> {
             };
             // Take the whole slice before parsing any of it: the reader is
             // woken once per batch instead of once per chunk (a blocked
-            // sender wakes on every freed slot and spins meanwhile).
-            let mut taken = 0;
+            // sender wakes on every freed slot and spins meanwhile). Output
+            // left from the last turn's slice goes first and counts.
+            let waiting = pane.unfed();
+            let mut taken = waiting;
             while taken < budget {
                 let Some(chunk) = pane.try_output() else {
                     break;
@@ -413,10 +421,13 @@ impl<B: FrameSink> App<B> {
                     break;
                 }
             }
-            self.throttle.fed(id, taken, now);
-            let fed = !self.batch.is_empty();
+            self.throttle.fed(id, taken - waiting, now);
+            let fed = waiting > 0 || !self.batch.is_empty();
             for chunk in self.batch.drain(..) {
-                pane.feed(chunk);
+                pane.take_in(chunk);
+            }
+            if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET) {
+                more = true;
             }
             if fed {
                 let bell = pane.take_bell();

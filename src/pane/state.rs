@@ -5,6 +5,7 @@
 //! thread except through channels.
 
 use std::num::NonZeroU16;
+use std::time::Instant;
 
 use crossbeam_channel::{Receiver, TryRecvError};
 
@@ -19,6 +20,7 @@ use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, SpawnSpec};
 use crate::pane::scrollback::ByteRing;
 use crate::pane::terminal_queries::PaneEvents;
+use crate::pane::unfed::{FeedSink, Unfed};
 
 /// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
 /// PTY) and shows the part that fits.
@@ -56,6 +58,8 @@ pub struct Pane {
     /// Keeps a never-ending OSC string from growing the parser's buffer.
     osc_guard: OscGuard,
     osc_scratch: Vec<u8>,
+    /// Output taken from the reader, waiting for the loop's next turn.
+    unfed: Unfed,
     /// Holds back plain output and drops what would scroll off unseen;
     /// [`Pane::settle`] brings the parser up to date.
     fast_forward: FastForward,
@@ -181,6 +185,7 @@ impl Pane {
             version: 0,
             osc_guard: OscGuard::default(),
             osc_scratch: Vec::new(),
+            unfed: Unfed::default(),
             fast_forward: FastForward::default(),
             touched_any: true,
             rows,
@@ -222,25 +227,32 @@ impl Pane {
 
     /// Takes a chunk of program output: into the history ring, and to the
     /// parser through the fast-forward (plain output waits for
-    /// [`Pane::settle`]). The chunk's buffer goes back to the reader.
+    /// [`Pane::settle`]), after any output still waiting. The chunk's buffer
+    /// goes back to the reader.
     pub fn feed(&mut self, chunk: OutputChunk) {
-        // The history gets the same capped bytes, so a replay cannot grow
-        // the parser's buffer either.
-        let bytes = self.osc_guard.filter(&chunk, &mut self.osc_scratch);
-        let parsed = self.fast_forward.push(&mut self.parser, bytes);
-        self.ring.push(bytes);
-        if let ScrollView::Viewing(history) = &mut self.view {
-            history.feed(bytes);
-        }
-        self.bytes_received += chunk.len() as u64;
-        self.version += 1;
-        if let Err(failure) = parsed {
-            self.parser_failed("on this pane's output", &failure);
-        }
-        self.drain_parser_events();
-        if let Some(p) = &self.process {
-            p.recycle(chunk);
-        }
+        self.unfed.push(chunk);
+        let mut unfed = std::mem::take(&mut self.unfed);
+        unfed.feed_all(self);
+        self.unfed = unfed;
+    }
+
+    /// Takes a chunk of program output to feed with [`Pane::feed_until`].
+    pub fn take_in(&mut self, chunk: OutputChunk) {
+        self.unfed.push(chunk);
+    }
+
+    /// Feeds the output taken in, in pieces, until `deadline` (see
+    /// `unfed`). Returns whether all of it was fed; the rest waits.
+    pub fn feed_until(&mut self, deadline: Instant) -> bool {
+        let mut unfed = std::mem::take(&mut self.unfed);
+        let done = unfed.feed_until(self, deadline, Instant::now);
+        self.unfed = unfed;
+        done
+    }
+
+    /// Output taken in but not fed yet, in bytes.
+    pub fn unfed(&self) -> usize {
+        self.unfed.len()
     }
 
     /// Parses held-back output, so the screen is current. Call before
@@ -565,11 +577,14 @@ impl Pane {
     pub fn drain_pending(&mut self) {
         let chunks: Vec<OutputChunk> = match &self.process {
             Some(p) => p.output().try_iter().collect(),
-            None => return,
+            None => Vec::new(),
         };
         for chunk in chunks {
-            self.feed(chunk);
+            self.unfed.push(chunk);
         }
+        let mut unfed = std::mem::take(&mut self.unfed);
+        unfed.feed_all(self);
+        self.unfed = unfed;
     }
 
     /// Hangs up on the program (non-blocking; the waiter thread reaps it).
@@ -591,6 +606,32 @@ impl Pane {
 
     pub fn history_bytes(&self) -> usize {
         self.ring.len()
+    }
+}
+
+/// How pieces of output reach the pane's parser and history.
+impl FeedSink for Pane {
+    fn feed_piece(&mut self, piece: &[u8]) {
+        // The history gets the same capped bytes, so a replay cannot grow
+        // the parser's buffer either.
+        let bytes = self.osc_guard.filter(piece, &mut self.osc_scratch);
+        let parsed = self.fast_forward.push(&mut self.parser, bytes);
+        self.ring.push(bytes);
+        if let ScrollView::Viewing(history) = &mut self.view {
+            history.feed(bytes);
+        }
+        self.bytes_received += piece.len() as u64;
+        self.version += 1;
+        if let Err(failure) = parsed {
+            self.parser_failed("on this pane's output", &failure);
+        }
+        self.drain_parser_events();
+    }
+
+    fn chunk_done(&mut self, chunk: OutputChunk) {
+        if let Some(p) = &self.process {
+            p.recycle(chunk);
+        }
     }
 }
 
