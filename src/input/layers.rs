@@ -14,6 +14,8 @@ mod prefix;
 mod prompt;
 mod search_all;
 mod selection;
+#[cfg(test)]
+mod tests;
 
 use ratatui::crossterm::event::KeyEvent;
 
