@@ -261,6 +261,7 @@ fn any_key_closes_help_without_reaching_the_program_but_the_prefix_toggles_it() 
     h.prefix('?');
     h.prefix('?');
     assert!(!h.router.ui().help_shown(), "prefix ? closes it again");
+    assert_eq!(h.sent(), "", "the prefix reached help, not the program");
 }
 
 // ---- prompts and what they leave to the loop ----
