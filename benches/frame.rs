@@ -126,7 +126,7 @@ impl Loop {
             &mut self.painter,
             &mut self.cache,
             &self.ws,
-            &self.router,
+            self.router.view(),
             None,
             None,
         )

@@ -212,7 +212,10 @@ fn keys(c: &mut Criterion) {
             b.iter_custom(|iters| run(&mut bench, keys, *echo, iters));
         });
     }
-    assert!(!bench.router.show_help, "the overlay bench left help open");
+    assert!(
+        !bench.router.ui().help_shown(),
+        "the overlay bench left help open"
+    );
     drop(bench);
 
     let mut bench = Bench::new(2);

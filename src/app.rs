@@ -4,12 +4,15 @@
 //!
 //! - `event_loop`: start-up ([`run`]) and the loop itself.
 //! - [`frame_clock`]: when to draw (dirty, urgent, echo, frame cap).
+//! - `input_commands`: what input leaves to the loop (saving a profile,
+//!   the clipboard, search threads).
 //! - [`loop_event`]: what other threads tell the loop.
 //! - [`typing_throttle`]: while the user types, other panes wait their turn.
 //! - `signals`: SIGTERM, SIGHUP, SIGINT become a clean shutdown.
 
 mod event_loop;
 pub mod frame_clock;
+mod input_commands;
 pub mod loop_event;
 #[cfg(test)]
 mod loop_tests;

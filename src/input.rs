@@ -1,13 +1,32 @@
-//! From the user's keys and mouse to what happens: [`router`] dispatches
-//! every event by mode (normal, prompt, copy mode, search) through the
-//! keymap (`config::keymap`), and [`key_encoder`] turns keys meant for a
-//! program into the bytes an xterm would send. [`copy_mode`], [`prompt`]
-//! and [`search_all`] hold the modes' own state; [`search_worker`] runs
-//! their regex searches off the render loop.
+//! From the user's keys and mouse to what happens.
+//!
+//! - [`router`]: the entry point. A key walks the stack of modal
+//!   [`layers`] (prompt, search-all results, help, prefix with its
+//!   which-key popup, copy mode, normal typing) through the keymap
+//!   (`config::keymap`); a mouse event goes to [`mouse`].
+//! - [`ui_state`]: what the layers open and close and rendering reads:
+//!   mode, notice, popups, prompt, selections, copy mode.
+//! - [`copy_session`]: copy mode from entering to leaving, over
+//!   [`copy_mode`]'s cursor, selection and search; [`search_worker`] runs
+//!   its regex searches off the render loop, [`search_all`] those across
+//!   panes.
+//! - [`to_panes`] and [`key_encoder`]: keys, pastes and mouse reports as
+//!   the bytes an xterm would send, for the programs.
+//! - [`outcome`]: what handling an event did, and the [`Command`]s
+//!   (saving, clipboard, searching threads) it leaves to the loop.
+//! - [`prompt`]: the one-line text prompt.
+//!
+//! [`Command`]: outcome::Command
 
 pub mod copy_mode;
+pub mod copy_session;
 pub mod key_encoder;
+pub mod layers;
+pub mod mouse;
+pub mod outcome;
 pub mod prompt;
 pub mod router;
 pub mod search_all;
 pub mod search_worker;
+pub mod to_panes;
+pub mod ui_state;

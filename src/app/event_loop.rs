@@ -18,12 +18,13 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::app::frame_clock::FrameClock;
+use crate::app::input_commands::Effects;
 use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent, pane_mailbox, search_mailbox};
 use crate::app::typing_throttle::TypingThrottle;
 use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
-use crate::input::router::InputRouter;
+use crate::input::router::{Command, InputRouter, Outcome};
 use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
 use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
@@ -124,14 +125,12 @@ pub fn run(opts: RunOptions) -> Result<i32> {
             ws.open_row(launches);
         }
     }
-    let mut router = InputRouter::new(
+    let router = InputRouter::new(
         opts.config.keymap.clone(),
         opts.show_fps,
         search_mailbox(&events_tx),
-    );
-    router.copy_command =
-        crate::terminal::clipboard::local_command(opts.config.copy_command.as_deref());
-    router.session_name.clone_from(&opts.save_profile);
+    )
+    .with_session_name(opts.save_profile.clone());
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
         None => None,
@@ -141,6 +140,9 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         exit_after: opts.exit_after,
         clipboard_from_programs: opts.config.clipboard_from_programs,
         writer_name: opts.writer.name(),
+        copy_command: crate::terminal::clipboard::local_command(
+            opts.config.copy_command.as_deref(),
+        ),
     };
     let mut app = App::new(terminal, ws, router, input_rx, events_rx, &settings);
     app.stats = stats;
@@ -177,6 +179,8 @@ pub(super) struct App<B: FrameSink> {
     overlay_refresh_at: Option<Instant>,
     started: Instant,
     clipboard_from_programs: bool,
+    /// The local clipboard command (wl-copy, xclip), if any.
+    copy_command: Option<Vec<String>>,
     /// Reused every wake-up: chunks taken from one pane, pane visit order.
     batch: Vec<crate::pane::pty::OutputChunk>,
     order: Vec<PaneId>,
@@ -193,6 +197,8 @@ pub(super) struct LoopSettings {
     pub clipboard_from_programs: bool,
     /// For the overlay: which writer the frames go through.
     pub writer_name: &'static str,
+    /// The local clipboard command (wl-copy, xclip), if any.
+    pub copy_command: Option<Vec<String>>,
 }
 
 impl<B: FrameSink> App<B> {
@@ -220,6 +226,7 @@ impl<B: FrameSink> App<B> {
             overlay_refresh_at: None,
             started: Instant::now(),
             clipboard_from_programs: settings.clipboard_from_programs,
+            copy_command: settings.copy_command.clone(),
             batch: Vec::with_capacity(64),
             order: Vec::with_capacity(16),
             render_cache: crate::render::cache::RenderCache::default(),
@@ -334,10 +341,7 @@ impl<B: FrameSink> App<B> {
                 {
                     let switched =
                         tab_at(&self.ws, mouse.column).is_some_and(|i| self.ws.select_tab(i));
-                    crate::input::router::Outcome {
-                        redraw: switched,
-                        sent_to: None,
-                    }
+                    Outcome::redraw_if(switched)
                 } else {
                     self.router.handle_mouse(&mut self.ws, mouse)
                 }
@@ -350,12 +354,9 @@ impl<B: FrameSink> App<B> {
                 self.painter.resized(size);
                 let (panes, _) = frame::split_screen(size);
                 self.ws.set_area(panes);
-                crate::input::router::Outcome {
-                    redraw: true,
-                    sent_to: None,
-                }
+                Outcome::redraw()
             }
-            Event::FocusGained | Event::FocusLost => crate::input::router::Outcome::default(),
+            Event::FocusGained | Event::FocusLost => Outcome::default(),
         };
         if outcome.redraw || outcome.sent_to.is_some() {
             self.metrics.key_arrived(at);
@@ -368,6 +369,21 @@ impl<B: FrameSink> App<B> {
             self.clock.key_sent(id);
             self.throttle.key_sent(id, Instant::now());
         }
+        self.perform(outcome.commands);
+    }
+
+    /// Does what input left to the loop.
+    fn perform(&mut self, commands: Vec<Command>) {
+        if commands.is_empty() {
+            return;
+        }
+        Effects {
+            ws: &self.ws,
+            router: &mut self.router,
+            outbox: &mut self.outbox,
+            copy_command: self.copy_command.as_deref(),
+        }
+        .perform(commands);
     }
 
     fn terminal_area(&self) -> Rect {
@@ -500,7 +516,9 @@ impl<B: FrameSink> App<B> {
                 LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {
                     if let Some(pane) = self.ws.pane_mut(id) {
                         pane.history_ready(history);
-                        self.router.history_arrived(&mut self.ws);
+                        let outcome = self.router.history_arrived(&mut self.ws);
+                        // Keys typed while it loaded may have yanked text.
+                        self.perform(outcome.commands);
                         self.clock.changed_now();
                     }
                 }
@@ -529,7 +547,11 @@ impl<B: FrameSink> App<B> {
             panic!("TILEWORK_DEBUG_PANIC is set: panicking on purpose");
         }
         let started = Instant::now();
-        let overlay = self.router.show_fps.then(|| self.overlay_data(started));
+        let overlay = self
+            .router
+            .ui()
+            .fps_shown()
+            .then(|| self.overlay_data(started));
         let counters = self.terminal.backend().counters();
         let count = || {
             counters
@@ -545,7 +567,7 @@ impl<B: FrameSink> App<B> {
         self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
         self.render_cache.note_changes(self.ws.panes_mut());
         let ws = &self.ws;
-        let router = &self.router;
+        let ui = self.router.view();
         self.render_cache.retain(|id| ws.pane(id).is_some());
         let backend = self.terminal.backend_mut();
         backend
@@ -556,15 +578,12 @@ impl<B: FrameSink> App<B> {
             &mut self.painter,
             &mut self.render_cache,
             ws,
-            router,
+            ui,
             overlay.as_ref(),
             echo_of,
         )
         .context("drawing a frame")?;
         self.outbox.cursor_style(frame::cursor_style_sequence(ws));
-        if let Some(osc52) = self.router.pending_osc52.take() {
-            self.outbox.set_clipboard(osc52);
-        }
         let backend = self.terminal.backend_mut();
         self.outbox
             .write_to(&mut RawWriter(&mut *backend))

@@ -63,6 +63,7 @@ impl Harness {
             exit_after: None,
             clipboard_from_programs: false,
             writer_name: "test",
+            copy_command: None,
         };
         let app = App::new(terminal, ws, router, input_rx, events_rx, &loop_settings);
         Self {

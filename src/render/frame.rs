@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Widget};
 use ratatui::{Frame, Terminal};
 
 use crate::input::copy_mode::{self, CopyMode};
-use crate::input::router::{InputRouter, Mode};
+use crate::input::ui_state::{Mode, UiState, UiView};
 use crate::pane::PaneId;
 use crate::pane::history::History;
 use crate::pane::{Pane, ScrollView};
@@ -71,11 +71,11 @@ pub fn render_frame<B: Backend>(
     painter: &mut Painter,
     render_cache: &mut RenderCache,
     ws: &Workspace,
-    router: &InputRouter,
+    ui: UiView<'_>,
     overlay: Option<&OverlayData>,
     echo_of: Option<PaneId>,
 ) -> Result<bool, B::Error> {
-    let full = painter.begin(frame_shape(ws, router, overlay.is_some()));
+    let full = painter.begin(frame_shape(ws, ui.state, overlay.is_some()));
     let mut frame = terminal.get_frame();
     if full {
         frame.buffer_mut().reset();
@@ -88,7 +88,7 @@ pub fn render_frame<B: Backend>(
         dirty: painter.dirty_rows(),
         cursor: None,
     };
-    draw(&mut frame, ws, router, overlay, &mut cache);
+    draw(&mut frame, ws, ui, overlay, &mut cache);
     let (left_stale, cursor) = (cache.left_stale, cache.cursor);
     let next = std::mem::take(terminal.current_buffer_mut());
     let flushed = painter.flush(&next, terminal.backend_mut());
@@ -105,26 +105,27 @@ pub fn render_frame<B: Backend>(
 }
 
 /// What decides whether the next frame can reuse the last one.
-pub fn frame_shape(ws: &Workspace, router: &InputRouter, fps_overlay: bool) -> FrameShape {
+pub fn frame_shape(ws: &Workspace, ui: &UiState, fps_overlay: bool) -> FrameShape {
     FrameShape {
         panes: ws.visible(),
         focused: ws.focused_id(),
         overlays: fps_overlay
-            || router.show_help
-            || (router.show_which_key && router.mode == Mode::Prefix)
-            || router.search_all.is_some()
-            || router.copy.is_some()
-            || router.mouse_selection.is_some(),
+            || ui.help_shown()
+            || ui.which_key_shown()
+            || ui.search_all().is_some()
+            || ui.copy().is_active()
+            || ui.mouse_selection().is_some(),
     }
 }
 
 pub fn draw(
     frame: &mut Frame<'_>,
     ws: &Workspace,
-    router: &InputRouter,
+    ui: UiView<'_>,
     overlay: Option<&OverlayData>,
     cache: &mut FrameCache<'_>,
 ) {
+    let UiView { state, keymap } = ui;
     let (_, bar) = split_screen(frame.area());
     let focused = ws.focused_id();
     let zoomed = ws.tab().is_some_and(|t| t.zoomed);
@@ -133,52 +134,42 @@ pub fn draw(
             continue;
         };
         let is_focused = Some(id) == focused;
-        draw_pane(frame, pane, rect, is_focused, zoomed, router, cache);
+        draw_pane(frame, pane, rect, is_focused, zoomed, state, cache);
     }
     if bar.height > 0 {
         let status = StatusBar {
             ws,
-            keymap: &router.keymap,
-            mode: router.mode,
-            notice: router.notice.as_ref().map(|(text, _)| text.as_str()),
+            keymap,
+            mode: state.mode(),
+            notice: state.notice(),
         };
         // The prompt is drawn every frame; the bar only when it changed
         // (its signature also notes when the prompt was shown instead).
-        let key = match &router.prompt {
+        let key = match state.prompt() {
             Some(_) => String::new(),
             None => status.signature(),
         };
         let changed = cache.cache.bar_changed(key);
-        if !cache.partial || router.prompt.is_some() || changed {
+        if !cache.partial || state.prompt().is_some() || changed {
             // The bar's widgets leave cells they do not write alone, and a
             // frame drawn in place still holds the last bar there.
             frame.render_widget(Clear, bar);
             cache.mark(bar.y..bar.bottom());
-            match &router.prompt {
+            match state.prompt() {
                 Some(prompt) => frame.render_widget(prompt, bar),
                 None => frame.render_widget(status, bar),
             }
         }
     }
     let (panes_area, _) = split_screen(frame.area());
-    if router.show_which_key && router.mode == Mode::Prefix {
-        frame.render_widget(
-            WhichKey {
-                keymap: &router.keymap,
-            },
-            panes_area,
-        );
+    if state.which_key_shown() {
+        frame.render_widget(WhichKey { keymap }, panes_area);
     }
-    if let Some(results) = &router.search_all {
+    if let Some(results) = state.search_all() {
         frame.render_widget(SearchAllOverlay { results }, panes_area);
     }
-    if router.show_help {
-        frame.render_widget(
-            HelpOverlay {
-                keymap: &router.keymap,
-            },
-            frame.area(),
-        );
+    if state.help_shown() {
+        frame.render_widget(HelpOverlay { keymap }, frame.area());
     }
     // Drawn last so it is on top; it only covers cells, never moves panes.
     if let Some(data) = overlay {
@@ -192,7 +183,7 @@ fn draw_pane(
     rect: Rect,
     focused: bool,
     zoomed: bool,
-    router: &InputRouter,
+    ui: &UiState,
     cache: &mut FrameCache<'_>,
 ) {
     let (border_style, border_type) = if focused {
@@ -257,15 +248,15 @@ fn draw_pane(
         .cache
         .draw(pane, inner, frame.buffer_mut(), may_be_stale, in_place);
 
-    let copy = router.copy.as_ref().filter(|c| c.pane == pane.id);
+    let copy = ui.copy().view().filter(|c| c.pane == pane.id);
     if let (Some(copy), Some(history)) = (copy, pane.history()) {
         if let Some(pos) = paint_copy_mode(frame, copy, history, inner) {
             cache.cursor = Some(pos);
         }
         return;
     }
-    if let Some(sel) = router
-        .mouse_selection
+    if let Some(sel) = ui
+        .mouse_selection()
         .filter(|s| s.pane == pane.id && !s.pending)
     {
         let buf = frame.buffer_mut();
@@ -283,8 +274,8 @@ fn draw_pane(
     let live = !pane.is_scrolled();
     if focused
         && live
-        && router.mode != Mode::Copy
-        && router.prompt.is_none()
+        && ui.mode() != Mode::Copy
+        && ui.prompt().is_none()
         && !screen.hide_cursor()
         && pane.exit().is_none()
     {
@@ -408,15 +399,15 @@ mod tests {
     }
 
     fn draw_to(ws: &Workspace, w: u16, h: u16) -> Terminal<TestBackend> {
-        draw_with(
-            ws,
-            &InputRouter::new(Keymap::default(), false, Mailbox::discarding()),
-            w,
-            h,
-        )
+        draw_with(ws, &UiState::new(false), w, h)
     }
 
-    fn draw_with(ws: &Workspace, router: &InputRouter, w: u16, h: u16) -> Terminal<TestBackend> {
+    fn draw_with(ws: &Workspace, ui: &UiState, w: u16, h: u16) -> Terminal<TestBackend> {
+        let keymap = Keymap::default();
+        let ui = UiView {
+            state: ui,
+            keymap: &keymap,
+        };
         let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
         let mut cache = RenderCache::default();
         let mut dirty = vec![true; usize::from(h)];
@@ -428,7 +419,7 @@ mod tests {
             dirty: &mut dirty,
             cursor: None,
         };
-        t.draw(|f| draw(f, ws, router, None, &mut fc)).unwrap();
+        t.draw(|f| draw(f, ws, ui, None, &mut fc)).unwrap();
         t
     }
 
@@ -509,13 +500,17 @@ mod tests {
         }
 
         /// Draws a frame and feeds its bytes to the outer terminal.
-        fn draw(&mut self, ws: &Workspace, router: &InputRouter) {
+        fn draw(&mut self, ws: &Workspace, ui: &UiState) {
+            let keymap = Keymap::default();
             render_frame(
                 &mut self.terminal,
                 &mut self.painter,
                 &mut self.cache,
                 ws,
-                router,
+                UiView {
+                    state: ui,
+                    keymap: &keymap,
+                },
                 None,
                 None,
             )
@@ -532,7 +527,7 @@ mod tests {
     fn frames_drawn_in_place_show_what_full_frames_show() {
         let (w, h) = (61, 15);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"", b"", b""]);
-        let mut router = InputRouter::new(Keymap::default(), false, Mailbox::discarding());
+        let mut ui = UiState::new(false);
         let mut frames = Frames::new(w, h);
         let ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
         let outputs: [&[u8]; 12] = [
@@ -563,15 +558,15 @@ mod tests {
                 ws.focus_pane(ids[(step / 17) % ids.len()]);
             }
             // Now and then a popup: full frames, with titles changing under it.
-            router.show_help = step % 23 < 4;
+            ui.set_help_shown(step % 23 < 4);
             // As the render loop does; every other step, so that changes
             // not noted (compared instead) are covered too.
             if step % 2 == 0 {
                 frames.cache.note_changes(ws.panes_mut());
             }
-            frames.draw(&ws, &router);
+            frames.draw(&ws, &ui);
             let mut fresh = Frames::new(w, h);
-            fresh.draw(&ws, &router);
+            fresh.draw(&ws, &ui);
             assert_eq!(shown(&frames.outer), shown(&fresh.outer), "step {step}");
         }
     }
@@ -582,7 +577,7 @@ mod tests {
     fn a_title_changed_under_a_popup_and_back_is_redrawn() {
         let (w, h) = (40, 10);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"\x1b]0;zsh\x07"]);
-        let mut router = InputRouter::new(Keymap::default(), false, Mailbox::discarding());
+        let mut ui = UiState::new(false);
         let mut frames = Frames::new(w, h);
         let id = ws.focused_id().unwrap();
         let steps: [(&[u8], bool); 5] = [
@@ -596,9 +591,9 @@ mod tests {
             let pane = ws.pane_mut(id).unwrap();
             pane.feed(output.to_vec());
             pane.settle();
-            router.show_help = help;
+            ui.set_help_shown(help);
             frames.cache.note_changes(ws.panes_mut());
-            frames.draw(&ws, &router);
+            frames.draw(&ws, &ui);
         }
         let top = frames.outer.screen().contents_between(0, 0, 0, w);
         assert!(top.contains(" zsh "), "{top:?}");

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
 use crate::config::keymap::Keymap;
-use crate::input::router::SearchAllResults;
+use crate::input::ui_state::SearchAllResults;
 
 /// A `width` x `height` rectangle in the middle of `area`, shrunk to fit.
 pub fn centered(area: Rect, width: u16, height: usize) -> Rect {

@@ -9,7 +9,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::config::action::Action;
 use crate::config::keymap::Keymap;
-use crate::input::router::Mode;
+use crate::input::ui_state::Mode;
 use crate::workspace::Workspace;
 
 /// A tab's label and where it sits on the bar, for drawing and for clicks.

@@ -1,0 +1,276 @@
+//! Copy mode from entering to leaving: opening the focused pane's history,
+//! moving the cursor through it, searching it (off the loop, see
+//! `search_worker`), yanking a selection, and putting the panes back on
+//! their live screens. The cursor, selection and search are here
+//! ([`CopyMode`]); the history and its scroll offset stay in the pane, and
+//! this is the one place that moves them.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::input::copy_mode::{CopyMode, Point, Search, SelectKind};
+use crate::input::search_worker::{Found, SearchMailbox};
+use crate::pane::PaneId;
+use crate::pane::history::History;
+use crate::workspace::Workspace;
+
+/// Keys kept while copy mode waits for its history (a few lines of typing).
+const MAX_PENDING_KEYS: usize = 256;
+
+/// Copy mode's state, on or off.
+#[derive(Debug, Default)]
+pub struct CopySession {
+    /// Set once the pane's history is there.
+    copy: Option<CopyMode>,
+    /// Keys typed before the history arrived.
+    pending_keys: Vec<KeyEvent>,
+    /// A search submitted before the history arrived.
+    pending_search: Option<String>,
+}
+
+/// What a key did in copy mode, for the layer to finish.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CopyKey {
+    /// The cursor, selection or search changed (or nothing did).
+    Moved,
+    /// The history is still loading: the key waits for it.
+    Queued,
+    /// `q`, Esc with nothing selected, or the history is gone.
+    Leave,
+    /// `y` or Enter with a selection: this text is copied, then copy mode
+    /// ends.
+    Yank(String),
+    /// `y` or Enter with nothing selected.
+    NothingSelected,
+    /// `/` or `?`: the search prompt opens.
+    OpenSearch,
+    /// `C`: the search's case switched; its label.
+    CaseToggled(&'static str),
+    /// Typing: back to the live screen, and the key goes to the program.
+    TypeThrough,
+}
+
+impl CopySession {
+    /// The cursor, selection and matches, once the history is there.
+    pub fn view(&self) -> Option<&CopyMode> {
+        self.copy.as_ref()
+    }
+
+    /// The pane whose history is shown (not yet while it loads).
+    pub fn pane(&self) -> Option<PaneId> {
+        self.copy.as_ref().map(|c| c.pane)
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.copy.is_some()
+    }
+
+    /// Opens the focused pane's history (a replay, unless it is open) and
+    /// starts at once if it is already there.
+    pub fn enter(&mut self, ws: &mut Workspace) {
+        let events = ws.events();
+        if let Some(pane) = ws.focused_mut() {
+            pane.open_history(&events);
+        }
+        self.sync(ws);
+    }
+
+    /// Creates the copy-mode state once the focused pane's history is there.
+    pub fn sync(&mut self, ws: &mut Workspace) {
+        let Some(id) = ws.focused_id() else {
+            return;
+        };
+        if self.pane() == Some(id) {
+            return;
+        }
+        if let Some(history) = ws.pane(id).and_then(|p| p.history()) {
+            self.copy = Some(CopyMode::new(id, history));
+        }
+    }
+
+    /// Ends copy mode: its pane and the focused one show their live
+    /// screens again; keys and a search waiting for the history are
+    /// dropped.
+    pub fn leave(&mut self, ws: &mut Workspace) {
+        self.pending_keys.clear();
+        self.pending_search = None;
+        if let Some(copy) = self.copy.take()
+            && let Some(p) = ws.pane_mut(copy.pane)
+        {
+            p.scroll_to_bottom();
+        }
+        if let Some(p) = ws.focused_mut() {
+            p.scroll_to_bottom();
+        }
+    }
+
+    /// Keys and a search to run now that the history is there.
+    pub fn take_pending(&mut self) -> (Option<String>, Vec<KeyEvent>) {
+        (
+            self.pending_search.take(),
+            std::mem::take(&mut self.pending_keys),
+        )
+    }
+
+    /// A search submitted while the history loads runs when it lands.
+    pub fn search_later(&mut self, pattern: String) {
+        self.pending_search = Some(pattern);
+    }
+
+    /// Starts searching the history for `pattern` (or switches the case
+    /// of the current search); the result lands in
+    /// [`CopySession::search_result`]. Returns the search's status for the
+    /// prompt.
+    pub fn search(
+        &mut self,
+        ws: &mut Workspace,
+        pattern: &str,
+        toggle_case: bool,
+        searches: &SearchMailbox,
+    ) -> Option<String> {
+        self.sync(ws);
+        let events = searches.clone();
+        let copy = self.copy.as_mut()?;
+        let history = ws.pane_mut(copy.pane).and_then(|p| p.history_mut())?;
+        let search = copy
+            .search
+            .get_or_insert_with(|| Search::new(copy.pane, history, events));
+        if toggle_case {
+            search.toggle_case();
+        } else {
+            search.set_pattern(pattern);
+        }
+        Some(search.status())
+    }
+
+    /// The search prompt was cancelled: its highlights go.
+    pub fn clear_search(&mut self) {
+        if let Some(copy) = self.copy.as_mut() {
+            copy.search = None;
+        }
+    }
+
+    /// Takes a search's matches if they answer the latest pattern of the
+    /// search still open, and moves to the current one. Returns the
+    /// search's status for the prompt.
+    pub fn search_result(&mut self, ws: &mut Workspace, found: Found) -> Option<String> {
+        let copy = self.copy.as_mut().filter(|c| c.pane == found.pane)?;
+        let search = copy.search.as_mut()?;
+        if !search.apply(found, copy.cursor) {
+            return None;
+        }
+        let (current, status) = (search.current_match(), search.status());
+        if let Some(m) = current
+            && let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut())
+        {
+            copy.move_to(
+                history,
+                Point {
+                    row: m.row,
+                    col: m.start,
+                },
+            );
+        }
+        Some(status)
+    }
+
+    /// Moves the cursor `rows` down (the mouse wheel) when copy mode is on
+    /// pane `id`. Returns whether it was.
+    pub fn scroll(&mut self, ws: &mut Workspace, id: PaneId, rows: isize) -> bool {
+        let Some(copy) = self.copy.as_mut().filter(|c| c.pane == id) else {
+            return false;
+        };
+        let Some(history) = ws.pane_mut(id).and_then(|p| p.history_mut()) else {
+            return false;
+        };
+        copy.move_by(history, rows, 0);
+        true
+    }
+
+    /// A key in copy mode (the prefix is handled before).
+    pub fn key(&mut self, ws: &mut Workspace, key: &KeyEvent) -> CopyKey {
+        self.sync(ws);
+        let Some(copy) = self.copy.as_mut() else {
+            return self.key_while_loading(key);
+        };
+        let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut()) else {
+            return CopyKey::Leave;
+        };
+        copy_key(copy, history, key)
+    }
+
+    /// The history is still loading: `q`/Esc leave at once, other keys
+    /// wait and are replayed when it arrives (typing `/pattern` right after
+    /// entering copy mode must not lose keys).
+    fn key_while_loading(&mut self, key: &KeyEvent) -> CopyKey {
+        match key.code {
+            KeyCode::Char('q') | KeyCode::Esc => return CopyKey::Leave,
+            _ if self.pending_keys.len() < MAX_PENDING_KEYS => self.pending_keys.push(*key),
+            _ => {}
+        }
+        CopyKey::Queued
+    }
+}
+
+/// Copy mode's keys, like tmux's vi mode.
+fn copy_key(copy: &mut CopyMode, history: &mut History, key: &KeyEvent) -> CopyKey {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let page = history.screen().size().0.get().saturating_sub(1).max(1) as isize;
+    match key.code {
+        KeyCode::Char('q') => return CopyKey::Leave,
+        KeyCode::Esc if copy.selection.is_some() => copy.selection = None,
+        KeyCode::Esc => return CopyKey::Leave,
+        KeyCode::Up | KeyCode::Char('k') => copy.move_by(history, -1, 0),
+        KeyCode::Down | KeyCode::Char('j') => copy.move_by(history, 1, 0),
+        KeyCode::Left | KeyCode::Char('h') => copy.move_by(history, 0, -1),
+        KeyCode::Right | KeyCode::Char('l') => copy.move_by(history, 0, 1),
+        KeyCode::Char('u') if ctrl => copy.move_by(history, -page / 2, 0),
+        KeyCode::Char('d') if ctrl => copy.move_by(history, page / 2, 0),
+        KeyCode::Char('b') if ctrl => copy.move_by(history, -page, 0),
+        KeyCode::Char('f') if ctrl => copy.move_by(history, page, 0),
+        KeyCode::Char('v') if ctrl => copy.toggle_selection(SelectKind::Block),
+        KeyCode::PageUp => copy.move_by(history, -page, 0),
+        KeyCode::PageDown => copy.move_by(history, page, 0),
+        KeyCode::Char('w') => copy.word_motion(history, true),
+        KeyCode::Char('b') => copy.word_motion(history, false),
+        KeyCode::Char('0') | KeyCode::Home => copy.move_by(history, 0, -i32::from(u16::MAX)),
+        KeyCode::Char('$') | KeyCode::End => copy.move_by(history, 0, i32::from(u16::MAX)),
+        KeyCode::Char('g') => copy.move_to(history, Point { row: 0, col: 0 }),
+        KeyCode::Char('G') => copy.move_to(
+            history,
+            Point {
+                row: usize::MAX,
+                col: 0,
+            },
+        ),
+        KeyCode::Char('v') => copy.toggle_selection(SelectKind::Char),
+        KeyCode::Char('V') => copy.toggle_selection(SelectKind::Line),
+        KeyCode::Char('y') | KeyCode::Enter => {
+            return match copy.selected_text(history) {
+                Some(text) => CopyKey::Yank(text),
+                None => CopyKey::NothingSelected,
+            };
+        }
+        KeyCode::Char('/' | '?') => return CopyKey::OpenSearch,
+        KeyCode::Char('n' | 'N') => {
+            let back = key.code == KeyCode::Char('n');
+            if let Some(m) = copy.search.as_mut().and_then(|s| s.step(back)) {
+                copy.move_to(
+                    history,
+                    Point {
+                        row: m.row,
+                        col: m.start,
+                    },
+                );
+            }
+        }
+        KeyCode::Char('C') => {
+            if let Some(search) = copy.search.as_mut() {
+                search.toggle_case();
+                return CopyKey::CaseToggled(search.case_label());
+            }
+        }
+        _ if ctrl || matches!(key.code, KeyCode::Char(_)) => return CopyKey::TypeThrough,
+        _ => {}
+    }
+    CopyKey::Moved
+}

@@ -1,0 +1,109 @@
+//! Modal input as a stack of layers, top first: the prompt, the results of
+//! a search across panes, help, (the end of a mouse selection's
+//! highlight), the key after the prefix with its which-key popup, copy
+//! mode, and normal typing at the bottom. Each layer takes a key or passes
+//! it down, like helix's compositor and gitui's popup stack; a layer that
+//! is not open passes everything. The layers hold no state of their own:
+//! what they open and close is in [`UiState`], which rendering reads.
+
+mod actions;
+mod copy;
+mod help;
+mod normal;
+mod prefix;
+mod prompt;
+mod search_all;
+mod selection;
+#[cfg(test)]
+mod tests;
+
+use ratatui::crossterm::event::KeyEvent;
+
+use crate::config::keymap::Keymap;
+use crate::input::outcome::Outcome;
+use crate::input::search_worker::SearchMailbox;
+use crate::input::to_panes::PaneInput;
+use crate::input::ui_state::UiState;
+use crate::workspace::Workspace;
+
+/// What a layer did with a key.
+#[derive(Debug)]
+pub enum Handled {
+    /// The layer took the key; the layers below do not see it.
+    Consumed(Outcome),
+    /// Not for this layer: the next one down gets it.
+    Pass,
+}
+
+/// One modal layer of input.
+pub trait Layer {
+    fn handle_key(&self, cx: &mut Cx<'_>, key: &KeyEvent) -> Handled;
+}
+
+/// The stack, top first. [`normal::Normal`] at the bottom takes every key
+/// that reaches it.
+pub const STACK: &[&dyn Layer] = &[
+    &prompt::PromptLayer,
+    &search_all::SearchAllLayer,
+    &help::Help,
+    &selection::SelectionHighlight,
+    &prefix::Prefix,
+    &copy::Copy,
+    &normal::Normal,
+];
+
+/// Walks the stack until a layer takes `key`.
+pub fn dispatch(cx: &mut Cx<'_>, key: &KeyEvent) -> Outcome {
+    for layer in STACK {
+        if let Handled::Consumed(outcome) = layer.handle_key(cx, key) {
+            return outcome;
+        }
+    }
+    Outcome::default()
+}
+
+/// What the layers work on.
+pub struct Cx<'a> {
+    pub ws: &'a mut Workspace,
+    pub ui: &'a mut UiState,
+    pub keymap: &'a Keymap,
+    pub to_panes: &'a mut PaneInput,
+    /// The profile name the save prompt offers.
+    pub session_name: Option<&'a str>,
+    /// Where copy-mode searches report.
+    pub searches: &'a SearchMailbox,
+}
+
+impl Cx<'_> {
+    /// A key for the programs; says so when one refuses it.
+    pub fn send_key(&mut self, key: &KeyEvent) -> Outcome {
+        let delivery = self.to_panes.key(self.ws, key);
+        if delivery.refused {
+            self.ui
+                .notify("keys refused: the program is not reading its input".into());
+        }
+        delivery.outcome
+    }
+
+    /// Pasted text for the programs; says so when one refuses it.
+    pub fn paste(&mut self, text: &str) -> Outcome {
+        let delivery = PaneInput::paste(self.ws, text);
+        if delivery.refused {
+            self.ui
+                .notify("paste refused: the program is not reading its input".into());
+        }
+        delivery.outcome
+    }
+
+    /// Starts copy-mode search for `pattern` (or switches its case) and
+    /// shows its status in the search prompt.
+    pub fn search_copy(&mut self, pattern: &str, toggle_case: bool) {
+        if let Some(status) = self
+            .ui
+            .copy
+            .search(self.ws, pattern, toggle_case, self.searches)
+        {
+            self.ui.set_search_status(status);
+        }
+    }
+}

@@ -1,0 +1,521 @@
+//! The layers headless: keys in, the UI state and the commands for the
+//! loop out. Programs run through the workspace's fake launcher, so a test
+//! reads exactly the bytes a program was sent; history replays and
+//! searches run on their threads and the test hands their results over as
+//! the loop does.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, bounded};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+
+use crate::config::keymap::Keymap;
+use crate::input::router::{Command, InputRouter, Outcome};
+use crate::input::search_all::PaneMatches;
+use crate::input::search_worker::SearchReport;
+use crate::input::ui_state::{Mode, WHICH_KEY_DELAY};
+use crate::mailbox::Mailbox;
+use crate::pane::PaneId;
+use crate::pane::event::PaneEvent;
+use crate::pane::process::fake::FakeLauncher;
+use crate::pane::spawn::ChildEnv;
+use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
+
+const AREA: Rect = Rect {
+    x: 0,
+    y: 0,
+    width: 60,
+    height: 12,
+};
+
+/// How long a replay or search thread may take on a busy machine.
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// A router over a headless workspace, and the loop's part: it hands the
+/// What other threads report, as the loop's channel carries it.
+enum Report {
+    Pane(PaneEvent),
+    Search(SearchReport),
+}
+
+/// router what other threads report.
+struct Harness {
+    router: InputRouter,
+    ws: Workspace,
+    fake: FakeLauncher,
+    events: Receiver<Report>,
+}
+
+impl Harness {
+    /// One pane running a program that has printed `output`.
+    fn new(output: &str) -> Self {
+        let (tx, events) = bounded(256);
+        let panes = Mailbox::wrapping(tx.clone(), Report::Pane);
+        let fake = FakeLauncher::new(panes.clone());
+        let settings = WorkspaceSettings {
+            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
+            scrollback_bytes: 1 << 16,
+            keep_exited_panes: false,
+        };
+        let mut ws = Workspace::with_launcher(settings, AREA, panes, Box::new(fake.clone()));
+        let (spec, label) = ws.settings().env.argv(&["sh".to_string()], None);
+        ws.open_row(vec![PaneLaunch::new(spec, label)]);
+        let mut h = Self {
+            router: InputRouter::new(
+                Keymap::default(),
+                false,
+                Mailbox::wrapping(tx, Report::Search),
+            ),
+            ws,
+            fake,
+            events,
+        };
+        let id = h.focused();
+        h.print(id, output);
+        h
+    }
+
+    fn focused(&self) -> PaneId {
+        self.ws.focused_id().expect("a focused pane")
+    }
+
+    /// Pane `id`'s program prints `text`; the pane reads and parses it.
+    fn print(&mut self, id: PaneId, text: &str) {
+        self.fake.print(id, text.replace('\n', "\r\n").as_bytes());
+        let pane = self.ws.pane_mut(id).unwrap();
+        while let Some(chunk) = pane.try_output() {
+            pane.feed(chunk);
+        }
+        pane.settle();
+    }
+
+    fn press(&mut self, code: KeyCode, modifiers: KeyModifiers) -> Outcome {
+        self.router
+            .handle_key(&mut self.ws, &KeyEvent::new(code, modifiers))
+    }
+
+    fn key(&mut self, code: KeyCode) -> Outcome {
+        self.press(code, KeyModifiers::NONE)
+    }
+
+    /// Types `text`; returns what all of it did.
+    fn type_text(&mut self, text: &str) -> Outcome {
+        let mut out = Outcome::default();
+        for c in text.chars() {
+            out.merge(self.key(KeyCode::Char(c)));
+        }
+        out
+    }
+
+    /// The prefix (`C-b`), then `c`.
+    fn prefix(&mut self, c: char) -> Outcome {
+        self.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
+        self.key(KeyCode::Char(c))
+    }
+
+    fn mouse(&mut self, kind: MouseEventKind, column: u16, row: u16) -> Outcome {
+        let ev = MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        };
+        self.router.handle_mouse(&mut self.ws, &ev)
+    }
+
+    /// What the focused pane's program was sent.
+    fn sent(&self) -> String {
+        String::from_utf8_lossy(&self.fake.input(self.focused())).into_owned()
+    }
+
+    /// Waits for the history replay and hands it over, as the loop does.
+    fn history_lands(&mut self) -> Outcome {
+        let deadline = Instant::now() + LIMIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.events.recv_timeout(left).expect("a history replay") {
+                Report::Pane(PaneEvent::HistoryReady(id, history)) => {
+                    self.ws.pane_mut(id).unwrap().history_ready(history);
+                    return self.router.history_arrived(&mut self.ws);
+                }
+                Report::Search(report) => {
+                    self.router.search_result(&mut self.ws, report);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Waits until the copy-mode search has its latest result.
+    fn search_lands(&mut self) {
+        let deadline = Instant::now() + LIMIT;
+        while self.searching() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if let Report::Search(report) = self.events.recv_timeout(left).expect("a search result")
+            {
+                self.router.search_result(&mut self.ws, report);
+            }
+        }
+    }
+
+    fn searching(&self) -> bool {
+        self.router
+            .ui()
+            .copy()
+            .view()
+            .and_then(|c| c.search.as_ref())
+            .is_some_and(|s| s.is_searching())
+    }
+
+    fn mode(&self) -> Mode {
+        self.router.ui().mode()
+    }
+
+    fn notice(&self) -> String {
+        self.router.ui().notice().unwrap_or_default().to_string()
+    }
+
+    fn prompt_text(&self) -> Option<String> {
+        self.router.ui().prompt().map(|p| p.text.clone())
+    }
+
+    fn scrolled(&self, id: PaneId) -> bool {
+        self.ws.pane(id).unwrap().is_scrolled()
+    }
+
+    /// Copy mode on the focused pane, its history there.
+    fn enter_copy_mode(&mut self) {
+        self.prefix('[');
+        self.history_lands();
+        assert!(self.router.ui().copy().is_active());
+    }
+}
+
+// ---- normal typing and the prefix ----
+
+#[test]
+fn typed_keys_go_to_the_focused_program_and_its_echo_is_awaited() {
+    let mut h = Harness::new("");
+    let out = h.type_text("ls");
+    h.key(KeyCode::Enter);
+    assert_eq!(h.sent(), "ls\r");
+    assert_eq!(out.sent_to, Some(h.focused()));
+    assert!(out.commands.is_empty());
+}
+
+#[test]
+fn a_key_release_does_nothing() {
+    let mut h = Harness::new("");
+    let mut release = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
+    release.kind = KeyEventKind::Release;
+    assert_eq!(h.router.handle_key(&mut h.ws, &release), Outcome::default());
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn the_key_after_the_prefix_is_a_command_and_an_unbound_one_is_swallowed() {
+    let mut h = Harness::new("");
+    let out = h.prefix('%');
+    assert!(out.redraw);
+    assert_eq!(h.ws.visible().len(), 2, "split");
+    assert_eq!(h.mode(), Mode::Normal);
+
+    h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
+    assert_eq!(h.mode(), Mode::Prefix);
+    h.key(KeyCode::F(5));
+    assert_eq!(h.mode(), Mode::Normal);
+    assert_eq!(h.sent(), "", "nothing reached the program");
+}
+
+#[test]
+fn the_prefix_twice_sends_it_to_the_program() {
+    let mut h = Harness::new("");
+    h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
+    let out = h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
+    assert_eq!(h.sent(), "\x02");
+    assert_eq!(out.sent_to, Some(h.focused()));
+}
+
+#[test]
+fn which_key_pops_up_when_the_prefix_waits() {
+    let mut h = Harness::new("");
+    let before = Instant::now();
+    h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
+    let due = h.router.next_deadline().expect("the popup's deadline");
+    assert!(due >= before + WHICH_KEY_DELAY);
+    assert!(!h.router.tick(due - Duration::from_millis(1)));
+    assert!(!h.router.ui().which_key_shown());
+    assert!(h.router.tick(due));
+    assert!(h.router.ui().which_key_shown());
+
+    h.key(KeyCode::Char('%'));
+    assert!(!h.router.ui().which_key_shown());
+}
+
+// ---- help ----
+
+#[test]
+fn any_key_closes_help_without_reaching_the_program_but_the_prefix_toggles_it() {
+    let mut h = Harness::new("");
+    h.prefix('?');
+    assert!(h.router.ui().help_shown());
+    h.key(KeyCode::Char('x'));
+    assert!(!h.router.ui().help_shown());
+    assert_eq!(h.sent(), "");
+
+    h.prefix('?');
+    h.prefix('?');
+    assert!(!h.router.ui().help_shown(), "prefix ? closes it again");
+    assert_eq!(h.sent(), "", "the prefix reached help, not the program");
+}
+
+// ---- prompts and what they leave to the loop ----
+
+#[test]
+fn the_rename_prompt_takes_the_keys_and_renames_the_tab() {
+    let mut h = Harness::new("");
+    let name = h.ws.tab().unwrap().name.clone();
+    h.prefix(',');
+    assert_eq!(h.prompt_text(), Some(name));
+    h.press(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    h.type_text("logs");
+    h.key(KeyCode::Enter);
+    assert_eq!(h.prompt_text(), None);
+    assert_eq!(h.ws.tab().unwrap().name, "logs");
+    assert_eq!(h.sent(), "", "the prompt kept the keys");
+}
+
+#[test]
+fn saving_is_a_command_for_the_loop_and_its_result_a_notice() {
+    let mut h = Harness::new("");
+    h.prefix('S');
+    assert_eq!(h.prompt_text().as_deref(), Some(""));
+    h.type_text(" dev ");
+    let out = h.key(KeyCode::Enter);
+    assert_eq!(out.commands, [Command::SaveProfile("dev".into())]);
+
+    h.router
+        .profile_saved("dev", &Ok(PathBuf::from("/p/dev.toml")));
+    assert_eq!(h.notice(), "saved: tilework --profile dev  (/p/dev.toml)");
+    h.prefix('S');
+    assert_eq!(h.prompt_text().as_deref(), Some("dev"), "offered next time");
+    h.key(KeyCode::Esc);
+
+    h.router
+        .profile_saved("x", &Err::<PathBuf, _>(anyhow::anyhow!("disk full")));
+    assert_eq!(h.notice(), "not saved: disk full");
+}
+
+#[test]
+fn a_profile_needs_a_name() {
+    let mut h = Harness::new("");
+    h.prefix('S');
+    let out = h.key(KeyCode::Enter);
+    assert!(out.commands.is_empty());
+    assert_eq!(h.notice(), "not saved: a profile needs a name");
+}
+
+// ---- search across panes ----
+
+#[test]
+fn a_search_across_panes_asks_the_loop_to_search_each_and_lists_results() {
+    let mut h = Harness::new("hello world\n");
+    let id = h.focused();
+    h.prefix('F');
+    h.type_text("hel+o");
+    let out = h.key(KeyCode::Enter);
+    assert_eq!(
+        out.commands,
+        [Command::SearchPanes {
+            pattern: "hel+o".into(),
+            panes: vec![id],
+        }]
+    );
+    assert_eq!(h.router.ui().search_all().unwrap().pending, 1);
+
+    let matches = PaneMatches {
+        pane: id,
+        pattern: "hel+o".into(),
+        count: 1,
+        lines: vec!["hello world".into()],
+    };
+    h.router
+        .search_result(&mut h.ws, SearchReport::AllPanes(matches));
+    let results = h.router.ui().search_all().unwrap();
+    assert_eq!((results.pending, results.panes.len()), (0, 1));
+
+    // Enter opens copy mode there, with the pattern in the search prompt.
+    h.key(KeyCode::Enter);
+    assert!(h.router.ui().search_all().is_none());
+    assert_eq!(h.mode(), Mode::Copy);
+    assert_eq!(h.prompt_text().as_deref(), Some("hel+o"));
+}
+
+#[test]
+fn a_bad_pattern_is_refused_at_once_and_nothing_is_searched() {
+    let mut h = Harness::new("");
+    h.prefix('F');
+    h.type_text("(oops");
+    let out = h.key(KeyCode::Enter);
+    assert!(out.commands.is_empty());
+    assert!(h.router.ui().search_all().is_none());
+    assert!(h.notice().starts_with("bad regex: "), "{}", h.notice());
+}
+
+// ---- copy mode ----
+
+#[test]
+fn yanking_a_selection_copies_it_leaves_copy_mode_and_pastes_back() {
+    let mut h = Harness::new("hello world\n");
+    let id = h.focused();
+    h.enter_copy_mode();
+    assert_eq!(h.mode(), Mode::Copy);
+    assert!(h.scrolled(id), "the pane shows its history");
+
+    h.type_text("k0v$");
+    let out = h.key(KeyCode::Char('y'));
+    assert_eq!(out.commands, [Command::Clipboard("hello world".into())]);
+    assert_eq!(h.mode(), Mode::Normal);
+    assert!(!h.router.ui().copy().is_active());
+    assert!(!h.scrolled(id), "back on the live screen");
+    assert_eq!(h.notice(), "copied 11 characters");
+    assert_eq!(h.router.ui().copy_buffer(), Some("hello world"));
+
+    h.prefix(']');
+    assert_eq!(h.sent(), "hello world");
+}
+
+#[test]
+fn keys_typed_while_the_history_loads_run_when_it_lands() {
+    let mut h = Harness::new("hello world\n");
+    h.prefix('[');
+    assert_eq!(h.mode(), Mode::Copy);
+    assert!(!h.router.ui().copy().is_active(), "still loading");
+    h.type_text("k0v$y");
+    assert_eq!(h.sent(), "", "the keys waited");
+
+    let out = h.history_lands();
+    assert_eq!(out.commands, [Command::Clipboard("hello world".into())]);
+    assert_eq!(h.mode(), Mode::Normal);
+}
+
+#[test]
+fn yank_with_nothing_selected_says_how_to_select() {
+    let mut h = Harness::new("hello\n");
+    h.enter_copy_mode();
+    let out = h.key(KeyCode::Char('y'));
+    assert!(out.commands.is_empty());
+    assert_eq!(h.mode(), Mode::Copy);
+    assert!(h.notice().starts_with("nothing selected"));
+}
+
+#[test]
+fn typing_in_copy_mode_returns_to_the_live_screen_and_reaches_the_program() {
+    let mut h = Harness::new("hello\n");
+    let id = h.focused();
+    h.enter_copy_mode();
+    let out = h.key(KeyCode::Char('x'));
+    assert_eq!(h.mode(), Mode::Normal);
+    assert!(!h.scrolled(id));
+    assert_eq!(h.sent(), "x");
+    assert_eq!(out.sent_to, Some(id));
+}
+
+#[test]
+fn moving_the_focus_away_ends_copy_mode_and_scrolls_its_pane_back() {
+    let mut h = Harness::new("");
+    let left = h.focused();
+    h.prefix('%');
+    h.prefix('o');
+    assert_eq!(h.focused(), left);
+    h.print(left, "some output\n");
+    h.enter_copy_mode();
+    assert!(h.scrolled(left));
+
+    h.prefix('o');
+    assert_ne!(h.focused(), left);
+    assert_eq!(h.mode(), Mode::Normal);
+    assert!(!h.router.ui().copy().is_active());
+    assert!(!h.scrolled(left));
+}
+
+#[test]
+fn the_prefix_in_copy_mode_runs_a_command_and_returns_to_copy_mode() {
+    let mut h = Harness::new("hello\n");
+    h.enter_copy_mode();
+    h.prefix('?');
+    assert!(h.router.ui().help_shown());
+    assert_eq!(h.mode(), Mode::Copy);
+}
+
+#[test]
+fn search_runs_off_the_loop_and_moves_the_cursor_to_the_match() {
+    let mut h = Harness::new("alpha\nbeta\ngamma\n");
+    h.enter_copy_mode();
+    let start = h.router.ui().copy().view().unwrap().cursor;
+    h.key(KeyCode::Char('/'));
+    h.type_text("bet");
+    h.search_lands();
+
+    let copy = h.router.ui().copy().view().unwrap();
+    assert_eq!((copy.cursor.row, copy.cursor.col), (1, 0));
+    assert_ne!(copy.cursor, start);
+    let prompt = h.router.ui().prompt().unwrap();
+    assert_eq!(prompt.status, "1/1 (any case)");
+
+    // Esc clears the search and its highlights; copy mode stays.
+    h.key(KeyCode::Esc);
+    assert!(h.router.ui().prompt().is_none());
+    assert!(h.router.ui().copy().view().unwrap().search.is_none());
+    h.key(KeyCode::Char('q'));
+    assert_eq!(h.mode(), Mode::Normal);
+}
+
+#[test]
+fn a_search_typed_before_the_history_lands_runs_when_it_does() {
+    let mut h = Harness::new("alpha\nbeta\n");
+    h.prefix('/');
+    h.type_text("alp");
+    h.key(KeyCode::Enter);
+    assert!(h.router.ui().prompt().is_none());
+    h.history_lands();
+    h.search_lands();
+    let copy = h.router.ui().copy().view().unwrap();
+    let search = copy.search.as_ref().expect("the search ran");
+    assert_eq!(search.pattern, "alp");
+    assert_eq!(copy.cursor.row, 0);
+}
+
+// ---- the mouse ----
+
+#[test]
+fn a_mouse_drag_selects_and_letting_go_copies() {
+    let mut h = Harness::new("hello world\n");
+    // The pane's text starts inside its border, at (1, 1).
+    h.mouse(MouseEventKind::Down(MouseButton::Left), 1, 1);
+    h.mouse(MouseEventKind::Drag(MouseButton::Left), 5, 1);
+    assert!(h.router.ui().mouse_selection().is_some());
+    let out = h.mouse(MouseEventKind::Up(MouseButton::Left), 5, 1);
+    assert_eq!(out.commands, [Command::Clipboard("hello".into())]);
+    assert_eq!(h.router.ui().copy_buffer(), Some("hello"));
+
+    // The next key ends the highlight and goes on to the program.
+    h.key(KeyCode::Char('a'));
+    assert!(h.router.ui().mouse_selection().is_none());
+    assert_eq!(h.sent(), "a");
+}
+
+#[test]
+fn a_plain_click_selects_nothing() {
+    let mut h = Harness::new("hello world\n");
+    h.mouse(MouseEventKind::Down(MouseButton::Left), 3, 1);
+    let out = h.mouse(MouseEventKind::Up(MouseButton::Left), 3, 1);
+    assert!(out.commands.is_empty());
+    assert!(h.router.ui().mouse_selection().is_none());
+}

@@ -1,0 +1,238 @@
+//! What the screen shows besides the panes: the mode, a notice, the
+//! which-key popup, help, the fps overlay switch, the prompt, the results
+//! of a search across panes, a mouse selection, and copy mode. Input
+//! writes it (`layers`, `mouse`); rendering only reads it.
+
+use std::time::{Duration, Instant};
+
+use crate::config::keymap::Keymap;
+use crate::input::copy_mode::SelectKind;
+use crate::input::copy_session::CopySession;
+use crate::input::prompt::{Prompt, PromptKind};
+use crate::pane::PaneId;
+use crate::workspace::Workspace;
+
+/// After the prefix, how long before the which-key popup appears.
+pub const WHICH_KEY_DELAY: Duration = Duration::from_millis(500);
+/// How long a notice ("copied 12 characters") stays in the status bar.
+pub const NOTICE_TIME: Duration = Duration::from_secs(3);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Normal,
+    /// The prefix was pressed; the next key is a command.
+    Prefix,
+    /// Keys move through the focused pane's history, select and search.
+    Copy,
+}
+
+/// A mouse selection in progress, in the pane's screen coordinates.
+#[derive(Debug, Clone, Copy)]
+pub struct MouseSelection {
+    pub pane: PaneId,
+    pub start: (u16, u16),
+    pub end: (u16, u16),
+    pub kind: SelectKind,
+    /// The button went down but has not moved yet: a plain click.
+    pub pending: bool,
+}
+
+/// Matches of a search over every pane of the tab.
+#[derive(Debug, Clone, Default)]
+pub struct SearchAllResults {
+    pub pattern: String,
+    /// Per pane: its title, the number of matching lines, and a few of them.
+    pub panes: Vec<(PaneId, String, usize, Vec<String>)>,
+    /// Panes still being searched.
+    pub pending: usize,
+    pub selected: usize,
+}
+
+/// The UI model. Fields are open to the input layers that change them
+/// (each its own part); everyone else reads through the methods.
+#[derive(Debug, Default)]
+pub struct UiState {
+    pub(in crate::input) mode: Mode,
+    pub(in crate::input) show_help: bool,
+    pub(in crate::input) show_fps: bool,
+    pub(in crate::input) prompt: Option<Prompt>,
+    pub(in crate::input) search_all: Option<SearchAllResults>,
+    pub(in crate::input) mouse_selection: Option<MouseSelection>,
+    /// tilework's own paste buffer: the last thing copied.
+    pub(in crate::input) copy_buffer: Option<String>,
+    pub(in crate::input) copy: CopySession,
+    /// When the prefix was pressed, for the which-key popup.
+    prefix_at: Option<Instant>,
+    show_which_key: bool,
+    /// A short message for the status bar and when it goes away.
+    notice: Option<(String, Instant)>,
+}
+
+impl UiState {
+    pub fn new(show_fps: bool) -> Self {
+        Self {
+            show_fps,
+            ..Self::default()
+        }
+    }
+
+    // ---- what rendering reads ----
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_ref().map(|(text, _)| text.as_str())
+    }
+
+    /// The which-key popup is up (the prefix was pressed a while ago).
+    pub fn which_key_shown(&self) -> bool {
+        self.show_which_key && self.mode == Mode::Prefix
+    }
+
+    pub fn help_shown(&self) -> bool {
+        self.show_help
+    }
+
+    pub fn fps_shown(&self) -> bool {
+        self.show_fps
+    }
+
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.prompt.as_ref()
+    }
+
+    pub fn search_all(&self) -> Option<&SearchAllResults> {
+        self.search_all.as_ref()
+    }
+
+    pub fn mouse_selection(&self) -> Option<MouseSelection> {
+        self.mouse_selection
+    }
+
+    pub fn copy(&self) -> &CopySession {
+        &self.copy
+    }
+
+    /// Shows or hides help (render tests; keys go through the layers).
+    #[cfg(test)]
+    pub(crate) fn set_help_shown(&mut self, shown: bool) {
+        self.show_help = shown;
+    }
+
+    /// tilework's paste buffer.
+    pub fn copy_buffer(&self) -> Option<&str> {
+        self.copy_buffer.as_deref()
+    }
+
+    // ---- timed changes ----
+
+    /// Deadline of the next timed UI change (which-key popup, notice expiry).
+    pub fn next_deadline(&self) -> Option<Instant> {
+        let which = match (self.mode, self.prefix_at, self.show_which_key) {
+            (Mode::Prefix, Some(at), false) => Some(at + WHICH_KEY_DELAY),
+            _ => None,
+        };
+        let notice = self.notice.as_ref().map(|(_, until)| *until);
+        match (which, notice) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Applies timed UI changes that are due. Returns whether to redraw.
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let mut changed = false;
+        if self.mode == Mode::Prefix
+            && !self.show_which_key
+            && self.prefix_at.is_some_and(|at| now >= at + WHICH_KEY_DELAY)
+        {
+            self.show_which_key = true;
+            changed = true;
+        }
+        if self.notice.as_ref().is_some_and(|(_, until)| now >= *until) {
+            self.notice = None;
+            changed = true;
+        }
+        changed
+    }
+
+    /// Shows `text` in the status bar for [`NOTICE_TIME`].
+    pub fn notify(&mut self, text: String) {
+        self.notice = Some((text, Instant::now() + NOTICE_TIME));
+    }
+
+    // ---- mode changes ----
+
+    pub(in crate::input) fn enter_prefix(&mut self) {
+        self.mode = Mode::Prefix;
+        self.prefix_at = Some(Instant::now());
+        self.show_which_key = false;
+    }
+
+    /// The key after the prefix: back to copy mode if it is on.
+    pub(in crate::input) fn leave_prefix(&mut self) {
+        self.mode = if self.copy.is_active() {
+            Mode::Copy
+        } else {
+            Mode::Normal
+        };
+        self.prefix_at = None;
+        self.show_which_key = false;
+    }
+
+    pub(in crate::input) fn enter_copy(&mut self, ws: &mut Workspace) {
+        self.mode = Mode::Copy;
+        self.mouse_selection = None;
+        self.copy.enter(ws);
+    }
+
+    pub(in crate::input) fn leave_copy(&mut self, ws: &mut Workspace) {
+        self.mode = Mode::Normal;
+        self.copy.leave(ws);
+    }
+
+    /// Copy mode is waiting for its history, or the search prompt is open
+    /// (both have work to do when it lands).
+    pub(in crate::input) fn awaits_history(&self) -> bool {
+        self.mode == Mode::Copy || self.search_prompt().is_some()
+    }
+
+    pub(in crate::input) fn open_prompt(&mut self, kind: PromptKind, text: &str) {
+        self.prompt = Some(Prompt::new(kind, text));
+    }
+
+    pub(in crate::input) fn search_prompt(&self) -> Option<&Prompt> {
+        self.prompt
+            .as_ref()
+            .filter(|p| p.kind == PromptKind::Search)
+    }
+
+    /// Shows a copy-mode search's progress after the search prompt's text.
+    pub(in crate::input) fn set_search_status(&mut self, status: String) {
+        if let Some(prompt) = self
+            .prompt
+            .as_mut()
+            .filter(|p| p.kind == PromptKind::Search)
+        {
+            prompt.status = status;
+        }
+    }
+
+    /// Keeps `text` as the paste buffer and says so.
+    pub(in crate::input) fn copied(&mut self, text: &str) {
+        let chars = text.chars().count();
+        self.copy_buffer = Some(text.to_string());
+        self.notify(format!("copied {chars} characters"));
+    }
+}
+
+/// What rendering needs from input: the UI state and the keymap (for the
+/// hints, the which-key popup and help).
+#[derive(Clone, Copy)]
+pub struct UiView<'a> {
+    pub state: &'a UiState,
+    pub keymap: &'a Keymap,
+}
