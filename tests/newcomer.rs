@@ -7,7 +7,10 @@ mod common;
 
 use std::process::{Command, Stdio};
 
-use common::REQUIRE_ALL;
+use common::{REQUIRE_ALL, TempDir, Tilework};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 100;
 
 /// Set, by the test below, for the copy of this test binary it runs.
 const PROBE: &str = "TILEWORK_TEST_SKIP_PROBE";
@@ -61,4 +64,110 @@ fn a_missing_program_skips_its_test_visibly_and_fails_it_under_ci() {
 #[test]
 fn an_installed_program_runs_its_test() {
     assert!(common::require_program_in("sh", true));
+}
+
+/// A `bin` directory standing in for `$PATH` in the `scripts/profile.sh`
+/// tests: a `cargo` that only logs its arguments (and "installs" samply),
+/// `perf` when asked for, and `cat`.
+struct FakePath {
+    dir: TempDir,
+}
+
+impl FakePath {
+    fn new(with_perf: bool) -> Self {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = TempDir::new("fakepath");
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let script = |name: &str, body: &str| {
+            let path = bin.join(name);
+            std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        let log = dir.path().join("cargo.log");
+        script(
+            "cargo",
+            &format!(
+                "echo \"$@\" >> '{}'\nprintf '#!/bin/sh\\n' > '{}/samply'\nchmod +x '{}/samply'",
+                log.display(),
+                bin.display(),
+                bin.display()
+            ),
+        );
+        if with_perf {
+            script("perf", "exit 0");
+        }
+        std::os::unix::fs::symlink("/bin/cat", bin.join("cat")).unwrap();
+        std::os::unix::fs::symlink("/bin/chmod", bin.join("chmod")).unwrap();
+        Self { dir }
+    }
+
+    fn path(&self) -> String {
+        self.dir.path().join("bin").display().to_string()
+    }
+
+    /// What the fake cargo was asked to do.
+    fn cargo_calls(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("cargo.log")).unwrap_or_default()
+    }
+}
+
+/// Sources `scripts/profile.sh` (which then only defines its functions) and
+/// prints `chose-` and the recorder it picks.
+const CHOOSE: &str = r#"source "$0/scripts/profile.sh"; r=$(choose_profiler) && echo "chose-$r""#;
+
+/// `choose_profiler` with no terminal: stdin is /dev/null.
+fn choose_without_terminal(fake: &FakePath) -> (bool, String, String) {
+    let out = Command::new("/bin/bash")
+        .args(["-c", CHOOSE, env!("CARGO_MANIFEST_DIR")])
+        .env("PATH", fake.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn profile_sh_without_a_terminal_uses_perf_and_installs_nothing() {
+    let fake = FakePath::new(true);
+    let (ok, stdout, stderr) = choose_without_terminal(&fake);
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout.trim(), "chose-perf", "{stderr}");
+    assert_eq!(fake.cargo_calls(), "", "nothing installed");
+
+    let fake = FakePath::new(false);
+    let (ok, stdout, stderr) = choose_without_terminal(&fake);
+    assert!(!ok, "{stdout}");
+    assert!(stderr.contains("Neither samply nor perf"), "{stderr}");
+    assert_eq!(fake.cargo_calls(), "");
+}
+
+/// `choose_profiler` in a terminal, answering `answer` to its question.
+fn choose_in_terminal(fake: &FakePath, answer: &str, expect: &str) {
+    let path = fake.path();
+    let mut tw = Tilework::start_program(
+        "/bin/bash",
+        &["-c", CHOOSE, env!("CARGO_MANIFEST_DIR")],
+        ROWS,
+        COLS,
+        &[("PATH", &path)],
+    );
+    tw.wait_for_text("Install it now with 'cargo install --locked samply'");
+    tw.type_line(answer);
+    tw.wait_for_text(expect);
+}
+
+#[test]
+fn profile_sh_asks_before_installing_samply() {
+    let fake = FakePath::new(true);
+    choose_in_terminal(&fake, "n", "chose-perf");
+    assert_eq!(fake.cargo_calls(), "", "no means no");
+
+    let fake = FakePath::new(true);
+    choose_in_terminal(&fake, "y", "chose-samply");
+    assert_eq!(fake.cargo_calls().trim(), "install --locked samply");
 }
