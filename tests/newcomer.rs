@@ -171,3 +171,65 @@ fn profile_sh_asks_before_installing_samply() {
     choose_in_terminal(&fake, "y", "chose-samply");
     assert_eq!(fake.cargo_calls().trim(), "install --locked samply");
 }
+
+
+#[test]
+fn with_stdout_redirected_tilework_says_stdout_is_not_a_terminal() {
+    let dir = TempDir::new("notty");
+    let out = dir.path().join("out");
+    let out = out.to_string_lossy();
+    // As a user types `tilework > out` in a terminal: stdin and stderr are it.
+    let mut tw = Tilework::start_program(
+        "/bin/sh",
+        &["-c", r#"exec "$0" > "$1""#, common::binary(), &out],
+        ROWS,
+        COLS,
+        &[],
+    );
+    let status = tw.wait_exit();
+    assert_eq!(status.exit_code(), 2, "{}", tw.screen_text());
+    let text = tw.screen_text();
+    assert!(
+        text.contains("tilework: stdout is not a terminal"),
+        "{text}"
+    );
+    assert!(!text.contains("os error"), "{text}");
+    assert_eq!(
+        std::fs::read(&*out).unwrap(),
+        b"",
+        "nothing drawn into the file"
+    );
+    tw.assert_terminal_restored();
+}
+
+#[test]
+fn a_config_whose_shell_cannot_run_is_refused_with_its_line() {
+    let dir = TempDir::new("badshell");
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "mouse = true\nshell = \"/bin/zsh-typo\"\n").unwrap();
+    let out = Command::new(common::binary())
+        .arg("--config")
+        .arg(&config)
+        .env("HOME", dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("config.toml:2:9: shell: cannot run shell `/bin/zsh-typo`: no such file"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_profile_and_a_command_together_are_refused_as_a_conflict() {
+    let out = Command::new(common::binary())
+        .args(["--profile", "dev", "--", "htop"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}
