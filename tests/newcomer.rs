@@ -172,7 +172,6 @@ fn profile_sh_asks_before_installing_samply() {
     assert_eq!(fake.cargo_calls().trim(), "install --locked samply");
 }
 
-
 #[test]
 fn with_stdout_redirected_tilework_says_stdout_is_not_a_terminal() {
     let dir = TempDir::new("notty");
@@ -232,4 +231,22 @@ fn a_profile_and_a_command_together_are_refused_as_a_conflict() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("cannot be used with"), "{stderr}");
+}
+
+#[test]
+fn the_readme_set_up_names_the_rust_version_cargo_checks() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let set_up = readme
+        .split("## Set-up")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a Set-up section");
+    let version = env!("CARGO_PKG_RUST_VERSION");
+    assert!(!version.is_empty(), "Cargo.toml sets rust-version");
+    assert!(
+        set_up.contains(&format!("Rust {version} or newer")),
+        "{set_up}"
+    );
+    assert!(set_up.contains("cargo install --path ."), "{set_up}");
 }
