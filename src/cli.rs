@@ -15,11 +15,19 @@ use crate::terminal::output::WriterKind;
 )]
 pub struct Cli {
     /// Run a shell command line in a pane (repeat for panes side by side).
-    #[arg(short = 'c', long = "command", value_name = "LINE")]
+    // With `-- CMD` too, one of them would be silently ignored.
+    #[arg(
+        short = 'c',
+        long = "command",
+        value_name = "LINE",
+        conflicts_with = "argv"
+    )]
     pub commands: Vec<String>,
 
     /// Open a workspace profile: a name (config dir or built-in) or a path.
-    #[arg(long, value_name = "NAME|PATH", conflicts_with = "commands")]
+    // Each of these says what the first tab runs; taking one would silently
+    // drop the other.
+    #[arg(long, value_name = "NAME|PATH", conflicts_with_all = ["commands", "argv"])]
     pub profile: Option<String>,
 
     /// Config file (default: $XDG_CONFIG_HOME/tilework/config.toml).
@@ -63,4 +71,36 @@ pub struct Cli {
     /// Program and arguments to run in the first pane instead of the shell.
     #[arg(last = true, value_name = "CMD")]
     pub argv: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::error::ErrorKind;
+
+    use super::*;
+
+    fn conflict(args: &[&str]) -> String {
+        let err = Cli::try_parse_from(args).expect_err("refused");
+        assert_eq!(err.kind(), ErrorKind::ArgumentConflict, "{args:?}: {err}");
+        err.to_string()
+    }
+
+    #[test]
+    fn ways_of_saying_what_runs_cannot_be_combined() {
+        let msg = conflict(&["tilework", "--profile", "dev", "--", "htop"]);
+        assert!(msg.contains("--profile"), "{msg}");
+        conflict(&["tilework", "--profile", "dev", "-c", "top"]);
+        conflict(&["tilework", "-c", "top", "--", "htop"]);
+    }
+
+    #[test]
+    fn each_alone_is_accepted() {
+        for args in [
+            &["tilework", "--profile", "dev"][..],
+            &["tilework", "-c", "top", "-c", "htop"],
+            &["tilework", "--", "htop", "-d", "5"],
+        ] {
+            assert!(Cli::try_parse_from(args).is_ok(), "{args:?}");
+        }
+    }
 }

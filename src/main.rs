@@ -1,3 +1,4 @@
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -9,6 +10,7 @@ use tilework::cli::Cli;
 use tilework::config::{self, profile};
 use tilework::diag::logging;
 use tilework::sanitize::escape_controls;
+use tilework::terminal::output::WriterKind;
 
 fn main() -> ExitCode {
     match run() {
@@ -58,6 +60,7 @@ fn run() -> Result<i32> {
         Some(secs) => anyhow::bail!("--exit-after must be a number of seconds, got {secs}"),
         None => None,
     };
+    require_terminal(cli.writer)?;
     app::run(RunOptions {
         config,
         startup,
@@ -68,4 +71,22 @@ fn run() -> Result<i32> {
         save_profile: cli.save_profile.clone(),
     })
     .context("running the workspace")
+}
+
+/// The workspace is drawn on the stream frames go to. A pipe or a file there
+/// would fail much later with a bare `os error 6` (or fill with escape
+/// sequences): say what is wrong while nothing has been touched yet.
+fn require_terminal(writer: WriterKind) -> Result<()> {
+    let (name, is_terminal) = if writer.uses_stderr() {
+        ("stderr", io::stderr().is_terminal())
+    } else {
+        ("stdout", io::stdout().is_terminal())
+    };
+    if is_terminal {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "{name} is not a terminal: tilework draws its workspace there, so run it in a \
+         terminal without redirecting {name}"
+    )
 }

@@ -263,6 +263,30 @@ fn command_panes_restart_per_policy_and_show_their_status() {
 }
 
 #[test]
+fn a_command_pane_that_ends_well_keeps_its_output_until_closed() {
+    let dir = common::TempDir::new("cmdkeep");
+    let profile = dir.path().join("once.toml");
+    std::fs::write(
+        &profile,
+        "[[tab]]\n[tab.layout]\ncommand = \"echo build-output-$((6*7)); exit 0\"\n",
+    )
+    .unwrap();
+    let profile = profile.to_string_lossy().into_owned();
+    let mut tw = Tilework::start(&["--profile", &profile], ROWS, COLS);
+    // `restart` defaults to "never": the pane stays, output and status shown,
+    // and so does tilework (it was the last pane).
+    tw.wait_for("the output and the exit status", |s| {
+        let c = s.contents();
+        c.contains("build-output-42") && c.contains("exited: 0")
+    });
+    assert!(tw.try_exit().is_none(), "tilework ended with the command");
+    // Closing it is the user's call.
+    tw.send("\x02x");
+    let status = tw.wait_exit();
+    assert!(status.success());
+}
+
+#[test]
 fn a_saved_session_restores_layout_directories_and_commands() {
     let dir = common::TempDir::new("session");
     let profile = dir.path().join("start.toml");

@@ -127,6 +127,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         }
         refuse_controls("shell", "the program run in new panes", shell.get_ref())
             .map_err(|m| err(shell.span(), m))?;
+        check_runnable(shell.get_ref()).map_err(|m| err(shell.span(), m))?;
         config.shell = Some(shell.into_inner());
     }
     if let Some(size) = raw.scrollback {
@@ -216,6 +217,32 @@ fn refuse_controls(key: &str, becomes: &str, value: &str) -> Result<(), String> 
             c.escape_debug()
         )),
     }
+}
+
+/// `shell` must name a program that can run: an executable file, by path or
+/// found on `$PATH`, as the pane will look for it. Caught here, a typo is an
+/// error pointing at the line; missed, every new pane would open only to say
+/// that its shell could not start.
+fn check_runnable(shell: &str) -> Result<(), String> {
+    if which::which(shell).is_ok() {
+        return Ok(());
+    }
+    let why = if shell.contains('/') {
+        match std::fs::metadata(shell) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => "no such file".to_string(),
+            Err(e) => e.to_string(),
+            Ok(meta) if meta.is_dir() => "a directory".to_string(),
+            Ok(_) => "not executable".to_string(),
+        }
+    } else {
+        "not found on $PATH".to_string()
+    };
+    let hint = if shell.contains(char::is_whitespace) {
+        "; `shell` is one program, without arguments"
+    } else {
+        ""
+    };
+    Err(format!("cannot run shell `{shell}`: {why}{hint}"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -705,7 +732,7 @@ mod tests {
         let c = parse_ok(
             r#"
 prefix = "C-a"
-shell = "/bin/zsh"
+shell = "/bin/sh"
 scrollback = "16MiB"
 fps = 30
 keep_exited_panes = true
@@ -721,7 +748,7 @@ mouse = false
 "F5" = "toggle-help"
 "#,
         );
-        assert_eq!(c.shell.as_deref(), Some("/bin/zsh"));
+        assert_eq!(c.shell.as_deref(), Some("/bin/sh"));
         assert_eq!(c.scrollback_bytes, 16 << 20);
         assert_eq!(c.fps, 30);
         assert!(c.keep_exited_panes);
@@ -989,6 +1016,37 @@ mouse = false
         // A default direct binding on the new prefix gives way silently.
         let c = parse_ok("prefix = \"M-n\"");
         assert_eq!(c.keymap.keys_for(Action::SplitRight), ["M-n %", "M-n |"]);
+    }
+
+    #[test]
+    fn a_shell_that_cannot_run_is_refused_where_it_is_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let not_executable = dir.path().join("plain-file");
+        std::fs::write(&not_executable, "#!/bin/sh\n").unwrap();
+        let cases = [
+            ("/nonexistent/zsh".to_string(), "no such file"),
+            (not_executable.display().to_string(), "not executable"),
+            (dir.path().display().to_string(), "a directory"),
+            ("tilework-no-such-shell".to_string(), "not found on $PATH"),
+            (
+                "/bin/sh -l".to_string(),
+                "`shell` is one program, without arguments",
+            ),
+        ];
+        for (shell, why) in cases {
+            let e = parse_err(&format!("fps = 30\nshell = \"{shell}\"\n"));
+            assert!(
+                e.contains(&format!(":2:9: shell: cannot run shell `{shell}`: ")),
+                "{e}"
+            );
+            assert!(e.contains(why), "{e}");
+        }
+        // By path or by name, as panes find it.
+        assert_eq!(
+            parse_ok("shell = \"/bin/sh\"").shell.as_deref(),
+            Some("/bin/sh")
+        );
+        assert_eq!(parse_ok("shell = \"sh\"").shell.as_deref(), Some("sh"));
     }
 
     #[test]

@@ -323,10 +323,15 @@ impl Workspace {
             (Some(line), StartMode::Auto) => self.settings.env.command_line(line, pane.cwd.clone()),
             (None, _) => self.settings.env.shell(pane.cwd.clone()),
         };
+        // A profile's command pane is there to be watched: when it ends, even
+        // with status 0 and no restart, its output and status stay until the
+        // user closes it (as mprocs does), unless the profile says
+        // `keep_open = false`. Shell panes follow `keep_exited_panes`.
+        let keep_open = pane.keep_open.or(pane.command.is_some().then_some(true));
         PaneLaunch {
             spec,
             label: pane.title.clone().unwrap_or(label),
-            keep_open: pane.keep_open,
+            keep_open,
             restart: pane.restart,
         }
     }

@@ -422,6 +422,42 @@ fn a_profile_pane_overrides_keep_exited_panes_either_way() {
 }
 
 #[test]
+fn a_profile_command_that_ends_well_stays_with_its_output_until_closed() {
+    let shell = PaneSpec::default();
+    let mut h = Harness::with_commands(
+        false,
+        vec![command("cargo build", RestartPolicy::Never), shell],
+    );
+    let [cmd, shell] = h.tab_panes()[..] else {
+        panic!("two panes")
+    };
+    h.fake.print(cmd, b"Finished dev profile\r\n");
+
+    h.exit(cmd, 0);
+
+    let pane = h.ws.pane(cmd).expect("the command pane stays");
+    assert_eq!(
+        pane.exit(),
+        Some(ExitInfo {
+            code: 0,
+            signal: false
+        })
+    );
+    assert!(h.screen(cmd).contains("Finished dev profile"));
+    assert_eq!(h.ws.next_restart(), None, "`never` means never");
+    assert_eq!(h.ws.exit_code(), None);
+
+    // A shell pane of the same profile follows `keep_exited_panes` (off).
+    h.exit(shell, 0);
+    assert!(h.ws.pane(shell).is_none());
+
+    // It goes when the user closes it, and tilework with it.
+    assert_eq!(h.focused(), cmd);
+    assert!(h.ws.apply(Action::ClosePane));
+    assert!(h.ws.pane(cmd).is_none());
+}
+
+#[test]
 fn a_program_that_cannot_start_leaves_a_pane_that_says_why() {
     let mut h = Harness::new(false);
     h.fake.fail_next("no such program: frobnicate");

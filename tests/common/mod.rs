@@ -62,6 +62,39 @@ pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_tilework")
 }
 
+/// The variable `.ci/run` sets to `1`: there every optional program is
+/// installed, so a test that would skip fails instead.
+pub const REQUIRE_ALL: &str = "TILEWORK_REQUIRE_ALL";
+
+/// Whether `program`, which the calling test drives inside tilework, is
+/// installed; if not, the test should return at once. The README's
+/// `cargo test` must pass on a fresh machine that has only Rust, so tests of
+/// optional programs (vim, dialog) skip there, saying so on stderr. Under
+/// [`REQUIRE_ALL`] a missing program fails the test instead, so CI cannot
+/// pass with tests that never ran.
+pub fn require_program(program: &str) -> bool {
+    let require_all = std::env::var_os(REQUIRE_ALL).is_some_and(|v| v == "1");
+    require_program_in(program, require_all)
+}
+
+/// [`require_program`] with the CI switch given, for testing it.
+pub fn require_program_in(program: &str, require_all: bool) -> bool {
+    if which::which(program).is_ok() {
+        return true;
+    }
+    assert!(
+        !require_all,
+        "{program} is not installed and {REQUIRE_ALL}=1 forbids skipping (.ci/run installs it)"
+    );
+    // Straight to fd 2: libtest captures `eprintln!` of a passing test, so
+    // the line would never be seen.
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: {program} not installed (install it to run this test)"
+    );
+    false
+}
+
 impl Tilework {
     /// Starts tilework with `args` in a `rows` x `cols` terminal. The shell
     /// is `/bin/sh` with a `$ ` prompt and the config dir is empty, so every
@@ -71,6 +104,18 @@ impl Tilework {
     }
 
     pub fn start_with(args: &[&str], rows: u16, cols: u16, env: &[(&str, &str)]) -> Self {
+        Self::start_program(binary(), args, rows, cols, env)
+    }
+
+    /// Like [`Tilework::start_with`], but the PTY runs `program` (a shell
+    /// that starts tilework some other way, say with a redirection).
+    pub fn start_program(
+        program: &str,
+        args: &[&str],
+        rows: u16,
+        cols: u16,
+        env: &[(&str, &str)],
+    ) -> Self {
         let dir = TempDir::new("run");
         let pty = native_pty_system()
             .openpty(PtySize {
@@ -80,7 +125,7 @@ impl Tilework {
                 pixel_height: 0,
             })
             .unwrap();
-        let mut cmd = CommandBuilder::new(binary());
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.cwd(dir.path());
         cmd.env("TERM", "xterm-256color");
@@ -308,23 +353,37 @@ pub fn alive(pid: u32) -> bool {
     }
 }
 
-/// Live pids whose full command line matches the regex `pattern` (`pgrep
-/// -f`), except `exclude` (tilework itself, whose own argv carries every
-/// `-c` line).
+/// Live pids whose full command line (arguments joined by spaces) matches
+/// the regex `pattern`, as `pgrep -f` finds them, except `exclude` (tilework
+/// itself, whose own argv carries every `-c` line). Read from /proc rather
+/// than by running `pgrep`, so the tests need no procps.
 pub fn pids_matching(pattern: &str, exclude: &[u32]) -> Vec<u32> {
-    let out = std::process::Command::new("pgrep")
-        .args(["-f", pattern])
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .filter_map(|p| p.parse().ok())
-        .filter(|p| !exclude.contains(p) && *p != std::process::id() && alive(*p))
+    let pattern = regex::Regex::new(pattern).unwrap();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| !exclude.contains(p) && *p != std::process::id())
+        .filter(|&p| command_line(p).is_some_and(|line| pattern.is_match(&line)))
+        .filter(|&p| alive(p))
         .collect()
 }
 
+/// `/proc/PID/cmdline` with its NUL separators as spaces; `None` for a
+/// process that is gone, a zombie or a kernel thread (an empty cmdline).
+fn command_line(pid: u32) -> Option<String> {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let raw = raw.strip_suffix(b"\0").unwrap_or(&raw);
+    if raw.is_empty() {
+        return None;
+    }
+    let line: Vec<u8> = raw.iter().map(|&b| if b == 0 { b' ' } else { b }).collect();
+    Some(String::from_utf8_lossy(&line).into_owned())
+}
+
 /// A `sleep` command with an argument no other process on the machine has,
-/// and the `pgrep -f` pattern that finds exactly it.
+/// and the [`pids_matching`] pattern that finds exactly it.
 pub fn unique_sleep() -> (String, String) {
     static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -476,7 +535,7 @@ impl Tilework {
     }
 }
 
-/// Kills whatever still matches these `pgrep -f` patterns when dropped, so
+/// Kills whatever still matches these [`pids_matching`] patterns when dropped, so
 /// a failing test does not leave its hostile children running on the
 /// machine.
 pub struct Cleanup(pub Vec<String>);
