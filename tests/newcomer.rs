@@ -249,4 +249,7 @@ fn the_readme_set_up_names_the_rust_version_cargo_checks() {
         "{set_up}"
     );
     assert!(set_up.contains("cargo install --path ."), "{set_up}");
+    // The two commands a fresh machine needs: run the workspace, run the tests.
+    assert!(set_up.contains("cargo run --release"), "{set_up}");
+    assert!(set_up.contains("cargo test"), "{set_up}");
 }
