@@ -400,3 +400,79 @@ fn an_expensive_search_pattern_never_blocks_typing() {
     tw.type_line("echo alive-$((6*7))");
     tw.wait_for_text("alive-42");
 }
+
+/// Not a test: the numbers behind issue 10 part 7, printed, never asserted.
+/// `cargo test --release --test features measure_search_typing -- --ignored --nocapture`
+#[test]
+#[ignore = "a measurement; run it by name"]
+fn measure_search_typing() {
+    use std::time::{Duration, Instant};
+    let long = Duration::from_secs(600);
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.type_line("seq 1 300000");
+    tw.wait_for("the end of the output", |s| {
+        s.contents().contains("┃300000 ")
+    });
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    tw.send("/29999");
+    tw.wait_for("the history loaded", |s| {
+        status_line(s).contains("/10 (any case)")
+    });
+    let started = Instant::now();
+    tw.send(format!("\x15{}", expensive_pattern()));
+    tw.wait_for_within("the pattern shown", long, |s| {
+        status_line(s).contains("|299998▏")
+    });
+    let shown = started.elapsed();
+    tw.wait_for_within("its result", long, |s| {
+        status_line(s).contains("1/1 (any case)")
+    });
+    eprintln!(
+        "\\w{{70}} pattern, {} keys at once: shown after {shown:?}, result after {:?}",
+        expensive_pattern().len(),
+        started.elapsed()
+    );
+    let mut keys = Vec::new();
+    for _ in 0..5 {
+        for (key, tail) in [("\x7f", "|29999▏"), ("8", "|299998▏")] {
+            let at = Instant::now();
+            tw.send(key);
+            tw.wait_for_within("the key shown", long, |s| status_line(s).contains(tail));
+            keys.push(at.elapsed());
+        }
+    }
+    keys.sort();
+    eprintln!(
+        "one key with that pattern: median {:?}, max {:?}",
+        keys[keys.len() / 2],
+        keys[keys.len() - 1]
+    );
+    // The red-team case: a 300-word alternation typed in, in pieces of
+    // under 1 KiB (the measurement was first taken before part 1's fix).
+    let mut state: u32 = 7;
+    let words: Vec<String> = (0..300)
+        .map(|_| {
+            (0..10)
+                .map(|_| {
+                    state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    char::from(b'a' + u8::try_from((state >> 16) % 26).unwrap())
+                })
+                .collect()
+        })
+        .collect();
+    let pattern = words.join("|");
+    let started = Instant::now();
+    tw.send("\x15");
+    for piece in pattern.as_bytes().chunks(825) {
+        tw.send(piece);
+        let tail = format!("{}▏", String::from_utf8_lossy(&piece[piece.len() - 6..]));
+        tw.wait_for_within("the piece shown", long, |s| status_line(s).contains(&tail));
+    }
+    eprintln!(
+        "300-word alternation ({} keys) typed in: shown after {:?}",
+        pattern.len(),
+        started.elapsed()
+    );
+}
