@@ -165,6 +165,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) ws: Workspace,
     router: InputRouter,
     pub(super) terminal: Terminal<B>,
+    /// The user's terminal, as last reported.
+    size: Rect,
     input_rx: Receiver<(Instant, Event)>,
     events_rx: Receiver<LoopEvent>,
     clock: FrameClock,
@@ -215,6 +217,7 @@ impl<B: FrameSink> App<B> {
             ws,
             router,
             terminal,
+            size,
             input_rx,
             events_rx,
             clock: FrameClock::new(settings.frame_interval),
@@ -334,7 +337,7 @@ impl<B: FrameSink> App<B> {
             Event::Key(key) => self.router.handle_key(&mut self.ws, key),
             Event::Paste(text) => self.router.handle_paste(&mut self.ws, text),
             Event::Mouse(mouse) => {
-                let (_, bar) = frame::split_screen(self.terminal_area());
+                let (_, bar) = frame::split_screen(self.size);
                 if bar.height > 0
                     && mouse.row == bar.y
                     && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
@@ -348,6 +351,7 @@ impl<B: FrameSink> App<B> {
             }
             Event::Resize(cols, rows) => {
                 let size = Rect::new(0, 0, *cols, *rows);
+                self.size = size;
                 if let Err(err) = self.terminal.resize(size) {
                     tracing::warn!("resizing the terminal: {err}");
                 }
@@ -386,13 +390,6 @@ impl<B: FrameSink> App<B> {
         .perform(commands);
     }
 
-    fn terminal_area(&self) -> Rect {
-        let a = self.ws.area();
-        Rect {
-            height: a.height + 1,
-            ..a
-        }
-    }
 
     /// Feeds each pane up to its byte budget. Returns whether bytes remain.
     fn drain_panes(&mut self) -> bool {
