@@ -60,9 +60,9 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tilework::config::DEFAULT_SCROLLBACK_BYTES;
-use tilework::pane::{Pane, PaneId};
 use tilework::pane::scrollback::ByteRing;
 use tilework::pane::terminal_queries::PaneEvents;
+use tilework::pane::{Pane, PaneId};
 
 use common::{COLS, PARSE_CHUNK, PTY_CHUNK, ROWS, nz};
 

@@ -1,9 +1,11 @@
 //! One pane: a program on a pseudo-terminal and everything its bytes pass
 //! through on the way to the screen, in data-path order:
 //!
-//! [`pty`] (reader and writer threads, [`input_queue`]) → [`osc_guard`]
-//! (caps OSC strings) → [`fast_forward`] (skips output that scrolls off
-//! unseen) → [`rep_bound`] (cuts a repeat to what the screen can show) →
+//! [`pty`] (reader and writer threads, [`input_queue`]) →
+//! [`escape_scanner`] (reads each byte once; its [`osc_guard`] caps OSC
+//! strings) → [`fast_forward`] (skips output that scrolls off unseen, by
+//! the scanner's findings) → [`rep_bound`] (cuts a repeat to what the
+//! screen can show) →
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
@@ -12,6 +14,7 @@
 //! every exit path.
 
 pub mod children;
+pub mod escape_scanner;
 pub mod fast_forward;
 pub mod history;
 mod id;

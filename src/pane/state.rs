@@ -13,7 +13,6 @@ use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
 use crate::pane::fast_forward::{FastForward, Touched};
 use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
-use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, SpawnSpec};
@@ -53,11 +52,9 @@ pub struct Pane {
     /// The newest OSC 52 clipboard write (base64), not yet handled.
     clipboard: Option<Vec<u8>>,
     output_closed: bool,
-    /// Keeps a never-ending OSC string from growing the parser's buffer.
-    osc_guard: OscGuard,
-    osc_scratch: Vec<u8>,
-    /// Holds back plain output and drops what would scroll off unseen;
-    /// [`Pane::settle`] brings the parser up to date.
+    /// Scans the output (capping OSC strings), holds back plain output and
+    /// drops what would scroll off unseen; [`Pane::settle`] brings the
+    /// parser up to date.
     fast_forward: FastForward,
     /// The screen changed outside the fast-forward's view (a resize, a
     /// notice): the next [`Pane::take_touched`] says any row may differ.
@@ -179,8 +176,6 @@ impl Pane {
             clipboard: None,
             output_closed: false,
             version: 0,
-            osc_guard: OscGuard::default(),
-            osc_scratch: Vec::new(),
             fast_forward: FastForward::default(),
             touched_any: true,
             rows,
@@ -226,12 +221,12 @@ impl Pane {
     pub fn feed(&mut self, chunk: OutputChunk) {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
-        let bytes = self.osc_guard.filter(&chunk, &mut self.osc_scratch);
-        let parsed = self.fast_forward.push(&mut self.parser, bytes);
+        let bytes = self.fast_forward.accept(&chunk);
         self.ring.push(bytes);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.feed(bytes);
         }
+        let parsed = self.fast_forward.parse_accepted(&mut self.parser);
         self.bytes_received += chunk.len() as u64;
         self.version += 1;
         if let Err(failure) = parsed {
