@@ -11,9 +11,11 @@
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
 //! on demand. [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
-//! every exit path.
+//! every exit path. [`damage`] is the pane's one record of what changed,
+//! which the renderer reads.
 
 pub mod children;
+pub mod damage;
 pub mod escape_scanner;
 pub mod fast_forward;
 pub mod history;

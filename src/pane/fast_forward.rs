@@ -55,6 +55,7 @@ use std::collections::VecDeque;
 
 use memchr::{memchr, memrchr};
 
+use crate::pane::damage::Damage;
 use crate::pane::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
 use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::ParserPanicked;
@@ -109,31 +110,12 @@ pub struct FastForward {
     saturation: u64,
     /// Bytes dropped unparsed, for the log and the tests.
     pub skipped: u64,
-    /// Screen rows parsing may have changed since [`FastForward::take_touched`].
-    touched: Touched,
+    /// Screen rows parsing may have changed since [`FastForward::take_damage`]
+    /// (so the renderer can redraw just those instead of comparing every
+    /// cell).
+    touched: Damage,
     /// What every byte goes through on its way to the parser.
     rep: RepBound,
-}
-
-/// Which rows of the screen parsing may have changed, so the renderer can
-/// redraw just those instead of comparing every cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Touched {
-    #[default]
-    Nothing,
-    /// Rows `first..=last`; nothing scrolled.
-    Rows(u16, u16),
-    Any,
-}
-
-impl Touched {
-    pub fn merge(self, other: Self) -> Self {
-        match (self, other) {
-            (Self::Nothing, x) | (x, Self::Nothing) => x,
-            (Self::Rows(a, b), Self::Rows(c, d)) => Self::Rows(a.min(c), b.max(d)),
-            _ => Self::Any,
-        }
-    }
 }
 
 impl Default for FastForward {
@@ -161,7 +143,7 @@ impl FastForward {
             scrolled_at_least: 0,
             saturation,
             skipped: 0,
-            touched: Touched::Any,
+            touched: Damage::Full,
             rep: RepBound::live(),
         }
     }
@@ -280,7 +262,7 @@ impl FastForward {
         bytes: &[u8],
     ) -> Result<(), ParserPanicked> {
         debug_assert!(self.deferred.is_empty());
-        self.touched = Touched::Any;
+        self.touched = Damage::Full;
         self.rep.process(parser, bytes)
     }
 
@@ -297,7 +279,7 @@ impl FastForward {
     }
 
     /// The rows parsing may have changed since the last call.
-    pub fn take_touched(&mut self) -> Touched {
+    pub fn take_damage(&mut self) -> Damage {
         std::mem::take(&mut self.touched)
     }
 
@@ -322,7 +304,7 @@ impl FastForward {
     ) -> Result<(), ParserPanicked> {
         // Once any row may have changed, which rows this touches is moot
         // (under a flood it always is: skip the scan).
-        if self.touched != Touched::Any {
+        if self.touched != Damage::Full {
             self.touched = self.touched.merge(self.rows_plain_output_touches(parser));
         }
         self.rep.process(parser, &self.deferred[..self.plain])?;
@@ -334,19 +316,19 @@ impl FastForward {
 
     /// The rows `deferred[..plain]` will write to: from the cursor's row
     /// down by its line feeds and wraps, unless that scrolls (or may).
-    fn rows_plain_output_touches<C: vt100::Callbacks>(&self, parser: &vt100::Parser<C>) -> Touched {
+    fn rows_plain_output_touches<C: vt100::Callbacks>(&self, parser: &vt100::Parser<C>) -> Damage {
         let screen = parser.screen();
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let (row, col) = screen.cursor_position();
         match row_advances(&self.deferred[..self.plain], col, cols) {
-            Some(0) => Touched::Rows(row, row),
+            Some(0) => Damage::Rows(row, row),
             Some(down) if !self.region[usize::from(screen.alternate_screen())] => {
                 match u16::try_from(down).ok().and_then(|d| row.checked_add(d)) {
-                    Some(last) if last < rows => Touched::Rows(row, last),
-                    _ => Touched::Any,
+                    Some(last) if last < rows => Damage::Rows(row, last),
+                    _ => Damage::Full,
                 }
             }
-            _ => Touched::Any,
+            _ => Damage::Full,
         }
     }
 
@@ -358,7 +340,7 @@ impl FastForward {
         parser: &mut vt100::Parser<C>,
     ) -> Result<bool, ParserPanicked> {
         debug_assert_eq!(self.plain, 0);
-        self.touched = Touched::Any;
+        self.touched = Damage::Full;
         if !self.in_sequence {
             debug_assert_eq!(self.findings.front(), Some(&Finding::Starts(self.base)));
             self.findings.pop_front();
@@ -438,7 +420,7 @@ impl FastForward {
         self.drain(cut);
         self.plain -= cut;
         self.skipped += cut as u64;
-        self.touched = Touched::Any;
+        self.touched = Damage::Full;
         self.next_trim_at = 0;
         // What is kept (`2 × rows` lines) can still be large when the lines
         // are long.
@@ -709,25 +691,22 @@ mod tests {
     fn typed_text_touches_its_row_and_scrolling_touches_any() {
         let mut fast = parser(5, 10);
         let mut ff = FastForward::default();
-        ff.take_touched();
+        ff.take_damage();
         ff.push(&mut fast, b"\x1b[3;1H").unwrap();
-        assert_eq!(ff.take_touched(), Touched::Any, "a sequence");
+        assert_eq!(ff.take_damage(), Damage::Full, "a sequence");
         ff.push(&mut fast, b"ab\x1b[1mc").unwrap();
         ff.settle(&mut fast).unwrap();
-        assert_eq!(ff.take_touched(), Touched::Rows(2, 2));
+        assert_eq!(ff.take_damage(), Damage::Rows(2, 2));
         ff.push(&mut fast, b"\r\nnext line wraps").unwrap();
         ff.settle(&mut fast).unwrap();
-        assert_eq!(ff.take_touched(), Touched::Rows(2, 4));
+        assert_eq!(ff.take_damage(), Damage::Rows(2, 4));
         ff.push(&mut fast, b"\r\n").unwrap();
         ff.settle(&mut fast).unwrap();
-        assert_eq!(ff.take_touched(), Touched::Any, "scrolls");
+        assert_eq!(ff.take_damage(), Damage::Full, "scrolls");
+        assert_eq!(Damage::None.merge(Damage::Rows(1, 2)), Damage::Rows(1, 2));
         assert_eq!(
-            Touched::Nothing.merge(Touched::Rows(1, 2)),
-            Touched::Rows(1, 2)
-        );
-        assert_eq!(
-            Touched::Rows(3, 4).merge(Touched::Rows(1, 2)),
-            Touched::Rows(1, 4)
+            Damage::Rows(3, 4).merge(Damage::Rows(1, 2)),
+            Damage::Rows(1, 4)
         );
     }
 
@@ -744,13 +723,13 @@ mod tests {
         let mut ff = FastForward::default();
         ff.push(&mut fast, b"abc\xe6\xbc").unwrap();
         ff.settle(&mut fast).unwrap();
-        ff.take_touched();
+        ff.take_damage();
         ff.push(&mut fast, b"\xa2").unwrap();
         ff.settle(&mut fast).unwrap();
         assert_eq!(fast.screen().cursor_position(), (1, 2));
-        let touched = ff.take_touched();
+        let touched = ff.take_damage();
         assert!(
-            matches!(touched, Touched::Rows(0, 1) | Touched::Any),
+            matches!(touched, Damage::Rows(0, 1) | Damage::Full),
             "{touched:?}"
         );
     }

@@ -11,7 +11,8 @@ use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use crate::app::loop_event::LoopEvent;
 use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
-use crate::pane::fast_forward::{FastForward, Touched};
+use crate::pane::damage::{Change, Damage, DamageLog};
+use crate::pane::fast_forward::FastForward;
 use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
@@ -56,12 +57,9 @@ pub struct Pane {
     /// drops what would scroll off unseen; [`Pane::settle`] brings the
     /// parser up to date.
     fast_forward: FastForward,
-    /// The screen changed outside the fast-forward's view (a resize, a
-    /// notice): the next [`Pane::take_touched`] says any row may differ.
-    touched_any: bool,
-    /// Bumped whenever what the pane shows may have changed, so the render
-    /// cache knows when to look again.
-    version: u64,
+    /// What changed since the renderer last looked, beyond the rows the
+    /// fast-forward's parsing reports.
+    damage: DamageLog,
     rows: u16,
     cols: u16,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
@@ -175,9 +173,8 @@ impl Pane {
             bell: false,
             clipboard: None,
             output_closed: false,
-            version: 0,
             fast_forward: FastForward::default(),
-            touched_any: true,
+            damage: DamageLog::default(),
             rows,
             cols,
             bytes_received: 0,
@@ -228,7 +225,10 @@ impl Pane {
         }
         let parsed = self.fast_forward.parse_accepted(&mut self.parser);
         self.bytes_received += chunk.len() as u64;
-        self.version += 1;
+        self.damage.note(match self.view {
+            ScrollView::Viewing(_) => Change::HistoryGrew,
+            _ => Change::Output,
+        });
         if let Err(failure) = parsed {
             self.parser_failed("on this pane's output", &failure);
         }
@@ -243,7 +243,7 @@ impl Pane {
     pub fn settle(&mut self) {
         if !self.fast_forward.is_settled() {
             // The screen changes now, not when the bytes arrived.
-            self.version += 1;
+            self.damage.note(Change::Output);
             if let Err(failure) = self.fast_forward.settle(&mut self.parser) {
                 self.parser_failed("on this pane's output", &failure);
             }
@@ -282,14 +282,14 @@ impl Pane {
         .unwrap_or_default();
         self.parser = Self::new_parser(self.rows, self.cols, events);
         self.fast_forward.reset();
-        self.version += 1;
+        self.damage.note(Change::ScreenReplaced);
         self.write_notice(&[&modes[..], RESET_NOTICE].concat());
     }
 
     /// Writes tilework's own text (and modes) into the live screen. Only
     /// when nothing is held back: a new pane, or a fresh parser.
     fn write_notice(&mut self, bytes: &[u8]) {
-        self.touched_any = true;
+        self.damage.note(Change::ScreenReplaced);
         // Through the fast-forward, which follows REP's character.
         if let Err(failure) = self.fast_forward.parse_now(&mut self.parser, bytes) {
             // Not expected from a fresh parser; a blank screen rather than
@@ -303,13 +303,8 @@ impl Pane {
 
     /// Which rows of the live screen may have changed since the last call
     /// (for the render cache).
-    pub fn take_touched(&mut self) -> Touched {
-        let parsed = self.fast_forward.take_touched();
-        if std::mem::take(&mut self.touched_any) {
-            Touched::Any
-        } else {
-            parsed
-        }
+    pub fn take_damage(&mut self) -> Damage {
+        self.damage.take(self.fast_forward.take_damage())
     }
 
     /// Whether the screen shows all output received so far.
@@ -326,6 +321,7 @@ impl Pane {
         let events = self.parser.callbacks_mut();
         if let Some(title) = events.title.take() {
             self.title = Some(title);
+            self.damage.note(Change::Titled);
         }
         if let Some(cwd) = events.cwd.take() {
             self.cwd = Some(cwd);
@@ -360,8 +356,7 @@ impl Pane {
         self.fast_forward.grid_resized(self.rows, rows);
         self.rows = rows;
         self.cols = cols;
-        self.version += 1;
-        self.touched_any = true;
+        self.damage.note(Change::Resized);
         // vt100 can leave a grid inconsistent without panicking at once
         // (a wide cell in the last column); resizing it must not end the
         // workspace either.
@@ -400,7 +395,7 @@ impl Pane {
     /// The replayed history while the view shows it.
     pub fn history_mut(&mut self) -> Option<&mut History> {
         // The caller may move the view (copy mode).
-        self.version += 1;
+        self.damage.note(Change::ViewMoved);
         match &mut self.view {
             ScrollView::Viewing(h) => Some(h),
             _ => None,
@@ -435,7 +430,7 @@ impl Pane {
     /// Scrolls the view `delta` rows (positive: back in time). Starts a replay
     /// on a worker thread when history is needed and not yet there.
     pub fn scroll(&mut self, delta: isize, events: &Sender<LoopEvent>) {
-        self.version += 1;
+        self.damage.note(Change::ViewMoved);
         match &mut self.view {
             ScrollView::Live => {
                 if delta > 0 {
@@ -474,14 +469,17 @@ impl Pane {
                 let _ = events.send(LoopEvent::HistoryReady(id, Box::new(history)));
             });
         match spawned {
-            Ok(_) => self.view = ScrollView::Loading { offset },
+            Ok(_) => {
+                self.view = ScrollView::Loading { offset };
+                self.damage.note(Change::ViewMoved);
+            }
             Err(err) => tracing::warn!("starting a history replay: {err}"),
         }
     }
 
     /// A replay finished: catch it up with output that arrived meanwhile.
     pub fn history_ready(&mut self, mut history: Box<History>) {
-        self.version += 1;
+        self.damage.note(Change::ViewMoved);
         let ScrollView::Loading { offset } = self.view else {
             // The user left the view before it arrived.
             return;
@@ -497,7 +495,7 @@ impl Pane {
 
     /// Back to the live screen.
     pub fn scroll_to_bottom(&mut self) {
-        self.version += 1;
+        self.damage.note(Change::ViewMoved);
         self.view = ScrollView::Live;
     }
 
@@ -519,8 +517,14 @@ impl Pane {
     }
 
     /// Changes whenever what the pane shows may have changed.
-    pub fn version(&self) -> u64 {
-        self.version
+    pub fn damage_generation(&self) -> u64 {
+        self.damage.generation()
+    }
+
+    /// Changes whenever the pane's border may show something else (title,
+    /// scroll position, exit status).
+    pub fn border_generation(&self) -> u64 {
+        self.damage.border_generation()
     }
 
     /// The command as started (the title before the program sets one).
@@ -551,7 +555,7 @@ impl Pane {
 
     /// The program ended; the pane stays open to show its status.
     pub fn mark_exited(&mut self, info: ExitInfo) {
-        self.version += 1;
+        self.damage.note(Change::Exited);
         self.exit = Some(info);
     }
 
