@@ -14,7 +14,13 @@
 //!   scrollback itself (tmux's and zellij's defaults), already full.
 //! - `vt100-sb0`: vt100 alone, no scrollback anywhere: the ceiling.
 //!
-//! The other inputs run through `ring` only. `redraw` replays
+//! - `pane`: the whole intake of `Pane::feed` (OSC guard, fast-forward,
+//!   REP bound, vt100, ring), fed 4 KiB chunks as the PTY reader delivers
+//!   them and settled every 1 MiB (about a frame's worth under a flood).
+//!   Floods of lines are mostly skipped unparsed, so this measures how
+//!   fast the intake scans bytes as much as how fast vt100 parses them.
+//!
+//! The other inputs run through `ring` and `pane` only. `redraw` replays
 //! `benches/fixtures/vim-scroll.bin` (vim paging through a Rust file with
 //! syntax colours), falling back to a generated htop-like stream; `ls-color`
 //! and `top` replay real recordings when present.
@@ -56,8 +62,9 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use tilework::config::DEFAULT_SCROLLBACK_BYTES;
 use tilework::pane::scrollback::ByteRing;
 use tilework::pane::terminal_queries::PaneEvents;
+use tilework::pane::{Pane, PaneId};
 
-use common::{COLS, PARSE_CHUNK, ROWS, nz};
+use common::{COLS, PARSE_CHUNK, PTY_CHUNK, ROWS, nz};
 
 /// Bytes parsed per iteration: large enough that a 64 KiB chunking and the
 /// parser's steady state dominate, small enough for `--quick` on 2 cores.
@@ -112,6 +119,32 @@ fn bench_ring(
     black_box(pane.parser.screen().cursor_position());
 }
 
+/// Bytes between two `Pane::settle` calls in the `pane` design.
+const SETTLE_EVERY: usize = 1024 * 1024;
+
+fn feed_pane(pane: &mut Pane, input: &[u8]) {
+    for part in input.chunks(SETTLE_EVERY) {
+        for chunk in part.chunks(PTY_CHUNK) {
+            pane.feed(chunk.to_vec());
+        }
+        pane.settle();
+    }
+}
+
+fn bench_pane(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    input: &[u8],
+) {
+    let mut pane = Pane::detached(PaneId(1), ROWS, COLS, DEFAULT_SCROLLBACK_BYTES);
+    feed_pane(&mut pane, input);
+    group.throughput(Throughput::BytesDecimal(input.len() as u64));
+    group.bench_function(BenchmarkId::new(name, "pane"), |b| {
+        b.iter(|| feed_pane(&mut pane, black_box(input)));
+    });
+    black_box(pane.screen().cursor_position());
+}
+
 fn bench_vt100(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
@@ -138,17 +171,23 @@ fn parse(c: &mut Criterion) {
 
     let log = common::log_lines(INPUT_LEN);
     bench_ring(&mut group, "log", &log);
+    bench_pane(&mut group, "log", &log);
     for scrollback in [0, 2_000, 10_000] {
         bench_vt100(&mut group, "log", &log, scrollback);
     }
 
-    bench_ring(&mut group, "sgr", &common::sgr_lines(INPUT_LEN));
-    bench_ring(&mut group, "cjk", &common::cjk_lines(INPUT_LEN));
+    let sgr = common::sgr_lines(INPUT_LEN);
+    bench_ring(&mut group, "sgr", &sgr);
+    bench_pane(&mut group, "sgr", &sgr);
+    let cjk = common::cjk_lines(INPUT_LEN);
+    bench_ring(&mut group, "cjk", &cjk);
+    bench_pane(&mut group, "cjk", &cjk);
 
     let redraw = common::fixture_or("parse/redraw", "vim-scroll", INPUT_LEN, |len| {
         common::redraw_stream(ROWS, COLS, len)
     });
     bench_ring(&mut group, "redraw", &redraw);
+    bench_pane(&mut group, "redraw", &redraw);
 
     for name in ["ls-color", "top"] {
         match common::fixture(name) {
@@ -157,7 +196,9 @@ fn parse(c: &mut Criterion) {
                     "parse/{name}: replaying benches/fixtures/{name}.bin ({} bytes)",
                     bytes.len()
                 );
-                bench_ring(&mut group, name, &common::repeat_to(&bytes, INPUT_LEN));
+                let input = common::repeat_to(&bytes, INPUT_LEN);
+                bench_ring(&mut group, name, &input);
+                bench_pane(&mut group, name, &input);
             }
             None => eprintln!("parse/{name}: benches/fixtures/{name}.bin missing, skipped"),
         }

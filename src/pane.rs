@@ -2,17 +2,22 @@
 //! through on the way to the screen, in data-path order:
 //!
 //! [`pty`] (reader and writer threads, [`input_queue`]) → [`unfed`]
-//! (output fed in pieces against the loop's deadline) → [`osc_guard`]
-//! (caps OSC strings) → [`fast_forward`] (skips output that scrolls off
-//! unseen) → [`rep_bound`] (cuts a repeat to what the screen can show) →
+//! (output fed in pieces against the loop's deadline) →
+//! [`escape_scanner`] (reads each byte once; its [`osc_guard`] caps OSC
+//! strings) → [`fast_forward`] (skips output that scrolls off unseen, by
+//! the scanner's findings) → [`rep_bound`] (cuts a repeat to what the
+//! screen can show) →
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
 //! on demand. [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
-//! every exit path.
+//! every exit path. [`damage`] is the pane's one record of what changed,
+//! which the renderer reads.
 
 pub mod children;
+pub mod damage;
+pub mod escape_scanner;
 pub mod event;
 pub mod fast_forward;
 pub mod history;

@@ -390,7 +390,6 @@ impl<B: FrameSink> App<B> {
         .perform(commands);
     }
 
-
     /// Feeds each pane up to its byte budget. Returns whether bytes remain.
     fn drain_panes(&mut self) -> bool {
         let mut more = false;

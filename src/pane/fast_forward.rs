@@ -37,6 +37,13 @@
 //! in `tests/fast_forward_equivalence.rs` compares this path with plain
 //! parsing.
 //!
+//! Output comes in through [`FastForward::accept`], where the pane's one
+//! [`EscapeScanner`] reads every byte once: its [`OscGuard`] caps OSC
+//! strings, and its findings say where plain output ends and where each
+//! other sequence does (and which were DECSTBM, ED or RIS), so nothing
+//! here follows vte's state again. (Plain output holds only whole short
+//! SGRs, which the helpers that measure it step over with [`sgr_len`].)
+//!
 //! Every byte goes to the parser through [`RepBound::process`], which
 //! bounds the work of REP by the screen's size, then through
 //! [`crate::pane::parse_guard::process`]. When vt100 panics, the methods here
@@ -44,17 +51,17 @@
 //! broken, and the caller replaces the parser and calls
 //! [`FastForward::reset`].
 
-use memchr::{memchr, memchr2, memrchr};
+use std::collections::VecDeque;
 
+use memchr::{memchr, memrchr};
+
+use crate::pane::damage::Damage;
+use crate::pane::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
+use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::ParserPanicked;
 use crate::pane::rep_bound::RepBound;
 
 const ESC: u8 = 0x1b;
-const BEL: u8 = 0x07;
-
-/// The longest SGR parameter string taken as plain output; longer ones are
-/// parsed directly.
-const MAX_SGR_PARAMS: usize = 64;
 
 /// Held-back output that could not be cut (very long lines) is parsed once
 /// it reaches this size, so memory stays bounded.
@@ -63,52 +70,12 @@ const MAX_DEFERRED: usize = 256 * 1024;
 /// A failed attempt to cut waits for this much more output.
 const MIN_TRIM_STEP: usize = 4096;
 
-/// Where vte's state machine is, collapsed to what decides when a sequence
-/// ends (DCS states merged; a DCS ended by a C1 ST is seen to end a little
-/// later, at the next ESC, CAN or SUB, which only means parsing directly for
-/// longer).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum Seq {
-    #[default]
-    Ground,
-    Escape,
-    EscIntermediate,
-    Csi,
-    Dcs,
-    Osc,
-    /// SOS, PM and APC strings.
-    Ignored,
-}
-
-/// CSI parameters collected while parsing directly, to follow DECSTBM.
-#[derive(Debug, Default)]
-struct Csi {
-    params: [u8; 24],
-    len: usize,
-    /// A private marker or an intermediate: vt100 does not take it as
-    /// DECSTBM.
-    marked: bool,
-    /// A sub-parameter or more bytes than `params` holds: DECSTBM, but not
-    /// one this module reads (taken as setting a region).
-    unreadable: bool,
-}
-
-/// What a byte followed by [`FastForward::step`] ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ended {
-    Decstbm,
-    /// ED: vt100's count of scrolled-off rows may be back to 0.
-    ScrollbackCleared,
-    /// RIS: a new screen altogether.
-    Reset,
-    Other,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Scan {
     /// Everything is plain output.
     Plain,
-    /// Plain up to here; an SGR (or not) is cut off by the end.
+    /// Plain up to here (an index into `deferred`); an SGR (or not), or a
+    /// character, is cut off by the end.
     Incomplete(usize),
     /// Plain up to here; a BEL or a sequence that is not SGR starts here.
     Special(usize),
@@ -120,9 +87,17 @@ pub struct FastForward {
     deferred: Vec<u8>,
     /// `deferred[..plain]` is plain output starting in vte's ground state.
     plain: usize,
-    /// vte's state after the bytes parsed directly so far.
-    seq: Seq,
-    csi: Csi,
+    /// Reads every byte once as it arrives.
+    scanner: EscapeScanner,
+    /// Caps OSC strings for the scanner.
+    pub osc_guard: OscGuard,
+    /// The scanner's findings not yet parsed past.
+    findings: VecDeque<Finding>,
+    /// The scanner's position of `deferred[0]`.
+    base: u64,
+    /// The front of `deferred` is inside a sequence whose end has not been
+    /// parsed (its [`Finding::Starts`] was).
+    in_sequence: bool,
     /// Whether the main or the alternate grid may have a scroll region.
     region: [bool; 2],
     /// Do not try to cut again before `plain` reaches this.
@@ -135,31 +110,12 @@ pub struct FastForward {
     saturation: u64,
     /// Bytes dropped unparsed, for the log and the tests.
     pub skipped: u64,
-    /// Screen rows parsing may have changed since [`FastForward::take_touched`].
-    touched: Touched,
+    /// Screen rows parsing may have changed since [`FastForward::take_damage`]
+    /// (so the renderer can redraw just those instead of comparing every
+    /// cell).
+    touched: Damage,
     /// What every byte goes through on its way to the parser.
     rep: RepBound,
-}
-
-/// Which rows of the screen parsing may have changed, so the renderer can
-/// redraw just those instead of comparing every cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Touched {
-    #[default]
-    Nothing,
-    /// Rows `first..=last`; nothing scrolled.
-    Rows(u16, u16),
-    Any,
-}
-
-impl Touched {
-    pub fn merge(self, other: Self) -> Self {
-        match (self, other) {
-            (Self::Nothing, x) | (x, Self::Nothing) => x,
-            (Self::Rows(a, b), Self::Rows(c, d)) => Self::Rows(a.min(c), b.max(d)),
-            _ => Self::Any,
-        }
-    }
 }
 
 impl Default for FastForward {
@@ -176,45 +132,71 @@ impl FastForward {
         Self {
             deferred: Vec::new(),
             plain: 0,
-            seq: Seq::Ground,
-            csi: Csi::default(),
+            scanner: EscapeScanner::default(),
+            osc_guard: OscGuard::default(),
+            findings: VecDeque::new(),
+            base: 0,
+            in_sequence: false,
             region: [false; 2],
             next_trim_at: 0,
             replay: Vec::new(),
             scrolled_at_least: 0,
             saturation,
             skipped: 0,
-            touched: Touched::Any,
+            touched: Damage::Full,
             rep: RepBound::live(),
         }
     }
 
     /// Takes output for the parser: parses what must be parsed now and
-    /// holds back the plain part.
+    /// holds back the plain part ([`FastForward::accept`], then
+    /// [`FastForward::parse_accepted`]).
     pub fn push<C: vt100::Callbacks>(
         &mut self,
         parser: &mut vt100::Parser<C>,
         bytes: &[u8],
     ) -> Result<(), ParserPanicked> {
-        self.deferred.extend_from_slice(bytes);
+        self.accept(bytes);
+        self.parse_accepted(parser)
+    }
+
+    /// Scans output into the held-back part, OSC strings capped. Returns the
+    /// bytes as the parser will see them (the history ring stores those).
+    pub fn accept(&mut self, bytes: &[u8]) -> &[u8] {
+        let from = self.deferred.len();
+        self.scanner.scan(
+            bytes,
+            &mut self.osc_guard,
+            &mut self.deferred,
+            &mut self.findings,
+        );
+        &self.deferred[from..]
+    }
+
+    /// Parses what of the accepted output must be parsed now and holds back
+    /// the plain part.
+    pub fn parse_accepted<C: vt100::Callbacks>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+    ) -> Result<(), ParserPanicked> {
         loop {
-            if self.seq != Seq::Ground {
+            if self.in_sequence {
                 if !self.parse_sequence(parser)? {
                     return Ok(());
                 }
                 continue;
             }
-            match scan_plain(&self.deferred[self.plain..]) {
+            match self.plain_extent() {
                 Scan::Plain => {
                     self.plain = self.deferred.len();
                     return self.trim(parser, false);
                 }
-                Scan::Incomplete(n) => {
-                    self.plain += n;
+                Scan::Incomplete(end) => {
+                    self.plain = end;
                     return self.trim(parser, false);
                 }
-                Scan::Special(n) => {
-                    self.plain += n;
+                Scan::Special(end) => {
+                    self.plain = end;
                     self.trim(parser, true)?;
                     self.parse_plain(parser)?;
                     // The BEL or ESC at the front goes to the parser with
@@ -225,6 +207,36 @@ impl FastForward {
                 }
             }
         }
+    }
+
+    /// How far `deferred` (in vte's ground state at its front) is plain
+    /// output: anything but BEL and escape sequences other than short SGRs.
+    fn plain_extent(&self) -> Scan {
+        if let Some(&Finding::Starts(at)) = self.findings.front() {
+            return Scan::Special(self.index(at));
+        }
+        debug_assert!(self.findings.is_empty(), "{:?}", self.findings);
+        if let Some(at) = self.scanner.pending_sgr() {
+            return Scan::Incomplete(self.index(at));
+        }
+        // A character cut off by the end waits for the rest: vte would hold
+        // its first bytes, and a cut or replay fed next would then land in
+        // the middle of it.
+        match incomplete_utf8_at_end(&self.deferred[self.plain..]) {
+            Some(at) => Scan::Incomplete(self.plain + at),
+            None => Scan::Plain,
+        }
+    }
+
+    /// Where the scanner's position `at` is in `deferred`.
+    fn index(&self, at: u64) -> usize {
+        usize::try_from(at - self.base).unwrap_or(usize::MAX)
+    }
+
+    /// Drops `deferred[..n]`, which the parser has seen (or never will).
+    fn drain(&mut self, n: usize) {
+        self.deferred.drain(..n);
+        self.base += n as u64;
     }
 
     /// Parses the held-back plain output, so the parser's screen is up to
@@ -250,22 +262,24 @@ impl FastForward {
         bytes: &[u8],
     ) -> Result<(), ParserPanicked> {
         debug_assert!(self.deferred.is_empty());
-        self.touched = Touched::Any;
+        self.touched = Damage::Full;
         self.rep.process(parser, bytes)
     }
 
     /// Starts over for a fresh parser (after the old one panicked): the
-    /// held-back output is dropped and vte's state is its ground state. The
-    /// count of skipped bytes stays.
+    /// held-back output is dropped and vte's state is its ground state (the
+    /// scanner's too: the fresh parser never saw the rest of the sequence
+    /// it was in). The counts of skipped and dropped bytes stay.
     pub fn reset(&mut self) {
         *self = Self {
             skipped: self.skipped,
+            osc_guard: std::mem::take(&mut self.osc_guard),
             ..Self::with_saturation(self.saturation)
         };
     }
 
     /// The rows parsing may have changed since the last call.
-    pub fn take_touched(&mut self) -> Touched {
+    pub fn take_damage(&mut self) -> Damage {
         std::mem::take(&mut self.touched)
     }
 
@@ -290,11 +304,11 @@ impl FastForward {
     ) -> Result<(), ParserPanicked> {
         // Once any row may have changed, which rows this touches is moot
         // (under a flood it always is: skip the scan).
-        if self.touched != Touched::Any {
+        if self.touched != Damage::Full {
             self.touched = self.touched.merge(self.rows_plain_output_touches(parser));
         }
         self.rep.process(parser, &self.deferred[..self.plain])?;
-        self.deferred.drain(..self.plain);
+        self.drain(self.plain);
         self.plain = 0;
         self.next_trim_at = 0;
         Ok(())
@@ -302,19 +316,19 @@ impl FastForward {
 
     /// The rows `deferred[..plain]` will write to: from the cursor's row
     /// down by its line feeds and wraps, unless that scrolls (or may).
-    fn rows_plain_output_touches<C: vt100::Callbacks>(&self, parser: &vt100::Parser<C>) -> Touched {
+    fn rows_plain_output_touches<C: vt100::Callbacks>(&self, parser: &vt100::Parser<C>) -> Damage {
         let screen = parser.screen();
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let (row, col) = screen.cursor_position();
         match row_advances(&self.deferred[..self.plain], col, cols) {
-            Some(0) => Touched::Rows(row, row),
+            Some(0) => Damage::Rows(row, row),
             Some(down) if !self.region[usize::from(screen.alternate_screen())] => {
                 match u16::try_from(down).ok().and_then(|d| row.checked_add(d)) {
-                    Some(last) if last < rows => Touched::Rows(row, last),
-                    _ => Touched::Any,
+                    Some(last) if last < rows => Damage::Rows(row, last),
+                    _ => Damage::Full,
                 }
             }
-            _ => Touched::Any,
+            _ => Damage::Full,
         }
     }
 
@@ -326,131 +340,39 @@ impl FastForward {
         parser: &mut vt100::Parser<C>,
     ) -> Result<bool, ParserPanicked> {
         debug_assert_eq!(self.plain, 0);
-        self.touched = Touched::Any;
-        let mut i = 0;
-        while i < self.deferred.len() {
-            let byte = self.deferred[i];
-            i += 1;
-            match self.step(byte) {
-                Ended::Decstbm => {
-                    // Parse up to it to learn which grid it set.
-                    self.rep.process(parser, &self.deferred[..i])?;
-                    self.deferred.drain(..i);
-                    i = 0;
-                    let grid = usize::from(parser.screen().alternate_screen());
-                    self.region[grid] = self.region_from_params(parser.screen().size().0);
-                }
-                Ended::ScrollbackCleared => self.scrolled_at_least = 0,
-                // RIS: vt100 starts a new screen, both grids without regions.
-                Ended::Reset => {
-                    self.scrolled_at_least = 0;
-                    self.region = [false; 2];
-                }
-                Ended::Other => {}
-            }
-            if self.seq == Seq::Ground {
-                break;
-            }
+        self.touched = Damage::Full;
+        if !self.in_sequence {
+            debug_assert_eq!(self.findings.front(), Some(&Finding::Starts(self.base)));
+            self.findings.pop_front();
+            self.in_sequence = true;
         }
-        self.rep.process(parser, &self.deferred[..i])?;
-        self.deferred.drain(..i);
-        Ok(self.seq == Seq::Ground)
-    }
-
-    /// Follows vte over one byte; reports the sequences this module must
-    /// know about.
-    fn step(&mut self, byte: u8) -> Ended {
-        // CAN and SUB abort any sequence; ESC starts a new one (vte's
-        // "anywhere" transitions). In ground ESC starts one too.
-        match byte {
-            0x18 | 0x1a => {
-                self.seq = Seq::Ground;
-                return Ended::Other;
-            }
-            ESC => {
-                self.seq = Seq::Escape;
-                return Ended::Other;
-            }
-            _ => {}
-        }
-        match self.seq {
-            Seq::Ground => {}
-            Seq::Escape => {
-                self.seq = match byte {
-                    0x20..=0x2f => Seq::EscIntermediate,
-                    b'P' => Seq::Dcs,
-                    b'[' => {
-                        self.csi = Csi::default();
-                        Seq::Csi
-                    }
-                    b']' => Seq::Osc,
-                    b'X' | b'^' | b'_' => Seq::Ignored,
-                    b'c' => {
-                        self.seq = Seq::Ground;
-                        return Ended::Reset;
-                    }
-                    0x30..=0x7e => Seq::Ground,
-                    _ => Seq::Escape,
-                };
-            }
-            Seq::EscIntermediate => {
-                if (0x30..=0x7e).contains(&byte) {
-                    self.seq = Seq::Ground;
-                }
-            }
-            Seq::Csi => match byte {
-                b'0'..=b'9' | b';' => {
-                    if self.csi.len < self.csi.params.len() {
-                        self.csi.params[self.csi.len] = byte;
-                        self.csi.len += 1;
-                    } else {
-                        self.csi.unreadable = true;
-                    }
-                }
-                b':' => self.csi.unreadable = true,
-                0x20..=0x3f => self.csi.marked = true,
-                0x40..=0x7e => {
-                    self.seq = Seq::Ground;
-                    return match byte {
-                        b'r' if !self.csi.marked => Ended::Decstbm,
-                        // ED 3 erases the scrollback, whatever the details.
-                        b'J' => Ended::ScrollbackCleared,
-                        _ => Ended::Other,
-                    };
-                }
-                _ => {}
-            },
-            Seq::Osc => {
-                if byte == BEL {
-                    self.seq = Seq::Ground;
-                }
-            }
-            Seq::Dcs | Seq::Ignored => {}
-        }
-        Ended::Other
-    }
-
-    /// Whether the DECSTBM just parsed may leave a scroll region smaller
-    /// than the screen (vt100's reading of its parameters).
-    fn region_from_params(&self, rows: std::num::NonZeroU16) -> bool {
-        if self.csi.unreadable {
-            return true;
-        }
-        let rows = u32::from(rows.get());
-        let mut numbers = self.csi.params[..self.csi.len]
-            .split(|&b| b == b';')
-            .map(|digits| {
-                digits.iter().fold(0u32, |n, d| {
-                    (n * 10 + u32::from(d - b'0')).min(u32::from(u16::MAX))
-                })
-            });
-        let top = numbers.next().unwrap_or(0).max(1) - 1;
-        let bottom = match numbers.next().unwrap_or(0) {
-            0 => rows,
-            b => b,
+        let Some(&Finding::Ends(at, ended)) = self.findings.front() else {
+            debug_assert!(self.findings.is_empty(), "{:?}", self.findings);
+            self.rep.process(parser, &self.deferred)?;
+            self.drain(self.deferred.len());
+            return Ok(false);
         };
-        let bottom = bottom.saturating_sub(1).min(rows - 1);
-        top < bottom && !(top == 0 && bottom == rows - 1)
+        let end = self.index(at);
+        self.rep.process(parser, &self.deferred[..end])?;
+        self.drain(end);
+        self.findings.pop_front();
+        self.in_sequence = false;
+        match ended {
+            Ended::Decstbm(params) => {
+                // Parsed up to it, to learn which grid it set.
+                let screen = parser.screen();
+                let grid = usize::from(screen.alternate_screen());
+                self.region[grid] = params.may_set_region(screen.size().0);
+            }
+            Ended::ScrollbackCleared => self.scrolled_at_least = 0,
+            // RIS: vt100 starts a new screen, both grids without regions.
+            Ended::Reset => {
+                self.scrolled_at_least = 0;
+                self.region = [false; 2];
+            }
+            Ended::Other => {}
+        }
+        Ok(true)
     }
 
     /// Drops held-back output that the rest of it scrolls off the screen.
@@ -495,10 +417,10 @@ impl FastForward {
         self.rep.process(parser, &self.replay)?;
         let to_bottom = usize::from(rows - 1 - row.min(rows - 1));
         self.scrolled_at_least += feeds.saturating_sub(to_bottom) as u64;
-        self.deferred.drain(..cut);
+        self.drain(cut);
         self.plain -= cut;
         self.skipped += cut as u64;
-        self.touched = Touched::Any;
+        self.touched = Damage::Full;
         self.next_trim_at = 0;
         // What is kept (`2 × rows` lines) can still be large when the lines
         // are long.
@@ -559,32 +481,6 @@ fn row_advances(plain: &[u8], mut col: u16, cols: u16) -> Option<usize> {
     Some(feeds)
 }
 
-/// How far `bytes` (starting in ground state) is plain output: anything but
-/// BEL and escape sequences other than SGR.
-fn scan_plain(bytes: &[u8]) -> Scan {
-    let mut i = 0;
-    loop {
-        let Some(off) = memchr2(ESC, BEL, &bytes[i..]) else {
-            // A character cut off by the end waits for the rest: vte would
-            // hold its first bytes, and a cut or replay fed next would then
-            // land in the middle of it.
-            return match incomplete_utf8_at_end(&bytes[i..]) {
-                Some(at) => Scan::Incomplete(i + at),
-                None => Scan::Plain,
-            };
-        };
-        let at = i + off;
-        if bytes[at] == BEL {
-            return Scan::Special(at);
-        }
-        match sgr_len(&bytes[at..]) {
-            Some(Some(n)) => i = at + n,
-            Some(None) => return Scan::Incomplete(at),
-            None => return Scan::Special(at),
-        }
-    }
-}
-
 /// Where a UTF-8 character that the end of `bytes` cuts off starts.
 fn incomplete_utf8_at_end(bytes: &[u8]) -> Option<usize> {
     let len = bytes.len();
@@ -604,29 +500,6 @@ fn incomplete_utf8_at_end(bytes: &[u8]) -> Option<usize> {
         }
     }
     None
-}
-
-/// The length of the SGR sequence `ESC [ [0-9:;]* m` at the start of
-/// `bytes`: `None` if it is something else, `Some(None)` if it may be one
-/// but is cut off.
-fn sgr_len(bytes: &[u8]) -> Option<Option<usize>> {
-    match bytes.get(1) {
-        None => return Some(None),
-        Some(b'[') => {}
-        Some(_) => return None,
-    }
-    for (i, &b) in bytes.iter().enumerate().skip(2).take(MAX_SGR_PARAMS + 1) {
-        match b {
-            b'0'..=b'9' | b':' | b';' => {}
-            b'm' => return Some(Some(i + 1)),
-            _ => return None,
-        }
-    }
-    if bytes.len() <= 2 + MAX_SGR_PARAMS {
-        Some(None)
-    } else {
-        None
-    }
 }
 
 /// The last CR in `plain` followed by at least `lines` CR LF pairs and a
@@ -777,26 +650,6 @@ mod tests {
     }
 
     #[test]
-    fn full_screen_regions_do_not_count() {
-        let mut ff = FastForward::default();
-        let rows = std::num::NonZeroU16::new(24).unwrap();
-        for (params, partial) in [
-            (&b""[..], false),
-            (b"1;24", false),
-            (b"0;0", false),
-            (b"5;5", false),
-            (b"1;30", false),
-            (b"2;24", true),
-            (b"1;23", true),
-        ] {
-            ff.csi = Csi::default();
-            ff.csi.params[..params.len()].copy_from_slice(params);
-            ff.csi.len = params.len();
-            assert_eq!(ff.region_from_params(rows), partial, "{params:?}");
-        }
-    }
-
-    #[test]
     fn queries_and_bells_are_parsed_in_order() {
         let mut fast = parser(10, 40);
         let mut ff = FastForward::default();
@@ -838,25 +691,22 @@ mod tests {
     fn typed_text_touches_its_row_and_scrolling_touches_any() {
         let mut fast = parser(5, 10);
         let mut ff = FastForward::default();
-        ff.take_touched();
+        ff.take_damage();
         ff.push(&mut fast, b"\x1b[3;1H").unwrap();
-        assert_eq!(ff.take_touched(), Touched::Any, "a sequence");
+        assert_eq!(ff.take_damage(), Damage::Full, "a sequence");
         ff.push(&mut fast, b"ab\x1b[1mc").unwrap();
         ff.settle(&mut fast).unwrap();
-        assert_eq!(ff.take_touched(), Touched::Rows(2, 2));
+        assert_eq!(ff.take_damage(), Damage::Rows(2, 2));
         ff.push(&mut fast, b"\r\nnext line wraps").unwrap();
         ff.settle(&mut fast).unwrap();
-        assert_eq!(ff.take_touched(), Touched::Rows(2, 4));
+        assert_eq!(ff.take_damage(), Damage::Rows(2, 4));
         ff.push(&mut fast, b"\r\n").unwrap();
         ff.settle(&mut fast).unwrap();
-        assert_eq!(ff.take_touched(), Touched::Any, "scrolls");
+        assert_eq!(ff.take_damage(), Damage::Full, "scrolls");
+        assert_eq!(Damage::None.merge(Damage::Rows(1, 2)), Damage::Rows(1, 2));
         assert_eq!(
-            Touched::Nothing.merge(Touched::Rows(1, 2)),
-            Touched::Rows(1, 2)
-        );
-        assert_eq!(
-            Touched::Rows(3, 4).merge(Touched::Rows(1, 2)),
-            Touched::Rows(1, 4)
+            Damage::Rows(3, 4).merge(Damage::Rows(1, 2)),
+            Damage::Rows(1, 4)
         );
     }
 
@@ -873,13 +723,13 @@ mod tests {
         let mut ff = FastForward::default();
         ff.push(&mut fast, b"abc\xe6\xbc").unwrap();
         ff.settle(&mut fast).unwrap();
-        ff.take_touched();
+        ff.take_damage();
         ff.push(&mut fast, b"\xa2").unwrap();
         ff.settle(&mut fast).unwrap();
         assert_eq!(fast.screen().cursor_position(), (1, 2));
-        let touched = ff.take_touched();
+        let touched = ff.take_damage();
         assert!(
-            matches!(touched, Touched::Rows(0, 1) | Touched::Any),
+            matches!(touched, Damage::Rows(0, 1) | Damage::Full),
             "{touched:?}"
         );
     }

@@ -59,6 +59,14 @@
 //! does not expose: REP's character (the last printed one) and the main
 //! grid's scroll region. The property test in `tests/rep_bound_equivalence.rs`
 //! compares this path with plain parsing.
+//!
+//! The pane's [`EscapeScanner`](crate::pane::escape_scanner::EscapeScanner)
+//! cannot stand in for the follower: it reads the program's output as it
+//! arrives, while the follower must read what the parser gets, which the
+//! fast-forward cuts and adds to (replayed line feeds and colours), and a
+//! history replay has no scanner at all. And REP's count and character
+//! must be read as vte reads them (parameter overflow, sub-parameters,
+//! UTF-8 decoding, character widths), which only vte does exactly.
 
 use std::io::Write as _;
 

@@ -11,10 +11,10 @@ use crossbeam_channel::{Receiver, TryRecvError};
 
 use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
+use crate::pane::damage::{Change, Damage, DamageLog};
 use crate::pane::event::{PaneEvent, PaneMailbox};
-use crate::pane::fast_forward::{FastForward, Touched};
+use crate::pane::fast_forward::FastForward;
 use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
-use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, SpawnSpec};
@@ -55,20 +55,15 @@ pub struct Pane {
     /// The newest OSC 52 clipboard write (base64), not yet handled.
     clipboard: Option<Vec<u8>>,
     output_closed: bool,
-    /// Keeps a never-ending OSC string from growing the parser's buffer.
-    osc_guard: OscGuard,
-    osc_scratch: Vec<u8>,
     /// Output taken from the reader, waiting for the loop's next turn.
     unfed: Unfed,
-    /// Holds back plain output and drops what would scroll off unseen;
-    /// [`Pane::settle`] brings the parser up to date.
+    /// Scans the output (capping OSC strings), holds back plain output and
+    /// drops what would scroll off unseen; [`Pane::settle`] brings the
+    /// parser up to date.
     fast_forward: FastForward,
-    /// The screen changed outside the fast-forward's view (a resize, a
-    /// notice): the next [`Pane::take_touched`] says any row may differ.
-    touched_any: bool,
-    /// Bumped whenever what the pane shows may have changed, so the render
-    /// cache knows when to look again.
-    version: u64,
+    /// What changed since the renderer last looked, beyond the rows the
+    /// fast-forward's parsing reports.
+    damage: DamageLog,
     rows: u16,
     cols: u16,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
@@ -182,12 +177,9 @@ impl Pane {
             bell: false,
             clipboard: None,
             output_closed: false,
-            version: 0,
-            osc_guard: OscGuard::default(),
-            osc_scratch: Vec::new(),
             unfed: Unfed::default(),
             fast_forward: FastForward::default(),
-            touched_any: true,
+            damage: DamageLog::default(),
             rows,
             cols,
             bytes_received: 0,
@@ -260,7 +252,7 @@ impl Pane {
     pub fn settle(&mut self) {
         if !self.fast_forward.is_settled() {
             // The screen changes now, not when the bytes arrived.
-            self.version += 1;
+            self.damage.note(Change::Output);
             if let Err(failure) = self.fast_forward.settle(&mut self.parser) {
                 self.parser_failed("on this pane's output", &failure);
             }
@@ -299,14 +291,14 @@ impl Pane {
         .unwrap_or_default();
         self.parser = Self::new_parser(self.rows, self.cols, events);
         self.fast_forward.reset();
-        self.version += 1;
+        self.damage.note(Change::ScreenReplaced);
         self.write_notice(&[&modes[..], RESET_NOTICE].concat());
     }
 
     /// Writes tilework's own text (and modes) into the live screen. Only
     /// when nothing is held back: a new pane, or a fresh parser.
     fn write_notice(&mut self, bytes: &[u8]) {
-        self.touched_any = true;
+        self.damage.note(Change::ScreenReplaced);
         // Through the fast-forward, which follows REP's character.
         if let Err(failure) = self.fast_forward.parse_now(&mut self.parser, bytes) {
             // Not expected from a fresh parser; a blank screen rather than
@@ -320,13 +312,8 @@ impl Pane {
 
     /// Which rows of the live screen may have changed since the last call
     /// (for the render cache).
-    pub fn take_touched(&mut self) -> Touched {
-        let parsed = self.fast_forward.take_touched();
-        if std::mem::take(&mut self.touched_any) {
-            Touched::Any
-        } else {
-            parsed
-        }
+    pub fn take_damage(&mut self) -> Damage {
+        self.damage.take(self.fast_forward.take_damage())
     }
 
     /// Whether the screen shows all output received so far.
@@ -343,6 +330,7 @@ impl Pane {
         let events = self.parser.callbacks_mut();
         if let Some(title) = events.title.take() {
             self.title = Some(title);
+            self.damage.note(Change::Titled);
         }
         if let Some(cwd) = events.cwd.take() {
             self.cwd = Some(cwd);
@@ -377,8 +365,7 @@ impl Pane {
         self.fast_forward.grid_resized(self.rows, rows);
         self.rows = rows;
         self.cols = cols;
-        self.version += 1;
-        self.touched_any = true;
+        self.damage.note(Change::Resized);
         // vt100 can leave a grid inconsistent without panicking at once
         // (a wide cell in the last column); resizing it must not end the
         // workspace either.
@@ -417,7 +404,7 @@ impl Pane {
     /// The replayed history while the view shows it.
     pub fn history_mut(&mut self) -> Option<&mut History> {
         // The caller may move the view (copy mode).
-        self.version += 1;
+        self.damage.note(Change::ViewMoved);
         match &mut self.view {
             ScrollView::Viewing(h) => Some(h),
             _ => None,
@@ -452,7 +439,7 @@ impl Pane {
     /// Scrolls the view `delta` rows (positive: back in time). Starts a replay
     /// on a worker thread when history is needed and not yet there.
     pub fn scroll(&mut self, delta: isize, events: &PaneMailbox) {
-        self.version += 1;
+        self.damage.note(Change::ViewMoved);
         match &mut self.view {
             ScrollView::Live => {
                 if delta > 0 {
@@ -491,14 +478,17 @@ impl Pane {
                 events.post(PaneEvent::HistoryReady(id, Box::new(history)));
             });
         match spawned {
-            Ok(_) => self.view = ScrollView::Loading { offset },
+            Ok(_) => {
+                self.view = ScrollView::Loading { offset };
+                self.damage.note(Change::ViewMoved);
+            }
             Err(err) => tracing::warn!("starting a history replay: {err}"),
         }
     }
 
     /// A replay finished: catch it up with output that arrived meanwhile.
     pub fn history_ready(&mut self, mut history: Box<History>) {
-        self.version += 1;
+        self.damage.note(Change::ViewMoved);
         let ScrollView::Loading { offset } = self.view else {
             // The user left the view before it arrived.
             return;
@@ -514,7 +504,7 @@ impl Pane {
 
     /// Back to the live screen.
     pub fn scroll_to_bottom(&mut self) {
-        self.version += 1;
+        self.damage.note(Change::ViewMoved);
         self.view = ScrollView::Live;
     }
 
@@ -536,8 +526,14 @@ impl Pane {
     }
 
     /// Changes whenever what the pane shows may have changed.
-    pub fn version(&self) -> u64 {
-        self.version
+    pub fn damage_generation(&self) -> u64 {
+        self.damage.generation()
+    }
+
+    /// Changes whenever the pane's border may show something else (title,
+    /// scroll position, exit status).
+    pub fn border_generation(&self) -> u64 {
+        self.damage.border_generation()
     }
 
     /// The command as started (the title before the program sets one).
@@ -568,7 +564,7 @@ impl Pane {
 
     /// The program ended; the pane stays open to show its status.
     pub fn mark_exited(&mut self, info: ExitInfo) {
-        self.version += 1;
+        self.damage.note(Change::Exited);
         self.exit = Some(info);
     }
 
@@ -614,14 +610,17 @@ impl FeedSink for Pane {
     fn feed_piece(&mut self, piece: &[u8]) {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
-        let bytes = self.osc_guard.filter(piece, &mut self.osc_scratch);
-        let parsed = self.fast_forward.push(&mut self.parser, bytes);
+        let bytes = self.fast_forward.accept(piece);
         self.ring.push(bytes);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.feed(bytes);
         }
+        let parsed = self.fast_forward.parse_accepted(&mut self.parser);
         self.bytes_received += piece.len() as u64;
-        self.version += 1;
+        self.damage.note(match self.view {
+            ScrollView::Viewing(_) => Change::HistoryGrew,
+            _ => Change::Output,
+        });
         if let Err(failure) = parsed {
             self.parser_failed("on this pane's output", &failure);
         }

@@ -16,18 +16,19 @@ use ratatui::layout::Rect;
 
 use crate::pane::Pane;
 use crate::pane::PaneId;
-use crate::pane::fast_forward::Touched;
+use crate::pane::damage::Damage;
 use crate::render::pane_view::render_row;
 
-/// A cache entry's version before its first image: no image to reuse.
+/// A cache entry's generation before its first image: no image to reuse.
 const NEVER_DRAWN: u64 = u64::MAX;
 /// An image drawn from a screen with output still held back: redrawn next
-/// frame whatever the pane's version.
+/// frame whatever the pane's damage generation.
 const DRAWN_BEHIND: u64 = u64::MAX - 1;
 
 struct PaneCache {
     buf: Buffer,
-    version: u64,
+    /// The pane's damage generation `buf` shows.
+    generation: u64,
     live: bool,
     /// The live screen `buf` shows, for `rows_diff`.
     prev: Option<vt100::Screen>,
@@ -36,20 +37,29 @@ struct PaneCache {
     placed: Option<Rect>,
     /// Rows of `buf` converted since it was last copied into the frame.
     changed: Vec<u16>,
-    /// The rows the pane's parsing touched since `buf` was made, and the
-    /// pane version that covers (see [`RenderCache::note_changes`]). The
-    /// loop notes changes right before every frame, so the version always
-    /// matches there; the check keeps a caller that does not note them
-    /// (tests, benches) correct, comparing screens instead.
-    hint: Touched,
-    hint_version: u64,
+    /// The pane's damage since `buf` was made, and the damage generation
+    /// that covers (see [`RenderCache::note_changes`]). The loop notes
+    /// damage right before every frame, so the generation always matches
+    /// there; the check keeps a caller that does not note it (tests,
+    /// benches) correct, comparing screens instead.
+    damage: Damage,
+    damage_generation: u64,
+}
+
+/// What a pane's border shows, as far as telling it changed goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BorderKey {
+    pub focused: bool,
+    pub zoomed: bool,
+    /// The pane's [`Pane::border_generation`].
+    pub generation: u64,
 }
 
 #[derive(Default)]
 pub struct RenderCache {
     panes: HashMap<PaneId, PaneCache>,
     /// What each pane's border showed last frame.
-    borders: HashMap<PaneId, String>,
+    borders: HashMap<PaneId, BorderKey>,
     /// What the status bar showed last frame.
     bar: String,
 }
@@ -57,7 +67,7 @@ pub struct RenderCache {
 impl RenderCache {
     /// Whether a pane's border differs from last frame's (`key` says what it
     /// shows); remembers it.
-    pub fn border_changed(&mut self, id: PaneId, key: String) -> bool {
+    pub fn border_changed(&mut self, id: PaneId, key: BorderKey) -> bool {
         if self.borders.get(&id) == Some(&key) {
             return false;
         }
@@ -65,15 +75,15 @@ impl RenderCache {
         true
     }
 
-    /// Takes each pane's record of the rows its parsing touched, so a pane
-    /// whose changes are known needs no comparison of its screens. Call
-    /// before drawing; without it panes are compared as before.
+    /// Takes each pane's damage, so a pane whose changed rows are known
+    /// needs no comparison of its screens. Call before drawing; without it
+    /// panes are compared as before.
     pub fn note_changes<'a>(&mut self, panes: impl IntoIterator<Item = &'a mut Pane>) {
         for pane in panes {
-            let touched = pane.take_touched();
+            let damage = pane.take_damage();
             if let Some(entry) = self.panes.get_mut(&pane.id) {
-                entry.hint = entry.hint.merge(touched);
-                entry.hint_version = pane.version();
+                entry.damage = entry.damage.merge(damage);
+                entry.damage_generation = pane.damage_generation();
             }
         }
     }
@@ -113,25 +123,26 @@ impl RenderCache {
         let may_be_stale = may_be_stale || behind;
         let entry = self.panes.entry(pane.id).or_insert_with(|| PaneCache {
             buf: Buffer::empty(Rect::default()),
-            version: NEVER_DRAWN,
+            generation: NEVER_DRAWN,
             live,
             prev: None,
             placed: None,
             changed: Vec::new(),
-            hint: Touched::Any,
-            hint_version: NEVER_DRAWN,
+            damage: Damage::Full,
+            damage_generation: NEVER_DRAWN,
         });
+        let generation = pane.damage_generation();
         let same_shape = entry.buf.area == size && entry.live == live;
-        let up_to_date = same_shape && entry.version == pane.version();
+        let up_to_date = same_shape && entry.generation == generation;
         let mut stale = false;
         if !up_to_date {
-            if may_be_stale && same_shape && entry.version != NEVER_DRAWN {
+            if may_be_stale && same_shape && entry.generation != NEVER_DRAWN {
                 stale = true;
             } else {
-                update(entry, pane.screen(), size, live, pane.version());
+                update(entry, pane.screen(), size, live, generation);
                 if behind {
                     // Not the newest image: draw it again next frame.
-                    entry.version = DRAWN_BEHIND;
+                    entry.generation = DRAWN_BEHIND;
                     stale = true;
                 }
             }
@@ -169,7 +180,7 @@ impl RenderCache {
     }
 }
 
-fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool, version: u64) {
+fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool, generation: u64) {
     let rows = size.height.min(screen.size().0.get());
     let incremental = live
         && entry.live
@@ -178,22 +189,22 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
             .prev
             .as_ref()
             .is_some_and(|prev| prev.size() == screen.size());
-    // What parsing touched, if that covers every change since `buf`.
-    let hint = std::mem::replace(&mut entry.hint, Touched::Nothing);
-    let hint = if entry.hint_version == version {
-        hint
+    // The pane's damage, if that covers every change since `buf`.
+    let damage = std::mem::take(&mut entry.damage);
+    let damage = if entry.damage_generation == generation {
+        damage
     } else {
-        Touched::Any
+        Damage::Full
     };
-    match (&entry.prev, incremental, hint) {
-        (Some(_), true, Touched::Nothing) => {}
-        (Some(_), true, Touched::Rows(first, last)) => {
+    match (&entry.prev, incremental, damage) {
+        (Some(_), true, Damage::None) => {}
+        (Some(_), true, Damage::Rows(first, last)) => {
             for row in first..=last.min(rows.saturating_sub(1)) {
                 render_row(screen, row, size, &mut entry.buf);
                 entry.changed.push(row);
             }
         }
-        (Some(prev), true, Touched::Any) => {
+        (Some(prev), true, Damage::Full) => {
             for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
                 let Ok(row) = u16::try_from(row) else { break };
                 if row >= rows {
@@ -217,7 +228,7 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
     // frame, and they only change when the user scrolls.
     entry.prev = live.then(|| screen.clone());
     entry.live = live;
-    entry.version = version;
+    entry.generation = generation;
 }
 
 fn blit(src: &Buffer, at: Rect, frame: &mut Buffer) {

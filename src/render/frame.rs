@@ -12,7 +12,7 @@ use crate::input::ui_state::{Mode, UiState, UiView};
 use crate::pane::PaneId;
 use crate::pane::history::History;
 use crate::pane::{Pane, ScrollView};
-use crate::render::cache::RenderCache;
+use crate::render::cache::{BorderKey, RenderCache};
 use crate::render::fps_overlay::{FpsOverlay, OverlayData};
 use crate::render::help_overlay::HelpOverlay;
 use crate::render::painter::{FrameShape, Painter};
@@ -233,7 +233,11 @@ fn draw_pane(
         );
     }
     let inner = content_rect(rect);
-    let border_key = format!("{focused}{zoomed}{}\0{}", pane.title(), status.join("\0"));
+    let border_key = BorderKey {
+        focused,
+        zoomed,
+        generation: pane.border_generation(),
+    };
     // Noted in every frame, full ones included, so the next partial frame
     // compares with what is really on screen.
     let border_changed = cache.cache.border_changed(pane.id, border_key);
@@ -597,6 +601,43 @@ mod tests {
         }
         let top = frames.outer.screen().contents_between(0, 0, 0, w);
         assert!(top.contains(" zsh "), "{top:?}");
+    }
+
+    /// The border's status (exit, history view) is redrawn in frames drawn
+    /// in place, as the pane's damage says, with no output to go with it.
+    #[test]
+    fn a_border_status_change_alone_is_redrawn_in_place() {
+        let (w, h) = (40, 10);
+        let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"hello"]);
+        let ui = UiState::new(false);
+        let mut frames = Frames::new(w, h);
+        let id = ws.focused_id().unwrap();
+        let top = |frames: &Frames| frames.outer.screen().contents_between(0, 0, 0, w);
+        frames.cache.note_changes(ws.panes_mut());
+        frames.draw(&ws, &ui);
+        ws.pane_mut(id)
+            .unwrap()
+            .open_history(&Mailbox::discarding());
+        frames.cache.note_changes(ws.panes_mut());
+        frames.draw(&ws, &ui);
+        assert!(
+            top(&frames).contains("loading history"),
+            "{:?}",
+            top(&frames)
+        );
+        let pane = ws.pane_mut(id).unwrap();
+        pane.scroll_to_bottom();
+        pane.mark_exited(crate::pane::pty::ExitInfo {
+            code: 3,
+            signal: false,
+        });
+        frames.cache.note_changes(ws.panes_mut());
+        frames.draw(&ws, &ui);
+        let shown = top(&frames);
+        assert!(
+            shown.contains("exited: 3") && !shown.contains("loading"),
+            "{shown:?}"
+        );
     }
 
     #[test]
