@@ -416,15 +416,96 @@ fn yank_with_nothing_selected_says_how_to_select() {
 }
 
 #[test]
-fn typing_in_copy_mode_returns_to_the_live_screen_and_reaches_the_program() {
-    let mut h = Harness::new("hello\n");
+fn no_key_in_copy_mode_is_typed_into_the_program_and_only_q_and_esc_leave() {
+    let printable = (' '..='~')
+        .filter(|&c| c != 'q')
+        .map(|c| (KeyCode::Char(c), KeyModifiers::NONE));
+    let named = [
+        (KeyCode::Char('e'), KeyModifiers::CONTROL),
+        (KeyCode::Char('y'), KeyModifiers::CONTROL),
+        (KeyCode::Char('c'), KeyModifiers::CONTROL),
+        (KeyCode::Char('x'), KeyModifiers::ALT),
+        (KeyCode::Tab, KeyModifiers::NONE),
+        (KeyCode::Backspace, KeyModifiers::NONE),
+        (KeyCode::Delete, KeyModifiers::NONE),
+        (KeyCode::Insert, KeyModifiers::NONE),
+        (KeyCode::F(1), KeyModifiers::NONE),
+        (KeyCode::Enter, KeyModifiers::NONE),
+    ];
+    let mut h = Harness::new("hello world\n");
     let id = h.focused();
+    for (code, mods) in printable.chain(named) {
+        h.enter_copy_mode();
+        h.press(code, mods);
+        assert_eq!(h.sent(), "", "{code:?} {mods:?} reached the program");
+        assert_eq!(h.mode(), Mode::Copy, "{code:?} {mods:?} left copy mode");
+        assert!(h.scrolled(id), "{code:?} {mods:?}: still on the history");
+        // Out again for the next key: Esc closes what this one opened (a
+        // prompt, a count, a find, a selection), then leaves.
+        for _ in 0..3 {
+            if h.mode() == Mode::Copy {
+                h.key(KeyCode::Esc);
+            }
+        }
+        assert_eq!(h.mode(), Mode::Normal, "{code:?} {mods:?}: Esc left");
+    }
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn an_unbound_key_says_so_in_the_status_bar() {
+    let mut h = Harness::new("hello\n");
     h.enter_copy_mode();
-    let out = h.key(KeyCode::Char('x'));
+    h.key(KeyCode::Char('x'));
+    assert_eq!(h.notice(), "x: not a copy-mode key · q or Esc leaves");
+    h.press(KeyCode::Char('E'), KeyModifiers::SHIFT);
+    assert_eq!(
+        h.notice(),
+        "x: not a copy-mode key · q or Esc leaves",
+        "E is bound"
+    );
+    h.press(KeyCode::Char('y'), KeyModifiers::CONTROL);
+    assert_eq!(
+        h.notice(),
+        "x: not a copy-mode key · q or Esc leaves",
+        "C-y is bound"
+    );
+    h.press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(h.notice(), "C-c: not a copy-mode key · q or Esc leaves");
+}
+
+#[test]
+fn a_count_and_a_find_take_the_keys_after_them() {
+    let mut h = Harness::new("one\ntwo\nthree\nfour x q\n");
+    h.enter_copy_mode();
+    h.type_text("4k");
+    let cursor = h.router.ui().copy().view().unwrap().cursor;
+    assert_eq!((cursor.row, cursor.col), (0, 0));
+    h.type_text("3jfq");
+    let cursor = h.router.ui().copy().view().unwrap().cursor;
+    assert_eq!(
+        (cursor.row, cursor.col),
+        (3, 7),
+        "f found the q rather than leaving"
+    );
+    assert_eq!(h.mode(), Mode::Copy);
+    h.key(KeyCode::Char('q'));
     assert_eq!(h.mode(), Mode::Normal);
-    assert!(!h.scrolled(id));
-    assert_eq!(h.sent(), "x");
-    assert_eq!(out.sent_to, Some(id));
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn keys_bound_without_the_prefix_still_work_in_copy_mode() {
+    let mut h = Harness::new("");
+    let left = h.focused();
+    h.prefix('%');
+    h.prefix('o');
+    h.print(left, "some output\n");
+    h.enter_copy_mode();
+    h.press(KeyCode::Char('o'), KeyModifiers::ALT);
+    assert_ne!(h.focused(), left, "M-o focused the next pane");
+    assert_eq!(h.mode(), Mode::Normal);
+    assert_eq!(h.sent(), "");
 }
 
 #[test]
