@@ -349,12 +349,50 @@ fn a_search_across_panes_asks_the_loop_to_search_each_and_lists_results() {
         .search_result(&mut h.ws, SearchReport::AllPanes(matches));
     let results = h.router.ui().search_all().unwrap();
     assert_eq!((results.pending, results.panes.len()), (0, 1));
+    assert_eq!(results.panes[0].label, "tab 1 · pane 1 · sh");
+}
 
-    // Enter opens copy mode there, with the pattern in the search prompt.
+#[test]
+fn enter_on_a_result_line_opens_its_pane_in_copy_mode_on_that_match() {
+    let mut h = Harness::new("");
+    let left = h.focused();
+    h.prefix('%');
+    let right = h.focused();
+    h.print(left, "error one\nfine\nerror two\nerror three\n");
+    h.prefix('F');
+    h.type_text("error");
+    let out = h.key(KeyCode::Enter);
+    let [Command::SearchPanes { panes, .. }] = out.commands.as_slice() else {
+        panic!("{:?}", out.commands)
+    };
+    assert_eq!(panes, &[left, right]);
+    for pane in [left, right] {
+        let request = h.ws.pane(pane).unwrap().replay_request();
+        let found = crate::input::search_all::search(pane, request, "error");
+        h.router
+            .search_result(&mut h.ws, SearchReport::AllPanes(found));
+    }
+    let results = h.router.ui().search_all().unwrap();
+    let labels: Vec<_> = results.panes.iter().map(|p| p.label.as_str()).collect();
+    assert_eq!(labels, ["tab 1 · pane 1 · sh", "tab 1 · pane 2 · sh"]);
+
+    // Down to "error two", the second of the three.
+    h.key(KeyCode::Down);
     h.key(KeyCode::Enter);
     assert!(h.router.ui().search_all().is_none());
+    assert_eq!(h.focused(), left);
     assert_eq!(h.mode(), Mode::Copy);
-    assert_eq!(h.prompt_text().as_deref(), Some("hel+o"));
+    assert!(h.prompt_text().is_none(), "no search prompt in the way");
+    h.history_lands();
+    h.search_lands();
+    let copy = h.router.ui().copy().view().unwrap();
+    assert_eq!((copy.pane, copy.cursor.row, copy.cursor.col), (left, 2, 0));
+    assert_eq!(h.notice(), "search: 2/3 (any case)");
+
+    // The search stays: n goes on to the older match.
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.router.ui().copy().view().unwrap().cursor.row, 0);
+    assert_eq!(h.sent(), "");
 }
 
 #[test]
