@@ -37,9 +37,11 @@ pub struct SearchAllResults {
 #[derive(Debug, Clone)]
 pub struct PaneResult {
     pub pane: PaneId,
-    /// Which pane: `tab 1 · pane 2 · vim` (every shell is called `bash`,
-    /// so the title alone does not say which one).
-    pub label: String,
+    /// Where the pane is: `tab 2 "logs" · pane 1` (every shell is called
+    /// `bash`, so its title alone does not say which one).
+    pub place: String,
+    /// The pane's title.
+    pub title: String,
     /// Matching lines in all.
     pub count: usize,
     /// The newest matching lines, oldest first.
@@ -55,7 +57,10 @@ impl SearchAllResults {
         self.pending = self.pending.saturating_sub(1);
         self.panes.push(PaneResult {
             pane: result.pane,
-            label: pane_label(ws, result.pane),
+            place: pane_place(ws, result.pane),
+            title: ws
+                .pane(result.pane)
+                .map_or_else(String::new, |p| p.title().to_string()),
             count: result.count,
             lines: result.lines,
         });
@@ -97,28 +102,26 @@ impl SearchAllResults {
     }
 }
 
-/// `tab 2 "logs" · pane 1 · tail`: the tab's number (and its name when it
-/// is not just the number), the pane's number in the tab, its title.
-pub fn pane_label(ws: &Workspace, id: PaneId) -> String {
-    let title = ws.pane(id).map_or("", |p| p.title());
+/// `tab 2 "logs" · pane 1`: the tab's number (and its name when it is not
+/// just the number) and the pane's number in the tab.
+pub fn pane_place(ws: &Workspace, id: PaneId) -> String {
     let Some((index, tab)) = ws
         .tabs()
         .iter()
         .enumerate()
         .find(|(_, t)| t.layout.contains(id))
     else {
-        return title.to_string();
+        return String::new();
     };
     let number = index + 1;
-    let mut label = format!("tab {number}");
+    let mut place = format!("tab {number}");
     if tab.name != number.to_string() {
-        label.push_str(&format!(" \"{}\"", tab.name));
+        place.push_str(&format!(" \"{}\"", tab.name));
     }
     if let Some(pane) = tab.layout.panes().iter().position(|&p| p == id) {
-        label.push_str(&format!(" · pane {}", pane + 1));
+        place.push_str(&format!(" · pane {}", pane + 1));
     }
-    label.push_str(&format!(" · {title}"));
-    label
+    place
 }
 
 /// Searches one pane's history for `pattern` (already validated) off the

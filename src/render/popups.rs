@@ -99,7 +99,11 @@ impl Widget for SearchAllOverlay<'_> {
                 })
                 .add_modifier(Modifier::BOLD);
             lines.push(Line::styled(
-                format!(" {}: {} matching lines ", pane.label, pane.count),
+                // The title last: it is the part that may be cut off.
+                format!(
+                    " {} · {} matching lines · {} ",
+                    pane.place, pane.count, pane.title
+                ),
                 head,
             ));
             for (j, m) in pane.lines.iter().enumerate() {
@@ -118,7 +122,7 @@ impl Widget for SearchAllOverlay<'_> {
             ));
         }
         lines.push(Line::styled(
-            " ↑/↓ choose a line · Enter: open it in copy mode (n/N: more) · other keys close",
+            " ↑↓ pick a line · Enter: copy mode there (n/N: more) · other keys close",
             Style::default().fg(Color::DarkGray),
         ));
         let rect = centered(area, area.width.saturating_sub(8).max(20), lines.len() + 2);

@@ -349,7 +349,13 @@ fn a_search_across_panes_asks_the_loop_to_search_each_and_lists_results() {
         .search_result(&mut h.ws, SearchReport::AllPanes(matches));
     let results = h.router.ui().search_all().unwrap();
     assert_eq!((results.pending, results.panes.len()), (0, 1));
-    assert_eq!(results.panes[0].label, "tab 1 · pane 1 · sh");
+    assert_eq!(
+        (
+            results.panes[0].place.as_str(),
+            results.panes[0].title.as_str()
+        ),
+        ("tab 1 · pane 1", "sh")
+    );
 }
 
 #[test]
@@ -373,8 +379,8 @@ fn enter_on_a_result_line_opens_its_pane_in_copy_mode_on_that_match() {
             .search_result(&mut h.ws, SearchReport::AllPanes(found));
     }
     let results = h.router.ui().search_all().unwrap();
-    let labels: Vec<_> = results.panes.iter().map(|p| p.label.as_str()).collect();
-    assert_eq!(labels, ["tab 1 · pane 1 · sh", "tab 1 · pane 2 · sh"]);
+    let places: Vec<_> = results.panes.iter().map(|p| p.place.as_str()).collect();
+    assert_eq!(places, ["tab 1 · pane 1", "tab 1 · pane 2"]);
 
     // Down to "error two", the second of the three.
     h.key(KeyCode::Down);
