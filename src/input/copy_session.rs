@@ -219,10 +219,12 @@ impl CopySession {
 
     /// The history is still loading: `q`/Esc leave at once, other keys
     /// wait and are replayed when it arrives (typing `/pattern` right after
-    /// entering copy mode must not lose keys).
+    /// entering copy mode must not lose keys; nor the `q` of `fq`).
     fn key_while_loading(&mut self, key: &KeyEvent) -> CopyKey {
         match key.code {
-            KeyCode::Char('q') | KeyCode::Esc => return CopyKey::Leave,
+            KeyCode::Char('q') | KeyCode::Esc if self.pending_keys.is_empty() => {
+                return CopyKey::Leave;
+            }
             _ if self.pending_keys.len() < MAX_PENDING_KEYS => self.pending_keys.push(*key),
             _ => {}
         }

@@ -450,6 +450,41 @@ fn keys_typed_while_the_history_loads_run_when_it_lands() {
 }
 
 #[test]
+fn copy_mode_entered_a_page_back_starts_on_that_page() {
+    let lines: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+    let mut h = Harness::new(&lines);
+    let id = h.focused();
+    h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
+    h.key(KeyCode::PageUp);
+    h.history_lands();
+    let top = h.ws.pane(id).unwrap().history().unwrap().top_row();
+    h.key(KeyCode::Char('k'));
+    let history = h.ws.pane(id).unwrap().history().unwrap();
+    assert_eq!(
+        history.top_row(),
+        top,
+        "k did not jump back to the live screen"
+    );
+    let row = h.router.ui().copy().view().unwrap().cursor.row;
+    assert!(
+        (top..top + 10).contains(&row),
+        "{row} not on the page at {top}"
+    );
+}
+
+#[test]
+fn the_q_of_fq_typed_while_the_history_loads_is_found_not_leaving() {
+    let mut h = Harness::new("to quit\n");
+    h.prefix('[');
+    h.type_text("kfq");
+    assert_eq!(h.mode(), Mode::Copy, "the q waits with the f");
+    h.history_lands();
+    assert_eq!(h.mode(), Mode::Copy);
+    assert_eq!(h.router.ui().copy().view().unwrap().cursor.col, 3);
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
 fn yank_with_nothing_selected_says_how_to_select() {
     let mut h = Harness::new("hello\n");
     h.enter_copy_mode();
