@@ -18,6 +18,7 @@
 //!
 //! [`Command`]: outcome::Command
 
+pub mod copy_keys;
 pub mod copy_mode;
 pub mod copy_session;
 pub mod key_encoder;

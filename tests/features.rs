@@ -195,6 +195,83 @@ fn search_all_panes_lists_matches_per_pane() {
 }
 
 #[test]
+fn search_all_results_name_the_panes_and_enter_opens_the_match_in_copy_mode() {
+    let mut tw = Tilework::start(
+        &[
+            "-c",
+            "echo needle-one; exec cat",
+            "-c",
+            "echo nothing here; exec cat",
+            "-c",
+            "echo needle-two; echo needle-three; exec cat",
+        ],
+        ROWS,
+        COLS,
+    );
+    tw.wait_for_text("needle-three");
+    tw.send("\x02F");
+    tw.wait_for("the search prompt", |s| {
+        status_line(s).contains("search all panes")
+    });
+    tw.send("needle\r");
+    tw.wait_for("results naming each pane", |s| {
+        let c = s.contents();
+        c.contains("tab 1 · pane 1 · 1 matching lines · echo needle-one")
+            && c.contains("tab 1 · pane 2 · 0 matching lines")
+            && c.contains("tab 1 · pane 3 · 2 matching lines")
+    });
+    // The third line listed: pane 3's "needle-three".
+    tw.send("\x1b[B\x1b[B\r");
+    tw.wait_for("copy mode at the match, the search kept", |s| {
+        status_line(s).contains("COPY") && status_line(s).contains("search: 2/2")
+    });
+    // The cursor is on the match: select to the end of its line, copy.
+    tw.send("v$y");
+    tw.wait_for("the copy notice", |s| {
+        status_line(s).contains("copied 12 characters")
+    });
+    assert!(raw_contains(&tw, b"\x1b]52;c;bmVlZGxlLXRocmVl\x07")); // "needle-three"
+}
+
+#[test]
+fn copy_mode_keeps_keys_it_does_not_use_from_the_program_and_moves_like_vi() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.type_line("seq 1 200");
+    tw.wait_for("the end of the output", |s| s.contents().contains("┃200 "));
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    // The first PgUp scrolls the view, not just the cursor.
+    tw.send("\x1b[5~");
+    tw.wait_for("the view a page back", |s| {
+        !s.contents().contains("┃200 ") && s.contents().contains("┃170 ")
+    });
+    // A vim hand's keys: motions or nothing, never typing into the shell.
+    tw.send("eixHL\x05\x19");
+    tw.wait_for("the hint for the last unused key", |s| {
+        status_line(s).contains("x: not a copy-mode key")
+    });
+    tw.send("q");
+    tw.wait_for("copy mode left", |s| !status_line(s).contains("COPY"));
+    tw.type_line("echo clean-$((1+1))");
+    tw.wait_for_text("clean-2");
+    assert!(
+        tw.screen_text().contains("$ echo clean-$((1+1))"),
+        "nothing typed before the command: {}",
+        tw.screen_text()
+    );
+    // A count, a find and `$`: from the prompt row, two up, on to the `c`
+    // of `echo`, and to the end of that line.
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    tw.send("2k0fcv$y");
+    tw.wait_for("the copy notice", |s| {
+        status_line(s).contains("copied 18 characters")
+    });
+    assert!(raw_contains(&tw, b"\x1b]52;c;Y2hvIGNsZWFuLSQoKDErMSkp\x07")); // "cho clean-$((1+1))"
+}
+
+#[test]
 fn broadcast_types_into_every_pane_of_the_tab() {
     let mut tw = Tilework::start(&["-c", "exec sh", "-c", "exec sh"], ROWS, COLS);
     tw.wait_for("two prompts", |s| s.contents().matches("$ ").count() >= 2);

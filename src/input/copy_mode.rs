@@ -5,9 +5,13 @@
 //! oldest line held) and screen columns. Everything here is pure over a
 //! `History`, so it is tested without a terminal.
 
+mod motion;
+
 use std::sync::Arc;
 
 use regex::Regex;
+
+pub use motion::{Find, MAX_COUNT, Motion, Scroll};
 
 use crate::input::search_worker::{Found, SearchMailbox, SearchWorker};
 use crate::pane::PaneId;
@@ -227,6 +231,26 @@ impl Search {
         self.matches.get(i).copied()
     }
 
+    /// Makes the first match on the `n`-th newest matching row (0: the
+    /// newest; the oldest when there are fewer) the current one.
+    pub fn select_row_from_end(&mut self, n: usize) {
+        let mut rows_seen = 0;
+        let mut pick = None;
+        for (i, m) in self.matches.iter().enumerate().rev() {
+            let next_row = self.matches.get(i + 1).map(|later| later.row);
+            if next_row != Some(m.row) {
+                rows_seen += 1;
+            }
+            if rows_seen > n + 1 {
+                break;
+            }
+            pick = Some(i);
+        }
+        if pick.is_some() {
+            self.current = pick;
+        }
+    }
+
     pub fn current_match(&self) -> Option<Match> {
         self.current.and_then(|i| self.matches.get(i).copied())
     }
@@ -295,21 +319,27 @@ pub struct CopyMode {
     pub cursor: Point,
     pub selection: Option<(Point, SelectKind)>,
     pub search: Option<Search>,
+    /// The last `f F t T`, for `;` and `,`.
+    last_find: Option<Find>,
 }
 
 impl CopyMode {
-    /// Starts with the cursor where the program's cursor is.
+    /// Starts with the cursor where the program's cursor is, or on the
+    /// view's bottom row when the view is scrolled back (`C-b PgUp`), so
+    /// the first motion does not jump back to the live screen.
     pub fn new(pane: PaneId, history: &History) -> Self {
         let (row, col) = history.screen().cursor_position();
-        let live_top = history.len();
+        let live = history.len() + usize::from(row);
+        let view_bottom = history.top_row() + usize::from(history.screen().size().0.get()) - 1;
         Self {
             pane,
             cursor: Point {
-                row: live_top + usize::from(row),
+                row: live.min(view_bottom),
                 col,
             },
             selection: None,
             search: None,
+            last_find: None,
         }
     }
 
@@ -357,36 +387,6 @@ impl CopyMode {
     pub fn selected_text(&self, history: &mut History) -> Option<String> {
         let (anchor, kind) = self.selection?;
         Some(extract(history, anchor, self.cursor, kind))
-    }
-
-    /// The word under the cursor's motions: `w` and `b`.
-    pub fn word_motion(&mut self, history: &mut History, forward: bool) {
-        let row = history.with_row(self.cursor.row, RowText::from_screen);
-        let cells: Vec<char> = row.text.chars().collect();
-        let mut col = usize::from(self.cursor.col).min(cells.len().saturating_sub(1));
-        let is_word = |c: char| !c.is_whitespace();
-        if forward {
-            while col < cells.len() && is_word(cells[col]) {
-                col += 1;
-            }
-            while col < cells.len() && !is_word(cells[col]) {
-                col += 1;
-            }
-            if col >= cells.len() {
-                self.move_by(history, 1, 0);
-                self.cursor.col = 0;
-                return;
-            }
-        } else {
-            col = col.saturating_sub(1);
-            while col > 0 && !is_word(cells[col]) {
-                col -= 1;
-            }
-            while col > 0 && is_word(cells[col - 1]) {
-                col -= 1;
-            }
-        }
-        self.cursor.col = u16::try_from(col).unwrap_or(0);
     }
 }
 

@@ -5,9 +5,10 @@
 //! ([`CopyMode`]); the history and its scroll offset stay in the pane, and
 //! this is the one place that moves them.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use crate::input::copy_mode::{CopyMode, Point, Search, SelectKind};
+use crate::input::copy_keys::{CopyCommand, CopyKeys};
+use crate::input::copy_mode::{CopyMode, Point, Search};
 use crate::input::search_worker::{Found, SearchMailbox};
 use crate::pane::PaneId;
 use crate::pane::history::History;
@@ -25,6 +26,11 @@ pub struct CopySession {
     pending_keys: Vec<KeyEvent>,
     /// A search submitted before the history arrived.
     pending_search: Option<String>,
+    /// A count or `f` waiting for its next key.
+    keys: CopyKeys,
+    /// Where the next search result puts the cursor: on the n-th newest
+    /// matching row (a line picked in the `C-b F` results).
+    jump_to_row_from_end: Option<usize>,
 }
 
 /// What a key did in copy mode, for the layer to finish.
@@ -45,8 +51,10 @@ pub enum CopyKey {
     OpenSearch,
     /// `C`: the search's case switched; its label.
     CaseToggled(&'static str),
-    /// Typing: back to the live screen, and the key goes to the program.
-    TypeThrough,
+    /// A key copy mode does not use: nothing happens, and the key is not
+    /// typed into the program (a vim hand's `i` or `x` must not reach the
+    /// shell).
+    Unbound,
 }
 
 impl CopySession {
@@ -93,6 +101,8 @@ impl CopySession {
     pub fn leave(&mut self, ws: &mut Workspace) {
         self.pending_keys.clear();
         self.pending_search = None;
+        self.keys = CopyKeys::default();
+        self.jump_to_row_from_end = None;
         if let Some(copy) = self.copy.take()
             && let Some(p) = ws.pane_mut(copy.pane)
         {
@@ -142,6 +152,12 @@ impl CopySession {
         Some(search.status())
     }
 
+    /// The next search result puts the cursor on its `n`-th newest
+    /// matching row (0: the newest) rather than the match before it.
+    pub fn jump_to_match_from_end(&mut self, n: usize) {
+        self.jump_to_row_from_end = Some(n);
+    }
+
     /// The search prompt was cancelled: its highlights go.
     pub fn clear_search(&mut self) {
         if let Some(copy) = self.copy.as_mut() {
@@ -157,6 +173,9 @@ impl CopySession {
         let search = copy.search.as_mut()?;
         if !search.apply(found, copy.cursor) {
             return None;
+        }
+        if let Some(n) = self.jump_to_row_from_end.take() {
+            search.select_row_from_end(n);
         }
         let (current, status) = (search.current_match(), search.status());
         if let Some(m) = current
@@ -195,15 +214,17 @@ impl CopySession {
         let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut()) else {
             return CopyKey::Leave;
         };
-        copy_key(copy, history, key)
+        copy_key(copy, &mut self.keys, history, key)
     }
 
     /// The history is still loading: `q`/Esc leave at once, other keys
     /// wait and are replayed when it arrives (typing `/pattern` right after
-    /// entering copy mode must not lose keys).
+    /// entering copy mode must not lose keys; nor the `q` of `fq`).
     fn key_while_loading(&mut self, key: &KeyEvent) -> CopyKey {
         match key.code {
-            KeyCode::Char('q') | KeyCode::Esc => return CopyKey::Leave,
+            KeyCode::Char('q') | KeyCode::Esc if self.pending_keys.is_empty() => {
+                return CopyKey::Leave;
+            }
             _ if self.pending_keys.len() < MAX_PENDING_KEYS => self.pending_keys.push(*key),
             _ => {}
         }
@@ -211,48 +232,29 @@ impl CopySession {
     }
 }
 
-/// Copy mode's keys, like tmux's vi mode.
-fn copy_key(copy: &mut CopyMode, history: &mut History, key: &KeyEvent) -> CopyKey {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    let page = history.screen().size().0.get().saturating_sub(1).max(1) as isize;
-    match key.code {
-        KeyCode::Char('q') => return CopyKey::Leave,
-        KeyCode::Esc if copy.selection.is_some() => copy.selection = None,
-        KeyCode::Esc => return CopyKey::Leave,
-        KeyCode::Up | KeyCode::Char('k') => copy.move_by(history, -1, 0),
-        KeyCode::Down | KeyCode::Char('j') => copy.move_by(history, 1, 0),
-        KeyCode::Left | KeyCode::Char('h') => copy.move_by(history, 0, -1),
-        KeyCode::Right | KeyCode::Char('l') => copy.move_by(history, 0, 1),
-        KeyCode::Char('u') if ctrl => copy.move_by(history, -page / 2, 0),
-        KeyCode::Char('d') if ctrl => copy.move_by(history, page / 2, 0),
-        KeyCode::Char('b') if ctrl => copy.move_by(history, -page, 0),
-        KeyCode::Char('f') if ctrl => copy.move_by(history, page, 0),
-        KeyCode::Char('v') if ctrl => copy.toggle_selection(SelectKind::Block),
-        KeyCode::PageUp => copy.move_by(history, -page, 0),
-        KeyCode::PageDown => copy.move_by(history, page, 0),
-        KeyCode::Char('w') => copy.word_motion(history, true),
-        KeyCode::Char('b') => copy.word_motion(history, false),
-        KeyCode::Char('0') | KeyCode::Home => copy.move_by(history, 0, -i32::from(u16::MAX)),
-        KeyCode::Char('$') | KeyCode::End => copy.move_by(history, 0, i32::from(u16::MAX)),
-        KeyCode::Char('g') => copy.move_to(history, Point { row: 0, col: 0 }),
-        KeyCode::Char('G') => copy.move_to(
-            history,
-            Point {
-                row: usize::MAX,
-                col: 0,
-            },
-        ),
-        KeyCode::Char('v') => copy.toggle_selection(SelectKind::Char),
-        KeyCode::Char('V') => copy.toggle_selection(SelectKind::Line),
-        KeyCode::Char('y') | KeyCode::Enter => {
+/// Copy mode's keys, like tmux's vi mode (the table is in `copy_keys`).
+fn copy_key(
+    copy: &mut CopyMode,
+    keys: &mut CopyKeys,
+    history: &mut History,
+    key: &KeyEvent,
+) -> CopyKey {
+    match keys.command(key) {
+        CopyCommand::Move(motion, count) => copy.motion(history, motion, count),
+        CopyCommand::Scroll(scroll) => copy.scroll(history, scroll),
+        CopyCommand::Select(kind) => copy.toggle_selection(kind),
+        CopyCommand::Pending => {}
+        CopyCommand::Leave => return CopyKey::Leave,
+        CopyCommand::Escape if copy.selection.is_some() => copy.selection = None,
+        CopyCommand::Escape => return CopyKey::Leave,
+        CopyCommand::Yank => {
             return match copy.selected_text(history) {
                 Some(text) => CopyKey::Yank(text),
                 None => CopyKey::NothingSelected,
             };
         }
-        KeyCode::Char('/' | '?') => return CopyKey::OpenSearch,
-        KeyCode::Char('n' | 'N') => {
-            let back = key.code == KeyCode::Char('n');
+        CopyCommand::Search => return CopyKey::OpenSearch,
+        CopyCommand::NextMatch { back } => {
             if let Some(m) = copy.search.as_mut().and_then(|s| s.step(back)) {
                 copy.move_to(
                     history,
@@ -263,14 +265,13 @@ fn copy_key(copy: &mut CopyMode, history: &mut History, key: &KeyEvent) -> CopyK
                 );
             }
         }
-        KeyCode::Char('C') => {
+        CopyCommand::ToggleCase => {
             if let Some(search) = copy.search.as_mut() {
                 search.toggle_case();
                 return CopyKey::CaseToggled(search.case_label());
             }
         }
-        _ if ctrl || matches!(key.code, KeyCode::Char(_)) => return CopyKey::TypeThrough,
-        _ => {}
+        CopyCommand::Unbound => return CopyKey::Unbound,
     }
     CopyKey::Moved
 }

@@ -145,20 +145,9 @@ impl InputRouter {
     }
 
     fn search_all_result(&mut self, ws: &Workspace, result: PaneMatches) {
-        let Some(results) = self.ui.search_all.as_mut() else {
-            return;
-        };
-        if result.pattern != results.pattern {
-            return;
+        if let Some(results) = self.ui.search_all.as_mut() {
+            results.add(ws, result);
         }
-        results.pending = results.pending.saturating_sub(1);
-        let title = ws
-            .pane(result.pane)
-            .map_or_else(String::new, |p| p.title().to_string());
-        results
-            .panes
-            .push((result.pane, title, result.count, result.lines));
-        results.panes.sort_by_key(|(id, ..)| *id);
     }
 
     /// The loop saved the workspace as profile `name` (a

@@ -6,6 +6,7 @@ use crate::input::copy_mode::{RowText, find_all};
 use crate::input::search_worker::{SearchMailbox, SearchReport};
 use crate::pane::PaneId;
 use crate::pane::history::{History, ReplayRequest};
+use crate::workspace::Workspace;
 
 /// Matching lines kept per pane for the results list.
 const LINES_PER_PANE: usize = 5;
@@ -16,8 +17,111 @@ pub struct PaneMatches {
     pub pattern: String,
     /// Matching rows in all.
     pub count: usize,
-    /// The newest matching rows, trimmed.
+    /// The newest matching rows, trimmed, oldest first.
     pub lines: Vec<String>,
+}
+
+/// The results list of a search over every pane of the tab.
+#[derive(Debug, Clone, Default)]
+pub struct SearchAllResults {
+    pub pattern: String,
+    /// One entry per pane searched, in pane order.
+    pub panes: Vec<PaneResult>,
+    /// Panes still being searched.
+    pub pending: usize,
+    /// The line picked, counted over the matching lines of every pane.
+    pub selected: usize,
+}
+
+/// One pane's part of the results.
+#[derive(Debug, Clone)]
+pub struct PaneResult {
+    pub pane: PaneId,
+    /// Where the pane is: `tab 2 "logs" · pane 1` (every shell is called
+    /// `bash`, so its title alone does not say which one).
+    pub place: String,
+    /// The pane's title.
+    pub title: String,
+    /// Matching lines in all.
+    pub count: usize,
+    /// The newest matching lines, oldest first.
+    pub lines: Vec<String>,
+}
+
+impl SearchAllResults {
+    /// Takes one pane's result if it answers this search.
+    pub fn add(&mut self, ws: &Workspace, result: PaneMatches) {
+        if result.pattern != self.pattern {
+            return;
+        }
+        self.pending = self.pending.saturating_sub(1);
+        self.panes.push(PaneResult {
+            pane: result.pane,
+            place: pane_place(ws, result.pane),
+            title: ws
+                .pane(result.pane)
+                .map_or_else(String::new, |p| p.title().to_string()),
+            count: result.count,
+            lines: result.lines,
+        });
+        self.panes.sort_by_key(|p| p.pane);
+    }
+
+    /// Matching lines listed, over every pane.
+    pub fn line_count(&self) -> usize {
+        self.panes.iter().map(|p| p.lines.len()).sum()
+    }
+
+    /// Moves the pick `by` lines, wrapping.
+    pub fn step(&mut self, by: isize) {
+        let n = self.line_count();
+        if n > 0 {
+            let n = isize::try_from(n).unwrap_or(isize::MAX);
+            let at = isize::try_from(self.selected).unwrap_or(0);
+            self.selected = usize::try_from((at + by).rem_euclid(n)).unwrap_or(0);
+        }
+    }
+
+    /// Whether line `line` of pane entry `entry` is the one picked.
+    pub fn is_selected(&self, entry: usize, line: usize) -> bool {
+        let before: usize = self.panes.iter().take(entry).map(|p| p.lines.len()).sum();
+        before + line == self.selected
+    }
+
+    /// The pane of the line picked, and which of its matching rows it is
+    /// counted from the newest (0).
+    pub fn picked(&self) -> Option<(PaneId, usize)> {
+        let mut left = self.selected;
+        for p in &self.panes {
+            if left < p.lines.len() {
+                return Some((p.pane, p.lines.len() - 1 - left));
+            }
+            left -= p.lines.len();
+        }
+        None
+    }
+}
+
+/// `tab 2 "logs" · pane 1`: the tab's number (and its name when it is not
+/// just the number) and the pane's number in the tab.
+pub fn pane_place(ws: &Workspace, id: PaneId) -> String {
+    let Some((index, tab)) = ws
+        .tabs()
+        .iter()
+        .enumerate()
+        .find(|(_, t)| t.layout.contains(id))
+    else {
+        return String::new();
+    };
+    let number = index + 1;
+    let mut place = format!("tab {number}");
+    if tab.name != number.to_string() {
+        place.push_str(&format!(" \"{}\"", tab.name));
+    }
+    if let Some(pane) = tab.layout.panes().iter().position(|&p| p == id) {
+        place.push_str(&format!(" · pane {}", pane + 1));
+    }
+    place
 }
 
 /// Searches one pane's history for `pattern` (already validated) off the

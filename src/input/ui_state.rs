@@ -12,6 +12,8 @@ use crate::input::prompt::{Prompt, PromptKind};
 use crate::pane::PaneId;
 use crate::workspace::Workspace;
 
+pub use crate::input::search_all::SearchAllResults;
+
 /// After the prefix, how long before the which-key popup appears.
 pub const WHICH_KEY_DELAY: Duration = Duration::from_millis(500);
 /// How long a notice ("copied 12 characters") stays in the status bar.
@@ -36,17 +38,6 @@ pub struct MouseSelection {
     pub kind: SelectKind,
     /// The button went down but has not moved yet: a plain click.
     pub pending: bool,
-}
-
-/// Matches of a search over every pane of the tab.
-#[derive(Debug, Clone, Default)]
-pub struct SearchAllResults {
-    pub pattern: String,
-    /// Per pane: its title, the number of matching lines, and a few of them.
-    pub panes: Vec<(PaneId, String, usize, Vec<String>)>,
-    /// Panes still being searched.
-    pub pending: usize,
-    pub selected: usize,
 }
 
 /// The UI model. Fields are open to the input layers that change them
@@ -210,7 +201,9 @@ impl UiState {
             .filter(|p| p.kind == PromptKind::Search)
     }
 
-    /// Shows a copy-mode search's progress after the search prompt's text.
+    /// Shows a copy-mode search's progress after the search prompt's text,
+    /// or in the status bar once the prompt is closed (a search opened
+    /// from the `C-b F` results has none).
     pub(in crate::input) fn set_search_status(&mut self, status: String) {
         if let Some(prompt) = self
             .prompt
@@ -218,6 +211,8 @@ impl UiState {
             .filter(|p| p.kind == PromptKind::Search)
         {
             prompt.status = status;
+        } else if !status.is_empty() {
+            self.notify(format!("search: {status}"));
         }
     }
 

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
 use crate::config::keymap::Keymap;
-use crate::input::ui_state::SearchAllResults;
+use crate::input::search_all::SearchAllResults;
 
 /// A `width` x `height` rectangle in the middle of `area`, shrunk to fit.
 pub fn centered(area: Rect, width: u16, height: usize) -> Rect {
@@ -90,28 +90,29 @@ impl Widget for SearchAllOverlay<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let r = self.results;
         let mut lines = Vec::new();
-        for (i, (_, title, count, matched)) in r.panes.iter().enumerate() {
-            let selected = i == r.selected;
+        for (i, pane) in r.panes.iter().enumerate() {
             let head = Style::default()
-                .fg(if *count > 0 {
+                .fg(if pane.count > 0 {
                     Color::Green
                 } else {
                     Color::DarkGray
                 })
-                .add_modifier(if selected {
-                    Modifier::REVERSED | Modifier::BOLD
-                } else {
-                    Modifier::BOLD
-                });
+                .add_modifier(Modifier::BOLD);
             lines.push(Line::styled(
-                format!(" {title}: {count} matching lines "),
+                // The title last: it is the part that may be cut off.
+                format!(
+                    " {} · {} matching lines · {} ",
+                    pane.place, pane.count, pane.title
+                ),
                 head,
             ));
-            for m in matched {
-                lines.push(Line::styled(
-                    format!("    {m}"),
-                    Style::default().fg(Color::Gray),
-                ));
+            for (j, m) in pane.lines.iter().enumerate() {
+                let style = if r.is_selected(i, j) {
+                    Style::default().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::default().fg(Color::Gray)
+                };
+                lines.push(Line::styled(format!("    {m}"), style));
             }
         }
         if r.pending > 0 {
@@ -121,7 +122,7 @@ impl Widget for SearchAllOverlay<'_> {
             ));
         }
         lines.push(Line::styled(
-            " ↑/↓ choose · Enter: open the pane in copy mode at its matches · other keys close",
+            " ↑↓ pick a line · Enter: copy mode there (n/N: more) · other keys close",
             Style::default().fg(Color::DarkGray),
         ));
         let rect = centered(area, area.width.saturating_sub(8).max(20), lines.len() + 2);

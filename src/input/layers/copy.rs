@@ -1,8 +1,9 @@
 //! Copy mode's keys (see `copy_session`); the prefix still works there.
 
-use ratatui::crossterm::event::KeyEvent;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{Cx, Handled, Layer};
+use super::{Cx, Handled, Layer, actions};
+use crate::config::keymap::KeySpec;
 use crate::input::copy_session::CopyKey;
 use crate::input::outcome::{Command, Outcome};
 use crate::input::prompt::PromptKind;
@@ -33,12 +34,28 @@ impl Layer for Copy {
                 .notify("nothing selected: v, V or C-v starts a selection".into()),
             CopyKey::OpenSearch => cx.ui.open_prompt(PromptKind::Search, ""),
             CopyKey::CaseToggled(label) => cx.ui.notify(format!("search {label}")),
-            CopyKey::TypeThrough => {
-                // Typing returns to the live screen and reaches the program.
-                cx.ui.leave_copy(cx.ws);
-                out = cx.send_key(key);
-            }
+            CopyKey::Unbound => match cx.keymap.lookup_direct(key) {
+                // Keys bound without the prefix (`M-o`...) work here too.
+                Some(action) => out = actions::run(cx, action),
+                // Never typed into the program: in copy mode a vim hand's
+                // `i` or `x` would land in the shell.
+                None => cx.ui.notify(unbound_hint(key)),
+            },
         }
         Handled::Consumed(out)
     }
+}
+
+/// The status bar's answer to a key copy mode does not use.
+fn unbound_hint(key: &KeyEvent) -> String {
+    let mut modifiers = key.modifiers;
+    if matches!(key.code, KeyCode::Char(_)) {
+        // `E` is shown as `E`, not `S-E`.
+        modifiers.remove(KeyModifiers::SHIFT);
+    }
+    let key = KeySpec {
+        code: key.code,
+        modifiers,
+    };
+    format!("{key}: not a copy-mode key · q or Esc leaves")
 }

@@ -1,13 +1,14 @@
 //! The results of a search across every pane of the tab: up and down pick
-//! a pane, Enter opens copy mode there on the first match, any other key
+//! a matching line, Enter opens its pane in copy mode on it (the search
+//! kept, so `n`/`N` go on through the pane's matches), any other key
 //! closes the list.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{Cx, Handled, Layer};
 use crate::input::outcome::{Command, Outcome};
-use crate::input::prompt::PromptKind;
-use crate::input::ui_state::SearchAllResults;
+use crate::input::search_all::SearchAllResults;
+use crate::pane::PaneId;
 
 pub struct SearchAllLayer;
 
@@ -16,29 +17,37 @@ impl Layer for SearchAllLayer {
         let Some(results) = cx.ui.search_all.as_mut() else {
             return Handled::Pass;
         };
-        let n = results.panes.len();
         match key.code {
-            KeyCode::Up | KeyCode::Char('k') if n > 0 => {
-                results.selected = (results.selected + n - 1) % n;
-            }
-            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab if n > 0 => {
-                results.selected = (results.selected + 1) % n;
-            }
+            KeyCode::Up | KeyCode::Char('k') => results.step(-1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => results.step(1),
             KeyCode::Enter => {
-                let target = results.panes.get(results.selected).map(|(id, ..)| *id);
+                let picked = results.picked();
                 let pattern = results.pattern.clone();
                 cx.ui.search_all = None;
-                if let Some(id) = target {
-                    cx.ws.focus_pane(id);
-                    cx.ui.enter_copy(cx.ws);
-                    cx.ui.open_prompt(PromptKind::Search, &pattern);
-                    cx.ui.set_search_status("Enter: keep, Esc: clear".into());
-                    cx.search_copy(&pattern, false);
+                if let Some((pane, row_from_end)) = picked {
+                    open_at_match(cx, pane, &pattern, row_from_end);
                 }
             }
             _ => cx.ui.search_all = None,
         }
         Handled::Consumed(Outcome::redraw())
+    }
+}
+
+/// Copy mode on `pane`, searching for `pattern`, the cursor on its
+/// `row_from_end`-th newest matching row once the search lands.
+fn open_at_match(cx: &mut Cx<'_>, pane: PaneId, pattern: &str, row_from_end: usize) {
+    if cx.ui.copy.is_active() {
+        cx.ui.leave_copy(cx.ws);
+    }
+    cx.ws.focus_pane(pane);
+    cx.ui.enter_copy(cx.ws);
+    cx.ui.copy.jump_to_match_from_end(row_from_end);
+    if cx.ui.copy.is_active() {
+        cx.search_copy(pattern, false);
+    } else {
+        // The history is still loading: search when it lands.
+        cx.ui.copy.search_later(pattern.to_string());
     }
 }
 

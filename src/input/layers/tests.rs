@@ -349,12 +349,56 @@ fn a_search_across_panes_asks_the_loop_to_search_each_and_lists_results() {
         .search_result(&mut h.ws, SearchReport::AllPanes(matches));
     let results = h.router.ui().search_all().unwrap();
     assert_eq!((results.pending, results.panes.len()), (0, 1));
+    assert_eq!(
+        (
+            results.panes[0].place.as_str(),
+            results.panes[0].title.as_str()
+        ),
+        ("tab 1 · pane 1", "sh")
+    );
+}
 
-    // Enter opens copy mode there, with the pattern in the search prompt.
+#[test]
+fn enter_on_a_result_line_opens_its_pane_in_copy_mode_on_that_match() {
+    let mut h = Harness::new("");
+    let left = h.focused();
+    h.prefix('%');
+    let right = h.focused();
+    h.print(left, "error one\nfine\nerror two\nerror three\n");
+    h.prefix('F');
+    h.type_text("error");
+    let out = h.key(KeyCode::Enter);
+    let [Command::SearchPanes { panes, .. }] = out.commands.as_slice() else {
+        panic!("{:?}", out.commands)
+    };
+    assert_eq!(panes, &[left, right]);
+    for pane in [left, right] {
+        let request = h.ws.pane(pane).unwrap().replay_request();
+        let found = crate::input::search_all::search(pane, request, "error");
+        h.router
+            .search_result(&mut h.ws, SearchReport::AllPanes(found));
+    }
+    let results = h.router.ui().search_all().unwrap();
+    let places: Vec<_> = results.panes.iter().map(|p| p.place.as_str()).collect();
+    assert_eq!(places, ["tab 1 · pane 1", "tab 1 · pane 2"]);
+
+    // Down to "error two", the second of the three.
+    h.key(KeyCode::Down);
     h.key(KeyCode::Enter);
     assert!(h.router.ui().search_all().is_none());
+    assert_eq!(h.focused(), left);
     assert_eq!(h.mode(), Mode::Copy);
-    assert_eq!(h.prompt_text().as_deref(), Some("hel+o"));
+    assert!(h.prompt_text().is_none(), "no search prompt in the way");
+    h.history_lands();
+    h.search_lands();
+    let copy = h.router.ui().copy().view().unwrap();
+    assert_eq!((copy.pane, copy.cursor.row, copy.cursor.col), (left, 2, 0));
+    assert_eq!(h.notice(), "search: 2/3 (any case)");
+
+    // The search stays: n goes on to the older match.
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.router.ui().copy().view().unwrap().cursor.row, 0);
+    assert_eq!(h.sent(), "");
 }
 
 #[test]
@@ -406,6 +450,41 @@ fn keys_typed_while_the_history_loads_run_when_it_lands() {
 }
 
 #[test]
+fn copy_mode_entered_a_page_back_starts_on_that_page() {
+    let lines: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+    let mut h = Harness::new(&lines);
+    let id = h.focused();
+    h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
+    h.key(KeyCode::PageUp);
+    h.history_lands();
+    let top = h.ws.pane(id).unwrap().history().unwrap().top_row();
+    h.key(KeyCode::Char('k'));
+    let history = h.ws.pane(id).unwrap().history().unwrap();
+    assert_eq!(
+        history.top_row(),
+        top,
+        "k did not jump back to the live screen"
+    );
+    let row = h.router.ui().copy().view().unwrap().cursor.row;
+    assert!(
+        (top..top + 10).contains(&row),
+        "{row} not on the page at {top}"
+    );
+}
+
+#[test]
+fn the_q_of_fq_typed_while_the_history_loads_is_found_not_leaving() {
+    let mut h = Harness::new("to quit\n");
+    h.prefix('[');
+    h.type_text("kfq");
+    assert_eq!(h.mode(), Mode::Copy, "the q waits with the f");
+    h.history_lands();
+    assert_eq!(h.mode(), Mode::Copy);
+    assert_eq!(h.router.ui().copy().view().unwrap().cursor.col, 3);
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
 fn yank_with_nothing_selected_says_how_to_select() {
     let mut h = Harness::new("hello\n");
     h.enter_copy_mode();
@@ -416,15 +495,96 @@ fn yank_with_nothing_selected_says_how_to_select() {
 }
 
 #[test]
-fn typing_in_copy_mode_returns_to_the_live_screen_and_reaches_the_program() {
-    let mut h = Harness::new("hello\n");
+fn no_key_in_copy_mode_is_typed_into_the_program_and_only_q_and_esc_leave() {
+    let printable = (' '..='~')
+        .filter(|&c| c != 'q')
+        .map(|c| (KeyCode::Char(c), KeyModifiers::NONE));
+    let named = [
+        (KeyCode::Char('e'), KeyModifiers::CONTROL),
+        (KeyCode::Char('y'), KeyModifiers::CONTROL),
+        (KeyCode::Char('c'), KeyModifiers::CONTROL),
+        (KeyCode::Char('x'), KeyModifiers::ALT),
+        (KeyCode::Tab, KeyModifiers::NONE),
+        (KeyCode::Backspace, KeyModifiers::NONE),
+        (KeyCode::Delete, KeyModifiers::NONE),
+        (KeyCode::Insert, KeyModifiers::NONE),
+        (KeyCode::F(1), KeyModifiers::NONE),
+        (KeyCode::Enter, KeyModifiers::NONE),
+    ];
+    let mut h = Harness::new("hello world\n");
     let id = h.focused();
+    for (code, mods) in printable.chain(named) {
+        h.enter_copy_mode();
+        h.press(code, mods);
+        assert_eq!(h.sent(), "", "{code:?} {mods:?} reached the program");
+        assert_eq!(h.mode(), Mode::Copy, "{code:?} {mods:?} left copy mode");
+        assert!(h.scrolled(id), "{code:?} {mods:?}: still on the history");
+        // Out again for the next key: Esc closes what this one opened (a
+        // prompt, a count, a find, a selection), then leaves.
+        for _ in 0..3 {
+            if h.mode() == Mode::Copy {
+                h.key(KeyCode::Esc);
+            }
+        }
+        assert_eq!(h.mode(), Mode::Normal, "{code:?} {mods:?}: Esc left");
+    }
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn an_unbound_key_says_so_in_the_status_bar() {
+    let mut h = Harness::new("hello\n");
     h.enter_copy_mode();
-    let out = h.key(KeyCode::Char('x'));
+    h.key(KeyCode::Char('x'));
+    assert_eq!(h.notice(), "x: not a copy-mode key · q or Esc leaves");
+    h.press(KeyCode::Char('E'), KeyModifiers::SHIFT);
+    assert_eq!(
+        h.notice(),
+        "x: not a copy-mode key · q or Esc leaves",
+        "E is bound"
+    );
+    h.press(KeyCode::Char('y'), KeyModifiers::CONTROL);
+    assert_eq!(
+        h.notice(),
+        "x: not a copy-mode key · q or Esc leaves",
+        "C-y is bound"
+    );
+    h.press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(h.notice(), "C-c: not a copy-mode key · q or Esc leaves");
+}
+
+#[test]
+fn a_count_and_a_find_take_the_keys_after_them() {
+    let mut h = Harness::new("one\ntwo\nthree\nfour x q\n");
+    h.enter_copy_mode();
+    h.type_text("4k");
+    let cursor = h.router.ui().copy().view().unwrap().cursor;
+    assert_eq!((cursor.row, cursor.col), (0, 0));
+    h.type_text("3jfq");
+    let cursor = h.router.ui().copy().view().unwrap().cursor;
+    assert_eq!(
+        (cursor.row, cursor.col),
+        (3, 7),
+        "f found the q rather than leaving"
+    );
+    assert_eq!(h.mode(), Mode::Copy);
+    h.key(KeyCode::Char('q'));
     assert_eq!(h.mode(), Mode::Normal);
-    assert!(!h.scrolled(id));
-    assert_eq!(h.sent(), "x");
-    assert_eq!(out.sent_to, Some(id));
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn keys_bound_without_the_prefix_still_work_in_copy_mode() {
+    let mut h = Harness::new("");
+    let left = h.focused();
+    h.prefix('%');
+    h.prefix('o');
+    h.print(left, "some output\n");
+    h.enter_copy_mode();
+    h.press(KeyCode::Char('o'), KeyModifiers::ALT);
+    assert_ne!(h.focused(), left, "M-o focused the next pane");
+    assert_eq!(h.mode(), Mode::Normal);
+    assert_eq!(h.sent(), "");
 }
 
 #[test]
