@@ -535,6 +535,11 @@ impl Pane {
             .unwrap_or(&self.label)
     }
 
+    /// The title the program set (OSC 0/2), if it set one.
+    pub fn program_title(&self) -> Option<&str> {
+        self.title.as_deref().filter(|t| !t.is_empty())
+    }
+
     /// Changes whenever what the pane shows may have changed.
     pub fn version(&self) -> u64 {
         self.version
