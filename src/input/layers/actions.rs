@@ -81,6 +81,8 @@ fn close(cx: &mut Cx<'_>, action: Action) -> Outcome {
     if busy.is_empty() {
         return workspace_action(cx, action);
     }
+    // Help covers the status bar, where the question is.
+    cx.ui.help = None;
     cx.ui.confirm = Some(Confirm {
         action,
         question: format!("{what}? it stops {}", running(&busy)),

@@ -624,6 +624,7 @@ fn closing_a_busy_tab_or_quitting_asks_first() {
     );
     h.key(KeyCode::Esc);
     assert_eq!(h.ws.tabs().len(), 1);
+    h.prefix('?');
     h.prefix('Q');
     assert!(
         h.router
@@ -632,6 +633,10 @@ fn closing_a_busy_tab_or_quitting_asks_first() {
             .unwrap()
             .question
             .contains("quit tilework? it stops sleep")
+    );
+    assert!(
+        !h.router.ui().help_shown(),
+        "help closed to show the question"
     );
     h.key(KeyCode::Char('y'));
     assert_eq!(h.ws.exit_code(), Some(0));
