@@ -15,12 +15,14 @@
 //! - [`outcome`]: what handling an event did, and the [`Command`]s
 //!   (saving, clipboard, searching threads) it leaves to the loop.
 //! - [`prompt`]: the one-line text prompt.
+//! - [`help`]: the bindings by topic, as `prefix ?` shows them.
 //!
 //! [`Command`]: outcome::Command
 
 pub mod copy_keys;
 pub mod copy_mode;
 pub mod copy_session;
+pub mod help;
 pub mod key_encoder;
 pub mod layers;
 pub mod mouse;

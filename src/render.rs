@@ -1,6 +1,6 @@
 //! Drawing: reads state, never changes it. [`frame`] lays out one frame,
 //! [`pane_view`] draws a pane's screen into the buffer (through [`cache`],
-//! which converts only what changed), [`status_bar`], [`popups`] and the
+//! which converts only what changed), [`status_bar`], [`popups`], [`which_key`] and the
 //! overlays draw on top, and [`painter`] sends the terminal only the rows
 //! that differ.
 
@@ -12,3 +12,4 @@ pub mod painter;
 pub mod pane_view;
 pub mod popups;
 pub mod status_bar;
+pub mod which_key;

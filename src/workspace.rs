@@ -4,14 +4,21 @@
 //! - `state`: the [`Workspace`] and its [`Tab`]s.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
 //! - [`session`]: saving the workspace as a profile.
+//! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
+//!   names and for asking before a busy pane is closed.
 //!
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
 
+pub mod foreground;
 pub mod layout;
+pub mod naming;
 pub mod session;
 mod state;
 #[cfg(test)]
 mod tests;
 
-pub use state::{PaneLaunch, RESTART_DELAY, Tab, Workspace, WorkspaceSettings, content_rect};
+pub use state::{
+    ForegroundProbe, NAME_CHECK_DELAY, PaneLaunch, RESTART_DELAY, Tab, Workspace,
+    WorkspaceSettings, content_rect,
+};

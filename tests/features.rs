@@ -63,8 +63,12 @@ fn output_in_a_hidden_tab_marks_it() {
     });
     tw.type_line("sleep 1; echo later; printf '\\a'");
     tw.send("\x021");
+    // Tab 2 is named after what runs in it (`sleep`, then its directory).
     tw.wait_for("the bell marker on tab 2", |s| {
-        status_line(s).contains("2:2 !")
+        status_line(s)
+            .split(" 2:")
+            .nth(1)
+            .is_some_and(|tab| tab.split("  ").next().is_some_and(|t| t.contains(" !")))
     });
     tw.send("\x022");
     tw.wait_for("the marker cleared", |s| !status_line(s).contains('!'));
@@ -310,10 +314,10 @@ fn which_key_pops_up_after_the_prefix() {
     ready(&tw);
     tw.send("\x02");
     tw.wait_for("the which-key popup", |s| {
-        s.contents().contains("split-right")
+        s.contents().contains("split right") && s.contents().contains("1-9 go to tab")
     });
     tw.send("\x1b");
-    tw.wait_for("the popup gone", |s| !s.contents().contains("split-right"));
+    tw.wait_for("the popup gone", |s| !s.contents().contains("split right"));
 }
 
 #[test]
@@ -400,6 +404,11 @@ fn a_saved_session_restores_layout_directories_and_commands() {
     );
     assert!(text.contains("ratios = [700, 300]"), "{text}");
     tw.send("\x02Q");
+    // The command pane still runs: quitting asks first.
+    tw.wait_for("the question", |s| {
+        status_line(s).contains("quit tilework? it stops")
+    });
+    tw.send("y");
     tw.wait_exit();
 
     // Reopen it: the shell is back in its directory, the command waits.
@@ -552,4 +561,39 @@ fn measure_search_typing() {
         pattern.len(),
         started.elapsed()
     );
+}
+
+/// A shell at its prompt closes at once; a pane running a program asks
+/// `y/n` first, and its tab is named after the program meanwhile.
+#[test]
+fn closing_a_pane_that_runs_a_program_asks_first() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02%");
+    tw.wait_for("two panes, the new one at its prompt", |s| {
+        status_line(s).contains("pane 2/2") && s.contents().matches("$ ").count() >= 2
+    });
+    tw.type_line("sleep 100");
+    tw.wait_for("the tab named after the program", |s| {
+        status_line(s).contains("1:sleep")
+    });
+    tw.send("\x02x");
+    tw.wait_for("the question", |s| {
+        status_line(s).contains("close the pane? it stops sleep (y/n)")
+    });
+    tw.send("n");
+    tw.wait_for("nothing closed", |s| {
+        status_line(s).contains("nothing closed")
+    });
+    tw.with_screen(|s| assert!(status_line(s).contains("pane 2/2"), "{}", s.contents()));
+    tw.send("\x02x");
+    tw.wait_for("the question again", |s| status_line(s).contains("(y/n)"));
+    tw.send("y");
+    tw.wait_for("one pane left", |s| status_line(s).contains("pane 1/1"));
+    // The shell at its prompt closes without a question: tilework ends.
+    tw.send("\x02x");
+    common::wait_until("tilework to end without asking", || {
+        tw.with_screen(|s| assert!(!status_line(s).contains("(y/n)"), "asked"));
+        tw.try_exit().is_some()
+    });
 }

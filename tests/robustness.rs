@@ -797,8 +797,10 @@ fn closing_a_pane_whose_program_ignores_sighup_leaves_nothing_alive() {
         .iter()
         .flat_map(|p| common::pids_matching(p, &[pid]))
         .collect();
-    // Focus starts on the first pane: close it.
+    // Focus starts on the first pane: close it (it runs a program: say yes).
     tw.send("\x02x");
+    tw.wait_for("the question", |s| s.contents().contains("(y/n)"));
+    tw.send("y");
     tw.wait_for("one pane left", |s| s.contents().contains("pane 1/1"));
     common::wait_until("the SIGHUP-ignoring processes to be killed", || {
         hostile_pids.iter().all(|&p| !common::alive(p))

@@ -257,8 +257,14 @@ fn help_lists_bindings_from_the_keymap() {
         let c = s.contents();
         c.contains("tilework keys") && c.contains("C-b %")
     });
-    tw.send("x");
+    // Keys scroll and search help; none reaches the program. `q` closes it.
+    tw.send("G");
+    tw.wait_for("help scrolled to its end", |s| {
+        s.contents().contains("quit tilework")
+    });
+    tw.send("q");
     tw.wait_for("help closed", |s| !s.contents().contains("tilework keys"));
+    tw.with_screen(|s| assert!(!s.contents().contains("$ G"), "{}", s.contents()));
 }
 
 #[test]

@@ -130,7 +130,8 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         opts.show_fps,
         search_mailbox(&events_tx),
     )
-    .with_session_name(opts.save_profile.clone());
+    .with_session_name(opts.save_profile.clone())
+    .with_confirm_close(opts.config.confirm_close);
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
         None => None,
@@ -268,6 +269,10 @@ impl<B: FrameSink> App<B> {
         if self.router.tick(now) {
             self.clock.changed_now();
         }
+        // Tab and border names follow what the panes run.
+        if self.ws.check_names(now) {
+            self.clock.changed();
+        }
         if self.clock.due(now) {
             self.render()?;
         }
@@ -282,6 +287,7 @@ impl<B: FrameSink> App<B> {
                 .min_with(self.router.next_deadline())
                 .min_with(self.throttle.next_deadline(Instant::now()))
                 .min_with(self.ws.next_restart())
+                .min_with(self.ws.next_name_check())
                 .min_with(wait_limit),
         );
         Ok(None)
@@ -369,6 +375,9 @@ impl<B: FrameSink> App<B> {
             self.clock.changed_now();
             self.metrics.key_reflected();
         }
+        if outcome.redraw || outcome.sent_to.is_some() {
+            self.ws.names_may_change(Instant::now());
+        }
         if let Some(id) = outcome.sent_to {
             self.clock.key_sent(id);
             self.throttle.key_sent(id, Instant::now());
@@ -442,6 +451,10 @@ impl<B: FrameSink> App<B> {
                 more = true;
             }
             if fed {
+                self.ws.names_may_change(now);
+                let Some(pane) = self.ws.pane_mut(id) else {
+                    continue;
+                };
                 let bell = pane.take_bell();
                 let shown = visible
                     .get_or_insert_with(|| self.ws_visible_ids())

@@ -156,17 +156,68 @@ fn the_loop_draws_the_shell_and_the_echo_of_typed_keys() {
     h.run_until("the command's output", |s| s.contains("in-process-42"));
     let screen = h.screen();
     let lines: Vec<&str> = screen.lines().collect();
+    // The border and the tab name the program until tilework has looked
+    // at what it runs (then the directory, see below).
     let expected_top = [
-        "┏ /bin/sh ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓",
         "┃$ echo in-process-$((6*7))                                ┃",
         "┃in-process-42                                             ┃",
         "┃$                                                         ┃",
     ];
-    assert_eq!(lines[..4], expected_top, "screen:\n{screen}");
+    assert_eq!(lines[1..4], expected_top, "screen:\n{screen}");
     assert!(
-        lines[11].starts_with(" 1:1  pane 1/1  /bin/sh"),
+        lines[11].starts_with(" 1:") && lines[11].contains("  pane 1/1  "),
         "the status bar names the tab and the pane:\n{screen}"
     );
+}
+
+/// Real programs, real `/proc`: an idle shell's tab and border say its
+/// directory, a program started from it names them instead, and closing
+/// the pane while it runs asks first.
+#[test]
+fn names_follow_the_foreground_program_and_closing_it_asks_first() {
+    let mut h = Harness::start(60, 12);
+    h.run_until("the prompt", |s| s.contains("$ "));
+    let dir = std::env::current_dir().expect("the test's directory");
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let shown_dir = crate::workspace::naming::with_tilde(&dir, home.as_deref());
+    let base: String = crate::workspace::naming::PaneName::Dir(shown_dir.clone())
+        .short()
+        .chars()
+        .take(10)
+        .collect();
+    h.run_until("the tab named after the directory", |s| {
+        s.lines()
+            .nth(11)
+            .is_some_and(|bar| bar.starts_with(&format!(" 1:{base}")))
+    });
+    if shown_dir.chars().count() < 50 {
+        assert!(
+            h.screen()
+                .lines()
+                .next()
+                .is_some_and(|top| top.contains(&shown_dir))
+        );
+    }
+
+    h.type_text("sleep 30\r");
+    h.run_until("the tab and border named after the program", |s| {
+        s.lines()
+            .nth(11)
+            .is_some_and(|bar| bar.starts_with(" 1:sleep "))
+            && s.lines().next().is_some_and(|top| top.contains(" sleep "))
+    });
+    h.prefix('x');
+    h.run_until("the question", |s| {
+        s.lines()
+            .nth(11)
+            .is_some_and(|bar| bar.contains("close the pane? it stops sleep (y/n)"))
+    });
+    h.type_text("n");
+    h.run_until("the question gone", |s| s.contains("nothing closed"));
+    h.prefix('x');
+    h.run_until("the question again", |s| s.contains("(y/n)"));
+    h.type_text("y");
+    assert_eq!(h.run_to_exit(), 0, "the last pane closed");
 }
 
 #[test]

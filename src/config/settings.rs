@@ -49,6 +49,9 @@ pub struct Config {
     /// `false`: a pane closes when its program exits; `true`: it stays,
     /// showing the exit status, so output of short commands can be read.
     pub keep_exited_panes: bool,
+    /// Ask (y/n) before closing a pane or tab, or quitting, stops a
+    /// program other than a shell at its prompt.
+    pub confirm_close: bool,
     /// `TERM` for programs in panes.
     pub term: String,
     pub mouse: bool,
@@ -70,6 +73,7 @@ impl Default for Config {
             scrollback_bytes: DEFAULT_SCROLLBACK_BYTES,
             fps: DEFAULT_FPS,
             keep_exited_panes: false,
+            confirm_close: true,
             term: DEFAULT_TERM.to_string(),
             mouse: true,
             clipboard_from_programs: false,
@@ -146,6 +150,9 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(keep) = raw.keep_exited_panes {
         config.keep_exited_panes = keep;
+    }
+    if let Some(ask) = raw.confirm_close {
+        config.confirm_close = ask;
     }
     if let Some(term) = raw.term {
         if term.get_ref().trim().is_empty() {
@@ -313,6 +320,7 @@ struct RawConfig {
     scrollback: Option<Size>,
     fps: Option<Spanned<i64>>,
     keep_exited_panes: Option<bool>,
+    confirm_close: Option<bool>,
     term: Option<Spanned<String>>,
     mouse: Option<bool>,
     clipboard_from_programs: Option<bool>,
@@ -629,6 +637,10 @@ pub fn default_toml() -> String {
     line("# false: a pane closes when its program exits.");
     line("# true: the pane stays open and shows the program's exit status.");
     line(&format!("# keep_exited_panes = {}", d.keep_exited_panes));
+    line("");
+    line("# Ask (y/n in the status bar) before closing a pane or tab, or quitting,");
+    line("# would stop a program other than a shell waiting at its prompt.");
+    line(&format!("# confirm_close = {}", d.confirm_close));
     line("");
     line("# TERM given to programs in panes.");
     line(&format!("# term = {}", toml_string(&d.term)));
@@ -1145,7 +1157,7 @@ mouse = false
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            7 + km.prefixed.len() + km.direct.len(),
+            8 + km.prefixed.len() + km.direct.len(),
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

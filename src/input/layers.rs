@@ -1,4 +1,5 @@
-//! Modal input as a stack of layers, top first: the prompt, the results of
+//! Modal input as a stack of layers, top first: a question before a close
+//! or quit, the prompt, the results of
 //! a search across panes, help, (the end of a mouse selection's
 //! highlight), the key after the prefix with its which-key popup, copy
 //! mode, and normal typing at the bottom. Each layer takes a key or passes
@@ -7,6 +8,7 @@
 //! what they open and close is in [`UiState`], which rendering reads.
 
 mod actions;
+mod confirm;
 mod copy;
 mod help;
 mod normal;
@@ -43,6 +45,7 @@ pub trait Layer {
 /// The stack, top first. [`normal::Normal`] at the bottom takes every key
 /// that reaches it.
 pub const STACK: &[&dyn Layer] = &[
+    &confirm::ConfirmLayer,
     &prompt::PromptLayer,
     &search_all::SearchAllLayer,
     &help::Help,
@@ -72,6 +75,8 @@ pub struct Cx<'a> {
     pub session_name: Option<&'a str>,
     /// Where copy-mode searches report.
     pub searches: &'a SearchMailbox,
+    /// Ask before closing or quitting stops a program (`confirm_close`).
+    pub confirm_close: bool,
 }
 
 impl Cx<'_> {

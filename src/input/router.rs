@@ -29,6 +29,8 @@ pub struct InputRouter {
     mouse: MouseInput,
     /// Where searches started here report.
     searches: SearchMailbox,
+    /// Ask before closing or quitting stops a program (`confirm_close`).
+    confirm_close: bool,
 }
 
 impl InputRouter {
@@ -40,7 +42,14 @@ impl InputRouter {
             to_panes: PaneInput::new(),
             mouse: MouseInput::default(),
             searches,
+            confirm_close: true,
         }
+    }
+
+    /// Whether to ask before closing or quitting stops a program.
+    pub fn with_confirm_close(mut self, ask: bool) -> Self {
+        self.confirm_close = ask;
+        self
     }
 
     /// The profile name the save prompt offers at first.
@@ -84,6 +93,7 @@ impl InputRouter {
             to_panes: &mut self.to_panes,
             session_name: self.session_name.as_deref(),
             searches: &self.searches,
+            confirm_close: self.confirm_close,
         };
         (cx, &mut self.mouse)
     }

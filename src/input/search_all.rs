@@ -58,9 +58,7 @@ impl SearchAllResults {
         self.panes.push(PaneResult {
             pane: result.pane,
             place: pane_place(ws, result.pane),
-            title: ws
-                .pane(result.pane)
-                .map_or_else(String::new, |p| p.title().to_string()),
+            title: ws.pane_title(result.pane).to_string(),
             count: result.count,
             lines: result.lines,
         });
@@ -102,8 +100,8 @@ impl SearchAllResults {
     }
 }
 
-/// `tab 2 "logs" · pane 1`: the tab's number (and its name when it is not
-/// just the number) and the pane's number in the tab.
+/// `tab 2 "logs" · pane 1`: the tab's number (and the name it was given,
+/// if any) and the pane's number in the tab.
 pub fn pane_place(ws: &Workspace, id: PaneId) -> String {
     let Some((index, tab)) = ws
         .tabs()
@@ -115,8 +113,10 @@ pub fn pane_place(ws: &Workspace, id: PaneId) -> String {
     };
     let number = index + 1;
     let mut place = format!("tab {number}");
-    if tab.name != number.to_string() {
-        place.push_str(&format!(" \"{}\"", tab.name));
+    // A name the user or the profile gave; an automatic one repeats the
+    // pane's title, shown beside.
+    if let Some(name) = tab.name.as_deref().filter(|n| *n != number.to_string()) {
+        place.push_str(&format!(" \"{name}\""));
     }
     if let Some(pane) = tab.layout.panes().iter().position(|&p| p == id) {
         place.push_str(&format!(" · pane {}", pane + 1));

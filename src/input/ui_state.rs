@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use crate::config::keymap::Keymap;
 use crate::input::copy_mode::SelectKind;
 use crate::input::copy_session::CopySession;
+use crate::input::help::HelpView;
 use crate::input::prompt::{Prompt, PromptKind};
 use crate::pane::PaneId;
 use crate::workspace::Workspace;
@@ -40,12 +41,25 @@ pub struct MouseSelection {
     pub pending: bool,
 }
 
+/// A close or quit that asks first: the pane's program is more than an
+/// idle shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirm {
+    /// What `y` does.
+    pub action: crate::config::action::Action,
+    /// Shown in the status bar, e.g. `close the pane running vim? (y/n)`.
+    pub question: String,
+}
+
 /// The UI model. Fields are open to the input layers that change them
 /// (each its own part); everyone else reads through the methods.
 #[derive(Debug, Default)]
 pub struct UiState {
     pub(in crate::input) mode: Mode,
-    pub(in crate::input) show_help: bool,
+    /// Help is shown, scrolled and filtered so.
+    pub(in crate::input) help: Option<HelpView>,
+    /// A close or quit waits for `y` (see `layers::confirm`).
+    pub(in crate::input) confirm: Option<Confirm>,
     pub(in crate::input) show_fps: bool,
     pub(in crate::input) prompt: Option<Prompt>,
     pub(in crate::input) search_all: Option<SearchAllResults>,
@@ -84,7 +98,22 @@ impl UiState {
     }
 
     pub fn help_shown(&self) -> bool {
-        self.show_help
+        self.help.is_some()
+    }
+
+    pub fn help(&self) -> Option<&HelpView> {
+        self.help.as_ref()
+    }
+
+    /// The question a close or quit waits on.
+    pub fn confirm(&self) -> Option<&Confirm> {
+        self.confirm.as_ref()
+    }
+
+    /// A popup covers the panes (help, which-key, search results): the
+    /// terminal's cursor is hidden, or it would blink on top of it.
+    pub fn popup_shown(&self) -> bool {
+        self.help_shown() || self.which_key_shown() || self.search_all.is_some()
     }
 
     pub fn fps_shown(&self) -> bool {
@@ -110,7 +139,15 @@ impl UiState {
     /// Shows or hides help (render tests; keys go through the layers).
     #[cfg(test)]
     pub(crate) fn set_help_shown(&mut self, shown: bool) {
-        self.show_help = shown;
+        self.help = shown.then(HelpView::default);
+    }
+
+    /// Scrolls help to line `scroll` (render tests).
+    #[cfg(test)]
+    pub(crate) fn set_help_scroll(&mut self, scroll: usize) {
+        if let Some(help) = &mut self.help {
+            help.scroll = scroll;
+        }
     }
 
     /// tilework's paste buffer.

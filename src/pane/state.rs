@@ -525,9 +525,20 @@ impl Pane {
             .unwrap_or(&self.label)
     }
 
+    /// The title the program set (OSC 0/2), if it set one.
+    pub fn program_title(&self) -> Option<&str> {
+        self.title.as_deref().filter(|t| !t.is_empty())
+    }
+
     /// Changes whenever what the pane shows may have changed.
     pub fn damage_generation(&self) -> u64 {
         self.damage.generation()
+    }
+
+    /// What tilework calls the pane besides its program's title (the
+    /// foreground program, the directory) changed: its border is redrawn.
+    pub fn name_changed(&mut self) {
+        self.damage.note(Change::Titled);
     }
 
     /// Changes whenever the pane's border may show something else (title,

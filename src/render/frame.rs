@@ -16,8 +16,9 @@ use crate::render::cache::{BorderKey, RenderCache};
 use crate::render::fps_overlay::{FpsOverlay, OverlayData};
 use crate::render::help_overlay::HelpOverlay;
 use crate::render::painter::{FrameShape, Painter};
-use crate::render::popups::{SearchAllOverlay, WhichKey};
-use crate::render::status_bar::StatusBar;
+use crate::render::popups::SearchAllOverlay;
+use crate::render::status_bar::{ConfirmBar, StatusBar};
+use crate::render::which_key::WhichKey;
 use crate::workspace::{Workspace, content_rect};
 
 /// Splits the terminal into the pane area and the status bar.
@@ -134,7 +135,8 @@ pub fn draw(
             continue;
         };
         let is_focused = Some(id) == focused;
-        draw_pane(frame, pane, rect, is_focused, zoomed, state, cache);
+        let title = ws.pane_title(id);
+        draw_pane(frame, pane, title, rect, is_focused, zoomed, state, cache);
     }
     if bar.height > 0 {
         let status = StatusBar {
@@ -143,21 +145,25 @@ pub fn draw(
             mode: state.mode(),
             notice: state.notice(),
         };
-        // The prompt is drawn every frame; the bar only when it changed
-        // (its signature also notes when the prompt was shown instead).
-        let key = match state.prompt() {
-            Some(_) => String::new(),
-            None => status.signature(),
+        // The prompt and a question are drawn every frame; the bar only
+        // when it changed (its signature also notes when the prompt or
+        // question was shown instead).
+        let replaced = state.prompt().is_some() || state.confirm().is_some();
+        let key = if replaced {
+            String::new()
+        } else {
+            status.signature()
         };
         let changed = cache.cache.bar_changed(key);
-        if !cache.partial || state.prompt().is_some() || changed {
+        if !cache.partial || replaced || changed {
             // The bar's widgets leave cells they do not write alone, and a
             // frame drawn in place still holds the last bar there.
             frame.render_widget(Clear, bar);
             cache.mark(bar.y..bar.bottom());
-            match state.prompt() {
-                Some(prompt) => frame.render_widget(prompt, bar),
-                None => frame.render_widget(status, bar),
+            match (state.confirm(), state.prompt()) {
+                (Some(confirm), _) => frame.render_widget(ConfirmBar { confirm }, bar),
+                (None, Some(prompt)) => frame.render_widget(prompt, bar),
+                (None, None) => frame.render_widget(status, bar),
             }
         }
     }
@@ -168,8 +174,8 @@ pub fn draw(
     if let Some(results) = state.search_all() {
         frame.render_widget(SearchAllOverlay { results }, panes_area);
     }
-    if state.help_shown() {
-        frame.render_widget(HelpOverlay { keymap }, frame.area());
+    if let Some(view) = state.help() {
+        frame.render_widget(HelpOverlay { keymap, view }, frame.area());
     }
     // Drawn last so it is on top; it only covers cells, never moves panes.
     if let Some(data) = overlay {
@@ -177,9 +183,11 @@ pub fn draw(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_pane(
     frame: &mut Frame<'_>,
     pane: &Pane,
+    title: &str,
     rect: Rect,
     focused: bool,
     zoomed: bool,
@@ -199,10 +207,7 @@ fn draw_pane(
     let mut block = Block::bordered()
         .border_type(border_type)
         .border_style(border_style)
-        .title(Line::from(Span::styled(
-            format!(" {} ", pane.title()),
-            border_style,
-        )));
+        .title(Line::from(Span::styled(format!(" {title} "), border_style)));
     let mut status = Vec::new();
     if zoomed {
         status.push("zoom".to_string());
@@ -254,7 +259,10 @@ fn draw_pane(
 
     let copy = ui.copy().view().filter(|c| c.pane == pane.id);
     if let (Some(copy), Some(history)) = (copy, pane.history()) {
-        if let Some(pos) = paint_copy_mode(frame, copy, history, inner) {
+        if let Some(pos) = paint_copy_mode(frame, copy, history, inner)
+            && !ui.popup_shown()
+        {
+            frame.set_cursor_position(pos);
             cache.cursor = Some(pos);
         }
         return;
@@ -280,6 +288,8 @@ fn draw_pane(
         && live
         && ui.mode() != Mode::Copy
         && ui.prompt().is_none()
+        && ui.confirm().is_none()
+        && !ui.popup_shown()
         && !screen.hide_cursor()
         && pane.exit().is_none()
     {
@@ -345,7 +355,6 @@ fn paint_copy_mode(
             x: inner.x + copy.cursor.col.min(inner.width.saturating_sub(1)),
             y: inner.y + u16::try_from(copy.cursor.row - top).unwrap_or(0),
         };
-        frame.set_cursor_position(pos);
         if let Some(cell) = frame.buffer_mut().cell_mut(pos) {
             cell.set_style(Style::default().add_modifier(Modifier::REVERSED));
         }
@@ -649,6 +658,44 @@ mod tests {
         assert_eq!(t.get_cursor_position().unwrap(), Position { x: 3, y: 2 });
         t.backend_mut()
             .assert_cursor_position(Position { x: 3, y: 2 });
+    }
+
+    /// The cursor would blink on top of help, which-key or the search
+    /// results: while one is open the terminal's cursor is hidden, and it
+    /// comes back when it closes.
+    #[test]
+    fn the_cursor_is_hidden_while_a_popup_is_open() {
+        let (w, h) = (80, 24);
+        let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc"]);
+        let mut ui = UiState::new(false);
+        let mut frames = Frames::new(w, h);
+        frames.draw(&ws, &ui);
+        assert!(shown(&frames.outer).1.is_some(), "shown without a popup");
+        ui.set_help_shown(true);
+        frames.draw(&ws, &ui);
+        assert_eq!(shown(&frames.outer).1, None, "hidden under help");
+        assert!(!draw_with(&ws, &ui, w, h).backend().cursor_visible());
+        ui.set_help_shown(false);
+        frames.draw(&ws, &ui);
+        assert!(shown(&frames.outer).1.is_some(), "back when it closes");
+    }
+
+    /// Help over a whole 80x24 terminal, scrolled to the end: its last
+    /// line is on screen, above the popup's own bottom lines.
+    #[test]
+    fn help_at_80x24_scrolled_down_shows_its_last_line() {
+        let (w, h) = (80, 24);
+        let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc"]);
+        let mut ui = UiState::new(false);
+        ui.set_help_shown(true);
+        ui.set_help_scroll(usize::MAX);
+        let t = draw_with(&ws, &ui, w, h);
+        let buf = t.backend().buffer();
+        let rows: Vec<String> = (0..h)
+            .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
+            .collect();
+        assert!(rows[21].contains("quit tilework"), "{rows:#?}");
+        assert!(rows[23].starts_with('╰'), "{rows:#?}");
     }
 
     #[test]

@@ -1,13 +1,12 @@
-//! Small overlays: the which-key popup after the prefix, and the results of
-//! a search across every pane of the tab.
+//! Small overlays: the results of a search across every pane of the tab
+//! (the which-key popup is `which_key`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
-use crate::config::keymap::Keymap;
 use crate::input::search_all::SearchAllResults;
 
 /// A `width` x `height` rectangle in the middle of `area`, shrunk to fit.
@@ -19,65 +18,6 @@ pub fn centered(area: Rect, width: u16, height: usize) -> Rect {
         y: area.y + (area.height - height) / 2,
         width,
         height,
-    }
-}
-
-/// The keys available after the prefix, in columns, bottom right.
-pub struct WhichKey<'a> {
-    pub keymap: &'a Keymap,
-}
-
-impl Widget for WhichKey<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let entries: Vec<(String, String)> = self
-            .keymap
-            .prefixed
-            .iter()
-            .map(|(key, action)| (key.to_string(), action.name()))
-            .collect();
-        let cell_w = entries
-            .iter()
-            .map(|(k, a)| k.chars().count() + a.chars().count() + 3)
-            .max()
-            .unwrap_or(10);
-        let inner_w = usize::from(area.width.saturating_sub(4)).max(cell_w);
-        let columns = (inner_w / cell_w).clamp(1, 4);
-        let rows = entries.len().div_ceil(columns);
-        let width = u16::try_from(columns * cell_w + 2)
-            .unwrap_or(u16::MAX)
-            .min(area.width);
-        let height = u16::try_from(rows + 2).unwrap_or(u16::MAX).min(area.height);
-        let rect = Rect {
-            x: area.right() - width,
-            y: area.bottom() - height,
-            width,
-            height,
-        };
-        let key_style = Style::default()
-            .fg(Color::Yellow)
-            .add_modifier(Modifier::BOLD);
-        let lines: Vec<Line<'_>> = (0..rows)
-            .map(|r| {
-                let mut spans = Vec::new();
-                for c in 0..columns {
-                    if let Some((k, a)) = entries.get(c * rows + r) {
-                        let pad = cell_w.saturating_sub(k.chars().count() + a.chars().count() + 1);
-                        spans.push(Span::styled(k.clone(), key_style));
-                        spans.push(Span::raw(format!(" {a}{}", " ".repeat(pad))));
-                    }
-                }
-                Line::from(spans)
-            })
-            .collect();
-        Clear.render(rect, buf);
-        Paragraph::new(lines)
-            .block(
-                Block::bordered()
-                    .border_type(BorderType::Rounded)
-                    .border_style(Style::default().fg(Color::Yellow))
-                    .title(format!(" {} … ", self.keymap.prefix)),
-            )
-            .render(rect, buf);
     }
 }
 

@@ -9,7 +9,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::config::action::Action;
 use crate::config::keymap::Keymap;
-use crate::input::ui_state::Mode;
+use crate::input::ui_state::{Confirm, Mode};
 use crate::workspace::Workspace;
 
 /// A tab's label and where it sits on the bar, for drawing and for clicks.
@@ -31,7 +31,7 @@ pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
         } else if tab.activity {
             marks.push_str(" •");
         }
-        let label = format!(" {}:{}{marks} ", i + 1, truncate(&tab.name, 16));
+        let label = format!(" {}:{}{marks} ", i + 1, truncate(&ws.tab_name(i), 16));
         let w = u16::try_from(label.width()).unwrap_or(u16::MAX);
         spans.push((x, x.saturating_add(w), i, label));
         x = x.saturating_add(w).saturating_add(1);
@@ -114,8 +114,8 @@ impl Widget for StatusBar<'_> {
         let (pos, count) = self.ws.focus_position();
         let title = self
             .ws
-            .focused()
-            .map(|p| p.title().to_string())
+            .focused_id()
+            .map(|id| self.ws.pane_title(id).to_string())
             .unwrap_or_default();
         let middle = format!("pane {pos}/{count}  {}", truncate(&title, 40));
 
@@ -154,7 +154,7 @@ impl StatusBar<'_> {
     /// be drawn again.
     pub fn signature(&self) -> String {
         use std::fmt::Write;
-        let title = self.ws.focused().map_or("", |p| p.title());
+        let title = self.ws.focused_id().map_or("", |id| self.ws.pane_title(id));
         let mut key = format!(
             "{}|{:?}|{:?}|{:?}|{title}",
             self.ws.active_index(),
@@ -162,11 +162,11 @@ impl StatusBar<'_> {
             self.notice,
             self.ws.focus_position()
         );
-        for tab in self.ws.tabs() {
+        for (i, tab) in self.ws.tabs().iter().enumerate() {
             let _ = write!(
                 key,
                 "|{}{}{}{}{}",
-                tab.name,
+                self.ws.tab_name(i),
                 u8::from(tab.zoomed),
                 u8::from(tab.broadcast),
                 u8::from(tab.bell),
@@ -199,5 +199,22 @@ impl StatusBar<'_> {
             ];
         }
         format!("{} ", parts.join("  "))
+    }
+}
+
+/// A close or quit waiting for `y`, in place of the status bar.
+pub struct ConfirmBar<'a> {
+    pub confirm: &'a Confirm,
+}
+
+impl Widget for ConfirmBar<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let style = Style::default()
+            .bg(Color::Yellow)
+            .fg(Color::Black)
+            .add_modifier(Modifier::BOLD);
+        buf.set_style(area, style);
+        let text = format!(" {} (y/n) ", self.confirm.question);
+        buf.set_stringn(area.x, area.y, &text, usize::from(area.width), style);
     }
 }

@@ -39,7 +39,11 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
         "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n"
     );
     for tab in ws.tabs() {
-        let _ = write!(out, "\n[[tab]]\nname = {}\n", quote(&tab.name));
+        out.push_str("\n[[tab]]\n");
+        // A tab named after what it runs is named so again when opened.
+        if let Some(name) = &tab.name {
+            let _ = writeln!(out, "name = {}", quote(name));
+        }
         let _ = writeln!(
             out,
             "layout = {}",
@@ -96,6 +100,9 @@ fn pane_toml(ws: &Workspace, id: PaneId, focus: bool) -> String {
         }
         if let Some(dir) = ws.pane_dir(id) {
             fields.push(format!("cwd = {}", quote(&dir.to_string_lossy())));
+        }
+        if let Some(title) = ws.given_title(id) {
+            fields.push(format!("title = {}", quote(title)));
         }
     }
     if focus {

@@ -22,7 +22,9 @@ use crate::pane::PaneId;
 use crate::pane::process::{Launcher, PtyLauncher};
 use crate::pane::pty::{ExitInfo, SpawnSpec};
 use crate::pane::spawn::{ChildEnv, current_dir};
+use crate::workspace::foreground::{self, Foreground};
 use crate::workspace::layout::{Axis, BorderHandle, Layout, Node};
+use crate::workspace::naming::{self, PaneName};
 
 /// Settings the workspace needs from the config.
 #[derive(Debug, Clone)]
@@ -33,7 +35,9 @@ pub struct WorkspaceSettings {
 }
 
 pub struct Tab {
-    pub name: String,
+    /// The name the user (`prefix ,`) or the profile gave; `None`: named
+    /// after its focused pane (see [`Workspace::tab_name`]).
+    pub name: Option<String>,
     pub layout: Layout,
     pub focus: PaneId,
     pub zoomed: bool,
@@ -48,7 +52,7 @@ pub struct Tab {
 }
 
 impl Tab {
-    pub fn new(name: String, layout: Layout, focus: PaneId) -> Self {
+    pub fn new(name: Option<String>, layout: Layout, focus: PaneId) -> Self {
         Self {
             name,
             layout,
@@ -66,6 +70,8 @@ impl Tab {
 pub struct PaneLaunch {
     pub spec: SpawnSpec,
     pub label: String,
+    /// The title the profile gave, kept when the workspace is saved.
+    pub title: Option<String>,
     pub keep_open: Option<bool>,
     pub restart: RestartPolicy,
 }
@@ -75,6 +81,7 @@ impl PaneLaunch {
         Self {
             spec,
             label,
+            title: None,
             keep_open: None,
             restart: RestartPolicy::Never,
         }
@@ -94,7 +101,19 @@ struct Member {
     restart: RestartPolicy,
     /// When the ended program starts again.
     restart_at: Option<Instant>,
+    /// The title the profile gave, kept when the workspace is saved.
+    title: Option<String>,
+    /// What the pane is known by, as last looked up (`refresh_names`).
+    name: Option<PaneName>,
 }
+
+/// After output or keys, how long before the workspace looks at what the
+/// panes run (for names): a program started by a key has begun by then,
+/// and a flood costs at most one look per this long.
+pub const NAME_CHECK_DELAY: Duration = Duration::from_millis(300);
+
+/// How the workspace learns a pane's foreground program (tests fake it).
+pub type ForegroundProbe = Box<dyn Fn(&Pane) -> Option<Foreground> + Send>;
 
 pub struct Workspace {
     tabs: Vec<Tab>,
@@ -110,6 +129,9 @@ pub struct Workspace {
     exit_code: Option<i32>,
     /// The border being dragged with the mouse.
     drag: Option<BorderHandle>,
+    probe: ForegroundProbe,
+    /// When to look at what the panes run again, for their names.
+    names_due: Option<Instant>,
 }
 
 /// A pane's content area: its rectangle minus the border.
@@ -147,7 +169,16 @@ impl Workspace {
             launcher,
             exit_code: None,
             drag: None,
+            probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
+            names_due: None,
         }
+    }
+
+    /// Learns panes' foreground programs from `probe` instead of the
+    /// kernel (tests, whose fake programs have no process).
+    #[cfg(test)]
+    pub fn set_foreground_probe(&mut self, probe: ForegroundProbe) {
+        self.probe = probe;
     }
 
     pub fn area(&self) -> Rect {
@@ -250,11 +281,8 @@ impl Workspace {
             if focus.is_some() {
                 focus_tab = Some(self.tabs.len());
             }
-            let name = spec
-                .name
-                .clone()
-                .unwrap_or_else(|| (self.tabs.len() + 1).to_string());
-            self.tabs.push(Tab::new(name, layout, focus_id));
+            self.tabs
+                .push(Tab::new(spec.name.clone(), layout, focus_id));
             let rects = self
                 .tabs
                 .last()
@@ -331,6 +359,7 @@ impl Workspace {
         PaneLaunch {
             spec,
             label: pane.title.clone().unwrap_or(label),
+            title: pane.title.clone(),
             keep_open,
             restart: pane.restart,
         }
@@ -343,8 +372,7 @@ impl Workspace {
             return;
         };
         let rects = layout.rects(self.area);
-        self.tabs
-            .push(Tab::new((self.tabs.len() + 1).to_string(), layout, ids[0]));
+        self.tabs.push(Tab::new(None, layout, ids[0]));
         self.active = self.tabs.len() - 1;
         for (id, launch) in ids.into_iter().zip(launches) {
             let rect = rects
@@ -367,6 +395,9 @@ impl Workspace {
             self.launcher.as_ref(),
         );
         self.insert_pane(pane, launch.keep_open, launch.restart);
+        if let Some(member) = self.panes.get_mut(&id) {
+            member.title = launch.title;
+        }
     }
 
     fn insert_pane(&mut self, pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) {
@@ -377,6 +408,8 @@ impl Workspace {
             keep_open,
             restart,
             restart_at: None,
+            title: None,
+            name: None,
         };
         self.panes.insert(member.pane.id, member);
     }
@@ -391,7 +424,8 @@ impl Workspace {
         for pane in panes {
             self.insert_pane(pane, None, RestartPolicy::Never);
         }
-        self.tabs.push(Tab::new(name.to_string(), layout, first));
+        self.tabs
+            .push(Tab::new(Some(name.to_string()), layout, first));
         self.active = self.tabs.len() - 1;
     }
 
@@ -641,11 +675,7 @@ impl Workspace {
     fn new_tab(&mut self) -> bool {
         let launch = self.shell_launch_here();
         let id = self.alloc_id();
-        self.tabs.push(Tab::new(
-            (self.tabs.len() + 1).to_string(),
-            Layout::new(id),
-            id,
-        ));
+        self.tabs.push(Tab::new(None, Layout::new(id), id));
         self.active = self.tabs.len() - 1;
         self.start_pane(id, launch, self.area);
         true
@@ -667,10 +697,12 @@ impl Workspace {
         let name = crate::sanitize::sanitize_title(name.trim().as_bytes());
         match self.tab_mut() {
             Some(tab) if !name.is_empty() => {
-                tab.name = name;
+                tab.name = Some(name);
                 true
             }
-            _ => false,
+            // An empty name gives the tab back its automatic one.
+            Some(tab) => tab.name.take().is_some(),
+            None => false,
         }
     }
 
@@ -778,11 +810,7 @@ impl Workspace {
         let Some(id) = self.detach_focused() else {
             return false;
         };
-        let name = self.pane(id).map_or_else(
-            || (self.tabs.len() + 1).to_string(),
-            |p| p.title().to_string(),
-        );
-        self.tabs.push(Tab::new(name, Layout::new(id), id));
+        self.tabs.push(Tab::new(None, Layout::new(id), id));
         self.active = self.tabs.len() - 1;
         self.relayout_tab(self.active);
         true
@@ -832,6 +860,7 @@ impl Workspace {
         let launch = PaneLaunch {
             spec: member.pane.spec.clone(),
             label: member.pane.label().to_string(),
+            title: member.title.clone(),
             keep_open: member.keep_open,
             restart: member.restart,
         };
@@ -972,6 +1001,109 @@ impl Workspace {
     pub fn pane_dir(&self, id: PaneId) -> Option<PathBuf> {
         let pane = self.pane(id)?;
         current_dir(pane.cwd(), pane.pid())
+    }
+
+    /// The name tab `index` shows: the one it was given, else what its
+    /// focused pane runs (program, or directory when the shell is idle),
+    /// else the pane's command.
+    pub fn tab_name(&self, index: usize) -> String {
+        let Some(tab) = self.tabs.get(index) else {
+            return String::new();
+        };
+        if let Some(name) = &tab.name {
+            return name.clone();
+        }
+        match self.panes.get(&tab.focus) {
+            Some(member) => match &member.name {
+                Some(name) => name.short().to_string(),
+                None => member.pane.label().to_string(),
+            },
+            None => (index + 1).to_string(),
+        }
+    }
+
+    /// What pane `id`'s border shows: the title its program set, else the
+    /// one the profile gave, else the program in its foreground or the
+    /// directory its idle shell is in, else its command.
+    pub fn pane_title(&self, id: PaneId) -> &str {
+        let Some(member) = self.panes.get(&id) else {
+            return "";
+        };
+        let pane = &member.pane;
+        pane.program_title()
+            .or(member.title.as_deref())
+            .or(member.name.as_ref().map(PaneName::long))
+            .unwrap_or_else(|| pane.label())
+    }
+
+    /// The title the profile gave pane `id`, if any (saved with it).
+    pub fn given_title(&self, id: PaneId) -> Option<&str> {
+        self.panes.get(&id).and_then(|m| m.title.as_deref())
+    }
+
+    /// Output or keys: what the panes run may change; look again a
+    /// moment later ([`NAME_CHECK_DELAY`]).
+    pub fn names_may_change(&mut self, now: Instant) {
+        self.names_due.get_or_insert(now + NAME_CHECK_DELAY);
+    }
+
+    /// When the loop is to call [`Workspace::check_names`].
+    pub fn next_name_check(&self) -> Option<Instant> {
+        self.names_due
+    }
+
+    /// Looks at what the panes run when that is due. Returns whether a
+    /// name changed (the screen is to be drawn).
+    pub fn check_names(&mut self, now: Instant) -> bool {
+        match self.names_due {
+            Some(due) if due <= now => {
+                self.names_due = None;
+                self.refresh_names()
+            }
+            _ => false,
+        }
+    }
+
+    /// Looks at what every pane runs now. Returns whether a name changed.
+    pub fn refresh_names(&mut self) -> bool {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut changed = false;
+        for member in self.panes.values_mut() {
+            let pane = &member.pane;
+            let fg = (self.probe)(pane);
+            let dir = current_dir(pane.cwd(), pane.pid());
+            let name = naming::name_of(pane, fg.as_ref(), dir.as_deref(), home.as_deref());
+            if name != member.name {
+                member.name = name;
+                member.pane.name_changed();
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// The programs that closing these panes would stop (more than a
+    /// shell at its prompt), by name, for the question asked first.
+    pub fn busy_programs(&self, ids: &[PaneId]) -> Vec<String> {
+        ids.iter()
+            .filter_map(|id| self.panes.get(id))
+            .filter_map(|member| {
+                let fg = (self.probe)(&member.pane);
+                if !naming::is_busy(&member.pane, fg.as_ref()) {
+                    return None;
+                }
+                Some(match fg {
+                    Some(fg) if !fg.is_pane_process => fg.program,
+                    // A command pane: its command line.
+                    _ => member.pane.label().to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// Every pane of every tab.
+    pub fn all_pane_ids(&self) -> Vec<PaneId> {
+        self.panes.keys().copied().collect()
     }
 
     /// Position of the focused pane in its tab (1-based) and the tab's size.

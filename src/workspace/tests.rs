@@ -651,3 +651,142 @@ fn closing_a_pane_waiting_to_restart_cancels_the_restart() {
     assert!(!h.wait(RESTART_DELAY));
     assert_eq!(h.fake.launched().len(), 2);
 }
+
+// ---- names ----
+
+/// Each pane's foreground, as the test sets it: `Some(program)` a job
+/// started from the shell, `None` the shell at its prompt.
+type Foregrounds = std::sync::Arc<std::sync::Mutex<std::collections::BTreeMap<PaneId, String>>>;
+
+fn fake_foregrounds(h: &mut Harness) -> Foregrounds {
+    let jobs = Foregrounds::default();
+    let seen = std::sync::Arc::clone(&jobs);
+    h.ws.set_foreground_probe(Box::new(move |pane| {
+        let jobs = seen.lock().unwrap();
+        Some(crate::workspace::foreground::Foreground {
+            program: jobs.get(&pane.id).cloned().unwrap_or_else(|| "sh".into()),
+            is_pane_process: !jobs.contains_key(&pane.id),
+        })
+    }));
+    jobs
+}
+
+/// A shell pane in `dir`, as a new tab opens it.
+fn shell_in(dir: &std::path::Path) -> Harness {
+    let mut h = Harness::new(false);
+    let (spec, label) = h.ws.settings().env.shell(Some(dir.to_path_buf()));
+    h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
+    h
+}
+
+#[test]
+fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let mut h = shell_in(&project);
+    let jobs = fake_foregrounds(&mut h);
+    let pane = h.focused();
+    // The shell reports its directory (OSC 7), as most do at the prompt.
+    h.fake.print(
+        pane,
+        format!("\x1b]7;file://host{}\x07", project.display()).as_bytes(),
+    );
+    let p = h.ws.pane_mut(pane).unwrap();
+    while let Some(chunk) = p.try_output() {
+        p.feed(chunk);
+    }
+    p.settle();
+    assert_eq!(h.ws.tab_name(0), "sh", "before a look, the command");
+
+    assert!(h.ws.refresh_names());
+    assert_eq!(h.ws.tab_name(0), "project");
+    assert!(
+        h.ws.pane_title(pane).ends_with("/project"),
+        "{}",
+        h.ws.pane_title(pane)
+    );
+
+    jobs.lock().unwrap().insert(pane, "vim".into());
+    assert!(h.ws.refresh_names());
+    assert_eq!(h.ws.tab_name(0), "vim");
+    assert_eq!(h.ws.pane_title(pane), "vim");
+    assert!(!h.ws.refresh_names(), "nothing changed");
+
+    h.ws.rename_tab("notes");
+    assert_eq!(h.ws.tab_name(0), "notes");
+    jobs.lock().unwrap().remove(&pane);
+    h.ws.refresh_names();
+    assert_eq!(h.ws.tab_name(0), "notes", "a given name stays");
+    h.ws.rename_tab("");
+    assert_eq!(
+        h.ws.tab_name(0),
+        "project",
+        "an empty name gives the automatic one back"
+    );
+}
+
+#[test]
+fn a_title_the_program_sets_wins_over_the_fallback() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = shell_in(dir.path());
+    let jobs = fake_foregrounds(&mut h);
+    let pane = h.focused();
+    jobs.lock().unwrap().insert(pane, "htop".into());
+    h.ws.refresh_names();
+    assert_eq!(h.ws.pane_title(pane), "htop");
+    h.fake.print(pane, b"\x1b]2;load average\x07");
+    let p = h.ws.pane_mut(pane).unwrap();
+    while let Some(chunk) = p.try_output() {
+        p.feed(chunk);
+    }
+    p.settle();
+    assert_eq!(h.ws.pane_title(pane), "load average");
+}
+
+#[test]
+fn names_are_looked_at_once_a_moment_after_activity() {
+    let mut h = Harness::with_program(false, "sh");
+    let now = h.now;
+    assert_eq!(h.ws.next_name_check(), None, "idle: no wake-ups");
+    h.ws.names_may_change(now);
+    h.ws.names_may_change(now + Duration::from_millis(100));
+    let due = h.ws.next_name_check().unwrap();
+    assert_eq!(
+        due,
+        now + crate::workspace::NAME_CHECK_DELAY,
+        "a flood does not postpone it"
+    );
+    assert!(!h.ws.check_names(due - Duration::from_millis(1)));
+    h.ws.check_names(due);
+    assert_eq!(h.ws.next_name_check(), None);
+}
+
+#[test]
+fn a_saved_workspace_keeps_given_tab_names_and_pane_titles_only() {
+    let mut h = Harness::with_commands(
+        false,
+        vec![PaneSpec {
+            command: Some("htop".into()),
+            title: Some("load".into()),
+            ..PaneSpec::default()
+        }],
+    );
+    h.ws.rename_tab("monitor");
+    h.ws.apply(Action::NewTab);
+    let text = crate::workspace::session::to_toml(&h.ws, "x");
+    assert!(text.contains("name = \"monitor\""), "{text}");
+    assert!(text.contains("title = \"load\""), "{text}");
+    assert_eq!(
+        text.matches("name = ").count(),
+        1,
+        "the new tab names itself: {text}"
+    );
+    let profile = crate::config::profile::parse(&text, std::path::Path::new("x.toml")).unwrap();
+    assert_eq!(profile.tabs[0].name.as_deref(), Some("monitor"));
+    let mut reopened = Harness::new(false);
+    reopened.ws.open_profile(&profile);
+    assert_eq!(reopened.ws.tab_name(0), "monitor");
+    let pane = reopened.ws.tabs()[0].focus;
+    assert_eq!(reopened.ws.pane_title(pane), "load");
+}

@@ -233,10 +233,18 @@ impl Tilework {
         })
     }
 
-    /// Waits for tilework to exit and for its output to end.
+    /// Waits for tilework to exit and for its output to end. When a quit
+    /// or close asks first (a pane still runs a program, `confirm_close`),
+    /// answers `y` once: tests that are not about the question end the
+    /// workspace with programs running.
     pub fn wait_exit(&mut self) -> portable_pty::ExitStatus {
         let deadline = Instant::now() + TIMEOUT;
+        let mut answered = false;
         loop {
+            if !answered && self.with_screen(|s| s.contents().contains("? it stops ")) {
+                self.send("y");
+                answered = true;
+            }
             if let Some(status) = self.child.try_wait().unwrap() {
                 let (lock, cvar) = &*self.shared;
                 let mut s = lock.lock().unwrap();

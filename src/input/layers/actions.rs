@@ -5,12 +5,19 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::Cx;
 use crate::config::action::Action;
+use crate::input::help::HelpView;
 use crate::input::outcome::Outcome;
 use crate::input::prompt::PromptKind;
+use crate::input::ui_state::Confirm;
 
 pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     match action {
-        Action::ToggleHelp => cx.ui.show_help = !cx.ui.show_help,
+        Action::ToggleHelp => {
+            cx.ui.help = match cx.ui.help {
+                Some(_) => None,
+                None => Some(HelpView::default()),
+            }
+        }
         Action::ToggleFps => cx.ui.show_fps = !cx.ui.show_fps,
         Action::ScrollMode => cx.ui.enter_copy(cx.ws),
         Action::ScrollPageUp => {
@@ -23,7 +30,7 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
         }
         Action::SearchAllPanes => cx.ui.open_prompt(PromptKind::SearchAll, ""),
         Action::RenameTab => {
-            let name = cx.ws.tab().map(|t| t.name.clone()).unwrap_or_default();
+            let name = cx.ws.tab_name(cx.ws.active_index());
             cx.ui.open_prompt(PromptKind::RenameTab, &name);
         }
         Action::SaveSession => {
@@ -50,14 +57,52 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
                 .into(),
             );
         }
+        Action::ClosePane | Action::CloseTab | Action::Quit => return close(cx, action),
         other => return workspace_action(cx, other),
     }
     Outcome::redraw()
 }
 
+/// Closes the pane or tab, or quits; first asks, in the status bar, when
+/// that would stop a program other than a shell at its prompt.
+fn close(cx: &mut Cx<'_>, action: Action) -> Outcome {
+    if !cx.confirm_close {
+        return workspace_action(cx, action);
+    }
+    let (panes, what) = match action {
+        Action::ClosePane => (cx.ws.focused_id().into_iter().collect(), "close the pane"),
+        Action::CloseTab => (
+            cx.ws.tab().map(|t| t.layout.panes()).unwrap_or_default(),
+            "close the tab",
+        ),
+        _ => (cx.ws.all_pane_ids(), "quit tilework"),
+    };
+    let busy = cx.ws.busy_programs(&panes);
+    if busy.is_empty() {
+        return workspace_action(cx, action);
+    }
+    // Help covers the status bar, where the question is.
+    cx.ui.help = None;
+    cx.ui.confirm = Some(Confirm {
+        action,
+        question: format!("{what}? it stops {}", running(&busy)),
+    });
+    Outcome::redraw()
+}
+
+/// `vim`, `vim and sleep`, `vim, sleep and 2 more`.
+fn running(programs: &[String]) -> String {
+    match programs {
+        [] => String::new(),
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [a, b, rest @ ..] => format!("{a}, {b} and {} more", rest.len()),
+    }
+}
+
 /// Layout, focus, tabs, panes: the workspace's. Copy mode ends when its
 /// pane loses the focus.
-fn workspace_action(cx: &mut Cx<'_>, action: Action) -> Outcome {
+pub(super) fn workspace_action(cx: &mut Cx<'_>, action: Action) -> Outcome {
     let changed = cx.ws.apply(action);
     if cx
         .ui

@@ -25,6 +25,7 @@ use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
 use crate::pane::process::fake::FakeLauncher;
 use crate::pane::spawn::ChildEnv;
+use crate::workspace::foreground::Foreground;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 const AREA: Rect = Rect {
@@ -261,13 +262,15 @@ fn which_key_pops_up_when_the_prefix_waits() {
 // ---- help ----
 
 #[test]
-fn any_key_closes_help_without_reaching_the_program_but_the_prefix_toggles_it() {
+fn help_keeps_every_key_from_the_program_q_closes_it_and_the_prefix_toggles_it() {
     let mut h = Harness::new("");
     h.prefix('?');
     assert!(h.router.ui().help_shown());
-    h.key(KeyCode::Char('x'));
-    assert!(!h.router.ui().help_shown());
+    h.type_text("xjj");
+    assert!(h.router.ui().help_shown(), "only q and Esc close it");
     assert_eq!(h.sent(), "");
+    h.key(KeyCode::Char('q'));
+    assert!(!h.router.ui().help_shown());
 
     h.prefix('?');
     h.prefix('?');
@@ -275,19 +278,48 @@ fn any_key_closes_help_without_reaching_the_program_but_the_prefix_toggles_it() 
     assert_eq!(h.sent(), "", "the prefix reached help, not the program");
 }
 
+#[test]
+fn help_scrolls_to_its_end_and_filters_as_typed() {
+    let mut h = Harness::new("");
+    h.prefix('?');
+    h.key(KeyCode::Char('G'));
+    let help = h.router.ui().help().unwrap().clone();
+    let total = crate::input::help::lines(&Keymap::default(), "").len();
+    // The harness's screen: 12 rows of panes and the status bar.
+    let screen = AREA.height + 1;
+    assert_eq!(
+        help.first_line(total, screen),
+        total - crate::input::help::visible_rows(screen)
+    );
+    h.key(KeyCode::Char('k'));
+    assert_eq!(
+        h.router.ui().help().unwrap().first_line(total, screen),
+        total - crate::input::help::visible_rows(screen) - 1,
+        "up from the bottom moves at once"
+    );
+    h.key(KeyCode::Char('/'));
+    h.type_text("quit");
+    assert_eq!(h.router.ui().help().unwrap().filter, "quit");
+    assert!(h.router.ui().help_shown(), "q typed into the filter");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Esc);
+    assert!(!h.router.ui().help_shown());
+    assert_eq!(h.sent(), "");
+}
+
 // ---- prompts and what they leave to the loop ----
 
 #[test]
 fn the_rename_prompt_takes_the_keys_and_renames_the_tab() {
     let mut h = Harness::new("");
-    let name = h.ws.tab().unwrap().name.clone();
+    let name = h.ws.tab_name(0);
     h.prefix(',');
     assert_eq!(h.prompt_text(), Some(name));
     h.press(KeyCode::Char('u'), KeyModifiers::CONTROL);
     h.type_text("logs");
     h.key(KeyCode::Enter);
     assert_eq!(h.prompt_text(), None);
-    assert_eq!(h.ws.tab().unwrap().name, "logs");
+    assert_eq!(h.ws.tab().unwrap().name.as_deref(), Some("logs"));
     assert_eq!(h.sent(), "", "the prompt kept the keys");
 }
 
@@ -678,4 +710,106 @@ fn a_plain_click_selects_nothing() {
     let out = h.mouse(MouseEventKind::Up(MouseButton::Left), 3, 1);
     assert!(out.commands.is_empty());
     assert!(h.router.ui().mouse_selection().is_none());
+}
+
+// ---- asking before a close or quit ----
+
+/// The harness's programs: `program` in the foreground of every pane
+/// (`None`: each pane's shell is at its prompt).
+fn with_foreground(h: &mut Harness, program: Option<&'static str>) {
+    h.ws.set_foreground_probe(Box::new(move |_| {
+        Some(Foreground {
+            program: program.unwrap_or("sh").to_string(),
+            is_pane_process: program.is_none(),
+        })
+    }));
+}
+
+#[test]
+fn closing_a_pane_at_its_shell_prompt_asks_nothing() {
+    let mut h = Harness::new("");
+    with_foreground(&mut h, None);
+    h.prefix('%');
+    let right = h.focused();
+    h.prefix('x');
+    assert!(h.router.ui().confirm().is_none());
+    assert!(h.ws.pane(right).is_none(), "closed at once");
+}
+
+#[test]
+fn closing_a_busy_pane_asks_and_only_y_closes_it() {
+    let mut h = Harness::new("");
+    with_foreground(&mut h, Some("vim"));
+    h.prefix('%');
+    let right = h.focused();
+    h.prefix('x');
+    let question = h
+        .router
+        .ui()
+        .confirm()
+        .expect("a question")
+        .question
+        .clone();
+    assert!(
+        question.contains("close the pane") && question.contains("vim"),
+        "{question}"
+    );
+    assert!(h.ws.pane(right).is_some(), "not closed yet");
+    h.key(KeyCode::Char('n'));
+    assert!(h.router.ui().confirm().is_none());
+    assert!(h.ws.pane(right).is_some(), "n keeps it");
+    assert_eq!(
+        h.fake.input(right),
+        b"",
+        "the answer did not reach the program"
+    );
+
+    h.prefix('x');
+    h.key(KeyCode::Char('y'));
+    assert!(h.ws.pane(right).is_none(), "y closes it");
+}
+
+#[test]
+fn closing_a_busy_tab_or_quitting_asks_first() {
+    let mut h = Harness::new("");
+    with_foreground(&mut h, Some("sleep"));
+    h.prefix('&');
+    assert!(
+        h.router
+            .ui()
+            .confirm()
+            .unwrap()
+            .question
+            .contains("close the tab")
+    );
+    h.key(KeyCode::Esc);
+    assert_eq!(h.ws.tabs().len(), 1);
+    h.prefix('?');
+    h.prefix('Q');
+    assert!(
+        h.router
+            .ui()
+            .confirm()
+            .unwrap()
+            .question
+            .contains("quit tilework? it stops sleep")
+    );
+    assert!(
+        !h.router.ui().help_shown(),
+        "help closed to show the question"
+    );
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.ws.exit_code(), Some(0));
+}
+
+#[test]
+fn with_confirm_close_off_nothing_is_asked() {
+    let mut h = Harness::new("");
+    with_foreground(&mut h, Some("vim"));
+    let keymap = Keymap::default();
+    let searches = h.router.searches();
+    h.router = InputRouter::new(keymap, false, searches).with_confirm_close(false);
+    h.prefix('Q');
+    assert!(h.router.ui().confirm().is_none());
+    assert_eq!(h.ws.exit_code(), Some(0));
 }

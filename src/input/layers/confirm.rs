@@ -1,0 +1,25 @@
+//! A close or quit that asks first (`confirm_close`): `y` does it, any
+//! other key (the prefix included) leaves everything as it was. The
+//! question is in the status bar, as tmux's `confirm-before` asks.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{Cx, Handled, Layer, actions};
+use crate::input::outcome::Outcome;
+
+pub struct ConfirmLayer;
+
+impl Layer for ConfirmLayer {
+    fn handle_key(&self, cx: &mut Cx<'_>, key: &KeyEvent) -> Handled {
+        let Some(confirm) = cx.ui.confirm.take() else {
+            return Handled::Pass;
+        };
+        Handled::Consumed(match key.code {
+            KeyCode::Char('y' | 'Y') => actions::workspace_action(cx, confirm.action),
+            _ => {
+                cx.ui.notify("nothing closed".into());
+                Outcome::redraw()
+            }
+        })
+    }
+}
