@@ -191,11 +191,11 @@ impl StatusBar<'_> {
             .collect();
         if self.mode == Mode::Copy {
             parts = vec![
-                "↑↓←→ hjkl PgUp/PgDn g/G w/b move".into(),
+                "hjkl w/b/e f/t H/L PgUp move".into(),
                 "v V C-v select".into(),
                 "y copy".into(),
                 "/ search n/N".into(),
-                "q leave".into(),
+                "q/Esc leave".into(),
             ];
         }
         format!("{} ", parts.join("  "))
