@@ -53,6 +53,9 @@ enum Command {
     /// (internal) The flood pane's program for `latency --flood`.
     #[command(hide = true)]
     FloodWriter(latency::FloodWriterArgs),
+    /// (internal) The echo pane's program for `latency --echo program`.
+    #[command(hide = true)]
+    EchoProbe,
 }
 
 fn main() -> Result<()> {
@@ -62,5 +65,6 @@ fn main() -> Result<()> {
         Command::Latency(args) => latency::run(args),
         Command::Idle(args) => idle::run(args),
         Command::FloodWriter(args) => latency::flood_writer(args),
+        Command::EchoProbe => latency::echo_probe(),
     }
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Keystroke-to-echo latency: the harness (the outer terminal) writes a key
 # to its PTY and times until the echoed glyph comes back out, KEYS times
-# with a random 5-15 ms pause; bare PTY vs tilework vs tmux. Then again
+# with a random 10-20 ms pause; bare PTY vs tilework vs tmux. The key is
+# echoed by a program in the pane (raw tty, `bench-harness echo-probe`), so
+# it must be scheduled to answer, as an editor or a shell's line editor is:
+# the harder case, and muxbench's. (`--echo kernel` on the harness measures
+# the kernel's own echo instead: only the multiplexer's path.) Then again
 # while a second pane, side by side with the (focused) echo pane, floods
 # continuously — with the MB/s that flood pane itself managed to write, so a
 # multiplexer cannot win latency by starving it.
@@ -34,7 +38,7 @@ flood=("$BENCH_HARNESS" latency --contender "${contenders#bare,}" "${common[@]}"
 {
     bench_header "Key echo latency, $keys keys" \
         "scripts/bench-latency.sh $keys  (runs: ${idle[*]}; then ${flood[*]})"
-    echo "### Idle (one pane: cat, tty in echo mode)"
+    echo "### Idle (one pane: a program echoing each key on a raw tty)"
     echo
     "${idle[@]}"
     echo

@@ -1,11 +1,15 @@
 //! Keystroke-to-echo latency: a key written to the outer PTY until its
 //! glyph comes back out of it, with and without a second pane flooding.
 //!
-//! The pane runs `cat > /dev/null` on a tty in `-icanon echo` mode: the
-//! kernel's line discipline echoes every key the moment it arrives (as in
-//! cooked mode, without cooked mode's 4095-byte line limit), so what is
-//! measured is the multiplexer's own path: read the key, forward it, read
-//! the echo, parse it, draw it.
+//! By default the pane runs a program that answers every key itself
+//! (`echo-probe`, on a raw tty), like an editor or a shell's line editor
+//! and like muxbench's probe: the program must be scheduled to answer,
+//! which under a flood on two cores is part of what the user waits for.
+//! `--echo kernel` runs `cat > /dev/null` on a tty in `-icanon echo` mode
+//! instead: the kernel's line discipline echoes each key the moment it
+//! arrives, so only the multiplexer's own path is measured (read the key,
+//! forward it, read the echo, parse it, draw it) — the easier case, and
+//! what this harness measured before.
 //!
 //! Keys are Greek small letters (two UTF-8 bytes, one write, one key): the
 //! flood pane's text and every escape sequence are pure ASCII, and a UTF-8
@@ -44,17 +48,27 @@ pub struct LatencyArgs {
     /// The file the flood pane writes over and over.
     #[arg(long, value_name = "PATH")]
     pub file: Option<PathBuf>,
-    /// Shortest pause between keys (ms).
-    #[arg(long, default_value_t = 5)]
+    /// Who echoes a key: a program in the pane (the harder case) or the
+    /// kernel's line discipline.
+    #[arg(long, value_enum, default_value_t = Echo::Program)]
+    pub echo: Echo,
+    /// Shortest pause between keys (ms); 10-20 as in muxbench.
+    #[arg(long, default_value_t = 10)]
     pub gap_min_ms: u64,
     /// Longest pause between keys (ms).
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 20)]
     pub gap_max_ms: u64,
     /// Print a Markdown summary table after the JSON lines.
     #[arg(long)]
     pub table: bool,
     #[command(flatten)]
     pub tools: Tools,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Echo {
+    Program,
+    Kernel,
 }
 
 struct Result1 {
@@ -141,14 +155,15 @@ fn run_one(contender: Contender, args: &LatencyArgs, flood: Option<&Path>) -> Re
     let ready = dir.file("ready");
     let writer_pid = dir.file("flood.pid");
     let q = |p: &Path| sh_quote(&path_string(p));
+    let me = std::env::current_exe().context("locating the harness binary")?;
     // $PPID: the multiplexer (or, bare, the harness).
-    let echo = format!(
-        "stty -icanon echo; echo \"$PPID\" > {r}.tmp && mv {r}.tmp {r}; exec cat > /dev/null",
-        r = q(&ready)
-    );
+    let announce = format!("echo \"$PPID\" > {r}.tmp && mv {r}.tmp {r}", r = q(&ready));
+    let echo = match args.echo {
+        Echo::Program => format!("stty raw -echo; {announce}; exec {} echo-probe", q(&me)),
+        Echo::Kernel => format!("stty -icanon echo; {announce}; exec cat > /dev/null"),
+    };
     let mut panes = vec![echo];
     if let Some(file) = flood {
-        let me = std::env::current_exe().context("locating the harness binary")?;
         panes.push(format!(
             "exec {} flood-writer --file {} --pid-file {}",
             q(&me),
@@ -312,6 +327,32 @@ pub fn flood_writer(args: &FloodWriterArgs) -> Result<()> {
                 // The terminal is gone: the benchmark is over.
                 return Ok(());
             }
+        }
+    }
+}
+
+/// The echo pane's program for `--echo program`: every read from the (raw)
+/// terminal is written straight back, as a program answering keys does.
+pub fn echo_probe() -> Result<()> {
+    // Unbuffered fds: one write per read, nothing held back.
+    let mut input = File::from(
+        std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("duplicating stdin")?,
+    );
+    let mut out = File::from(
+        std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("duplicating stdout")?,
+    );
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = input.read(&mut buf).context("reading the terminal")?;
+        if n == 0 || out.write_all(&buf[..n]).is_err() {
+            // The terminal is gone: the benchmark is over.
+            return Ok(());
         }
     }
 }
