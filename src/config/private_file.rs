@@ -68,3 +68,13 @@ pub fn open_append(path: &Path) -> std::io::Result<File> {
         .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
         .open(path)
 }
+
+/// A file's permission bits in octal, as `ls -l` and `chmod` speak of them
+/// (for the tests of every writer of private files).
+#[cfg(test)]
+pub(crate) fn mode_of(path: &Path) -> String {
+    let mode = std::fs::metadata(path)
+        .map(|m| m.permissions().mode())
+        .unwrap_or_else(|err| panic!("stat {}: {err}", path.display()));
+    format!("{:o}", mode & 0o777)
+}

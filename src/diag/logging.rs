@@ -59,13 +59,8 @@ fn is_symlink(path: &Path) -> bool {
 mod tests {
     use super::*;
     use std::io::Write as _;
-    use std::os::unix::fs::PermissionsExt as _;
 
-    /// In octal, as `ls -l` and `chmod` speak of it.
-    fn mode(path: &Path) -> String {
-        let mode = std::fs::metadata(path).expect("stat").permissions().mode();
-        format!("{:o}", mode & 0o777)
-    }
+    use crate::config::private_file::mode_of as mode;
 
     #[test]
     fn a_log_path_that_is_a_symlink_is_refused_and_its_target_untouched() {

@@ -524,7 +524,9 @@ mod tests {
     use crossbeam_channel::Receiver;
     use std::time::Duration;
 
-    fn history(text: &str, rows: u16, cols: u16) -> History {
+    /// A history of `text` (lines joined by CR LF) replayed at `rows` x `cols`
+    /// (also for `motion`'s tests).
+    pub(super) fn history(text: &str, rows: u16, cols: u16) -> History {
         let mut ring = ByteRing::new(1 << 20);
         ring.record_resize(rows, cols);
         ring.push(text.replace('\n', "\r\n").as_bytes());

@@ -223,9 +223,7 @@ impl Pane {
     /// goes back to the reader.
     pub fn feed(&mut self, chunk: OutputChunk) {
         self.unfed.push(chunk);
-        let mut unfed = std::mem::take(&mut self.unfed);
-        unfed.feed_all(self);
-        self.unfed = unfed;
+        self.feed_unfed(|unfed, pane| unfed.feed_all(pane));
     }
 
     /// Takes a chunk of program output to feed with [`Pane::feed_until`].
@@ -236,10 +234,16 @@ impl Pane {
     /// Feeds the output taken in, in pieces, until `deadline` (see
     /// `unfed`). Returns whether all of it was fed; the rest waits.
     pub fn feed_until(&mut self, deadline: Instant) -> bool {
+        self.feed_unfed(|unfed, pane| unfed.feed_until(pane, deadline, Instant::now))
+    }
+
+    /// Runs `feed` over the waiting output with the pane as its sink (the
+    /// queue is lent out meanwhile: feeding borrows the whole pane).
+    fn feed_unfed<T>(&mut self, feed: impl FnOnce(&mut Unfed, &mut Self) -> T) -> T {
         let mut unfed = std::mem::take(&mut self.unfed);
-        let done = unfed.feed_until(self, deadline, Instant::now);
+        let result = feed(&mut unfed, self);
         self.unfed = unfed;
-        done
+        result
     }
 
     /// Output taken in but not fed yet, in bytes.
@@ -589,9 +593,7 @@ impl Pane {
         for chunk in chunks {
             self.unfed.push(chunk);
         }
-        let mut unfed = std::mem::take(&mut self.unfed);
-        unfed.feed_all(self);
-        self.unfed = unfed;
+        self.feed_unfed(|unfed, pane| unfed.feed_all(pane));
     }
 
     /// Hangs up on the program (non-blocking; the waiter thread reaps it).

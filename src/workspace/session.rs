@@ -154,11 +154,7 @@ mod tests {
         assert_eq!(shell_quote("it's here"), r"'it'\''s here'");
     }
 
-    /// In octal, as `ls -l` and `chmod` speak of it.
-    fn mode(path: &Path) -> String {
-        let mode = std::fs::metadata(path).expect("stat").permissions().mode();
-        format!("{:o}", mode & 0o777)
-    }
+    use crate::config::private_file::mode_of as mode;
 
     #[test]
     fn a_symlink_planted_at_the_temporary_name_is_not_followed() {

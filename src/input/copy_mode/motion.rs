@@ -581,15 +581,8 @@ impl<'h> Text<'h> {
 mod tests {
     use super::*;
     use crate::pane::PaneId;
-    use crate::pane::history::ReplayRequest;
-    use crate::pane::scrollback::ByteRing;
 
-    fn history(text: &str, rows: u16, cols: u16) -> History {
-        let mut ring = ByteRing::new(1 << 20);
-        ring.record_resize(rows, cols);
-        ring.push(text.replace('\n', "\r\n").as_bytes());
-        History::replay(ReplayRequest::from_ring(&ring, rows, cols, 1000))
-    }
+    use crate::input::copy_mode::tests::history;
 
     /// Copy mode over `text` (in a 6x20 pane) with the cursor at (row, col).
     fn at(text: &str, row: usize, col: u16) -> (CopyMode, History) {
