@@ -7,6 +7,8 @@
 //! cargo run --release --example bench-harness -- flood --file target/bench/bigfile.txt --runs 3 --table
 //! cargo run --release --example bench-harness -- latency --keys 300 --table
 //! cargo run --release --example bench-harness -- latency --keys 300 --flood --file target/bench/bigfile.txt --table
+//! cargo run --release --example bench-harness -- latency --keys 100 --rounds 3 --yes-panes 32 --table
+//! cargo run --release --example bench-harness -- startup --rounds 7 --table
 //! cargo run --release --example bench-harness -- idle --seconds 10 --table
 //! ```
 //!
@@ -26,6 +28,8 @@ mod latency;
 mod outer;
 #[path = "bench_harness/procfs.rs"]
 mod procfs;
+#[path = "bench_harness/startup.rs"]
+mod startup;
 #[path = "bench_harness/summary.rs"]
 mod summary;
 
@@ -48,6 +52,8 @@ enum Command {
     Flood(flood::FloodArgs),
     /// Keystroke-to-echo latency, optionally with a second pane flooding.
     Latency(latency::LatencyArgs),
+    /// Start-up to a visible shell prompt, interleaved against tmux.
+    Startup(startup::StartupArgs),
     /// tilework's frames, bytes and wake-ups with four idle panes.
     Idle(idle::IdleArgs),
     /// (internal) The flood pane's program for `latency --flood`.
@@ -64,6 +70,7 @@ fn main() -> Result<()> {
         Command::Flood(args) => flood::run(args),
         Command::Latency(args) => latency::run(args),
         Command::Idle(args) => idle::run(args),
+        Command::Startup(args) => startup::run(args),
         Command::FloodWriter(args) => latency::flood_writer(args),
         Command::EchoProbe => latency::echo_probe(),
     }

@@ -116,15 +116,42 @@ pub fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-/// The outer terminal for `contender` with `panes` (sh command lines) side
-/// by side, the first one focused. Extra tilework arguments go before the
-/// panes.
+/// How a contender lays out several panes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrangement {
+    /// Side by side, left to right.
+    SideBySide,
+    /// An even grid, row by row (tmux's `tiled` layout): how 33 panes fit.
+    Tiled,
+}
+
+/// The outer terminal for `contender` with `panes` (sh command lines)
+/// arranged as asked, the first one focused. Extra tilework arguments go
+/// before the panes.
 pub fn launch(
     contender: Contender,
     tools: &Tools,
     dir: &Workdir,
     panes: &[String],
     tilework_args: &[String],
+) -> Result<(Launch, Option<TmuxServer>)> {
+    launch_arranged(
+        contender,
+        tools,
+        dir,
+        panes,
+        tilework_args,
+        Arrangement::SideBySide,
+    )
+}
+
+pub fn launch_arranged(
+    contender: Contender,
+    tools: &Tools,
+    dir: &Workdir,
+    panes: &[String],
+    tilework_args: &[String],
+    arrangement: Arrangement,
 ) -> Result<(Launch, Option<TmuxServer>)> {
     let mut env = base_env();
     match contender {
@@ -163,9 +190,20 @@ pub fn launch(
             ];
             argv.extend(tools.tilework_args.iter().cloned());
             argv.extend(tilework_args.iter().cloned());
-            for pane in panes {
-                argv.push("-c".into());
-                argv.push(pane.clone());
+            match arrangement {
+                Arrangement::SideBySide => {
+                    for pane in panes {
+                        argv.push("-c".into());
+                        argv.push(pane.clone());
+                    }
+                }
+                Arrangement::Tiled => {
+                    let profile = dir.file("tiled.toml");
+                    std::fs::write(&profile, tiled_profile(panes))
+                        .with_context(|| format!("writing {}", profile.display()))?;
+                    argv.push("--profile".into());
+                    argv.push(path_string(&profile));
+                }
             }
             // A 1-cell border around the pane and a 1-row status bar.
             Ok((
@@ -204,6 +242,10 @@ pub fn launch(
             ];
             for pane in rest {
                 argv.extend([";".into(), "split-window".into(), "-h".into(), pane.clone()]);
+                if arrangement == Arrangement::Tiled {
+                    // Re-tiled after every split, or tmux runs out of room.
+                    argv.extend([";".into(), "select-layout".into(), "tiled".into()]);
+                }
             }
             if !rest.is_empty() {
                 // Back to the first (leftmost) pane.
@@ -230,6 +272,54 @@ pub fn launch(
             ))
         }
     }
+}
+
+/// A tilework profile holding `panes` in an even grid, row by row, the
+/// first focused: the same grid tmux's `tiled` layout makes.
+fn tiled_profile(panes: &[String]) -> String {
+    let columns = (1..).find(|c| c * c >= panes.len()).unwrap_or(1);
+    let mut toml = String::from("[[tab]]\nname = \"tiled\"\n\n[tab.layout]\nsplit = \"down\"\n");
+    for (row, chunk) in panes.chunks(columns).enumerate() {
+        let focus = |col: usize| {
+            if row == 0 && col == 0 {
+                ", focus = true"
+            } else {
+                ""
+            }
+        };
+        toml.push_str("\n[[tab.layout.panes]]\n");
+        if let [pane] = chunk {
+            // A split needs two panes: a lone last pane fills its row.
+            // (Never the focused one: a grid of two or more has two per row.)
+            toml.push_str(&format!("command = {}\n", toml_string(pane)));
+            continue;
+        }
+        toml.push_str("split = \"right\"\npanes = [\n");
+        for (col, pane) in chunk.iter().enumerate() {
+            toml.push_str(&format!(
+                "    {{ command = {}{} }},\n",
+                toml_string(pane),
+                focus(col)
+            ));
+        }
+        toml.push_str("]\n");
+    }
+    toml
+}
+
+/// A TOML basic string holding `s`.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 pub fn path_string(path: &Path) -> String {

@@ -26,7 +26,7 @@ use anyhow::{Context, Result, bail};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
-use crate::contender::{self, Contender, Tools, Workdir, path_string, sh_quote};
+use crate::contender::{self, Arrangement, Contender, Tools, Workdir, path_string, sh_quote};
 use crate::outer::{Outer, wait_for_file};
 use crate::procfs;
 use crate::summary::{Rng, fmt_opt, json_num, max, percentile, print_table};
@@ -45,6 +45,14 @@ pub struct LatencyArgs {
     /// Flood a second pane (side by side, not focused) with --file on a loop.
     #[arg(long, requires = "file")]
     pub flood: bool,
+    /// Instead of one flood pane, this many panes each running `yes`, all
+    /// tiled in an even grid with the echo pane (the many-panes case).
+    #[arg(long, value_name = "N", conflicts_with = "flood")]
+    pub yes_panes: Option<usize>,
+    /// Rounds, interleaved (A B C A B C …) so drift on a shared machine hits
+    /// every contender alike; each round measures --keys keys per contender.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: usize,
     /// The file the flood pane writes over and over.
     #[arg(long, value_name = "PATH")]
     pub file: Option<PathBuf>,
@@ -77,6 +85,26 @@ struct Result1 {
     timeouts: usize,
     flood_mb_s: Option<f64>,
     mux_cpu_pct: Option<f64>,
+    /// Peak RSS of the multiplexer (server, plus its client if separate).
+    mux_rss_mb: Option<f64>,
+}
+
+impl Result1 {
+    /// Pools another round of the same contender into this one.
+    fn absorb(&mut self, round: Result1, rounds_before: usize) {
+        let mean = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => Some((a * rounds_before as f64 + b) / (rounds_before + 1) as f64),
+            (a, b) => a.or(b),
+        };
+        self.samples_ms.extend(round.samples_ms);
+        self.timeouts += round.timeouts;
+        self.flood_mb_s = mean(self.flood_mb_s, round.flood_mb_s);
+        self.mux_cpu_pct = mean(self.mux_cpu_pct, round.mux_cpu_pct);
+        self.mux_rss_mb = match (self.mux_rss_mb, round.mux_rss_mb) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+    }
 }
 
 pub fn run(args: &LatencyArgs) -> Result<()> {
@@ -93,64 +121,129 @@ pub fn run(args: &LatencyArgs) -> Result<()> {
         ),
         _ => None,
     };
-    let mut results = Vec::new();
-    for &c in &args.contender {
-        if c == Contender::Bare && flood_file.is_some() {
-            eprintln!("latency: bare has no second pane to flood: skipped under --flood");
-            continue;
+    if args.rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
+    let load = match (&flood_file, args.yes_panes) {
+        (Some(file), _) => Load::Flood(file),
+        (None, Some(n)) if n > 0 => Load::Yes(n),
+        (None, _) => Load::Idle,
+    };
+    let contenders: Vec<Contender> = args
+        .contender
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let skip = c == Contender::Bare && load != Load::Idle;
+            if skip {
+                eprintln!("latency: bare holds one program, no second pane: skipped under load");
+            }
+            !skip
+        })
+        .collect();
+    let mut results: Vec<Result1> = Vec::new();
+    for round in 0..args.rounds {
+        for &c in &contenders {
+            let r = run_one(c, args, load).with_context(|| format!("{c}, round {}", round + 1))?;
+            print_json(&r, load);
+            match results.iter_mut().find(|p| p.contender == c) {
+                Some(pooled) => pooled.absorb(r, round),
+                None => results.push(r),
+            }
         }
-        let r = run_one(c, args, flood_file.as_deref()).with_context(|| format!("{c}"))?;
-        println!(
-            "{{\"bench\":\"latency\",\"contender\":\"{c}\",\"flood\":{},\"keys\":{},\"timeouts\":{},\"p50_ms\":{},\"p95_ms\":{},\"p99_ms\":{},\"max_ms\":{},\"flood_mb_s\":{},\"mux_cpu_pct\":{}}}",
-            flood_file.is_some(),
-            r.samples_ms.len(),
-            r.timeouts,
-            json_num(percentile(&r.samples_ms, 50.0), 3),
-            json_num(percentile(&r.samples_ms, 95.0), 3),
-            json_num(percentile(&r.samples_ms, 99.0), 3),
-            json_num(max(&r.samples_ms), 3),
-            json_num(r.flood_mb_s, 1),
-            json_num(r.mux_cpu_pct, 0),
-        );
-        results.push(r);
     }
     if args.table {
         println!();
-        let rows: Vec<Vec<String>> = results
-            .iter()
-            .map(|r| {
-                vec![
-                    r.contender.to_string(),
-                    r.samples_ms.len().to_string(),
-                    fmt_opt(percentile(&r.samples_ms, 50.0), 3),
-                    fmt_opt(percentile(&r.samples_ms, 95.0), 3),
-                    fmt_opt(percentile(&r.samples_ms, 99.0), 3),
-                    fmt_opt(max(&r.samples_ms), 3),
-                    r.timeouts.to_string(),
-                    fmt_opt(r.flood_mb_s, 1),
-                    fmt_opt(r.mux_cpu_pct, 0),
-                ]
-            })
-            .collect();
-        print_table(
-            &[
-                "contender",
-                "keys",
-                "p50 ms",
-                "p95 ms",
-                "p99 ms",
-                "max ms",
-                "lost",
-                "flood MB/s",
-                "mux CPU %",
-            ],
-            &rows,
-        );
+        print_summary(&results);
     }
     Ok(())
 }
 
-fn run_one(contender: Contender, args: &LatencyArgs, flood: Option<&Path>) -> Result<Result1> {
+/// What the other panes do while keys are measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Load<'a> {
+    Idle,
+    /// One pane beside the echo pane loops `cat FILE`.
+    Flood(&'a Path),
+    /// This many panes run `yes`, tiled with the echo pane.
+    Yes(usize),
+}
+
+fn print_json(r: &Result1, load: Load) {
+    println!(
+        "{{\"bench\":\"latency\",\"contender\":\"{}\",\"flood\":{},\"yes_panes\":{},\"keys\":{},\"timeouts\":{},\"p50_ms\":{},\"p95_ms\":{},\"p99_ms\":{},\"max_ms\":{},\"flood_mb_s\":{},\"mux_cpu_pct\":{},\"mux_rss_mb\":{}}}",
+        r.contender,
+        matches!(load, Load::Flood(_)),
+        match load {
+            Load::Yes(n) => n,
+            _ => 0,
+        },
+        r.samples_ms.len(),
+        r.timeouts,
+        json_num(percentile(&r.samples_ms, 50.0), 3),
+        json_num(percentile(&r.samples_ms, 95.0), 3),
+        json_num(percentile(&r.samples_ms, 99.0), 3),
+        json_num(max(&r.samples_ms), 3),
+        json_num(r.flood_mb_s, 1),
+        json_num(r.mux_cpu_pct, 0),
+        json_num(r.mux_rss_mb, 1),
+    );
+}
+
+/// The pooled table, with each contender's p50 and p99 as a ratio of
+/// tmux's from the same run (below 1: faster than tmux).
+fn print_summary(results: &[Result1]) {
+    let tmux = results.iter().find(|r| r.contender == Contender::Tmux);
+    let ratio = |r: &Result1, p: f64| -> String {
+        let theirs = tmux.and_then(|t| percentile(&t.samples_ms, p));
+        match (percentile(&r.samples_ms, p), theirs) {
+            (Some(ours), Some(theirs)) if theirs > 0.0 => format!("{:.2}x", ours / theirs),
+            _ => "-".into(),
+        }
+    };
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .map(|r| {
+            vec![
+                r.contender.to_string(),
+                r.samples_ms.len().to_string(),
+                fmt_opt(percentile(&r.samples_ms, 50.0), 3),
+                fmt_opt(percentile(&r.samples_ms, 95.0), 3),
+                fmt_opt(percentile(&r.samples_ms, 99.0), 3),
+                fmt_opt(max(&r.samples_ms), 3),
+                ratio(r, 50.0),
+                ratio(r, 99.0),
+                r.timeouts.to_string(),
+                fmt_opt(r.flood_mb_s, 1),
+                fmt_opt(r.mux_cpu_pct, 0),
+                fmt_opt(r.mux_rss_mb, 1),
+            ]
+        })
+        .collect();
+    print_table(
+        &[
+            "contender",
+            "keys",
+            "p50 ms",
+            "p95 ms",
+            "p99 ms",
+            "max ms",
+            "p50 / tmux",
+            "p99 / tmux",
+            "lost",
+            "flood MB/s",
+            "mux CPU %",
+            "mux peak RSS MB",
+        ],
+        &rows,
+    );
+}
+
+fn run_one(contender: Contender, args: &LatencyArgs, load: Load) -> Result<Result1> {
+    let flood = match load {
+        Load::Flood(file) => Some(file),
+        _ => None,
+    };
     let dir = Workdir::new("latency")?;
     let ready = dir.file("ready");
     let writer_pid = dir.file("flood.pid");
@@ -171,7 +264,15 @@ fn run_one(contender: Contender, args: &LatencyArgs, flood: Option<&Path>) -> Re
             q(&writer_pid)
         ));
     }
-    let (launch, tmux) = contender::launch(contender, &args.tools, &dir, &panes, &[])?;
+    let arrangement = match load {
+        Load::Yes(n) => {
+            panes.extend(std::iter::repeat_n("exec yes".to_string(), n));
+            Arrangement::Tiled
+        }
+        _ => Arrangement::SideBySide,
+    };
+    let (launch, tmux) =
+        contender::launch_arranged(contender, &args.tools, &dir, &panes, &[], arrangement)?;
     let mut outer = Outer::spawn(&launch)?;
     if !wait_for_file(&ready, Duration::from_secs(20)) {
         bail!("the echo pane did not start within 20 s");
@@ -253,6 +354,18 @@ fn run_one(contender: Contender, args: &LatencyArgs, flood: Option<&Path>) -> Re
         None => (None, None),
     };
 
+    let mux_rss_mb = match mux {
+        Some(server) => {
+            let mut bytes = procfs::status_kb(server, "VmHWM")?;
+            // tmux's client is a process of its own (tilework's is the server).
+            if let Some(client) = outer.pid().filter(|&c| c != server) {
+                bytes += procfs::status_kb(client, "VmHWM").unwrap_or(0);
+            }
+            Some(bytes as f64 / 1e6)
+        }
+        None => None,
+    };
+
     // Shut the contender down the way a user would have it go.
     match contender {
         Contender::Bare => {}
@@ -275,6 +388,7 @@ fn run_one(contender: Contender, args: &LatencyArgs, flood: Option<&Path>) -> Re
         timeouts,
         flood_mb_s,
         mux_cpu_pct,
+        mux_rss_mb,
     })
 }
 

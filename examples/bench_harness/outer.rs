@@ -69,6 +69,16 @@ pub struct Outer {
 
 impl Outer {
     pub fn spawn(launch: &Launch) -> Result<Self> {
+        Self::spawn_with(launch, None)
+    }
+
+    /// Like `spawn`, armed for `needle` before the program can write a
+    /// byte: for timing how soon something first appears.
+    pub fn spawn_watching(launch: &Launch, needle: &[u8]) -> Result<Self> {
+        Self::spawn_with(launch, Some(needle))
+    }
+
+    fn spawn_with(launch: &Launch, needle: Option<&[u8]>) -> Result<Self> {
         let Some((program, args)) = launch.argv.split_first() else {
             bail!("nothing to run in the outer terminal");
         };
@@ -106,8 +116,8 @@ impl Outer {
         let bytes = Arc::new(AtomicU64::new(0));
         let last_read = Arc::new(AtomicU64::new(0));
         let watch = Arc::new(Watch {
-            armed: AtomicBool::new(false),
-            needle: Mutex::new(None),
+            armed: AtomicBool::new(needle.is_some()),
+            needle: Mutex::new(needle.map(<[u8]>::to_vec)),
         });
         let (hits_tx, hits) = unbounded();
         let (done_tx, reader_done) = bounded(1);

@@ -269,12 +269,13 @@ impl<B: FrameSink> App<B> {
         if self.router.tick(now) {
             self.clock.changed_now();
         }
-        // Tab and border names follow what the panes run.
-        if self.ws.check_names(now) {
-            self.clock.changed();
-        }
         if self.clock.due(now) {
             self.render()?;
+        }
+        // Tab and border names follow what the panes run. Looked at after
+        // the frame: reading /proc must not delay a key's echo.
+        if self.ws.check_names(Instant::now()) {
+            self.clock.changed();
         }
         if more_output {
             return Ok(None);

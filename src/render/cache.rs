@@ -4,7 +4,8 @@
 //! Converting a vt100 screen costs ~30 ns a cell (~180 µs for 104x59), most
 //! of it vt100's own cell lookup, and ratatui clears its buffer every frame.
 //! Here a pane unchanged since the last frame is copied from its cache; a
-//! live pane that changed is compared with a clone of its previous screen
+//! live pane whose changed rows are known (the pane's damage) converts just
+//! those; otherwise it is compared with a clone of an earlier screen
 //! (`rows_diff`, ~30 µs) and only the changed rows are converted. In a frame
 //! drawn early for a key's echo, other panes may show their cached cells
 //! (at most one frame interval old); the next regular frame refreshes them.
@@ -30,8 +31,15 @@ struct PaneCache {
     /// The pane's damage generation `buf` shows.
     generation: u64,
     live: bool,
-    /// The live screen `buf` shows, for `rows_diff`.
+    /// A live screen `buf` showed, for `rows_diff`: as of the last frame
+    /// whose damage was not exact rows, except for `prev_behind` rows.
     prev: Option<vt100::Screen>,
+    /// Rows redrawn from exact damage since `prev` was taken. Cloning the
+    /// screen costs as much as the rest of an echo's frame together, and a
+    /// typed key damages one row: `prev` stays, and a later comparison
+    /// redraws these rows as well (they may differ from `prev` and from
+    /// the screen both).
+    prev_behind: Damage,
     /// Where `buf` was last copied into the frame; `None` after a full
     /// rebuild, so the next copy is whole.
     placed: Option<Rect>,
@@ -126,6 +134,7 @@ impl RenderCache {
             generation: NEVER_DRAWN,
             live,
             prev: None,
+            prev_behind: Damage::None,
             placed: None,
             changed: Vec::new(),
             damage: Damage::Full,
@@ -203,14 +212,23 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
                 render_row(screen, row, size, &mut entry.buf);
                 entry.changed.push(row);
             }
+            entry.prev_behind = entry.prev_behind.merge(Damage::Rows(first, last));
+            entry.live = live;
+            entry.generation = generation;
+            return;
         }
         (Some(prev), true, Damage::Full) => {
+            let behind = |row: u16| match entry.prev_behind {
+                Damage::None => false,
+                Damage::Rows(first, last) => (first..=last).contains(&row),
+                Damage::Full => true,
+            };
             for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
                 let Ok(row) = u16::try_from(row) else { break };
                 if row >= rows {
                     break;
                 }
-                if !diff.is_empty() {
+                if !diff.is_empty() || behind(row) {
                     render_row(screen, row, size, &mut entry.buf);
                     entry.changed.push(row);
                 }
@@ -227,6 +245,7 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
     // History screens carry their whole scrollback: too big to clone per
     // frame, and they only change when the user scrolls.
     entry.prev = live.then(|| screen.clone());
+    entry.prev_behind = Damage::None;
     entry.live = live;
     entry.generation = generation;
 }
@@ -302,6 +321,67 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    fn assert_frame_is_full(frame: &Buffer, pane: &Pane, area: Rect, what: &str) {
+        let expected = full(pane, area);
+        for y in 0..area.height {
+            for x in 0..area.width {
+                assert_eq!(
+                    frame[(area.x + x, area.y + y)],
+                    expected[(area.x + x, area.y + y)],
+                    "{what}: cell ({x}, {y}) differs"
+                );
+            }
+        }
+    }
+
+    /// With the pane's damage noted (as the loop does), rows drawn from
+    /// exact damage leave the compared-against screen behind: a later
+    /// full comparison must still redraw them, even where the screen went
+    /// back to what that older screen showed.
+    #[test]
+    fn rows_drawn_from_damage_are_redrawn_when_the_screen_goes_back() {
+        let mut pane = Pane::detached(PaneId(1), 5, 10, 1 << 20);
+        let area = Rect::new(0, 0, 10, 5);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(area);
+        for (chunk, what) in [
+            (&b"a"[..], "first image"),
+            (b"b", "a typed key: one row"),
+            (b"c", "another key"),
+            (b"[2J[Ha", "cleared back to the first image"),
+        ] {
+            pane.feed(chunk.to_vec());
+            pane.settle();
+            cache.note_changes([&mut pane]);
+            frame.reset();
+            cache.draw(&pane, area, &mut frame, false, None);
+            assert_frame_is_full(&frame, &pane, area, what);
+        }
+    }
+
+    #[test]
+    fn incremental_frames_with_damage_equal_full_frames() {
+        let mut pane = Pane::detached(PaneId(1), 12, 30, 1 << 20);
+        let area = Rect::new(3, 2, 30, 12);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(Rect::new(0, 0, 40, 20));
+        for i in 0..300 {
+            let chunk = match i % 6 {
+                0 => format!("\x1b[3{}mline {i}\x1b[m\r\n", i % 8).into_bytes(),
+                1 => format!("\x1b[{};{}H日本{i}", i % 12 + 1, i % 25 + 1).into_bytes(),
+                2 | 3 => vec![b'a' + (i % 26) as u8],
+                4 => b"\x08\x08\x1b[K".to_vec(),
+                _ => b"\x1b[2J\x1b[H".to_vec(),
+            };
+            pane.feed(chunk);
+            pane.settle();
+            cache.note_changes([&mut pane]);
+            frame.reset();
+            cache.draw(&pane, area, &mut frame, false, None);
+            assert_frame_is_full(&frame, &pane, area, &format!("chunk {i}"));
         }
     }
 
