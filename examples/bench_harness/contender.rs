@@ -248,12 +248,16 @@ pub fn launch_arranged(
                 }
             }
             if !rest.is_empty() {
-                // Back to the first (leftmost) pane.
+                // Back to the first pane: leftmost, or top left in a grid.
+                let first = match arrangement {
+                    Arrangement::SideBySide => "{left}",
+                    Arrangement::Tiled => "{top-left}",
+                };
                 argv.extend([
                     ";".into(),
                     "select-pane".into(),
                     "-t".into(),
-                    "{left}".into(),
+                    first.into(),
                 ]);
             }
             Ok((
