@@ -3,6 +3,8 @@
 //!
 //! - `state`: the [`Workspace`] and its [`Tab`]s.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
+//! - [`pane_frame`]: boxes or dividers, and the content area they leave.
+//! - [`place`]: a pane's directory and git branch, for the status bar.
 //! - [`session`]: saving the workspace as a profile.
 //! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
 //!   names and for asking before a busy pane is closed.
@@ -13,6 +15,8 @@
 pub mod foreground;
 pub mod layout;
 pub mod naming;
+pub mod pane_frame;
+pub mod place;
 pub mod session;
 mod state;
 #[cfg(test)]

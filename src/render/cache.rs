@@ -88,6 +88,14 @@ impl RenderCache {
         }
     }
 
+    /// Has the next frame copy pane `id`'s whole image, not only the rows
+    /// that changed: something was drawn over it (a divider-style badge).
+    pub fn redraw_whole(&mut self, id: PaneId) {
+        if let Some(entry) = self.panes.get_mut(&id) {
+            entry.placed = None;
+        }
+    }
+
     /// Whether the status bar differs from last frame's (`key` says what it
     /// shows); remembers it.
     pub fn bar_changed(&mut self, key: String) -> bool {

@@ -25,6 +25,8 @@ use crate::pane::spawn::{ChildEnv, current_dir};
 use crate::workspace::foreground::{self, Foreground};
 use crate::workspace::layout::{Axis, BorderHandle, Layout, Node};
 use crate::workspace::naming::{self, PaneName};
+use crate::workspace::pane_frame::PaneFrame;
+use crate::workspace::place::{PanePlace, place_of};
 
 /// Settings the workspace needs from the config.
 #[derive(Debug, Clone)]
@@ -105,6 +107,8 @@ struct Member {
     title: Option<String>,
     /// What the pane is known by, as last looked up (`refresh_names`).
     name: Option<PaneName>,
+    /// Its directory and git branch, looked up with the name.
+    place: Option<PanePlace>,
 }
 
 /// After output or keys, how long before the workspace looks at what the
@@ -129,6 +133,8 @@ pub struct Workspace {
     exit_code: Option<i32>,
     /// The border being dragged with the mouse.
     drag: Option<BorderHandle>,
+    /// Boxes or dividers: how much of its rectangle a pane's content gets.
+    frame: PaneFrame,
     probe: ForegroundProbe,
     /// When to look at what the panes run again, for their names.
     names_due: Option<Instant>,
@@ -169,6 +175,7 @@ impl Workspace {
             launcher,
             exit_code: None,
             drag: None,
+            frame: PaneFrame::default(),
             probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
             names_due: None,
         }
@@ -183,6 +190,26 @@ impl Workspace {
 
     pub fn area(&self) -> Rect {
         self.area
+    }
+
+    /// The area the layouts tile (see [`PaneFrame::layout_area`]).
+    fn tiles(&self) -> Rect {
+        self.frame.layout_area(self.area)
+    }
+
+    /// Frames panes with boxes or dividers; every pane and its PTY follow.
+    pub fn set_pane_frame(&mut self, frame: PaneFrame) {
+        self.frame = frame;
+        self.relayout_all();
+    }
+
+    pub fn pane_frame(&self) -> PaneFrame {
+        self.frame
+    }
+
+    /// A pane's content area, from its rectangle in [`Workspace::visible`].
+    pub fn content_of(&self, rect: Rect) -> Rect {
+        self.frame.content(rect)
     }
 
     /// Where panes' work on other threads (history replays) reports.
@@ -264,8 +291,8 @@ impl Workspace {
     /// The panes on screen and their rectangles (border included).
     pub fn visible(&self) -> Vec<(PaneId, Rect)> {
         match self.tab() {
-            Some(tab) if tab.zoomed => vec![(tab.focus, self.area)],
-            Some(tab) => tab.layout.rects(self.area),
+            Some(tab) if tab.zoomed => vec![(tab.focus, self.tiles())],
+            Some(tab) => tab.layout.rects(self.tiles()),
             None => Vec::new(),
         }
     }
@@ -286,13 +313,13 @@ impl Workspace {
             let rects = self
                 .tabs
                 .last()
-                .map(|t| t.layout.rects(self.area))
+                .map(|t| t.layout.rects(self.tiles()))
                 .unwrap_or_default();
             for (id, launch) in launches {
                 let rect = rects
                     .iter()
                     .find(|(p, _)| *p == id)
-                    .map_or(self.area, |r| r.1);
+                    .map_or(self.tiles(), |r| r.1);
                 self.start_pane(id, launch, rect);
             }
         }
@@ -371,20 +398,20 @@ impl Workspace {
         let Some(layout) = Layout::even(Axis::Horizontal, &ids) else {
             return;
         };
-        let rects = layout.rects(self.area);
+        let rects = layout.rects(self.tiles());
         self.tabs.push(Tab::new(None, layout, ids[0]));
         self.active = self.tabs.len() - 1;
         for (id, launch) in ids.into_iter().zip(launches) {
             let rect = rects
                 .iter()
                 .find(|(p, _)| *p == id)
-                .map_or(self.area, |r| r.1);
+                .map_or(self.tiles(), |r| r.1);
             self.start_pane(id, launch, rect);
         }
     }
 
     fn start_pane(&mut self, id: PaneId, launch: PaneLaunch, rect: Rect) {
-        let inner = content_rect(rect);
+        let inner = self.frame.content(rect);
         let pane = Pane::spawn(
             id,
             launch.spec,
@@ -410,6 +437,7 @@ impl Workspace {
             restart_at: None,
             title: None,
             name: None,
+            place: None,
         };
         self.panes.insert(member.pane.id, member);
     }
@@ -454,13 +482,14 @@ impl Workspace {
             return;
         };
         let rects = if tab.zoomed {
-            vec![(tab.focus, self.area)]
+            vec![(tab.focus, self.tiles())]
         } else {
-            tab.layout.rects(self.area)
+            tab.layout.rects(self.tiles())
         };
+        let frame = self.frame;
         for (id, rect) in rects {
             if let Some(pane) = self.pane_mut(id) {
-                let inner = content_rect(rect);
+                let inner = frame.content(rect);
                 pane.resize(inner.height, inner.width);
             }
         }
@@ -541,7 +570,7 @@ impl Workspace {
         };
         let launch = self.shell_launch_here();
         let id = self.alloc_id();
-        let area = self.area;
+        let area = self.tiles();
         let Some(tab) = self.tab_mut() else {
             return false;
         };
@@ -557,7 +586,7 @@ impl Workspace {
     }
 
     fn focus_direction(&mut self, dir: Direction) -> bool {
-        let area = self.area;
+        let area = self.tiles();
         let Some(tab) = self.tab_mut() else {
             return false;
         };
@@ -596,7 +625,7 @@ impl Workspace {
 
     /// Focuses the pane at a screen position (mouse click).
     pub fn focus_at(&mut self, x: u16, y: u16) -> Option<PaneId> {
-        let area = self.area;
+        let area = self.tiles();
         let tab = self.tab_mut()?;
         if tab.zoomed {
             return Some(tab.focus);
@@ -615,7 +644,7 @@ impl Workspace {
     }
 
     fn resize_focused(&mut self, dir: Direction, cells: u16) -> bool {
-        let area = self.area;
+        let area = self.tiles();
         let Some(tab) = self.tab_mut() else {
             return false;
         };
@@ -628,7 +657,7 @@ impl Workspace {
 
     /// Starts dragging the border under the mouse, if any.
     pub fn begin_drag(&mut self, x: u16, y: u16) -> bool {
-        let area = self.area;
+        let area = self.tiles();
         let handle = self
             .tab()
             .filter(|t| !t.zoomed)
@@ -646,7 +675,7 @@ impl Workspace {
     }
 
     pub fn drag_to(&mut self, x: u16, y: u16) -> bool {
-        let area = self.area;
+        let area = self.tiles();
         let Some(handle) = self.drag.clone() else {
             return false;
         };
@@ -677,7 +706,7 @@ impl Workspace {
         let id = self.alloc_id();
         self.tabs.push(Tab::new(None, Layout::new(id), id));
         self.active = self.tabs.len() - 1;
-        self.start_pane(id, launch, self.area);
+        self.start_pane(id, launch, self.tiles());
         true
     }
 
@@ -865,15 +894,16 @@ impl Workspace {
             restart: member.restart,
         };
         let id = self.alloc_id();
+        let tiles = self.tiles();
         let tab = &mut self.tabs[tab_index];
         tab.layout.replace(old, id);
         if tab.focus == old {
             tab.focus = id;
         }
         let rect = if tab.zoomed && tab.focus == id {
-            self.area
+            tiles
         } else {
-            tab.layout.pane_rect(self.area, id).unwrap_or(self.area)
+            tab.layout.pane_rect(tiles, id).unwrap_or(tiles)
         };
         self.start_pane(id, launch, rect);
         self.relayout_tab(tab_index);
@@ -1036,6 +1066,11 @@ impl Workspace {
             .unwrap_or_else(|| pane.label())
     }
 
+    /// Pane `id`'s directory and git branch, as last looked up.
+    pub fn pane_place(&self, id: PaneId) -> Option<&PanePlace> {
+        self.panes.get(&id).and_then(|m| m.place.as_ref())
+    }
+
     /// The title the profile gave pane `id`, if any (saved with it).
     pub fn given_title(&self, id: PaneId) -> Option<&str> {
         self.panes.get(&id).and_then(|m| m.title.as_deref())
@@ -1073,6 +1108,11 @@ impl Workspace {
             let fg = (self.probe)(pane);
             let dir = current_dir(pane.cwd(), pane.pid());
             let name = naming::name_of(pane, fg.as_ref(), dir.as_deref(), home.as_deref());
+            let place = dir.as_deref().map(|d| place_of(d, home.as_deref()));
+            if place != member.place {
+                member.place = place;
+                changed = true;
+            }
             if name != member.name {
                 member.name = name;
                 member.pane.name_changed();
