@@ -3,6 +3,7 @@
 //!
 //! - `state`: the [`Workspace`] and its [`Tab`]s.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
+//! - [`floating`]: panes over the layout, in z-order.
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - [`place`]: a pane's directory and git branch, for the status bar.
 //! - [`session`]: saving the workspace as a profile.
@@ -12,6 +13,7 @@
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
 
+pub mod floating;
 pub mod foreground;
 pub mod layout;
 pub mod naming;

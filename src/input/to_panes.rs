@@ -160,5 +160,5 @@ pub fn inner_rect(ws: &Workspace, id: PaneId) -> Option<Rect> {
     ws.visible()
         .into_iter()
         .find(|(p, _)| *p == id)
-        .map(|(_, r)| ws.content_of(r))
+        .map(|(p, r)| ws.content_of(p, r))
 }

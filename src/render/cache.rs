@@ -96,6 +96,11 @@ impl RenderCache {
         }
     }
 
+    /// Has the next frame draw pane `id`'s border again.
+    pub fn forget_border(&mut self, id: PaneId) {
+        self.borders.remove(&id);
+    }
+
     /// Whether the status bar differs from last frame's (`key` says what it
     /// shows); remembers it.
     pub fn bar_changed(&mut self, key: String) -> bool {

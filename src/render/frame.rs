@@ -140,30 +140,65 @@ pub fn draw(
     let focused = ws.focused_id();
     let zoomed = ws.tab().is_some_and(|t| t.zoomed);
     let visible = ws.visible();
+    // Dividers change only with the layout or the focus, and either makes
+    // the frame a full one.
+    let mut dividers_due = look.borders == BorderStyle::Dividers && !cache.partial;
     for &(id, rect) in &visible {
         let Some(pane) = ws.pane(id) else {
             continue;
         };
-        let look = PaneLook {
+        let floating = ws.is_floating(id);
+        if floating && dividers_due {
+            // The tiled panes are all drawn: their dividers go under the
+            // floating ones.
+            draw_tiled_dividers(frame, ws, &visible, panes_area, theme);
+            dividers_due = false;
+        }
+        let pane_look = PaneLook {
             title: ws.pane_title(id),
             rect,
-            inner: ws.content_of(rect),
+            inner: ws.content_of(id, rect),
             focused: Some(id) == focused,
-            zoomed,
-            borders: look.borders,
+            zoomed: zoomed && !floating,
+            borders: if floating {
+                BorderStyle::Rounded
+            } else {
+                look.borders
+            },
             theme,
+            floating,
         };
-        draw_pane(frame, pane, &look, state, cache);
+        if floating && cache.partial {
+            // Over the tiled panes: a row of theirs drawn this frame under
+            // it is drawn over again, the whole pane with its border.
+            let covered = (rect.y..rect.bottom())
+                .any(|y| cache.dirty.get(usize::from(y)).is_some_and(|d| *d));
+            if covered {
+                cache.cache.redraw_whole(id);
+                cache.cache.forget_border(id);
+            }
+        }
+        if floating && rect.x > 0 {
+            // Half a wide character left of its edge would swallow the
+            // border's cell: it becomes a blank, as at a pane's edge.
+            let buf = frame.buffer_mut();
+            for y in rect.y..rect.bottom() {
+                if let Some(cell) = buf.cell_mut((rect.x - 1, y))
+                    && cell.symbol().width() > 1
+                {
+                    cell.reset();
+                    cache.mark(y..y + 1);
+                }
+            }
+        }
+        if floating && cache.cursor.is_some_and(|at| rect.contains(at)) {
+            // The cursor of a pane below would blink over this one.
+            cache.cursor = None;
+        }
+        draw_pane(frame, pane, &pane_look, state, cache);
     }
-    if look.borders == BorderStyle::Dividers && !cache.partial {
-        // Dividers change only with the layout or the focus, and either
-        // makes the frame a full one.
-        let panes: Vec<Rect> = visible.iter().map(|&(_, r)| ws.content_of(r)).collect();
-        let focus = visible
-            .iter()
-            .find(|(id, _)| Some(*id) == focused)
-            .map(|&(_, r)| ws.content_of(r));
-        draw_dividers(frame.buffer_mut(), panes_area, &panes, focus, theme);
+    if dividers_due {
+        draw_tiled_dividers(frame, ws, &visible, panes_area, theme);
     }
     if bar.height > 0 {
         let status = StatusBar { ws, ui };
@@ -230,6 +265,23 @@ pub fn draw(
     }
 }
 
+/// The lines between the tiled panes (tmux's look).
+fn draw_tiled_dividers(
+    frame: &mut Frame<'_>,
+    ws: &Workspace,
+    visible: &[(PaneId, Rect)],
+    area: Rect,
+    theme: &Theme,
+) {
+    let tiled = visible.iter().filter(|(id, _)| !ws.is_floating(*id));
+    let panes: Vec<Rect> = tiled.clone().map(|&(id, r)| ws.content_of(id, r)).collect();
+    let focus = tiled
+        .clone()
+        .find(|(id, _)| Some(*id) == ws.focused_id())
+        .map(|&(id, r)| ws.content_of(id, r));
+    draw_dividers(frame.buffer_mut(), area, &panes, focus, theme);
+}
+
 /// How one pane is framed this frame.
 struct PaneLook<'a> {
     title: &'a str,
@@ -241,6 +293,8 @@ struct PaneLook<'a> {
     zoomed: bool,
     borders: BorderStyle,
     theme: &'a Theme,
+    /// Over other panes: what its border does not cover must not show them.
+    floating: bool,
 }
 
 /// What the pane's frame says besides its title: zoom, the history view,
@@ -287,6 +341,7 @@ fn draw_pane(
         zoomed,
         borders,
         theme,
+        floating,
     } = *look;
     let badge = pane_badge(pane, zoomed);
     let border_key = BorderKey {
@@ -323,8 +378,8 @@ fn draw_pane(
             block = block
                 .title_top(Line::from(Span::styled(badge.clone(), theme.badge)).right_aligned());
         }
-        if cache.partial {
-            // The buffer holds last frame's border: a badge gone from it
+        if cache.partial || floating {
+            // The buffer holds last frame's border (or a pane below): a badge gone from it
             // would leave its colours behind under the new border.
             clear_edges(frame.buffer_mut(), rect);
         }
@@ -669,7 +724,19 @@ mod tests {
     /// through output, title changes, focus changes and popups.
     #[test]
     fn frames_drawn_in_place_show_what_full_frames_show() {
-        in_place_equals_full(Appearance::default(), true);
+        in_place_equals_full(Appearance::default(), true, false);
+    }
+
+    /// The same with a floating pane over the tiled ones, both printing,
+    /// in boxes and with dividers.
+    #[test]
+    fn frames_drawn_in_place_show_what_full_frames_show_under_a_floating_pane() {
+        in_place_equals_full(Appearance::default(), true, true);
+        let look = Appearance {
+            borders: BorderStyle::Dividers,
+            ..Appearance::default()
+        };
+        in_place_equals_full(look, false, true);
     }
 
     /// The same with tmux-like dividers (badges drawn over the screens)
@@ -687,18 +754,25 @@ mod tests {
                 borders,
                 ..Appearance::default()
             };
-            in_place_equals_full(look, false);
+            in_place_equals_full(look, false, false);
         }
     }
 
-    fn in_place_equals_full(look: Appearance, popups: bool) {
+    fn in_place_equals_full(look: Appearance, popups: bool, float: bool) {
         let (w, h) = (61, 15);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"", b"", b""]);
         ws.set_pane_frame(PaneFrame::of(look.borders));
+        if float {
+            ws.open_floating_of(Pane::detached(PaneId(9), 5, 10, 1 << 20));
+        }
         let mut ui = UiState::new(false);
         let mut frames = Frames::new(w, h);
         frames.look = look.clone();
-        let ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
+        let mut ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
+        // The floating pane prints as often as the three others together.
+        if float {
+            ids.extend([PaneId(9); 2]);
+        }
         let outputs: [&[u8]; 12] = [
             b"ab",
             b"\r\nnext",
@@ -719,7 +793,7 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let id = ids[(seed % 3) as usize];
+            let id = ids[(seed % ids.len() as u64) as usize];
             let pane = ws.pane_mut(id).unwrap();
             pane.feed(outputs[((seed >> 8) % outputs.len() as u64) as usize].to_vec());
             pane.settle();
