@@ -1,10 +1,13 @@
 //! What the user configures and how it is read: the config file
 //! (`settings`: [`Config`]), the vocabulary of bindings ([`action`],
-//! [`keymap`]), workspace profiles ([`profile`]), errors that point into the
+//! [`keymap`]), the look (`appearance`: theme, borders, status bar; the
+//! status `clock`), workspace profiles ([`profile`]), errors that point into the
 //! file ([`file_error`]), and files written private to the user
 //! ([`private_file`]).
 
 pub mod action;
+pub mod appearance;
+pub mod clock;
 pub mod file_error;
 pub mod keymap;
 pub mod private_file;

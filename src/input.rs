@@ -16,6 +16,8 @@
 //!   (saving, clipboard, searching threads) it leaves to the loop.
 //! - [`prompt`]: the one-line text prompt.
 //! - [`help`]: the bindings by topic, as `prefix ?` shows them.
+//! - [`status_facts`]: the status bar's clock and host name; the clock is
+//!   one of the router's deadlines.
 //!
 //! [`Command`]: outcome::Command
 
@@ -31,5 +33,6 @@ pub mod prompt;
 pub mod router;
 pub mod search_all;
 pub mod search_worker;
+pub mod status_facts;
 pub mod to_panes;
 pub mod ui_state;

@@ -37,6 +37,7 @@ use crate::terminal::frame_sink::{FrameSink, RawWriter};
 use crate::terminal::guard::TerminalGuard;
 use crate::terminal::outbox::Outbox;
 use crate::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
+use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.
@@ -108,6 +109,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
     };
     let (pane_area, _) = frame::split_screen(size);
     let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
+    ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
     match opts.startup {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
@@ -131,7 +133,8 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         search_mailbox(&events_tx),
     )
     .with_session_name(opts.save_profile.clone())
-    .with_confirm_close(opts.config.confirm_close);
+    .with_confirm_close(opts.config.confirm_close)
+    .with_look(opts.config.appearance.clone());
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
         None => None,
@@ -349,8 +352,8 @@ impl<B: FrameSink> App<B> {
                     && mouse.row == bar.y
                     && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
                 {
-                    let switched =
-                        tab_at(&self.ws, mouse.column).is_some_and(|i| self.ws.select_tab(i));
+                    let switched = tab_at(&self.ws, self.router.view(), self.size, mouse.column)
+                        .is_some_and(|i| self.ws.select_tab(i));
                     Outcome::redraw_if(switched)
                 } else {
                     self.router.handle_mouse(&mut self.ws, mouse)

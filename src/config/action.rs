@@ -129,6 +129,13 @@ pub enum Action {
     /// Send the prefix key itself to the focused pane (prefix pressed twice).
     SendPrefix,
     Quit,
+    /// Shows or hides the tab's floating panes (a scratch shell if none).
+    ToggleFloating,
+    /// Opens one more floating pane.
+    NewFloating,
+    /// Floating pane into the tiled layout, or tiled pane out of it.
+    ToggleEmbed,
+    MoveFloating(Direction),
 }
 
 impl Action {
@@ -175,6 +182,12 @@ impl Action {
             Action::SendPrefix,
             Action::Quit,
         ]);
+        all.extend([
+            Action::ToggleFloating,
+            Action::NewFloating,
+            Action::ToggleEmbed,
+        ]);
+        all.extend(Direction::ALL.map(Action::MoveFloating));
         all
     }
 
@@ -215,6 +228,10 @@ impl Action {
             Action::ToggleFps => "toggle-fps".into(),
             Action::SendPrefix => "send-prefix".into(),
             Action::Quit => "quit".into(),
+            Action::ToggleFloating => "toggle-floating".into(),
+            Action::NewFloating => "new-floating".into(),
+            Action::ToggleEmbed => "toggle-embed".into(),
+            Action::MoveFloating(d) => format!("move-floating-{}", d.name()),
         }
     }
 
@@ -257,6 +274,12 @@ impl Action {
             Action::ToggleFps => "show / hide the fps overlay".into(),
             Action::SendPrefix => "send the prefix key to the pane".into(),
             Action::Quit => "quit tilework (kills every pane)".into(),
+            Action::ToggleFloating => {
+                "show / hide the floating panes (a scratch shell the first time)".into()
+            }
+            Action::NewFloating => "open another floating pane".into(),
+            Action::ToggleEmbed => "floating pane into the layout / out of it".into(),
+            Action::MoveFloating(d) => format!("move the floating pane {}", d.name()),
         }
     }
 }

@@ -522,7 +522,15 @@ impl Default for Keymap {
             (key(Char('B'), none), Action::ToggleBroadcast),
             (key(Char('S'), none), Action::SaveSession),
             (key(Char('r'), none), Action::RestartPane),
+            // Floating panes (zellij's `w` and `e` are taken here by tmux's
+            // keys, so `w` toggles and `W` opens another, `E` embeds).
+            (key(Char('w'), none), Action::ToggleFloating),
+            (key(Char('W'), none), Action::NewFloating),
+            (key(Char('E'), none), Action::ToggleEmbed),
         ]);
+        for d in Direction::ALL {
+            prefixed.push((key(arrow(d), alt), Action::MoveFloating(d)));
+        }
 
         let mut direct = Vec::new();
         for d in Direction::ALL {

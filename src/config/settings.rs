@@ -17,6 +17,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::config::action::Action;
+use crate::config::appearance::{self, Appearance};
 use crate::config::file_error::{self, FileError};
 use crate::config::keymap::{KeySpec, Keymap};
 
@@ -63,6 +64,8 @@ pub struct Config {
     /// `xclip -selection clipboard`), besides OSC 52. Unset: wl-copy or xclip
     /// when found.
     pub copy_command: Option<String>,
+    /// Theme, borders and status bar (`[theme]`, `[status]`).
+    pub appearance: Appearance,
 }
 
 impl Default for Config {
@@ -78,6 +81,7 @@ impl Default for Config {
             mouse: true,
             clipboard_from_programs: false,
             copy_command: None,
+            appearance: Appearance::default(),
         }
     }
 }
@@ -180,6 +184,8 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     if let Some(mouse) = raw.mouse {
         config.mouse = mouse;
     }
+    config.appearance =
+        appearance::parse(raw.theme, raw.status).map_err(|(span, m)| err(span, m))?;
 
     for (table, entries) in [
         (Table::Prefixed, &raw.keys.prefixed),
@@ -327,6 +333,10 @@ struct RawConfig {
     copy_command: Option<Spanned<String>>,
     #[serde(default)]
     keys: RawKeys,
+    #[serde(default)]
+    theme: appearance::RawTheme,
+    #[serde(default)]
+    status: appearance::RawStatus,
 }
 
 #[derive(Deserialize, Default)]
@@ -680,6 +690,8 @@ pub fn default_toml() -> String {
     for (key, action) in &km.direct {
         line(&binding_line(key, *action));
     }
+    line("");
+    out.push_str(&appearance::default_toml());
     out
 }
 
@@ -1157,7 +1169,8 @@ mouse = false
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            8 + km.prefixed.len() + km.direct.len(),
+            // `[theme]` and `[status]`: name, borders; left, right, clock.
+            8 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

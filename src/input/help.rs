@@ -31,7 +31,11 @@ fn topic(action: Action) -> usize {
         | Action::MovePaneToNextTab
         | Action::SwapNext
         | Action::SwapPrev
-        | Action::RotatePanes => 0,
+        | Action::RotatePanes
+        | Action::ToggleFloating
+        | Action::NewFloating
+        | Action::ToggleEmbed
+        | Action::MoveFloating(_) => 0,
         Action::Focus(_) | Action::FocusNext | Action::FocusPrev | Action::Resize(_) => 1,
         Action::NewTab
         | Action::NextTab

@@ -8,11 +8,13 @@ use std::time::Instant;
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 
+use crate::config::appearance::Appearance;
 use crate::config::keymap::Keymap;
 use crate::input::layers::{self, Cx};
 use crate::input::mouse::MouseInput;
 use crate::input::search_all::PaneMatches;
 use crate::input::search_worker::{SearchMailbox, SearchReport};
+use crate::input::status_facts::StatusFacts;
 use crate::input::to_panes::PaneInput;
 use crate::input::ui_state::{UiState, UiView};
 use crate::workspace::Workspace;
@@ -31,6 +33,9 @@ pub struct InputRouter {
     searches: SearchMailbox,
     /// Ask before closing or quitting stops a program (`confirm_close`).
     confirm_close: bool,
+    /// Theme, borders, status segments: handed to rendering with the UI.
+    look: Appearance,
+    facts: StatusFacts,
 }
 
 impl InputRouter {
@@ -43,7 +48,17 @@ impl InputRouter {
             mouse: MouseInput::default(),
             searches,
             confirm_close: true,
+            look: Appearance::default(),
+            facts: StatusFacts::default(),
         }
+    }
+
+    /// The look rendering gets with every view of the UI; a clock segment
+    /// in its status bar makes the clock one of [`Self::next_deadline`].
+    pub fn with_look(mut self, look: Appearance) -> Self {
+        self.facts = StatusFacts::for_layout(&look.status);
+        self.look = look;
+        self
     }
 
     /// Whether to ask before closing or quitting stops a program.
@@ -72,17 +87,24 @@ impl InputRouter {
         UiView {
             state: &self.ui,
             keymap: &self.keymap,
+            look: &self.look,
+            facts: &self.facts,
         }
     }
 
     /// Deadline of the next timed UI change (which-key popup, notice expiry).
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.ui.next_deadline()
+        match (self.ui.next_deadline(), self.facts.next_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Applies timed UI changes that are due. Returns whether to redraw.
     pub fn tick(&mut self, now: Instant) -> bool {
-        self.ui.tick(now)
+        // Both, always: each forgets what is due once it is handled.
+        let ui = self.ui.tick(now);
+        self.facts.tick(now) | ui
     }
 
     fn cx<'a>(&'a mut self, ws: &'a mut Workspace) -> (Cx<'a>, &'a mut MouseInput) {

@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use crate::input::key_encoder::{KeyModes, encode_key, encode_mouse, encode_paste};
 use crate::input::outcome::Outcome;
 use crate::pane::PaneId;
-use crate::workspace::{Workspace, content_rect};
+use crate::workspace::Workspace;
 
 /// What sending did, and whether some program refused the bytes (its input
 /// queue is full: it is not reading).
@@ -160,5 +160,5 @@ pub fn inner_rect(ws: &Workspace, id: PaneId) -> Option<Rect> {
     ws.visible()
         .into_iter()
         .find(|(p, _)| *p == id)
-        .map(|(_, r)| content_rect(r))
+        .map(|(p, r)| ws.content_of(p, r))
 }

@@ -5,11 +5,13 @@
 
 use std::time::{Duration, Instant};
 
+use crate::config::appearance::Appearance;
 use crate::config::keymap::Keymap;
 use crate::input::copy_mode::SelectKind;
 use crate::input::copy_session::CopySession;
 use crate::input::help::HelpView;
 use crate::input::prompt::{Prompt, PromptKind};
+use crate::input::status_facts::StatusFacts;
 use crate::pane::PaneId;
 use crate::workspace::Workspace;
 
@@ -262,9 +264,12 @@ impl UiState {
 }
 
 /// What rendering needs from input: the UI state and the keymap (for the
-/// hints, the which-key popup and help).
+/// hints, the which-key popup and help), and the look the router was given
+/// (theme, borders, status segments) with the status bar's clock and host.
 #[derive(Clone, Copy)]
 pub struct UiView<'a> {
     pub state: &'a UiState,
     pub keymap: &'a Keymap,
+    pub look: &'a Appearance,
+    pub facts: &'a StatusFacts,
 }

@@ -96,6 +96,19 @@ impl RenderCache {
         }
     }
 
+    /// Has the next frame copy pane `id`'s whole image, not only the rows
+    /// that changed: something was drawn over it (a divider-style badge).
+    pub fn redraw_whole(&mut self, id: PaneId) {
+        if let Some(entry) = self.panes.get_mut(&id) {
+            entry.placed = None;
+        }
+    }
+
+    /// Has the next frame draw pane `id`'s border again.
+    pub fn forget_border(&mut self, id: PaneId) {
+        self.borders.remove(&id);
+    }
+
     /// Whether the status bar differs from last frame's (`key` says what it
     /// shows); remembers it.
     pub fn bar_changed(&mut self, key: String) -> bool {

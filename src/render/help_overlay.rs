@@ -18,6 +18,8 @@ const MAX_KEYS_WIDTH: usize = 34;
 pub struct HelpOverlay<'a> {
     pub keymap: &'a Keymap,
     pub view: &'a HelpView,
+    /// The frame's style (the theme's `popup`).
+    pub frame: Style,
 }
 
 /// `text` cut to `width` columns, with `…` when something was cut.
@@ -111,7 +113,7 @@ impl Widget for HelpOverlay<'_> {
         Clear.render(rect, buf);
         let block = Block::bordered()
             .border_type(BorderType::Rounded)
-            .border_style(Style::default().fg(Color::Yellow))
+            .border_style(self.frame)
             .title(" tilework keys ");
         let inner = block.inner(rect);
         block.render(rect, buf);
@@ -144,6 +146,7 @@ mod tests {
         HelpOverlay {
             keymap: &keymap,
             view,
+            frame: Style::default(),
         }
         .render(area, &mut buf);
         (0..h)

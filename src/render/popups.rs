@@ -24,6 +24,8 @@ pub fn centered(area: Rect, width: u16, height: usize) -> Rect {
 /// The per-pane results of a search across the tab.
 pub struct SearchAllOverlay<'a> {
     pub results: &'a SearchAllResults,
+    /// The frame's style (the theme's `popup`).
+    pub frame: Style,
 }
 
 impl Widget for SearchAllOverlay<'_> {
@@ -71,7 +73,7 @@ impl Widget for SearchAllOverlay<'_> {
             .block(
                 Block::bordered()
                     .border_type(BorderType::Rounded)
-                    .border_style(Style::default().fg(Color::Cyan))
+                    .border_style(self.frame)
                     .title(format!(" search /{}/ in every pane ", r.pattern)),
             )
             .render(rect, buf);

@@ -1,15 +1,18 @@
-//! The bottom line: tabs, the focused pane, the current mode, and hints for
-//! the keys a newcomer needs first.
+//! The bottom line, from the `[status]` segments: by default the tabs, the
+//! mode, the focused pane and its title at the left and hints for the keys
+//! a newcomer needs first at the right; also the directory, git branch,
+//! host, clock and text of the user's own. A notice replaces the right
+//! side for a moment.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::Style;
 use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthStr;
 
 use crate::config::action::Action;
-use crate::config::keymap::Keymap;
-use crate::input::ui_state::{Confirm, Mode};
+use crate::config::appearance::{Segment, Theme};
+use crate::input::ui_state::{Confirm, Mode, UiView};
 use crate::workspace::Workspace;
 
 /// A tab's label and where it sits on the bar, for drawing and for clicks.
@@ -39,20 +42,15 @@ pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
     spans
 }
 
-/// Which tab the status bar shows at column `x`.
-pub fn tab_at(ws: &Workspace, x: u16) -> Option<usize> {
-    tab_spans(ws)
-        .into_iter()
-        .find(|&(a, b, _, _)| (a..b).contains(&x))
-        .map(|(_, _, i, _)| i)
+/// Which tab the status bar (of a screen of `size`) shows at column `x`.
+pub fn tab_at(ws: &Workspace, ui: UiView<'_>, size: Rect, x: u16) -> Option<usize> {
+    let (_, bar) = crate::render::frame::split_screen(size);
+    StatusBar { ws, ui }.tab_at(bar, x)
 }
 
 pub struct StatusBar<'a> {
     pub ws: &'a Workspace,
-    pub keymap: &'a Keymap,
-    pub mode: Mode,
-    /// A short message that replaces the hints for a moment.
-    pub notice: Option<&'a str>,
+    pub ui: UiView<'a>,
 }
 
 fn truncate(s: &str, max: usize) -> String {
@@ -70,110 +68,228 @@ fn truncate(s: &str, max: usize) -> String {
     out
 }
 
-impl Widget for StatusBar<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let base = Style::default().bg(Color::Indexed(236)).fg(Color::Gray);
-        buf.set_style(area, base);
-        let mut x = area.x;
-        let right_edge = area.right();
-        for (_, _, i, label) in tab_spans(self.ws) {
-            let tab = &self.ws.tabs()[i];
-            let style = if i == self.ws.active_index() {
-                Style::default()
-                    .bg(Color::Green)
-                    .fg(Color::Black)
-                    .add_modifier(Modifier::BOLD)
-            } else if tab.bell {
-                base.fg(Color::LightRed).add_modifier(Modifier::BOLD)
-            } else if tab.activity {
-                base.fg(Color::White).add_modifier(Modifier::BOLD)
-            } else {
-                base
-            };
-            let (nx, _) = buf.set_stringn(x, area.y, &label, usize::from(right_edge - x), style);
-            x = nx.saturating_add(1).min(right_edge);
-        }
-        let (mode_text, mode_style) = match self.mode {
-            Mode::Prefix => (
-                " PREFIX ",
-                Style::default().bg(Color::Yellow).fg(Color::Black),
-            ),
-            Mode::Copy => (" COPY ", Style::default().bg(Color::Cyan).fg(Color::Black)),
-            Mode::Normal => ("", base),
-        };
-        if !mode_text.is_empty() && x < right_edge {
-            let (nx, _) = buf.set_stringn(
-                x,
-                area.y,
-                mode_text,
-                usize::from(right_edge - x),
-                mode_style.add_modifier(Modifier::BOLD),
-            );
-            x = nx.saturating_add(1).min(right_edge);
-        }
-        let (pos, count) = self.ws.focus_position();
-        let title = self
-            .ws
-            .focused_id()
-            .map(|id| self.ws.pane_title(id).to_string())
-            .unwrap_or_default();
-        let middle = format!("pane {pos}/{count}  {}", truncate(&title, 40));
+/// One run of text on the bar.
+#[derive(Debug, Clone, PartialEq)]
+struct Piece {
+    text: String,
+    style: Style,
+    /// A pill (tab, mode) is set off by one space, plain text by two.
+    pill: bool,
+    /// The tab a click on it selects.
+    tab: Option<usize>,
+}
 
-        let broadcast = self.ws.tab().is_some_and(|t| t.broadcast);
-        let hints = match self.notice {
-            Some(text) => format!("{text} "),
-            None if broadcast => "BROADCAST: keys go to every pane of this tab ".into(),
-            None => self.hints(),
-        };
-        let hints_style = if self.notice.is_some() || broadcast {
-            base.fg(Color::Yellow).add_modifier(Modifier::BOLD)
-        } else {
-            base.fg(Color::DarkGray)
-        };
-        let hints_w = u16::try_from(hints.width()).unwrap_or(u16::MAX);
-        let middle_room = right_edge.saturating_sub(x);
-        let (nx, _) = buf.set_stringn(
-            x,
-            area.y,
-            &middle,
-            usize::from(middle_room),
-            base.fg(Color::White),
-        );
-        if right_edge.saturating_sub(nx) > hints_w + 1 {
-            buf.set_string(right_edge - hints_w, area.y, &hints, hints_style);
-        } else if self.notice.is_some() {
-            // A notice matters more than the title: it takes the middle.
-            let room = usize::from(right_edge.saturating_sub(x));
-            buf.set_stringn(x, area.y, &hints, room, hints_style);
-        }
-    }
+/// The bar's pieces placed: each with its column.
+struct Placed {
+    left: Vec<(u16, Piece)>,
+    /// Drawn only when it fits after the left side (else a notice takes
+    /// the middle).
+    right: Option<(u16, Vec<Piece>)>,
+    /// A notice that did not fit at the right: drawn from this column.
+    notice_over: Option<(u16, Piece)>,
 }
 
 impl StatusBar<'_> {
+    fn theme(&self) -> &Theme {
+        &self.ui.look.theme
+    }
+
+    fn pieces(&self, segment: &Segment, out: &mut Vec<Piece>) {
+        let theme = self.theme();
+        let ws = self.ws;
+        let text = |text: String| Piece {
+            text,
+            style: theme.status,
+            pill: false,
+            tab: None,
+        };
+        let focused = ws.focused_id();
+        let place = focused.and_then(|id| ws.pane_place(id));
+        match segment {
+            Segment::Tabs => {
+                for (_, _, i, label) in tab_spans(ws) {
+                    let tab = &ws.tabs()[i];
+                    let style = if i == ws.active_index() {
+                        theme.tab_active
+                    } else if tab.bell || tab.activity {
+                        theme.tab_alert
+                    } else {
+                        theme.tab
+                    };
+                    out.push(Piece {
+                        text: label,
+                        style,
+                        pill: true,
+                        tab: Some(i),
+                    });
+                }
+            }
+            Segment::Mode => {
+                let label = match self.ui.state.mode() {
+                    Mode::Prefix => " PREFIX ",
+                    Mode::Copy => " COPY ",
+                    Mode::Normal => return,
+                };
+                out.push(Piece {
+                    text: label.into(),
+                    style: theme.mode,
+                    pill: true,
+                    tab: None,
+                });
+            }
+            Segment::Pane => {
+                let (pos, count) = ws.focus_position();
+                out.push(text(format!("pane {pos}/{count}")));
+            }
+            Segment::Title => {
+                if let Some(id) = focused {
+                    out.push(text(truncate(ws.pane_title(id), 40)));
+                }
+            }
+            Segment::Cwd => {
+                if let Some(place) = place {
+                    out.push(text(truncate(&place.dir, 40)));
+                }
+            }
+            Segment::Git => {
+                if let Some(branch) = place.and_then(|p| p.branch.as_deref()) {
+                    out.push(text(format!("⎇ {}", truncate(branch, 30))));
+                }
+            }
+            Segment::Host => out.push(text(self.ui.facts.host.clone())),
+            Segment::Clock => out.push(text(self.ui.facts.clock.clone())),
+            Segment::Hints => {
+                let hints = self.hints();
+                if !hints.is_empty() {
+                    out.push(Piece {
+                        style: theme.hints,
+                        ..text(hints)
+                    });
+                }
+            }
+            Segment::Text(t) => out.push(text(t.clone())),
+        }
+    }
+
+    fn side(&self, segments: &[Segment]) -> Vec<Piece> {
+        let mut out = Vec::new();
+        for segment in segments {
+            self.pieces(segment, &mut out);
+        }
+        out.retain(|p| !p.text.is_empty());
+        out
+    }
+
+    /// What replaces the right side: a notice, or the broadcast warning.
+    fn notice(&self) -> Option<Piece> {
+        let broadcast = self.ws.tab().is_some_and(|t| t.broadcast);
+        let text = match self.ui.state.notice() {
+            Some(text) => text.to_string(),
+            None if broadcast => "BROADCAST: keys go to every pane of this tab".into(),
+            None => return None,
+        };
+        Some(Piece {
+            text,
+            style: self.theme().notice,
+            pill: false,
+            tab: None,
+        })
+    }
+
+    fn place(&self, area: Rect) -> Placed {
+        let layout = &self.ui.look.status;
+        let mut left = Vec::new();
+        let mut x = area.x;
+        let mut last_pill_end = area.x;
+        let mut prev_pill = true;
+        for piece in self.side(&layout.left) {
+            if x > area.x {
+                x = x.saturating_add(if piece.pill || prev_pill { 1 } else { 2 });
+            }
+            let w = u16::try_from(piece.text.width()).unwrap_or(u16::MAX);
+            prev_pill = piece.pill;
+            left.push((x, piece));
+            x = x.saturating_add(w);
+            if prev_pill {
+                last_pill_end = x.min(area.right());
+            }
+        }
+        let notice = self.notice();
+        let right_pieces = match &notice {
+            Some(n) => vec![n.clone()],
+            None => self.side(&layout.right),
+        };
+        let right_w: u16 = right_pieces
+            .iter()
+            .map(|p| u16::try_from(p.text.width()).unwrap_or(u16::MAX))
+            .fold(0u16, u16::saturating_add)
+            .saturating_add(2 * u16::try_from(right_pieces.len().saturating_sub(1)).unwrap_or(0))
+            // One space at the right edge.
+            .saturating_add(1);
+        let fits = area.right().saturating_sub(x) > right_w;
+        let mut placed = Placed {
+            left,
+            right: None,
+            notice_over: None,
+        };
+        if !right_pieces.is_empty() && fits {
+            placed.right = Some((area.right() - right_w, right_pieces));
+        } else if let Some(notice) = notice {
+            // A notice matters more than the title: it takes the middle.
+            let at = if last_pill_end > area.x {
+                last_pill_end.saturating_add(1)
+            } else {
+                area.x
+            };
+            placed.left.retain(|(px, p)| p.pill && *px < at);
+            placed.notice_over = Some((at, notice));
+        }
+        placed
+    }
+
     /// Everything the bar's look depends on, so an unchanged bar need not
     /// be drawn again.
-    pub fn signature(&self) -> String {
+    pub fn signature(&self, area: Rect) -> String {
         use std::fmt::Write;
-        let title = self.ws.focused_id().map_or("", |id| self.ws.pane_title(id));
-        let mut key = format!(
-            "{}|{:?}|{:?}|{:?}|{title}",
-            self.ws.active_index(),
-            self.mode,
-            self.notice,
-            self.ws.focus_position()
-        );
-        for (i, tab) in self.ws.tabs().iter().enumerate() {
-            let _ = write!(
-                key,
-                "|{}{}{}{}{}",
-                self.ws.tab_name(i),
-                u8::from(tab.zoomed),
-                u8::from(tab.broadcast),
-                u8::from(tab.bell),
-                u8::from(tab.activity)
-            );
+        let placed = self.place(area);
+        let mut key = String::new();
+        for (x, p) in &placed.left {
+            let _ = write!(key, "{x}{:?}{}|", p.style, p.text);
+        }
+        if let Some((x, pieces)) = &placed.right {
+            for p in pieces {
+                let _ = write!(key, "r{x}{:?}{}|", p.style, p.text);
+            }
+        }
+        if let Some((x, p)) = &placed.notice_over {
+            let _ = write!(key, "n{x}{:?}{}|", p.style, p.text);
         }
         key
+    }
+
+    /// Which tab the bar shows at column `x`.
+    pub fn tab_at(&self, area: Rect, x: u16) -> Option<usize> {
+        let placed = self.place(area);
+        let right = placed.right.iter().flat_map(|(rx, pieces)| {
+            let mut at = *rx;
+            pieces.iter().map(move |p| {
+                let here = at;
+                at = at
+                    .saturating_add(u16::try_from(p.text.width()).unwrap_or(u16::MAX))
+                    .saturating_add(2);
+                (here, p)
+            })
+        });
+        placed
+            .left
+            .iter()
+            .map(|(px, p)| (*px, p))
+            .chain(right)
+            .find(|(px, p)| {
+                let w = u16::try_from(p.text.width()).unwrap_or(u16::MAX);
+                (*px..px.saturating_add(w)).contains(&x)
+            })
+            .and_then(|(_, p)| p.tab)
     }
 
     fn hints(&self) -> String {
@@ -187,9 +303,9 @@ impl StatusBar<'_> {
         ];
         let mut parts: Vec<String> = keys
             .iter()
-            .filter_map(|(a, what)| self.keymap.hint(*a).map(|k| format!("{k} {what}")))
+            .filter_map(|(a, what)| self.ui.keymap.hint(*a).map(|k| format!("{k} {what}")))
             .collect();
-        if self.mode == Mode::Copy {
+        if self.ui.state.mode() == Mode::Copy {
             parts = vec![
                 "hjkl w/b/e f/t H/L PgUp move".into(),
                 "v V C-v select".into(),
@@ -198,21 +314,47 @@ impl StatusBar<'_> {
                 "q/Esc leave".into(),
             ];
         }
-        format!("{} ", parts.join("  "))
+        parts.join("  ")
+    }
+}
+
+impl Widget for StatusBar<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        buf.set_style(area, self.theme().status);
+        let placed = self.place(area);
+        let right_edge = area.right();
+        let mut put = |x: u16, p: &Piece| {
+            if x < right_edge {
+                buf.set_stringn(x, area.y, &p.text, usize::from(right_edge - x), p.style);
+            }
+        };
+        for (x, p) in &placed.left {
+            put(*x, p);
+        }
+        if let Some((x, pieces)) = &placed.right {
+            let mut x = *x;
+            for p in pieces {
+                put(x, p);
+                x = x
+                    .saturating_add(u16::try_from(p.text.width()).unwrap_or(u16::MAX))
+                    .saturating_add(2);
+            }
+        }
+        if let Some((x, p)) = &placed.notice_over {
+            put(*x, p);
+        }
     }
 }
 
 /// A close or quit waiting for `y`, in place of the status bar.
 pub struct ConfirmBar<'a> {
     pub confirm: &'a Confirm,
+    pub style: Style,
 }
 
 impl Widget for ConfirmBar<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let style = Style::default()
-            .bg(Color::Yellow)
-            .fg(Color::Black)
-            .add_modifier(Modifier::BOLD);
+        let style = self.style;
         buf.set_style(area, style);
         let text = format!(" {} (y/n) ", self.confirm.question);
         buf.set_stringn(area.x, area.y, &text, usize::from(area.width), style);

@@ -224,6 +224,8 @@ pub fn hint_lines(keymap: &Keymap, width: usize) -> Vec<Line<'static>> {
 /// The popup, bottom right over the panes.
 pub struct WhichKey<'a> {
     pub keymap: &'a Keymap,
+    /// The frame's style (the theme's `popup`).
+    pub frame: Style,
 }
 
 impl Widget for WhichKey<'_> {
@@ -248,7 +250,7 @@ impl Widget for WhichKey<'_> {
             .block(
                 Block::bordered()
                     .border_type(BorderType::Rounded)
-                    .border_style(Style::default().fg(Color::Yellow))
+                    .border_style(self.frame)
                     .title(format!(" {} … ", self.keymap.prefix)),
             )
             .render(rect, buf);
@@ -263,7 +265,11 @@ mod tests {
     fn render(keymap: &Keymap, w: u16, h: u16) -> Vec<String> {
         let area = Rect::new(0, 0, w, h);
         let mut buf = Buffer::empty(area);
-        WhichKey { keymap }.render(area, &mut buf);
+        WhichKey {
+            keymap,
+            frame: Style::default(),
+        }
+        .render(area, &mut buf);
         (0..h)
             .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
             .collect()

@@ -22,9 +22,12 @@ use crate::pane::PaneId;
 use crate::pane::process::{Launcher, PtyLauncher};
 use crate::pane::pty::{ExitInfo, SpawnSpec};
 use crate::pane::spawn::{ChildEnv, current_dir};
+use crate::workspace::floating::Floats;
 use crate::workspace::foreground::{self, Foreground};
 use crate::workspace::layout::{Axis, BorderHandle, Layout, Node};
 use crate::workspace::naming::{self, PaneName};
+use crate::workspace::pane_frame::PaneFrame;
+use crate::workspace::place::{PanePlace, place_of};
 
 /// Settings the workspace needs from the config.
 #[derive(Debug, Clone)]
@@ -49,6 +52,8 @@ pub struct Tab {
     pub activity: bool,
     /// A pane of this tab rang the bell while the tab was not shown.
     pub bell: bool,
+    /// Panes over the layout (`C-b w`).
+    pub floats: Floats,
 }
 
 impl Tab {
@@ -62,7 +67,30 @@ impl Tab {
             preset: None,
             activity: false,
             bell: false,
+            floats: Floats::default(),
         }
+    }
+
+    /// Whether pane `id` is one of this tab's, tiled or floating.
+    pub fn holds(&self, id: PaneId) -> bool {
+        self.layout.contains(id) || self.floats.contains(id)
+    }
+
+    /// The focused tiled pane: the focus, or the one focused before a
+    /// floating pane took it.
+    pub fn tiled_focus(&self) -> PaneId {
+        if self.layout.contains(self.focus) {
+            return self.focus;
+        }
+        self.floats
+            .tiled_focus
+            .filter(|id| self.layout.contains(*id))
+            .or_else(|| self.layout.panes().first().copied())
+            .unwrap_or(self.focus)
+    }
+
+    fn floating_focused(&self) -> bool {
+        self.floats.contains(self.focus)
     }
 }
 
@@ -105,12 +133,26 @@ struct Member {
     title: Option<String>,
     /// What the pane is known by, as last looked up (`refresh_names`).
     name: Option<PaneName>,
+    /// Its directory and git branch, looked up with the name.
+    place: Option<PanePlace>,
 }
 
 /// After output or keys, how long before the workspace looks at what the
 /// panes run (for names): a program started by a key has begun by then,
 /// and a flood costs at most one look per this long.
 pub const NAME_CHECK_DELAY: Duration = Duration::from_millis(300);
+
+/// A floating pane held by the mouse: moved by its top border, resized by
+/// its bottom right corner.
+#[derive(Debug, Clone)]
+struct FloatDrag {
+    id: PaneId,
+    /// Where the button went down.
+    from: (u16, u16),
+    /// The pane's rectangle then.
+    rect: Rect,
+    resize: bool,
+}
 
 /// How the workspace learns a pane's foreground program (tests fake it).
 pub type ForegroundProbe = Box<dyn Fn(&Pane) -> Option<Foreground> + Send>;
@@ -129,6 +171,10 @@ pub struct Workspace {
     exit_code: Option<i32>,
     /// The border being dragged with the mouse.
     drag: Option<BorderHandle>,
+    /// The floating pane being moved or resized with the mouse.
+    float_drag: Option<FloatDrag>,
+    /// Boxes or dividers: how much of its rectangle a pane's content gets.
+    frame: PaneFrame,
     probe: ForegroundProbe,
     /// When to look at what the panes run again, for their names.
     names_due: Option<Instant>,
@@ -169,6 +215,8 @@ impl Workspace {
             launcher,
             exit_code: None,
             drag: None,
+            float_drag: None,
+            frame: PaneFrame::default(),
             probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
             names_due: None,
         }
@@ -183,6 +231,31 @@ impl Workspace {
 
     pub fn area(&self) -> Rect {
         self.area
+    }
+
+    /// The area the layouts tile (see [`PaneFrame::layout_area`]).
+    fn tiles(&self) -> Rect {
+        self.frame.layout_area(self.area)
+    }
+
+    /// Frames panes with boxes or dividers; every pane and its PTY follow.
+    pub fn set_pane_frame(&mut self, frame: PaneFrame) {
+        self.frame = frame;
+        self.relayout_all();
+    }
+
+    pub fn pane_frame(&self) -> PaneFrame {
+        self.frame
+    }
+
+    /// Pane `id`'s content area, from its rectangle in
+    /// [`Workspace::visible`]. Floating panes always have a box.
+    pub fn content_of(&self, id: PaneId, rect: Rect) -> Rect {
+        if self.is_floating(id) {
+            content_rect(rect)
+        } else {
+            self.frame.content(rect)
+        }
     }
 
     /// Where panes' work on other threads (history replays) reports.
@@ -261,13 +334,26 @@ impl Workspace {
         self.pane_mut(id)
     }
 
-    /// The panes on screen and their rectangles (border included).
+    /// The panes on screen and their rectangles (border included), from
+    /// the bottom up: the tiled ones, then the floating ones if shown.
     pub fn visible(&self) -> Vec<(PaneId, Rect)> {
-        match self.tab() {
-            Some(tab) if tab.zoomed => vec![(tab.focus, self.area)],
-            Some(tab) => tab.layout.rects(self.area),
-            None => Vec::new(),
+        let Some(tab) = self.tab() else {
+            return Vec::new();
+        };
+        let mut out = if tab.zoomed {
+            vec![(tab.tiled_focus(), self.tiles())]
+        } else {
+            tab.layout.rects(self.tiles())
+        };
+        if tab.floats.shown {
+            out.extend(tab.floats.iter().map(|f| (f.id, f.rect)));
         }
+        out
+    }
+
+    /// Whether pane `id` floats (its frame is always a box).
+    pub fn is_floating(&self, id: PaneId) -> bool {
+        self.tabs.iter().any(|t| t.floats.contains(id))
     }
 
     /// Opens every tab of a profile.
@@ -286,13 +372,13 @@ impl Workspace {
             let rects = self
                 .tabs
                 .last()
-                .map(|t| t.layout.rects(self.area))
+                .map(|t| t.layout.rects(self.tiles()))
                 .unwrap_or_default();
             for (id, launch) in launches {
                 let rect = rects
                     .iter()
                     .find(|(p, _)| *p == id)
-                    .map_or(self.area, |r| r.1);
+                    .map_or(self.tiles(), |r| r.1);
                 self.start_pane(id, launch, rect);
             }
         }
@@ -371,20 +457,24 @@ impl Workspace {
         let Some(layout) = Layout::even(Axis::Horizontal, &ids) else {
             return;
         };
-        let rects = layout.rects(self.area);
+        let rects = layout.rects(self.tiles());
         self.tabs.push(Tab::new(None, layout, ids[0]));
         self.active = self.tabs.len() - 1;
         for (id, launch) in ids.into_iter().zip(launches) {
             let rect = rects
                 .iter()
                 .find(|(p, _)| *p == id)
-                .map_or(self.area, |r| r.1);
+                .map_or(self.tiles(), |r| r.1);
             self.start_pane(id, launch, rect);
         }
     }
 
     fn start_pane(&mut self, id: PaneId, launch: PaneLaunch, rect: Rect) {
-        let inner = content_rect(rect);
+        let inner = self.frame.content(rect);
+        self.start_pane_in(id, launch, inner);
+    }
+
+    fn start_pane_in(&mut self, id: PaneId, launch: PaneLaunch, inner: Rect) {
         let pane = Pane::spawn(
             id,
             launch.spec,
@@ -410,6 +500,7 @@ impl Workspace {
             restart_at: None,
             title: None,
             name: None,
+            place: None,
         };
         self.panes.insert(member.pane.id, member);
     }
@@ -440,6 +531,9 @@ impl Workspace {
     /// parser alike.
     pub fn set_area(&mut self, area: Rect) {
         self.area = area;
+        for tab in &mut self.tabs {
+            tab.floats.fit(area);
+        }
         self.relayout_all();
     }
 
@@ -454,11 +548,19 @@ impl Workspace {
             return;
         };
         let rects = if tab.zoomed {
-            vec![(tab.focus, self.area)]
+            vec![(tab.tiled_focus(), self.tiles())]
         } else {
-            tab.layout.rects(self.area)
+            tab.layout.rects(self.tiles())
         };
+        let floats: Vec<(PaneId, Rect)> = tab.floats.iter().map(|f| (f.id, f.rect)).collect();
+        let frame = self.frame;
         for (id, rect) in rects {
+            if let Some(pane) = self.pane_mut(id) {
+                let inner = frame.content(rect);
+                pane.resize(inner.height, inner.width);
+            }
+        }
+        for (id, rect) in floats {
             if let Some(pane) = self.pane_mut(id) {
                 let inner = content_rect(rect);
                 pane.resize(inner.height, inner.width);
@@ -532,7 +634,116 @@ impl Workspace {
             | Action::SearchBackward
             | Action::SearchAllPanes
             | Action::SaveSession => false,
+            Action::ToggleFloating => self.toggle_floating(),
+            Action::NewFloating => {
+                let launch = self.shell_launch_here();
+                self.open_floating(launch).is_some()
+            }
+            Action::ToggleEmbed => self.toggle_embed(),
+            Action::MoveFloating(dir) => self.move_floating(dir),
         }
+    }
+
+    /// Floats a pane made elsewhere (a [`Pane::detached`] one in benches
+    /// and render tests) over the shown tab, like [`Self::open_floating`].
+    pub fn open_floating_of(&mut self, mut pane: Pane) {
+        let area = self.area;
+        let id = pane.id;
+        let Some(tab) = self.tab_mut() else {
+            return;
+        };
+        let rect = tab.floats.place_new(area);
+        tab.floats.tiled_focus = Some(tab.tiled_focus());
+        tab.floats.push(id, rect);
+        tab.floats.shown = true;
+        tab.focus = id;
+        let inner = content_rect(rect);
+        pane.resize(inner.height, inner.width);
+        self.insert_pane(pane, None, RestartPolicy::Never);
+    }
+
+    /// Shows or hides the tab's floating panes; with none yet, opens a
+    /// scratch shell floating.
+    fn toggle_floating(&mut self) -> bool {
+        let Some(tab) = self.tab() else {
+            return false;
+        };
+        if tab.floats.is_empty() {
+            let launch = self.shell_launch_here();
+            return self.open_floating(launch).is_some();
+        }
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        if tab.floats.shown {
+            tab.floats.shown = false;
+            tab.focus = tab.tiled_focus();
+        } else {
+            tab.floats.shown = true;
+            if let Some(top) = tab.floats.top() {
+                tab.floats.tiled_focus = Some(tab.tiled_focus());
+                tab.focus = top;
+            }
+        }
+        true
+    }
+
+    /// Opens a pane running `launch` floating on top of the shown tab,
+    /// focused. Returns its id.
+    pub fn open_floating(&mut self, launch: PaneLaunch) -> Option<PaneId> {
+        let area = self.area;
+        let id = self.alloc_id();
+        let tab = self.tab_mut()?;
+        let rect = tab.floats.place_new(area);
+        tab.floats.tiled_focus = Some(tab.tiled_focus());
+        tab.floats.push(id, rect);
+        tab.floats.shown = true;
+        tab.focus = id;
+        self.start_pane_in(id, launch, content_rect(rect));
+        Some(id)
+    }
+
+    /// A floating pane goes into the layout next to the tiled focus; a
+    /// tiled pane (not the last) comes out of it, floating.
+    fn toggle_embed(&mut self) -> bool {
+        let area = self.area;
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        let id = tab.focus;
+        if tab.floats.contains(id) {
+            let target = tab.tiled_focus();
+            tab.floats.remove(id);
+            if !tab.layout.split(target, Axis::Horizontal, id) {
+                return false;
+            }
+            if tab.floats.is_empty() {
+                tab.floats.shown = false;
+            }
+            tab.zoomed = false;
+        } else {
+            if tab.zoomed || !tab.layout.remove(id) {
+                return false;
+            }
+            let rect = tab.floats.place_new(area);
+            tab.floats.tiled_focus = tab.layout.panes().first().copied();
+            tab.floats.push(id, rect);
+            tab.floats.shown = true;
+        }
+        self.relayout_tab(self.active);
+        true
+    }
+
+    fn move_floating(&mut self, dir: Direction) -> bool {
+        let area = self.area;
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        let id = tab.focus;
+        if !tab.floats.shown || !tab.floats.move_by(id, dir, RESIZE_STEP, area) {
+            return false;
+        }
+        true
     }
 
     fn split(&mut self, axis: Axis) -> bool {
@@ -541,7 +752,7 @@ impl Workspace {
         };
         let launch = self.shell_launch_here();
         let id = self.alloc_id();
-        let area = self.area;
+        let area = self.tiles();
         let Some(tab) = self.tab_mut() else {
             return false;
         };
@@ -557,7 +768,7 @@ impl Workspace {
     }
 
     fn focus_direction(&mut self, dir: Direction) -> bool {
-        let area = self.area;
+        let area = self.tiles();
         let Some(tab) = self.tab_mut() else {
             return false;
         };
@@ -596,8 +807,19 @@ impl Workspace {
 
     /// Focuses the pane at a screen position (mouse click).
     pub fn focus_at(&mut self, x: u16, y: u16) -> Option<PaneId> {
-        let area = self.area;
+        let area = self.tiles();
         let tab = self.tab_mut()?;
+        // Floating panes are on top: they take the click first.
+        if tab.floats.shown
+            && let Some(id) = tab.floats.at(x, y)
+        {
+            if !tab.floating_focused() {
+                tab.floats.tiled_focus = Some(tab.focus);
+            }
+            tab.floats.raise(id);
+            tab.focus = id;
+            return Some(id);
+        }
         if tab.zoomed {
             return Some(tab.focus);
         }
@@ -608,18 +830,28 @@ impl Workspace {
 
     pub fn focus_pane(&mut self, id: PaneId) {
         if let Some(tab) = self.tab_mut()
-            && tab.layout.contains(id)
+            && tab.holds(id)
         {
+            if tab.floats.contains(id) {
+                tab.floats.shown = true;
+                tab.floats.raise(id);
+            }
             tab.focus = id;
         }
     }
 
     fn resize_focused(&mut self, dir: Direction, cells: u16) -> bool {
-        let area = self.area;
+        let area = self.tiles();
+        let screen = self.area;
         let Some(tab) = self.tab_mut() else {
             return false;
         };
-        if tab.zoomed || !tab.layout.resize(area, tab.focus, dir, cells) {
+        if tab.floating_focused() {
+            let id = tab.focus;
+            if !tab.floats.resize_by(id, dir, cells, screen) {
+                return false;
+            }
+        } else if tab.zoomed || !tab.layout.resize(area, tab.focus, dir, cells) {
             return false;
         }
         self.relayout_tab(self.active);
@@ -628,7 +860,12 @@ impl Workspace {
 
     /// Starts dragging the border under the mouse, if any.
     pub fn begin_drag(&mut self, x: u16, y: u16) -> bool {
-        let area = self.area;
+        if let Some(drag) = self.float_grab(x, y) {
+            self.float_drag = Some(drag);
+            self.drag = None;
+            return true;
+        }
+        let area = self.tiles();
         let handle = self
             .tab()
             .filter(|t| !t.zoomed)
@@ -638,15 +875,71 @@ impl Workspace {
     }
 
     pub fn is_dragging(&self) -> bool {
-        self.drag.is_some()
+        self.drag.is_some() || self.float_drag.is_some()
     }
 
     pub fn end_drag(&mut self) {
         self.drag = None;
+        self.float_drag = None;
+    }
+
+    /// A press on a shown floating pane's top border (move) or bottom
+    /// right corner (resize), if that is where `(x, y)` is.
+    fn float_grab(&mut self, x: u16, y: u16) -> Option<FloatDrag> {
+        let tab = self.tab_mut()?;
+        if !tab.floats.shown {
+            return None;
+        }
+        let id = tab.floats.at(x, y)?;
+        let rect = tab.floats.rect(id)?;
+        let resize = x + 1 == rect.right() && y + 1 == rect.bottom();
+        if y != rect.y && !resize {
+            return None;
+        }
+        if !tab.floating_focused() {
+            tab.floats.tiled_focus = Some(tab.focus);
+        }
+        tab.floats.raise(id);
+        tab.focus = id;
+        Some(FloatDrag {
+            id,
+            from: (x, y),
+            rect,
+            resize,
+        })
     }
 
     pub fn drag_to(&mut self, x: u16, y: u16) -> bool {
-        let area = self.area;
+        if let Some(drag) = self.float_drag.clone() {
+            let area = self.area;
+            let (dx, dy) = (
+                i32::from(x) - i32::from(drag.from.0),
+                i32::from(y) - i32::from(drag.from.1),
+            );
+            let shift = |v: u16, d: i32| u16::try_from((i32::from(v) + d).max(0)).unwrap_or(v);
+            let r = drag.rect;
+            let rect = if drag.resize {
+                Rect {
+                    width: shift(r.width, dx),
+                    height: shift(r.height, dy),
+                    ..r
+                }
+            } else {
+                Rect {
+                    x: shift(r.x, dx),
+                    y: shift(r.y, dy),
+                    ..r
+                }
+            };
+            let moved = self
+                .tab_mut()
+                .is_some_and(|t| t.floats.set_rect(drag.id, rect, area));
+            if moved {
+                self.relayout_tab(self.active);
+            }
+            return moved;
+        }
+        let area = self.tiles();
         let Some(handle) = self.drag.clone() else {
             return false;
         };
@@ -664,7 +957,7 @@ impl Workspace {
         let Some(tab) = self.tab_mut() else {
             return false;
         };
-        if tab.layout.len() < 2 && !tab.zoomed {
+        if tab.floating_focused() || (tab.layout.len() < 2 && !tab.zoomed) {
             return false;
         }
         tab.zoomed = !tab.zoomed;
@@ -677,7 +970,7 @@ impl Workspace {
         let id = self.alloc_id();
         self.tabs.push(Tab::new(None, Layout::new(id), id));
         self.active = self.tabs.len() - 1;
-        self.start_pane(id, launch, self.area);
+        self.start_pane(id, launch, self.tiles());
         true
     }
 
@@ -710,12 +1003,7 @@ impl Workspace {
     /// Returns whether the tab's markers changed.
     pub fn note_activity(&mut self, id: PaneId, bell: bool) -> bool {
         let active = self.active;
-        match self
-            .tabs
-            .iter_mut()
-            .enumerate()
-            .find(|(_, t)| t.layout.contains(id))
-        {
+        match self.tabs.iter_mut().enumerate().find(|(_, t)| t.holds(id)) {
             Some((i, tab)) if i != active => {
                 let before = (tab.activity, tab.bell);
                 tab.activity = true;
@@ -728,7 +1016,7 @@ impl Workspace {
 
     /// Which tab holds a pane.
     pub fn tab_of(&self, id: PaneId) -> Option<usize> {
-        self.tabs.iter().position(|t| t.layout.contains(id))
+        self.tabs.iter().position(|t| t.holds(id))
     }
 
     fn with_tab_relayout(&mut self, f: impl FnOnce(&mut Tab) -> bool) -> bool {
@@ -773,7 +1061,9 @@ impl Workspace {
         let Some(tab) = self.tabs.get(index) else {
             return false;
         };
-        for id in tab.layout.panes() {
+        let floating = tab.floats.iter().map(|f| f.id);
+        let ids: Vec<PaneId> = tab.layout.panes().into_iter().chain(floating).collect();
+        for id in ids {
             if let Some(member) = self.panes.remove(&id) {
                 member.pane.terminate();
             }
@@ -865,15 +1155,25 @@ impl Workspace {
             restart: member.restart,
         };
         let id = self.alloc_id();
+        let tiles = self.tiles();
         let tab = &mut self.tabs[tab_index];
+        if let Some(float) = tab.floats.remove(old) {
+            tab.floats.push(id, float.rect);
+            if tab.focus == old {
+                tab.focus = id;
+            }
+            self.start_pane_in(id, launch, content_rect(float.rect));
+            self.relayout_tab(tab_index);
+            return true;
+        }
         tab.layout.replace(old, id);
         if tab.focus == old {
             tab.focus = id;
         }
         let rect = if tab.zoomed && tab.focus == id {
-            self.area
+            tiles
         } else {
-            tab.layout.pane_rect(self.area, id).unwrap_or(self.area)
+            tab.layout.pane_rect(tiles, id).unwrap_or(tiles)
         };
         self.start_pane(id, launch, rect);
         self.relayout_tab(tab_index);
@@ -906,10 +1206,22 @@ impl Workspace {
         if let Some(member) = self.panes.remove(&id) {
             member.pane.terminate();
         }
-        let Some(tab_index) = self.tabs.iter().position(|t| t.layout.contains(id)) else {
+        let Some(tab_index) = self.tabs.iter().position(|t| t.holds(id)) else {
             return;
         };
         let tab = &mut self.tabs[tab_index];
+        if tab.floats.remove(id).is_some() {
+            if tab.focus == id {
+                tab.focus = match tab.floats.top() {
+                    Some(top) if tab.floats.shown => top,
+                    _ => tab.tiled_focus(),
+                };
+            }
+            if tab.floats.is_empty() {
+                tab.floats.shown = false;
+            }
+            return;
+        }
         let order = tab.layout.panes();
         if !tab.layout.remove(id) {
             // The only pane of its tab: the tab goes too.
@@ -1036,6 +1348,11 @@ impl Workspace {
             .unwrap_or_else(|| pane.label())
     }
 
+    /// Pane `id`'s directory and git branch, as last looked up.
+    pub fn pane_place(&self, id: PaneId) -> Option<&PanePlace> {
+        self.panes.get(&id).and_then(|m| m.place.as_ref())
+    }
+
     /// The title the profile gave pane `id`, if any (saved with it).
     pub fn given_title(&self, id: PaneId) -> Option<&str> {
         self.panes.get(&id).and_then(|m| m.title.as_deref())
@@ -1073,6 +1390,11 @@ impl Workspace {
             let fg = (self.probe)(pane);
             let dir = current_dir(pane.cwd(), pane.pid());
             let name = naming::name_of(pane, fg.as_ref(), dir.as_deref(), home.as_deref());
+            let place = dir.as_deref().map(|d| place_of(d, home.as_deref()));
+            if place != member.place {
+                member.place = place;
+                changed = true;
+            }
             if name != member.name {
                 member.name = name;
                 member.pane.name_changed();
