@@ -10,7 +10,7 @@
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
-//! on demand. [`spawn`] decides what to run; [`process`] is the seam that
+//! on demand ([`history_text`]: all of it as a file's text). [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
 //! which the renderer reads.
@@ -21,6 +21,7 @@ pub mod escape_scanner;
 pub mod event;
 pub mod fast_forward;
 pub mod history;
+pub mod history_text;
 mod id;
 pub mod input_queue;
 pub mod osc_guard;

@@ -39,3 +39,58 @@ fn a_scratch_shell_floats_and_hides() {
     tw.type_line("exit");
     tw.wait_exit();
 }
+
+/// `C-b e` opens the focused pane's whole history (more than a screen) in
+/// `$EDITOR`, floating, from a file only the user can read, removed when
+/// the editor's pane closes. The "editor" is a script that reports what
+/// it was given and waits for Enter.
+#[test]
+fn the_history_opens_in_the_editor_from_a_private_file() {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    let tmp = common::TempDir::new("history-tmp");
+    let script = tmp.path().join("editor.sh");
+    let report = tmp.path().join("given");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" > '{}'\necho \"lines: $(grep -c '^line-' \"$1\")\"\necho \"first: $(grep -m1 '^line-' \"$1\")\"\nread x\n",
+            report.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let files = tmp.path().join("files");
+    std::fs::create_dir(&files).unwrap();
+    let mut tw = Tilework::start_with(
+        &["--", "sh"],
+        24,
+        80,
+        &[
+            ("EDITOR", script.to_str().unwrap()),
+            ("VISUAL", ""),
+            ("TMPDIR", files.to_str().unwrap()),
+        ],
+    );
+    tw.wait_for_text("$ ");
+    tw.type_line("i=1; while [ $i -le 200 ]; do printf 'line-%03d\\n' $i; i=$((i+1)); done");
+    tw.wait_for_text("line-200");
+    tw.send("\x02e");
+    tw.wait_for("the editor floating", |s| {
+        s.contents_between(2, 8, 2, 9) == "╭"
+    });
+    tw.wait_for_text("lines: 200");
+    tw.wait_for_text("first: line-001");
+    let path = std::fs::read_to_string(&report).unwrap();
+    let path = std::path::Path::new(path.trim_end());
+    assert!(path.starts_with(&files), "{}", path.display());
+    let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+
+    tw.send("\r");
+    tw.wait_for("the editor gone", |s| !s.contents().contains('╭'));
+    common::wait_until("the history file removed", || !path.exists());
+    assert_eq!(std::fs::read_dir(&files).unwrap().count(), 0);
+    tw.type_line("exit");
+    tw.wait_exit();
+}

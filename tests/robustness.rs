@@ -83,6 +83,7 @@ fn scroll_back(pane: &mut Pane, rows: isize, tx: &Sender<PaneEvent>, rx: &Receiv
             pane.history_ready(history);
         }
         Ok(PaneEvent::Exited(..)) => panic!("the pane exited"),
+        Ok(PaneEvent::HistoryFile(..)) => panic!("a history file nobody asked for"),
         Err(err) => panic!("no history replay arrived: {err}"),
     }
 }

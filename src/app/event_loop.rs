@@ -110,6 +110,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
     let (pane_area, _) = frame::split_screen(size);
     let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
+    ws.set_editor_ansi(opts.config.editor_ansi);
     match opts.startup {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
@@ -534,6 +535,14 @@ impl<B: FrameSink> App<B> {
                         self.perform(outcome.commands);
                         self.clock.changed_now();
                     }
+                }
+                LoopEvent::Pane(PaneEvent::HistoryFile(id, file)) => {
+                    let opened = file.map(|file| self.ws.open_history_editor(id, file));
+                    if let Err(err) = opened {
+                        tracing::warn!("writing a pane's history for the editor: {err:#}");
+                        self.router.notify(format!("history not opened: {err:#}"));
+                    }
+                    self.clock.changed_now();
                 }
                 LoopEvent::Search(result) => {
                     self.router.search_result(&mut self.ws, *result);

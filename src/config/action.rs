@@ -136,6 +136,9 @@ pub enum Action {
     /// Floating pane into the tiled layout, or tiled pane out of it.
     ToggleEmbed,
     MoveFloating(Direction),
+    /// Opens the focused pane's whole history in `$VISUAL`/`$EDITOR`, in a
+    /// floating pane.
+    EditScrollback,
 }
 
 impl Action {
@@ -188,6 +191,7 @@ impl Action {
             Action::ToggleEmbed,
         ]);
         all.extend(Direction::ALL.map(Action::MoveFloating));
+        all.push(Action::EditScrollback);
         all
     }
 
@@ -232,6 +236,7 @@ impl Action {
             Action::NewFloating => "new-floating".into(),
             Action::ToggleEmbed => "toggle-embed".into(),
             Action::MoveFloating(d) => format!("move-floating-{}", d.name()),
+            Action::EditScrollback => "edit-scrollback".into(),
         }
     }
 
@@ -280,6 +285,7 @@ impl Action {
             Action::NewFloating => "open another floating pane".into(),
             Action::ToggleEmbed => "floating pane into the layout / out of it".into(),
             Action::MoveFloating(d) => format!("move the floating pane {}", d.name()),
+            Action::EditScrollback => "open the pane's history in $EDITOR".into(),
         }
     }
 }

@@ -527,6 +527,7 @@ impl Default for Keymap {
             (key(Char('w'), none), Action::ToggleFloating),
             (key(Char('W'), none), Action::NewFloating),
             (key(Char('E'), none), Action::ToggleEmbed),
+            (key(Char('e'), none), Action::EditScrollback),
         ]);
         for d in Direction::ALL {
             prefixed.push((key(arrow(d), alt), Action::MoveFloating(d)));

@@ -66,6 +66,9 @@ pub struct Config {
     pub copy_command: Option<String>,
     /// Theme, borders and status bar (`[theme]`, `[status]`).
     pub appearance: Appearance,
+    /// `C-b e` hands the editor the history with its colours, as SGR
+    /// sequences (for `less -R`, `bat`); plain text by default.
+    pub editor_ansi: bool,
 }
 
 impl Default for Config {
@@ -82,6 +85,7 @@ impl Default for Config {
             clipboard_from_programs: false,
             copy_command: None,
             appearance: Appearance::default(),
+            editor_ansi: false,
         }
     }
 }
@@ -183,6 +187,9 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(mouse) = raw.mouse {
         config.mouse = mouse;
+    }
+    if let Some(ansi) = raw.editor_ansi {
+        config.editor_ansi = ansi;
     }
     config.appearance =
         appearance::parse(raw.theme, raw.status).map_err(|(span, m)| err(span, m))?;
@@ -331,6 +338,7 @@ struct RawConfig {
     mouse: Option<bool>,
     clipboard_from_programs: Option<bool>,
     copy_command: Option<Spanned<String>>,
+    editor_ansi: Option<bool>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]
@@ -666,6 +674,10 @@ pub fn default_toml() -> String {
         "# clipboard_from_programs = {}",
         d.clipboard_from_programs
     ));
+    line("");
+    line("# C-b e opens the pane's history in $VISUAL / $EDITOR (else vi). true keeps");
+    line("# its colours as SGR sequences, for an editor or pager that shows them.");
+    line(&format!("# editor_ansi = {}", d.editor_ansi));
     line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
@@ -1148,6 +1160,12 @@ mouse = false
     }
 
     #[test]
+    fn editor_ansi_is_off_unless_asked_for() {
+        assert!(!parse_ok("").editor_ansi);
+        assert!(parse_ok("editor_ansi = true").editor_ansi);
+    }
+
+    #[test]
     fn default_toml_uncommented_round_trips() {
         let mut uncommented = 0;
         let text: String = default_toml()
@@ -1170,7 +1188,7 @@ mouse = false
         assert_eq!(
             uncommented,
             // `[theme]` and `[status]`: name, borders; left, right, clock.
-            8 + km.prefixed.len() + km.direct.len() + 5,
+            9 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

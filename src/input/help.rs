@@ -49,7 +49,8 @@ fn topic(action: Action) -> usize {
         | Action::ScrollPageDown
         | Action::SearchBackward
         | Action::SearchAllPanes
-        | Action::PasteBuffer => 4,
+        | Action::PasteBuffer
+        | Action::EditScrollback => 4,
         Action::ToggleBroadcast
         | Action::SaveSession
         | Action::ToggleHelp

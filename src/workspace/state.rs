@@ -24,6 +24,7 @@ use crate::pane::pty::{ExitInfo, SpawnSpec};
 use crate::pane::spawn::{ChildEnv, current_dir};
 use crate::workspace::floating::Floats;
 use crate::workspace::foreground::{self, Foreground};
+use crate::workspace::history_editor;
 use crate::workspace::layout::{Axis, BorderHandle, Layout, Node};
 use crate::workspace::naming::{self, PaneName};
 use crate::workspace::pane_frame::PaneFrame;
@@ -135,6 +136,9 @@ struct Member {
     name: Option<PaneName>,
     /// Its directory and git branch, looked up with the name.
     place: Option<PanePlace>,
+    /// A file the pane's program was given (a history for its editor),
+    /// removed when the pane goes.
+    file: Option<tempfile::TempPath>,
 }
 
 /// After output or keys, how long before the workspace looks at what the
@@ -178,6 +182,8 @@ pub struct Workspace {
     probe: ForegroundProbe,
     /// When to look at what the panes run again, for their names.
     names_due: Option<Instant>,
+    /// A history opened in the editor keeps its colours (`editor_ansi`).
+    editor_ansi: bool,
 }
 
 /// A pane's content area: its rectangle minus the border.
@@ -219,7 +225,13 @@ impl Workspace {
             frame: PaneFrame::default(),
             probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
             names_due: None,
+            editor_ansi: false,
         }
+    }
+
+    /// Histories opened in the editor (`C-b e`) keep colours as SGR.
+    pub fn set_editor_ansi(&mut self, on: bool) {
+        self.editor_ansi = on;
     }
 
     /// Learns panes' foreground programs from `probe` instead of the
@@ -501,6 +513,7 @@ impl Workspace {
             title: None,
             name: None,
             place: None,
+            file: None,
         };
         self.panes.insert(member.pane.id, member);
     }
@@ -641,7 +654,38 @@ impl Workspace {
             }
             Action::ToggleEmbed => self.toggle_embed(),
             Action::MoveFloating(dir) => self.move_floating(dir),
+            Action::EditScrollback => {
+                if let Some(pane) = self.focused() {
+                    let budget = self.settings.scrollback_bytes;
+                    history_editor::start(pane, budget, self.editor_ansi, &self.events);
+                }
+                // The editor opens when the file is written.
+                false
+            }
         }
+    }
+
+    /// Opens the user's editor on `file` (pane `from`'s history) in a new
+    /// floating pane, which owns the file: it is removed when the pane
+    /// closes. The pane closes when the editor exits.
+    pub fn open_history_editor(
+        &mut self,
+        from: PaneId,
+        file: tempfile::TempPath,
+    ) -> Option<PaneId> {
+        let editor = history_editor::from_env();
+        let cwd = self.pane_dir(from);
+        let (spec, _) = self
+            .settings
+            .env
+            .argv(&history_editor::argv(&editor, &file), cwd);
+        let mut launch = PaneLaunch::new(spec, editor);
+        launch.keep_open = Some(false);
+        let id = self.open_floating(launch)?;
+        if let Some(member) = self.panes.get_mut(&id) {
+            member.file = Some(file);
+        }
+        Some(id)
     }
 
     /// Floats a pane made elsewhere (a [`Pane::detached`] one in benches
@@ -1154,6 +1198,7 @@ impl Workspace {
             keep_open: member.keep_open,
             restart: member.restart,
         };
+        let file = member.file;
         let id = self.alloc_id();
         let tiles = self.tiles();
         let tab = &mut self.tabs[tab_index];
@@ -1163,6 +1208,9 @@ impl Workspace {
                 tab.focus = id;
             }
             self.start_pane_in(id, launch, content_rect(float.rect));
+            if let Some(member) = self.panes.get_mut(&id) {
+                member.file = file;
+            }
             self.relayout_tab(tab_index);
             return true;
         }
@@ -1176,6 +1224,9 @@ impl Workspace {
             tab.layout.pane_rect(tiles, id).unwrap_or(tiles)
         };
         self.start_pane(id, launch, rect);
+        if let Some(member) = self.panes.get_mut(&id) {
+            member.file = file;
+        }
         self.relayout_tab(tab_index);
         true
     }

@@ -790,3 +790,49 @@ fn a_saved_workspace_keeps_given_tab_names_and_pane_titles_only() {
     let pane = reopened.ws.tabs()[0].focus;
     assert_eq!(reopened.ws.pane_title(pane), "load");
 }
+
+/// `C-b e`: the focused pane's history goes to a private file that an
+/// editor opens in a floating pane; the file goes when that pane closes
+/// (here: the editor exits).
+#[test]
+fn edit_scrollback_floats_an_editor_on_a_private_copy_of_the_history() {
+    let mut h = Harness::with_program(false, "sh");
+    let shell = h.focused();
+    let mut output = Vec::new();
+    for i in 1..=60 {
+        output.extend_from_slice(format!("row {i}\r\n").as_bytes());
+    }
+    h.fake.print(shell, &output);
+    let p = h.ws.pane_mut(shell).unwrap();
+    while let Some(chunk) = p.try_output() {
+        p.feed(chunk);
+    }
+
+    assert!(!h.ws.apply(Action::EditScrollback), "nothing to draw yet");
+    let event = h
+        .events
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the history is written");
+    let PaneEvent::HistoryFile(from, Ok(file)) = event else {
+        panic!("not a written history");
+    };
+    assert_eq!(from, shell);
+    let path = file.to_path_buf();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expected: String = (1..=60).map(|i| format!("row {i}\n")).collect();
+    assert_eq!(text, expected);
+    assert_eq!(crate::config::private_file::mode_of(&path), "600");
+
+    let editor =
+        h.ws.open_history_editor(from, file)
+            .expect("an editor pane");
+    assert!(h.ws.is_floating(editor));
+    assert_eq!(h.focused(), editor);
+    let argv = h.fake.spec(editor).unwrap().argv;
+    assert_eq!(argv.last().map(String::as_str), path.to_str());
+
+    h.exit(editor, 0);
+    assert!(h.ws.pane(editor).is_none(), "the editor's pane closed");
+    assert!(!path.exists(), "the history file is gone");
+    assert_eq!(h.focused(), shell);
+}
