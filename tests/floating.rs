@@ -94,3 +94,28 @@ fn the_history_opens_in_the_editor_from_a_private_file() {
     tw.type_line("exit");
     tw.wait_exit();
 }
+
+/// `C-b P` pins a floating pane: `C-b w` hides the others but it stays
+/// on screen, keys go to the tiled pane, and a click gives it the keys.
+#[test]
+fn a_pinned_floating_pane_stays_when_the_floats_hide() {
+    let mut tw = Tilework::start(&["--", "sh"], 24, 80);
+    tw.wait_for_text("$ ");
+    tw.send("\x02w");
+    tw.wait_for("its prompt", |s| {
+        s.contents_between(3, 9, 3, 11).starts_with('$')
+    });
+    tw.send("\x02P");
+    tw.send("\x02w");
+    // The tiled shell has the keys; its answer shows left of the float.
+    tw.type_line("stty size");
+    tw.wait_for_text("21 78");
+    assert_eq!(tw.row_text(2, 8, 9), "╭", "the pinned pane stays");
+    tw.click(40, 10);
+    tw.type_line("stty size");
+    tw.wait_for_text("16 62");
+    tw.type_line("exit");
+    tw.wait_for("it gone", |s| !s.contents().contains('╭'));
+    tw.type_line("exit");
+    tw.wait_exit();
+}

@@ -136,6 +136,9 @@ pub enum Action {
     /// Floating pane into the tiled layout, or tiled pane out of it.
     ToggleEmbed,
     MoveFloating(Direction),
+    /// Pins the focused floating pane: it stays on screen while the
+    /// floating panes are hidden (or unpins it).
+    TogglePin,
     /// Opens the focused pane's whole history in `$VISUAL`/`$EDITOR`, in a
     /// floating pane.
     EditScrollback,
@@ -191,7 +194,7 @@ impl Action {
             Action::ToggleEmbed,
         ]);
         all.extend(Direction::ALL.map(Action::MoveFloating));
-        all.push(Action::EditScrollback);
+        all.extend([Action::TogglePin, Action::EditScrollback]);
         all
     }
 
@@ -236,6 +239,7 @@ impl Action {
             Action::NewFloating => "new-floating".into(),
             Action::ToggleEmbed => "toggle-embed".into(),
             Action::MoveFloating(d) => format!("move-floating-{}", d.name()),
+            Action::TogglePin => "toggle-pin".into(),
             Action::EditScrollback => "edit-scrollback".into(),
         }
     }
@@ -285,6 +289,7 @@ impl Action {
             Action::NewFloating => "open another floating pane".into(),
             Action::ToggleEmbed => "floating pane into the layout / out of it".into(),
             Action::MoveFloating(d) => format!("move the floating pane {}", d.name()),
+            Action::TogglePin => "pin the floating pane (stays when hidden) / unpin".into(),
             Action::EditScrollback => "open the pane's history in $EDITOR".into(),
         }
     }

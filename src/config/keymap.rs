@@ -528,6 +528,7 @@ impl Default for Keymap {
             (key(Char('W'), none), Action::NewFloating),
             (key(Char('E'), none), Action::ToggleEmbed),
             (key(Char('e'), none), Action::EditScrollback),
+            (key(Char('P'), none), Action::TogglePin),
         ]);
         for d in Direction::ALL {
             prefixed.push((key(arrow(d), alt), Action::MoveFloating(d)));

@@ -35,7 +35,8 @@ fn topic(action: Action) -> usize {
         | Action::ToggleFloating
         | Action::NewFloating
         | Action::ToggleEmbed
-        | Action::MoveFloating(_) => 0,
+        | Action::MoveFloating(_)
+        | Action::TogglePin => 0,
         Action::Focus(_) | Action::FocusNext | Action::FocusPrev | Action::Resize(_) => 1,
         Action::NewTab
         | Action::NextTab

@@ -22,7 +22,7 @@ use crate::pane::PaneId;
 use crate::pane::process::{Launcher, PtyLauncher};
 use crate::pane::pty::{ExitInfo, SpawnSpec};
 use crate::pane::spawn::{ChildEnv, current_dir};
-use crate::workspace::floating::Floats;
+use crate::workspace::floating::{self, Floats};
 use crate::workspace::foreground::{self, Foreground};
 use crate::workspace::history_editor;
 use crate::workspace::layout::{Axis, BorderHandle, Layout, Node};
@@ -92,6 +92,18 @@ impl Tab {
 
     fn floating_focused(&self) -> bool {
         self.floats.contains(self.focus)
+    }
+
+    /// Focuses pane `id` of this tab; a floating one comes to the top,
+    /// and the tiled pane it takes the focus from is remembered.
+    fn focus_on(&mut self, id: PaneId) {
+        if self.floats.contains(id) {
+            if !self.floating_focused() {
+                self.floats.tiled_focus = Some(self.focus);
+            }
+            self.floats.raise(id);
+        }
+        self.focus = id;
     }
 }
 
@@ -357,9 +369,7 @@ impl Workspace {
         } else {
             tab.layout.rects(self.tiles())
         };
-        if tab.floats.shown {
-            out.extend(tab.floats.iter().map(|f| (f.id, f.rect)));
-        }
+        out.extend(tab.floats.visible().map(|f| (f.id, f.rect)));
         out
     }
 
@@ -654,6 +664,7 @@ impl Workspace {
             }
             Action::ToggleEmbed => self.toggle_embed(),
             Action::MoveFloating(dir) => self.move_floating(dir),
+            Action::TogglePin => self.toggle_pin(),
             Action::EditScrollback => {
                 if let Some(pane) = self.focused() {
                     let budget = self.settings.scrollback_bytes;
@@ -778,13 +789,24 @@ impl Workspace {
         true
     }
 
+    /// Pins the focused floating pane (it stays on screen while the others
+    /// are hidden) or unpins it.
+    fn toggle_pin(&mut self) -> bool {
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        let id = tab.focus;
+        let pinned = tab.floats.is_pinned(id);
+        tab.floats.set_pinned(id, !pinned)
+    }
+
     fn move_floating(&mut self, dir: Direction) -> bool {
         let area = self.area;
         let Some(tab) = self.tab_mut() else {
             return false;
         };
         let id = tab.focus;
-        if !tab.floats.shown || !tab.floats.move_by(id, dir, RESIZE_STEP, area) {
+        if !tab.floats.is_visible(id) || !tab.floats.move_by(id, dir, RESIZE_STEP, area) {
             return false;
         }
         true
@@ -811,42 +833,81 @@ impl Workspace {
         true
     }
 
+    /// The nearest pane that way. With floating panes on screen they
+    /// count too, by where their boxes are (see
+    /// [`floating::nearest_towards`]): from a tiled pane, its neighbour in
+    /// the layout or a floating pane nearer that way; from a floating
+    /// pane, another or a tiled pane beyond it.
     fn focus_direction(&mut self, dir: Direction) -> bool {
         let area = self.tiles();
         let Some(tab) = self.tab_mut() else {
             return false;
         };
-        if tab.zoomed {
-            return false;
-        }
-        match tab.layout.neighbor(area, tab.focus, dir) {
-            Some(next) => {
-                tab.focus = next;
+        let floats: Vec<(PaneId, Rect, usize)> = tab
+            .floats
+            .visible()
+            .enumerate()
+            .map(|(z, f)| (f.id, f.rect, z + 1))
+            .collect();
+        let tiled: Vec<(PaneId, Rect)> = if tab.zoomed {
+            vec![(tab.tiled_focus(), area)]
+        } else {
+            tab.layout.rects(area)
+        };
+        let next = if let Some(&(_, from, _)) = floats.iter().find(|f| f.0 == tab.focus) {
+            let others = floats.iter().copied().filter(|f| f.0 != tab.focus);
+            let under = tiled.iter().map(|&(id, rect)| (id, rect, 0));
+            floating::nearest_towards(from, dir, others.chain(under))
+        } else {
+            let neighbour = if tab.zoomed {
+                None
+            } else {
+                tab.layout.neighbor(area, tab.focus, dir)
+            };
+            match tiled.iter().find(|t| t.0 == tab.focus) {
+                Some(&(_, from)) if !floats.is_empty() => {
+                    let near = neighbour
+                        .and_then(|n| tiled.iter().find(|t| t.0 == n))
+                        .map(|&(id, rect)| (id, rect, 0));
+                    floating::nearest_towards(from, dir, floats.into_iter().chain(near))
+                }
+                _ => neighbour,
+            }
+        };
+        match next {
+            Some(next) if next != tab.focus => {
+                tab.focus_on(next);
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 
+    /// The next pane in the tab: the tiled ones in reading order, then
+    /// the floating ones on screen in the order they were opened (each
+    /// comes to the top as it gets the focus, so the order stays put).
     fn focus_cycle(&mut self, step: isize) -> bool {
         let Some(tab) = self.tab_mut() else {
             return false;
         };
-        let panes = tab.layout.panes();
-        let Some(pos) = panes.iter().position(|&p| p == tab.focus) else {
+        let mut order = tab.layout.panes();
+        let mut floats: Vec<PaneId> = tab.floats.visible().map(|f| f.id).collect();
+        floats.sort();
+        order.extend(floats);
+        let Some(pos) = order.iter().position(|&p| p == tab.focus) else {
             return false;
         };
-        let n = panes.len() as isize;
-        let next = panes[((pos as isize + step).rem_euclid(n)) as usize];
-        if tab.zoomed && next != tab.focus {
-            // Cycling while zoomed keeps the zoom on the new pane, like tmux -Z.
-            tab.focus = next;
-            self.relayout_tab(self.active);
-            return true;
+        let n = order.len() as isize;
+        let next = order[((pos as isize + step).rem_euclid(n)) as usize];
+        if next == tab.focus {
+            return false;
         }
-        let changed = next != tab.focus;
-        tab.focus = next;
-        changed
+        tab.focus_on(next);
+        if tab.zoomed && tab.layout.contains(next) {
+            // Cycling while zoomed keeps the zoom on the new pane, like tmux -Z.
+            self.relayout_tab(self.active);
+        }
+        true
     }
 
     /// Focuses the pane at a screen position (mouse click).
@@ -854,14 +915,8 @@ impl Workspace {
         let area = self.tiles();
         let tab = self.tab_mut()?;
         // Floating panes are on top: they take the click first.
-        if tab.floats.shown
-            && let Some(id) = tab.floats.at(x, y)
-        {
-            if !tab.floating_focused() {
-                tab.floats.tiled_focus = Some(tab.focus);
-            }
-            tab.floats.raise(id);
-            tab.focus = id;
+        if let Some(id) = tab.floats.at(x, y) {
+            tab.focus_on(id);
             return Some(id);
         }
         if tab.zoomed {
@@ -876,11 +931,10 @@ impl Workspace {
         if let Some(tab) = self.tab_mut()
             && tab.holds(id)
         {
-            if tab.floats.contains(id) {
+            if tab.floats.contains(id) && !tab.floats.is_pinned(id) {
                 tab.floats.shown = true;
-                tab.floats.raise(id);
             }
-            tab.focus = id;
+            tab.focus_on(id);
         }
     }
 
@@ -931,20 +985,13 @@ impl Workspace {
     /// right corner (resize), if that is where `(x, y)` is.
     fn float_grab(&mut self, x: u16, y: u16) -> Option<FloatDrag> {
         let tab = self.tab_mut()?;
-        if !tab.floats.shown {
-            return None;
-        }
         let id = tab.floats.at(x, y)?;
         let rect = tab.floats.rect(id)?;
         let resize = x + 1 == rect.right() && y + 1 == rect.bottom();
         if y != rect.y && !resize {
             return None;
         }
-        if !tab.floating_focused() {
-            tab.floats.tiled_focus = Some(tab.focus);
-        }
-        tab.floats.raise(id);
-        tab.focus = id;
+        tab.focus_on(id);
         Some(FloatDrag {
             id,
             from: (x, y),

@@ -836,3 +836,109 @@ fn edit_scrollback_floats_an_editor_on_a_private_copy_of_the_history() {
     assert!(!path.exists(), "the history file is gone");
     assert_eq!(h.focused(), shell);
 }
+
+/// Two shells side by side, focus on the left one.
+fn two_tiled() -> (Harness, PaneId, PaneId) {
+    let mut h = Harness::with_program(false, "sh");
+    let left = h.focused();
+    assert!(h.ws.apply(Action::SplitRight));
+    let right = h.focused();
+    assert!(h.ws.apply(Action::Focus(Direction::Left)));
+    (h, left, right)
+}
+
+fn floating_rect(h: &Harness, id: PaneId) -> Rect {
+    h.ws.tab()
+        .and_then(|t| t.floats.rect(id))
+        .expect("floating")
+}
+
+#[test]
+fn a_pinned_floating_pane_stays_on_screen_while_the_others_hide() {
+    let mut h = Harness::with_program(false, "sh");
+    let shell = h.focused();
+    assert!(h.ws.apply(Action::NewFloating));
+    let loose = h.focused();
+    assert!(h.ws.apply(Action::NewFloating));
+    let pinned = h.focused();
+    assert!(h.ws.apply(Action::TogglePin));
+
+    assert!(h.ws.apply(Action::ToggleFloating), "hide");
+    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, [shell, pinned]);
+    assert_eq!(h.focused(), shell, "the tiled pane has the keys");
+
+    // Still a pane on screen: a click focuses it, keys move it.
+    let rect = floating_rect(&h, pinned);
+    assert_eq!(
+        h.ws.focus_at(rect.right() - 2, rect.bottom() - 2),
+        Some(pinned)
+    );
+    assert!(h.ws.apply(Action::MoveFloating(Direction::Left)));
+    assert_eq!(floating_rect(&h, pinned).x, rect.x - 2);
+
+    // Shown again: all of them; unpinned, it hides with the rest.
+    assert!(h.ws.apply(Action::ToggleFloating));
+    assert_eq!(h.ws.visible().len(), 3);
+    assert!(h.ws.apply(Action::TogglePin));
+    assert!(h.ws.apply(Action::ToggleFloating));
+    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, [shell]);
+    assert!(!h.ws.tab().unwrap().floats.is_pinned(loose));
+}
+
+#[test]
+fn focus_next_goes_through_the_tiled_panes_then_the_floating_ones_on_screen() {
+    let (mut h, left, right) = two_tiled();
+    assert!(h.ws.apply(Action::NewFloating));
+    let first = h.focused();
+    assert!(h.ws.apply(Action::NewFloating));
+    let second = h.focused();
+
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        assert!(h.ws.apply(Action::FocusNext));
+        seen.push(h.focused());
+        // A floating pane that gets the focus comes to the top.
+        if h.ws.is_floating(h.focused()) {
+            assert_eq!(h.ws.tab().unwrap().floats.top(), Some(h.focused()));
+        }
+    }
+    assert_eq!(seen, [left, right, first, second]);
+    assert!(h.ws.apply(Action::FocusPrev));
+    assert_eq!(h.focused(), first);
+
+    // Hidden floating panes are not in the round.
+    assert!(h.ws.apply(Action::ToggleFloating));
+    assert_eq!(h.focused(), right, "back to the tiled pane focused last");
+    assert!(h.ws.apply(Action::FocusNext));
+    assert!(h.ws.apply(Action::FocusNext));
+    assert_eq!(h.focused(), right);
+}
+
+#[test]
+fn directional_focus_reaches_a_floating_pane_and_leaves_it_either_side() {
+    let (mut h, left, right) = two_tiled();
+    assert!(h.ws.apply(Action::NewFloating));
+    let float = h.focused();
+    // Centred over both: right of the left pane's centre, left of the
+    // right one's.
+    assert!(h.ws.apply(Action::Focus(Direction::Right)));
+    assert_eq!(h.focused(), right);
+    assert!(h.ws.apply(Action::Focus(Direction::Left)));
+    assert_eq!(
+        h.focused(),
+        float,
+        "the floating pane is nearer than the left one"
+    );
+    assert!(h.ws.apply(Action::Focus(Direction::Left)));
+    assert_eq!(h.focused(), left);
+    assert!(h.ws.apply(Action::Focus(Direction::Right)));
+    assert_eq!(h.focused(), float);
+
+    // Hidden, it is out of the way.
+    assert!(h.ws.apply(Action::ToggleFloating));
+    assert_eq!(h.focused(), left);
+    assert!(h.ws.apply(Action::Focus(Direction::Right)));
+    assert_eq!(h.focused(), right);
+}
