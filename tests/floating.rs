@@ -119,3 +119,32 @@ fn a_pinned_floating_pane_stays_when_the_floats_hide() {
     tw.type_line("exit");
     tw.wait_exit();
 }
+
+/// A profile's `float = true` pane with the focus opens floating over its
+/// tab, keys going to it; `C-b w` hides it like any other.
+#[test]
+fn a_profile_floats_a_pane() {
+    let dir = common::TempDir::new("float-profile");
+    let profile = dir.path().join("float.toml");
+    std::fs::write(
+        &profile,
+        "[[tab]]\nlayout = { split = \"right\", panes = [{ }, { float = true, focus = true }] }\n",
+    )
+    .unwrap();
+    let profile = profile.to_string_lossy().into_owned();
+    let mut tw = Tilework::start(&["--profile", &profile], 24, 80);
+    tw.wait_for("the floating pane", |s| {
+        s.contents_between(2, 8, 2, 9) == "╭"
+    });
+    tw.wait_for("its prompt", |s| {
+        s.contents_between(3, 9, 3, 11).starts_with('$')
+    });
+    tw.type_line("stty size");
+    tw.wait_for_text("16 62");
+    tw.send("\x02w");
+    tw.wait_for("it hidden", |s| !s.contents().contains('╭'));
+    tw.type_line("stty size");
+    tw.wait_for_text("21 78");
+    tw.send("\x02Q");
+    tw.wait_exit();
+}

@@ -403,8 +403,41 @@ impl Workspace {
                     .map_or(self.tiles(), |r| r.1);
                 self.start_pane(id, launch, rect);
             }
+            if self.open_profile_floats(&spec.floating) {
+                focus_tab = Some(self.tabs.len() - 1);
+            }
         }
         self.active = focus_tab.unwrap_or(0);
+    }
+
+    /// Floats a profile's `floating` panes over the last tab opened:
+    /// hidden (but the pinned) until `C-b w`, unless one has the focus.
+    /// Returns whether one has.
+    fn open_profile_floats(&mut self, specs: &[PaneSpec]) -> bool {
+        let area = self.area;
+        let mut focus = None;
+        for spec in specs {
+            let id = self.alloc_id();
+            let launch = self.launch_for(spec);
+            let Some(tab) = self.tabs.last_mut() else {
+                return false;
+            };
+            let rect = tab.floats.place_new(area);
+            tab.floats.push(id, rect);
+            tab.floats.set_pinned(id, spec.pinned);
+            if spec.focus {
+                focus = Some(id);
+            }
+            self.start_pane_in(id, launch, content_rect(rect));
+        }
+        match (focus, self.tabs.last_mut()) {
+            (Some(id), Some(tab)) => {
+                tab.floats.shown = true;
+                tab.focus_on(id);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Converts a profile's n-ary layout into our binary tree, allocating ids.

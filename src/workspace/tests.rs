@@ -75,7 +75,11 @@ impl Harness {
         };
         h.ws.open_profile(&Profile {
             name: "test".into(),
-            tabs: vec![TabSpec { name: None, layout }],
+            tabs: vec![TabSpec {
+                name: None,
+                layout,
+                floating: Vec::new(),
+            }],
         });
         h
     }
@@ -941,4 +945,45 @@ fn directional_focus_reaches_a_floating_pane_and_leaves_it_either_side() {
     assert_eq!(h.focused(), left);
     assert!(h.ws.apply(Action::Focus(Direction::Right)));
     assert_eq!(h.focused(), right);
+}
+
+/// A profile's floating panes open hidden over their tab (the pinned one
+/// shown), `C-b w` shows them; saved and opened again, they are the same.
+#[test]
+fn floating_panes_come_from_a_profile_and_go_back_into_a_saved_one() {
+    let text = r#"
+[[tab]]
+layout = { split = "right", panes = [{ command = "vim" }, { command = "htop", float = true, pinned = true }] }
+floating = [{ command = "lazygit", title = "git" }]
+"#;
+    let profile = crate::config::profile::parse(text, std::path::Path::new("p.toml")).unwrap();
+    let mut h = Harness::new(false);
+    h.ws.open_profile(&profile);
+    let tab = h.ws.tab().unwrap();
+    assert_eq!(tab.layout.panes().len(), 1);
+    let floats: Vec<PaneId> = tab.floats.iter().map(|f| f.id).collect();
+    let [htop, lazygit] = floats[..] else {
+        panic!("two floating panes: {floats:?}")
+    };
+    assert!(h.ws.is_floating(htop) && h.ws.pane(htop).is_some());
+    let vim = h.focused();
+    assert!(!h.ws.is_floating(vim), "the tiled pane has the focus");
+    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, [vim, htop], "only the pinned one is on screen");
+    assert!(h.ws.apply(Action::ToggleFloating));
+    assert_eq!(h.focused(), lazygit);
+    assert_eq!(h.ws.pane_title(lazygit), "git");
+
+    let saved = crate::workspace::session::to_toml(&h.ws, "p");
+    assert!(saved.contains("floating = ["), "{saved}");
+    let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
+    let mut reopened = Harness::new(false);
+    reopened.ws.open_profile(&again);
+    let tab = reopened.ws.tab().unwrap();
+    let pinned: Vec<bool> = tab.floats.iter().map(|f| f.pinned).collect();
+    assert_eq!(pinned, [true, false]);
+    // The floating pane had the focus: it has it again, shown.
+    assert!(reopened.ws.is_floating(reopened.focused()));
+    assert_eq!(reopened.ws.pane_title(reopened.focused()), "git");
+    assert_eq!(reopened.ws.visible().len(), 3);
 }
