@@ -22,12 +22,14 @@
 pub mod copy_keys;
 pub mod copy_mode;
 pub mod copy_session;
+pub mod copy_window;
 pub mod help;
 pub mod key_encoder;
 pub mod layers;
 pub mod mouse;
 pub mod outcome;
 pub mod prompt;
+pub mod ring_search;
 pub mod router;
 pub mod search_all;
 pub mod search_worker;

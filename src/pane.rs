@@ -21,6 +21,7 @@ pub mod escape_scanner;
 pub mod event;
 pub mod fast_forward;
 pub mod history;
+pub mod history_window;
 mod id;
 pub mod input_queue;
 pub mod osc_guard;
@@ -36,6 +37,6 @@ pub mod unfed;
 
 pub use id::PaneId;
 pub use state::{
-    HISTORY_MEMORY_CAP, HISTORY_MEMORY_PER_BUDGET_BYTE, MIN_GRID, Pane, ScrollView,
-    max_history_rows,
+    HISTORY_MEMORY_CAP, HISTORY_MEMORY_PER_BUDGET_BYTE, MIN_GRID, Pane, RingCopy, ScrollView,
+    WindowTarget, max_history_rows,
 };

@@ -19,7 +19,7 @@ pub struct ResizeMark {
     pub cols: u16,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ByteRing {
     budget: usize,
     /// Grows on demand up to `budget`, so idle panes cost nothing.
@@ -147,6 +147,111 @@ impl ByteRing {
             }
             None => (self.end, Vec::new()),
         }
+    }
+
+    /// The held bytes in `[from, to)` (clamped to what is held), as up to
+    /// two slices because the ring may wrap.
+    fn segments(&self, from: u64, to: u64) -> [&[u8]; 2] {
+        let to = to.clamp(self.start(), self.end);
+        let from = from.clamp(self.start(), to);
+        let len = usize::try_from(to - from).unwrap_or(usize::MAX);
+        let (a, b) = self.slices_from(from);
+        let first = len.min(a.len());
+        [&a[..first], &b[..(len - first).min(b.len())]]
+    }
+
+    /// A copy of the held bytes in `[from, to)`.
+    pub fn copy_range(&self, from: u64, to: u64) -> Vec<u8> {
+        self.segments(from, to).concat()
+    }
+
+    /// The first line start at or after `pos` (a position just after a
+    /// newline, or 0), or the end when no line starts there.
+    pub fn line_start_at_or_after(&self, pos: u64) -> u64 {
+        if pos == 0 {
+            return 0;
+        }
+        // `pos` itself is a line start when the byte before it is a newline.
+        let from = (pos - 1).max(self.start());
+        let mut at = from;
+        for seg in self.segments(from, self.end) {
+            if let Some(i) = memchr::memchr(b'\n', seg) {
+                return at + i as u64 + 1;
+            }
+            at += seg.len() as u64;
+        }
+        self.end
+    }
+
+    /// The oldest line start held: where a replay can begin without
+    /// starting inside a line or an escape sequence.
+    pub fn first_line_start(&self) -> u64 {
+        if self.start() == 0 {
+            0
+        } else {
+            self.line_start_at_or_after(self.start() + 1)
+        }
+    }
+
+    /// The newest line start in `(floor, pos]`, if any.
+    pub fn last_line_start_in(&self, floor: u64, pos: u64) -> Option<u64> {
+        if pos == 0 {
+            return Some(0);
+        }
+        let lo = floor.max(self.start());
+        let [a, b] = self.segments(lo, pos);
+        if let Some(i) = memchr::memrchr(b'\n', b) {
+            return Some(lo + a.len() as u64 + i as u64 + 1);
+        }
+        if let Some(i) = memchr::memrchr(b'\n', a) {
+            return Some(lo + i as u64 + 1);
+        }
+        (lo == 0).then_some(0)
+    }
+
+    /// The start of the line `lines` newlines before `pos`, going back no
+    /// further than `floor` (returned when there are fewer newlines).
+    pub fn lines_back(&self, pos: u64, lines: usize, floor: u64) -> u64 {
+        if lines == 0 {
+            return pos.max(floor);
+        }
+        let floor = floor.max(self.start());
+        let [a, b] = self.segments(floor, pos);
+        let mut left = lines;
+        for i in memchr::memrchr_iter(b'\n', b) {
+            left -= 1;
+            if left == 0 {
+                return floor + a.len() as u64 + i as u64 + 1;
+            }
+        }
+        for i in memchr::memrchr_iter(b'\n', a) {
+            left -= 1;
+            if left == 0 {
+                return floor + i as u64 + 1;
+            }
+        }
+        floor
+    }
+
+    /// The position just after the `lines`-th newline at or after `pos`,
+    /// going no further than `ceil` (returned when there are fewer).
+    pub fn lines_forward(&self, pos: u64, lines: usize, ceil: u64) -> u64 {
+        let ceil = ceil.min(self.end);
+        if lines == 0 {
+            return pos.min(ceil);
+        }
+        let mut at = pos.max(self.start());
+        let mut left = lines;
+        for seg in self.segments(at, ceil) {
+            for i in memchr::memchr_iter(b'\n', seg) {
+                left -= 1;
+                if left == 0 {
+                    return at + i as u64 + 1;
+                }
+            }
+            at += seg.len() as u64;
+        }
+        ceil
     }
 
     fn forget_old_resizes(&mut self) {
