@@ -246,7 +246,12 @@ fn move_rows(
             return;
         };
         let signed = isize::try_from(now).unwrap_or(isize::MAX);
+        let (cursor, top) = (copy.cursor, history.top_row());
         step(copy, history, if rows < 0 { -signed } else { signed });
+        if (copy.cursor, history.top_row()) == (cursor, top) {
+            // At an end of the history: the rest of the count goes nowhere.
+            return;
+        }
         left -= now;
     }
 }

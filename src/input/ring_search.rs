@@ -23,7 +23,8 @@ pub fn for_each_window(
 ) -> Option<()> {
     let ring = &source.ring;
     let cols = source.cols;
-    let cap = max_history_rows(ring.budget(), cols).max(SEARCH_WINDOW_ROWS * 4);
+    let cap = max_history_rows(ring.budget(), cols)
+        .max(history_window::most_rows(SEARCH_WINDOW_ROWS) + usize::from(source.rows));
     let mut extent = history_window::top(ring, SEARCH_WINDOW_ROWS, cols);
     loop {
         if !keep_going() {

@@ -13,9 +13,10 @@
 use crate::pane::scrollback::ByteRing;
 
 /// Distance between anchor boundaries. Small enough that finding the
-/// anchors near a position reads a few KiB; large enough that a window's
-/// list of anchors stays short.
-pub const ANCHOR_SPACING: u64 = 4096;
+/// anchors near a position reads a KiB and snapping a window's ends to
+/// anchors adds few rows; large enough that a window's list of anchors
+/// stays short.
+pub const ANCHOR_SPACING: u64 = 1024;
 
 /// Rows a window aims for: what a view replays at a time.
 pub const WINDOW_ROWS: usize = 2_000;
@@ -79,6 +80,13 @@ pub fn anchor_at_or_after(ring: &ByteRing, pos: u64) -> u64 {
 /// `cols`-character row of plain text, with room for colours).
 fn byte_span(rows: usize, cols: u16) -> u64 {
     rows as u64 * (u64::from(cols.max(1)) * 2 + 16)
+}
+
+/// The most rows a window aiming at `rows` can hold with plain output: its
+/// newlines, rows of long lines within its byte span, and a row a byte
+/// where its ends were snapped to anchors (lines of just a newline).
+pub fn most_rows(rows: usize) -> usize {
+    3 * rows + 2 * usize::try_from(ANCHOR_SPACING).unwrap_or(usize::MAX)
 }
 
 /// About `rows` rows before `pos`, as a ring position.

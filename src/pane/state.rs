@@ -568,7 +568,11 @@ impl Pane {
     }
 
     fn window_request(&self, extent: Extent) -> ReplayRequest {
-        let cap = max_history_rows(self.ring.budget(), self.cols);
+        // A window must hold all its rows, or its first rows (and anchors)
+        // drop off and the next window back is the same one: room for the
+        // rows it aims at, long lines and the snapping of its ends.
+        let window = history_window::most_rows(self.window_rows()) + usize::from(self.rows);
+        let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
         ReplayRequest::window(&self.ring, extent, self.rows, self.cols, cap)
     }
 
@@ -918,6 +922,28 @@ mod tests {
         assert_eq!(
             top_line(&mut pane),
             format!("row{:05}", 50_000 - 6_000 - 20 - 2)
+        );
+    }
+
+    #[test]
+    fn scrolling_to_the_top_of_a_wrapped_ring_of_empty_lines() {
+        let budget = 128 * 1024;
+        let mut pane = Pane::detached(PaneId(1), 24, 80, budget);
+        pane.feed(b"\r\n".repeat(budget));
+        let (tx, rx) = crossbeam_channel::unbounded();
+        pane.scroll(isize::MAX / 2, &tx.into());
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
+            _ => panic!("no history replay"),
+        }
+        let h = pane.history().unwrap();
+        assert!(
+            h.at_top && h.top_row() == 0,
+            "{:?} {} {} first {}",
+            h.extent(),
+            h.at_top,
+            h.top_row(),
+            pane.ring.first_line_start()
         );
     }
 }
