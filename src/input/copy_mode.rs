@@ -57,6 +57,8 @@ impl Match {
 pub struct RowText {
     pub text: String,
     byte_cols: Vec<u16>,
+    /// Every byte is one column (plain ASCII): `byte_cols` is left empty.
+    one_byte_a_col: bool,
     /// The row continues on the next one (the program's line was wrapped).
     pub wrapped: bool,
 }
@@ -86,8 +88,28 @@ impl RowText {
         out
     }
 
+    /// The row from its text as vt100 gives it (blanks between characters
+    /// as spaces, none at the end), when it is plain ASCII: the common
+    /// case, without reading the screen cell by cell.
+    pub fn from_ascii(mut text: String, cols: u16, wrapped: bool) -> Option<Self> {
+        if !text.is_ascii() || text.len() > usize::from(cols) {
+            return None;
+        }
+        let pad = usize::from(cols) - text.len();
+        text.extend(std::iter::repeat_n(' ', pad));
+        Some(Self {
+            text,
+            byte_cols: Vec::new(),
+            one_byte_a_col: true,
+            wrapped,
+        })
+    }
+
     /// Column of the byte at `offset` (the end of the row when past it).
     pub fn col_at(&self, offset: usize, cols: u16) -> u16 {
+        if self.one_byte_a_col {
+            return u16::try_from(offset).map_or(cols, |col| col.min(cols));
+        }
         self.byte_cols.get(offset).copied().unwrap_or(cols)
     }
 }

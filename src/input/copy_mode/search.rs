@@ -38,9 +38,31 @@ impl GlobalMatch {
 
 /// Every row of a history window as text, for searching it.
 pub fn snapshot(history: &mut History) -> Vec<RowText> {
-    (0..history.total_rows())
-        .map(|row| history.with_row(row, RowText::from_screen))
-        .collect()
+    let total = history.total_rows();
+    let view = history.screen().size().0.get();
+    let mut out = Vec::with_capacity(total);
+    // A view's worth of rows for each scroll of the parser.
+    while out.len() < total {
+        let before = out.len();
+        history.with_row(before, |screen, first| {
+            let cols = screen.size().1.get();
+            let texts = screen.rows(0, cols).skip(usize::from(first));
+            for (r, text) in (first..view).zip(texts) {
+                if out.len() == total {
+                    break;
+                }
+                let wrapped = screen.row_wrapped(r);
+                out.push(
+                    RowText::from_ascii(text, cols, wrapped)
+                        .unwrap_or_else(|| RowText::from_screen(screen, r)),
+                );
+            }
+        });
+        if out.len() == before {
+            break;
+        }
+    }
+    out
 }
 
 /// A regex search of one pane's history, run off the render loop as the
