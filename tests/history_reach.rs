@@ -167,3 +167,56 @@ fn a_match_split_by_the_panes_wrap_is_found_far_back() {
             && text.contains("itneedle")
     });
 }
+
+/// Not a test: how long `g` takes on a full 8 MiB ring (issue 11), printed,
+/// never asserted. `cargo test --test history_reach measure_g -- --ignored
+/// --nocapture` (add `--release` for release numbers). Prints the time from
+/// `C-b [` to the history shown, and from `g` to the view settling on the
+/// oldest row it can reach (its number: the first line the ring holds is
+/// 100,951).
+#[test]
+#[ignore = "a measurement; run it by name"]
+fn measure_g_on_a_full_ring() {
+    use std::time::{Duration, Instant};
+    const FLOOD: usize = 800_000; // 12 bytes a line: 9.6 MB, over the 8 MiB ring
+    let long = Duration::from_secs(600);
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
+    tw.type_line(&format!("seq -f 'r''ow%07g' 1 {FLOOD}"));
+    let number = |s: &vt100::Screen, r: u16| -> Option<usize> {
+        let text = s.contents_between(r, 0, r, COLS);
+        let at = text.find("row")?;
+        text.get(at + 3..at + 10)?.parse().ok()
+    };
+    tw.wait_for_within("the last line", long, |s| {
+        (0..ROWS).any(|r| number(s, r) == Some(FLOOD))
+    });
+    let started = Instant::now();
+    tw.send("\x02[");
+    tw.wait_for_within("the history shown", long, |s| {
+        status_line(s).contains("COPY") && s.contents().contains("lines up")
+    });
+    let opened = started.elapsed();
+    let started = Instant::now();
+    tw.send("g");
+    // Settled: the top row stays the same for half a second.
+    let mut last = None;
+    let mut since = Instant::now();
+    let mut settled_at = Duration::ZERO;
+    loop {
+        let top = tw.with_screen(|s| number(s, 1));
+        if top != last {
+            last = top;
+            since = Instant::now();
+            settled_at = started.elapsed();
+        } else if since.elapsed() > Duration::from_millis(500) && top.is_some() {
+            break;
+        }
+        assert!(started.elapsed() < long, "no settled view");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    eprintln!(
+        "8 MiB ring: C-b [ shows the history after {opened:?}; g shows row {:?} after {settled_at:?}",
+        last
+    );
+}
