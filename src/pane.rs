@@ -10,7 +10,8 @@
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
-//! on demand. [`spawn`] decides what to run; [`process`] is the seam that
+//! on demand, a window at a time ([`history_window`] picks the bytes).
+//! [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
 //! which the renderer reads.

@@ -129,26 +129,6 @@ impl ByteRing {
         }
     }
 
-    /// A copy of the held history starting at the first line boundary (so a
-    /// replay does not begin inside a line or an escape sequence), with the
-    /// absolute position it starts at.
-    pub fn snapshot_from_line_start(&self) -> (u64, Vec<u8>) {
-        let (a, b) = self.slices_from(self.start());
-        let mut bytes = Vec::with_capacity(a.len() + b.len());
-        bytes.extend_from_slice(a);
-        bytes.extend_from_slice(b);
-        if self.start() == 0 {
-            return (0, bytes);
-        }
-        match bytes.iter().position(|&b| b == b'\n') {
-            Some(nl) => {
-                bytes.drain(..=nl);
-                (self.start() + nl as u64 + 1, bytes)
-            }
-            None => (self.end, Vec::new()),
-        }
-    }
-
     /// The held bytes in `[from, to)` (clamped to what is held), as up to
     /// two slices because the ring may wrap.
     fn segments(&self, from: u64, to: u64) -> [&[u8]; 2] {
@@ -331,15 +311,55 @@ mod tests {
     }
 
     #[test]
-    fn snapshot_starts_at_a_line_boundary_once_history_was_dropped() {
+    fn the_first_line_start_is_past_the_dropped_bytes() {
         let mut ring = ByteRing::new(10);
         ring.push(b"first\nsecond\nthird");
-        let (pos, bytes) = ring.snapshot_from_line_start();
-        assert_eq!(bytes, b"third");
-        assert_eq!(pos, 13);
+        assert_eq!(ring.first_line_start(), 13);
+        assert_eq!(ring.copy_range(13, ring.end()), b"third");
         let mut fresh = ByteRing::new(100);
         fresh.push(b"ab\ncd");
-        assert_eq!(fresh.snapshot_from_line_start(), (0, b"ab\ncd".to_vec()));
+        assert_eq!(fresh.first_line_start(), 0);
+    }
+
+    #[test]
+    fn newlines_are_counted_across_the_wrap_like_a_naive_scan() {
+        let mut ring = ByteRing::new(50);
+        let mut all = Vec::new();
+        for i in 0..40u32 {
+            let line = format!("{}\n", "x".repeat((i % 5) as usize));
+            ring.push(line.as_bytes());
+            all.extend_from_slice(line.as_bytes());
+        }
+        let start = ring.start();
+        let is_start = |p: u64| p == 0 || all[(p - 1) as usize] == b'\n';
+        for pos in start..=ring.end() {
+            // The line start `n` newlines back, by hand.
+            for n in 0..6 {
+                let mut p = pos;
+                let mut left = n;
+                while left > 0 && p > start {
+                    p -= 1;
+                    if all[p as usize] == b'\n' {
+                        left -= 1;
+                        if left == 0 {
+                            p += 1;
+                            break;
+                        }
+                    }
+                }
+                let expected = if left > 0 { start } else { p };
+                assert_eq!(ring.lines_back(pos, n, 0), expected, "back {n} from {pos}");
+            }
+            let from = pos.max(start + 1);
+            let after = (from..=ring.end()).find(|&p| is_start(p));
+            assert_eq!(
+                ring.line_start_at_or_after(from),
+                after.unwrap_or(ring.end())
+            );
+            let forward = ring.lines_forward(pos, 1, ring.end());
+            let next_nl = (pos..ring.end()).find(|&p| all[p as usize] == b'\n');
+            assert_eq!(forward, next_nl.map_or(ring.end(), |p| p + 1));
+        }
     }
 
     #[test]
