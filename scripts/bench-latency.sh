@@ -10,7 +10,11 @@
 # continuously — with the MB/s that flood pane itself managed to write, so a
 # multiplexer cannot win latency by starving it.
 #
-#   scripts/bench-latency.sh [KEYS]      (default 300)
+# Contenders are interleaved round by round (A B C A B C …, ROUNDS rounds
+# of KEYS keys each) so drift on a shared machine hits all of them alike,
+# and each row gives its p50 and p99 as a ratio of tmux's from the same run.
+#
+#   scripts/bench-latency.sh [KEYS] [ROUNDS]      (default 100 keys, 3 rounds)
 #
 # Output is also saved in target/bench/results/.
 set -euo pipefail
@@ -19,9 +23,10 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-keys=${1:-300}
-if ! [[ $keys =~ ^[0-9]+$ ]] || ((keys < 1)); then
-    echo "usage: $0 [KEYS]" >&2
+keys=${1:-100}
+rounds=${2:-3}
+if ! [[ $keys =~ ^[0-9]+$ && $rounds =~ ^[0-9]+$ ]] || ((keys < 1 || rounds < 1)); then
+    echo "usage: $0 [KEYS] [ROUNDS]" >&2
     exit 2
 fi
 
@@ -31,13 +36,13 @@ contenders=$(bench_contenders)
 mkdir -p "$BENCH_DIR/results"
 out="$BENCH_DIR/results/latency-$(date -u +%Y%m%d-%H%M%S).md"
 
-common=(--keys "$keys" --tilework "$BENCH_TILEWORK" --tmux "$BENCH_TMUX" --table)
+common=(--keys "$keys" --rounds "$rounds" --tilework "$BENCH_TILEWORK" --tmux "$BENCH_TMUX" --table)
 idle=("$BENCH_HARNESS" latency --contender "$contenders" "${common[@]}")
 # A bare PTY holds one program: there is no second pane to flood.
 flood=("$BENCH_HARNESS" latency --contender "${contenders#bare,}" "${common[@]}" --flood --file "$file")
 {
-    bench_header "Key echo latency, $keys keys" \
-        "scripts/bench-latency.sh $keys  (runs: ${idle[*]}; then ${flood[*]})"
+    bench_header "Key echo latency, $rounds interleaved rounds of $keys keys" \
+        "scripts/bench-latency.sh $keys $rounds  (runs: ${idle[*]}; then ${flood[*]})"
     echo "### Idle (one pane: a program echoing each key on a raw tty)"
     echo
     "${idle[@]}"

@@ -7,9 +7,10 @@
 //! - [`ui_state`]: what the layers open and close and rendering reads:
 //!   mode, notice, popups, prompt, selections, copy mode.
 //! - [`copy_session`]: copy mode from entering to leaving, over
-//!   [`copy_mode`]'s cursor, selection and search; [`search_worker`] runs
-//!   its regex searches off the render loop, [`search_all`] those across
-//!   panes.
+//!   [`copy_mode`]'s cursor, selection and search; [`copy_window`] moves
+//!   the window of history shown along with the cursor; [`search_worker`]
+//!   runs its regex searches off the render loop, [`search_all`] those
+//!   across panes, both over the whole history ([`ring_search`]).
 //! - [`to_panes`] and [`key_encoder`]: keys, pastes and mouse reports as
 //!   the bytes an xterm would send, for the programs.
 //! - [`outcome`]: what handling an event did, and the [`Command`]s
@@ -24,12 +25,14 @@
 pub mod copy_keys;
 pub mod copy_mode;
 pub mod copy_session;
+pub mod copy_window;
 pub mod help;
 pub mod key_encoder;
 pub mod layers;
 pub mod mouse;
 pub mod outcome;
 pub mod prompt;
+pub mod ring_search;
 pub mod router;
 pub mod search_all;
 pub mod search_worker;

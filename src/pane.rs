@@ -10,7 +10,9 @@
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
-//! on demand ([`history_text`]: all of it as a file's text). [`spawn`] decides what to run; [`process`] is the seam that
+//! on demand, a window at a time ([`history_window`] picks the bytes;
+//! [`history_text`] writes all of it out as text).
+//! [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
 //! which the renderer reads.
@@ -22,6 +24,7 @@ pub mod event;
 pub mod fast_forward;
 pub mod history;
 pub mod history_text;
+pub mod history_window;
 mod id;
 pub mod input_queue;
 pub mod osc_guard;
@@ -37,6 +40,6 @@ pub mod unfed;
 
 pub use id::PaneId;
 pub use state::{
-    HISTORY_MEMORY_CAP, HISTORY_MEMORY_PER_BUDGET_BYTE, MIN_GRID, Pane, ScrollView,
-    max_history_rows,
+    HISTORY_MEMORY_CAP, HISTORY_MEMORY_PER_BUDGET_BYTE, MIN_GRID, Pane, RingCopy, ScrollView,
+    WindowTarget, max_history_rows,
 };

@@ -253,12 +253,7 @@ pub fn launch_arranged(
                     Arrangement::SideBySide => "{left}",
                     Arrangement::Tiled => "{top-left}",
                 };
-                argv.extend([
-                    ";".into(),
-                    "select-pane".into(),
-                    "-t".into(),
-                    first.into(),
-                ]);
+                argv.extend([";".into(), "select-pane".into(), "-t".into(), first.into()]);
             }
             Ok((
                 Launch {

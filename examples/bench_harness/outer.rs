@@ -3,7 +3,9 @@
 //!
 //! The reader thread counts every byte and, when armed with a needle,
 //! reports the instant the read that completed the needle returned: that is
-//! when a real terminal would have the glyph in hand.
+//! when a real terminal would have the glyph in hand. Like a real terminal
+//! it answers the device attributes query and the colour queries (OSC
+//! 10/11/12), which a multiplexer may wait for at start.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -58,7 +60,8 @@ pub struct Outer {
     child: Box<dyn Child + Send + Sync>,
     // Kept alive: dropping the master hangs the terminal up.
     _master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
+    /// Shared with the reader thread, which answers queries.
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
     bytes: Arc<AtomicU64>,
     last_read: Arc<AtomicU64>,
     watch: Arc<Watch>,
@@ -111,7 +114,9 @@ impl Outer {
             .master
             .try_clone_reader()
             .context("cloning the PTY reader")?;
-        let writer = pair.master.take_writer().context("taking the PTY writer")?;
+        let writer = Arc::new(Mutex::new(
+            pair.master.take_writer().context("taking the PTY writer")?,
+        ));
 
         let bytes = Arc::new(AtomicU64::new(0));
         let last_read = Arc::new(AtomicU64::new(0));
@@ -124,6 +129,7 @@ impl Outer {
         let thread_bytes = Arc::clone(&bytes);
         let thread_last = Arc::clone(&last_read);
         let thread_watch = Arc::clone(&watch);
+        let thread_writer = Arc::clone(&writer);
         let reader_thread = std::thread::Builder::new()
             .name("outer-reader".into())
             .spawn(move || {
@@ -133,6 +139,7 @@ impl Outer {
                     &thread_last,
                     &thread_watch,
                     &hits_tx,
+                    &thread_writer,
                 );
                 let _ = done_tx.send(());
             })
@@ -168,6 +175,8 @@ impl Outer {
     /// Types `bytes` (one write, like a terminal sending one key).
     pub fn type_bytes(&mut self, bytes: &[u8]) -> Result<()> {
         self.writer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
             .write_all(bytes)
             .context("writing to the outer PTY")?;
         Ok(())
@@ -240,6 +249,7 @@ fn drain(
     last_read: &AtomicU64,
     watch: &Watch,
     hits: &Sender<Instant>,
+    writer: &Mutex<Box<dyn Write + Send>>,
 ) {
     let mut buf = vec![0u8; READ_CHUNK];
     // The last bytes of the previous read: a needle may straddle two reads.
@@ -269,10 +279,40 @@ fn drain(
                 let _ = hits.send(now);
             }
         }
+        answer_queries(chunk, writer);
         tail.extend_from_slice(&chunk[chunk.len() - chunk.len().min(7)..]);
         if tail.len() > 7 {
             tail.drain(..tail.len() - 7);
         }
+    }
+}
+
+/// Queries a terminal answers, and its answers (a VT220-class terminal with
+/// white text on black).
+const ANSWERS: &[(&[u8], &[u8])] = &[
+    (b"\x1b[c", b"\x1b[?62;22c"),
+    (b"\x1b[0c", b"\x1b[?62;22c"),
+    (b"\x1b]10;?", b"\x1b]10;rgb:ffff/ffff/ffff\x1b\\"),
+    (b"\x1b]11;?", b"\x1b]11;rgb:0000/0000/0000\x1b\\"),
+    (b"\x1b]12;?", b"\x1b]12;rgb:ffff/ffff/ffff\x1b\\"),
+];
+
+/// Answers the queries in `chunk` (one split across two reads goes
+/// unanswered), in the order of the table: the device attributes answer,
+/// which programs use to fence their queries, is written last.
+fn answer_queries(chunk: &[u8], writer: &Mutex<Box<dyn Write + Send>>) {
+    if !chunk.contains(&0x1b) {
+        return;
+    }
+    let mut reply = Vec::new();
+    for (query, answer) in ANSWERS.iter().rev() {
+        if find(chunk, query) {
+            reply.extend_from_slice(answer);
+        }
+    }
+    if !reply.is_empty() {
+        let mut w = writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = w.write_all(&reply).and_then(|()| w.flush());
     }
 }
 

@@ -20,7 +20,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
 use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent, pane_mailbox, search_mailbox};
-use crate::app::typing_throttle::TypingThrottle;
+use crate::app::typing_throttle::{self, TypingThrottle};
 use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
@@ -191,6 +191,8 @@ pub(super) struct App<B: FrameSink> {
     /// Reused every wake-up: chunks taken from one pane, pane visit order.
     batch: Vec<crate::pane::pty::OutputChunk>,
     order: Vec<PaneId>,
+    /// Where in the pane order this turn's feeding starts.
+    feed_rotation: usize,
     render_cache: crate::render::cache::RenderCache,
     painter: Painter,
     throttle: TypingThrottle,
@@ -237,6 +239,7 @@ impl<B: FrameSink> App<B> {
             copy_command: settings.copy_command.clone(),
             batch: Vec::with_capacity(64),
             order: Vec::with_capacity(16),
+            feed_rotation: 0,
             render_cache: crate::render::cache::RenderCache::default(),
             painter: Painter::new(size),
             throttle: TypingThrottle::default(),
@@ -415,8 +418,16 @@ impl<B: FrameSink> App<B> {
         self.order.clear();
         self.order
             .extend(echo.filter(|id| self.ws.pane(*id).is_some()));
+        let first_other = self.order.len();
         self.order
             .extend(self.ws.pane_ids().filter(|id| Some(*id) != echo));
+        // While typing, the other panes share one allowance: who goes first
+        // takes turns, or the last panes would get none of it.
+        let others = &mut self.order[first_other..];
+        if !others.is_empty() {
+            self.feed_rotation = self.feed_rotation.wrapping_add(1);
+            others.rotate_left(self.feed_rotation % others.len());
+        }
         let now = Instant::now();
         for i in 0..self.order.len() {
             let id = self.order[i];
@@ -437,17 +448,19 @@ impl<B: FrameSink> App<B> {
             // left from the last turn's slice goes first and counts.
             let waiting = pane.unfed();
             let mut taken = waiting;
+            let mut cost = 0;
             while taken < budget {
                 let Some(chunk) = pane.try_output() else {
                     break;
                 };
                 taken += chunk.len();
+                cost += typing_throttle::cost_of(&chunk);
                 self.batch.push(chunk);
-                if !self.throttle.may_feed_more(id, taken, now) {
+                if !self.throttle.may_feed_more(id, cost, now) {
                     break;
                 }
             }
-            self.throttle.fed(id, taken - waiting, now);
+            self.throttle.fed(id, cost, now);
             let fed = waiting > 0 || !self.batch.is_empty();
             for chunk in self.batch.drain(..) {
                 pane.take_in(chunk);

@@ -36,7 +36,7 @@ impl Effects<'_> {
                         if let Some(pane) = self.ws.pane(id) {
                             crate::input::search_all::spawn(
                                 id,
-                                pane.replay_request(),
+                                pane.ring_copy(),
                                 pattern.clone(),
                                 self.router.searches(),
                             );

@@ -6,13 +6,21 @@
 //! writing it, the pane's reader thread and the render loop. Every thread
 //! on a key's way to the screen (input, loop, writer, reader) then waits
 //! for a core, and the echo's p99 was 2-8 ms. While keys are being typed,
-//! other panes are fed at most [`TYPING_FLOOD_RATE`]; their readers then
-//! fill their channels and block, the flooding program blocks on its PTY,
-//! and the cores are free for the key. The flood keeps more than 40 MB/s
-//! (the benchmark's floor) and is back to full speed
+//! the other panes together are fed at most [`TYPING_OTHERS_RATE`]; their
+//! readers then fill their channels and block, the flooding programs block
+//! on their PTYs, and the cores are free for the key. One flood keeps more
+//! than 40 MB/s (the benchmark's floor) and is back to full speed
 //! [`TYPING_WINDOW`] after the last key.
+//!
+//! The allowance is shared by all other panes, not given to each: 32 panes
+//! running `yes` each given a flood's allowance kept both cores in the
+//! kernel, and the echo waited 50-200 ms for a core. It is counted in bytes
+//! plus [`LINE_CHARGE`] per line, because what a program costs the machine
+//! to write to a terminal is mostly per line (the kernel turns each `\n`
+//! into `\r\n` and pushes the buffer on, waking a worker each time): `yes`
+//! writes 2-byte lines and costs the kernel ~30 times what `cat` of a log
+//! does per byte.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::pane::PaneId;
@@ -20,22 +28,32 @@ use crate::pane::PaneId;
 /// How long after a key other panes stay throttled.
 pub const TYPING_WINDOW: Duration = Duration::from_millis(300);
 
-/// Bytes per second other panes may deliver while the user types.
-pub const TYPING_FLOOD_RATE: f64 = 44_000_000.0;
+/// What one line of output costs, in bytes of allowance.
+pub const LINE_CHARGE: usize = 64;
 
-/// The most a throttled pane can save up (one frame's worth at 60 fps).
-const BURST: f64 = TYPING_FLOOD_RATE / 60.0;
+/// Allowance per second for all other panes together while the user types:
+/// 44 MB/s of the flood benchmark's log lines (62 bytes on average), about
+/// 2.7 MB/s of `yes`.
+pub const TYPING_OTHERS_RATE: f64 = 44_000_000.0 * (62.0 + LINE_CHARGE as f64) / 62.0;
 
-/// A held-back pane is looked at again once it may take this much: at
+/// The most the other panes can save up (one frame's worth at 60 fps).
+const BURST: f64 = TYPING_OTHERS_RATE / 60.0;
+
+/// Held-back panes are looked at again once they may take this much: at
 /// 44 MB/s that is ~5,000 looks a second, where waking for every 4 KiB read
 /// was ~10,000. Larger steps let the flood arrive in bursts that delay
 /// echoes (`bench-latency.sh`, flood p99: 0.8-2.2 ms with 32 KiB steps,
 /// 0.6-0.8 ms with 8 KiB, except one 1.2 ms run).
-const REFILL: f64 = 8.0 * 1024.0;
+const REFILL: f64 = 8.0 * 1024.0 * (62.0 + LINE_CHARGE as f64) / 62.0;
+
+/// What taking `chunk` from a pane costs in allowance.
+pub fn cost_of(chunk: &[u8]) -> usize {
+    chunk.len() + LINE_CHARGE * chunk.iter().filter(|&&b| b == b'\n').count()
+}
 
 #[derive(Debug)]
 struct Bucket {
-    /// Bytes the pane may still deliver; negative after a large chunk.
+    /// Allowance left; negative after a large chunk.
     tokens: f64,
     at: Instant,
 }
@@ -43,7 +61,8 @@ struct Bucket {
 #[derive(Debug, Default)]
 pub struct TypingThrottle {
     typing: Option<(PaneId, Instant)>,
-    buckets: HashMap<PaneId, Bucket>,
+    /// Shared by every pane but the one typed into.
+    others: Option<Bucket>,
 }
 
 impl TypingThrottle {
@@ -53,7 +72,7 @@ impl TypingThrottle {
             .typing
             .is_none_or(|(p, until)| p != pane || until <= now)
         {
-            self.buckets.clear();
+            self.others = None;
         }
         self.typing = Some((pane, now + TYPING_WINDOW));
     }
@@ -68,50 +87,50 @@ impl TypingThrottle {
         if !self.limits(pane, now) {
             return true;
         }
-        let bucket = self.buckets.entry(pane).or_insert(Bucket {
+        let bucket = self.others.get_or_insert(Bucket {
             tokens: BURST,
             at: now,
         });
         let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
-        bucket.tokens = (bucket.tokens + elapsed * TYPING_FLOOD_RATE).min(BURST);
+        bucket.tokens = (bucket.tokens + elapsed * TYPING_OTHERS_RATE).min(BURST);
         bucket.at = now;
         bucket.tokens > 0.0
     }
 
-    /// Whether `pane` may take another chunk after `taken` bytes this turn.
-    pub fn may_feed_more(&self, pane: PaneId, taken: usize, now: Instant) -> bool {
+    /// Whether `pane` may take another chunk after taking `cost` (see
+    /// [`cost_of`]) this turn.
+    pub fn may_feed_more(&self, pane: PaneId, cost: usize, now: Instant) -> bool {
         !self.limits(pane, now)
             || self
-                .buckets
-                .get(&pane)
-                .is_none_or(|b| b.tokens - taken as f64 > 0.0)
+                .others
+                .as_ref()
+                .is_none_or(|b| b.tokens - cost as f64 > 0.0)
     }
 
-    /// `pane` was fed `bytes`.
-    pub fn fed(&mut self, pane: PaneId, bytes: usize, now: Instant) {
+    /// `pane` was fed output costing `cost`.
+    pub fn fed(&mut self, pane: PaneId, cost: usize, now: Instant) {
         if self.limits(pane, now)
-            && let Some(bucket) = self.buckets.get_mut(&pane)
+            && let Some(bucket) = self.others.as_mut()
         {
-            bucket.tokens -= bytes as f64;
+            bucket.tokens -= cost as f64;
         }
     }
 
     /// Whether `pane` is waiting for its allowance (the loop then does not
     /// wake for its output).
     pub fn holds_back(&self, pane: PaneId, now: Instant) -> bool {
-        self.limits(pane, now) && self.buckets.get(&pane).is_some_and(|b| b.tokens <= 0.0)
+        self.limits(pane, now) && self.others.as_ref().is_some_and(|b| b.tokens <= 0.0)
     }
 
-    /// When the loop must look again: a held-back pane's allowance comes
+    /// When the loop must look again: the held-back panes' allowance comes
     /// back, or typing ends.
     pub fn next_deadline(&self, now: Instant) -> Option<Instant> {
         let (_, until) = self.typing.filter(|&(_, until)| now < until)?;
         let refill = self
-            .buckets
-            .values()
+            .others
+            .as_ref()
             .filter(|b| b.tokens <= 0.0)
-            .map(|b| b.at + Duration::from_secs_f64((REFILL - b.tokens) / TYPING_FLOOD_RATE))
-            .min();
+            .map(|b| b.at + Duration::from_secs_f64((REFILL - b.tokens) / TYPING_OTHERS_RATE));
         Some(refill.map_or(until, |r| r.min(until)))
     }
 }
@@ -120,6 +139,34 @@ impl TypingThrottle {
 mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
+
+    #[test]
+    fn the_other_panes_share_one_allowance() {
+        let mut t = TypingThrottle::default();
+        let now = Instant::now();
+        let (typed, a, b) = (PaneId(1), PaneId(2), PaneId(3));
+        t.key_sent(typed, now);
+        assert!(t.may_feed(a, now));
+        t.fed(a, BURST as usize + 1, now);
+        assert!(t.holds_back(a, now));
+        assert!(t.holds_back(b, now), "b spends what a left: nothing");
+        assert!(!t.may_feed(b, now));
+        assert!(!t.holds_back(typed, now));
+    }
+
+    #[test]
+    fn lines_cost_more_than_their_bytes() {
+        assert_eq!(cost_of(b"abc"), 3);
+        assert_eq!(cost_of(b"y\ny\n"), 4 + 2 * LINE_CHARGE);
+        // The flood benchmark's lines keep 44 MB/s.
+        let line = [b'x'; 61].iter().chain(b"\n").copied().collect::<Vec<u8>>();
+        let lines_per_s = TYPING_OTHERS_RATE / cost_of(&line) as f64;
+        assert!(
+            (lines_per_s * 62.0 - 44e6).abs() < 1e6,
+            "{}",
+            lines_per_s * 62.0
+        );
+    }
 
     #[test]
     fn only_other_panes_are_limited_and_only_while_typing() {
@@ -132,7 +179,7 @@ mod tests {
         t.key_sent(typed, now);
         assert!(t.may_feed(typed, now));
         assert!(t.may_feed(other, now));
-        t.fed(other, 4 * 1024 * 1024, now);
+        t.fed(other, 8 * 1024 * 1024, now);
         assert!(!t.may_feed(other, now));
         assert!(t.holds_back(other, now));
         assert!(!t.holds_back(typed, now));
@@ -163,7 +210,7 @@ mod tests {
         }
         let rate = fed as f64;
         assert!(
-            rate > TYPING_FLOOD_RATE * 0.95 && rate < TYPING_FLOOD_RATE * 1.1,
+            rate > TYPING_OTHERS_RATE * 0.95 && rate < TYPING_OTHERS_RATE * 1.1,
             "{rate} bytes in a second"
         );
     }

@@ -6,14 +6,11 @@
 //! `History`, so it is tested without a terminal.
 
 mod motion;
+mod search;
 
-use std::sync::Arc;
+pub use motion::{Find, MAX_COUNT, Motion, Scroll, scroll_rows};
+pub use search::{GlobalMatch, Search, find_all, find_all_while, snapshot};
 
-use regex::Regex;
-
-pub use motion::{Find, MAX_COUNT, Motion, Scroll};
-
-use crate::input::search_worker::{Found, SearchMailbox, SearchWorker};
 use crate::pane::PaneId;
 use crate::pane::history::History;
 
@@ -30,12 +27,28 @@ pub enum SelectKind {
     Block,
 }
 
+/// A match on the rows of the window shown: from (`row`, `start`) to
+/// (`end_row`, `end`), the end exclusive. It spans rows where the program's
+/// line was wrapped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Match {
     pub row: usize,
     pub start: u16,
+    pub end_row: usize,
     /// Exclusive.
     pub end: u16,
+}
+
+impl Match {
+    /// The columns of row `row` this match covers, if any.
+    pub fn cols_on(&self, row: usize, width: u16) -> Option<(u16, u16)> {
+        if row < self.row || row > self.end_row {
+            return None;
+        }
+        let from = if row == self.row { self.start } else { 0 };
+        let to = if row == self.end_row { self.end } else { width };
+        Some((from, to))
+    }
 }
 
 /// One row as text, with the column of every byte so regex byte offsets map
@@ -44,6 +57,8 @@ pub struct Match {
 pub struct RowText {
     pub text: String,
     byte_cols: Vec<u16>,
+    /// Every byte is one column (plain ASCII): `byte_cols` is left empty.
+    one_byte_a_col: bool,
     /// The row continues on the next one (the program's line was wrapped).
     pub wrapped: bool,
 }
@@ -73,243 +88,30 @@ impl RowText {
         out
     }
 
+    /// The row from its text as vt100 gives it (blanks between characters
+    /// as spaces, none at the end), when it is plain ASCII: the common
+    /// case, without reading the screen cell by cell.
+    pub fn from_ascii(mut text: String, cols: u16, wrapped: bool) -> Option<Self> {
+        if !text.is_ascii() || text.len() > usize::from(cols) {
+            return None;
+        }
+        let pad = usize::from(cols) - text.len();
+        text.extend(std::iter::repeat_n(' ', pad));
+        Some(Self {
+            text,
+            byte_cols: Vec::new(),
+            one_byte_a_col: true,
+            wrapped,
+        })
+    }
+
     /// Column of the byte at `offset` (the end of the row when past it).
-    fn col_at(&self, offset: usize, cols: u16) -> u16 {
+    pub fn col_at(&self, offset: usize, cols: u16) -> u16 {
+        if self.one_byte_a_col {
+            return u16::try_from(offset).map_or(cols, |col| col.min(cols));
+        }
         self.byte_cols.get(offset).copied().unwrap_or(cols)
     }
-}
-
-/// Every row of a history as text: built once when a search starts, so
-/// typing the pattern re-runs only the regex.
-pub fn snapshot(history: &mut History) -> Vec<RowText> {
-    (0..history.total_rows())
-        .map(|row| history.with_row(row, RowText::from_screen))
-        .collect()
-}
-
-/// A regex search of one pane's history, run off the render loop as the
-/// pattern is typed (see `search_worker`): the matches and the current one,
-/// or why there are none, and whether a newer search is still running.
-#[derive(Debug)]
-pub struct Search {
-    pub pattern: String,
-    pub case_insensitive: bool,
-    pub matches: Vec<Match>,
-    /// Index into `matches` of the one the view follows.
-    pub current: Option<usize>,
-    pub error: Option<String>,
-    /// The request whose result is awaited (the latest one).
-    searching: Option<u64>,
-    /// `n` (+1) and `N` (-1) pressed while searching, taken when the result
-    /// lands so that no keystroke is lost.
-    queued_steps: isize,
-    worker: Result<SearchWorker, String>,
-}
-
-impl Search {
-    /// Snapshots the history's rows (the search runs over this copy, so the
-    /// loop keeps the history to itself) and starts the worker that
-    /// searches them; results come back on `events`.
-    pub fn new(pane: PaneId, history: &mut History, events: SearchMailbox) -> Self {
-        let cols = history.screen().size().1.get();
-        let rows: Arc<[RowText]> = snapshot(history).into();
-        let worker = SearchWorker::start(pane, rows, cols, events)
-            .map_err(|err| format!("cannot search: starting a thread failed: {err}"));
-        Self {
-            pattern: String::new(),
-            case_insensitive: true,
-            matches: Vec::new(),
-            current: None,
-            error: None,
-            searching: None,
-            queued_steps: 0,
-            worker,
-        }
-    }
-
-    /// Starts searching for `pattern`; any search under way is abandoned.
-    /// The previous matches stay (no flicker while typing) until the
-    /// result arrives in [`Search::apply`]. The pattern already searched
-    /// for (Enter at the end of typing) keeps its search, running or done.
-    pub fn set_pattern(&mut self, pattern: &str) {
-        if pattern == self.pattern && !pattern.is_empty() {
-            return;
-        }
-        self.pattern = pattern.to_string();
-        self.start();
-    }
-
-    pub fn toggle_case(&mut self) {
-        self.case_insensitive = !self.case_insensitive;
-        self.start();
-    }
-
-    fn start(&mut self) {
-        self.queued_steps = 0;
-        let worker = match &self.worker {
-            Ok(worker) => worker,
-            Err(reason) => {
-                self.error = Some(reason.clone());
-                return;
-            }
-        };
-        if self.pattern.is_empty() {
-            worker.cancel();
-            self.searching = None;
-            self.matches.clear();
-            self.current = None;
-            self.error = None;
-            return;
-        }
-        self.searching = Some(worker.request(&self.pattern, self.case_insensitive));
-    }
-
-    /// A search is running whose result will replace the matches.
-    pub fn is_searching(&self) -> bool {
-        self.searching.is_some()
-    }
-
-    /// Takes a worker's result if it answers the latest request (an older
-    /// one is dropped: returns false). The current match becomes the one
-    /// nearest before `from` (searching backwards, like tmux's `?`), moved
-    /// by any `n`/`N` pressed meanwhile.
-    pub fn apply(&mut self, found: Found, from: Point) -> bool {
-        let wanted = self.searching == Some(found.generation)
-            && self
-                .worker
-                .as_ref()
-                .is_ok_and(|w| w.is_current(found.generation));
-        if !wanted {
-            return false;
-        }
-        self.searching = None;
-        self.current = None;
-        match found.outcome {
-            Ok(matches) => {
-                self.matches = matches;
-                self.error = None;
-            }
-            Err(err) => {
-                self.matches.clear();
-                self.error = Some(err.to_string());
-            }
-        }
-        self.current = self
-            .matches
-            .iter()
-            .rposition(|m| {
-                Point {
-                    row: m.row,
-                    col: m.start,
-                } <= from
-            })
-            .or_else(|| (!self.matches.is_empty()).then(|| self.matches.len() - 1));
-        let steps = std::mem::take(&mut self.queued_steps);
-        for _ in 0..steps.unsigned_abs() {
-            self.step(steps > 0);
-        }
-        true
-    }
-
-    /// Moves to the next (older, `back`) or previous match, wrapping. While
-    /// a search runs, the step is kept for its result.
-    pub fn step(&mut self, back: bool) -> Option<Match> {
-        if self.is_searching() {
-            self.queued_steps += if back { 1 } else { -1 };
-            return None;
-        }
-        let n = self.matches.len();
-        if n == 0 {
-            return None;
-        }
-        let i = match self.current {
-            None => n - 1,
-            Some(i) if back => (i + n - 1) % n,
-            Some(i) => (i + 1) % n,
-        };
-        self.current = Some(i);
-        self.matches.get(i).copied()
-    }
-
-    /// Makes the first match on the `n`-th newest matching row (0: the
-    /// newest; the oldest when there are fewer) the current one.
-    pub fn select_row_from_end(&mut self, n: usize) {
-        let mut rows_seen = 0;
-        let mut pick = None;
-        for (i, m) in self.matches.iter().enumerate().rev() {
-            let next_row = self.matches.get(i + 1).map(|later| later.row);
-            if next_row != Some(m.row) {
-                rows_seen += 1;
-            }
-            if rows_seen > n + 1 {
-                break;
-            }
-            pick = Some(i);
-        }
-        if pick.is_some() {
-            self.current = pick;
-        }
-    }
-
-    pub fn current_match(&self) -> Option<Match> {
-        self.current.and_then(|i| self.matches.get(i).copied())
-    }
-
-    pub fn case_label(&self) -> &'static str {
-        if self.case_insensitive {
-            "(any case)"
-        } else {
-            "(exact case)"
-        }
-    }
-
-    /// What the prompt shows after the pattern.
-    pub fn status(&self) -> String {
-        if self.is_searching() {
-            return "searching…".into();
-        }
-        match (&self.error, self.current) {
-            (Some(err), _) => err.clone(),
-            (None, Some(i)) => format!("{}/{} {}", i + 1, self.matches.len(), self.case_label()),
-            (None, None) if self.pattern.is_empty() => String::new(),
-            (None, None) => format!("no match {}", self.case_label()),
-        }
-    }
-}
-
-/// Every match of `regex` in `rows`.
-pub fn find_all(rows: &[RowText], regex: &Regex, cols: u16) -> Vec<Match> {
-    find_all_while(rows, regex, cols, || true).unwrap_or_default()
-}
-
-/// Every match of `regex` in `rows`, or `None` as soon as `keep_going`
-/// says no (it is asked before each row: a search nobody wants any more
-/// stops within one row).
-pub fn find_all_while(
-    rows: &[RowText],
-    regex: &Regex,
-    cols: u16,
-    keep_going: impl Fn() -> bool,
-) -> Option<Vec<Match>> {
-    let mut out = Vec::new();
-    for (row, text) in rows.iter().enumerate() {
-        if !keep_going() {
-            return None;
-        }
-        for m in regex.find_iter(&text.text) {
-            if m.as_str().trim().is_empty() {
-                continue;
-            }
-            let start = text.col_at(m.start(), cols);
-            let end = if m.end() == 0 {
-                start
-            } else {
-                text.col_at(m.end() - 1, cols).saturating_add(1)
-            };
-            out.push(Match { row, start, end });
-        }
-    }
-    Some(out)
 }
 
 /// The state of copy mode on one pane.
@@ -518,19 +320,35 @@ pub fn word_bounds(screen: &vt100::Screen, row: u16, col: u16) -> (u16, u16) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::input::search_worker::SearchReport;
-    use crate::pane::history::ReplayRequest;
+    use crate::input::search_worker::{Found, SearchReport};
+    use crate::pane::RingCopy;
+    use crate::pane::history::{Located, ReplayRequest};
     use crate::pane::scrollback::ByteRing;
     use crossbeam_channel::Receiver;
+    use regex::Regex;
     use std::time::Duration;
+
+    /// `text` (lines joined by CR LF) as a pane's bytes at `rows` x `cols`.
+    fn ring(text: &str, rows: u16, cols: u16) -> RingCopy {
+        let mut ring = ByteRing::new(1 << 20);
+        ring.record_resize(rows, cols);
+        ring.push(text.replace('\n', "\r\n").as_bytes());
+        RingCopy { ring, rows, cols }
+    }
 
     /// A history of `text` (lines joined by CR LF) replayed at `rows` x `cols`
     /// (also for `motion`'s tests).
     pub(super) fn history(text: &str, rows: u16, cols: u16) -> History {
-        let mut ring = ByteRing::new(1 << 20);
-        ring.record_resize(rows, cols);
-        ring.push(text.replace('\n', "\r\n").as_bytes());
-        History::replay(ReplayRequest::from_ring(&ring, rows, cols, 1000))
+        let src = ring(text, rows, cols);
+        History::replay(ReplayRequest::from_ring(&src.ring, rows, cols, 1000))
+    }
+
+    /// The row of `h` a match found in the whole history begins on.
+    fn row_of(h: &History, m: GlobalMatch) -> usize {
+        match h.locate(m.start) {
+            Located::At(row) => row,
+            other => panic!("{m:?} is {other:?}"),
+        }
     }
 
     fn numbered(n: usize) -> String {
@@ -546,57 +364,67 @@ mod tests {
         assert_eq!(rows[19].text.trim_end(), "line 20");
     }
 
-    /// A search whose results come back on the test's own channel.
-    fn search_of(h: &mut History) -> (Search, Receiver<SearchReport>) {
+    /// A search of `text` whose results come back on the test's own
+    /// channel, and the history it is shown on.
+    fn search_of(text: &str, rows: u16, cols: u16) -> (History, Search, Receiver<SearchReport>) {
         let (tx, rx) = crossbeam_channel::bounded(16);
-        (Search::new(PaneId(1), h, tx.into()), rx)
+        let s = Search::new(PaneId(1), ring(text, rows, cols), tx.into());
+        (history(text, rows, cols), s, rx)
     }
 
     /// Waits for the worker's answer to the latest request and applies it.
-    fn settle(s: &mut Search, rx: &Receiver<SearchReport>, from: Point) {
+    fn settle(s: &mut Search, rx: &Receiver<SearchReport>, h: &History, from: Point) {
         while s.is_searching() {
             let event = rx
                 .recv_timeout(Duration::from_secs(30))
                 .expect("a search result");
             if let SearchReport::CopyMode(found) = event {
-                s.apply(found, from);
+                s.apply(found, h, from);
             }
         }
     }
 
-    fn search_for(s: &mut Search, rx: &Receiver<SearchReport>, pattern: &str, from: Point) {
+    fn search_for(
+        s: &mut Search,
+        rx: &Receiver<SearchReport>,
+        h: &History,
+        pattern: &str,
+        from: Point,
+    ) {
         s.set_pattern(pattern);
-        settle(s, rx, from);
+        settle(s, rx, h, from);
     }
 
     #[test]
     fn search_finds_every_match_and_steps_backwards_from_the_cursor() {
-        let mut h = history(&numbered(30), 5, 20);
-        let (mut s, rx) = search_of(&mut h);
-        search_for(&mut s, &rx, r"line 1\d", Point { row: 29, col: 0 });
+        let (h, mut s, rx) = search_of(&numbered(30), 5, 20);
+        search_for(&mut s, &rx, &h, r"line 1\d", Point { row: 29, col: 0 });
         let rows: Vec<usize> = s.matches.iter().map(|m| m.row).collect();
         assert_eq!(rows, (9..19).collect::<Vec<_>>());
         assert_eq!(s.current_match().map(|m| m.row), Some(18));
         assert_eq!(s.status(), "10/10 (any case)");
-        assert_eq!(s.step(true).map(|m| m.row), Some(17));
-        assert_eq!(s.step(false).map(|m| m.row), Some(18));
-        assert_eq!(s.step(false).map(|m| m.row), Some(9), "wraps around");
+        assert_eq!(s.step(true).map(|m| row_of(&h, m)), Some(17));
+        assert_eq!(s.step(false).map(|m| row_of(&h, m)), Some(18));
+        assert_eq!(
+            s.step(false).map(|m| row_of(&h, m)),
+            Some(9),
+            "wraps around"
+        );
         let m = s.matches[0];
         assert_eq!((m.start, m.end), (0, 7));
     }
 
     #[test]
     fn search_case_toggle_and_bad_regex() {
-        let mut h = history("Alpha\nalpha\n", 5, 20);
-        let (mut s, rx) = search_of(&mut h);
+        let (h, mut s, rx) = search_of("Alpha\nalpha\n", 5, 20);
         let from = Point { row: 0, col: 0 };
-        search_for(&mut s, &rx, "ALPHA", from);
+        search_for(&mut s, &rx, &h, "ALPHA", from);
         assert_eq!(s.matches.len(), 2);
         s.toggle_case();
-        settle(&mut s, &rx, from);
+        settle(&mut s, &rx, &h, from);
         assert_eq!(s.matches.len(), 0);
         assert_eq!(s.status(), "no match (exact case)");
-        search_for(&mut s, &rx, "(unclosed", from);
+        search_for(&mut s, &rx, &h, "(unclosed", from);
         assert!(s.error.is_some());
         assert!(s.matches.is_empty());
         assert_eq!(s.status(), "error: unclosed group");
@@ -604,19 +432,17 @@ mod tests {
 
     #[test]
     fn a_pattern_too_large_to_compile_says_so() {
-        let mut h = history("x\n", 5, 20);
-        let (mut s, rx) = search_of(&mut h);
-        search_for(&mut s, &rx, r"\w{1000}", Point { row: 0, col: 0 });
+        let (h, mut s, rx) = search_of("x\n", 5, 20);
+        search_for(&mut s, &rx, &h, r"\w{1000}", Point { row: 0, col: 0 });
         assert!(s.matches.is_empty());
         assert_eq!(s.status(), "pattern too large");
     }
 
     #[test]
     fn the_prompt_says_searching_until_the_latest_result_lands() {
-        let mut h = history(&numbered(30), 5, 20);
-        let (mut s, rx) = search_of(&mut h);
+        let (h, mut s, rx) = search_of(&numbered(30), 5, 20);
         let from = Point { row: 29, col: 0 };
-        search_for(&mut s, &rx, "line 2", from);
+        search_for(&mut s, &rx, &h, "line 2", from);
         let before = s.matches.clone();
         s.set_pattern("line 1");
         let older = s.searching.unwrap();
@@ -628,34 +454,32 @@ mod tests {
             generation: older,
             outcome: Ok(Vec::new()),
         };
-        assert!(!s.apply(stale, from));
+        assert!(!s.apply(stale, &h, from));
         assert_eq!(s.matches, before, "the old highlights stay meanwhile");
         assert_eq!(s.status(), "searching…");
-        settle(&mut s, &rx, from);
+        settle(&mut s, &rx, &h, from);
         assert_eq!(s.matches.len(), 10);
         assert_eq!(s.status(), "10/10 (any case)");
     }
 
     #[test]
     fn n_pressed_while_searching_moves_once_the_result_lands() {
-        let mut h = history(&numbered(30), 5, 20);
-        let (mut s, rx) = search_of(&mut h);
+        let (h, mut s, rx) = search_of(&numbered(30), 5, 20);
         s.set_pattern(r"line 1\d");
         assert_eq!(s.step(true), None);
         assert_eq!(s.step(true), None);
-        settle(&mut s, &rx, Point { row: 29, col: 0 });
+        settle(&mut s, &rx, &h, Point { row: 29, col: 0 });
         assert_eq!(s.current_match().map(|m| m.row), Some(16));
     }
 
     #[test]
     fn enter_on_the_pattern_being_searched_keeps_that_search() {
-        let mut h = history(&numbered(30), 5, 20);
-        let (mut s, rx) = search_of(&mut h);
+        let (h, mut s, rx) = search_of(&numbered(30), 5, 20);
         s.set_pattern("line 2");
         let running = s.searching;
         s.set_pattern("line 2");
         assert_eq!(s.searching, running, "not started over");
-        settle(&mut s, &rx, Point { row: 29, col: 0 });
+        settle(&mut s, &rx, &h, Point { row: 29, col: 0 });
         s.set_pattern("line 2");
         assert!(!s.is_searching(), "a finished search stays done");
         assert_eq!(s.matches.len(), 11);
@@ -663,9 +487,8 @@ mod tests {
 
     #[test]
     fn an_empty_pattern_clears_at_once() {
-        let mut h = history(&numbered(30), 5, 20);
-        let (mut s, rx) = search_of(&mut h);
-        search_for(&mut s, &rx, "line", Point { row: 29, col: 0 });
+        let (h, mut s, rx) = search_of(&numbered(30), 5, 20);
+        search_for(&mut s, &rx, &h, "line", Point { row: 29, col: 0 });
         assert_eq!(s.matches.len(), 30);
         s.set_pattern("line 1");
         s.set_pattern("");
@@ -676,14 +499,14 @@ mod tests {
 
     #[test]
     fn matches_map_wide_characters_to_columns() {
-        let mut h = history("日本 key\n", 3, 20);
-        let (mut s, rx) = search_of(&mut h);
-        search_for(&mut s, &rx, "key", Point { row: 9, col: 0 });
+        let (h, mut s, rx) = search_of("日本 key\n", 3, 20);
+        search_for(&mut s, &rx, &h, "key", Point { row: 9, col: 0 });
         assert_eq!(
             s.matches,
             vec![Match {
                 row: 0,
                 start: 5,
+                end_row: 0,
                 end: 8
             }]
         );

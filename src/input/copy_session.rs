@@ -8,10 +8,10 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use crate::input::copy_keys::{CopyCommand, CopyKeys};
-use crate::input::copy_mode::{CopyMode, Point, Search};
+use crate::input::copy_mode::{CopyMode, MAX_COUNT, Motion, Search, scroll_rows};
+use crate::input::copy_window::{self, STEP_ROWS};
 use crate::input::search_worker::{Found, SearchMailbox};
-use crate::pane::PaneId;
-use crate::pane::history::History;
+use crate::pane::{Pane, PaneId};
 use crate::workspace::Workspace;
 
 /// Keys kept while copy mode waits for its history (a few lines of typing).
@@ -140,10 +140,10 @@ impl CopySession {
         self.sync(ws);
         let events = searches.clone();
         let copy = self.copy.as_mut()?;
-        let history = ws.pane_mut(copy.pane).and_then(|p| p.history_mut())?;
+        let pane = ws.pane(copy.pane).filter(|p| p.history().is_some())?;
         let search = copy
             .search
-            .get_or_insert_with(|| Search::new(copy.pane, history, events));
+            .get_or_insert_with(|| Search::new(copy.pane, pane.ring_copy(), events));
         if toggle_case {
             search.toggle_case();
         } else {
@@ -170,24 +170,19 @@ impl CopySession {
     /// search's status for the prompt.
     pub fn search_result(&mut self, ws: &mut Workspace, found: Found) -> Option<String> {
         let copy = self.copy.as_mut().filter(|c| c.pane == found.pane)?;
+        let pane = ws.pane_mut(copy.pane)?;
+        let history = pane.history()?;
+        let cursor = copy.cursor;
         let search = copy.search.as_mut()?;
-        if !search.apply(found, copy.cursor) {
+        if !search.apply(found, history, cursor) {
             return None;
         }
         if let Some(n) = self.jump_to_row_from_end.take() {
             search.select_row_from_end(n);
         }
-        let (current, status) = (search.current_match(), search.status());
-        if let Some(m) = current
-            && let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut())
-        {
-            copy.move_to(
-                history,
-                Point {
-                    row: m.row,
-                    col: m.start,
-                },
-            );
+        let (current, status) = (search.current_global(), search.status());
+        if let Some(m) = current {
+            copy_window::go_to_match(pane, copy, m);
         }
         Some(status)
     }
@@ -198,10 +193,12 @@ impl CopySession {
         let Some(copy) = self.copy.as_mut().filter(|c| c.pane == id) else {
             return false;
         };
-        let Some(history) = ws.pane_mut(id).and_then(|p| p.history_mut()) else {
+        let Some(pane) = ws.pane_mut(id).filter(|p| p.history().is_some()) else {
             return false;
         };
-        copy.move_by(history, rows, 0);
+        move_rows(copy, pane, rows, |copy, history, step| {
+            copy.move_by(history, step, 0);
+        });
         true
     }
 
@@ -211,10 +208,10 @@ impl CopySession {
         let Some(copy) = self.copy.as_mut() else {
             return self.key_while_loading(key);
         };
-        let Some(history) = ws.pane_mut(copy.pane).and_then(|p| p.history_mut()) else {
+        let Some(pane) = ws.pane_mut(copy.pane).filter(|p| p.history().is_some()) else {
             return CopyKey::Leave;
         };
-        copy_key(copy, &mut self.keys, history, key)
+        copy_key(copy, &mut self.keys, pane, key)
     }
 
     /// The history is still loading: `q`/Esc leave at once, other keys
@@ -232,18 +229,74 @@ impl CopySession {
     }
 }
 
-/// Copy mode's keys, like tmux's vi mode (the table is in `copy_keys`).
-fn copy_key(
+/// Moves `rows` (negative: back) with `step`, in steps the window can
+/// hold, moving the window along first when it has not the rows.
+fn move_rows(
     copy: &mut CopyMode,
-    keys: &mut CopyKeys,
-    history: &mut History,
-    key: &KeyEvent,
-) -> CopyKey {
-    match keys.command(key) {
+    pane: &mut Pane,
+    rows: isize,
+    mut step: impl FnMut(&mut CopyMode, &mut crate::pane::history::History, isize),
+) {
+    let mut left = rows.unsigned_abs().min(MAX_COUNT * 1000);
+    while left > 0 {
+        let now = left.min(STEP_ROWS);
+        let (back, fwd) = if rows < 0 { (now, 0) } else { (0, now) };
+        copy_window::ensure_room(pane, copy, back, fwd);
+        let Some(history) = pane.history_mut() else {
+            return;
+        };
+        let signed = isize::try_from(now).unwrap_or(isize::MAX);
+        let (cursor, top) = (copy.cursor, history.top_row());
+        step(copy, history, if rows < 0 { -signed } else { signed });
+        if (copy.cursor, history.top_row()) == (cursor, top) {
+            // At an end of the history: the rest of the count goes nowhere.
+            return;
+        }
+        left -= now;
+    }
+}
+
+/// Copy mode's keys, like tmux's vi mode (the table is in `copy_keys`).
+/// Motions that leave the window of history shown take the window along
+/// (see `copy_window`).
+fn copy_key(copy: &mut CopyMode, keys: &mut CopyKeys, pane: &mut Pane, key: &KeyEvent) -> CopyKey {
+    let command = keys.command(key);
+    match command {
+        CopyCommand::Move(motion @ (Motion::Up | Motion::Down), count) => {
+            let rows = isize::try_from(count.clamp(1, MAX_COUNT)).unwrap_or(1);
+            let rows = if motion == Motion::Up { -rows } else { rows };
+            move_rows(copy, pane, rows, |copy, history, step| {
+                copy.move_by(history, step, 0);
+            });
+            return CopyKey::Moved;
+        }
+        CopyCommand::Scroll(scroll) => {
+            let Some(history) = pane.history() else {
+                return CopyKey::Leave;
+            };
+            let (rows, follows) = scroll_rows(history, scroll);
+            move_rows(copy, pane, rows, |copy, history, step| {
+                copy.scroll_by(history, step, follows);
+            });
+            return CopyKey::Moved;
+        }
+        CopyCommand::Move(Motion::HistoryTop, _) => copy_window::to_top(pane, copy),
+        CopyCommand::Move(Motion::HistoryBottom, _) => copy_window::to_tail(pane, copy),
+        CopyCommand::Move(..) => copy_window::ensure_room(pane, copy, 0, 0),
+        CopyCommand::NextMatch { back } => {
+            if let Some(m) = copy.search.as_mut().and_then(|s| s.step(back)) {
+                copy_window::go_to_match(pane, copy, m);
+            }
+            return CopyKey::Moved;
+        }
+        _ => {}
+    }
+    let Some(history) = pane.history_mut() else {
+        return CopyKey::Leave;
+    };
+    match command {
         CopyCommand::Move(motion, count) => copy.motion(history, motion, count),
-        CopyCommand::Scroll(scroll) => copy.scroll(history, scroll),
         CopyCommand::Select(kind) => copy.toggle_selection(kind),
-        CopyCommand::Pending => {}
         CopyCommand::Leave => return CopyKey::Leave,
         CopyCommand::Escape if copy.selection.is_some() => copy.selection = None,
         CopyCommand::Escape => return CopyKey::Leave,
@@ -254,17 +307,6 @@ fn copy_key(
             };
         }
         CopyCommand::Search => return CopyKey::OpenSearch,
-        CopyCommand::NextMatch { back } => {
-            if let Some(m) = copy.search.as_mut().and_then(|s| s.step(back)) {
-                copy.move_to(
-                    history,
-                    Point {
-                        row: m.row,
-                        col: m.start,
-                    },
-                );
-            }
-        }
         CopyCommand::ToggleCase => {
             if let Some(search) = copy.search.as_mut() {
                 search.toggle_case();
@@ -272,6 +314,7 @@ fn copy_key(
             }
         }
         CopyCommand::Unbound => return CopyKey::Unbound,
+        CopyCommand::Pending | CopyCommand::Scroll(_) | CopyCommand::NextMatch { .. } => {}
     }
     CopyKey::Moved
 }

@@ -1,11 +1,11 @@
-//! Searching every pane of a tab: each pane's history is replayed and
-//! searched on its own worker thread; results come back through a
-//! [`SearchMailbox`].
+//! Searching every pane of a tab: each pane's whole history is replayed
+//! (a window at a time, see `ring_search`) and searched on its own worker
+//! thread; results come back through a [`SearchMailbox`].
 
-use crate::input::copy_mode::{RowText, find_all};
+use std::collections::VecDeque;
+
 use crate::input::search_worker::{SearchMailbox, SearchReport};
-use crate::pane::PaneId;
-use crate::pane::history::{History, ReplayRequest};
+use crate::pane::{PaneId, RingCopy};
 use crate::workspace::Workspace;
 
 /// Matching lines kept per pane for the results list.
@@ -126,14 +126,14 @@ pub fn pane_place(ws: &Workspace, id: PaneId) -> String {
 
 /// Searches one pane's history for `pattern` (already validated) off the
 /// render thread.
-pub fn spawn(pane: PaneId, request: ReplayRequest, pattern: String, events: SearchMailbox) {
+pub fn spawn(pane: PaneId, source: RingCopy, pattern: String, events: SearchMailbox) {
     let spawned = std::thread::Builder::new()
         .name("search-all".into())
         .spawn(move || {
             // A result always arrives, or the results list would wait for
             // this pane forever; a panic here (in vt100 on the pane's output
             // or anywhere else) finds nothing rather than ending the workspace.
-            let result = crate::diag::panic_guard::contain(|| search(pane, request, &pattern))
+            let result = crate::diag::panic_guard::contain(|| search(pane, &source, &pattern))
                 .unwrap_or_else(|message| {
                     tracing::warn!(?pane, "searching the pane's history failed: {message}");
                     PaneMatches {
@@ -150,10 +150,7 @@ pub fn spawn(pane: PaneId, request: ReplayRequest, pattern: String, events: Sear
     }
 }
 
-pub fn search(pane: PaneId, request: ReplayRequest, pattern: &str) -> PaneMatches {
-    let mut history = History::replay(request);
-    let rows: Vec<RowText> = crate::input::copy_mode::snapshot(&mut history);
-    let cols = history.screen().size().1.get();
+pub fn search(pane: PaneId, source: &RingCopy, pattern: &str) -> PaneMatches {
     let mut out = PaneMatches {
         pane,
         pattern: pattern.to_string(),
@@ -163,19 +160,15 @@ pub fn search(pane: PaneId, request: ReplayRequest, pattern: &str) -> PaneMatche
     let Ok(regex) = crate::input::search_worker::compile(pattern, true) else {
         return out;
     };
-    let mut matched_rows: Vec<usize> = find_all(&rows, &regex, cols)
-        .iter()
-        .map(|m| m.row)
-        .collect();
-    matched_rows.dedup();
-    out.count = matched_rows.len();
-    out.lines = matched_rows
-        .iter()
-        .rev()
-        .take(LINES_PER_PANE)
-        .rev()
-        .filter_map(|&r| rows.get(r).map(|t| t.text.trim().to_string()))
-        .collect();
+    let mut newest = VecDeque::with_capacity(LINES_PER_PANE + 1);
+    crate::input::ring_search::matching_rows(source, &regex, |row| {
+        out.count += 1;
+        newest.push_back(row.text.trim().to_string());
+        if newest.len() > LINES_PER_PANE {
+            newest.pop_front();
+        }
+    });
+    out.lines = newest.into();
     out
 }
 
@@ -193,11 +186,12 @@ mod tests {
                 format!("{} item {i}\r\n", if i % 4 == 0 { "ERROR" } else { "ok" }).as_bytes(),
             );
         }
-        let r = search(
-            PaneId(1),
-            ReplayRequest::from_ring(&ring, 5, 30, 1000),
-            "error",
-        );
+        let source = RingCopy {
+            ring,
+            rows: 5,
+            cols: 30,
+        };
+        let r = search(PaneId(1), &source, "error");
         assert_eq!(r.count, 10);
         assert_eq!(r.lines.len(), LINES_PER_PANE);
         assert_eq!(r.lines.last().map(String::as_str), Some("ERROR item 36"));

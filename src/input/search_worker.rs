@@ -22,10 +22,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use regex::{Regex, RegexBuilder};
 
-use crate::input::copy_mode::{Match, RowText, find_all_while};
+use crate::input::copy_mode::GlobalMatch;
 use crate::input::search_all::PaneMatches;
 use crate::mailbox::Mailbox;
-use crate::pane::PaneId;
+use crate::pane::{PaneId, RingCopy};
 
 /// Most memory a compiled pattern may take. A 300-word alternation needs
 /// well under 1 MiB; past the limit the compiler gives up as soon as it
@@ -111,7 +111,7 @@ struct SearchJob {
 pub struct Found {
     pub pane: PaneId,
     pub generation: u64,
-    pub outcome: Result<Vec<Match>, PatternError>,
+    pub outcome: Result<Vec<GlobalMatch>, PatternError>,
 }
 
 /// What a search thread reports to the loop.
@@ -162,7 +162,7 @@ impl Shared {
     }
 }
 
-/// Searches one snapshot of a pane's rows on its own thread, latest
+/// Searches a copy of a pane's byte history on its own thread, latest
 /// request first and only. Dropping it stops the search under way (at the
 /// next row) and ends the thread.
 #[derive(Debug)]
@@ -173,17 +173,12 @@ pub struct SearchWorker {
 impl SearchWorker {
     /// Starts the thread. Its results go to `events` as
     /// [`SearchReport::CopyMode`].
-    pub fn start(
-        pane: PaneId,
-        rows: Arc<[RowText]>,
-        cols: u16,
-        events: SearchMailbox,
-    ) -> std::io::Result<Self> {
+    pub fn start(pane: PaneId, source: RingCopy, events: SearchMailbox) -> std::io::Result<Self> {
         let shared = Arc::new(Shared::default());
         let theirs = Arc::clone(&shared);
         std::thread::Builder::new()
             .name("copy-search".into())
-            .spawn(move || serve(&theirs, pane, &rows, cols, &events))?;
+            .spawn(move || serve(&theirs, pane, &source, &events))?;
         Ok(Self { shared })
     }
 
@@ -221,12 +216,12 @@ impl Drop for SearchWorker {
 
 /// The worker thread: runs the latest request, reports it if it is still
 /// wanted, waits for the next.
-fn serve(shared: &Shared, pane: PaneId, rows: &[RowText], cols: u16, events: &SearchMailbox) {
+fn serve(shared: &Shared, pane: PaneId, source: &RingCopy, events: &SearchMailbox) {
     while let Some(job) = shared.next_job() {
         let wanted = || shared.latest.is_current(job.generation);
         // A panic in the regex crate finds nothing rather than leaving the
         // prompt "searching…" for good or ending the workspace.
-        let outcome = crate::diag::panic_guard::contain(|| run(&job, rows, cols, wanted))
+        let outcome = crate::diag::panic_guard::contain(|| run(&job, source, wanted))
             .unwrap_or_else(|message| {
                 tracing::warn!(?pane, "copy-mode search failed: {message}");
                 Some(Err(PatternError::Invalid(
@@ -254,10 +249,9 @@ fn serve(shared: &Shared, pane: PaneId, rows: &[RowText], cols: u16, events: &Se
 /// Compiles and runs one request; `None` when it went stale on the way.
 fn run(
     job: &SearchJob,
-    rows: &[RowText],
-    cols: u16,
+    source: &RingCopy,
     wanted: impl Fn() -> bool,
-) -> Option<Result<Vec<Match>, PatternError>> {
+) -> Option<Result<Vec<GlobalMatch>, PatternError>> {
     let regex = match compile(&job.pattern, job.case_insensitive) {
         Ok(regex) => regex,
         Err(err) => return Some(Err(err)),
@@ -265,7 +259,7 @@ fn run(
     if !wanted() {
         return None;
     }
-    find_all_while(rows, &regex, cols, wanted).map(Ok)
+    crate::input::ring_search::find(source, &regex, wanted).map(Ok)
 }
 
 #[cfg(test)]
@@ -310,17 +304,15 @@ mod tests {
         assert_eq!(err.as_deref(), Some("error: unclosed group"));
     }
 
-    fn rows(lines: &[&str]) -> Arc<[RowText]> {
-        let mut parser = vt100::Parser::new(
-            std::num::NonZeroU16::new(u16::try_from(lines.len()).unwrap_or(2).max(2))
-                .unwrap_or(std::num::NonZeroU16::MIN),
-            std::num::NonZeroU16::new(20).unwrap_or(std::num::NonZeroU16::MIN),
-            0,
-        );
-        parser.process(lines.join("\r\n").as_bytes());
-        (0..u16::try_from(lines.len()).unwrap_or(0))
-            .map(|r| RowText::from_screen(parser.screen(), r))
-            .collect()
+    fn rows(lines: &[&str]) -> RingCopy {
+        let mut ring = crate::pane::scrollback::ByteRing::new(1 << 20);
+        ring.record_resize(5, 20);
+        ring.push(lines.join("\r\n").as_bytes());
+        RingCopy {
+            ring,
+            rows: 5,
+            cols: 20,
+        }
     }
 
     fn next_found(rx: &crossbeam_channel::Receiver<SearchReport>) -> Found {
@@ -334,13 +326,9 @@ mod tests {
     #[test]
     fn the_worker_answers_the_latest_request() {
         let (tx, rx) = crossbeam_channel::bounded(16);
-        let worker = SearchWorker::start(
-            PaneId(3),
-            rows(&["alpha", "beta", "alphabet"]),
-            20,
-            tx.into(),
-        )
-        .unwrap_or_else(|err| panic!("{err}"));
+        let worker =
+            SearchWorker::start(PaneId(3), rows(&["alpha", "beta", "alphabet"]), tx.into())
+                .unwrap_or_else(|err| panic!("{err}"));
         let older = worker.request("beta", true);
         let latest = worker.request("alpha", true);
         assert!(!worker.is_current(older));
@@ -356,7 +344,7 @@ mod tests {
             .outcome
             .unwrap_or_default()
             .iter()
-            .map(|m| m.row)
+            .map(|m| m.start.sub)
             .collect();
         assert_eq!(rows, vec![0, 2]);
         let refused = worker.request(r"\w{1000}", true);
@@ -368,7 +356,7 @@ mod tests {
     #[test]
     fn dropping_the_worker_ends_its_thread() {
         let (tx, rx) = crossbeam_channel::bounded(16);
-        let worker = SearchWorker::start(PaneId(1), rows(&["a"]), 20, tx.into())
+        let worker = SearchWorker::start(PaneId(1), rows(&["a"]), tx.into())
             .unwrap_or_else(|err| panic!("{err}"));
         drop(worker);
         // The thread held the last sender: the channel disconnects when it

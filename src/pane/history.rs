@@ -1,6 +1,9 @@
-//! Scrollback on demand: the pane's raw byte history replayed into a parser
-//! that does keep scrollback, built off the render thread when the user
-//! starts scrolling and kept up to date while the view is open.
+//! Scrollback on demand: a window of the pane's raw byte history (see
+//! `history_window`) replayed into a parser that does keep scrollback,
+//! built off the render thread when the user starts scrolling, kept up to
+//! date while the view is open, and replaced by an older or newer window
+//! when the user goes past its ends. Rows are named across windows by
+//! anchors ([`History::anchor_of`], [`History::locate`]).
 //!
 //! The bytes are program output, so vt100 may panic on them as on the live
 //! screen (see `parse_guard`), on a worker thread or on the render loop.
@@ -15,15 +18,10 @@
 use std::num::NonZeroU16;
 
 use crate::diag::panic_guard::contain;
+use crate::pane::history_window::{ANCHOR_SPACING, Extent, RowAnchor};
 use crate::pane::parse_guard::RESET_NOTICE;
 use crate::pane::rep_bound::RepBound;
 use crate::pane::scrollback::{ByteRing, ResizeMark};
-
-/// Rows of scrollback a first replay keeps. Larger histories are replayed
-/// again with four times the rows when the user scrolls past this: memory
-/// stays proportional to what the user actually looks at (a vt100 row costs
-/// 32 bytes a column).
-pub const INITIAL_HISTORY_ROWS: usize = 2_000;
 
 /// A replay parses its bytes in pieces of this size: where vt100 panics,
 /// the history loses the rest of one piece. (A call costs next to nothing
@@ -34,70 +32,153 @@ const REPLAY_PIECE: usize = 4 * 1024;
 /// on another thread.
 pub struct ReplayRequest {
     pub bytes: Vec<u8>,
-    /// Absolute ring position of `bytes[0]`.
+    /// Absolute ring position of `bytes[0]` (a line start).
     pub start: u64,
     pub resizes: Vec<ResizeMark>,
     pub rows: u16,
     pub cols: u16,
+    /// Most rows of scrollback the parser keeps (a memory bound; windows
+    /// are sized well under it).
     pub history_rows: usize,
+    /// The bytes begin at the oldest line the ring holds.
+    pub at_top: bool,
+    /// The bytes run to the ring's end: the history follows new output.
+    pub is_tail: bool,
 }
 
 impl ReplayRequest {
+    /// The whole ring, from its oldest line.
     pub fn from_ring(ring: &ByteRing, rows: u16, cols: u16, history_rows: usize) -> Self {
-        let (start, bytes) = ring.snapshot_from_line_start();
+        let extent = Extent {
+            start: ring.first_line_start(),
+            end: ring.end(),
+        };
+        Self::window(ring, extent, rows, cols, history_rows)
+    }
+
+    /// The ring's bytes in `extent`.
+    pub fn window(
+        ring: &ByteRing,
+        extent: Extent,
+        rows: u16,
+        cols: u16,
+        history_rows: usize,
+    ) -> Self {
+        let start = extent.start.max(ring.first_line_start()).min(ring.end());
+        let end = extent.end.clamp(start, ring.end());
         Self {
-            bytes,
+            bytes: ring.copy_range(start, end),
             start,
             resizes: ring.resizes().to_vec(),
             rows,
             cols,
             history_rows,
+            at_top: start <= ring.first_line_start(),
+            is_tail: end == ring.end(),
         }
     }
 }
 
-/// A replayed history and the ring position it has seen up to.
+/// Counts the rows vt100 drops off the top of a full scrollback, so rows
+/// keep their numbers (and anchors their rows) as the history grows.
+#[derive(Debug, Default)]
+pub struct RowsDropped(usize);
+
+impl vt100::Callbacks for RowsDropped {
+    fn on_scroll(&mut self, _: vt100::capture::RowContents<'_>, _alternate_screen: bool) {
+        self.0 += 1;
+    }
+}
+
+/// Where a replay found an anchor: the line starting at ring position
+/// `pos` begins on row `row` (counted from the window's first row,
+/// dropped rows included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mark {
+    pos: u64,
+    row: usize,
+}
+
+/// Where a row named by an anchor is in a window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Located {
+    /// Older than the window's first row.
+    Before,
+    At(usize),
+    /// Newer than the window's last row.
+    After,
+}
+
+/// A replayed window of history and the ring position it has seen up to.
 pub struct History {
-    parser: vt100::Parser,
+    parser: vt100::Parser<RowsDropped>,
     /// What every byte goes through on its way to the parser.
     rep: RepBound,
     /// Ring position of the next byte to feed.
     pub fed_to: u64,
+    /// Ring position the replay began at.
+    pub start: u64,
     /// True when the replay began after the pane's first byte (older output
-    /// was dropped by the byte budget).
+    /// was dropped by the byte budget, or lies in an older window).
     pub truncated: bool,
-    /// True when the history holds as many rows as were asked for, so older
-    /// rows may exist in the bytes.
-    pub full: bool,
+    /// The window begins at the oldest line the ring held.
+    pub at_top: bool,
+    /// The window runs to the ring's end and takes new output; an older
+    /// window stays as it is.
+    pub is_tail: bool,
     pub history_rows: usize,
+    /// The anchors passed, oldest first.
+    marks: Vec<Mark>,
+    /// The next anchor boundary to look for (see `history_window`).
+    next_boundary: u64,
+    /// The last byte fed was a newline (or nothing was fed yet).
+    at_line_start: bool,
 }
 
 fn size(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n.max(2)).unwrap_or(NonZeroU16::MIN)
 }
 
+fn new_parser(rows: u16, cols: u16, history_rows: usize) -> vt100::Parser<RowsDropped> {
+    vt100::Parser::new_with_callbacks(size(rows), size(cols), history_rows, RowsDropped(0))
+}
+
 impl History {
-    /// Replays `req`. Slow (tens of ms per MiB): call from a worker thread.
-    /// Never panics on the bytes: where vt100 fails, the history starts
-    /// over; should anything else fail, the history is empty but for the
-    /// notice.
+    /// Replays `req`. Slow (tens of ms per MiB): call from a worker thread
+    /// for more than a window. Never panics on the bytes: where vt100
+    /// fails, the history starts over; should anything else fail, the
+    /// history is empty but for the notice.
     pub fn replay(req: ReplayRequest) -> Self {
         let (rows, cols, history_rows) = (req.rows, req.cols, req.history_rows);
-        let end = req.start + req.bytes.len() as u64;
-        let truncated = req.start > 0;
+        let (start, end) = (req.start, req.start + req.bytes.len() as u64);
+        let (at_top, is_tail) = (req.at_top, req.is_tail);
         contain(|| Self::replay_unguarded(req)).unwrap_or_else(|message| {
             tracing::warn!("replaying a pane's history failed ({message}); it shows none");
-            let mut history = Self {
-                parser: vt100::Parser::new(size(rows), size(cols), history_rows),
-                rep: RepBound::history(),
-                fed_to: end,
-                truncated,
-                full: false,
-                history_rows,
-            };
+            let mut history = Self::empty(start, (rows, cols), history_rows);
+            history.at_top = at_top;
+            history.is_tail = is_tail;
             history.process(RESET_NOTICE);
+            history.fed_to = end;
+            history.marks.clear();
             history
         })
+    }
+
+    /// A history of nothing yet, about to be fed from ring position `start`.
+    fn empty(start: u64, (rows, cols): (u16, u16), history_rows: usize) -> Self {
+        Self {
+            parser: new_parser(rows, cols, history_rows),
+            rep: RepBound::history(),
+            fed_to: start,
+            start,
+            truncated: start > 0,
+            at_top: true,
+            is_tail: true,
+            history_rows,
+            marks: vec![Mark { pos: start, row: 0 }],
+            next_boundary: (start / ANCHOR_SPACING + 1) * ANCHOR_SPACING,
+            at_line_start: true,
+        }
     }
 
     fn replay_unguarded(req: ReplayRequest) -> Self {
@@ -108,31 +189,55 @@ impl History {
             .find(|m| m.position <= req.start)
             .map_or((req.rows, req.cols), |m| (m.rows, m.cols));
         let end = req.start + req.bytes.len() as u64;
-        let mut history = Self {
-            parser: vt100::Parser::new(size(initial.0), size(initial.1), req.history_rows),
-            rep: RepBound::history(),
-            fed_to: end,
-            truncated: req.start > 0,
-            full: false,
-            history_rows: req.history_rows,
-        };
-        let mut fed = req.start;
+        let mut history = Self::empty(req.start, initial, req.history_rows);
+        history.at_top = req.at_top;
+        history.is_tail = req.is_tail;
         for mark in req.resizes.iter().filter(|m| m.position > req.start) {
             let upto = mark.position.min(end);
-            history.process_in_pieces(slice(&req.bytes, req.start, fed, upto));
-            fed = upto;
+            history.feed_tracked(slice(&req.bytes, req.start, history.fed_to, upto));
             history.set_size(mark.rows, mark.cols);
         }
-        history.process_in_pieces(slice(&req.bytes, req.start, fed, end));
+        history.feed_tracked(slice(&req.bytes, req.start, history.fed_to, end));
         history.set_size(req.rows, req.cols);
-        history.full = history.parser.screen().scrollback_len() >= req.history_rows;
         history
     }
 
-    fn process_in_pieces(&mut self, bytes: &[u8]) {
-        for piece in bytes.chunks(REPLAY_PIECE) {
-            self.process(piece);
+    /// Feeds bytes that follow `fed_to`, noting where each anchor's line
+    /// begins.
+    fn feed_tracked(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let take = if self.fed_to < self.next_boundary {
+                usize::try_from(self.next_boundary - self.fed_to).unwrap_or(usize::MAX)
+            } else if self.at_line_start {
+                self.mark_here();
+                continue;
+            } else {
+                // The anchor is the next line start.
+                memchr::memchr(b'\n', bytes).map_or(bytes.len(), |i| i + 1)
+            };
+            let (now, rest) = bytes.split_at(take.min(bytes.len()));
+            for piece in now.chunks(REPLAY_PIECE) {
+                self.process(piece);
+            }
+            self.fed_to += now.len() as u64;
+            self.at_line_start = now.last() == Some(&b'\n');
+            bytes = rest;
         }
+    }
+
+    fn mark_here(&mut self) {
+        let row =
+            self.dropped() + self.len() + usize::from(self.parser.screen().cursor_position().0);
+        self.marks.push(Mark {
+            pos: self.fed_to,
+            row,
+        });
+        self.next_boundary = (self.fed_to / ANCHOR_SPACING + 1) * ANCHOR_SPACING;
+    }
+
+    /// Rows dropped off the top of the scrollback since the window began.
+    fn dropped(&self) -> usize {
+        self.parser.callbacks().0
     }
 
     /// Parses program output; where vt100 panics, starts over with a fresh
@@ -147,24 +252,28 @@ impl History {
     fn parser_failed(&mut self, message: &str) {
         tracing::warn!("the history parser panicked ({message}); the history starts over");
         let (rows, cols) = self.parser.screen().size();
-        self.parser = vt100::Parser::new(rows, cols, self.history_rows);
+        self.parser = new_parser(rows.get(), cols.get(), self.history_rows);
         self.rep.reset();
+        // Rows before the failure are gone: no anchor names a row any more.
+        self.marks.clear();
         // A fresh parser and plain text: nothing left to fail.
         let _ = self.rep.process(&mut self.parser, RESET_NOTICE);
     }
 
     /// Feeds output that arrived after the replay, keeping the view on the
-    /// same lines the user is looking at.
+    /// same lines the user is looking at. An older window (not the tail)
+    /// stays as it is.
     pub fn feed(&mut self, bytes: &[u8]) {
-        let before = self.parser.screen().scrollback_len();
+        if !self.is_tail {
+            return;
+        }
+        let before = self.len() + self.dropped();
         let offset = self.parser.screen().scrollback();
-        self.process(bytes);
-        let grown = self.parser.screen().scrollback_len().saturating_sub(before);
+        self.feed_tracked(bytes);
+        let grown = (self.len() + self.dropped()).saturating_sub(before);
         if offset > 0 {
             self.parser.screen_mut().set_scrollback(offset + grown);
         }
-        self.fed_to += bytes.len() as u64;
-        self.full = self.parser.screen().scrollback_len() >= self.history_rows;
     }
 
     pub fn set_size(&mut self, rows: u16, cols: u16) {
@@ -177,9 +286,64 @@ impl History {
             Ok(()) if new == old => {}
             Ok(()) => self.rep.grid_resized(old.0.get(), new.0.get()),
             Err(message) => {
-                self.parser = vt100::Parser::new(size(rows), size(cols), self.history_rows);
+                self.parser = new_parser(rows, cols, self.history_rows);
                 self.parser_failed(&message);
             }
+        }
+    }
+
+    /// The ring bytes this window replays (the end grows with a tail).
+    pub fn extent(&self) -> Extent {
+        Extent {
+            start: self.start,
+            end: self.fed_to,
+        }
+    }
+
+    /// The row `row` of this window, named so that another window holding
+    /// the same bytes finds it.
+    pub fn anchor_of(&self, row: usize) -> RowAnchor {
+        let abs = self.dropped() + row;
+        let i = self.marks.partition_point(|m| m.row <= abs);
+        match i.checked_sub(1).and_then(|i| self.marks.get(i)) {
+            Some(mark) => RowAnchor {
+                pos: mark.pos,
+                sub: abs - mark.row,
+            },
+            None => RowAnchor {
+                pos: self.start,
+                sub: abs,
+            },
+        }
+    }
+
+    /// Where the row named `anchor` is in this window.
+    pub fn locate(&self, anchor: RowAnchor) -> Located {
+        let (first, last) = match (self.marks.first(), self.marks.last()) {
+            (Some(first), Some(last)) => (first, last),
+            _ if anchor.pos < self.start => return Located::Before,
+            _ => return Located::After,
+        };
+        if anchor.pos < first.pos {
+            return Located::Before;
+        }
+        if anchor.pos > last.pos && anchor.pos >= self.fed_to {
+            return Located::After;
+        }
+        // An anchor this window did not pass (it was found in a ring that
+        // has since moved on): the nearest older one stands in.
+        let i = self.marks.partition_point(|m| m.pos <= anchor.pos) - 1;
+        let mark = self.marks[i];
+        let sub = if mark.pos == anchor.pos {
+            anchor.sub
+        } else {
+            0
+        };
+        let abs = mark.row + sub;
+        match abs.checked_sub(self.dropped()) {
+            None => Located::Before,
+            Some(row) if row >= self.total_rows() => Located::After,
+            Some(row) => Located::At(row),
         }
     }
 
@@ -207,10 +371,16 @@ impl History {
         self.parser.screen()
     }
 
-    /// Rows of history plus the rows of the screen: the row space copy mode
-    /// moves in (row 0 is the oldest line held).
+    /// The rows copy mode moves in (row 0 is the oldest line held): the
+    /// history and the screen, or for an older window, the rows up to where
+    /// the next window begins.
     pub fn total_rows(&self) -> usize {
-        self.len() + usize::from(self.parser.screen().size().0.get())
+        let screen = self.parser.screen();
+        if self.is_tail {
+            self.len() + usize::from(screen.size().0.get())
+        } else {
+            (self.len() + usize::from(screen.cursor_position().0)).max(1)
+        }
     }
 
     /// The absolute row shown at the top of the view.
@@ -218,10 +388,15 @@ impl History {
         self.len() - self.offset()
     }
 
+    /// Rows in the view.
+    pub fn view_rows(&self) -> usize {
+        usize::from(self.parser.screen().size().0.get())
+    }
+
     /// Scrolls so that absolute row `row` is visible, moving as little as
     /// possible.
     pub fn reveal(&mut self, row: usize) {
-        let rows = usize::from(self.parser.screen().size().0.get());
+        let rows = self.view_rows();
         let top = self.top_row();
         let new_top = if row < top {
             row
@@ -230,7 +405,12 @@ impl History {
         } else {
             return;
         };
-        let offset = self.len().saturating_sub(new_top);
+        self.show_top(new_top);
+    }
+
+    /// Scrolls so that row `top` is the view's top row (as far as it goes).
+    pub fn show_top(&mut self, top: usize) {
+        let offset = self.len().saturating_sub(top);
         self.set_offset(offset);
     }
 
@@ -341,6 +521,48 @@ mod tests {
         let ring = ring_with_lines(500, 1 << 20);
         let h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 100));
         assert_eq!(h.len(), 100);
-        assert!(h.full);
+        // Rows keep their anchors though older ones were dropped.
+        let anchor = h.anchor_of(0);
+        assert_eq!(h.locate(anchor), Located::At(0));
+    }
+
+    #[test]
+    fn two_windows_name_the_same_row_alike() {
+        use crate::pane::history_window::{around, tail};
+        let ring = ring_with_lines(20_000, 1 << 20);
+        let mut t = History::replay(ReplayRequest::window(
+            &ring,
+            tail(&ring, 500, 20),
+            5,
+            20,
+            10_000,
+        ));
+        assert!(t.is_tail && !t.at_top);
+        let row = 40;
+        let anchor = t.anchor_of(row);
+        let text = t.with_row(row, |s, r| s.contents_between(r, 0, r, 20));
+        let mid = t.start;
+        let mut older = History::replay(ReplayRequest::window(
+            &ring,
+            around(&ring, mid, 500, 20),
+            5,
+            20,
+            10_000,
+        ));
+        assert!(!older.is_tail);
+        let Located::At(there) = older.locate(anchor) else {
+            panic!("{anchor:?} not in the older window");
+        };
+        assert_eq!(
+            older.with_row(there, |s, r| s.contents_between(r, 0, r, 20)),
+            text
+        );
+        assert_eq!(older.anchor_of(there), anchor);
+        // An older window's rows end where the next one begins.
+        let last = older.total_rows() - 1;
+        let last_text = older.with_row(last, |s, r| s.contents_between(r, 0, r, 20));
+        assert!(last_text.starts_with("line "), "{last_text}");
+        let next = older.anchor_of(last);
+        assert!(matches!(t.locate(next), Located::At(_) | Located::Before));
     }
 }

@@ -9,31 +9,44 @@
 
 use std::fmt::Write as _;
 
-use crate::pane::history::History;
+use crate::pane::history::{History, ReplayRequest};
+use crate::pane::history_window::{self, WINDOW_ROWS};
 use crate::pane::{Pane, max_history_rows};
 
-/// Replays `pane`'s whole history on whatever thread runs the returned job
-/// and hands it to `each` (one replay now; a history replayed in windows
-/// would call `each` once a window, oldest first). `budget` is the pane's
-/// scrollback budget, which bounds the replay's memory as a scrolled-back
-/// view's is.
-pub fn replay_all(
-    pane: &Pane,
-    budget: usize,
-) -> impl FnOnce(&mut dyn FnMut(&mut History)) + Send + use<> {
-    let mut request = pane.replay_request();
-    request.history_rows = max_history_rows(budget, request.cols);
-    move |each| each(&mut History::replay(request))
+/// Rows replayed at a time: a few views' worth, as a search reads them
+/// (`input::ring_search`), a few MiB of parser rows.
+const TEXT_WINDOW_ROWS: usize = 4 * WINDOW_ROWS;
+
+/// Replays `pane`'s whole history, a window at a time, oldest first, on
+/// whatever thread runs the returned job, handing each window to `each`:
+/// every byte the ring holds, in the memory of one window. (The same walk
+/// as `input::ring_search::for_each_window`, which lives above `pane`.)
+pub fn replay_all(pane: &Pane) -> impl FnOnce(&mut dyn FnMut(&mut History)) + Send + use<> {
+    let source = pane.ring_copy();
+    move |each| {
+        let (ring, rows, cols) = (&source.ring, source.rows, source.cols);
+        let cap = max_history_rows(ring.budget(), cols)
+            .max(history_window::most_rows(TEXT_WINDOW_ROWS) + usize::from(rows));
+        let mut extent = history_window::top(ring, TEXT_WINDOW_ROWS, cols);
+        loop {
+            let request = ReplayRequest::window(ring, extent, rows, cols, cap);
+            each(&mut History::replay(request));
+            if extent.end >= ring.end() {
+                return;
+            }
+            let next = history_window::from(ring, extent.end, TEXT_WINDOW_ROWS, cols);
+            if next.end <= extent.end {
+                return;
+            }
+            extent = next;
+        }
+    }
 }
 
 /// `pane`'s history as text, built by the job this returns (slow on a big
 /// history: run it off the render loop).
-pub fn history_text(
-    pane: &Pane,
-    budget: usize,
-    ansi: bool,
-) -> impl FnOnce() -> String + Send + use<> {
-    let replay = replay_all(pane, budget);
+pub fn history_text(pane: &Pane, ansi: bool) -> impl FnOnce() -> String + Send + use<> {
+    let replay = replay_all(pane);
     move || {
         let mut out = String::new();
         replay(&mut |history| write_rows(history, ansi, &mut out));
@@ -175,7 +188,7 @@ mod tests {
 
     /// A detached pane of `rows` x `cols` that was sent `bytes`.
     fn pane_with(rows: u16, cols: u16, bytes: &[u8]) -> Pane {
-        let mut pane = Pane::detached(PaneId(1), rows, cols, 1 << 20);
+        let mut pane = Pane::detached(PaneId(1), rows, cols, 16 << 20);
         pane.feed(bytes.to_vec());
         pane.settle();
         pane
@@ -189,9 +202,36 @@ mod tests {
         }
         bytes.extend_from_slice(b"$ ");
         let pane = pane_with(7, 30, &bytes);
-        let text = history_text(&pane, 1 << 20, false)();
+        let text = history_text(&pane, false)();
         let expected: String = (1..=100).map(|i| format!("line {i}\n")).collect();
         assert_eq!(text, format!("{expected}$\n"));
+    }
+
+    #[test]
+    fn a_history_of_many_windows_comes_back_whole_without_seams() {
+        let n = 5 * TEXT_WINDOW_ROWS;
+        let mut bytes = Vec::new();
+        for i in 1..=n {
+            bytes.extend_from_slice(format!("line {i}\r\n").as_bytes());
+            if i % 997 == 0 {
+                // Blank lines near window ends stay.
+                bytes.extend_from_slice(b"\r\n\r\n");
+            }
+        }
+        let pane = pane_with(6, 24, &bytes);
+        let mut windows = 0;
+        replay_all(&pane)(&mut |_| windows += 1);
+        assert!(windows >= 4, "{windows} windows");
+        let text = history_text(&pane, false)();
+        let mut expected = String::new();
+        for i in 1..=n {
+            expected.push_str(&format!("line {i}\n"));
+            if i % 997 == 0 {
+                expected.push_str("\n\n");
+            }
+        }
+        // The blank rows after the last line are the screen's, trimmed.
+        assert_eq!(text, expected.trim_end_matches('\n').to_string() + "\n");
     }
 
     #[test]
@@ -199,7 +239,7 @@ mod tests {
         let long = "x".repeat(25);
         let bytes = format!("{long}\r\n日本語\r\n");
         let pane = pane_with(4, 10, bytes.as_bytes());
-        let text = history_text(&pane, 1 << 20, false)();
+        let text = history_text(&pane, false)();
         assert_eq!(text, format!("{long}\n日本語\n"));
     }
 
@@ -207,9 +247,9 @@ mod tests {
     fn colours_stay_as_sgr_only_with_ansi() {
         let bytes = b"plain \x1b[1;31mred\x1b[0m and \x1b[38;5;200;48;2;1;2;3mmore\x1b[m\r\n";
         let pane = pane_with(4, 40, bytes);
-        let plain = history_text(&pane, 1 << 20, false)();
+        let plain = history_text(&pane, false)();
         assert_eq!(plain, "plain red and more\n");
-        let ansi = history_text(&pane, 1 << 20, true)();
+        let ansi = history_text(&pane, true)();
         assert_eq!(
             ansi,
             "plain \x1b[0;1;31mred\x1b[0m and \x1b[0;38;5;200;48;2;1;2;3mmore\x1b[0m\n"

@@ -19,7 +19,7 @@ pub struct ResizeMark {
     pub cols: u16,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ByteRing {
     budget: usize,
     /// Grows on demand up to `budget`, so idle panes cost nothing.
@@ -129,24 +129,109 @@ impl ByteRing {
         }
     }
 
-    /// A copy of the held history starting at the first line boundary (so a
-    /// replay does not begin inside a line or an escape sequence), with the
-    /// absolute position it starts at.
-    pub fn snapshot_from_line_start(&self) -> (u64, Vec<u8>) {
-        let (a, b) = self.slices_from(self.start());
-        let mut bytes = Vec::with_capacity(a.len() + b.len());
-        bytes.extend_from_slice(a);
-        bytes.extend_from_slice(b);
-        if self.start() == 0 {
-            return (0, bytes);
+    /// The held bytes in `[from, to)` (clamped to what is held), as up to
+    /// two slices because the ring may wrap.
+    fn segments(&self, from: u64, to: u64) -> [&[u8]; 2] {
+        let to = to.clamp(self.start(), self.end);
+        let from = from.clamp(self.start(), to);
+        let len = usize::try_from(to - from).unwrap_or(usize::MAX);
+        let (a, b) = self.slices_from(from);
+        let first = len.min(a.len());
+        [&a[..first], &b[..(len - first).min(b.len())]]
+    }
+
+    /// A copy of the held bytes in `[from, to)`.
+    pub fn copy_range(&self, from: u64, to: u64) -> Vec<u8> {
+        self.segments(from, to).concat()
+    }
+
+    /// The first line start at or after `pos` (a position just after a
+    /// newline, or 0), or the end when no line starts there.
+    pub fn line_start_at_or_after(&self, pos: u64) -> u64 {
+        if pos == 0 {
+            return 0;
         }
-        match bytes.iter().position(|&b| b == b'\n') {
-            Some(nl) => {
-                bytes.drain(..=nl);
-                (self.start() + nl as u64 + 1, bytes)
+        // `pos` itself is a line start when the byte before it is a newline.
+        let from = (pos - 1).max(self.start());
+        let mut at = from;
+        for seg in self.segments(from, self.end) {
+            if let Some(i) = memchr::memchr(b'\n', seg) {
+                return at + i as u64 + 1;
             }
-            None => (self.end, Vec::new()),
+            at += seg.len() as u64;
         }
+        self.end
+    }
+
+    /// The oldest line start held: where a replay can begin without
+    /// starting inside a line or an escape sequence.
+    pub fn first_line_start(&self) -> u64 {
+        if self.start() == 0 {
+            0
+        } else {
+            self.line_start_at_or_after(self.start() + 1)
+        }
+    }
+
+    /// The newest line start in `(floor, pos]`, if any.
+    pub fn last_line_start_in(&self, floor: u64, pos: u64) -> Option<u64> {
+        if pos == 0 {
+            return Some(0);
+        }
+        let lo = floor.max(self.start());
+        let [a, b] = self.segments(lo, pos);
+        if let Some(i) = memchr::memrchr(b'\n', b) {
+            return Some(lo + a.len() as u64 + i as u64 + 1);
+        }
+        if let Some(i) = memchr::memrchr(b'\n', a) {
+            return Some(lo + i as u64 + 1);
+        }
+        (lo == 0).then_some(0)
+    }
+
+    /// The start of the line `lines` newlines before `pos`, going back no
+    /// further than `floor` (returned when there are fewer newlines).
+    pub fn lines_back(&self, pos: u64, lines: usize, floor: u64) -> u64 {
+        if lines == 0 {
+            return pos.max(floor);
+        }
+        let floor = floor.max(self.start());
+        let [a, b] = self.segments(floor, pos);
+        let mut left = lines;
+        for i in memchr::memrchr_iter(b'\n', b) {
+            left -= 1;
+            if left == 0 {
+                return floor + a.len() as u64 + i as u64 + 1;
+            }
+        }
+        for i in memchr::memrchr_iter(b'\n', a) {
+            left -= 1;
+            if left == 0 {
+                return floor + i as u64 + 1;
+            }
+        }
+        floor
+    }
+
+    /// The position just after the `lines`-th newline at or after `pos`,
+    /// going no further than `ceil` (returned when there are fewer).
+    pub fn lines_forward(&self, pos: u64, lines: usize, ceil: u64) -> u64 {
+        let ceil = ceil.min(self.end);
+        if lines == 0 {
+            return pos.min(ceil);
+        }
+        let mut at = pos.max(self.start());
+        let mut left = lines;
+        for seg in self.segments(at, ceil) {
+            for i in memchr::memchr_iter(b'\n', seg) {
+                left -= 1;
+                if left == 0 {
+                    return at + i as u64 + 1;
+                }
+            }
+            at += seg.len() as u64;
+        }
+        ceil
     }
 
     fn forget_old_resizes(&mut self) {
@@ -226,15 +311,55 @@ mod tests {
     }
 
     #[test]
-    fn snapshot_starts_at_a_line_boundary_once_history_was_dropped() {
+    fn the_first_line_start_is_past_the_dropped_bytes() {
         let mut ring = ByteRing::new(10);
         ring.push(b"first\nsecond\nthird");
-        let (pos, bytes) = ring.snapshot_from_line_start();
-        assert_eq!(bytes, b"third");
-        assert_eq!(pos, 13);
+        assert_eq!(ring.first_line_start(), 13);
+        assert_eq!(ring.copy_range(13, ring.end()), b"third");
         let mut fresh = ByteRing::new(100);
         fresh.push(b"ab\ncd");
-        assert_eq!(fresh.snapshot_from_line_start(), (0, b"ab\ncd".to_vec()));
+        assert_eq!(fresh.first_line_start(), 0);
+    }
+
+    #[test]
+    fn newlines_are_counted_across_the_wrap_like_a_naive_scan() {
+        let mut ring = ByteRing::new(50);
+        let mut all = Vec::new();
+        for i in 0..40u32 {
+            let line = format!("{}\n", "x".repeat((i % 5) as usize));
+            ring.push(line.as_bytes());
+            all.extend_from_slice(line.as_bytes());
+        }
+        let start = ring.start();
+        let is_start = |p: u64| p == 0 || all[(p - 1) as usize] == b'\n';
+        for pos in start..=ring.end() {
+            // The line start `n` newlines back, by hand.
+            for n in 0..6 {
+                let mut p = pos;
+                let mut left = n;
+                while left > 0 && p > start {
+                    p -= 1;
+                    if all[p as usize] == b'\n' {
+                        left -= 1;
+                        if left == 0 {
+                            p += 1;
+                            break;
+                        }
+                    }
+                }
+                let expected = if left > 0 { start } else { p };
+                assert_eq!(ring.lines_back(pos, n, 0), expected, "back {n} from {pos}");
+            }
+            let from = pos.max(start + 1);
+            let after = (from..=ring.end()).find(|&p| is_start(p));
+            assert_eq!(
+                ring.line_start_at_or_after(from),
+                after.unwrap_or(ring.end())
+            );
+            let forward = ring.lines_forward(pos, 1, ring.end());
+            let next_nl = (pos..ring.end()).find(|&p| all[p as usize] == b'\n');
+            assert_eq!(forward, next_nl.map_or(ring.end(), |p| p + 1));
+        }
     }
 
     #[test]

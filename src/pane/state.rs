@@ -14,7 +14,8 @@ use crate::pane::PaneId;
 use crate::pane::damage::{Change, Damage, DamageLog};
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::fast_forward::FastForward;
-use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
+use crate::pane::history::{History, Located, ReplayRequest};
+use crate::pane::history_window::{self, Extent, RowAnchor, WINDOW_ROWS};
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, SpawnSpec};
@@ -34,6 +35,25 @@ pub enum ScrollView {
         offset: usize,
     },
     Viewing(Box<History>),
+}
+
+/// Which window of history to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowTarget {
+    /// The oldest rows held.
+    Top,
+    /// The newest rows, following new output.
+    Tail,
+    /// The rows around the one `RowAnchor` names.
+    Around(RowAnchor),
+}
+
+/// A pane's byte history and size, copied for a search on another thread.
+#[derive(Debug, Clone)]
+pub struct RingCopy {
+    pub ring: ByteRing,
+    pub rows: u16,
+    pub cols: u16,
 }
 
 pub struct Pane {
@@ -426,53 +446,110 @@ impl Pane {
     /// the user scrolls). Does nothing when it is already open or loading.
     pub fn open_history(&mut self, events: &PaneMailbox) {
         if matches!(self.view, ScrollView::Live) {
-            let rows = INITIAL_HISTORY_ROWS.min(max_history_rows(self.ring.budget(), self.cols));
-            self.request_history(0, rows, events);
+            self.request_history(0, events);
         }
     }
 
-    /// What a search of every pane needs: the pane's bytes and sizes.
-    pub fn replay_request(&self) -> ReplayRequest {
-        ReplayRequest::from_ring(&self.ring, self.rows, self.cols, INITIAL_HISTORY_ROWS * 5)
+    /// What a search of the whole history needs: a copy of the pane's
+    /// bytes and its size.
+    pub fn ring_copy(&self) -> RingCopy {
+        RingCopy {
+            ring: self.ring.clone(),
+            rows: self.rows,
+            cols: self.cols,
+        }
     }
 
     pub fn is_scrolled(&self) -> bool {
         !matches!(self.view, ScrollView::Live)
     }
 
+    /// Rows a window aims for: enough for several views of this pane.
+    fn window_rows(&self) -> usize {
+        WINDOW_ROWS.max(usize::from(self.rows) * 8)
+    }
+
     /// Scrolls the view `delta` rows (positive: back in time). Starts a replay
-    /// on a worker thread when history is needed and not yet there.
+    /// on a worker thread when history is needed and not yet there; past the
+    /// ends of the window shown, replays the next one.
     pub fn scroll(&mut self, delta: isize, events: &PaneMailbox) {
         self.damage.note(Change::ViewMoved);
         match &mut self.view {
             ScrollView::Live => {
                 if delta > 0 {
-                    let rows =
-                        INITIAL_HISTORY_ROWS.min(max_history_rows(self.ring.budget(), self.cols));
-                    self.request_history(delta.unsigned_abs(), rows, events);
+                    self.request_history(delta.unsigned_abs(), events);
                 }
             }
             ScrollView::Loading { offset } => {
                 *offset = offset.saturating_add_signed(delta);
             }
-            ScrollView::Viewing(history) => {
-                let want = history.offset().saturating_add_signed(delta);
-                let cap = max_history_rows(self.ring.budget(), self.cols);
-                if want > history.len() && history.full && history.history_rows < cap {
-                    let rows = history.history_rows.saturating_mul(4).min(cap);
-                    self.request_history(want, rows, events);
-                    return;
-                }
-                let got = history.set_offset(want);
-                if got == 0 && delta < 0 {
-                    self.view = ScrollView::Live;
-                }
-            }
+            ScrollView::Viewing(_) => self.scroll_history(delta),
         }
     }
 
-    fn request_history(&mut self, offset: usize, history_rows: usize, events: &PaneMailbox) {
-        let request = ReplayRequest::from_ring(&self.ring, self.rows, self.cols, history_rows);
+    /// Scrolls the history view `delta` rows, in steps a window holds,
+    /// replaying the next window whenever the view would pass an end of the
+    /// one shown; back to the live screen past the newest row.
+    fn scroll_history(&mut self, delta: isize) {
+        let step_most = self.window_rows() / 4;
+        let mut left = delta.unsigned_abs();
+        while left > 0 {
+            let ScrollView::Viewing(history) = &mut self.view else {
+                return;
+            };
+            let step = left.min(step_most);
+            let top = history.top_row();
+            let stuck = if delta > 0 {
+                top == 0 && history.at_top
+            } else {
+                history.offset() == 0 && history.is_tail
+            };
+            if stuck {
+                break;
+            }
+            let below = history
+                .total_rows()
+                .saturating_sub(top + history.view_rows());
+            let short = if delta > 0 {
+                step > top && !history.at_top
+            } else {
+                step > below && !history.is_tail
+            };
+            if short {
+                let anchor = history.anchor_of(top);
+                let before = history.extent();
+                self.shift_history(WindowTarget::Around(anchor));
+                if self.history().is_some_and(|h| h.extent() == before) {
+                    // No other window to go to (the ring changed under it).
+                    break;
+                }
+                let Some(history) = self.history_mut() else {
+                    return;
+                };
+                if let Located::At(row) = history.locate(anchor) {
+                    history.show_top(row);
+                }
+            }
+            let ScrollView::Viewing(history) = &mut self.view else {
+                return;
+            };
+            let signed = isize::try_from(step).unwrap_or(isize::MAX);
+            let top = history.top_row();
+            history.show_top(top.saturating_add_signed(if delta > 0 { -signed } else { signed }));
+            left -= step;
+        }
+        if let ScrollView::Viewing(history) = &self.view
+            && history.offset() == 0
+            && delta < 0
+            && history.is_tail
+        {
+            self.view = ScrollView::Live;
+        }
+    }
+
+    fn request_history(&mut self, offset: usize, events: &PaneMailbox) {
+        let extent = history_window::tail(&self.ring, self.window_rows(), self.cols);
+        let request = self.window_request(extent);
         let id = self.id;
         let events = events.clone();
         let spawned = std::thread::Builder::new()
@@ -490,6 +567,43 @@ impl Pane {
         }
     }
 
+    fn window_request(&self, extent: Extent) -> ReplayRequest {
+        // A window must hold all its rows, or its first rows (and anchors)
+        // drop off and the next window back is the same one: room for the
+        // rows it aims at, long lines and the snapping of its ends.
+        let window = history_window::most_rows(self.window_rows()) + usize::from(self.rows);
+        let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
+        ReplayRequest::window(&self.ring, extent, self.rows, self.cols, cap)
+    }
+
+    /// Replaces the history window shown with the one `target` names,
+    /// replayed here and now (a window is a few thousand rows: milliseconds).
+    /// Returns the window it replaces, to translate positions from; `None`
+    /// when no history is shown.
+    pub fn shift_history(&mut self, target: WindowTarget) -> Option<Box<History>> {
+        let ScrollView::Viewing(_) = self.view else {
+            return None;
+        };
+        let rows = self.window_rows();
+        let extent = match target {
+            WindowTarget::Top => history_window::top(&self.ring, rows, self.cols),
+            WindowTarget::Tail => history_window::tail(&self.ring, rows, self.cols),
+            WindowTarget::Around(anchor) => {
+                let pos = history_window::approximate_position(&self.ring, anchor);
+                history_window::around(&self.ring, pos, rows, self.cols)
+            }
+        };
+        let mut history = Box::new(History::replay(self.window_request(extent)));
+        history.truncated = self.ring.start() > 0;
+        let ScrollView::Viewing(old) =
+            std::mem::replace(&mut self.view, ScrollView::Viewing(history))
+        else {
+            return None;
+        };
+        self.damage.note(Change::ViewMoved);
+        Some(old)
+    }
+
     /// A replay finished: catch it up with output that arrived meanwhile.
     pub fn history_ready(&mut self, mut history: Box<History>) {
         self.damage.note(Change::ViewMoved);
@@ -502,8 +616,16 @@ impl Pane {
         history.feed(&a);
         history.feed(&b);
         history.set_size(self.rows, self.cols);
-        history.set_offset(offset);
+        history.truncated = self.ring.start() > 0;
+        let wanted = offset;
+        history.set_offset(wanted);
+        let more = wanted.saturating_sub(history.offset());
         self.view = ScrollView::Viewing(history);
+        if more > 0 {
+            // The user scrolled further than the window holds while it loaded.
+            let mailbox = PaneMailbox::discarding();
+            self.scroll(isize::try_from(more).unwrap_or(isize::MAX), &mailbox);
+        }
     }
 
     /// Back to the live screen.
@@ -745,5 +867,83 @@ mod tests {
         let screen = text(&mut pane);
         assert!(pane.bytes_skipped() > 0);
         assert!(screen.ends_with("line 499"), "{screen}");
+    }
+
+    /// A pane that printed `lines` numbered lines, its history open at the
+    /// newest rows.
+    fn scrolled_pane(lines: usize, rows: u16, back: isize) -> Pane {
+        let mut pane = Pane::detached(PaneId(1), rows, 40, 8 << 20);
+        let text: String = (1..=lines).map(|i| format!("row{i:05}\r\n")).collect();
+        pane.feed(text.into_bytes());
+        let (tx, rx) = crossbeam_channel::unbounded();
+        pane.scroll(back, &tx.into());
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
+            _ => panic!("no history replay"),
+        }
+        pane
+    }
+
+    fn top_line(pane: &mut Pane) -> String {
+        pane.screen()
+            .contents()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    #[test]
+    fn scrolling_back_goes_past_the_first_window_to_the_first_line() {
+        let mut pane = scrolled_pane(50_000, 10, 1);
+        let mailbox = PaneMailbox::discarding();
+        for _ in 0..10_000 {
+            pane.scroll(3, &mailbox);
+        }
+        let top = top_line(&mut pane);
+        assert!(top.as_str() <= "row20000", "{top}");
+        for _ in 0..10_000 {
+            pane.scroll(3, &mailbox);
+        }
+        assert_eq!(top_line(&mut pane), "row00001");
+        // And forward again to the live screen.
+        for _ in 0..20_000 {
+            pane.scroll(-3, &mailbox);
+        }
+        assert!(!pane.is_scrolled());
+    }
+
+    #[test]
+    fn scrolling_further_than_the_window_while_it_loads_goes_on_back() {
+        let mut pane = scrolled_pane(50_000, 21, 6_000);
+        let top = top_line(&mut pane);
+        assert_eq!(top, format!("row{:05}", 50_000 - 6_000 - 20 + 1));
+        pane.scroll(3, &PaneMailbox::discarding());
+        assert_eq!(
+            top_line(&mut pane),
+            format!("row{:05}", 50_000 - 6_000 - 20 - 2)
+        );
+    }
+
+    #[test]
+    fn scrolling_to_the_top_of_a_wrapped_ring_of_empty_lines() {
+        let budget = 128 * 1024;
+        let mut pane = Pane::detached(PaneId(1), 24, 80, budget);
+        pane.feed(b"\r\n".repeat(budget));
+        let (tx, rx) = crossbeam_channel::unbounded();
+        pane.scroll(isize::MAX / 2, &tx.into());
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
+            _ => panic!("no history replay"),
+        }
+        let h = pane.history().unwrap();
+        assert!(
+            h.at_top && h.top_row() == 0,
+            "{:?} {} {} first {}",
+            h.extent(),
+            h.at_top,
+            h.top_row(),
+            pane.ring.first_line_start()
+        );
     }
 }

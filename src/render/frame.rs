@@ -308,12 +308,21 @@ fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
         ScrollView::Live => {}
         ScrollView::Loading { .. } => status.push("loading history…".into()),
         ScrollView::Viewing(h) => {
-            let begin = if h.truncated {
+            // Offsets count from the live screen in the newest window; an
+            // older window is too far back to count cheaply.
+            let place = if h.is_tail {
+                format!("{}/{} lines up", h.offset(), h.len())
+            } else {
+                "further back".to_string()
+            };
+            let begin = if !h.at_top {
+                " · more above"
+            } else if h.truncated {
                 " (older output dropped)"
             } else {
                 ""
             };
-            status.push(format!("{}/{} lines up{begin}", h.offset(), h.len()));
+            status.push(format!("{place}{begin}"));
         }
     }
     if let Some(exit) = pane.exit() {
@@ -502,14 +511,19 @@ fn paint_copy_mode(
     for row in 0..inner.height {
         let abs = top + usize::from(row);
         if let Some((all, current)) = matches {
-            let first = all.partition_point(|m| m.row < abs);
-            for m in all[first..].iter().take_while(|m| m.row == abs) {
+            // Matches are in order and do not overlap: those ending before
+            // this row come first. A match may span wrapped rows.
+            let first = all.partition_point(|m| m.end_row < abs);
+            for m in all[first..].iter().take_while(|m| m.row <= abs) {
+                let Some((from, to)) = m.cols_on(abs, inner.width) else {
+                    continue;
+                };
                 let style = if Some(*m) == current {
                     theme.search_current
                 } else {
                     theme.search_match
                 };
-                for col in m.start..m.end.min(inner.width) {
+                for col in from..to.min(inner.width) {
                     if let Some(cell) = buf.cell_mut((inner.x + col, inner.y + row)) {
                         cell.set_style(style);
                     }

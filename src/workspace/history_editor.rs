@@ -15,11 +15,11 @@ use crate::pane::{Pane, history_text};
 pub const FILE_PREFIX: &str = "tilework-history-";
 
 /// Starts writing `pane`'s history to a private file on a thread of its
-/// own; the result comes back as [`PaneEvent::HistoryFile`]. `budget` is
-/// the panes' scrollback budget; `ansi` keeps colours as SGR.
-pub fn start(pane: &Pane, budget: usize, ansi: bool, events: &PaneMailbox) {
+/// own; the result comes back as [`PaneEvent::HistoryFile`]. `ansi`
+/// keeps colours as SGR.
+pub fn start(pane: &Pane, ansi: bool, events: &PaneMailbox) {
     let id = pane.id;
-    let text = history_text::history_text(pane, budget, ansi);
+    let text = history_text::history_text(pane, ansi);
     let mailbox = events.clone();
     let spawned = std::thread::Builder::new()
         .name("history-file".into())

@@ -700,8 +700,7 @@ impl Workspace {
             Action::TogglePin => self.toggle_pin(),
             Action::EditScrollback => {
                 if let Some(pane) = self.focused() {
-                    let budget = self.settings.scrollback_bytes;
-                    history_editor::start(pane, budget, self.editor_ansi, &self.events);
+                    history_editor::start(pane, self.editor_ansi, &self.events);
                 }
                 // The editor opens when the file is written.
                 false

@@ -118,13 +118,14 @@ impl CopyMode {
     /// Scrolls the view; the cursor moves along by as many rows (`Lines`:
     /// only as far as it must to stay in view).
     pub fn scroll(&mut self, history: &mut History, scroll: Scroll) {
-        let view_rows = usize::from(history.screen().size().0.get());
-        let page = isize::try_from(view_rows.saturating_sub(1).max(1)).unwrap_or(1);
-        let (rows, cursor_follows) = match scroll {
-            Scroll::Lines(n) => (n, false),
-            Scroll::HalfPages(n) => (n.saturating_mul((page + 1) / 2), true),
-            Scroll::Pages(n) => (n.saturating_mul(page), true),
-        };
+        let (rows, cursor_follows) = scroll_rows(history, scroll);
+        self.scroll_by(history, rows, cursor_follows);
+    }
+
+    /// Scrolls the view `rows` (negative: back), the cursor moving along
+    /// or (not `cursor_follows`) only as far as it must to stay in view.
+    pub fn scroll_by(&mut self, history: &mut History, rows: isize, cursor_follows: bool) {
+        let view_rows = history.view_rows();
         let top = history
             .top_row()
             .saturating_add_signed(rows)
@@ -136,6 +137,18 @@ impl CopyMode {
         }
         let bottom = (top + view_rows).saturating_sub(1).min(max_row);
         self.cursor.row = self.cursor.row.clamp(top, bottom.max(top));
+    }
+}
+
+/// How many rows `scroll` moves the view (negative: back), and whether
+/// the cursor moves along.
+pub fn scroll_rows(history: &History, scroll: Scroll) -> (isize, bool) {
+    let view_rows = history.view_rows();
+    let page = isize::try_from(view_rows.saturating_sub(1).max(1)).unwrap_or(1);
+    match scroll {
+        Scroll::Lines(n) => (n, false),
+        Scroll::HalfPages(n) => (n.saturating_mul((page + 1) / 2), true),
+        Scroll::Pages(n) => (n.saturating_mul(page), true),
     }
 }
 

@@ -405,8 +405,8 @@ fn enter_on_a_result_line_opens_its_pane_in_copy_mode_on_that_match() {
     };
     assert_eq!(panes, &[left, right]);
     for pane in [left, right] {
-        let request = h.ws.pane(pane).unwrap().replay_request();
-        let found = crate::input::search_all::search(pane, request, "error");
+        let source = h.ws.pane(pane).unwrap().ring_copy();
+        let found = crate::input::search_all::search(pane, &source, "error");
         h.router
             .search_result(&mut h.ws, SearchReport::AllPanes(found));
     }

@@ -1,0 +1,144 @@
+//! Searching a pane's whole byte history: the ring is replayed one window
+//! at a time (see `history_window`), oldest first, each window searched and
+//! dropped before the next, so a search reaches every byte held while its
+//! memory stays that of one window. Runs on a search thread.
+
+use regex::Regex;
+
+use crate::input::copy_mode::{GlobalMatch, RowText, find_all_while, snapshot};
+use crate::pane::history::{History, ReplayRequest};
+use crate::pane::history_window::{self, WINDOW_ROWS};
+use crate::pane::{RingCopy, max_history_rows};
+
+/// Rows a search replays at a time: fewer, larger windows than a view's
+/// (it reads them all), still a few MiB of parser rows.
+pub const SEARCH_WINDOW_ROWS: usize = 4 * WINDOW_ROWS;
+
+/// Calls `f` with each window of `source`'s history in turn, oldest first;
+/// stops (returning `None`) as soon as `f` does or `keep_going` says no.
+pub fn for_each_window(
+    source: &RingCopy,
+    keep_going: &impl Fn() -> bool,
+    mut f: impl FnMut(&mut History) -> Option<()>,
+) -> Option<()> {
+    let ring = &source.ring;
+    let cols = source.cols;
+    let cap = max_history_rows(ring.budget(), cols)
+        .max(history_window::most_rows(SEARCH_WINDOW_ROWS) + usize::from(source.rows));
+    let mut extent = history_window::top(ring, SEARCH_WINDOW_ROWS, cols);
+    loop {
+        if !keep_going() {
+            return None;
+        }
+        let request = ReplayRequest::window(ring, extent, source.rows, cols, cap);
+        let mut history = History::replay(request);
+        f(&mut history)?;
+        if extent.end >= ring.end() {
+            return Some(());
+        }
+        let next = history_window::from(ring, extent.end, SEARCH_WINDOW_ROWS, cols);
+        if next.end <= extent.end {
+            return Some(());
+        }
+        extent = next;
+    }
+}
+
+/// Every match of `regex` in the history, oldest first, or `None` when
+/// `keep_going` said no on the way.
+pub fn find(
+    source: &RingCopy,
+    regex: &Regex,
+    keep_going: impl Fn() -> bool,
+) -> Option<Vec<GlobalMatch>> {
+    let mut out = Vec::new();
+    for_each_window(source, &keep_going, |history| {
+        let rows = snapshot(history);
+        let cols = history.screen().size().1.get();
+        for m in find_all_while(&rows, regex, cols, &keep_going)? {
+            out.push(GlobalMatch::of(history, &m));
+        }
+        Some(())
+    })?;
+    Some(out)
+}
+
+/// Rows with a match, each once, oldest first: the text of the row where
+/// the match begins.
+pub fn matching_rows(
+    source: &RingCopy,
+    regex: &Regex,
+    mut on_row: impl FnMut(&RowText),
+) -> Option<()> {
+    for_each_window(source, &|| true, |history| {
+        let rows = snapshot(history);
+        let cols = history.screen().size().1.get();
+        let mut last = None;
+        for m in find_all_while(&rows, regex, cols, || true)? {
+            if last != Some(m.row) {
+                last = Some(m.row);
+                if let Some(row) = rows.get(m.row) {
+                    on_row(row);
+                }
+            }
+        }
+        Some(())
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::pane::scrollback::ByteRing;
+
+    fn source(lines: usize, rows: u16, cols: u16) -> RingCopy {
+        let mut ring = ByteRing::new(8 << 20);
+        ring.record_resize(rows, cols);
+        for i in 1..=lines {
+            ring.push(format!("line {i}\r\n").as_bytes());
+        }
+        RingCopy { ring, rows, cols }
+    }
+
+    #[test]
+    fn finds_every_line_of_a_history_many_windows_long() {
+        let src = source(50_000, 24, 80);
+        let regex = Regex::new(r"^line \d+\s*$").unwrap();
+        let found = find(&src, &regex, || true).unwrap();
+        assert_eq!(found.len(), 50_000);
+        let mut sorted = found.clone();
+        sorted.sort();
+        assert_eq!(sorted, found, "oldest first");
+        sorted.dedup_by_key(|m| m.start);
+        assert_eq!(sorted.len(), 50_000, "each row named once");
+        let first = find(&src, &Regex::new(r"^line 1\s*$").unwrap(), || true).unwrap();
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].start.pos, 0);
+    }
+
+    #[test]
+    fn a_match_split_by_the_wrap_is_found() {
+        let mut ring = ByteRing::new(1 << 20);
+        ring.record_resize(5, 10);
+        ring.push(b"0123456789abcdef\r\nnext\r\n");
+        let src = RingCopy {
+            ring,
+            rows: 5,
+            cols: 10,
+        };
+        let found = find(&src, &Regex::new("789abc").unwrap(), || true).unwrap();
+        assert_eq!(found.len(), 1);
+        let m = found[0];
+        assert_eq!(
+            (m.start.sub, m.start_col, m.end.sub, m.end_col),
+            (0, 7, 1, 3)
+        );
+    }
+
+    #[test]
+    fn a_search_nobody_wants_stops() {
+        let src = source(1000, 24, 80);
+        assert!(find(&src, &Regex::new("line").unwrap(), || false).is_none());
+    }
+}
