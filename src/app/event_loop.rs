@@ -20,7 +20,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
 use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent, pane_mailbox, search_mailbox};
-use crate::app::typing_throttle::{self, TypingThrottle};
+use crate::app::typing_throttle::{self, TYPING_WINDOW, TypingThrottle};
 use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
@@ -388,7 +388,9 @@ impl<B: FrameSink> App<B> {
         }
         if let Some(id) = outcome.sent_to {
             self.clock.key_sent(id);
-            self.throttle.key_sent(id, Instant::now());
+            let now = Instant::now();
+            self.clock.typing_until(now + TYPING_WINDOW);
+            self.throttle.key_sent(id, now);
         }
         self.perform(outcome.commands);
     }
@@ -465,7 +467,10 @@ impl<B: FrameSink> App<B> {
             for chunk in self.batch.drain(..) {
                 pane.take_in(chunk);
             }
-            if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET) {
+            // A key typed meanwhile stops the slice: keys come first.
+            let input = &self.input_rx;
+            let key_waits = || !input.is_empty();
+            if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET, key_waits) {
                 more = true;
             }
             if fed {

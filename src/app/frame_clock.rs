@@ -10,8 +10,15 @@ use std::time::{Duration, Instant};
 
 use crate::pane::PaneId;
 
+/// While the user types, frames that are not a reaction to them (a flood
+/// in another pane) come at most this often: each costs the loop up to a
+/// millisecond or so, and a key that arrives meanwhile waits for it.
+pub const TYPING_FRAME_INTERVAL: Duration = Duration::from_millis(50);
+
 pub struct FrameClock {
     interval: Duration,
+    /// The user is typing until then: see [`TYPING_FRAME_INTERVAL`].
+    typing_until: Option<Instant>,
     last_frame: Option<Instant>,
     /// Something on screen changed since the last frame.
     dirty: bool,
@@ -29,6 +36,7 @@ impl FrameClock {
     pub fn new(interval: Duration) -> Self {
         Self {
             interval,
+            typing_until: None,
             last_frame: None,
             dirty: true,
             urgent: true,
@@ -85,7 +93,18 @@ impl FrameClock {
     }
 
     fn next_allowed(&self, now: Instant) -> Instant {
-        self.last_frame.map_or(now, |t| t + self.interval)
+        let interval = if self.typing_until.is_some_and(|until| now < until) {
+            self.interval.max(TYPING_FRAME_INTERVAL)
+        } else {
+            self.interval
+        };
+        self.last_frame.map_or(now, |t| t + interval)
+    }
+
+    /// The user is typing until `until`: frames that are not a reaction to
+    /// them come less often meanwhile.
+    pub fn typing_until(&mut self, until: Instant) {
+        self.typing_until = Some(until);
     }
 
     /// A frame starts: returns the pane it is drawn early for (an echo), if
@@ -134,6 +153,28 @@ mod tests {
         assert!(!clock.due(soon));
         assert_eq!(clock.deadline(soon), Some(t0 + INTERVAL));
         assert!(clock.due(t0 + INTERVAL));
+    }
+
+    #[test]
+    fn while_the_user_types_other_output_is_drawn_less_often() {
+        let t0 = Instant::now();
+        let mut clock = drawn_at(t0);
+        clock.typing_until(t0 + Duration::from_millis(300));
+        clock.changed();
+        assert!(!clock.due(t0 + INTERVAL));
+        assert!(clock.due(t0 + TYPING_FRAME_INTERVAL));
+        // An echo is still drawn at once.
+        clock.key_sent(PaneId(1));
+        assert!(clock.output_from(PaneId(1), true));
+        assert!(clock.due(t0 + Duration::from_millis(1)));
+        clock.frame_done(t0 + Duration::from_millis(1), false);
+        // Typing over, the usual interval again.
+        clock.changed();
+        let after = t0 + Duration::from_millis(300);
+        assert_eq!(
+            clock.deadline(after),
+            Some(t0 + Duration::from_millis(1) + INTERVAL)
+        );
     }
 
     #[test]

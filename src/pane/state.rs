@@ -251,10 +251,13 @@ impl Pane {
         self.unfed.push(chunk);
     }
 
-    /// Feeds the output taken in, in pieces, until `deadline` (see
-    /// `unfed`). Returns whether all of it was fed; the rest waits.
-    pub fn feed_until(&mut self, deadline: Instant) -> bool {
-        self.feed_unfed(|unfed, pane| unfed.feed_until(pane, deadline, Instant::now))
+    /// Feeds the output taken in, in pieces, until `deadline` or until
+    /// `interrupted()` (asked between pieces: the user typed something).
+    /// Returns whether all of it was fed; the rest waits.
+    pub fn feed_until(&mut self, deadline: Instant, interrupted: impl Fn() -> bool) -> bool {
+        self.feed_unfed(|unfed, pane| {
+            unfed.feed_until(pane, || interrupted() || Instant::now() >= deadline)
+        })
     }
 
     /// Runs `feed` over the waiting output with the pane as its sink (the

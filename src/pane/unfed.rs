@@ -7,12 +7,12 @@
 //! takes half a second to parse, and a key typed into another pane waited
 //! for all of it. So a chunk is fed in pieces, the first small and each next
 //! one twice as big, and once the pane's time slice is over the rest waits
-//! here for the loop's next turn (after it has read the user's keys).
+//! here for the loop's next turn (after it has read the user's keys); a key
+//! that arrives meanwhile ends the slice early.
 //! Ordinary output fits its slice many times over and is fed in a handful
 //! of pieces, in the same order, with the same result.
 
 use std::collections::VecDeque;
-use std::time::Instant;
 
 use crate::pane::pty::OutputChunk;
 
@@ -57,15 +57,10 @@ impl Unfed {
         }
     }
 
-    /// Feeds what is waiting into `sink` until `now()` passes `deadline`
-    /// (checked between pieces: at least one piece is fed). Returns whether
+    /// Feeds what is waiting into `sink` until `stop()` says so (asked
+    /// between pieces: at least one piece is fed). Returns whether
     /// everything was fed.
-    pub fn feed_until(
-        &mut self,
-        sink: &mut impl FeedSink,
-        deadline: Instant,
-        mut now: impl FnMut() -> Instant,
-    ) -> bool {
+    pub fn feed_until(&mut self, sink: &mut impl FeedSink, mut stop: impl FnMut() -> bool) -> bool {
         let mut piece = FIRST_PIECE;
         while let Some(chunk) = self.chunks.front() {
             let end = chunk.len().min(self.at.saturating_add(piece));
@@ -77,7 +72,7 @@ impl Unfed {
                 self.at = 0;
                 sink.chunk_done(chunk);
             }
-            if !self.chunks.is_empty() && now() >= deadline {
+            if !self.chunks.is_empty() && stop() {
                 return false;
             }
             piece = piece.saturating_mul(2);
@@ -88,7 +83,7 @@ impl Unfed {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     use super::*;
 
@@ -118,7 +113,7 @@ mod tests {
         unfed.push(bytes(10));
         let mut sink = Sink::default();
         let t0 = Instant::now();
-        assert!(unfed.feed_until(&mut sink, t0 + Duration::from_secs(1), || t0));
+        assert!(unfed.feed_until(&mut sink, || t0 >= t0 + Duration::from_secs(1)));
         let sizes: Vec<usize> = sink.pieces.iter().map(Vec::len).collect();
         // 256, 512, 1024, then the chunk's rest; the next chunk whole.
         assert_eq!(sizes, vec![256, 512, 1024, 1208, 10]);
@@ -136,7 +131,7 @@ mod tests {
         let t0 = Instant::now();
         let late = t0 + Duration::from_millis(5);
         // The clock passes the deadline after the first piece.
-        assert!(!unfed.feed_until(&mut sink, t0 + Duration::from_millis(1), || late));
+        assert!(!unfed.feed_until(&mut sink, || late >= t0 + Duration::from_millis(1)));
         assert_eq!(sink.pieces.len(), 1);
         assert_eq!(unfed.len(), 5700 - FIRST_PIECE);
         assert_eq!(sink.done, 0);
@@ -154,7 +149,7 @@ mod tests {
         let mut sink = Sink::default();
         let t0 = Instant::now();
         let late = t0 + Duration::from_millis(5);
-        assert!(!unfed.feed_until(&mut sink, t0, || late));
+        assert!(!unfed.feed_until(&mut sink, || late >= t0));
         assert_eq!(sink.done, 1);
         assert_eq!(unfed.len(), 100);
     }
