@@ -8,15 +8,15 @@
 //! same notice as the live screen, and a replay always arrives: the pane
 //! never waits in "loading" for one that died.
 //!
-//! Bytes reach the parser through [`RepBound`], as on the live screen: a
+//! Bytes reach the parser through [`Fidelity`], as on the live screen: a
 //! REP costs at most a couple of screenfuls to replay, and leaves at most
 //! `2 × rows` rows in the history (see `rep_bound`).
 
 use std::num::NonZeroU16;
 
 use crate::diag::panic_guard::contain;
+use crate::pane::fidelity::Fidelity;
 use crate::pane::parse_guard::RESET_NOTICE;
-use crate::pane::rep_bound::RepBound;
 use crate::pane::scrollback::{ByteRing, ResizeMark};
 
 /// Rows of scrollback a first replay keeps. Larger histories are replayed
@@ -60,7 +60,7 @@ impl ReplayRequest {
 pub struct History {
     parser: vt100::Parser,
     /// What every byte goes through on its way to the parser.
-    rep: RepBound,
+    rep: Fidelity,
     /// Ring position of the next byte to feed.
     pub fed_to: u64,
     /// True when the replay began after the pane's first byte (older output
@@ -89,7 +89,7 @@ impl History {
             tracing::warn!("replaying a pane's history failed ({message}); it shows none");
             let mut history = Self {
                 parser: vt100::Parser::new(size(rows), size(cols), history_rows),
-                rep: RepBound::history(),
+                rep: Fidelity::history(),
                 fed_to: end,
                 truncated,
                 full: false,
@@ -110,7 +110,7 @@ impl History {
         let end = req.start + req.bytes.len() as u64;
         let mut history = Self {
             parser: vt100::Parser::new(size(initial.0), size(initial.1), req.history_rows),
-            rep: RepBound::history(),
+            rep: Fidelity::history(),
             fed_to: end,
             truncated: req.start > 0,
             full: false,
