@@ -7,9 +7,10 @@
 //!
 //! The generator leans on what makes skipping happen (runs of CR LF lines
 //! with colours) and on everything that could make it wrong: scroll
-//! regions, the alternate screen, origin, insert and newline modes, cursor
-//! movement, wide, combining and invalid characters, and sequences cut by
-//! chunk boundaries.
+//! regions, the alternate screen, origin, insert, no-wrap and newline
+//! modes, character sets and SI/SO, tab stops, cursor movement, wide,
+//! combining and invalid characters, and sequences cut by chunk
+//! boundaries.
 //!
 //! Two things are left out because no reference parser can match them: a
 //! VS16 that widens a character in the last column (vt100 0.18.1 then
@@ -118,6 +119,31 @@ fn token() -> BoxedStrategy<Vec<u8>> {
         b"\x1b[1\x182m",
         b"\x1b[?25l",
         b"\x1b_apc\x1b\\",
+        // What the fidelity layer completes: character sets and shifts, tab
+        // stops, insert and no-wrap modes, replaced sequences, rows blanked
+        // in a background colour, styled SGRs.
+        b"\x1b(0",
+        b"\x1b(B",
+        b"\x1b)0",
+        b"\x0f",
+        b"lqqk",
+        b"\x1bH",
+        b"\x1b[g",
+        b"\x1b[3g",
+        b"\x1b[2I",
+        b"\x1b[Z",
+        b"\x1b[s",
+        b"\x1b[u",
+        b"\x1b[!p",
+        b"\x1b#8",
+        b"\x1b[?1047h",
+        b"\x1b[?1047l",
+        b"\x1b[?1048h",
+        b"\x1b[?1048l",
+        b"\x1b[44m\x1b[2L",
+        b"\x1b[4:3m",
+        b"\x1b[21m",
+        b"\x1b[58;2;1;2;3m",
     ];
     // Runs of lines: short, empty, tabbed, and long non-ASCII ones (which
     // wrap where their width cannot be known from their bytes).

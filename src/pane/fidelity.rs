@@ -133,6 +133,11 @@ enum Stop {
     /// A mode changed how text prints: the text after it takes the other
     /// path.
     Recheck,
+    /// Auto-wrap back on (`?7h`). Without it the cursor stayed in the last
+    /// column, where vt100 may hold it one column further (its pending
+    /// wrap): brought back, so the next character lands in the last column
+    /// as in xterm.
+    AutowrapOn,
     /// RIS.
     Reset,
     Replace(Replace),
@@ -494,6 +499,15 @@ impl Fidelity {
                 self.set_region(parser.screen().alternate_screen(), region);
             }
             Stop::Recheck => parse_guard::process(parser, through)?,
+            Stop::AutowrapOn => {
+                parse_guard::process(parser, through)?;
+                let cols = self.follower.cols;
+                if parser.screen().cursor_position().1 >= cols {
+                    self.out.clear();
+                    let _ = write!(self.out, "\x1b[{cols}G");
+                    parse_guard::process(parser, &self.out)?;
+                }
+            }
             Stop::Reset => {
                 parse_guard::process(parser, through)?;
                 self.regions = [None; 2];
@@ -658,8 +672,8 @@ impl Fidelity {
     /// After IL, DL, SU or SD: vt100 leaves the new rows in the default
     /// colours; a terminal with background colour erase (xterm, tmux)
     /// fills them with the current background. Erased here with EL, which
-    /// vt100 does fill, moving up and down only (so the column, even a
-    /// pending wrap, and origin mode stay as they were).
+    /// vt100 does fill, moving with VPA (so the column, even a pending
+    /// wrap, stays as it was).
     fn blank_in_background<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
@@ -684,25 +698,20 @@ impl Fidelity {
             _ => return Ok(()),
         };
         self.out.clear();
-        let mut at = row;
         for r in blanked {
-            move_rows(&mut self.out, at, r);
+            move_to_row(&mut self.out, r);
             self.out.extend_from_slice(b"\x1b[2K");
-            at = r;
         }
-        move_rows(&mut self.out, at, row);
+        move_to_row(&mut self.out, row);
         parse_guard::process(parser, &self.out)
     }
 }
 
-/// Appends the move from row `from` to row `to` (CUU/CUD: the column
-/// stays).
-fn move_rows(out: &mut Vec<u8>, from: u16, to: u16) {
-    let _ = match to.cmp(&from) {
-        std::cmp::Ordering::Less => write!(out, "\x1b[{}A", from - to),
-        std::cmp::Ordering::Greater => write!(out, "\x1b[{}B", to - from),
-        std::cmp::Ordering::Equal => Ok(()),
-    };
+/// Appends a move to row `row`: VPA, which in vt100 is absolute whatever
+/// the origin mode and region, and leaves the column (even a pending wrap)
+/// as it is.
+fn move_to_row(out: &mut Vec<u8>, row: u16) {
+    let _ = write!(out, "\x1b[{}d", row + 1);
 }
 
 /// Printable ASCII.
@@ -738,12 +747,17 @@ impl Follower {
     /// sequence when it holds one vt100 gets wrong.
     fn private_modes(&mut self, params: &vte::Params, set: bool) {
         let mut replace = false;
-        let mut recheck = false;
+        let mut recheck = None;
         for p in params {
             match p {
                 [7] => {
+                    let was = self.modes.autowrap;
                     self.modes.autowrap = set;
-                    recheck = true;
+                    recheck = Some(if set && !was {
+                        Stop::AutowrapOn
+                    } else {
+                        Stop::Recheck
+                    });
                 }
                 [1004] => self.modes.focus_events = set,
                 [1047..=1049] => replace = true,
@@ -761,8 +775,8 @@ impl Follower {
             self.private_modes
                 .extend(params.iter().filter_map(|p| p.first().copied()));
             self.stop(Stop::Replace(Replace::PrivateModes(set)));
-        } else if recheck {
-            self.stop(Stop::Recheck);
+        } else if let Some(stop) = recheck {
+            self.stop(stop);
         }
     }
 }

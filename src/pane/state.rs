@@ -14,6 +14,7 @@ use crate::pane::PaneId;
 use crate::pane::damage::{Change, Damage, DamageLog};
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::fast_forward::FastForward;
+use crate::pane::fidelity::Modes;
 use crate::pane::history::{History, INITIAL_HISTORY_ROWS, ReplayRequest};
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
@@ -399,6 +400,24 @@ impl Pane {
 
     pub fn live_screen(&self) -> &vt100::Screen {
         self.parser.screen()
+    }
+
+    /// The modes the program set that vt100 does not keep (focus events,
+    /// insert mode, auto-wrap). Always current.
+    pub fn fidelity_modes(&self) -> Modes {
+        self.fast_forward.fidelity().modes()
+    }
+
+    /// Whether the program asked for focus events (`CSI ? 1004 h`).
+    pub fn wants_focus_events(&self) -> bool {
+        self.fidelity_modes().focus_events
+    }
+
+    /// The kitty keyboard flags the program asked for on the screen it
+    /// shows (0: legacy keys).
+    pub fn keyboard_flags(&self) -> u8 {
+        let alternate = self.parser.screen().alternate_screen();
+        self.fast_forward.fidelity().keyboard_flags(alternate)
     }
 
     pub fn view(&self) -> &ScrollView {
