@@ -22,6 +22,7 @@
 pub mod copy_keys;
 pub mod copy_mode;
 pub mod copy_session;
+pub mod focus_events;
 pub mod help;
 pub mod key_encoder;
 pub mod layers;

@@ -10,7 +10,11 @@
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
+mod common;
+
 use std::num::NonZeroU16;
+
+use common::Tilework;
 
 use tilework::pane::fidelity::Fidelity;
 use tilework::pane::fidelity::answers::{Rgb, set_terminal_colours};
@@ -365,4 +369,25 @@ fn focus_event_mode_is_kept_for_the_pane() {
     assert!(pane.wants_focus_events());
     pane.feed(b"\x1b[?1004l".to_vec());
     assert!(!pane.wants_focus_events());
+}
+
+/// End to end: a program that asks for focus events hears the user's
+/// terminal lose and regain the focus, and a tab switch away and back.
+#[test]
+fn a_program_that_asks_hears_focus_changes_end_to_end() {
+    let script = "printf '\\033[?1004h'; stty -icanon -echo; echo ready; exec cat -v";
+    let mut tw = Tilework::start(&["--", "sh", "-c", script], 12, 60);
+    tw.wait_for_text("ready");
+    // The user's terminal reports focus changes (tilework turned them on).
+    tw.send("\x1b[O");
+    tw.wait_for_text("^[[O");
+    tw.send("\x1b[I");
+    tw.wait_for_text("^[[O^[[I");
+    // A new tab takes the focus; going back gives it back.
+    tw.send("\x02c");
+    tw.wait_for("the second tab", |s| {
+        s.contents_between(11, 0, 11, 60).contains("2:")
+    });
+    tw.send("\x021");
+    tw.wait_for_text("^[[O^[[I^[[O^[[I");
 }

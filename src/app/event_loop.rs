@@ -190,6 +190,8 @@ pub(super) struct App<B: FrameSink> {
     render_cache: crate::render::cache::RenderCache,
     painter: Painter,
     throttle: TypingThrottle,
+    /// Focus events for the panes that ask (issue 12).
+    focus: crate::input::focus_events::FocusReporter,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -236,6 +238,7 @@ impl<B: FrameSink> App<B> {
             render_cache: crate::render::cache::RenderCache::default(),
             painter: Painter::new(size),
             throttle: TypingThrottle::default(),
+            focus: Default::default(),
         }
     }
 
@@ -255,6 +258,7 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
+        self.focus.update(&self.ws);
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
         }
@@ -366,7 +370,10 @@ impl<B: FrameSink> App<B> {
                 self.ws.set_area(panes);
                 Outcome::redraw()
             }
-            Event::FocusGained | Event::FocusLost => Outcome::default(),
+            Event::FocusGained | Event::FocusLost => {
+                self.focus.outer_focus(matches!(ev, Event::FocusGained));
+                Outcome::default()
+            }
         };
         if outcome.redraw || outcome.sent_to.is_some() {
             self.metrics.key_arrived(at);
