@@ -14,7 +14,7 @@ mod common;
 
 use std::num::NonZeroU16;
 
-use common::Tilework;
+use common::{TempDir, Tilework};
 
 use tilework::pane::fidelity::Fidelity;
 use tilework::pane::fidelity::answers::{Rgb, set_terminal_colours};
@@ -390,4 +390,18 @@ fn a_program_that_asks_hears_focus_changes_end_to_end() {
     });
     tw.send("\x021");
     tw.wait_for_text("^[[O^[[I^[[O^[[I");
+}
+
+/// End to end: a program asking for the background colour gets the one the
+/// config names, and XTVERSION names tilework.
+#[test]
+fn a_program_asking_for_colours_and_the_version_gets_answers_end_to_end() {
+    let dir = TempDir::new("colours");
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "terminal_background = \"#1e1e2e\"\n").unwrap();
+    let script = "stty -icanon -echo; printf '\\033]11;?\\033\\\\\\033[>q'; exec cat -v";
+    let config = config.to_str().unwrap();
+    let tw = Tilework::start(&["--config", config, "--", "sh", "-c", script], 12, 70);
+    tw.wait_for_text("^[]11;rgb:1e1e/1e1e/2e2e^[\\");
+    tw.wait_for_text(&format!("^[P>|tilework {}^[\\", env!("CARGO_PKG_VERSION")));
 }

@@ -75,6 +75,22 @@ pub struct RunOptions {
     pub save_profile: Option<String>,
 }
 
+/// Asks the user's terminal its colours (answered to programs' OSC
+/// 10/11/12 queries, under the config's) and, when it speaks the kitty
+/// keyboard protocol, turns that on (issue 12). Raw mode must be on and the
+/// input thread not yet started: the replies are read here.
+fn ask_the_users_terminal(config: &crate::config::Config) {
+    use crate::terminal::outer_terminal;
+    let told = outer_terminal::ask(outer_terminal::ASK_TIMEOUT);
+    crate::pane::fidelity::answers::set_terminal_colours(config.terminal_colours);
+    crate::pane::fidelity::answers::fill_terminal_colours(told.colours);
+    if told.kitty_keyboard
+        && let Err(err) = outer_terminal::push_kitty_flags(&mut std::io::stdout())
+    {
+        tracing::warn!("turning on the kitty keyboard protocol: {err}");
+    }
+}
+
 /// Runs the workspace until the last pane closes, the user quits, or a
 /// signal arrives. Returns tilework's exit status.
 pub fn run(opts: RunOptions) -> Result<i32> {
@@ -88,6 +104,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         crate::terminal::guard::restore();
         crate::pane::children::kill_all();
     });
+    ask_the_users_terminal(&opts.config);
     let input_rx = crate::terminal::input_thread::spawn()?;
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;

@@ -63,6 +63,10 @@ pub struct Config {
     /// `xclip -selection clipboard`), besides OSC 52. Unset: wl-copy or xclip
     /// when found.
     pub copy_command: Option<String>,
+    /// What a program asking for the terminal's foreground, background and
+    /// cursor colours (OSC 10/11/12) is told, over what the user's terminal
+    /// answers at start (`None`: its answer, or no answer).
+    pub terminal_colours: [Option<crate::pane::fidelity::answers::Rgb>; 3],
 }
 
 impl Default for Config {
@@ -78,6 +82,7 @@ impl Default for Config {
             mouse: true,
             clipboard_from_programs: false,
             copy_command: None,
+            terminal_colours: [None; 3],
         }
     }
 }
@@ -179,6 +184,22 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(mouse) = raw.mouse {
         config.mouse = mouse;
+    }
+    let colours = [
+        raw.terminal_foreground,
+        raw.terminal_background,
+        raw.terminal_cursor,
+    ];
+    for (slot, colour) in config.terminal_colours.iter_mut().zip(colours) {
+        if let Some(colour) = colour {
+            let rgb = crate::pane::fidelity::answers::parse_colour(colour.get_ref());
+            *slot = Some(rgb.ok_or_else(|| {
+                err(
+                    colour.span(),
+                    "not a colour; write \"#rrggbb\" or \"rgb:rr/gg/bb\"".to_string(),
+                )
+            })?);
+        }
     }
 
     for (table, entries) in [
@@ -325,6 +346,9 @@ struct RawConfig {
     mouse: Option<bool>,
     clipboard_from_programs: Option<bool>,
     copy_command: Option<Spanned<String>>,
+    terminal_foreground: Option<Spanned<String>>,
+    terminal_background: Option<Spanned<String>>,
+    terminal_cursor: Option<Spanned<String>>,
     #[serde(default)]
     keys: RawKeys,
 }
@@ -657,6 +681,13 @@ pub fn default_toml() -> String {
         d.clipboard_from_programs
     ));
     line("");
+    line("# The colours programs are told when they ask for the terminal's");
+    line("# foreground, background and cursor colour (OSC 10/11/12; editors pick a");
+    line("# light or dark theme by them). By default tilework asks your terminal at");
+    line("# start and answers what it said (nothing when it did not say).");
+    line("# Example: terminal_background = \"#1e1e2e\"");
+    line("# (also terminal_foreground, terminal_cursor)");
+    line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
     line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
@@ -737,6 +768,22 @@ mod tests {
     fn empty_file_gives_defaults() {
         assert_eq!(parse_ok(""), Config::default());
         assert_eq!(parse_ok("# nothing\n\n"), Config::default());
+    }
+
+    #[test]
+    fn terminal_colours_override_what_programs_are_told() {
+        use crate::pane::fidelity::answers::Rgb;
+        let c = parse_ok("terminal_background = \"#1e1e2e\"\nterminal_cursor = \"rgb:ff/00/00\"");
+        assert_eq!(
+            c.terminal_colours,
+            [
+                None,
+                Some(Rgb(0x1e1e, 0x1e1e, 0x2e2e)),
+                Some(Rgb(0xffff, 0, 0))
+            ]
+        );
+        let e = parse_err("terminal_foreground = \"light\"");
+        assert!(e.contains("not a colour"), "{e}");
     }
 
     #[test]
