@@ -375,9 +375,10 @@ fn focus_event_mode_is_kept_for_the_pane() {
 /// terminal lose and regain the focus, and a tab switch away and back.
 #[test]
 fn a_program_that_asks_hears_focus_changes_end_to_end() {
-    let script = "printf '\\033[?1004h'; stty -icanon -echo; echo ready; exec cat -v";
+    let script = "printf '\\033[?1004h'; stty -icanon -echo; echo ready-$((6*7)); exec cat -v";
     let mut tw = Tilework::start(&["--", "sh", "-c", script], 12, 60);
-    tw.wait_for_text("ready");
+    // Not "ready" alone: the border title shows the command.
+    tw.wait_for_text("ready-42");
     // The user's terminal reports focus changes (tilework turned them on).
     tw.send("\x1b[O");
     tw.wait_for_text("^[[O");
@@ -404,4 +405,21 @@ fn a_program_asking_for_colours_and_the_version_gets_answers_end_to_end() {
     let tw = Tilework::start(&["--config", config, "--", "sh", "-c", script], 12, 70);
     tw.wait_for_text("^[]11;rgb:1e1e/1e1e/2e2e^[\\");
     tw.wait_for_text(&format!("^[P>|tilework {}^[\\", env!("CARGO_PKG_VERSION")));
+}
+
+/// End to end: a program that asked for the kitty keyboard protocol gets
+/// Alt-x as `CSI 120;3u`, not as Esc then x; once it pops its flags, the
+/// legacy form again.
+#[test]
+fn a_program_that_asks_for_kitty_keys_gets_them_end_to_end() {
+    let script = "printf '\\033[>1u'; stty -icanon -echo; echo ready-$((6*7)); \
+                  head -c 8 | od -An -c; printf '\\033[<u'; echo popped-$((6*7)); exec cat -v";
+    let mut tw = Tilework::start(&["--", "sh", "-c", script], 12, 60);
+    // Not "ready" alone: the border title shows the command.
+    tw.wait_for_text("ready-42");
+    tw.send("\x1bx");
+    tw.wait_for_text("033   [   1   2   0   ;   3   u");
+    tw.wait_for_text("popped-42");
+    tw.send("\x1by");
+    tw.wait_for_text("^[y");
 }
