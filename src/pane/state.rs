@@ -281,7 +281,7 @@ impl Pane {
         );
         let events = std::mem::take(self.parser.callbacks_mut());
         // Reading modes cannot touch the broken grid, but stay careful.
-        let modes = contain(|| {
+        let mut modes = contain(|| {
             let screen = self.parser.screen();
             let mut modes = Vec::new();
             if screen.alternate_screen() {
@@ -294,6 +294,15 @@ impl Pane {
             modes
         })
         .unwrap_or_default();
+        // And what the fidelity layer kept for the program (issue 12).
+        let kept = self.fidelity_modes();
+        if kept.focus_events {
+            modes.extend_from_slice(b"\x1b[?1004h");
+        }
+        let flags = self.keyboard_flags();
+        if flags != 0 {
+            modes.extend_from_slice(format!("\x1b[>{flags}u").as_bytes());
+        }
         self.parser = Self::new_parser(self.rows, self.cols, events);
         self.fast_forward.reset();
         self.damage.note(Change::ScreenReplaced);
@@ -723,12 +732,15 @@ mod tests {
     fn the_fresh_parser_keeps_modes_and_pending_events() {
         let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
         let mut bytes = b"\x1b[?1049h\x1b[?1h\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[?25l".to_vec();
+        bytes.extend_from_slice(b"\x1b[?1004h\x1b[>5u");
         bytes.extend_from_slice(b"\x1b]2;my title\x07");
         bytes.extend_from_slice(CRASH);
         bytes.extend_from_slice(b"\x07");
         pane.feed(bytes);
         pane.settle();
         assert_eq!(pane.title(), "my title");
+        assert!(pane.wants_focus_events());
+        assert_eq!(pane.keyboard_flags(), 5);
         let screen = pane.live_screen();
         assert!(screen.alternate_screen());
         assert!(screen.application_cursor());
