@@ -766,7 +766,9 @@ impl Follower {
             // xterm keeps the character sets with the saved cursor.
             match (p, set) {
                 ([1048 | 1049], true) => self.charsets.save(),
-                ([1048 | 1049], false) => self.charsets.restore(),
+                ([1048 | 1049], false) => {
+                    let _ = self.charsets.restore();
+                }
                 _ => {}
             }
         }
@@ -782,12 +784,14 @@ impl Follower {
 }
 
 impl vte::Perform for Follower {
+    #[inline]
     fn print(&mut self, c: char) {
         self.ground = true;
         self.last = Last::Print(c);
         self.rep.printed(c, self.cols);
     }
 
+    #[inline]
     fn execute(&mut self, byte: u8) {
         self.last = Last::Execute(byte);
         match byte {
@@ -806,6 +810,16 @@ impl vte::Perform for Follower {
         action: char,
     ) {
         self.ground = true;
+        // SGR first: nearly every sequence is one, and most need no look at
+        // their parameters beyond this.
+        if let ([], 'm') = (intermediates, action) {
+            if sgr::needs_rewrite(params) {
+                self.sgr.clear();
+                sgr::rewrite(params, &mut self.sgr);
+                self.stop(Stop::Replace(Replace::Sgr));
+            }
+            return;
+        }
         let first = param(params, 0, 0);
         // A lone parameter (or none): `CSI s` but not DECSLRM's `CSI 1;5 s`.
         let bare = params.len() <= 1 && first == 0;
@@ -824,7 +838,7 @@ impl vte::Perform for Follower {
                 self.stop(Stop::Replace(Replace::SaveCursor));
             }
             ([], 'u') if bare => {
-                self.charsets.restore();
+                let _ = self.charsets.restore();
                 self.stop(Stop::Replace(Replace::RestoreCursor));
             }
             ([], 'g') => self.stop(Stop::TabClear(first)),
@@ -838,11 +852,6 @@ impl vte::Perform for Follower {
                     _ => Blanked::ScrollDown,
                 };
                 self.stop(Stop::Blank(what, param(params, 0, 1)));
-            }
-            ([], 'm') if sgr::needs_rewrite(params) => {
-                self.sgr.clear();
-                sgr::rewrite(params, &mut self.sgr);
-                self.stop(Stop::Replace(Replace::Sgr));
             }
             ([], 'h' | 'l') if params.iter().any(|p| p == [4]) => {
                 self.modes.insert = action == 'h';
@@ -891,17 +900,16 @@ impl vte::Perform for Follower {
             ([], b'H') => self.stop(Stop::TabSet),
             ([], b'7') => self.charsets.save(),
             ([], b'8') => {
-                self.charsets.restore();
-                self.stop(Stop::Recheck);
+                if self.charsets.restore() {
+                    self.stop(Stop::Recheck);
+                }
             }
             ([b'#'], b'8') => self.stop(Stop::Replace(Replace::Alignment)),
-            ([b'('], set) => {
-                self.charsets.designate(0, set);
-                self.stop(Stop::Recheck);
-            }
-            ([b')'], set) => {
-                self.charsets.designate(1, set);
-                self.stop(Stop::Recheck);
+            ([b'(' | b')'], set) => {
+                let slot = usize::from(intermediates == b")");
+                if self.charsets.designate(slot, set) {
+                    self.stop(Stop::Recheck);
+                }
             }
             _ => {}
         }

@@ -155,6 +155,7 @@ impl RepBound {
 
     /// vt100's `print` and `text`: REP repeats the last character that took
     /// at least one cell, on a screen `cols` wide.
+    #[inline]
     pub fn printed(&mut self, c: char, cols: u16) {
         if c == '\u{fffd}' || ('\u{80}'..'\u{a0}').contains(&c) {
             return;
@@ -170,6 +171,7 @@ impl RepBound {
 
     /// Whether a REP of `count` on a `rows` × `cols` grid is worth stopping
     /// for.
+    #[inline]
     pub fn worth_bounding(&self, count: u16, rows: u16, cols: u16) -> bool {
         match self.width {
             Some(width) if self.rows != Rows::Unbounded => {

@@ -50,10 +50,17 @@ pub struct Charsets {
 }
 
 impl Charsets {
-    /// `ESC (` (slot 0) or `ESC )` (slot 1) with its final byte.
-    pub fn designate(&mut self, slot: usize, byte: u8) {
-        if let Some(s) = self.slots.get_mut(slot) {
-            *s = Charset::designated_by(byte);
+    /// `ESC (` (slot 0) or `ESC )` (slot 1) with its final byte. Returns
+    /// whether the slot changed (`ESC ( B`, part of ncurses' `sgr0`, mostly
+    /// does not).
+    pub fn designate(&mut self, slot: usize, byte: u8) -> bool {
+        let set = Charset::designated_by(byte);
+        match self.slots.get_mut(slot) {
+            Some(s) if *s != set => {
+                *s = set;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -77,10 +84,13 @@ impl Charsets {
         self.saved = Some((self.slots, self.shifted));
     }
 
-    pub fn restore(&mut self) {
+    /// Returns whether the set in use may have changed.
+    pub fn restore(&mut self) -> bool {
         let (slots, shifted) = self.saved.unwrap_or_default();
+        let changed = (slots, shifted) != (self.slots, self.shifted);
         self.slots = slots;
         self.shifted = shifted;
+        changed
     }
 
     /// Everything back to ASCII (RIS, DECSTR).
@@ -146,7 +156,8 @@ mod tests {
     fn shifts_pick_the_slot_and_decrc_brings_back_what_decsc_saved() {
         let mut sets = Charsets::default();
         assert!(!sets.shifts_matter());
-        sets.designate(1, b'0');
+        assert!(sets.designate(1, b'0'));
+        assert!(!sets.designate(1, b'0'), "no change");
         assert!(sets.shifts_matter());
         assert_eq!(sets.active(), Charset::Ascii);
         sets.shift(true);
