@@ -900,7 +900,8 @@ impl vte::Perform for Follower {
             ([], b'H') => self.stop(Stop::TabSet),
             ([], b'7') => self.charsets.save(),
             ([], b'8') => {
-                if self.charsets.restore() {
+                let changed = self.charsets.restore();
+                if changed {
                     self.stop(Stop::Recheck);
                 }
             }
