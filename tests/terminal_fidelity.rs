@@ -423,3 +423,20 @@ fn a_program_that_asks_for_kitty_keys_gets_them_end_to_end() {
     tw.send("\x1by");
     tw.wait_for_text("^[y");
 }
+
+/// End to end: dialog without `NCURSES_NO_UTF8_ACS` (as over `ssh` or
+/// under `sudo`) draws its box with DEC special graphics; the pane shows
+/// the lines, not `lqqk`.
+#[test]
+fn dialog_draws_its_box_with_dec_graphics_end_to_end() {
+    if !common::require_program("dialog") {
+        return;
+    }
+    let script = "env -u NCURSES_NO_UTF8_ACS dialog --msgbox hello-box 6 24";
+    let tw = Tilework::start(&["--", "sh", "-c", script], 14, 50);
+    tw.wait_for("dialog's box drawn with lines", |s| {
+        let text = s.contents();
+        text.contains("hello-box") && text.contains("┌──") && text.contains("──┘")
+    });
+    assert!(!tw.screen_text().contains("lqqq"), "{}", tw.screen_text());
+}
