@@ -440,3 +440,51 @@ fn dialog_draws_its_box_with_dec_graphics_end_to_end() {
     });
     assert!(!tw.screen_text().contains("lqqq"), "{}", tw.screen_text());
 }
+
+/// A flood with auto-wrap off or in insert mode is still fast-forwarded,
+/// and shows what the layer alone shows with every byte parsed; with tab
+/// stops of its own, nothing is skipped (the count of rows cannot follow
+/// them) and the screen is right too.
+#[test]
+fn floods_under_the_layers_modes_show_what_parsing_every_byte_shows() {
+    let lines: Vec<u8> = (0..400)
+        .flat_map(|i| {
+            format!(
+                "\x1b[3{}mline {i} with text long enough to wrap\tx\r\n",
+                i % 8
+            )
+            .into_bytes()
+        })
+        .collect();
+    for (setup, skips) in [
+        (&b"\x1b[?7l"[..], true),
+        (b"\x1b[4h", true),
+        (b"\x1b[3g\x1b[1;5H\x1bH\r", false),
+    ] {
+        let output = [setup, &lines[..]].concat();
+        let (rows, cols) = (6, 20);
+        let mut reference = vt100::Parser::new(
+            NonZeroU16::new(rows).unwrap(),
+            NonZeroU16::new(cols).unwrap(),
+            0,
+        );
+        Fidelity::unbounded()
+            .process(&mut reference, &output)
+            .unwrap();
+        let mut pane = Pane::detached(PaneId(1), rows, cols, 1 << 20);
+        for chunk in output.chunks(512) {
+            pane.feed(chunk.to_vec());
+        }
+        pane.settle();
+        assert_eq!(pane.bytes_skipped() > 0, skips, "{setup:?}");
+        assert_eq!(
+            pane.live_screen().contents_formatted(),
+            reference.screen().contents_formatted(),
+            "{setup:?}"
+        );
+        assert_eq!(
+            pane.live_screen().cursor_position(),
+            reference.screen().cursor_position()
+        );
+    }
+}

@@ -332,10 +332,10 @@ impl FastForward {
         let screen = parser.screen();
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let (row, col) = screen.cursor_position();
-        if !self.rep.text_prints_plainly() {
+        let Some(wraps) = self.rep.text_wraps() else {
             return Damage::Full;
-        }
-        match row_advances(&self.deferred[..self.plain], col, cols) {
+        };
+        match row_advances(&self.deferred[..self.plain], col, cols, wraps) {
             Some(0) => Damage::Rows(row, row),
             Some(down) if !self.region[usize::from(screen.alternate_screen())] => {
                 match u16::try_from(down).ok().and_then(|d| row.checked_add(d)) {
@@ -405,9 +405,10 @@ impl FastForward {
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let (row, col) = screen.cursor_position();
         let plain = &self.deferred[..self.plain];
-        // A scroll region, or text that prints otherwise (insert mode, no
-        // auto-wrap, other tab stops), breaks the count of rows.
-        let cut = if self.region[usize::from(alternate)] || !self.rep.text_prints_plainly() {
+        // A scroll region, or tab stops the count cannot follow, break the
+        // count of rows.
+        let wraps = self.rep.text_wraps();
+        let cut = if self.region[usize::from(alternate)] || wraps.is_none() {
             None
         } else {
             cut_point(plain, 2 * usize::from(rows))
@@ -418,7 +419,7 @@ impl FastForward {
         // feeds and wraps are replayed as bare line feeds to keep it exact.
         let feeds = match cut {
             Some(_) if alternate || self.count_saturated(rows) => Some(0),
-            Some(cut) => row_advances(&plain[..cut], col, cols),
+            Some(cut) => row_advances(&plain[..cut], col, cols, wraps.unwrap_or(true)),
             None => None,
         };
         let (Some(cut), Some(feeds)) = (cut, feeds) else {
@@ -458,9 +459,19 @@ impl FastForward {
 
 /// How often the cursor moves down (line feeds and wraps) while vt100
 /// prints plain output from column `col`, or `None` if a character of
-/// unknown width might wrap. ASCII is exact (vt100 always auto-wraps);
-/// other characters count as their bytes, a bound on their width.
-fn row_advances(plain: &[u8], mut col: u16, cols: u16) -> Option<usize> {
+/// unknown width might wrap. ASCII is exact; other characters count as
+/// their bytes, a bound on their width. Without auto-wrap (`wraps` false,
+/// kept by the fidelity layer) only line feeds move it down.
+fn row_advances(plain: &[u8], mut col: u16, cols: u16, wraps: bool) -> Option<usize> {
+    if !wraps {
+        // SGR parameters hold no line feeds.
+        return Some(
+            plain
+                .iter()
+                .filter(|&&b| matches!(b, b'\n' | 0x0b | 0x0c))
+                .count(),
+        );
+    }
     let mut exact = true;
     let mut feeds = 0;
     let mut i = 0;

@@ -174,11 +174,14 @@ impl Fidelity {
         self.keyboard.current(alternate)
     }
 
-    /// Whether plain text prints as vt100 alone would print it, cell for
-    /// cell (the fast-forward counts rows and wraps by that).
-    pub fn text_prints_plainly(&self) -> bool {
+    /// How plain text moves the cursor down, for the fast-forward's count
+    /// of rows: `Some(true)` it wraps at the last column as vt100 alone
+    /// does, `Some(false)` it never wraps (no auto-wrap), `None` the count
+    /// is not known cheaply (tab stops other than every 8 columns move the
+    /// cursor elsewhere). Insert mode moves the cursor as plain text does.
+    pub fn text_wraps(&self) -> Option<bool> {
         let f = &self.follower;
-        !f.modes.insert && f.modes.autowrap && !f.tabs.custom()
+        (!f.tabs.custom()).then_some(f.modes.autowrap)
     }
 
     /// `parser.process(bytes)` through [`parse_guard::process`], with what
