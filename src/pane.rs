@@ -5,8 +5,9 @@
 //! (output fed in pieces against the loop's deadline) →
 //! [`escape_scanner`] (reads each byte once; its [`osc_guard`] caps OSC
 //! strings) → [`fast_forward`] (skips output that scrolls off unseen, by
-//! the scanner's findings) → [`rep_bound`] (cuts a repeat to what the
-//! screen can show) →
+//! the scanner's findings) → [`fidelity`] (completes what vt100 lacks:
+//! character sets, tab stops, insert mode, answers; with [`rep_bound`]
+//! cutting a repeat to what the screen can show) →
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
@@ -22,6 +23,7 @@ pub mod damage;
 pub mod escape_scanner;
 pub mod event;
 pub mod fast_forward;
+pub mod fidelity;
 pub mod history;
 pub mod history_text;
 pub mod history_window;

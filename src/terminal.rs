@@ -9,4 +9,5 @@ pub mod frame_sink;
 pub mod guard;
 pub mod input_thread;
 pub mod outbox;
+pub mod outer_terminal;
 pub mod output;

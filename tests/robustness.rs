@@ -500,6 +500,10 @@ fn titles_reach_the_border_only_as_sanitized_text() {
     // tilework sets no title of its own today; if it ever passes titles on
     // to the user's terminal, they must arrive as plain text.
     for_each_osc(&raw, |number, payload| {
+        // At start tilework asks the terminal for its colours (issue 12).
+        if matches!(number, "10" | "11" | "12") && payload == b"?" {
+            return;
+        }
         assert!(
             matches!(number, "0" | "1" | "2"),
             "tilework wrote OSC {number}"

@@ -76,6 +76,22 @@ pub struct RunOptions {
     pub save_profile: Option<String>,
 }
 
+/// Asks the user's terminal its colours (answered to programs' OSC
+/// 10/11/12 queries, under the config's) and, when it speaks the kitty
+/// keyboard protocol, turns that on (issue 12). Raw mode must be on and the
+/// input thread not yet started: the replies are read here.
+fn ask_the_users_terminal(config: &crate::config::Config) {
+    use crate::terminal::outer_terminal;
+    let told = outer_terminal::ask(outer_terminal::ASK_TIMEOUT);
+    crate::pane::fidelity::answers::set_terminal_colours(config.terminal_colours);
+    crate::pane::fidelity::answers::fill_terminal_colours(told.colours);
+    if told.kitty_keyboard
+        && let Err(err) = outer_terminal::push_kitty_flags(&mut std::io::stdout())
+    {
+        tracing::warn!("turning on the kitty keyboard protocol: {err}");
+    }
+}
+
 /// Runs the workspace until the last pane closes, the user quits, or a
 /// signal arrives. Returns tilework's exit status.
 pub fn run(opts: RunOptions) -> Result<i32> {
@@ -89,6 +105,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         crate::terminal::guard::restore();
         crate::pane::children::kill_all();
     });
+    ask_the_users_terminal(&opts.config);
     let input_rx = crate::terminal::input_thread::spawn()?;
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
@@ -196,6 +213,8 @@ pub(super) struct App<B: FrameSink> {
     render_cache: crate::render::cache::RenderCache,
     painter: Painter,
     throttle: TypingThrottle,
+    /// Focus events for the panes that ask (issue 12).
+    focus: crate::input::focus_events::FocusReporter,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -243,6 +262,7 @@ impl<B: FrameSink> App<B> {
             render_cache: crate::render::cache::RenderCache::default(),
             painter: Painter::new(size),
             throttle: TypingThrottle::default(),
+            focus: Default::default(),
         }
     }
 
@@ -262,6 +282,7 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
+        self.focus.update(&self.ws);
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
         }
@@ -374,7 +395,10 @@ impl<B: FrameSink> App<B> {
                 self.ws.set_area(panes);
                 Outcome::redraw()
             }
-            Event::FocusGained | Event::FocusLost => Outcome::default(),
+            Event::FocusGained | Event::FocusLost => {
+                self.focus.outer_focus(matches!(ev, Event::FocusGained));
+                Outcome::default()
+            }
         };
         if outcome.redraw || outcome.sent_to.is_some() {
             self.metrics.key_arrived(at);

@@ -69,6 +69,10 @@ pub struct Config {
     /// `C-b e` hands the editor the history with its colours, as SGR
     /// sequences (for `less -R`, `bat`); plain text by default.
     pub editor_ansi: bool,
+    /// What a program asking for the terminal's foreground, background and
+    /// cursor colours (OSC 10/11/12) is told, over what the user's terminal
+    /// answers at start (`None`: its answer, or no answer).
+    pub terminal_colours: [Option<crate::pane::fidelity::answers::Rgb>; 3],
 }
 
 impl Default for Config {
@@ -86,6 +90,7 @@ impl Default for Config {
             copy_command: None,
             appearance: Appearance::default(),
             editor_ansi: false,
+            terminal_colours: [None; 3],
         }
     }
 }
@@ -193,6 +198,22 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     config.appearance =
         appearance::parse(raw.theme, raw.status).map_err(|(span, m)| err(span, m))?;
+    let colours = [
+        raw.terminal_foreground,
+        raw.terminal_background,
+        raw.terminal_cursor,
+    ];
+    for (slot, colour) in config.terminal_colours.iter_mut().zip(colours) {
+        if let Some(colour) = colour {
+            let rgb = crate::pane::fidelity::answers::parse_colour(colour.get_ref());
+            *slot = Some(rgb.ok_or_else(|| {
+                err(
+                    colour.span(),
+                    "not a colour; write \"#rrggbb\" or \"rgb:rr/gg/bb\"".to_string(),
+                )
+            })?);
+        }
+    }
 
     for (table, entries) in [
         (Table::Prefixed, &raw.keys.prefixed),
@@ -339,6 +360,9 @@ struct RawConfig {
     clipboard_from_programs: Option<bool>,
     copy_command: Option<Spanned<String>>,
     editor_ansi: Option<bool>,
+    terminal_foreground: Option<Spanned<String>>,
+    terminal_background: Option<Spanned<String>>,
+    terminal_cursor: Option<Spanned<String>>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]
@@ -679,6 +703,13 @@ pub fn default_toml() -> String {
     line("# its colours as SGR sequences, for an editor or pager that shows them.");
     line(&format!("# editor_ansi = {}", d.editor_ansi));
     line("");
+    line("# The colours programs are told when they ask for the terminal's");
+    line("# foreground, background and cursor colour (OSC 10/11/12; editors pick a");
+    line("# light or dark theme by them). By default tilework asks your terminal at");
+    line("# start and answers what it said (nothing when it did not say).");
+    line("# Example: terminal_background = \"#1e1e2e\"");
+    line("# (also terminal_foreground, terminal_cursor)");
+    line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
     line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
@@ -761,6 +792,22 @@ mod tests {
     fn empty_file_gives_defaults() {
         assert_eq!(parse_ok(""), Config::default());
         assert_eq!(parse_ok("# nothing\n\n"), Config::default());
+    }
+
+    #[test]
+    fn terminal_colours_override_what_programs_are_told() {
+        use crate::pane::fidelity::answers::Rgb;
+        let c = parse_ok("terminal_background = \"#1e1e2e\"\nterminal_cursor = \"rgb:ff/00/00\"");
+        assert_eq!(
+            c.terminal_colours,
+            [
+                None,
+                Some(Rgb(0x1e1e, 0x1e1e, 0x2e2e)),
+                Some(Rgb(0xffff, 0, 0))
+            ]
+        );
+        let e = parse_err("terminal_foreground = \"light\"");
+        assert!(e.contains("not a colour"), "{e}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::pane::PaneId;
 use crate::pane::damage::{Change, Damage, DamageLog};
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::fast_forward::FastForward;
+use crate::pane::fidelity::Modes;
 use crate::pane::history::{History, Located, ReplayRequest};
 use crate::pane::history_window::{self, Extent, RowAnchor, WINDOW_ROWS};
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
@@ -303,7 +304,7 @@ impl Pane {
         );
         let events = std::mem::take(self.parser.callbacks_mut());
         // Reading modes cannot touch the broken grid, but stay careful.
-        let modes = contain(|| {
+        let mut modes = contain(|| {
             let screen = self.parser.screen();
             let mut modes = Vec::new();
             if screen.alternate_screen() {
@@ -316,6 +317,15 @@ impl Pane {
             modes
         })
         .unwrap_or_default();
+        // And what the fidelity layer kept for the program (issue 12).
+        let kept = self.fidelity_modes();
+        if kept.focus_events {
+            modes.extend_from_slice(b"\x1b[?1004h");
+        }
+        let flags = self.keyboard_flags();
+        if flags != 0 {
+            modes.extend_from_slice(format!("\x1b[>{flags}u").as_bytes());
+        }
         self.parser = Self::new_parser(self.rows, self.cols, events);
         self.fast_forward.reset();
         self.damage.note(Change::ScreenReplaced);
@@ -422,6 +432,24 @@ impl Pane {
 
     pub fn live_screen(&self) -> &vt100::Screen {
         self.parser.screen()
+    }
+
+    /// The modes the program set that vt100 does not keep (focus events,
+    /// insert mode, auto-wrap). Always current.
+    pub fn fidelity_modes(&self) -> Modes {
+        self.fast_forward.fidelity().modes()
+    }
+
+    /// Whether the program asked for focus events (`CSI ? 1004 h`).
+    pub fn wants_focus_events(&self) -> bool {
+        self.fidelity_modes().focus_events
+    }
+
+    /// The kitty keyboard flags the program asked for on the screen it
+    /// shows (0: legacy keys).
+    pub fn keyboard_flags(&self) -> u8 {
+        let alternate = self.parser.screen().alternate_screen();
+        self.fast_forward.fidelity().keyboard_flags(alternate)
     }
 
     pub fn view(&self) -> &ScrollView {
@@ -829,12 +857,15 @@ mod tests {
     fn the_fresh_parser_keeps_modes_and_pending_events() {
         let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
         let mut bytes = b"\x1b[?1049h\x1b[?1h\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[?25l".to_vec();
+        bytes.extend_from_slice(b"\x1b[?1004h\x1b[>5u");
         bytes.extend_from_slice(b"\x1b]2;my title\x07");
         bytes.extend_from_slice(CRASH);
         bytes.extend_from_slice(b"\x07");
         pane.feed(bytes);
         pane.settle();
         assert_eq!(pane.title(), "my title");
+        assert!(pane.wants_focus_events());
+        assert_eq!(pane.keyboard_flags(), 5);
         let screen = pane.live_screen();
         assert!(screen.alternate_screen());
         assert!(screen.application_cursor());

@@ -156,10 +156,20 @@ impl Tilework {
             Condvar::new(),
         ));
         let reader_shared = Arc::clone(&shared);
+        // Like a real terminal, the harness answers the device attributes
+        // query tilework sends at start (its last question to the terminal:
+        // the answer ends its wait).
+        let mut answers =
+            filedescriptor::FileDescriptor::dup(&pty.master.as_raw_fd().unwrap()).unwrap();
         std::thread::spawn(move || {
             let mut buf = vec![0u8; 65536];
+            let mut answered = false;
             loop {
                 let n = reader.read(&mut buf).unwrap_or(0);
+                if !answered && buf[..n].windows(3).any(|w| w == b"\x1b[c") {
+                    answered = true;
+                    let _ = answers.write_all(b"\x1b[?1;2c");
+                }
                 let (lock, cvar) = &*reader_shared;
                 let mut s = lock.lock().unwrap();
                 if n == 0 {
