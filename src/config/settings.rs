@@ -63,6 +63,9 @@ pub struct Config {
     /// `xclip -selection clipboard`), besides OSC 52. Unset: wl-copy or xclip
     /// when found.
     pub copy_command: Option<String>,
+    /// When the terminal hangs up (ssh dropped, window closed): detach and
+    /// keep running, or quit.
+    pub on_hangup: crate::session::host::OnHangup,
 }
 
 impl Default for Config {
@@ -78,6 +81,7 @@ impl Default for Config {
             mouse: true,
             clipboard_from_programs: false,
             copy_command: None,
+            on_hangup: crate::session::host::OnHangup::Detach,
         }
     }
 }
@@ -179,6 +183,19 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(mouse) = raw.mouse {
         config.mouse = mouse;
+    }
+    if let Some(on_hangup) = &raw.on_hangup {
+        use crate::session::host::OnHangup;
+        config.on_hangup = match on_hangup.get_ref().as_str() {
+            "detach" => OnHangup::Detach,
+            "quit" => OnHangup::Quit,
+            other => {
+                return Err(err(
+                    on_hangup.span(),
+                    format!("on_hangup is \"detach\" or \"quit\", not {other:?}"),
+                ));
+            }
+        };
     }
 
     for (table, entries) in [
@@ -325,6 +342,7 @@ struct RawConfig {
     mouse: Option<bool>,
     clipboard_from_programs: Option<bool>,
     copy_command: Option<Spanned<String>>,
+    on_hangup: Option<Spanned<String>>,
     #[serde(default)]
     keys: RawKeys,
 }
@@ -656,6 +674,10 @@ pub fn default_toml() -> String {
         "# clipboard_from_programs = {}",
         d.clipboard_from_programs
     ));
+    line("");
+    line("# When the terminal hangs up (ssh dropped, window closed): \"detach\" keeps");
+    line("# the workspace running for `tilework attach`; \"quit\" ends it.");
+    line("# on_hangup = \"detach\"");
     line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");

@@ -531,7 +531,8 @@ impl Workspace {
             | Action::PasteBuffer
             | Action::SearchBackward
             | Action::SearchAllPanes
-            | Action::SaveSession => false,
+            | Action::SaveSession
+            | Action::Detach => false,
         }
     }
 

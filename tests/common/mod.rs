@@ -7,6 +7,7 @@
 
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -135,6 +136,14 @@ impl Tilework {
         cmd.env("HOME", dir.path());
         cmd.env("XDG_CONFIG_HOME", dir.path().join("config"));
         cmd.env("XDG_STATE_HOME", dir.path().join("state"));
+        // Each test's workspaces are its own: `ls` sees only them, and
+        // they are ended when the test is (see `Drop`).
+        let runtime = dir.path().join("run");
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&runtime)
+            .unwrap();
+        cmd.env("XDG_RUNTIME_DIR", &runtime);
         cmd.env_remove("TMUX");
         for (k, v) in env {
             cmd.env(k, v);
@@ -302,8 +311,70 @@ impl Tilework {
 
 impl Drop for Tilework {
     fn drop(&mut self) {
+        // A workspace outlives its terminal: end the test's workspaces
+        // (and their programs) cleanly, then the terminal's process.
+        end_workspaces(&self.runtime_dir());
         let _ = self.child.kill();
     }
+}
+
+/// Ends every workspace whose socket is in `runtime_dir`/tilework, with
+/// `tilework kill` (which waits until each is gone).
+pub fn end_workspaces(runtime_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(runtime_dir.join("tilework")) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let _ = std::process::Command::new(binary())
+            .arg("kill")
+            .arg(entry.file_name())
+            .env("XDG_RUNTIME_DIR", runtime_dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+}
+
+impl Tilework {
+    /// `$XDG_RUNTIME_DIR` of this test's workspaces.
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.dir.path().join("run")
+    }
+
+    /// The workspace process: the terminal runs a client that started it
+    /// (and only waits), so memory, threads and wake-ups are measured
+    /// here. Waits until it exists.
+    pub fn workspace_pid(&self) -> u32 {
+        let parent = self.pid().unwrap();
+        let mut found = None;
+        wait_until("the workspace process to start", || {
+            found = child_pids(parent).into_iter().find(|&p| {
+                std::fs::read_to_string(format!("/proc/{p}/comm"))
+                    .is_ok_and(|c| c.trim() == "tilework")
+            });
+            found.is_some()
+        });
+        found.unwrap()
+    }
+}
+
+/// Live children of `parent`, from /proc/*/stat.
+pub fn child_pids(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| {
+            std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+                    == Some(parent)
+            })
+        })
+        .filter(|&p| alive(p))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------
