@@ -7,6 +7,7 @@
 mod common;
 
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::process::ExitStatusExt as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -109,4 +110,221 @@ fn the_socket_directory_and_socket_are_private() {
     let sock = std::fs::symlink_metadata(dir.join("priv")).unwrap();
     assert!(sock.file_type().is_socket());
     assert_eq!(sock.permissions().mode() & 0o777, 0o600, "socket mode");
+}
+
+/// A runtime directory shared by several terminals; its workspaces are
+/// ended when the test is (declare it first: it is dropped last).
+struct Runtime(common::TempDir);
+
+impl Runtime {
+    fn new() -> Self {
+        Self(common::TempDir::new("sessions"))
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// A terminal running `tilework ARGS` in this runtime directory.
+    fn start(&self, args: &[&str], extra_env: &[(&str, &str)]) -> Tilework {
+        let runtime = self.path().to_str().unwrap();
+        let mut env = vec![("XDG_RUNTIME_DIR", runtime)];
+        env.extend_from_slice(extra_env);
+        Tilework::start_with(args, ROWS, COLS, &env)
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        common::end_workspaces(self.path());
+    }
+}
+
+/// A config file in `dir` with `text`, as `--config PATH` arguments.
+fn config_args(dir: &Path, text: &str) -> [String; 2] {
+    let path = dir.join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    ["--config".into(), path.to_string_lossy().into_owned()]
+}
+
+#[test]
+fn closing_the_terminal_detaches_and_every_pane_lives_on() {
+    let rt = Runtime::new();
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let mut a = rt.start(&["--session", "hup", "-c", "exec sh", "-c", &sleep], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    common::wait_until("the second pane's program", || {
+        common::pids_matching(&pattern, &[]).len() == 1
+    });
+    a.close_terminal();
+    let status = a.wait_exit();
+    assert!(
+        status.exit_code() == 0 || status.signal().is_some(),
+        "{status:?}"
+    );
+    let (out, _, _) = run_cli(rt.path(), &["ls"]);
+    common::wait_until("the workspace to show as detached", || {
+        let (out, _, _) = run_cli(rt.path(), &["ls"]);
+        out.lines()
+            .any(|l| l.starts_with("hup ") && l.contains("detached"))
+    });
+    assert!(common::alive(workspace), "{out}");
+    assert_eq!(
+        common::pids_matching(&pattern, &[]).len(),
+        1,
+        "a pane was lost"
+    );
+    let mut b = rt.start(&["attach", "hup"], &[]);
+    b.wait_for("both panes", |s| s.contents().contains("pane 1/2"));
+    b.wait_for_text("$ ");
+    b.type_line("echo back-$((40+2))");
+    b.wait_for_text("back-42");
+}
+
+#[test]
+fn with_on_hangup_quit_closing_the_terminal_ends_everything() {
+    let rt = Runtime::new();
+    let cfg = common::TempDir::new("cfg");
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let config = config_args(cfg.path(), "on_hangup = \"quit\"\n");
+    let mut a = rt.start(
+        &[&config[0], &config[1], "-c", "exec sh", "-c", &sleep],
+        &[],
+    );
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    common::wait_until("the second pane's program", || {
+        common::pids_matching(&pattern, &[]).len() == 1
+    });
+    a.close_terminal();
+    a.wait_exit();
+    common::wait_until("the workspace and its programs to end", || {
+        !common::alive(workspace) && common::pids_matching(&pattern, &[]).is_empty()
+    });
+}
+
+#[test]
+fn kill_ends_the_workspace_and_its_programs_and_tells_the_terminal() {
+    let rt = Runtime::new();
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let mut a = rt.start(&["--session", "doomed", "-c", &sleep], &[]);
+    let workspace = a.workspace_pid();
+    common::wait_until("the pane's program", || {
+        common::pids_matching(&pattern, &[]).len() == 1
+    });
+    let (_, err, code) = run_cli(rt.path(), &["kill", "doomed"]);
+    assert_eq!(code, 0, "{err}");
+    // `kill` returns once the workspace is gone, its programs with it.
+    assert!(!common::alive(workspace), "the workspace outlived kill");
+    common::wait_until("the pane's program to be gone", || {
+        common::pids_matching(&pattern, &[]).is_empty()
+    });
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    a.wait_for_text("ended by `tilework kill`");
+    let (out, err, _) = run_cli(rt.path(), &["ls"]);
+    assert!(out.is_empty() && err.contains("no workspace"), "{out}{err}");
+    let (_, err, code) = run_cli(rt.path(), &["kill", "doomed"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no workspace named doomed"), "{err}");
+}
+
+#[test]
+fn a_client_killed_with_sigkill_leaves_the_workspace_attachable() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "sturdy"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    a.type_line("echo before-$((1+1))");
+    a.wait_for_text("before-2");
+    a.signal(nix::sys::signal::Signal::SIGKILL);
+    a.wait_exit();
+    // Nobody else will: the workspace gives the terminal back as it was.
+    a.wait_for("the terminal restored", |s| !s.alternate_screen());
+    common::wait_until("the terminal's line discipline back", || !a.outer_is_raw());
+    assert!(common::alive(workspace));
+    let mut b = rt.start(&["attach"], &[]);
+    b.wait_for_text("before-2");
+    b.type_line("echo after-$((3+3))");
+    b.wait_for_text("after-6");
+}
+
+#[test]
+fn attaching_takes_over_and_tells_the_other_terminal_why() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "shared"], &[]);
+    prompt(&a);
+    let mut b = rt.start(&["attach", "shared"], &[]);
+    prompt(&b);
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    a.wait_for_text("attached from another terminal");
+    b.type_line("echo taken-$((5*5))");
+    b.wait_for_text("taken-25");
+}
+
+#[test]
+fn attach_without_a_name_needs_exactly_one_workspace() {
+    let rt = Runtime::new();
+    let mut none = rt.start(&["attach"], &[]);
+    assert_ne!(none.wait_exit().exit_code(), 0);
+    none.wait_for_text("no workspace is running");
+    let one = rt.start(&["--session", "one"], &[]);
+    prompt(&one);
+    let two = rt.start(&["--session", "two"], &[]);
+    prompt(&two);
+    let mut which = rt.start(&["attach"], &[]);
+    assert_ne!(which.wait_exit().exit_code(), 0);
+    which.wait_for_text("2 workspaces are running (one, two)");
+    // A name that is taken is refused before anything starts.
+    let mut again = rt.start(&["--session", "one"], &[]);
+    assert_ne!(again.wait_exit().exit_code(), 0);
+    again.wait_for_text("a workspace named one is already running");
+}
+
+#[test]
+fn a_stale_socket_is_cleaned_up() {
+    let rt = Runtime::new();
+    let a = rt.start(&["--session", "crashy"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).unwrap();
+    common::wait_until("the workspace to die", || !common::alive(workspace));
+    let sock = rt.path().join("tilework").join("crashy");
+    assert!(sock.exists(), "a SIGKILL leaves its socket behind");
+    let (out, _, _) = run_cli(rt.path(), &["ls"]);
+    assert!(!out.contains("crashy"), "{out}");
+    assert!(!sock.exists(), "ls removed the stale socket");
+    // And the name is free again.
+    let b = rt.start(&["--session", "crashy"], &[]);
+    prompt(&b);
+}
+
+#[test]
+fn detached_with_idle_panes_the_workspace_never_wakes_up() {
+    let rt = Runtime::new();
+    let mut a = rt.start(
+        &["--session", "sleepy", "-c", "exec sh", "-c", "exec sh"],
+        &[],
+    );
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    a.send("\x02d");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    // Let the detach and the panes settle, then count.
+    let settled = || {
+        let before = common::context_switches(workspace);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        before == common::context_switches(workspace)
+    };
+    common::wait_until("the detached workspace to go quiet", settled);
+    let before = common::context_switches(workspace);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let after = common::context_switches(workspace);
+    assert_eq!(before, after, "wake-ups while detached with idle panes");
 }
