@@ -7,7 +7,6 @@
 mod common;
 
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
-use std::os::unix::process::ExitStatusExt as _;
 use std::path::Path;
 use std::process::Command;
 
