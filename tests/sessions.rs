@@ -179,6 +179,18 @@ fn closing_the_terminal_detaches_and_every_pane_lives_on() {
     b.wait_for("both panes", |s| s.contents().contains("pane 1/2"));
     b.wait_for_text("$ ");
     b.type_line("echo back-$((40+2))");
+    if std::env::var_os("I13_DEBUG").is_some()
+        && (std::env::var_os("I13_ALWAYS").is_some() || !b.screen_text().contains("back-42"))
+    {
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        if std::env::var_os("I13_ALWAYS").is_some() || !b.screen_text().contains("back-42") {
+            eprintln!(
+                "LOG:\n{}",
+                std::fs::read_to_string(a.dir.path().join("state/tilework/tilework.log"))
+                    .unwrap_or_default()
+            );
+        }
+    }
     b.wait_for_text("back-42");
 }
 
@@ -293,12 +305,20 @@ fn a_stale_socket_is_cleaned_up() {
     let workspace = a.workspace_pid();
     let pid = nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap());
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).unwrap();
-    common::wait_until("the workspace to die", || !common::alive(workspace));
     let sock = rt.path().join("tilework").join("crashy");
+    // Gone once nothing listens: the main thread can show as a zombie while
+    // the others still hold the socket.
+    common::wait_until("the workspace to die", || {
+        std::os::unix::net::UnixStream::connect(&sock)
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused)
+    });
     assert!(sock.exists(), "a SIGKILL leaves its socket behind");
-    let (out, _, _) = run_cli(rt.path(), &["ls"]);
+    let (out, err, _) = run_cli(rt.path(), &["ls"]);
     assert!(!out.contains("crashy"), "{out}");
-    assert!(!sock.exists(), "ls removed the stale socket");
+    assert!(
+        !sock.exists(),
+        "ls did not remove the stale socket: {out}{err}"
+    );
     // And the name is free again.
     let b = rt.start(&["--session", "crashy"], &[]);
     prompt(&b);
@@ -326,4 +346,46 @@ fn detached_with_idle_panes_the_workspace_never_wakes_up() {
     std::thread::sleep(std::time::Duration::from_secs(2));
     let after = common::context_switches(workspace);
     assert_eq!(before, after, "wake-ups while detached with idle panes");
+}
+
+#[test]
+fn sighup_detaches_by_default_whoever_gets_it() {
+    let rt = Runtime::new();
+    // To the client in the terminal (as the kernel sends it on hangup).
+    let mut a = rt.start(&["--session", "hupped"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    a.signal(nix::sys::signal::Signal::SIGHUP);
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    assert!(common::alive(workspace));
+    // To the workspace itself.
+    let mut b = rt.start(&["attach", "hupped"], &[]);
+    prompt(&b);
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGHUP).unwrap();
+    assert_eq!(b.wait_exit().exit_code(), 0);
+    b.assert_terminal_restored();
+    b.wait_for_text("[detached from workspace hupped: hangup");
+    assert!(common::alive(workspace));
+}
+
+#[test]
+fn sigterm_to_the_client_ends_the_workspace_as_before() {
+    let rt = Runtime::new();
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let mut a = rt.start(&["-c", &sleep], &[]);
+    let workspace = a.workspace_pid();
+    common::wait_until("the pane's program", || {
+        common::pids_matching(&pattern, &[]).len() == 1
+    });
+    a.signal(nix::sys::signal::Signal::SIGTERM);
+    assert_eq!(a.wait_exit().exit_code(), 128 + 15);
+    a.assert_terminal_restored();
+    // The client exits after the workspace is gone.
+    assert!(!common::alive(workspace));
+    common::wait_until("the pane's program to be gone", || {
+        common::pids_matching(&pattern, &[]).is_empty()
+    });
 }

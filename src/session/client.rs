@@ -84,7 +84,12 @@ pub fn live_sessions(dir: &Path) -> Result<Vec<Live>> {
                 tracing::info!("removing the stale socket {}", path.display());
                 let _ = std::fs::remove_file(&path);
             }
-            Err(err) => tracing::warn!("workspace {name}: {err}"),
+            Err(err) => {
+                let _ = writeln!(
+                    io::stderr(),
+                    "tilework: workspace {name} does not answer: {err}"
+                );
+            }
         }
     }
     Ok(live)

@@ -309,13 +309,16 @@ impl Host {
             },
             Err(err) => ServerNote::Error(format!("{err:#}")),
         };
-        if let Some(attached) = self.attached.take() {
-            let _ = tell(&attached.stream, &note);
-        }
-        for killer in &self.killers {
-            let _ = tell(killer, &note);
+        let mut streams = std::mem::take(&mut self.killers);
+        streams.extend(self.attached.take().map(|a| a.stream));
+        for stream in &streams {
+            let _ = tell(stream, &note);
         }
         tracing::info!(session = %self.name, "workspace ended");
+        // Left open until the process exits and the kernel closes them:
+        // the end of the stream tells a client the process is gone, not
+        // just about to go.
+        std::mem::forget(streams);
     }
 }
 

@@ -32,6 +32,7 @@ pub fn spawn() -> Result<Receiver<(Instant, Event)>> {
             loop {
                 match event::read() {
                     Ok(ev) => {
+                        tracing::trace!(?ev, "input");
                         // Stamped here: key-to-frame latency starts on arrival.
                         if tx.send((Instant::now(), ev)).is_err() {
                             break;

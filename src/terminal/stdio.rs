@@ -37,6 +37,12 @@ fn parking() -> io::Result<&'static Parking> {
     rustix::pty::grantpt(&controller)?;
     rustix::pty::unlockpt(&controller)?;
     let user_side = rustix::pty::ioctl_tiocgptpeer(&controller, flags)?;
+    // Non-blocking: crossterm polls fd 0 and then reads it. If a detach
+    // puts this terminal on fd 0 between the two, a blocking read would
+    // wait here for good, and the input thread would never read the next
+    // attached terminal; non-blocking, the read comes back empty and the
+    // next poll sees the current fd 0.
+    rustix::io::ioctl_fionbio(&user_side, true)?;
     let _ = PARKING.set(Parking {
         _controller: controller,
         user_side,

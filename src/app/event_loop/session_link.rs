@@ -123,18 +123,19 @@ impl<B: FrameSink> App<B> {
     /// everything on it at once.
     fn attached(&mut self) {
         self.reopen_output();
-        match crate::terminal::stdio::size() {
-            Ok((cols, rows)) if cols > 0 && rows > 0 => {
-                self.apply_size(Rect::new(0, 0, cols, rows));
+        let size = match crate::terminal::stdio::size() {
+            Ok((cols, rows)) if cols > 0 && rows > 0 => Rect::new(0, 0, cols, rows),
+            Ok(_) => self.size,
+            Err(err) => {
+                tracing::warn!("reading the attached terminal's size: {err}");
+                self.size
             }
-            Ok(_) => {}
-            Err(err) => tracing::warn!("reading the attached terminal's size: {err}"),
-        }
-        // The new terminal shows nothing of ours: forget what the last
-        // frame left, so the next one is whole.
-        if let Err(err) = self.terminal.clear() {
-            tracing::warn!("clearing the attached terminal: {err}");
-        }
+        };
+        // A resize clears the screen and forgets what the last frame left,
+        // so the next one is whole, even at the same size. (Not
+        // `Terminal::clear`: it asks the terminal where the cursor is and
+        // waits for the answer on the input thread's reader.)
+        self.apply_size(size);
         self.clock.changed_now();
     }
 }
