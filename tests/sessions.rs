@@ -179,18 +179,6 @@ fn closing_the_terminal_detaches_and_every_pane_lives_on() {
     b.wait_for("both panes", |s| s.contents().contains("pane 1/2"));
     b.wait_for_text("$ ");
     b.type_line("echo back-$((40+2))");
-    if std::env::var_os("I13_DEBUG").is_some()
-        && (std::env::var_os("I13_ALWAYS").is_some() || !b.screen_text().contains("back-42"))
-    {
-        std::thread::sleep(std::time::Duration::from_secs(3));
-        if std::env::var_os("I13_ALWAYS").is_some() || !b.screen_text().contains("back-42") {
-            eprintln!(
-                "LOG:\n{}",
-                std::fs::read_to_string(a.dir.path().join("state/tilework/tilework.log"))
-                    .unwrap_or_default()
-            );
-        }
-    }
     b.wait_for_text("back-42");
 }
 
@@ -388,4 +376,17 @@ fn sigterm_to_the_client_ends_the_workspace_as_before() {
     common::wait_until("the pane's program to be gone", || {
         common::pids_matching(&pattern, &[]).is_empty()
     });
+}
+
+#[test]
+fn a_pane_cannot_attach_its_own_workspace() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "selfish"], &[]);
+    prompt(&a);
+    a.type_line(&format!(
+        "{} attach selfish; echo status-$?",
+        common::binary()
+    ));
+    a.wait_for_text("cannot show itself");
+    a.wait_for_text("status-2");
 }

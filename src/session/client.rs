@@ -184,8 +184,12 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
         Some(name) => {
             dir::check_name(name)?;
             let path = dir::socket_path(&dir, name);
-            match connect(&path) {
-                Ok(stream) => (name.to_string(), stream),
+            match query(&path) {
+                Ok(info) => Live {
+                    name: name.to_string(),
+                    path,
+                    info,
+                },
                 Err(err) if is_stale(&err) => {
                     let _ = std::fs::remove_file(&path);
                     bail!("no workspace named {name} is running (tilework ls lists them)");
@@ -197,14 +201,12 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
         }
         None => {
             let live = live_sessions(&dir)?;
-            match live.as_slice() {
-                [] => bail!("no workspace is running (start one with `tilework`)"),
-                [one] => (
-                    one.name.clone(),
-                    connect(&one.path)
-                        .with_context(|| format!("reaching workspace {}", one.name))?,
-                ),
-                several => {
+            match <[Live; 1]>::try_from(live) {
+                Ok([one]) => one,
+                Err(live) if live.is_empty() => {
+                    bail!("no workspace is running (start one with `tilework`)")
+                }
+                Err(several) => {
                     let names: Vec<&str> = several.iter().map(|s| s.name.as_str()).collect();
                     bail!(
                         "{} workspaces are running ({}): say which, `tilework attach NAME`",
@@ -215,13 +217,17 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
             }
         }
     };
-    if std::env::var("TILEWORK_SESSION").is_ok_and(|s| s == target.0) {
+    // Panes get TILEWORK=<the workspace's pid>: a terminal inside the
+    // workspace would be drawn into itself, forever.
+    if std::env::var("TILEWORK").is_ok_and(|pid| pid == target.info.pid.to_string()) {
         bail!(
-            "this terminal is inside workspace {}: attaching it to itself would loop",
-            target.0
+            "this terminal is a pane of workspace {}: it cannot show itself",
+            target.name
         );
     }
-    run_attached(target.1, &target.0, None)
+    let stream =
+        connect(&target.path).with_context(|| format!("reaching workspace {}", target.name))?;
+    run_attached(stream, &target.name, None)
 }
 
 /// The terminal must be on stdin and stdout: that is what is handed over.

@@ -38,7 +38,9 @@ impl FrameSink for CrosstermBackend<FrameWriter> {
 
     fn reopen(&mut self) -> io::Result<()> {
         let kind = self.writer().kind();
-        *self.writer_mut() = FrameWriter::open(kind)?;
+        let fresh = FrameWriter::open(kind)?;
+        self.writer().abandon();
+        *self.writer_mut() = fresh;
         Ok(())
     }
 }
