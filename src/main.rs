@@ -48,6 +48,9 @@ fn run() -> Result<i32> {
     if cli.serve_session {
         return serve(&cli, setup);
     }
+    // The launcher logs too (to the same file, appending): and a log path
+    // that cannot be used is refused here, before the terminal is touched.
+    logging::init(&log_path(&cli))?;
     require_terminal(cli.writer)?;
     client::require_terminals()?;
     let (name, given) = match &cli.session {
@@ -120,8 +123,7 @@ fn serve(cli: &Cli, setup: Setup) -> Result<i32> {
         .clone()
         .context("--serve-session needs --session")?;
     let path = session::dir::socket_path(&session::dir::runtime_dir()?, &name);
-    let log_path = cli.log.clone().unwrap_or_else(logging::default_log_path);
-    logging::init(&log_path)?;
+    logging::init(&log_path(cli))?;
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
         session = %name,
@@ -146,6 +148,10 @@ fn serve(cli: &Cli, setup: Setup) -> Result<i32> {
         }),
     })
     .context("running the workspace")
+}
+
+fn log_path(cli: &Cli) -> std::path::PathBuf {
+    cli.log.clone().unwrap_or_else(logging::default_log_path)
 }
 
 /// The launcher connects right after starting the workspace; a workspace

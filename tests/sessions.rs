@@ -390,3 +390,54 @@ fn a_pane_cannot_attach_its_own_workspace() {
     a.wait_for_text("cannot show itself");
     a.wait_for_text("status-2");
 }
+
+/// Asks the workspace at `socket` about itself, as uid `uid`; what it said.
+const ASK_AS_OTHER_USER: &str = "import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b'tilework/1 info\\n')
+print(s.recv(4096).decode())";
+
+#[test]
+fn a_client_of_another_uid_is_refused() {
+    // Needs root (to run a client as another user) and a python3 that
+    // user may run. The private directory keeps other users out first;
+    // this reaches the socket through a hard link to test the second lock.
+    let python = Path::new("/usr/bin/python3");
+    if !rustix::process::getuid().is_root() || !python.exists() {
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"skipped: needs root and /usr/bin/python3\n",
+        );
+        return;
+    }
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "mine"], &[]);
+    prompt(&a);
+    let open = common::TempDir::new("other-uid");
+    std::fs::set_permissions(open.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let link = open.path().join("sock");
+    std::fs::hard_link(rt.path().join("tilework").join("mine"), &link).unwrap();
+    // The same inode: the real socket opens to everyone too, for this test.
+    std::fs::set_permissions(&link, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let out = {
+        use std::os::unix::process::CommandExt;
+        Command::new(python)
+            .arg("-c")
+            .arg(ASK_AS_OTHER_USER)
+            .arg(&link)
+            .uid(65534)
+            .gid(65534)
+            .output()
+            .unwrap()
+    };
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("error refused") && said.contains("uid 65534"),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The workspace and its terminal carry on.
+    a.type_line("echo unharmed-$((2+2))");
+    a.wait_for_text("unharmed-4");
+}

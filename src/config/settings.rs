@@ -1179,7 +1179,7 @@ mouse = false
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            8 + km.prefixed.len() + km.direct.len(),
+            9 + km.prefixed.len() + km.direct.len(),
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());
