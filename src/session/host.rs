@@ -170,8 +170,8 @@ impl Host {
     /// Makes `arrival`'s terminal the workspace's, letting the current one
     /// go first (it is told why). The caller redraws everything.
     pub fn attach(&mut self, arrival: Arrival) -> Result<()> {
-        self.detach(DetachReason::TakenOver);
         let [input, output, errors] = &arrival.fds;
+        // Checked first: a client without a terminal takes nothing over.
         if !rustix::termios::isatty(input) || !rustix::termios::isatty(output) {
             let _ = tell(
                 &arrival.stream,
@@ -179,6 +179,7 @@ impl Host {
             );
             bail!("a client attached without a terminal");
         }
+        self.detach(DetachReason::TakenOver);
         stdio::install(input, output, errors).context("taking the terminal")?;
         drop(arrival.fds);
         if let Err(err) = guard::enter(self.mouse) {

@@ -80,7 +80,10 @@ impl<B: FrameSink> App<B> {
                 Ok(()) => self.attached(),
                 Err(err) => {
                     tracing::warn!("attaching a terminal: {err:#}");
-                    self.reopen_output();
+                    // Let go of the last terminal if the attempt did.
+                    if !host.is_attached() {
+                        self.reopen_output();
+                    }
                 }
             },
             SessionEvent::Link { link, news } => {
