@@ -395,7 +395,10 @@ fn a_pane_cannot_attach_its_own_workspace() {
 const ASK_AS_OTHER_USER: &str = "import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
-s.sendall(b'tilework/1 info\\n')
+try:
+    s.sendall(b'tilework/1 info\\n')
+except OSError:
+    pass  # refused at once: the answer is already waiting
 print(s.recv(4096).decode())";
 
 #[test]
