@@ -77,7 +77,7 @@ done
 # That is the client in the terminal; the workspace is its child process
 # (sessions: the workspace outlives its terminal). Measure the workspace.
 for _ in $(seq 50); do
-    child=$(pgrep -P "$pid" -x tilework | head -n 1)
+    child=$(pgrep -P "$pid" -x "$(cat "/proc/$pid/comm")" | head -n 1)
     [ -n "$child" ] && break
     sleep 0.1
 done

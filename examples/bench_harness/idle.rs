@@ -69,9 +69,11 @@ pub fn run(args: &IdleArgs) -> Result<()> {
     let client = outer.pid().context("tilework has no pid")?;
     // The terminal runs a client that only waits; the workspace is its
     // child process (sessions). Measure the workspace, where the work is.
+    // Same executable, so the same name (whatever the binary is called).
+    let comm = std::fs::read_to_string(format!("/proc/{client}/comm")).unwrap_or_default();
     let give_up = Instant::now() + Duration::from_secs(3);
     let pid = loop {
-        if let Some(pid) = procfs::child_named(client, "tilework") {
+        if let Some(pid) = procfs::child_named(client, comm.trim()) {
             break pid;
         }
         if Instant::now() > give_up || outer.exited() {
