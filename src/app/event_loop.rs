@@ -40,6 +40,8 @@ use crate::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
+mod session_link;
+
 /// Bytes parsed from one pane per wake-up before input is looked at again.
 /// ~0.4 ms of parsing at 80 MB/s: a key typed during a flood waits at most
 /// about that long before it is handled.
@@ -74,6 +76,8 @@ pub struct RunOptions {
     /// Save the workspace as this profile when tilework quits (and make it
     /// the save prompt's default).
     pub save_profile: Option<String>,
+    /// The session this workspace serves (detach and attach), if any.
+    pub session: Option<crate::session::host::SessionStart>,
 }
 
 /// Asks the user's terminal its colours (answered to programs' OSC
@@ -93,11 +97,32 @@ fn ask_the_users_terminal(config: &crate::config::Config) {
 }
 
 /// Runs the workspace until the last pane closes, the user quits, or a
-/// signal arrives. Returns tilework's exit status.
-pub fn run(opts: RunOptions) -> Result<i32> {
+/// signal arrives. Returns tilework's exit status. With a session, how it
+/// ended (or the error) is told to the attached client, last.
+pub fn run(mut opts: RunOptions) -> Result<i32> {
+    let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
+    let mut host = match opts.session.take() {
+        Some(start) => Some(start.begin(
+            opts.config.mouse,
+            crate::app::loop_event::session_mailbox(&events_tx),
+        )?),
+        None => None,
+    };
+    let result = run_workspace(opts, &mut host, events_tx, events_rx);
+    if let Some(host) = host {
+        host.finish(&result);
+    }
+    result
+}
+
+fn run_workspace(
+    opts: RunOptions,
+    host: &mut Option<crate::session::host::Host>,
+    events_tx: crossbeam_channel::Sender<LoopEvent>,
+    events_rx: Receiver<LoopEvent>,
+) -> Result<i32> {
     let (cols, rows) = ratatui::crossterm::terminal::size()
         .context("reading the terminal size (is stdout a terminal?)")?;
-    let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
     super::signals::spawn_signal_thread(events_tx.clone())?;
 
     let guard = TerminalGuard::enter(opts.config.mouse).context("setting up the terminal")?;
@@ -168,6 +193,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
     };
     let mut app = App::new(terminal, ws, router, input_rx, events_rx, &settings);
     app.stats = stats;
+    app.session = host.take();
     let result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
@@ -178,6 +204,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         }
     }
     app.ws.kill_all();
+    *host = app.session.take();
     drop(app);
     drop(guard);
     result
@@ -215,6 +242,9 @@ pub(super) struct App<B: FrameSink> {
     throttle: TypingThrottle,
     /// Focus events for the panes that ask (issue 12).
     focus: crate::input::focus_events::FocusReporter,
+    /// Detach and attach (`None`: the terminal is ours for good, as in
+    /// the loop's own tests).
+    session: Option<crate::session::host::Host>,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -263,6 +293,7 @@ impl<B: FrameSink> App<B> {
             painter: Painter::new(size),
             throttle: TypingThrottle::default(),
             focus: Default::default(),
+            session: None,
         }
     }
 
@@ -298,7 +329,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed_now();
         }
         if self.clock.due(now) {
-            self.render()?;
+            self.draw_if_attached(now)?;
         }
         // Tab and border names follow what the panes run. Looked at after
         // the frame: reading /proc must not delay a key's echo.
@@ -363,6 +394,9 @@ impl<B: FrameSink> App<B> {
     }
 
     fn handle_input(&mut self, at: Instant, ev: &Event) {
+        if !self.input_is_current(at) {
+            return;
+        }
         // Mouse selections read the screens' contents (keys only need
         // modes, always current; copy mode and search read the history).
         if matches!(ev, Event::Mouse(_)) {
@@ -385,14 +419,7 @@ impl<B: FrameSink> App<B> {
                 }
             }
             Event::Resize(cols, rows) => {
-                let size = Rect::new(0, 0, *cols, *rows);
-                self.size = size;
-                if let Err(err) = self.terminal.resize(size) {
-                    tracing::warn!("resizing the terminal: {err}");
-                }
-                self.painter.resized(size);
-                let (panes, _) = frame::split_screen(size);
-                self.ws.set_area(panes);
+                self.apply_size(Rect::new(0, 0, *cols, *rows));
                 Outcome::redraw()
             }
             Event::FocusGained | Event::FocusLost => {
@@ -419,11 +446,23 @@ impl<B: FrameSink> App<B> {
         self.perform(outcome.commands);
     }
 
+    /// The user's terminal is `size` now.
+    fn apply_size(&mut self, size: Rect) {
+        self.size = size;
+        if let Err(err) = self.terminal.resize(size) {
+            tracing::warn!("resizing the terminal: {err}");
+        }
+        self.painter.resized(size);
+        let (panes, _) = frame::split_screen(size);
+        self.ws.set_area(panes);
+    }
+
     /// Does what input left to the loop.
-    fn perform(&mut self, commands: Vec<Command>) {
+    fn perform(&mut self, mut commands: Vec<Command>) {
         if commands.is_empty() {
             return;
         }
+        self.take_session_commands(&mut commands);
         Effects {
             ws: &self.ws,
             router: &mut self.router,
@@ -590,10 +629,8 @@ impl<B: FrameSink> App<B> {
                     self.router.search_result(&mut self.ws, *result);
                     self.clock.changed_now();
                 }
-                LoopEvent::Signal(sig) => {
-                    tracing::info!(sig, "signal: shutting down");
-                    self.ws.quit(128 + sig);
-                }
+                LoopEvent::Signal(sig) => self.on_signal(sig),
+                LoopEvent::Session(event) => self.session_event(event),
             }
         }
         // Command panes whose restart delay is over (the wait's deadline

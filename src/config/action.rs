@@ -128,6 +128,8 @@ pub enum Action {
     ToggleFps,
     /// Send the prefix key itself to the focused pane (prefix pressed twice).
     SendPrefix,
+    /// Let the terminal go; the workspace keeps running (`tilework attach`).
+    Detach,
     Quit,
     /// Shows or hides the tab's floating panes (a scratch shell if none).
     ToggleFloating,
@@ -186,6 +188,7 @@ impl Action {
             Action::ToggleHelp,
             Action::ToggleFps,
             Action::SendPrefix,
+            Action::Detach,
             Action::Quit,
         ]);
         all.extend([
@@ -234,6 +237,7 @@ impl Action {
             Action::ToggleHelp => "toggle-help".into(),
             Action::ToggleFps => "toggle-fps".into(),
             Action::SendPrefix => "send-prefix".into(),
+            Action::Detach => "detach".into(),
             Action::Quit => "quit".into(),
             Action::ToggleFloating => "toggle-floating".into(),
             Action::NewFloating => "new-floating".into(),
@@ -282,6 +286,7 @@ impl Action {
             Action::ToggleHelp => "show / hide this help".into(),
             Action::ToggleFps => "show / hide the fps overlay".into(),
             Action::SendPrefix => "send the prefix key to the pane".into(),
+            Action::Detach => "detach: tilework keeps running (tilework attach)".into(),
             Action::Quit => "quit tilework (kills every pane)".into(),
             Action::ToggleFloating => {
                 "show / hide the floating panes (a scratch shell the first time)".into()

@@ -503,6 +503,7 @@ impl Default for Keymap {
             (key(Char('f'), none), Action::ToggleFps),
             (prefix, Action::SendPrefix),
             (key(Char('Q'), none), Action::Quit),
+            (key(Char('d'), none), Action::Detach),
             // Tabs and panes, tmux's keys where tmux has one.
             (key(Char('&'), none), Action::CloseTab),
             (key(Char(','), none), Action::RenameTab),

@@ -73,6 +73,9 @@ pub struct Config {
     /// cursor colours (OSC 10/11/12) is told, over what the user's terminal
     /// answers at start (`None`: its answer, or no answer).
     pub terminal_colours: [Option<crate::pane::fidelity::answers::Rgb>; 3],
+    /// When the terminal hangs up (ssh dropped, window closed): detach and
+    /// keep running, or quit.
+    pub on_hangup: crate::session::host::OnHangup,
 }
 
 impl Default for Config {
@@ -91,6 +94,7 @@ impl Default for Config {
             appearance: Appearance::default(),
             editor_ansi: false,
             terminal_colours: [None; 3],
+            on_hangup: crate::session::host::OnHangup::Detach,
         }
     }
 }
@@ -213,6 +217,19 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
                 )
             })?);
         }
+    }
+    if let Some(on_hangup) = &raw.on_hangup {
+        use crate::session::host::OnHangup;
+        config.on_hangup = match on_hangup.get_ref().as_str() {
+            "detach" => OnHangup::Detach,
+            "quit" => OnHangup::Quit,
+            other => {
+                return Err(err(
+                    on_hangup.span(),
+                    format!("on_hangup is \"detach\" or \"quit\", not {other:?}"),
+                ));
+            }
+        };
     }
 
     for (table, entries) in [
@@ -363,6 +380,7 @@ struct RawConfig {
     terminal_foreground: Option<Spanned<String>>,
     terminal_background: Option<Spanned<String>>,
     terminal_cursor: Option<Spanned<String>>,
+    on_hangup: Option<Spanned<String>>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]
@@ -709,6 +727,10 @@ pub fn default_toml() -> String {
     line("# start and answers what it said (nothing when it did not say).");
     line("# Example: terminal_background = \"#1e1e2e\"");
     line("# (also terminal_foreground, terminal_cursor)");
+    line("");
+    line("# When the terminal hangs up (ssh dropped, window closed): \"detach\" keeps");
+    line("# the workspace running for `tilework attach`; \"quit\" ends it.");
+    line("# on_hangup = \"detach\"");
     line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");

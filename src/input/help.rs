@@ -57,6 +57,7 @@ fn topic(action: Action) -> usize {
         | Action::ToggleHelp
         | Action::ToggleFps
         | Action::SendPrefix
+        | Action::Detach
         | Action::Quit => 5,
     }
 }

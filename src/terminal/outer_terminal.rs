@@ -46,15 +46,20 @@ pub struct OuterTerminal {
     pub answered: bool,
 }
 
-/// Asks the user's terminal (the controlling terminal, as crossterm reads
-/// it) and waits at most `timeout` for its answers. Anything that fails
-/// gives what was learnt so far.
+/// Asks the user's terminal (on fds 0 and 1, where the input thread reads
+/// it and frames go: a detachable workspace has no controlling terminal)
+/// and waits at most `timeout` for its answers. Anything that fails gives
+/// what was learnt so far.
 pub fn ask(timeout: Duration) -> OuterTerminal {
     let mut told = OuterTerminal::default();
-    let Ok(mut tty) = File::options().read(true).write(true).open("/dev/tty") else {
+    let dup = |fd: std::os::fd::BorrowedFd<'_>| fd.try_clone_to_owned().map(File::from);
+    let (Ok(tty), Ok(mut out)) = (
+        dup(std::io::stdin().as_fd()),
+        dup(std::io::stdout().as_fd()),
+    ) else {
         return told;
     };
-    if tty.write_all(QUERIES).and_then(|()| tty.flush()).is_err() {
+    if out.write_all(QUERIES).and_then(|()| out.flush()).is_err() {
         return told;
     }
     let deadline = Instant::now() + timeout;

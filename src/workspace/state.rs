@@ -689,7 +689,8 @@ impl Workspace {
             | Action::PasteBuffer
             | Action::SearchBackward
             | Action::SearchAllPanes
-            | Action::SaveSession => false,
+            | Action::SaveSession
+            | Action::Detach => false,
             Action::ToggleFloating => self.toggle_floating(),
             Action::NewFloating => {
                 let launch = self.shell_launch_here();
