@@ -1256,8 +1256,9 @@ mouse = false
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            // `[theme]` and `[status]`: name, borders; left, right, clock.
-            9 + km.prefixed.len() + km.direct.len() + 5,
+            // `on_hangup`, then `[theme]` and `[status]`: name, borders;
+            // left, right, clock.
+            9 + 1 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());
