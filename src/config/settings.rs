@@ -38,6 +38,16 @@ pub const DEFAULT_TERM: &str = "xterm-256color";
 /// The action name that removes a default binding.
 const UNBIND: &str = "none";
 
+/// What to do when the terminal hangs up (`on_hangup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnHangup {
+    /// Let the terminal go; the workspace keeps running.
+    #[default]
+    Detach,
+    /// End the workspace, as before sessions.
+    Quit,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub keymap: Keymap,
@@ -72,10 +82,10 @@ pub struct Config {
     /// What a program asking for the terminal's foreground, background and
     /// cursor colours (OSC 10/11/12) is told, over what the user's terminal
     /// answers at start (`None`: its answer, or no answer).
-    pub terminal_colours: [Option<crate::pane::fidelity::answers::Rgb>; 3],
+    pub terminal_colours: [Option<crate::config::colour::Rgb>; 3],
     /// When the terminal hangs up (ssh dropped, window closed): detach and
     /// keep running, or quit.
-    pub on_hangup: crate::session::host::OnHangup,
+    pub on_hangup: OnHangup,
 }
 
 impl Default for Config {
@@ -94,7 +104,7 @@ impl Default for Config {
             appearance: Appearance::default(),
             editor_ansi: false,
             terminal_colours: [None; 3],
-            on_hangup: crate::session::host::OnHangup::Detach,
+            on_hangup: OnHangup::Detach,
         }
     }
 }
@@ -209,7 +219,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     ];
     for (slot, colour) in config.terminal_colours.iter_mut().zip(colours) {
         if let Some(colour) = colour {
-            let rgb = crate::pane::fidelity::answers::parse_colour(colour.get_ref());
+            let rgb = crate::config::colour::parse_colour(colour.get_ref());
             *slot = Some(rgb.ok_or_else(|| {
                 err(
                     colour.span(),
@@ -219,7 +229,6 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         }
     }
     if let Some(on_hangup) = &raw.on_hangup {
-        use crate::session::host::OnHangup;
         config.on_hangup = match on_hangup.get_ref().as_str() {
             "detach" => OnHangup::Detach,
             "quit" => OnHangup::Quit,
@@ -818,7 +827,7 @@ mod tests {
 
     #[test]
     fn terminal_colours_override_what_programs_are_told() {
-        use crate::pane::fidelity::answers::Rgb;
+        use crate::config::colour::Rgb;
         let c = parse_ok("terminal_background = \"#1e1e2e\"\nterminal_cursor = \"rgb:ff/00/00\"");
         assert_eq!(
             c.terminal_colours,

@@ -22,15 +22,7 @@ use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, Se
 use crate::mailbox::Mailbox;
 use crate::terminal::{guard, input_thread, stdio};
 
-/// What to do when the terminal hangs up (`on_hangup` in the config).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OnHangup {
-    /// Let the terminal go; the workspace keeps running.
-    #[default]
-    Detach,
-    /// End the workspace, as before sessions.
-    Quit,
-}
+pub use crate::config::OnHangup;
 
 /// How long a client may take to say what it wants.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
-use crate::pane::fidelity::answers::{Rgb, parse_colour};
+use crate::config::colour::{Rgb, parse_colour};
 
 /// How long to wait for the answers: a local terminal answers in well
 /// under a millisecond, one across `ssh` in a round trip.
