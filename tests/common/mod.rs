@@ -141,7 +141,11 @@ impl Tilework {
         }
         let child = pty.slave.spawn_command(cmd).unwrap();
         drop(pty.slave);
-        let mut reader = pty.master.try_clone_reader().unwrap();
+        // Our own descriptor (not `try_clone_reader`), so the reader can poll
+        // it: it shares the master's open file, whose O_NONBLOCK
+        // `send_guarded` turns on for a while.
+        let mut reader =
+            filedescriptor::FileDescriptor::dup(&pty.master.as_raw_fd().unwrap()).unwrap();
         let writer = pty.master.take_writer().unwrap();
         let shared = Arc::new((
             Mutex::new(Shared {
@@ -159,7 +163,17 @@ impl Tilework {
         std::thread::spawn(move || {
             let mut buf = vec![0u8; 65536];
             loop {
-                let n = reader.read(&mut buf).unwrap_or(0);
+                let n = match reader.read(&mut buf) {
+                    Ok(n) => n,
+                    Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                    // Non-blocking during a `send_guarded` and nothing to read
+                    // yet: not the end of tilework's output, wait for more.
+                    Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
+                        wait_readable(&reader);
+                        continue;
+                    }
+                    Err(_) => 0,
+                };
                 let (lock, cvar) = &*reader_shared;
                 let mut s = lock.lock().unwrap();
                 if n == 0 {
@@ -313,6 +327,17 @@ impl Drop for Tilework {
 
 /// Polls `cond` (something outside the screen: /proc, a file) until it holds;
 /// panics after [`TIMEOUT`]. A passing test returns as soon as it holds.
+/// Blocks until `fd` has something to read (or its other end is gone).
+fn wait_readable(fd: &filedescriptor::FileDescriptor) {
+    use std::os::fd::AsRawFd;
+    let mut pfd = [filedescriptor::pollfd {
+        fd: fd.as_raw_fd(),
+        events: filedescriptor::POLLIN,
+        revents: 0,
+    }];
+    let _ = filedescriptor::poll(&mut pfd, None);
+}
+
 pub fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
     let deadline = Instant::now() + TIMEOUT;
     while !cond() {
