@@ -325,8 +325,6 @@ impl Drop for Tilework {
 // outer terminal's modes. Appended; nothing above depends on them.
 // ---------------------------------------------------------------------------
 
-/// Polls `cond` (something outside the screen: /proc, a file) until it holds;
-/// panics after [`TIMEOUT`]. A passing test returns as soon as it holds.
 /// Blocks until `fd` has something to read (or its other end is gone).
 fn wait_readable(fd: &filedescriptor::FileDescriptor) {
     use std::os::fd::AsRawFd;
@@ -338,6 +336,8 @@ fn wait_readable(fd: &filedescriptor::FileDescriptor) {
     let _ = filedescriptor::poll(&mut pfd, None);
 }
 
+/// Polls `cond` (something outside the screen: /proc, a file) until it holds;
+/// panics after [`TIMEOUT`]. A passing test returns as soon as it holds.
 pub fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
     let deadline = Instant::now() + TIMEOUT;
     while !cond() {
