@@ -205,7 +205,21 @@ impl Tilework {
                 if pfd[0].revents == 0 {
                     continue;
                 }
-                let n = reader.read(&mut buf).unwrap_or(0);
+                let n = match reader.read(&mut buf) {
+                    Ok(n) => n,
+                    // `send_guarded` makes the shared open file non-blocking
+                    // for a while: nothing to read yet is not the end of
+                    // tilework's output; the poll above waits for more.
+                    Err(err)
+                        if matches!(
+                            err.kind(),
+                            std::io::ErrorKind::Interrupted | std::io::ErrorKind::WouldBlock
+                        ) =>
+                    {
+                        continue;
+                    }
+                    Err(_) => 0,
+                };
                 if !answered && buf[..n].windows(3).any(|w| w == b"\x1b[c") {
                     answered = true;
                     let _ = answers.write_all(b"\x1b[?1;2c");

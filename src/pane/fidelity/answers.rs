@@ -126,4 +126,3 @@ fn mode_state(private: bool, mode: u16, screen: &vt100::Screen, modes: &Modes) -
         _ => 0,
     }
 }
-
