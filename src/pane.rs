@@ -30,6 +30,7 @@ pub mod parse_guard;
 pub mod process;
 pub mod pty;
 pub mod rep_bound;
+pub mod ring_block;
 pub mod scrollback;
 pub mod spawn;
 mod state;

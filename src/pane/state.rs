@@ -614,10 +614,8 @@ impl Pane {
             // The user left the view before it arrived.
             return;
         };
-        let (a, b) = self.ring.slices_from(history.fed_to);
-        let (a, b) = (a.to_vec(), b.to_vec());
-        history.feed(&a);
-        history.feed(&b);
+        let missed = self.ring.copy_range(history.fed_to, self.ring.end());
+        history.feed(&missed);
         history.set_size(self.rows, self.cols);
         history.truncated = self.ring.start() > 0;
         let wanted = offset;
