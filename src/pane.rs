@@ -29,6 +29,7 @@ pub mod osc_guard;
 pub mod parse_guard;
 pub mod process;
 pub mod pty;
+pub mod reflow;
 pub mod rep_bound;
 pub mod ring_block;
 pub mod scrollback;

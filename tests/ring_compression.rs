@@ -37,8 +37,6 @@ proptest! {
     ) {
         let mut packed = ByteRing::with_layout(budget, block, packing);
         let mut plain = ByteRing::with_layout(budget, budget, Packing::Off);
-        packed.record_resize(6, 13);
-        plain.record_resize(6, 13);
         let mut all = Vec::new();
         for p in &pieces {
             packed.push(p);

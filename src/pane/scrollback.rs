@@ -24,15 +24,6 @@ use crate::pane::ring_block::{Packing, SealedBlock};
 /// enough that reading a few rows back decompresses little (~25 µs).
 pub const BLOCK_BYTES: usize = 64 * 1024;
 
-/// A terminal size change, recorded at the byte position where it happened
-/// so a replay lays text out as it was laid out live.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ResizeMark {
-    pub position: u64,
-    pub rows: u16,
-    pub cols: u16,
-}
-
 #[derive(Debug, Clone)]
 pub struct ByteRing {
     /// Bytes of output kept: the newest `budget` bytes are always held.
@@ -51,7 +42,6 @@ pub struct ByteRing {
     start: u64,
     /// Absolute position of the next byte to be written.
     end: u64,
-    resizes: Vec<ResizeMark>,
 }
 
 impl ByteRing {
@@ -74,7 +64,6 @@ impl ByteRing {
             tail: Vec::new(),
             start: 0,
             end: 0,
-            resizes: Vec::new(),
         }
     }
 
@@ -149,7 +138,6 @@ impl ByteRing {
             self.sealed.pop_front();
             self.first_block += 1;
         }
-        self.forget_old_resizes();
     }
 
     /// The tail is full: seal it (unless it is already past keeping).
@@ -162,27 +150,6 @@ impl ByteRing {
                 .push_back(SealedBlock::seal(&self.tail, self.packing));
         }
         self.tail.clear();
-    }
-
-    pub fn record_resize(&mut self, rows: u16, cols: u16) {
-        if let Some(last) = self.resizes.last_mut()
-            && last.position == self.end
-        {
-            last.rows = rows;
-            last.cols = cols;
-            return;
-        }
-        self.resizes.push(ResizeMark {
-            position: self.end,
-            rows,
-            cols,
-        });
-    }
-
-    /// Resizes recorded at or after the oldest held byte, plus the last one
-    /// before it (the size the oldest bytes were laid out at).
-    pub fn resizes(&self) -> &[ResizeMark] {
-        &self.resizes
     }
 
     /// Calls `f(position, bytes)` with the held bytes in `[from, to)`
@@ -328,19 +295,6 @@ impl ByteRing {
         })
         .unwrap_or(ceil)
     }
-
-    fn forget_old_resizes(&mut self) {
-        let start = self.start;
-        // Keep the last mark before `start`: it gives the size at `start`.
-        let first_needed = self
-            .resizes
-            .iter()
-            .rposition(|m| m.position <= start)
-            .unwrap_or(0);
-        if first_needed > 0 {
-            self.resizes.drain(..first_needed);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -453,30 +407,5 @@ mod tests {
             let next_nl = (pos..ring.end()).find(|&p| all[p as usize] == b'\n');
             assert_eq!(forward, next_nl.map_or(ring.end(), |p| p + 1));
         }
-    }
-
-    #[test]
-    fn resize_marks_older_than_the_history_are_forgotten_but_one() {
-        let mut ring = ByteRing::new(4);
-        ring.record_resize(24, 80);
-        ring.push(b"ab");
-        ring.record_resize(30, 100);
-        ring.push(b"cdefgh");
-        ring.record_resize(10, 10);
-        assert_eq!(
-            ring.resizes(),
-            &[
-                ResizeMark {
-                    position: 2,
-                    rows: 30,
-                    cols: 100
-                },
-                ResizeMark {
-                    position: 8,
-                    rows: 10,
-                    cols: 10
-                },
-            ]
-        );
     }
 }
