@@ -19,8 +19,7 @@
 //! | coloured lines      | 31            |
 //! | full-screen redraws | 13            |
 //!
-//! All under the 50 ms target. Replaying the whole 8 MiB instead of the
-//! newest 2 MiB would cost about four times as much for the same screen.
+//! All under the 50 ms target.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
