@@ -79,7 +79,6 @@ struct PaneLike {
 impl PaneLike {
     fn new() -> Self {
         let mut ring = ByteRing::new(DEFAULT_SCROLLBACK_BYTES);
-        ring.record_resize(ROWS, COLS);
         // Steady state: a pane that has been flooding for a while has a full
         // ring, and every push overwrites.
         ring.push(&vec![b'x'; DEFAULT_SCROLLBACK_BYTES]);

@@ -133,8 +133,8 @@ fn twenty_megabytes_of_random_bytes_leave_a_working_pane_and_bounded_history() {
     let mut rng = SplitMix(0x5eed_0005);
     let sizes = [(24, 80), (1, 1), (50, 200), (2, 3), (24, 80)];
     for (i, &(rows, cols)) in sizes.iter().enumerate() {
-        // 4 MB at each size: the parser, the ring's resize marks and the
-        // replay all see size changes in the middle of garbage.
+        // 4 MB at each size: the parser, the reflow of the screen from the
+        // ring and the replay all see size changes in the middle of garbage.
         feed(&mut pane, &rng.bytes(4_000_000));
         pane.resize(rows, cols);
         assert!(pane.history_bytes() <= DEFAULT_BUDGET, "chunk {i}");

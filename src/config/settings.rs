@@ -21,6 +21,11 @@ use crate::config::appearance::{self, Appearance};
 use crate::config::file_error::{self, FileError};
 use crate::config::keymap::{KeySpec, Keymap};
 
+/// `scrollback` is output kept, not memory used: a pane can always scroll
+/// back through its newest 8 MiB of output. The history ring keeps it
+/// LZ4-compressed in 64 KiB blocks, so it takes about half that (4 MiB
+/// for log lines, far less for repetitive output, at most 8 MiB plus a
+/// block for output that does not compress).
 pub const DEFAULT_SCROLLBACK_BYTES: usize = 8 * 1024 * 1024;
 /// The most scrollback a pane may keep. The ring holds raw output, about
 /// 100 bytes a line, so this is some 10 million lines, more than anyone
@@ -53,7 +58,8 @@ pub struct Config {
     pub keymap: Keymap,
     /// Program for new panes; `None` means `$SHELL`, else `/bin/sh`.
     pub shell: Option<String>,
-    /// Scrollback budget per pane, in bytes.
+    /// Scrollback budget per pane, in bytes of output kept (stored
+    /// compressed; see [`DEFAULT_SCROLLBACK_BYTES`]).
     pub scrollback_bytes: usize,
     /// Upper bound on redraws per second (1..=[`MAX_FPS`]).
     pub fps: u32,
@@ -688,7 +694,8 @@ pub fn default_toml() -> String {
     line("# Program run in new panes. Default: $SHELL, else /bin/sh.");
     line("# Example: shell = \"/bin/zsh\"");
     line("");
-    line("# Scrollback kept per pane: a number of bytes, or a size with a unit");
+    line("# Scrollback kept per pane, in bytes of output (held compressed, so it");
+    line("# takes about half that in memory): a number of bytes, or a size with a unit");
     line(&format!(
         "# (B, KiB, MiB, GiB, KB, MB, GB). At most {} GiB.",
         MAX_SCROLLBACK_BYTES >> 30

@@ -331,7 +331,6 @@ mod tests {
     /// `text` (lines joined by CR LF) as a pane's bytes at `rows` x `cols`.
     fn ring(text: &str, rows: u16, cols: u16) -> RingCopy {
         let mut ring = ByteRing::new(1 << 20);
-        ring.record_resize(rows, cols);
         ring.push(text.replace('\n', "\r\n").as_bytes());
         RingCopy { ring, rows, cols }
     }

@@ -94,7 +94,6 @@ mod tests {
 
     fn source(lines: usize, rows: u16, cols: u16) -> RingCopy {
         let mut ring = ByteRing::new(8 << 20);
-        ring.record_resize(rows, cols);
         for i in 1..=lines {
             ring.push(format!("line {i}\r\n").as_bytes());
         }
@@ -120,7 +119,6 @@ mod tests {
     #[test]
     fn a_match_split_by_the_wrap_is_found() {
         let mut ring = ByteRing::new(1 << 20);
-        ring.record_resize(5, 10);
         ring.push(b"0123456789abcdef\r\nnext\r\n");
         let src = RingCopy {
             ring,

@@ -180,7 +180,6 @@ mod tests {
     #[test]
     fn counts_matching_rows_and_keeps_the_newest() {
         let mut ring = ByteRing::new(1 << 20);
-        ring.record_resize(5, 30);
         for i in 0..40 {
             ring.push(
                 format!("{} item {i}\r\n", if i % 4 == 0 { "ERROR" } else { "ok" }).as_bytes(),

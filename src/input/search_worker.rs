@@ -306,7 +306,6 @@ mod tests {
 
     fn rows(lines: &[&str]) -> RingCopy {
         let mut ring = crate::pane::scrollback::ByteRing::new(1 << 20);
-        ring.record_resize(5, 20);
         ring.push(lines.join("\r\n").as_bytes());
         RingCopy {
             ring,

@@ -21,7 +21,7 @@ use crate::diag::panic_guard::contain;
 use crate::pane::fidelity::Fidelity;
 use crate::pane::history_window::{ANCHOR_SPACING, Extent, RowAnchor};
 use crate::pane::parse_guard::RESET_NOTICE;
-use crate::pane::scrollback::{ByteRing, ResizeMark};
+use crate::pane::scrollback::ByteRing;
 
 /// A replay parses its bytes in pieces of this size: where vt100 panics,
 /// the history loses the rest of one piece. (A call costs next to nothing
@@ -34,7 +34,6 @@ pub struct ReplayRequest {
     pub bytes: Vec<u8>,
     /// Absolute ring position of `bytes[0]` (a line start).
     pub start: u64,
-    pub resizes: Vec<ResizeMark>,
     pub rows: u16,
     pub cols: u16,
     /// Most rows of scrollback the parser keeps (a memory bound; windows
@@ -69,7 +68,6 @@ impl ReplayRequest {
         Self {
             bytes: ring.copy_range(start, end),
             start,
-            resizes: ring.resizes().to_vec(),
             rows,
             cols,
             history_rows,
@@ -186,24 +184,15 @@ impl History {
         }
     }
 
+    /// Replays at the pane's size now, whatever sizes the output was
+    /// printed at: a terminal of this size would have shown all of it
+    /// this way, and the live screen is reflowed the same way (see
+    /// `reflow`), so history and screen join up.
     fn replay_unguarded(req: ReplayRequest) -> Self {
-        let initial = req
-            .resizes
-            .iter()
-            .rev()
-            .find(|m| m.position <= req.start)
-            .map_or((req.rows, req.cols), |m| (m.rows, m.cols));
-        let end = req.start + req.bytes.len() as u64;
-        let mut history = Self::empty(req.start, initial, req.history_rows);
+        let mut history = Self::empty(req.start, (req.rows, req.cols), req.history_rows);
         history.at_top = req.at_top;
         history.is_tail = req.is_tail;
-        for mark in req.resizes.iter().filter(|m| m.position > req.start) {
-            let upto = mark.position.min(end);
-            history.feed_tracked(slice(&req.bytes, req.start, history.fed_to, upto));
-            history.set_size(mark.rows, mark.cols);
-        }
-        history.feed_tracked(slice(&req.bytes, req.start, history.fed_to, end));
-        history.set_size(req.rows, req.cols);
+        history.feed_tracked(&req.bytes);
         history
     }
 
@@ -437,23 +426,12 @@ impl History {
     }
 }
 
-fn slice(bytes: &[u8], base: u64, from: u64, to: u64) -> &[u8] {
-    let a = usize::try_from(from.saturating_sub(base))
-        .unwrap_or(usize::MAX)
-        .min(bytes.len());
-    let b = usize::try_from(to.saturating_sub(base))
-        .unwrap_or(usize::MAX)
-        .min(bytes.len());
-    &bytes[a..b.max(a)]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn ring_with_lines(n: usize, budget: usize) -> ByteRing {
         let mut ring = ByteRing::new(budget);
-        ring.record_resize(5, 20);
         for i in 0..n {
             ring.push(format!("line {i}\r\n").as_bytes());
         }

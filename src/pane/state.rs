@@ -20,6 +20,7 @@ use crate::pane::history_window::{self, Extent, RowAnchor, WINDOW_ROWS};
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, SpawnSpec};
+use crate::pane::reflow;
 use crate::pane::scrollback::ByteRing;
 use crate::pane::terminal_queries::PaneEvents;
 use crate::pane::unfed::{FeedSink, Unfed};
@@ -110,6 +111,20 @@ pub fn max_history_rows(budget: usize, cols: u16) -> usize {
     (bytes / (usize::from(cols.max(1)) * 32)).max(usize::from(MIN_GRID))
 }
 
+/// The screen's modes as bytes that set them on a fresh parser: the
+/// alternate screen, the input modes and a hidden cursor.
+fn modes_of(screen: &vt100::Screen) -> Vec<u8> {
+    let mut modes = Vec::new();
+    if screen.alternate_screen() {
+        modes.extend_from_slice(b"\x1b[?1049h");
+    }
+    modes.extend_from_slice(screen.input_mode_formatted().as_bytes());
+    if screen.hide_cursor() {
+        modes.extend_from_slice(b"\x1b[?25l");
+    }
+    modes
+}
+
 fn grid(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n.max(MIN_GRID)).unwrap_or(NonZeroU16::MIN)
 }
@@ -182,8 +197,7 @@ impl Pane {
         spec: SpawnSpec,
         label: String,
     ) -> Self {
-        let mut ring = ByteRing::new(scrollback_bytes);
-        ring.record_resize(rows, cols);
+        let ring = ByteRing::new(scrollback_bytes);
         Self {
             id,
             parser: Self::new_parser(rows, cols, PaneEvents::default()),
@@ -303,33 +317,27 @@ impl Pane {
             failure.message
         );
         let events = std::mem::take(self.parser.callbacks_mut());
-        // Reading modes cannot touch the broken grid, but stay careful.
-        let mut modes = contain(|| {
-            let screen = self.parser.screen();
-            let mut modes = Vec::new();
-            if screen.alternate_screen() {
-                modes.extend_from_slice(b"\x1b[?1049h");
-            }
-            modes.extend_from_slice(screen.input_mode_formatted().as_bytes());
-            if screen.hide_cursor() {
-                modes.extend_from_slice(b"\x1b[?25l");
-            }
-            modes
-        })
-        .unwrap_or_default();
-        // And what the fidelity layer kept for the program (issue 12).
-        let kept = self.fidelity_modes();
-        if kept.focus_events {
+        let modes = self.modes_to_carry();
+        self.parser = Self::new_parser(self.rows, self.cols, events);
+        self.fast_forward.reset();
+        self.damage.note(Change::ScreenReplaced);
+        self.write_notice(&[&modes[..], RESET_NOTICE].concat());
+    }
+
+    /// The modes the program set, as bytes that set them again on a fresh
+    /// parser: the screen's (input modes, alternate screen, hidden cursor)
+    /// and what the fidelity layer keeps (focus events, kitty key flags).
+    fn modes_to_carry(&self) -> Vec<u8> {
+        // Reading modes cannot touch a broken grid, but stay careful.
+        let mut modes = contain(|| modes_of(self.parser.screen())).unwrap_or_default();
+        if self.fidelity_modes().focus_events {
             modes.extend_from_slice(b"\x1b[?1004h");
         }
         let flags = self.keyboard_flags();
         if flags != 0 {
             modes.extend_from_slice(format!("\x1b[>{flags}u").as_bytes());
         }
-        self.parser = Self::new_parser(self.rows, self.cols, events);
-        self.fast_forward.reset();
-        self.damage.note(Change::ScreenReplaced);
-        self.write_notice(&[&modes[..], RESET_NOTICE].concat());
+        modes
     }
 
     /// Writes tilework's own text (and modes) into the live screen. Only
@@ -399,23 +407,51 @@ impl Pane {
         }
         // Held-back output was written for the old size.
         self.settle();
+        let reflow = cols != self.cols && !self.parser.screen().alternate_screen();
         self.fast_forward.grid_resized(self.rows, rows);
         self.rows = rows;
         self.cols = cols;
         self.damage.note(Change::Resized);
-        // vt100 can leave a grid inconsistent without panicking at once
-        // (a wide cell in the last column); resizing it must not end the
-        // workspace either.
-        if let Err(message) = contain(|| self.parser.set_size(grid(rows), grid(cols))) {
-            self.parser_failed("resizing this pane", &ParserPanicked { message });
+        if !(reflow && self.reflow()) {
+            // vt100 can leave a grid inconsistent without panicking at once
+            // (a wide cell in the last column); resizing it must not end the
+            // workspace either.
+            if let Err(message) = contain(|| self.parser.set_size(grid(rows), grid(cols))) {
+                self.parser_failed("resizing this pane", &ParserPanicked { message });
+            }
         }
-        self.ring.record_resize(rows, cols);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.set_size(rows, cols);
         }
         if let Some(p) = &self.process {
             p.resize(rows, cols);
         }
+    }
+
+    /// Lays the primary screen out again at the new size from the ring
+    /// (see `reflow`). Returns false when the replay failed and the old
+    /// parser is to be resized instead.
+    fn reflow(&mut self) -> bool {
+        let mut parser = Self::new_parser(self.rows, self.cols, PaneEvents::default());
+        let mut fast_forward = FastForward::default();
+        // The modes the program set may be older than the bytes replayed:
+        // set them first, and the replay changes them as the program did.
+        let modes = self.modes_to_carry();
+        let replayed = fast_forward
+            .parse_now(&mut parser, &modes)
+            .and_then(|()| reflow::replay(&self.ring, &mut parser, &mut fast_forward));
+        if let Err(failure) = replayed {
+            tracing::warn!(id = ?self.id, "{failure}, reflowing this pane; resized instead");
+            return false;
+        }
+        // Titles, bells and query replies of the replay were seen (and sent)
+        // the first time: the old parser's pending ones carry on instead.
+        *parser.callbacks_mut() = std::mem::take(self.parser.callbacks_mut());
+        fast_forward.skipped = self.fast_forward.skipped;
+        self.parser = parser;
+        self.fast_forward = fast_forward;
+        self.damage.note(Change::ScreenReplaced);
+        true
     }
 
     pub fn size(&self) -> (u16, u16) {
@@ -642,10 +678,8 @@ impl Pane {
             // The user left the view before it arrived.
             return;
         };
-        let (a, b) = self.ring.slices_from(history.fed_to);
-        let (a, b) = (a.to_vec(), b.to_vec());
-        history.feed(&a);
-        history.feed(&b);
+        let missed = self.ring.copy_range(history.fed_to, self.ring.end());
+        history.feed(&missed);
         history.set_size(self.rows, self.cols);
         history.truncated = self.ring.start() > 0;
         let wanted = offset;

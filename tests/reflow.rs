@@ -1,0 +1,125 @@
+//! Reflow on resize (issue 11 part 2): a pane on the primary screen that
+//! changes width is laid out again from its byte ring, as a terminal of the
+//! new size would have shown the same output; the alternate screen is not.
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use std::num::NonZeroU16;
+
+use common::Tilework;
+use tilework::pane::{Pane, PaneId};
+
+/// `L001L002…L042EN`: 170 characters, each position recognisable.
+fn long_line() -> String {
+    let mut line: String = (1..=42).map(|i| format!("L{i:03}")).collect();
+    line.push_str("EN");
+    assert_eq!(line.len(), 170);
+    line
+}
+
+fn reference(rows: u16, cols: u16, bytes: &[u8]) -> vt100::Parser {
+    let mut parser = vt100::Parser::new(
+        NonZeroU16::new(rows).unwrap(),
+        NonZeroU16::new(cols).unwrap(),
+        0,
+    );
+    parser.process(bytes);
+    parser
+}
+
+fn assert_same_screen(pane: &mut Pane, reference: &vt100::Screen) {
+    pane.settle();
+    let screen = pane.screen();
+    assert_eq!(screen.size(), reference.size());
+    assert_eq!(screen.contents(), reference.contents());
+    assert_eq!(screen.contents_formatted(), reference.contents_formatted());
+    assert_eq!(screen.cursor_position(), reference.cursor_position());
+}
+
+#[test]
+fn a_long_line_shrunk_to_60_then_grown_to_100_shows_whole_like_a_reference_parser() {
+    let bytes = format!("$ cat line\r\n\x1b[1;32m{}\x1b[m\r\n$ ", long_line()).into_bytes();
+    let mut pane = Pane::detached(PaneId(1), 8, 80, 1 << 20);
+    pane.feed(bytes.clone());
+    pane.resize(8, 60);
+    assert_same_screen(&mut pane, reference(8, 60, &bytes).screen());
+    pane.resize(8, 100);
+    let expected = reference(8, 100, &bytes);
+    assert_same_screen(&mut pane, expected.screen());
+    // The line is whole again: its first row holds 100 of its characters.
+    let first = pane.screen().contents_between(1, 0, 1, 100);
+    assert_eq!(first, long_line()[..100]);
+}
+
+#[test]
+fn output_after_a_reflow_continues_where_the_program_left_off() {
+    let before = format!("{}\r\n$ ", long_line());
+    let mut pane = Pane::detached(PaneId(1), 6, 80, 1 << 20);
+    pane.feed(before.clone().into_bytes());
+    pane.resize(6, 50);
+    pane.feed(b"typed\r\nnext line\r\n$ ".to_vec());
+    let all = [before.as_bytes(), b"typed\r\nnext line\r\n$ "].concat();
+    assert_same_screen(&mut pane, reference(6, 50, &all).screen());
+}
+
+#[test]
+fn a_reflow_keeps_the_modes_the_program_set_before_the_bytes_it_replays() {
+    // Bracketed paste and a hidden cursor set, then far more output than
+    // the ring keeps: the bytes that set them are gone from the ring.
+    let mut pane = Pane::detached(PaneId(1), 6, 80, 4096);
+    pane.feed(b"\x1b[?2004h\x1b[?25l".to_vec());
+    for i in 0..500 {
+        pane.feed(format!("line {i}\r\n").into_bytes());
+    }
+    pane.resize(6, 40);
+    pane.settle();
+    assert!(pane.screen().bracketed_paste());
+    assert!(pane.screen().hide_cursor());
+    assert!(pane.screen().contents().contains("line 499"));
+}
+
+#[test]
+fn the_alternate_screen_is_resized_as_before_not_replayed() {
+    let bytes = format!("\x1b[?1049h\x1b[H{}", long_line()).into_bytes();
+    let mut pane = Pane::detached(PaneId(1), 6, 80, 1 << 20);
+    pane.feed(bytes.clone());
+    pane.resize(6, 60);
+    let mut expected = reference(6, 80, &bytes);
+    expected
+        .screen_mut()
+        .set_size(NonZeroU16::new(6).unwrap(), NonZeroU16::new(60).unwrap());
+    assert_same_screen(&mut pane, expected.screen());
+}
+
+/// The row (and its text) where `needle` starts, if on screen.
+fn row_with(screen: &vt100::Screen, needle: &str) -> Option<(u16, String)> {
+    let (rows, cols) = screen.size();
+    (0..rows.get()).find_map(|r| {
+        let text = screen.contents_between(r, 0, r, cols.get());
+        text.contains(needle).then_some((r, text))
+    })
+}
+
+#[test]
+fn a_shell_line_cut_by_a_narrow_pane_is_whole_again_when_the_pane_grows() {
+    let mut tw = Tilework::start(&[], 20, 82);
+    tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
+    tw.type_line("printf 'L%03d' $(seq 1 42); echo EN");
+    tw.wait_for("the line", |s| s.contents().contains("L042EN"));
+    tw.resize(20, 62);
+    tw.wait_for("the line wrapped at the narrow width", |s| {
+        row_with(s, "L001").is_some_and(|(_, t)| !t.contains("L016"))
+            && s.contents().contains("L042EN")
+    });
+    tw.resize(20, 110);
+    // Laid out at the wide width, the line's first row holds at least 25
+    // of its 4-character groups and the second the rest; without reflow
+    // the rows kept the 15 of the narrow width.
+    tw.wait_for("the line rewrapped at the wide width", |s| {
+        row_with(s, "L001").is_some_and(|(r, t)| {
+            t.contains("L025") && row_with(s, "L042EN").is_some_and(|(last, _)| last == r + 1)
+        })
+    });
+}
