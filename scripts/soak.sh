@@ -74,6 +74,15 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "tilework" ] || { echo "soak: tilework did not start" >&2; exit 1; }
+# That is the client in the terminal; the workspace is its child process
+# (sessions: the workspace outlives its terminal). Measure the workspace.
+for _ in $(seq 50); do
+    child=$(pgrep -P "$pid" -x "$(cat "/proc/$pid/comm")" | head -n 1)
+    [ -n "$child" ] && break
+    sleep 0.1
+done
+[ -n "$child" ] || { echo "soak: the workspace process did not start" >&2; exit 1; }
+pid=$child
 
 rss() { awk '/^VmRSS:/ {print $2}' "/proc/$pid/status"; }
 threads() { awk '/^Threads:/ {print $2}' "/proc/$pid/status"; }

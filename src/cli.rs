@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
 use crate::terminal::output::WriterKind;
 
@@ -14,6 +14,19 @@ use crate::terminal::output::WriterKind;
     after_help = "Keys: the prefix (default C-b) then ? lists every binding."
 )]
 pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<SessionCommand>,
+
+    /// Name the new workspace (default: the profile's name, else a number);
+    /// `tilework attach NAME` returns to it after a detach.
+    #[arg(long, value_name = "NAME")]
+    pub session: Option<String>,
+
+    /// Internal: be the workspace process of a new session (the launcher's
+    /// listening socket is on stdin).
+    #[arg(long = "serve-session", hide = true)]
+    pub serve_session: bool,
+
     /// Run a shell command line in a pane (repeat for panes side by side).
     // With `-- CMD` too, one of them would be silently ignored.
     #[arg(
@@ -73,6 +86,26 @@ pub struct Cli {
     pub argv: Vec<String>,
 }
 
+/// Workspaces that outlive their terminal.
+#[derive(Debug, Subcommand)]
+pub enum SessionCommand {
+    /// List the running workspaces: name, panes, attached or not, age.
+    #[command(visible_alias = "list")]
+    Ls,
+    /// Attach this terminal to a running workspace (the only one if no
+    /// name is given). One attached elsewhere is taken over.
+    #[command(visible_alias = "a")]
+    Attach {
+        /// The workspace's name, as `tilework ls` shows it.
+        name: Option<String>,
+    },
+    /// End a running workspace and every program in it.
+    Kill {
+        /// The workspace's name, as `tilework ls` shows it.
+        name: String,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use clap::error::ErrorKind;
@@ -91,6 +124,25 @@ mod tests {
         assert!(msg.contains("--profile"), "{msg}");
         conflict(&["tilework", "--profile", "dev", "-c", "top"]);
         conflict(&["tilework", "-c", "top", "--", "htop"]);
+    }
+
+    #[test]
+    fn session_commands_parse_and_leave_a_pane_command_alone() {
+        let cli = Cli::try_parse_from(["tilework", "attach", "dev"]).expect("parses");
+        assert!(
+            matches!(cli.command, Some(SessionCommand::Attach { name: Some(ref n) }) if n == "dev")
+        );
+        let cli = Cli::try_parse_from(["tilework", "ls"]).expect("parses");
+        assert!(matches!(cli.command, Some(SessionCommand::Ls)));
+        // After `--`, `ls` is the program to run in the pane.
+        let cli = Cli::try_parse_from(["tilework", "--", "ls", "-l"]).expect("parses");
+        assert!(cli.command.is_none());
+        assert_eq!(cli.argv, ["ls", "-l"]);
+        let cli =
+            Cli::try_parse_from(["tilework", "--serve-session", "--session", "w", "-c", "top"])
+                .expect("parses");
+        assert!(cli.serve_session);
+        assert_eq!(cli.session.as_deref(), Some("w"));
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! What the user configures and how it is read: the config file
 //! (`settings`: [`Config`]), the vocabulary of bindings ([`action`],
 //! [`keymap`]), the look (`appearance`: theme, borders, status bar; the
-//! status `clock`), workspace profiles ([`profile`]), errors that point into the
+//! status `clock`), colours as terminals report them (`colour`), what to do
+//! when the terminal hangs up ([`OnHangup`]), workspace profiles ([`profile`]), errors that point into the
 //! file ([`file_error`]), and files written private to the user
 //! ([`private_file`]).
 
 pub mod action;
 pub mod appearance;
 pub mod clock;
+pub mod colour;
 pub mod file_error;
 pub mod keymap;
 pub mod private_file;
@@ -16,5 +18,5 @@ mod settings;
 
 pub use settings::{
     Config, ConfigError, DEFAULT_FPS, DEFAULT_SCROLLBACK_BYTES, DEFAULT_TERM, MAX_FPS,
-    MAX_SCROLLBACK_BYTES, default_path, default_toml, load, parse, parse_size,
+    MAX_SCROLLBACK_BYTES, OnHangup, default_path, default_toml, load, parse, parse_size,
 };

@@ -26,6 +26,7 @@ pub mod copy_keys;
 pub mod copy_mode;
 pub mod copy_session;
 pub mod copy_window;
+pub mod focus_events;
 pub mod help;
 pub mod key_encoder;
 pub mod layers;

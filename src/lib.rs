@@ -10,6 +10,7 @@
 //! - [`render`]: frames, pane views, status bar, popups, overlays.
 //! - [`config`]: the config file and profiles.
 //! - [`diag`]: metrics and logs.
+//! - [`session`]: detach and attach: the workspace outlives its terminal.
 
 pub mod app;
 pub mod cli;
@@ -20,5 +21,6 @@ pub mod mailbox;
 pub mod pane;
 pub mod render;
 pub mod sanitize;
+pub mod session;
 pub mod terminal;
 pub mod workspace;

@@ -1,4 +1,6 @@
 use std::io::{self, IsTerminal};
+use std::os::fd::AsFd;
+use std::os::unix::net::UnixListener;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -6,10 +8,11 @@ use anyhow::{Context, Result};
 use clap::Parser;
 
 use tilework::app::{self, RunOptions, Startup};
-use tilework::cli::Cli;
+use tilework::cli::{Cli, SessionCommand};
 use tilework::config::{self, profile};
 use tilework::diag::logging;
 use tilework::sanitize::escape_controls;
+use tilework::session::{self, client, host, host::SessionStart};
 use tilework::terminal::output::WriterKind;
 
 fn main() -> ExitCode {
@@ -32,46 +35,128 @@ fn run() -> Result<i32> {
         print!("{}", config::default_toml());
         return Ok(0);
     }
-    // Everything that can fail because of the user's files fails here,
-    // before the terminal is touched.
-    let mut config = match &cli.config {
-        Some(path) => config::load(path, true)?,
-        None => match config::default_path() {
-            Some(path) => config::load(&path, false)?,
-            None => config::Config::default(),
-        },
-    };
-    if cli.keep_exited {
-        config.keep_exited_panes = true;
+    match &cli.command {
+        Some(SessionCommand::Ls) => return client::ls(),
+        Some(SessionCommand::Attach { name }) => return client::attach(name.as_deref()),
+        Some(SessionCommand::Kill { name }) => return client::kill(name),
+        None => {}
     }
-    let startup = if !cli.argv.is_empty() {
-        Startup::Argv(cli.argv.clone())
-    } else if !cli.commands.is_empty() {
-        Startup::Commands(cli.commands.clone())
-    } else {
-        let name = cli.profile.as_deref().unwrap_or("default");
-        Startup::Profile(profile::load(name)?)
-    };
-    let log_path = cli.log.clone().unwrap_or_else(logging::default_log_path);
-    logging::init(&log_path)?;
-    tracing::info!(version = env!("CARGO_PKG_VERSION"), "tilework starting");
-    let exit_after = match cli.exit_after {
-        Some(secs) if secs.is_finite() && secs >= 0.0 => Some(Duration::from_secs_f64(secs)),
-        Some(secs) => anyhow::bail!("--exit-after must be a number of seconds, got {secs}"),
-        None => None,
-    };
+    // Everything that can fail because of the user's files fails here,
+    // before the terminal is touched (and again in the workspace process,
+    // which reads the same files a moment later).
+    let setup = Setup::from_cli(&cli)?;
+    if cli.serve_session {
+        return serve(&cli, setup);
+    }
+    // The launcher logs too (to the same file, appending): and a log path
+    // that cannot be used is refused here, before the terminal is touched.
+    logging::init(&log_path(&cli))?;
     require_terminal(cli.writer)?;
+    client::require_terminals()?;
+    let (name, given) = match &cli.session {
+        Some(name) => {
+            session::dir::check_name(name)?;
+            (name.clone(), true)
+        }
+        None => (client::pick_name(cli.profile.as_deref())?, false),
+    };
+    client::launch(&name, given)
+}
+
+/// What the command line and the user's files say to run.
+struct Setup {
+    config: config::Config,
+    startup: Startup,
+    exit_after: Option<Duration>,
+}
+
+impl Setup {
+    fn from_cli(cli: &Cli) -> Result<Self> {
+        let mut config = match &cli.config {
+            Some(path) => config::load(path, true)?,
+            None => match config::default_path() {
+                Some(path) => config::load(&path, false)?,
+                None => config::Config::default(),
+            },
+        };
+        if cli.keep_exited {
+            config.keep_exited_panes = true;
+        }
+        let startup = if !cli.argv.is_empty() {
+            Startup::Argv(cli.argv.clone())
+        } else if !cli.commands.is_empty() {
+            Startup::Commands(cli.commands.clone())
+        } else {
+            let name = cli.profile.as_deref().unwrap_or("default");
+            Startup::Profile(profile::load(name)?)
+        };
+        let exit_after = match cli.exit_after {
+            Some(secs) if secs.is_finite() && secs >= 0.0 => Some(Duration::from_secs_f64(secs)),
+            Some(secs) => anyhow::bail!("--exit-after must be a number of seconds, got {secs}"),
+            None => None,
+        };
+        Ok(Self {
+            config,
+            startup,
+            exit_after,
+        })
+    }
+}
+
+/// The workspace process of a new session: started by the launcher with
+/// the listening socket on stdin, it takes the launcher's terminal and runs
+/// the workspace until it ends (however many detaches later).
+fn serve(cli: &Cli, setup: Setup) -> Result<i32> {
+    // A session of its own: no controlling terminal, so a terminal's
+    // hangup, ^C and job control never reach the workspace; it uses
+    // terminals through their descriptors only.
+    rustix::process::setsid().context("starting a session of its own")?;
+    let listener = UnixListener::from(
+        io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("taking the listening socket")?,
+    );
+    tilework::terminal::stdio::park().context("parking stdio")?;
+    let name = cli
+        .session
+        .clone()
+        .context("--serve-session needs --session")?;
+    let path = session::dir::socket_path(&session::dir::runtime_dir()?, &name);
+    logging::init(&log_path(cli))?;
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        session = %name,
+        "tilework starting"
+    );
+    let first = host::accept_first(&listener, FIRST_ATTACH_LIMIT)?;
+    let on_hangup = setup.config.on_hangup;
     app::run(RunOptions {
-        config,
-        startup,
+        config: setup.config,
+        startup: setup.startup,
         show_fps: cli.fps,
         writer: cli.writer,
-        exit_after,
+        exit_after: setup.exit_after,
         stats: cli.stats.clone(),
         save_profile: cli.save_profile.clone(),
+        session: Some(SessionStart {
+            name,
+            path,
+            listener,
+            first,
+            on_hangup,
+        }),
     })
     .context("running the workspace")
 }
+
+fn log_path(cli: &Cli) -> std::path::PathBuf {
+    cli.log.clone().unwrap_or_else(logging::default_log_path)
+}
+
+/// The launcher connects right after starting the workspace; a workspace
+/// nobody attached to by then gives up rather than linger unseen.
+const FIRST_ATTACH_LIMIT: Duration = Duration::from_secs(30);
 
 /// The workspace is drawn on the stream frames go to. A pipe or a file there
 /// would fail much later with a bare `os error 6` (or fill with escape

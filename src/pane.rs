@@ -5,12 +5,14 @@
 //! (output fed in pieces against the loop's deadline) →
 //! [`escape_scanner`] (reads each byte once; its [`osc_guard`] caps OSC
 //! strings) → [`fast_forward`] (skips output that scrolls off unseen, by
-//! the scanner's findings) → [`rep_bound`] (cuts a repeat to what the
-//! screen can show) →
+//! the scanner's findings) → [`fidelity`] (completes what vt100 lacks:
+//! character sets, tab stops, insert mode, answers; with [`rep_bound`]
+//! cutting a repeat to what the screen can show) →
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
-//! on demand, a window at a time ([`history_window`] picks the bytes).
+//! on demand, a window at a time ([`history_window`] picks the bytes;
+//! [`history_text`] writes all of it out as text).
 //! [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
@@ -21,7 +23,9 @@ pub mod damage;
 pub mod escape_scanner;
 pub mod event;
 pub mod fast_forward;
+pub mod fidelity;
 pub mod history;
+pub mod history_text;
 pub mod history_window;
 mod id;
 pub mod input_queue;

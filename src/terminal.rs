@@ -1,6 +1,7 @@
 //! The user's terminal: [`guard`] puts it into workspace mode and restores
 //! it on every exit path, [`output`] is the one stream every frame is
 //! written to, [`input_thread`] reads keys, mouse and resizes, and
+//! [`stdio`] swaps the attached terminal in and out (sessions), and
 //! [`clipboard`] reaches the user's clipboard; [`outbox`] holds the side
 //! effects (clipboard, bell, cursor shape) until the next frame.
 
@@ -9,4 +10,6 @@ pub mod frame_sink;
 pub mod guard;
 pub mod input_thread;
 pub mod outbox;
+pub mod outer_terminal;
 pub mod output;
+pub mod stdio;

@@ -4,6 +4,7 @@
 //! - `state`: the [`Workspace`] and its [`Tab`]s.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
 //! - [`floating`]: panes over the layout, in z-order.
+//! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - [`place`]: a pane's directory and git branch, for the status bar.
 //! - [`session`]: saving the workspace as a profile.
@@ -15,6 +16,7 @@
 
 pub mod floating;
 pub mod foreground;
+pub mod history_editor;
 pub mod layout;
 pub mod naming;
 pub mod pane_frame;

@@ -2,14 +2,15 @@
 //! scroll off unseen. This property checks the claim it rests on: whatever
 //! the output, however it is cut into chunks and whatever resizes happen in
 //! between, a parser fed through it shows exactly what a parser fed every
-//! byte shows: every cell with its attributes, the wrap flags, the cursor,
+//! byte (through the fidelity layer, as every pane's parser is) shows: every cell with its attributes, the wrap flags, the cursor,
 //! the modes, the current colours and REP's last character.
 //!
 //! The generator leans on what makes skipping happen (runs of CR LF lines
 //! with colours) and on everything that could make it wrong: scroll
-//! regions, the alternate screen, origin, insert and newline modes, cursor
-//! movement, wide, combining and invalid characters, and sequences cut by
-//! chunk boundaries.
+//! regions, the alternate screen, origin, insert, no-wrap and newline
+//! modes, character sets and SI/SO, tab stops, cursor movement, wide,
+//! combining and invalid characters, and sequences cut by chunk
+//! boundaries.
 //!
 //! Two things are left out because no reference parser can match them: a
 //! VS16 that widens a character in the last column (vt100 0.18.1 then
@@ -28,6 +29,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm};
 use tilework::pane::fast_forward::FastForward;
+use tilework::pane::fidelity::Fidelity;
 use tilework::pane::parse_guard::ParserPanicked;
 
 fn config() -> Config {
@@ -117,6 +119,31 @@ fn token() -> BoxedStrategy<Vec<u8>> {
         b"\x1b[1\x182m",
         b"\x1b[?25l",
         b"\x1b_apc\x1b\\",
+        // What the fidelity layer completes: character sets and shifts, tab
+        // stops, insert and no-wrap modes, replaced sequences, rows blanked
+        // in a background colour, styled SGRs.
+        b"\x1b(0",
+        b"\x1b(B",
+        b"\x1b)0",
+        b"\x0f",
+        b"lqqk",
+        b"\x1bH",
+        b"\x1b[g",
+        b"\x1b[3g",
+        b"\x1b[2I",
+        b"\x1b[Z",
+        b"\x1b[s",
+        b"\x1b[u",
+        b"\x1b[!p",
+        b"\x1b#8",
+        b"\x1b[?1047h",
+        b"\x1b[?1047l",
+        b"\x1b[?1048h",
+        b"\x1b[?1048l",
+        b"\x1b[44m\x1b[2L",
+        b"\x1b[4:3m",
+        b"\x1b[21m",
+        b"\x1b[58;2;1;2;3m",
     ];
     // Runs of lines: short, empty, tabbed, and long non-ASCII ones (which
     // wrap where their width cannot be known from their bytes).
@@ -169,10 +196,38 @@ fn parser(rows: u16, cols: u16) -> vt100::Parser {
     )
 }
 
-/// vt100 0.18.1 itself panics on a few inputs (the pane contains that, see
-/// `tests/robustness.rs`); such cases say nothing about skipping.
-fn parses(parser: &mut vt100::Parser, bytes: &[u8]) -> bool {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.process(bytes))).is_ok()
+/// The reference: vt100 behind the fidelity layer alone (what vt100 lacks
+/// completed, every REP written whole, nothing skipped).
+struct Reference {
+    parser: vt100::Parser,
+    layer: Fidelity,
+}
+
+impl Reference {
+    fn new(parser: vt100::Parser) -> Self {
+        Self {
+            parser,
+            layer: Fidelity::unbounded(),
+        }
+    }
+
+    /// Parses `bytes`; false when vt100 panicked (such cases say nothing
+    /// about the path under test).
+    fn process(&mut self, bytes: &[u8]) -> bool {
+        self.layer.process(&mut self.parser, bytes).is_ok()
+    }
+
+    fn screen(&self) -> &vt100::Screen {
+        self.parser.screen()
+    }
+
+    fn set_size(&mut self, rows: NonZeroU16, cols: NonZeroU16) {
+        let before = self.parser.screen().size();
+        self.parser.screen_mut().set_size(rows, cols);
+        if self.parser.screen().size() != before {
+            self.layer.grid_resized(before.0.get(), rows.get());
+        }
+    }
 }
 
 /// Everything a user or a later byte could tell apart.
@@ -201,7 +256,7 @@ fn parsed(result: Result<(), ParserPanicked>) -> Result<(), TestCaseError> {
 }
 
 fn same(
-    plain: &mut vt100::Parser,
+    plain: &mut Reference,
     fast: &mut vt100::Parser,
     ff: &mut FastForward,
 ) -> Result<(), TestCaseError> {
@@ -210,7 +265,7 @@ fn same(
     // Probe what the screen does not show: REP's last character, the
     // colours and pending wrap, by printing through both.
     let probe = b"\x1b[2bZ\x1b[6n";
-    prop_assume!(parses(plain, probe));
+    prop_assume!(plain.process(probe));
     parsed(ff.push(fast, probe))?;
     parsed(ff.settle(fast))?;
     prop_assert_eq!(state(plain.screen()), state(fast.screen()));
@@ -228,7 +283,7 @@ proptest! {
         cuts in vec(1usize..300, 1..16),
         saturated_early in any::<bool>(),
     ) {
-        let mut plain = parser(rows, cols);
+        let mut plain = Reference::new(parser(rows, cols));
         let mut fast = parser(rows, cols);
         // The test's grids grow by at most 7 rows from at least 2: a
         // saturation of 20 exercises the path where line feeds are no longer
@@ -242,7 +297,7 @@ proptest! {
         for op in ops {
             match op {
                 Op::Output(bytes) => {
-                    prop_assume!(parses(&mut plain, &bytes));
+                    prop_assume!(plain.process(&bytes));
                     let mut rest = &bytes[..];
                     while !rest.is_empty() {
                         let at = *cut.next().unwrap();
@@ -259,7 +314,7 @@ proptest! {
                 Op::Resize(r, c) => {
                     parsed(ff.settle(&mut fast))?;
                     let before = fast.screen().size();
-                    plain.screen_mut().set_size(NonZeroU16::new(r).unwrap(), NonZeroU16::new(c).unwrap());
+                    plain.set_size(NonZeroU16::new(r).unwrap(), NonZeroU16::new(c).unwrap());
                     fast.screen_mut().set_size(NonZeroU16::new(r).unwrap(), NonZeroU16::new(c).unwrap());
                     let after = fast.screen().size();
                     if after != before {

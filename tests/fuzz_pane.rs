@@ -318,6 +318,7 @@ fn settle(pane: &mut Pane, rx: &Receiver<PaneEvent>) -> Result<(), TestCaseError
                 pane.history_ready(history);
             }
             Ok(PaneEvent::Exited(..)) => prop_assert!(false, "the pane exited"),
+            Ok(PaneEvent::HistoryFile(..)) => prop_assert!(false, "an unasked history file"),
             Err(err) => prop_assert!(false, "no history replay arrived: {}", err),
         }
     }

@@ -66,7 +66,22 @@ pub fn run(args: &IdleArgs) -> Result<()> {
     };
     let (launch, _) = contender::launch(Contender::Tilework, &args.tools, &dir, &panes, &extra)?;
     let mut outer = Outer::spawn(&launch)?;
-    let pid = outer.pid().context("tilework has no pid")?;
+    let client = outer.pid().context("tilework has no pid")?;
+    // The terminal runs a client that only waits; the workspace is its
+    // child process (sessions). Measure the workspace, where the work is.
+    // Same executable, so the same name (whatever the binary is called).
+    let comm = std::fs::read_to_string(format!("/proc/{client}/comm")).unwrap_or_default();
+    let give_up = Instant::now() + Duration::from_secs(3);
+    let pid = loop {
+        if let Some(pid) = procfs::child_named(client, comm.trim()) {
+            break pid;
+        }
+        if Instant::now() > give_up || outer.exited() {
+            // An older tilework without sessions: it is the workspace.
+            break client;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
 
     // Settle: the first frames are drawn and then nothing for `settle` s.
     let quiet_for = Duration::from_secs_f64(args.settle.max(0.1));
@@ -109,7 +124,7 @@ pub fn run(args: &IdleArgs) -> Result<()> {
     if outer.exited() {
         bail!("tilework exited during the window");
     }
-    let _ = kill(Pid::from_raw(pid as i32), Signal::SIGTERM);
+    let _ = kill(Pid::from_raw(client as i32), Signal::SIGTERM);
     outer.wait_exit(Duration::from_secs(5));
 
     let secs = after.at.duration_since(before.at).as_secs_f64();

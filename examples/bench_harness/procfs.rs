@@ -88,6 +88,24 @@ pub fn switches(pid: u32) -> Result<Switches> {
     Ok(out)
 }
 
+/// The first live child of `parent` whose name is `comm`, if any.
+pub fn child_named(parent: u32, comm: &str) -> Option<u32> {
+    let entries = std::fs::read_dir("/proc").ok()?;
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .find(|&p| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
+                return false;
+            };
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+            ppid == Some(parent)
+                && std::fs::read_to_string(format!("/proc/{p}/comm"))
+                    .is_ok_and(|c| c.trim() == comm)
+        })
+}
+
 pub fn alive(pid: u32) -> bool {
     // A zombie still has a /proc entry; it has stopped running, which is what matters.
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {

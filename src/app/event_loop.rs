@@ -40,6 +40,8 @@ use crate::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
+mod session_link;
+
 /// Bytes parsed from one pane per wake-up before input is looked at again.
 /// ~0.4 ms of parsing at 80 MB/s: a key typed during a flood waits at most
 /// about that long before it is handled.
@@ -74,14 +76,53 @@ pub struct RunOptions {
     /// Save the workspace as this profile when tilework quits (and make it
     /// the save prompt's default).
     pub save_profile: Option<String>,
+    /// The session this workspace serves (detach and attach), if any.
+    pub session: Option<crate::session::host::SessionStart>,
+}
+
+/// Asks the user's terminal its colours (answered to programs' OSC
+/// 10/11/12 queries, under the config's) and, when it speaks the kitty
+/// keyboard protocol, turns that on (issue 12). Raw mode must be on and the
+/// input thread not yet started: the replies are read here.
+fn ask_the_users_terminal(config: &crate::config::Config) {
+    use crate::terminal::outer_terminal;
+    let told = outer_terminal::ask(outer_terminal::ASK_TIMEOUT);
+    crate::pane::fidelity::answers::set_terminal_colours(config.terminal_colours);
+    crate::pane::fidelity::answers::fill_terminal_colours(told.colours);
+    if told.kitty_keyboard
+        && let Err(err) = outer_terminal::push_kitty_flags(&mut std::io::stdout())
+    {
+        tracing::warn!("turning on the kitty keyboard protocol: {err}");
+    }
 }
 
 /// Runs the workspace until the last pane closes, the user quits, or a
-/// signal arrives. Returns tilework's exit status.
-pub fn run(opts: RunOptions) -> Result<i32> {
+/// signal arrives. Returns tilework's exit status. With a session, how it
+/// ended (or the error) is told to the attached client, last.
+pub fn run(mut opts: RunOptions) -> Result<i32> {
+    let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
+    let mut host = match opts.session.take() {
+        Some(start) => Some(start.begin(
+            opts.config.mouse,
+            crate::app::loop_event::session_mailbox(&events_tx),
+        )?),
+        None => None,
+    };
+    let result = run_workspace(opts, &mut host, events_tx, events_rx);
+    if let Some(host) = host {
+        host.finish(&result);
+    }
+    result
+}
+
+fn run_workspace(
+    opts: RunOptions,
+    host: &mut Option<crate::session::host::Host>,
+    events_tx: crossbeam_channel::Sender<LoopEvent>,
+    events_rx: Receiver<LoopEvent>,
+) -> Result<i32> {
     let (cols, rows) = ratatui::crossterm::terminal::size()
         .context("reading the terminal size (is stdout a terminal?)")?;
-    let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
     super::signals::spawn_signal_thread(events_tx.clone())?;
 
     let guard = TerminalGuard::enter(opts.config.mouse).context("setting up the terminal")?;
@@ -89,6 +130,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         crate::terminal::guard::restore();
         crate::pane::children::kill_all();
     });
+    ask_the_users_terminal(&opts.config);
     let input_rx = crate::terminal::input_thread::spawn()?;
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
@@ -110,6 +152,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
     let (pane_area, _) = frame::split_screen(size);
     let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
+    ws.set_editor_ansi(opts.config.editor_ansi);
     match opts.startup {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
@@ -150,6 +193,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
     };
     let mut app = App::new(terminal, ws, router, input_rx, events_rx, &settings);
     app.stats = stats;
+    app.session = host.take();
     let result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
@@ -160,6 +204,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
         }
     }
     app.ws.kill_all();
+    *host = app.session.take();
     drop(app);
     drop(guard);
     result
@@ -195,6 +240,11 @@ pub(super) struct App<B: FrameSink> {
     render_cache: crate::render::cache::RenderCache,
     painter: Painter,
     throttle: TypingThrottle,
+    /// Focus events for the panes that ask (issue 12).
+    focus: crate::input::focus_events::FocusReporter,
+    /// Detach and attach (`None`: the terminal is ours for good, as in
+    /// the loop's own tests).
+    session: Option<crate::session::host::Host>,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -242,6 +292,8 @@ impl<B: FrameSink> App<B> {
             render_cache: crate::render::cache::RenderCache::default(),
             painter: Painter::new(size),
             throttle: TypingThrottle::default(),
+            focus: Default::default(),
+            session: None,
         }
     }
 
@@ -261,6 +313,7 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
+        self.focus.update(&self.ws);
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
         }
@@ -276,7 +329,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed_now();
         }
         if self.clock.due(now) {
-            self.render()?;
+            self.draw_if_attached(now)?;
         }
         // Tab and border names follow what the panes run. Looked at after
         // the frame: reading /proc must not delay a key's echo.
@@ -341,6 +394,9 @@ impl<B: FrameSink> App<B> {
     }
 
     fn handle_input(&mut self, at: Instant, ev: &Event) {
+        if !self.input_is_current(at) {
+            return;
+        }
         // Mouse selections read the screens' contents (keys only need
         // modes, always current; copy mode and search read the history).
         if matches!(ev, Event::Mouse(_)) {
@@ -363,17 +419,13 @@ impl<B: FrameSink> App<B> {
                 }
             }
             Event::Resize(cols, rows) => {
-                let size = Rect::new(0, 0, *cols, *rows);
-                self.size = size;
-                if let Err(err) = self.terminal.resize(size) {
-                    tracing::warn!("resizing the terminal: {err}");
-                }
-                self.painter.resized(size);
-                let (panes, _) = frame::split_screen(size);
-                self.ws.set_area(panes);
+                self.apply_size(Rect::new(0, 0, *cols, *rows));
                 Outcome::redraw()
             }
-            Event::FocusGained | Event::FocusLost => Outcome::default(),
+            Event::FocusGained | Event::FocusLost => {
+                self.focus.outer_focus(matches!(ev, Event::FocusGained));
+                Outcome::default()
+            }
         };
         if outcome.redraw || outcome.sent_to.is_some() {
             self.metrics.key_arrived(at);
@@ -394,11 +446,23 @@ impl<B: FrameSink> App<B> {
         self.perform(outcome.commands);
     }
 
+    /// The user's terminal is `size` now.
+    fn apply_size(&mut self, size: Rect) {
+        self.size = size;
+        if let Err(err) = self.terminal.resize(size) {
+            tracing::warn!("resizing the terminal: {err}");
+        }
+        self.painter.resized(size);
+        let (panes, _) = frame::split_screen(size);
+        self.ws.set_area(panes);
+    }
+
     /// Does what input left to the loop.
-    fn perform(&mut self, commands: Vec<Command>) {
+    fn perform(&mut self, mut commands: Vec<Command>) {
         if commands.is_empty() {
             return;
         }
+        self.take_session_commands(&mut commands);
         Effects {
             ws: &self.ws,
             router: &mut self.router,
@@ -553,14 +617,20 @@ impl<B: FrameSink> App<B> {
                         self.clock.changed_now();
                     }
                 }
+                LoopEvent::Pane(PaneEvent::HistoryFile(id, file)) => {
+                    let opened = file.map(|file| self.ws.open_history_editor(id, file));
+                    if let Err(err) = opened {
+                        tracing::warn!("writing a pane's history for the editor: {err:#}");
+                        self.router.notify(format!("history not opened: {err:#}"));
+                    }
+                    self.clock.changed_now();
+                }
                 LoopEvent::Search(result) => {
                     self.router.search_result(&mut self.ws, *result);
                     self.clock.changed_now();
                 }
-                LoopEvent::Signal(sig) => {
-                    tracing::info!(sig, "signal: shutting down");
-                    self.ws.quit(128 + sig);
-                }
+                LoopEvent::Signal(sig) => self.on_signal(sig),
+                LoopEvent::Session(event) => self.session_event(event),
             }
         }
         // Command panes whose restart delay is over (the wait's deadline

@@ -31,6 +31,8 @@ impl Effects<'_> {
                         clipboard::copy_with_command(argv.to_vec(), text);
                     }
                 }
+                // Taken by the loop before the rest (it owns the session).
+                Command::Detach => {}
                 Command::SearchPanes { pattern, panes } => {
                     for id in panes {
                         if let Some(pane) = self.ws.pane(id) {

@@ -21,6 +21,9 @@ pub enum LoopEvent {
     Search(Box<SearchReport>),
     /// SIGTERM, SIGHUP or SIGINT arrived.
     Signal(i32),
+    /// A terminal attaches, its client or terminal has news, `ls` or
+    /// `kill` asks (sessions).
+    Session(crate::session::host::SessionEvent),
 }
 
 /// Where panes report, onto the loop's channel.
@@ -31,4 +34,9 @@ pub fn pane_mailbox(tx: &Sender<LoopEvent>) -> PaneMailbox {
 /// Where searches report, onto the loop's channel.
 pub fn search_mailbox(tx: &Sender<LoopEvent>) -> SearchMailbox {
     Mailbox::wrapping(tx.clone(), |report| LoopEvent::Search(Box::new(report)))
+}
+
+/// Where the session's threads report, onto the loop's channel.
+pub fn session_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::session::host::SessionEvent> {
+    Mailbox::wrapping(tx.clone(), LoopEvent::Session)
 }

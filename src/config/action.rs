@@ -128,6 +128,8 @@ pub enum Action {
     ToggleFps,
     /// Send the prefix key itself to the focused pane (prefix pressed twice).
     SendPrefix,
+    /// Let the terminal go; the workspace keeps running (`tilework attach`).
+    Detach,
     Quit,
     /// Shows or hides the tab's floating panes (a scratch shell if none).
     ToggleFloating,
@@ -136,6 +138,12 @@ pub enum Action {
     /// Floating pane into the tiled layout, or tiled pane out of it.
     ToggleEmbed,
     MoveFloating(Direction),
+    /// Pins the focused floating pane: it stays on screen while the
+    /// floating panes are hidden (or unpins it).
+    TogglePin,
+    /// Opens the focused pane's whole history in `$VISUAL`/`$EDITOR`, in a
+    /// floating pane.
+    EditScrollback,
 }
 
 impl Action {
@@ -180,6 +188,7 @@ impl Action {
             Action::ToggleHelp,
             Action::ToggleFps,
             Action::SendPrefix,
+            Action::Detach,
             Action::Quit,
         ]);
         all.extend([
@@ -188,6 +197,7 @@ impl Action {
             Action::ToggleEmbed,
         ]);
         all.extend(Direction::ALL.map(Action::MoveFloating));
+        all.extend([Action::TogglePin, Action::EditScrollback]);
         all
     }
 
@@ -227,11 +237,14 @@ impl Action {
             Action::ToggleHelp => "toggle-help".into(),
             Action::ToggleFps => "toggle-fps".into(),
             Action::SendPrefix => "send-prefix".into(),
+            Action::Detach => "detach".into(),
             Action::Quit => "quit".into(),
             Action::ToggleFloating => "toggle-floating".into(),
             Action::NewFloating => "new-floating".into(),
             Action::ToggleEmbed => "toggle-embed".into(),
             Action::MoveFloating(d) => format!("move-floating-{}", d.name()),
+            Action::TogglePin => "toggle-pin".into(),
+            Action::EditScrollback => "edit-scrollback".into(),
         }
     }
 
@@ -273,6 +286,7 @@ impl Action {
             Action::ToggleHelp => "show / hide this help".into(),
             Action::ToggleFps => "show / hide the fps overlay".into(),
             Action::SendPrefix => "send the prefix key to the pane".into(),
+            Action::Detach => "detach: tilework keeps running (tilework attach)".into(),
             Action::Quit => "quit tilework (kills every pane)".into(),
             Action::ToggleFloating => {
                 "show / hide the floating panes (a scratch shell the first time)".into()
@@ -280,6 +294,8 @@ impl Action {
             Action::NewFloating => "open another floating pane".into(),
             Action::ToggleEmbed => "floating pane into the layout / out of it".into(),
             Action::MoveFloating(d) => format!("move the floating pane {}", d.name()),
+            Action::TogglePin => "pin the floating pane (stays when hidden) / unpin".into(),
+            Action::EditScrollback => "open the pane's history in $EDITOR".into(),
         }
     }
 }

@@ -503,6 +503,7 @@ impl Default for Keymap {
             (key(Char('f'), none), Action::ToggleFps),
             (prefix, Action::SendPrefix),
             (key(Char('Q'), none), Action::Quit),
+            (key(Char('d'), none), Action::Detach),
             // Tabs and panes, tmux's keys where tmux has one.
             (key(Char('&'), none), Action::CloseTab),
             (key(Char(','), none), Action::RenameTab),
@@ -527,6 +528,8 @@ impl Default for Keymap {
             (key(Char('w'), none), Action::ToggleFloating),
             (key(Char('W'), none), Action::NewFloating),
             (key(Char('E'), none), Action::ToggleEmbed),
+            (key(Char('e'), none), Action::EditScrollback),
+            (key(Char('P'), none), Action::TogglePin),
         ]);
         for d in Direction::ALL {
             prefixed.push((key(arrow(d), alt), Action::MoveFloating(d)));

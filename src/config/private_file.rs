@@ -1,5 +1,6 @@
 //! Files that can hold a user's secrets: saved profiles (pane commands can
-//! carry tokens and passwords) and the log. They are readable by the user
+//! carry tokens and passwords), the log, and a pane's history handed to an
+//! editor. They are readable by the user
 //! alone from the moment they exist, and never written through a symbolic
 //! link: someone who can plant one at the path (a shared or misconfigured
 //! directory) must not be able to make tilework overwrite or append to a
@@ -69,6 +70,24 @@ pub fn open_append(path: &Path) -> std::io::Result<File> {
         .open(path)
 }
 
+/// A new file holding `bytes` in the temporary directory (`$TMPDIR`, else
+/// `/tmp`), created exclusively with mode 0600 under a random name (never
+/// through a planted link). It is removed when the returned path is
+/// dropped.
+pub fn temp_file(prefix: &str, suffix: &str, bytes: &[u8]) -> Result<tempfile::TempPath> {
+    let dir = std::env::temp_dir();
+    let mut file = tempfile::Builder::new()
+        .prefix(prefix)
+        .suffix(suffix)
+        .permissions(Permissions::from_mode(FILE_MODE))
+        .tempfile_in(&dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    file.write_all(bytes)
+        .and_then(|()| file.flush())
+        .with_context(|| format!("writing {}", file.path().display()))?;
+    Ok(file.into_temp_path())
+}
+
 /// A file's permission bits in octal, as `ls -l` and `chmod` speak of them
 /// (for the tests of every writer of private files).
 #[cfg(test)]
@@ -77,4 +96,19 @@ pub(crate) fn mode_of(path: &Path) -> String {
         .map(|m| m.permissions().mode())
         .unwrap_or_else(|err| panic!("stat {}: {err}", path.display()));
     format!("{:o}", mode & 0o777)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_temporary_file_is_private_and_goes_with_its_path() {
+        let path = temp_file("tilework-test-", ".txt", b"secret output\n").expect("written");
+        assert_eq!(mode_of(&path), "600");
+        assert_eq!(std::fs::read(&path).expect("read"), b"secret output\n");
+        let kept = path.to_path_buf();
+        drop(path);
+        assert!(!kept.exists());
+    }
 }

@@ -36,6 +36,10 @@ pub struct Profile {
 pub struct TabSpec {
     pub name: Option<String>,
     pub layout: LayoutSpec,
+    /// Panes floating over the layout (`float = true` in the layout, or
+    /// the tab's `floating` list), in the order they open (the last on
+    /// top). Hidden at start unless one has the focus or is pinned.
+    pub floating: Vec<PaneSpec>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,6 +83,8 @@ pub struct PaneSpec {
     /// `manual`: show the command and run it when the user presses Enter
     /// (restored sessions never silently re-run commands).
     pub start: StartMode,
+    /// A floating pane that stays on screen while the others are hidden.
+    pub pinned: bool,
 }
 
 /// When a command pane is started again after its program ends.
@@ -245,6 +251,7 @@ pub fn default_profile() -> Profile {
         tabs: vec![TabSpec {
             name: None,
             layout: LayoutSpec::Pane(PaneSpec::default()),
+            floating: Vec::new(),
         }],
     }
 }
@@ -258,10 +265,14 @@ struct RawProfile {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a tab table (`name`, `layout`)")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a tab table (`name`, `layout`, `floating`)"
+)]
 struct RawTab {
     name: Option<String>,
     layout: Option<Spanned<RawNode>>,
+    floating: Option<Vec<Spanned<RawNode>>>,
 }
 
 /// A pane and a split share one table shape in the file (`split` tells them
@@ -284,6 +295,8 @@ struct RawNode {
     keep_open: Option<Spanned<bool>>,
     restart: Option<Spanned<String>>,
     start: Option<Spanned<String>>,
+    float: Option<Spanned<bool>>,
+    pinned: Option<Spanned<bool>>,
 }
 
 /// Parses a profile text; `source` labels errors and, by its file stem,
@@ -307,19 +320,48 @@ pub fn parse(text: &str, source: &Path) -> Result<Profile, ProfileError> {
     for tab in raw.tab {
         let tab_span = tab.span();
         let tab = tab.into_inner();
+        let mut found = Found::default();
         let layout = match tab.layout {
             Some(node) => {
-                let mut focused = Vec::new();
-                convert_node(&cx, node, &mut focused)?
+                let span = node.span();
+                match convert_node(&cx, node, &mut found)? {
+                    Some(layout) => layout,
+                    None => {
+                        return Err(cx.err(
+                            span,
+                            "every pane of this layout floats: a tab needs a pane that does not"
+                                .to_string(),
+                        ));
+                    }
+                }
             }
             None => {
-                cx.count_pane(tab_span)?;
+                cx.count_pane(tab_span.clone())?;
                 LayoutSpec::Pane(PaneSpec::default())
             }
         };
+        for node in tab.floating.unwrap_or_default() {
+            let span = node.span();
+            let mut node = node.into_inner();
+            if node.split.is_some() || node.panes.is_some() {
+                return Err(cx.err(span, "a floating pane is a pane, not a split".to_string()));
+            }
+            // Listed under `floating`: it floats whether it says so or not.
+            if node.float.as_ref().is_some_and(|f| !*f.get_ref()) {
+                return Err(cx.err(
+                    span,
+                    "`float = false` in the tab's `floating` list".to_string(),
+                ));
+            }
+            node.float = None;
+            cx.count_pane(span)?;
+            let pane = convert_pane(&cx, node, &mut found.focused, true)?;
+            found.floating.push(pane);
+        }
         tabs.push(TabSpec {
             name: tab.name,
             layout,
+            floating: found.floating,
         });
     }
     let name = raw.name.unwrap_or_else(|| {
@@ -358,16 +400,26 @@ impl Cx<'_> {
     }
 }
 
-/// `focused` collects the spans of `focus = true` within the current tab.
+/// What a tab's layout holds besides its tree.
+#[derive(Default)]
+struct Found {
+    /// The spans of `focus = true`.
+    focused: Vec<Range<usize>>,
+    /// Panes with `float = true`, taken out of the tree.
+    floating: Vec<PaneSpec>,
+}
+
+/// The tiled layout of `node`, or `None` when all of it floats (its
+/// floating panes go to `found`).
 fn convert_node(
     cx: &Cx<'_>,
     node: Spanned<RawNode>,
-    focused: &mut Vec<Range<usize>>,
-) -> Result<LayoutSpec, ProfileError> {
+    found: &mut Found,
+) -> Result<Option<LayoutSpec>, ProfileError> {
     let span = node.span();
     let mut node = node.into_inner();
     match node.split.take() {
-        Some(split) => convert_split(cx, split, node, focused),
+        Some(split) => convert_split(cx, split, node, found),
         None => {
             if let Some(panes) = &node.panes {
                 return Err(cx.err(
@@ -383,7 +435,13 @@ fn convert_node(
                 ));
             }
             cx.count_pane(span)?;
-            convert_pane(cx, node, focused).map(LayoutSpec::Pane)
+            let floats = node.float.as_ref().is_some_and(|f| *f.get_ref());
+            let pane = convert_pane(cx, node, &mut found.focused, floats)?;
+            if floats {
+                found.floating.push(pane);
+                return Ok(None);
+            }
+            Ok(Some(LayoutSpec::Pane(pane)))
         }
     }
 }
@@ -392,8 +450,8 @@ fn convert_split(
     cx: &Cx<'_>,
     split: Spanned<String>,
     node: RawNode,
-    focused: &mut Vec<Range<usize>>,
-) -> Result<LayoutSpec, ProfileError> {
+    found: &mut Found,
+) -> Result<Option<LayoutSpec>, ProfileError> {
     // Pane settings on a split would be silently meaningless.
     let pane_keys = [
         ("command", node.command.as_ref().map(Spanned::span)),
@@ -403,6 +461,8 @@ fn convert_split(
         ("keep_open", node.keep_open.as_ref().map(Spanned::span)),
         ("restart", node.restart.as_ref().map(Spanned::span)),
         ("start", node.start.as_ref().map(Spanned::span)),
+        ("float", node.float.as_ref().map(Spanned::span)),
+        ("pinned", node.pinned.as_ref().map(Spanned::span)),
     ];
     if let Some((key, Some(span))) = pane_keys.into_iter().find(|(_, s)| s.is_some()) {
         return Err(cx.err(
@@ -472,22 +532,42 @@ fn convert_split(
             weights
         }
     };
-    let children = panes
-        .into_iter()
-        .map(|child| convert_node(cx, child, focused))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(LayoutSpec::Split {
-        direction,
-        weights,
-        children,
+    let mut children = Vec::with_capacity(panes.len());
+    let mut kept_weights = Vec::with_capacity(panes.len());
+    for (child, weight) in panes.into_iter().zip(weights) {
+        // Floating panes leave the tree; their siblings share the space.
+        if let Some(child) = convert_node(cx, child, found)? {
+            children.push(child);
+            kept_weights.push(weight);
+        }
+    }
+    Ok(match children.len() {
+        0 => None,
+        1 => children.pop(),
+        _ => Some(LayoutSpec::Split {
+            direction,
+            weights: kept_weights,
+            children,
+        }),
     })
 }
 
+/// `floats`: the pane floats (`float = true`, or the `floating` list).
 fn convert_pane(
     cx: &Cx<'_>,
     node: RawNode,
     focused: &mut Vec<Range<usize>>,
+    floats: bool,
 ) -> Result<PaneSpec, ProfileError> {
+    let pinned = match node.pinned {
+        Some(p) if *p.get_ref() && !floats => {
+            return Err(cx.err(
+                p.span(),
+                "only a floating pane can be pinned: add `float = true`".to_string(),
+            ));
+        }
+        p => p.is_some_and(|p| p.into_inner()),
+    };
     let command = match node.command {
         Some(c) if c.get_ref().trim().is_empty() => {
             return Err(cx.err(
@@ -552,6 +632,7 @@ fn convert_pane(
         keep_open: node.keep_open.map(Spanned::into_inner),
         restart,
         start,
+        pinned,
     })
 }
 
@@ -611,6 +692,58 @@ mod tests {
             command: command.map(String::from),
             ..PaneSpec::default()
         })
+    }
+
+    #[test]
+    fn float_panes_leave_the_tree_for_the_tabs_floating_list() {
+        let p = parse_ok(
+            r#"
+[[tab]]
+layout = { split = "right", ratios = [2, 1, 1], panes = [
+    { command = "vim" },
+    { command = "htop", float = true, pinned = true },
+    { split = "down", panes = [{ }, { command = "fzf", float = true, focus = true }] },
+] }
+floating = [{ command = "lazygit" }]
+"#,
+        );
+        let tab = &p.tabs[0];
+        assert_eq!(
+            tab.layout,
+            LayoutSpec::Split {
+                direction: SplitDirection::Right,
+                weights: vec![2, 1],
+                children: vec![pane(Some("vim")), pane(None)],
+            }
+        );
+        let floats: Vec<(Option<&str>, bool, bool)> = tab
+            .floating
+            .iter()
+            .map(|f| (f.command.as_deref(), f.pinned, f.focus))
+            .collect();
+        assert_eq!(
+            floats,
+            [
+                (Some("htop"), true, false),
+                (Some("fzf"), false, true),
+                (Some("lazygit"), false, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn floating_mistakes_are_pointed_at() {
+        let e = parse_err("[[tab]]\nlayout = { command = \"htop\", float = true }\n");
+        assert!(e.contains("a tab needs a pane that does not"), "{e}");
+        let e = parse_err("[[tab]]\nlayout = { command = \"htop\", pinned = true }\n");
+        assert!(e.contains(":2:") && e.contains("add `float = true`"), "{e}");
+        let e = parse_err("[[tab]]\nfloating = [{ split = \"right\", panes = [{}, {}] }]\n");
+        assert!(e.contains("a floating pane is a pane, not a split"), "{e}");
+        let e =
+            parse_err("[[tab]]\nlayout = { split = \"right\", float = true, panes = [{}, {}] }\n");
+        assert!(e.contains("`float` belongs to a pane"), "{e}");
+        let e = parse_err("[[tab]]\nlayout = { focus = true }\nfloating = [{ focus = true }]\n");
+        assert!(e.contains("a second focused pane"), "{e}");
     }
 
     #[test]

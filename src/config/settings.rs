@@ -43,6 +43,16 @@ pub const DEFAULT_TERM: &str = "xterm-256color";
 /// The action name that removes a default binding.
 const UNBIND: &str = "none";
 
+/// What to do when the terminal hangs up (`on_hangup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnHangup {
+    /// Let the terminal go; the workspace keeps running.
+    #[default]
+    Detach,
+    /// End the workspace, as before sessions.
+    Quit,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub keymap: Keymap,
@@ -72,6 +82,16 @@ pub struct Config {
     pub copy_command: Option<String>,
     /// Theme, borders and status bar (`[theme]`, `[status]`).
     pub appearance: Appearance,
+    /// `C-b e` hands the editor the history with its colours, as SGR
+    /// sequences (for `less -R`, `bat`); plain text by default.
+    pub editor_ansi: bool,
+    /// What a program asking for the terminal's foreground, background and
+    /// cursor colours (OSC 10/11/12) is told, over what the user's terminal
+    /// answers at start (`None`: its answer, or no answer).
+    pub terminal_colours: [Option<crate::config::colour::Rgb>; 3],
+    /// When the terminal hangs up (ssh dropped, window closed): detach and
+    /// keep running, or quit.
+    pub on_hangup: OnHangup,
 }
 
 impl Default for Config {
@@ -88,6 +108,9 @@ impl Default for Config {
             clipboard_from_programs: false,
             copy_command: None,
             appearance: Appearance::default(),
+            editor_ansi: false,
+            terminal_colours: [None; 3],
+            on_hangup: OnHangup::Detach,
         }
     }
 }
@@ -190,8 +213,39 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     if let Some(mouse) = raw.mouse {
         config.mouse = mouse;
     }
+    if let Some(ansi) = raw.editor_ansi {
+        config.editor_ansi = ansi;
+    }
     config.appearance =
         appearance::parse(raw.theme, raw.status).map_err(|(span, m)| err(span, m))?;
+    let colours = [
+        raw.terminal_foreground,
+        raw.terminal_background,
+        raw.terminal_cursor,
+    ];
+    for (slot, colour) in config.terminal_colours.iter_mut().zip(colours) {
+        if let Some(colour) = colour {
+            let rgb = crate::config::colour::parse_colour(colour.get_ref());
+            *slot = Some(rgb.ok_or_else(|| {
+                err(
+                    colour.span(),
+                    "not a colour; write \"#rrggbb\" or \"rgb:rr/gg/bb\"".to_string(),
+                )
+            })?);
+        }
+    }
+    if let Some(on_hangup) = &raw.on_hangup {
+        config.on_hangup = match on_hangup.get_ref().as_str() {
+            "detach" => OnHangup::Detach,
+            "quit" => OnHangup::Quit,
+            other => {
+                return Err(err(
+                    on_hangup.span(),
+                    format!("on_hangup is \"detach\" or \"quit\", not {other:?}"),
+                ));
+            }
+        };
+    }
 
     for (table, entries) in [
         (Table::Prefixed, &raw.keys.prefixed),
@@ -337,6 +391,11 @@ struct RawConfig {
     mouse: Option<bool>,
     clipboard_from_programs: Option<bool>,
     copy_command: Option<Spanned<String>>,
+    editor_ansi: Option<bool>,
+    terminal_foreground: Option<Spanned<String>>,
+    terminal_background: Option<Spanned<String>>,
+    terminal_cursor: Option<Spanned<String>>,
+    on_hangup: Option<Spanned<String>>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]
@@ -674,6 +733,21 @@ pub fn default_toml() -> String {
         d.clipboard_from_programs
     ));
     line("");
+    line("# C-b e opens the pane's history in $VISUAL / $EDITOR (else vi). true keeps");
+    line("# its colours as SGR sequences, for an editor or pager that shows them.");
+    line(&format!("# editor_ansi = {}", d.editor_ansi));
+    line("");
+    line("# The colours programs are told when they ask for the terminal's");
+    line("# foreground, background and cursor colour (OSC 10/11/12; editors pick a");
+    line("# light or dark theme by them). By default tilework asks your terminal at");
+    line("# start and answers what it said (nothing when it did not say).");
+    line("# Example: terminal_background = \"#1e1e2e\"");
+    line("# (also terminal_foreground, terminal_cursor)");
+    line("");
+    line("# When the terminal hangs up (ssh dropped, window closed): \"detach\" keeps");
+    line("# the workspace running for `tilework attach`; \"quit\" ends it.");
+    line("# on_hangup = \"detach\"");
+    line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
     line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
@@ -756,6 +830,22 @@ mod tests {
     fn empty_file_gives_defaults() {
         assert_eq!(parse_ok(""), Config::default());
         assert_eq!(parse_ok("# nothing\n\n"), Config::default());
+    }
+
+    #[test]
+    fn terminal_colours_override_what_programs_are_told() {
+        use crate::config::colour::Rgb;
+        let c = parse_ok("terminal_background = \"#1e1e2e\"\nterminal_cursor = \"rgb:ff/00/00\"");
+        assert_eq!(
+            c.terminal_colours,
+            [
+                None,
+                Some(Rgb(0x1e1e, 0x1e1e, 0x2e2e)),
+                Some(Rgb(0xffff, 0, 0))
+            ]
+        );
+        let e = parse_err("terminal_foreground = \"light\"");
+        assert!(e.contains("not a colour"), "{e}");
     }
 
     #[test]
@@ -1155,6 +1245,12 @@ mouse = false
     }
 
     #[test]
+    fn editor_ansi_is_off_unless_asked_for() {
+        assert!(!parse_ok("").editor_ansi);
+        assert!(parse_ok("editor_ansi = true").editor_ansi);
+    }
+
+    #[test]
     fn default_toml_uncommented_round_trips() {
         let mut uncommented = 0;
         let text: String = default_toml()
@@ -1176,8 +1272,9 @@ mouse = false
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            // `[theme]` and `[status]`: name, borders; left, right, clock.
-            8 + km.prefixed.len() + km.direct.len() + 5,
+            // `on_hangup`, then `[theme]` and `[status]`: name, borders;
+            // left, right, clock.
+            9 + 1 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

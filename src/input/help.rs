@@ -35,7 +35,8 @@ fn topic(action: Action) -> usize {
         | Action::ToggleFloating
         | Action::NewFloating
         | Action::ToggleEmbed
-        | Action::MoveFloating(_) => 0,
+        | Action::MoveFloating(_)
+        | Action::TogglePin => 0,
         Action::Focus(_) | Action::FocusNext | Action::FocusPrev | Action::Resize(_) => 1,
         Action::NewTab
         | Action::NextTab
@@ -49,12 +50,14 @@ fn topic(action: Action) -> usize {
         | Action::ScrollPageDown
         | Action::SearchBackward
         | Action::SearchAllPanes
-        | Action::PasteBuffer => 4,
+        | Action::PasteBuffer
+        | Action::EditScrollback => 4,
         Action::ToggleBroadcast
         | Action::SaveSession
         | Action::ToggleHelp
         | Action::ToggleFps
         | Action::SendPrefix
+        | Action::Detach
         | Action::Quit => 5,
     }
 }

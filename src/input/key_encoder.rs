@@ -15,6 +15,8 @@ use ratatui::crossterm::event::{
 };
 use vt100::{MouseProtocolEncoding, MouseProtocolMode};
 
+mod kitty;
+
 const ESC: u8 = 0x1b;
 
 /// Bracketed-paste delimiters (DEC private mode 2004).
@@ -34,6 +36,9 @@ pub struct KeyModes {
     /// DECCKM: full-screen programs (vim, less, readline in some setups) ask
     /// for SS3 arrows so they can tell a keypress from typed-out CSI text.
     pub application_cursor: bool,
+    /// The kitty keyboard protocol flags the program asked for (`CSI > n u`;
+    /// 0: legacy keys). See [`kitty`].
+    pub kitty_flags: u8,
 }
 
 /// Appends the bytes for `key` to `out`. Returns false (and appends nothing)
@@ -44,7 +49,18 @@ pub struct KeyModes {
 /// backarrowKey sends DEL) plus the near-universal "Alt prefixes ESC"
 /// convention, because that is what terminfo `xterm-256color` — the TERM
 /// panes advertise — describes and what programs are tested against.
+///
+/// A program that asked for the kitty keyboard protocol gets its keys in
+/// the form it asked for ([`kitty`]).
 pub fn encode_key(key: &KeyEvent, modes: KeyModes, out: &mut Vec<u8>) -> bool {
+    if kitty::applies(modes.kitty_flags) {
+        return kitty::encode_key(key, modes, out);
+    }
+    encode_legacy(key, modes, out)
+}
+
+/// The xterm encoding.
+fn encode_legacy(key: &KeyEvent, modes: KeyModes, out: &mut Vec<u8>) -> bool {
     // Only presses produce input on a real terminal; releases are reported
     // solely when the kitty protocol is on and would otherwise double keys.
     if key.kind == KeyEventKind::Release {
@@ -441,9 +457,11 @@ mod tests {
 
     const NORMAL: KeyModes = KeyModes {
         application_cursor: false,
+        kitty_flags: 0,
     };
     const APP: KeyModes = KeyModes {
         application_cursor: true,
+        kitty_flags: 0,
     };
 
     const fn k(code: KeyCode, mods: KeyModifiers) -> KeyEvent {

@@ -192,9 +192,11 @@ fn wheel(cx: &mut Cx<'_>, id: PaneId, ev: &MouseEvent) -> Outcome {
     Outcome::redraw()
 }
 
+/// The topmost pane at a position: `visible` lists them bottom to top.
 fn pane_under(ws: &Workspace, x: u16, y: u16) -> Option<PaneId> {
     ws.visible()
         .into_iter()
+        .rev()
         .find(|(_, r)| r.contains(Position { x, y }))
         .map(|(id, _)| id)
 }

@@ -18,6 +18,8 @@ pub enum Command {
     /// validated), each on its own thread; results come back as loop
     /// events.
     SearchPanes { pattern: String, panes: Vec<PaneId> },
+    /// Let the terminal go; the workspace keeps running.
+    Detach,
 }
 
 /// What handling one input event did, so the loop knows how urgently to draw.

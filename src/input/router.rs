@@ -185,6 +185,11 @@ impl InputRouter {
     /// The loop saved the workspace as profile `name` (a
     /// [`Command::SaveProfile`]): says how it went, and offers the name
     /// next time.
+    /// Tells the user something in the status bar for a moment.
+    pub fn notify(&mut self, text: String) {
+        self.ui.notify(text);
+    }
+
     pub fn profile_saved(&mut self, name: &str, saved: &anyhow::Result<impl AsRef<Path>>) {
         match saved {
             Ok(path) => {

@@ -58,6 +58,7 @@ impl PaneInput {
             }
             let modes = KeyModes {
                 application_cursor: pane.live_screen().application_cursor(),
+                kitty_flags: pane.keyboard_flags(),
             };
             self.scratch.clear();
             if encode_key(key, modes, &mut self.scratch) {
@@ -107,6 +108,7 @@ impl PaneInput {
         };
         let modes = KeyModes {
             application_cursor: pane.live_screen().application_cursor(),
+            kitty_flags: pane.keyboard_flags(),
         };
         let code = if up { KeyCode::Up } else { KeyCode::Down };
         self.scratch.clear();

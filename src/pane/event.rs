@@ -10,6 +10,9 @@ pub enum PaneEvent {
     Exited(PaneId, ExitInfo),
     /// A scrollback replay finished.
     HistoryReady(PaneId, Box<History>),
+    /// A pane's history was written to a private file for an editor (`C-b
+    /// e`), or could not be. The file goes when the path is dropped.
+    HistoryFile(PaneId, anyhow::Result<tempfile::TempPath>),
 }
 
 /// Where a pane's background work reports.

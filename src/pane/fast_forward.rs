@@ -44,8 +44,9 @@
 //! here follows vte's state again. (Plain output holds only whole short
 //! SGRs, which the helpers that measure it step over with [`sgr_len`].)
 //!
-//! Every byte goes to the parser through [`RepBound::process`], which
-//! bounds the work of REP by the screen's size, then through
+//! Every byte goes to the parser through [`Fidelity::process`], which
+//! completes what vt100 lacks and bounds the work of REP by the screen's
+//! size, then through
 //! [`crate::pane::parse_guard::process`]. When vt100 panics, the methods here
 //! stop and return the failure; the parser and this state are then both
 //! broken, and the caller replaces the parser and calls
@@ -53,15 +54,18 @@
 
 use std::collections::VecDeque;
 
-use memchr::{memchr, memrchr};
+use memchr::{memchr, memrchr, memrchr2};
 
 use crate::pane::damage::Damage;
 use crate::pane::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
+use crate::pane::fidelity::Fidelity;
+use crate::pane::fidelity::answers::Answers;
 use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::ParserPanicked;
-use crate::pane::rep_bound::RepBound;
 
 const ESC: u8 = 0x1b;
+const SO: u8 = 0x0e;
+const SI: u8 = 0x0f;
 
 /// Held-back output that could not be cut (very long lines) is parsed once
 /// it reaches this size, so memory stays bounded.
@@ -115,7 +119,7 @@ pub struct FastForward {
     /// cell).
     touched: Damage,
     /// What every byte goes through on its way to the parser.
-    rep: RepBound,
+    rep: Fidelity,
 }
 
 impl Default for FastForward {
@@ -144,14 +148,14 @@ impl FastForward {
             saturation,
             skipped: 0,
             touched: Damage::Full,
-            rep: RepBound::live(),
+            rep: Fidelity::live(),
         }
     }
 
     /// Takes output for the parser: parses what must be parsed now and
     /// holds back the plain part ([`FastForward::accept`], then
     /// [`FastForward::parse_accepted`]).
-    pub fn push<C: vt100::Callbacks>(
+    pub fn push<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
         bytes: &[u8],
@@ -175,7 +179,7 @@ impl FastForward {
 
     /// Parses what of the accepted output must be parsed now and holds back
     /// the plain part.
-    pub fn parse_accepted<C: vt100::Callbacks>(
+    pub fn parse_accepted<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
     ) -> Result<(), ParserPanicked> {
@@ -242,7 +246,7 @@ impl FastForward {
     /// Parses the held-back plain output, so the parser's screen is up to
     /// date. (A sequence cut off by the end of the output so far stays
     /// back; it has no effect on the screen yet.)
-    pub fn settle<C: vt100::Callbacks>(
+    pub fn settle<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
     ) -> Result<(), ParserPanicked> {
@@ -256,7 +260,7 @@ impl FastForward {
     /// Parses tilework's own output (a notice) at once, ahead of anything
     /// held back: call it when nothing is (a new pane, or after
     /// [`FastForward::reset`]).
-    pub fn parse_now<C: vt100::Callbacks>(
+    pub fn parse_now<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
         bytes: &[u8],
@@ -276,6 +280,11 @@ impl FastForward {
             osc_guard: std::mem::take(&mut self.osc_guard),
             ..Self::with_saturation(self.saturation)
         };
+    }
+
+    /// The layer every byte goes through (its modes, keyboard flags).
+    pub fn fidelity(&self) -> &Fidelity {
+        &self.rep
     }
 
     /// The rows parsing may have changed since the last call.
@@ -298,7 +307,7 @@ impl FastForward {
         self.rep.grid_resized(old_rows, new_rows);
     }
 
-    fn parse_plain<C: vt100::Callbacks>(
+    fn parse_plain<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
     ) -> Result<(), ParserPanicked> {
@@ -316,11 +325,17 @@ impl FastForward {
 
     /// The rows `deferred[..plain]` will write to: from the cursor's row
     /// down by its line feeds and wraps, unless that scrolls (or may).
-    fn rows_plain_output_touches<C: vt100::Callbacks>(&self, parser: &vt100::Parser<C>) -> Damage {
+    fn rows_plain_output_touches<C: vt100::Callbacks + Answers>(
+        &self,
+        parser: &vt100::Parser<C>,
+    ) -> Damage {
         let screen = parser.screen();
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let (row, col) = screen.cursor_position();
-        match row_advances(&self.deferred[..self.plain], col, cols) {
+        let Some(wraps) = self.rep.text_wraps() else {
+            return Damage::Full;
+        };
+        match row_advances(&self.deferred[..self.plain], col, cols, wraps) {
             Some(0) => Damage::Rows(row, row),
             Some(down) if !self.region[usize::from(screen.alternate_screen())] => {
                 match u16::try_from(down).ok().and_then(|d| row.checked_add(d)) {
@@ -335,7 +350,7 @@ impl FastForward {
     /// Parses from the front of `deferred` (which starts with a BEL or a
     /// sequence, or continues one) until vte is back in its ground state.
     /// Returns false when the output so far ends inside the sequence.
-    fn parse_sequence<C: vt100::Callbacks>(
+    fn parse_sequence<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
     ) -> Result<bool, ParserPanicked> {
@@ -377,7 +392,7 @@ impl FastForward {
 
     /// Drops held-back output that the rest of it scrolls off the screen.
     /// Unless `now`, waits for enough new output since a failed attempt.
-    fn trim<C: vt100::Callbacks>(
+    fn trim<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
         now: bool,
@@ -390,7 +405,10 @@ impl FastForward {
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let (row, col) = screen.cursor_position();
         let plain = &self.deferred[..self.plain];
-        let cut = if self.region[usize::from(alternate)] {
+        // A scroll region, or tab stops the count cannot follow, break the
+        // count of rows.
+        let wraps = self.rep.text_wraps();
+        let cut = if self.region[usize::from(alternate)] || wraps.is_none() {
             None
         } else {
             cut_point(plain, 2 * usize::from(rows))
@@ -401,7 +419,7 @@ impl FastForward {
         // feeds and wraps are replayed as bare line feeds to keep it exact.
         let feeds = match cut {
             Some(_) if alternate || self.count_saturated(rows) => Some(0),
-            Some(cut) => row_advances(&plain[..cut], col, cols),
+            Some(cut) => row_advances(&plain[..cut], col, cols, wraps.unwrap_or(true)),
             None => None,
         };
         let (Some(cut), Some(feeds)) = (cut, feeds) else {
@@ -414,6 +432,10 @@ impl FastForward {
         self.replay.clear();
         self.replay.resize(feeds, b'\n');
         replay_colours(&plain[..cut], &mut self.replay);
+        // The character set in use (SI or SO) stays too.
+        if let Some(at) = memrchr2(SO, SI, &plain[..cut]) {
+            self.replay.push(plain[at]);
+        }
         self.rep.process(parser, &self.replay)?;
         let to_bottom = usize::from(rows - 1 - row.min(rows - 1));
         self.scrolled_at_least += feeds.saturating_sub(to_bottom) as u64;
@@ -437,9 +459,19 @@ impl FastForward {
 
 /// How often the cursor moves down (line feeds and wraps) while vt100
 /// prints plain output from column `col`, or `None` if a character of
-/// unknown width might wrap. ASCII is exact (vt100 always auto-wraps);
-/// other characters count as their bytes, a bound on their width.
-fn row_advances(plain: &[u8], mut col: u16, cols: u16) -> Option<usize> {
+/// unknown width might wrap. ASCII is exact; other characters count as
+/// their bytes, a bound on their width. Without auto-wrap (`wraps` false,
+/// kept by the fidelity layer) only line feeds move it down.
+fn row_advances(plain: &[u8], mut col: u16, cols: u16, wraps: bool) -> Option<usize> {
+    if !wraps {
+        // SGR parameters hold no line feeds.
+        return Some(
+            plain
+                .iter()
+                .filter(|&&b| matches!(b, b'\n' | 0x0b | 0x0c))
+                .count(),
+        );
+    }
     let mut exact = true;
     let mut feeds = 0;
     let mut i = 0;

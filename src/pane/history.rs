@@ -11,16 +11,16 @@
 //! same notice as the live screen, and a replay always arrives: the pane
 //! never waits in "loading" for one that died.
 //!
-//! Bytes reach the parser through [`RepBound`], as on the live screen: a
+//! Bytes reach the parser through [`Fidelity`], as on the live screen: a
 //! REP costs at most a couple of screenfuls to replay, and leaves at most
 //! `2 × rows` rows in the history (see `rep_bound`).
 
 use std::num::NonZeroU16;
 
 use crate::diag::panic_guard::contain;
+use crate::pane::fidelity::Fidelity;
 use crate::pane::history_window::{ANCHOR_SPACING, Extent, RowAnchor};
 use crate::pane::parse_guard::RESET_NOTICE;
-use crate::pane::rep_bound::RepBound;
 use crate::pane::scrollback::ByteRing;
 
 /// A replay parses its bytes in pieces of this size: where vt100 panics,
@@ -88,6 +88,11 @@ impl vt100::Callbacks for RowsDropped {
     }
 }
 
+/// A replay's answers to queries go nowhere: the program asked long ago.
+impl crate::pane::fidelity::answers::Answers for RowsDropped {
+    fn answer(&mut self, _: &[u8]) {}
+}
+
 /// Where a replay found an anchor: the line starting at ring position
 /// `pos` begins on row `row` (counted from the window's first row,
 /// dropped rows included).
@@ -111,7 +116,7 @@ pub enum Located {
 pub struct History {
     parser: vt100::Parser<RowsDropped>,
     /// What every byte goes through on its way to the parser.
-    rep: RepBound,
+    rep: Fidelity,
     /// Ring position of the next byte to feed.
     pub fed_to: u64,
     /// Ring position the replay began at.
@@ -166,7 +171,7 @@ impl History {
     fn empty(start: u64, (rows, cols): (u16, u16), history_rows: usize) -> Self {
         Self {
             parser: new_parser(rows, cols, history_rows),
-            rep: RepBound::history(),
+            rep: Fidelity::history(),
             fed_to: start,
             start,
             truncated: start > 0,

@@ -42,7 +42,7 @@ pub fn replay_start(ring: &ByteRing) -> u64 {
 /// [`replay_start`] on, through `fast_forward` (fresh too), and brings it
 /// up to date. The parser's callbacks see everything the replay prints
 /// again (titles, query replies): the caller keeps the old ones instead.
-pub fn replay<C: vt100::Callbacks>(
+pub fn replay<C: vt100::Callbacks + crate::pane::fidelity::answers::Answers>(
     ring: &ByteRing,
     parser: &mut vt100::Parser<C>,
     fast_forward: &mut FastForward,

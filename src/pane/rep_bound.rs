@@ -49,16 +49,18 @@
 //!
 //! # How
 //!
-//! A second vte parser (vt100's own, so every byte is read the same way)
-//! follows the bytes given to the vt100 parser and stops after a REP worth
+//! The terminal-fidelity layer ([`crate::pane::fidelity`]) follows every
+//! byte given to the vt100 parser with a second vte parser (vt100's own,
+//! so every byte is read the same way) and stops after a REP worth
 //! bounding. The bytes before the REP's final `b` go to vt100 as they are;
 //! its vte then holds the REP's parameters, waiting for the final byte.
 //! Instead it gets `ESC [ m b` with the smaller count: the `ESC` drops the
 //! pending sequence without a trace (any control inside it has run, as it
-//! would have) and starts the new one. The follower also tracks what vt100
-//! does not expose: REP's character (the last printed one) and the main
-//! grid's scroll region. The property test in `tests/rep_bound_equivalence.rs`
-//! compares this path with plain parsing.
+//! would have) and starts the new one. This module keeps what that needs
+//! and vt100 does not expose: REP's character (the last printed one), the
+//! main grid's scroll region and the count of scrolled-off rows. The
+//! property test in `tests/rep_bound_equivalence.rs` compares this path
+//! with plain parsing.
 //!
 //! The pane's [`EscapeScanner`](crate::pane::escape_scanner::EscapeScanner)
 //! cannot stand in for the follower: it reads the program's output as it
@@ -72,14 +74,12 @@ use std::io::Write as _;
 
 use unicode_width::UnicodeWidthChar as _;
 
-use crate::pane::parse_guard::{self, ParserPanicked};
-
 /// Once vt100's count of scrolled-off rows is this far above the grid's
 /// height, no growth can tell its exact value (vt100 reads it as a `u16`).
 const SATURATION: u64 = u16::MAX as u64;
 
 /// A grid's scroll region as vt100 keeps it: `None` is the whole screen.
-type Region = Option<(u16, u16)>;
+pub type Region = Option<(u16, u16)>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Rows {
@@ -88,36 +88,14 @@ enum Rows {
     Counted,
     /// The parser keeps scrollback: the rows of dropped copies are dropped.
     Dropped,
+    /// Never bounded: every copy is written (the reference in tests).
+    Unbounded,
 }
 
-/// Feeds a vt100 parser with every REP bounded by the parser's size. One
-/// per parser, fed every byte that parser gets, from the parser's start.
+/// What bounding REP needs to know of the bytes the parser got.
+#[derive(Debug)]
 pub struct RepBound {
-    vte: vte::Parser,
-    seen: Seen,
     rows: Rows,
-    /// The rewritten sequence.
-    out: Vec<u8>,
-    /// REPs rewritten, for tests and the log.
-    pub rewritten: u64,
-}
-
-impl std::fmt::Debug for RepBound {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RepBound")
-            .field("seen", &self.seen)
-            .field("rows", &self.rows)
-            .field("rewritten", &self.rewritten)
-            .finish_non_exhaustive()
-    }
-}
-
-/// What the follower saw that vt100 does not expose.
-#[derive(Debug, Default)]
-struct Seen {
-    /// The parser's size during this call.
-    rows: u16,
-    cols: u16,
     /// The width of REP's character; `None` before any (REP does nothing).
     width: Option<u16>,
     /// The main grid's scroll region (only scrolls there are counted).
@@ -125,15 +103,8 @@ struct Seen {
     /// A lower bound of vt100's count of rows scrolled off the main grid:
     /// the rows this module scrolled for it since the count last reset.
     scrolled_at_least: u64,
-    stop: Option<Stop>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stop {
-    /// A REP with this count, worth bounding.
-    Rep(u16),
-    /// A DECSTBM setting this region on the grid the parser shows.
-    Region(Region),
+    /// REPs rewritten, for tests and the log.
+    pub rewritten: u64,
 }
 
 impl RepBound {
@@ -149,17 +120,23 @@ impl RepBound {
         Self::new(Rows::Dropped)
     }
 
+    /// Never bounds a REP.
+    pub fn unbounded() -> Self {
+        Self::new(Rows::Unbounded)
+    }
+
     fn new(rows: Rows) -> Self {
         Self {
-            vte: vte::Parser::new(),
-            seen: Seen::default(),
             rows,
-            out: Vec::new(),
+            width: None,
+            region: None,
+            scrolled_at_least: 0,
             rewritten: 0,
         }
     }
 
-    /// Starts over for a fresh parser.
+    /// Starts over for a fresh parser, or after RIS (vt100 starts a new
+    /// screen).
     pub fn reset(&mut self) {
         *self = Self {
             rewritten: self.rewritten,
@@ -171,63 +148,64 @@ impl RepBound {
     /// the scroll region of both grids, and a taller grid takes back up to
     /// the growth from the count of scrolled-off rows.
     pub fn grid_resized(&mut self, old_rows: u16, new_rows: u16) {
-        self.seen.region = None;
+        self.region = None;
         let grown = u64::from(new_rows.saturating_sub(old_rows));
-        self.seen.scrolled_at_least = self.seen.scrolled_at_least.saturating_sub(grown);
+        self.scrolled_at_least = self.scrolled_at_least.saturating_sub(grown);
     }
 
-    /// `parser.process(bytes)` through [`parse_guard::process`], with every
-    /// REP's work bounded by the parser's size.
-    pub fn process<C: vt100::Callbacks>(
-        &mut self,
-        parser: &mut vt100::Parser<C>,
-        mut bytes: &[u8],
-    ) -> Result<(), ParserPanicked> {
-        let (rows, cols) = parser.screen().size();
-        (self.seen.rows, self.seen.cols) = (rows.get(), cols.get());
-        loop {
-            let read = self.vte.advance_until_terminated(&mut self.seen, bytes);
-            let Some(stop) = self.seen.stop.take() else {
-                return parse_guard::process(parser, bytes);
-            };
-            let (through, rest) = bytes.split_at(read);
-            match stop {
-                Stop::Rep(count) => {
-                    // All but the final byte: vt100 holds the parameters.
-                    let (before, last) = through.split_at(read - 1);
-                    parse_guard::process(parser, before)?;
-                    if self.bounded_rep(parser.screen(), count) {
-                        parse_guard::process(parser, &self.out)?;
-                    } else {
-                        parse_guard::process(parser, last)?;
-                    }
-                }
-                Stop::Region(region) => {
-                    parse_guard::process(parser, through)?;
-                    if !parser.screen().alternate_screen() {
-                        self.seen.region = region;
-                    }
-                }
-            }
-            bytes = rest;
+    /// vt100's `print` and `text`: REP repeats the last character that took
+    /// at least one cell, on a screen `cols` wide.
+    #[inline]
+    pub fn printed(&mut self, c: char, cols: u16) {
+        if c == '\u{fffd}' || ('\u{80}'..'\u{a0}').contains(&c) {
+            return;
         }
+        if let Some(width @ 1..) = c.width() {
+            let width = u16::try_from(width.min(2)).unwrap_or(2);
+            // vt100 drops a character wider than the screen.
+            if width <= cols {
+                self.width = Some(width);
+            }
+        }
+    }
+
+    /// Whether a REP of `count` on a `rows` × `cols` grid is worth stopping
+    /// for.
+    #[inline]
+    pub fn worth_bounding(&self, count: u16, rows: u16, cols: u16) -> bool {
+        match self.width {
+            Some(width) if self.rows != Rows::Unbounded => {
+                u32::from(count) >= worth_bounding(rows, cols, width)
+            }
+            _ => false,
+        }
+    }
+
+    /// ED 3 (and DECSED 3) clear vt100's count.
+    pub fn count_cleared(&mut self) {
+        self.scrolled_at_least = 0;
+    }
+
+    /// DECSTBM set `region` on the main grid.
+    pub fn main_region_set(&mut self, region: Region) {
+        self.region = region;
     }
 
     /// Writes the bounded form of a REP of `count` into `out`; false when
     /// there is nothing to gain.
-    fn bounded_rep(&mut self, screen: &vt100::Screen, count: u16) -> bool {
-        let Some(width) = self.seen.width else {
+    pub fn bounded(&mut self, screen: &vt100::Screen, count: u16, out: &mut Vec<u8>) -> bool {
+        let Some(width) = self.width else {
             return false;
         };
-        let (rows, cols) = (self.seen.rows, self.seen.cols);
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let (row, col) = screen.cursor_position();
-        let (top, bottom) = self.seen.region.unwrap_or((0, rows - 1));
+        let (top, bottom) = self.region.unwrap_or((0, rows - 1));
         // The copies past the settled point scroll a region vt100 counts.
         let counted = self.rows == Rows::Counted
             && !screen.alternate_screen()
             && top == 0
             && row <= bottom
-            && self.seen.scrolled_at_least < SATURATION.saturating_sub(u64::from(rows));
+            && self.scrolled_at_least < SATURATION.saturating_sub(u64::from(rows));
         let start = Start {
             count,
             width,
@@ -239,83 +217,27 @@ impl RepBound {
         let Some(plan) = plan(start, counted.then_some(bottom + 1)) else {
             return false;
         };
-        self.out.clear();
+        out.clear();
         // Writing to a Vec cannot fail.
-        let _ = write!(self.out, "\x1b[{}b", plan.lead);
+        let _ = write!(out, "\x1b[{}b", plan.lead);
         let height = u32::from(bottom) + 1;
         let mut left = plan.scroll;
         while left > 0 {
             let n = left.min(height);
-            let _ = write!(self.out, "\x1b[{n}S");
+            let _ = write!(out, "\x1b[{n}S");
             left -= n;
         }
         if plan.tail > 0 {
-            let _ = write!(self.out, "\x1b[{}b", plan.tail);
+            let _ = write!(out, "\x1b[{}b", plan.tail);
         }
-        self.seen.scrolled_at_least += u64::from(plan.scroll);
+        self.scrolled_at_least += u64::from(plan.scroll);
         self.rewritten += 1;
         true
     }
 }
 
-impl vte::Perform for Seen {
-    /// vt100's `print` and `text`: REP repeats the last character that took
-    /// at least one cell.
-    fn print(&mut self, c: char) {
-        if c == '\u{fffd}' || ('\u{80}'..'\u{a0}').contains(&c) {
-            return;
-        }
-        if let Some(width @ 1..) = c.width() {
-            let width = u16::try_from(width.min(2)).unwrap_or(2);
-            // vt100 drops a character wider than the screen.
-            if width <= self.cols {
-                self.width = Some(width);
-            }
-        }
-    }
-
-    fn csi_dispatch(
-        &mut self,
-        params: &vte::Params,
-        intermediates: &[u8],
-        _ignore: bool,
-        action: char,
-    ) {
-        // vt100 goes by the first intermediate only, and ignores `_ignore`.
-        match (intermediates.first(), action) {
-            (None, 'b') => {
-                if let Some(width) = self.width {
-                    let count = param(params, 0, 1);
-                    if u32::from(count) >= worth_bounding(self.rows, self.cols, width) {
-                        self.stop = Some(Stop::Rep(count));
-                    }
-                }
-            }
-            (None, 'r') => self.stop = Some(Stop::Region(region(params, self.rows))),
-            // ED 3 (and DECSED 3) clear the count.
-            (None | Some(b'?'), 'J') if param(params, 0, 0) == 3 => self.scrolled_at_least = 0,
-            _ => {}
-        }
-    }
-
-    fn esc_dispatch(&mut self, intermediates: &[u8], _ignore: bool, byte: u8) {
-        // RIS: vt100 starts a new screen.
-        if intermediates.is_empty() && byte == b'c' {
-            *self = Self {
-                rows: self.rows,
-                cols: self.cols,
-                ..Self::default()
-            };
-        }
-    }
-
-    fn terminated(&self) -> bool {
-        self.stop.is_some()
-    }
-}
-
 /// The first value of parameter `i` as vt100 reads it: 0 is the default.
-fn param(params: &vte::Params, i: usize, default: u16) -> u16 {
+pub fn param(params: &vte::Params, i: usize, default: u16) -> u16 {
     match params.iter().nth(i).and_then(|p| p.first()) {
         None | Some(0) => default,
         Some(&n) => n,
@@ -324,7 +246,7 @@ fn param(params: &vte::Params, i: usize, default: u16) -> u16 {
 
 /// The region DECSTBM sets on a grid of `rows` (vt100's `decstbm` and
 /// `set_scroll_region`).
-fn region(params: &vte::Params, rows: u16) -> Region {
+pub fn region(params: &vte::Params, rows: u16) -> Region {
     let top = param(params, 0, 1) - 1;
     let bottom = (param(params, 1, rows) - 1).min(rows - 1);
     (top < bottom && (top, bottom) != (0, rows - 1)).then_some((top, bottom))
@@ -408,6 +330,7 @@ fn plan(start: Start, counted_region: Option<u16>) -> Option<Plan> {
 mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
+    use crate::pane::fidelity::Fidelity;
 
     fn nz(n: u16) -> std::num::NonZeroU16 {
         std::num::NonZeroU16::new(n).unwrap()
@@ -433,19 +356,19 @@ mod tests {
         u64::from(grown.cursor_position().0 - before)
     }
 
-    /// `input` through plain vt100 and through a live `RepBound`: the same
+    /// `input` through plain vt100 and through a live `Fidelity`: the same
     /// screens, and the same once the grid has grown by `grow` rows. Checks
     /// that the count `RepBound` keeps is a lower bound of vt100's.
-    fn same_as_plain(rows: u16, cols: u16, input: &[&[u8]], grow: u16) -> RepBound {
+    fn same_as_plain(rows: u16, cols: u16, input: &[&[u8]], grow: u16) -> Fidelity {
         let mut plain = parser(rows, cols, 0);
         let mut bounded = parser(rows, cols, 0);
-        let mut bound = RepBound::live();
+        let mut bound = Fidelity::live();
         for bytes in input {
             plain.process(bytes);
             bound.process(&mut bounded, bytes).unwrap();
             assert_eq!(state(plain.screen()), state(bounded.screen()));
             let most = SATURATION - u64::from(rows);
-            assert!(bound.seen.scrolled_at_least.min(most) <= hidden_count(plain.screen()));
+            assert!(bound.rep().scrolled_at_least.min(most) <= hidden_count(plain.screen()));
         }
         plain.set_size(nz(rows + grow), nz(cols));
         bounded.set_size(nz(rows + grow), nz(cols));
@@ -460,15 +383,15 @@ mod tests {
         // takes the count past any growth, and the fifth scrolls none for it.
         let rep: &[u8] = b"x\x1b[65535b";
         let bound = same_as_plain(4, 3, &[rep; 4], 40);
-        let saturated = bound.seen.scrolled_at_least;
+        let saturated = bound.rep().scrolled_at_least;
         assert!(saturated >= SATURATION - 4, "{saturated}");
         let bound = same_as_plain(4, 3, &[rep; 5], 40);
-        assert_eq!(bound.seen.scrolled_at_least, saturated);
-        assert_eq!(bound.rewritten, 5);
+        assert_eq!(bound.rep().scrolled_at_least, saturated);
+        assert_eq!(bound.rep().rewritten, 5);
         // ED 3 and DECSED 3 clear the count: it must be kept again.
         for cleared in [&b"\x1b[3J"[..], b"\x1b[?3J"] {
             let bound = same_as_plain(4, 3, &[rep, rep, rep, rep, cleared, rep], 40);
-            assert!(bound.seen.scrolled_at_least < saturated);
+            assert!(bound.rep().scrolled_at_least < saturated);
         }
         // A full reset too.
         same_as_plain(4, 3, &[rep, rep, rep, rep, b"\x1bcy\x1b[65535b"], 40);
@@ -480,7 +403,7 @@ mod tests {
         // REP from the bottom row scrolls the whole screen, counted.
         let mut plain = parser(6, 10, 0);
         let mut bounded = parser(6, 10, 0);
-        let mut bound = RepBound::live();
+        let mut bound = Fidelity::live();
         for p in [&mut plain, &mut bounded] {
             p.set_size(nz(6), nz(10));
         }
@@ -498,13 +421,13 @@ mod tests {
             p.set_size(nz(57), nz(10));
         }
         assert_eq!(state(plain.screen()), state(bounded.screen()));
-        assert_eq!(bound.rewritten, 1);
+        assert_eq!(bound.rep().rewritten, 1);
     }
 
     #[test]
     fn a_history_keeps_at_most_two_screenfuls_of_a_rep() {
         let mut history = parser(24, 80, 100_000);
-        let mut bound = RepBound::history();
+        let mut bound = Fidelity::history();
         bound.process(&mut history, b"x\x1b[65535b").unwrap();
         assert!(history.screen().scrollback_len() <= 2 * 24);
         let mut plain = parser(24, 80, 100_000);
@@ -565,10 +488,10 @@ mod tests {
     #[test]
     fn the_issues_flood_parses_a_screenful_per_repeat() {
         let mut parser = parser(24, 80, 0);
-        let mut bound = RepBound::live();
+        let mut bound = Fidelity::live();
         let flood = b"x\x1b[65535b".repeat(20);
         bound.process(&mut parser, &flood).unwrap();
-        assert_eq!(bound.rewritten, 20);
+        assert_eq!(bound.rep().rewritten, 20);
         let mut plain = self::parser(24, 80, 0);
         plain.process(&flood);
         assert_eq!(state(plain.screen()), state(parser.screen()));
@@ -581,12 +504,12 @@ mod tests {
             let mut plain = parser(6, 10, 0);
             plain.process(input);
             let mut bounded = parser(6, 10, 0);
-            let mut bound = RepBound::live();
+            let mut bound = Fidelity::live();
             for piece in input.chunks(cut) {
                 bound.process(&mut bounded, piece).unwrap();
             }
             assert_eq!(state(plain.screen()), state(bounded.screen()), "cut {cut}");
-            assert_eq!(bound.rewritten, 3, "cut {cut}");
+            assert_eq!(bound.rep().rewritten, 3, "cut {cut}");
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::pane::PaneId;
 use crate::pane::damage::{Change, Damage, DamageLog};
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::fast_forward::FastForward;
+use crate::pane::fidelity::Modes;
 use crate::pane::history::{History, Located, ReplayRequest};
 use crate::pane::history_window::{self, Extent, RowAnchor, WINDOW_ROWS};
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
@@ -316,12 +317,27 @@ impl Pane {
             failure.message
         );
         let events = std::mem::take(self.parser.callbacks_mut());
-        // Reading modes cannot touch the broken grid, but stay careful.
-        let modes = contain(|| modes_of(self.parser.screen())).unwrap_or_default();
+        let modes = self.modes_to_carry();
         self.parser = Self::new_parser(self.rows, self.cols, events);
         self.fast_forward.reset();
         self.damage.note(Change::ScreenReplaced);
         self.write_notice(&[&modes[..], RESET_NOTICE].concat());
+    }
+
+    /// The modes the program set, as bytes that set them again on a fresh
+    /// parser: the screen's (input modes, alternate screen, hidden cursor)
+    /// and what the fidelity layer keeps (focus events, kitty key flags).
+    fn modes_to_carry(&self) -> Vec<u8> {
+        // Reading modes cannot touch a broken grid, but stay careful.
+        let mut modes = contain(|| modes_of(self.parser.screen())).unwrap_or_default();
+        if self.fidelity_modes().focus_events {
+            modes.extend_from_slice(b"\x1b[?1004h");
+        }
+        let flags = self.keyboard_flags();
+        if flags != 0 {
+            modes.extend_from_slice(format!("\x1b[>{flags}u").as_bytes());
+        }
+        modes
     }
 
     /// Writes tilework's own text (and modes) into the live screen. Only
@@ -420,7 +436,7 @@ impl Pane {
         let mut fast_forward = FastForward::default();
         // The modes the program set may be older than the bytes replayed:
         // set them first, and the replay changes them as the program did.
-        let modes = modes_of(self.parser.screen());
+        let modes = self.modes_to_carry();
         let replayed = fast_forward
             .parse_now(&mut parser, &modes)
             .and_then(|()| reflow::replay(&self.ring, &mut parser, &mut fast_forward));
@@ -454,6 +470,24 @@ impl Pane {
 
     pub fn live_screen(&self) -> &vt100::Screen {
         self.parser.screen()
+    }
+
+    /// The modes the program set that vt100 does not keep (focus events,
+    /// insert mode, auto-wrap). Always current.
+    pub fn fidelity_modes(&self) -> Modes {
+        self.fast_forward.fidelity().modes()
+    }
+
+    /// Whether the program asked for focus events (`CSI ? 1004 h`).
+    pub fn wants_focus_events(&self) -> bool {
+        self.fidelity_modes().focus_events
+    }
+
+    /// The kitty keyboard flags the program asked for on the screen it
+    /// shows (0: legacy keys).
+    pub fn keyboard_flags(&self) -> u8 {
+        let alternate = self.parser.screen().alternate_screen();
+        self.fast_forward.fidelity().keyboard_flags(alternate)
     }
 
     pub fn view(&self) -> &ScrollView {
@@ -859,12 +893,15 @@ mod tests {
     fn the_fresh_parser_keeps_modes_and_pending_events() {
         let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
         let mut bytes = b"\x1b[?1049h\x1b[?1h\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[?25l".to_vec();
+        bytes.extend_from_slice(b"\x1b[?1004h\x1b[>5u");
         bytes.extend_from_slice(b"\x1b]2;my title\x07");
         bytes.extend_from_slice(CRASH);
         bytes.extend_from_slice(b"\x07");
         pane.feed(bytes);
         pane.settle();
         assert_eq!(pane.title(), "my title");
+        assert!(pane.wants_focus_events());
+        assert_eq!(pane.keyboard_flags(), 5);
         let screen = pane.live_screen();
         assert!(screen.alternate_screen());
         assert!(screen.application_cursor());

@@ -91,6 +91,13 @@ impl vt100::Callbacks for PaneEvents {
     }
 }
 
+/// The fidelity layer's answers join vt100's in the order of the queries.
+impl crate::pane::fidelity::answers::Answers for PaneEvents {
+    fn answer(&mut self, bytes: &[u8]) {
+        self.replies.extend_from_slice(bytes);
+    }
+}
+
 impl PaneEvents {
     fn reply(&mut self, args: std::fmt::Arguments<'_>) {
         use std::io::Write as _;

@@ -15,10 +15,13 @@ use std::collections::HashMap;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::config::keymap::Keymap;
+use crate::input::ui_state::Mode;
 use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::damage::Damage;
 use crate::render::pane_view::render_row;
+use crate::render::status_bar::hints_for;
 
 /// A cache entry's generation before its first image: no image to reuse.
 const NEVER_DRAWN: u64 = u64::MAX;
@@ -70,6 +73,8 @@ pub struct RenderCache {
     borders: HashMap<PaneId, BorderKey>,
     /// What the status bar showed last frame.
     bar: String,
+    /// The status bar's key hints and what they were made from.
+    hints: Option<(Keymap, Mode, String)>,
 }
 
 impl RenderCache {
@@ -107,6 +112,21 @@ impl RenderCache {
     /// Has the next frame draw pane `id`'s border again.
     pub fn forget_border(&mut self, id: PaneId) {
         self.borders.remove(&id);
+    }
+
+    /// The status bar's key hints for `keymap` in `mode`, made again only
+    /// when either changed.
+    pub fn status_hints(&mut self, keymap: &Keymap, mode: Mode) -> &str {
+        let fresh = self
+            .hints
+            .as_ref()
+            .is_some_and(|(k, m, _)| *m == mode && k == keymap);
+        if !fresh {
+            self.hints = Some((keymap.clone(), mode, hints_for(keymap, mode)));
+        }
+        self.hints
+            .as_ref()
+            .map_or("", |(_, _, hints)| hints.as_str())
     }
 
     /// Whether the status bar differs from last frame's (`key` says what it

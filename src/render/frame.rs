@@ -201,7 +201,12 @@ pub fn draw(
         draw_tiled_dividers(frame, ws, &visible, panes_area, theme);
     }
     if bar.height > 0 {
-        let status = StatusBar { ws, ui };
+        let hints = cache.cache.status_hints(keymap, state.mode()).to_string();
+        let status = StatusBar {
+            ws,
+            ui,
+            hints: &hints,
+        };
         // The prompt and a question are drawn every frame; the bar only
         // when it changed (its signature also notes when the prompt or
         // question was shown instead).

@@ -12,6 +12,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::config::action::Action;
 use crate::config::appearance::{Segment, Theme};
+use crate::config::keymap::Keymap;
 use crate::input::ui_state::{Confirm, Mode, UiView};
 use crate::workspace::Workspace;
 
@@ -45,12 +46,21 @@ pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
 /// Which tab the status bar (of a screen of `size`) shows at column `x`.
 pub fn tab_at(ws: &Workspace, ui: UiView<'_>, size: Rect, x: u16) -> Option<usize> {
     let (_, bar) = crate::render::frame::split_screen(size);
-    StatusBar { ws, ui }.tab_at(bar, x)
+    let hints = hints_for(ui.keymap, ui.state.mode());
+    StatusBar {
+        ws,
+        ui,
+        hints: &hints,
+    }
+    .tab_at(bar, x)
 }
 
 pub struct StatusBar<'a> {
     pub ws: &'a Workspace,
     pub ui: UiView<'a>,
+    /// The key hints, from [`hints_for`]: the same every frame, and looking
+    /// keys up in the keymap cost more than the rest of the bar.
+    pub hints: &'a str,
 }
 
 fn truncate(s: &str, max: usize) -> String {
@@ -159,11 +169,10 @@ impl StatusBar<'_> {
             Segment::Host => out.push(text(self.ui.facts.host.clone())),
             Segment::Clock => out.push(text(self.ui.facts.clock.clone())),
             Segment::Hints => {
-                let hints = self.hints();
-                if !hints.is_empty() {
+                if !self.hints.is_empty() {
                     out.push(Piece {
                         style: theme.hints,
-                        ..text(hints)
+                        ..text(self.hints.to_string())
                     });
                 }
             }
@@ -291,31 +300,6 @@ impl StatusBar<'_> {
             })
             .and_then(|(_, p)| p.tab)
     }
-
-    fn hints(&self) -> String {
-        let keys = [
-            (Action::ToggleHelp, "help"),
-            (Action::SplitRight, "split"),
-            (Action::SplitDown, "split↓"),
-            (Action::ClosePane, "close"),
-            (Action::ToggleZoom, "zoom"),
-            (Action::ScrollMode, "copy"),
-        ];
-        let mut parts: Vec<String> = keys
-            .iter()
-            .filter_map(|(a, what)| self.ui.keymap.hint(*a).map(|k| format!("{k} {what}")))
-            .collect();
-        if self.ui.state.mode() == Mode::Copy {
-            parts = vec![
-                "hjkl w/b/e f/t H/L PgUp move".into(),
-                "v V C-v select".into(),
-                "y copy".into(),
-                "/ search n/N".into(),
-                "q/Esc leave".into(),
-            ];
-        }
-        parts.join("  ")
-    }
 }
 
 impl Widget for StatusBar<'_> {
@@ -359,4 +343,30 @@ impl Widget for ConfirmBar<'_> {
         let text = format!(" {} (y/n) ", self.confirm.question);
         buf.set_stringn(area.x, area.y, &text, usize::from(area.width), style);
     }
+}
+
+/// The key hints the bar shows in `mode`.
+pub fn hints_for(keymap: &Keymap, mode: Mode) -> String {
+    if mode == Mode::Copy {
+        return [
+            "hjkl w/b/e f/t H/L PgUp move",
+            "v V C-v select",
+            "y copy",
+            "/ search n/N",
+            "q/Esc leave",
+        ]
+        .join("  ");
+    }
+    let keys = [
+        (Action::ToggleHelp, "help"),
+        (Action::SplitRight, "split"),
+        (Action::SplitDown, "split↓"),
+        (Action::ClosePane, "close"),
+        (Action::ToggleZoom, "zoom"),
+        (Action::ScrollMode, "copy"),
+    ];
+    keys.iter()
+        .filter_map(|(a, what)| keymap.hint(*a).map(|k| format!("{k} {what}")))
+        .collect::<Vec<_>>()
+        .join("  ")
 }

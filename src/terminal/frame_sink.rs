@@ -18,6 +18,9 @@ pub trait FrameSink: Backend<Error: std::error::Error + Send + Sync + 'static> {
     fn end_frame(&mut self) -> io::Result<()>;
     /// Bytes and `write(2)` calls so far, where they are counted.
     fn counters(&self) -> Option<Arc<WriteCounters>>;
+    /// Another terminal is on stdio now (attach, detach): frames go to it,
+    /// and the last one is no longer held open.
+    fn reopen(&mut self) -> io::Result<()>;
 }
 
 impl FrameSink for CrosstermBackend<FrameWriter> {
@@ -31,6 +34,14 @@ impl FrameSink for CrosstermBackend<FrameWriter> {
 
     fn counters(&self) -> Option<Arc<WriteCounters>> {
         Some(self.writer().counters())
+    }
+
+    fn reopen(&mut self) -> io::Result<()> {
+        let kind = self.writer().kind();
+        let fresh = FrameWriter::open(kind)?;
+        self.writer().abandon();
+        *self.writer_mut() = fresh;
+        Ok(())
     }
 }
 
@@ -46,6 +57,10 @@ impl FrameSink for TestBackend {
 
     fn counters(&self) -> Option<Arc<WriteCounters>> {
         None
+    }
+
+    fn reopen(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 

@@ -10,13 +10,20 @@
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use ratatui::crossterm::terminal;
+use rustix::termios::{OptionalActions, Termios};
 
 /// Set while the terminal is in workspace mode, so restoring twice (panic
 /// hook, then the guard's drop) writes nothing the second time.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// The line discipline the terminal had before raw mode, put back on
+/// restore. Ours rather than crossterm's: crossterm keeps its saved mode
+/// until a restore succeeds, so after a terminal that hung up it would
+/// never save (nor set raw) the next attached terminal's mode.
+static SAVED: Mutex<Option<Termios>> = Mutex::new(None);
 
 /// Alternate screen, SGR mouse with button motion, bracketed paste, focus
 /// events, hidden cursor.
@@ -34,16 +41,36 @@ impl TerminalGuard {
     /// Enables raw mode and the workspace modes. `mouse` false leaves mouse
     /// reporting off so the outer terminal's own selection keeps working.
     pub fn enter(mouse: bool) -> io::Result<Self> {
-        terminal::enable_raw_mode()?;
-        ACTIVE.store(true, Ordering::SeqCst);
-        let mut out = raw_stdout()?;
-        if mouse {
-            out.write_all(ENTER)?;
-        } else {
-            out.write_all(b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l")?;
-        }
+        enter(mouse)?;
         Ok(Self { _private: () })
     }
+}
+
+/// Puts the terminal on fds 0 and 1 into workspace mode (raw, alternate
+/// screen, ...), remembering its line discipline for [`restore`]. Called at
+/// start and on every attach.
+pub fn enter(mouse: bool) -> io::Result<()> {
+    let stdin = rustix::stdio::stdin();
+    let saved = rustix::termios::tcgetattr(stdin)?;
+    let mut raw = saved.clone();
+    raw.make_raw();
+    *saved_mode() = Some(saved);
+    rustix::termios::tcsetattr(stdin, OptionalActions::Now, &raw)?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = raw_stdout()?;
+    if mouse {
+        out.write_all(ENTER)?;
+    } else {
+        out.write_all(b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l")?;
+    }
+    Ok(())
+}
+
+fn saved_mode() -> std::sync::MutexGuard<'static, Option<Termios>> {
+    // A panic elsewhere while holding it must not stop a restore.
+    SAVED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Drop for TerminalGuard {
@@ -61,8 +88,14 @@ pub fn restore() {
         // Best effort: the terminal may be gone (SIGHUP); nothing to report to.
         let _ = out.write_all(LEAVE);
     }
-    let _ = terminal::disable_raw_mode();
+    if let Some(saved) = saved_mode().take() {
+        let _ = rustix::termios::tcsetattr(rustix::stdio::stdin(), OptionalActions::Now, &saved);
+    }
 }
+
+/// The sequences that take a terminal out of workspace mode, for a client
+/// whose workspace died without restoring it.
+pub const LEAVE_SEQUENCE: &[u8] = LEAVE;
 
 fn raw_stdout() -> io::Result<File> {
     Ok(File::from(io::stdout().as_fd().try_clone_to_owned()?))

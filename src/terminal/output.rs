@@ -17,7 +17,7 @@ use std::io::{self, BufWriter, LineWriter, Write};
 use std::os::fd::AsFd;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Larger than the worst frame we measured (484 KB at 300x80), so a frame
 /// never splits across two writes.
@@ -33,6 +33,9 @@ pub const SYNC_END: &[u8] = b"\x1b[?2026l";
 pub struct WriteCounters {
     writes: AtomicU64,
     bytes: AtomicU64,
+    /// Set when the writer is abandoned: what it still holds never reaches
+    /// the terminal (see [`FrameWriter::abandon`]).
+    discarding: AtomicBool,
 }
 
 impl WriteCounters {
@@ -60,6 +63,9 @@ impl<W: Write> Counting<W> {
 
 impl<W: Write> Write for Counting<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.counters.discarding.load(Ordering::Relaxed) {
+            return Ok(buf.len());
+        }
         let n = self.inner.write(buf)?;
         self.counters.writes.fetch_add(1, Ordering::Relaxed);
         self.counters.bytes.fetch_add(n as u64, Ordering::Relaxed);
@@ -194,6 +200,15 @@ impl FrameWriter {
         Arc::clone(&self.counters)
     }
 
+    /// The terminal this writes to is let go (detach, attach): bytes of a
+    /// frame not yet ended are dropped instead of reaching it when the
+    /// writer is dropped (a buffered writer flushes on drop, and a clear
+    /// written after the terminal was restored would wipe the shell's
+    /// screen).
+    pub fn abandon(&self) {
+        self.counters.discarding.store(true, Ordering::Relaxed);
+    }
+
     /// Pushes everything buffered for this frame to the terminal.
     pub fn end_frame(&mut self) -> io::Result<()> {
         match &mut self.sink {
@@ -294,6 +309,27 @@ mod tests {
         let (writes, out) = writes_for(WriterKind::Raw);
         assert_eq!(writes as usize, frame_of_lines().len().div_ceil(7));
         assert_eq!(out, frame_of_lines());
+    }
+
+    #[test]
+    fn an_abandoned_writer_drops_what_it_holds_instead_of_flushing_it() {
+        // (Unbuffered kinds hold nothing: their bytes left at once.)
+        let buffered = WriterKind::ALL
+            .into_iter()
+            .filter(|k| !matches!(k, WriterKind::Stderr | WriterKind::Raw));
+        for kind in buffered {
+            let mut file = temp_file();
+            let mut w = FrameWriter::from_file(file.try_clone().unwrap(), kind);
+            w.write_all(b"sent").unwrap();
+            w.end_frame().unwrap();
+            w.write_all(b"\x1b[1;1H\x1b[J").unwrap();
+            w.abandon();
+            drop(w);
+            let mut out = Vec::new();
+            file.rewind().unwrap();
+            file.read_to_end(&mut out).unwrap();
+            assert_eq!(out, b"sent", "{kind}");
+        }
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Floating panes: panes of a tab that sit over its tiled layout, in
-//! z-order (the last is on top), shown or hidden together (`C-b w`).
-//! Pure geometry and order, like `layout`; the workspace starts and sizes
-//! their programs.
+//! z-order (the last is on top), shown or hidden together (`C-b w`); a
+//! pinned one stays on screen while the others are hidden. Pure geometry
+//! and order, like `layout`; the workspace starts and sizes their
+//! programs.
 
 use ratatui::layout::{Position, Rect};
 
@@ -17,6 +18,8 @@ pub struct Float {
     pub id: PaneId,
     /// Where it is, border included, in the pane area.
     pub rect: Rect,
+    /// Shown even while the floating panes are hidden.
+    pub pinned: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -42,8 +45,32 @@ impl Floats {
         self.panes.iter()
     }
 
+    /// The ones on screen, bottom to top: all when shown, else the pinned.
+    pub fn visible(&self) -> impl Iterator<Item = &Float> {
+        self.panes.iter().filter(|f| self.shown || f.pinned)
+    }
+
+    pub fn is_visible(&self, id: PaneId) -> bool {
+        self.visible().any(|f| f.id == id)
+    }
+
     pub fn top(&self) -> Option<PaneId> {
         self.panes.last().map(|f| f.id)
+    }
+
+    pub fn is_pinned(&self, id: PaneId) -> bool {
+        self.panes.iter().any(|f| f.id == id && f.pinned)
+    }
+
+    /// Pins or unpins `id`; false if it is not here.
+    pub fn set_pinned(&mut self, id: PaneId, pinned: bool) -> bool {
+        match self.panes.iter_mut().find(|f| f.id == id) {
+            Some(f) => {
+                f.pinned = pinned;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Where a new floating pane goes in `area`: centred, four fifths of
@@ -63,7 +90,11 @@ impl Floats {
 
     /// Adds `id` on top.
     pub fn push(&mut self, id: PaneId, rect: Rect) {
-        self.panes.push(Float { id, rect });
+        self.panes.push(Float {
+            id,
+            rect,
+            pinned: false,
+        });
     }
 
     pub fn remove(&mut self, id: PaneId) -> Option<Float> {
@@ -82,11 +113,12 @@ impl Floats {
         self.panes.iter().find(|f| f.id == id).map(|f| f.rect)
     }
 
-    /// The topmost floating pane at a position.
+    /// The topmost visible floating pane at a position.
     pub fn at(&self, x: u16, y: u16) -> Option<PaneId> {
         self.panes
             .iter()
             .rev()
+            .filter(|f| self.shown || f.pinned)
             .find(|f| f.rect.contains(Position { x, y }))
             .map(|f| f.id)
     }
@@ -134,6 +166,57 @@ impl Floats {
     }
 }
 
+/// The pane directional focus goes to from `from` towards `dir`, among
+/// `candidates` (id, rectangle, z: higher is on top): of those whose
+/// centre lies that way, the ones sharing rows (or columns) with `from`
+/// first, then the nearest, then the one on top. Floating panes overlap
+/// what they float over, so "that way" is by centres, not by edges.
+pub fn nearest_towards(
+    from: Rect,
+    dir: Direction,
+    candidates: impl IntoIterator<Item = (PaneId, Rect, usize)>,
+) -> Option<PaneId> {
+    // Doubled, so centres stay whole numbers.
+    let centre = |r: Rect| {
+        (
+            i32::from(r.x) * 2 + i32::from(r.width),
+            i32::from(r.y) * 2 + i32::from(r.height),
+        )
+    };
+    let (fx, fy) = centre(from);
+    let spans_overlap = |a0: u16, a1: u16, b0: u16, b1: u16| a0 < b1 && b0 < a1;
+    candidates
+        .into_iter()
+        .filter_map(|(id, rect, z)| {
+            let (cx, cy) = centre(rect);
+            let (ahead, aside, shares) = match dir {
+                Direction::Left => (
+                    fx - cx,
+                    (fy - cy).abs(),
+                    spans_overlap(from.y, from.bottom(), rect.y, rect.bottom()),
+                ),
+                Direction::Right => (
+                    cx - fx,
+                    (fy - cy).abs(),
+                    spans_overlap(from.y, from.bottom(), rect.y, rect.bottom()),
+                ),
+                Direction::Up => (
+                    fy - cy,
+                    (fx - cx).abs(),
+                    spans_overlap(from.x, from.right(), rect.x, rect.right()),
+                ),
+                Direction::Down => (
+                    cy - fy,
+                    (fx - cx).abs(),
+                    spans_overlap(from.x, from.right(), rect.x, rect.right()),
+                ),
+            };
+            (ahead > 0).then_some(((!shares, ahead + aside, std::cmp::Reverse(z)), id))
+        })
+        .min_by_key(|(key, _)| *key)
+        .map(|(_, id)| id)
+}
+
 /// `rect` at least the minimum size and inside `area` (moved, then cut).
 fn clamp(rect: Rect, area: Rect) -> Rect {
     let width = rect.width.max(MIN_WIDTH).min(area.width);
@@ -168,6 +251,8 @@ mod tests {
         let mut floats = Floats::default();
         floats.push(PaneId(1), Rect::new(0, 0, 20, 10));
         floats.push(PaneId(2), Rect::new(10, 5, 20, 10));
+        assert_eq!(floats.at(12, 6), None, "hidden");
+        floats.shown = true;
         assert_eq!(floats.at(12, 6), Some(PaneId(2)));
         assert_eq!(floats.at(2, 2), Some(PaneId(1)));
         assert_eq!(floats.at(50, 30), None);
@@ -193,5 +278,43 @@ mod tests {
         assert_eq!(floats.rect(PaneId(1)).map(|r| r.height), Some(MIN_HEIGHT));
         floats.fit(Rect::new(0, 0, 30, 8));
         assert_eq!(floats.rect(PaneId(1)), Some(Rect::new(0, 4, 30, 4)));
+    }
+
+    #[test]
+    fn hidden_floats_but_the_pinned_are_off_screen() {
+        let mut floats = Floats::default();
+        floats.push(PaneId(1), Rect::new(0, 0, 20, 10));
+        floats.push(PaneId(2), Rect::new(10, 5, 20, 10));
+        assert!(floats.set_pinned(PaneId(1), true));
+        let visible: Vec<PaneId> = floats.visible().map(|f| f.id).collect();
+        assert_eq!(visible, [PaneId(1)]);
+        assert_eq!(floats.at(12, 6), Some(PaneId(1)), "the pinned one, under");
+        floats.shown = true;
+        assert_eq!(floats.visible().count(), 2);
+    }
+
+    #[test]
+    fn the_nearest_pane_that_way_sharing_rows_wins_then_the_one_on_top() {
+        let from = Rect::new(0, 0, 20, 10);
+        let beside = (PaneId(2), Rect::new(30, 0, 20, 10), 0);
+        let nearer_but_below = (PaneId(3), Rect::new(22, 12, 10, 5), 0);
+        let far = (PaneId(4), Rect::new(60, 2, 10, 5), 0);
+        let behind = (PaneId(5), Rect::new(0, 0, 5, 5), 0);
+        let pick = |dir, c: &[(PaneId, Rect, usize)]| nearest_towards(from, dir, c.iter().copied());
+        assert_eq!(
+            pick(Direction::Right, &[far, nearer_but_below, beside, behind]),
+            Some(PaneId(2))
+        );
+        assert_eq!(pick(Direction::Right, &[nearer_but_below]), Some(PaneId(3)));
+        assert_eq!(pick(Direction::Left, &[beside, far]), None);
+        assert_eq!(pick(Direction::Left, &[beside, behind]), Some(PaneId(5)));
+        assert_eq!(
+            pick(Direction::Down, &[beside, nearer_but_below]),
+            Some(PaneId(3))
+        );
+        // The same box twice: the one on top.
+        let under = (PaneId(6), Rect::new(30, 0, 20, 10), 1);
+        let over = (PaneId(7), Rect::new(30, 0, 20, 10), 2);
+        assert_eq!(pick(Direction::Right, &[under, over]), Some(PaneId(7)));
     }
 }

@@ -49,6 +49,21 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
             "layout = {}",
             node_toml(ws, tab.layout.root(), Some(tab.focus))
         );
+        // Floating panes come back where new ones open, in the same order.
+        let floating: Vec<String> = tab
+            .floats
+            .iter()
+            .map(|f| {
+                let mut fields = pane_fields(ws, f.id, f.id == tab.focus);
+                if f.pinned {
+                    fields.push("pinned = true".to_string());
+                }
+                format!("{{ {} }}", fields.join(", "))
+            })
+            .collect();
+        if !floating.is_empty() {
+            let _ = writeln!(out, "floating = [{}]", floating.join(", "));
+        }
     }
     out
 }
@@ -79,6 +94,11 @@ fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>) -> String {
 }
 
 fn pane_toml(ws: &Workspace, id: PaneId, focus: bool) -> String {
+    format!("{{ {} }}", pane_fields(ws, id, focus).join(", "))
+}
+
+/// What a pane's table in the profile says: `key = value` each.
+fn pane_fields(ws: &Workspace, id: PaneId, focus: bool) -> Vec<String> {
     let mut fields = Vec::new();
     if let Some(pane) = ws.pane(id) {
         let shell = &ws.settings().env.shell;
@@ -108,7 +128,7 @@ fn pane_toml(ws: &Workspace, id: PaneId, focus: bool) -> String {
     if focus {
         fields.push("focus = true".to_string());
     }
-    format!("{{ {} }}", fields.join(", "))
+    fields
 }
 
 /// A TOML basic string.

@@ -22,8 +22,9 @@ use crate::pane::PaneId;
 use crate::pane::process::{Launcher, PtyLauncher};
 use crate::pane::pty::{ExitInfo, SpawnSpec};
 use crate::pane::spawn::{ChildEnv, current_dir};
-use crate::workspace::floating::Floats;
+use crate::workspace::floating::{self, Floats};
 use crate::workspace::foreground::{self, Foreground};
+use crate::workspace::history_editor;
 use crate::workspace::layout::{Axis, BorderHandle, Layout, Node};
 use crate::workspace::naming::{self, PaneName};
 use crate::workspace::pane_frame::PaneFrame;
@@ -92,6 +93,18 @@ impl Tab {
     fn floating_focused(&self) -> bool {
         self.floats.contains(self.focus)
     }
+
+    /// Focuses pane `id` of this tab; a floating one comes to the top,
+    /// and the tiled pane it takes the focus from is remembered.
+    fn focus_on(&mut self, id: PaneId) {
+        if self.floats.contains(id) {
+            if !self.floating_focused() {
+                self.floats.tiled_focus = Some(self.focus);
+            }
+            self.floats.raise(id);
+        }
+        self.focus = id;
+    }
 }
 
 /// What a pane should run, before it has a size.
@@ -135,6 +148,9 @@ struct Member {
     name: Option<PaneName>,
     /// Its directory and git branch, looked up with the name.
     place: Option<PanePlace>,
+    /// A file the pane's program was given (a history for its editor),
+    /// removed when the pane goes.
+    file: Option<tempfile::TempPath>,
 }
 
 /// After output or keys, how long before the workspace looks at what the
@@ -178,6 +194,8 @@ pub struct Workspace {
     probe: ForegroundProbe,
     /// When to look at what the panes run again, for their names.
     names_due: Option<Instant>,
+    /// A history opened in the editor keeps its colours (`editor_ansi`).
+    editor_ansi: bool,
 }
 
 /// A pane's content area: its rectangle minus the border.
@@ -219,7 +237,13 @@ impl Workspace {
             frame: PaneFrame::default(),
             probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
             names_due: None,
+            editor_ansi: false,
         }
+    }
+
+    /// Histories opened in the editor (`C-b e`) keep colours as SGR.
+    pub fn set_editor_ansi(&mut self, on: bool) {
+        self.editor_ansi = on;
     }
 
     /// Learns panes' foreground programs from `probe` instead of the
@@ -345,9 +369,7 @@ impl Workspace {
         } else {
             tab.layout.rects(self.tiles())
         };
-        if tab.floats.shown {
-            out.extend(tab.floats.iter().map(|f| (f.id, f.rect)));
-        }
+        out.extend(tab.floats.visible().map(|f| (f.id, f.rect)));
         out
     }
 
@@ -381,8 +403,41 @@ impl Workspace {
                     .map_or(self.tiles(), |r| r.1);
                 self.start_pane(id, launch, rect);
             }
+            if self.open_profile_floats(&spec.floating) {
+                focus_tab = Some(self.tabs.len() - 1);
+            }
         }
         self.active = focus_tab.unwrap_or(0);
+    }
+
+    /// Floats a profile's `floating` panes over the last tab opened:
+    /// hidden (but the pinned) until `C-b w`, unless one has the focus.
+    /// Returns whether one has.
+    fn open_profile_floats(&mut self, specs: &[PaneSpec]) -> bool {
+        let area = self.area;
+        let mut focus = None;
+        for spec in specs {
+            let id = self.alloc_id();
+            let launch = self.launch_for(spec);
+            let Some(tab) = self.tabs.last_mut() else {
+                return false;
+            };
+            let rect = tab.floats.place_new(area);
+            tab.floats.push(id, rect);
+            tab.floats.set_pinned(id, spec.pinned);
+            if spec.focus {
+                focus = Some(id);
+            }
+            self.start_pane_in(id, launch, content_rect(rect));
+        }
+        match (focus, self.tabs.last_mut()) {
+            (Some(id), Some(tab)) => {
+                tab.floats.shown = true;
+                tab.focus_on(id);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Converts a profile's n-ary layout into our binary tree, allocating ids.
@@ -501,6 +556,7 @@ impl Workspace {
             title: None,
             name: None,
             place: None,
+            file: None,
         };
         self.panes.insert(member.pane.id, member);
     }
@@ -633,7 +689,8 @@ impl Workspace {
             | Action::PasteBuffer
             | Action::SearchBackward
             | Action::SearchAllPanes
-            | Action::SaveSession => false,
+            | Action::SaveSession
+            | Action::Detach => false,
             Action::ToggleFloating => self.toggle_floating(),
             Action::NewFloating => {
                 let launch = self.shell_launch_here();
@@ -641,7 +698,38 @@ impl Workspace {
             }
             Action::ToggleEmbed => self.toggle_embed(),
             Action::MoveFloating(dir) => self.move_floating(dir),
+            Action::TogglePin => self.toggle_pin(),
+            Action::EditScrollback => {
+                if let Some(pane) = self.focused() {
+                    history_editor::start(pane, self.editor_ansi, &self.events);
+                }
+                // The editor opens when the file is written.
+                false
+            }
         }
+    }
+
+    /// Opens the user's editor on `file` (pane `from`'s history) in a new
+    /// floating pane, which owns the file: it is removed when the pane
+    /// closes. The pane closes when the editor exits.
+    pub fn open_history_editor(
+        &mut self,
+        from: PaneId,
+        file: tempfile::TempPath,
+    ) -> Option<PaneId> {
+        let editor = history_editor::from_env();
+        let cwd = self.pane_dir(from);
+        let (spec, _) = self
+            .settings
+            .env
+            .argv(&history_editor::argv(&editor, &file), cwd);
+        let mut launch = PaneLaunch::new(spec, editor);
+        launch.keep_open = Some(false);
+        let id = self.open_floating(launch)?;
+        if let Some(member) = self.panes.get_mut(&id) {
+            member.file = Some(file);
+        }
+        Some(id)
     }
 
     /// Floats a pane made elsewhere (a [`Pane::detached`] one in benches
@@ -734,13 +822,24 @@ impl Workspace {
         true
     }
 
+    /// Pins the focused floating pane (it stays on screen while the others
+    /// are hidden) or unpins it.
+    fn toggle_pin(&mut self) -> bool {
+        let Some(tab) = self.tab_mut() else {
+            return false;
+        };
+        let id = tab.focus;
+        let pinned = tab.floats.is_pinned(id);
+        tab.floats.set_pinned(id, !pinned)
+    }
+
     fn move_floating(&mut self, dir: Direction) -> bool {
         let area = self.area;
         let Some(tab) = self.tab_mut() else {
             return false;
         };
         let id = tab.focus;
-        if !tab.floats.shown || !tab.floats.move_by(id, dir, RESIZE_STEP, area) {
+        if !tab.floats.is_visible(id) || !tab.floats.move_by(id, dir, RESIZE_STEP, area) {
             return false;
         }
         true
@@ -767,42 +866,81 @@ impl Workspace {
         true
     }
 
+    /// The nearest pane that way. With floating panes on screen they
+    /// count too, by where their boxes are (see
+    /// [`floating::nearest_towards`]): from a tiled pane, its neighbour in
+    /// the layout or a floating pane nearer that way; from a floating
+    /// pane, another or a tiled pane beyond it.
     fn focus_direction(&mut self, dir: Direction) -> bool {
         let area = self.tiles();
         let Some(tab) = self.tab_mut() else {
             return false;
         };
-        if tab.zoomed {
-            return false;
-        }
-        match tab.layout.neighbor(area, tab.focus, dir) {
-            Some(next) => {
-                tab.focus = next;
+        let floats: Vec<(PaneId, Rect, usize)> = tab
+            .floats
+            .visible()
+            .enumerate()
+            .map(|(z, f)| (f.id, f.rect, z + 1))
+            .collect();
+        let tiled: Vec<(PaneId, Rect)> = if tab.zoomed {
+            vec![(tab.tiled_focus(), area)]
+        } else {
+            tab.layout.rects(area)
+        };
+        let next = if let Some(&(_, from, _)) = floats.iter().find(|f| f.0 == tab.focus) {
+            let others = floats.iter().copied().filter(|f| f.0 != tab.focus);
+            let under = tiled.iter().map(|&(id, rect)| (id, rect, 0));
+            floating::nearest_towards(from, dir, others.chain(under))
+        } else {
+            let neighbour = if tab.zoomed {
+                None
+            } else {
+                tab.layout.neighbor(area, tab.focus, dir)
+            };
+            match tiled.iter().find(|t| t.0 == tab.focus) {
+                Some(&(_, from)) if !floats.is_empty() => {
+                    let near = neighbour
+                        .and_then(|n| tiled.iter().find(|t| t.0 == n))
+                        .map(|&(id, rect)| (id, rect, 0));
+                    floating::nearest_towards(from, dir, floats.into_iter().chain(near))
+                }
+                _ => neighbour,
+            }
+        };
+        match next {
+            Some(next) if next != tab.focus => {
+                tab.focus_on(next);
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 
+    /// The next pane in the tab: the tiled ones in reading order, then
+    /// the floating ones on screen in the order they were opened (each
+    /// comes to the top as it gets the focus, so the order stays put).
     fn focus_cycle(&mut self, step: isize) -> bool {
         let Some(tab) = self.tab_mut() else {
             return false;
         };
-        let panes = tab.layout.panes();
-        let Some(pos) = panes.iter().position(|&p| p == tab.focus) else {
+        let mut order = tab.layout.panes();
+        let mut floats: Vec<PaneId> = tab.floats.visible().map(|f| f.id).collect();
+        floats.sort();
+        order.extend(floats);
+        let Some(pos) = order.iter().position(|&p| p == tab.focus) else {
             return false;
         };
-        let n = panes.len() as isize;
-        let next = panes[((pos as isize + step).rem_euclid(n)) as usize];
-        if tab.zoomed && next != tab.focus {
-            // Cycling while zoomed keeps the zoom on the new pane, like tmux -Z.
-            tab.focus = next;
-            self.relayout_tab(self.active);
-            return true;
+        let n = order.len() as isize;
+        let next = order[((pos as isize + step).rem_euclid(n)) as usize];
+        if next == tab.focus {
+            return false;
         }
-        let changed = next != tab.focus;
-        tab.focus = next;
-        changed
+        tab.focus_on(next);
+        if tab.zoomed && tab.layout.contains(next) {
+            // Cycling while zoomed keeps the zoom on the new pane, like tmux -Z.
+            self.relayout_tab(self.active);
+        }
+        true
     }
 
     /// Focuses the pane at a screen position (mouse click).
@@ -810,14 +948,8 @@ impl Workspace {
         let area = self.tiles();
         let tab = self.tab_mut()?;
         // Floating panes are on top: they take the click first.
-        if tab.floats.shown
-            && let Some(id) = tab.floats.at(x, y)
-        {
-            if !tab.floating_focused() {
-                tab.floats.tiled_focus = Some(tab.focus);
-            }
-            tab.floats.raise(id);
-            tab.focus = id;
+        if let Some(id) = tab.floats.at(x, y) {
+            tab.focus_on(id);
             return Some(id);
         }
         if tab.zoomed {
@@ -832,11 +964,10 @@ impl Workspace {
         if let Some(tab) = self.tab_mut()
             && tab.holds(id)
         {
-            if tab.floats.contains(id) {
+            if tab.floats.contains(id) && !tab.floats.is_pinned(id) {
                 tab.floats.shown = true;
-                tab.floats.raise(id);
             }
-            tab.focus = id;
+            tab.focus_on(id);
         }
     }
 
@@ -887,20 +1018,13 @@ impl Workspace {
     /// right corner (resize), if that is where `(x, y)` is.
     fn float_grab(&mut self, x: u16, y: u16) -> Option<FloatDrag> {
         let tab = self.tab_mut()?;
-        if !tab.floats.shown {
-            return None;
-        }
         let id = tab.floats.at(x, y)?;
         let rect = tab.floats.rect(id)?;
         let resize = x + 1 == rect.right() && y + 1 == rect.bottom();
         if y != rect.y && !resize {
             return None;
         }
-        if !tab.floating_focused() {
-            tab.floats.tiled_focus = Some(tab.focus);
-        }
-        tab.floats.raise(id);
-        tab.focus = id;
+        tab.focus_on(id);
         Some(FloatDrag {
             id,
             from: (x, y),
@@ -1154,6 +1278,7 @@ impl Workspace {
             keep_open: member.keep_open,
             restart: member.restart,
         };
+        let file = member.file;
         let id = self.alloc_id();
         let tiles = self.tiles();
         let tab = &mut self.tabs[tab_index];
@@ -1163,6 +1288,9 @@ impl Workspace {
                 tab.focus = id;
             }
             self.start_pane_in(id, launch, content_rect(float.rect));
+            if let Some(member) = self.panes.get_mut(&id) {
+                member.file = file;
+            }
             self.relayout_tab(tab_index);
             return true;
         }
@@ -1176,6 +1304,9 @@ impl Workspace {
             tab.layout.pane_rect(tiles, id).unwrap_or(tiles)
         };
         self.start_pane(id, launch, rect);
+        if let Some(member) = self.panes.get_mut(&id) {
+            member.file = file;
+        }
         self.relayout_tab(tab_index);
         true
     }

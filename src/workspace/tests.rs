@@ -75,7 +75,11 @@ impl Harness {
         };
         h.ws.open_profile(&Profile {
             name: "test".into(),
-            tabs: vec![TabSpec { name: None, layout }],
+            tabs: vec![TabSpec {
+                name: None,
+                layout,
+                floating: Vec::new(),
+            }],
         });
         h
     }
@@ -789,4 +793,197 @@ fn a_saved_workspace_keeps_given_tab_names_and_pane_titles_only() {
     assert_eq!(reopened.ws.tab_name(0), "monitor");
     let pane = reopened.ws.tabs()[0].focus;
     assert_eq!(reopened.ws.pane_title(pane), "load");
+}
+
+/// `C-b e`: the focused pane's history goes to a private file that an
+/// editor opens in a floating pane; the file goes when that pane closes
+/// (here: the editor exits).
+#[test]
+fn edit_scrollback_floats_an_editor_on_a_private_copy_of_the_history() {
+    let mut h = Harness::with_program(false, "sh");
+    let shell = h.focused();
+    let mut output = Vec::new();
+    for i in 1..=60 {
+        output.extend_from_slice(format!("row {i}\r\n").as_bytes());
+    }
+    h.fake.print(shell, &output);
+    let p = h.ws.pane_mut(shell).unwrap();
+    while let Some(chunk) = p.try_output() {
+        p.feed(chunk);
+    }
+
+    assert!(!h.ws.apply(Action::EditScrollback), "nothing to draw yet");
+    let event = h
+        .events
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the history is written");
+    let PaneEvent::HistoryFile(from, Ok(file)) = event else {
+        panic!("not a written history");
+    };
+    assert_eq!(from, shell);
+    let path = file.to_path_buf();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expected: String = (1..=60).map(|i| format!("row {i}\n")).collect();
+    assert_eq!(text, expected);
+    assert_eq!(crate::config::private_file::mode_of(&path), "600");
+
+    let editor =
+        h.ws.open_history_editor(from, file)
+            .expect("an editor pane");
+    assert!(h.ws.is_floating(editor));
+    assert_eq!(h.focused(), editor);
+    let argv = h.fake.spec(editor).unwrap().argv;
+    assert_eq!(argv.last().map(String::as_str), path.to_str());
+
+    h.exit(editor, 0);
+    assert!(h.ws.pane(editor).is_none(), "the editor's pane closed");
+    assert!(!path.exists(), "the history file is gone");
+    assert_eq!(h.focused(), shell);
+}
+
+/// Two shells side by side, focus on the left one.
+fn two_tiled() -> (Harness, PaneId, PaneId) {
+    let mut h = Harness::with_program(false, "sh");
+    let left = h.focused();
+    assert!(h.ws.apply(Action::SplitRight));
+    let right = h.focused();
+    assert!(h.ws.apply(Action::Focus(Direction::Left)));
+    (h, left, right)
+}
+
+fn floating_rect(h: &Harness, id: PaneId) -> Rect {
+    h.ws.tab()
+        .and_then(|t| t.floats.rect(id))
+        .expect("floating")
+}
+
+#[test]
+fn a_pinned_floating_pane_stays_on_screen_while_the_others_hide() {
+    let mut h = Harness::with_program(false, "sh");
+    let shell = h.focused();
+    assert!(h.ws.apply(Action::NewFloating));
+    let loose = h.focused();
+    assert!(h.ws.apply(Action::NewFloating));
+    let pinned = h.focused();
+    assert!(h.ws.apply(Action::TogglePin));
+
+    assert!(h.ws.apply(Action::ToggleFloating), "hide");
+    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, [shell, pinned]);
+    assert_eq!(h.focused(), shell, "the tiled pane has the keys");
+
+    // Still a pane on screen: a click focuses it, keys move it.
+    let rect = floating_rect(&h, pinned);
+    assert_eq!(
+        h.ws.focus_at(rect.right() - 2, rect.bottom() - 2),
+        Some(pinned)
+    );
+    assert!(h.ws.apply(Action::MoveFloating(Direction::Left)));
+    assert_eq!(floating_rect(&h, pinned).x, rect.x - 2);
+
+    // Shown again: all of them; unpinned, it hides with the rest.
+    assert!(h.ws.apply(Action::ToggleFloating));
+    assert_eq!(h.ws.visible().len(), 3);
+    assert!(h.ws.apply(Action::TogglePin));
+    assert!(h.ws.apply(Action::ToggleFloating));
+    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, [shell]);
+    assert!(!h.ws.tab().unwrap().floats.is_pinned(loose));
+}
+
+#[test]
+fn focus_next_goes_through_the_tiled_panes_then_the_floating_ones_on_screen() {
+    let (mut h, left, right) = two_tiled();
+    assert!(h.ws.apply(Action::NewFloating));
+    let first = h.focused();
+    assert!(h.ws.apply(Action::NewFloating));
+    let second = h.focused();
+
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        assert!(h.ws.apply(Action::FocusNext));
+        seen.push(h.focused());
+        // A floating pane that gets the focus comes to the top.
+        if h.ws.is_floating(h.focused()) {
+            assert_eq!(h.ws.tab().unwrap().floats.top(), Some(h.focused()));
+        }
+    }
+    assert_eq!(seen, [left, right, first, second]);
+    assert!(h.ws.apply(Action::FocusPrev));
+    assert_eq!(h.focused(), first);
+
+    // Hidden floating panes are not in the round.
+    assert!(h.ws.apply(Action::ToggleFloating));
+    assert_eq!(h.focused(), right, "back to the tiled pane focused last");
+    assert!(h.ws.apply(Action::FocusNext));
+    assert!(h.ws.apply(Action::FocusNext));
+    assert_eq!(h.focused(), right);
+}
+
+#[test]
+fn directional_focus_reaches_a_floating_pane_and_leaves_it_either_side() {
+    let (mut h, left, right) = two_tiled();
+    assert!(h.ws.apply(Action::NewFloating));
+    let float = h.focused();
+    // Centred over both: right of the left pane's centre, left of the
+    // right one's.
+    assert!(h.ws.apply(Action::Focus(Direction::Right)));
+    assert_eq!(h.focused(), right);
+    assert!(h.ws.apply(Action::Focus(Direction::Left)));
+    assert_eq!(
+        h.focused(),
+        float,
+        "the floating pane is nearer than the left one"
+    );
+    assert!(h.ws.apply(Action::Focus(Direction::Left)));
+    assert_eq!(h.focused(), left);
+    assert!(h.ws.apply(Action::Focus(Direction::Right)));
+    assert_eq!(h.focused(), float);
+
+    // Hidden, it is out of the way.
+    assert!(h.ws.apply(Action::ToggleFloating));
+    assert_eq!(h.focused(), left);
+    assert!(h.ws.apply(Action::Focus(Direction::Right)));
+    assert_eq!(h.focused(), right);
+}
+
+/// A profile's floating panes open hidden over their tab (the pinned one
+/// shown), `C-b w` shows them; saved and opened again, they are the same.
+#[test]
+fn floating_panes_come_from_a_profile_and_go_back_into_a_saved_one() {
+    let text = r#"
+[[tab]]
+layout = { split = "right", panes = [{ command = "vim" }, { command = "htop", float = true, pinned = true }] }
+floating = [{ command = "lazygit", title = "git" }]
+"#;
+    let profile = crate::config::profile::parse(text, std::path::Path::new("p.toml")).unwrap();
+    let mut h = Harness::new(false);
+    h.ws.open_profile(&profile);
+    let tab = h.ws.tab().unwrap();
+    assert_eq!(tab.layout.panes().len(), 1);
+    let floats: Vec<PaneId> = tab.floats.iter().map(|f| f.id).collect();
+    let [htop, lazygit] = floats[..] else {
+        panic!("two floating panes: {floats:?}")
+    };
+    assert!(h.ws.is_floating(htop) && h.ws.pane(htop).is_some());
+    let vim = h.focused();
+    assert!(!h.ws.is_floating(vim), "the tiled pane has the focus");
+    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, [vim, htop], "only the pinned one is on screen");
+    assert!(h.ws.apply(Action::ToggleFloating));
+    assert_eq!(h.focused(), lazygit);
+    assert_eq!(h.ws.pane_title(lazygit), "git");
+
+    let saved = crate::workspace::session::to_toml(&h.ws, "p");
+    assert!(saved.contains("floating = ["), "{saved}");
+    let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
+    let mut reopened = Harness::new(false);
+    reopened.ws.open_profile(&again);
+    let tab = reopened.ws.tab().unwrap();
+    let pinned: Vec<bool> = tab.floats.iter().map(|f| f.pinned).collect();
+    assert_eq!(pinned, [true, false]);
+    // The floating pane had the focus: it has it again, shown.
+    assert!(reopened.ws.is_floating(reopened.focused()));
+    assert_eq!(reopened.ws.pane_title(reopened.focused()), "git");
+    assert_eq!(reopened.ws.visible().len(), 3);
 }

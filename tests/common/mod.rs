@@ -7,6 +7,7 @@
 
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -21,13 +22,16 @@ struct Shared {
     parser: vt100::Parser,
     raw: Vec<u8>,
     eof: bool,
+    /// Set by [`Tilework::close_terminal`]: the reader lets go of the PTY.
+    closing: bool,
 }
 
 pub struct Tilework {
     shared: Arc<(Mutex<Shared>, Condvar)>,
-    writer: Box<dyn Write + Send>,
+    /// `None` once the terminal was closed ([`Tilework::close_terminal`]).
+    writer: Option<Box<dyn Write + Send>>,
     child: Box<dyn Child + Send + Sync>,
-    master: Box<dyn MasterPty + Send>,
+    master: Option<Box<dyn MasterPty + Send>>,
     pub dir: TempDir,
     pub rows: u16,
     pub cols: u16,
@@ -135,14 +139,33 @@ impl Tilework {
         cmd.env("HOME", dir.path());
         cmd.env("XDG_CONFIG_HOME", dir.path().join("config"));
         cmd.env("XDG_STATE_HOME", dir.path().join("state"));
+        // Each test's workspaces are its own: `ls` sees only them, and
+        // they are ended when the test is (see `Drop`).
+        let runtime = dir.path().join("run");
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&runtime)
+            .unwrap();
+        cmd.env("XDG_RUNTIME_DIR", &runtime);
         cmd.env_remove("TMUX");
         for (k, v) in env {
             cmd.env(k, v);
         }
         let child = pty.slave.spawn_command(cmd).unwrap();
         drop(pty.slave);
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let writer = pty.master.take_writer().unwrap();
+        // Our own copy of the controlling side, polled with a timeout so
+        // that `close_terminal` can make the reader let go of it (the
+        // terminal hangs up only when its last copy closes).
+        let mut reader = {
+            let fd = pty.master.as_raw_fd().unwrap();
+            filedescriptor::FileDescriptor::dup(&fd).unwrap()
+        };
+        // Not `take_writer`: dropping that one types "\n" and ^D into the
+        // terminal (portable-pty's way to send EOF), which a closed
+        // terminal never does.
+        let writer: Box<dyn Write + Send> = Box::new(
+            filedescriptor::FileDescriptor::dup(&pty.master.as_raw_fd().unwrap()).unwrap(),
+        );
         let shared = Arc::new((
             Mutex::new(Shared {
                 parser: vt100::Parser::new(
@@ -152,14 +175,55 @@ impl Tilework {
                 ),
                 raw: Vec::new(),
                 eof: false,
+                closing: false,
             }),
             Condvar::new(),
         ));
         let reader_shared = Arc::clone(&shared);
+        // Like a real terminal, the harness answers the device attributes
+        // query tilework sends at start (its last question to the terminal:
+        // the answer ends its wait).
+        let mut answers =
+            filedescriptor::FileDescriptor::dup(&pty.master.as_raw_fd().unwrap()).unwrap();
         std::thread::spawn(move || {
             let mut buf = vec![0u8; 65536];
+            let mut answered = false;
             loop {
-                let n = reader.read(&mut buf).unwrap_or(0);
+                use std::os::fd::AsRawFd as _;
+                let mut pfd = [filedescriptor::pollfd {
+                    fd: reader.as_raw_fd(),
+                    events: filedescriptor::POLLIN,
+                    revents: 0,
+                }];
+                let _ = filedescriptor::poll(&mut pfd, Some(Duration::from_millis(50)));
+                if reader_shared.0.lock().unwrap().closing {
+                    let (lock, cvar) = &*reader_shared;
+                    lock.lock().unwrap().eof = true;
+                    cvar.notify_all();
+                    break;
+                }
+                if pfd[0].revents == 0 {
+                    continue;
+                }
+                let n = match reader.read(&mut buf) {
+                    Ok(n) => n,
+                    // `send_guarded` makes the shared open file non-blocking
+                    // for a while: nothing to read yet is not the end of
+                    // tilework's output; the poll above waits for more.
+                    Err(err)
+                        if matches!(
+                            err.kind(),
+                            std::io::ErrorKind::Interrupted | std::io::ErrorKind::WouldBlock
+                        ) =>
+                    {
+                        continue;
+                    }
+                    Err(_) => 0,
+                };
+                if !answered && buf[..n].windows(3).any(|w| w == b"\x1b[c") {
+                    answered = true;
+                    let _ = answers.write_all(b"\x1b[?1;2c");
+                }
                 let (lock, cvar) = &*reader_shared;
                 let mut s = lock.lock().unwrap();
                 if n == 0 {
@@ -179,9 +243,9 @@ impl Tilework {
         });
         Self {
             shared,
-            writer,
+            writer: Some(writer),
             child,
-            master: pty.master,
+            master: Some(pty.master),
             dir,
             rows,
             cols,
@@ -189,8 +253,9 @@ impl Tilework {
     }
 
     pub fn send(&mut self, bytes: impl AsRef<[u8]>) {
-        self.writer.write_all(bytes.as_ref()).unwrap();
-        self.writer.flush().unwrap();
+        let writer = self.writer.as_mut().expect("the terminal is closed");
+        writer.write_all(bytes.as_ref()).unwrap();
+        writer.flush().unwrap();
     }
 
     /// Types a line into the focused pane.
@@ -262,12 +327,25 @@ impl Tilework {
         }
     }
 
+    fn master(&self) -> &(dyn MasterPty + Send) {
+        self.master.as_deref().expect("the terminal is closed")
+    }
+
+    /// Closes the terminal, as a terminal window closing or an ssh
+    /// connection dropping does: the processes in it get SIGHUP, reads
+    /// fail. The screen read so far stays.
+    pub fn close_terminal(&mut self) {
+        self.shared.0.lock().unwrap().closing = true;
+        self.writer = None;
+        self.master = None;
+    }
+
     pub fn pid(&self) -> Option<u32> {
         self.child.process_id()
     }
 
     pub fn resize(&mut self, rows: u16, cols: u16) {
-        self.master
+        self.master()
             .resize(PtySize {
                 rows,
                 cols,
@@ -302,8 +380,70 @@ impl Tilework {
 
 impl Drop for Tilework {
     fn drop(&mut self) {
+        // A workspace outlives its terminal: end the test's workspaces
+        // (and their programs) cleanly, then the terminal's process.
+        end_workspaces(&self.runtime_dir());
         let _ = self.child.kill();
     }
+}
+
+/// Ends every workspace whose socket is in `runtime_dir`/tilework, with
+/// `tilework kill` (which waits until each is gone).
+pub fn end_workspaces(runtime_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(runtime_dir.join("tilework")) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let _ = std::process::Command::new(binary())
+            .arg("kill")
+            .arg(entry.file_name())
+            .env("XDG_RUNTIME_DIR", runtime_dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+}
+
+impl Tilework {
+    /// `$XDG_RUNTIME_DIR` of this test's workspaces.
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.dir.path().join("run")
+    }
+
+    /// The workspace process: the terminal runs a client that started it
+    /// (and only waits), so memory, threads and wake-ups are measured
+    /// here. Waits until it exists.
+    pub fn workspace_pid(&self) -> u32 {
+        let parent = self.pid().unwrap();
+        let mut found = None;
+        wait_until("the workspace process to start", || {
+            found = child_pids(parent).into_iter().find(|&p| {
+                std::fs::read_to_string(format!("/proc/{p}/comm"))
+                    .is_ok_and(|c| c.trim() == "tilework")
+            });
+            found.is_some()
+        });
+        found.unwrap()
+    }
+}
+
+/// Live children of `parent`, from /proc/*/stat.
+pub fn child_pids(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| {
+            std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+                    == Some(parent)
+            })
+        })
+        .filter(|&p| alive(p))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -439,7 +579,7 @@ impl Tilework {
 
     /// The outer terminal's line discipline as `stty -a` prints it.
     pub fn outer_stty(&self) -> String {
-        let tty = self.master.tty_name().unwrap();
+        let tty = self.master().tty_name().unwrap();
         let out = std::process::Command::new("stty")
             .arg("-F")
             .arg(&tty)
@@ -511,7 +651,7 @@ impl Tilework {
     pub fn send_guarded(&mut self, bytes: &[u8]) {
         use filedescriptor::{FileDescriptor, POLLOUT, pollfd};
         use std::os::fd::AsRawFd;
-        let master_fd = self.master.as_raw_fd().unwrap();
+        let master_fd = self.master().as_raw_fd().unwrap();
         let mut out = FileDescriptor::dup(&master_fd).unwrap();
         // O_NONBLOCK is shared with `self.writer` (one open file): restored below.
         out.set_non_blocking(true).unwrap();
@@ -561,4 +701,23 @@ impl Drop for Cleanup {
             }
         }
     }
+}
+
+/// Context switches (voluntary and not) of every thread of `pid` so far:
+/// each is a wake-up.
+pub fn context_switches(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
+        .flat_map(|status| {
+            status
+                .lines()
+                .filter(|l| l.contains("ctxt_switches"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .sum()
 }

@@ -58,6 +58,12 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             );
         }
         Action::ClosePane | Action::CloseTab | Action::Quit => return close(cx, action),
+        Action::Detach => {
+            return Outcome {
+                commands: vec![crate::input::outcome::Command::Detach],
+                ..Outcome::default()
+            };
+        }
         other => return workspace_action(cx, other),
     }
     Outcome::redraw()

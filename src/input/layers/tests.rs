@@ -704,6 +704,23 @@ fn a_mouse_drag_selects_and_letting_go_copies() {
 }
 
 #[test]
+fn the_wheel_scrolls_the_floating_pane_it_is_over_not_the_one_under() {
+    let mut h = Harness::new(&"old line\n".repeat(40));
+    let tiled = h.focused();
+    h.prefix('w');
+    let float = h.focused();
+    assert_ne!(float, tiled);
+    let rect = h.ws.tab().and_then(|t| t.floats.rect(float)).unwrap();
+    h.mouse(
+        MouseEventKind::ScrollUp,
+        rect.x + rect.width / 2,
+        rect.y + rect.height / 2,
+    );
+    assert!(h.scrolled(float));
+    assert!(!h.scrolled(tiled));
+}
+
+#[test]
 fn a_plain_click_selects_nothing() {
     let mut h = Harness::new("hello world\n");
     h.mouse(MouseEventKind::Down(MouseButton::Left), 3, 1);

@@ -1,0 +1,144 @@
+//! The loop's side of sessions (see `crate::session`): attach swaps the
+//! terminal in and draws everything for it, detach stops drawing, and a
+//! terminal that fails is let go (or ends the workspace, per
+//! `on_hangup`) instead of ending it with an error.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use ratatui::layout::Rect;
+
+use super::App;
+use crate::input::router::Command;
+use crate::session::host::{SessionEvent, Verdict};
+use crate::session::proto::DetachReason;
+use crate::terminal::frame_sink::FrameSink;
+
+impl<B: FrameSink> App<B> {
+    /// Whether input stamped `at` comes from the attached terminal: events
+    /// read from an earlier terminal (or none) are dropped. Without a
+    /// session, all input is.
+    pub(super) fn input_is_current(&self, at: Instant) -> bool {
+        self.session.as_ref().is_none_or(|s| s.accepts_input(at))
+    }
+
+    /// Draws the frame that is due, unless no terminal is attached: then
+    /// the frame counts as drawn (the loop goes back to sleep) and the next
+    /// attach draws everything. A terminal that cannot be written to is
+    /// lost, not a reason to end the workspace.
+    pub(super) fn draw_if_attached(&mut self, now: Instant) -> Result<()> {
+        let Some(attached) = self.session.as_ref().map(|s| s.is_attached()) else {
+            return self.render();
+        };
+        if !attached {
+            self.clock.begin_frame();
+            self.clock.frame_done(now, false);
+            return Ok(());
+        }
+        if let Err(err) = self.render() {
+            tracing::warn!("writing to the terminal: {err:#}");
+            if let Some(host) = &self.session {
+                let verdict = host.judge_write_error();
+                self.carry_out(verdict);
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes the detach command out of `commands` and carries it out.
+    pub(super) fn take_session_commands(&mut self, commands: &mut Vec<Command>) {
+        if !commands.contains(&Command::Detach) {
+            return;
+        }
+        commands.retain(|c| *c != Command::Detach);
+        if self.session.is_some() {
+            self.carry_out(Verdict::Detach(DetachReason::Key));
+        }
+    }
+
+    /// SIGHUP follows `on_hangup` in a session; every other signal (and
+    /// SIGHUP without a session) ends the workspace cleanly.
+    pub(super) fn on_signal(&mut self, sig: i32) {
+        if sig == nix::sys::signal::Signal::SIGHUP as i32
+            && let Some(host) = &self.session
+        {
+            let verdict = host.judge_sighup();
+            tracing::info!(sig, ?verdict, "SIGHUP");
+            self.carry_out(verdict);
+            return;
+        }
+        tracing::info!(sig, "signal: shutting down");
+        self.ws.quit(128 + sig);
+    }
+
+    pub(super) fn session_event(&mut self, event: SessionEvent) {
+        let Some(host) = self.session.as_mut() else {
+            return;
+        };
+        match event {
+            SessionEvent::Attach(arrival) => match host.attach(arrival) {
+                Ok(()) => self.attached(),
+                Err(err) => {
+                    tracing::warn!("attaching a terminal: {err:#}");
+                    // Let go of the last terminal if the attempt did.
+                    if !host.is_attached() {
+                        self.reopen_output();
+                    }
+                }
+            },
+            SessionEvent::Link { link, news } => {
+                let verdict = host.judge(link, &news);
+                self.carry_out(verdict);
+            }
+            SessionEvent::Info(reply) => {
+                let _ = reply.send(host.info(self.ws.panes().count()));
+            }
+            SessionEvent::Kill(stream) => {
+                host.add_killer(stream);
+                tracing::info!("tilework kill: shutting down");
+                self.ws.quit(0);
+            }
+        }
+    }
+
+    fn carry_out(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::Nothing => {}
+            Verdict::Detach(reason) => {
+                if let Some(host) = self.session.as_mut() {
+                    host.detach(reason);
+                }
+                self.reopen_output();
+            }
+            Verdict::Quit(code) => self.ws.quit(code),
+        }
+    }
+
+    /// Frames go to whatever is on stdio now; the last terminal is no
+    /// longer held open by the frame writer.
+    fn reopen_output(&mut self) {
+        if let Err(err) = self.terminal.backend_mut().reopen() {
+            tracing::warn!("reopening the terminal output: {err}");
+        }
+    }
+
+    /// A terminal was attached: the workspace takes its size and draws
+    /// everything on it at once.
+    fn attached(&mut self) {
+        self.reopen_output();
+        let size = match crate::terminal::stdio::size() {
+            Ok((cols, rows)) if cols > 0 && rows > 0 => Rect::new(0, 0, cols, rows),
+            Ok(_) => self.size,
+            Err(err) => {
+                tracing::warn!("reading the attached terminal's size: {err}");
+                self.size
+            }
+        };
+        // A resize clears the screen and forgets what the last frame left,
+        // so the next one is whole, even at the same size. (Not
+        // `Terminal::clear`: it asks the terminal where the cursor is and
+        // waits for the answer on the input thread's reader.)
+        self.apply_size(size);
+        self.clock.changed_now();
+    }
+}

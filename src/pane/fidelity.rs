@@ -1,0 +1,635 @@
+//! The terminal-fidelity layer: what vt100 lacks, completed or rewritten
+//! in the bytes before vt100 sees them, so programs look and behave as in a
+//! first-class terminal. vt100 stays the parser; every byte a vt100 parser
+//! gets (a pane's live screen, a replayed history) goes through
+//! [`Fidelity::process`].
+//!
+//! A second vte parser (vt100's own, so every byte is read the same way)
+//! follows the bytes ([`follower`]) and stops after the sequences the layer
+//! handles. The
+//! bytes before a sequence's final byte go to vt100 as they are. Then,
+//! depending on the sequence:
+//! - it goes on as it is, and the layer notes what it changed (modes vt100
+//!   ignores, tab stops, character sets, the kitty keyboard flags);
+//! - it is replaced: vt100 gets CAN (which drops the sequence it holds
+//!   without a trace) and then sequences it does read ([`Replace`]);
+//! - it is answered, after vt100 has answered what came before it
+//!   ([`answers`]);
+//! - REP is bounded by the screen's size ([`rep_bound`]).
+//!
+//! While a mode that changes how text prints is on (DEC special graphics in
+//! use, insert mode, no auto-wrap, tab stops other than every 8 columns),
+//! printed text is rewritten too: translated ([`charsets`]), preceded by an
+//! insertion (IRM), held in the last column (no auto-wrap), or a tab turned
+//! into a move to its stop ([`tabs`]). That needs the cursor before each
+//! character, so text then goes through the follower a byte at a time,
+//! runs of ASCII at once. Otherwise (nearly always) text goes through in
+//! bulk and costs what the follower alone costs.
+//!
+//! Handled here: DEC special graphics and the UK set with SI/SO; `CSI s` /
+//! `CSI u`; IND and NEL; DECSTR; `?1047` / `?1048`; DECALN; HTS, TBC, CHT,
+//! CBT; IRM; no auto-wrap (`?7l`); SGR colon forms and styled underlines
+//! ([`sgr`]); background colour erase for IL, DL, SU and SD; focus event
+//! mode `?1004`; the kitty keyboard flags ([`keyboard`]); XTVERSION,
+//! DECRQM and OSC 10/11/12 answers.
+//!
+//! [`rep_bound`]: crate::pane::rep_bound
+
+pub mod answers;
+pub mod charsets;
+mod follower;
+pub mod keyboard;
+pub mod sgr;
+pub mod tabs;
+
+use std::io::Write as _;
+
+use memchr::memchr2;
+use unicode_width::UnicodeWidthChar as _;
+
+use crate::pane::parse_guard::{self, ParserPanicked};
+use crate::pane::rep_bound::{Region, RepBound};
+use answers::Answers;
+use charsets::{Charset, Charsets};
+use follower::{Blanked, Follower, KeyboardChange, Last, Replace, Stop};
+use keyboard::KeyboardFlags;
+use tabs::TabStops;
+
+const ESC: u8 = 0x1b;
+const CAN: u8 = 0x18;
+const SO: u8 = 0x0e;
+const SI: u8 = 0x0f;
+const TAB: u8 = 0x09;
+
+/// Modes vt100 does not keep, as the program set them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Modes {
+    /// IRM (`CSI 4 h`): printed characters push the rest of the row right.
+    pub insert: bool,
+    /// DECAWM (`CSI ? 7 h`, on by default): text wraps at the last column.
+    pub autowrap: bool,
+    /// `CSI ? 1004 h`: the program wants `CSI I` / `CSI O` on focus changes.
+    pub focus_events: bool,
+}
+
+impl Default for Modes {
+    fn default() -> Self {
+        Self {
+            insert: false,
+            autowrap: true,
+            focus_events: false,
+        }
+    }
+}
+
+/// Feeds a vt100 parser with what it lacks completed. One per parser, fed
+/// every byte that parser gets, from the parser's start.
+pub struct Fidelity {
+    vte: vte::Parser,
+    follower: Follower,
+    /// The scroll regions of the main and alternate grids (blanking rows in
+    /// the background colour needs them).
+    regions: [Region; 2],
+    keyboard: KeyboardFlags,
+    /// Bytes written for vt100 in place of the program's.
+    out: Vec<u8>,
+}
+
+impl std::fmt::Debug for Fidelity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fidelity")
+            .field("follower", &self.follower)
+            .field("regions", &self.regions)
+            .field("keyboard", &self.keyboard)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Fidelity {
+    /// For a parser without scrollback (a pane's live screen).
+    pub fn live() -> Self {
+        Self::new(RepBound::live())
+    }
+
+    /// For a parser with scrollback (a replayed history).
+    pub fn history() -> Self {
+        Self::new(RepBound::history())
+    }
+
+    /// Every REP written whole: the reference the tests compare the
+    /// bounded paths with.
+    #[doc(hidden)]
+    pub fn unbounded() -> Self {
+        Self::new(RepBound::unbounded())
+    }
+
+    fn new(rep: RepBound) -> Self {
+        Self {
+            vte: vte::Parser::new(),
+            follower: Follower {
+                rows: 0,
+                cols: 0,
+                rep,
+                modes: Modes::default(),
+                charsets: Charsets::default(),
+                tabs: TabStops::default(),
+                ground: true,
+                last: Last::Nothing,
+                stop: None,
+                sgr: Vec::new(),
+                private_modes: Vec::new(),
+            },
+            regions: [None; 2],
+            keyboard: KeyboardFlags::default(),
+            out: Vec::new(),
+        }
+    }
+
+    /// Starts over for a fresh parser.
+    pub fn reset(&mut self) {
+        let mut rep = std::mem::replace(&mut self.follower.rep, RepBound::unbounded());
+        rep.reset();
+        *self = Self::new(rep);
+    }
+
+    /// After the parser's grid changed size: vt100 (like xterm) then resets
+    /// the scroll region of both grids.
+    pub fn grid_resized(&mut self, old_rows: u16, new_rows: u16) {
+        self.regions = [None; 2];
+        self.follower.rep.grid_resized(old_rows, new_rows);
+    }
+
+    /// What REP bounding keeps, for tests and the log.
+    pub fn rep(&self) -> &RepBound {
+        &self.follower.rep
+    }
+
+    /// The modes vt100 does not keep.
+    pub fn modes(&self) -> Modes {
+        self.follower.modes
+    }
+
+    /// The kitty keyboard flags in force on the main or alternate screen.
+    pub fn keyboard_flags(&self, alternate: bool) -> u8 {
+        self.keyboard.current(alternate)
+    }
+
+    /// How plain text moves the cursor down, for the fast-forward's count
+    /// of rows: `Some(true)` it wraps at the last column as vt100 alone
+    /// does, `Some(false)` it never wraps (no auto-wrap), `None` the count
+    /// is not known cheaply (tab stops other than every 8 columns move the
+    /// cursor elsewhere). Insert mode moves the cursor as plain text does.
+    pub fn text_wraps(&self) -> Option<bool> {
+        let f = &self.follower;
+        (!f.tabs.custom()).then_some(f.modes.autowrap)
+    }
+
+    /// `parser.process(bytes)` through [`parse_guard::process`], with what
+    /// vt100 lacks completed.
+    pub fn process<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        mut bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        let (rows, cols) = parser.screen().size();
+        (self.follower.rows, self.follower.cols) = (rows.get(), cols.get());
+        self.follower.tabs.fit(cols.get());
+        while !bytes.is_empty() {
+            let read = if self.follower.rewrites_text() {
+                self.process_text(parser, bytes)?
+            } else {
+                self.process_bulk(parser, bytes)?
+            };
+            bytes = &bytes[read..];
+        }
+        Ok(())
+    }
+
+    /// Text prints plainly: up to the next stop (or SI/SO, when they can
+    /// change the character set) at once. Returns the bytes read.
+    fn process_bulk<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        bytes: &[u8],
+    ) -> Result<usize, ParserPanicked> {
+        let shift = if self.follower.charsets.shifts_matter() {
+            memchr2(SO, SI, bytes)
+        } else {
+            None
+        };
+        let chunk = &bytes[..shift.map_or(bytes.len(), |at| at + 1)];
+        let read = self.vte.advance_until_terminated(&mut self.follower, chunk);
+        let through = &chunk[..read];
+        match self.follower.stop.take() {
+            Some(stop) => self.act(parser, stop, through)?,
+            None => {
+                parse_guard::process(parser, through)?;
+                if shift.is_some() {
+                    // The shift may sit inside a sequence: take the text
+                    // after it a byte at a time until a character says
+                    // where vte is.
+                    self.follower.ground = false;
+                }
+            }
+        }
+        Ok(read)
+    }
+
+    /// Text is rewritten: a byte at a time (runs of ASCII at once) while
+    /// that lasts. Returns the bytes read.
+    fn process_text<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        bytes: &[u8],
+    ) -> Result<usize, ParserPanicked> {
+        // `bytes[start..i]`: read by the follower, not yet given to vt100.
+        let mut start = 0;
+        let mut i = 0;
+        while i < bytes.len() && self.follower.rewrites_text() {
+            if self.follower.ground && is_ascii_text(bytes[i]) {
+                let run = bytes[i..]
+                    .iter()
+                    .position(|&b| !is_ascii_text(b))
+                    .map_or(bytes.len(), |n| i + n);
+                parse_guard::process(parser, &bytes[start..i])?;
+                let printed = self.print_ascii(parser, &bytes[i..run])?;
+                i += printed;
+                start = i;
+                continue;
+            }
+            self.follower.last = Last::Nothing;
+            let byte = bytes[i];
+            let _ = self
+                .vte
+                .advance_until_terminated(&mut self.follower, &bytes[i..=i]);
+            i += 1;
+            if byte == ESC {
+                self.follower.ground = false;
+            }
+            if let Some(stop) = self.follower.stop.take() {
+                self.act(parser, stop, &bytes[start..i])?;
+                start = i;
+                continue;
+            }
+            match self.follower.last {
+                Last::Print(c) if i - start >= c.len_utf8() => {
+                    let at = i - c.len_utf8();
+                    parse_guard::process(parser, &bytes[start..at])?;
+                    self.print_char(parser, c, &bytes[at..i])?;
+                    start = i;
+                }
+                // A tab inside a sequence (where vte runs it too) goes on
+                // as it is: only one in text is known to be in ground.
+                Last::Execute(TAB) if self.follower.tabs.custom() && self.follower.ground => {
+                    parse_guard::process(parser, &bytes[start..i - 1])?;
+                    let col = parser.screen().cursor_position().1;
+                    let to = self.follower.tabs.forward(col, 1);
+                    self.out.clear();
+                    let _ = write!(self.out, "\x1b[{}G", to + 1);
+                    parse_guard::process(parser, &self.out)?;
+                    start = i;
+                }
+                _ => {}
+            }
+        }
+        parse_guard::process(parser, &bytes[start..i])?;
+        Ok(i)
+    }
+
+    /// Prints a run of ASCII text (vte in ground) as the modes say. Returns
+    /// how much of it was printed (the rest waits for the cursor to be
+    /// read again).
+    fn print_ascii<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        run: &[u8],
+    ) -> Result<usize, ParserPanicked> {
+        let f = &mut self.follower;
+        let (_, col) = parser.screen().cursor_position();
+        let room = usize::from(f.cols.saturating_sub(col));
+        let (insert, autowrap) = (f.modes.insert, f.modes.autowrap);
+        // What fits before the last column; with auto-wrap, the first
+        // character that wraps goes alone.
+        let take = match (autowrap, room) {
+            (true, 0) => 1,
+            (true, room) => run.len().min(room),
+            (false, _) => run.len(),
+        };
+        let run = &run[..take];
+        // The follower reads the text too (REP's character).
+        let _ = self.vte.advance_until_terminated(f, run);
+        let set = f.charsets.active();
+        self.out.clear();
+        let fits = run.len().min(room);
+        if insert && fits > 0 {
+            let _ = write!(self.out, "\x1b[{fits}@");
+        }
+        for &b in &run[..fits] {
+            push_char(&mut self.out, set, b);
+        }
+        if fits < run.len() {
+            // Past the last column: with auto-wrap one character wraps;
+            // without, each overwrites the last column and only the last
+            // one shows.
+            if !autowrap {
+                let _ = write!(self.out, "\x1b[{}G", f.cols);
+            }
+            push_char(&mut self.out, set, run[run.len() - 1]);
+        }
+        parse_guard::process(parser, &self.out)?;
+        Ok(take)
+    }
+
+    /// Prints one character read a byte at a time (its `bytes` are all in
+    /// this call) as the modes say.
+    fn print_char<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        c: char,
+        bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        let f = &self.follower;
+        self.out.clear();
+        let mapped = match u8::try_from(c) {
+            Ok(b) if is_ascii_text(b) => f.charsets.active().map(b),
+            _ => None,
+        };
+        let width = u16::try_from(c.width().unwrap_or(0).min(2)).unwrap_or(0);
+        let (_, col) = parser.screen().cursor_position();
+        if width > 0 && width <= f.cols {
+            let fits = col + width <= f.cols;
+            if f.modes.insert && fits {
+                let _ = write!(self.out, "\x1b[{width}@");
+            } else if !f.modes.autowrap && !fits {
+                let _ = write!(self.out, "\x1b[{}G", f.cols - width + 1);
+            }
+        }
+        match mapped {
+            Some(m) => {
+                let mut buf = [0; 4];
+                self.out
+                    .extend_from_slice(m.encode_utf8(&mut buf).as_bytes());
+            }
+            None => self.out.extend_from_slice(bytes),
+        }
+        parse_guard::process(parser, &self.out)
+    }
+
+    /// Gives vt100 the bytes up to a stop (`through`, which ends with the
+    /// sequence's final byte) and does what the stop asks.
+    fn act<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        stop: Stop,
+        through: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        // All but the final byte: vt100 holds the sequence, waiting for it.
+        let (before, last) = through.split_at(through.len().saturating_sub(1));
+        match stop {
+            Stop::Rep(count) => {
+                parse_guard::process(parser, before)?;
+                let bounded = self
+                    .follower
+                    .rep
+                    .bounded(parser.screen(), count, &mut self.out);
+                if bounded {
+                    parse_guard::process(parser, &self.out)?;
+                } else {
+                    parse_guard::process(parser, last)?;
+                }
+            }
+            Stop::Region(region) => {
+                parse_guard::process(parser, through)?;
+                self.set_region(parser.screen().alternate_screen(), region);
+            }
+            Stop::Recheck => parse_guard::process(parser, through)?,
+            Stop::AutowrapOn => {
+                parse_guard::process(parser, through)?;
+                let cols = self.follower.cols;
+                if parser.screen().cursor_position().1 >= cols {
+                    self.out.clear();
+                    let _ = write!(self.out, "\x1b[{cols}G");
+                    parse_guard::process(parser, &self.out)?;
+                }
+            }
+            Stop::Reset => {
+                parse_guard::process(parser, through)?;
+                self.regions = [None; 2];
+                self.keyboard = KeyboardFlags::default();
+            }
+            Stop::Replace(replace) => {
+                parse_guard::process(parser, before)?;
+                parse_guard::process(parser, &[CAN])?;
+                self.replace(parser, replace)?;
+            }
+            Stop::TabSet => {
+                parse_guard::process(parser, through)?;
+                let col = parser.screen().cursor_position().1;
+                self.follower.tabs.set(col);
+            }
+            Stop::TabClear(mode) => {
+                parse_guard::process(parser, through)?;
+                let col = parser.screen().cursor_position().1;
+                match mode {
+                    0 => self.follower.tabs.clear(col),
+                    3 => self.follower.tabs.clear_all(),
+                    _ => {}
+                }
+            }
+            Stop::Blank(what, count) => {
+                parse_guard::process(parser, through)?;
+                self.blank_in_background(parser, what, count)?;
+            }
+            Stop::Answer(query) => {
+                parse_guard::process(parser, through)?;
+                let screen = parser.screen();
+                let flags = self.keyboard.current(screen.alternate_screen());
+                self.out.clear();
+                answers::answer(query, screen, &self.follower.modes, flags, &mut self.out);
+                parser.callbacks_mut().answer(&self.out);
+            }
+            Stop::Keyboard(change) => {
+                parse_guard::process(parser, through)?;
+                let alternate = parser.screen().alternate_screen();
+                match change {
+                    KeyboardChange::Push(flags) => self.keyboard.push(alternate, flags),
+                    KeyboardChange::Pop(count) => self.keyboard.pop(alternate, count),
+                    KeyboardChange::Set(flags, mode) => self.keyboard.set(alternate, flags, mode),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn set_region(&mut self, alternate: bool, region: Region) {
+        self.regions[usize::from(alternate)] = region;
+        if !alternate {
+            self.follower.rep.main_region_set(region);
+        }
+    }
+
+    /// Writes what vt100 reads for `replace` (vt100 has dropped the
+    /// sequence).
+    fn replace<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        replace: Replace,
+    ) -> Result<(), ParserPanicked> {
+        let screen = parser.screen();
+        let (row, col) = screen.cursor_position();
+        let f = &mut self.follower;
+        let out = &mut self.out;
+        out.clear();
+        // Writing to a Vec cannot fail.
+        let _ = match replace {
+            Replace::SaveCursor => write!(out, "\x1b7"),
+            Replace::RestoreCursor => write!(out, "\x1b8"),
+            Replace::Index => {
+                out.push(b'\n');
+                Ok(())
+            }
+            Replace::NextLine => {
+                out.extend_from_slice(b"\r\n");
+                Ok(())
+            }
+            Replace::TabForward(n) => write!(out, "\x1b[{}G", f.tabs.forward(col, n) + 1),
+            Replace::TabBackward(n) => write!(out, "\x1b[{}G", f.tabs.backward(col, n) + 1),
+            Replace::Sgr => {
+                out.extend_from_slice(&f.sgr);
+                Ok(())
+            }
+            Replace::SoftReset => {
+                // DECSTR as xterm does it: the cursor stays; modes, margins,
+                // attributes and character sets go back to their defaults
+                // and the saved cursor to the home position.
+                f.modes.insert = false;
+                f.modes.autowrap = true;
+                f.charsets.reset();
+                let alternate = screen.alternate_screen();
+                self.regions[usize::from(alternate)] = None;
+                if !alternate {
+                    f.rep.main_region_set(None);
+                }
+                write!(
+                    out,
+                    "\x1b[?25h\x1b[?6l\x1b[r\x1b[m\x1b>\x1b[?1l\x1b[H\x1b7\x1b[{};{}H",
+                    row + 1,
+                    col.min(f.cols - 1) + 1
+                )
+            }
+            Replace::Alignment => {
+                // The margins go, the screen fills with `E` in the default
+                // attributes, the cursor goes home; the attributes stay.
+                let attrs = screen.attributes_formatted();
+                let alternate = screen.alternate_screen();
+                self.regions[usize::from(alternate)] = None;
+                if !alternate {
+                    f.rep.main_region_set(None);
+                }
+                out.extend_from_slice(b"\x1b[r\x1b[H\x1b[m");
+                let cells = usize::from(f.rows) * usize::from(f.cols);
+                out.resize(out.len() + cells, b'E');
+                f.rep.printed('E', f.cols);
+                write!(out, "\x1b[H{attrs}")
+            }
+            Replace::PrivateModes(set) => {
+                let modes = std::mem::take(&mut f.private_modes);
+                let result = self.private_modes(parser, &modes, set);
+                self.follower.private_modes = modes;
+                return result;
+            }
+        };
+        parse_guard::process(parser, &self.out)
+    }
+
+    /// DECSET / DECRST with `1047`, `1048` or `1049` among `modes`, one
+    /// mode at a time (each may depend on the screen the one before left).
+    fn private_modes<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        modes: &[u16],
+        set: bool,
+    ) -> Result<(), ParserPanicked> {
+        let hl = if set { 'h' } else { 'l' };
+        for &mode in modes {
+            self.out.clear();
+            let _ = match (mode, set) {
+                (1047, true) => write!(self.out, "\x1b[?47h"),
+                // Leaving, xterm clears the alternate screen first.
+                (1047, false) if parser.screen().alternate_screen() => {
+                    write!(self.out, "\x1b[2J\x1b[?47l")
+                }
+                (1047, false) => write!(self.out, "\x1b[?47l"),
+                (1048, true) => write!(self.out, "\x1b7"),
+                (1048, false) => write!(self.out, "\x1b8"),
+                (mode, _) => write!(self.out, "\x1b[?{mode}{hl}"),
+            };
+            parse_guard::process(parser, &self.out)?;
+            if (mode, set) == (1049, true) {
+                // vt100 clears the alternate grid, region and all.
+                self.regions[1] = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// After IL, DL, SU or SD: vt100 leaves the new rows in the default
+    /// colours; a terminal with background colour erase (xterm, tmux)
+    /// fills them with the current background. Erased here with EL, which
+    /// vt100 does fill, moving with VPA (so the column, even a pending
+    /// wrap, stays as it was).
+    fn blank_in_background<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        what: Blanked,
+        count: u16,
+    ) -> Result<(), ParserPanicked> {
+        let screen = parser.screen();
+        if screen.bgcolor() == vt100::Color::Default {
+            return Ok(());
+        }
+        let rows = self.follower.rows;
+        let (top, bottom) =
+            self.regions[usize::from(screen.alternate_screen())].unwrap_or((0, rows - 1));
+        let (row, _) = screen.cursor_position();
+        let in_region = (top..=bottom).contains(&row);
+        let count = count.max(1);
+        let blanked = match what {
+            Blanked::InsertLines if in_region => row..=bottom.min(row.saturating_add(count - 1)),
+            Blanked::DeleteLines if in_region => bottom.saturating_sub(count - 1).max(row)..=bottom,
+            Blanked::ScrollUp => bottom.saturating_sub(count - 1).max(top)..=bottom,
+            Blanked::ScrollDown => top..=bottom.min(top.saturating_add(count - 1)),
+            _ => return Ok(()),
+        };
+        self.out.clear();
+        for r in blanked {
+            move_to_row(&mut self.out, r);
+            self.out.extend_from_slice(b"\x1b[2K");
+        }
+        move_to_row(&mut self.out, row);
+        parse_guard::process(parser, &self.out)
+    }
+}
+
+/// Appends a move to row `row`: VPA, which in vt100 is absolute whatever
+/// the origin mode and region, and leaves the column (even a pending wrap)
+/// as it is.
+fn move_to_row(out: &mut Vec<u8>, row: u16) {
+    let _ = write!(out, "\x1b[{}d", row + 1);
+}
+
+/// Printable ASCII.
+fn is_ascii_text(b: u8) -> bool {
+    (0x20..0x7f).contains(&b)
+}
+
+/// Appends printable ASCII `b` as `set` shows it.
+fn push_char(out: &mut Vec<u8>, set: Charset, b: u8) {
+    match set.map(b) {
+        Some(c) => {
+            let mut buf = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+        None => out.push(b),
+    }
+}

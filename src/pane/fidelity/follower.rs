@@ -1,0 +1,331 @@
+//! The follower: vte calls it for every byte a parser gets, and it keeps
+//! what the layer needs of them (modes, character sets, tab stops, REP's
+//! character) and stops vte after a sequence the layer must act on
+//! ([`Stop`]). What to do at each stop is [`super::Fidelity`]'s.
+
+use crate::pane::fidelity::Modes;
+use crate::pane::fidelity::answers::Query;
+use crate::pane::fidelity::charsets::{Charset, Charsets};
+use crate::pane::fidelity::sgr;
+use crate::pane::fidelity::tabs::TabStops;
+use crate::pane::rep_bound::{self, Region, RepBound, param};
+
+const CAN: u8 = 0x18;
+const SUB: u8 = 0x1a;
+const SO: u8 = 0x0e;
+const SI: u8 = 0x0f;
+
+/// A sequence replaced by ones vt100 reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Replace {
+    /// `CSI s` (SCOSC): as DECSC.
+    SaveCursor,
+    /// `CSI u` (SCORC): as DECRC.
+    RestoreCursor,
+    /// IND (`ESC D`): down a row, scrolling at the bottom (vt100's LF).
+    Index,
+    /// NEL (`ESC E`): CR LF.
+    NextLine,
+    /// DECSTR (`CSI ! p`).
+    SoftReset,
+    /// DECALN (`ESC # 8`): the screen filled with `E`.
+    Alignment,
+    /// CHT (`CSI n I`).
+    TabForward(u16),
+    /// CBT (`CSI n Z`).
+    TabBackward(u16),
+    /// An SGR vt100 misreads; the follower wrote the rewritten one.
+    Sgr,
+    /// DECSET (true) or DECRST with `1047`, `1048` or `1049` among the
+    /// follower's `private_modes`.
+    PrivateModes(bool),
+}
+
+/// What IL, DL, SU and SD blank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Blanked {
+    InsertLines,
+    DeleteLines,
+    ScrollUp,
+    ScrollDown,
+}
+
+/// A kitty keyboard flags change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeyboardChange {
+    Push(u16),
+    Pop(u16),
+    Set(u16, u16),
+}
+
+/// Where the follower stopped, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stop {
+    /// A REP with this count, worth bounding.
+    Rep(u16),
+    /// DECSTBM setting this region on the grid the parser shows.
+    Region(Region),
+    /// A mode changed how text prints: the text after it takes the other
+    /// path.
+    Recheck,
+    /// Auto-wrap back on (`?7h`). Without it the cursor stayed in the last
+    /// column, where vt100 may hold it one column further (its pending
+    /// wrap): brought back, so the next character lands in the last column
+    /// as in xterm.
+    AutowrapOn,
+    /// RIS.
+    Reset,
+    Replace(Replace),
+    /// HTS: a stop at the cursor's column.
+    TabSet,
+    /// TBC with its parameter.
+    TabClear(u16),
+    /// IL, DL, SU or SD with its count: blank rows take the background.
+    Blank(Blanked, u16),
+    Answer(Query),
+    Keyboard(KeyboardChange),
+}
+
+/// What the last byte fed one at a time did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Last {
+    Nothing,
+    Print(char),
+    Execute(u8),
+}
+
+/// The follower's view of the output: vte calls it for every byte the
+/// parser gets.
+#[derive(Debug)]
+pub(super) struct Follower {
+    /// The parser's size during this call.
+    pub(super) rows: u16,
+    pub(super) cols: u16,
+    pub(super) rep: RepBound,
+    pub(super) modes: Modes,
+    pub(super) charsets: Charsets,
+    pub(super) tabs: TabStops,
+    /// vte is in its ground state (false when unsure): a run of ASCII can
+    /// then be taken as printed text.
+    pub(super) ground: bool,
+    pub(super) last: Last,
+    pub(super) stop: Option<Stop>,
+    /// The rewritten SGR of a [`Replace::Sgr`].
+    pub(super) sgr: Vec<u8>,
+    /// The parameters of a [`Replace::PrivateModes`].
+    pub(super) private_modes: Vec<u16>,
+}
+
+impl Follower {
+    /// Whether printed text must be rewritten.
+    pub(super) fn rewrites_text(&self) -> bool {
+        self.charsets.active() != Charset::Ascii
+            || self.modes.insert
+            || !self.modes.autowrap
+            || self.tabs.custom()
+    }
+
+    fn stop(&mut self, stop: Stop) {
+        self.stop = Some(stop);
+    }
+
+    /// DECSET / DECRST: notes the modes vt100 ignores; replaces the
+    /// sequence when it holds one vt100 gets wrong.
+    fn private_modes(&mut self, params: &vte::Params, set: bool) {
+        let mut replace = false;
+        let mut recheck = None;
+        for p in params {
+            match p {
+                [7] => {
+                    let was = self.modes.autowrap;
+                    self.modes.autowrap = set;
+                    recheck = Some(if set && !was {
+                        Stop::AutowrapOn
+                    } else {
+                        Stop::Recheck
+                    });
+                }
+                [1004] => self.modes.focus_events = set,
+                [1047..=1049] => replace = true,
+                _ => {}
+            }
+            // xterm keeps the character sets with the saved cursor.
+            match (p, set) {
+                ([1048 | 1049], true) => self.charsets.save(),
+                ([1048 | 1049], false) => {
+                    let _ = self.charsets.restore();
+                }
+                _ => {}
+            }
+        }
+        if replace {
+            self.private_modes.clear();
+            self.private_modes
+                .extend(params.iter().filter_map(|p| p.first().copied()));
+            self.stop(Stop::Replace(Replace::PrivateModes(set)));
+        } else if let Some(stop) = recheck {
+            self.stop(stop);
+        }
+    }
+}
+
+impl vte::Perform for Follower {
+    #[inline]
+    fn print(&mut self, c: char) {
+        self.ground = true;
+        self.last = Last::Print(c);
+        self.rep.printed(c, self.cols);
+    }
+
+    #[inline]
+    fn execute(&mut self, byte: u8) {
+        self.last = Last::Execute(byte);
+        match byte {
+            SO => self.charsets.shift(true),
+            SI => self.charsets.shift(false),
+            CAN | SUB => self.ground = true,
+            _ => {}
+        }
+    }
+
+    fn csi_dispatch(
+        &mut self,
+        params: &vte::Params,
+        intermediates: &[u8],
+        _ignore: bool,
+        action: char,
+    ) {
+        self.ground = true;
+        // SGR first: nearly every sequence is one, and most need no look at
+        // their parameters beyond this.
+        if let ([], 'm') = (intermediates, action) {
+            if sgr::needs_rewrite(params) {
+                self.sgr.clear();
+                sgr::rewrite(params, &mut self.sgr);
+                self.stop(Stop::Replace(Replace::Sgr));
+            }
+            return;
+        }
+        let first = param(params, 0, 0);
+        // A lone parameter (or none): `CSI s` but not DECSLRM's `CSI 1;5 s`.
+        let bare = params.len() <= 1 && first == 0;
+        match (intermediates, action) {
+            ([], 'b') => {
+                let count = param(params, 0, 1);
+                if self.rep.worth_bounding(count, self.rows, self.cols) {
+                    self.stop(Stop::Rep(count));
+                }
+            }
+            ([], 'r') => self.stop(Stop::Region(rep_bound::region(params, self.rows))),
+            // ED 3 (and DECSED 3) clear the count of scrolled-off rows.
+            ([] | [b'?'], 'J') if first == 3 => self.rep.count_cleared(),
+            ([], 's') if bare => {
+                self.charsets.save();
+                self.stop(Stop::Replace(Replace::SaveCursor));
+            }
+            ([], 'u') if bare => {
+                let _ = self.charsets.restore();
+                self.stop(Stop::Replace(Replace::RestoreCursor));
+            }
+            ([], 'g') => self.stop(Stop::TabClear(first)),
+            ([], 'I') => self.stop(Stop::Replace(Replace::TabForward(param(params, 0, 1)))),
+            ([], 'Z') => self.stop(Stop::Replace(Replace::TabBackward(param(params, 0, 1)))),
+            ([], 'L' | 'M' | 'S' | 'T') => {
+                let what = match action {
+                    'L' => Blanked::InsertLines,
+                    'M' => Blanked::DeleteLines,
+                    'S' => Blanked::ScrollUp,
+                    _ => Blanked::ScrollDown,
+                };
+                self.stop(Stop::Blank(what, param(params, 0, 1)));
+            }
+            ([], 'h' | 'l') if params.iter().any(|p| p == [4]) => {
+                self.modes.insert = action == 'h';
+                self.stop(Stop::Recheck);
+            }
+            ([b'?'], 'h' | 'l') => self.private_modes(params, action == 'h'),
+            ([b'!'], 'p') => {
+                // DECSTR resets these at once; the rest when replaced.
+                self.modes.insert = false;
+                self.modes.autowrap = true;
+                self.stop(Stop::Replace(Replace::SoftReset));
+            }
+            ([b'?', b'$'], 'p') => self.stop(Stop::Answer(Query::Mode {
+                private: true,
+                mode: first,
+            })),
+            ([b'$'], 'p') => self.stop(Stop::Answer(Query::Mode {
+                private: false,
+                mode: first,
+            })),
+            ([b'>'], 'q') if first == 0 => self.stop(Stop::Answer(Query::Version)),
+            ([b'?'], 'u') => self.stop(Stop::Answer(Query::KeyboardFlags)),
+            ([b'>'], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Push(first))),
+            ([b'<'], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Pop(param(params, 0, 1)))),
+            ([b'='], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Set(
+                first,
+                param(params, 1, 1),
+            ))),
+            _ => {}
+        }
+    }
+
+    fn esc_dispatch(&mut self, intermediates: &[u8], _ignore: bool, byte: u8) {
+        self.ground = true;
+        match (intermediates, byte) {
+            // RIS: vt100 starts a new screen.
+            ([], b'c') => {
+                self.rep.reset();
+                self.modes = Modes::default();
+                self.charsets.reset();
+                self.tabs.reset();
+                self.stop(Stop::Reset);
+            }
+            ([], b'D') => self.stop(Stop::Replace(Replace::Index)),
+            ([], b'E') => self.stop(Stop::Replace(Replace::NextLine)),
+            ([], b'H') => self.stop(Stop::TabSet),
+            ([], b'7') => self.charsets.save(),
+            ([], b'8') => {
+                let changed = self.charsets.restore();
+                if changed {
+                    self.stop(Stop::Recheck);
+                }
+            }
+            ([b'#'], b'8') => self.stop(Stop::Replace(Replace::Alignment)),
+            ([b'(' | b')'], set) => {
+                let slot = usize::from(intermediates == b")");
+                if self.charsets.designate(slot, set) {
+                    self.stop(Stop::Recheck);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
+        self.ground = true;
+        // `OSC 10 ; ? ; ?` asks for 10 and 11: each `?` the next colour.
+        let first = match params.first().copied() {
+            Some(b"10") => 0,
+            Some(b"11") => 1,
+            Some(b"12") => 2,
+            _ => return,
+        };
+        let mut asked = 0u8;
+        for (i, p) in params.iter().skip(1).enumerate() {
+            if *p == b"?" && first + i < 3 {
+                asked |= 1 << (first + i);
+            }
+        }
+        if asked != 0 {
+            self.stop(Stop::Answer(Query::Colours {
+                asked,
+                bel: bell_terminated,
+            }));
+        }
+    }
+
+    fn terminated(&self) -> bool {
+        self.stop.is_some()
+    }
+}

@@ -1,0 +1,19 @@
+//! Sessions: the workspace outlives its terminal.
+//!
+//! `tilework` starts the workspace as a process of its own (in its own
+//! session, without a controlling terminal) and attaches the terminal it
+//! runs in; `C-b d` or a lost terminal detaches, `tilework attach` brings a
+//! terminal back. The workspace uses an attached terminal's descriptors
+//! directly (passed over a Unix socket with `SCM_RIGHTS`), so keys and
+//! frames take the same path as without sessions; the client in the
+//! terminal only waits and forwards signals.
+//!
+//! - [`dir`]: where sockets live (private per-user directory) and names.
+//! - [`proto`]: the messages on the socket, and passing descriptors.
+//! - [`host`]: the workspace's side (listener, links, attach, detach).
+//! - [`client`]: the terminal's side (`tilework`, `attach`, `ls`, `kill`).
+
+pub mod client;
+pub mod dir;
+pub mod host;
+pub mod proto;

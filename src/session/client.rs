@@ -1,0 +1,508 @@
+//! The process in the user's terminal: `tilework` itself (which starts a
+//! workspace and attaches to it), `tilework attach`, `ls` and `kill`.
+//!
+//! An attached client hands its stdin, stdout and stderr to the workspace
+//! and then only waits: for the workspace to say it let the terminal go (or
+//! ended), and for signals to forward (a resize, a hangup, SIGTERM). The
+//! shell gets its prompt back when the client exits, that is when the
+//! workspace detached or ended.
+
+use std::io::{self, IsTerminal, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+
+use super::dir;
+use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
+use crate::sanitize::escape_controls;
+
+/// The hidden flag that makes `tilework` the workspace process of a new
+/// session (the launcher passes it; users never do).
+pub const SERVE_FLAG: &str = "--serve-session";
+
+/// A workspace that answered.
+#[derive(Debug, Clone)]
+pub struct Live {
+    pub name: String,
+    pub path: PathBuf,
+    pub info: Info,
+}
+
+/// Connects to the workspace at `path` and checks it runs as this user.
+fn connect(path: &Path) -> io::Result<UnixStream> {
+    let stream = UnixStream::connect(path)?;
+    let peer = proto::peer_uid(&stream)?;
+    if peer != dir::my_uid() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{} is run by uid {peer}, not by you", path.display()),
+        ));
+    }
+    Ok(stream)
+}
+
+/// Whether connecting says nobody listens: the workspace is gone and its
+/// socket was left behind (a crash, a SIGKILL).
+fn is_stale(err: &io::Error) -> bool {
+    matches!(
+        err.kind(),
+        io::ErrorKind::ConnectionRefused | io::ErrorKind::NotFound
+    )
+}
+
+/// Asks one workspace about itself.
+fn query(path: &Path) -> io::Result<Info> {
+    let stream = connect(path)?;
+    stream.set_read_timeout(Some(Duration::from_secs(3)))?;
+    (&stream).write_all(Request::Info.line().as_bytes())?;
+    let mut reader = LineReader::default();
+    while let Some(lines) = reader.read_lines(&stream)? {
+        for line in lines {
+            match ServerNote::parse(&line) {
+                Some(ServerNote::Info(info)) => return Ok(info),
+                Some(ServerNote::Error(text)) => return Err(io::Error::other(text)),
+                _ => {}
+            }
+        }
+    }
+    Err(io::Error::other("the workspace did not answer"))
+}
+
+/// The running workspaces, sorted by name. Sockets nobody listens on are
+/// removed on the way.
+pub fn live_sessions(dir: &Path) -> Result<Vec<Live>> {
+    let mut live = Vec::new();
+    for name in dir::socket_names(dir)? {
+        let path = dir::socket_path(dir, &name);
+        match query(&path) {
+            Ok(info) => live.push(Live { name, path, info }),
+            Err(err) if is_stale(&err) => {
+                tracing::info!("removing the stale socket {}", path.display());
+                let _ = std::fs::remove_file(&path);
+            }
+            Err(err) => {
+                let _ = writeln!(
+                    io::stderr(),
+                    "tilework: workspace {name} does not answer: {err}"
+                );
+            }
+        }
+    }
+    Ok(live)
+}
+
+/// `tilework ls`.
+pub fn ls() -> Result<i32> {
+    let dir = dir::runtime_dir()?;
+    let live = live_sessions(&dir)?;
+    if live.is_empty() {
+        let _ = writeln!(io::stderr(), "no workspace is running");
+        return Ok(0);
+    }
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{:<16} {:>5}  {:<9} {:>6}  {}\n",
+        "NAME", "PANES", "STATE", "AGE", "PID"
+    ));
+    for s in &live {
+        out.push_str(&format!(
+            "{:<16} {:>5}  {:<9} {:>6}  {}\n",
+            s.name,
+            s.info.panes,
+            if s.info.attached {
+                "attached"
+            } else {
+                "detached"
+            },
+            age(now.saturating_sub(s.info.started)),
+            s.info.pid
+        ));
+    }
+    print!("{out}");
+    Ok(0)
+}
+
+/// `42s`, `5m`, `3h`, `2d`.
+pub fn age(secs: u64) -> String {
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m", secs / 60),
+        3600..86400 => format!("{}h", secs / 3600),
+        _ => format!("{}d", secs / 86400),
+    }
+}
+
+/// `tilework kill NAME`: ends the workspace as `C-b Q` would (without
+/// asking) and waits until it is gone.
+pub fn kill(name: &str) -> Result<i32> {
+    dir::check_name(name)?;
+    let dir = dir::runtime_dir()?;
+    let path = dir::socket_path(&dir, name);
+    let stream = match connect(&path) {
+        Ok(s) => s,
+        Err(err) if is_stale(&err) => {
+            let _ = std::fs::remove_file(&path);
+            bail!("no workspace named {name} is running (tilework ls lists them)");
+        }
+        Err(err) => return Err(err).with_context(|| format!("reaching workspace {name}")),
+    };
+    (&stream)
+        .write_all(Request::Kill.line().as_bytes())
+        .with_context(|| format!("asking workspace {name} to end"))?;
+    // The stream ends when the process does: that is "no process left".
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut reader = LineReader::default();
+    loop {
+        match reader.read_lines(&stream) {
+            Ok(Some(lines)) => {
+                for line in lines {
+                    if let Some(ServerNote::Error(text)) = ServerNote::parse(&line) {
+                        bail!("workspace {name}: {text}");
+                    }
+                }
+            }
+            Ok(None) => return Ok(0),
+            Err(err) => {
+                return Err(err).with_context(|| format!("waiting for workspace {name} to end"));
+            }
+        }
+    }
+}
+
+/// `tilework attach [NAME]`.
+pub fn attach(name: Option<&str>) -> Result<i32> {
+    require_terminals()?;
+    let dir = dir::runtime_dir()?;
+    let target = match name {
+        Some(name) => {
+            dir::check_name(name)?;
+            let path = dir::socket_path(&dir, name);
+            match query(&path) {
+                Ok(info) => Live {
+                    name: name.to_string(),
+                    path,
+                    info,
+                },
+                Err(err) if is_stale(&err) => {
+                    let _ = std::fs::remove_file(&path);
+                    bail!("no workspace named {name} is running (tilework ls lists them)");
+                }
+                Err(err) => {
+                    return Err(err).with_context(|| format!("reaching workspace {name}"));
+                }
+            }
+        }
+        None => {
+            let live = live_sessions(&dir)?;
+            match <[Live; 1]>::try_from(live) {
+                Ok([one]) => one,
+                Err(live) if live.is_empty() => {
+                    bail!("no workspace is running (start one with `tilework`)")
+                }
+                Err(several) => {
+                    let names: Vec<&str> = several.iter().map(|s| s.name.as_str()).collect();
+                    bail!(
+                        "{} workspaces are running ({}): say which, `tilework attach NAME`",
+                        names.len(),
+                        names.join(", ")
+                    )
+                }
+            }
+        }
+    };
+    // Panes get TILEWORK=<the workspace's pid>: a terminal inside the
+    // workspace would be drawn into itself, forever.
+    if std::env::var("TILEWORK").is_ok_and(|pid| pid == target.info.pid.to_string()) {
+        bail!(
+            "this terminal is a pane of workspace {}: it cannot show itself",
+            target.name
+        );
+    }
+    let stream =
+        connect(&target.path).with_context(|| format!("reaching workspace {}", target.name))?;
+    run_attached(stream, &target.name, None)
+}
+
+/// The terminal must be on stdin and stdout: that is what is handed over.
+pub fn require_terminals() -> Result<()> {
+    for (name, is_tty) in [
+        ("stdin", io::stdin().is_terminal()),
+        ("stdout", io::stdout().is_terminal()),
+    ] {
+        if !is_tty {
+            bail!(
+                "{name} is not a terminal: tilework draws its workspace on the terminal it \
+                 runs in, so run it in a terminal without redirecting {name}"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Starts a new workspace named `name` (see [`pick_name`]) running
+/// `args` (tilework's own arguments) and attaches this terminal to it.
+pub fn launch(name: &str, name_given: bool) -> Result<i32> {
+    let dir = dir::runtime_dir()?;
+    let path = dir::socket_path(&dir, name);
+    let listener = bind(&path, name)?;
+    let exe = std::env::current_exe().context("finding tilework's own binary")?;
+    let mut cmd = Command::new(exe);
+    cmd.arg(SERVE_FLAG);
+    if !name_given {
+        cmd.args(["--session", name]);
+    }
+    // In front: anything after `--` is the pane's command.
+    cmd.args(std::env::args_os().skip(1));
+    // The listening socket is the workspace's stdin: handed over without
+    // `unsafe`, and the launcher's connection below waits in its backlog,
+    // so there is no race to get the socket file ready.
+    cmd.stdin(Stdio::from(OwnedFd::from(listener)))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let child = cmd.spawn().context("starting the workspace process")?;
+    drop(cmd);
+    let stream = connect(&path).context("reaching the new workspace")?;
+    run_attached(stream, name, Some(child))
+}
+
+/// Binds the socket of a new workspace `name`, replacing a stale one.
+fn bind(path: &Path, name: &str) -> Result<UnixListener> {
+    match connect(path) {
+        Ok(_) => bail!("a workspace named {name} is already running: `tilework attach {name}`"),
+        Err(err) if err.kind() == io::ErrorKind::ConnectionRefused => {
+            let _ = std::fs::remove_file(path);
+        }
+        Err(_) => {}
+    }
+    let listener = UnixListener::bind(path)
+        .with_context(|| format!("creating the socket {}", path.display()))?;
+    dir::restrict_socket(path)?;
+    Ok(listener)
+}
+
+/// A name for a new workspace: the profile's name when one was given (with
+/// `-2`, `-3`... if taken), else the first free number from 0.
+pub fn pick_name(profile: Option<&str>) -> Result<String> {
+    let dir = dir::runtime_dir()?;
+    let taken: Vec<String> = live_sessions(&dir)?.into_iter().map(|s| s.name).collect();
+    let free = |n: &String| !taken.contains(n) && !dir::socket_path(&dir, n).exists();
+    if let Some(base) = profile.and_then(dir::name_from) {
+        if free(&base) {
+            return Ok(base);
+        }
+        if let Some(name) = (2..1000).map(|i| format!("{base}-{i}")).find(|n| free(n)) {
+            return Ok(name);
+        }
+    }
+    (0..100_000)
+        .map(|i| i.to_string())
+        .find(|n| free(n))
+        .context("no free workspace name")
+}
+
+/// Hands this process's terminal to the workspace on `stream` and waits
+/// until it is let go. `child`: the workspace process when we started it
+/// (its status is ours if it dies without a word). Returns the exit status.
+pub fn run_attached(stream: UnixStream, name: &str, child: Option<Child>) -> Result<i32> {
+    let stdin = io::stdin();
+    let saved = rustix::termios::tcgetattr(&stdin).ok();
+    let fallback = Fallback { saved };
+    let signals = forward_signals(&stream, fallback.clone())?;
+    proto::send_with_fds(
+        &stream,
+        &Request::Attach.line(),
+        &[stdin.as_fd(), io::stdout().as_fd(), io::stderr().as_fd()],
+    )
+    .with_context(|| format!("handing the terminal to workspace {name}"))?;
+    let outcome = wait_for_word(&stream);
+    signals.close();
+    match outcome {
+        Word::Detached(reason) => {
+            fallback.restore_mode();
+            let why = match reason {
+                DetachReason::Key => String::new(),
+                DetachReason::TakenOver => ": it was attached from another terminal".into(),
+                DetachReason::TerminalLost => ": the terminal was lost".into(),
+                DetachReason::Hangup => ": hangup".into(),
+            };
+            say(&format!(
+                "[detached from workspace {name}{why}; `tilework attach {name}` returns to it]"
+            ));
+            Ok(0)
+        }
+        Word::Exit { code, killed } => {
+            if killed {
+                say(&format!("[workspace {name} was ended by `tilework kill`]"));
+            }
+            wait_gone(&stream, child);
+            Ok(code)
+        }
+        Word::Error(text) => {
+            wait_gone(&stream, child);
+            bail!("{text}")
+        }
+        Word::Silence => {
+            // It died without restoring the terminal, or after a panic
+            // that did (its message is on the screen).
+            let status = child.and_then(|mut c| c.wait().ok());
+            let killed_by_signal = status.as_ref().is_some_and(|s| s.code().is_none());
+            if status.is_none() || killed_by_signal {
+                fallback.restore_screen();
+            }
+            fallback.restore_mode();
+            say(&format!(
+                "[workspace {name} ended unexpectedly; its log may say why]"
+            ));
+            use std::os::unix::process::ExitStatusExt;
+            Ok(status
+                .map(|s| s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0)))
+                .unwrap_or(1))
+        }
+    }
+}
+
+/// How the workspace let go of the terminal.
+enum Word {
+    Detached(DetachReason),
+    Exit {
+        code: i32,
+        killed: bool,
+    },
+    Error(String),
+    /// The connection ended without a word.
+    Silence,
+}
+
+fn wait_for_word(stream: &UnixStream) -> Word {
+    let mut reader = LineReader::default();
+    loop {
+        match reader.read_lines(stream) {
+            Ok(Some(lines)) => {
+                for line in lines {
+                    match ServerNote::parse(&line) {
+                        Some(ServerNote::Detached(reason)) => return Word::Detached(reason),
+                        Some(ServerNote::Exit { code, killed }) => {
+                            return Word::Exit { code, killed };
+                        }
+                        Some(ServerNote::Error(text)) => return Word::Error(text),
+                        _ => tracing::warn!("unexpected message from the workspace: {line:?}"),
+                    }
+                }
+            }
+            Ok(None) | Err(_) => return Word::Silence,
+        }
+    }
+}
+
+/// After the last word, waits (briefly) for the workspace process to be
+/// gone, so that when this exits, nothing of the workspace is left.
+fn wait_gone(stream: &UnixStream, child: Option<Child>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut reader = LineReader::default();
+    while let Ok(Some(_)) = reader.read_lines(stream) {}
+    if let Some(mut child) = child {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            match child.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+    }
+}
+
+/// One line for the user, on stderr (the terminal is back to normal). A
+/// terminal that is gone is not an error worth more.
+fn say(text: &str) {
+    let _ = writeln!(io::stderr(), "{}", escape_controls(text));
+}
+
+/// What the client can put back itself if the workspace dies without doing
+/// it: the line discipline it saw before attaching, and the modes.
+#[derive(Clone)]
+struct Fallback {
+    saved: Option<rustix::termios::Termios>,
+}
+
+impl Fallback {
+    fn restore_mode(&self) {
+        if let Some(saved) = &self.saved {
+            let _ = rustix::termios::tcsetattr(
+                io::stdin(),
+                rustix::termios::OptionalActions::Now,
+                saved,
+            );
+        }
+    }
+
+    fn restore_screen(&self) {
+        let _ = io::stdout().write_all(crate::terminal::guard::LEAVE_SEQUENCE);
+        let _ = io::stdout().flush();
+    }
+}
+
+/// The signal thread of an attached client.
+struct Forwarder {
+    handle: signal_hook::iterator::Handle,
+}
+
+impl Forwarder {
+    fn close(self) {
+        self.handle.close();
+    }
+}
+
+/// SIGWINCH, SIGHUP, SIGTERM and SIGINT reach the client (it is the
+/// terminal's foreground process); each becomes a note to the workspace.
+/// A second SIGTERM/SIGINT means the workspace does not answer: the client
+/// puts the terminal back and exits.
+fn forward_signals(stream: &UnixStream, fallback: Fallback) -> Result<Forwarder> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGWINCH};
+    let mut signals = signal_hook::iterator::Signals::new([SIGWINCH, SIGHUP, SIGTERM, SIGINT])
+        .context("installing signal handlers")?;
+    let handle = signals.handle();
+    let notes = stream.try_clone().context("cloning the session stream")?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let mut quits = 0;
+            for sig in signals.forever() {
+                let note = match sig {
+                    SIGWINCH => ClientNote::Resize,
+                    SIGHUP => ClientNote::Hangup,
+                    _ => {
+                        quits += 1;
+                        if quits > 1 {
+                            fallback.restore_screen();
+                            fallback.restore_mode();
+                            std::process::exit(128 + sig);
+                        }
+                        ClientNote::Quit(sig)
+                    }
+                };
+                let _ = (&notes).write_all(note.line().as_bytes());
+            }
+        })
+        .context("starting the signal thread")?;
+    Ok(Forwarder { handle })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_read_at_a_glance() {
+        assert_eq!(age(5), "5s");
+        assert_eq!(age(125), "2m");
+        assert_eq!(age(7200), "2h");
+        assert_eq!(age(3 * 86400), "3d");
+    }
+}

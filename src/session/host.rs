@@ -1,0 +1,560 @@
+//! The workspace's side of a session: the socket's listener thread, one
+//! link thread per attached terminal, and what the loop does on attach,
+//! detach and exit.
+//!
+//! Keys and frames never pass through here: an attached terminal's own
+//! descriptors become the workspace's fds 0, 1 and 2 (`terminal::stdio`),
+//! so the key path and the one `write(2)` per frame are the same as
+//! without sessions. The socket carries only the attach request (with the
+//! descriptors), the client's signals, and why the terminal was let go.
+
+use std::io::{self, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+use crossbeam_channel::{Sender, bounded};
+use rustix::event::{PollFd, PollFlags};
+
+use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
+use crate::mailbox::Mailbox;
+use crate::terminal::{guard, input_thread, stdio};
+
+pub use crate::config::OnHangup;
+
+/// How long a client may take to say what it wants.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A client that brought its terminal.
+pub struct Arrival {
+    pub stream: UnixStream,
+    /// The client's stdin, stdout and stderr.
+    pub fds: [OwnedFd; 3],
+}
+
+/// What the session's threads tell the loop.
+pub enum SessionEvent {
+    Attach(Arrival),
+    /// News about attachment number `link` (stale ones are ignored).
+    Link {
+        link: u64,
+        news: LinkNews,
+    },
+    /// `tilework ls` asks; the loop answers with [`Host::info`].
+    Info(Sender<Info>),
+    /// `tilework kill`: the stream hears the exit.
+    Kill(UnixStream),
+}
+
+pub enum LinkNews {
+    /// The client's connection ended (it exited or was killed).
+    ClientGone,
+    /// The terminal hung up.
+    TerminalHungUp,
+    /// The client forwarded a signal.
+    Client(ClientNote),
+}
+
+/// What the loop should do about some news.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Nothing,
+    Detach(DetachReason),
+    /// End the workspace with this status.
+    Quit(i32),
+}
+
+/// The attached terminal's client.
+struct Attached {
+    link: u64,
+    stream: UnixStream,
+    /// When it attached: input read before belongs to an earlier terminal.
+    since: Instant,
+}
+
+/// A new workspace's session before its loop runs: the socket, and the
+/// launcher's connection whose terminal is already on stdio.
+pub struct SessionStart {
+    pub name: String,
+    pub path: PathBuf,
+    pub listener: UnixListener,
+    pub first: UnixStream,
+    pub on_hangup: OnHangup,
+}
+
+impl SessionStart {
+    /// Starts the session's threads; events go to `mailbox`.
+    pub fn begin(self, mouse: bool, mailbox: Mailbox<SessionEvent>) -> Result<Host> {
+        Host::start(
+            self.name,
+            self.path,
+            self.listener,
+            self.first,
+            mouse,
+            self.on_hangup,
+            mailbox,
+        )
+    }
+}
+
+/// The session as the loop owns it.
+pub struct Host {
+    name: String,
+    path: PathBuf,
+    mouse: bool,
+    on_hangup: OnHangup,
+    started: SystemTime,
+    attached: Option<Attached>,
+    next_gen: u64,
+    mailbox: Mailbox<SessionEvent>,
+    /// `tilework kill` clients waiting for the end.
+    killers: Vec<UnixStream>,
+}
+
+impl Host {
+    /// Starts listening on `listener` (whose socket file is `path`) and
+    /// takes `first` as the attached terminal: its descriptors must already
+    /// be on stdio (see [`accept_first`]).
+    fn start(
+        name: String,
+        path: PathBuf,
+        listener: UnixListener,
+        first: UnixStream,
+        mouse: bool,
+        on_hangup: OnHangup,
+        mailbox: Mailbox<SessionEvent>,
+    ) -> Result<Self> {
+        let mut host = Self {
+            name,
+            path,
+            mouse,
+            on_hangup,
+            started: SystemTime::now(),
+            attached: None,
+            next_gen: 1,
+            mailbox: mailbox.clone(),
+            killers: Vec::new(),
+        };
+        let listen_mailbox = mailbox;
+        std::thread::Builder::new()
+            .name("session-listener".into())
+            .spawn(move || listen(&listener, &listen_mailbox))
+            .context("starting the session listener")?;
+        host.link(first)?;
+        Ok(host)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn is_attached(&self) -> bool {
+        self.attached.is_some()
+    }
+
+    /// Whether input stamped `at` comes from the attached terminal.
+    pub fn accepts_input(&self, at: Instant) -> bool {
+        self.attached.as_ref().is_some_and(|a| at >= a.since)
+    }
+
+    /// Makes `arrival`'s terminal the workspace's, letting the current one
+    /// go first (it is told why). The caller redraws everything.
+    pub fn attach(&mut self, arrival: Arrival) -> Result<()> {
+        let [input, output, errors] = &arrival.fds;
+        // Checked first: a client without a terminal takes nothing over.
+        if !rustix::termios::isatty(input) || !rustix::termios::isatty(output) {
+            let _ = tell(
+                &arrival.stream,
+                &ServerNote::Error("stdin and stdout must be a terminal to attach".into()),
+            );
+            bail!("a client attached without a terminal");
+        }
+        self.detach(DetachReason::TakenOver);
+        stdio::install(input, output, errors).context("taking the terminal")?;
+        drop(arrival.fds);
+        if let Err(err) = guard::enter(self.mouse) {
+            guard::restore();
+            let _ = stdio::park();
+            let _ = tell(
+                &arrival.stream,
+                &ServerNote::Error(format!("setting up the terminal: {err}")),
+            );
+            return Err(err).context("setting up the terminal");
+        }
+        self.link(arrival.stream)
+    }
+
+    /// Starts the link thread of the terminal now on stdio.
+    fn link(&mut self, stream: UnixStream) -> Result<()> {
+        let link = self.next_gen;
+        self.next_gen += 1;
+        let tty = rustix::stdio::stdin()
+            .try_clone_to_owned()
+            .context("watching the terminal")?;
+        let watched = stream.try_clone().context("watching the client")?;
+        let mailbox = self.mailbox.clone();
+        std::thread::Builder::new()
+            .name("session-link".into())
+            .spawn(move || watch_link(link, &watched, tty, &mailbox))
+            .context("starting the session link")?;
+        self.attached = Some(Attached {
+            link,
+            stream,
+            since: Instant::now(),
+        });
+        tracing::info!(session = %self.name, link, "terminal attached");
+        // An input thread stopped on a dead terminal reads again, and one
+        // asleep in poll(2) on the previous terminal wakes (crossterm's
+        // SIGWINCH pipe is in its poll set) and polls fd 0 afresh.
+        input_thread::resume();
+        kick_input_thread();
+        Ok(())
+    }
+
+    /// Lets the attached terminal go, if any: restored exactly as it was,
+    /// its client told `reason` (and so able to exit), the parking PTY put
+    /// in its place. The caller stops drawing.
+    pub fn detach(&mut self, reason: DetachReason) {
+        let Some(attached) = self.attached.take() else {
+            return;
+        };
+        guard::restore();
+        if let Err(err) = stdio::park() {
+            tracing::error!("parking stdio: {err}");
+        }
+        // The input thread may sleep in poll(2) on the last terminal, and
+        // a sleeping poll holds the file open: the terminal would never
+        // see its last user leave (ssh would not close). Wake it (see
+        // `link`) to poll the parking PTY instead.
+        kick_input_thread();
+        let _ = tell(&attached.stream, &ServerNote::Detached(reason));
+        // The link thread sees the end and exits, closing its copy.
+        let _ = attached.stream.shutdown(std::net::Shutdown::Both);
+        tracing::info!(session = %self.name, link = attached.link, ?reason, "terminal detached");
+    }
+
+    /// What to do about news from link `link`.
+    pub fn judge(&self, link: u64, news: &LinkNews) -> Verdict {
+        if self.attached.as_ref().is_none_or(|a| a.link != link) {
+            return Verdict::Nothing;
+        }
+        let hangup = |reason| match self.on_hangup {
+            OnHangup::Detach => Verdict::Detach(reason),
+            OnHangup::Quit => Verdict::Quit(128 + libc_sig(nix::sys::signal::Signal::SIGHUP)),
+        };
+        match news {
+            // Nobody is left to tell; the terminal goes back to its shell.
+            LinkNews::ClientGone => Verdict::Detach(DetachReason::TerminalLost),
+            LinkNews::TerminalHungUp => hangup(DetachReason::TerminalLost),
+            LinkNews::Client(ClientNote::Hangup) => hangup(DetachReason::Hangup),
+            LinkNews::Client(ClientNote::Quit(sig)) => Verdict::Quit(128 + sig),
+            LinkNews::Client(ClientNote::Resize) => Verdict::Nothing,
+        }
+    }
+
+    /// SIGHUP sent to the workspace itself.
+    pub fn judge_sighup(&self) -> Verdict {
+        match self.on_hangup {
+            OnHangup::Detach => Verdict::Detach(DetachReason::Hangup),
+            OnHangup::Quit => Verdict::Quit(128 + libc_sig(nix::sys::signal::Signal::SIGHUP)),
+        }
+    }
+
+    /// A terminal write failed: the terminal is gone.
+    pub fn judge_write_error(&self) -> Verdict {
+        match self.on_hangup {
+            OnHangup::Detach => Verdict::Detach(DetachReason::TerminalLost),
+            OnHangup::Quit => Verdict::Quit(128 + libc_sig(nix::sys::signal::Signal::SIGHUP)),
+        }
+    }
+
+    pub fn info(&self, panes: usize) -> Info {
+        Info {
+            pid: std::process::id(),
+            panes,
+            attached: self.is_attached(),
+            started: self
+                .started
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+        }
+    }
+
+    pub fn add_killer(&mut self, stream: UnixStream) {
+        self.killers.push(stream);
+    }
+
+    pub fn killed(&self) -> bool {
+        !self.killers.is_empty()
+    }
+
+    /// The workspace is over (children ended, terminal restored): removes
+    /// the socket and tells the attached client and any `kill` how it
+    /// ended. Last thing before the process exits.
+    pub fn finish(mut self, result: &Result<i32>) {
+        let _ = std::fs::remove_file(&self.path);
+        let note = match result {
+            Ok(code) => ServerNote::Exit {
+                code: *code,
+                killed: self.killed(),
+            },
+            Err(err) => ServerNote::Error(format!("{err:#}")),
+        };
+        let mut streams = std::mem::take(&mut self.killers);
+        streams.extend(self.attached.take().map(|a| a.stream));
+        for stream in &streams {
+            let _ = tell(stream, &note);
+        }
+        tracing::info!(session = %self.name, "workspace ended");
+        // Left open until the process exits and the kernel closes them:
+        // the end of the stream tells a client the process is gone, not
+        // just about to go.
+        std::mem::forget(streams);
+    }
+}
+
+/// Wakes crossterm's reader: SIGWINCH writes to a pipe in its poll set,
+/// so it returns (with a resize, which the loop drops unless current) and
+/// polls fd 0 afresh.
+fn kick_input_thread() {
+    let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGWINCH);
+}
+
+fn libc_sig(sig: nix::sys::signal::Signal) -> i32 {
+    sig as i32
+}
+
+/// Writes one message, never blocking long: a client that stopped reading
+/// must not stall the workspace.
+pub fn tell(mut stream: &UnixStream, note: &ServerNote) -> io::Result<()> {
+    stream.set_write_timeout(Some(Duration::from_secs(1)))?;
+    stream.write_all(note.line().as_bytes())
+}
+
+/// Waits (up to `limit`) for the launcher's connection on a fresh
+/// workspace's listener and takes its terminal onto stdio.
+pub fn accept_first(listener: &UnixListener, limit: Duration) -> Result<UnixStream> {
+    let mut fds = [PollFd::new(listener, PollFlags::IN)];
+    let timeout = rustix::event::Timespec {
+        tv_sec: i64::try_from(limit.as_secs()).unwrap_or(i64::MAX),
+        tv_nsec: 0,
+    };
+    loop {
+        match rustix::event::poll(&mut fds, Some(&timeout)) {
+            Ok(0) => bail!("nobody attached within {} s", limit.as_secs()),
+            Ok(_) => break,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(err) => return Err(err).context("waiting for the first terminal"),
+        }
+    }
+    let (stream, _) = listener.accept().context("accepting the first terminal")?;
+    match receive(stream, super::dir::my_uid())? {
+        Incoming::Attach(arrival) => {
+            let [input, output, errors] = &arrival.fds;
+            stdio::install(input, output, errors).context("taking the terminal")?;
+            Ok(arrival.stream)
+        }
+        _ => bail!("the first client did not attach"),
+    }
+}
+
+/// What a connection asked for.
+enum Incoming {
+    Attach(Arrival),
+    Info(UnixStream),
+    Kill(UnixStream),
+}
+
+/// Checks the peer and reads its request. Another user is refused (the
+/// directory keeps them out already; this holds even if it did not).
+fn receive(stream: UnixStream, me: u32) -> Result<Incoming> {
+    let peer = proto::peer_uid(&stream).context("reading the client's credentials")?;
+    if !peer_allowed(peer, me) {
+        let _ = tell(
+            &stream,
+            &ServerNote::Error(format!(
+                "refused: this workspace belongs to uid {me}, not to uid {peer}"
+            )),
+        );
+        bail!("refused a client of uid {peer}");
+    }
+    stream
+        .set_read_timeout(Some(REQUEST_TIMEOUT))
+        .context("setting a timeout")?;
+    let (line, fds) = proto::recv_request(&stream).context("reading the request")?;
+    stream
+        .set_read_timeout(None)
+        .context("clearing a timeout")?;
+    let request = match Request::parse(&line) {
+        Ok(r) => r,
+        Err(msg) => {
+            let _ = tell(&stream, &ServerNote::Error(msg.clone()));
+            bail!("{msg}");
+        }
+    };
+    Ok(match request {
+        Request::Attach => match <[OwnedFd; 3]>::try_from(fds) {
+            Ok(fds) => Incoming::Attach(Arrival { stream, fds }),
+            Err(_) => {
+                let _ = tell(
+                    &stream,
+                    &ServerNote::Error("attach needs stdin, stdout and stderr".into()),
+                );
+                bail!("an attach request without its three descriptors");
+            }
+        },
+        Request::Info => Incoming::Info(stream),
+        Request::Kill => Incoming::Kill(stream),
+    })
+}
+
+/// Only the workspace's own user may talk to it.
+pub fn peer_allowed(peer_uid: u32, my_uid: u32) -> bool {
+    peer_uid == my_uid
+}
+
+/// The listener thread: one connection at a time, each answered or handed
+/// to the loop. Blocked in accept(2) otherwise: no wake-ups.
+fn listen(listener: &UnixListener, mailbox: &Mailbox<SessionEvent>) {
+    for stream in listener.incoming() {
+        let stream = match stream {
+            Ok(s) => s,
+            Err(err) => {
+                tracing::warn!("accepting a session client: {err}");
+                // EMFILE and the like: do not spin on them.
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
+        let delivered = match receive(stream, super::dir::my_uid()) {
+            Ok(Incoming::Attach(arrival)) => mailbox.post(SessionEvent::Attach(arrival)),
+            Ok(Incoming::Kill(stream)) => mailbox.post(SessionEvent::Kill(stream)),
+            Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
+            Err(err) => {
+                tracing::warn!("session client: {err:#}");
+                true
+            }
+        };
+        if !delivered {
+            break;
+        }
+    }
+}
+
+fn answer_info(stream: &UnixStream, mailbox: &Mailbox<SessionEvent>) -> bool {
+    let (tx, rx) = bounded(1);
+    if !mailbox.post(SessionEvent::Info(tx)) {
+        return false;
+    }
+    // The loop answers within a turn; one that does not within two
+    // seconds is left out of `ls` rather than holding the listener.
+    if let Ok(info) = rx.recv_timeout(Duration::from_secs(2)) {
+        let _ = tell(stream, &ServerNote::Info(info));
+    }
+    true
+}
+
+/// One attached terminal's link: waits on the client's connection (its
+/// forwarded signals, its end) and on the terminal hanging up, reporting
+/// to the loop. Asleep in poll(2) otherwise.
+fn watch_link(link: u64, stream: &UnixStream, tty: OwnedFd, mailbox: &Mailbox<SessionEvent>) {
+    let mut tty = Some(tty);
+    let mut reader = LineReader::default();
+    let report = |news| mailbox.post(SessionEvent::Link { link, news });
+    loop {
+        let (client_ready, hung_up) = {
+            let mut fds = vec![PollFd::new(stream, PollFlags::IN)];
+            if let Some(t) = &tty {
+                // No events asked: poll reports only a hangup or an error.
+                fds.push(PollFd::from_borrowed_fd(t.as_fd(), PollFlags::empty()));
+            }
+            match rustix::event::poll(&mut fds, None) {
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(err) => {
+                    tracing::warn!("session link: {err}");
+                    report(LinkNews::ClientGone);
+                    return;
+                }
+            }
+            let hung = fds
+                .get(1)
+                .is_some_and(|f| f.revents().intersects(PollFlags::HUP | PollFlags::ERR));
+            (!fds[0].revents().is_empty(), hung)
+        };
+        if hung_up {
+            tty = None;
+            if !report(LinkNews::TerminalHungUp) {
+                return;
+            }
+        }
+        if client_ready {
+            match reader.read_lines(stream) {
+                Ok(Some(lines)) => {
+                    for line in lines {
+                        match ClientNote::parse(&line) {
+                            // The workspace is not in the terminal's
+                            // foreground group: the resize reaches it this
+                            // way, and crossterm reads the new size.
+                            Some(ClientNote::Resize) => {
+                                let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGWINCH);
+                            }
+                            Some(note) => {
+                                if !report(LinkNews::Client(note)) {
+                                    return;
+                                }
+                            }
+                            None => tracing::warn!("session client sent {line:?}"),
+                        }
+                    }
+                }
+                Ok(None) | Err(_) => {
+                    report(LinkNews::ClientGone);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_same_uid_is_allowed() {
+        assert!(peer_allowed(1000, 1000));
+        assert!(!peer_allowed(0, 1000));
+        assert!(!peer_allowed(1001, 1000));
+    }
+
+    #[test]
+    fn a_peer_of_another_uid_is_refused_with_a_reason() {
+        // A real connection and real SO_PEERCRED, judged by a workspace
+        // that belongs to the next uid: refused, told why, no request read.
+        let (client, server) = UnixStream::pair().unwrap();
+        let me = proto::peer_uid(&server).unwrap();
+        let err = receive(server, me + 1).err().unwrap().to_string();
+        assert!(err.contains(&format!("uid {me}")), "{err}");
+        let mut reader = LineReader::default();
+        let lines = reader.read_lines(&client).unwrap().unwrap();
+        assert_eq!(lines.len(), 1);
+        match ServerNote::parse(&lines[0]) {
+            Some(ServerNote::Error(text)) => assert!(text.contains("refused"), "{text}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_same_uid_gets_its_request_read() {
+        let (client, server) = UnixStream::pair().unwrap();
+        let me = proto::peer_uid(&server).unwrap();
+        (&client)
+            .write_all(Request::Info.line().as_bytes())
+            .unwrap();
+        assert!(matches!(receive(server, me), Ok(Incoming::Info(_))));
+    }
+}

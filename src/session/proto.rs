@@ -1,0 +1,378 @@
+//! What a client and a workspace say over the socket: one line per message,
+//! plus the terminal's descriptors (`SCM_RIGHTS`) with an attach request.
+//!
+//! Lines keep the protocol readable in a log and `socat`-testable; the
+//! first line carries a version so a newer client refuses an older
+//! workspace plainly instead of misreading it.
+
+use std::io::{self, IoSlice, IoSliceMut, Read};
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+
+use rustix::net::{
+    RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
+    SendAncillaryMessage, SendFlags,
+};
+
+/// Starts every request; bumped when a message changes meaning.
+pub const VERSION: &str = "tilework/1";
+
+/// The longest line either side reads: messages are short, and a peer that
+/// sends an endless line must not grow our memory.
+const MAX_LINE: usize = 4096;
+
+/// A client's first message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// Take over the terminal whose stdin, stdout and stderr come along.
+    Attach,
+    /// Describe yourself (for `tilework ls`).
+    Info,
+    /// End the workspace (`tilework kill`).
+    Kill,
+}
+
+/// What an attached client tells the workspace later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientNote {
+    /// The client's terminal changed size (it got SIGWINCH; the workspace,
+    /// not in the terminal's foreground group, does not).
+    Resize,
+    /// The client got SIGHUP: its terminal is going away.
+    Hangup,
+    /// The client got SIGTERM/SIGINT (this number): quit, as before sessions.
+    Quit(i32),
+}
+
+/// Why a terminal was let go, told to its client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DetachReason {
+    /// The user pressed the detach key.
+    Key,
+    /// Another terminal attached.
+    TakenOver,
+    /// The terminal hung up or could not be written to.
+    TerminalLost,
+    /// SIGHUP reached the client or the workspace.
+    Hangup,
+}
+
+/// What the workspace tells its client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerNote {
+    Detached(DetachReason),
+    /// The workspace ended with this status; `killed` by `tilework kill`.
+    Exit {
+        code: i32,
+        killed: bool,
+    },
+    /// It could not start (or refused the request), with the reason.
+    Error(String),
+    Info(Info),
+}
+
+/// One workspace, as `tilework ls` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    pub pid: u32,
+    pub panes: usize,
+    pub attached: bool,
+    /// Seconds since the epoch when it started.
+    pub started: u64,
+}
+
+impl Request {
+    pub fn line(&self) -> String {
+        let verb = match self {
+            Request::Attach => "attach",
+            Request::Info => "info",
+            Request::Kill => "kill",
+        };
+        format!("{VERSION} {verb}\n")
+    }
+
+    pub fn parse(line: &str) -> Result<Self, String> {
+        let Some(rest) = line.strip_prefix(VERSION).and_then(|r| r.strip_prefix(' ')) else {
+            return Err(format!(
+                "this workspace speaks {VERSION}; the client sent {:?} (another tilework version?)",
+                line.split(' ').next().unwrap_or_default()
+            ));
+        };
+        match rest {
+            "attach" => Ok(Request::Attach),
+            "info" => Ok(Request::Info),
+            "kill" => Ok(Request::Kill),
+            other => Err(format!("unknown request {other:?}")),
+        }
+    }
+}
+
+impl ClientNote {
+    pub fn line(&self) -> String {
+        match self {
+            ClientNote::Resize => "resize\n".into(),
+            ClientNote::Hangup => "hangup\n".into(),
+            ClientNote::Quit(sig) => format!("quit {sig}\n"),
+        }
+    }
+
+    pub fn parse(line: &str) -> Option<Self> {
+        match line.split_once(' ') {
+            None if line == "resize" => Some(ClientNote::Resize),
+            None if line == "hangup" => Some(ClientNote::Hangup),
+            Some(("quit", sig)) => sig.parse().ok().map(ClientNote::Quit),
+            _ => None,
+        }
+    }
+}
+
+impl DetachReason {
+    fn word(self) -> &'static str {
+        match self {
+            DetachReason::Key => "key",
+            DetachReason::TakenOver => "taken-over",
+            DetachReason::TerminalLost => "terminal-lost",
+            DetachReason::Hangup => "hangup",
+        }
+    }
+
+    fn from_word(word: &str) -> Option<Self> {
+        [
+            DetachReason::Key,
+            DetachReason::TakenOver,
+            DetachReason::TerminalLost,
+            DetachReason::Hangup,
+        ]
+        .into_iter()
+        .find(|r| r.word() == word)
+    }
+}
+
+impl ServerNote {
+    pub fn line(&self) -> String {
+        match self {
+            ServerNote::Detached(reason) => format!("detached {}\n", reason.word()),
+            ServerNote::Exit { code, killed } => {
+                format!("exit {code}{}\n", if *killed { " killed" } else { "" })
+            }
+            // One line: newlines and other controls become spaces.
+            ServerNote::Error(text) => {
+                let flat: String = text
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect();
+                format!("error {flat}\n")
+            }
+            ServerNote::Info(info) => format!(
+                "info pid={} panes={} attached={} started={}\n",
+                info.pid,
+                info.panes,
+                u8::from(info.attached),
+                info.started
+            ),
+        }
+    }
+
+    pub fn parse(line: &str) -> Option<Self> {
+        let (verb, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match verb {
+            "detached" => DetachReason::from_word(rest).map(ServerNote::Detached),
+            "exit" => {
+                let (code, flag) = rest.split_once(' ').unwrap_or((rest, ""));
+                Some(ServerNote::Exit {
+                    code: code.parse().ok()?,
+                    killed: flag == "killed",
+                })
+            }
+            "error" => Some(ServerNote::Error(rest.to_string())),
+            "info" => {
+                let field = |name: &str| {
+                    rest.split(' ')
+                        .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+                };
+                Some(ServerNote::Info(Info {
+                    pid: field("pid")?.parse().ok()?,
+                    panes: field("panes")?.parse().ok()?,
+                    attached: field("attached")? == "1",
+                    started: field("started")?.parse().ok()?,
+                }))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Sends `line` with `fds` attached, in one `sendmsg`.
+pub fn send_with_fds(stream: &UnixStream, line: &str, fds: &[BorrowedFd<'_>]) -> io::Result<()> {
+    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
+    let mut control = SendAncillaryBuffer::new(&mut space);
+    if !control.push(SendAncillaryMessage::ScmRights(fds)) {
+        return Err(io::Error::other("too many descriptors for one message"));
+    }
+    let sent = rustix::net::sendmsg(
+        stream,
+        &[IoSlice::new(line.as_bytes())],
+        &mut control,
+        SendFlags::NOSIGNAL,
+    )?;
+    if sent != line.len() {
+        return Err(io::Error::other("the request was cut short"));
+    }
+    Ok(())
+}
+
+/// Reads a client's first line and the descriptors that came with it (at
+/// most three). The client sends nothing more before the workspace answers,
+/// so reading byte-wise up to the newline takes nothing of what follows.
+pub fn recv_request(stream: &UnixStream) -> io::Result<(String, Vec<OwnedFd>)> {
+    let mut line = Vec::new();
+    let mut fds = Vec::new();
+    loop {
+        let mut byte = [0u8; 1];
+        let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
+        let mut control = RecvAncillaryBuffer::new(&mut space);
+        let got = rustix::net::recvmsg(
+            stream,
+            &mut [IoSliceMut::new(&mut byte)],
+            &mut control,
+            RecvFlags::CMSG_CLOEXEC,
+        )?;
+        for message in control.drain() {
+            if let RecvAncillaryMessage::ScmRights(received) = message {
+                fds.extend(received);
+            }
+        }
+        if got.bytes == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        if byte[0] == b'\n' {
+            break;
+        }
+        line.push(byte[0]);
+        if line.len() > MAX_LINE {
+            return Err(io::Error::other("request line too long"));
+        }
+    }
+    fds.truncate(3);
+    Ok((String::from_utf8_lossy(&line).into_owned(), fds))
+}
+
+/// Splits what arrives on a stream into lines, none longer than [`MAX_LINE`].
+#[derive(Default)]
+pub struct LineReader {
+    pending: Vec<u8>,
+}
+
+impl LineReader {
+    /// Reads once from `stream` (blocking) and returns the complete lines;
+    /// `Ok(None)` at the end of the stream.
+    pub fn read_lines(&mut self, mut stream: &UnixStream) -> io::Result<Option<Vec<String>>> {
+        let mut buf = [0u8; 512];
+        let n = loop {
+            match stream.read(&mut buf) {
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                other => break other?,
+            }
+        };
+        if n == 0 {
+            return Ok(None);
+        }
+        self.pending.extend_from_slice(&buf[..n]);
+        let mut lines = Vec::new();
+        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            lines.push(String::from_utf8_lossy(&line[..end]).into_owned());
+        }
+        if self.pending.len() > MAX_LINE {
+            return Err(io::Error::other("message line too long"));
+        }
+        Ok(Some(lines))
+    }
+}
+
+/// The uid of the process at the other end of `stream`.
+pub fn peer_uid(stream: &impl AsFd) -> io::Result<u32> {
+    Ok(rustix::net::sockopt::socket_peercred(stream)?.uid.as_raw())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn every_message_reads_back_as_itself() {
+        for req in [Request::Attach, Request::Info, Request::Kill] {
+            let line = req.line();
+            assert_eq!(Request::parse(line.trim_end()), Ok(req));
+        }
+        for note in [ClientNote::Resize, ClientNote::Hangup, ClientNote::Quit(15)] {
+            assert_eq!(ClientNote::parse(note.line().trim_end()), Some(note));
+        }
+        for note in [
+            ServerNote::Detached(DetachReason::Key),
+            ServerNote::Detached(DetachReason::TakenOver),
+            ServerNote::Detached(DetachReason::TerminalLost),
+            ServerNote::Detached(DetachReason::Hangup),
+            ServerNote::Exit {
+                code: 143,
+                killed: false,
+            },
+            ServerNote::Exit {
+                code: 0,
+                killed: true,
+            },
+            ServerNote::Error("no such profile".into()),
+            ServerNote::Info(Info {
+                pid: 42,
+                panes: 3,
+                attached: true,
+                started: 1_700_000_000,
+            }),
+        ] {
+            assert_eq!(ServerNote::parse(note.line().trim_end()), Some(note));
+        }
+    }
+
+    #[test]
+    fn another_version_is_refused_by_name() {
+        let err = Request::parse("tilework/9 attach").unwrap_err();
+        assert!(err.contains("tilework/9"), "{err}");
+    }
+
+    #[test]
+    fn an_error_stays_on_one_line() {
+        let line = ServerNote::Error("a\nb\x1b[2J".into()).line();
+        assert_eq!(line.matches('\n').count(), 1);
+        assert!(!line.contains('\x1b'));
+    }
+
+    #[test]
+    fn descriptors_travel_with_the_request() {
+        let (a, b) = UnixStream::pair().unwrap();
+        let file = tempfile::tempfile().unwrap();
+        send_with_fds(&a, &Request::Attach.line(), &[file.as_fd(), file.as_fd()]).unwrap();
+        (&a).write_all(b"resize\n").unwrap();
+        let (line, fds) = recv_request(&b).unwrap();
+        assert_eq!(Request::parse(&line), Ok(Request::Attach));
+        assert_eq!(fds.len(), 2);
+        // What followed the request is still there, whole.
+        let mut reader = LineReader::default();
+        assert_eq!(
+            reader.read_lines(&b).unwrap(),
+            Some(vec!["resize".to_string()])
+        );
+        // Received descriptors are the same open file.
+        let mut received = std::fs::File::from(fds.into_iter().next().unwrap());
+        received.write_all(b"x").unwrap();
+        assert_eq!(file.metadata().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn the_peer_uid_is_ours_on_a_pair() {
+        let (a, _b) = UnixStream::pair().unwrap();
+        assert_eq!(peer_uid(&a).unwrap(), crate::session::dir::my_uid());
+    }
+}

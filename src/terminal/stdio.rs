@@ -1,0 +1,74 @@
+//! Which terminal the workspace's stdin, stdout and stderr are.
+//!
+//! Everything that talks to the user's terminal goes through fds 0, 1 and
+//! 2: crossterm's input reader polls fd 0 by number on every call (the
+//! `use-dev-tty` source, see Cargo.toml), the frame writer and the guard
+//! duplicate fd 1, the size comes from fd 1 (the workspace has no
+//! controlling terminal, so `/dev/tty` is not there), and a panic message
+//! goes to fd 2. Attaching a terminal is therefore `dup2` onto 0, 1 and 2;
+//! detaching puts a parking PTY there: a terminal nobody types into, so the
+//! input thread sleeps on it without a wake-up, and writes never fail.
+
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::sync::OnceLock;
+
+use rustix::pty::OpenptFlags;
+
+/// The parking PTY, made once. Both ends stay open for the life of the
+/// process: with the controller side closed, reading the other end would
+/// fail at once (and the input thread would spin on the error).
+struct Parking {
+    _controller: OwnedFd,
+    user_side: OwnedFd,
+}
+
+static PARKING: OnceLock<Parking> = OnceLock::new();
+
+fn parking() -> io::Result<&'static Parking> {
+    if let Some(p) = PARKING.get() {
+        return Ok(p);
+    }
+    // NOCTTY throughout: the workspace leads its own session, and a session
+    // leader that opens a terminal without it would make it its
+    // controlling terminal (and get its SIGHUP).
+    let flags = OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC;
+    let controller = rustix::pty::openpt(flags)?;
+    rustix::pty::grantpt(&controller)?;
+    rustix::pty::unlockpt(&controller)?;
+    let user_side = rustix::pty::ioctl_tiocgptpeer(&controller, flags)?;
+    // Non-blocking: crossterm polls fd 0 and then reads it. If a detach
+    // puts this terminal on fd 0 between the two, a blocking read would
+    // wait here for good, and the input thread would never read the next
+    // attached terminal; non-blocking, the read comes back empty and the
+    // next poll sees the current fd 0.
+    rustix::io::ioctl_fionbio(&user_side, true)?;
+    let _ = PARKING.set(Parking {
+        _controller: controller,
+        user_side,
+    });
+    PARKING
+        .get()
+        .ok_or_else(|| io::Error::other("the parking terminal vanished"))
+}
+
+/// Makes `input`, `output` and `errors` the process's fds 0, 1 and 2.
+pub fn install(input: impl AsFd, output: impl AsFd, errors: impl AsFd) -> io::Result<()> {
+    rustix::stdio::dup2_stdin(input)?;
+    rustix::stdio::dup2_stdout(output)?;
+    rustix::stdio::dup2_stderr(errors)?;
+    Ok(())
+}
+
+/// Puts the parking PTY on fds 0, 1 and 2: the last terminal is let go
+/// (this process no longer holds it open through them).
+pub fn park() -> io::Result<()> {
+    let p = parking()?;
+    install(&p.user_side, &p.user_side, &p.user_side)
+}
+
+/// The size of the terminal on fd 1: (columns, rows).
+pub fn size() -> io::Result<(u16, u16)> {
+    let ws = rustix::termios::tcgetwinsize(rustix::stdio::stdout())?;
+    Ok((ws.ws_col, ws.ws_row))
+}

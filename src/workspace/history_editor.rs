@@ -1,0 +1,90 @@
+//! `C-b e`: a pane's whole history in the user's editor. A thread replays
+//! the history into text (`pane::history_text`) and writes it to a private
+//! temporary file (mode 0600: output can hold secrets); the loop then opens
+//! `$VISUAL`, else `$EDITOR`, else `vi` on it in a floating pane, which
+//! owns the file: it is removed when that pane closes.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+
+use crate::pane::event::{PaneEvent, PaneMailbox};
+use crate::pane::{Pane, history_text};
+
+/// The temporary files' names begin so: `ls /tmp` tells whose they are.
+pub const FILE_PREFIX: &str = "tilework-history-";
+
+/// Starts writing `pane`'s history to a private file on a thread of its
+/// own; the result comes back as [`PaneEvent::HistoryFile`]. `ansi`
+/// keeps colours as SGR.
+pub fn start(pane: &Pane, ansi: bool, events: &PaneMailbox) {
+    let id = pane.id;
+    let text = history_text::history_text(pane, ansi);
+    let mailbox = events.clone();
+    let spawned = std::thread::Builder::new()
+        .name("history-file".into())
+        .spawn(move || {
+            let file =
+                crate::config::private_file::temp_file(FILE_PREFIX, ".txt", text().as_bytes());
+            mailbox.post(PaneEvent::HistoryFile(id, file));
+        });
+    if let Err(err) = spawned {
+        let err = Err(err).context("starting a thread to write the history");
+        events.post(PaneEvent::HistoryFile(id, err));
+    }
+}
+
+/// The editor to run: `$VISUAL`, else `$EDITOR`, else `vi` (unset and
+/// empty are the same, as for git).
+pub fn editor(visual: Option<&str>, editor: Option<&str>) -> String {
+    [visual, editor]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|e| !e.is_empty())
+        .unwrap_or("vi")
+        .to_string()
+}
+
+/// `editor` on `path`, through `sh` as git runs it: the editor may carry
+/// arguments (`code --wait`, `emacs -nw`); the path travels as `$1`, never
+/// spliced into the script.
+pub fn argv(editor: &str, path: &Path) -> Vec<String> {
+    vec![
+        "/bin/sh".into(),
+        "-c".into(),
+        format!("{editor} \"$1\""),
+        "editor".into(),
+        path.to_string_lossy().into_owned(),
+    ]
+}
+
+/// The editor named by this process's environment.
+pub fn from_env() -> String {
+    let var = |name| std::env::var(name).ok();
+    editor(var("VISUAL").as_deref(), var("EDITOR").as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visual_then_editor_then_vi() {
+        assert_eq!(editor(Some("nvim"), Some("nano")), "nvim");
+        assert_eq!(editor(Some(" "), Some("nano")), "nano");
+        assert_eq!(editor(None, Some("code --wait")), "code --wait");
+        assert_eq!(editor(None, Some("")), "vi");
+        assert_eq!(editor(None, None), "vi");
+    }
+
+    #[test]
+    fn the_path_is_an_argument_not_script() {
+        let path = Path::new("/tmp/it's $(here)");
+        let out = std::process::Command::new("/bin/sh")
+            .args(&argv("printf %s", path)[1..])
+            .output()
+            .expect("sh runs");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "/tmp/it's $(here)");
+    }
+}

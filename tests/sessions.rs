@@ -1,0 +1,446 @@
+//! Detach and attach (issue 13): the workspace outlives its terminal. Each
+//! test runs the real binary in real PTYs: terminal A starts a workspace,
+//! terminal B attaches to it; `ls` and `kill` run as plain commands.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::process::Command;
+
+use common::Tilework;
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+/// `tilework ARGS` with the test's runtime dir; its stdout, stderr and status.
+fn run_cli(runtime: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(common::binary())
+        .args(args)
+        .env("XDG_RUNTIME_DIR", runtime)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Terminal B: `tilework attach ARGS` in a PTY of its own, reaching A's
+/// workspaces.
+fn attach_from(a: &Tilework, args: &[&str], rows: u16, cols: u16) -> Tilework {
+    let runtime = a.runtime_dir();
+    let runtime = runtime.to_str().unwrap();
+    let mut argv = vec!["attach"];
+    argv.extend_from_slice(args);
+    Tilework::start_with(&argv, rows, cols, &[("XDG_RUNTIME_DIR", runtime)])
+}
+
+fn prompt(tw: &Tilework) {
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+}
+
+#[test]
+fn detach_restores_the_terminal_and_attach_shows_what_ran_meanwhile() {
+    let mut a = Tilework::start(&["--session", "work"], ROWS, COLS);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    let marker = a.dir.path().join("marker");
+    // Output that comes while nobody is attached.
+    a.type_line(&format!(
+        "sleep 1; echo while-detached-$((6*7)); touch {}",
+        marker.display()
+    ));
+    a.send("\x02d");
+    let status = a.wait_exit();
+    assert_eq!(status.exit_code(), 0, "{status:?}");
+    a.assert_terminal_restored();
+    a.wait_for_text("[detached from workspace work");
+    assert!(
+        common::alive(workspace),
+        "the workspace died with its terminal"
+    );
+
+    let (out, _, code) = run_cli(&a.runtime_dir(), &["ls"]);
+    assert_eq!(code, 0);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("work "))
+        .unwrap_or_else(|| panic!("work not listed:\n{out}"));
+    assert!(row.contains("detached"), "{row}");
+    assert!(
+        row.split_whitespace().nth(1) == Some("1"),
+        "one pane: {row}"
+    );
+
+    common::wait_until("the pane's output while detached", || marker.exists());
+    let mut b = attach_from(&a, &["work"], 30, 100);
+    b.wait_for_text("while-detached-42");
+    // The workspace took B's size: the status bar is on B's last row.
+    b.wait_for("the status bar on row 30", |s| {
+        !s.contents_between(29, 0, 29, 100).trim().is_empty()
+    });
+    b.type_line("echo typed-in-b-$((2*3))");
+    b.wait_for_text("typed-in-b-6");
+    let (out, _, _) = run_cli(&a.runtime_dir(), &["ls"]);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("work ") && l.contains("attached")),
+        "{out}"
+    );
+    b.send("\x02Q");
+    assert_eq!(b.wait_exit().exit_code(), 0);
+    b.assert_terminal_restored();
+    common::wait_until("the workspace to end", || !common::alive(workspace));
+}
+
+#[test]
+fn the_socket_directory_and_socket_are_private() {
+    let a = Tilework::start(&["--session", "priv"], ROWS, COLS);
+    prompt(&a);
+    let dir = a.runtime_dir().join("tilework");
+    let meta = std::fs::symlink_metadata(&dir).unwrap();
+    assert!(meta.is_dir());
+    assert_eq!(meta.permissions().mode() & 0o777, 0o700, "directory mode");
+    assert_eq!(meta.uid(), rustix::process::getuid().as_raw());
+    let sock = std::fs::symlink_metadata(dir.join("priv")).unwrap();
+    assert!(sock.file_type().is_socket());
+    assert_eq!(sock.permissions().mode() & 0o777, 0o600, "socket mode");
+}
+
+/// A runtime directory shared by several terminals; its workspaces are
+/// ended when the test is (declare it first: it is dropped last).
+struct Runtime(common::TempDir);
+
+impl Runtime {
+    fn new() -> Self {
+        Self(common::TempDir::new("sessions"))
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// A terminal running `tilework ARGS` in this runtime directory.
+    fn start(&self, args: &[&str], extra_env: &[(&str, &str)]) -> Tilework {
+        let runtime = self.path().to_str().unwrap();
+        let mut env = vec![("XDG_RUNTIME_DIR", runtime)];
+        env.extend_from_slice(extra_env);
+        Tilework::start_with(args, ROWS, COLS, &env)
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        common::end_workspaces(self.path());
+    }
+}
+
+/// A config file in `dir` with `text`, as `--config PATH` arguments.
+fn config_args(dir: &Path, text: &str) -> [String; 2] {
+    let path = dir.join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    ["--config".into(), path.to_string_lossy().into_owned()]
+}
+
+#[test]
+fn closing_the_terminal_detaches_and_every_pane_lives_on() {
+    let rt = Runtime::new();
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let mut a = rt.start(&["--session", "hup", "-c", "exec sh", "-c", &sleep], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    common::wait_until("the second pane's program", || {
+        common::pids_matching(&pattern, &[]).len() == 1
+    });
+    a.close_terminal();
+    let status = a.wait_exit();
+    assert!(
+        status.exit_code() == 0 || status.signal().is_some(),
+        "{status:?}"
+    );
+    let (out, _, _) = run_cli(rt.path(), &["ls"]);
+    common::wait_until("the workspace to show as detached", || {
+        let (out, _, _) = run_cli(rt.path(), &["ls"]);
+        out.lines()
+            .any(|l| l.starts_with("hup ") && l.contains("detached"))
+    });
+    assert!(common::alive(workspace), "{out}");
+    assert_eq!(
+        common::pids_matching(&pattern, &[]).len(),
+        1,
+        "a pane was lost"
+    );
+    let mut b = rt.start(&["attach", "hup"], &[]);
+    b.wait_for("both panes", |s| s.contents().contains("pane 1/2"));
+    b.wait_for_text("$ ");
+    b.type_line("echo back-$((40+2))");
+    b.wait_for_text("back-42");
+}
+
+#[test]
+fn with_on_hangup_quit_closing_the_terminal_ends_everything() {
+    let rt = Runtime::new();
+    let cfg = common::TempDir::new("cfg");
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let config = config_args(cfg.path(), "on_hangup = \"quit\"\n");
+    let mut a = rt.start(
+        &[&config[0], &config[1], "-c", "exec sh", "-c", &sleep],
+        &[],
+    );
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    common::wait_until("the second pane's program", || {
+        common::pids_matching(&pattern, &[]).len() == 1
+    });
+    a.close_terminal();
+    a.wait_exit();
+    common::wait_until("the workspace and its programs to end", || {
+        !common::alive(workspace) && common::pids_matching(&pattern, &[]).is_empty()
+    });
+}
+
+#[test]
+fn kill_ends_the_workspace_and_its_programs_and_tells_the_terminal() {
+    let rt = Runtime::new();
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let mut a = rt.start(&["--session", "doomed", "-c", &sleep], &[]);
+    let workspace = a.workspace_pid();
+    common::wait_until("the pane's program", || {
+        common::pids_matching(&pattern, &[]).len() == 1
+    });
+    let (_, err, code) = run_cli(rt.path(), &["kill", "doomed"]);
+    assert_eq!(code, 0, "{err}");
+    // `kill` returns once the workspace is gone, its programs with it.
+    assert!(!common::alive(workspace), "the workspace outlived kill");
+    common::wait_until("the pane's program to be gone", || {
+        common::pids_matching(&pattern, &[]).is_empty()
+    });
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    a.wait_for_text("ended by `tilework kill`");
+    let (out, err, _) = run_cli(rt.path(), &["ls"]);
+    assert!(out.is_empty() && err.contains("no workspace"), "{out}{err}");
+    let (_, err, code) = run_cli(rt.path(), &["kill", "doomed"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no workspace named doomed"), "{err}");
+}
+
+#[test]
+fn a_client_killed_with_sigkill_leaves_the_workspace_attachable() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "sturdy"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    a.type_line("echo before-$((1+1))");
+    a.wait_for_text("before-2");
+    a.signal(nix::sys::signal::Signal::SIGKILL);
+    a.wait_exit();
+    // Nobody else will: the workspace gives the terminal back as it was.
+    a.wait_for("the terminal restored", |s| !s.alternate_screen());
+    common::wait_until("the terminal's line discipline back", || !a.outer_is_raw());
+    assert!(common::alive(workspace));
+    let mut b = rt.start(&["attach"], &[]);
+    b.wait_for_text("before-2");
+    b.type_line("echo after-$((3+3))");
+    b.wait_for_text("after-6");
+}
+
+#[test]
+fn attaching_takes_over_and_tells_the_other_terminal_why() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "shared"], &[]);
+    prompt(&a);
+    let mut b = rt.start(&["attach", "shared"], &[]);
+    prompt(&b);
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    a.wait_for_text("attached from another terminal");
+    b.type_line("echo taken-$((5*5))");
+    b.wait_for_text("taken-25");
+}
+
+#[test]
+fn attach_without_a_name_needs_exactly_one_workspace() {
+    let rt = Runtime::new();
+    let mut none = rt.start(&["attach"], &[]);
+    assert_ne!(none.wait_exit().exit_code(), 0);
+    none.wait_for_text("no workspace is running");
+    let one = rt.start(&["--session", "one"], &[]);
+    prompt(&one);
+    let two = rt.start(&["--session", "two"], &[]);
+    prompt(&two);
+    let mut which = rt.start(&["attach"], &[]);
+    assert_ne!(which.wait_exit().exit_code(), 0);
+    which.wait_for_text("2 workspaces are running (one, two)");
+    // A name that is taken is refused before anything starts.
+    let mut again = rt.start(&["--session", "one"], &[]);
+    assert_ne!(again.wait_exit().exit_code(), 0);
+    again.wait_for_text("a workspace named one is already running");
+}
+
+#[test]
+fn a_stale_socket_is_cleaned_up() {
+    let rt = Runtime::new();
+    let a = rt.start(&["--session", "crashy"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).unwrap();
+    let sock = rt.path().join("tilework").join("crashy");
+    // Gone once nothing listens: the main thread can show as a zombie while
+    // the others still hold the socket.
+    common::wait_until("the workspace to die", || {
+        std::os::unix::net::UnixStream::connect(&sock)
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused)
+    });
+    assert!(sock.exists(), "a SIGKILL leaves its socket behind");
+    let (out, err, _) = run_cli(rt.path(), &["ls"]);
+    assert!(!out.contains("crashy"), "{out}");
+    assert!(
+        !sock.exists(),
+        "ls did not remove the stale socket: {out}{err}"
+    );
+    // And the name is free again.
+    let b = rt.start(&["--session", "crashy"], &[]);
+    prompt(&b);
+}
+
+#[test]
+fn detached_with_idle_panes_the_workspace_never_wakes_up() {
+    let rt = Runtime::new();
+    let mut a = rt.start(
+        &["--session", "sleepy", "-c", "exec sh", "-c", "exec sh"],
+        &[],
+    );
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    a.send("\x02d");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    // Let the detach and the panes settle, then count.
+    let settled = || {
+        let before = common::context_switches(workspace);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        before == common::context_switches(workspace)
+    };
+    common::wait_until("the detached workspace to go quiet", settled);
+    let before = common::context_switches(workspace);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let after = common::context_switches(workspace);
+    assert_eq!(before, after, "wake-ups while detached with idle panes");
+}
+
+#[test]
+fn sighup_detaches_by_default_whoever_gets_it() {
+    let rt = Runtime::new();
+    // To the client in the terminal (as the kernel sends it on hangup).
+    let mut a = rt.start(&["--session", "hupped"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    a.signal(nix::sys::signal::Signal::SIGHUP);
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    assert!(common::alive(workspace));
+    // To the workspace itself.
+    let mut b = rt.start(&["attach", "hupped"], &[]);
+    prompt(&b);
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGHUP).unwrap();
+    assert_eq!(b.wait_exit().exit_code(), 0);
+    b.assert_terminal_restored();
+    b.wait_for_text("[detached from workspace hupped: hangup");
+    assert!(common::alive(workspace));
+}
+
+#[test]
+fn sigterm_to_the_client_ends_the_workspace_as_before() {
+    let rt = Runtime::new();
+    let (sleep, pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![pattern.clone()]);
+    let mut a = rt.start(&["-c", &sleep], &[]);
+    let workspace = a.workspace_pid();
+    common::wait_until("the pane's program", || {
+        common::pids_matching(&pattern, &[]).len() == 1
+    });
+    a.signal(nix::sys::signal::Signal::SIGTERM);
+    assert_eq!(a.wait_exit().exit_code(), 128 + 15);
+    a.assert_terminal_restored();
+    // The client exits after the workspace is gone.
+    assert!(!common::alive(workspace));
+    common::wait_until("the pane's program to be gone", || {
+        common::pids_matching(&pattern, &[]).is_empty()
+    });
+}
+
+#[test]
+fn a_pane_cannot_attach_its_own_workspace() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "selfish"], &[]);
+    prompt(&a);
+    a.type_line(&format!(
+        "{} attach selfish; echo status-$?",
+        common::binary()
+    ));
+    a.wait_for_text("cannot show itself");
+    a.wait_for_text("status-2");
+}
+
+/// Asks the workspace at `socket` about itself, as uid `uid`; what it said.
+const ASK_AS_OTHER_USER: &str = "import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+try:
+    s.sendall(b'tilework/1 info\\n')
+except OSError:
+    pass  # refused at once: the answer is already waiting
+print(s.recv(4096).decode())";
+
+#[test]
+fn a_client_of_another_uid_is_refused() {
+    // Needs root (to run a client as another user) and a python3 that
+    // user may run. The private directory keeps other users out first;
+    // this reaches the socket through a hard link to test the second lock.
+    let python = Path::new("/usr/bin/python3");
+    if !rustix::process::getuid().is_root() || !python.exists() {
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"skipped: needs root and /usr/bin/python3\n",
+        );
+        return;
+    }
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "mine"], &[]);
+    prompt(&a);
+    let open = common::TempDir::new("other-uid");
+    std::fs::set_permissions(open.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let link = open.path().join("sock");
+    std::fs::hard_link(rt.path().join("tilework").join("mine"), &link).unwrap();
+    // The same inode: the real socket opens to everyone too, for this test.
+    std::fs::set_permissions(&link, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let out = {
+        use std::os::unix::process::CommandExt;
+        Command::new(python)
+            .arg("-c")
+            .arg(ASK_AS_OTHER_USER)
+            .arg(&link)
+            .uid(65534)
+            .gid(65534)
+            .output()
+            .unwrap()
+    };
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("error refused") && said.contains("uid 65534"),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The workspace and its terminal carry on.
+    a.type_line("echo unharmed-$((2+2))");
+    a.wait_for_text("unharmed-4");
+}
