@@ -447,7 +447,9 @@ impl Pane {
         // Titles, bells and query replies of the replay were seen (and sent)
         // the first time: the old parser's pending ones carry on instead.
         *parser.callbacks_mut() = std::mem::take(self.parser.callbacks_mut());
+        // The counts of bytes skipped and cut are the live output's.
         fast_forward.skipped = self.fast_forward.skipped;
+        fast_forward.osc_guard = std::mem::take(&mut self.fast_forward.osc_guard);
         self.parser = parser;
         self.fast_forward = fast_forward;
         self.damage.note(Change::ScreenReplaced);
