@@ -28,8 +28,10 @@ use std::num::NonZeroU16;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm};
+mod reference;
+
+use reference::Reference;
 use tilework::pane::fast_forward::FastForward;
-use tilework::pane::fidelity::Fidelity;
 use tilework::pane::parse_guard::ParserPanicked;
 
 fn config() -> Config {
@@ -194,40 +196,6 @@ fn parser(rows: u16, cols: u16) -> vt100::Parser {
         NonZeroU16::new(cols).unwrap(),
         0,
     )
-}
-
-/// The reference: vt100 behind the fidelity layer alone (what vt100 lacks
-/// completed, every REP written whole, nothing skipped).
-struct Reference {
-    parser: vt100::Parser,
-    layer: Fidelity,
-}
-
-impl Reference {
-    fn new(parser: vt100::Parser) -> Self {
-        Self {
-            parser,
-            layer: Fidelity::unbounded(),
-        }
-    }
-
-    /// Parses `bytes`; false when vt100 panicked (such cases say nothing
-    /// about the path under test).
-    fn process(&mut self, bytes: &[u8]) -> bool {
-        self.layer.process(&mut self.parser, bytes).is_ok()
-    }
-
-    fn screen(&self) -> &vt100::Screen {
-        self.parser.screen()
-    }
-
-    fn set_size(&mut self, rows: NonZeroU16, cols: NonZeroU16) {
-        let before = self.parser.screen().size();
-        self.parser.screen_mut().set_size(rows, cols);
-        if self.parser.screen().size() != before {
-            self.layer.grid_resized(before.0.get(), rows.get());
-        }
-    }
 }
 
 /// Everything a user or a later byte could tell apart.

@@ -23,8 +23,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
-use nix::sys::signal::{Signal, kill};
-use nix::unistd::Pid;
 
 use crate::contender::{self, Arrangement, Contender, Tools, Workdir, path_string, sh_quote};
 use crate::outer::{Outer, wait_for_file};
@@ -366,22 +364,7 @@ fn run_one(contender: Contender, args: &LatencyArgs, load: Load) -> Result<Resul
         None => None,
     };
 
-    // Shut the contender down the way a user would have it go.
-    match contender {
-        Contender::Bare => {}
-        Contender::Tilework => {
-            if let Some(pid) = outer.pid() {
-                let _ = kill(Pid::from_raw(pid as i32), Signal::SIGTERM);
-            }
-        }
-        Contender::Tmux => {
-            if let Some(server) = &tmux {
-                server.kill();
-            }
-        }
-    }
-    outer.wait_exit(Duration::from_secs(5));
-    drop(tmux);
+    outer.shut_down(contender, tmux);
     Ok(Result1 {
         contender,
         samples_ms,

@@ -16,7 +16,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+use crate::contender::{Contender, TmuxServer};
 
 /// Bytes per `read(2)` on the master: as large as the kernel ever hands out.
 const READ_CHUNK: usize = 64 * 1024;
@@ -210,6 +214,27 @@ impl Outer {
     /// Whether the program has exited (reaping it if so).
     pub fn exited(&mut self) -> bool {
         !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Ends the contender the way a user would have it go (tilework:
+    /// SIGTERM; tmux: `kill-server`; a bare program: SIGKILL, as an
+    /// interactive shell ignores SIGTERM) and waits for it.
+    pub fn shut_down(&mut self, contender: Contender, tmux: Option<TmuxServer>) {
+        let signal = |sig| {
+            if let Some(pid) = self.pid() {
+                let _ = kill(Pid::from_raw(pid as i32), sig);
+            }
+        };
+        match contender {
+            Contender::Bare => signal(Signal::SIGKILL),
+            Contender::Tilework => signal(Signal::SIGTERM),
+            Contender::Tmux => {
+                if let Some(server) = &tmux {
+                    server.kill();
+                }
+            }
+        }
+        self.wait_exit(Duration::from_secs(5));
     }
 
     /// Waits up to `timeout` for the program to exit; kills it after that.

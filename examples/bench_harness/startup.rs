@@ -9,8 +9,6 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use nix::sys::signal::{Signal, kill};
-use nix::unistd::Pid;
 
 use crate::contender::{self, Contender, Tools, Workdir};
 use crate::outer::Outer;
@@ -104,25 +102,6 @@ fn start_once(contender: Contender, tools: &Tools) -> Result<f64> {
     let mut outer = Outer::spawn_watching(&launch, PROMPT.as_bytes())?;
     let seen = outer.wait_hit(Duration::from_secs(20));
     let shown = seen.map(|at| at.saturating_duration_since(began).as_secs_f64() * 1e3);
-    match contender {
-        // An interactive shell ignores SIGTERM.
-        Contender::Bare => {
-            if let Some(pid) = outer.pid() {
-                let _ = kill(Pid::from_raw(pid as i32), Signal::SIGKILL);
-            }
-        }
-        Contender::Tilework => {
-            if let Some(pid) = outer.pid() {
-                let _ = kill(Pid::from_raw(pid as i32), Signal::SIGTERM);
-            }
-        }
-        Contender::Tmux => {
-            if let Some(server) = &tmux {
-                server.kill();
-            }
-        }
-    }
-    outer.wait_exit(Duration::from_secs(5));
-    drop(tmux);
+    outer.shut_down(contender, tmux);
     shown.with_context(|| format!("no prompt within 20 s from {contender}"))
 }
