@@ -15,6 +15,7 @@
 //! Blocks are shared (`Arc`), so copying a ring for a search on another
 //! thread copies pointers, not history.
 
+use std::cell::RefCell;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
 use crossbeam_channel::{Sender, TrySendError};
@@ -108,15 +109,32 @@ impl SealedBlock {
     }
 }
 
+thread_local! {
+    /// Where this thread compresses: one worst-case buffer reused for every
+    /// block, so packing a block allocates only the bytes it keeps.
+    static PACK_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
 /// Compresses the block in `cell` if it is plain and compression pays.
 fn pack(cell: &Cell) {
     let Stored::Plain(plain) = cell.lock().unwrap_or_else(PoisonError::into_inner).clone() else {
         return;
     };
     // Compressed outside the lock: readers are never held up by it.
-    let packed = lz4_flex::block::compress(&plain);
-    if packed.len() < plain.len() {
-        *cell.lock().unwrap_or_else(PoisonError::into_inner) = Stored::Lz4(Arc::from(packed));
+    let packed = PACK_BUFFER.with_borrow_mut(|buf| {
+        buf.resize(lz4_flex::block::get_maximum_output_size(plain.len()), 0);
+        match lz4_flex::block::compress_into(&plain, buf) {
+            Ok(n) if n < plain.len() => Some(Arc::<[u8]>::from(&buf[..n])),
+            Ok(_) => None,
+            Err(err) => {
+                // The buffer is the worst case's size; not expected.
+                tracing::warn!("compressing a history block: {err}; kept plain");
+                None
+            }
+        }
+    });
+    if let Some(packed) = packed {
+        *cell.lock().unwrap_or_else(PoisonError::into_inner) = Stored::Lz4(packed);
     }
 }
 
