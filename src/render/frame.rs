@@ -614,13 +614,25 @@ mod tests {
     }
 
     fn draw_with(ws: &Workspace, ui: &UiState, w: u16, h: u16) -> Terminal<TestBackend> {
-        let keymap = Keymap::default();
         let (look, facts) = (Appearance::default(), StatusFacts::default());
+        draw_full(ws, ui, &look, &facts, w, h)
+    }
+
+    /// One full frame of `ws` with this UI state and look.
+    fn draw_full(
+        ws: &Workspace,
+        ui: &UiState,
+        look: &Appearance,
+        facts: &StatusFacts,
+        w: u16,
+        h: u16,
+    ) -> Terminal<TestBackend> {
+        let keymap = Keymap::default();
         let ui = UiView {
             state: ui,
             keymap: &keymap,
-            look: &look,
-            facts: &facts,
+            look,
+            facts,
         };
         let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
         let mut cache = RenderCache::default();
@@ -1007,26 +1019,7 @@ mod tests {
         w: u16,
         h: u16,
     ) -> Vec<String> {
-        let keymap = Keymap::default();
-        let state = UiState::new(false);
-        let ui = UiView {
-            state: &state,
-            keymap: &keymap,
-            look,
-            facts,
-        };
-        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-        let mut cache = RenderCache::default();
-        let mut dirty = vec![true; usize::from(h)];
-        let mut fc = FrameCache {
-            cache: &mut cache,
-            echo_of: None,
-            left_stale: false,
-            partial: false,
-            dirty: &mut dirty,
-            cursor: None,
-        };
-        t.draw(|f| draw(f, ws, ui, None, &mut fc)).unwrap();
+        let t = draw_full(ws, &UiState::new(false), look, facts, w, h);
         let buf = t.backend().buffer();
         (0..h)
             .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
