@@ -513,13 +513,20 @@ impl<B: FrameSink> App<B> {
             // left from the last turn's slice goes first and counts.
             let waiting = pane.unfed();
             let mut taken = waiting;
+            // Lines are counted only for an allowance: a flood nobody types
+            // beside is not scanned twice.
+            let charged = self.throttle.limits(id, now);
             let mut cost = 0;
             while taken < budget {
                 let Some(chunk) = pane.try_output() else {
                     break;
                 };
                 taken += chunk.len();
-                cost += typing_throttle::cost_of(&chunk);
+                cost += if charged {
+                    typing_throttle::cost_of(&chunk)
+                } else {
+                    chunk.len()
+                };
                 self.batch.push(chunk);
                 if !self.throttle.may_feed_more(id, cost, now) {
                     break;

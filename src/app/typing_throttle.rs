@@ -77,7 +77,9 @@ impl TypingThrottle {
         self.typing = Some((pane, now + TYPING_WINDOW));
     }
 
-    fn limits(&self, pane: PaneId, now: Instant) -> bool {
+    /// Whether `pane`'s output counts against the allowance now (the
+    /// user types into another pane).
+    pub fn limits(&self, pane: PaneId, now: Instant) -> bool {
         self.typing
             .is_some_and(|(typed, until)| typed != pane && now < until)
     }
