@@ -72,7 +72,7 @@ pub struct RenderCache {
     /// What each pane's border showed last frame.
     borders: HashMap<PaneId, BorderKey>,
     /// What the status bar showed last frame.
-    bar: String,
+    bar: u64,
     /// The status bar's key hints and what they were made from.
     hints: Option<(Keymap, Mode, String)>,
 }
@@ -131,7 +131,7 @@ impl RenderCache {
 
     /// Whether the status bar differs from last frame's (`key` says what it
     /// shows); remembers it.
-    pub fn bar_changed(&mut self, key: String) -> bool {
+    pub fn bar_changed(&mut self, key: u64) -> bool {
         if self.bar == key {
             return false;
         }

@@ -258,22 +258,25 @@ impl StatusBar<'_> {
 
     /// Everything the bar's look depends on, so an unchanged bar need not
     /// be drawn again.
-    pub fn signature(&self, area: Rect) -> String {
-        use std::fmt::Write;
+    pub fn signature(&self, area: Rect) -> u64 {
+        use std::hash::{Hash, Hasher};
+        // Hashed, not formatted: this runs on every frame, a key's echo
+        // among them, and formatting each piece's style cost more than
+        // drawing the echoed row.
         let placed = self.place(area);
-        let mut key = String::new();
+        let mut key = std::collections::hash_map::DefaultHasher::new();
         for (x, p) in &placed.left {
-            let _ = write!(key, "{x}{:?}{}|", p.style, p.text);
+            (0u8, x, p.style, &p.text).hash(&mut key);
         }
         if let Some((x, pieces)) = &placed.right {
             for p in pieces {
-                let _ = write!(key, "r{x}{:?}{}|", p.style, p.text);
+                (1u8, x, p.style, &p.text).hash(&mut key);
             }
         }
         if let Some((x, p)) = &placed.notice_over {
-            let _ = write!(key, "n{x}{:?}{}|", p.style, p.text);
+            (2u8, x, p.style, &p.text).hash(&mut key);
         }
-        key
+        key.finish()
     }
 
     /// Which tab the bar shows at column `x`.
