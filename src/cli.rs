@@ -17,10 +17,13 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<SessionCommand>,
 
-    /// Name the new workspace (default: the profile's name, else a number);
-    /// `tilework attach NAME` returns to it after a detach. With `action`,
-    /// `send-keys`, `run`, `capture` and `list-panes`: the workspace to
-    /// drive (default: the one this shell is a pane of, else the only one).
+    /// Name the new workspace; with a script's command, the one to drive.
+    ///
+    /// A new workspace is named after its profile, else a number, unless
+    /// given a name; `tilework attach NAME` returns to it after a detach.
+    /// `action`, `send-keys`, `run`, `capture` and `list-panes` drive the
+    /// workspace named here, else the one their shell is a pane of
+    /// ($TILEWORK), else the only one running.
     #[arg(long, value_name = "NAME", global = true)]
     pub session: Option<String>,
 
@@ -129,6 +132,7 @@ pub enum SessionCommand {
         /// Send every argument as text, even one that names a key.
         #[arg(short, long)]
         literal: bool,
+        /// Key names and text, sent in order.
         #[arg(required = true, value_name = "KEYS", allow_hyphen_values = true)]
         keys: Vec<String>,
     },
