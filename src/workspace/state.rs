@@ -424,6 +424,10 @@ impl Workspace {
             };
             let rect = tab.floats.place_new(area);
             tab.floats.push(id, rect);
+            // Where the profile puts it, kept inside the screen.
+            tab.floats
+                .set_rect(id, spec.place.resolve(area, rect), area);
+            let rect = tab.floats.rect(id).unwrap_or(rect);
             tab.floats.set_pinned(id, spec.pinned);
             if spec.focus {
                 focus = Some(id);
