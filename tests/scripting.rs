@@ -395,3 +395,46 @@ fn a_client_that_never_reads_does_not_stall_the_workspace() {
         script::Answer::Error(err) => panic!("{err}"),
     }
 }
+
+#[test]
+fn a_saved_profile_keeps_a_floating_panes_box() {
+    let mut first = Tilework::start(
+        &["--session", "saver", "--save-profile", "kept"],
+        ROWS,
+        COLS,
+    );
+    prompt(&first);
+    let id = ok(&first, &["run", "--float", "--", "sh"]);
+    let id: u32 = id.trim().parse().unwrap();
+    for action in [
+        "resize-left",
+        "resize-left",
+        "move-floating-left",
+        "move-floating-up",
+    ] {
+        ok(&first, &["action", action]);
+    }
+    let float = panes(&first).into_iter().find(|p| p.id == id).unwrap();
+    assert!(float.floating);
+    ok(&first, &["action", "quit"]);
+    assert_eq!(first.wait_exit().exit_code(), 0);
+    let config = first.dir.path().join("config");
+    let saved = std::fs::read_to_string(config.join("tilework/profiles/kept.toml")).unwrap();
+    assert!(saved.contains("width = "), "{saved}");
+
+    let second = Tilework::start_with(
+        &["--session", "reopened", "--profile", "kept"],
+        ROWS,
+        COLS,
+        &[("XDG_CONFIG_HOME", config.to_str().unwrap())],
+    );
+    prompt(&second);
+    let listed = panes(&second);
+    let again = listed.iter().find(|p| p.floating).unwrap();
+    assert_eq!(
+        (again.cols, again.rows),
+        (float.cols, float.rows),
+        "{listed:?}"
+    );
+    assert!(again.focused, "it had the focus: it is shown with it");
+}
