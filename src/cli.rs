@@ -17,9 +17,14 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<SessionCommand>,
 
-    /// Name the new workspace (default: the profile's name, else a number);
-    /// `tilework attach NAME` returns to it after a detach.
-    #[arg(long, value_name = "NAME")]
+    /// Name the new workspace; with a script's command, the one to drive.
+    ///
+    /// A new workspace is named after its profile, else a number, unless
+    /// given a name; `tilework attach NAME` returns to it after a detach.
+    /// `action`, `send-keys`, `run`, `capture` and `list-panes` drive the
+    /// workspace named here, else the one their shell is a pane of
+    /// ($TILEWORK), else the only one running.
+    #[arg(long, value_name = "NAME", global = true)]
     pub session: Option<String>,
 
     /// Internal: be the workspace process of a new session (the launcher's
@@ -104,6 +109,78 @@ pub enum SessionCommand {
         /// The workspace's name, as `tilework ls` shows it.
         name: String,
     },
+    /// Do what a key binding does, in a running workspace: `tilework
+    /// action new-tab`, `tilework action focus left`.
+    Action {
+        /// Print every action's name and what it does.
+        #[arg(long, conflicts_with = "name")]
+        list: bool,
+        /// The action, as the config's keymap names it (`tilework action
+        /// --list` shows them all).
+        #[arg(required_unless_present = "list")]
+        name: Option<String>,
+        /// Its argument, if it takes one (`focus left` is `focus-left`).
+        args: Vec<String>,
+    },
+    /// Type keys into a pane: key names (`Enter`, `C-c`, `M-x`, `Up`,
+    /// `F5`) or text, as tmux's send-keys.
+    SendKeys {
+        /// The pane (an id from `tilework list-panes`; default: the
+        /// focused one).
+        #[arg(long, value_name = "N")]
+        pane: Option<u32>,
+        /// Send every argument as text, even one that names a key.
+        #[arg(short, long)]
+        literal: bool,
+        /// Key names and text, sent in order.
+        #[arg(required = true, value_name = "KEYS", allow_hyphen_values = true)]
+        keys: Vec<String>,
+    },
+    /// Open a pane running a command (split right by default); prints
+    /// the new pane's id.
+    Run {
+        /// Split the focused pane, the new one to the right or below.
+        #[arg(long, value_name = "right|down", conflicts_with_all = ["float", "tab"])]
+        split: Option<SplitSide>,
+        /// Open it floating over the tab.
+        #[arg(long, conflicts_with = "tab")]
+        float: bool,
+        /// Open it in a new tab.
+        #[arg(long)]
+        tab: bool,
+        /// Its directory (default: this shell's).
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// The program and its arguments.
+        #[arg(last = true, required = true, value_name = "CMD")]
+        argv: Vec<String>,
+    },
+    /// Print a pane's screen (or its whole history) as text.
+    Capture {
+        /// The pane (default: the focused one).
+        #[arg(long, value_name = "N")]
+        pane: Option<u32>,
+        /// Everything the pane printed that its history holds, not just
+        /// its screen.
+        #[arg(long)]
+        history: bool,
+        /// Keep colours and text attributes (as SGR sequences).
+        #[arg(long)]
+        ansi: bool,
+    },
+    /// List the panes of a running workspace.
+    ListPanes {
+        /// One JSON array of objects (the shape is in the README).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Where `tilework run --split` puts the new pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SplitSide {
+    Right,
+    Down,
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod appearance;
 pub mod clock;
 pub mod colour;
 pub mod file_error;
+pub mod float_place;
 pub mod keymap;
 pub mod private_file;
 pub mod profile;

@@ -12,7 +12,8 @@
 //!   runs its regex searches off the render loop, [`search_all`] those
 //!   across panes, both over the whole history ([`ring_search`]).
 //! - [`to_panes`] and [`key_encoder`]: keys, pastes and mouse reports as
-//!   the bytes an xterm would send, for the programs.
+//!   the bytes an xterm would send, for the programs; [`script_keys`]
+//!   reads `tilework send-keys`' arguments into keys for that encoder.
 //! - [`outcome`]: what handling an event did, and the [`Command`]s
 //!   (saving, clipboard, searching threads) it leaves to the loop.
 //! - [`prompt`]: the one-line text prompt.
@@ -35,6 +36,7 @@ pub mod outcome;
 pub mod prompt;
 pub mod ring_search;
 pub mod router;
+pub mod script_keys;
 pub mod search_all;
 pub mod search_worker;
 pub mod status_facts;

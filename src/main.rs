@@ -35,11 +35,8 @@ fn run() -> Result<i32> {
         print!("{}", config::default_toml());
         return Ok(0);
     }
-    match &cli.command {
-        Some(SessionCommand::Ls) => return client::ls(),
-        Some(SessionCommand::Attach { name }) => return client::attach(name.as_deref()),
-        Some(SessionCommand::Kill { name }) => return client::kill(name),
-        None => {}
+    if let Some(command) = &cli.command {
+        return session_command(cli.session.as_deref(), command);
     }
     // Everything that can fail because of the user's files fails here,
     // before the terminal is touched (and again in the workspace process,
@@ -61,6 +58,49 @@ fn run() -> Result<i32> {
         None => (client::pick_name(cli.profile.as_deref())?, false),
     };
     client::launch(&name, given)
+}
+
+/// `tilework ls`, `attach`, `kill`; and `action`, `send-keys`, `run`,
+/// `capture`, `list-panes`: a script driving the workspace `session` names
+/// (or the one it runs in).
+fn session_command(session: Option<&str>, command: &SessionCommand) -> Result<i32> {
+    use session::script::Place;
+    use session::script_client as script;
+    use tilework::cli::SplitSide;
+    match command {
+        SessionCommand::Ls => client::ls(),
+        SessionCommand::Attach { name } => client::attach(name.as_deref()),
+        SessionCommand::Kill { name } => client::kill(name),
+        SessionCommand::Action { list, name, args } => {
+            script::action(session, *list, name.as_deref(), args)
+        }
+        SessionCommand::SendKeys {
+            pane,
+            literal,
+            keys,
+        } => script::send_keys(session, *pane, *literal, keys),
+        SessionCommand::Run {
+            split,
+            float,
+            tab,
+            cwd,
+            argv,
+        } => {
+            let place = match (split, float, tab) {
+                (_, true, _) => Place::Float,
+                (_, _, true) => Place::Tab,
+                (Some(SplitSide::Down), _, _) => Place::Down,
+                _ => Place::Right,
+            };
+            script::run(session, place, cwd.as_deref(), argv)
+        }
+        SessionCommand::Capture {
+            pane,
+            history,
+            ansi,
+        } => script::capture(session, *pane, *history, *ansi),
+        SessionCommand::ListPanes { json } => script::list_panes(session, *json),
+    }
 }
 
 /// What the command line and the user's files say to run.

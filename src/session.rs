@@ -12,8 +12,14 @@
 //! - [`proto`]: the messages on the socket, and passing descriptors.
 //! - [`host`]: the workspace's side (listener, links, attach, detach).
 //! - [`client`]: the terminal's side (`tilework`, `attach`, `ls`, `kill`).
+//! - [`script`]: scripts' calls on the socket (`tilework action`,
+//!   `send-keys`, `run`, `capture`, `list-panes`); [`script_host`] serves
+//!   them in the workspace, [`script_client`] makes them.
 
 pub mod client;
 pub mod dir;
 pub mod host;
 pub mod proto;
+pub mod script;
+pub mod script_client;
+pub mod script_host;

@@ -40,6 +40,7 @@ use crate::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
+mod scripting;
 mod session_link;
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::float_place::{FloatPlace, RawExtent};
 use super::settings::line_col;
 use crate::config::file_error::{self, FileError};
 
@@ -85,6 +86,9 @@ pub struct PaneSpec {
     pub start: StartMode,
     /// A floating pane that stays on screen while the others are hidden.
     pub pinned: bool,
+    /// A floating pane's box (`x`, `y`, `width`, `height`); what is left
+    /// out is where a new floating pane goes.
+    pub place: FloatPlace,
 }
 
 /// When a command pane is started again after its program ends.
@@ -297,6 +301,10 @@ struct RawNode {
     start: Option<Spanned<String>>,
     float: Option<Spanned<bool>>,
     pinned: Option<Spanned<bool>>,
+    x: Option<Spanned<RawExtent>>,
+    y: Option<Spanned<RawExtent>>,
+    width: Option<Spanned<RawExtent>>,
+    height: Option<Spanned<RawExtent>>,
 }
 
 /// Parses a profile text; `source` labels errors and, by its file stem,
@@ -463,6 +471,10 @@ fn convert_split(
         ("start", node.start.as_ref().map(Spanned::span)),
         ("float", node.float.as_ref().map(Spanned::span)),
         ("pinned", node.pinned.as_ref().map(Spanned::span)),
+        ("x", node.x.as_ref().map(Spanned::span)),
+        ("y", node.y.as_ref().map(Spanned::span)),
+        ("width", node.width.as_ref().map(Spanned::span)),
+        ("height", node.height.as_ref().map(Spanned::span)),
     ];
     if let Some((key, Some(span))) = pane_keys.into_iter().find(|(_, s)| s.is_some()) {
         return Err(cx.err(
@@ -559,6 +571,7 @@ fn convert_pane(
     focused: &mut Vec<Range<usize>>,
     floats: bool,
 ) -> Result<PaneSpec, ProfileError> {
+    let place = float_place(cx, &node, floats)?;
     let pinned = match node.pinned {
         Some(p) if *p.get_ref() && !floats => {
             return Err(cx.err(
@@ -633,6 +646,30 @@ fn convert_pane(
         restart,
         start,
         pinned,
+        place,
+    })
+}
+
+/// A floating pane's `x`, `y`, `width` and `height`, checked; refused on
+/// a tiled pane, whose box the layout decides.
+fn float_place(cx: &Cx<'_>, node: &RawNode, floats: bool) -> Result<FloatPlace, ProfileError> {
+    let check = |key: &str, value: &Option<Spanned<RawExtent>>, length: bool| match value {
+        None => Ok(None),
+        Some(v) if !floats => Err(cx.err(
+            v.span(),
+            format!("only a floating pane has `{key}`: add `float = true`"),
+        )),
+        Some(v) => v
+            .get_ref()
+            .check(key, length)
+            .map(Some)
+            .map_err(|m| cx.err(v.span(), m)),
+    };
+    Ok(FloatPlace {
+        x: check("x", &node.x, false)?,
+        y: check("y", &node.y, false)?,
+        width: check("width", &node.width, true)?,
+        height: check("height", &node.height, true)?,
     })
 }
 
@@ -729,6 +766,27 @@ floating = [{ command = "lazygit" }]
                 (Some("lazygit"), false, false)
             ]
         );
+    }
+
+    #[test]
+    fn a_floating_panes_box_is_read_and_a_tiled_one_refused() {
+        use crate::config::float_place::Extent;
+        let p = parse_ok(
+            "[[tab]]\nlayout = {}\nfloating = [{ x = 4, y = \"10%\", width = 40, height = \"50%\" }]\n",
+        );
+        let place = p.tabs[0].floating[0].place;
+        assert_eq!(place.x, Some(Extent::Cells(4)));
+        assert_eq!(place.y, Some(Extent::Percent(10)));
+        assert_eq!(place.width, Some(Extent::Cells(40)));
+        assert_eq!(place.height, Some(Extent::Percent(50)));
+        let e = parse_err("[[tab]]\nlayout = { command = \"htop\", width = 40 }\n");
+        assert!(e.contains(":2:") && e.contains("add `float = true`"), "{e}");
+        let e = parse_err("[[tab]]\nlayout = {}\nfloating = [{ width = 0 }]\n");
+        assert!(e.contains(":3:") && e.contains("out of range"), "{e}");
+        let e = parse_err("[[tab]]\nlayout = {}\nfloating = [{ x = \"left\" }]\n");
+        assert!(e.contains("percentage"), "{e}");
+        let e = parse_err("[[tab]]\nlayout = { split = \"right\", x = 1, panes = [{}, {}] }\n");
+        assert!(e.contains("`x` belongs to a pane"), "{e}");
     }
 
     #[test]

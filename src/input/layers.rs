@@ -65,6 +65,14 @@ pub fn dispatch(cx: &mut Cx<'_>, key: &KeyEvent) -> Outcome {
     Outcome::default()
 }
 
+/// An action as a bound key does it (for scripts: `tilework action`).
+pub fn run_action(cx: &mut Cx<'_>, action: crate::config::action::Action) -> Outcome {
+    if cx.ui.mode == crate::input::ui_state::Mode::Prefix {
+        cx.ui.leave_prefix();
+    }
+    actions::run(cx, action)
+}
+
 /// What the layers work on.
 pub struct Cx<'a> {
     pub ws: &'a mut Workspace,

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 
+use crate::config::action::Action;
 use crate::config::appearance::Appearance;
 use crate::config::keymap::Keymap;
 use crate::input::layers::{self, Cx};
@@ -126,6 +127,26 @@ impl InputRouter {
         }
         let (mut cx, _) = self.cx(ws);
         layers::dispatch(&mut cx, key)
+    }
+
+    /// Does `action` as its key would, pressed after the prefix
+    /// (`tilework action`): the prefix's which-key popup, if open, closes.
+    pub fn run_action(&mut self, ws: &mut Workspace, action: Action) -> Outcome {
+        let (mut cx, _) = self.cx(ws);
+        layers::run_action(&mut cx, action)
+    }
+
+    /// The focus moved outside of input (`tilework run` opened a pane):
+    /// copy mode ends if its pane lost the focus, as after a key.
+    pub fn focus_moved(&mut self, ws: &mut Workspace) {
+        if self
+            .ui
+            .copy
+            .pane()
+            .is_some_and(|pane| Some(pane) != ws.focused_id())
+        {
+            self.ui.leave_copy(ws);
+        }
     }
 
     pub fn handle_paste(&mut self, ws: &mut Workspace, text: &str) -> Outcome {

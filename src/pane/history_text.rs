@@ -55,6 +55,21 @@ pub fn history_text(pane: &Pane, ansi: bool) -> impl FnOnce() -> String + Send +
     }
 }
 
+/// The rows of `screen` as text, one line per row (a row a long line
+/// wrapped onto included), trailing blanks of each trimmed: what
+/// `tilework capture` prints for a pane's screen.
+pub fn screen_text(screen: &vt100::Screen, ansi: bool) -> String {
+    let mut out = String::new();
+    for row in 0..screen.size().0.get() {
+        write_row(screen, row, ansi, &mut out);
+        // `write_row` joins a wrapped row to the next; a screen keeps rows.
+        if screen.row_wrapped(row) {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// Appends every row `history` holds, oldest first.
 fn write_rows(history: &mut History, ansi: bool, out: &mut String) {
     let total = history.total_rows();

@@ -33,7 +33,7 @@ pub struct Live {
 }
 
 /// Connects to the workspace at `path` and checks it runs as this user.
-fn connect(path: &Path) -> io::Result<UnixStream> {
+pub(super) fn connect(path: &Path) -> io::Result<UnixStream> {
     let stream = UnixStream::connect(path)?;
     let peer = proto::peer_uid(&stream)?;
     if peer != dir::my_uid() {
@@ -47,7 +47,7 @@ fn connect(path: &Path) -> io::Result<UnixStream> {
 
 /// Whether connecting says nobody listens: the workspace is gone and its
 /// socket was left behind (a crash, a SIGKILL).
-fn is_stale(err: &io::Error) -> bool {
+pub(super) fn is_stale(err: &io::Error) -> bool {
     matches!(
         err.kind(),
         io::ErrorKind::ConnectionRefused | io::ErrorKind::NotFound

@@ -46,6 +46,8 @@ pub enum SessionEvent {
     Info(Sender<Info>),
     /// `tilework kill`: the stream hears the exit.
     Kill(UnixStream),
+    /// A script's call (`tilework action`, `capture`...).
+    Script(super::script_host::ScriptCall),
 }
 
 pub enum LinkNews {
@@ -365,6 +367,8 @@ enum Incoming {
     Attach(Arrival),
     Info(UnixStream),
     Kill(UnixStream),
+    /// A script's call: its body of this many bytes follows.
+    Call(UnixStream, usize),
 }
 
 /// Checks the peer and reads its request. Another user is refused (the
@@ -407,6 +411,7 @@ fn receive(stream: UnixStream, me: u32) -> Result<Incoming> {
         },
         Request::Info => Incoming::Info(stream),
         Request::Kill => Incoming::Kill(stream),
+        Request::Call(len) => Incoming::Call(stream, len),
     })
 }
 
@@ -432,6 +437,10 @@ fn listen(listener: &UnixListener, mailbox: &Mailbox<SessionEvent>) {
             Ok(Incoming::Attach(arrival)) => mailbox.post(SessionEvent::Attach(arrival)),
             Ok(Incoming::Kill(stream)) => mailbox.post(SessionEvent::Kill(stream)),
             Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
+            Ok(Incoming::Call(stream, len)) => {
+                super::script_host::start(stream, len, mailbox);
+                true
+            }
             Err(err) => {
                 tracing::warn!("session client: {err:#}");
                 true

@@ -20,7 +20,7 @@ pub const VERSION: &str = "tilework/1";
 
 /// The longest line either side reads: messages are short, and a peer that
 /// sends an endless line must not grow our memory.
-const MAX_LINE: usize = 4096;
+pub const MAX_LINE: usize = 4096;
 
 /// A client's first message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +31,9 @@ pub enum Request {
     Info,
     /// End the workspace (`tilework kill`).
     Kill,
+    /// A script's call (`tilework action`, `capture`...): a body of this
+    /// many bytes follows the line (see `session::script`).
+    Call(usize),
 }
 
 /// What an attached client tells the workspace later.
@@ -88,6 +91,7 @@ impl Request {
             Request::Attach => "attach",
             Request::Info => "info",
             Request::Kill => "kill",
+            Request::Call(len) => return format!("{VERSION} call {len}\n"),
         };
         format!("{VERSION} {verb}\n")
     }
@@ -103,7 +107,10 @@ impl Request {
             "attach" => Ok(Request::Attach),
             "info" => Ok(Request::Info),
             "kill" => Ok(Request::Kill),
-            other => Err(format!("unknown request {other:?}")),
+            other => match other.strip_prefix("call ").map(str::parse) {
+                Some(Ok(len)) => Ok(Request::Call(len)),
+                _ => Err(format!("unknown request {other:?}")),
+            },
         }
     }
 }
@@ -304,7 +311,13 @@ mod tests {
 
     #[test]
     fn every_message_reads_back_as_itself() {
-        for req in [Request::Attach, Request::Info, Request::Kill] {
+        for req in [
+            Request::Attach,
+            Request::Info,
+            Request::Kill,
+            Request::Call(0),
+            Request::Call(123_456),
+        ] {
             let line = req.line();
             assert_eq!(Request::parse(line.trim_end()), Ok(req));
         }

@@ -49,7 +49,10 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
             "layout = {}",
             node_toml(ws, tab.layout.root(), Some(tab.focus))
         );
-        // Floating panes come back where new ones open, in the same order.
+        // Floating panes come back where they were, in the same order
+        // (cells from the panes' area's top left; kept inside a smaller
+        // screen when opened).
+        let area = ws.area();
         let floating: Vec<String> = tab
             .floats
             .iter()
@@ -58,6 +61,13 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
                 if f.pinned {
                     fields.push("pinned = true".to_string());
                 }
+                fields.push(format!(
+                    "x = {}, y = {}, width = {}, height = {}",
+                    f.rect.x.saturating_sub(area.x),
+                    f.rect.y.saturating_sub(area.y),
+                    f.rect.width,
+                    f.rect.height
+                ));
                 format!("{{ {} }}", fields.join(", "))
             })
             .collect();

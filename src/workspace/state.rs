@@ -424,6 +424,10 @@ impl Workspace {
             };
             let rect = tab.floats.place_new(area);
             tab.floats.push(id, rect);
+            // Where the profile puts it, kept inside the screen.
+            tab.floats
+                .set_rect(id, spec.place.resolve(area, rect), area);
+            let rect = tab.floats.rect(id).unwrap_or(rect);
             tab.floats.set_pinned(id, spec.pinned);
             if spec.focus {
                 focus = Some(id);
@@ -846,24 +850,26 @@ impl Workspace {
     }
 
     fn split(&mut self, axis: Axis) -> bool {
-        let Some(target) = self.focused_id() else {
-            return false;
-        };
         let launch = self.shell_launch_here();
+        self.split_with(axis, launch).is_some()
+    }
+
+    /// Splits the focused pane (a tiled one) along `axis`; the new pane,
+    /// focused, runs `launch`. Returns its id.
+    pub fn split_with(&mut self, axis: Axis, launch: PaneLaunch) -> Option<PaneId> {
+        let target = self.focused_id()?;
         let id = self.alloc_id();
         let area = self.tiles();
-        let Some(tab) = self.tab_mut() else {
-            return false;
-        };
+        let tab = self.tab_mut()?;
         if !tab.layout.split(target, axis, id) {
-            return false;
+            return None;
         }
         tab.zoomed = false;
         tab.focus = id;
         let rect = tab.layout.pane_rect(area, id).unwrap_or(area);
         self.start_pane(id, launch, rect);
         self.relayout_tab(self.active);
-        true
+        Some(id)
     }
 
     /// The nearest pane that way. With floating panes on screen they
@@ -1091,11 +1097,17 @@ impl Workspace {
 
     fn new_tab(&mut self) -> bool {
         let launch = self.shell_launch_here();
+        self.new_tab_with(launch);
+        true
+    }
+
+    /// Opens a tab, shown, whose one pane runs `launch`. Returns its id.
+    pub fn new_tab_with(&mut self, launch: PaneLaunch) -> PaneId {
         let id = self.alloc_id();
         self.tabs.push(Tab::new(None, Layout::new(id), id));
         self.active = self.tabs.len() - 1;
         self.start_pane(id, launch, self.tiles());
-        true
+        id
     }
 
     pub fn select_tab(&mut self, index: usize) -> bool {

@@ -987,3 +987,46 @@ floating = [{ command = "lazygit", title = "git" }]
     assert_eq!(reopened.ws.pane_title(reopened.focused()), "git");
     assert_eq!(reopened.ws.visible().len(), 3);
 }
+
+/// Moved and resized, a floating pane is saved where it is and opens
+/// there again; a profile can place one by cells or by percentages.
+#[test]
+fn a_floating_panes_box_is_saved_and_comes_back() {
+    let mut h = Harness::with_program(false, "sh");
+    assert!(h.ws.apply(Action::NewFloating));
+    let float = h.focused();
+    let opened = floating_rect(&h, float);
+    for _ in 0..3 {
+        assert!(h.ws.apply(Action::MoveFloating(Direction::Left)));
+        assert!(h.ws.apply(Action::Resize(Direction::Left)));
+    }
+    assert!(h.ws.apply(Action::MoveFloating(Direction::Up)));
+    let moved = floating_rect(&h, float);
+    assert_ne!(moved, opened);
+
+    let saved = crate::workspace::session::to_toml(&h.ws, "p");
+    let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
+    let mut reopened = Harness::new(false);
+    reopened.ws.open_profile(&again);
+    let tab = reopened.ws.tab().unwrap();
+    let rects: Vec<Rect> = tab.floats.iter().map(|f| f.rect).collect();
+    assert_eq!(rects, [moved], "{saved}");
+
+    let text = r#"
+[[tab]]
+layout = { }
+floating = [{ x = "50%", y = 0, width = "50%", height = 5 }, { width = 9999 }]
+"#;
+    let profile = crate::config::profile::parse(text, std::path::Path::new("p.toml")).unwrap();
+    let mut placed = Harness::new(false);
+    placed.ws.open_profile(&profile);
+    let tab = placed.ws.tab().unwrap();
+    let rects: Vec<Rect> = tab.floats.iter().map(|f| f.rect).collect();
+    let area = placed.ws.area();
+    assert_eq!(
+        rects[0],
+        Rect::new(area.x + area.width / 2, area.y, area.width / 2, 5)
+    );
+    // Too wide for the screen: kept inside it.
+    assert!(rects[1].width <= area.width && rects[1].right() <= area.right());
+}

@@ -98,6 +98,7 @@ impl<B: FrameSink> App<B> {
                 tracing::info!("tilework kill: shutting down");
                 self.ws.quit(0);
             }
+            SessionEvent::Script(call) => self.script_call(call),
         }
     }
 

@@ -1,0 +1,326 @@
+//! The script's side of `tilework action`, `send-keys`, `run`, `capture`
+//! and `list-panes`: find the workspace, make the call, print the answer.
+//!
+//! Which workspace: `--session NAME`, else the one this shell is a pane
+//! of (`$TILEWORK` holds its pid, as `$TMUX` does for tmux), else the only
+//! one running.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+use super::client::{self, Live};
+use super::dir;
+use super::script::{self, Answer, Call, PaneInfo, Place};
+use crate::config::action::Action;
+use crate::input::script_keys;
+use crate::sanitize::escape_controls;
+
+/// How long to wait for each piece of the answer: a history of many
+/// megabytes is replayed before its first byte comes.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The workspace to drive.
+#[derive(Debug)]
+struct Target {
+    name: String,
+    path: PathBuf,
+}
+
+/// `--session NAME`, else `$TILEWORK`'s workspace, else the only one.
+fn target(session: Option<&str>) -> Result<Target> {
+    let dir = dir::runtime_dir()?;
+    if let Some(name) = session {
+        dir::check_name(name)?;
+        let path = dir::socket_path(&dir, name);
+        if !path.exists() {
+            bail!("no workspace named {name} is running (tilework ls lists them)");
+        }
+        return Ok(Target {
+            name: name.to_string(),
+            path,
+        });
+    }
+    let live = client::live_sessions(&dir)?;
+    let own = std::env::var("TILEWORK")
+        .ok()
+        .and_then(|pid| pid.parse::<u32>().ok());
+    pick(live, own)
+}
+
+/// The workspace whose pid is `own` (this shell's), else the only one.
+fn pick(live: Vec<Live>, own: Option<u32>) -> Result<Target> {
+    let chosen = match own.and_then(|pid| live.iter().position(|s| s.info.pid == pid)) {
+        Some(i) => live.into_iter().nth(i),
+        None => match <[Live; 1]>::try_from(live) {
+            Ok([one]) => Some(one),
+            Err(live) if live.is_empty() => {
+                bail!("no workspace is running (start one with `tilework`)")
+            }
+            Err(several) => {
+                let names: Vec<&str> = several.iter().map(|s| s.name.as_str()).collect();
+                bail!(
+                    "{} workspaces are running ({}): say which with --session NAME",
+                    names.len(),
+                    names.join(", ")
+                )
+            }
+        },
+    };
+    let live = chosen.context("the workspace went away")?;
+    Ok(Target {
+        name: live.name,
+        path: live.path,
+    })
+}
+
+/// Makes `call` to the workspace and returns its answer's text; a refusal
+/// is an error with the workspace's reason.
+fn call(session: Option<&str>, call: &Call) -> Result<Vec<u8>> {
+    let target = target(session)?;
+    let name = &target.name;
+    let stream = match client::connect(&target.path) {
+        Ok(stream) => stream,
+        Err(err) if client::is_stale(&err) => {
+            bail!("no workspace named {name} is running (tilework ls lists them)")
+        }
+        Err(err) => return Err(err).with_context(|| format!("reaching workspace {name}")),
+    };
+    stream.set_read_timeout(Some(ANSWER_TIMEOUT))?;
+    stream.set_write_timeout(Some(ANSWER_TIMEOUT))?;
+    script::write_call(&stream, call).with_context(|| format!("calling workspace {name}"))?;
+    match script::read_answer(&stream) {
+        Ok(Answer::Ok(text)) => Ok(text),
+        Ok(Answer::Error(message)) => bail!("{message}"),
+        // An older workspace refuses the call as a session note.
+        Err(err) => Err(err).with_context(|| format!("reading workspace {name}'s answer")),
+    }
+}
+
+/// Writes `bytes` to stdout; a reader that stopped (`| head`) is fine.
+fn print_out(bytes: &[u8]) -> Result<i32> {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(0),
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(0),
+        Err(err) => Err(err).context("writing to stdout"),
+    }
+}
+
+/// `tilework action NAME [ARGS]`, or `--list`.
+pub fn action(
+    session: Option<&str>,
+    list: bool,
+    name: Option<&str>,
+    args: &[String],
+) -> Result<i32> {
+    if list {
+        let mut text = String::new();
+        for action in Action::all() {
+            text.push_str(&format!("{:<24} {}\n", action.name(), action.description()));
+        }
+        return print_out(text.as_bytes());
+    }
+    let Some(name) = name else {
+        bail!("which action? `tilework action --list` shows them");
+    };
+    let full = action_name(name, args);
+    if full.parse::<Action>().is_err() {
+        bail!(
+            "unknown action `{}`: `tilework action --list` shows every action",
+            escape_controls(&full)
+        );
+    }
+    call(session, &Call::Action { name: full })?;
+    Ok(0)
+}
+
+/// `focus left` is `focus-left`, `go-to-tab 3` is `go-to-tab-3`: the
+/// keymap's names, with their argument written apart if one likes.
+fn action_name(name: &str, args: &[String]) -> String {
+    let mut full = name.to_string();
+    for arg in args {
+        full.push('-');
+        full.push_str(arg);
+    }
+    full
+}
+
+/// `tilework send-keys [--pane N] [-l] KEYS...`.
+pub fn send_keys(
+    session: Option<&str>,
+    pane: Option<u32>,
+    literal: bool,
+    keys: &[String],
+) -> Result<i32> {
+    let keys = script_keys::parse_args(keys, literal);
+    call(session, &Call::SendKeys { pane, keys })?;
+    Ok(0)
+}
+
+/// `tilework run [--split right|down | --float | --tab] [--cwd DIR] -- CMD`.
+pub fn run(
+    session: Option<&str>,
+    place: Place,
+    cwd: Option<&Path>,
+    argv: &[String],
+) -> Result<i32> {
+    let here = std::env::current_dir().context("reading this shell's directory")?;
+    let dir = match cwd {
+        Some(dir) => here.join(dir),
+        None => here,
+    };
+    if !dir.is_dir() {
+        bail!("{} is not a directory", dir.display());
+    }
+    let Some(dir) = dir.to_str() else {
+        bail!("{} is not valid UTF-8", dir.display());
+    };
+    let text = call(
+        session,
+        &Call::Run {
+            place,
+            cwd: Some(dir.to_string()),
+            argv: argv.to_vec(),
+        },
+    )?;
+    print_out(&text)
+}
+
+/// `tilework capture [--pane N] [--history] [--ansi]`.
+pub fn capture(session: Option<&str>, pane: Option<u32>, history: bool, ansi: bool) -> Result<i32> {
+    let text = call(
+        session,
+        &Call::Capture {
+            pane,
+            history,
+            ansi,
+        },
+    )?;
+    print_out(&text)
+}
+
+/// `tilework list-panes [--json]`.
+pub fn list_panes(session: Option<&str>, json: bool) -> Result<i32> {
+    let text = call(session, &Call::ListPanes)?;
+    let panes: Vec<PaneInfo> =
+        serde_json::from_slice(&text).context("reading the workspace's list of panes")?;
+    let out = if json {
+        let mut pretty = serde_json::to_string_pretty(&panes).context("writing JSON")?;
+        pretty.push('\n');
+        pretty
+    } else {
+        table(&panes)
+    };
+    print_out(out.as_bytes())
+}
+
+/// The panes as a table for people (escape sequences in a title or a
+/// directory's name are shown, not acted on).
+pub fn table(panes: &[PaneInfo]) -> String {
+    let mut out = format!(
+        "{:>3} {:>3}  {:<8} {:<17} {:>7}  {:<20} {}\n",
+        "ID", "TAB", "SIZE", "STATE", "PID", "TITLE", "CWD"
+    );
+    for p in panes {
+        let mut state = Vec::new();
+        if p.focused {
+            state.push("focused".to_string());
+        }
+        if p.floating {
+            state.push("floating".into());
+        }
+        if p.zoomed {
+            state.push("zoomed".into());
+        }
+        if let Some(code) = p.exit_code {
+            state.push(format!("exited {code}"));
+        }
+        out.push_str(&format!(
+            "{:>3} {:>3}  {:<8} {:<17} {:>7}  {:<20} {}\n",
+            p.id,
+            p.tab,
+            format!("{}x{}", p.cols, p.rows),
+            state.join(","),
+            p.pid.map_or("-".into(), |pid| pid.to_string()),
+            // A program names its title, a directory can be named anything:
+            // neither may act on the terminal.
+            escape_controls(&p.title),
+            escape_controls(p.cwd.as_deref().unwrap_or("-")),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::session::proto::Info;
+
+    fn live(name: &str, pid: u32) -> Live {
+        Live {
+            name: name.into(),
+            path: PathBuf::from("/nowhere").join(name),
+            info: Info {
+                pid,
+                panes: 1,
+                attached: false,
+                started: 0,
+            },
+        }
+    }
+
+    #[test]
+    fn a_pane_drives_its_own_workspace_else_the_only_one() {
+        let both = || vec![live("a", 10), live("b", 20)];
+        assert_eq!(pick(both(), Some(20)).unwrap().name, "b");
+        let err = pick(both(), None).unwrap_err().to_string();
+        assert!(err.contains("a, b") && err.contains("--session"), "{err}");
+        // A pid of no workspace here (another runtime dir): the only one.
+        assert_eq!(pick(vec![live("a", 10)], Some(99)).unwrap().name, "a");
+        let err = pick(Vec::new(), None).unwrap_err().to_string();
+        assert!(err.contains("no workspace is running"), "{err}");
+    }
+
+    #[test]
+    fn an_action_may_take_its_argument_apart() {
+        assert_eq!(action_name("new-tab", &[]), "new-tab");
+        assert_eq!(action_name("focus", &["left".into()]), "focus-left");
+        assert_eq!(action_name("go-to-tab", &["3".into()]), "go-to-tab-3");
+        assert!(
+            action_name("layout", &["tiled".into()])
+                .parse::<Action>()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_pane_with_its_state() {
+        let pane = PaneInfo {
+            id: 4,
+            tab: 2,
+            tab_name: "sh".into(),
+            title: "htop".into(),
+            command: vec!["htop".into()],
+            cwd: Some("/srv".into()),
+            rows: 20,
+            cols: 60,
+            focused: true,
+            tab_focused: true,
+            floating: true,
+            zoomed: false,
+            pid: Some(77),
+            exit_code: None,
+        };
+        let text = table(&[pane]);
+        let row = text.lines().nth(1).unwrap();
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            words,
+            ["4", "2", "60x20", "focused,floating", "77", "htop", "/srv"]
+        );
+    }
+}

@@ -1,0 +1,440 @@
+//! Scripts driving a running workspace (issue 17): `tilework action`,
+//! `send-keys`, `run`, `capture` and `list-panes`, run as a script would
+//! run them (plain commands, no terminal), against a workspace started in
+//! a PTY with `--session` in the test's own runtime directory.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::io::Write;
+use std::os::unix::net::UnixStream;
+use std::process::Command;
+
+use common::Tilework;
+use tilework::session::script::{self, Call, PaneInfo};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 100;
+
+/// A workspace named `name`, its shell at its prompt.
+fn start(name: &str) -> Tilework {
+    let tw = Tilework::start(&["--session", name], ROWS, COLS);
+    prompt(&tw);
+    tw
+}
+
+fn prompt(tw: &Tilework) {
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+}
+
+/// `tilework ARGS` as a script outside the workspace runs it: its
+/// stdout, stderr and exit status.
+fn cli(tw: &Tilework, args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(common::binary())
+        .args(args)
+        .env("XDG_RUNTIME_DIR", tw.runtime_dir())
+        // Not a pane of any workspace (even if the tests run inside one).
+        .env_remove("TILEWORK")
+        .current_dir(tw.dir.path())
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// `tilework ARGS`, which must succeed; its stdout.
+fn ok(tw: &Tilework, args: &[&str]) -> String {
+    let (out, err, code) = cli(tw, args);
+    assert_eq!(code, 0, "tilework {args:?} failed: {err}");
+    out
+}
+
+/// `tilework ARGS`, which must fail; its stderr.
+fn fails(tw: &Tilework, args: &[&str]) -> String {
+    let (out, err, code) = cli(tw, args);
+    assert_ne!(code, 0, "tilework {args:?} succeeded: {out}");
+    assert!(!err.trim().is_empty(), "tilework {args:?} failed silently");
+    err
+}
+
+fn panes(tw: &Tilework) -> Vec<PaneInfo> {
+    serde_json::from_str(&ok(tw, &["list-panes", "--json"])).unwrap()
+}
+
+/// Waits until `capture ARGS` prints something `cond` accepts; returns it.
+fn capture_until(tw: &Tilework, args: &[&str], what: &str, cond: impl Fn(&str) -> bool) -> String {
+    let mut argv = vec!["capture"];
+    argv.extend_from_slice(args);
+    let mut last = String::new();
+    common::wait_until(what, || {
+        last = ok(tw, &argv);
+        cond(&last)
+    });
+    last
+}
+
+#[test]
+fn run_split_right_opens_a_pane_that_list_panes_shows() {
+    let tw = start("split");
+    let before = panes(&tw);
+    assert_eq!(before.len(), 1);
+    let first = before[0].id;
+    assert!(before[0].focused && !before[0].floating);
+
+    let out = ok(&tw, &["run", "--split", "right", "--", "sh"]);
+    let new: u32 = out.trim().parse().unwrap_or_else(|_| panic!("{out:?}"));
+    tw.wait_for("both panes", |s| s.contents().contains("pane 2/2"));
+    let after = panes(&tw);
+    assert_eq!(after.len(), 2, "{after:?}");
+    let pane = after.iter().find(|p| p.id == new).unwrap();
+    assert!(pane.focused && pane.tab == 1 && !pane.floating, "{pane:?}");
+    assert_eq!(pane.command, ["sh"]);
+    assert!(pane.pid.is_some());
+    // Side by side: each about half the width, the same height.
+    let old = after.iter().find(|p| p.id == first).unwrap();
+    assert!(!old.focused);
+    assert_eq!(pane.rows, old.rows);
+    assert!(
+        pane.cols < COLS / 2 + 2 && old.cols < COLS / 2 + 2,
+        "{after:?}"
+    );
+    // It starts in the script's directory.
+    assert_eq!(
+        pane.cwd.as_deref().map(std::path::Path::new),
+        Some(tw.dir.path()),
+        "{pane:?}"
+    );
+    // The plain table: a header and a row per pane.
+    let table = ok(&tw, &["list-panes"]);
+    assert_eq!(table.lines().count(), 3, "{table}");
+    assert!(
+        table
+            .lines()
+            .any(|l| l.trim_start().starts_with(&format!("{new} ")) && l.contains("focused")),
+        "{table}"
+    );
+}
+
+#[test]
+fn send_keys_types_and_capture_shows_the_screen() {
+    let tw = start("keys");
+    ok(&tw, &["send-keys", "echo hi-$((6*7))", "Enter"]);
+    let screen = capture_until(&tw, &[], "the echo in capture", |s| {
+        s.lines().any(|l| l.trim() == "hi-42")
+    });
+    // One line per row of the pane.
+    let pane = &panes(&tw)[0];
+    assert_eq!(screen.lines().count(), usize::from(pane.rows), "{screen}");
+    tw.wait_for_text("hi-42");
+    // Keys by name: C-c abandons a typed line; -l sends a key name as text.
+    ok(&tw, &["send-keys", "echo never-$((1+1))", "C-c"]);
+    ok(&tw, &["send-keys", "-l", "echo Enter"]);
+    ok(&tw, &["send-keys", "Enter"]);
+    capture_until(&tw, &[], "the literal word echoed", |s| {
+        s.lines().any(|l| l.trim() == "Enter")
+    });
+    let screen = ok(&tw, &["capture"]);
+    assert!(!screen.contains("never-2"), "{screen}");
+}
+
+#[test]
+fn capture_history_reaches_lines_scrolled_off_the_screen() {
+    let tw = start("history");
+    ok(&tw, &["send-keys", "seq 1 500 | sed s/^/line-/", "Enter"]);
+    let screen = capture_until(&tw, &[], "the last line", |s| {
+        s.lines().any(|l| l.trim() == "line-500")
+    });
+    assert!(!screen.lines().any(|l| l.trim() == "line-1"), "{screen}");
+    let history = ok(&tw, &["capture", "--history"]);
+    let numbered: Vec<&str> = history.lines().filter(|l| l.starts_with("line-")).collect();
+    let expected: Vec<String> = (1..=500).map(|i| format!("line-{i}")).collect();
+    assert_eq!(numbered, expected, "every line, once, in order");
+    // --ansi keeps colours.
+    ok(
+        &tw,
+        &[
+            "send-keys",
+            "printf '\\033[31mred-%s\\033[0m\\n' $((2*5))",
+            "Enter",
+        ],
+    );
+    let coloured = capture_until(&tw, &["--ansi"], "the red line", |s| s.contains("red-10"));
+    assert!(coloured.contains("\x1b[0;31mred-10"), "{coloured:?}");
+    let plain = ok(&tw, &["capture"]);
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+}
+
+#[test]
+fn actions_change_what_the_screen_shows() {
+    let tw = start("actions");
+    ok(&tw, &["action", "new-tab"]);
+    prompt(&tw);
+    tw.wait_for("the second tab in the status bar", |s| {
+        s.contents().contains(" 2:")
+    });
+    ok(&tw, &["send-keys", "echo in-tab-$((1+1))", "Enter"]);
+    tw.wait_for_text("in-tab-2");
+    let listed = panes(&tw);
+    assert_eq!(listed.len(), 2);
+    assert!(listed.iter().any(|p| p.tab == 2 && p.focused), "{listed:?}");
+    // An action with its argument apart: back to tab 1, where it is not.
+    ok(&tw, &["action", "go-to-tab", "1"]);
+    tw.wait_for("tab 1 shown", |s| !s.contents().contains("in-tab-2"));
+    // Zoom: the focused pane takes the whole tab.
+    ok(&tw, &["run", "--split", "right", "--", "sh"]);
+    tw.wait_for("both panes", |s| s.contents().contains("pane 2/2"));
+    let narrow = panes(&tw).into_iter().find(|p| p.focused).unwrap();
+    ok(&tw, &["action", "toggle-zoom"]);
+    common::wait_until("the pane zoomed", || {
+        panes(&tw)
+            .iter()
+            .any(|p| p.focused && p.zoomed && p.cols > narrow.cols + 10)
+    });
+    // A name that is no action: refused before anything is sent.
+    let err = fails(&tw, &["action", "split-sideways"]);
+    assert!(
+        err.contains("split-sideways") && err.contains("--list"),
+        "{err}"
+    );
+    let list = ok(&tw, &["action", "--list"]);
+    assert!(
+        list.lines().any(|l| l.starts_with("toggle-zoom ")),
+        "{list}"
+    );
+}
+
+#[test]
+fn run_float_opens_a_floating_pane_on_top() {
+    let tw = start("float");
+    let out = ok(
+        &tw,
+        &[
+            "run",
+            "--float",
+            "--",
+            "sh",
+            "-c",
+            "echo floating-$((3*3)); exec sh",
+        ],
+    );
+    let id: u32 = out.trim().parse().unwrap();
+    tw.wait_for_text("floating-9");
+    let listed = panes(&tw);
+    let pane = listed.iter().find(|p| p.id == id).unwrap();
+    assert!(pane.floating && pane.focused, "{pane:?}");
+    // Smaller than the screen: it floats over the tiled pane.
+    let tiled = listed.iter().find(|p| p.id != id).unwrap();
+    assert!(
+        pane.cols < tiled.cols && pane.rows < tiled.rows,
+        "{listed:?}"
+    );
+    // Keys go to the focused (floating) pane.
+    ok(&tw, &["send-keys", "echo on-top-$((2*2))", "Enter"]);
+    capture_until(&tw, &["--pane", &id.to_string()], "the float's echo", |s| {
+        s.contains("on-top-4")
+    });
+}
+
+#[test]
+fn send_keys_reaches_a_pane_that_is_not_focused() {
+    let tw = start("other");
+    let first = panes(&tw)[0].id.to_string();
+    let second = ok(&tw, &["run", "--split", "down", "--", "sh"]);
+    let second = second.trim();
+    tw.wait_for("both panes", |s| s.contents().contains("pane 2/2"));
+    ok(
+        &tw,
+        &[
+            "send-keys",
+            "--pane",
+            &first,
+            "echo to-first-$((2+3))",
+            "Enter",
+        ],
+    );
+    capture_until(&tw, &["--pane", &first], "the first pane's echo", |s| {
+        s.contains("to-first-5")
+    });
+    tw.wait_for_text("to-first-5");
+    let other = ok(&tw, &["capture", "--pane", second]);
+    assert!(!other.contains("to-first"), "{other}");
+    // The focus stayed where it was.
+    let focused = panes(&tw).into_iter().find(|p| p.focused).unwrap();
+    assert_eq!(focused.id.to_string(), second);
+}
+
+#[test]
+fn every_command_works_while_no_terminal_is_attached() {
+    let mut tw = start("detached");
+    tw.send("\x02d");
+    assert_eq!(tw.wait_exit().exit_code(), 0);
+    tw.wait_for_text("[detached from workspace detached");
+    let id = ok(&tw, &["run", "--tab", "--", "sh"]);
+    let id = id.trim();
+    ok(
+        &tw,
+        &["send-keys", "--pane", id, "echo unseen-$((7*6))", "Enter"],
+    );
+    capture_until(&tw, &["--pane", id], "output while detached", |s| {
+        s.contains("unseen-42")
+    });
+    ok(&tw, &["action", "go-to-tab-1"]);
+    let listed = panes(&tw);
+    assert_eq!(listed.len(), 2);
+    assert!(listed.iter().any(|p| p.tab == 1 && p.focused), "{listed:?}");
+    let history = ok(&tw, &["capture", "--history", "--pane", id]);
+    assert!(history.contains("unseen-42"), "{history}");
+}
+
+#[test]
+fn mistakes_are_errors_that_say_what_is_wrong() {
+    let tw = start("errors");
+    let err = fails(&tw, &["capture", "--pane", "99"]);
+    assert!(err.contains("no pane 99"), "{err}");
+    let err = fails(&tw, &["send-keys", "--pane", "99", "x"]);
+    assert!(err.contains("no pane 99"), "{err}");
+    let err = fails(&tw, &["list-panes", "--session", "nope"]);
+    assert!(err.contains("no workspace named nope"), "{err}");
+    let err = fails(&tw, &["run", "--cwd", "/no/such/dir", "--", "sh"]);
+    assert!(err.contains("/no/such/dir"), "{err}");
+    let err = fails(&tw, &["run", "--", "/no/such/program"]);
+    assert!(err.contains("/no/such/program"), "{err}");
+    assert_eq!(
+        panes(&tw).len(),
+        1,
+        "a pane that could not start is not left"
+    );
+    // No workspace at all in another runtime directory.
+    let empty = common::TempDir::new("no-workspaces");
+    let out = Command::new(common::binary())
+        .args(["capture"])
+        .env("XDG_RUNTIME_DIR", empty.path())
+        .env_remove("TILEWORK")
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no workspace is running"), "{err}");
+}
+
+#[test]
+fn a_script_in_a_pane_drives_its_own_workspace() {
+    let one = start("one");
+    let runtime = one.runtime_dir();
+    let two = Tilework::start_with(
+        &["--session", "two"],
+        ROWS,
+        COLS,
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    prompt(&two);
+    // From outside, two workspaces: which one must be said.
+    let err = fails(&one, &["list-panes"]);
+    assert!(
+        err.contains("one, two") && err.contains("--session"),
+        "{err}"
+    );
+    // From inside two's pane ($TILEWORK), no need to say.
+    let mut two = two;
+    two.type_line(&format!("{} action new-tab", common::binary()));
+    common::wait_until("a second tab in two", || {
+        ok(&one, &["list-panes", "--json", "--session", "two"]).contains("\"tab\": 2")
+    });
+    let ones: Vec<PaneInfo> =
+        serde_json::from_str(&ok(&one, &["list-panes", "--json", "--session", "one"])).unwrap();
+    assert_eq!(ones.len(), 1, "{ones:?}");
+}
+
+#[test]
+fn a_client_that_never_reads_does_not_stall_the_workspace() {
+    let mut tw = start("stall");
+    // A history far bigger than a socket's buffer.
+    ok(
+        &tw,
+        &["send-keys", "seq 1 300000; echo done-$((4*4))", "Enter"],
+    );
+    capture_until(&tw, &[], "the flood's end", |s| s.contains("done-16"));
+    let socket = tw.runtime_dir().join("tilework").join("stall");
+    let mut stalled = Vec::new();
+    for _ in 0..3 {
+        let stream = UnixStream::connect(&socket).unwrap();
+        script::write_call(
+            &stream,
+            &Call::Capture {
+                pane: None,
+                history: true,
+                ansi: false,
+            },
+        )
+        .unwrap();
+        // Sent, never read.
+        stalled.push(stream);
+    }
+    // Meanwhile the workspace draws and answers others.
+    tw.type_line("echo still-drawing-$((5+5))");
+    tw.wait_for_text("still-drawing-10");
+    ok(
+        &tw,
+        &["send-keys", "echo still-answering-$((6+6))", "Enter"],
+    );
+    tw.wait_for_text("still-answering-12");
+    let listed = panes(&tw);
+    assert_eq!(listed.len(), 1);
+    // A client that reads, late, gets the whole history.
+    let mut late = stalled.pop().unwrap();
+    late.flush().unwrap();
+    match script::read_answer(&late).unwrap() {
+        script::Answer::Ok(text) => {
+            let text = String::from_utf8(text).unwrap();
+            assert!(text.lines().any(|l| l == "300000"), "the history's end");
+        }
+        script::Answer::Error(err) => panic!("{err}"),
+    }
+}
+
+#[test]
+fn a_saved_profile_keeps_a_floating_panes_box() {
+    let mut first = Tilework::start(
+        &["--session", "saver", "--save-profile", "kept"],
+        ROWS,
+        COLS,
+    );
+    prompt(&first);
+    let id = ok(&first, &["run", "--float", "--", "sh"]);
+    let id: u32 = id.trim().parse().unwrap();
+    for action in [
+        "resize-left",
+        "resize-left",
+        "move-floating-left",
+        "move-floating-up",
+    ] {
+        ok(&first, &["action", action]);
+    }
+    let float = panes(&first).into_iter().find(|p| p.id == id).unwrap();
+    assert!(float.floating);
+    ok(&first, &["action", "quit"]);
+    assert_eq!(first.wait_exit().exit_code(), 0);
+    let config = first.dir.path().join("config");
+    let saved = std::fs::read_to_string(config.join("tilework/profiles/kept.toml")).unwrap();
+    assert!(saved.contains("width = "), "{saved}");
+
+    let second = Tilework::start_with(
+        &["--session", "reopened", "--profile", "kept"],
+        ROWS,
+        COLS,
+        &[("XDG_CONFIG_HOME", config.to_str().unwrap())],
+    );
+    prompt(&second);
+    let listed = panes(&second);
+    let again = listed.iter().find(|p| p.floating).unwrap();
+    assert_eq!(
+        (again.cols, again.rows),
+        (float.cols, float.rows),
+        "{listed:?}"
+    );
+    assert!(again.focused, "it had the focus: it is shown with it");
+}
