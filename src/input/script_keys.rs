@@ -10,21 +10,6 @@ use crate::config::keymap::KeySpec;
 use crate::input::key_encoder::{KeyModes, encode_key};
 use crate::session::script::KeyArg;
 
-/// What each argument means: a key when it is one the keymap can name
-/// (unless `literal`), else text.
-pub fn parse_args(args: &[String], literal: bool) -> Vec<KeyArg> {
-    args.iter()
-        .map(|arg| {
-            if !literal && let Ok(spec) = arg.parse::<KeySpec>() {
-                // Written canonically, so the workspace reads the same key.
-                KeyArg::Key(spec.to_string())
-            } else {
-                KeyArg::Text(arg.clone())
-            }
-        })
-        .collect()
-}
-
 /// Appends the bytes for `arg` to `out`, as the pane in `modes` gets them
 /// from typed keys. An unknown key name is an error naming it.
 pub fn encode(arg: &KeyArg, modes: KeyModes, out: &mut Vec<u8>) -> Result<(), String> {
@@ -64,6 +49,7 @@ fn encode_char(c: char, modes: KeyModes, out: &mut Vec<u8>) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::session::script::parse_args;
 
     fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()

@@ -11,6 +11,7 @@ use std::io::{self, BufRead, Read, Write};
 use serde::{Deserialize, Serialize};
 
 use super::proto::MAX_LINE;
+use crate::config::keymap::KeySpec;
 
 /// The largest call body a workspace reads: keys and command lines are
 /// small; a peer must not make it hold more.
@@ -51,6 +52,21 @@ pub enum KeyArg {
     Key(String),
     /// Text typed as it is.
     Text(String),
+}
+
+/// What each argument means: a key when it is one the keymap can name
+/// (unless `literal`), else text.
+pub fn parse_args(args: &[String], literal: bool) -> Vec<KeyArg> {
+    args.iter()
+        .map(|arg| {
+            if !literal && let Ok(spec) = arg.parse::<KeySpec>() {
+                // Written canonically, so the workspace reads the same key.
+                KeyArg::Key(spec.to_string())
+            } else {
+                KeyArg::Text(arg.clone())
+            }
+        })
+        .collect()
 }
 
 /// Where `tilework run` opens its pane.

@@ -15,7 +15,6 @@ use super::client::{self, Live};
 use super::dir;
 use super::script::{self, Answer, Call, PaneInfo, Place};
 use crate::config::action::Action;
-use crate::input::script_keys;
 use crate::sanitize::escape_controls;
 
 /// How long to wait for each piece of the answer: a history of many
@@ -155,7 +154,7 @@ pub fn send_keys(
     literal: bool,
     keys: &[String],
 ) -> Result<i32> {
-    let keys = script_keys::parse_args(keys, literal);
+    let keys = script::parse_args(keys, literal);
     call(session, &Call::SendKeys { pane, keys })?;
     Ok(0)
 }
