@@ -136,7 +136,7 @@ fn run_workspace(
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
     let size = Rect::new(0, 0, cols, rows);
-    let mut terminal = Terminal::with_options(
+    let terminal = Terminal::with_options(
         CrosstermBackend::new(writer),
         // Fixed: the fullscreen viewport queries /dev/tty's size every frame.
         TerminalOptions {
@@ -144,7 +144,6 @@ fn run_workspace(
         },
     )
     .context("creating the ratatui terminal")?;
-    frame::release_back_buffer(&mut terminal);
 
     let settings = WorkspaceSettings {
         env: ChildEnv::new(opts.config.shell.as_deref(), &opts.config.term),
@@ -247,16 +246,7 @@ pub(super) struct App<B: FrameSink> {
     /// Detach and attach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
     session: Option<crate::session::host::Host>,
-    /// A key went to this pane: until then the loop waits for its echo on
-    /// the pane's PTY itself (see `wait`).
-    echo_watch: Option<(PaneId, Instant)>,
 }
-
-/// How long after a key the loop reads the pane's PTY itself for the echo:
-/// a shell answers within a fraction of a millisecond; a program that
-/// does not echo costs the loop at most this long a wait on that PTY
-/// alone (the user's next key still ends it at once).
-const ECHO_WATCH: Duration = Duration::from_millis(3);
 
 /// How the loop runs, from the config and the command line.
 pub(super) struct LoopSettings {
@@ -305,7 +295,6 @@ impl<B: FrameSink> App<B> {
             throttle: TypingThrottle::default(),
             focus: Default::default(),
             session: None,
-            echo_watch: None,
         }
     }
 
@@ -366,10 +355,7 @@ impl<B: FrameSink> App<B> {
     }
 
     /// Blocks until input, output or an event is ready, or `deadline`.
-    fn wait(&mut self, deadline: Option<Instant>) {
-        if self.wait_for_echo(deadline) {
-            return;
-        }
+    fn wait(&self, deadline: Option<Instant>) {
         let mut sel = Select::new();
         if !self.input_closed {
             sel.recv(&self.input_rx);
@@ -392,33 +378,6 @@ impl<B: FrameSink> App<B> {
                 let _ = sel.ready();
             }
         }
-    }
-
-    /// Right after a key, waits for its echo on the pane's PTY itself:
-    /// the echo then wakes this thread directly instead of the pane's
-    /// reader thread, which would wake this one (a thread hop less, tens
-    /// of microseconds on two cores). Returns whether output came; false
-    /// sends the loop to its usual wait (no key out, the echo came, the
-    /// watch ran out, the reader is busy, or the user typed again).
-    fn wait_for_echo(&mut self, deadline: Option<Instant>) -> bool {
-        let Some((id, until)) = self.echo_watch else {
-            return false;
-        };
-        let now = Instant::now();
-        if now >= until || self.clock.awaited_echo() != Some(id) || !self.input_rx.is_empty() {
-            self.echo_watch = None;
-            return false;
-        }
-        let until = deadline.map_or(until, |d| d.min(until));
-        let Some(pane) = self.ws.pane_mut(id) else {
-            self.echo_watch = None;
-            return false;
-        };
-        let came = pane.read_echo(until);
-        if !came {
-            self.echo_watch = None;
-        }
-        came
     }
 
     fn drain_input(&mut self) {
@@ -482,7 +441,6 @@ impl<B: FrameSink> App<B> {
         if let Some(id) = outcome.sent_to {
             self.clock.key_sent(id);
             let now = Instant::now();
-            self.echo_watch = Some((id, now + ECHO_WATCH));
             self.clock.typing_until(now + TYPING_WINDOW);
             self.throttle.key_sent(id, now);
         }
@@ -495,7 +453,6 @@ impl<B: FrameSink> App<B> {
         if let Err(err) = self.terminal.resize(size) {
             tracing::warn!("resizing the terminal: {err}");
         }
-        frame::release_back_buffer(&mut self.terminal);
         self.painter.resized(size);
         let (panes, _) = frame::split_screen(size);
         self.ws.set_area(panes);

@@ -9,8 +9,6 @@
 //! channel and a key is one dynamic call to [`PaneProcess::send_input`],
 //! which writes to the PTY from the loop's thread as before.
 
-use std::time::Instant;
-
 use anyhow::Result;
 use crossbeam_channel::Receiver;
 
@@ -42,12 +40,6 @@ pub trait PaneProcess: Send {
     fn output(&self) -> &Receiver<OutputChunk>;
     /// Hands a parsed buffer back to the reader for reuse.
     fn recycle(&self, chunk: OutputChunk);
-    /// Waits until `until` for output and reads it on the caller's thread
-    /// (a key's echo; see [`PtyProcess::read_echo`]). Returns whether
-    /// output went to `sink`; false also means "not now, use the channel".
-    fn read_echo(&self, _until: Instant, _sink: &mut dyn FnMut(OutputChunk)) -> bool {
-        false
-    }
     /// Sends bytes to the program without blocking; false when refused
     /// (see [`PtyProcess::send_input`]).
     fn send_input(&self, bytes: &[u8]) -> bool;
@@ -100,10 +92,6 @@ impl PaneProcess for PtyProcess {
     fn recycle(&self, chunk: OutputChunk) {
         // A full recycle channel just means the reader has enough buffers.
         let _ = self.recycle_tx.try_send(chunk);
-    }
-
-    fn read_echo(&self, until: Instant, sink: &mut dyn FnMut(OutputChunk)) -> bool {
-        PtyProcess::read_echo(self, until, sink)
     }
 
     fn send_input(&self, bytes: &[u8]) -> bool {

@@ -14,7 +14,7 @@
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -76,10 +76,6 @@ pub struct PtyProcess {
     direct: Mutex<FileDescriptor>,
     input: Arc<InputQueue>,
     pid: Option<u32>,
-    /// Held by whoever reads the PTY: the reader thread for each read and
-    /// its send, the loop while it waits for a key's echo itself (see
-    /// [`PtyProcess::read_echo`]). Output stays in order either way.
-    read_gate: Arc<Mutex<()>>,
     /// The reader's output; the loop selects on it.
     pub output_rx: Receiver<OutputChunk>,
     /// Where the loop returns parsed buffers for reuse.
@@ -149,20 +145,10 @@ impl PtyProcess {
         let input = Arc::new(InputQueue::default());
         let writer_input = Arc::clone(&input);
         let (drained_tx, drained_rx) = bounded::<()>(1);
-        let read_gate = Arc::new(Mutex::new(()));
-        let reader_gate = Arc::clone(&read_gate);
 
         std::thread::Builder::new()
             .name(format!("pty-read-{}", pid.unwrap_or(0)))
-            .spawn(move || {
-                let ends = ReaderEnds {
-                    output_tx,
-                    recycle_rx,
-                    drained_tx,
-                    gate: reader_gate,
-                };
-                read_loop(reader, &read_ready, &ends);
-            })
+            .spawn(move || read_loop(reader, &read_ready, &output_tx, &recycle_rx, &drained_tx))
             .context("starting the PTY reader thread")?;
         std::thread::Builder::new()
             .name(format!("pty-write-{}", pid.unwrap_or(0)))
@@ -194,7 +180,6 @@ impl PtyProcess {
             direct: Mutex::new(direct),
             input,
             pid,
-            read_gate,
             output_rx,
             recycle_tx,
         })
@@ -244,54 +229,6 @@ impl PtyProcess {
     /// Bytes of input the child has not read yet.
     pub fn input_queued(&self) -> usize {
         self.input.queued()
-    }
-
-    /// Waits until `until` for the program's output and reads it on the
-    /// calling thread, handing every chunk to `sink` (what the reader had
-    /// already handed over first). The loop calls this right after a key:
-    /// the echo then wakes the loop itself, not the reader thread that
-    /// would wake the loop (one thread hop less between a key and its
-    /// echo). Gives up at once, returning false, when the reader is busy
-    /// (a flood: its chunks come through the channel as usual) or when the
-    /// user's terminal has input (the loop must see the next key); returns
-    /// whether output was delivered.
-    pub fn read_echo(&self, until: Instant, sink: &mut dyn FnMut(OutputChunk)) -> bool {
-        let Ok(_gate) = self.read_gate.try_lock() else {
-            return false;
-        };
-        let mut delivered = false;
-        while let Ok(chunk) = self.output_rx.try_recv() {
-            sink(chunk);
-            delivered = true;
-        }
-        if delivered {
-            return true;
-        }
-        let mut direct = self.direct.lock().unwrap_or_else(PoisonError::into_inner);
-        if !echo_or_key(&direct, until) {
-            return false;
-        }
-        let mut chunk = Vec::new();
-        let mut buf = [0u8; 4096];
-        loop {
-            match direct.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => {
-                    chunk.extend_from_slice(&buf[..n]);
-                    if chunk.len() >= READ_SIZE {
-                        break;
-                    }
-                }
-                Err(err) if err.kind() == ErrorKind::Interrupted => {}
-                // WouldBlock: all of it; anything else: the reader sees it too.
-                Err(_) => break,
-            }
-        }
-        if chunk.is_empty() {
-            return false;
-        }
-        sink(chunk);
-        true
     }
 
     /// Tells the kernel (and so the child, by SIGWINCH) the new size.
@@ -381,41 +318,6 @@ fn signal_number(name: &str) -> i32 {
 }
 
 /// Waits until `fd` is ready for `events` (POLLIN or POLLOUT), or hung up.
-/// Waits until `until` for `pty` to have output; false on the deadline or
-/// when the user's terminal (fd 0) has input first.
-fn echo_or_key(pty: &FileDescriptor, until: Instant) -> bool {
-    use rustix::event::{PollFd, PollFlags, Timespec};
-    let stdin = std::io::stdin();
-    loop {
-        let left = until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return false;
-        }
-        let timeout = Timespec {
-            tv_sec: i64::try_from(left.as_secs()).unwrap_or(i64::MAX),
-            tv_nsec: i64::from(left.subsec_nanos()),
-        };
-        let mut fds = [
-            PollFd::new(pty, PollFlags::IN),
-            PollFd::new(&stdin, PollFlags::IN),
-        ];
-        match rustix::event::poll(&mut fds, Some(&timeout)) {
-            Ok(0) => return false,
-            Ok(_) => {
-                return !fds[1]
-                    .revents()
-                    .intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR)
-                    && fds[0].revents().contains(PollFlags::IN);
-            }
-            Err(rustix::io::Errno::INTR) => {}
-            Err(err) => {
-                tracing::debug!("polling for an echo: {err}");
-                return false;
-            }
-        }
-    }
-}
-
 fn wait_until(fd: &FileDescriptor, events: i16) -> bool {
     let mut pfd = [pollfd {
         fd: fd.as_raw_fd(),
@@ -437,35 +339,29 @@ fn wait_until(fd: &FileDescriptor, events: i16) -> bool {
     }
 }
 
-/// What the reader thread holds besides the PTY.
-struct ReaderEnds {
-    output_tx: Sender<OutputChunk>,
-    recycle_rx: Receiver<OutputChunk>,
-    drained_tx: Sender<()>,
-    gate: Arc<Mutex<()>>,
-}
-
-fn read_loop(mut reader: Box<dyn Read + Send>, ready: &FileDescriptor, ends: &ReaderEnds) {
+fn read_loop(
+    mut reader: Box<dyn Read + Send>,
+    ready: &FileDescriptor,
+    output_tx: &Sender<OutputChunk>,
+    recycle_rx: &Receiver<OutputChunk>,
+    drained_tx: &Sender<()>,
+) {
     let mut buf = vec![0u8; READ_SIZE];
     loop {
-        // Read and hand over under the gate: the loop, reading an echo
-        // itself, first takes what was handed over, then reads.
-        let gate = ends.gate.lock().unwrap_or_else(PoisonError::into_inner);
         match reader.read(&mut buf) {
             // EOF; portable-pty maps EIO (all slave fds closed) to Ok(0).
             Ok(0) => break,
             Ok(n) => {
-                let mut chunk = ends.recycle_rx.try_recv().unwrap_or_default();
+                let mut chunk = recycle_rx.try_recv().unwrap_or_default();
                 chunk.clear();
                 chunk.extend_from_slice(&buf[..n]);
-                if ends.output_tx.send(chunk).is_err() {
+                if output_tx.send(chunk).is_err() {
                     // The pane is gone.
                     break;
                 }
             }
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) if err.kind() == ErrorKind::WouldBlock => {
-                drop(gate);
                 if !wait_until(ready, POLLIN) {
                     break;
                 }
@@ -476,7 +372,7 @@ fn read_loop(mut reader: Box<dyn Read + Send>, ready: &FileDescriptor, ends: &Re
             }
         }
     }
-    let _ = ends.drained_tx.try_send(());
+    let _ = drained_tx.try_send(());
 }
 
 fn write_loop(mut writer: Box<dyn Write + Send>, ready: &FileDescriptor, input: &InputQueue) {

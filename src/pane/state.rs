@@ -247,22 +247,6 @@ impl Pane {
         }
     }
 
-    /// Waits until `until` for the program's output, reading it on this
-    /// thread (a key's echo: see [`PtyProcess::read_echo`]); what arrives is
-    /// taken in for [`Pane::feed_until`]. Returns whether anything came.
-    ///
-    /// [`PtyProcess::read_echo`]: crate::pane::pty::PtyProcess::read_echo
-    pub fn read_echo(&mut self, until: Instant) -> bool {
-        if self.output_closed {
-            return false;
-        }
-        let Some(process) = self.process.as_ref() else {
-            return false;
-        };
-        let unfed = &mut self.unfed;
-        process.read_echo(until, &mut |chunk| unfed.push(chunk))
-    }
-
     /// Messages waiting in the output channel, for the overlay.
     pub fn queued(&self) -> usize {
         self.process.as_ref().map_or(0, |p| p.output().len())
