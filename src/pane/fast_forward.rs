@@ -54,7 +54,7 @@
 
 use std::collections::VecDeque;
 
-use memchr::{memchr, memrchr, memrchr2};
+use memchr::{memchr, memrchr, memrchr_iter, memrchr2};
 
 use crate::pane::damage::Damage;
 use crate::pane::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
@@ -537,10 +537,10 @@ fn incomplete_utf8_at_end(bytes: &[u8]) -> Option<usize> {
 /// The last CR in `plain` followed by at least `lines` CR LF pairs and a
 /// printed character, if any (and not at 0: nothing to drop).
 fn cut_point(plain: &[u8], lines: usize) -> Option<usize> {
-    let mut end = plain.len();
     let mut found = 0;
-    while let Some(lf) = memrchr(b'\n', &plain[..end]) {
-        end = lf;
+    // One backward search over all of it, not a new search per line
+    // (lines are short; this runs on every chunk of a flood).
+    for lf in memrchr_iter(b'\n', plain) {
         if lf > 0 && plain[lf - 1] == b'\r' {
             found += 1;
             if found == lines {
