@@ -132,6 +132,16 @@ fn send_keys_types_and_capture_shows_the_screen() {
     tw.wait_for_text("hi-42");
     // Keys by name: C-c abandons a typed line; -l sends a key name as text.
     ok(&tw, &["send-keys", "echo never-$((1+1))", "C-c"]);
+    // Keys sent before the shell has handled its SIGINT would be thrown
+    // away with the abandoned line: wait for the shell's `^C` and the
+    // fresh prompt under it.
+    capture_until(&tw, &[], "a fresh prompt after C-c", |s| {
+        let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        lines
+            .iter()
+            .position(|l| l.ends_with("^C"))
+            .is_some_and(|i| lines.get(i + 1) == Some(&"$"))
+    });
     ok(&tw, &["send-keys", "-l", "echo Enter"]);
     ok(&tw, &["send-keys", "Enter"]);
     capture_until(&tw, &[], "the literal word echoed", |s| {
