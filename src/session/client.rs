@@ -95,6 +95,25 @@ pub fn live_sessions(dir: &Path) -> Result<Vec<Live>> {
     Ok(live)
 }
 
+/// The one running workspace; an error naming them all when there are
+/// several (`how_to_pick` says how to choose) or none.
+pub fn the_only(live: Vec<Live>, how_to_pick: &str) -> Result<Live> {
+    match <[Live; 1]>::try_from(live) {
+        Ok([one]) => Ok(one),
+        Err(live) if live.is_empty() => {
+            bail!("no workspace is running (start one with `tilework`)")
+        }
+        Err(several) => {
+            let names: Vec<&str> = several.iter().map(|s| s.name.as_str()).collect();
+            bail!(
+                "{} workspaces are running ({}): say which{how_to_pick}",
+                names.len(),
+                names.join(", ")
+            )
+        }
+    }
+}
+
 /// `tilework ls`.
 pub fn ls() -> Result<i32> {
     let dir = dir::runtime_dir()?;
@@ -199,23 +218,7 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
                 }
             }
         }
-        None => {
-            let live = live_sessions(&dir)?;
-            match <[Live; 1]>::try_from(live) {
-                Ok([one]) => one,
-                Err(live) if live.is_empty() => {
-                    bail!("no workspace is running (start one with `tilework`)")
-                }
-                Err(several) => {
-                    let names: Vec<&str> = several.iter().map(|s| s.name.as_str()).collect();
-                    bail!(
-                        "{} workspaces are running ({}): say which, `tilework attach NAME`",
-                        names.len(),
-                        names.join(", ")
-                    )
-                }
-            }
-        }
+        None => the_only(live_sessions(&dir)?, ", `tilework attach NAME`")?,
     };
     // Panes get TILEWORK=<the workspace's pid>: a terminal inside the
     // workspace would be drawn into itself, forever.

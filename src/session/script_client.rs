@@ -53,20 +53,7 @@ fn target(session: Option<&str>) -> Result<Target> {
 fn pick(live: Vec<Live>, own: Option<u32>) -> Result<Target> {
     let chosen = match own.and_then(|pid| live.iter().position(|s| s.info.pid == pid)) {
         Some(i) => live.into_iter().nth(i),
-        None => match <[Live; 1]>::try_from(live) {
-            Ok([one]) => Some(one),
-            Err(live) if live.is_empty() => {
-                bail!("no workspace is running (start one with `tilework`)")
-            }
-            Err(several) => {
-                let names: Vec<&str> = several.iter().map(|s| s.name.as_str()).collect();
-                bail!(
-                    "{} workspaces are running ({}): say which with --session NAME",
-                    names.len(),
-                    names.join(", ")
-                )
-            }
-        },
+        None => Some(client::the_only(live, " with --session NAME")?),
     };
     let live = chosen.context("the workspace went away")?;
     Ok(Target {
