@@ -432,17 +432,27 @@ impl<B: FrameSink> App<B> {
             self.metrics.key_arrived(at);
         }
         if outcome.redraw {
-            self.clock.changed_now();
             self.metrics.key_reflected();
+        }
+        if let Some(id) = outcome.sent_to {
+            let now = Instant::now();
+            self.clock.typing_until(now + TYPING_WINDOW);
+            self.throttle.key_sent(id, now);
+        }
+        self.follow_outcome(outcome);
+    }
+
+    /// What an input's outcome leads to, whoever gave the input (a key, a
+    /// script): a redraw, an awaited echo, names to look at, commands.
+    pub(super) fn follow_outcome(&mut self, outcome: Outcome) {
+        if outcome.redraw {
+            self.clock.changed_now();
         }
         if outcome.redraw || outcome.sent_to.is_some() {
             self.ws.names_may_change(Instant::now());
         }
         if let Some(id) = outcome.sent_to {
             self.clock.key_sent(id);
-            let now = Instant::now();
-            self.clock.typing_until(now + TYPING_WINDOW);
-            self.throttle.key_sent(id, now);
         }
         self.perform(outcome.commands);
     }

@@ -261,8 +261,8 @@ impl StatusBar<'_> {
     pub fn signature(&self, area: Rect) -> u64 {
         use std::hash::{Hash, Hasher};
         // Hashed, not formatted: this runs on every frame, a key's echo
-        // among them, and formatting each piece's style cost more than
-        // drawing the echoed row.
+        // among them, and `Debug`-formatting every piece's style allocated
+        // and formatted a string each time.
         let placed = self.place(area);
         let mut key = std::collections::hash_map::DefaultHasher::new();
         for (x, p) in &placed.left {

@@ -60,22 +60,8 @@ impl<B: FrameSink> App<B> {
         };
         tracing::info!(%action, "tilework action");
         let outcome = self.router.run_action(&mut self.ws, action);
-        self.script_outcome(outcome);
+        self.follow_outcome(outcome);
         Reply::Text(Vec::new())
-    }
-
-    /// What a key's outcome leads to, as in `handle_input`.
-    fn script_outcome(&mut self, outcome: Outcome) {
-        if outcome.redraw {
-            self.clock.changed_now();
-        }
-        if outcome.redraw || outcome.sent_to.is_some() {
-            self.ws.names_may_change(Instant::now());
-        }
-        if let Some(id) = outcome.sent_to {
-            self.clock.key_sent(id);
-        }
-        self.perform(outcome.commands);
     }
 
     fn script_send_keys(&mut self, pane: Option<u32>, keys: &[KeyArg]) -> Reply {
@@ -110,7 +96,7 @@ impl<B: FrameSink> App<B> {
                 id.0
             ));
         }
-        self.script_outcome(Outcome::sent_to(id));
+        self.follow_outcome(Outcome::sent_to(id));
         Reply::Text(Vec::new())
     }
 
