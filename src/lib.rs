@@ -23,4 +23,5 @@ pub mod render;
 pub mod sanitize;
 pub mod session;
 pub mod terminal;
+pub mod wake;
 pub mod workspace;

@@ -1,6 +1,7 @@
 //! The user's terminal: [`guard`] puts it into workspace mode and restores
 //! it on every exit path, [`output`] is the one stream every frame is
-//! written to, [`input_thread`] reads keys, mouse and resizes, and
+//! written to, [`key_reader`] reads keys, mouse and resizes on the loop's
+//! thread, and
 //! [`stdio`] swaps the attached terminal in and out (sessions), and
 //! [`clipboard`] reaches the user's clipboard; [`outbox`] holds the side
 //! effects (clipboard, bell, cursor shape) until the next frame.
@@ -8,7 +9,7 @@
 pub mod clipboard;
 pub mod frame_sink;
 pub mod guard;
-pub mod input_thread;
+pub mod key_reader;
 pub mod outbox;
 pub mod outer_terminal;
 pub mod output;

@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::Tilework;
 
 const ROWS: u16 = 24;
@@ -595,5 +597,29 @@ fn closing_a_pane_that_runs_a_program_asks_first() {
     common::wait_until("tilework to end without asking", || {
         tw.with_screen(|s| assert!(!status_line(s).contains("(y/n)"), "asked"));
         tw.try_exit().is_some()
+    });
+}
+
+/// The loop reads the terminal itself (issue 14): keys that arrive in one
+/// read are all handled with nothing typed after them, and an escape
+/// sequence split across two reads is still one key.
+#[test]
+fn keys_that_arrive_together_or_split_are_read_whole() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    // The prefix, a split and a command for the new pane, in one write.
+    tw.send("\x02%echo both-$((20+22))\r");
+    tw.wait_for("the split and the command's output in it", |s| {
+        status_line(s).contains("pane 2/2") && s.contents().contains("both-42")
+    });
+    // Prefix, then Left as ESC [ and D in two writes. The pause lets the
+    // loop read the first half alone (not a wait for anything: the test
+    // holds whether or not the halves arrive apart). Read as Escape, `[`
+    // and `D`, the focus would stay and copy mode would open.
+    tw.send("\x02\x1b[");
+    std::thread::sleep(Duration::from_millis(30));
+    tw.send("D");
+    tw.wait_for("the focus moved left", |s| {
+        status_line(s).contains("pane 1/2")
     });
 }

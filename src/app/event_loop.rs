@@ -1,8 +1,10 @@
 //! The render loop: one thread that owns the workspace, waits on input, pane
 //! output and frame deadlines, and writes each frame in one `write(2)`.
 //!
-//! Order of work on every wake-up: input first (so typing is never behind a
-//! flood), then at most [`PANE_BYTE_BUDGET`] bytes from each pane, then
+//! It sleeps in one poll(2) over the user's terminal, which it reads itself
+//! (`terminal::key_reader`), and the wake socket every other thread writes
+//! to after handing it work (`crate::wake`). Order of work on every
+//! wake-up: input first (so typing is never behind a flood), then at most [`PANE_BYTE_BUDGET`] bytes from each pane, then
 //! other events, then a frame if something changed and the frame cap allows
 //! — or at once when the change is the echo of a key the user just typed.
 //! With nothing changed the loop blocks without a timeout: idle costs no
@@ -11,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use crossbeam_channel::{Receiver, Select, bounded};
+use crossbeam_channel::{Receiver, bounded};
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{Event, MouseButton, MouseEventKind};
 use ratatui::layout::Rect;
@@ -19,6 +21,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
+use crate::app::input_source::InputSource;
 use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent, pane_mailbox, search_mailbox};
 use crate::app::typing_throttle::{self, TYPING_WINDOW, TypingThrottle};
 use crate::config::Config;
@@ -57,6 +60,10 @@ pub const ECHO_WAIT_BUDGET: usize = 8 * 1024;
 /// user's keys are read and echoed in between.
 pub const PANE_TIME_BUDGET: Duration = Duration::from_millis(2);
 
+/// Without a wake socket (it could not be made) the loop looks for work
+/// this often.
+const NO_WAKE_POLL: Duration = Duration::from_millis(5);
+
 /// What to open at start.
 pub enum Startup {
     Profile(crate::config::profile::Profile),
@@ -83,8 +90,8 @@ pub struct RunOptions {
 
 /// Asks the user's terminal its colours (answered to programs' OSC
 /// 10/11/12 queries, under the config's) and, when it speaks the kitty
-/// keyboard protocol, turns that on (issue 12). Raw mode must be on and the
-/// input thread not yet started: the replies are read here.
+/// keyboard protocol, turns that on (issue 12). Raw mode must be on and
+/// crossterm's reader not yet started: the replies are read here.
 fn ask_the_users_terminal(config: &crate::config::Config) {
     use crate::terminal::outer_terminal;
     let told = outer_terminal::ask(outer_terminal::ASK_TIMEOUT);
@@ -132,7 +139,7 @@ fn run_workspace(
         crate::pane::children::kill_all();
     });
     ask_the_users_terminal(&opts.config);
-    let input_rx = crate::terminal::input_thread::spawn()?;
+    let input = InputSource::Terminal(crate::terminal::key_reader::KeyReader::new()?);
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
     let size = Rect::new(0, 0, cols, rows);
@@ -192,7 +199,7 @@ fn run_workspace(
             opts.config.copy_command.as_deref(),
         ),
     };
-    let mut app = App::new(terminal, ws, router, input_rx, events_rx, &settings);
+    let mut app = App::new(terminal, ws, router, input, events_rx, &settings);
     app.stats = stats;
     app.session = host.take();
     let result = app.run();
@@ -217,13 +224,12 @@ pub(super) struct App<B: FrameSink> {
     pub(super) terminal: Terminal<B>,
     /// The user's terminal, as last reported.
     size: Rect,
-    input_rx: Receiver<(Instant, Event)>,
+    input: InputSource,
     events_rx: Receiver<LoopEvent>,
     clock: FrameClock,
     /// The clipboard, bell and cursor shape, written with the next frame.
     outbox: Outbox,
     deadline_exit: Option<Instant>,
-    input_closed: bool,
     metrics: Metrics,
     stats: Option<StatsFile>,
     /// With the overlay on, one frame a second after the last one so the
@@ -265,7 +271,7 @@ impl<B: FrameSink> App<B> {
         mut terminal: Terminal<B>,
         ws: Workspace,
         router: InputRouter,
-        input_rx: Receiver<(Instant, Event)>,
+        input: InputSource,
         events_rx: Receiver<LoopEvent>,
         settings: &LoopSettings,
     ) -> Self {
@@ -275,12 +281,11 @@ impl<B: FrameSink> App<B> {
             router,
             terminal,
             size,
-            input_rx,
+            input,
             events_rx,
             clock: FrameClock::new(settings.frame_interval),
             outbox: Outbox::default(),
             deadline_exit: settings.exit_after.map(|d| Instant::now() + d),
-            input_closed: false,
             metrics: Metrics::new(settings.writer_name),
             stats: None,
             overlay_refresh_at: None,
@@ -355,42 +360,63 @@ impl<B: FrameSink> App<B> {
     }
 
     /// Blocks until input, output or an event is ready, or `deadline`.
-    fn wait(&self, deadline: Option<Instant>) {
-        let mut sel = Select::new();
-        if !self.input_closed {
-            sel.recv(&self.input_rx);
+    fn wait(&mut self, deadline: Option<Instant>) {
+        crate::wake::park();
+        if !self.work_waiting(Instant::now()) {
+            self.sleep(deadline);
         }
-        sel.recv(&self.events_rx);
-        let now = Instant::now();
-        for pane in self.ws.panes() {
-            if let Some(rx) = pane.output()
-                && !self.throttle.holds_back(pane.id, now)
-            {
-                sel.recv(rx);
-            }
+        crate::wake::unpark();
+    }
+
+    /// Work the poll would not announce: what was sent before the loop
+    /// parked (senders only write to the wake socket after).
+    fn work_waiting(&self, now: Instant) -> bool {
+        self.input.pending()
+            || !self.events_rx.is_empty()
+            || self.ws.panes().any(|pane| {
+                pane.output().is_some_and(|rx| !rx.is_empty())
+                    && !self.throttle.holds_back(pane.id, now)
+            })
+    }
+
+    /// Sleeps in poll(2) on the terminal and the wake socket.
+    fn sleep(&mut self, deadline: Option<Instant>) {
+        use rustix::event::{PollFd, PollFlags, Timespec};
+        let wake = crate::wake::fd();
+        let mut timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if wake.is_none() {
+            // No way to be woken: look again soon.
+            timeout = Some(timeout.map_or(NO_WAKE_POLL, |t| t.min(NO_WAKE_POLL)));
         }
-        // `ready` does not consume: the next iteration drains in priority order.
-        match deadline {
-            Some(d) => {
-                let _ = sel.ready_deadline(d);
-            }
-            None => {
-                let _ = sel.ready();
-            }
+        let timeout = timeout.map(|t| Timespec {
+            tv_sec: i64::try_from(t.as_secs()).unwrap_or(i64::MAX),
+            tv_nsec: i64::from(t.subsec_nanos()),
+        });
+        let input = self.input.fd();
+        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(2);
+        fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
+        fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
+        match rustix::event::poll(&mut fds, timeout.as_ref()) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(err) => tracing::warn!("waiting in poll(2): {err}"),
+        }
+        if input.is_some() {
+            let revents = fds[0].revents();
+            drop(fds);
+            self.input.polled(revents);
         }
     }
 
     fn drain_input(&mut self) {
-        loop {
-            match self.input_rx.try_recv() {
-                Ok((at, ev)) => self.handle_input(at, &ev),
-                Err(crossbeam_channel::TryRecvError::Empty) => break,
-                Err(crossbeam_channel::TryRecvError::Disconnected) => {
-                    // Stdin is gone (terminal closed); a signal usually follows.
-                    self.input_closed = true;
-                    break;
-                }
+        if let Some((cols, rows)) = self.input.take_resize() {
+            let size = Rect::new(0, 0, cols, rows);
+            if size != self.size && cols > 0 && rows > 0 {
+                self.apply_size(size);
+                self.clock.changed_now();
             }
+        }
+        while let Some((at, ev)) = self.input.next_event() {
+            self.handle_input(at, &ev);
         }
     }
 
@@ -549,8 +575,8 @@ impl<B: FrameSink> App<B> {
                 pane.take_in(chunk);
             }
             // A key typed meanwhile stops the slice: keys come first.
-            let input = &self.input_rx;
-            let key_waits = || !input.is_empty();
+            let input = &self.input;
+            let key_waits = || input.keys_waiting();
             if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET, key_waits) {
                 more = true;
             }

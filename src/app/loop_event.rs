@@ -28,15 +28,25 @@ pub enum LoopEvent {
 
 /// Where panes report, onto the loop's channel.
 pub fn pane_mailbox(tx: &Sender<LoopEvent>) -> PaneMailbox {
-    Mailbox::wrapping(tx.clone(), LoopEvent::Pane)
+    to_loop(tx, LoopEvent::Pane)
 }
 
 /// Where searches report, onto the loop's channel.
 pub fn search_mailbox(tx: &Sender<LoopEvent>) -> SearchMailbox {
-    Mailbox::wrapping(tx.clone(), |report| LoopEvent::Search(Box::new(report)))
+    to_loop(tx, |report| LoopEvent::Search(Box::new(report)))
 }
 
 /// Where the session's threads report, onto the loop's channel.
 pub fn session_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::session::host::SessionEvent> {
-    Mailbox::wrapping(tx.clone(), LoopEvent::Session)
+    to_loop(tx, LoopEvent::Session)
+}
+
+/// Each message wakes the loop after it is sent (see `crate::wake`).
+fn to_loop<T: Send + 'static>(tx: &Sender<LoopEvent>, wrap: fn(T) -> LoopEvent) -> Mailbox<T> {
+    let tx = tx.clone();
+    Mailbox::new(move |message| {
+        let sent = tx.send(wrap(message)).is_ok();
+        crate::wake::wake_loop();
+        sent
+    })
 }

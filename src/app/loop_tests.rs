@@ -1,5 +1,5 @@
-//! The whole loop in-process: real panes, keys sent as the input thread
-//! would send them, frames drawn on ratatui's `TestBackend` and read back
+//! The whole loop in-process: real panes, keys sent on a channel as the
+//! terminal would give them, frames drawn on ratatui's `TestBackend` and read back
 //! as text. Waits on conditions (with a generous limit), never on time.
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -65,7 +65,8 @@ impl Harness {
             writer_name: "test",
             copy_command: None,
         };
-        let app = App::new(terminal, ws, router, input_rx, events_rx, &loop_settings);
+        let input = super::input_source::InputSource::channel(input_rx);
+        let app = App::new(terminal, ws, router, input, events_rx, &loop_settings);
         Self {
             app,
             keys,
@@ -125,6 +126,7 @@ impl Harness {
         self.keys
             .send((Instant::now(), event))
             .expect("the loop's input channel");
+        crate::wake::wake_loop();
     }
 
     fn type_text(&self, text: &str) {

@@ -16,7 +16,9 @@ pub(super) fn spawn_signal_thread(tx: crossbeam_channel::Sender<LoopEvent>) -> R
             let mut seen = 0;
             for sig in signals.forever() {
                 seen += 1;
-                if seen > 1 || tx.try_send(LoopEvent::Signal(sig)).is_err() {
+                let sent = tx.try_send(LoopEvent::Signal(sig)).is_ok();
+                crate::wake::wake_loop();
+                if seen > 1 || !sent {
                     crate::terminal::guard::restore();
                     crate::pane::children::kill_all();
                     std::process::exit(128 + sig);

@@ -168,7 +168,7 @@ impl Metrics {
         }
     }
 
-    /// An input event arrived at `at` (stamped by the input thread).
+    /// An input event arrived at `at` (stamped when it was read).
     pub fn key_arrived(&mut self, at: Instant) {
         if self.key_started.is_none() {
             self.key_started = Some(at);

@@ -39,7 +39,7 @@ impl StatsFile {
             t.as_secs_f64(),
             dur.as_micros()
         );
-        // From the input thread's read of a key to this frame's write.
+        // From the loop's read of a key to this frame's write.
         match key {
             Some(key) => {
                 let _ = write!(self.line, "\"key_us\":{},", key.as_micros());

@@ -189,6 +189,7 @@ pub mod fake {
             let state = lock(&self.state);
             if let Some(l) = state.launched.get(&id) {
                 let _ = l.output.try_send(bytes.to_vec());
+                crate::wake::wake_loop();
             }
         }
 

@@ -359,6 +359,7 @@ fn read_loop(
                     // The pane is gone.
                     break;
                 }
+                crate::wake::wake_loop();
             }
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) if err.kind() == ErrorKind::WouldBlock => {
@@ -373,6 +374,7 @@ fn read_loop(
         }
     }
     let _ = drained_tx.try_send(());
+    crate::wake::wake_loop();
 }
 
 fn write_loop(mut writer: Box<dyn Write + Send>, ready: &FileDescriptor, input: &InputQueue) {

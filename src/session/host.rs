@@ -20,7 +20,7 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
 use crate::mailbox::Mailbox;
-use crate::terminal::{guard, input_thread, stdio};
+use crate::terminal::{guard, stdio};
 
 pub use crate::config::OnHangup;
 
@@ -207,11 +207,6 @@ impl Host {
             since: Instant::now(),
         });
         tracing::info!(session = %self.name, link, "terminal attached");
-        // An input thread stopped on a dead terminal reads again, and one
-        // asleep in poll(2) on the previous terminal wakes (crossterm's
-        // SIGWINCH pipe is in its poll set) and polls fd 0 afresh.
-        input_thread::resume();
-        kick_input_thread();
         Ok(())
     }
 
@@ -226,11 +221,6 @@ impl Host {
         if let Err(err) = stdio::park() {
             tracing::error!("parking stdio: {err}");
         }
-        // The input thread may sleep in poll(2) on the last terminal, and
-        // a sleeping poll holds the file open: the terminal would never
-        // see its last user leave (ssh would not close). Wake it (see
-        // `link`) to poll the parking PTY instead.
-        kick_input_thread();
         let _ = tell(&attached.stream, &ServerNote::Detached(reason));
         // The link thread sees the end and exits, closing its copy.
         let _ = attached.stream.shutdown(std::net::Shutdown::Both);
@@ -315,13 +305,6 @@ impl Host {
         // just about to go.
         std::mem::forget(streams);
     }
-}
-
-/// Wakes crossterm's reader: SIGWINCH writes to a pipe in its poll set,
-/// so it returns (with a resize, which the loop drops unless current) and
-/// polls fd 0 afresh.
-fn kick_input_thread() {
-    let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGWINCH);
 }
 
 fn libc_sig(sig: nix::sys::signal::Signal) -> i32 {
@@ -506,7 +489,7 @@ fn watch_link(link: u64, stream: &UnixStream, tty: OwnedFd, mailbox: &Mailbox<Se
                         match ClientNote::parse(&line) {
                             // The workspace is not in the terminal's
                             // foreground group: the resize reaches it this
-                            // way, and crossterm reads the new size.
+                            // way, and the loop reads the new size.
                             Some(ClientNote::Resize) => {
                                 let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGWINCH);
                             }

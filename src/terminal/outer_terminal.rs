@@ -6,13 +6,13 @@
 //! The queries go out together with a primary device attributes query,
 //! which every terminal answers, last: its answer ends the wait. A
 //! terminal that answers nothing costs [`ASK_TIMEOUT`] once. The replies
-//! are read from the terminal directly, before the input thread starts
+//! are read from the terminal directly, before the loop reads it
 //! (crossterm does not parse OSC replies); keys typed in those few
 //! milliseconds are lost.
 //!
 //! Call [`ask`] once the terminal is in raw mode (otherwise the replies
-//! would be echoed and held until Enter) and before the input thread
-//! starts.
+//! would be echoed and held until Enter) and before the loop reads the
+//! terminal.
 
 use std::fs::File;
 use std::io::Write;
@@ -46,7 +46,7 @@ pub struct OuterTerminal {
     pub answered: bool,
 }
 
-/// Asks the user's terminal (on fds 0 and 1, where the input thread reads
+/// Asks the user's terminal (on fds 0 and 1, where the loop reads
 /// it and frames go: a detachable workspace has no controlling terminal)
 /// and waits at most `timeout` for its answers. Anything that fails gives
 /// what was learnt so far.

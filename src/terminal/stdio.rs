@@ -7,7 +7,7 @@
 //! controlling terminal, so `/dev/tty` is not there), and a panic message
 //! goes to fd 2. Attaching a terminal is therefore `dup2` onto 0, 1 and 2;
 //! detaching puts a parking PTY there: a terminal nobody types into, so the
-//! input thread sleeps on it without a wake-up, and writes never fail.
+//! loop polls it without a wake-up, and writes never fail.
 
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
@@ -17,7 +17,7 @@ use rustix::pty::OpenptFlags;
 
 /// The parking PTY, made once. Both ends stay open for the life of the
 /// process: with the controller side closed, reading the other end would
-/// fail at once (and the input thread would spin on the error).
+/// fail at once (and the loop would spin on the error).
 struct Parking {
     _controller: OwnedFd,
     user_side: OwnedFd,
@@ -39,7 +39,7 @@ fn parking() -> io::Result<&'static Parking> {
     let user_side = rustix::pty::ioctl_tiocgptpeer(&controller, flags)?;
     // Non-blocking: crossterm polls fd 0 and then reads it. If a detach
     // puts this terminal on fd 0 between the two, a blocking read would
-    // wait here for good, and the input thread would never read the next
+    // wait here for good, and the loop would never read the next
     // attached terminal; non-blocking, the read comes back empty and the
     // next poll sees the current fd 0.
     rustix::io::ioctl_fionbio(&user_side, true)?;

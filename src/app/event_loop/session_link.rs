@@ -127,6 +127,8 @@ impl<B: FrameSink> App<B> {
     /// everything on it at once.
     fn attached(&mut self) {
         self.reopen_output();
+        // A reader stopped on a dead terminal reads the new one.
+        self.input.reopen();
         let size = match crate::terminal::stdio::size() {
             Ok((cols, rows)) if cols > 0 && rows > 0 => Rect::new(0, 0, cols, rows),
             Ok(_) => self.size,
@@ -138,7 +140,7 @@ impl<B: FrameSink> App<B> {
         // A resize clears the screen and forgets what the last frame left,
         // so the next one is whole, even at the same size. (Not
         // `Terminal::clear`: it asks the terminal where the cursor is and
-        // waits for the answer on the input thread's reader.)
+        // waits for the answer on crossterm's reader.)
         self.apply_size(size);
         self.clock.changed_now();
     }

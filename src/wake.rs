@@ -1,0 +1,157 @@
+//! Waking the render loop from its poll(2).
+//!
+//! The loop sleeps in one poll(2) over the user's terminal (it reads the
+//! keys itself: no thread sits between a key and the loop, see
+//! `terminal::key_reader`) and the read end of this process's wake socket.
+//! Every thread that hands the loop work on a channel (a pane's reader, a
+//! pane's exit, a search, a session's link, a signal) sends, then calls
+//! [`wake_loop`]. The write is skipped unless the loop is parked (about to
+//! sleep, or asleep), so a flood's thousands of chunks a second cost an
+//! atomic swap each, not a syscall.
+//!
+//! The handshake: the loop [`park`]s, looks at its channels once more, and
+//! only then polls; a sender sends, then looks at the flag. Whichever comes
+//! second sees the other (both sides fence), so no message is left behind a
+//! sleeping loop.
+//!
+//! One per process, like the loop.
+
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::net::UnixStream;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering, fence};
+
+struct Wake {
+    parked: AtomicBool,
+    rx: UnixStream,
+    tx: UnixStream,
+}
+
+static WAKE: OnceLock<Option<Wake>> = OnceLock::new();
+
+fn wake() -> Option<&'static Wake> {
+    WAKE.get_or_init(|| match open() {
+        Ok(wake) => Some(wake),
+        Err(err) => {
+            tracing::error!("creating the loop's wake socket: {err}");
+            None
+        }
+    })
+    .as_ref()
+}
+
+fn open() -> io::Result<Wake> {
+    let (rx, tx) = UnixStream::pair()?;
+    rx.set_nonblocking(true)?;
+    tx.set_nonblocking(true)?;
+    Ok(Wake {
+        parked: AtomicBool::new(false),
+        rx,
+        tx,
+    })
+}
+
+/// Wakes the loop if it sleeps (or is about to). Call after the send.
+pub fn wake_loop() {
+    if let Some(wake) = wake() {
+        wake.wake();
+    }
+}
+
+/// The loop is about to sleep: senders write to the socket from now on.
+/// The loop then looks at its channels once more before it polls [`fd`].
+pub fn park() {
+    if let Some(wake) = wake() {
+        wake.park();
+    }
+}
+
+/// The loop is awake: senders stop writing, and what they wrote is read.
+pub fn unpark() {
+    if let Some(wake) = wake() {
+        wake.unpark();
+    }
+}
+
+/// Reads away pending wake-ups (also those written by signal handlers,
+/// see [`on_signal`]) without changing whether the loop is parked.
+pub fn drain() {
+    if let Some(wake) = wake() {
+        wake.drain();
+    }
+}
+
+impl Wake {
+    fn wake(&self) {
+        fence(Ordering::SeqCst);
+        if self.parked.swap(false, Ordering::SeqCst) {
+            // Full only when wake-ups are already pending: nothing is lost.
+            let _ = (&self.tx).write(&[1]);
+        }
+    }
+
+    fn park(&self) {
+        self.parked.store(true, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
+    }
+
+    fn unpark(&self) {
+        self.parked.store(false, Ordering::SeqCst);
+        self.drain();
+    }
+
+    fn drain(&self) {
+        let mut sink = [0u8; 64];
+        while matches!((&self.rx).read(&mut sink), Ok(n) if n > 0) {}
+    }
+}
+
+/// What the loop polls for wake-ups; `None` if the socket could not be
+/// made (the loop then wakes on its deadlines only, see `app::wait`).
+pub fn fd() -> Option<BorrowedFd<'static>> {
+    wake().map(|wake| wake.rx.as_fd())
+}
+
+/// Signal `sig` wakes the loop (its handler writes to the socket).
+pub fn on_signal(sig: i32) -> io::Result<()> {
+    let wake = wake().ok_or_else(|| io::Error::other("the loop's wake socket is missing"))?;
+    let tx = wake.tx.try_clone()?;
+    signal_hook::low_level::pipe::register(sig, tx)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn readable(wake: &Wake) -> bool {
+        let mut fds = [rustix::event::PollFd::new(
+            &wake.rx,
+            rustix::event::PollFlags::IN,
+        )];
+        let zero = rustix::event::Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        rustix::event::poll(&mut fds, Some(&zero)).expect("poll") > 0
+    }
+
+    #[test]
+    fn only_a_parked_loop_is_woken_and_unpark_reads_the_wake_up() {
+        let wake = open().expect("a socket pair");
+        wake.wake();
+        assert!(!readable(&wake), "an awake loop is not written to");
+        wake.park();
+        wake.wake();
+        assert!(readable(&wake), "a parked loop is woken");
+        wake.wake();
+        wake.unpark();
+        assert!(!readable(&wake), "unpark reads every wake-up");
+        wake.park();
+        wake.wake();
+        wake.wake();
+        wake.drain();
+        assert!(!readable(&wake), "drain reads them too");
+    }
+}
