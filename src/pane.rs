@@ -33,6 +33,7 @@ pub mod osc_guard;
 pub mod parse_guard;
 pub mod process;
 pub mod pty;
+pub mod reader_gate;
 pub mod reflow;
 pub mod rep_bound;
 pub mod ring_block;

@@ -448,3 +448,31 @@ fn a_saved_profile_keeps_a_floating_panes_box() {
     );
     assert!(again.focused, "it had the focus: it is shown with it");
 }
+
+/// Output that streams, then pauses, by turns: read by the pane's reader
+/// thread while it streams and by the loop itself once it is quiet (issue
+/// 14, `pane::reader_gate`). Every line arrives once, in order.
+#[test]
+fn output_read_by_turns_by_the_thread_and_the_loop_stays_whole_and_in_order() {
+    let tw = start("by-turns");
+    // Pauses well past the handover (5 ms); each burst is several reads.
+    let line = "i=0; while [ $i -lt 12 ]; do seq $((i*400+1)) $((i*400+400)) | sed s/^/n-/; \
+                sleep 0.03; echo q-$i; sleep 0.03; i=$((i+1)); done; echo all-done";
+    ok(&tw, &["send-keys", "-l", line]);
+    ok(&tw, &["send-keys", "Enter"]);
+    capture_until(&tw, &[], "the end of the output", |s| {
+        s.lines().any(|l| l.trim() == "all-done")
+    });
+    let history = ok(&tw, &["capture", "--history"]);
+    let got: Vec<&str> = history
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| l.starts_with("n-") || l.starts_with("q-"))
+        .collect();
+    let mut expected = Vec::new();
+    for i in 0..12 {
+        expected.extend((i * 400 + 1..=i * 400 + 400).map(|n| format!("n-{n}")));
+        expected.push(format!("q-{i}"));
+    }
+    assert_eq!(got, expected, "every line, once, in order");
+}

@@ -10,6 +10,7 @@
 //! With nothing changed the loop blocks without a timeout: idle costs no
 //! wake-ups.
 
+use std::os::fd::BorrowedFd;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -379,7 +380,8 @@ impl<B: FrameSink> App<B> {
             })
     }
 
-    /// Sleeps in poll(2) on the terminal and the wake socket.
+    /// Sleeps in poll(2) on the terminal, the wake socket and the quiet
+    /// panes' PTYs (see `pane::reader_gate`).
     fn sleep(&mut self, deadline: Option<Instant>) {
         use rustix::event::{PollFd, PollFlags, Timespec};
         let wake = crate::wake::fd();
@@ -393,16 +395,25 @@ impl<B: FrameSink> App<B> {
             tv_nsec: i64::from(t.subsec_nanos()),
         });
         let input = self.input.fd();
-        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(2);
+        let now = Instant::now();
+        let quiet: Vec<BorrowedFd<'_>> = self
+            .ws
+            .panes()
+            .filter(|pane| !self.throttle.holds_back(pane.id, now))
+            .filter_map(|pane| pane.quiet_fd())
+            .collect();
+        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(2 + quiet.len());
         fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
         fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
+        fds.extend(quiet.iter().map(|fd| PollFd::new(fd, PollFlags::IN)));
         match rustix::event::poll(&mut fds, timeout.as_ref()) {
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
             Err(err) => tracing::warn!("waiting in poll(2): {err}"),
         }
-        if input.is_some() {
-            let revents = fds[0].revents();
-            drop(fds);
+        let input_revents = input.is_some().then(|| fds[0].revents());
+        drop(fds);
+        drop(quiet);
+        if let Some(revents) = input_revents {
             self.input.polled(revents);
         }
     }
@@ -531,6 +542,9 @@ impl<B: FrameSink> App<B> {
             others.rotate_left(self.feed_rotation % others.len());
         }
         let now = Instant::now();
+        // Seen before their channels are emptied below, which keeps a
+        // quiet pane's own reads after its thread's chunks.
+        let quiet_ready = self.quiet_panes_ready(now);
         for i in 0..self.order.len() {
             let id = self.order[i];
             if !self.throttle.may_feed(id, now) {
@@ -554,9 +568,16 @@ impl<B: FrameSink> App<B> {
             // beside is not scanned twice.
             let charged = self.throttle.limits(id, now);
             let mut cost = 0;
+            let mut quiet = quiet_ready.contains(&id);
             while taken < budget {
-                let Some(chunk) = pane.try_output() else {
-                    break;
+                let chunk = match pane.try_output() {
+                    Some(chunk) => chunk,
+                    // The channel is empty: the loop reads the PTY itself.
+                    None if std::mem::take(&mut quiet) => match pane.read_quiet() {
+                        Some(chunk) => chunk,
+                        None => break,
+                    },
+                    None => break,
                 };
                 taken += chunk.len();
                 cost += if charged {
@@ -627,6 +648,40 @@ impl<B: FrameSink> App<B> {
             }
         }
         more
+    }
+
+    /// The panes whose PTY the loop holds (see `pane::reader_gate`) and
+    /// has something to read (or hung up).
+    fn quiet_panes_ready(&self, now: Instant) -> Vec<PaneId> {
+        use rustix::event::{PollFd, PollFlags, Timespec};
+        let (ids, fds): (Vec<PaneId>, Vec<BorrowedFd<'_>>) = self
+            .ws
+            .panes()
+            .filter(|pane| !self.throttle.holds_back(pane.id, now))
+            .filter_map(|pane| Some((pane.id, pane.quiet_fd()?)))
+            .unzip();
+        if fds.is_empty() {
+            return Vec::new();
+        }
+        let mut polled: Vec<PollFd<'_>> = fds
+            .iter()
+            .map(|fd| PollFd::new(fd, PollFlags::IN))
+            .collect();
+        let zero = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        if let Err(err) = rustix::event::poll(&mut polled, Some(&zero)) {
+            if err != rustix::io::Errno::INTR {
+                tracing::warn!("polling quiet panes: {err}");
+            }
+            return Vec::new();
+        }
+        ids.into_iter()
+            .zip(&polled)
+            .filter(|(_, fd)| !fd.revents().is_empty())
+            .map(|(id, _)| id)
+            .collect()
     }
 
     /// Parses the held-back output of the visible panes `which` picks.

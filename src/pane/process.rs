@@ -5,16 +5,19 @@
 //! deliver output and exits, so workspace logic runs headless (zellij's
 //! `ServerOsApi`, alacritty's `EventedPty`).
 //!
-//! The hot paths stay direct: the loop selects on the process's own output
-//! channel and a key is one dynamic call to [`PaneProcess::send_input`],
-//! which writes to the PTY from the loop's thread as before.
+//! The hot paths stay direct: the loop takes the process's own output
+//! channel (or polls and reads a quiet PTY itself), and a key is one
+//! dynamic call to [`PaneProcess::send_input`], which writes to the PTY
+//! from the loop's thread as before.
+
+use std::os::fd::BorrowedFd;
 
 use anyhow::Result;
 use crossbeam_channel::Receiver;
 
 use crate::pane::PaneId;
 use crate::pane::event::{PaneEvent, PaneMailbox};
-use crate::pane::pty::{OutputChunk, PtyProcess, SpawnSpec};
+use crate::pane::pty::{OutputChunk, PtyProcess, QuietRead, SpawnSpec};
 
 /// Starts pane programs.
 pub trait Launcher: Send {
@@ -50,6 +53,16 @@ pub trait PaneProcess: Send {
     /// Kills the program's foreground job now (quitting).
     fn kill_now(&self);
     fn pid(&self) -> Option<u32>;
+    /// The descriptor the loop polls while the pane is quiet and the loop
+    /// reads its output itself (see `reader_gate`); `None` while a reader
+    /// thread delivers it on [`Self::output`].
+    fn quiet_fd(&self) -> Option<BorrowedFd<'_>> {
+        None
+    }
+    /// Reads quiet output into `buf` (see [`PtyProcess::read_quiet`]).
+    fn read_quiet(&self, _buf: &mut [u8]) -> QuietRead {
+        QuietRead::Nothing
+    }
 }
 
 /// Programs on pseudo-terminals: what tilework runs.
@@ -112,6 +125,14 @@ impl PaneProcess for PtyProcess {
 
     fn pid(&self) -> Option<u32> {
         PtyProcess::pid(self)
+    }
+
+    fn quiet_fd(&self) -> Option<BorrowedFd<'_>> {
+        PtyProcess::quiet_fd(self)
+    }
+
+    fn read_quiet(&self, buf: &mut [u8]) -> QuietRead {
+        PtyProcess::read_quiet(self, buf)
     }
 }
 

@@ -4,7 +4,10 @@
 //! - the **reader** blocks in `read(2)` on the PTY and then in `send` on the
 //!   bounded output channel. A full channel is the backpressure: the reader
 //!   stops reading, the kernel's PTY buffer fills, the child blocks in its
-//!   own `write`. Nothing is dropped.
+//!   own `write`. Nothing is dropped. Once the PTY is quiet for
+//!   [`QUIET_HANDOVER`] it hands the PTY to the loop, which polls it with
+//!   everything else and reads the next echo itself, until a read brings
+//!   more than [`ECHO_READ_MAX`] (see `reader_gate`).
 //! - the **writer** blocks in `write(2)` to the PTY when the child is not
 //!   reading its input; the loop only ever `try_send`s to it.
 //! - the **waiter** blocks in `wait(2)` and reports the exit status once the
@@ -12,7 +15,7 @@
 //!   open past a short grace period).
 
 use std::io::{ErrorKind, Read, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -27,6 +30,7 @@ use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 use crate::pane::children;
 use crate::pane::input_queue::InputQueue;
+use crate::pane::reader_gate::{Holder, ReaderGate};
 
 /// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
 /// read in practice; a large buffer only matters when the loop falls behind.
@@ -42,6 +46,20 @@ pub const OUTPUT_CHANNEL_CAPACITY: usize = 16;
 /// Pastes are queued in pieces of this size, so the writer thread hands the
 /// kernel a bounded amount at a time.
 pub const INPUT_CHUNK: usize = 4096;
+
+/// How long the reader thread waits for more output before it hands a
+/// quiet PTY to the loop. Output comes in bursts (a command's lines, a
+/// redraw): within one the thread keeps reading, after it the loop waits
+/// for the next echo.
+pub const QUIET_HANDOVER: Duration = Duration::from_millis(5);
+
+/// What the loop asks for in one read of a quiet PTY: what the kernel
+/// hands out at most per read.
+pub const QUIET_READ_SIZE: usize = 4096;
+
+/// A read by the loop bigger than this is not an echo: output streams, and
+/// the reader thread takes the PTY back.
+pub const ECHO_READ_MAX: usize = 1024;
 
 /// How long the waiter lets the reader drain after the child exited before
 /// reporting anyway (a grandchild may hold the PTY open forever).
@@ -80,6 +98,24 @@ pub struct PtyProcess {
     pub output_rx: Receiver<OutputChunk>,
     /// Where the loop returns parsed buffers for reuse.
     pub recycle_tx: Sender<OutputChunk>,
+    /// Whether the loop or the reader thread reads the PTY.
+    gate: Arc<ReaderGate>,
+    /// The PTY (non-blocking) for the loop's poll and reads while it
+    /// holds it.
+    quiet: FileDescriptor,
+    /// Tells the waiter the output ended, when the loop read the end.
+    drained_tx: Sender<()>,
+}
+
+/// What a read of a quiet PTY by the loop gave.
+#[derive(Debug, PartialEq, Eq)]
+pub enum QuietRead {
+    /// Bytes (in the buffer passed), the first `n`.
+    Bytes(usize),
+    /// Nothing yet, or the thread holds the PTY.
+    Nothing,
+    /// The program's side closed: no more output.
+    Ended,
 }
 
 impl PtyProcess {
@@ -138,17 +174,25 @@ impl PtyProcess {
         direct
             .set_non_blocking(true)
             .context("making the PTY non-blocking")?;
-        let (read_ready, write_ready) = (dup()?, dup()?);
+        let (read_ready, write_ready, quiet) = (dup()?, dup()?, dup()?);
 
         let (output_tx, output_rx) = bounded(OUTPUT_CHANNEL_CAPACITY);
         let (recycle_tx, recycle_rx) = bounded(OUTPUT_CHANNEL_CAPACITY + 2);
         let input = Arc::new(InputQueue::default());
         let writer_input = Arc::clone(&input);
         let (drained_tx, drained_rx) = bounded::<()>(1);
+        let gate = Arc::new(ReaderGate::default());
 
+        let reading = Reading {
+            ready: read_ready,
+            output_tx,
+            recycle_rx,
+            drained_tx: drained_tx.clone(),
+            gate: Arc::clone(&gate),
+        };
         std::thread::Builder::new()
             .name(format!("pty-read-{}", pid.unwrap_or(0)))
-            .spawn(move || read_loop(reader, &read_ready, &output_tx, &recycle_rx, &drained_tx))
+            .spawn(move || read_loop(reader, &reading))
             .context("starting the PTY reader thread")?;
         std::thread::Builder::new()
             .name(format!("pty-write-{}", pid.unwrap_or(0)))
@@ -182,7 +226,49 @@ impl PtyProcess {
             pid,
             output_rx,
             recycle_tx,
+            gate,
+            quiet,
+            drained_tx,
         })
+    }
+
+    /// The PTY to poll while the loop holds it (see `reader_gate`).
+    pub fn quiet_fd(&self) -> Option<BorrowedFd<'_>> {
+        (self.gate.holder() == Holder::Loop).then(|| self.quiet.as_fd())
+    }
+
+    /// Reads what a quiet PTY has into `buf`, if the loop holds it. A read
+    /// of more than [`ECHO_READ_MAX`] hands the PTY back to the thread.
+    /// The caller must have emptied the output channel after it saw the
+    /// loop hold the PTY (`quiet_fd`), so the bytes come in order.
+    pub fn read_quiet(&self, buf: &mut [u8]) -> QuietRead {
+        if self.gate.holder() != Holder::Loop {
+            return QuietRead::Nothing;
+        }
+        loop {
+            return match rustix::io::read(&self.quiet, &mut *buf) {
+                Ok(0) | Err(rustix::io::Errno::IO) => {
+                    // The program's side is closed (EIO on Linux).
+                    self.gate.end();
+                    let _ = self.drained_tx.try_send(());
+                    QuietRead::Ended
+                }
+                Ok(n) => {
+                    if n > ECHO_READ_MAX {
+                        self.gate.to_thread();
+                    }
+                    QuietRead::Bytes(n)
+                }
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(rustix::io::Errno::AGAIN) => QuietRead::Nothing,
+                Err(err) => {
+                    tracing::debug!("PTY read by the loop ended: {err}");
+                    self.gate.end();
+                    let _ = self.drained_tx.try_send(());
+                    QuietRead::Ended
+                }
+            };
+        }
     }
 
     pub fn pid(&self) -> Option<u32> {
@@ -339,23 +425,49 @@ fn wait_until(fd: &FileDescriptor, events: i16) -> bool {
     }
 }
 
-fn read_loop(
-    mut reader: Box<dyn Read + Send>,
-    ready: &FileDescriptor,
-    output_tx: &Sender<OutputChunk>,
-    recycle_rx: &Receiver<OutputChunk>,
-    drained_tx: &Sender<()>,
-) {
-    let mut buf = vec![0u8; READ_SIZE];
+/// Waits at most `limit` until `fd` is ready for `events`: `Some(true)`
+/// when it is (or hung up), `Some(false)` when the time ran out, `None` if
+/// it cannot be polled.
+fn wait_within(fd: &FileDescriptor, events: i16, limit: Duration) -> Option<bool> {
+    let mut pfd = [pollfd {
+        fd: fd.as_raw_fd(),
+        events,
+        revents: 0,
+    }];
     loop {
+        match filedescriptor::poll(&mut pfd, Some(limit)) {
+            Ok(ready) => return Some(ready > 0),
+            // See `wait_until`.
+            Err(filedescriptor::Error::Poll(err)) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) => {
+                tracing::warn!("polling the PTY: {err}");
+                return None;
+            }
+        }
+    }
+}
+
+/// What the reader thread works with.
+struct Reading {
+    /// The PTY, for waiting until it is readable.
+    ready: FileDescriptor,
+    output_tx: Sender<OutputChunk>,
+    recycle_rx: Receiver<OutputChunk>,
+    drained_tx: Sender<()>,
+    gate: Arc<ReaderGate>,
+}
+
+fn read_loop(mut reader: Box<dyn Read + Send>, r: &Reading) {
+    let mut buf = vec![0u8; READ_SIZE];
+    while r.gate.thread_may_read() {
         match reader.read(&mut buf) {
             // EOF; portable-pty maps EIO (all slave fds closed) to Ok(0).
             Ok(0) => break,
             Ok(n) => {
-                let mut chunk = recycle_rx.try_recv().unwrap_or_default();
+                let mut chunk = r.recycle_rx.try_recv().unwrap_or_default();
                 chunk.clear();
                 chunk.extend_from_slice(&buf[..n]);
-                if output_tx.send(chunk).is_err() {
+                if r.output_tx.send(chunk).is_err() {
                     // The pane is gone.
                     break;
                 }
@@ -363,8 +475,15 @@ fn read_loop(
             }
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) if err.kind() == ErrorKind::WouldBlock => {
-                if !wait_until(ready, POLLIN) {
-                    break;
+                match wait_within(&r.ready, POLLIN, QUIET_HANDOVER) {
+                    Some(true) => {}
+                    Some(false) => {
+                        // Everything read is on the channel: the loop
+                        // may read what comes next (see `reader_gate`).
+                        r.gate.to_loop();
+                        crate::wake::wake_loop();
+                    }
+                    None => break,
                 }
             }
             Err(err) => {
@@ -373,7 +492,8 @@ fn read_loop(
             }
         }
     }
-    let _ = drained_tx.try_send(());
+    r.gate.end();
+    let _ = r.drained_tx.try_send(());
     crate::wake::wake_loop();
 }
 
@@ -405,6 +525,8 @@ fn write_loop(mut writer: Box<dyn Write + Send>, ready: &FileDescriptor, input: 
 
 impl Drop for PtyProcess {
     fn drop(&mut self) {
+        // A reader thread waiting for its turn leaves.
+        self.gate.end();
         // Lets the writer thread finish; it may still be blocked in write(2)
         // until the child dies, which closing the pane arranges.
         self.input.close();

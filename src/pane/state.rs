@@ -5,6 +5,7 @@
 //! thread except through channels.
 
 use std::num::NonZeroU16;
+use std::os::fd::BorrowedFd;
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, TryRecvError};
@@ -19,7 +20,7 @@ use crate::pane::history::{History, Located, ReplayRequest};
 use crate::pane::history_window::{self, Extent, RowAnchor, WINDOW_ROWS};
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
-use crate::pane::pty::{ExitInfo, OutputChunk, SpawnSpec};
+use crate::pane::pty::{ExitInfo, OutputChunk, QUIET_READ_SIZE, QuietRead, SpawnSpec};
 use crate::pane::reflow;
 use crate::pane::scrollback::ByteRing;
 use crate::pane::terminal_queries::PaneEvents;
@@ -244,6 +245,23 @@ impl Pane {
                 self.output_closed = true;
                 None
             }
+        }
+    }
+
+    /// The PTY the loop polls while this pane is quiet (see
+    /// `reader_gate`), if it does.
+    pub fn quiet_fd(&self) -> Option<BorrowedFd<'_>> {
+        self.process.as_ref()?.quiet_fd()
+    }
+
+    /// Output the loop reads itself from a quiet PTY, as a chunk. Call
+    /// only after the output channel came up empty, having seen
+    /// [`Self::quiet_fd`] before taking from it: then it is in order.
+    pub fn read_quiet(&mut self) -> Option<OutputChunk> {
+        let mut buf = [0u8; QUIET_READ_SIZE];
+        match self.process.as_ref()?.read_quiet(&mut buf) {
+            QuietRead::Bytes(n) => Some(buf[..n].to_vec()),
+            QuietRead::Nothing | QuietRead::Ended => None,
         }
     }
 
