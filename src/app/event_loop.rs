@@ -411,7 +411,11 @@ impl<B: FrameSink> App<B> {
             Err(err) => tracing::warn!("waiting in poll(2): {err}"),
         }
         let input_revents = input.is_some().then(|| fds[0].revents());
+        let woken = wake.is_some() && !fds[usize::from(input.is_some())].revents().is_empty();
         drop(fds);
+        if woken {
+            crate::wake::drain();
+        }
         drop(quiet);
         if let Some(revents) = input_revents {
             self.input.polled(revents);

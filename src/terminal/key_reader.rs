@@ -49,6 +49,9 @@ pub struct KeyReader {
     /// A SIGWINCH was raised as the end marker and crossterm has not
     /// handed out its resize yet.
     marker_raised: bool,
+    /// The loop's poll just said fd 0 had nothing: the turn after it need
+    /// not ask again (one syscall less per turn in a flood).
+    quiet_at_poll: bool,
     resized: Arc<AtomicBool>,
     /// When fd 0 was last polled by `keys_waiting`, and what it said.
     last_check: std::cell::Cell<(Instant, bool)>,
@@ -78,6 +81,7 @@ impl KeyReader {
             open: true,
             maybe_holding: false,
             marker_raised: false,
+            quiet_at_poll: false,
             resized,
             last_check: std::cell::Cell::new((Instant::now(), false)),
         })
@@ -97,6 +101,7 @@ impl KeyReader {
 
     /// The loop's poll reported `revents` for fd 0.
     pub fn polled(&mut self, revents: PollFlags) {
+        self.quiet_at_poll = revents.is_empty();
         if revents.intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL)
             && !revents.contains(PollFlags::IN)
         {
@@ -134,6 +139,9 @@ impl KeyReader {
     /// The next input event, without blocking (beyond a split sequence's
     /// [`SPLIT_SEQUENCE_WAIT`]), or `None` when nothing is left.
     pub fn next_event(&mut self) -> Option<(Instant, Event)> {
+        if std::mem::take(&mut self.quiet_at_poll) && !self.maybe_holding {
+            return None;
+        }
         while self.open {
             match readiness() {
                 Readiness::Gone => {
