@@ -355,6 +355,7 @@ impl<B: FrameSink> App<B> {
                 .min_with(self.throttle.next_deadline(Instant::now()))
                 .min_with(self.ws.next_restart())
                 .min_with(self.ws.next_name_check())
+                .min_with(self.input.deadline())
                 .min_with(wait_limit),
         );
         Ok(None)

@@ -76,6 +76,15 @@ impl InputSource {
         }
     }
 
+    /// When to look at the input again though nothing arrived (see
+    /// `KeyReader::collect_deadline`).
+    pub fn deadline(&self) -> Option<Instant> {
+        match self {
+            Self::Terminal(reader) => reader.collect_deadline(),
+            Self::Channel { .. } => None,
+        }
+    }
+
     /// The terminal's new size, once per resize.
     pub fn take_resize(&self) -> Option<(u16, u16)> {
         match self {

@@ -14,10 +14,17 @@
 //! - crossterm is only called when it will return at once: fd 0 is
 //!   readable (a split escape sequence may make it wait for its rest, at
 //!   most [`SPLIT_SEQUENCE_WAIT`]), or
-//! - after an event, when fd 0 is quiet, to collect what it may still hold
-//!   parsed: a SIGWINCH raised on this thread makes crossterm's own signal
-//!   pipe readable, and crossterm hands out every parsed event before the
-//!   resize that pipe stands for. That resize ends the collection.
+//! - after an event, when fd 0 is quiet, for what it may still hold
+//!   parsed: first with a timeout of [`GLANCE`], which is enough for it to
+//!   hand out a held event at once and costs a non-blocking poll when it
+//!   holds none, but which it may also let pass without looking (when this
+//!   thread is preempted in between), so "none" is not certain. Once fd 0
+//!   stayed quiet for [`COLLECT_AFTER`] after the last event (the loop's
+//!   sleep ends then), the rest is collected for certain: a SIGWINCH raised
+//!   on this thread makes crossterm's own signal pipe readable, and
+//!   crossterm hands out every parsed event before the resize that pipe
+//!   stands for. That resize ends the collection. The signal costs ~a dozen
+//!   syscalls, so it comes after a key's echo, not between key and echo.
 //!
 //! Resizes themselves are taken from our own SIGWINCH flag and the size of
 //! fd 1, never from crossterm's events (which include that marker).
@@ -36,6 +43,16 @@ use signal_hook::consts::SIGWINCH;
 /// arrived split over two reads (the loop does nothing else meanwhile).
 pub const SPLIT_SEQUENCE_WAIT: Duration = Duration::from_millis(1);
 
+/// See the module's doc: a look into what crossterm holds.
+const GLANCE: Duration = Duration::from_micros(1);
+
+/// See the module's doc: how long fd 0 stays quiet after an event before
+/// what crossterm may still hold is collected for certain. Events that
+/// arrived in one read with others (a paste without bracketed paste, keys
+/// typed faster than they are read) wait at most this long, and only when
+/// the glance missed them.
+pub const COLLECT_AFTER: Duration = Duration::from_millis(2);
+
 /// How often, at most, [`KeyReader::keys_waiting`] asks the kernel: it is
 /// asked between pieces of a flood's parsing.
 const WAITING_CHECK_INTERVAL: Duration = Duration::from_micros(200);
@@ -46,6 +63,8 @@ pub struct KeyReader {
     open: bool,
     /// crossterm may hold events it parsed but has not handed out yet.
     maybe_holding: bool,
+    /// When the last event was handed out.
+    last_event: Instant,
     /// A SIGWINCH was raised as the end marker and crossterm has not
     /// handed out its resize yet.
     marker_raised: bool,
@@ -80,6 +99,7 @@ impl KeyReader {
         Ok(Self {
             open: true,
             maybe_holding: false,
+            last_event: Instant::now(),
             marker_raised: false,
             quiet_at_poll: false,
             resized,
@@ -138,6 +158,12 @@ impl KeyReader {
 
     /// The next input event, without blocking (beyond a split sequence's
     /// [`SPLIT_SEQUENCE_WAIT`]), or `None` when nothing is left.
+    /// When the loop must wake up (if nothing else wakes it) for events
+    /// crossterm may still hold: see the module's doc.
+    pub fn collect_deadline(&self) -> Option<Instant> {
+        (self.open && self.maybe_holding).then(|| self.last_event + COLLECT_AFTER)
+    }
+
     pub fn next_event(&mut self) -> Option<(Instant, Event)> {
         if std::mem::take(&mut self.quiet_at_poll) && !self.maybe_holding {
             return None;
@@ -149,6 +175,25 @@ impl KeyReader {
                     return None;
                 }
                 Readiness::Quiet if !self.maybe_holding => return None,
+                Readiness::Quiet
+                    if !self.marker_raised && Instant::now() < self.last_event + COLLECT_AFTER =>
+                {
+                    match event::poll(GLANCE).and_then(|ready| {
+                        if ready {
+                            event::read().map(Some)
+                        } else {
+                            Ok(None)
+                        }
+                    }) {
+                        // A real resize: taken from our flag.
+                        Ok(Some(Event::Resize(..))) | Ok(None) => return None,
+                        Ok(Some(ev)) => return Some(self.handed_out(ev)),
+                        Err(err) => {
+                            self.close(&format!("reading terminal input: {err}"));
+                            return None;
+                        }
+                    }
+                }
                 Readiness::Quiet if !self.marker_raised => {
                     // See the module's doc: crossterm hands out what it
                     // holds, then the resize this stands for.
@@ -178,10 +223,7 @@ impl KeyReader {
                         crate::wake::drain();
                     }
                 }
-                Ok(Some(ev)) => {
-                    self.maybe_holding = true;
-                    return Some((Instant::now(), ev));
-                }
+                Ok(Some(ev)) => return Some(self.handed_out(ev)),
                 // Only the start of a sequence has arrived.
                 Ok(None) => return None,
                 Err(err) => {
@@ -191,6 +233,13 @@ impl KeyReader {
             }
         }
         None
+    }
+
+    fn handed_out(&mut self, ev: Event) -> (Instant, Event) {
+        let now = Instant::now();
+        self.maybe_holding = true;
+        self.last_event = now;
+        (now, ev)
     }
 
     fn close(&mut self, why: &str) {
