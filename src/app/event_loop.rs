@@ -424,15 +424,17 @@ impl<B: FrameSink> App<B> {
     }
 
     fn drain_input(&mut self) {
+        while let Some((at, ev)) = self.input.next_event() {
+            self.handle_input(at, &ev);
+        }
+        // After the events: the SIGWINCH the key reader may have raised
+        // just now is taken in this turn, not before the next key.
         if let Some((cols, rows)) = self.input.take_resize() {
             let size = Rect::new(0, 0, cols, rows);
             if size != self.size && cols > 0 && rows > 0 {
                 self.apply_size(size);
                 self.clock.changed_now();
             }
-        }
-        while let Some((at, ev)) = self.input.next_event() {
-            self.handle_input(at, &ev);
         }
     }
 
