@@ -276,7 +276,9 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
         }
     }
     // History screens carry their whole scrollback: too big to clone per
-    // frame, and they only change when the user scrolls.
+    // frame, and they only change when the user scrolls. The old clone goes
+    // first: two at once were part of a flood's peak memory (~0.2 MB).
+    entry.prev = None;
     entry.prev = live.then(|| screen.clone());
     entry.prev_behind = Damage::None;
     entry.live = live;
