@@ -6,7 +6,9 @@
 //! Here a pane unchanged since the last frame is copied from its cache; a
 //! live pane whose changed rows are known (the pane's damage) converts just
 //! those; otherwise it is compared with a clone of an earlier screen
-//! (`rows_diff`, ~30 µs) and only the changed rows are converted. In a frame
+//! (`rows_diff`, ~30 µs) and only the changed rows are converted. After a
+//! frame in which most rows changed (a flood) no clone is kept: the next
+//! such frame converts every row and compares it with the image instead. In a frame
 //! drawn early for a key's echo, other panes may show their cached cells
 //! (at most one frame interval old); the next regular frame refreshes them.
 
@@ -36,6 +38,7 @@ struct PaneCache {
     live: bool,
     /// A live screen `buf` showed, for `rows_diff`: as of the last frame
     /// whose damage was not exact rows, except for `prev_behind` rows.
+    /// `None` while most rows change from frame to frame.
     prev: Option<vt100::Screen>,
     /// Rows redrawn from exact damage since `prev` was taken. Cloning the
     /// screen costs as much as the rest of an echo's frame together, and a
@@ -224,13 +227,14 @@ impl RenderCache {
 
 fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool, generation: u64) {
     let rows = size.height.min(screen.size().0.get());
-    let incremental = live
+    // The image shows the same grid: it can be brought up to date row by row.
+    let in_place = live
         && entry.live
         && entry.buf.area == size
         && entry
             .prev
             .as_ref()
-            .is_some_and(|prev| prev.size() == screen.size());
+            .is_none_or(|prev| prev.size() == screen.size());
     // The pane's damage, if that covers every change since `buf`.
     let damage = std::mem::take(&mut entry.damage);
     let damage = if entry.damage_generation == generation {
@@ -238,51 +242,104 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
     } else {
         Damage::Full
     };
-    match (&entry.prev, incremental, damage) {
-        (Some(_), true, Damage::None) => {}
-        (Some(_), true, Damage::Rows(first, last)) => {
+    match (in_place, damage) {
+        (true, Damage::None) => {}
+        (true, Damage::Rows(first, last)) => {
             for row in first..=last.min(rows.saturating_sub(1)) {
                 render_row(screen, row, size, &mut entry.buf);
                 entry.changed.push(row);
             }
             entry.prev_behind = entry.prev_behind.merge(Damage::Rows(first, last));
-            entry.live = live;
-            entry.generation = generation;
-            return;
         }
-        (Some(prev), true, Damage::Full) => {
-            let behind = |row: u16| match entry.prev_behind {
-                Damage::None => false,
-                Damage::Rows(first, last) => (first..=last).contains(&row),
-                Damage::Full => true,
+        (true, Damage::Full) => {
+            // Taken: the old clone is gone before a new one is made (two
+            // at once were part of a flood's peak memory).
+            let changed = match entry.prev.take() {
+                Some(prev) => redraw_differing(entry, &prev, screen, rows, size),
+                None => redraw_compared(entry, screen, rows, size),
             };
-            for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
-                let Ok(row) = u16::try_from(row) else { break };
-                if row >= rows {
-                    break;
-                }
-                if !diff.is_empty() || behind(row) {
-                    render_row(screen, row, size, &mut entry.buf);
-                    entry.changed.push(row);
-                }
-            }
+            // Most rows changed (a flood, a full repaint): the next frame
+            // likely changes them again, and a clone to compare with would
+            // save little and cost its copy and ~0.2 MB for a 104x59 pane.
+            // Without one the next frame compares with the image itself.
+            let few = changed * 2 < usize::from(rows);
+            entry.prev = few.then(|| screen.clone());
+            entry.prev_behind = Damage::None;
         }
-        _ => {
-            entry.buf = Buffer::empty(size);
+        (false, _) => {
+            if entry.buf.area == size {
+                entry.buf.reset();
+            } else {
+                // Freed before the new one is made.
+                entry.buf = Buffer::default();
+                entry.buf = Buffer::empty(size);
+            }
             for row in 0..rows {
                 render_row(screen, row, size, &mut entry.buf);
             }
             entry.placed = None;
+            // History screens carry their whole scrollback: too big to
+            // clone per frame, and they only change when the user scrolls.
+            entry.prev = None;
+            entry.prev = live.then(|| screen.clone());
+            entry.prev_behind = Damage::None;
         }
     }
-    // History screens carry their whole scrollback: too big to clone per
-    // frame, and they only change when the user scrolls. The old clone goes
-    // first: two at once were part of a flood's peak memory (~0.2 MB).
-    entry.prev = None;
-    entry.prev = live.then(|| screen.clone());
-    entry.prev_behind = Damage::None;
     entry.live = live;
     entry.generation = generation;
+}
+
+/// Redraws the rows of `screen` that differ from `prev` (or were drawn
+/// since `prev` was taken); returns how many.
+fn redraw_differing(
+    entry: &mut PaneCache,
+    prev: &vt100::Screen,
+    screen: &vt100::Screen,
+    rows: u16,
+    size: Rect,
+) -> usize {
+    let behind = |row: u16| match entry.prev_behind {
+        Damage::None => false,
+        Damage::Rows(first, last) => (first..=last).contains(&row),
+        Damage::Full => true,
+    };
+    let mut changed = 0;
+    for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
+        let Ok(row) = u16::try_from(row) else { break };
+        if row >= rows {
+            break;
+        }
+        if !diff.is_empty() || behind(row) {
+            render_row(screen, row, size, &mut entry.buf);
+            entry.changed.push(row);
+            changed += 1;
+        }
+    }
+    changed
+}
+
+/// Without an earlier screen to compare with: draws every row aside and
+/// takes those that differ from the image; returns how many. Costs the
+/// conversion of every row (~180 µs for 104x59), which a frame where most
+/// rows changed pays anyway.
+fn redraw_compared(entry: &mut PaneCache, screen: &vt100::Screen, rows: u16, size: Rect) -> usize {
+    let width = usize::from(size.width);
+    let mut line = Buffer::empty(Rect::new(0, 0, size.width, 1));
+    let mut changed = 0;
+    for row in 0..rows {
+        // `render_row` draws row `row` on line `row` of its buffer.
+        line.area.y = row;
+        render_row(screen, row, size, &mut line);
+        let at = usize::from(row) * width;
+        if let Some(shown) = entry.buf.content.get_mut(at..at + width)
+            && *shown != line.content[..]
+        {
+            shown.clone_from_slice(&line.content);
+            entry.changed.push(row);
+            changed += 1;
+        }
+    }
+    changed
 }
 
 fn blit(src: &Buffer, at: Rect, frame: &mut Buffer) {
@@ -418,6 +475,38 @@ mod tests {
             cache.draw(&pane, area, &mut frame, false, None);
             assert_frame_is_full(&frame, &pane, area, &format!("chunk {i}"));
         }
+    }
+
+    /// A flood changes every row each frame: the cache keeps no clone of
+    /// the screen then (memory), and the frames that follow, a flood or a
+    /// typed key, still show what a full drawing shows.
+    #[test]
+    fn frames_after_a_flood_keep_no_clone_and_show_the_screen() {
+        let mut pane = Pane::detached(PaneId(1), 6, 20, 1 << 20);
+        let area = Rect::new(0, 0, 20, 6);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(area);
+        let mut draw = |pane: &mut Pane, bytes: &[u8], what: &str| {
+            pane.feed(bytes.to_vec());
+            pane.settle();
+            cache.note_changes([&mut *pane]);
+            frame.reset();
+            cache.draw(pane, area, &mut frame, false, None);
+            assert_frame_is_full(&frame, pane, area, what);
+            cache.panes[&pane.id].prev.is_some()
+        };
+        draw(&mut pane, b"$ ", "the prompt");
+        for i in 0..4 {
+            let flood: String = (0..8).map(|n| format!("line {i}-{n}\r\n")).collect();
+            assert!(
+                !draw(&mut pane, flood.as_bytes(), "a flood"),
+                "no clone kept"
+            );
+        }
+        // A cursor move: the damage is not exact rows, so the image is
+        // compared; one row changed, so a clone is kept again.
+        assert!(draw(&mut pane, b"\x1b[2;3Hx", "an editor's echo"));
+        assert!(draw(&mut pane, b"\x1b[2;4Hy", "the next key"));
     }
 
     #[test]
