@@ -8,14 +8,16 @@
 //! those; otherwise it is compared with a clone of an earlier screen
 //! (`rows_diff`, ~30 µs) and only the changed rows are converted. After a
 //! frame in which most rows changed (a flood) no clone is kept: the next
-//! such frame converts every row and compares it with the image instead. In a frame
+//! such frame converts every row and compares it with the image instead.
+//! Nor is the image itself, when the frame drawn in place holds it (see
+//! `PaneCache::lent`): a flooding pane keeps no copy of its cells at all. In a frame
 //! drawn early for a key's echo, other panes may show their cached cells
 //! (at most one frame interval old); the next regular frame refreshes them.
 
 use std::collections::HashMap;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 
 use crate::config::keymap::Keymap;
 use crate::input::ui_state::Mode;
@@ -32,8 +34,18 @@ const NEVER_DRAWN: u64 = u64::MAX;
 const DRAWN_BEHIND: u64 = u64::MAX - 1;
 
 struct PaneCache {
+    /// The pane's image, unless `lent`.
     buf: Buffer,
-    /// The pane's damage generation `buf` shows.
+    /// The image's size (`buf`'s area while it holds the image).
+    size: Rect,
+    /// The image is not kept in `buf` but in the frame, at `placed`. While
+    /// most rows change every frame (a flood) a copy of them would only be
+    /// overwritten, and costs ~0.3 MB for a 104x59 pane: the changed rows
+    /// are drawn straight into the frame (which keeps the last frame, see
+    /// `painter`). A frame that cannot draw in place there makes the image
+    /// anew (one conversion of every row).
+    lent: bool,
+    /// The pane's damage generation the image shows.
     generation: u64,
     live: bool,
     /// A live screen `buf` showed, for `rows_diff`: as of the last frame
@@ -167,6 +179,8 @@ impl RenderCache {
         let may_be_stale = may_be_stale || behind;
         let entry = self.panes.entry(pane.id).or_insert_with(|| PaneCache {
             buf: Buffer::empty(Rect::default()),
+            size: Rect::default(),
+            lent: false,
             generation: NEVER_DRAWN,
             live,
             prev: None,
@@ -177,14 +191,37 @@ impl RenderCache {
             damage_generation: NEVER_DRAWN,
         });
         let generation = pane.damage_generation();
-        let same_shape = entry.buf.area == size && entry.live == live;
+        let same_shape = entry.size == size && entry.live == live;
+        let partial = in_place.is_some();
+        let in_place_here = partial && entry.placed == Some(inner);
+        let grid_kept = entry
+            .prev
+            .as_ref()
+            .is_none_or(|prev| prev.size() == pane.screen().size());
+        if entry.lent && !(in_place_here && same_shape && grid_kept) {
+            // The frame no longer holds the image where it was: make it anew.
+            entry.lent = false;
+            entry.size = Rect::default();
+            entry.generation = NEVER_DRAWN;
+            entry.prev = None;
+        }
+        let same_shape = entry.size == size && entry.live == live;
         let up_to_date = same_shape && entry.generation == generation;
         let mut stale = false;
+        let mut mostly_changed = false;
         if !up_to_date {
             if may_be_stale && same_shape && entry.generation != NEVER_DRAWN {
                 stale = true;
             } else {
-                update(entry, pane.screen(), size, live, generation);
+                mostly_changed = if entry.lent {
+                    update(entry, frame, inner, pane.screen(), size, live, generation)
+                } else {
+                    let mut own = std::mem::take(&mut entry.buf);
+                    let mostly =
+                        update(entry, &mut own, size, pane.screen(), size, live, generation);
+                    entry.buf = own;
+                    mostly
+                };
                 if behind {
                     // Not the newest image: draw it again next frame.
                     entry.generation = DRAWN_BEHIND;
@@ -193,6 +230,14 @@ impl RenderCache {
             }
         }
         match in_place {
+            Some(dirty) if entry.lent => {
+                // Drawn into the frame already.
+                for &row in &entry.changed {
+                    if let Some(d) = dirty.get_mut(usize::from(inner.y + row)) {
+                        *d = true;
+                    }
+                }
+            }
             Some(dirty) if entry.placed == Some(inner) => {
                 for &row in &entry.changed {
                     blit_row(&entry.buf, inner, row, frame);
@@ -213,6 +258,12 @@ impl RenderCache {
             }
             None => blit(&entry.buf, inner, frame),
         }
+        if mostly_changed && !entry.lent && partial && live {
+            // The frame holds the image now (it keeps it for the next
+            // frame, drawn in place): no copy of it is kept.
+            entry.buf = Buffer::default();
+            entry.lent = true;
+        }
         entry.placed = Some(inner);
         entry.changed.clear();
         stale
@@ -225,28 +276,41 @@ impl RenderCache {
     }
 }
 
-fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool, generation: u64) {
+/// Brings the image (in `image` at `at`: the cache's own buffer, or the
+/// frame when lent) up to date with `screen`, noting the rows it drew in
+/// `entry.changed`. Returns whether most rows changed (and no clone of the
+/// screen was kept).
+fn update(
+    entry: &mut PaneCache,
+    image: &mut Buffer,
+    at: Rect,
+    screen: &vt100::Screen,
+    size: Rect,
+    live: bool,
+    generation: u64,
+) -> bool {
     let rows = size.height.min(screen.size().0.get());
     // The image shows the same grid: it can be brought up to date row by row.
     let in_place = live
         && entry.live
-        && entry.buf.area == size
+        && entry.size == size
         && entry
             .prev
             .as_ref()
             .is_none_or(|prev| prev.size() == screen.size());
-    // The pane's damage, if that covers every change since `buf`.
+    // The pane's damage, if that covers every change since the image.
     let damage = std::mem::take(&mut entry.damage);
     let damage = if entry.damage_generation == generation {
         damage
     } else {
         Damage::Full
     };
+    let mut mostly_changed = false;
     match (in_place, damage) {
         (true, Damage::None) => {}
         (true, Damage::Rows(first, last)) => {
             for row in first..=last.min(rows.saturating_sub(1)) {
-                render_row(screen, row, size, &mut entry.buf);
+                render_row(screen, row, at, image);
                 entry.changed.push(row);
             }
             entry.prev_behind = entry.prev_behind.merge(Damage::Rows(first, last));
@@ -255,27 +319,29 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
             // Taken: the old clone is gone before a new one is made (two
             // at once were part of a flood's peak memory).
             let changed = match entry.prev.take() {
-                Some(prev) => redraw_differing(entry, &prev, screen, rows, size),
-                None => redraw_compared(entry, screen, rows, size),
+                Some(prev) => redraw_differing(entry, &prev, screen, rows, image, at),
+                None => redraw_compared(entry, screen, rows, image, at),
             };
             // Most rows changed (a flood, a full repaint): the next frame
             // likely changes them again, and a clone to compare with would
             // save little and cost its copy and ~0.2 MB for a 104x59 pane.
             // Without one the next frame compares with the image itself.
-            let few = changed * 2 < usize::from(rows);
-            entry.prev = few.then(|| screen.clone());
+            mostly_changed = changed * 2 >= usize::from(rows);
+            entry.prev = (!mostly_changed).then(|| screen.clone());
             entry.prev_behind = Damage::None;
         }
         (false, _) => {
-            if entry.buf.area == size {
-                entry.buf.reset();
+            // Only ever the cache's own buffer: `draw` takes a lent image
+            // back first whenever this would be the way.
+            if image.area == size {
+                image.reset();
             } else {
                 // Freed before the new one is made.
-                entry.buf = Buffer::default();
-                entry.buf = Buffer::empty(size);
+                *image = Buffer::default();
+                *image = Buffer::empty(size);
             }
             for row in 0..rows {
-                render_row(screen, row, size, &mut entry.buf);
+                render_row(screen, row, size, image);
             }
             entry.placed = None;
             // History screens carry their whole scrollback: too big to
@@ -285,8 +351,10 @@ fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool,
             entry.prev_behind = Damage::None;
         }
     }
+    entry.size = size;
     entry.live = live;
     entry.generation = generation;
+    mostly_changed
 }
 
 /// Redraws the rows of `screen` that differ from `prev` (or were drawn
@@ -296,7 +364,8 @@ fn redraw_differing(
     prev: &vt100::Screen,
     screen: &vt100::Screen,
     rows: u16,
-    size: Rect,
+    image: &mut Buffer,
+    at: Rect,
 ) -> usize {
     let behind = |row: u16| match entry.prev_behind {
         Damage::None => false,
@@ -310,7 +379,7 @@ fn redraw_differing(
             break;
         }
         if !diff.is_empty() || behind(row) {
-            render_row(screen, row, size, &mut entry.buf);
+            render_row(screen, row, at, image);
             entry.changed.push(row);
             changed += 1;
         }
@@ -322,16 +391,24 @@ fn redraw_differing(
 /// takes those that differ from the image; returns how many. Costs the
 /// conversion of every row (~180 µs for 104x59), which a frame where most
 /// rows changed pays anyway.
-fn redraw_compared(entry: &mut PaneCache, screen: &vt100::Screen, rows: u16, size: Rect) -> usize {
-    let width = usize::from(size.width);
-    let mut line = Buffer::empty(Rect::new(0, 0, size.width, 1));
+fn redraw_compared(
+    entry: &mut PaneCache,
+    screen: &vt100::Screen,
+    rows: u16,
+    image: &mut Buffer,
+    at: Rect,
+) -> usize {
+    let width = usize::from(at.width);
+    let mut line = Buffer::empty(Rect::new(at.x, at.y, at.width, 1));
     let mut changed = 0;
     for row in 0..rows {
-        // `render_row` draws row `row` on line `row` of its buffer.
-        line.area.y = row;
-        render_row(screen, row, size, &mut line);
-        let at = usize::from(row) * width;
-        if let Some(shown) = entry.buf.content.get_mut(at..at + width)
+        // `render_row` draws row `row` on line `at.y + row` of its buffer.
+        line.area.y = at.y + row;
+        render_row(screen, row, at, &mut line);
+        let Some(start) = index_of(image, Position::new(at.x, at.y + row)) else {
+            break;
+        };
+        if let Some(shown) = image.content.get_mut(start..start + width)
             && *shown != line.content[..]
         {
             shown.clone_from_slice(&line.content);
@@ -340,6 +417,14 @@ fn redraw_compared(entry: &mut PaneCache, screen: &vt100::Screen, rows: u16, siz
         }
     }
     changed
+}
+
+/// Where `at` is in `buf`'s cells, if inside it.
+fn index_of(buf: &Buffer, at: Position) -> Option<usize> {
+    buf.area.contains(at).then(|| {
+        usize::from(at.y - buf.area.y) * usize::from(buf.area.width)
+            + usize::from(at.x - buf.area.x)
+    })
 }
 
 fn blit(src: &Buffer, at: Rect, frame: &mut Buffer) {
@@ -507,6 +592,64 @@ mod tests {
         // compared; one row changed, so a clone is kept again.
         assert!(draw(&mut pane, b"\x1b[2;3Hx", "an editor's echo"));
         assert!(draw(&mut pane, b"\x1b[2;4Hy", "the next key"));
+    }
+
+    /// Frames drawn in place (the frame keeps the last one): during a
+    /// flood the cache lends its image to the frame and keeps no copy; the
+    /// frame still shows what a full drawing shows, through the flood, a
+    /// frame that cannot draw in place, and the keys typed after.
+    #[test]
+    fn a_flooding_pane_lends_its_image_to_the_frame() {
+        let mut pane = Pane::detached(PaneId(1), 6, 20, 1 << 20);
+        let area = Rect::new(2, 1, 20, 6);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(Rect::new(0, 0, 24, 8));
+        let mut dirty = [false; 8];
+        let mut draw = |pane: &mut Pane, bytes: &[u8], in_place: bool, what: &str| {
+            pane.feed(bytes.to_vec());
+            pane.settle();
+            cache.note_changes([&mut *pane]);
+            if !in_place {
+                frame.reset();
+            }
+            dirty.fill(false);
+            cache.draw(
+                pane,
+                area,
+                &mut frame,
+                false,
+                in_place.then_some(&mut dirty[..]),
+            );
+            assert_frame_is_full(&frame, pane, area, what);
+            let entry = &cache.panes[&pane.id];
+            assert_eq!(entry.lent, entry.buf.content.is_empty(), "{what}");
+            entry.lent
+        };
+        assert!(!draw(&mut pane, b"$ ", false, "the prompt"));
+        assert!(!draw(&mut pane, b"ls\r\n", true, "a line"));
+        let flood = |i: usize| -> String { (0..8).map(|n| format!("line {i}-{n}\r\n")).collect() };
+        assert!(
+            draw(&mut pane, flood(0).as_bytes(), true, "a flood"),
+            "lent"
+        );
+        for i in 1..4 {
+            assert!(draw(&mut pane, flood(i).as_bytes(), true, "more flood"));
+        }
+        assert!(!draw(
+            &mut pane,
+            flood(4).as_bytes(),
+            false,
+            "a frame drawn in full"
+        ));
+        assert!(draw(
+            &mut pane,
+            flood(5).as_bytes(),
+            true,
+            "the flood again"
+        ));
+        assert!(draw(&mut pane, b"x", true, "a key's echo"));
+        assert!(draw(&mut pane, b"\x1b[2;3Hy", true, "an editor's echo"));
+        assert!(draw(&mut pane, b"", true, "nothing new"));
     }
 
     #[test]
