@@ -277,6 +277,7 @@ impl<B: FrameSink> App<B> {
         settings: &LoopSettings,
     ) -> Self {
         let size = terminal.current_buffer_mut().area;
+        frame::release_back_buffer(&mut terminal);
         Self {
             ws,
             router,
@@ -507,6 +508,7 @@ impl<B: FrameSink> App<B> {
         if let Err(err) = self.terminal.resize(size) {
             tracing::warn!("resizing the terminal: {err}");
         }
+        frame::release_back_buffer(&mut self.terminal);
         self.painter.resized(size);
         let (panes, _) = frame::split_screen(size);
         self.ws.set_area(panes);

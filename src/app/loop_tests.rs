@@ -172,6 +172,28 @@ fn the_loop_draws_the_shell_and_the_echo_of_typed_keys() {
     );
 }
 
+/// ratatui's `Terminal` keeps a second screenful of cells for a diff the
+/// painter does instead (~0.3 MB at 106x62): the loop frees it at start and
+/// again after the user's terminal changes size, and draws as before.
+#[test]
+fn the_loop_keeps_no_second_screen_buffer_across_a_resize() {
+    let mut h = Harness::start(40, 10);
+    h.run_until("the prompt", |s| s.contains("$ "));
+    h.app.terminal.backend_mut().resize(50, 14);
+    h.keys
+        .send((Instant::now(), Event::Resize(50, 14)))
+        .expect("the loop's input channel");
+    h.run_until("the bigger screen", |s| {
+        s.lines().count() == 14 && s.lines().nth(13).is_some_and(|l| l.contains("pane 1/1"))
+    });
+    h.type_text("echo after-$((6*7))\r");
+    h.run_until("the command's output", |s| s.contains("after-42"));
+    // Swapping makes the spare buffer current (and clears the real one:
+    // this is the test's last look at the screen).
+    h.app.terminal.swap_buffers();
+    assert_eq!(h.app.terminal.current_buffer_mut().content.len(), 0);
+}
+
 /// Real programs, real `/proc`: an idle shell's tab and border say its
 /// directory, a program started from it names them instead, and closing
 /// the pane while it runs asks first.

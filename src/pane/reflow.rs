@@ -16,6 +16,8 @@
 //! it). Full-screen programs on the alternate screen draw for the size
 //! they are given and are not reflowed.
 
+use std::ops::ControlFlow;
+
 use crate::pane::fast_forward::FastForward;
 use crate::pane::parse_guard::ParserPanicked;
 use crate::pane::scrollback::ByteRing;
@@ -47,8 +49,22 @@ pub fn replay<C: vt100::Callbacks + crate::pane::fidelity::answers::Answers>(
     parser: &mut vt100::Parser<C>,
     fast_forward: &mut FastForward,
 ) -> Result<(), ParserPanicked> {
-    let bytes = ring.copy_range(replay_start(ring), ring.end());
-    fast_forward.push(parser, &bytes)?;
+    // A block at a time, as the ring holds them: the fast-forward drops
+    // what will scroll off as it goes, so the replay holds about a
+    // screenful. (A copy of the whole window, then held back again by the
+    // fast-forward, was up to 4 MiB more resident at each resize.)
+    let failed = ring.visit(
+        replay_start(ring),
+        ring.end(),
+        false,
+        |_, bytes| match fast_forward.push(parser, bytes) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(failure) => ControlFlow::Break(failure),
+        },
+    );
+    if let Some(failure) = failed {
+        return Err(failure);
+    }
     fast_forward.settle(parser)
 }
 

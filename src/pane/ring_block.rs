@@ -14,11 +14,19 @@
 //!
 //! Blocks are shared (`Arc`), so copying a ring for a search on another
 //! thread copies pointers, not history.
+//!
+//! A block is sealed from the ring's own full tail buffer, not a copy, and
+//! once packed that buffer goes to a small process-wide store of spares
+//! from which rings take their next tail ([`spare_tail`]). A flood so
+//! seals thousands of blocks without a 64 KiB allocation each: those came
+//! from the loop's heap and were freed by the compressor thread, a churn
+//! that left the loop's heap fragmented (up to ~0.8 MB more of it resident
+//! at the flood benchmark's peak).
 
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
-use crossbeam_channel::{Sender, TrySendError};
+use crossbeam_channel::{Receiver, Sender, TrySendError};
 
 /// When a sealed block is compressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +41,9 @@ pub enum Packing {
 
 #[derive(Debug, Clone)]
 enum Stored {
-    Plain(Arc<[u8]>),
+    /// The ring's tail buffer as it was sealed (its capacity goes back to
+    /// the spares once packed).
+    Plain(Arc<Vec<u8>>),
     Lz4(Arc<[u8]>),
 }
 
@@ -49,11 +59,40 @@ pub struct SealedBlock(Arc<Cell>);
 /// benchmark than compressing in place.)
 const QUEUE: usize = 4;
 
+/// Packed blocks' buffers kept for rings' next tails, at most: about what
+/// the compressor frees while a ring fills its next tail. More would only
+/// stay resident once floods stop.
+const SPARES: usize = 2;
+
+/// A cleared buffer of at least `capacity` bytes for a ring's tail: a
+/// packed block's, or a new one.
+pub fn spare_tail(capacity: usize) -> Vec<u8> {
+    spares()
+        .1
+        .try_recv()
+        .ok()
+        .filter(|buf| buf.capacity() >= capacity)
+        .unwrap_or_else(|| Vec::with_capacity(capacity))
+}
+
+/// Keeps `buf` for a later [`spare_tail`], or frees it if enough are kept.
+fn give_back(mut buf: Vec<u8>) {
+    buf.clear();
+    // Full: enough are kept, this one is freed.
+    let _ = spares().0.try_send(buf);
+}
+
+type Spares = (Sender<Vec<u8>>, Receiver<Vec<u8>>);
+
+fn spares() -> &'static Spares {
+    static SPARE_BUFFERS: OnceLock<Spares> = OnceLock::new();
+    SPARE_BUFFERS.get_or_init(|| crossbeam_channel::bounded(SPARES))
+}
+
 impl SealedBlock {
-    /// Seals `bytes` as `packing` says.
-    pub fn seal(bytes: &[u8], packing: Packing) -> Self {
-        let plain: Arc<[u8]> = Arc::from(bytes);
-        let block = Self(Arc::new(Mutex::new(Stored::Plain(plain))));
+    /// Seals `bytes` (a ring's full tail, taken over) as `packing` says.
+    pub fn seal(bytes: Vec<u8>, packing: Packing) -> Self {
+        let block = Self(Arc::new(Mutex::new(Stored::Plain(Arc::new(bytes)))));
         match packing {
             Packing::Off => {}
             Packing::Inline => pack(&block.0),
@@ -78,7 +117,8 @@ impl SealedBlock {
     /// Memory the block's bytes take now.
     pub fn stored_len(&self) -> usize {
         match self.stored() {
-            Stored::Lz4(b) | Stored::Plain(b) => b.len(),
+            Stored::Lz4(b) => b.len(),
+            Stored::Plain(b) => b.len(),
         }
     }
 
@@ -135,6 +175,10 @@ fn pack(cell: &Cell) {
     });
     if let Some(packed) = packed {
         *cell.lock().unwrap_or_else(PoisonError::into_inner) = Stored::Lz4(packed);
+        // Unless a reader still holds it, the plain buffer is ours alone now.
+        if let Ok(buf) = Arc::try_unwrap(plain) {
+            give_back(buf);
+        }
     }
 }
 
@@ -185,7 +229,7 @@ mod tests {
     #[test]
     fn text_is_compressed_and_reads_back_whole() {
         let text = log_text();
-        let block = SealedBlock::seal(&text, Packing::Inline);
+        let block = SealedBlock::seal(text.clone(), Packing::Inline);
         assert!(block.is_compressed());
         assert!(block.stored_len() * 2 < text.len());
         assert_eq!(read_all(&block, text.len()), text);
@@ -194,7 +238,7 @@ mod tests {
     #[test]
     fn the_compressor_thread_packs_a_block_soon() {
         let text = log_text();
-        let block = SealedBlock::seal(&text, Packing::Background);
+        let block = SealedBlock::seal(text.clone(), Packing::Background);
         let deadline = Instant::now() + Duration::from_secs(30);
         while !block.is_compressed() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(1));
@@ -215,7 +259,7 @@ mod tests {
                 x as u8
             })
             .collect();
-        let block = SealedBlock::seal(&noise, Packing::Inline);
+        let block = SealedBlock::seal(noise.clone(), Packing::Inline);
         assert!(!block.is_compressed());
         assert_eq!(read_all(&block, noise.len()), noise);
     }

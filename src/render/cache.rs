@@ -6,14 +6,18 @@
 //! Here a pane unchanged since the last frame is copied from its cache; a
 //! live pane whose changed rows are known (the pane's damage) converts just
 //! those; otherwise it is compared with a clone of an earlier screen
-//! (`rows_diff`, ~30 µs) and only the changed rows are converted. In a frame
+//! (`rows_diff`, ~30 µs) and only the changed rows are converted. After a
+//! frame in which most rows changed (a flood) no clone is kept: the next
+//! such frame converts every row and compares it with the image instead.
+//! Nor is the image itself, when the frame drawn in place holds it (see
+//! `PaneCache::lent`): a flooding pane keeps no copy of its cells at all. In a frame
 //! drawn early for a key's echo, other panes may show their cached cells
 //! (at most one frame interval old); the next regular frame refreshes them.
 
 use std::collections::HashMap;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 
 use crate::config::keymap::Keymap;
 use crate::input::ui_state::Mode;
@@ -30,12 +34,23 @@ const NEVER_DRAWN: u64 = u64::MAX;
 const DRAWN_BEHIND: u64 = u64::MAX - 1;
 
 struct PaneCache {
+    /// The pane's image, unless `lent`.
     buf: Buffer,
-    /// The pane's damage generation `buf` shows.
+    /// The image's size (`buf`'s area while it holds the image).
+    size: Rect,
+    /// The image is not kept in `buf` but in the frame, at `placed`. While
+    /// most rows change every frame (a flood) a copy of them would only be
+    /// overwritten, and costs ~0.3 MB for a 104x59 pane: the changed rows
+    /// are drawn straight into the frame (which keeps the last frame, see
+    /// `painter`). A frame that cannot draw in place there makes the image
+    /// anew (one conversion of every row).
+    lent: bool,
+    /// The pane's damage generation the image shows.
     generation: u64,
     live: bool,
     /// A live screen `buf` showed, for `rows_diff`: as of the last frame
     /// whose damage was not exact rows, except for `prev_behind` rows.
+    /// `None` while most rows change from frame to frame.
     prev: Option<vt100::Screen>,
     /// Rows redrawn from exact damage since `prev` was taken. Cloning the
     /// screen costs as much as the rest of an echo's frame together, and a
@@ -164,6 +179,8 @@ impl RenderCache {
         let may_be_stale = may_be_stale || behind;
         let entry = self.panes.entry(pane.id).or_insert_with(|| PaneCache {
             buf: Buffer::empty(Rect::default()),
+            size: Rect::default(),
+            lent: false,
             generation: NEVER_DRAWN,
             live,
             prev: None,
@@ -174,14 +191,37 @@ impl RenderCache {
             damage_generation: NEVER_DRAWN,
         });
         let generation = pane.damage_generation();
-        let same_shape = entry.buf.area == size && entry.live == live;
+        let same_shape = entry.size == size && entry.live == live;
+        let partial = in_place.is_some();
+        let in_place_here = partial && entry.placed == Some(inner);
+        let grid_kept = entry
+            .prev
+            .as_ref()
+            .is_none_or(|prev| prev.size() == pane.screen().size());
+        if entry.lent && !(in_place_here && same_shape && grid_kept) {
+            // The frame no longer holds the image where it was: make it anew.
+            entry.lent = false;
+            entry.size = Rect::default();
+            entry.generation = NEVER_DRAWN;
+            entry.prev = None;
+        }
+        let same_shape = entry.size == size && entry.live == live;
         let up_to_date = same_shape && entry.generation == generation;
         let mut stale = false;
+        let mut mostly_changed = false;
         if !up_to_date {
             if may_be_stale && same_shape && entry.generation != NEVER_DRAWN {
                 stale = true;
             } else {
-                update(entry, pane.screen(), size, live, generation);
+                mostly_changed = if entry.lent {
+                    update(entry, frame, inner, pane.screen(), size, live, generation)
+                } else {
+                    let mut own = std::mem::take(&mut entry.buf);
+                    let mostly =
+                        update(entry, &mut own, size, pane.screen(), size, live, generation);
+                    entry.buf = own;
+                    mostly
+                };
                 if behind {
                     // Not the newest image: draw it again next frame.
                     entry.generation = DRAWN_BEHIND;
@@ -190,6 +230,14 @@ impl RenderCache {
             }
         }
         match in_place {
+            Some(dirty) if entry.lent => {
+                // Drawn into the frame already.
+                for &row in &entry.changed {
+                    if let Some(d) = dirty.get_mut(usize::from(inner.y + row)) {
+                        *d = true;
+                    }
+                }
+            }
             Some(dirty) if entry.placed == Some(inner) => {
                 for &row in &entry.changed {
                     blit_row(&entry.buf, inner, row, frame);
@@ -210,6 +258,12 @@ impl RenderCache {
             }
             None => blit(&entry.buf, inner, frame),
         }
+        if mostly_changed && !entry.lent && partial && live {
+            // The frame holds the image now (it keeps it for the next
+            // frame, drawn in place): no copy of it is kept.
+            entry.buf = Buffer::default();
+            entry.lent = true;
+        }
         entry.placed = Some(inner);
         entry.changed.clear();
         stale
@@ -222,65 +276,155 @@ impl RenderCache {
     }
 }
 
-fn update(entry: &mut PaneCache, screen: &vt100::Screen, size: Rect, live: bool, generation: u64) {
+/// Brings the image (in `image` at `at`: the cache's own buffer, or the
+/// frame when lent) up to date with `screen`, noting the rows it drew in
+/// `entry.changed`. Returns whether most rows changed (and no clone of the
+/// screen was kept).
+fn update(
+    entry: &mut PaneCache,
+    image: &mut Buffer,
+    at: Rect,
+    screen: &vt100::Screen,
+    size: Rect,
+    live: bool,
+    generation: u64,
+) -> bool {
     let rows = size.height.min(screen.size().0.get());
-    let incremental = live
+    // The image shows the same grid: it can be brought up to date row by row.
+    let in_place = live
         && entry.live
-        && entry.buf.area == size
+        && entry.size == size
         && entry
             .prev
             .as_ref()
-            .is_some_and(|prev| prev.size() == screen.size());
-    // The pane's damage, if that covers every change since `buf`.
+            .is_none_or(|prev| prev.size() == screen.size());
+    // The pane's damage, if that covers every change since the image.
     let damage = std::mem::take(&mut entry.damage);
     let damage = if entry.damage_generation == generation {
         damage
     } else {
         Damage::Full
     };
-    match (&entry.prev, incremental, damage) {
-        (Some(_), true, Damage::None) => {}
-        (Some(_), true, Damage::Rows(first, last)) => {
+    let mut mostly_changed = false;
+    match (in_place, damage) {
+        (true, Damage::None) => {}
+        (true, Damage::Rows(first, last)) => {
             for row in first..=last.min(rows.saturating_sub(1)) {
-                render_row(screen, row, size, &mut entry.buf);
+                render_row(screen, row, at, image);
                 entry.changed.push(row);
             }
             entry.prev_behind = entry.prev_behind.merge(Damage::Rows(first, last));
-            entry.live = live;
-            entry.generation = generation;
-            return;
         }
-        (Some(prev), true, Damage::Full) => {
-            let behind = |row: u16| match entry.prev_behind {
-                Damage::None => false,
-                Damage::Rows(first, last) => (first..=last).contains(&row),
-                Damage::Full => true,
+        (true, Damage::Full) => {
+            // Taken: the old clone is gone before a new one is made (two
+            // at once were part of a flood's peak memory).
+            let changed = match entry.prev.take() {
+                Some(prev) => redraw_differing(entry, &prev, screen, rows, image, at),
+                None => redraw_compared(entry, screen, rows, image, at),
             };
-            for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
-                let Ok(row) = u16::try_from(row) else { break };
-                if row >= rows {
-                    break;
-                }
-                if !diff.is_empty() || behind(row) {
-                    render_row(screen, row, size, &mut entry.buf);
-                    entry.changed.push(row);
-                }
-            }
+            // Most rows changed (a flood, a full repaint): the next frame
+            // likely changes them again, and a clone to compare with would
+            // save little and cost its copy and ~0.2 MB for a 104x59 pane.
+            // Without one the next frame compares with the image itself.
+            mostly_changed = changed * 2 >= usize::from(rows);
+            entry.prev = (!mostly_changed).then(|| screen.clone());
+            entry.prev_behind = Damage::None;
         }
-        _ => {
-            entry.buf = Buffer::empty(size);
+        (false, _) => {
+            // Only ever the cache's own buffer: `draw` takes a lent image
+            // back first whenever this would be the way.
+            if image.area == size {
+                image.reset();
+            } else {
+                // Freed before the new one is made.
+                *image = Buffer::default();
+                *image = Buffer::empty(size);
+            }
             for row in 0..rows {
-                render_row(screen, row, size, &mut entry.buf);
+                render_row(screen, row, size, image);
             }
             entry.placed = None;
+            // History screens carry their whole scrollback: too big to
+            // clone per frame, and they only change when the user scrolls.
+            entry.prev = None;
+            entry.prev = live.then(|| screen.clone());
+            entry.prev_behind = Damage::None;
         }
     }
-    // History screens carry their whole scrollback: too big to clone per
-    // frame, and they only change when the user scrolls.
-    entry.prev = live.then(|| screen.clone());
-    entry.prev_behind = Damage::None;
+    entry.size = size;
     entry.live = live;
     entry.generation = generation;
+    mostly_changed
+}
+
+/// Redraws the rows of `screen` that differ from `prev` (or were drawn
+/// since `prev` was taken); returns how many.
+fn redraw_differing(
+    entry: &mut PaneCache,
+    prev: &vt100::Screen,
+    screen: &vt100::Screen,
+    rows: u16,
+    image: &mut Buffer,
+    at: Rect,
+) -> usize {
+    let behind = |row: u16| match entry.prev_behind {
+        Damage::None => false,
+        Damage::Rows(first, last) => (first..=last).contains(&row),
+        Damage::Full => true,
+    };
+    let mut changed = 0;
+    for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
+        let Ok(row) = u16::try_from(row) else { break };
+        if row >= rows {
+            break;
+        }
+        if !diff.is_empty() || behind(row) {
+            render_row(screen, row, at, image);
+            entry.changed.push(row);
+            changed += 1;
+        }
+    }
+    changed
+}
+
+/// Without an earlier screen to compare with: draws every row aside and
+/// takes those that differ from the image; returns how many. Costs the
+/// conversion of every row (~180 µs for 104x59), which a frame where most
+/// rows changed pays anyway.
+fn redraw_compared(
+    entry: &mut PaneCache,
+    screen: &vt100::Screen,
+    rows: u16,
+    image: &mut Buffer,
+    at: Rect,
+) -> usize {
+    let width = usize::from(at.width);
+    let mut line = Buffer::empty(Rect::new(at.x, at.y, at.width, 1));
+    let mut changed = 0;
+    for row in 0..rows {
+        // `render_row` draws row `row` on line `at.y + row` of its buffer.
+        line.area.y = at.y + row;
+        render_row(screen, row, at, &mut line);
+        let Some(start) = index_of(image, Position::new(at.x, at.y + row)) else {
+            break;
+        };
+        if let Some(shown) = image.content.get_mut(start..start + width)
+            && *shown != line.content[..]
+        {
+            shown.clone_from_slice(&line.content);
+            entry.changed.push(row);
+            changed += 1;
+        }
+    }
+    changed
+}
+
+/// Where `at` is in `buf`'s cells, if inside it.
+fn index_of(buf: &Buffer, at: Position) -> Option<usize> {
+    buf.area.contains(at).then(|| {
+        usize::from(at.y - buf.area.y) * usize::from(buf.area.width)
+            + usize::from(at.x - buf.area.x)
+    })
 }
 
 fn blit(src: &Buffer, at: Rect, frame: &mut Buffer) {
@@ -416,6 +560,96 @@ mod tests {
             cache.draw(&pane, area, &mut frame, false, None);
             assert_frame_is_full(&frame, &pane, area, &format!("chunk {i}"));
         }
+    }
+
+    /// A flood changes every row each frame: the cache keeps no clone of
+    /// the screen then (memory), and the frames that follow, a flood or a
+    /// typed key, still show what a full drawing shows.
+    #[test]
+    fn frames_after_a_flood_keep_no_clone_and_show_the_screen() {
+        let mut pane = Pane::detached(PaneId(1), 6, 20, 1 << 20);
+        let area = Rect::new(0, 0, 20, 6);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(area);
+        let mut draw = |pane: &mut Pane, bytes: &[u8], what: &str| {
+            pane.feed(bytes.to_vec());
+            pane.settle();
+            cache.note_changes([&mut *pane]);
+            frame.reset();
+            cache.draw(pane, area, &mut frame, false, None);
+            assert_frame_is_full(&frame, pane, area, what);
+            cache.panes[&pane.id].prev.is_some()
+        };
+        draw(&mut pane, b"$ ", "the prompt");
+        for i in 0..4 {
+            let flood: String = (0..8).map(|n| format!("line {i}-{n}\r\n")).collect();
+            assert!(
+                !draw(&mut pane, flood.as_bytes(), "a flood"),
+                "no clone kept"
+            );
+        }
+        // A cursor move: the damage is not exact rows, so the image is
+        // compared; one row changed, so a clone is kept again.
+        assert!(draw(&mut pane, b"\x1b[2;3Hx", "an editor's echo"));
+        assert!(draw(&mut pane, b"\x1b[2;4Hy", "the next key"));
+    }
+
+    /// Frames drawn in place (the frame keeps the last one): during a
+    /// flood the cache lends its image to the frame and keeps no copy; the
+    /// frame still shows what a full drawing shows, through the flood, a
+    /// frame that cannot draw in place, and the keys typed after.
+    #[test]
+    fn a_flooding_pane_lends_its_image_to_the_frame() {
+        let mut pane = Pane::detached(PaneId(1), 6, 20, 1 << 20);
+        let area = Rect::new(2, 1, 20, 6);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(Rect::new(0, 0, 24, 8));
+        let mut dirty = [false; 8];
+        let mut draw = |pane: &mut Pane, bytes: &[u8], in_place: bool, what: &str| {
+            pane.feed(bytes.to_vec());
+            pane.settle();
+            cache.note_changes([&mut *pane]);
+            if !in_place {
+                frame.reset();
+            }
+            dirty.fill(false);
+            cache.draw(
+                pane,
+                area,
+                &mut frame,
+                false,
+                in_place.then_some(&mut dirty[..]),
+            );
+            assert_frame_is_full(&frame, pane, area, what);
+            let entry = &cache.panes[&pane.id];
+            assert_eq!(entry.lent, entry.buf.content.is_empty(), "{what}");
+            entry.lent
+        };
+        assert!(!draw(&mut pane, b"$ ", false, "the prompt"));
+        assert!(!draw(&mut pane, b"ls\r\n", true, "a line"));
+        let flood = |i: usize| -> String { (0..8).map(|n| format!("line {i}-{n}\r\n")).collect() };
+        assert!(
+            draw(&mut pane, flood(0).as_bytes(), true, "a flood"),
+            "lent"
+        );
+        for i in 1..4 {
+            assert!(draw(&mut pane, flood(i).as_bytes(), true, "more flood"));
+        }
+        assert!(!draw(
+            &mut pane,
+            flood(4).as_bytes(),
+            false,
+            "a frame drawn in full"
+        ));
+        assert!(draw(
+            &mut pane,
+            flood(5).as_bytes(),
+            true,
+            "the flood again"
+        ));
+        assert!(draw(&mut pane, b"x", true, "a key's echo"));
+        assert!(draw(&mut pane, b"\x1b[2;3Hy", true, "an editor's echo"));
+        assert!(draw(&mut pane, b"", true, "nothing new"));
     }
 
     #[test]

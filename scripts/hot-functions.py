@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Lists the functions of tilework's release binary that a start-up, a flood
+and a few typed keys run, for the linker to place together (build.rs).
+
+Why: the kernel maps a program's code 64 KiB at a time around each page it
+touches (fault-around), and the few hundred functions a workspace runs are
+spread over the whole 3.3 MB of code, so nearly all of it ends up resident:
+~2.7 MB of the flood benchmark's peak RSS. Placed together they take ~0.8 MB.
+
+    scripts/hot-functions.py [BINARY] [OUT]
+    scripts/hot-functions.py --check [BINARY]   how much of the list BINARY still has
+
+BINARY defaults to target/release/tilework, OUT to scripts/hot-functions.txt.
+Needs valgrind (callgrind), callgrind_control and nm. Runs the workspace in a
+106x62 PTY under callgrind: start-up, `cat` of 12 MB of the benchmark file,
+then a typed command and its echo; dumps the server's counts and keeps the
+names of the binary's own functions, in the binary's current order.
+
+The names are mangled with hashes that change with the Rust toolchain and
+with dependency versions: after either, run this again (a stale list links
+fine, it just stops helping: check with the flood's RssFile).
+"""
+
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import fcntl
+import termios
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FLOOD_BYTES = 12_000_000
+LIMIT_S = 600
+
+
+def children_of(pid):
+    """Pids whose parent is `pid` (from /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid:
+            out.append(int(d))
+    return out
+
+
+def kill_tree(pid):
+    for child in children_of(pid):
+        kill_tree(child)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def read_until(fd, marker, limit_s):
+    """Reads the client's output until `marker` shows (frames redraw text, so
+    it is looked for in a sliding tail)."""
+    tail = b""
+    deadline = time.time() + limit_s
+    while time.time() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                tail = (tail + os.read(fd, 1 << 20))[-8192:]
+            except OSError:
+                break
+            if marker in tail:
+                return
+    sys.exit(f"timed out waiting for {marker!r}")
+
+
+def symbols(binary):
+    """The binary's function symbols and their addresses."""
+    nm = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
+    address = {}
+    for line in nm.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tTwW":
+            address.setdefault(parts[2], int(parts[0], 16))
+    return address
+
+
+def check(binary):
+    with open(f"{ROOT}/scripts/hot-functions.txt") as f:
+        listed = [line.strip() for line in f if line.strip()]
+    have = symbols(binary)
+    found = sum(1 for n in listed if n in have)
+    print(f"{found} of {len(listed)} listed functions are in {binary}")
+    if found * 10 < len(listed) * 9:
+        print("the list is stale (another toolchain or dependencies): run scripts/hot-functions.py")
+        sys.exit(1)
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--check":
+        check(os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else f"{ROOT}/target/release/tilework"))
+        return
+    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else f"{ROOT}/target/release/tilework")
+    out_path = sys.argv[2] if len(sys.argv) > 2 else f"{ROOT}/scripts/hot-functions.txt"
+    big = subprocess.run([f"{ROOT}/scripts/gen-bigfile.sh"], capture_output=True, text=True, check=True).stdout.strip()
+    work = tempfile.mkdtemp(prefix="tilework-hot-")
+    flood = f"{work}/flood.txt"
+    with open(big, "rb") as src, open(flood, "wb") as dst:
+        dst.write(src.read(FLOOD_BYTES))
+    name = f"hot{os.getpid()}"
+    pane = f"sleep 1; cat {flood}; echo FLOOD''DONE; exec sh"
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["XDG_RUNTIME_DIR"] = work
+        os.environ["PS1"] = "$ "
+        os.execvp("valgrind", ["valgrind", "--tool=callgrind", "--demangle=no", "--trace-children=yes",
+                               "--trace-children-skip=/bin/*,/usr/bin/*",
+                               f"--callgrind-out-file={work}/cg.%p.out",
+                               binary, "--session", name, "--", "sh", "-c", pane])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 62, 106, 0, 0))
+    server = None
+    try:
+        read_until(fd, b"FLOODDONE", LIMIT_S)
+        os.write(fd, b"echo typed-''keys\r")
+        read_until(fd, b"typed-keys", 60)
+        found = subprocess.run(["pgrep", "-f", f"serve-session --session {name}"], capture_output=True, text=True)
+        server = int(found.stdout.split()[0])
+        subprocess.run(["callgrind_control", "-d", str(server)], capture_output=True, check=True)
+        dump = f"{work}/cg.{server}.out.1"
+        deadline = time.time() + 60
+        while time.time() < deadline and not (os.path.exists(dump) and os.path.getsize(dump) > 0):
+            time.sleep(0.5)
+        time.sleep(1)
+        with open(dump) as f:
+            ran = {m.group(1).strip() for m in map(re.compile(r"c?fn=\(\d+\) (.*)").match, f) if m}
+    finally:
+        if server is not None:
+            kill_tree(server)
+        kill_tree(pid)
+    address = symbols(binary)
+    hot = sorted((n for n in ran if n in address), key=address.get)
+    with open(out_path, "w") as f:
+        f.write("\n".join(hot) + "\n")
+    print(f"{len(hot)} functions written to {out_path}")
+
+
+if __name__ == "__main__":
+    main()
