@@ -2,9 +2,12 @@
 //! output and frame deadlines, and writes each frame in one `write(2)`.
 //!
 //! It sleeps in one poll(2) over the user's terminal, which it reads itself
-//! (`terminal::key_reader`), and the wake socket every other thread writes
-//! to after handing it work (`crate::wake`). Order of work on every
-//! wake-up: input first (so typing is never behind a flood), then at most [`PANE_BYTE_BUDGET`] bytes from each pane, then
+//! (`terminal::key_reader`), the PTYs of quiet panes (`pane::reader_gate`)
+//! and the wake socket every other thread writes to after handing it work
+//! (`crate::wake`).
+//!
+//! Order of work on every wake-up: input first (so typing is never behind
+//! a flood), then at most [`PANE_BYTE_BUDGET`] bytes from each pane, then
 //! other events, then a frame if something changed and the frame cap allows
 //! — or at once when the change is the echo of a key the user just typed.
 //! With nothing changed the loop blocks without a timeout: idle costs no
