@@ -132,11 +132,7 @@ mod tests {
             &wake.rx,
             rustix::event::PollFlags::IN,
         )];
-        let zero = rustix::event::Timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        rustix::event::poll(&mut fds, Some(&zero)).expect("poll") > 0
+        rustix::event::poll(&mut fds, Some(&rustix::event::Timespec::default())).expect("poll") > 0
     }
 
     #[test]

@@ -400,13 +400,7 @@ impl<B: FrameSink> App<B> {
             tv_nsec: i64::from(t.subsec_nanos()),
         });
         let input = self.input.fd();
-        let now = Instant::now();
-        let quiet: Vec<BorrowedFd<'_>> = self
-            .ws
-            .panes()
-            .filter(|pane| !self.throttle.holds_back(pane.id, now))
-            .filter_map(|pane| pane.quiet_fd())
-            .collect();
+        let (_, quiet) = self.quiet_fds(Instant::now());
         let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(2 + quiet.len());
         fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
         fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
@@ -663,15 +657,20 @@ impl<B: FrameSink> App<B> {
     }
 
     /// The panes whose PTY the loop holds (see `pane::reader_gate`) and
-    /// has something to read (or hung up).
-    fn quiet_panes_ready(&self, now: Instant) -> Vec<PaneId> {
-        use rustix::event::{PollFd, PollFlags, Timespec};
-        let (ids, fds): (Vec<PaneId>, Vec<BorrowedFd<'_>>) = self
-            .ws
+    /// may read now (not held back while the user types), with those PTYs.
+    fn quiet_fds(&self, now: Instant) -> (Vec<PaneId>, Vec<BorrowedFd<'_>>) {
+        self.ws
             .panes()
             .filter(|pane| !self.throttle.holds_back(pane.id, now))
             .filter_map(|pane| Some((pane.id, pane.quiet_fd()?)))
-            .unzip();
+            .unzip()
+    }
+
+    /// Of [`Self::quiet_fds`], the panes with something to read (or hung
+    /// up).
+    fn quiet_panes_ready(&self, now: Instant) -> Vec<PaneId> {
+        use rustix::event::{PollFd, PollFlags, Timespec};
+        let (ids, fds) = self.quiet_fds(now);
         if fds.is_empty() {
             return Vec::new();
         }
@@ -679,11 +678,7 @@ impl<B: FrameSink> App<B> {
             .iter()
             .map(|fd| PollFd::new(fd, PollFlags::IN))
             .collect();
-        let zero = Timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        if let Err(err) = rustix::event::poll(&mut polled, Some(&zero)) {
+        if let Err(err) = rustix::event::poll(&mut polled, Some(&Timespec::default())) {
             if err != rustix::io::Errno::INTR {
                 tracing::warn!("polling quiet panes: {err}");
             }

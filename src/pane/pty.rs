@@ -405,39 +405,24 @@ fn signal_number(name: &str) -> i32 {
 
 /// Waits until `fd` is ready for `events` (POLLIN or POLLOUT), or hung up.
 fn wait_until(fd: &FileDescriptor, events: i16) -> bool {
+    wait_within(fd, events, None).is_some()
+}
+
+/// Waits until `fd` is ready for `events`, at most `limit` if given:
+/// `Some(true)` when it is (or hung up), `Some(false)` when the time ran
+/// out, `None` if it cannot be polled.
+fn wait_within(fd: &FileDescriptor, events: i16, limit: Option<Duration>) -> Option<bool> {
     let mut pfd = [pollfd {
         fd: fd.as_raw_fd(),
         events,
         revents: 0,
     }];
     loop {
-        match filedescriptor::poll(&mut pfd, None) {
-            Ok(_) => return true,
+        match filedescriptor::poll(&mut pfd, limit) {
+            Ok(ready) => return Some(ready > 0),
             // A signal for the process (SIGWINCH on every resize of the
             // outer terminal) can land on this thread; poll(2) is never
             // restarted after it.
-            Err(filedescriptor::Error::Poll(err)) if err.kind() == ErrorKind::Interrupted => {}
-            Err(err) => {
-                tracing::warn!("polling the PTY: {err}");
-                return false;
-            }
-        }
-    }
-}
-
-/// Waits at most `limit` until `fd` is ready for `events`: `Some(true)`
-/// when it is (or hung up), `Some(false)` when the time ran out, `None` if
-/// it cannot be polled.
-fn wait_within(fd: &FileDescriptor, events: i16, limit: Duration) -> Option<bool> {
-    let mut pfd = [pollfd {
-        fd: fd.as_raw_fd(),
-        events,
-        revents: 0,
-    }];
-    loop {
-        match filedescriptor::poll(&mut pfd, Some(limit)) {
-            Ok(ready) => return Some(ready > 0),
-            // See `wait_until`.
             Err(filedescriptor::Error::Poll(err)) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) => {
                 tracing::warn!("polling the PTY: {err}");
@@ -475,7 +460,7 @@ fn read_loop(mut reader: Box<dyn Read + Send>, r: &Reading) {
             }
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) if err.kind() == ErrorKind::WouldBlock => {
-                match wait_within(&r.ready, POLLIN, QUIET_HANDOVER) {
+                match wait_within(&r.ready, POLLIN, Some(QUIET_HANDOVER)) {
                     Some(true) => {}
                     Some(false) => {
                         // Everything read is on the channel: the loop

@@ -78,7 +78,7 @@ pub struct KeyReader {
 
 /// What a zero-timeout poll of fd 0 says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Readiness {
+enum Readiness {
     Readable,
     Quiet,
     /// Hung up or failed: reading it would fail, polling it would spin.
@@ -156,14 +156,14 @@ impl KeyReader {
         answer
     }
 
-    /// The next input event, without blocking (beyond a split sequence's
-    /// [`SPLIT_SEQUENCE_WAIT`]), or `None` when nothing is left.
     /// When the loop must wake up (if nothing else wakes it) for events
     /// crossterm may still hold: see the module's doc.
     pub fn collect_deadline(&self) -> Option<Instant> {
         (self.open && self.maybe_holding).then(|| self.last_event + COLLECT_AFTER)
     }
 
+    /// The next input event, without blocking (beyond a split sequence's
+    /// [`SPLIT_SEQUENCE_WAIT`]), or `None` when nothing is left.
     pub fn next_event(&mut self) -> Option<(Instant, Event)> {
         if std::mem::take(&mut self.quiet_at_poll) && !self.maybe_holding {
             return None;
@@ -178,13 +178,7 @@ impl KeyReader {
                 Readiness::Quiet
                     if !self.marker_raised && Instant::now() < self.last_event + COLLECT_AFTER =>
                 {
-                    match event::poll(GLANCE).and_then(|ready| {
-                        if ready {
-                            event::read().map(Some)
-                        } else {
-                            Ok(None)
-                        }
-                    }) {
+                    match crossterm_next(GLANCE) {
                         // A real resize: taken from our flag.
                         Ok(Some(Event::Resize(..))) | Ok(None) => return None,
                         Ok(Some(ev)) => return Some(self.handed_out(ev)),
@@ -206,14 +200,7 @@ impl KeyReader {
                 }
                 Readiness::Quiet | Readiness::Readable => {}
             }
-            let next = event::poll(SPLIT_SEQUENCE_WAIT).and_then(|ready| {
-                if ready {
-                    event::read().map(Some)
-                } else {
-                    Ok(None)
-                }
-            });
-            match next {
+            match crossterm_next(SPLIT_SEQUENCE_WAIT) {
                 Ok(Some(Event::Resize(..))) => {
                     // The marker, or a real resize (taken from our flag):
                     // either way nothing parsed was left before it.
@@ -250,15 +237,20 @@ impl KeyReader {
     }
 }
 
+/// crossterm's next event, if it hands one out within `timeout`.
+fn crossterm_next(timeout: Duration) -> std::io::Result<Option<Event>> {
+    if event::poll(timeout)? {
+        event::read().map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// Polls fd 0 without waiting.
-pub fn readiness() -> Readiness {
+fn readiness() -> Readiness {
     let stdin = rustix::stdio::stdin();
     let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
-    let zero = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    match rustix::event::poll(&mut fds, Some(&zero)) {
+    match rustix::event::poll(&mut fds, Some(&Timespec::default())) {
         Ok(0) => Readiness::Quiet,
         Ok(_) => {
             let revents = fds[0].revents();
