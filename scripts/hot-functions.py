@@ -17,7 +17,11 @@ then a typed command and its echo; dumps the server's counts and keeps the
 names of the binary's own functions, in the binary's current order.
 
 The names are mangled with hashes that change with the Rust toolchain and
-with dependency versions: after either, run this again (a stale list links
+with dependency versions, and with the dependencies' features: a binary built
+in one `cargo build` with examples or tests (which add the dev-dependencies'
+features) has other hashes than `cargo build --release` alone gives, so list
+from and measure a binary built alone. After a toolchain or dependency
+change, run this again (a stale list links
 fine, it just stops helping: check with the flood's RssFile).
 """
 

@@ -19,7 +19,12 @@ export BENCH_DIR BENCH_BIN BENCH_TILEWORK BENCH_HARNESS BENCH_TMUX
 bench_build() {
     if [[ ${BENCH_NO_BUILD:-0} != 1 ]]; then
         echo "building tilework and the harness (release)…" >&2
-        if ! cargo build --release --quiet --bin tilework --example bench-harness >&2; then
+        # Two builds, not one: built beside an example, the binary's
+        # dependencies get the dev-dependencies' features too, so their
+        # symbols get other hashes and the linker's hot-function order
+        # (build.rs) no longer applies. Alone it is `cargo run --release`'s.
+        if ! cargo build --release --quiet --bin tilework >&2 ||
+            ! cargo build --release --quiet --example bench-harness >&2; then
             echo "build failed; BENCH_NO_BUILD=1 reuses the binaries in $BENCH_BIN" >&2
             exit 1
         fi
