@@ -379,10 +379,10 @@ impl<B: FrameSink> App<B> {
     fn work_waiting(&self, now: Instant) -> bool {
         self.input.pending()
             || !self.events_rx.is_empty()
-            || self
-                .ws
-                .panes()
-                .any(|pane| pane.output_due() && !self.throttle.holds_back(pane.id, now))
+            || self.ws.panes().any(|pane| {
+                pane.output().is_some_and(|rx| !rx.is_empty())
+                    && !self.throttle.holds_back(pane.id, now)
+            })
     }
 
     /// Sleeps in poll(2) on the terminal, the wake socket and the quiet
@@ -608,11 +608,6 @@ impl<B: FrameSink> App<B> {
                 more = true;
             }
             if fed {
-                // Its screen waits for the next frame anyway: its reader
-                // need not wake the loop for every chunk till then.
-                pane.set_lazy(!pane.is_settled() && echo != Some(id));
-            }
-            if fed {
                 self.ws.names_may_change(now);
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
@@ -634,7 +629,7 @@ impl<B: FrameSink> App<B> {
                 if self.clock.output_from(id, shown) {
                     self.metrics.key_reflected();
                 }
-                if pane.output_due() && !self.throttle.holds_back(id, now) {
+                if pane.queued() > 0 && !self.throttle.holds_back(id, now) {
                     more = true;
                 }
                 if let Some(data) = pane.take_clipboard() {
@@ -648,7 +643,7 @@ impl<B: FrameSink> App<B> {
                         );
                     }
                 }
-            } else if pane.output_due() {
+            } else if pane.queued() > 0 {
                 more = true;
             }
         }

@@ -74,12 +74,6 @@ const MAX_DEFERRED: usize = 256 * 1024;
 /// A failed attempt to cut waits for this much more output.
 const MIN_TRIM_STEP: usize = 4096;
 
-/// After a cut, held-back output grows by this much before the next one.
-/// A cut looks back over `2 × rows` lines, a hundred short searches: made
-/// for every ~4 KiB read of a flood, they were a sixth of the loop's CPU.
-/// (The screen is unchanged: [`FastForward::settle`] cuts before parsing.)
-const TRIM_STEP: usize = 16 * 1024;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Scan {
     /// Everything is plain output.
@@ -449,7 +443,7 @@ impl FastForward {
         self.plain -= cut;
         self.skipped += cut as u64;
         self.touched = Damage::Full;
-        self.next_trim_at = self.plain + TRIM_STEP;
+        self.next_trim_at = 0;
         // What is kept (`2 × rows` lines) can still be large when the lines
         // are long.
         if self.plain > MAX_DEFERRED {

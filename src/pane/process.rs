@@ -67,14 +67,6 @@ pub trait PaneProcess: Send {
     fn read_quiet(&self, _buf: &mut [u8]) -> QuietRead {
         QuietRead::Nothing
     }
-    /// Whether the loop needs the output only in batches (see
-    /// [`PtyProcess::set_lazy`]).
-    fn set_lazy(&self, _lazy: bool) {}
-    /// Whether output waits that the loop should take now (see
-    /// [`PtyProcess::output_due`]).
-    fn output_due(&self) -> bool {
-        !self.output().is_empty()
-    }
 }
 
 /// Programs on pseudo-terminals: what tilework runs.
@@ -152,14 +144,6 @@ impl PaneProcess for PtyProcess {
 
     fn read_quiet(&self, buf: &mut [u8]) -> QuietRead {
         PtyProcess::read_quiet(self, buf)
-    }
-
-    fn set_lazy(&self, lazy: bool) {
-        PtyProcess::set_lazy(self, lazy);
-    }
-
-    fn output_due(&self) -> bool {
-        PtyProcess::output_due(self)
     }
 }
 

@@ -30,7 +30,7 @@ use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 use crate::pane::children;
 use crate::pane::input_queue::InputQueue;
-use crate::pane::reader_gate::{Announcer, Holder, ReaderGate, batch_due};
+use crate::pane::reader_gate::{Holder, ReaderGate};
 
 /// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
 /// read in practice; a large buffer only matters when the loop falls behind.
@@ -235,22 +235,6 @@ impl PtyProcess {
     /// The PTY to poll while the loop holds it (see `reader_gate`).
     pub fn quiet_fd(&self) -> Option<BorrowedFd<'_>> {
         (self.gate.holder() == Holder::Loop).then(|| self.quiet.as_fd())
-    }
-
-    /// Whether the loop needs this pane's chunks only in batches (see
-    /// `reader_gate`).
-    pub fn set_lazy(&self, lazy: bool) {
-        self.gate.set_lazy(lazy);
-    }
-
-    /// Whether chunks wait that the loop should take now: any, unless the
-    /// pane is lazy and the channel not yet half full.
-    pub fn output_due(&self) -> bool {
-        batch_due(
-            self.gate.lazy(),
-            self.output_rx.len(),
-            OUTPUT_CHANNEL_CAPACITY,
-        )
     }
 
     /// Reads what a quiet PTY has into `buf`, if the loop holds it. A read
@@ -460,7 +444,6 @@ struct Reading {
 
 fn read_loop(mut reader: Box<dyn Read + Send>, r: &Reading) {
     let mut buf = vec![0u8; READ_SIZE];
-    let mut announce = Announcer::default();
     while r.gate.thread_may_read() {
         match reader.read(&mut buf) {
             // EOF; portable-pty maps EIO (all slave fds closed) to Ok(0).
@@ -473,15 +456,18 @@ fn read_loop(mut reader: Box<dyn Read + Send>, r: &Reading) {
                     // The pane is gone.
                     break;
                 }
-                if announce.sent(r.gate.lazy(), r.output_tx.len(), OUTPUT_CHANNEL_CAPACITY) {
-                    crate::wake::wake_loop();
-                }
+                // Every chunk, even in a flood. Waking the loop only at half
+                // a channel (and cutting the fast-forward every 16 KiB) saved
+                // 18-24 % of tilework's CPU in the flood benchmark, but made
+                // the flood itself 14-22 % slower in `bench-harness flood`
+                // on an idle two-vCPU VM: the loop and reader slept more and
+                // the writing program paid for waking them. (With both
+                // vCPUs kept busy by idle-priority spinners it was 14 %
+                // faster instead.) Tried in cc0beee and reverted.
+                crate::wake::wake_loop();
             }
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) if err.kind() == ErrorKind::WouldBlock => {
-                if announce.paused() {
-                    crate::wake::wake_loop();
-                }
                 match wait_within(&r.ready, POLLIN, Some(QUIET_HANDOVER)) {
                     Some(true) => {}
                     Some(false) => {

@@ -14,14 +14,7 @@
 //!   handover *and then* emptied the channel;
 //! - the loop hands the PTY back (and reads no more) when a read brings
 //!   more than an echo, and the thread's chunks come after the loop's.
-//!
-//! The gate also says how soon the thread wakes the loop for a chunk. A
-//! pane whose screen is behind its output anyway (a flood, held back by
-//! the fast-forward until the next frame) needs its chunks only before the
-//! channel fills or the output pauses: waking the loop for every ~4 KiB
-//! read cost a poll(2) turn each, ~6,000 a second. See [`ReaderGate::lazy`].
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +31,6 @@ pub enum Holder {
 pub struct ReaderGate {
     holder: Mutex<Holder>,
     turn: Condvar,
-    lazy: AtomicBool,
 }
 
 impl Default for ReaderGate {
@@ -47,7 +39,6 @@ impl Default for ReaderGate {
         Self {
             holder: Mutex::new(Holder::Thread),
             turn: Condvar::new(),
-            lazy: AtomicBool::new(false),
         }
     }
 }
@@ -94,50 +85,8 @@ impl ReaderGate {
         self.turn.notify_all();
     }
 
-    /// Whether the thread may leave chunks on the channel without waking
-    /// the loop: then it wakes it only once the channel is half full or
-    /// the PTY has nothing more to read (so no chunk waits past a pause).
-    pub fn lazy(&self) -> bool {
-        self.lazy.load(Ordering::Relaxed)
-    }
-
-    /// The loop's side: whether it needs this pane's chunks only in
-    /// batches (see [`Self::lazy`]).
-    pub fn set_lazy(&self, lazy: bool) {
-        self.lazy.store(lazy, Ordering::Relaxed);
-    }
-
     fn lock(&self) -> MutexGuard<'_, Holder> {
         self.holder.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// Whether `queued` chunks on a channel of `capacity` are for the loop to
-/// take now: any of an eager pane's, a lazy pane's from half full.
-pub fn batch_due(lazy: bool, queued: usize, capacity: usize) -> bool {
-    queued > 0 && (!lazy || queued >= capacity / 2)
-}
-
-/// The reader thread's side of [`ReaderGate::lazy`]: when a chunk it sent
-/// must wake the loop.
-#[derive(Debug, Default)]
-pub struct Announcer {
-    /// Chunks were sent without waking the loop.
-    owed: bool,
-}
-
-impl Announcer {
-    /// A chunk was sent; `queued` chunks wait on the channel now, and it
-    /// holds `capacity`. True: wake the loop now.
-    pub fn sent(&mut self, lazy: bool, queued: usize, capacity: usize) -> bool {
-        self.owed = !batch_due(lazy, queued, capacity);
-        !self.owed
-    }
-
-    /// The PTY has nothing more to read for now. True: wake the loop now,
-    /// or what was sent waits past the pause.
-    pub fn paused(&mut self) -> bool {
-        std::mem::take(&mut self.owed)
     }
 }
 
@@ -145,20 +94,6 @@ impl Announcer {
 mod tests {
     use super::*;
     use std::sync::Arc;
-
-    #[test]
-    fn a_lazy_reader_wakes_the_loop_at_half_a_channel_and_at_every_pause() {
-        let mut announce = Announcer::default();
-        assert!(announce.sent(false, 1, 16), "eager: every chunk");
-        assert!(!announce.paused(), "nothing is owed");
-        assert!(!announce.sent(true, 1, 16));
-        assert!(!announce.sent(true, 7, 16));
-        assert!(announce.sent(true, 8, 16), "half full");
-        assert!(!announce.paused(), "the half-full wake covered them");
-        assert!(!announce.sent(true, 3, 16));
-        assert!(announce.paused(), "a pause announces what waits");
-        assert!(!announce.paused(), "once");
-    }
 
     #[test]
     fn the_pty_changes_hands_and_an_end_is_final() {

@@ -265,21 +265,6 @@ impl Pane {
         }
     }
 
-    /// Whether output waits that the loop should take now: a lazy pane's
-    /// chunks wait for a batch (see `reader_gate`).
-    pub fn output_due(&self) -> bool {
-        !self.output_closed && self.process.as_ref().is_some_and(|p| p.output_due())
-    }
-
-    /// Whether the loop needs this pane's output only in batches: true
-    /// while its screen is behind anyway (held back until the next frame)
-    /// and no key waits for its echo.
-    pub fn set_lazy(&self, lazy: bool) {
-        if let Some(process) = &self.process {
-            process.set_lazy(lazy);
-        }
-    }
-
     /// Messages waiting in the output channel, for the overlay.
     pub fn queued(&self) -> usize {
         self.process.as_ref().map_or(0, |p| p.output().len())
