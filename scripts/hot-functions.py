@@ -21,8 +21,8 @@ with dependency versions, and with the dependencies' features: a binary built
 in one `cargo build` with examples or tests (which add the dev-dependencies'
 features) has other hashes than `cargo build --release` alone gives, so list
 from and measure a binary built alone. After a toolchain or dependency
-change, run this again (a stale list links
-fine, it just stops helping: check with the flood's RssFile).
+change, run this again (a stale list links fine, it just stops helping:
+check with the flood's RssFile).
 """
 
 import os
