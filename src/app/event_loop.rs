@@ -3,7 +3,7 @@
 //!
 //! It sleeps in one poll(2) over the user's terminal, which it reads itself
 //! (`terminal::key_reader`), the PTYs of quiet panes (`pane::reader_gate`)
-//! and the wake socket every other thread writes to after handing it work
+//! and the wake pipe every other thread writes to after handing it work
 //! (`crate::wake`).
 //!
 //! Order of work on every wake-up: input first (so typing is never behind
@@ -64,7 +64,7 @@ pub const ECHO_WAIT_BUDGET: usize = 8 * 1024;
 /// user's keys are read and echoed in between.
 pub const PANE_TIME_BUDGET: Duration = Duration::from_millis(2);
 
-/// Without a wake socket (it could not be made) the loop looks for work
+/// Without a wake pipe (it could not be made) the loop looks for work
 /// this often.
 const NO_WAKE_POLL: Duration = Duration::from_millis(5);
 
@@ -375,7 +375,7 @@ impl<B: FrameSink> App<B> {
     }
 
     /// Work the poll would not announce: what was sent before the loop
-    /// parked (senders only write to the wake socket after).
+    /// parked (senders only write to the wake pipe after).
     fn work_waiting(&self, now: Instant) -> bool {
         self.input.pending()
             || !self.events_rx.is_empty()
@@ -385,7 +385,7 @@ impl<B: FrameSink> App<B> {
             })
     }
 
-    /// Sleeps in poll(2) on the terminal, the wake socket and the quiet
+    /// Sleeps in poll(2) on the terminal, the wake pipe and the quiet
     /// panes' PTYs (see `pane::reader_gate`).
     fn sleep(&mut self, deadline: Option<Instant>) {
         use rustix::event::{PollFd, PollFlags, Timespec};

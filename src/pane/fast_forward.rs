@@ -54,7 +54,7 @@
 
 use std::collections::VecDeque;
 
-use memchr::{memchr, memrchr, memrchr_iter, memrchr2};
+use memchr::{memchr, memrchr, memrchr2};
 
 use crate::pane::damage::Damage;
 use crate::pane::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
@@ -71,7 +71,8 @@ const SI: u8 = 0x0f;
 /// it reaches this size, so memory stays bounded.
 const MAX_DEFERRED: usize = 256 * 1024;
 
-/// A failed attempt to cut waits for this much more output.
+/// An attempt to cut waits for at least this much more output (a PTY
+/// read's worth).
 const MIN_TRIM_STEP: usize = 4096;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -443,7 +444,11 @@ impl FastForward {
         self.plain -= cut;
         self.skipped += cut as u64;
         self.touched = Damage::Full;
-        self.next_trim_at = 0;
+        // Each attempt walks back over the kept lines, and output comes in
+        // pieces as small as 256 bytes (`unfed`): trying on every piece
+        // was a fifth of the loop's CPU in a flood. Waiting for a read's
+        // worth keeps what `settle` may have to parse within that much.
+        self.next_trim_at = self.plain + MIN_TRIM_STEP;
         // What is kept (`2 × rows` lines) can still be large when the lines
         // are long.
         if self.plain > MAX_DEFERRED {
@@ -537,19 +542,42 @@ fn incomplete_utf8_at_end(bytes: &[u8]) -> Option<usize> {
 /// The last CR in `plain` followed by at least `lines` CR LF pairs and a
 /// printed character, if any (and not at 0: nothing to drop).
 fn cut_point(plain: &[u8], lines: usize) -> Option<usize> {
-    let mut found = 0;
-    // One backward search over all of it, not a new search per line
-    // (lines are short; this runs on every chunk of a flood).
-    for lf in memrchr_iter(b'\n', plain) {
-        if lf > 0 && plain[lf - 1] == b'\r' {
-            found += 1;
-            if found == lines {
-                let cut = lf - 1;
-                return (cut > 0 && prints_something(&plain[cut..])).then_some(cut);
-            }
+    // This runs on every chunk of a flood and walks back `lines` (twice
+    // the screen's height) short lines. A search call per line was a
+    // quarter of the loop's flood CPU; counting a block's pairs at once
+    // compiles to vector compares, and only the block holding the cut is
+    // searched pair by pair.
+    const BLOCK: usize = 256;
+    let mut wanted = lines;
+    let mut end = plain.len();
+    while end > 1 && wanted > 0 {
+        // LFs at `start..end`, each with the byte before it.
+        let start = end.saturating_sub(BLOCK - 1).max(1);
+        let pairs = crlf_pairs(&plain[start - 1..end]);
+        if pairs < wanted {
+            wanted -= pairs;
+            end = start;
+            continue;
         }
+        let lf = (start..end)
+            .rev()
+            .filter(|&lf| plain[lf] == b'\n' && plain[lf - 1] == b'\r')
+            .nth(wanted - 1)?;
+        let cut = lf - 1;
+        return (cut > 0 && prints_something(&plain[cut..])).then_some(cut);
     }
     None
+}
+
+/// How many CR LF pairs `bytes` holds (at most 256 bytes: the count is
+/// kept in a byte so that it compiles to byte-wide vector lanes).
+fn crlf_pairs(bytes: &[u8]) -> usize {
+    debug_assert!(bytes.len() <= 256);
+    let next = bytes.get(1..).unwrap_or_default();
+    let pairs = bytes.iter().zip(next).fold(0u8, |pairs, (&cr, &lf)| {
+        pairs.wrapping_add(u8::from((cr == b'\r') & (lf == b'\n')))
+    });
+    usize::from(pairs)
 }
 
 /// Whether plain output prints a visible ASCII character (outside SGRs).
@@ -764,6 +792,37 @@ mod tests {
             matches!(touched, Damage::Rows(0, 1) | Damage::Full),
             "{touched:?}"
         );
+    }
+
+    /// The per-line search the block count replaced.
+    fn cut_point_line_by_line(plain: &[u8], lines: usize) -> Option<usize> {
+        let mut found = 0;
+        for lf in (1..plain.len()).rev() {
+            if plain[lf] == b'\n' && plain[lf - 1] == b'\r' {
+                found += 1;
+                if found == lines {
+                    let cut = lf - 1;
+                    return (cut > 0 && prints_something(&plain[cut..])).then_some(cut);
+                }
+            }
+        }
+        None
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_cut_is_where_a_search_line_by_line_puts_it(
+            plain in proptest::collection::vec(
+                proptest::sample::select(b"\r\nab \x1b[m".to_vec()),
+                0..2000,
+            ),
+            lines in 1usize..40,
+        ) {
+            proptest::prop_assert_eq!(
+                cut_point(&plain, lines),
+                cut_point_line_by_line(&plain, lines)
+            );
+        }
     }
 
     #[test]
