@@ -5,8 +5,7 @@
 //! that add to taking in output (a memcpy before), and to reading history
 //! back (a history window, a search, a reflow all copy ranges of it)?
 //! Measured on 8 MiB of the benches' log lines, plain against compressed
-//! in place (`Packing::Inline`; the pane's rings hand the work to a
-//! compressor thread, which costs the same CPU elsewhere).
+//! (`Packing::Lz4`, as the panes' rings are).
 //!
 //! Result on this machine (2-core VM shared with three engineers, load
 //! average ~2; `cargo bench --bench ring -- --quick --noplot`, 2026-11-23):
@@ -17,8 +16,8 @@
 //! | read back          | 0.46 ms | 5.9 ms  |
 //!
 //! Compressing costs ~2.2 ms of CPU per MB taken in (~0.3 s over the
-//! flood benchmark's 124 MB), paid once per 64 KiB block, on the
-//! compressor thread. Reading back runs at 1.3 GiB/s: a history window of
+//! flood benchmark's 124 MB), paid once per 64 KiB block, by the render
+//! loop when it seals the block. Reading back runs at 1.3 GiB/s: a history window of
 //! a few hundred KiB decompresses in well under a millisecond, next to the
 //! milliseconds vt100 takes to parse it.
 
@@ -49,7 +48,7 @@ fn bench(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(4));
     group.sample_size(10);
     group.throughput(Throughput::Bytes(output.len() as u64));
-    for (name, packing) in [("plain", Packing::Off), ("lz4", Packing::Inline)] {
+    for (name, packing) in [("plain", Packing::Off), ("lz4", Packing::Lz4)] {
         group.bench_function(BenchmarkId::new("take in 8 MiB", name), |b| {
             b.iter(|| black_box(filled(&output, packing)).len());
         });

@@ -31,11 +31,10 @@ proptest! {
     fn a_compressed_ring_reads_and_replays_like_a_plain_one(
         budget in prop_oneof![1usize..64, 64usize..3_000],
         block in 1usize..700,
-        packing in prop_oneof![Just(Packing::Inline), Just(Packing::Background)],
         pieces in vec(piece(), 0..40),
         probes in vec((any::<u64>(), any::<u64>(), 0usize..6), 12),
     ) {
-        let mut packed = ByteRing::with_layout(budget, block, packing);
+        let mut packed = ByteRing::with_layout(budget, block, Packing::Lz4);
         let mut plain = ByteRing::with_layout(budget, budget, Packing::Off);
         let mut all = Vec::new();
         for p in &pieces {
@@ -94,7 +93,7 @@ fn log_lines(n: usize) -> Vec<u8> {
 #[test]
 fn a_full_ring_keeps_its_whole_budget_of_output_in_about_half_the_memory() {
     let budget = 2 << 20;
-    let mut ring = ByteRing::with_layout(budget, 64 * 1024, Packing::Inline);
+    let mut ring = ByteRing::with_layout(budget, 64 * 1024, Packing::Lz4);
     let text = log_lines(60_000);
     assert!(text.len() > budget);
     for piece in text.chunks(4_321) {

@@ -17,7 +17,7 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use crate::pane::ring_block::{Packing, SealedBlock, spare_tail};
+use crate::pane::ring_block::{Packing, SealedBlock};
 
 /// Output bytes in a sealed block: big enough for LZ4 to find the
 /// repeats of log lines (2.09x here against 2.11x at 128 KiB), small
@@ -46,9 +46,9 @@ pub struct ByteRing {
 
 impl ByteRing {
     /// A ring keeping the newest `budget` bytes of output, its sealed
-    /// blocks compressed on the compressor thread.
+    /// blocks compressed.
     pub fn new(budget: usize) -> Self {
-        Self::with_layout(budget, BLOCK_BYTES, Packing::Background)
+        Self::with_layout(budget, BLOCK_BYTES, Packing::Lz4)
     }
 
     /// A ring with blocks of `block` bytes (at most the budget), packed as
@@ -146,8 +146,12 @@ impl ByteRing {
         if self.sealed.is_empty() && tail_end <= keep_from {
             self.first_block += 1;
         } else {
-            let full = std::mem::replace(&mut self.tail, spare_tail(self.block));
-            self.sealed.push_back(SealedBlock::seal(full, self.packing));
+            self.sealed
+                .push_back(SealedBlock::seal(&mut self.tail, self.packing));
+            // Taken over by a plain block: the next block comes in as fast.
+            if self.tail.capacity() == 0 {
+                self.tail.reserve_exact(self.block);
+            }
         }
         self.tail.clear();
     }
