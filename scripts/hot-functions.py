@@ -9,6 +9,15 @@ spread over the whole 3.3 MB of code, so nearly all of it ends up resident:
 
     scripts/hot-functions.py [BINARY] [OUT]
     scripts/hot-functions.py --check [BINARY]   how much of the list BINARY still has
+    scripts/hot-functions.py --add-faults [BINARY]   add what callgrind missed
+
+`--add-faults` runs the same workload under `perf record -e page-faults`
+(no valgrind: at full speed, so paths that only a real flood's timing takes,
+such as a full channel or a contended lock, run too) and appends to the list
+every function of the binary whose first instruction fetch faulted before
+the typed keys' echo. Each such fault outside the listed block maps another
+64 KiB of code; found in a binary linked with the list, they are exactly
+what the list lacks. Rebuild and run it again until it adds nothing.
 
 BINARY defaults to target/release/tilework, OUT to scripts/hot-functions.txt.
 Needs valgrind (callgrind), callgrind_control and nm. Runs the workspace in a
@@ -107,9 +116,76 @@ def check(binary):
         sys.exit(1)
 
 
+def faulting_functions(binary, have):
+    """One run of the workload under perf: the functions of `binary` whose
+    first instruction fetch faulted in the server before the keys' echo."""
+    big = subprocess.run([f"{ROOT}/scripts/gen-bigfile.sh"], capture_output=True, text=True, check=True).stdout.strip()
+    work = tempfile.mkdtemp(prefix="tilework-faults-")
+    data = f"{work}/faults.data"
+    name = f"faults{os.getpid()}{int(time.time())}"
+    pane = f"sleep 1; head -c {FLOOD_BYTES} {big}; echo FLOOD''DONE; exec sh"
+    # No XDG_RUNTIME_DIR, as in the benchmarks: the session's socket then
+    # goes under the temporary directory, a path of its own.
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    env["PS1"] = "$ "
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvpe("perf", ["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d",
+                            "-k", "CLOCK_MONOTONIC", "-o", data,
+                            "--", binary, "--session", name, "--", "sh", "-c", pane], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 62, 106, 0, 0))
+    try:
+        read_until(fd, b"FLOODDONE", LIMIT_S)
+        os.write(fd, b"echo typed-''keys\r")
+        read_until(fd, b"typed-keys", 60)
+        # Faults after this are the shutdown's.
+        cutoff = time.clock_gettime(time.CLOCK_MONOTONIC)
+        found = subprocess.run(["pgrep", "-f", f"serve-session --session {name}"], capture_output=True, text=True)
+        server = found.stdout.split()[0]
+        subprocess.run([binary, "kill", name], env=env, capture_output=True)
+        deadline = time.time() + 30
+        while time.time() < deadline and os.waitpid(pid, os.WNOHANG) == (0, 0):
+            time.sleep(0.2)
+    finally:
+        kill_tree(pid)
+    out = subprocess.run(["perf", "script", "-i", data, "--no-demangle", "-F", "pid,time,addr,ip,sym,dso"],
+                         capture_output=True, text=True).stdout
+    faulted = set()
+    # "PID TIME: ADDR SYM (DSO) IP SYM (DSO)": an instruction fetch faults at its own address.
+    pattern = re.compile(r"\s*(\d+)\s+([\d.]+):\s+([0-9a-f]+)\s+(\S+)\s+\((.*?)\)\s+([0-9a-f]+)\s")
+    for line in out.splitlines():
+        m = pattern.match(line)
+        if not m or m.group(1) != server or float(m.group(2)) > cutoff:
+            continue
+        _, _, addr, sym, dso, ip = m.groups()
+        # Rust's functions only: `_start` and `_init` are not in .text.
+        if (addr == ip and os.path.realpath(dso) == os.path.realpath(binary) and sym in have
+                and sym.startswith(("_ZN", "_R"))):
+            faulted.add(sym)
+    return faulted
+
+
+def add_faults(binary, runs=3):
+    """Appends to the list the functions whose code faulted in real runs."""
+    list_path = f"{ROOT}/scripts/hot-functions.txt"
+    with open(list_path) as f:
+        known = {line.strip() for line in f if line.strip()}
+    have = symbols(binary)
+    added = set()
+    for _ in range(runs):
+        added |= faulting_functions(binary, have) - known
+    with open(list_path, "a") as f:
+        for sym in sorted(added, key=have.get):
+            f.write(sym + "\n")
+    print(f"{len(added)} functions added to {list_path}")
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--check":
         check(os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else f"{ROOT}/target/release/tilework"))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "--add-faults":
+        add_faults(os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else f"{ROOT}/target/release/tilework"))
         return
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else f"{ROOT}/target/release/tilework")
     out_path = sys.argv[2] if len(sys.argv) > 2 else f"{ROOT}/scripts/hot-functions.txt"

@@ -456,18 +456,26 @@ fn read_loop(mut reader: Box<dyn Read + Send>, r: &Reading) {
                     // The pane is gone.
                     break;
                 }
-                // Every chunk, even in a flood. Waking the loop only at half
-                // a channel (and cutting the fast-forward every 16 KiB) saved
-                // 18-24 % of tilework's CPU in the flood benchmark, but made
-                // the flood itself 14-22 % slower in `bench-harness flood`
-                // on an idle two-vCPU VM: the loop and reader slept more and
-                // the writing program paid for waking them. (With both
-                // vCPUs kept busy by idle-priority spinners it was 14 %
-                // faster instead.) Tried in cc0beee and reverted.
-                crate::wake::wake_loop();
+                // Announced once a second chunk waits, or when the PTY has
+                // nothing more (below): a flood's chunks come ~25 µs apart,
+                // and waking the loop for each was ~20,000 wake-ups of it
+                // per flood benchmark. Waiting longer (half a channel, with
+                // the fast-forward cutting every 16 KiB) saved 18-24 % of
+                // tilework's CPU there but made the flood 14-22 % slower on
+                // an idle two-vCPU VM: the reader then waited on a full
+                // channel, and the loop and reader slept more and the
+                // writing program paid for waking them. Tried in cc0beee
+                // and reverted.
+                if r.output_tx.len() >= 2 {
+                    crate::wake::wake_loop();
+                }
             }
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) if err.kind() == ErrorKind::WouldBlock => {
+                // Nothing more for now: whatever was read goes to the loop.
+                if !r.output_tx.is_empty() {
+                    crate::wake::wake_loop();
+                }
                 match wait_within(&r.ready, POLLIN, Some(QUIET_HANDOVER)) {
                     Some(true) => {}
                     Some(false) => {
