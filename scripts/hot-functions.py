@@ -91,7 +91,34 @@ def read_until(fd, marker, limit_s):
                 break
             if marker in tail:
                 return
-    sys.exit(f"timed out waiting for {marker!r}")
+    sys.exit(f"timed out waiting for {marker!r}; the screen ended with {tail[-300:]!r}")
+
+
+def type_command(fd, work):
+    """Types a command into the pane's shell and waits until it has run and
+    the frames after it are out. (Not by looking for its output on the
+    screen: a frame draws only the cells that changed, so a word can arrive
+    in pieces around what was already there.)"""
+    done = f"{work}/typed"
+    os.write(fd, f"echo typed-keys > {done}\r".encode())
+    deadline = time.time() + 60
+    while not os.path.exists(done):
+        if time.time() > deadline:
+            sys.exit("timed out waiting for the typed command to run")
+        drain(fd, 0.1)
+    while drain(fd, 0.3):
+        pass
+
+
+def drain(fd, wait_s):
+    """Reads what the client wrote within `wait_s`; whether it wrote anything."""
+    ready, _, _ = select.select([fd], [], [], wait_s)
+    if not ready:
+        return False
+    try:
+        return bool(os.read(fd, 1 << 20))
+    except OSError:
+        return False
 
 
 def symbols(binary):
@@ -136,8 +163,7 @@ def faulting_functions(binary, have):
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 62, 106, 0, 0))
     try:
         read_until(fd, b"FLOODDONE", LIMIT_S)
-        os.write(fd, b"echo typed-''keys\r")
-        read_until(fd, b"typed-keys", 60)
+        type_command(fd, work)
         # Faults after this are the shutdown's.
         cutoff = time.clock_gettime(time.CLOCK_MONOTONIC)
         found = subprocess.run(["pgrep", "-f", f"serve-session --session {name}"], capture_output=True, text=True)
@@ -208,8 +234,7 @@ def main():
     server = None
     try:
         read_until(fd, b"FLOODDONE", LIMIT_S)
-        os.write(fd, b"echo typed-''keys\r")
-        read_until(fd, b"typed-keys", 60)
+        type_command(fd, work)
         found = subprocess.run(["pgrep", "-f", f"serve-session --session {name}"], capture_output=True, text=True)
         server = int(found.stdout.split()[0])
         subprocess.run(["callgrind_control", "-d", str(server)], capture_output=True, check=True)
