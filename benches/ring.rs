@@ -17,9 +17,9 @@
 //!
 //! Compressing costs ~2.2 ms of CPU per MB taken in (~0.3 s over the
 //! flood benchmark's 124 MB), paid once per 64 KiB block, by the render
-//! loop when it seals the block. Reading back runs at 1.3 GiB/s: a history window of
-//! a few hundred KiB decompresses in well under a millisecond, next to the
-//! milliseconds vt100 takes to parse it.
+//! loop when it seals the block. Reading back runs at 1.3 GiB/s: a history
+//! window of a few hundred KiB decompresses in well under a millisecond,
+//! next to the milliseconds vt100 takes to parse it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

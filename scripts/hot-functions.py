@@ -143,37 +143,53 @@ def check(binary):
         sys.exit(1)
 
 
-def faulting_functions(binary, have):
-    """One run of the workload under perf: the functions of `binary` whose
-    first instruction fetch faulted in the server before the keys' echo."""
+def start_workload(binary, tool, prefix, env):
+    """Starts the workspace under `tool(work dir)` (a command line ending
+    before the binary) in a 106x62 PTY: a flood, then a typed command and
+    its echo. `env(work dir)` is its environment. Returns (pid, fd, work
+    dir, session name, server pid) once the echo is out; the caller ends
+    the processes."""
     big = subprocess.run([f"{ROOT}/scripts/gen-bigfile.sh"], capture_output=True, text=True, check=True).stdout.strip()
-    work = tempfile.mkdtemp(prefix="tilework-faults-")
-    data = f"{work}/faults.data"
-    name = f"faults{os.getpid()}{int(time.time())}"
+    work = tempfile.mkdtemp(prefix=prefix)
+    name = f"{prefix.strip('-').replace('-', '')}{os.getpid()}{int(time.time())}"
     pane = f"sleep 1; head -c {FLOOD_BYTES} {big}; echo FLOOD''DONE; exec sh"
-    # No XDG_RUNTIME_DIR, as in the benchmarks: the session's socket then
-    # goes under the temporary directory, a path of its own.
-    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
-    env["PS1"] = "$ "
+    env = dict(env(work), PS1="$ ")
     pid, fd = pty.fork()
     if pid == 0:
-        os.execvpe("perf", ["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d",
-                            "-k", "CLOCK_MONOTONIC", "-o", data,
-                            "--", binary, "--session", name, "--", "sh", "-c", pane], env)
+        argv = [*tool(work), binary, "--session", name, "--", "sh", "-c", pane]
+        os.execvpe(argv[0], argv, env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 62, 106, 0, 0))
     try:
         read_until(fd, b"FLOODDONE", LIMIT_S)
         type_command(fd, work)
-        # Faults after this are the shutdown's.
-        cutoff = time.clock_gettime(time.CLOCK_MONOTONIC)
         found = subprocess.run(["pgrep", "-f", f"serve-session --session {name}"], capture_output=True, text=True)
-        server = found.stdout.split()[0]
+        server = int(found.stdout.split()[0])
+    except BaseException:
+        kill_tree(pid)
+        raise
+    return pid, fd, work, name, server
+
+
+def faulting_functions(binary, have):
+    """One run of the workload under perf: the functions of `binary` whose
+    first instruction fetch faulted in the server before the keys' echo."""
+    # No XDG_RUNTIME_DIR, as in the benchmarks: the session's socket then
+    # goes under the temporary directory, a path of its own.
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    perf = lambda work: ["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d",  # noqa: E731
+                         "-k", "CLOCK_MONOTONIC", "-o", f"{work}/faults.data", "--"]
+    pid, _, work, name, server = start_workload(binary, perf, "tilework-faults-", lambda _work: env)
+    # Faults after this are the shutdown's.
+    cutoff = time.clock_gettime(time.CLOCK_MONOTONIC)
+    try:
         subprocess.run([binary, "kill", name], env=env, capture_output=True)
         deadline = time.time() + 30
         while time.time() < deadline and os.waitpid(pid, os.WNOHANG) == (0, 0):
             time.sleep(0.2)
     finally:
         kill_tree(pid)
+    data = f"{work}/faults.data"
+    server = str(server)
     out = subprocess.run(["perf", "script", "-i", data, "--no-demangle", "-F", "pid,time,addr,ip,sym,dso"],
                          capture_output=True, text=True).stdout
     faulted = set()
@@ -215,28 +231,12 @@ def main():
         return
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else f"{ROOT}/target/release/tilework")
     out_path = sys.argv[2] if len(sys.argv) > 2 else f"{ROOT}/scripts/hot-functions.txt"
-    big = subprocess.run([f"{ROOT}/scripts/gen-bigfile.sh"], capture_output=True, text=True, check=True).stdout.strip()
-    work = tempfile.mkdtemp(prefix="tilework-hot-")
-    flood = f"{work}/flood.txt"
-    with open(big, "rb") as src, open(flood, "wb") as dst:
-        dst.write(src.read(FLOOD_BYTES))
-    name = f"hot{os.getpid()}"
-    pane = f"sleep 1; cat {flood}; echo FLOOD''DONE; exec sh"
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ["XDG_RUNTIME_DIR"] = work
-        os.environ["PS1"] = "$ "
-        os.execvp("valgrind", ["valgrind", "--tool=callgrind", "--demangle=no", "--trace-children=yes",
-                               "--trace-children-skip=/bin/*,/usr/bin/*",
-                               f"--callgrind-out-file={work}/cg.%p.out",
-                               binary, "--session", name, "--", "sh", "-c", pane])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 62, 106, 0, 0))
-    server = None
+    callgrind = lambda work: ["valgrind", "--tool=callgrind", "--demangle=no", "--trace-children=yes",  # noqa: E731
+                              "--trace-children-skip=/bin/*,/usr/bin/*", f"--callgrind-out-file={work}/cg.%p.out"]
+    # Its own XDG_RUNTIME_DIR: the session's socket in the work directory.
+    pid, _, work, _, server = start_workload(binary, callgrind, "tilework-hot-",
+                                             lambda work: dict(os.environ, XDG_RUNTIME_DIR=work))
     try:
-        read_until(fd, b"FLOODDONE", LIMIT_S)
-        type_command(fd, work)
-        found = subprocess.run(["pgrep", "-f", f"serve-session --session {name}"], capture_output=True, text=True)
-        server = int(found.stdout.split()[0])
         subprocess.run(["callgrind_control", "-d", str(server)], capture_output=True, check=True)
         dump = f"{work}/cg.{server}.out.1"
         deadline = time.time() + 60
@@ -246,8 +246,7 @@ def main():
         with open(dump) as f:
             ran = {m.group(1).strip() for m in map(re.compile(r"c?fn=\(\d+\) (.*)").match, f) if m}
     finally:
-        if server is not None:
-            kill_tree(server)
+        kill_tree(server)
         kill_tree(pid)
     address = symbols(binary)
     hot = sorted((n for n in ran if n in address), key=address.get)
