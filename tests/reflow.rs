@@ -1,6 +1,7 @@
 //! Reflow on resize (issue 11 part 2): a pane on the primary screen that
 //! changes width is laid out again from its byte ring, as a terminal of the
-//! new size would have shown the same output; the alternate screen is not.
+//! new size would have shown the same output; the alternate screen is not,
+//! but the primary screen under it is when the program leaves it.
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
@@ -120,6 +121,94 @@ fn a_shell_line_cut_by_a_narrow_pane_is_whole_again_when_the_pane_grows() {
     tw.wait_for("the line rewrapped at the wide width", |s| {
         row_with(s, "L001").is_some_and(|(r, t)| {
             t.contains("L025") && row_with(s, "L042EN").is_some_and(|(last, _)| last == r + 1)
+        })
+    });
+}
+
+#[test]
+fn a_width_change_under_the_alternate_screen_reflows_the_primary_when_the_program_leaves() {
+    // A shell line at 80 columns, then vim (the alternate screen) while
+    // the window shrinks to 50 and grows to 70, then vim quits.
+    let shell = format!("$ echo\r\n{}\r\n$ vim\r\n", long_line());
+    let mut pane = Pane::detached(PaneId(1), 8, 80, 1 << 20);
+    pane.feed(shell.clone().into_bytes());
+    pane.feed(b"\x1b[?1049h\x1b[H\x1b[2Jvim at 80".to_vec());
+    pane.resize(8, 50);
+    pane.feed(b"\x1b[H\x1b[2Jvim at 50".to_vec());
+    pane.resize(8, 70);
+    let vim_exit = b"\x1b[H\x1b[2Jvim at 70\x1b[?1049l$ ";
+    pane.feed(vim_exit.to_vec());
+    // As a terminal of 70 columns shows the same bytes: the line wraps at
+    // 70, none of it cut at 50.
+    let all = [
+        shell.as_bytes(),
+        b"\x1b[?1049h\x1b[H\x1b[2Jvim at 80",
+        b"\x1b[H\x1b[2Jvim at 50",
+        vim_exit,
+    ]
+    .concat();
+    let expected = reference(8, 70, &all);
+    assert_same_screen(&mut pane, expected.screen());
+    assert!(pane.screen().contents().contains("L042EN"));
+}
+
+#[test]
+fn a_program_still_on_the_alternate_screen_is_not_replayed_by_later_output() {
+    let bytes = format!("\x1b[?1049h\x1b[H{}", long_line()).into_bytes();
+    let mut pane = Pane::detached(PaneId(1), 6, 80, 1 << 20);
+    pane.feed(bytes.clone());
+    pane.resize(6, 60);
+    pane.feed(b"\x1b[6;1Hmore".to_vec());
+    let mut expected = reference(6, 80, &bytes);
+    expected
+        .screen_mut()
+        .set_size(NonZeroU16::new(6).unwrap(), NonZeroU16::new(60).unwrap());
+    expected.process(b"\x1b[6;1Hmore");
+    assert_same_screen(&mut pane, expected.screen());
+}
+
+/// Whether the newest `rows cols` line that `stty size` printed shows
+/// `cols` (inside the pane's border; earlier lines may show older sizes).
+fn shows_width(screen: &vt100::Screen, cols: u16) -> bool {
+    let contents = screen.contents();
+    let newest = contents.lines().rev().find_map(|line| {
+        let words: Vec<&str> = line
+            .trim_matches(|c: char| !c.is_ascii_digit())
+            .split(' ')
+            .collect();
+        match words[..] {
+            [rows, cols] if rows.parse::<u16>().is_ok() && cols.parse::<u16>().is_ok() => {
+                Some(cols)
+            }
+            _ => None,
+        }
+    });
+    newest == Some(cols.to_string().as_str())
+}
+
+#[test]
+fn a_shell_line_is_whole_after_a_full_screen_program_quits_in_a_resized_window() {
+    let mut tw = Tilework::start(&[], 20, 82);
+    tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
+    tw.type_line("printf 'L%03d' $(seq 1 42); echo EN");
+    tw.wait_for("the line", |s| s.contents().contains("L042EN"));
+    // A full-screen program (the alternate screen) that prints its size
+    // until a key ends it, like vim left open while the window changes.
+    tw.type_line(
+        "printf '\\033[?1049h'; (while :; do stty size </dev/tty; sleep 0.05; done) & \
+         read x; kill $!; printf '\\033[?1049l'",
+    );
+    tw.wait_for("the program at 80 columns", |s| shows_width(s, 80));
+    tw.resize(20, 52);
+    tw.wait_for("the program at 50 columns", |s| shows_width(s, 50));
+    tw.resize(20, 82);
+    tw.wait_for("the program at 80 columns again", |s| shows_width(s, 80));
+    tw.send("\r");
+    // Back on the shell's screen: the line laid out at 80 columns again,
+    // not cut where the pane was 50 wide.
+    tw.wait_for("the line whole at the wide width", |s| {
+        row_with(s, "L001").is_some_and(|(r, t)| {
+            t.contains("L020") && row_with(s, "L042EN").is_some_and(|(last, _)| last == r + 2)
         })
     });
 }

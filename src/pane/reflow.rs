@@ -14,7 +14,9 @@
 //! screen is at most a few hundred thousand cells, so older output cannot
 //! show (unless a line is longer than that; then the replay starts inside
 //! it). Full-screen programs on the alternate screen draw for the size
-//! they are given and are not reflowed.
+//! they are given and are not reflowed; the primary screen under them is
+//! laid out again when they leave it (`Pane::primary_cut`), as tmux
+//! rewraps a shell's lines after vim quits in a resized window.
 
 use std::ops::ControlFlow;
 

@@ -89,6 +89,11 @@ pub struct Pane {
     damage: DamageLog,
     rows: u16,
     cols: u16,
+    /// The width changed while the alternate screen showed: the primary
+    /// screen underneath was cut by vt100's resize, not reflowed. It is laid
+    /// out again from the ring when the program leaves the alternate screen
+    /// (quitting vim or less after resizing the window).
+    primary_cut: bool,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
     pub bytes_received: u64,
     /// The command this pane was started with, for saving profiles.
@@ -218,6 +223,7 @@ impl Pane {
             damage: DamageLog::default(),
             rows,
             cols,
+            primary_cut: false,
             bytes_received: 0,
             spec,
         }
@@ -425,7 +431,9 @@ impl Pane {
         }
         // Held-back output was written for the old size.
         self.settle();
-        let reflow = cols != self.cols && !self.parser.screen().alternate_screen();
+        let alternate = self.parser.screen().alternate_screen();
+        let reflow = cols != self.cols && !alternate;
+        self.primary_cut |= cols != self.cols && alternate;
         self.fast_forward.grid_resized(self.rows, rows);
         self.rows = rows;
         self.cols = cols;
@@ -845,6 +853,14 @@ impl FeedSink for Pane {
             self.parser_failed("on this pane's output", &failure);
         }
         self.drain_parser_events();
+        if self.primary_cut && !self.parser.screen().alternate_screen() {
+            self.primary_cut = false;
+            // The ring ends with this piece: the replay brings the new
+            // parser as far as the old one, through the alternate screen
+            // and back, all at the current size. (If it fails, the cut
+            // screen stays, as before.)
+            self.reflow();
+        }
     }
 
     fn chunk_done(&mut self, chunk: OutputChunk) {
