@@ -82,6 +82,50 @@ impl Default for Modes {
     }
 }
 
+/// Bytes vte is given at once from output that holds invalid UTF-8
+/// (see [`Fidelity::process`]).
+const INVALID_UTF8_PIECE: usize = 64;
+
+/// Whether `bytes` holds a byte sequence that is not UTF-8. A character
+/// cut off at either end (its rest is in the next or the last piece) is not.
+fn has_invalid_utf8(bytes: &[u8]) -> bool {
+    let lead = bytes
+        .iter()
+        .take(3)
+        .take_while(|&&b| b & 0xC0 == 0x80)
+        .count();
+    match std::str::from_utf8(&bytes[lead..]) {
+        Ok(_) => false,
+        Err(err) => err.error_len().is_some(),
+    }
+}
+
+/// Where to cut the next piece of output that holds invalid UTF-8: about
+/// [`INVALID_UTF8_PIECE`] bytes in, but never after the start of a
+/// character whose rest follows: vte keeps such a start for the next piece,
+/// and after an invalid sequence split that way vte 0.15 may drop bytes it
+/// reads in one piece (`tests/fast_forward_equivalence.rs` leaves invalid
+/// UTF-8 out for that reason), so the cuts made here add no such split.
+fn next_cut(bytes: &[u8]) -> usize {
+    let mut cut = INVALID_UTF8_PIECE.min(bytes.len());
+    while cut < bytes.len() && ends_inside_character(&bytes[..cut]) {
+        cut += 1;
+    }
+    cut
+}
+
+/// Whether `piece` ends with the start of a character still incomplete (a
+/// lead byte and fewer continuation bytes than it announces).
+fn ends_inside_character(piece: &[u8]) -> bool {
+    let from = piece.len().saturating_sub(3);
+    piece[from..]
+        .iter()
+        .rposition(|&b| b & 0xC0 != 0x80)
+        .is_some_and(|lead| {
+            matches!(std::str::from_utf8(&piece[from + lead..]), Err(e) if e.error_len().is_none())
+        })
+}
+
 /// Feeds a vt100 parser with what it lacks completed. One per parser, fed
 /// every byte that parser gets, from the parser's start.
 pub struct Fidelity {
@@ -187,6 +231,30 @@ impl Fidelity {
     /// `parser.process(bytes)` through [`parse_guard::process`], with what
     /// vt100 lacks completed.
     pub fn process<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        if !has_invalid_utf8(bytes) {
+            return self.process_piece(parser, bytes);
+        }
+        // After every invalid byte, vte 0.15 searches all the rest of what
+        // it was given for the next ESC (and goes on one byte later): a run
+        // of invalid bytes costs the square of the length handed to it,
+        // twice (our vte and vt100's). A pane printing `\xff` forever was
+        // parsed at ~200 KB/s, and typing in every pane lagged by seconds.
+        // vte reads a stream, so smaller pieces parse to the same screen,
+        // as long as no cut falls inside a character (see `next_cut`).
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let cut = next_cut(rest);
+            self.process_piece(parser, &rest[..cut])?;
+            rest = &rest[cut..];
+        }
+        Ok(())
+    }
+
+    fn process_piece<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
         mut bytes: &[u8],
@@ -631,5 +699,77 @@ fn push_char(out: &mut Vec<u8>, set: Charset, b: u8) {
             out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
         }
         None => out.push(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_is_found_but_a_character_cut_at_either_end_is_not() {
+        assert!(!has_invalid_utf8(b"plain text \x1b[1m bold"));
+        assert!(!has_invalid_utf8("caf\u{e9} \u{2764}".as_bytes()));
+        // The start or the rest of a character in another piece.
+        assert!(!has_invalid_utf8(b"abc\xe2\x9d"));
+        assert!(!has_invalid_utf8(b"\x9d\xa4 rest"));
+        assert!(has_invalid_utf8(b"abc\xff def"));
+        assert!(has_invalid_utf8(b"caf\xe9 na\xefve"));
+        assert!(has_invalid_utf8(&[0x80; 8]));
+    }
+
+    #[test]
+    fn cuts_never_fall_inside_a_character() {
+        let mut bytes = vec![b'a'; INVALID_UTF8_PIECE - 1];
+        bytes.extend_from_slice("\u{2764}".as_bytes());
+        bytes.extend_from_slice(b"\xff tail");
+        assert_eq!(next_cut(&bytes), INVALID_UTF8_PIECE + 2);
+        // A lone start byte that the next byte shows invalid: cut after the
+        // invalid byte, so vte sees both at once.
+        let mut bytes = vec![0xff; INVALID_UTF8_PIECE - 1];
+        bytes.extend_from_slice(b"\xe9 na");
+        assert_eq!(next_cut(&bytes), INVALID_UTF8_PIECE + 1);
+        assert_eq!(next_cut(&[0xff; 200]), INVALID_UTF8_PIECE);
+        assert_eq!(next_cut(b"short\xff"), 6);
+    }
+
+    fn parser() -> vt100::Parser<crate::pane::terminal_queries::PaneEvents> {
+        vt100::Parser::new_with_callbacks(
+            std::num::NonZeroU16::new(6).unwrap(),
+            std::num::NonZeroU16::new(40).unwrap(),
+            0,
+            crate::pane::terminal_queries::PaneEvents::default(),
+        )
+    }
+
+    #[test]
+    fn output_with_invalid_utf8_in_pieces_shows_what_it_shows_in_one() {
+        let mut line: Vec<u8> = Vec::new();
+        for i in 0..40_u8 {
+            line.extend_from_slice(&[0xff, 0xfe]);
+            line.extend_from_slice(b"caf\xe9 na\xefve ");
+            line.extend_from_slice("\u{2764}\u{e9}".as_bytes());
+            line.extend_from_slice(&[0x80 + (i % 0x20), 0xf0, 0x9f, b'x']);
+            line.extend_from_slice(format!("\x1b[3{}m{i}\r\n", i % 8).as_bytes());
+        }
+        assert!(line.len() > 4 * INVALID_UTF8_PIECE);
+        // Every byte of the line comes to lie at a cut with some padding.
+        for pad in 0..INVALID_UTF8_PIECE {
+            let bytes = [&vec![b'.'; pad][..], &line].concat();
+            let mut pieces = parser();
+            Fidelity::live().process(&mut pieces, &bytes).unwrap();
+            let mut whole = parser();
+            Fidelity::live().process_piece(&mut whole, &bytes).unwrap();
+            assert_eq!(
+                pieces.screen().contents_formatted(),
+                whole.screen().contents_formatted(),
+                "padded by {pad}"
+            );
+            assert_eq!(
+                pieces.screen().cursor_position(),
+                whole.screen().cursor_position()
+            );
+        }
     }
 }
