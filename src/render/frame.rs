@@ -175,7 +175,12 @@ pub fn draw(
             rect,
             inner: ws.content_of(id, rect),
             focused: Some(id) == focused,
-            zoomed: zoomed && !floating,
+            // Dividers leave a badge no border to sit on: it would hide the
+            // end of the program's first row for as long as the zoom lasts.
+            // The status bar's `Z` says it instead, as tmux's window flag
+            // does; the history view's place is still drawn there, for as
+            // long as you scroll, as tmux draws copy mode's `[n/N]`.
+            zoomed: zoomed && !floating && look.borders != BorderStyle::Dividers,
             borders: if floating {
                 BorderStyle::Rounded
             } else {
@@ -312,6 +317,7 @@ struct PaneLook<'a> {
     /// Where its screen goes.
     inner: Rect,
     focused: bool,
+    /// Its border says `zoom`.
     zoomed: bool,
     borders: BorderStyle,
     theme: &'a Theme,
@@ -592,6 +598,7 @@ pub fn cursor_style_sequence(ws: &Workspace) -> &'static [u8] {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::config::action::Action;
     use crate::config::appearance::{Appearance, Segment, StatusLayout};
     use crate::config::keymap::Keymap;
     use crate::input::status_facts::StatusFacts;
@@ -1118,6 +1125,38 @@ mod tests {
         assert_eq!(rows[0], "left      │right     ", "{rows:#?}");
         assert_eq!(rows[4], "          │          ", "{rows:#?}");
         assert!(rows.iter().all(|r| !r.contains('┌') && !r.contains('┏')));
+    }
+
+    /// Zoomed with dividers, the program's first row is on screen to its
+    /// last column, as long as the zoom lasts: the zoom shows as the tab's
+    /// `Z` in the status bar, not as a badge over the row. With boxes the
+    /// border still says `zoom`, over no content.
+    #[test]
+    fn a_zoomed_pane_with_dividers_keeps_its_first_row() {
+        let (w, h) = (30, 6);
+        let first = "first row to the very last col";
+        assert_eq!(first.len(), usize::from(w));
+        for borders in [BorderStyle::Dividers, BorderStyle::Box] {
+            let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"", b""]);
+            ws.set_pane_frame(PaneFrame::of(borders));
+            assert!(ws.apply(Action::ToggleZoom), "zoomed");
+            let pane = ws.focused_mut().unwrap();
+            pane.feed(format!("{first}\r\nsecond").into_bytes());
+            pane.settle();
+            let look = Appearance {
+                borders,
+                ..Appearance::default()
+            };
+            let rows = draw_look(&ws, &look, &StatusFacts::default(), w, h);
+            assert!(rows[usize::from(h - 1)].contains(" 1:t Z "), "{rows:#?}");
+            if borders == BorderStyle::Dividers {
+                assert_eq!(rows[0], first, "{rows:#?}");
+                assert_eq!(rows[1].trim_end(), "second", "{rows:#?}");
+            } else {
+                assert!(rows[0].contains(" zoom "), "{rows:#?}");
+                assert!(rows[1].contains(&first[..w as usize - 2]), "{rows:#?}");
+            }
+        }
     }
 
     /// Segments from the config, left and right, with the clock's text and
