@@ -566,7 +566,8 @@ fn measure_search_typing() {
 }
 
 /// A shell at its prompt closes at once; a pane running a program asks
-/// `y/n` first, and its tab is named after the program meanwhile.
+/// `y/n` first, and its tab is named after the program meanwhile. `y`
+/// closes it with no leftover `nothing closed` from an earlier `n`.
 #[test]
 fn closing_a_pane_that_runs_a_program_asks_first() {
     let mut tw = Tilework::start(&[], ROWS, COLS);
@@ -592,6 +593,14 @@ fn closing_a_pane_that_runs_a_program_asks_first() {
     tw.wait_for("the question again", |s| status_line(s).contains("(y/n)"));
     tw.send("y");
     tw.wait_for("one pane left", |s| status_line(s).contains("pane 1/1"));
+    // The first answer's notice would read as this one's.
+    tw.with_screen(|s| {
+        assert!(
+            !status_line(s).contains("nothing closed"),
+            "{}",
+            s.contents()
+        );
+    });
     // The shell at its prompt closes without a question: tilework ends.
     tw.send("\x02x");
     common::wait_until("tilework to end without asking", || {

@@ -19,7 +19,8 @@ pub use crate::input::search_all::SearchAllResults;
 
 /// After the prefix, how long before the which-key popup appears.
 pub const WHICH_KEY_DELAY: Duration = Duration::from_millis(500);
-/// How long a notice ("copied 12 characters") stays in the status bar.
+/// How long a notice ("copied 12 characters") stays in the status bar,
+/// unless the next command or leaving copy mode takes it off first.
 pub const NOTICE_TIME: Duration = Duration::from_secs(3);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -192,6 +193,11 @@ impl UiState {
     /// Shows `text` in the status bar for [`NOTICE_TIME`].
     pub fn notify(&mut self, text: String) {
         self.notice = Some((text, Instant::now() + NOTICE_TIME));
+    }
+
+    /// Takes the notice off the status bar before its time is up.
+    pub(in crate::input) fn clear_notice(&mut self) {
+        self.notice = None;
     }
 
     // ---- mode changes ----

@@ -11,6 +11,11 @@ use crate::input::prompt::PromptKind;
 use crate::input::ui_state::Confirm;
 
 pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
+    // A notice tells how the last command went: left up for its three
+    // seconds it would read as this command's outcome (`nothing closed`
+    // under a tab just closed), so each command starts with none and says
+    // its own if it has one.
+    cx.ui.clear_notice();
     match action {
         Action::ToggleHelp => {
             cx.ui.help = match cx.ui.help {

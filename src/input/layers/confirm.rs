@@ -14,6 +14,8 @@ impl Layer for ConfirmLayer {
         let Some(confirm) = cx.ui.confirm.take() else {
             return Handled::Pass;
         };
+        // Whatever the bar said before the question is older than the answer.
+        cx.ui.clear_notice();
         Handled::Consumed(match key.code {
             KeyCode::Char('y' | 'Y') => actions::workspace_action(cx, confirm.action),
             _ => {

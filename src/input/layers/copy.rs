@@ -23,7 +23,12 @@ impl Layer for Copy {
         let mut out = Outcome::redraw();
         match cx.ui.copy.key(cx.ws, key) {
             CopyKey::Moved | CopyKey::Queued => {}
-            CopyKey::Leave => cx.ui.leave_copy(cx.ws),
+            CopyKey::Leave => {
+                // What copy mode said (the search's count, a key it does not
+                // use) is about a view that is gone.
+                cx.ui.clear_notice();
+                cx.ui.leave_copy(cx.ws);
+            }
             CopyKey::Yank(text) => {
                 cx.ui.copied(&text);
                 cx.ui.leave_copy(cx.ws);

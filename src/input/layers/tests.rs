@@ -585,6 +585,31 @@ fn an_unbound_key_says_so_in_the_status_bar() {
     assert_eq!(h.notice(), "C-c: not a copy-mode key · q or Esc leaves");
 }
 
+/// What copy mode said goes with it: after `q` the bar no longer hints
+/// at copy-mode keys. A yank's `copied` is said as copy mode ends, and
+/// stays.
+#[test]
+fn leaving_copy_mode_takes_its_notices_with_it() {
+    let mut h = Harness::new("hello\n");
+    h.enter_copy_mode();
+    h.key(KeyCode::Char('x'));
+    assert_eq!(h.notice(), "x: not a copy-mode key · q or Esc leaves");
+    h.key(KeyCode::Char('q'));
+    assert_eq!(h.mode(), Mode::Normal);
+    assert_eq!(h.notice(), "");
+
+    h.enter_copy_mode();
+    h.key(KeyCode::Char('x'));
+    h.key(KeyCode::Esc);
+    assert_eq!(h.mode(), Mode::Normal);
+    assert_eq!(h.notice(), "", "Esc leaves the same way");
+
+    h.enter_copy_mode();
+    h.type_text("k0v$");
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.notice(), "copied 5 characters");
+}
+
 #[test]
 fn a_count_and_a_find_take_the_keys_after_them() {
     let mut h = Harness::new("one\ntwo\nthree\nfour x q\n");
@@ -817,6 +842,54 @@ fn closing_a_busy_tab_or_quitting_asks_first() {
     );
     h.key(KeyCode::Char('y'));
     assert_eq!(h.ws.exit_code(), Some(0));
+}
+
+/// `n` says `nothing closed`; the next close, answered `y`, closes the tab
+/// and that notice is gone with it (it read as the answer to `y`).
+#[test]
+fn a_closes_answer_replaces_the_notice_of_the_one_before() {
+    let mut h = Harness::new("");
+    with_foreground(&mut h, Some("sleep"));
+    h.prefix('c');
+    assert_eq!(h.ws.tabs().len(), 2);
+    h.prefix('&');
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.notice(), "nothing closed");
+    assert_eq!(h.ws.tabs().len(), 2);
+
+    h.prefix('&');
+    assert!(h.router.ui().confirm().is_some(), "asked again");
+    assert_eq!(h.notice(), "", "the close is a new command");
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.ws.tabs().len(), 1, "y closed the tab");
+    assert_eq!(h.notice(), "");
+}
+
+/// A notice from before the question (here the answer to an earlier one)
+/// does not outlive the answer, whatever it is.
+#[test]
+fn an_answer_takes_an_older_notice_off_the_bar() {
+    let mut h = Harness::new("");
+    with_foreground(&mut h, Some("vim"));
+    h.prefix('%');
+    h.prefix('x');
+    h.router.notify("saved: tilework --profile dev".into());
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.ws.tab().unwrap().layout.panes().len(), 1, "closed");
+    assert_eq!(h.notice(), "");
+}
+
+/// Every bound command starts with a clear bar and says only its own
+/// outcome: one with nothing to say leaves none.
+#[test]
+fn a_command_replaces_the_notice_of_the_command_before() {
+    let mut h = Harness::new("");
+    h.prefix('B');
+    assert!(h.notice().starts_with("broadcast on"), "{}", h.notice());
+    h.prefix(']');
+    assert_eq!(h.notice(), "nothing copied yet");
+    h.prefix('%');
+    assert_eq!(h.notice(), "", "a split says nothing");
 }
 
 #[test]
