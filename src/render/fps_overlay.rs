@@ -1,4 +1,5 @@
-//! The `--fps` overlay: drawn last, in the top-right corner, over the panes.
+//! The `--fps` overlay: in the top-right corner, over the panes and the
+//! status bar, under the popups (help, which-key, search results).
 //! It shows what the loop measured up to the previous frame; it never
 //! causes frames of its own except one, a second after activity stops, so
 //! it can read 0 fps.

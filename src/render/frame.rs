@@ -257,6 +257,12 @@ pub fn draw(
             }
         }
     }
+    // Over the panes, under the popups: a popup has the keyboard until it
+    // closes, and the overlay (which only covers cells, never moves panes)
+    // would hide the part of it in the top-right corner.
+    if let Some(data) = overlay {
+        frame.render_widget(FpsOverlay { data }, frame.area());
+    }
     let popup = theme.popup;
     if state.which_key_shown() {
         frame.render_widget(
@@ -285,10 +291,6 @@ pub fn draw(
             },
             frame.area(),
         );
-    }
-    // Drawn last so it is on top; it only covers cells, never moves panes.
-    if let Some(data) = overlay {
-        frame.render_widget(FpsOverlay { data }, frame.area());
     }
 }
 
@@ -639,15 +641,17 @@ mod tests {
 
     fn draw_with(ws: &Workspace, ui: &UiState, w: u16, h: u16) -> Terminal<TestBackend> {
         let (look, facts) = (Appearance::default(), StatusFacts::default());
-        draw_full(ws, ui, &look, &facts, w, h)
+        draw_full(ws, ui, &look, &facts, None, w, h)
     }
 
-    /// One full frame of `ws` with this UI state and look.
+    /// One full frame of `ws` with this UI state and look, and the `--fps`
+    /// overlay if given its data.
     fn draw_full(
         ws: &Workspace,
         ui: &UiState,
         look: &Appearance,
         facts: &StatusFacts,
+        overlay: Option<&OverlayData>,
         w: u16,
         h: u16,
     ) -> Terminal<TestBackend> {
@@ -669,7 +673,7 @@ mod tests {
             dirty: &mut dirty,
             cursor: None,
         };
-        t.draw(|f| draw(f, ws, ui, None, &mut fc)).unwrap();
+        t.draw(|f| draw(f, ws, ui, overlay, &mut fc)).unwrap();
         t
     }
 
@@ -1062,6 +1066,37 @@ mod tests {
         assert!(rows[23].starts_with('╰'), "{rows:#?}");
     }
 
+    /// Help has the keyboard: opened with the `--fps` overlay on, it is
+    /// drawn whole over the overlay, its top-right corner included; closed,
+    /// the overlay is there again.
+    #[test]
+    fn help_is_drawn_over_the_fps_overlay() {
+        let (w, h) = (80, 20);
+        let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc"]);
+        let (look, facts) = (Appearance::default(), StatusFacts::default());
+        let data = OverlayData::default();
+        let rows = |ui: &UiState| -> Vec<String> {
+            let t = draw_full(&ws, ui, &look, &facts, Some(&data), w, h);
+            let buf = t.backend().buffer();
+            (0..h)
+                .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
+                .collect()
+        };
+        let mut ui = UiState::new(true);
+        let plain = rows(&ui);
+        assert!(plain[0].contains("╭ --fps "), "{plain:#?}");
+
+        ui.set_help_shown(true);
+        let help = rows(&ui);
+        assert!(help.iter().all(|r| !r.contains("--fps")), "{help:#?}");
+        assert!(help[0].starts_with("╭ tilework keys"), "{help:#?}");
+        assert!(help[0].ends_with('╮'), "{help:#?}");
+        assert!(help[1].ends_with('│'), "{help:#?}");
+
+        ui.set_help_shown(false);
+        assert_eq!(rows(&ui), plain);
+    }
+
     #[test]
     fn a_hidden_cursor_stays_hidden() {
         let (w, h) = (40, 10);
@@ -1098,7 +1133,7 @@ mod tests {
         w: u16,
         h: u16,
     ) -> Vec<String> {
-        let t = draw_full(ws, &UiState::new(false), look, facts, w, h);
+        let t = draw_full(ws, &UiState::new(false), look, facts, None, w, h);
         let buf = t.backend().buffer();
         (0..h)
             .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
