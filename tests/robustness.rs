@@ -1813,3 +1813,48 @@ fn the_history_replay_holds_every_line_that_fits_the_budget_in_order() {
         offset -= step;
     }
 }
+
+/// A terminal claiming 65535x65535 (a broken one, or `stty rows 65535
+/// cols 65535`) asked for a 206 GB frame buffer and ended the workspace
+/// with every program in it; 10000x10000 took 9 GB and the keys stopped.
+/// The workspace draws on at most 1024x512 of it, and is whole again
+/// when the terminal says its real size.
+#[test]
+fn a_terminal_claiming_an_absurd_size_is_drawn_on_in_part_and_survives() {
+    // The pane writes its size to a file ten times a second (the test's
+    // screen stays 24x80, so what is drawn for a larger one is not legible).
+    let dir = TempDir::new("absurd-size");
+    let file = dir.path().join("size");
+    let script = format!(
+        "while :; do stty size > '{0}.new' && mv '{0}.new' '{0}'; sleep 0.1; done",
+        file.display()
+    );
+    let mut tw = Tilework::start(&["-c", &script], ROWS, COLS);
+    let pane_size = |want: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let now = std::fs::read_to_string(&file).unwrap_or_default();
+            if now.trim() == want {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the pane's size stayed {now:?}, not {want:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    };
+    // Inside the pane's border and above the status bar.
+    let real = format!("{} {}", ROWS - 3, COLS - 2);
+    pane_size(&real);
+    tw.claim_size(u16::MAX, u16::MAX);
+    pane_size("509 1022");
+    tw.resize(ROWS, COLS);
+    pane_size(&real);
+    tw.wait_for("the frame at the real size", |s| {
+        s.contents().contains("pane 1/1")
+    });
+    tw.send("\x02Q");
+    assert_eq!(tw.wait_exit().exit_code(), 0);
+    tw.assert_terminal_restored();
+}

@@ -146,7 +146,7 @@ fn run_workspace(
     let input = InputSource::Terminal(crate::terminal::key_reader::KeyReader::new()?);
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
-    let size = Rect::new(0, 0, cols, rows);
+    let size = frame::drawable_area(cols, rows);
     let terminal = Terminal::with_options(
         CrosstermBackend::new(writer),
         // Fixed: the fullscreen viewport queries /dev/tty's size every frame.
@@ -428,7 +428,7 @@ impl<B: FrameSink> App<B> {
         // After the events: the SIGWINCH the key reader may have raised
         // just now is taken in this turn, not before the next key.
         if let Some((cols, rows)) = self.input.take_resize() {
-            let size = Rect::new(0, 0, cols, rows);
+            let size = frame::drawable_area(cols, rows);
             if size != self.size && cols > 0 && rows > 0 {
                 self.apply_size(size);
                 self.clock.changed_now();
@@ -462,7 +462,7 @@ impl<B: FrameSink> App<B> {
                 }
             }
             Event::Resize(cols, rows) => {
-                self.apply_size(Rect::new(0, 0, *cols, *rows));
+                self.apply_size(frame::drawable_area(*cols, *rows));
                 Outcome::redraw()
             }
             Event::FocusGained | Event::FocusLost => {

@@ -25,6 +25,20 @@ use crate::render::which_key::WhichKey;
 use crate::workspace::Workspace;
 use unicode_width::UnicodeWidthStr;
 
+/// The largest terminal drawn on: 1024 columns, 512 rows (an 8K screen in
+/// a 6x8-pixel font is ~1280x540). A terminal that says it is larger (a
+/// broken one, or `stty rows 65535 cols 65535`) is drawn on at its top
+/// left: each cell costs ~150 bytes across the frame buffers and the panes'
+/// grids, and 65535x65535 asked for a 206 GB buffer and ended the
+/// workspace with every program in it.
+pub const MAX_COLS: u16 = 1024;
+pub const MAX_ROWS: u16 = 512;
+
+/// The area drawn on a terminal of `cols` x `rows`.
+pub fn drawable_area(cols: u16, rows: u16) -> Rect {
+    Rect::new(0, 0, cols.min(MAX_COLS), rows.min(MAX_ROWS))
+}
+
 /// Splits the terminal into the pane area and the status bar.
 pub fn split_screen(size: Rect) -> (Rect, Rect) {
     let bar_h = u16::from(size.height > 1);

@@ -361,6 +361,20 @@ impl Tilework {
         self.cols = cols;
     }
 
+    /// Tells tilework its terminal is `rows` x `cols` without making the
+    /// test's own screen that size (a terminal claiming 65535x65535): the
+    /// screen read back keeps its size.
+    pub fn claim_size(&mut self, rows: u16, cols: u16) {
+        self.master()
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+    }
+
     /// The raw bytes tilework wrote most recently (up to 512 KiB).
     pub fn raw_tail(&self) -> Vec<u8> {
         self.shared.0.lock().unwrap().raw.clone()

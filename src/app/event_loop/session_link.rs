@@ -6,10 +6,10 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use ratatui::layout::Rect;
 
 use super::App;
 use crate::input::router::Command;
+use crate::render::frame;
 use crate::session::host::{SessionEvent, Verdict};
 use crate::session::proto::DetachReason;
 use crate::terminal::frame_sink::FrameSink;
@@ -130,7 +130,7 @@ impl<B: FrameSink> App<B> {
         // A reader stopped on a dead terminal reads the new one.
         self.input.reopen();
         let size = match crate::terminal::stdio::size() {
-            Ok((cols, rows)) if cols > 0 && rows > 0 => Rect::new(0, 0, cols, rows),
+            Ok((cols, rows)) if cols > 0 && rows > 0 => frame::drawable_area(cols, rows),
             Ok(_) => self.size,
             Err(err) => {
                 tracing::warn!("reading the attached terminal's size: {err}");
