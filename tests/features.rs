@@ -239,6 +239,58 @@ fn search_all_results_name_the_panes_and_enter_opens_the_match_in_copy_mode() {
     assert!(raw_contains(&tw, b"\x1b]52;c;bmVlZGxlLXRocmVl\x07")); // "needle-three"
 }
 
+/// The text of the row the copy-mode cursor (a reversed cell) is on,
+/// inside the pane's borders.
+fn cursor_row_text(s: &vt100::Screen) -> Option<String> {
+    (1..ROWS - 1)
+        .find(|&r| (0..COLS).any(|c| s.cell(r, c).is_some_and(vt100::Cell::inverse)))
+        .map(|r| s.contents_between(r, 1, r, COLS - 1).trim().to_string())
+}
+
+/// A shell that printed `hit-1` to `hit-5`, each followed by `filler`, the
+/// prompt under them. The command's echo holds neither `hit-` nor a line
+/// ending in a digit, so only the output matches the searches.
+fn five_hits() -> Tilework {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.type_line(r"printf 'h''it-%s\nfiller\n' 1 2 3 4 5");
+    tw.wait_for("the output, then the prompt", |s| {
+        (1..ROWS - 2).any(|r| {
+            s.contents_between(r, 0, r, COLS).starts_with("┃filler")
+                && s.contents_between(r + 1, 0, r + 1, COLS).starts_with("┃$ ")
+        })
+    });
+    tw
+}
+
+#[test]
+fn a_search_ending_in_dollar_matches_at_the_end_of_the_lines_text() {
+    let mut tw = five_hits();
+    tw.send("\x02[");
+    tw.wait_for("copy mode", |s| status_line(s).contains("COPY"));
+    tw.send("/hit-3$\r");
+    tw.wait_for("hit-3 found", |s| {
+        status_line(s).contains("search: 1/1") && cursor_row_text(s).as_deref() == Some("hit-3")
+    });
+    // Five lines are `filler` and nothing else; the nearest before the
+    // cursor (on hit-3) is the second.
+    tw.send("/^filler$\r");
+    tw.wait_for("the filler line above hit-3, counted 2 of 5", |s| {
+        status_line(s).contains("search: 2/5")
+    });
+    tw.send("q");
+    tw.wait_for("copy mode left", |s| !status_line(s).contains("COPY"));
+    // The search across panes reads `$` the same way.
+    tw.send("\x02F");
+    tw.wait_for("the search prompt", |s| {
+        status_line(s).contains("search all panes")
+    });
+    tw.send("hit-3$\r");
+    tw.wait_for("one matching line", |s| {
+        s.contents().contains("tab 1 · pane 1 · 1 matching lines")
+    });
+}
+
 #[test]
 fn copy_mode_keeps_keys_it_does_not_use_from_the_program_and_moves_like_vi() {
     let mut tw = Tilework::start(&[], ROWS, COLS);

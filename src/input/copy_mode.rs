@@ -511,6 +511,61 @@ mod tests {
         );
     }
 
+    /// The matches of `pattern` in `text` at `rows` x `cols`, as (row,
+    /// start, end row, end): the cells a user sees highlighted.
+    fn cells_matched(
+        text: &str,
+        rows: u16,
+        cols: u16,
+        pattern: &str,
+    ) -> Vec<(usize, u16, usize, u16)> {
+        let mut h = history(text, rows, cols);
+        let regex = Regex::new(pattern).unwrap();
+        find_all(&snapshot(&mut h), &regex, cols)
+            .iter()
+            .map(|m| (m.row, m.start, m.end_row, m.end))
+            .collect()
+    }
+
+    #[test]
+    fn a_pattern_ending_in_dollar_matches_where_the_lines_text_ends() {
+        let text = "hit-3\nhit-33\nfiller\n";
+        assert_eq!(cells_matched(text, 5, 20, "hit-3$"), [(0, 0, 0, 5)]);
+        assert_eq!(cells_matched(text, 5, 20, "^hit-33$"), [(1, 0, 1, 6)]);
+        assert_eq!(cells_matched(text, 5, 20, "filler$"), [(2, 0, 2, 6)]);
+        // The old workaround still matches, without the blanks after it.
+        assert_eq!(cells_matched(text, 5, 20, r"hit-3\s*$"), [(0, 0, 0, 5)]);
+        // A line of blanks between two matches has no text to match.
+        assert_eq!(cells_matched("a\n\nb\n", 5, 20, "^$").len(), 0);
+    }
+
+    #[test]
+    fn dollar_keeps_columns_of_blanks_inside_the_line_and_of_wide_characters() {
+        assert_eq!(cells_matched("a  b   \n", 5, 20, "b$"), [(0, 3, 0, 4)]);
+        assert_eq!(cells_matched("a  b   \n", 5, 20, "a  b$"), [(0, 0, 0, 4)]);
+        assert_eq!(cells_matched("日本 key\n", 5, 20, "key$"), [(0, 5, 0, 8)]);
+        assert_eq!(
+            cells_matched("日本 key\n", 5, 20, "^日本 key$"),
+            [(0, 0, 0, 8)]
+        );
+    }
+
+    #[test]
+    fn dollar_matches_at_the_end_of_a_wrapped_line_not_at_the_wrap() {
+        // 16 characters on 10 columns: "0123456789" wraps onto "abcdef".
+        let text = "0123456789abcdef\n";
+        assert_eq!(cells_matched(text, 5, 10, "cdef$"), [(1, 2, 1, 6)]);
+        assert_eq!(cells_matched(text, 5, 10, "9$"), []);
+        assert_eq!(
+            cells_matched(text, 5, 10, "^0123456789abcdef$"),
+            [(0, 0, 1, 6)],
+            "the whole line, across the wrap"
+        );
+        // Blanks the line wrapped over are inside it, and stay searchable.
+        let spaced = format!("{}x\n", " ".repeat(12));
+        assert_eq!(cells_matched(&spaced, 5, 10, "^ +x$"), [(0, 0, 1, 3)]);
+    }
+
     #[test]
     fn finding_stops_as_soon_as_nobody_wants_the_result() {
         let mut h = history(&numbered(30), 5, 20);

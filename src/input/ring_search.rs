@@ -103,7 +103,7 @@ mod tests {
     #[test]
     fn finds_every_line_of_a_history_many_windows_long() {
         let src = source(50_000, 24, 80);
-        let regex = Regex::new(r"^line \d+\s*$").unwrap();
+        let regex = Regex::new(r"^line \d+$").unwrap();
         let found = find(&src, &regex, || true).unwrap();
         assert_eq!(found.len(), 50_000);
         let mut sorted = found.clone();
@@ -111,9 +111,29 @@ mod tests {
         assert_eq!(sorted, found, "oldest first");
         sorted.dedup_by_key(|m| m.start);
         assert_eq!(sorted.len(), 50_000, "each row named once");
-        let first = find(&src, &Regex::new(r"^line 1\s*$").unwrap(), || true).unwrap();
+        let first = find(&src, &Regex::new(r"^line 1$").unwrap(), || true).unwrap();
         assert_eq!(first.len(), 1);
         assert_eq!(first[0].start.pos, 0);
+    }
+
+    #[test]
+    fn a_whole_line_pinned_by_caret_and_dollar_is_found_in_seq_1_100000() {
+        // `seq 1 100000` on a 24 x 80 pane: what a user searches with
+        // `/^4242$`, or `C-b F`.
+        let mut ring = ByteRing::new(8 << 20);
+        for i in 1..=100_000 {
+            ring.push(format!("{i}\r\n").as_bytes());
+        }
+        let src = RingCopy {
+            ring,
+            rows: 24,
+            cols: 80,
+        };
+        let found = find(&src, &Regex::new("^4242$").unwrap(), || true).unwrap();
+        assert_eq!(found.len(), 1, "4242 alone, not 14242 or 42420");
+        let m = found[0];
+        assert_eq!((m.start_col, m.end_col), (0, 4));
+        assert_eq!(m.start, m.end, "on one row");
     }
 
     #[test]

@@ -195,4 +195,19 @@ mod tests {
         assert_eq!(r.lines.len(), LINES_PER_PANE);
         assert_eq!(r.lines.last().map(String::as_str), Some("ERROR item 36"));
     }
+
+    #[test]
+    fn a_pattern_ending_in_dollar_finds_the_line_that_ends_so() {
+        let mut ring = ByteRing::new(1 << 20);
+        ring.push(b"hit-3\r\nhit-33\r\nfiller\r\n$ ");
+        let source = RingCopy {
+            ring,
+            rows: 24,
+            cols: 80,
+        };
+        let r = search(PaneId(1), &source, "hit-3$");
+        assert_eq!((r.count, r.lines), (1, vec!["hit-3".to_string()]));
+        let r = search(PaneId(1), &source, "^filler$");
+        assert_eq!((r.count, r.lines), (1, vec!["filler".to_string()]));
+    }
 }

@@ -306,7 +306,9 @@ pub fn find_all(rows: &[RowText], regex: &Regex, cols: u16) -> Vec<Match> {
 /// Every match of `regex` in `rows`, or `None` as soon as `keep_going`
 /// says no (it is asked before each line: a search nobody wants any more
 /// stops within one line). Rows the program's line wrapped over are
-/// searched as one line, so a match may span them.
+/// searched as one line, so a match may span them; the blanks after a
+/// line's last character are not searched, so `$` matches where its text
+/// ends.
 pub fn find_all_while(
     rows: &[RowText],
     regex: &Regex,
@@ -337,6 +339,17 @@ pub fn find_all_while(
                 joined.push_str(&row.text);
             }
             &joined
+        };
+        // Rows keep their blank cells as spaces, so that byte offsets map
+        // to columns; but the blanks after a line's last character are not
+        // its text: `$` must match where the text ends, as in tmux (which
+        // trims them) and grep. Only the end is cut, so every offset before
+        // it, and the column it maps to, stays the same. A line still
+        // going on past these rows keeps its blanks: they are inside it.
+        let text = if rows[last].wrapped {
+            text
+        } else {
+            text.trim_end_matches(' ')
         };
         // Row (of `rows`) and column of the byte at `offset` of the line.
         let place = |offset: usize| -> (usize, u16) {

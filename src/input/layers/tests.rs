@@ -694,6 +694,34 @@ fn search_runs_off_the_loop_and_moves_the_cursor_to_the_match() {
     assert_eq!(h.mode(), Mode::Normal);
 }
 
+/// Copy mode, `/pattern` Enter, the search's result handed over.
+fn search_in_copy_mode(h: &mut Harness, pattern: &str) {
+    h.key(KeyCode::Char('/'));
+    h.type_text(pattern);
+    h.key(KeyCode::Enter);
+    h.search_lands();
+}
+
+fn cursor_row(h: &Harness) -> usize {
+    h.router.ui().copy().view().unwrap().cursor.row
+}
+
+#[test]
+fn a_pattern_ending_in_dollar_finds_the_line_ending_so() {
+    let mut h = Harness::new("hit-3\nhit-33\nfiller\n");
+    h.enter_copy_mode();
+    search_in_copy_mode(&mut h, "hit-3$");
+    assert_eq!(
+        (cursor_row(&h), h.notice().as_str()),
+        (0, "search: 1/1 (any case)")
+    );
+    search_in_copy_mode(&mut h, "filler$");
+    assert_eq!(
+        (cursor_row(&h), h.notice().as_str()),
+        (2, "search: 1/1 (any case)")
+    );
+}
+
 #[test]
 fn a_search_typed_before_the_history_lands_runs_when_it_does() {
     let mut h = Harness::new("alpha\nbeta\n");
