@@ -264,6 +264,24 @@ fn five_hits() -> Tilework {
 }
 
 #[test]
+fn the_copy_mode_search_counter_follows_n_and_shift_n() {
+    let mut tw = five_hits();
+    tw.send("\x02[");
+    tw.wait_for("copy mode", |s| status_line(s).contains("COPY"));
+    tw.send("/hit\r");
+    tw.wait_for("the newest match, counted 5 of 5", |s| {
+        status_line(s).contains("search: 5/5") && cursor_row_text(s).as_deref() == Some("hit-5")
+    });
+    for (key, i) in [("n", 4), ("n", 3), ("n", 2), ("N", 3), ("N", 4)] {
+        tw.send(key);
+        tw.wait_for(&format!("{key}: hit-{i}, counted {i} of 5"), |s| {
+            status_line(s).contains(&format!("search: {i}/5"))
+                && cursor_row_text(s) == Some(format!("hit-{i}"))
+        });
+    }
+}
+
+#[test]
 fn a_search_ending_in_dollar_matches_at_the_end_of_the_lines_text() {
     let mut tw = five_hits();
     tw.send("\x02[");

@@ -148,6 +148,24 @@ fn search_finds_a_line_near_the_top_and_n_goes_on() {
 }
 
 #[test]
+fn a_whole_line_pinned_with_dollar_is_found_far_back_and_the_counter_follows_n() {
+    let mut tw = flooded();
+    enter_copy_mode(&mut tw);
+    // rowX4242 for X in 0..=4; `$` leaves out row42420 to row42429.
+    tw.send(r"/^row.4242$");
+    tw.send("\r");
+    tw.wait_for("the newest counted 5 of 5", |s| {
+        status_line(s).contains("search: 5/5") && cursor_number(s) == Some(44_242)
+    });
+    for (key, i, number) in [("n", 4, 34_242), ("n", 3, 24_242), ("N", 4, 34_242)] {
+        tw.send(key);
+        tw.wait_for(&format!("{key}: row{number}, counted {i} of 5"), |s| {
+            status_line(s).contains(&format!("search: {i}/5")) && cursor_number(s) == Some(number)
+        });
+    }
+}
+
+#[test]
 fn a_match_split_by_the_panes_wrap_is_found_far_back() {
     let mut tw = Tilework::start(&[], ROWS, COLS);
     tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));

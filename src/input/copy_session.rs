@@ -51,6 +51,9 @@ pub enum CopyKey {
     OpenSearch,
     /// `C`: the search's case switched; its label.
     CaseToggled(&'static str),
+    /// `n` or `N` with a search open: its status now (`4/5 (any case)`),
+    /// for the status bar's counter to follow the cursor.
+    Stepped(String),
     /// A key copy mode does not use: nothing happens, and the key is not
     /// typed into the program (a vim hand's `i` or `x` must not reach the
     /// shell).
@@ -284,10 +287,15 @@ fn copy_key(copy: &mut CopyMode, keys: &mut CopyKeys, pane: &mut Pane, key: &Key
         CopyCommand::Move(Motion::HistoryBottom, _) => copy_window::to_tail(pane, copy),
         CopyCommand::Move(..) => copy_window::ensure_room(pane, copy, 0, 0),
         CopyCommand::NextMatch { back } => {
-            if let Some(m) = copy.search.as_mut().and_then(|s| s.step(back)) {
+            let Some(search) = copy.search.as_mut() else {
+                return CopyKey::Moved;
+            };
+            let step = search.step(back);
+            let status = search.status();
+            if let Some(m) = step {
                 copy_window::go_to_match(pane, copy, m);
             }
-            return CopyKey::Moved;
+            return CopyKey::Stepped(status);
         }
         _ => {}
     }

@@ -39,6 +39,7 @@ impl Layer for Copy {
                 .notify("nothing selected: v, V or C-v starts a selection".into()),
             CopyKey::OpenSearch => cx.ui.open_prompt(PromptKind::Search, ""),
             CopyKey::CaseToggled(label) => cx.ui.notify(format!("search {label}")),
+            CopyKey::Stepped(status) => cx.ui.set_search_status(status),
             CopyKey::Unbound => match cx.keymap.lookup_direct(key) {
                 // Keys bound without the prefix (`M-o`...) work here too.
                 Some(action) => out = actions::run(cx, action),

@@ -694,6 +694,9 @@ fn search_runs_off_the_loop_and_moves_the_cursor_to_the_match() {
     assert_eq!(h.mode(), Mode::Normal);
 }
 
+/// `hit-1` to `hit-5`, each followed by `filler`: hit-i on row 2(i-1).
+const HITS: &str = "hit-1\nfiller\nhit-2\nfiller\nhit-3\nfiller\nhit-4\nfiller\nhit-5\nfiller\n";
+
 /// Copy mode, `/pattern` Enter, the search's result handed over.
 fn search_in_copy_mode(h: &mut Harness, pattern: &str) {
     h.key(KeyCode::Char('/'));
@@ -704,6 +707,49 @@ fn search_in_copy_mode(h: &mut Harness, pattern: &str) {
 
 fn cursor_row(h: &Harness) -> usize {
     h.router.ui().copy().view().unwrap().cursor.row
+}
+
+#[test]
+fn the_search_counter_follows_n_and_shift_n() {
+    let mut h = Harness::new(HITS);
+    h.enter_copy_mode();
+    search_in_copy_mode(&mut h, "hit");
+    assert_eq!(
+        (cursor_row(&h), h.notice().as_str()),
+        (8, "search: 5/5 (any case)")
+    );
+    let mut seen = Vec::new();
+    for key in "nnnNNN".chars() {
+        h.key(KeyCode::Char(key));
+        seen.push((cursor_row(&h), h.notice()));
+    }
+    let want = [(6, 4), (4, 3), (2, 2), (4, 3), (6, 4), (8, 5)]
+        .map(|(row, i)| (row, format!("search: {i}/5 (any case)")));
+    assert_eq!(seen, want);
+    // Past the newest, N wraps to the oldest, and the counter with it.
+    h.key(KeyCode::Char('N'));
+    assert_eq!(
+        (cursor_row(&h), h.notice().as_str()),
+        (0, "search: 1/5 (any case)")
+    );
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn the_search_counter_follows_n_pressed_before_the_result_lands() {
+    let mut h = Harness::new(HITS);
+    h.enter_copy_mode();
+    h.key(KeyCode::Char('/'));
+    h.type_text("hit");
+    h.key(KeyCode::Enter);
+    // Both kept for the result (the search may already be done: then they
+    // move at once).
+    h.type_text("nn");
+    h.search_lands();
+    assert_eq!(
+        (cursor_row(&h), h.notice().as_str()),
+        (4, "search: 3/5 (any case)")
+    );
 }
 
 #[test]
