@@ -264,7 +264,7 @@ fn five_hits() -> Tilework {
 }
 
 #[test]
-fn the_copy_mode_search_counter_follows_n_and_shift_n() {
+fn the_copy_mode_search_counter_follows_n_and_shift_n_and_goes_with_copy_mode() {
     let mut tw = five_hits();
     tw.send("\x02[");
     tw.wait_for("copy mode", |s| status_line(s).contains("COPY"));
@@ -279,6 +279,22 @@ fn the_copy_mode_search_counter_follows_n_and_shift_n() {
                 && cursor_row_text(s) == Some(format!("hit-{i}"))
         });
     }
+    // Leaving copy mode takes the counter along. Checked on a frame drawn
+    // after the one `q` brought (the echo's), so that a frame read half
+    // written cannot fool it; a notice left up would still show then (it
+    // lasts 3 s).
+    tw.send("q");
+    tw.type_line("echo left-$((6*7))");
+    tw.wait_for("copy mode left and the echo shown", |s| {
+        !status_line(s).contains("COPY") && s.contents().contains("left-42")
+    });
+    tw.with_screen(|s| {
+        assert!(
+            !status_line(s).contains("search:"),
+            "a counter with no copy mode: {}",
+            status_line(s)
+        );
+    });
 }
 
 #[test]

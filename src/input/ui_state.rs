@@ -75,6 +75,9 @@ pub struct UiState {
     show_which_key: bool,
     /// A short message for the status bar and when it goes away.
     notice: Option<(String, Instant)>,
+    /// The notice is about copy mode's search (its counter, its case): it
+    /// goes when copy mode ends, as the search does.
+    notice_is_search: bool,
 }
 
 impl UiState {
@@ -193,6 +196,14 @@ impl UiState {
     /// Shows `text` in the status bar for [`NOTICE_TIME`].
     pub fn notify(&mut self, text: String) {
         self.notice = Some((text, Instant::now() + NOTICE_TIME));
+        self.notice_is_search = false;
+    }
+
+    /// [`UiState::notify`] for copy mode's search: the notice goes when
+    /// copy mode ends.
+    pub(in crate::input) fn notify_search(&mut self, text: String) {
+        self.notify(text);
+        self.notice_is_search = true;
     }
 
     /// Takes the notice off the status bar before its time is up.
@@ -228,6 +239,12 @@ impl UiState {
     pub(in crate::input) fn leave_copy(&mut self, ws: &mut Workspace) {
         self.mode = Mode::Normal;
         self.copy.leave(ws);
+        // `search: 1/1` would count matches no longer shown; a notice
+        // about something else (`copied 12 characters`) stays.
+        if self.notice_is_search {
+            self.notice = None;
+            self.notice_is_search = false;
+        }
     }
 
     /// Copy mode is waiting for its history, or the search prompt is open
@@ -257,7 +274,7 @@ impl UiState {
         {
             prompt.status = status;
         } else if !status.is_empty() {
-            self.notify(format!("search: {status}"));
+            self.notify_search(format!("search: {status}"));
         }
     }
 

@@ -38,7 +38,7 @@ impl Layer for Copy {
                 .ui
                 .notify("nothing selected: v, V or C-v starts a selection".into()),
             CopyKey::OpenSearch => cx.ui.open_prompt(PromptKind::Search, ""),
-            CopyKey::CaseToggled(label) => cx.ui.notify(format!("search {label}")),
+            CopyKey::CaseToggled(label) => cx.ui.notify_search(format!("search {label}")),
             CopyKey::Stepped(status) => cx.ui.set_search_status(status),
             CopyKey::Unbound => match cx.keymap.lookup_direct(key) {
                 // Keys bound without the prefix (`M-o`...) work here too.

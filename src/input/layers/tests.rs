@@ -769,6 +769,33 @@ fn a_pattern_ending_in_dollar_finds_the_line_ending_so() {
 }
 
 #[test]
+fn leaving_copy_mode_takes_the_search_counter_along_but_not_other_notices() {
+    let mut h = Harness::new(HITS);
+    h.enter_copy_mode();
+    search_in_copy_mode(&mut h, "hit-3");
+    assert_eq!(h.notice(), "search: 1/1 (any case)");
+    h.key(KeyCode::Char('q'));
+    assert_eq!(h.mode(), Mode::Normal);
+    assert_eq!(h.router.ui().notice(), None, "no counter without copy mode");
+
+    // `C` says the case switched: copy mode's too.
+    h.enter_copy_mode();
+    search_in_copy_mode(&mut h, "hit-3");
+    h.key(KeyCode::Char('C'));
+    assert_eq!(h.notice(), "search (exact case)");
+    h.key(KeyCode::Esc);
+    assert_eq!(h.router.ui().notice(), None);
+
+    // What yanking says is about what was just done: it stays.
+    h.enter_copy_mode();
+    search_in_copy_mode(&mut h, "hit-3");
+    h.type_text("v$");
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.mode(), Mode::Normal);
+    assert_eq!(h.notice(), "copied 5 characters");
+}
+
+#[test]
 fn a_search_typed_before_the_history_lands_runs_when_it_does() {
     let mut h = Harness::new("alpha\nbeta\n");
     h.prefix('/');
