@@ -39,6 +39,8 @@ pub const DEFAULT_FPS: u32 = 60;
 /// render loop would only burn CPU.
 pub const MAX_FPS: u32 = 1000;
 pub const DEFAULT_TERM: &str = "xterm-256color";
+/// The longest `term`: terminfo names are short (ncurses caps them at 512).
+pub const MAX_TERM_BYTES: usize = 256;
 
 /// The action name that removes a default binding.
 const UNBIND: &str = "none";
@@ -196,6 +198,17 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         }
         refuse_controls("term", "TERM for programs in panes", term.get_ref())
             .map_err(|m| err(term.span(), m))?;
+        // The kernel refuses to start a program with an environment string
+        // over 128 KiB: every pane would fail to start.
+        if term.get_ref().len() > MAX_TERM_BYTES {
+            return Err(err(
+                term.span(),
+                format!(
+                    "`term` is {} bytes long; a terminal name is at most {MAX_TERM_BYTES}",
+                    term.get_ref().len()
+                ),
+            ));
+        }
         config.term = term.into_inner();
     }
     if let Some(cmd) = raw.copy_command {
@@ -1012,6 +1025,17 @@ mouse = false
             "{e}"
         );
         assert_eq!(parse_ok("term = \"tmux-256color\"").term, "tmux-256color");
+    }
+
+    #[test]
+    fn a_term_too_long_to_start_a_program_with_is_refused() {
+        let e = parse_err(&format!("term = \"{}\"", "x".repeat(131_072)));
+        assert!(
+            e.contains(":1:8: term: `term` is 131072 bytes long; a terminal name is at most 256"),
+            "{e}"
+        );
+        let longest = "x".repeat(MAX_TERM_BYTES);
+        assert_eq!(parse_ok(&format!("term = \"{longest}\"")).term, longest);
     }
 
     /// Every message that quotes the file: what a shared config could try to

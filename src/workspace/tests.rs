@@ -1030,3 +1030,46 @@ floating = [{ x = "50%", y = 0, width = "50%", height = 5 }, { width = 9999 }]
     // Too wide for the screen: kept inside it.
     assert!(rects[1].width <= area.width && rects[1].right() <= area.right());
 }
+
+#[test]
+fn a_profiles_names_and_commands_reach_borders_without_controls_or_bidi_overrides() {
+    let evil = "P\u{1b}]52;c;aGk=\u{7}\u{9b}31m\u{202e}evil";
+    let h = Harness::with_commands(
+        false,
+        vec![
+            PaneSpec {
+                command: Some("htop".into()),
+                title: Some(evil.into()),
+                ..PaneSpec::default()
+            },
+            PaneSpec {
+                command: Some(format!("true {evil}")),
+                ..PaneSpec::default()
+            },
+        ],
+    );
+    let shown_is_clean = |text: &str| {
+        !text
+            .chars()
+            .any(|c| c.is_control() || crate::sanitize::is_bidi_control(c))
+    };
+    let tab = &h.ws.tabs()[0];
+    let panes = tab.layout.panes();
+    assert_eq!(panes.len(), 2);
+    for id in panes {
+        let title = h.ws.pane_title(id).to_string();
+        assert!(shown_is_clean(&title), "{title:?}");
+        assert!(title.contains("evil"), "{title:?}");
+    }
+    let mut named = Harness::new(false);
+    named.ws.open_profile(&Profile {
+        name: "test".into(),
+        tabs: vec![TabSpec {
+            name: Some(evil.into()),
+            layout: LayoutSpec::Pane(PaneSpec::default()),
+            floating: Vec::new(),
+        }],
+    });
+    let name = named.ws.tab_name(0);
+    assert!(shown_is_clean(&name) && name.contains("evil"), "{name:?}");
+}
