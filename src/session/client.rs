@@ -114,6 +114,24 @@ pub fn the_only(live: Vec<Live>, how_to_pick: &str) -> Result<Live> {
     }
 }
 
+/// The workspace `tilework attach` takes without a name: the only one
+/// running, else the only one no terminal shows (the one just detached,
+/// as tmux would take the most recent; the others are on screen somewhere,
+/// and attaching would take them from that terminal).
+fn pick_to_attach(live: Vec<Live>) -> Result<Live> {
+    let mut detached = live.iter().filter(|s| !s.info.attached);
+    if live.len() > 1
+        && let (Some(one), None) = (detached.next(), detached.next())
+    {
+        let name = one.name.clone();
+        return live
+            .into_iter()
+            .find(|s| s.name == name)
+            .context("the detached workspace went missing");
+    }
+    the_only(live, ", `tilework attach NAME`")
+}
+
 /// `tilework ls`.
 pub fn ls() -> Result<i32> {
     let dir = dir::runtime_dir()?;
@@ -218,7 +236,7 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
                 }
             }
         }
-        None => the_only(live_sessions(&dir)?, ", `tilework attach NAME`")?,
+        None => pick_to_attach(live_sessions(&dir)?)?,
     };
     // Panes get TILEWORK=<the workspace's pid>: a terminal inside the
     // workspace would be drawn into itself, forever.
@@ -499,7 +517,38 @@ fn forward_signals(stream: &UnixStream, fallback: Fallback) -> Result<Forwarder>
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
+
+    fn live(name: &str, attached: bool) -> Live {
+        Live {
+            name: name.into(),
+            path: PathBuf::from(name),
+            info: Info {
+                pid: 1,
+                panes: 1,
+                attached,
+                started: 0,
+            },
+        }
+    }
+
+    #[test]
+    fn attach_without_a_name_takes_the_only_detached_workspace() {
+        let picked = pick_to_attach(vec![live("0", true), live("1", false)]).unwrap();
+        assert_eq!(picked.name, "1");
+        assert_eq!(pick_to_attach(vec![live("0", true)]).unwrap().name, "0");
+        let both_detached = pick_to_attach(vec![live("0", false), live("1", false)]);
+        assert!(
+            both_detached
+                .unwrap_err()
+                .to_string()
+                .contains("2 workspaces are running (0, 1)")
+        );
+        let both_shown = pick_to_attach(vec![live("0", true), live("1", true)]);
+        assert!(both_shown.is_err());
+        assert!(pick_to_attach(Vec::new()).is_err());
+    }
 
     #[test]
     fn ages_read_at_a_glance() {
