@@ -210,6 +210,12 @@ fn actions_change_what_the_screen_shows() {
         err.contains("split-sideways") && err.contains("--list"),
         "{err}"
     );
+    // One with an argument it does not take: what was typed is quoted.
+    let err = fails(&tw, &["action", "resize-left", "5"]);
+    assert!(
+        err.contains("unknown action `resize-left 5` (read as `resize-left-5`)"),
+        "{err}"
+    );
     let list = ok(&tw, &["action", "--list"]);
     assert!(
         list.lines().any(|l| l.starts_with("toggle-zoom ")),

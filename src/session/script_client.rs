@@ -114,9 +114,20 @@ pub fn action(
     };
     let full = action_name(name, args);
     if full.parse::<Action>().is_err() {
+        // Quote what was typed; the joined name too when it differs
+        // (`resize-left 5` is looked up as `resize-left-5`).
+        let typed = std::iter::once(name)
+            .chain(args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let read_as = if args.is_empty() {
+            String::new()
+        } else {
+            format!(" (read as `{}`)", escape_controls(&full))
+        };
         bail!(
-            "unknown action `{}`: `tilework action --list` shows every action",
-            escape_controls(&full)
+            "unknown action `{}`{read_as}: `tilework action --list` shows every action",
+            escape_controls(&typed)
         );
     }
     call(session, &Call::Action { name: full })?;
