@@ -255,14 +255,8 @@ impl History {
     }
 
     /// Feeds output that arrived after the replay, keeping the view on the
-    /// same lines the user is looking at, even at the bottom: the offset
-    /// grows by the rows that scrolled in. An older window (not the tail)
+    /// same lines the user is looking at. An older window (not the tail)
     /// stays as it is.
-    ///
-    /// A history at the bottom is copy mode's (the wheel goes back to the
-    /// live screen there), and there, as in tmux, the view must not run
-    /// away with a fast log while the user reads or selects in it. Leaving
-    /// copy mode shows the live screen again.
     pub fn feed(&mut self, bytes: &[u8]) {
         if !self.is_tail {
             return;
@@ -271,7 +265,7 @@ impl History {
         let offset = self.parser.screen().scrollback();
         self.feed_tracked(bytes);
         let grown = (self.len() + self.dropped()).saturating_sub(before);
-        if offset + grown > 0 {
+        if offset > 0 {
             self.parser.screen_mut().set_scrollback(offset + grown);
         }
     }

@@ -208,6 +208,14 @@ pub fn content_rect(rect: Rect) -> Rect {
     }
 }
 
+/// A profile's names and commands as borders and the status bar show them:
+/// a shared profile must not put a bidi override (which turns the rest of
+/// the user's terminal line around) or a control character there, any more
+/// than a program's title can.
+fn shown_text(text: &str) -> String {
+    crate::sanitize::sanitize_title(text.as_bytes())
+}
+
 impl Workspace {
     /// A workspace whose panes run programs on PTYs.
     pub fn new(settings: WorkspaceSettings, area: Rect, events: PaneMailbox) -> Self {
@@ -390,7 +398,7 @@ impl Workspace {
                 focus_tab = Some(self.tabs.len());
             }
             self.tabs
-                .push(Tab::new(spec.name.clone(), layout, focus_id));
+                .push(Tab::new(spec.name.as_deref().map(shown_text), layout, focus_id));
             let rects = self
                 .tabs
                 .last()
@@ -501,10 +509,11 @@ impl Workspace {
         // user closes it (as mprocs does), unless the profile says
         // `keep_open = false`. Shell panes follow `keep_exited_panes`.
         let keep_open = pane.keep_open.or(pane.command.is_some().then_some(true));
+        let title = pane.title.as_deref().map(shown_text);
         PaneLaunch {
             spec,
-            label: pane.title.clone().unwrap_or(label),
-            title: pane.title.clone(),
+            label: title.clone().unwrap_or_else(|| shown_text(&label)),
+            title,
             keep_open,
             restart: pane.restart,
         }
