@@ -255,8 +255,14 @@ impl History {
     }
 
     /// Feeds output that arrived after the replay, keeping the view on the
-    /// same lines the user is looking at. An older window (not the tail)
+    /// same lines the user is looking at, even at the bottom: the offset
+    /// grows by the rows that scrolled in. An older window (not the tail)
     /// stays as it is.
+    ///
+    /// A history at the bottom is copy mode's (the wheel goes back to the
+    /// live screen there), and there, as in tmux, the view must not run
+    /// away with a fast log while the user reads or selects in it. Leaving
+    /// copy mode shows the live screen again.
     pub fn feed(&mut self, bytes: &[u8]) {
         if !self.is_tail {
             return;
@@ -265,7 +271,7 @@ impl History {
         let offset = self.parser.screen().scrollback();
         self.feed_tracked(bytes);
         let grown = (self.len() + self.dropped()).saturating_sub(before);
-        if offset > 0 {
+        if offset + grown > 0 {
             self.parser.screen_mut().set_scrollback(offset + grown);
         }
     }
@@ -475,6 +481,25 @@ mod tests {
         h.feed(b"more 1\r\nmore 2\r\n");
         assert_eq!(h.screen().contents(), before);
         assert_eq!(h.offset(), 12);
+    }
+
+    #[test]
+    fn feeding_new_output_at_the_bottom_keeps_the_view_too() {
+        let ring = ring_with_lines(50, 1 << 20);
+        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
+        assert_eq!(h.offset(), 0);
+        assert_eq!(h.screen().contents(), "line 46\nline 47\nline 48\nline 49");
+        h.feed(b"more 1\r\nmore 2\r\nmore 3\r\n");
+        // The lines shown stay on their rows; the last row, blank where the
+        // cursor waited, shows what the program wrote there.
+        assert_eq!(
+            h.screen().contents(),
+            "line 46\nline 47\nline 48\nline 49\nmore 1"
+        );
+        assert_eq!(h.offset(), 3);
+        // Output that scrolls nothing leaves the offset alone.
+        h.feed(b"\x1b[Hx");
+        assert_eq!(h.offset(), 3);
     }
 
     #[test]

@@ -467,6 +467,75 @@ fn yanking_a_selection_copies_it_leaves_copy_mode_and_pastes_back() {
     assert_eq!(h.sent(), "hello world");
 }
 
+/// The focused pane's rows as drawn, top to bottom.
+fn shown_rows(h: &Harness) -> Vec<String> {
+    let screen = h.ws.pane(h.focused()).unwrap().screen();
+    let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+    (0..rows)
+        .map(|r| screen.contents_between(r, 0, r, cols))
+        .collect()
+}
+
+/// The copy-mode cursor as a row of the view and that row's text.
+fn cursor_on_view(h: &Harness) -> (usize, String) {
+    let history = h.ws.pane(h.focused()).unwrap().history().unwrap();
+    let row = h.router.ui().copy().view().unwrap().cursor.row - history.top_row();
+    (row, shown_rows(h)[row].clone())
+}
+
+#[test]
+fn copy_mode_at_the_bottom_stays_on_its_lines_while_the_program_prints() {
+    let lines: String = (1..=40).map(|i| format!("flow-{i}\n")).collect();
+    let mut h = Harness::new(&lines);
+    let id = h.focused();
+    h.enter_copy_mode();
+    h.key(KeyCode::Char('k'));
+    let before = shown_rows(&h);
+    let (row, line) = cursor_on_view(&h);
+    assert_eq!(line, "flow-40");
+    let offset = |h: &Harness| h.ws.pane(id).unwrap().history().unwrap().offset();
+    assert_eq!(offset(&h), 0, "entered at the bottom");
+
+    let more: String = (41..=100).map(|i| format!("flow-{i}\n")).collect();
+    h.print(id, &more);
+    // The rows that held output did not move; the last one, where the
+    // program's cursor waited, shows the line it went on to write there.
+    let after = shown_rows(&h);
+    let last = before.len() - 1;
+    assert_eq!(after[..last], before[..last], "the view did not move");
+    assert_eq!(
+        (before[last].as_str(), after[last].as_str()),
+        ("", "flow-41")
+    );
+    assert_eq!(cursor_on_view(&h), (row, line.clone()), "nor the cursor");
+    assert_eq!(offset(&h), 60, "the border counts the rows below");
+
+    // Back at the bottom with G, the view stays put again.
+    h.key(KeyCode::Char('G'));
+    let bottom = shown_rows(&h);
+    assert!(bottom.contains(&"flow-100".to_string()), "{bottom:?}");
+    h.print(id, "flow-101\nflow-102\n");
+    assert_eq!(shown_rows(&h)[..last], bottom[..last]);
+
+    h.print(id, "flow-103\n");
+    h.key(KeyCode::Char('q'));
+    assert!(!h.scrolled(id), "leaving shows the live screen");
+    assert!(shown_rows(&h).contains(&"flow-103".to_string()));
+}
+
+#[test]
+fn the_line_under_the_copy_cursor_is_the_one_copied_after_more_output() {
+    let lines: String = (1..=40).map(|i| format!("flow-{i}\n")).collect();
+    let mut h = Harness::new(&lines);
+    let id = h.focused();
+    h.enter_copy_mode();
+    h.type_text("kV");
+    let more: String = (41..=100).map(|i| format!("flow-{i}\n")).collect();
+    h.print(id, &more);
+    let out = h.key(KeyCode::Char('y'));
+    assert_eq!(out.commands, [Command::Clipboard("flow-40".into())]);
+}
+
 #[test]
 fn keys_typed_while_the_history_loads_run_when_it_lands() {
     let mut h = Harness::new("hello world\n");
