@@ -363,6 +363,100 @@ fn copy_mode_keeps_keys_it_does_not_use_from_the_program_and_moves_like_vi() {
     assert!(raw_contains(&tw, b"\x1b]52;c;Y2hvIGNsZWFuLSQoKDErMSkp\x07")); // "cho clean-$((1+1))"
 }
 
+/// The `flow-N` numbers on screen, by screen row.
+fn flow_rows(s: &vt100::Screen) -> Vec<(u16, u64)> {
+    (1..ROWS - 1)
+        .filter_map(|r| {
+            let text = s.contents_between(r, 0, r, COLS);
+            let digits: String = text
+                .split("flow-")
+                .nth(1)?
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            Some((r, digits.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The screen row of the copy-mode cursor (a reversed cell) and the
+/// `flow-N` number on it.
+fn flow_under_cursor(s: &vt100::Screen) -> Option<(u16, u64)> {
+    let row = (1..ROWS - 1)
+        .find(|&r| (0..COLS).any(|c| s.cell(r, c).is_some_and(vt100::Cell::inverse)))?;
+    flow_rows(s).into_iter().find(|&(r, _)| r == row)
+}
+
+/// `N` of the border's `N/M lines up`.
+fn lines_up(s: &vt100::Screen) -> Option<u64> {
+    let top = s.contents_between(0, 0, 0, COLS);
+    let before = top
+        .split(" lines up")
+        .next()
+        .filter(|b| b.len() < top.len())?;
+    let n = before.rsplit('/').nth(1)?;
+    let digits: String = n.chars().rev().take_while(char::is_ascii_digit).collect();
+    digits.chars().rev().collect::<String>().parse().ok()
+}
+
+#[test]
+fn copy_mode_holds_the_view_still_while_the_program_prints() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    // Numbered lines, 50 a second, each number also written to a file so
+    // the test knows how far the program got while the view is held. The
+    // quotes keep the typed command from showing `flow-`.
+    let progress = tw.dir.path().join("progress");
+    tw.type_line(&format!(
+        "i=0; while :; do i=$((i+1)); echo fl''ow-$i; echo $i > {}; sleep 0.02; done",
+        progress.display()
+    ));
+    tw.wait_for("a screenful of output", |s| {
+        flow_rows(s).last().is_some_and(|&(_, n)| n >= 40)
+    });
+    let printed = || -> u64 {
+        std::fs::read_to_string(&progress)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(0)
+    };
+
+    tw.send("\x02[");
+    tw.wait_for("copy mode on its history", |s| {
+        status_line(s).contains("COPY") && lines_up(s).is_some()
+    });
+    tw.send("k");
+    tw.wait_for("the cursor on a line of output", |s| {
+        flow_under_cursor(s).is_some()
+    });
+    let (held, cursor) = tw.with_screen(|s| (flow_rows(s), flow_under_cursor(s)));
+    let newest = held.last().unwrap().1;
+
+    // Well past a screenful more output...
+    common::wait_until("three screenfuls more output", || {
+        printed() > newest + 3 * u64::from(ROWS)
+    });
+    // ...has reached the pane (the border counts it) but not the view.
+    tw.wait_for("the border counting the new rows", |s| {
+        lines_up(s).is_some_and(|n| n > 2 * u64::from(ROWS))
+    });
+    tw.with_screen(|s| {
+        assert_eq!(flow_under_cursor(s), cursor, "{}", s.contents());
+        let now = flow_rows(s);
+        for line in &held {
+            assert!(now.contains(line), "{line:?} moved: {}", s.contents());
+        }
+    });
+
+    // Leaving shows the live screen, with what was printed meanwhile.
+    tw.send("q");
+    let later = printed();
+    tw.wait_for("the live screen's newest lines", |s| {
+        !status_line(s).contains("COPY") && flow_rows(s).iter().any(|&(_, n)| n > later)
+    });
+    tw.send("\x03");
+}
+
 #[test]
 fn broadcast_types_into_every_pane_of_the_tab() {
     let mut tw = Tilework::start(&["-c", "exec sh", "-c", "exec sh"], ROWS, COLS);
