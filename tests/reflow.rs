@@ -212,3 +212,30 @@ fn a_shell_line_is_whole_after_a_full_screen_program_quits_in_a_resized_window()
         })
     });
 }
+
+#[test]
+fn a_history_too_short_to_hold_the_screen_is_resized_not_replayed() {
+    // A 16-byte scrollback holds less than the screen shows: a replay from
+    // it would blank the screen, so the pane is resized as vt100 does.
+    let bytes = b"first line\r\nsecond line\r\n$ ";
+    let mut pane = Pane::detached(PaneId(1), 4, 20, 16);
+    pane.feed(bytes.to_vec());
+    pane.resize(4, 12);
+    let mut expected = reference(4, 20, bytes);
+    expected
+        .screen_mut()
+        .set_size(NonZeroU16::new(4).unwrap(), NonZeroU16::new(12).unwrap());
+    assert_same_screen(&mut pane, expected.screen());
+}
+
+#[test]
+fn a_reset_after_the_alternate_screen_and_a_resize_shows_what_follows_it() {
+    // Found by tests/fuzz_pane.rs: a 1-byte scrollback, the alternate
+    // screen, a resize, then `ESC c ok`: the replay from the ring left "".
+    let mut pane = Pane::detached(PaneId(1), 4, 8, 1);
+    pane.feed(b"\x1b[?47h".to_vec());
+    pane.resize(2, 4);
+    pane.feed(b"\x1bcok".to_vec());
+    pane.settle();
+    assert_eq!(pane.screen().contents_between(0, 0, 0, 4), "ok");
+}

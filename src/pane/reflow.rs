@@ -29,6 +29,15 @@ use crate::pane::scrollback::ByteRing;
 /// is to parse (vt100 parses escape-heavy output at ~60 MB/s).
 pub const REFLOW_MAX_BYTES: u64 = 2 << 20;
 
+/// Whether the ring can lay the screen out again: it holds all output so
+/// far, or at least [`REFLOW_MAX_BYTES`] of it. A scrollback smaller than
+/// that which has dropped output may no longer hold what the screen shows
+/// (a 16-byte one holds less than a prompt), and a replay would blank it:
+/// such a pane is resized as vt100 resizes, cut lines and all.
+pub fn can_replay(ring: &ByteRing) -> bool {
+    ring.start() == 0 || ring.end() - ring.start() >= REFLOW_MAX_BYTES
+}
+
 /// Where a reflow replay starts: the oldest line start within
 /// [`REFLOW_MAX_BYTES`] of the end.
 pub fn replay_start(ring: &ByteRing) -> u64 {

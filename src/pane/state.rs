@@ -458,6 +458,9 @@ impl Pane {
     /// (see `reflow`). Returns false when the replay failed and the old
     /// parser is to be resized instead.
     fn reflow(&mut self) -> bool {
+        if !reflow::can_replay(&self.ring) {
+            return false;
+        }
         let mut parser = Self::new_parser(self.rows, self.cols, PaneEvents::default());
         let mut fast_forward = FastForward::default();
         // The modes the program set may be older than the bytes replayed:

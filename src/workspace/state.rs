@@ -397,8 +397,11 @@ impl Workspace {
             if focus.is_some() {
                 focus_tab = Some(self.tabs.len());
             }
-            self.tabs
-                .push(Tab::new(spec.name.as_deref().map(shown_text), layout, focus_id));
+            self.tabs.push(Tab::new(
+                spec.name.as_deref().map(shown_text),
+                layout,
+                focus_id,
+            ));
             let rects = self
                 .tabs
                 .last()
