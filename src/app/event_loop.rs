@@ -189,6 +189,7 @@ fn run_workspace(
     )
     .with_session_name(opts.save_profile.clone())
     .with_confirm_close(opts.config.confirm_close)
+    .with_repeat_time(opts.config.repeat_time)
     .with_look(opts.config.appearance.clone());
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
@@ -446,7 +447,15 @@ impl<B: FrameSink> App<B> {
             self.settle_visible(|_| true);
         }
         let outcome = match ev {
-            Event::Key(key) => self.router.handle_key(&mut self.ws, key),
+            Event::Key(key) => {
+                // Timed UI changes due before the key arrived come first: a
+                // key pressed after the repeat time is not a repeat, even
+                // when the loop wakes for the key and the deadline at once.
+                if self.router.tick(at) {
+                    self.clock.changed();
+                }
+                self.router.handle_key(&mut self.ws, key)
+            }
             Event::Paste(text) => self.router.handle_paste(&mut self.ws, text),
             Event::Mouse(mouse) => {
                 let (_, bar) = frame::split_screen(self.size);

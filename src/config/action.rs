@@ -147,6 +147,21 @@ pub enum Action {
 }
 
 impl Action {
+    /// Whether the action repeats, like tmux's `bind -r`: pressed after
+    /// the prefix, it can be pressed again (or another repeating action)
+    /// without the prefix while the repeat time runs, so a border moves a
+    /// few steps with `C-b C-Left C-Left C-Left`.
+    ///
+    /// Only the geometry nudges repeat: one step is too small to be the
+    /// whole intent, and a stray repeat only moves a border. Focus moves do
+    /// not, although tmux repeats its arrows: after `C-b Up` the next `Up`
+    /// is usually meant for the program just focused (shell history, an
+    /// editor), and tmux users often unbind that for this reason; the
+    /// direct `M-arrows` move the focus several panes without a prefix.
+    pub fn repeats(&self) -> bool {
+        matches!(self, Action::Resize(_) | Action::MoveFloating(_))
+    }
+
     /// Every action with no parameter plus each parameterised variant's
     /// instances, in the order the help overlay lists them.
     pub fn all() -> Vec<Action> {

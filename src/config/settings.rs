@@ -41,6 +41,11 @@ pub const MAX_FPS: u32 = 1000;
 pub const DEFAULT_TERM: &str = "xterm-256color";
 /// The longest `term`: terminfo names are short (ncurses caps them at 512).
 pub const MAX_TERM_BYTES: usize = 256;
+/// tmux's `repeat-time` default, in milliseconds.
+pub const DEFAULT_REPEAT_MS: u64 = 500;
+/// Longer than this, a key typed seconds after a resize would still move
+/// the border instead of reaching the program: a typo (`5000` for `500`).
+pub const MAX_REPEAT_MS: u64 = 2000;
 
 /// The action name that removes a default binding.
 const UNBIND: &str = "none";
@@ -71,6 +76,9 @@ pub struct Config {
     /// Ask (y/n) before closing a pane or tab, or quitting, stops a
     /// program other than a shell at its prompt.
     pub confirm_close: bool,
+    /// After a repeating command (a resize), how long its key works again
+    /// without the prefix (tmux's `repeat-time`); zero: never.
+    pub repeat_time: std::time::Duration,
     /// `TERM` for programs in panes.
     pub term: String,
     pub mouse: bool,
@@ -105,6 +113,7 @@ impl Default for Config {
             fps: DEFAULT_FPS,
             keep_exited_panes: false,
             confirm_close: true,
+            repeat_time: std::time::Duration::from_millis(DEFAULT_REPEAT_MS),
             term: DEFAULT_TERM.to_string(),
             mouse: true,
             clipboard_from_programs: false,
@@ -188,6 +197,20 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(ask) = raw.confirm_close {
         config.confirm_close = ask;
+    }
+    if let Some(ms) = &raw.repeat_time {
+        config.repeat_time = match u64::try_from(*ms.get_ref()) {
+            Ok(n) if n <= MAX_REPEAT_MS => std::time::Duration::from_millis(n),
+            _ => {
+                return Err(err(
+                    ms.span(),
+                    format!(
+                        "repeat_time must be between 0 and {MAX_REPEAT_MS} milliseconds, not {}",
+                        ms.get_ref()
+                    ),
+                ));
+            }
+        };
     }
     if let Some(term) = raw.term {
         if term.get_ref().trim().is_empty() {
@@ -400,6 +423,7 @@ struct RawConfig {
     fps: Option<Spanned<i64>>,
     keep_exited_panes: Option<bool>,
     confirm_close: Option<bool>,
+    repeat_time: Option<Spanned<i64>>,
     term: Option<Spanned<String>>,
     mouse: Option<bool>,
     clipboard_from_programs: Option<bool>,
@@ -730,6 +754,13 @@ pub fn default_toml() -> String {
     line("# Ask (y/n in the status bar) before closing a pane or tab, or quitting,");
     line("# would stop a program other than a shell waiting at its prompt.");
     line(&format!("# confirm_close = {}", d.confirm_close));
+    line("");
+    line("# After a resize key (C-b C-Left, C-b H), how many milliseconds the resize");
+    line("# keys work again without the prefix, each press starting it again (tmux's");
+    line(&format!(
+        "# repeat-time). 0 turns repeating off; at most {MAX_REPEAT_MS}."
+    ));
+    line(&format!("# repeat_time = {}", d.repeat_time.as_millis()));
     line("");
     line("# TERM given to programs in panes.");
     line(&format!("# term = {}", toml_string(&d.term)));
@@ -1112,6 +1143,25 @@ mouse = false
     }
 
     #[test]
+    fn repeat_time_is_milliseconds_up_to_two_seconds() {
+        use std::time::Duration;
+        assert_eq!(Config::default().repeat_time, Duration::from_millis(500));
+        assert_eq!(
+            parse_ok("repeat_time = 300").repeat_time,
+            Duration::from_millis(300)
+        );
+        assert_eq!(parse_ok("repeat_time = 0").repeat_time, Duration::ZERO);
+        let e = parse_err("repeat_time = 2001");
+        assert!(
+            e.contains(
+                ":1:15: repeat_time: repeat_time must be between 0 and 2000 milliseconds, not 2001"
+            ),
+            "{e}"
+        );
+        assert!(parse_err("repeat_time = -1").contains("not -1"));
+    }
+
+    #[test]
     fn fps_range_is_checked() {
         let e = parse_err("fps = 0");
         assert!(
@@ -1298,7 +1348,7 @@ mouse = false
             uncommented,
             // `on_hangup`, then `[theme]` and `[status]`: name, borders;
             // left, right, clock.
-            9 + 1 + km.prefixed.len() + km.direct.len() + 5,
+            10 + 1 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

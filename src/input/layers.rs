@@ -1,8 +1,9 @@
 //! Modal input as a stack of layers, top first: a question before a close
 //! or quit, the prompt, the results of
 //! a search across panes, help, (the end of a mouse selection's
-//! highlight), the key after the prefix with its which-key popup, copy
-//! mode, and normal typing at the bottom. Each layer takes a key or passes
+//! highlight), the key after the prefix with its which-key popup, a
+//! repeating command's key pressed again without the prefix, copy mode,
+//! and normal typing at the bottom. Each layer takes a key or passes
 //! it down, like helix's compositor and gitui's popup stack; a layer that
 //! is not open passes everything. The layers hold no state of their own:
 //! what they open and close is in [`UiState`], which rendering reads.
@@ -14,6 +15,7 @@ mod help;
 mod normal;
 mod prefix;
 mod prompt;
+mod repeat;
 mod search_all;
 mod selection;
 #[cfg(test)]
@@ -51,18 +53,27 @@ pub const STACK: &[&dyn Layer] = &[
     &help::Help,
     &selection::SelectionHighlight,
     &prefix::Prefix,
+    &repeat::Repeat,
     &copy::Copy,
     &normal::Normal,
 ];
 
 /// Walks the stack until a layer takes `key`.
 pub fn dispatch(cx: &mut Cx<'_>, key: &KeyEvent) -> Outcome {
-    for layer in STACK {
-        if let Handled::Consumed(outcome) = layer.handle_key(cx, key) {
-            return outcome;
-        }
+    let repeating = cx.ui.repeating();
+    let mut outcome = STACK
+        .iter()
+        .find_map(|layer| match layer.handle_key(cx, key) {
+            Handled::Consumed(outcome) => Some(outcome),
+            Handled::Pass => None,
+        })
+        .unwrap_or_default();
+    // The status bar's `REPEAT` goes with the repeat, also when the key
+    // that ended it went on to the program (which asks for no frame).
+    if repeating && !cx.ui.repeating() {
+        outcome.redraw = true;
     }
-    Outcome::default()
+    outcome
 }
 
 /// An action as a bound key does it (for scripts: `tilework action`).

@@ -68,6 +68,13 @@ impl InputRouter {
         self
     }
 
+    /// After a repeating command, how long its key works without the
+    /// prefix (zero: never).
+    pub fn with_repeat_time(mut self, time: std::time::Duration) -> Self {
+        self.ui = std::mem::take(&mut self.ui).with_repeat_time(time);
+        self
+    }
+
     /// The profile name the save prompt offers at first.
     pub fn with_session_name(mut self, name: Option<String>) -> Self {
         self.session_name = name;
@@ -150,6 +157,8 @@ impl InputRouter {
     }
 
     pub fn handle_paste(&mut self, ws: &mut Workspace, text: &str) -> Outcome {
+        // Typed text, not a resize key: the repeat is over.
+        self.ui.end_repeat();
         self.cx(ws).0.paste(text)
     }
 

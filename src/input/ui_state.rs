@@ -22,6 +22,10 @@ pub const WHICH_KEY_DELAY: Duration = Duration::from_millis(500);
 /// How long a notice ("copied 12 characters") stays in the status bar,
 /// unless the next command or leaving copy mode takes it off first.
 pub const NOTICE_TIME: Duration = Duration::from_secs(3);
+/// After a repeating command (`C-b C-Left`), how long another repeating
+/// key runs without the prefix; each repeat starts it again. tmux's
+/// `repeat-time` default. The config's `repeat_time` sets it.
+pub const REPEAT_TIME: Duration = Duration::from_millis(500);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -73,6 +77,11 @@ pub struct UiState {
     /// When the prefix was pressed, for the which-key popup.
     prefix_at: Option<Instant>,
     show_which_key: bool,
+    /// A repeating command ran (`C-b C-Left`): until then, the next
+    /// repeating key runs without the prefix (see `layers::repeat`).
+    repeat_until: Option<Instant>,
+    /// How long a repeat lasts; zero turns repeating off.
+    repeat_time: Duration,
     /// A short message for the status bar and when it goes away.
     notice: Option<(String, Instant)>,
     /// The notice is about copy mode's search (its counter, its case): it
@@ -84,14 +93,27 @@ impl UiState {
     pub fn new(show_fps: bool) -> Self {
         Self {
             show_fps,
+            repeat_time: REPEAT_TIME,
             ..Self::default()
         }
+    }
+
+    /// How long a repeat lasts after a repeating command (zero: never).
+    pub fn with_repeat_time(mut self, time: Duration) -> Self {
+        self.repeat_time = time;
+        self
     }
 
     // ---- what rendering reads ----
 
     pub fn mode(&self) -> Mode {
         self.mode
+    }
+
+    /// A repeating command ran a moment ago: its key, or another
+    /// repeating one, works again without the prefix.
+    pub fn repeating(&self) -> bool {
+        self.repeat_until.is_some()
     }
 
     pub fn notice(&self) -> Option<&str> {
@@ -163,17 +185,18 @@ impl UiState {
 
     // ---- timed changes ----
 
-    /// Deadline of the next timed UI change (which-key popup, notice expiry).
+    /// Deadline of the next timed UI change (which-key popup, the end of
+    /// a repeat, notice expiry).
     pub fn next_deadline(&self) -> Option<Instant> {
         let which = match (self.mode, self.prefix_at, self.show_which_key) {
             (Mode::Prefix, Some(at), false) => Some(at + WHICH_KEY_DELAY),
             _ => None,
         };
         let notice = self.notice.as_ref().map(|(_, until)| *until);
-        match (which, notice) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [which, self.repeat_until, notice]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Applies timed UI changes that are due. Returns whether to redraw.
@@ -184,6 +207,10 @@ impl UiState {
             && self.prefix_at.is_some_and(|at| now >= at + WHICH_KEY_DELAY)
         {
             self.show_which_key = true;
+            changed = true;
+        }
+        if self.repeat_until.is_some_and(|until| now >= until) {
+            self.repeat_until = None;
             changed = true;
         }
         if self.notice.as_ref().is_some_and(|(_, until)| now >= *until) {
@@ -214,6 +241,7 @@ impl UiState {
     // ---- mode changes ----
 
     pub(in crate::input) fn enter_prefix(&mut self) {
+        self.repeat_until = None;
         self.mode = Mode::Prefix;
         self.prefix_at = Some(Instant::now());
         self.show_which_key = false;
@@ -228,6 +256,17 @@ impl UiState {
         };
         self.prefix_at = None;
         self.show_which_key = false;
+    }
+
+    /// A repeating command ran: the repeat time starts (again).
+    pub(in crate::input) fn start_repeat(&mut self) {
+        self.repeat_until =
+            (!self.repeat_time.is_zero()).then(|| Instant::now() + self.repeat_time);
+    }
+
+    /// A key that does not repeat: it is handled as if no repeat had run.
+    pub(in crate::input) fn end_repeat(&mut self) {
+        self.repeat_until = None;
     }
 
     pub(in crate::input) fn enter_copy(&mut self, ws: &mut Workspace) {

@@ -136,6 +136,9 @@ impl StatusBar<'_> {
             }
             Segment::Mode => {
                 let label = match self.ui.state.mode() {
+                    // What the next key does: a resize again, not copy
+                    // mode's motion, for the repeat's half second.
+                    _ if self.ui.state.repeating() => " REPEAT ",
                     Mode::Prefix => " PREFIX ",
                     Mode::Copy => " COPY ",
                     Mode::Normal => return,

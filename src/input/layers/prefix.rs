@@ -1,5 +1,7 @@
 //! The key after the prefix is a command (the which-key popup lists them);
-//! an unbound one is swallowed, like tmux.
+//! an unbound one is swallowed, like tmux. A repeating command (a resize)
+//! starts the repeat time, in which its key works without the prefix
+//! (`layers::repeat`).
 
 use ratatui::crossterm::event::KeyEvent;
 
@@ -16,7 +18,13 @@ impl Layer for Prefix {
         }
         cx.ui.leave_prefix();
         Handled::Consumed(match cx.keymap.lookup_prefixed(key) {
-            Some(action) => actions::run(cx, action),
+            Some(action) => {
+                let outcome = actions::run(cx, action);
+                if action.repeats() {
+                    cx.ui.start_repeat();
+                }
+                outcome
+            }
             None => Outcome::redraw(),
         })
     }

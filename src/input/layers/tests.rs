@@ -15,11 +15,12 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 
+use crate::config::action::RESIZE_STEP;
 use crate::config::keymap::Keymap;
 use crate::input::router::{Command, InputRouter, Outcome};
 use crate::input::search_all::PaneMatches;
 use crate::input::search_worker::SearchReport;
-use crate::input::ui_state::{Mode, WHICH_KEY_DELAY};
+use crate::input::ui_state::{Mode, REPEAT_TIME, WHICH_KEY_DELAY};
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
@@ -257,6 +258,200 @@ fn which_key_pops_up_when_the_prefix_waits() {
 
     h.key(KeyCode::Char('%'));
     assert!(!h.router.ui().which_key_shown());
+}
+
+// ---- repeating commands (tmux's `bind -r`) ----
+
+const C_LEFT: (KeyCode, KeyModifiers) = (KeyCode::Left, KeyModifiers::CONTROL);
+/// What xterm sends for `C-Left`: a key that reached the program.
+const C_LEFT_BYTES: &str = "\x1b[1;5D";
+
+impl Harness {
+    /// Two panes side by side, the right one focused.
+    fn side_by_side() -> Self {
+        let mut h = Harness::new("");
+        h.prefix('%');
+        assert_eq!(h.ws.visible().len(), 2);
+        h
+    }
+
+    /// The left pane's width: `C-Left` from the right pane shrinks it.
+    fn left_width(&self) -> u16 {
+        self.ws.visible()[0].1.width
+    }
+
+    fn c_left(&mut self) -> Outcome {
+        self.press(C_LEFT.0, C_LEFT.1)
+    }
+
+    fn ctrl_b(&mut self) {
+        self.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
+    }
+}
+
+#[test]
+fn after_the_prefix_a_resize_key_repeats_without_it() {
+    let mut h = Harness::side_by_side();
+    let start = h.left_width();
+    h.ctrl_b();
+    h.c_left();
+    assert_eq!(h.left_width(), start - RESIZE_STEP);
+    assert!(h.router.ui().repeating());
+    let out = h.c_left();
+    assert!(out.redraw);
+    h.c_left();
+    assert_eq!(
+        h.left_width(),
+        start - 3 * RESIZE_STEP,
+        "C-b C-Left C-Left C-Left"
+    );
+    assert_eq!(h.sent(), "", "no C-Left reached the program");
+    assert_eq!(h.mode(), Mode::Normal);
+}
+
+#[test]
+fn the_vi_resize_keys_repeat_and_mix_with_the_arrows() {
+    let mut h = Harness::side_by_side();
+    let start = h.left_width();
+    h.prefix('H');
+    h.key(KeyCode::Char('H'));
+    h.c_left();
+    h.key(KeyCode::Char('L'));
+    assert_eq!(h.left_width(), start - 2 * RESIZE_STEP, "3 left, 1 right");
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn after_the_repeat_time_a_resize_key_goes_to_the_program() {
+    let mut h = Harness::side_by_side();
+    let start = h.left_width();
+    let before = Instant::now();
+    h.ctrl_b();
+    h.c_left();
+    let due = h.router.next_deadline().expect("the repeat's end");
+    assert!(due >= before + REPEAT_TIME);
+    assert!(!h.router.tick(due - Duration::from_millis(1)));
+    assert!(h.router.ui().repeating());
+    assert!(h.router.tick(due), "the status bar's REPEAT goes");
+    assert!(!h.router.ui().repeating());
+    assert_eq!(h.router.next_deadline(), None);
+
+    h.c_left();
+    assert_eq!(h.sent(), C_LEFT_BYTES);
+    assert_eq!(h.left_width(), start - RESIZE_STEP, "moved once");
+}
+
+#[test]
+fn each_repeat_starts_the_repeat_time_again() {
+    let mut h = Harness::side_by_side();
+    let start = h.left_width();
+    h.ctrl_b();
+    h.c_left();
+    let first_due = h.router.next_deadline().unwrap();
+    h.c_left();
+    let second_due = h.router.next_deadline().unwrap();
+    assert!(second_due > first_due);
+    // Past the first press's time, within the second's: still repeating.
+    assert!(!h.router.tick(first_due));
+    h.c_left();
+    assert_eq!(h.left_width(), start - 3 * RESIZE_STEP);
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn a_key_that_does_not_repeat_ends_the_repeat_and_reaches_the_program() {
+    let mut h = Harness::side_by_side();
+    let start = h.left_width();
+    h.ctrl_b();
+    h.c_left();
+    // `x` after the prefix closes the pane; in a repeat it is typed, as
+    // in tmux: the repeat gives no second prefix.
+    let out = h.key(KeyCode::Char('x'));
+    assert_eq!(h.sent(), "x");
+    assert_eq!(out.sent_to, Some(h.focused()));
+    assert!(out.redraw, "REPEAT leaves the status bar");
+    assert_eq!(h.ws.visible().len(), 2, "nothing closed");
+    assert!(!h.router.ui().repeating());
+    h.c_left();
+    assert_eq!(h.sent(), format!("x{C_LEFT_BYTES}"), "the repeat is over");
+    assert_eq!(h.left_width(), start - RESIZE_STEP);
+}
+
+#[test]
+fn a_key_that_does_not_repeat_keeps_its_direct_binding_and_the_prefix_its_table() {
+    let mut h = Harness::side_by_side();
+    h.ctrl_b();
+    h.c_left();
+    h.press(KeyCode::Char('z'), KeyModifiers::ALT);
+    assert!(h.ws.tab().unwrap().zoomed, "M-z zooms");
+    h.press(KeyCode::Char('z'), KeyModifiers::ALT);
+
+    h.ctrl_b();
+    h.c_left();
+    h.prefix('%');
+    assert_eq!(h.ws.visible().len(), 3, "C-b % splits");
+    assert_eq!(h.sent(), "");
+}
+
+#[test]
+fn focus_moves_do_not_repeat() {
+    let mut h = Harness::side_by_side();
+    let right = h.focused();
+    h.ctrl_b();
+    h.key(KeyCode::Left);
+    assert_ne!(h.focused(), right);
+    assert!(!h.router.ui().repeating());
+    h.key(KeyCode::Right);
+    assert_eq!(
+        h.sent(),
+        "\x1b[C",
+        "the program just focused gets the arrow"
+    );
+}
+
+#[test]
+fn a_resize_from_a_script_does_not_start_a_repeat() {
+    let mut h = Harness::side_by_side();
+    h.router.run_action(
+        &mut h.ws,
+        crate::config::action::Action::Resize(crate::config::action::Direction::Left),
+    );
+    assert!(!h.router.ui().repeating());
+    h.c_left();
+    assert_eq!(h.sent(), C_LEFT_BYTES);
+}
+
+#[test]
+fn a_repeat_time_of_zero_turns_repeating_off() {
+    let mut h = Harness::side_by_side();
+    let searches = h.router.searches();
+    h.router =
+        InputRouter::new(Keymap::default(), false, searches).with_repeat_time(Duration::ZERO);
+    h.ctrl_b();
+    h.c_left();
+    assert!(!h.router.ui().repeating());
+    h.c_left();
+    assert_eq!(h.sent(), C_LEFT_BYTES);
+}
+
+#[test]
+fn in_copy_mode_a_resize_repeats_and_copy_mode_stays() {
+    let mut h = Harness::new(&"line\n".repeat(5));
+    h.prefix('%');
+    let start = h.left_width();
+    h.enter_copy_mode();
+    h.ctrl_b();
+    h.c_left();
+    h.c_left();
+    assert_eq!(h.left_width(), start - 2 * RESIZE_STEP);
+    assert_eq!(h.mode(), Mode::Copy);
+    h.key(KeyCode::Char('k'));
+    assert!(!h.router.ui().repeating());
+    assert!(
+        h.router.ui().copy().is_active(),
+        "k moved copy mode's cursor"
+    );
+    assert_eq!(h.sent(), "");
 }
 
 // ---- help ----
