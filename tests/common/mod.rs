@@ -345,14 +345,7 @@ impl Tilework {
     }
 
     pub fn resize(&mut self, rows: u16, cols: u16) {
-        self.master()
-            .resize(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
+        self.claim_size(rows, cols);
         self.shared.0.lock().unwrap().parser.set_size(
             NonZeroU16::new(rows).unwrap(),
             NonZeroU16::new(cols).unwrap(),
