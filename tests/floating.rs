@@ -95,6 +95,44 @@ fn the_history_opens_in_the_editor_from_a_private_file() {
     tw.wait_exit();
 }
 
+/// With Vim as the editor, `C-b e` opens the history at its last line,
+/// where the output just seen is (the float shows the end, not line 1).
+#[test]
+fn vim_opens_the_history_at_its_last_line() {
+    if !common::require_program("vim") {
+        return;
+    }
+    let files = common::TempDir::new("history-vim");
+    let mut tw = Tilework::start_with(
+        &["--", "sh"],
+        24,
+        80,
+        &[
+            ("EDITOR", "vim -u NONE -N -n"),
+            ("VISUAL", ""),
+            ("TMPDIR", files.path().to_str().unwrap()),
+        ],
+    );
+    tw.wait_for_text("$ ");
+    tw.type_line("i=1; while [ $i -le 200 ]; do printf 'line-%03d\\n' $i; i=$((i+1)); done");
+    tw.wait_for_text("line-200");
+    tw.send("\x02e");
+    // The float's rows (inside its border, from row 3, column 9) show the
+    // end of the history, not its start.
+    let float_rows = |s: &vt100::Screen| -> Vec<String> {
+        (3..19).map(|r| s.contents_between(r, 9, r, 70)).collect()
+    };
+    tw.wait_for("vim at the last line", |s| {
+        let rows = float_rows(s);
+        rows.iter().any(|r| r.starts_with("line-200"))
+            && !rows.iter().any(|r| r.starts_with("line-001"))
+    });
+    tw.send("\x1b:q!\r");
+    tw.wait_for("the editor gone", |s| !s.contents().contains('╭'));
+    tw.type_line("exit");
+    tw.wait_exit();
+}
+
 /// `C-b P` pins a floating pane: `C-b w` hides the others but it stays
 /// on screen, keys go to the tiled pane, and a click gives it the keys.
 #[test]

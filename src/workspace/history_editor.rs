@@ -48,15 +48,48 @@ pub fn editor(visual: Option<&str>, editor: Option<&str>) -> String {
 
 /// `editor` on `path`, through `sh` as git runs it: the editor may carry
 /// arguments (`code --wait`, `emacs -nw`); the path travels as `$1`, never
-/// spliced into the script.
+/// spliced into the script. Vim and Neovim open at the last line (`+`),
+/// where the output just seen is, as tmux users look at a capture.
 pub fn argv(editor: &str, path: &Path) -> Vec<String> {
+    let at_end = if is_vim(editor) { " +" } else { "" };
     vec![
         "/bin/sh".into(),
         "-c".into(),
-        format!("{editor} \"$1\""),
+        format!("{editor}{at_end} \"$1\""),
         "editor".into(),
         path.to_string_lossy().into_owned(),
     ]
+}
+
+/// Whether `editor`'s program is Vim or Neovim, which read `+` as "the
+/// last line". `vi` counts when it is Vim under that name (Debian's
+/// alternatives): busybox's `vi` would open a file named `+`.
+fn is_vim(editor: &str) -> bool {
+    let Some(program) = editor.split_whitespace().next() else {
+        return false;
+    };
+    let named_vim = |name: &str| {
+        let name = name.rsplit('/').next().unwrap_or(name);
+        [
+            "vim",
+            "nvim",
+            "vim.basic",
+            "vim.tiny",
+            "vim.nox",
+            "vim.gtk3",
+            "gvim",
+        ]
+        .contains(&name)
+    };
+    if named_vim(program) {
+        return true;
+    }
+    let name = program.rsplit('/').next().unwrap_or(program);
+    name == "vi"
+        && which::which(program)
+            .ok()
+            .and_then(|p| p.canonicalize().ok())
+            .is_some_and(|p| p.to_str().is_some_and(named_vim))
 }
 
 /// The editor named by this process's environment.
@@ -76,6 +109,18 @@ mod tests {
         assert_eq!(editor(None, Some("code --wait")), "code --wait");
         assert_eq!(editor(None, Some("")), "vi");
         assert_eq!(editor(None, None), "vi");
+    }
+
+    #[test]
+    fn vim_and_neovim_open_at_the_last_line_other_editors_as_given() {
+        let script = |editor: &str| argv(editor, Path::new("/tmp/h.txt"))[2].clone();
+        assert_eq!(script("vim"), "vim + \"$1\"");
+        assert_eq!(script("/usr/bin/nvim -R"), "/usr/bin/nvim -R + \"$1\"");
+        assert_eq!(script("nano"), "nano \"$1\"");
+        assert_eq!(script("code --wait"), "code --wait \"$1\"");
+        assert_eq!(script("emacs -nw"), "emacs -nw \"$1\"");
+        // A `vi` that is no Vim (here: none on PATH) gets no `+`.
+        assert_eq!(script("/nonexistent/vi"), "/nonexistent/vi \"$1\"");
     }
 
     #[test]
