@@ -236,6 +236,7 @@ impl UiState {
     /// Takes the notice off the status bar before its time is up.
     pub(in crate::input) fn clear_notice(&mut self) {
         self.notice = None;
+        self.notice_is_search = false;
     }
 
     // ---- mode changes ----
@@ -281,8 +282,7 @@ impl UiState {
         // `search: 1/1` would count matches no longer shown; a notice
         // about something else (`copied 12 characters`) stays.
         if self.notice_is_search {
-            self.notice = None;
-            self.notice_is_search = false;
+            self.clear_notice();
         }
     }
 

@@ -118,16 +118,14 @@ pub fn the_only(live: Vec<Live>, how_to_pick: &str) -> Result<Live> {
 /// running, else the only one no terminal shows (the one just detached,
 /// as tmux would take the most recent; the others are on screen somewhere,
 /// and attaching would take them from that terminal).
-fn pick_to_attach(live: Vec<Live>) -> Result<Live> {
-    let mut detached = live.iter().filter(|s| !s.info.attached);
-    if live.len() > 1
-        && let (Some(one), None) = (detached.next(), detached.next())
+fn pick_to_attach(mut live: Vec<Live>) -> Result<Live> {
+    let detached: Vec<usize> = (0..live.len())
+        .filter(|&i| !live[i].info.attached)
+        .collect();
+    if let [one] = detached[..]
+        && live.len() > 1
     {
-        let name = one.name.clone();
-        return live
-            .into_iter()
-            .find(|s| s.name == name)
-            .context("the detached workspace went missing");
+        return Ok(live.swap_remove(one));
     }
     the_only(live, ", `tilework attach NAME`")
 }

@@ -65,31 +65,28 @@ pub fn argv(editor: &str, path: &Path) -> Vec<String> {
 /// last line". `vi` counts when it is Vim under that name (Debian's
 /// alternatives): busybox's `vi` would open a file named `+`.
 fn is_vim(editor: &str) -> bool {
+    const VIMS: &[&str] = &[
+        "vim",
+        "nvim",
+        "vim.basic",
+        "vim.tiny",
+        "vim.nox",
+        "vim.gtk3",
+        "gvim",
+    ];
+    let file_name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
     let Some(program) = editor.split_whitespace().next() else {
         return false;
     };
-    let named_vim = |name: &str| {
-        let name = name.rsplit('/').next().unwrap_or(name);
-        [
-            "vim",
-            "nvim",
-            "vim.basic",
-            "vim.tiny",
-            "vim.nox",
-            "vim.gtk3",
-            "gvim",
-        ]
-        .contains(&name)
-    };
-    if named_vim(program) {
-        return true;
-    }
-    let name = program.rsplit('/').next().unwrap_or(program);
-    name == "vi"
-        && which::which(program)
+    match file_name(program).as_str() {
+        name if VIMS.contains(&name) => true,
+        "vi" => which::which(program)
             .ok()
             .and_then(|p| p.canonicalize().ok())
-            .is_some_and(|p| p.to_str().is_some_and(named_vim))
+            .and_then(|p| p.to_str().map(file_name))
+            .is_some_and(|name| VIMS.contains(&name.as_str())),
+        _ => false,
+    }
 }
 
 /// The editor named by this process's environment.
