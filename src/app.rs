@@ -4,7 +4,6 @@
 //!
 //! - `event_loop`: start-up ([`run`]) and the loop itself.
 //! - [`frame_clock`]: when to draw (dirty, urgent, echo, frame cap).
-//! - `input_source`: the terminal (read by the loop) or, in tests, a channel.
 //! - `input_commands`: what input leaves to the loop (saving a profile,
 //!   the clipboard, search threads).
 //! - [`loop_event`]: what other threads tell the loop.
@@ -14,7 +13,6 @@
 mod event_loop;
 pub mod frame_clock;
 mod input_commands;
-mod input_source;
 pub mod loop_event;
 #[cfg(test)]
 mod loop_tests;

@@ -4,6 +4,7 @@
 //! Where things live, in data-path order:
 //! - [`terminal`]: the user's terminal (modes, the frame stream, clipboard).
 //! - [`app`]: the loop that owns everything and decides when to draw.
+//! - [`client`]: one attached terminal: its frames, input, size and facts.
 //! - [`pane`]: PTY → guards → fast-forward → vt100 → history, per pane.
 //! - [`workspace`]: tabs, layout trees, focus, saved sessions.
 //! - [`input`]: keymap, modes, the key encoder.
@@ -14,6 +15,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod client;
 pub mod config;
 pub mod diag;
 pub mod input;

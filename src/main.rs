@@ -169,7 +169,7 @@ fn serve(cli: &Cli, setup: Setup) -> Result<i32> {
         session = %name,
         "tilework starting"
     );
-    let first = host::accept_first(&listener, FIRST_ATTACH_LIMIT)?;
+    let (first, first_facts) = host::accept_first(&listener, FIRST_ATTACH_LIMIT)?;
     let on_hangup = setup.config.on_hangup;
     app::run(RunOptions {
         config: setup.config,
@@ -184,6 +184,7 @@ fn serve(cli: &Cli, setup: Setup) -> Result<i32> {
             path,
             listener,
             first,
+            first_facts,
             on_hangup,
         }),
     })

@@ -131,6 +131,13 @@ impl Runtime {
         env.extend_from_slice(extra_env);
         Tilework::start_with(args, ROWS, COLS, &env)
     }
+
+    /// A terminal running `tilework ARGS` here that answers as `replies`.
+    fn start_answering(&self, args: &[&str], replies: common::TerminalReplies) -> Tilework {
+        let runtime = self.path().to_str().unwrap();
+        let env = [("XDG_RUNTIME_DIR", runtime)];
+        Tilework::start_answering(common::binary(), args, ROWS, COLS, &env, replies)
+    }
 }
 
 impl Drop for Runtime {
@@ -443,4 +450,32 @@ fn a_client_of_another_uid_is_refused() {
     // The workspace and its terminal carry on.
     a.type_line("echo unharmed-$((2+2))");
     a.wait_for_text("unharmed-4");
+}
+
+/// What a terminal tells about itself is asked at every attach (issue 27):
+/// a terminal that speaks the kitty keyboard protocol gets it turned on
+/// again after a reattach, and a program asking for the background colour
+/// is told the terminal now attached's, not the first one's.
+#[test]
+fn attach_asks_the_new_terminal_for_its_keys_and_colours() {
+    use common::TerminalReplies;
+    let rt = Runtime::new();
+    let first = TerminalReplies {
+        background: Some("rgb:1111/1111/1111"),
+        kitty: true,
+    };
+    let mut a = rt.start_answering(&["--session", "asked"], first);
+    prompt(&a);
+    a.wait_for_raw(b"\x1b[>1u");
+    a.send("\x02d");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    let second = TerminalReplies {
+        background: Some("rgb:2222/3333/4444"),
+        kitty: true,
+    };
+    let mut b = rt.start_answering(&["attach", "asked"], second);
+    prompt(&b);
+    b.wait_for_raw(b"\x1b[>1u");
+    b.type_line(r"stty -icanon -echo; printf '\033]11;?\033\\'; cat -v");
+    b.wait_for_text("^[]11;rgb:2222/3333/4444^[\\");
 }

@@ -17,7 +17,7 @@ use std::num::NonZeroU16;
 use common::{TempDir, Tilework};
 
 use tilework::pane::fidelity::Fidelity;
-use tilework::pane::fidelity::answers::{Rgb, set_terminal_colours};
+use tilework::pane::fidelity::answers::Rgb;
 use tilework::pane::terminal_queries::PaneEvents;
 use tilework::pane::{Pane, PaneId};
 
@@ -285,6 +285,11 @@ fn inserted_and_scrolled_in_lines_take_the_background_colour() {
 
 /// A parser as a pane's, fed through a live layer; returns the answers.
 fn answers_to(output: &[u8]) -> String {
+    answers_with_colours_to([None; 3], output)
+}
+
+/// What a pane whose user's terminal has `colours` answers to `output`.
+fn answers_with_colours_to(colours: [Option<Rgb>; 3], output: &[u8]) -> String {
     let mut parser = vt100::Parser::new_with_callbacks(
         NonZeroU16::new(24).unwrap(),
         NonZeroU16::new(80).unwrap(),
@@ -292,6 +297,7 @@ fn answers_to(output: &[u8]) -> String {
         PaneEvents::default(),
     );
     let mut layer = Fidelity::live();
+    layer.set_terminal_colours(colours);
     layer.process(&mut parser, output).unwrap();
     String::from_utf8(std::mem::take(&mut parser.callbacks_mut().replies)).unwrap()
 }
@@ -342,25 +348,22 @@ fn kitty_keyboard_flags_are_kept_per_screen_and_answered() {
 
 #[test]
 fn colour_queries_get_the_users_terminal_colours_or_no_answer() {
-    // The only test that sets the process-wide colours.
-    set_terminal_colours([None; 3]);
     assert_eq!(answers_to(b"\x1b]11;?\x07"), "");
-    set_terminal_colours([
+    let colours = [
         Some(Rgb(0xffff, 0xffff, 0xffff)),
         Some(Rgb(0x1e1e, 0x1e1e, 0x2e2e)),
         None,
-    ]);
+    ];
     assert_eq!(
-        answers_to(b"\x1b]11;?\x07"),
+        answers_with_colours_to(colours, b"\x1b]11;?\x07"),
         "\x1b]11;rgb:1e1e/1e1e/2e2e\x07"
     );
     // `OSC 10;?;?` asks for 10 and 11; ST-terminated gets ST back; the
     // unknown cursor colour gets no answer.
     assert_eq!(
-        answers_to(b"\x1b]10;?;?\x1b\\\x1b]12;?\x1b\\"),
+        answers_with_colours_to(colours, b"\x1b]10;?;?\x1b\\\x1b]12;?\x1b\\"),
         "\x1b]10;rgb:ffff/ffff/ffff\x1b\\\x1b]11;rgb:1e1e/1e1e/2e2e\x1b\\"
     );
-    set_terminal_colours([None; 3]);
 }
 
 #[test]

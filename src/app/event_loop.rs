@@ -25,9 +25,10 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
-use crate::app::input_source::InputSource;
 use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent, pane_mailbox, search_mailbox};
 use crate::app::typing_throttle::{self, TYPING_WINDOW, TypingThrottle};
+use crate::client::Client;
+use crate::client::input_source::InputSource;
 use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
@@ -38,12 +39,10 @@ use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::pane::spawn::ChildEnv;
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
-use crate::render::painter::Painter;
 use crate::render::status_bar::tab_at;
-use crate::terminal::frame_sink::{FrameSink, RawWriter};
+use crate::terminal::frame_sink::FrameSink;
 use crate::terminal::guard::TerminalGuard;
-use crate::terminal::outbox::Outbox;
-use crate::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
+use crate::terminal::output::{FrameWriter, WriterKind};
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
@@ -92,27 +91,12 @@ pub struct RunOptions {
     pub session: Option<crate::session::host::SessionStart>,
 }
 
-/// Asks the user's terminal its colours (answered to programs' OSC
-/// 10/11/12 queries, under the config's) and, when it speaks the kitty
-/// keyboard protocol, turns that on (issue 12). Raw mode must be on and
-/// crossterm's reader not yet started: the replies are read here.
-fn ask_the_users_terminal(config: &crate::config::Config) {
-    use crate::terminal::outer_terminal;
-    let told = outer_terminal::ask(outer_terminal::ASK_TIMEOUT);
-    crate::pane::fidelity::answers::set_terminal_colours(config.terminal_colours);
-    crate::pane::fidelity::answers::fill_terminal_colours(told.colours);
-    if told.kitty_keyboard
-        && let Err(err) = outer_terminal::push_kitty_flags(&mut std::io::stdout())
-    {
-        tracing::warn!("turning on the kitty keyboard protocol: {err}");
-    }
-}
-
 /// Runs the workspace until the last pane closes, the user quits, or a
 /// signal arrives. Returns tilework's exit status. With a session, how it
 /// ended (or the error) is told to the attached client, last.
 pub fn run(mut opts: RunOptions) -> Result<i32> {
     let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
+    let told = opts.session.as_ref().map(|start| start.first_facts);
     let mut host = match opts.session.take() {
         Some(start) => Some(start.begin(
             opts.config.mouse,
@@ -120,15 +104,18 @@ pub fn run(mut opts: RunOptions) -> Result<i32> {
         )?),
         None => None,
     };
-    let result = run_workspace(opts, &mut host, events_tx, events_rx);
+    let result = run_workspace(opts, told, &mut host, events_tx, events_rx);
     if let Some(host) = host {
         host.finish(&result);
     }
     result
 }
 
+/// `told`: what the first terminal's client learnt of it (without a
+/// session, it is asked here, before the loop reads the terminal).
 fn run_workspace(
     opts: RunOptions,
+    told: Option<crate::client::TerminalFacts>,
     host: &mut Option<crate::session::host::Host>,
     events_tx: crossbeam_channel::Sender<LoopEvent>,
     events_rx: Receiver<LoopEvent>,
@@ -142,7 +129,9 @@ fn run_workspace(
         crate::terminal::guard::restore();
         crate::pane::children::kill_all();
     });
-    ask_the_users_terminal(&opts.config);
+    let told = told.unwrap_or_else(|| {
+        crate::terminal::outer_terminal::ask(crate::terminal::outer_terminal::ASK_TIMEOUT)
+    });
     let input = InputSource::Terminal(crate::terminal::key_reader::KeyReader::new()?);
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
@@ -203,8 +192,10 @@ fn run_workspace(
         copy_command: crate::terminal::clipboard::local_command(
             opts.config.copy_command.as_deref(),
         ),
+        configured_colours: opts.config.terminal_colours,
     };
-    let mut app = App::new(terminal, ws, router, input, events_rx, &settings);
+    let client = Client::new(terminal, input, router, told);
+    let mut app = App::new(ws, client, events_rx, &settings);
     app.stats = stats;
     app.session = host.take();
     let result = app.run();
@@ -223,17 +214,14 @@ fn run_workspace(
     result
 }
 
+/// The loop's state: the workspace and what all clients share, and the
+/// attached terminal's [`Client`].
 pub(super) struct App<B: FrameSink> {
     pub(super) ws: Workspace,
-    router: InputRouter,
-    pub(super) terminal: Terminal<B>,
-    /// The user's terminal, as last reported.
-    size: Rect,
-    input: InputSource,
+    /// The attached terminal (while detached, the parking PTY's).
+    pub(super) client: Client<B>,
     events_rx: Receiver<LoopEvent>,
     clock: FrameClock,
-    /// The clipboard, bell and cursor shape, written with the next frame.
-    outbox: Outbox,
     deadline_exit: Option<Instant>,
     metrics: Metrics,
     stats: Option<StatsFile>,
@@ -244,16 +232,15 @@ pub(super) struct App<B: FrameSink> {
     clipboard_from_programs: bool,
     /// The local clipboard command (wl-copy, xclip), if any.
     copy_command: Option<Vec<String>>,
+    /// The colours programs are told, as the config sets them; what each
+    /// attached terminal answers fills in the rest.
+    configured_colours: [Option<crate::config::colour::Rgb>; 3],
     /// Reused every wake-up: chunks taken from one pane, pane visit order.
     batch: Vec<crate::pane::pty::OutputChunk>,
     order: Vec<PaneId>,
     /// Where in the pane order this turn's feeding starts.
     feed_rotation: usize,
-    render_cache: crate::render::cache::RenderCache,
-    painter: Painter,
     throttle: TypingThrottle,
-    /// Focus events for the panes that ask (issue 12).
-    focus: crate::input::focus_events::FocusReporter,
     /// Detach and attach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
     session: Option<crate::session::host::Host>,
@@ -269,28 +256,22 @@ pub(super) struct LoopSettings {
     pub writer_name: &'static str,
     /// The local clipboard command (wl-copy, xclip), if any.
     pub copy_command: Option<Vec<String>>,
+    /// `terminal_foreground`, `terminal_background`, `terminal_cursor`.
+    pub configured_colours: [Option<crate::config::colour::Rgb>; 3],
 }
 
 impl<B: FrameSink> App<B> {
     pub(super) fn new(
-        mut terminal: Terminal<B>,
         ws: Workspace,
-        router: InputRouter,
-        input: InputSource,
+        client: Client<B>,
         events_rx: Receiver<LoopEvent>,
         settings: &LoopSettings,
     ) -> Self {
-        let size = terminal.current_buffer_mut().area;
-        frame::release_back_buffer(&mut terminal);
-        Self {
+        let mut app = Self {
             ws,
-            router,
-            terminal,
-            size,
-            input,
+            client,
             events_rx,
             clock: FrameClock::new(settings.frame_interval),
-            outbox: Outbox::default(),
             deadline_exit: settings.exit_after.map(|d| Instant::now() + d),
             metrics: Metrics::new(settings.writer_name),
             stats: None,
@@ -298,15 +279,23 @@ impl<B: FrameSink> App<B> {
             started: Instant::now(),
             clipboard_from_programs: settings.clipboard_from_programs,
             copy_command: settings.copy_command.clone(),
+            configured_colours: settings.configured_colours,
             batch: Vec::with_capacity(64),
             order: Vec::with_capacity(16),
             feed_rotation: 0,
-            render_cache: crate::render::cache::RenderCache::default(),
-            painter: Painter::new(size),
             throttle: TypingThrottle::default(),
-            focus: Default::default(),
             session: None,
-        }
+        };
+        app.tell_panes_the_colours();
+        app
+    }
+
+    /// Programs asking for the terminal's colours are told the attached
+    /// terminal's (under the config's).
+    pub(super) fn tell_panes_the_colours(&mut self) {
+        let colours =
+            crate::client::facts::answered_colours(self.configured_colours, &self.client.facts);
+        self.ws.set_terminal_colours(colours);
     }
 
     fn run(&mut self) -> Result<i32> {
@@ -325,7 +314,7 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
-        self.focus.update(&self.ws);
+        self.client.focus.update(&self.ws);
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
         }
@@ -337,7 +326,7 @@ impl<B: FrameSink> App<B> {
             self.overlay_refresh_at = None;
             self.clock.changed();
         }
-        if self.router.tick(now) {
+        if self.client.router.tick(now) {
             self.clock.changed_now();
         }
         if self.clock.due(now) {
@@ -356,11 +345,11 @@ impl<B: FrameSink> App<B> {
             deadline
                 .min_with(self.deadline_exit)
                 .min_with(self.overlay_refresh_at)
-                .min_with(self.router.next_deadline())
+                .min_with(self.client.router.next_deadline())
                 .min_with(self.throttle.next_deadline(Instant::now()))
                 .min_with(self.ws.next_restart())
                 .min_with(self.ws.next_name_check())
-                .min_with(self.input.deadline())
+                .min_with(self.client.input.deadline())
                 .min_with(wait_limit),
         );
         Ok(None)
@@ -378,7 +367,7 @@ impl<B: FrameSink> App<B> {
     /// Work the poll would not announce: what was sent before the loop
     /// parked (senders only write to the wake pipe after).
     fn work_waiting(&self, now: Instant) -> bool {
-        self.input.pending()
+        self.client.input.pending()
             || !self.events_rx.is_empty()
             || self.ws.panes().any(|pane| {
                 pane.output().is_some_and(|rx| !rx.is_empty())
@@ -400,7 +389,7 @@ impl<B: FrameSink> App<B> {
             tv_sec: i64::try_from(t.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(t.subsec_nanos()),
         });
-        let input = self.input.fd();
+        let input = self.client.input.fd();
         let (_, quiet) = self.quiet_fds(Instant::now());
         let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(2 + quiet.len());
         fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
@@ -418,19 +407,19 @@ impl<B: FrameSink> App<B> {
         }
         drop(quiet);
         if let Some(revents) = input_revents {
-            self.input.polled(revents);
+            self.client.input.polled(revents);
         }
     }
 
     fn drain_input(&mut self) {
-        while let Some((at, ev)) = self.input.next_event() {
+        while let Some((at, ev)) = self.client.input.next_event() {
             self.handle_input(at, &ev);
         }
         // After the events: the SIGWINCH the key reader may have raised
         // just now is taken in this turn, not before the next key.
-        if let Some((cols, rows)) = self.input.take_resize() {
+        if let Some((cols, rows)) = self.client.input.take_resize() {
             let size = frame::drawable_area(cols, rows);
-            if size != self.size && cols > 0 && rows > 0 {
+            if size != self.client.size && cols > 0 && rows > 0 {
                 self.apply_size(size);
                 self.clock.changed_now();
             }
@@ -451,23 +440,28 @@ impl<B: FrameSink> App<B> {
                 // Timed UI changes due before the key arrived come first: a
                 // key pressed after the repeat time is not a repeat, even
                 // when the loop wakes for the key and the deadline at once.
-                if self.router.tick(at) {
+                if self.client.router.tick(at) {
                     self.clock.changed();
                 }
-                self.router.handle_key(&mut self.ws, key)
+                self.client.router.handle_key(&mut self.ws, key)
             }
-            Event::Paste(text) => self.router.handle_paste(&mut self.ws, text),
+            Event::Paste(text) => self.client.router.handle_paste(&mut self.ws, text),
             Event::Mouse(mouse) => {
-                let (_, bar) = frame::split_screen(self.size);
+                let (_, bar) = frame::split_screen(self.client.size);
                 if bar.height > 0
                     && mouse.row == bar.y
                     && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
                 {
-                    let switched = tab_at(&self.ws, self.router.view(), self.size, mouse.column)
-                        .is_some_and(|i| self.ws.select_tab(i));
+                    let switched = tab_at(
+                        &self.ws,
+                        self.client.router.view(),
+                        self.client.size,
+                        mouse.column,
+                    )
+                    .is_some_and(|i| self.ws.select_tab(i));
                     Outcome::redraw_if(switched)
                 } else {
-                    self.router.handle_mouse(&mut self.ws, mouse)
+                    self.client.router.handle_mouse(&mut self.ws, mouse)
                 }
             }
             Event::Resize(cols, rows) => {
@@ -475,7 +469,9 @@ impl<B: FrameSink> App<B> {
                 Outcome::redraw()
             }
             Event::FocusGained | Event::FocusLost => {
-                self.focus.outer_focus(matches!(ev, Event::FocusGained));
+                self.client
+                    .focus
+                    .outer_focus(matches!(ev, Event::FocusGained));
                 Outcome::default()
             }
         };
@@ -510,14 +506,8 @@ impl<B: FrameSink> App<B> {
 
     /// The user's terminal is `size` now.
     fn apply_size(&mut self, size: Rect) {
-        self.size = size;
-        if let Err(err) = self.terminal.resize(size) {
-            tracing::warn!("resizing the terminal: {err}");
-        }
-        frame::release_back_buffer(&mut self.terminal);
-        self.painter.resized(size);
-        let (panes, _) = frame::split_screen(size);
-        self.ws.set_area(panes);
+        self.client.resized(size);
+        self.ws.set_area(self.client.pane_area());
     }
 
     /// Does what input left to the loop.
@@ -528,8 +518,8 @@ impl<B: FrameSink> App<B> {
         self.take_session_commands(&mut commands);
         Effects {
             ws: &self.ws,
-            router: &mut self.router,
-            outbox: &mut self.outbox,
+            router: &mut self.client.router,
+            outbox: &mut self.client.outbox,
             copy_command: self.copy_command.as_deref(),
         }
         .perform(commands);
@@ -611,7 +601,7 @@ impl<B: FrameSink> App<B> {
                 pane.take_in(chunk);
             }
             // A key typed meanwhile stops the slice: keys come first.
-            let input = &self.input;
+            let input = &self.client.input;
             let key_waits = || input.keys_waiting();
             if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET, key_waits) {
                 more = true;
@@ -630,7 +620,7 @@ impl<B: FrameSink> App<B> {
                 };
                 if shown {
                     if bell {
-                        self.outbox.ring_bell();
+                        self.client.outbox.ring_bell();
                     }
                 } else {
                     hidden_activity.push((id, bell));
@@ -643,7 +633,7 @@ impl<B: FrameSink> App<B> {
                 }
                 if let Some(data) = pane.take_clipboard() {
                     if self.clipboard_from_programs {
-                        self.outbox.set_clipboard_from_program(&data);
+                        self.client.outbox.set_clipboard_from_program(&data);
                         self.clock.changed();
                     } else {
                         tracing::info!(
@@ -726,7 +716,7 @@ impl<B: FrameSink> App<B> {
                 LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {
                     if let Some(pane) = self.ws.pane_mut(id) {
                         pane.history_ready(history);
-                        let outcome = self.router.history_arrived(&mut self.ws);
+                        let outcome = self.client.router.history_arrived(&mut self.ws);
                         // Keys typed while it loaded may have yanked text.
                         self.perform(outcome.commands);
                         self.clock.changed_now();
@@ -736,12 +726,14 @@ impl<B: FrameSink> App<B> {
                     let opened = file.map(|file| self.ws.open_history_editor(id, file));
                     if let Err(err) = opened {
                         tracing::warn!("writing a pane's history for the editor: {err:#}");
-                        self.router.notify(format!("history not opened: {err:#}"));
+                        self.client
+                            .router
+                            .notify(format!("history not opened: {err:#}"));
                     }
                     self.clock.changed_now();
                 }
                 LoopEvent::Search(result) => {
-                    self.router.search_result(&mut self.ws, *result);
+                    self.client.router.search_result(&mut self.ws, *result);
                     self.clock.changed_now();
                 }
                 LoopEvent::Signal(sig) => self.on_signal(sig),
@@ -764,53 +756,22 @@ impl<B: FrameSink> App<B> {
         }
         let started = Instant::now();
         let overlay = self
+            .client
             .router
             .ui()
             .fps_shown()
             .then(|| self.overlay_data(started));
-        let counters = self.terminal.backend().counters();
-        let count = || {
-            counters
-                .as_ref()
-                .map_or((0, 0), |c| (c.bytes(), c.writes()))
-        };
-        let (bytes_before, writes_before) = count();
         let echo_of = self.clock.begin_frame();
         // A frame drawn early for an echo parses only the echoing pane's
         // held-back output (and the focused one's, whose cursor is shown);
         // the others may show their previous image.
         let focused = self.ws.focused_id();
         self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
-        self.render_cache.note_changes(self.ws.panes_mut());
-        let ws = &self.ws;
-        let ui = self.router.view();
-        self.render_cache.retain(|id| ws.pane(id).is_some());
-        let backend = self.terminal.backend_mut();
-        backend
-            .write_raw(SYNC_BEGIN)
-            .context("writing to the terminal")?;
-        let left_stale = frame::render_frame(
-            &mut self.terminal,
-            &mut self.painter,
-            &mut self.render_cache,
-            ws,
-            ui,
-            overlay.as_ref(),
-            echo_of,
-        )
-        .context("drawing a frame")?;
-        self.outbox.cursor_style(frame::cursor_style_sequence(ws));
-        let backend = self.terminal.backend_mut();
-        self.outbox
-            .write_to(&mut RawWriter(&mut *backend))
-            .and_then(|()| backend.write_raw(SYNC_END))
-            .context("writing to the terminal")?;
-        backend
-            .end_frame()
-            .context("writing a frame to the terminal")?;
+        // Damage is taken from the panes once, then handed to each client.
+        self.client.render_cache.note_changes(self.ws.panes_mut());
+        let drawn = self.client.draw(&self.ws, overlay.as_ref(), echo_of)?;
+        let (bytes, writes, left_stale) = (drawn.bytes, drawn.writes, drawn.left_stale);
         let done = Instant::now();
-        let (bytes_after, writes_after) = count();
-        let (bytes, writes) = (bytes_after - bytes_before, writes_after - writes_before);
         self.metrics.frame_done(done, done - started, bytes, writes);
         // A pane drawn from a stale image gets a regular frame soon.
         self.clock.frame_done(done, left_stale);

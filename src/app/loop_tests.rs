@@ -13,6 +13,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use super::event_loop::{App, LoopSettings};
 use super::loop_event::{LOOP_EVENT_CAPACITY, pane_mailbox, search_mailbox};
+use crate::client::Client;
 use crate::config::Config;
 use crate::input::router::InputRouter;
 use crate::pane::spawn::ChildEnv;
@@ -64,9 +65,11 @@ impl Harness {
             clipboard_from_programs: false,
             writer_name: "test",
             copy_command: None,
+            configured_colours: [None; 3],
         };
-        let input = super::input_source::InputSource::channel(input_rx);
-        let app = App::new(terminal, ws, router, input, events_rx, &loop_settings);
+        let input = crate::client::input_source::InputSource::channel(input_rx);
+        let client = Client::new(terminal, input, router, Default::default());
+        let app = App::new(ws, client, events_rx, &loop_settings);
         Self {
             app,
             keys,
@@ -75,7 +78,7 @@ impl Harness {
     }
 
     fn screen(&self) -> String {
-        let buffer = self.app.terminal.backend().buffer();
+        let buffer = self.app.client.terminal.backend().buffer();
         let area = buffer.area;
         (0..area.height)
             .map(|y| {
@@ -179,7 +182,7 @@ fn the_loop_draws_the_shell_and_the_echo_of_typed_keys() {
 fn the_loop_keeps_no_second_screen_buffer_across_a_resize() {
     let mut h = Harness::start(40, 10);
     h.run_until("the prompt", |s| s.contains("$ "));
-    h.app.terminal.backend_mut().resize(50, 14);
+    h.app.client.terminal.backend_mut().resize(50, 14);
     h.keys
         .send((Instant::now(), Event::Resize(50, 14)))
         .expect("the loop's input channel");
@@ -190,8 +193,8 @@ fn the_loop_keeps_no_second_screen_buffer_across_a_resize() {
     h.run_until("the command's output", |s| s.contains("after-42"));
     // Swapping makes the spare buffer current (and clears the real one:
     // this is the test's last look at the screen).
-    h.app.terminal.swap_buffers();
-    assert_eq!(h.app.terminal.current_buffer_mut().content.len(), 0);
+    h.app.client.terminal.swap_buffers();
+    assert_eq!(h.app.client.terminal.current_buffer_mut().content.len(), 0);
 }
 
 /// Real programs, real `/proc`: an idle shell's tab and border say its

@@ -276,16 +276,22 @@ impl FastForward {
     /// scanner's too: the fresh parser never saw the rest of the sequence
     /// it was in). The counts of skipped and dropped bytes stay.
     pub fn reset(&mut self) {
+        let colours = self.rep.terminal_colours();
         *self = Self {
             skipped: self.skipped,
             osc_guard: std::mem::take(&mut self.osc_guard),
             ..Self::with_saturation(self.saturation)
         };
+        self.rep.set_terminal_colours(colours);
     }
 
     /// The layer every byte goes through (its modes, keyboard flags).
     pub fn fidelity(&self) -> &Fidelity {
         &self.rep
+    }
+
+    pub fn fidelity_mut(&mut self) -> &mut Fidelity {
+        &mut self.rep
     }
 
     /// The rows parsing may have changed since the last call.

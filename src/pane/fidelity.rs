@@ -135,6 +135,9 @@ pub struct Fidelity {
     /// the background colour needs them).
     regions: [Region; 2],
     keyboard: KeyboardFlags,
+    /// The user's terminal's foreground, background and cursor colours,
+    /// told to a program that asks (OSC 10/11/12 `?`); `None`: no answer.
+    colours: [Option<answers::Rgb>; 3],
     /// Bytes written for vt100 in place of the program's.
     out: Vec<u8>,
 }
@@ -185,15 +188,27 @@ impl Fidelity {
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
+            colours: [None; 3],
             out: Vec::new(),
         }
+    }
+
+    /// What OSC 10, 11 and 12 queries are answered with from now on.
+    pub fn set_terminal_colours(&mut self, colours: [Option<answers::Rgb>; 3]) {
+        self.colours = colours;
+    }
+
+    pub fn terminal_colours(&self) -> [Option<answers::Rgb>; 3] {
+        self.colours
     }
 
     /// Starts over for a fresh parser.
     pub fn reset(&mut self) {
         let mut rep = std::mem::replace(&mut self.follower.rep, RepBound::unbounded());
         rep.reset();
+        let colours = self.colours;
         *self = Self::new(rep);
+        self.colours = colours;
     }
 
     /// After the parser's grid changed size: vt100 (like xterm) then resets
@@ -513,7 +528,13 @@ impl Fidelity {
                 let screen = parser.screen();
                 let flags = self.keyboard.current(screen.alternate_screen());
                 self.out.clear();
-                answers::answer(query, screen, &self.follower.modes, flags, &mut self.out);
+                answers::answer(
+                    query,
+                    screen,
+                    &self.follower.modes,
+                    (flags, &self.colours),
+                    &mut self.out,
+                );
                 parser.callbacks_mut().answer(&self.out);
             }
             Stop::Keyboard(change) => {

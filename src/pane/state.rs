@@ -519,6 +519,14 @@ impl Pane {
         self.fast_forward.fidelity().keyboard_flags(alternate)
     }
 
+    /// What the program is told when it asks for the terminal's
+    /// foreground, background and cursor colours (OSC 10/11/12).
+    pub fn set_terminal_colours(&mut self, colours: [Option<crate::config::colour::Rgb>; 3]) {
+        self.fast_forward
+            .fidelity_mut()
+            .set_terminal_colours(colours);
+    }
+
     pub fn view(&self) -> &ScrollView {
         &self.view
     }

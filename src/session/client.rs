@@ -16,9 +16,13 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 
+use rustix::termios::OptionalActions;
+
 use super::dir;
+
 use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
 use crate::sanitize::escape_controls;
+use crate::terminal::outer_terminal::{self, OuterTerminal as TerminalFacts};
 
 /// The hidden flag that makes `tilework` the workspace process of a new
 /// session (the launcher passes it; users never do).
@@ -334,9 +338,10 @@ pub fn run_attached(stream: UnixStream, name: &str, child: Option<Child>) -> Res
     let saved = rustix::termios::tcgetattr(&stdin).ok();
     let fallback = Fallback { saved };
     let signals = forward_signals(&stream, fallback.clone())?;
+    let facts = ask_the_terminal(fallback.saved.as_ref());
     proto::send_with_fds(
         &stream,
-        &Request::Attach.line(),
+        &Request::Attach(facts).line(),
         &[stdin.as_fd(), io::stdout().as_fd(), io::stderr().as_fd()],
     )
     .with_context(|| format!("handing the terminal to workspace {name}"))?;
@@ -385,6 +390,31 @@ pub fn run_attached(stream: UnixStream, name: &str, child: Option<Child>) -> Res
                 .unwrap_or(1))
         }
     }
+}
+
+/// Asks this process's terminal what the workspace should know of it (its
+/// colours, kitty keys; see `client::facts`), in raw mode so the answers
+/// are neither echoed nor held for a newline, then puts its line
+/// discipline back: the workspace saves and restores the terminal's own.
+/// Waiting here keeps the wait off the workspace's loop.
+fn ask_the_terminal(saved: Option<&rustix::termios::Termios>) -> TerminalFacts {
+    let Some(saved) = saved else {
+        return TerminalFacts::default();
+    };
+    let stdin = io::stdin();
+    let mut raw = saved.clone();
+    raw.make_raw();
+    if let Err(err) = rustix::termios::tcsetattr(&stdin, OptionalActions::Now, &raw) {
+        tracing::warn!("raw mode to ask the terminal: {err}");
+        return TerminalFacts::default();
+    }
+    let facts = outer_terminal::ask(outer_terminal::ASK_TIMEOUT);
+    // Not TCSAFLUSH: a late answer is left for the workspace, which knows
+    // one when it sees it; keys typed meanwhile stay typed.
+    if let Err(err) = rustix::termios::tcsetattr(&stdin, OptionalActions::Now, saved) {
+        tracing::warn!("restoring the terminal after asking it: {err}");
+    }
+    facts
 }
 
 /// How the workspace let go of the terminal.

@@ -20,6 +20,7 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
 use crate::mailbox::Mailbox;
+use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 use crate::terminal::{guard, stdio};
 
 pub use crate::config::OnHangup;
@@ -32,6 +33,8 @@ pub struct Arrival {
     pub stream: UnixStream,
     /// The client's stdin, stdout and stderr.
     pub fds: [OwnedFd; 3],
+    /// What the terminal told its client about itself.
+    pub facts: TerminalFacts,
 }
 
 /// What the session's threads tell the loop.
@@ -83,6 +86,8 @@ pub struct SessionStart {
     pub path: PathBuf,
     pub listener: UnixListener,
     pub first: UnixStream,
+    /// What the launcher's terminal told about itself.
+    pub first_facts: TerminalFacts,
     pub on_hangup: OnHangup,
 }
 
@@ -162,8 +167,9 @@ impl Host {
     }
 
     /// Makes `arrival`'s terminal the workspace's, letting the current one
-    /// go first (it is told why). The caller redraws everything.
-    pub fn attach(&mut self, arrival: Arrival) -> Result<()> {
+    /// go first (it is told why). The caller redraws everything, for a
+    /// terminal that told the returned facts.
+    pub fn attach(&mut self, arrival: Arrival) -> Result<TerminalFacts> {
         let [input, output, errors] = &arrival.fds;
         // Checked first: a client without a terminal takes nothing over.
         if !rustix::termios::isatty(input) || !rustix::termios::isatty(output) {
@@ -185,7 +191,8 @@ impl Host {
             );
             return Err(err).context("setting up the terminal");
         }
-        self.link(arrival.stream)
+        self.link(arrival.stream)?;
+        Ok(arrival.facts)
     }
 
     /// Starts the link thread of the terminal now on stdio.
@@ -320,7 +327,10 @@ pub fn tell(mut stream: &UnixStream, note: &ServerNote) -> io::Result<()> {
 
 /// Waits (up to `limit`) for the launcher's connection on a fresh
 /// workspace's listener and takes its terminal onto stdio.
-pub fn accept_first(listener: &UnixListener, limit: Duration) -> Result<UnixStream> {
+pub fn accept_first(
+    listener: &UnixListener,
+    limit: Duration,
+) -> Result<(UnixStream, TerminalFacts)> {
     let mut fds = [PollFd::new(listener, PollFlags::IN)];
     let timeout = rustix::event::Timespec {
         tv_sec: i64::try_from(limit.as_secs()).unwrap_or(i64::MAX),
@@ -339,7 +349,7 @@ pub fn accept_first(listener: &UnixListener, limit: Duration) -> Result<UnixStre
         Incoming::Attach(arrival) => {
             let [input, output, errors] = &arrival.fds;
             stdio::install(input, output, errors).context("taking the terminal")?;
-            Ok(arrival.stream)
+            Ok((arrival.stream, arrival.facts))
         }
         _ => bail!("the first client did not attach"),
     }
@@ -382,8 +392,8 @@ fn receive(stream: UnixStream, me: u32) -> Result<Incoming> {
         }
     };
     Ok(match request {
-        Request::Attach => match <[OwnedFd; 3]>::try_from(fds) {
-            Ok(fds) => Incoming::Attach(Arrival { stream, fds }),
+        Request::Attach(facts) => match <[OwnedFd; 3]>::try_from(fds) {
+            Ok(fds) => Incoming::Attach(Arrival { stream, fds, facts }),
             Err(_) => {
                 let _ = tell(
                     &stream,

@@ -10,6 +10,8 @@ use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 
+use crate::config::colour::Rgb;
+use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 use rustix::net::{
     RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
     SendAncillaryMessage, SendFlags,
@@ -25,8 +27,10 @@ pub const MAX_LINE: usize = 4096;
 /// A client's first message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
-    /// Take over the terminal whose stdin, stdout and stderr come along.
-    Attach,
+    /// Take over the terminal whose stdin, stdout and stderr come along;
+    /// what it told about itself when its client asked (see
+    /// `client::facts`).
+    Attach(TerminalFacts),
     /// Describe yourself (for `tilework ls`).
     Info,
     /// End the workspace (`tilework kill`).
@@ -88,7 +92,7 @@ pub struct Info {
 impl Request {
     pub fn line(&self) -> String {
         let verb = match self {
-            Request::Attach => "attach",
+            Request::Attach(facts) => return format!("{VERSION} attach{}\n", facts_words(facts)),
             Request::Info => "info",
             Request::Kill => "kill",
             Request::Call(len) => return format!("{VERSION} call {len}\n"),
@@ -103,8 +107,12 @@ impl Request {
                 line.split(' ').next().unwrap_or_default()
             ));
         };
+        if let Some(words) = rest.strip_prefix("attach")
+            && (words.is_empty() || words.starts_with(' '))
+        {
+            return Ok(Request::Attach(parse_facts(words)));
+        }
         match rest {
-            "attach" => Ok(Request::Attach),
             "info" => Ok(Request::Info),
             "kill" => Ok(Request::Kill),
             other => match other.strip_prefix("call ").map(str::parse) {
@@ -113,6 +121,47 @@ impl Request {
             },
         }
     }
+}
+
+const COLOUR_WORDS: [&str; 3] = ["fg", "bg", "cursor"];
+
+/// A terminal's facts as words after `attach`: ` fg=RRRR/GGGG/BBBB`,
+/// `bg=`, `cursor=` for the colours it answered, ` kitty` when it speaks
+/// the kitty keyboard protocol.
+fn facts_words(facts: &TerminalFacts) -> String {
+    let mut words = String::new();
+    for (name, colour) in COLOUR_WORDS.iter().zip(facts.colours) {
+        if let Some(Rgb(r, g, b)) = colour {
+            words.push_str(&format!(" {name}={r:04x}/{g:04x}/{b:04x}"));
+        }
+    }
+    if facts.kitty_keyboard {
+        words.push_str(" kitty");
+    }
+    if facts.answered {
+        words.push_str(" answered");
+    }
+    words
+}
+
+/// The reverse of [`facts_words`]; words it does not know (a newer
+/// client's) are skipped.
+fn parse_facts(words: &str) -> TerminalFacts {
+    let mut facts = TerminalFacts::default();
+    for word in words.split_whitespace() {
+        match word.split_once('=') {
+            Some((name, colour)) => {
+                if let Some(slot) = COLOUR_WORDS.iter().position(|w| *w == name) {
+                    facts.colours[slot] =
+                        crate::config::colour::parse_colour(&format!("rgb:{colour}"));
+                }
+            }
+            None if word == "kitty" => facts.kitty_keyboard = true,
+            None if word == "answered" => facts.answered = true,
+            None => {}
+        }
+    }
+    facts
 }
 
 impl ClientNote {
@@ -312,7 +361,12 @@ mod tests {
     #[test]
     fn every_message_reads_back_as_itself() {
         for req in [
-            Request::Attach,
+            Request::Attach(TerminalFacts::default()),
+            Request::Attach(TerminalFacts {
+                colours: [Some(Rgb(0xffff, 0, 0x1234)), None, Some(Rgb(1, 2, 3))],
+                kitty_keyboard: true,
+                answered: true,
+            }),
             Request::Info,
             Request::Kill,
             Request::Call(0),
@@ -366,10 +420,18 @@ mod tests {
     fn descriptors_travel_with_the_request() {
         let (a, b) = UnixStream::pair().unwrap();
         let file = tempfile::tempfile().unwrap();
-        send_with_fds(&a, &Request::Attach.line(), &[file.as_fd(), file.as_fd()]).unwrap();
+        send_with_fds(
+            &a,
+            &Request::Attach(TerminalFacts::default()).line(),
+            &[file.as_fd(), file.as_fd()],
+        )
+        .unwrap();
         (&a).write_all(b"resize\n").unwrap();
         let (line, fds) = recv_request(&b).unwrap();
-        assert_eq!(Request::parse(&line), Ok(Request::Attach));
+        assert_eq!(
+            Request::parse(&line),
+            Ok(Request::Attach(TerminalFacts::default()))
+        );
         assert_eq!(fds.len(), 2);
         // What followed the request is still there, whole.
         let mut reader = LineReader::default();

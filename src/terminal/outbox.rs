@@ -14,6 +14,9 @@ pub struct Outbox {
     from_program: Option<Vec<u8>>,
     from_user: Option<Vec<u8>>,
     bell: bool,
+    /// Turn on the kitty keyboard flags tilework wants (a terminal that
+    /// speaks the protocol just attached).
+    kitty_keyboard: bool,
     /// The cursor shape wanted (DECSCUSR) and the one last written.
     cursor_style: &'static [u8],
     written_cursor_style: &'static [u8],
@@ -38,6 +41,19 @@ impl Outbox {
         self.bell = true;
     }
 
+    /// With the next frame, turn on the kitty keyboard flags tilework wants
+    /// (see `outer_terminal::push_kitty_flags`).
+    pub fn push_kitty_keyboard(&mut self) {
+        self.kitty_keyboard = true;
+    }
+
+    /// Another terminal is attached (or the same one again, reset by the
+    /// detach): nothing written to the last one is there.
+    pub fn terminal_changed(&mut self) {
+        self.written_cursor_style = b"";
+        self.kitty_keyboard = false;
+    }
+
     /// The cursor shape the focused pane asks for; written only when it
     /// differs from the last one written.
     pub fn cursor_style(&mut self, sequence: &'static [u8]) {
@@ -46,6 +62,9 @@ impl Outbox {
 
     /// Writes and forgets everything pending.
     pub fn write_to(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if std::mem::take(&mut self.kitty_keyboard) {
+            crate::terminal::outer_terminal::push_kitty_flags(out)?;
+        }
         if self.cursor_style != self.written_cursor_style {
             out.write_all(self.cursor_style)?;
             self.written_cursor_style = self.cursor_style;
@@ -90,6 +109,16 @@ mod tests {
             b"\x1b[5 q\x1b]52;c;aGk=\x07\x1b]52;c;eW8=\x07\x07"
         );
         assert_eq!(written(&mut outbox), b"");
+    }
+
+    #[test]
+    fn the_kitty_flags_are_pushed_once_per_attach() {
+        let mut outbox = Outbox::default();
+        outbox.push_kitty_keyboard();
+        assert_eq!(written(&mut outbox), b"\x1b[>1u");
+        assert_eq!(written(&mut outbox), b"");
+        outbox.push_kitty_keyboard();
+        assert_eq!(written(&mut outbox), b"\x1b[>1u");
     }
 
     #[test]

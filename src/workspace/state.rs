@@ -196,6 +196,9 @@ pub struct Workspace {
     names_due: Option<Instant>,
     /// A history opened in the editor keeps its colours (`editor_ansi`).
     editor_ansi: bool,
+    /// What programs asking for the terminal's colours are told (the
+    /// attached terminal's, under the config's).
+    terminal_colours: [Option<crate::config::colour::Rgb>; 3],
 }
 
 /// A pane's content area: its rectangle minus the border.
@@ -246,10 +249,20 @@ impl Workspace {
             probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
             names_due: None,
             editor_ansi: false,
+            terminal_colours: [None; 3],
         }
     }
 
     /// Histories opened in the editor (`C-b e`) keep colours as SGR.
+    /// Programs asking for the terminal's colours are told `colours`, in
+    /// every pane and every pane opened later.
+    pub fn set_terminal_colours(&mut self, colours: [Option<crate::config::colour::Rgb>; 3]) {
+        self.terminal_colours = colours;
+        for pane in self.panes_mut() {
+            pane.set_terminal_colours(colours);
+        }
+    }
+
     pub fn set_editor_ansi(&mut self, on: bool) {
         self.editor_ansi = on;
     }
@@ -546,7 +559,7 @@ impl Workspace {
     }
 
     fn start_pane_in(&mut self, id: PaneId, launch: PaneLaunch, inner: Rect) {
-        let pane = Pane::spawn(
+        let mut pane = Pane::spawn(
             id,
             launch.spec,
             launch.label,
@@ -555,6 +568,7 @@ impl Workspace {
             self.settings.scrollback_bytes,
             self.launcher.as_ref(),
         );
+        pane.set_terminal_colours(self.terminal_colours);
         self.insert_pane(pane, launch.keep_open, launch.restart);
         if let Some(member) = self.panes.get_mut(&id) {
             member.title = launch.title;

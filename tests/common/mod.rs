@@ -37,6 +37,37 @@ pub struct Tilework {
     pub cols: u16,
 }
 
+/// How the harness's terminal answers the questions tilework asks it.
+/// Every terminal answers the device attributes query; the rest are
+/// optional.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TerminalReplies {
+    /// Answer OSC 11 `?` with this (`rgb:RRRR/GGGG/BBBB`).
+    pub background: Option<&'static str>,
+    /// Answer the kitty keyboard query (`CSI ? u`): it speaks the protocol.
+    pub kitty: bool,
+}
+
+impl TerminalReplies {
+    /// The answers to the questions in `written`, in their order.
+    fn to(&self, written: &[u8]) -> Vec<u8> {
+        let mut reply = Vec::new();
+        let has = |q: &[u8]| written.windows(q.len()).any(|w| w == q);
+        if let Some(bg) = self.background
+            && has(b"\x1b]11;?")
+        {
+            reply.extend_from_slice(format!("\x1b]11;{bg}\x1b\\").as_bytes());
+        }
+        if self.kitty && has(b"\x1b[?u") {
+            reply.extend_from_slice(b"\x1b[?0u");
+        }
+        if has(b"\x1b[c") {
+            reply.extend_from_slice(b"\x1b[?1;2c");
+        }
+        reply
+    }
+}
+
 /// A directory removed when the test ends.
 pub struct TempDir(pub PathBuf);
 
@@ -120,6 +151,19 @@ impl Tilework {
         cols: u16,
         env: &[(&str, &str)],
     ) -> Self {
+        Self::start_answering(program, args, rows, cols, env, TerminalReplies::default())
+    }
+
+    /// Like [`Tilework::start_program`], in a terminal that answers
+    /// tilework's questions as `replies` says.
+    pub fn start_answering(
+        program: &str,
+        args: &[&str],
+        rows: u16,
+        cols: u16,
+        env: &[(&str, &str)],
+        replies: TerminalReplies,
+    ) -> Self {
         let dir = TempDir::new("run");
         let pty = native_pty_system()
             .openpty(PtySize {
@@ -180,14 +224,13 @@ impl Tilework {
             Condvar::new(),
         ));
         let reader_shared = Arc::clone(&shared);
-        // Like a real terminal, the harness answers the device attributes
-        // query tilework sends at start (its last question to the terminal:
-        // the answer ends its wait).
+        // Like a real terminal, the harness answers the questions tilework
+        // asks when a terminal is brought to it (the device attributes
+        // query last: its answer ends the wait).
         let mut answers =
             filedescriptor::FileDescriptor::dup(&pty.master.as_raw_fd().unwrap()).unwrap();
         std::thread::spawn(move || {
             let mut buf = vec![0u8; 65536];
-            let mut answered = false;
             loop {
                 use std::os::fd::AsRawFd as _;
                 let mut pfd = [filedescriptor::pollfd {
@@ -220,9 +263,9 @@ impl Tilework {
                     }
                     Err(_) => 0,
                 };
-                if !answered && buf[..n].windows(3).any(|w| w == b"\x1b[c") {
-                    answered = true;
-                    let _ = answers.write_all(b"\x1b[?1;2c");
+                let reply = replies.to(&buf[..n]);
+                if !reply.is_empty() {
+                    let _ = answers.write_all(&reply);
                 }
                 let (lock, cvar) = &*reader_shared;
                 let mut s = lock.lock().unwrap();

@@ -59,7 +59,7 @@ impl<B: FrameSink> App<B> {
             }
         };
         tracing::info!(%action, "tilework action");
-        let outcome = self.router.run_action(&mut self.ws, action);
+        let outcome = self.client.router.run_action(&mut self.ws, action);
         self.follow_outcome(outcome);
         Reply::Text(Vec::new())
     }
@@ -123,7 +123,7 @@ impl<B: FrameSink> App<B> {
                 _ => "there is no tab to open the pane in",
             });
         };
-        self.router.focus_moved(&mut self.ws);
+        self.client.router.focus_moved(&mut self.ws);
         self.clock.changed_now();
         self.ws.names_may_change(Instant::now());
         if let Some(err) = self.ws.pane(id).and_then(|p| p.spawn_error()) {

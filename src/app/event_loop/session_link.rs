@@ -77,7 +77,7 @@ impl<B: FrameSink> App<B> {
         };
         match event {
             SessionEvent::Attach(arrival) => match host.attach(arrival) {
-                Ok(()) => self.attached(),
+                Ok(facts) => self.attached(facts),
                 Err(err) => {
                     tracing::warn!("attaching a terminal: {err:#}");
                     // Let go of the last terminal if the attempt did.
@@ -118,23 +118,25 @@ impl<B: FrameSink> App<B> {
     /// Frames go to whatever is on stdio now; the last terminal is no
     /// longer held open by the frame writer.
     fn reopen_output(&mut self) {
-        if let Err(err) = self.terminal.backend_mut().reopen() {
+        if let Err(err) = self.client.terminal.backend_mut().reopen() {
             tracing::warn!("reopening the terminal output: {err}");
         }
     }
 
-    /// A terminal was attached: the workspace takes its size and draws
-    /// everything on it at once.
-    fn attached(&mut self) {
+    /// A terminal was attached: the workspace takes its size and what it
+    /// told about itself, and draws everything on it at once.
+    fn attached(&mut self, facts: crate::client::TerminalFacts) {
         self.reopen_output();
+        self.client.told(facts);
+        self.tell_panes_the_colours();
         // A reader stopped on a dead terminal reads the new one.
-        self.input.reopen();
+        self.client.input.reopen();
         let size = match crate::terminal::stdio::size() {
             Ok((cols, rows)) if cols > 0 && rows > 0 => frame::drawable_area(cols, rows),
-            Ok(_) => self.size,
+            Ok(_) => self.client.size,
             Err(err) => {
                 tracing::warn!("reading the attached terminal's size: {err}");
-                self.size
+                self.client.size
             }
         };
         // A resize clears the screen and forgets what the last frame left,

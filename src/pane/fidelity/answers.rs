@@ -7,13 +7,12 @@
 //! the layer parses everything before a query first, then appends its
 //! answer to the same queue vt100's callbacks answer into ([`Answers`]).
 //!
-//! The colours are the user's terminal's own: asked once at start
-//! (`terminal/outer_terminal.rs`) or set in the config. When neither
+//! The colours are the user's terminal's own: asked at every attach
+//! (`client::facts`) or set in the config, and kept by each pane's layer. When neither
 //! knows one, the query gets no answer, as from a terminal that does not
 //! support it (programs then keep their default theme).
 
 use std::io::Write as _;
-use std::sync::RwLock;
 
 pub use crate::config::colour::{Rgb, parse_colour};
 use crate::pane::fidelity::Modes;
@@ -41,36 +40,12 @@ pub enum Query {
     KeyboardFlags,
 }
 
-/// The user's terminal's foreground, background and cursor colours.
-static TERMINAL_COLOURS: RwLock<[Option<Rgb>; 3]> = RwLock::new([None; 3]);
-
-/// Sets what OSC 10, 11 and 12 queries are answered with (`None`: no answer).
-pub fn set_terminal_colours(colours: [Option<Rgb>; 3]) {
-    if let Ok(mut c) = TERMINAL_COLOURS.write() {
-        *c = colours;
-    }
-}
-
-/// Sets the colours still unknown (the config's override comes first; what
-/// the terminal answers fills in the rest).
-pub fn fill_terminal_colours(colours: [Option<Rgb>; 3]) {
-    if let Ok(mut c) = TERMINAL_COLOURS.write() {
-        for (have, new) in c.iter_mut().zip(colours) {
-            *have = have.or(new);
-        }
-    }
-}
-
-pub fn terminal_colours() -> [Option<Rgb>; 3] {
-    TERMINAL_COLOURS.read().map(|c| *c).unwrap_or([None; 3])
-}
-
 /// Appends the answer to `query`, if there is one.
 pub fn answer(
     query: Query,
     screen: &vt100::Screen,
     modes: &Modes,
-    keyboard_flags: u8,
+    (keyboard_flags, colours): (u8, &[Option<Rgb>; 3]),
     out: &mut Vec<u8>,
 ) {
     // Writing to a Vec cannot fail.
@@ -83,7 +58,6 @@ pub fn answer(
         }
         Query::KeyboardFlags => write!(out, "\x1b[?{keyboard_flags}u"),
         Query::Colours { asked, bel } => {
-            let colours = terminal_colours();
             let end = if bel { "\x07" } else { "\x1b\\" };
             for (i, colour) in colours.iter().enumerate() {
                 if asked & (1 << i) != 0

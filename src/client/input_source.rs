@@ -10,10 +10,6 @@ use rustix::event::PollFlags;
 
 use crate::terminal::key_reader::KeyReader;
 
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "the channel is for the loop's tests")
-)]
 pub enum InputSource {
     Terminal(KeyReader),
     /// Events as the terminal would give them, stamped by the sender, who

@@ -1,0 +1,174 @@
+//! One attached terminal: everything that belongs to one user's terminal
+//! rather than to the workspace it shows (tmux's `struct client` with its
+//! `struct tty`).
+//!
+//! A [`Client`] owns the frame stream to its terminal and what makes each
+//! frame cheap (the painter's last picture, the render cache), where its
+//! input comes from, its own input state (prefix, copy mode, prompts,
+//! popups: the [`InputRouter`]), what it shows of the workspace (its
+//! size), its side effects waiting for the next frame (clipboard, bell,
+//! cursor shape), the focus it reports to programs, and what the terminal
+//! told about itself when it attached ([`TerminalFacts`]).
+//!
+//! The loop (`crate::app`) keeps only what all clients share: the
+//! workspace and its panes, the frame clock, metrics. Its turn is input
+//! from each client, then the panes' output, then events, then a frame for
+//! each client that is due.
+//!
+//! - [`input_source`]: the terminal read on the loop's thread, or a channel
+//!   in the loop's own tests.
+//! - [`facts`]: what the terminal told about itself, asked at every attach.
+
+pub mod facts;
+pub mod input_source;
+
+use anyhow::{Context, Result};
+use ratatui::Terminal;
+use ratatui::layout::Rect;
+
+pub use facts::TerminalFacts;
+use input_source::InputSource;
+
+use crate::input::focus_events::FocusReporter;
+use crate::input::router::InputRouter;
+use crate::pane::PaneId;
+use crate::render::cache::RenderCache;
+use crate::render::fps_overlay::OverlayData;
+use crate::render::frame;
+use crate::render::painter::Painter;
+use crate::terminal::frame_sink::{FrameSink, RawWriter};
+use crate::terminal::outbox::Outbox;
+use crate::terminal::output::{SYNC_BEGIN, SYNC_END};
+use crate::workspace::Workspace;
+
+/// What drawing a frame cost, and whether a pane was drawn from a stale
+/// image (it gets a regular frame soon).
+pub struct Drawn {
+    pub bytes: u64,
+    pub writes: u64,
+    pub left_stale: bool,
+}
+
+/// One user's terminal attached to the workspace.
+pub struct Client<B: FrameSink> {
+    /// Frames go here: the one `write(2)` per frame.
+    pub terminal: Terminal<B>,
+    /// The terminal's drawable area, as last reported.
+    pub size: Rect,
+    /// Where its keys, mouse and resizes come from.
+    pub input: InputSource,
+    /// Its modal input state and what the screen shows of it.
+    pub router: InputRouter,
+    /// Only the rows that changed since its last frame are written.
+    pub painter: Painter,
+    /// Pane images kept between its frames.
+    pub render_cache: RenderCache,
+    /// Clipboard, bell and cursor shape, written with its next frame.
+    pub outbox: Outbox,
+    /// Focus events for the panes that ask, as this terminal's focus goes.
+    pub focus: FocusReporter,
+    /// What the terminal said about itself when it attached.
+    pub facts: TerminalFacts,
+}
+
+impl<B: FrameSink> Client<B> {
+    /// A client drawing on `terminal`, whose current buffer's area is its
+    /// size.
+    pub fn new(
+        mut terminal: Terminal<B>,
+        input: InputSource,
+        router: InputRouter,
+        facts: TerminalFacts,
+    ) -> Self {
+        let size = terminal.current_buffer_mut().area;
+        frame::release_back_buffer(&mut terminal);
+        let mut client = Self {
+            terminal,
+            size,
+            input,
+            router,
+            painter: Painter::new(size),
+            render_cache: RenderCache::default(),
+            outbox: Outbox::default(),
+            focus: FocusReporter::default(),
+            facts: TerminalFacts::default(),
+        };
+        client.told(facts);
+        client
+    }
+
+    /// The terminal attached anew (or another one in its place) and told
+    /// `facts`: what it understands is set up again with its next frame.
+    pub fn told(&mut self, facts: TerminalFacts) {
+        self.outbox.terminal_changed();
+        if facts.kitty_keyboard {
+            // Written after the guard switched to the alternate screen,
+            // where the flags live and go away with it.
+            self.outbox.push_kitty_keyboard();
+        }
+        self.facts = facts;
+    }
+
+    /// The terminal's size is `size` now: the next frame is whole.
+    pub fn resized(&mut self, size: Rect) {
+        self.size = size;
+        if let Err(err) = self.terminal.resize(size) {
+            tracing::warn!("resizing the terminal: {err}");
+        }
+        frame::release_back_buffer(&mut self.terminal);
+        self.painter.resized(size);
+    }
+
+    /// Draws one frame of `ws` for this terminal, in one synchronized
+    /// update and one `write(2)`, with what its outbox holds.
+    pub fn draw(
+        &mut self,
+        ws: &Workspace,
+        overlay: Option<&OverlayData>,
+        echo_of: Option<PaneId>,
+    ) -> Result<Drawn> {
+        let counters = self.terminal.backend().counters();
+        let count = || {
+            counters
+                .as_ref()
+                .map_or((0, 0), |c| (c.bytes(), c.writes()))
+        };
+        let (bytes_before, writes_before) = count();
+        self.render_cache.retain(|id| ws.pane(id).is_some());
+        let backend = self.terminal.backend_mut();
+        backend
+            .write_raw(SYNC_BEGIN)
+            .context("writing to the terminal")?;
+        let left_stale = frame::render_frame(
+            &mut self.terminal,
+            &mut self.painter,
+            &mut self.render_cache,
+            ws,
+            self.router.view(),
+            overlay,
+            echo_of,
+        )
+        .context("drawing a frame")?;
+        self.outbox.cursor_style(frame::cursor_style_sequence(ws));
+        let backend = self.terminal.backend_mut();
+        self.outbox
+            .write_to(&mut RawWriter(&mut *backend))
+            .and_then(|()| backend.write_raw(SYNC_END))
+            .context("writing to the terminal")?;
+        backend
+            .end_frame()
+            .context("writing a frame to the terminal")?;
+        let (bytes_after, writes_after) = count();
+        Ok(Drawn {
+            bytes: bytes_after - bytes_before,
+            writes: writes_after - writes_before,
+            left_stale,
+        })
+    }
+
+    /// The part of its screen the panes are drawn on (the rest is the
+    /// status bar).
+    pub fn pane_area(&self) -> Rect {
+        frame::split_screen(self.size).0
+    }
+}
