@@ -3,6 +3,7 @@
 //! from other threads, and draws a frame when something changed.
 //!
 //! - `event_loop`: start-up ([`run`]) and the loop itself.
+//! - `feed`: each turn's share of every pane's output.
 //! - [`frame_clock`]: when to draw (dirty, urgent, echo, frame cap).
 //! - `input_commands`: what input leaves to the loop (saving a profile,
 //!   the clipboard, search threads).
@@ -11,6 +12,7 @@
 //! - `signals`: SIGTERM, SIGHUP, SIGINT become a clean shutdown.
 
 mod event_loop;
+mod feed;
 pub mod frame_clock;
 mod input_commands;
 pub mod loop_event;

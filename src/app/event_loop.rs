@@ -13,7 +13,6 @@
 //! With nothing changed the loop blocks without a timeout: idle costs no
 //! wake-ups.
 
-use std::os::fd::BorrowedFd;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -26,7 +25,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
 use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent, pane_mailbox, search_mailbox};
-use crate::app::typing_throttle::{self, TYPING_WINDOW, TypingThrottle};
+use crate::app::typing_throttle::{TYPING_WINDOW, TypingThrottle};
 use crate::client::Client;
 use crate::client::input_source::InputSource;
 use crate::config::Config;
@@ -220,30 +219,30 @@ pub(super) struct App<B: FrameSink> {
     pub(super) ws: Workspace,
     /// The attached terminal (while detached, the parking PTY's).
     pub(super) client: Client<B>,
-    events_rx: Receiver<LoopEvent>,
-    clock: FrameClock,
-    deadline_exit: Option<Instant>,
-    metrics: Metrics,
-    stats: Option<StatsFile>,
+    pub(super) events_rx: Receiver<LoopEvent>,
+    pub(super) clock: FrameClock,
+    pub(super) deadline_exit: Option<Instant>,
+    pub(super) metrics: Metrics,
+    pub(super) stats: Option<StatsFile>,
     /// With the overlay on, one frame a second after the last one so the
     /// overlay can show that activity stopped (then nothing more).
-    overlay_refresh_at: Option<Instant>,
-    started: Instant,
-    clipboard_from_programs: bool,
+    pub(super) overlay_refresh_at: Option<Instant>,
+    pub(super) started: Instant,
+    pub(super) clipboard_from_programs: bool,
     /// The local clipboard command (wl-copy, xclip), if any.
-    copy_command: Option<Vec<String>>,
+    pub(super) copy_command: Option<Vec<String>>,
     /// The colours programs are told, as the config sets them; what each
     /// attached terminal answers fills in the rest.
-    configured_colours: [Option<crate::config::colour::Rgb>; 3],
+    pub(super) configured_colours: [Option<crate::config::colour::Rgb>; 3],
     /// Reused every wake-up: chunks taken from one pane, pane visit order.
-    batch: Vec<crate::pane::pty::OutputChunk>,
-    order: Vec<PaneId>,
+    pub(super) batch: Vec<crate::pane::pty::OutputChunk>,
+    pub(super) order: Vec<PaneId>,
     /// Where in the pane order this turn's feeding starts.
-    feed_rotation: usize,
-    throttle: TypingThrottle,
+    pub(super) feed_rotation: usize,
+    pub(super) throttle: TypingThrottle,
     /// Detach and attach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
-    session: Option<crate::session::host::Host>,
+    pub(super) session: Option<crate::session::host::Host>,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -525,171 +524,6 @@ impl<B: FrameSink> App<B> {
         .perform(commands);
     }
 
-    /// Feeds each pane up to its byte budget. Returns whether bytes remain.
-    fn drain_panes(&mut self) -> bool {
-        let mut more = false;
-        let mut hidden_activity = Vec::new();
-        let mut visible: Option<Vec<PaneId>> = None;
-        // The pane waiting to echo a key goes first; while it waits, flooding
-        // panes get only a small slice so the echo is not stuck behind them.
-        let echo = self.clock.awaited_echo();
-        self.order.clear();
-        self.order
-            .extend(echo.filter(|id| self.ws.pane(*id).is_some()));
-        let first_other = self.order.len();
-        self.order
-            .extend(self.ws.pane_ids().filter(|id| Some(*id) != echo));
-        // While typing, the other panes share one allowance: who goes first
-        // takes turns, or the last panes would get none of it.
-        let others = &mut self.order[first_other..];
-        if !others.is_empty() {
-            self.feed_rotation = self.feed_rotation.wrapping_add(1);
-            others.rotate_left(self.feed_rotation % others.len());
-        }
-        let now = Instant::now();
-        // Seen before their channels are emptied below, which keeps a
-        // quiet pane's own reads after its thread's chunks.
-        let quiet_ready = self.quiet_panes_ready(now);
-        for i in 0..self.order.len() {
-            let id = self.order[i];
-            if !self.throttle.may_feed(id, now) {
-                continue;
-            }
-            let Some(pane) = self.ws.pane_mut(id) else {
-                continue;
-            };
-            let budget = if echo.is_some() && echo != Some(id) {
-                ECHO_WAIT_BUDGET
-            } else {
-                PANE_BYTE_BUDGET
-            };
-            // Take the whole slice before parsing any of it: the reader is
-            // woken once per batch instead of once per chunk (a blocked
-            // sender wakes on every freed slot and spins meanwhile). Output
-            // left from the last turn's slice goes first and counts.
-            let waiting = pane.unfed();
-            let mut taken = waiting;
-            // Lines are counted only for an allowance: a flood nobody types
-            // beside is not scanned twice.
-            let charged = self.throttle.limits(id, now);
-            let mut cost = 0;
-            let mut quiet = quiet_ready.contains(&id);
-            while taken < budget {
-                let chunk = match pane.try_output() {
-                    Some(chunk) => chunk,
-                    // The channel is empty: the loop reads the PTY itself.
-                    None if std::mem::take(&mut quiet) => match pane.read_quiet() {
-                        Some(chunk) => chunk,
-                        None => break,
-                    },
-                    None => break,
-                };
-                taken += chunk.len();
-                cost += if charged {
-                    typing_throttle::cost_of(&chunk)
-                } else {
-                    chunk.len()
-                };
-                self.batch.push(chunk);
-                if !self.throttle.may_feed_more(id, cost, now) {
-                    break;
-                }
-            }
-            self.throttle.fed(id, cost, now);
-            let fed = waiting > 0 || !self.batch.is_empty();
-            for chunk in self.batch.drain(..) {
-                pane.take_in(chunk);
-            }
-            // A key typed meanwhile stops the slice: keys come first.
-            let input = &self.client.input;
-            let key_waits = || input.keys_waiting();
-            if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET, key_waits) {
-                more = true;
-            }
-            if fed {
-                self.ws.names_may_change(now);
-                let Some(pane) = self.ws.pane_mut(id) else {
-                    continue;
-                };
-                let bell = pane.take_bell();
-                let shown = visible
-                    .get_or_insert_with(|| self.ws_visible_ids())
-                    .contains(&id);
-                let Some(pane) = self.ws.pane_mut(id) else {
-                    continue;
-                };
-                if shown {
-                    if bell {
-                        self.client.outbox.ring_bell();
-                    }
-                } else {
-                    hidden_activity.push((id, bell));
-                }
-                if self.clock.output_from(id, shown) {
-                    self.metrics.key_reflected();
-                }
-                if pane.queued() > 0 && !self.throttle.holds_back(id, now) {
-                    more = true;
-                }
-                if let Some(data) = pane.take_clipboard() {
-                    if self.clipboard_from_programs {
-                        self.client.outbox.set_clipboard_from_program(&data);
-                        self.clock.changed();
-                    } else {
-                        tracing::info!(
-                            ?id,
-                            "OSC 52 clipboard write refused (clipboard_from_programs = false)"
-                        );
-                    }
-                }
-            } else if pane.queued() > 0 {
-                more = true;
-            }
-        }
-        for (id, bell) in hidden_activity {
-            if self.ws.note_activity(id, bell) {
-                // The status bar's tab markers changed.
-                self.clock.changed();
-            }
-        }
-        more
-    }
-
-    /// The panes whose PTY the loop holds (see `pane::reader_gate`) and
-    /// may read now (not held back while the user types), with those PTYs.
-    fn quiet_fds(&self, now: Instant) -> (Vec<PaneId>, Vec<BorrowedFd<'_>>) {
-        self.ws
-            .panes()
-            .filter(|pane| !self.throttle.holds_back(pane.id, now))
-            .filter_map(|pane| Some((pane.id, pane.quiet_fd()?)))
-            .unzip()
-    }
-
-    /// Of [`Self::quiet_fds`], the panes with something to read (or hung
-    /// up).
-    fn quiet_panes_ready(&self, now: Instant) -> Vec<PaneId> {
-        use rustix::event::{PollFd, PollFlags, Timespec};
-        let (ids, fds) = self.quiet_fds(now);
-        if fds.is_empty() {
-            return Vec::new();
-        }
-        let mut polled: Vec<PollFd<'_>> = fds
-            .iter()
-            .map(|fd| PollFd::new(fd, PollFlags::IN))
-            .collect();
-        if let Err(err) = rustix::event::poll(&mut polled, Some(&Timespec::default())) {
-            if err != rustix::io::Errno::INTR {
-                tracing::warn!("polling quiet panes: {err}");
-            }
-            return Vec::new();
-        }
-        ids.into_iter()
-            .zip(&polled)
-            .filter(|(_, fd)| !fd.revents().is_empty())
-            .map(|(id, _)| id)
-            .collect()
-    }
-
     /// Parses the held-back output of the visible panes `which` picks.
     fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
         for id in self.ws_visible_ids() {
@@ -701,7 +535,7 @@ impl<B: FrameSink> App<B> {
         }
     }
 
-    fn ws_visible_ids(&self) -> Vec<PaneId> {
+    pub(super) fn ws_visible_ids(&self) -> Vec<PaneId> {
         self.ws.visible().into_iter().map(|(id, _)| id).collect()
     }
 

@@ -1,0 +1,181 @@
+//! Feeding the panes on every turn: each pane's output, up to its byte
+//! budget and the parse time slice, the pane awaiting a key's echo first
+//! and flooding panes on a small slice meanwhile; while the user types,
+//! the other panes share one allowance (`typing_throttle`). What parsing
+//! turns up (a bell, a program's clipboard write, activity in a hidden
+//! tab) goes to the client and the status bar.
+
+use std::os::fd::BorrowedFd;
+use std::time::Instant;
+
+use super::event_loop::{App, ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, PANE_TIME_BUDGET};
+use super::typing_throttle;
+use crate::pane::PaneId;
+use crate::terminal::frame_sink::FrameSink;
+
+impl<B: FrameSink> App<B> {
+    /// Feeds each pane up to its byte budget. Returns whether bytes remain.
+    pub(super) fn drain_panes(&mut self) -> bool {
+        let mut more = false;
+        let mut hidden_activity = Vec::new();
+        let mut visible: Option<Vec<PaneId>> = None;
+        // The pane waiting to echo a key goes first; while it waits, flooding
+        // panes get only a small slice so the echo is not stuck behind them.
+        let echo = self.clock.awaited_echo();
+        self.order.clear();
+        self.order
+            .extend(echo.filter(|id| self.ws.pane(*id).is_some()));
+        let first_other = self.order.len();
+        self.order
+            .extend(self.ws.pane_ids().filter(|id| Some(*id) != echo));
+        // While typing, the other panes share one allowance: who goes first
+        // takes turns, or the last panes would get none of it.
+        let others = &mut self.order[first_other..];
+        if !others.is_empty() {
+            self.feed_rotation = self.feed_rotation.wrapping_add(1);
+            others.rotate_left(self.feed_rotation % others.len());
+        }
+        let now = Instant::now();
+        // Seen before their channels are emptied below, which keeps a
+        // quiet pane's own reads after its thread's chunks.
+        let quiet_ready = self.quiet_panes_ready(now);
+        for i in 0..self.order.len() {
+            let id = self.order[i];
+            if !self.throttle.may_feed(id, now) {
+                continue;
+            }
+            let Some(pane) = self.ws.pane_mut(id) else {
+                continue;
+            };
+            let budget = if echo.is_some() && echo != Some(id) {
+                ECHO_WAIT_BUDGET
+            } else {
+                PANE_BYTE_BUDGET
+            };
+            // Take the whole slice before parsing any of it: the reader is
+            // woken once per batch instead of once per chunk (a blocked
+            // sender wakes on every freed slot and spins meanwhile). Output
+            // left from the last turn's slice goes first and counts.
+            let waiting = pane.unfed();
+            let mut taken = waiting;
+            // Lines are counted only for an allowance: a flood nobody types
+            // beside is not scanned twice.
+            let charged = self.throttle.limits(id, now);
+            let mut cost = 0;
+            let mut quiet = quiet_ready.contains(&id);
+            while taken < budget {
+                let chunk = match pane.try_output() {
+                    Some(chunk) => chunk,
+                    // The channel is empty: the loop reads the PTY itself.
+                    None if std::mem::take(&mut quiet) => match pane.read_quiet() {
+                        Some(chunk) => chunk,
+                        None => break,
+                    },
+                    None => break,
+                };
+                taken += chunk.len();
+                cost += if charged {
+                    typing_throttle::cost_of(&chunk)
+                } else {
+                    chunk.len()
+                };
+                self.batch.push(chunk);
+                if !self.throttle.may_feed_more(id, cost, now) {
+                    break;
+                }
+            }
+            self.throttle.fed(id, cost, now);
+            let fed = waiting > 0 || !self.batch.is_empty();
+            for chunk in self.batch.drain(..) {
+                pane.take_in(chunk);
+            }
+            // A key typed meanwhile stops the slice: keys come first.
+            let input = &self.client.input;
+            let key_waits = || input.keys_waiting();
+            if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET, key_waits) {
+                more = true;
+            }
+            if fed {
+                self.ws.names_may_change(now);
+                let Some(pane) = self.ws.pane_mut(id) else {
+                    continue;
+                };
+                let bell = pane.take_bell();
+                let shown = visible
+                    .get_or_insert_with(|| self.ws_visible_ids())
+                    .contains(&id);
+                let Some(pane) = self.ws.pane_mut(id) else {
+                    continue;
+                };
+                if shown {
+                    if bell {
+                        self.client.outbox.ring_bell();
+                    }
+                } else {
+                    hidden_activity.push((id, bell));
+                }
+                if self.clock.output_from(id, shown) {
+                    self.metrics.key_reflected();
+                }
+                if pane.queued() > 0 && !self.throttle.holds_back(id, now) {
+                    more = true;
+                }
+                if let Some(data) = pane.take_clipboard() {
+                    if self.clipboard_from_programs {
+                        self.client.outbox.set_clipboard_from_program(&data);
+                        self.clock.changed();
+                    } else {
+                        tracing::info!(
+                            ?id,
+                            "OSC 52 clipboard write refused (clipboard_from_programs = false)"
+                        );
+                    }
+                }
+            } else if pane.queued() > 0 {
+                more = true;
+            }
+        }
+        for (id, bell) in hidden_activity {
+            if self.ws.note_activity(id, bell) {
+                // The status bar's tab markers changed.
+                self.clock.changed();
+            }
+        }
+        more
+    }
+
+    /// The panes whose PTY the loop holds (see `pane::reader_gate`) and
+    /// may read now (not held back while the user types), with those PTYs.
+    pub(super) fn quiet_fds(&self, now: Instant) -> (Vec<PaneId>, Vec<BorrowedFd<'_>>) {
+        self.ws
+            .panes()
+            .filter(|pane| !self.throttle.holds_back(pane.id, now))
+            .filter_map(|pane| Some((pane.id, pane.quiet_fd()?)))
+            .unzip()
+    }
+
+    /// Of [`Self::quiet_fds`], the panes with something to read (or hung
+    /// up).
+    fn quiet_panes_ready(&self, now: Instant) -> Vec<PaneId> {
+        use rustix::event::{PollFd, PollFlags, Timespec};
+        let (ids, fds) = self.quiet_fds(now);
+        if fds.is_empty() {
+            return Vec::new();
+        }
+        let mut polled: Vec<PollFd<'_>> = fds
+            .iter()
+            .map(|fd| PollFd::new(fd, PollFlags::IN))
+            .collect();
+        if let Err(err) = rustix::event::poll(&mut polled, Some(&Timespec::default())) {
+            if err != rustix::io::Errno::INTR {
+                tracing::warn!("polling quiet panes: {err}");
+            }
+            return Vec::new();
+        }
+        ids.into_iter()
+            .zip(&polled)
+            .filter(|(_, fd)| !fd.revents().is_empty())
+            .map(|(id, _)| id)
+            .collect()
+    }
+}
