@@ -463,6 +463,7 @@ fn attach_asks_the_new_terminal_for_its_keys_and_colours() {
     let first = TerminalReplies {
         background: Some("rgb:1111/1111/1111"),
         kitty: true,
+        late: None,
     };
     let mut a = rt.start_answering(&["--session", "asked"], first);
     prompt(&a);
@@ -472,10 +473,39 @@ fn attach_asks_the_new_terminal_for_its_keys_and_colours() {
     let second = TerminalReplies {
         background: Some("rgb:2222/3333/4444"),
         kitty: true,
+        late: None,
     };
     let mut b = rt.start_answering(&["attach", "asked"], second);
     prompt(&b);
     b.wait_for_raw(b"\x1b[>1u");
     b.type_line(r"stty -icanon -echo; printf '\033]11;?\033\\'; cat -v");
     b.wait_for_text("^[]11;rgb:2222/3333/4444^[\\");
+}
+
+/// Over a slow link the terminal answers tilework's questions after it
+/// stopped waiting (issue 28): the late answers are recognised and never
+/// typed into a program, and the colour they bring is the one programs
+/// are told from then on.
+#[test]
+fn late_answers_from_a_slow_terminal_are_never_typed_into_programs() {
+    use common::TerminalReplies;
+    let rt = Runtime::new();
+    let slow = TerminalReplies {
+        background: Some("rgb:5555/6666/7777"),
+        kitty: false,
+        late: Some(std::time::Duration::from_millis(600)),
+    };
+    let mut a = rt.start_answering(&["--session", "slow"], slow);
+    prompt(&a);
+    a.wait_for_late_answers(1);
+    // Typed after the answers arrived: it shows after whatever they did.
+    a.type_line("echo marker-$((6*7))");
+    a.wait_for_text("marker-42");
+    let screen = a.screen_text();
+    assert!(
+        !screen.contains("rgb:") && !screen.contains("11;"),
+        "a late answer reached the shell:\n{screen}"
+    );
+    a.type_line(r"stty -icanon -echo; printf '\033]11;?\033\\'; cat -v");
+    a.wait_for_text("^[]11;rgb:5555/6666/7777^[\\");
 }

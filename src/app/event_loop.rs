@@ -131,7 +131,7 @@ fn run_workspace(
     let told = told.unwrap_or_else(|| {
         crate::terminal::outer_terminal::ask(crate::terminal::outer_terminal::ASK_TIMEOUT)
     });
-    let input = InputSource::Terminal(crate::terminal::key_reader::KeyReader::new()?);
+    let input = InputSource::terminal(crate::terminal::key_reader::KeyReader::new()?);
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
     let size = frame::drawable_area(cols, rows);
@@ -413,6 +413,13 @@ impl<B: FrameSink> App<B> {
     fn drain_input(&mut self) {
         while let Some((at, ev)) = self.client.input.next_event() {
             self.handle_input(at, &ev);
+        }
+        let late = self.client.input.take_late_colours();
+        if !late.is_empty() {
+            for (slot, colour) in late {
+                self.client.facts.colours[slot] = Some(colour);
+            }
+            self.tell_panes_the_colours();
         }
         // After the events: the SIGWINCH the key reader may have raised
         // just now is taken in this turn, not before the next key.

@@ -24,6 +24,9 @@ struct Shared {
     eof: bool,
     /// Set by [`Tilework::close_terminal`]: the reader lets go of the PTY.
     closing: bool,
+    /// How many late answers the terminal has written (see
+    /// [`TerminalReplies::late`]).
+    late_answers: usize,
 }
 
 pub struct Tilework {
@@ -46,6 +49,8 @@ pub struct TerminalReplies {
     pub background: Option<&'static str>,
     /// Answer the kitty keyboard query (`CSI ? u`): it speaks the protocol.
     pub kitty: bool,
+    /// Answer this long after the question, as over a slow link.
+    pub late: Option<Duration>,
 }
 
 impl TerminalReplies {
@@ -220,6 +225,7 @@ impl Tilework {
                 raw: Vec::new(),
                 eof: false,
                 closing: false,
+                late_answers: 0,
             }),
             Condvar::new(),
         ));
@@ -265,7 +271,25 @@ impl Tilework {
                 };
                 let reply = replies.to(&buf[..n]);
                 if !reply.is_empty() {
-                    let _ = answers.write_all(&reply);
+                    match replies.late {
+                        None => {
+                            let _ = answers.write_all(&reply);
+                        }
+                        // A slow link: the answers come after a while,
+                        // from a thread of their own, as the terminal's
+                        // other output goes on.
+                        Some(delay) => {
+                            let mut late = answers.try_clone().unwrap();
+                            let shared = Arc::clone(&reader_shared);
+                            std::thread::spawn(move || {
+                                std::thread::sleep(delay);
+                                let _ = late.write_all(&reply);
+                                let (lock, cvar) = &*shared;
+                                lock.lock().unwrap().late_answers += 1;
+                                cvar.notify_all();
+                            });
+                        }
+                    }
                 }
                 let (lock, cvar) = &*reader_shared;
                 let mut s = lock.lock().unwrap();
@@ -609,6 +633,19 @@ impl Tilework {
     }
 
     /// Waits until tilework's recent raw output contains `needle`.
+    /// Waits until the terminal has written `n` late answers
+    /// ([`TerminalReplies::late`]).
+    pub fn wait_for_late_answers(&self, n: usize) {
+        let (lock, cvar) = &*self.shared;
+        let deadline = Instant::now() + TIMEOUT;
+        let mut s = lock.lock().unwrap();
+        while s.late_answers < n {
+            let now = Instant::now();
+            assert!(now < deadline, "timed out waiting for the late answers");
+            s = cvar.wait_timeout(s, deadline - now).unwrap().0;
+        }
+    }
+
     pub fn wait_for_raw(&self, needle: &[u8]) {
         let (lock, cvar) = &*self.shared;
         let deadline = Instant::now() + TIMEOUT;
