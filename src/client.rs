@@ -69,6 +69,9 @@ pub struct Client<B: FrameSink> {
     pub focus: FocusReporter,
     /// What the terminal said about itself when it attached.
     pub facts: TerminalFacts,
+    /// Frames were not drawn while the terminal was not reading: the
+    /// next one, once it reads again, is drawn whole.
+    frames_skipped: bool,
 }
 
 impl<B: FrameSink> Client<B> {
@@ -92,6 +95,7 @@ impl<B: FrameSink> Client<B> {
             outbox: Outbox::default(),
             focus: FocusReporter::default(),
             facts: TerminalFacts::default(),
+            frames_skipped: false,
         };
         client.told(facts);
         client
@@ -164,6 +168,35 @@ impl<B: FrameSink> Client<B> {
             writes: writes_after - writes_before,
             left_stale,
         })
+    }
+
+    /// The terminal's descriptor while it has not taken all of the last
+    /// frame: the loop waits for it to take more, with everything else.
+    pub fn unsent_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        self.terminal.backend().unsent_fd()
+    }
+
+    /// A frame was due but not drawn: the terminal is not reading.
+    pub fn frame_skipped(&mut self) {
+        self.frames_skipped = true;
+    }
+
+    /// The terminal can take more: sends it what waits. True when it took
+    /// everything after frames were dropped: the next frame (due now) is
+    /// drawn whole.
+    pub fn terminal_writable(&mut self) -> Result<bool> {
+        let dropped = self
+            .terminal
+            .backend_mut()
+            .send_unsent()
+            .context("writing to the terminal")?;
+        let drained = self.unsent_fd().is_none();
+        let redraw = drained && (dropped || std::mem::take(&mut self.frames_skipped));
+        if redraw {
+            // As after a resize: the screen is cleared and drawn whole.
+            self.resized(self.size);
+        }
+        Ok(redraw)
     }
 
     /// The part of its screen the panes are drawn on (the rest is the

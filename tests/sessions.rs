@@ -509,3 +509,40 @@ fn late_answers_from_a_slow_terminal_are_never_typed_into_programs() {
     a.type_line(r"stty -icanon -echo; printf '\033]11;?\033\\'; cat -v");
     a.wait_for_text("^[]11;rgb:5555/6666/7777^[\\");
 }
+
+/// A terminal that stops reading without closing (a frozen ssh, a
+/// suspended laptop) holds up nothing (issue 28): `ls` says so and
+/// answers, scripts are served, another terminal takes the workspace over
+/// and types into it, and when the first reads again it gets whole frames.
+#[test]
+fn a_terminal_that_stops_reading_holds_up_nothing() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "frozen"], &[]);
+    prompt(&a);
+    a.type_line("yes frozen-terminal");
+    a.wait_for_text("frozen-terminal");
+    a.stop_reading(true);
+    common::wait_until("ls to say the terminal stopped reading", || {
+        let (out, _, code) = run_cli(rt.path(), &["ls"]);
+        code == 0
+            && out
+                .lines()
+                .any(|l| l.starts_with("frozen ") && l.contains("stalled"))
+    });
+    let (panes, _, code) = run_cli(rt.path(), &["list-panes", "--session", "frozen"]);
+    assert_eq!(code, 0, "list-panes answers: {panes}");
+    assert!(panes.contains("yes"), "{panes}");
+    let mut b = rt.start(&["attach", "frozen"], &[]);
+    b.wait_for_text("frozen-terminal");
+    b.send("\x03");
+    b.type_line("echo taken-$((6*7))");
+    b.wait_for_text("taken-42");
+    // The first terminal reads again: it was let go, and what it gets is
+    // whole (its screen is put back as it was).
+    a.stop_reading(false);
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    let (out, _, code) = run_cli(rt.path(), &["kill", "frozen"]);
+    assert_eq!(code, 0, "kill: {out}");
+    b.wait_exit();
+}

@@ -389,17 +389,26 @@ impl<B: FrameSink> App<B> {
             tv_nsec: i64::from(t.subsec_nanos()),
         });
         let input = self.client.input.fd();
+        let unsent = self.client.unsent_fd();
         let (_, quiet) = self.quiet_fds(Instant::now());
-        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(2 + quiet.len());
+        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(3 + quiet.len());
         fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
         fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
+        fds.extend(unsent.as_ref().map(|fd| PollFd::new(fd, PollFlags::OUT)));
         fds.extend(quiet.iter().map(|fd| PollFd::new(fd, PollFlags::IN)));
         match rustix::event::poll(&mut fds, timeout.as_ref()) {
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
             Err(err) => tracing::warn!("waiting in poll(2): {err}"),
         }
-        let input_revents = input.is_some().then(|| fds[0].revents());
-        let woken = wake.is_some() && !fds[usize::from(input.is_some())].revents().is_empty();
+        let mut at = 0;
+        let mut next = |present: bool| {
+            let revents = present.then(|| fds[at].revents());
+            at += usize::from(present);
+            revents
+        };
+        let input_revents = next(input.is_some());
+        let woken = next(wake.is_some()).is_some_and(|r| !r.is_empty());
+        let writable = next(unsent.is_some()).is_some_and(|r| !r.is_empty());
         drop(fds);
         if woken {
             crate::wake::drain();
@@ -407,6 +416,9 @@ impl<B: FrameSink> App<B> {
         drop(quiet);
         if let Some(revents) = input_revents {
             self.client.input.polled(revents);
+        }
+        if writable {
+            self.terminal_writable();
         }
     }
 

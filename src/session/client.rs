@@ -155,10 +155,11 @@ pub fn ls() -> Result<i32> {
             "{:<16} {:>5}  {:<9} {:>6}  {}\n",
             s.name,
             s.info.panes,
-            if s.info.attached {
-                "attached"
-            } else {
-                "detached"
+            match (s.info.attached, s.info.stalled) {
+                (true, false) => "attached",
+                // Its terminal stopped reading (a frozen ssh): frames wait.
+                (true, true) => "stalled",
+                (false, _) => "detached",
             },
             age(now.saturating_sub(s.info.started)),
             s.info.pid
@@ -349,6 +350,10 @@ pub fn run_attached(stream: UnixStream, name: &str, child: Option<Child>) -> Res
     signals.close();
     match outcome {
         Word::Detached(reason) => {
+            // The workspace wrote the same, but never waits for a terminal
+            // that is not reading (a frozen ssh taken over): this process
+            // can wait, so the terminal is surely back when it reads again.
+            fallback.restore_screen();
             fallback.restore_mode();
             let why = match reason {
                 DetachReason::Key => String::new(),
@@ -556,6 +561,7 @@ mod tests {
                 pid: 1,
                 panes: 1,
                 attached,
+                stalled: false,
                 started: 0,
             },
         }

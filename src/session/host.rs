@@ -269,11 +269,14 @@ impl Host {
         }
     }
 
-    pub fn info(&self, panes: usize) -> Info {
+    /// What `tilework ls` shows; `stalled`: the attached terminal stopped
+    /// reading.
+    pub fn info(&self, panes: usize, stalled: bool) -> Info {
         Info {
             pid: std::process::id(),
             panes,
             attached: self.is_attached(),
+            stalled: stalled && self.is_attached(),
             started: self
                 .started
                 .duration_since(UNIX_EPOCH)

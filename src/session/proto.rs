@@ -85,6 +85,8 @@ pub struct Info {
     pub pid: u32,
     pub panes: usize,
     pub attached: bool,
+    /// The attached terminal stopped reading (its frames are dropped).
+    pub stalled: bool,
     /// Seconds since the epoch when it started.
     pub started: u64,
 }
@@ -221,10 +223,11 @@ impl ServerNote {
                 format!("error {flat}\n")
             }
             ServerNote::Info(info) => format!(
-                "info pid={} panes={} attached={} started={}\n",
+                "info pid={} panes={} attached={} stalled={} started={}\n",
                 info.pid,
                 info.panes,
                 u8::from(info.attached),
+                u8::from(info.stalled),
                 info.started
             ),
         }
@@ -251,6 +254,7 @@ impl ServerNote {
                     pid: field("pid")?.parse().ok()?,
                     panes: field("panes")?.parse().ok()?,
                     attached: field("attached")? == "1",
+                    stalled: field("stalled") == Some("1"),
                     started: field("started")?.parse().ok()?,
                 }))
             }
@@ -396,6 +400,7 @@ mod tests {
                 pid: 42,
                 panes: 3,
                 attached: true,
+                stalled: true,
                 started: 1_700_000_000,
             }),
         ] {

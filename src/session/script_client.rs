@@ -265,6 +265,7 @@ mod tests {
                 pid,
                 panes: 1,
                 attached: false,
+                stalled: false,
                 started: 0,
             },
         }

@@ -5,6 +5,7 @@
 //! the whole loop in-process over ratatui's `TestBackend`.
 
 use std::io::{self, Write};
+use std::os::fd::BorrowedFd;
 use std::sync::Arc;
 
 use ratatui::backend::{Backend, CrosstermBackend, TestBackend};
@@ -21,6 +22,12 @@ pub trait FrameSink: Backend<Error: std::error::Error + Send + Sync + 'static> {
     /// Another terminal is on stdio now (attach, detach): frames go to it,
     /// and the last one is no longer held open.
     fn reopen(&mut self) -> io::Result<()>;
+    /// While the terminal has not taken all of the last frame (it stopped
+    /// reading): its descriptor, to wait until it takes more.
+    fn unsent_fd(&self) -> Option<BorrowedFd<'_>>;
+    /// Sends what the terminal takes now of the last frame; true when it
+    /// took all of it after frames were dropped (draw the next one whole).
+    fn send_unsent(&mut self) -> io::Result<bool>;
 }
 
 impl FrameSink for CrosstermBackend<FrameWriter> {
@@ -43,6 +50,14 @@ impl FrameSink for CrosstermBackend<FrameWriter> {
         *self.writer_mut() = fresh;
         Ok(())
     }
+
+    fn unsent_fd(&self) -> Option<BorrowedFd<'_>> {
+        self.writer().unsent_fd()
+    }
+
+    fn send_unsent(&mut self) -> io::Result<bool> {
+        self.writer_mut().send_unsent()
+    }
 }
 
 /// The cells are what a test reads; the raw sequences have nowhere to go.
@@ -61,6 +76,14 @@ impl FrameSink for TestBackend {
 
     fn reopen(&mut self) -> io::Result<()> {
         Ok(())
+    }
+
+    fn unsent_fd(&self) -> Option<BorrowedFd<'_>> {
+        None
+    }
+
+    fn send_unsent(&mut self) -> io::Result<bool> {
+        Ok(false)
     }
 }
 

@@ -84,8 +84,9 @@ pub fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
-    if let Ok(mut out) = raw_stdout() {
-        // Best effort: the terminal may be gone (SIGHUP); nothing to report to.
+    // Best effort: the terminal may be gone (SIGHUP), or not reading (a
+    // frozen ssh): never waited for, nothing to report to.
+    if let Ok(mut out) = super::nonblocking::reopen_stdout().or_else(|_| raw_stdout()) {
         let _ = out.write_all(LEAVE);
     }
     if let Some(saved) = saved_mode().take() {

@@ -10,6 +10,14 @@
 //! would split a frame into several writes. [`FrameWriter::flush`] is
 //! therefore a no-op and the render loop calls [`FrameWriter::end_frame`]
 //! exactly once after each draw.
+//!
+//! The default writer never blocks the loop ([`FrameQueue`]): a terminal
+//! that stops reading without closing (a frozen ssh, a suspended laptop,
+//! XOFF) must not stop the workspace. Its descriptor is opened anew, non-
+//! blocking (not the one it shares with the client process and the
+//! user's shell), each frame goes out whole or not at all, and while the
+//! terminal has not taken the last frame's end, new frames are dropped;
+//! once it has, the next frame is drawn whole (tmux's way).
 
 use std::fmt;
 use std::fs::File;
@@ -143,6 +151,7 @@ impl FromStr for WriterKind {
 }
 
 enum Sink {
+    Frames(FrameQueue),
     Buffered(BufWriter<Counting<File>>),
     Line(LineWriter<Counting<File>>),
     BufferedLine(BufWriter<LineWriter<Counting<File>>>),
@@ -161,12 +170,49 @@ impl FrameWriter {
     /// Opens the terminal output as `kind`, on an owned duplicate of fd 1
     /// (or fd 2): no `unsafe`, and dropping it does not close the real fd.
     pub fn open(kind: WriterKind) -> io::Result<Self> {
+        if kind == WriterKind::BufWriterRaw {
+            match crate::terminal::nonblocking::reopen_stdout() {
+                Ok(file) => return Ok(Self::queued(file)),
+                // Not a terminal, pipe or file: written as before.
+                Err(err) => tracing::warn!("frames may block: reopening stdout: {err}"),
+            }
+        }
         let fd = if kind.uses_stderr() {
             io::stderr().as_fd().try_clone_to_owned()?
         } else {
             io::stdout().as_fd().try_clone_to_owned()?
         };
         Ok(Self::from_file(File::from(fd), kind))
+    }
+
+    /// Frames queued whole on `file`, which must be non-blocking (see
+    /// [`FrameQueue`]).
+    pub fn queued(file: File) -> Self {
+        let counters = Arc::new(WriteCounters::default());
+        Self {
+            sink: Sink::Frames(FrameQueue::new(Counting::new(file, Arc::clone(&counters)))),
+            kind: WriterKind::BufWriterRaw,
+            counters,
+        }
+    }
+
+    /// While the terminal has not taken all of the last frame: its
+    /// descriptor, to wait until it can take more.
+    pub fn unsent_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        match &self.sink {
+            Sink::Frames(queue) if !queue.unsent.is_empty() => Some(queue.file.inner.as_fd()),
+            _ => None,
+        }
+    }
+
+    /// Sends what the terminal can take of the last frame. True when it
+    /// took everything after frames were dropped: the next frame must be
+    /// drawn whole.
+    pub fn send_unsent(&mut self) -> io::Result<bool> {
+        match &mut self.sink {
+            Sink::Frames(queue) => queue.send_unsent(),
+            _ => Ok(false),
+        }
     }
 
     /// Wraps any file (a PTY in the examples, `/dev/null` in benches).
@@ -212,6 +258,7 @@ impl FrameWriter {
     /// Pushes everything buffered for this frame to the terminal.
     pub fn end_frame(&mut self) -> io::Result<()> {
         match &mut self.sink {
+            Sink::Frames(queue) => queue.end_frame(),
             Sink::Buffered(w) => w.flush(),
             Sink::Line(w) => w.flush(),
             Sink::BufferedLine(w) => w.flush(),
@@ -223,6 +270,10 @@ impl FrameWriter {
 impl Write for FrameWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.sink {
+            Sink::Frames(queue) => {
+                queue.frame.extend_from_slice(buf);
+                Ok(buf.len())
+            }
             Sink::Buffered(w) => w.write(buf),
             Sink::Line(w) => w.write(buf),
             Sink::BufferedLine(w) => w.write(buf),
@@ -232,6 +283,10 @@ impl Write for FrameWriter {
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.sink {
+            Sink::Frames(queue) => {
+                queue.frame.extend_from_slice(buf);
+                Ok(())
+            }
             Sink::Buffered(w) => w.write_all(buf),
             Sink::Line(w) => w.write_all(buf),
             Sink::BufferedLine(w) => w.write_all(buf),
@@ -242,6 +297,84 @@ impl Write for FrameWriter {
     /// Deliberately empty: ratatui flushes mid-frame; the loop ends frames.
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+/// Frames to a terminal that may stop reading: see the module's doc.
+pub struct FrameQueue {
+    /// Non-blocking.
+    file: Counting<File>,
+    /// The frame being drawn.
+    frame: Vec<u8>,
+    /// The end of the last frame sent that the terminal has not taken yet:
+    /// at most one frame, so what waits for a stalled terminal is bounded.
+    unsent: Vec<u8>,
+    /// Frames dropped since the terminal stopped taking them.
+    dropped: u64,
+}
+
+impl FrameQueue {
+    fn new(file: Counting<File>) -> Self {
+        Self {
+            file,
+            frame: Vec::with_capacity(FRAME_BUFFER_CAPACITY),
+            unsent: Vec::new(),
+            dropped: 0,
+        }
+    }
+
+    /// Sends the frame drawn, in one `write(2)` when the terminal takes it
+    /// all; drops it while the last one is not all taken.
+    fn end_frame(&mut self) -> io::Result<()> {
+        self.send_unsent()?;
+        if !self.unsent.is_empty() {
+            if self.dropped == 0 {
+                tracing::warn!("the terminal is not reading: frames are dropped until it does");
+            }
+            self.dropped += 1;
+            self.frame.clear();
+            return Ok(());
+        }
+        let sent = write_some(&mut self.file, &self.frame)?;
+        self.unsent.extend_from_slice(&self.frame[sent..]);
+        self.frame.clear();
+        Ok(())
+    }
+
+    /// See [`FrameWriter::send_unsent`].
+    fn send_unsent(&mut self) -> io::Result<bool> {
+        while !self.unsent.is_empty() {
+            let sent = write_some(&mut self.file, &self.unsent)?;
+            if sent == 0 {
+                return Ok(false);
+            }
+            self.unsent.drain(..sent);
+        }
+        if self.dropped > 0 {
+            tracing::info!(
+                dropped = self.dropped,
+                "the terminal reads again: drawing it whole"
+            );
+            self.dropped = 0;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+}
+
+/// Writes what the non-blocking `file` takes of `bytes` now (0 when it
+/// takes nothing: the terminal is not reading).
+fn write_some(file: &mut Counting<File>, bytes: &[u8]) -> io::Result<usize> {
+    if bytes.is_empty() {
+        return Ok(0);
+    }
+    loop {
+        match file.write(bytes) {
+            Ok(n) => return Ok(n),
+            Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(0),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
     }
 }
 
@@ -330,6 +463,38 @@ mod tests {
             file.read_to_end(&mut out).unwrap();
             assert_eq!(out, b"sent", "{kind}");
         }
+    }
+
+    /// A pipe nobody reads stands for a terminal that stopped reading.
+    #[test]
+    fn a_terminal_that_stops_reading_gets_whole_frames_or_none_and_never_blocks() {
+        let (mut reader, writer) = std::io::pipe().unwrap();
+        let writer = File::from(std::os::fd::OwnedFd::from(writer));
+        rustix::fs::fcntl_setfl(&writer, rustix::fs::OFlags::NONBLOCK).unwrap();
+        let mut w = FrameWriter::queued(writer);
+        // Frames far larger than the pipe holds: the first is cut, the
+        // next ones are dropped, nothing blocks.
+        let frame = |tag: u8| vec![tag; 256 * 1024];
+        for tag in b"abc" {
+            w.write_all(&frame(*tag)).unwrap();
+            w.end_frame().unwrap();
+        }
+        assert!(w.unsent_fd().is_some(), "the rest of the first frame waits");
+        assert!(!w.send_unsent().unwrap(), "nothing read yet");
+        // The terminal reads again: the first frame arrives whole, then it
+        // is told to draw the next one whole.
+        let mut got = Vec::new();
+        let mut buf = vec![0; 64 * 1024];
+        let mut redraw = false;
+        while w.unsent_fd().is_some() {
+            let n = reader.read(&mut buf).unwrap();
+            got.extend_from_slice(&buf[..n]);
+            redraw |= w.send_unsent().unwrap();
+        }
+        assert!(redraw);
+        drop(w);
+        reader.read_to_end(&mut got).unwrap();
+        assert_eq!(got, frame(b'a'), "only the first frame, whole");
     }
 
     #[test]

@@ -27,6 +27,9 @@ struct Shared {
     /// How many late answers the terminal has written (see
     /// [`TerminalReplies::late`]).
     late_answers: usize,
+    /// Set by [`Tilework::stop_reading`]: the terminal reads nothing, as a
+    /// frozen ssh or a suspended laptop.
+    not_reading: bool,
 }
 
 pub struct Tilework {
@@ -226,6 +229,7 @@ impl Tilework {
                 eof: false,
                 closing: false,
                 late_answers: 0,
+                not_reading: false,
             }),
             Condvar::new(),
         ));
@@ -239,6 +243,14 @@ impl Tilework {
             let mut buf = vec![0u8; 65536];
             loop {
                 use std::os::fd::AsRawFd as _;
+                {
+                    let (lock, cvar) = &*reader_shared;
+                    let s = lock.lock().unwrap();
+                    if s.not_reading && !s.closing {
+                        let _ = cvar.wait_timeout(s, Duration::from_millis(50)).unwrap();
+                        continue;
+                    }
+                }
                 let mut pfd = [filedescriptor::pollfd {
                     fd: reader.as_raw_fd(),
                     events: filedescriptor::POLLIN,
@@ -633,6 +645,14 @@ impl Tilework {
     }
 
     /// Waits until tilework's recent raw output contains `needle`.
+    /// The terminal stops reading what tilework writes (`false`: reads
+    /// again), without closing: a frozen ssh, a suspended laptop.
+    pub fn stop_reading(&self, stop: bool) {
+        let (lock, cvar) = &*self.shared;
+        lock.lock().unwrap().not_reading = stop;
+        cvar.notify_all();
+    }
+
     /// Waits until the terminal has written `n` late answers
     /// ([`TerminalReplies::late`]).
     pub fn wait_for_late_answers(&self, n: usize) {

@@ -30,7 +30,13 @@ impl<B: FrameSink> App<B> {
         let Some(attached) = self.session.as_ref().map(|s| s.is_attached()) else {
             return self.render();
         };
-        if !attached {
+        // Detached, or the terminal stopped reading: the frame counts as
+        // drawn (the loop goes back to sleep); the next attach, or the
+        // terminal reading again, draws everything.
+        if !attached || self.client.unsent_fd().is_some() {
+            if attached {
+                self.client.frame_skipped();
+            }
             self.clock.begin_frame();
             self.clock.frame_done(now, false);
             return Ok(());
@@ -43,6 +49,23 @@ impl<B: FrameSink> App<B> {
             }
         }
         Ok(())
+    }
+
+    /// The attached terminal can take more of a frame it stopped reading:
+    /// sent; drawn whole at once if frames were dropped meanwhile. A
+    /// terminal that fails is let go as in [`Self::draw_if_attached`].
+    pub(super) fn terminal_writable(&mut self) {
+        match self.client.terminal_writable() {
+            Ok(true) => self.clock.changed_now(),
+            Ok(false) => {}
+            Err(err) => {
+                tracing::warn!("writing to the terminal: {err:#}");
+                if let Some(host) = &self.session {
+                    let verdict = host.judge_write_error();
+                    self.carry_out(verdict);
+                }
+            }
+        }
     }
 
     /// Takes the detach command out of `commands` and carries it out.
@@ -91,7 +114,8 @@ impl<B: FrameSink> App<B> {
                 self.carry_out(verdict);
             }
             SessionEvent::Info(reply) => {
-                let _ = reply.send(host.info(self.ws.panes().count()));
+                let stalled = self.client.unsent_fd().is_some();
+                let _ = reply.send(host.info(self.ws.panes().count(), stalled));
             }
             SessionEvent::Kill(stream) => {
                 host.add_killer(stream);
