@@ -16,7 +16,8 @@
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - [`place`]: a pane's directory and git branch, for the status bar.
-//! - [`session`]: saving the workspace as a profile.
+//! - [`profile_save`]: saving the workspace as a profile (a session is
+//!   detach and attach, in [`crate::session`]).
 //!
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
@@ -32,7 +33,7 @@ mod pane_life;
 mod pane_names;
 pub mod place;
 mod profile_open;
-pub mod session;
+pub mod profile_save;
 mod state;
 mod tab;
 #[cfg(test)]
