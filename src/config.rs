@@ -1,15 +1,18 @@
 //! What the user configures and how it is read: the config file
-//! (`settings`: [`Config`]), the vocabulary of bindings ([`action`],
-//! [`keymap`]), the look (`appearance`: theme, borders, status bar; the
-//! status `clock`), colours as terminals report them (`colour`), what to do
-//! when the terminal hangs up ([`OnHangup`]), workspace profiles ([`profile`]), errors that point into the
-//! file ([`file_error`]), and files written private to the user
+//! (`settings`: [`Config`]) and the text `--print-config` prints
+//! (`default_toml`), the vocabulary of bindings ([`action`], [`keymap`]),
+//! the look (`appearance`: theme, borders, status bar; the status
+//! `clock`), colours as terminals report them (`colour`), what to do when
+//! the terminal hangs up ([`OnHangup`]), workspace profiles ([`profile`]),
+//! reading either file and errors that point into it, by line, column and
+//! key ([`file_error`]), and files written private to the user
 //! ([`private_file`]).
 
 pub mod action;
 pub mod appearance;
 pub mod clock;
 pub mod colour;
+mod default_toml;
 pub mod file_error;
 pub mod float_place;
 pub mod keymap;
@@ -17,7 +20,8 @@ pub mod private_file;
 pub mod profile;
 mod settings;
 
+pub use default_toml::default_toml;
 pub use settings::{
     Config, ConfigError, DEFAULT_FPS, DEFAULT_SCROLLBACK_BYTES, DEFAULT_TERM, MAX_FPS,
-    MAX_SCROLLBACK_BYTES, OnHangup, default_path, default_toml, load, parse, parse_size,
+    MAX_SCROLLBACK_BYTES, OnHangup, default_path, load, parse, parse_size,
 };

@@ -12,7 +12,8 @@
 //! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
 //! on demand, a window at a time ([`history_window`] picks the bytes;
-//! [`history_text`] writes all of it out as text).
+//! [`history_text`] writes all of it out as text), when the pane is
+//! scrolled back ([`scroll_view`]).
 //! [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
@@ -37,6 +38,7 @@ pub mod reader_gate;
 pub mod reflow;
 pub mod rep_bound;
 pub mod ring_block;
+pub mod scroll_view;
 pub mod scrollback;
 pub mod spawn;
 mod state;
@@ -44,7 +46,7 @@ pub mod terminal_queries;
 pub mod unfed;
 
 pub use id::PaneId;
-pub use state::{
-    HISTORY_MEMORY_CAP, HISTORY_MEMORY_PER_BUDGET_BYTE, MIN_GRID, Pane, RingCopy, ScrollView,
-    WindowTarget, max_history_rows,
+pub use scroll_view::{
+    HISTORY_MEMORY_CAP, HISTORY_MEMORY_PER_BUDGET_BYTE, RingCopy, WindowTarget, max_history_rows,
 };
+pub use state::{MIN_GRID, Pane, ScrollView};

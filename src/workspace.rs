@@ -1,15 +1,23 @@
 //! The workspace: tabs of layout trees over a set of panes, which pane has
 //! focus, and the profiles it opens from and saves to.
 //!
-//! - `state`: the [`Workspace`] and its [`Tab`]s.
+//! - `state`: the [`Workspace`] itself: its look-ups, sizes, what each
+//!   action does, the mouse's grips.
+//! - `tab`: a [`Tab`] (its split tree, floating panes and focus) and the
+//!   list of tabs.
+//! - `launch`: what a pane runs ([`PaneLaunch`]) and how new panes join;
+//!   `profile_open`: a profile's tabs planned and started.
+//! - `pane_life`: a pane's program ends, restarts, or the pane closes.
+//! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
+//!   names and for asking before a busy pane is closed; `pane_names`:
+//!   when the workspace looks, and the names it found.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
 //! - [`floating`]: panes over the layout, in z-order.
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - [`place`]: a pane's directory and git branch, for the status bar.
-//! - [`session`]: saving the workspace as a profile.
-//! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
-//!   names and for asking before a busy pane is closed.
+//! - [`profile_save`]: saving the workspace as a profile (a session is
+//!   detach and attach, in [`crate::session`]).
 //!
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
@@ -17,16 +25,22 @@
 pub mod floating;
 pub mod foreground;
 pub mod history_editor;
+mod launch;
 pub mod layout;
 pub mod naming;
 pub mod pane_frame;
+mod pane_life;
+mod pane_names;
 pub mod place;
-pub mod session;
+mod profile_open;
+pub mod profile_save;
 mod state;
+mod tab;
 #[cfg(test)]
 mod tests;
 
-pub use state::{
-    ForegroundProbe, NAME_CHECK_DELAY, PaneLaunch, RESTART_DELAY, Tab, Workspace,
-    WorkspaceSettings, content_rect,
-};
+pub use launch::PaneLaunch;
+pub use pane_life::RESTART_DELAY;
+pub use pane_names::{ForegroundProbe, NAME_CHECK_DELAY};
+pub use state::{Workspace, WorkspaceSettings, content_rect};
+pub use tab::Tab;

@@ -201,7 +201,7 @@ fn run_workspace(
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
     {
-        match crate::workspace::session::save(&app.ws, name) {
+        match crate::workspace::profile_save::save(&app.ws, name) {
             Ok(path) => tracing::info!("saved the workspace to {}", path.display()),
             Err(err) => tracing::warn!("saving the workspace: {err:#}"),
         }

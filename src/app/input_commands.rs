@@ -22,7 +22,7 @@ impl Effects<'_> {
         for command in commands {
             match command {
                 Command::SaveProfile(name) => {
-                    let saved = crate::workspace::session::save(self.ws, &name);
+                    let saved = crate::workspace::profile_save::save(self.ws, &name);
                     self.router.profile_saved(&name, &saved);
                 }
                 Command::Clipboard(text) => {

@@ -454,7 +454,7 @@ pub(crate) fn parse(theme: RawTheme, status: RawStatus) -> Result<Appearance, Lo
 }
 
 /// The config file's text for these tables, every setting at its default
-/// and commented out (see `settings::default_toml`).
+/// and commented out (see `config::default_toml`).
 pub fn default_toml() -> String {
     let d = Appearance::default();
     let list = |segments: &[Segment]| {

@@ -1,6 +1,8 @@
 //! The error of a config or profile file, pointing at the place in it:
 //! `FILE:LINE:COL: KEY: MESSAGE`, the shape editors and terminals recognise
-//! as a jump target; and the one way both kinds of file are read.
+//! as a jump target, with the line, column and dotted key path found from
+//! a byte offset in the text (`locate`); and the one way both kinds of
+//! file are read.
 
 use std::fmt;
 use std::fs::OpenOptions;
@@ -10,8 +12,8 @@ use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use nix::fcntl::OFlag;
+use toml::de::{DeTable, DeValue};
 
-use super::settings::{locate, locate_toml_error};
 use crate::sanitize::escape_controls;
 
 /// The largest config or profile file read. Hand-written ones are a few KiB
@@ -171,6 +173,137 @@ pub(crate) fn write_located(
     f.write_str(&escape_controls(message))
 }
 
+/// Where in a TOML text something went wrong, for error messages.
+pub(crate) struct Located {
+    pub line_col: Option<(usize, usize)>,
+    pub key: Option<String>,
+}
+
+/// Turns a byte span into line:column and the dotted key path at that spot.
+///
+/// toml's errors carry a byte span but not (publicly) the key path, and our
+/// own validation only has spans; re-walking the document's spans gives both
+/// kinds of error the same `file:line:col: key:` shape.
+pub(crate) fn locate(text: &str, span: Option<Range<usize>>) -> Located {
+    match span {
+        Some(span) => Located {
+            line_col: Some(line_col(text, span.start)),
+            key: key_path_at(text, span.start),
+        },
+        None => Located {
+            line_col: None,
+            key: None,
+        },
+    }
+}
+
+/// Like [`locate`], for toml's own errors. A duplicate key is not in the
+/// parsed document under its second position, so its name is taken from the
+/// text the error points at and appended to the enclosing table's path.
+pub(crate) fn locate_toml_error(text: &str, err: &toml::de::Error) -> Located {
+    let mut located = locate(text, err.span());
+    if err.message().starts_with("duplicate key")
+        && let Some(token) = err.span().and_then(|s| text.get(s))
+        && !token.is_empty()
+        && !token.contains('\n')
+    {
+        let outer = located.key.take();
+        located.key = Some(match outer {
+            Some(outer) if outer == token || outer.ends_with(&format!(".{token}")) => outer,
+            Some(outer) => format!("{outer}.{token}"),
+            None => token.to_string(),
+        });
+    }
+    located
+}
+
+/// 1-based line and column (counted in characters) of a byte offset.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+/// The dotted path (`tab[0].layout.panes[1].cwd`) of the innermost key or
+/// value whose span contains `offset`; failing that, of the `[table]` whose
+/// header last precedes it, since that is the table the text there is in.
+fn key_path_at(text: &str, offset: usize) -> Option<String> {
+    // Recoverable parsing still yields the keys before a syntax error, which
+    // is enough to name e.g. the table a duplicate key sits in.
+    let (doc, _) = DeTable::parse_recoverable(text);
+    let mut spans = Vec::new();
+    collect_table_spans(text, doc.get_ref(), "", &mut spans);
+    let mut best: Option<(usize, &String)> = None;
+    for (path, span) in &spans {
+        let contains = (span.start <= offset && offset < span.end)
+            || (span.is_empty() && span.start == offset);
+        // `<=` prefers later entries on ties, which are the deeper ones.
+        if contains && best.is_none_or(|(len, _)| span.len() <= len) {
+            best = Some((span.len(), path));
+        }
+    }
+    if let Some((_, path)) = best {
+        return Some(path.clone());
+    }
+    spans
+        .iter()
+        .filter(|(_, span)| {
+            span.end <= offset && text.get(span.clone()).is_some_and(|s| s.starts_with('['))
+        })
+        .max_by_key(|(_, span)| span.start)
+        .map(|(path, _)| path.clone())
+}
+
+fn collect_table_spans(
+    text: &str,
+    table: &DeTable<'_>,
+    prefix: &str,
+    out: &mut Vec<(String, Range<usize>)>,
+) {
+    for (key, value) in table.iter() {
+        // Quote the key if the user did, so the path reads like their file.
+        let source = text.get(key.span()).unwrap_or_default();
+        let segment = if source.starts_with(['"', '\'']) {
+            source.to_string()
+        } else {
+            key.get_ref().to_string()
+        };
+        let path = if prefix.is_empty() {
+            segment
+        } else {
+            format!("{prefix}.{segment}")
+        };
+        out.push((path.clone(), key.span()));
+        out.push((path.clone(), value.span()));
+        collect_value_spans(text, value.get_ref(), &path, out);
+    }
+}
+
+fn collect_value_spans(
+    text: &str,
+    value: &DeValue<'_>,
+    path: &str,
+    out: &mut Vec<(String, Range<usize>)>,
+) {
+    match value {
+        DeValue::Table(t) => collect_table_spans(text, t, path, out),
+        DeValue::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let item_path = format!("{path}[{i}]");
+                out.push((item_path.clone(), item.span()));
+                collect_value_spans(text, item.get_ref(), &item_path, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -285,5 +418,13 @@ mod tests {
     fn binary_files_are_refused_as_not_text() {
         let e = read_at_most(&b"fps = 1\xff"[..]).unwrap_err();
         assert!(e.to_string().starts_with("not UTF-8 text"), "{e}");
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        assert_eq!(line_col("abc", 0), (1, 1));
+        assert_eq!(line_col("a\nbc", 3), (2, 2));
+        assert_eq!(line_col("é = 1\nx", 3), (1, 3));
+        assert_eq!(line_col("ab", 99), (1, 3));
     }
 }

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::file_error::line_col;
 use super::float_place::{FloatPlace, RawExtent};
-use super::settings::line_col;
 use crate::config::file_error::{self, FileError};
 
 /// The most panes one profile may open, over all its tabs. Each pane is a

@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde::de::{self, Visitor};
 use toml::Spanned;
-use toml::de::{DeTable, DeValue};
 
 use crate::config::action::Action;
 use crate::config::appearance::{self, Appearance};
@@ -48,7 +47,7 @@ pub const DEFAULT_REPEAT_MS: u64 = 500;
 pub const MAX_REPEAT_MS: u64 = 2000;
 
 /// The action name that removes a default binding.
-const UNBIND: &str = "none";
+pub(super) const UNBIND: &str = "none";
 
 /// What to do when the terminal hangs up (`on_hangup`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -527,7 +526,7 @@ fn bounded_scrollback(bytes: u64, written: &dyn fmt::Display) -> Result<usize, S
 }
 
 /// The shortest exact spelling of a size, for writing defaults back out.
-fn format_size(bytes: usize) -> String {
+pub(super) fn format_size(bytes: usize) -> String {
     for (unit, m) in [("GiB", 1usize << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
         if bytes != 0 && bytes.is_multiple_of(m) {
             return format!("\"{}{unit}\"", bytes / m);
@@ -564,286 +563,6 @@ impl<'de> Deserialize<'de> for Size {
         }
         d.deserialize_any(SizeVisitor)
     }
-}
-
-/// Where in a TOML text something went wrong, for error messages.
-pub(crate) struct Located {
-    pub line_col: Option<(usize, usize)>,
-    pub key: Option<String>,
-}
-
-/// Turns a byte span into line:column and the dotted key path at that spot.
-///
-/// toml's errors carry a byte span but not (publicly) the key path, and our
-/// own validation only has spans; re-walking the document's spans gives both
-/// kinds of error the same `file:line:col: key:` shape.
-pub(crate) fn locate(text: &str, span: Option<Range<usize>>) -> Located {
-    match span {
-        Some(span) => Located {
-            line_col: Some(line_col(text, span.start)),
-            key: key_path_at(text, span.start),
-        },
-        None => Located {
-            line_col: None,
-            key: None,
-        },
-    }
-}
-
-/// Like [`locate`], for toml's own errors. A duplicate key is not in the
-/// parsed document under its second position, so its name is taken from the
-/// text the error points at and appended to the enclosing table's path.
-pub(crate) fn locate_toml_error(text: &str, err: &toml::de::Error) -> Located {
-    let mut located = locate(text, err.span());
-    if err.message().starts_with("duplicate key")
-        && let Some(token) = err.span().and_then(|s| text.get(s))
-        && !token.is_empty()
-        && !token.contains('\n')
-    {
-        let outer = located.key.take();
-        located.key = Some(match outer {
-            Some(outer) if outer == token || outer.ends_with(&format!(".{token}")) => outer,
-            Some(outer) => format!("{outer}.{token}"),
-            None => token.to_string(),
-        });
-    }
-    located
-}
-
-/// 1-based line and column (counted in characters) of a byte offset.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = before[line_start..].chars().count() + 1;
-    (line, col)
-}
-
-/// The dotted path (`tab[0].layout.panes[1].cwd`) of the innermost key or
-/// value whose span contains `offset`; failing that, of the `[table]` whose
-/// header last precedes it, since that is the table the text there is in.
-fn key_path_at(text: &str, offset: usize) -> Option<String> {
-    // Recoverable parsing still yields the keys before a syntax error, which
-    // is enough to name e.g. the table a duplicate key sits in.
-    let (doc, _) = DeTable::parse_recoverable(text);
-    let mut spans = Vec::new();
-    collect_table_spans(text, doc.get_ref(), "", &mut spans);
-    let mut best: Option<(usize, &String)> = None;
-    for (path, span) in &spans {
-        let contains = (span.start <= offset && offset < span.end)
-            || (span.is_empty() && span.start == offset);
-        // `<=` prefers later entries on ties, which are the deeper ones.
-        if contains && best.is_none_or(|(len, _)| span.len() <= len) {
-            best = Some((span.len(), path));
-        }
-    }
-    if let Some((_, path)) = best {
-        return Some(path.clone());
-    }
-    spans
-        .iter()
-        .filter(|(_, span)| {
-            span.end <= offset && text.get(span.clone()).is_some_and(|s| s.starts_with('['))
-        })
-        .max_by_key(|(_, span)| span.start)
-        .map(|(path, _)| path.clone())
-}
-
-fn collect_table_spans(
-    text: &str,
-    table: &DeTable<'_>,
-    prefix: &str,
-    out: &mut Vec<(String, Range<usize>)>,
-) {
-    for (key, value) in table.iter() {
-        // Quote the key if the user did, so the path reads like their file.
-        let source = text.get(key.span()).unwrap_or_default();
-        let segment = if source.starts_with(['"', '\'']) {
-            source.to_string()
-        } else {
-            key.get_ref().to_string()
-        };
-        let path = if prefix.is_empty() {
-            segment
-        } else {
-            format!("{prefix}.{segment}")
-        };
-        out.push((path.clone(), key.span()));
-        out.push((path.clone(), value.span()));
-        collect_value_spans(text, value.get_ref(), &path, out);
-    }
-}
-
-fn collect_value_spans(
-    text: &str,
-    value: &DeValue<'_>,
-    path: &str,
-    out: &mut Vec<(String, Range<usize>)>,
-) {
-    match value {
-        DeValue::Table(t) => collect_table_spans(text, t, path, out),
-        DeValue::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                let item_path = format!("{path}[{i}]");
-                out.push((item_path.clone(), item.span()));
-                collect_value_spans(text, item.get_ref(), &item_path, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// A TOML string literal for `s`, escaped as TOML requires.
-fn toml_string(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
-}
-
-/// The text `tilework --print-config` prints: every setting and binding at
-/// its default, commented out, so it doubles as documentation and as a
-/// starting point. Parsing it gives exactly [`Config::default`], and so does
-/// parsing it with every setting uncommented.
-pub fn default_toml() -> String {
-    let d = Config::default();
-    let km = &d.keymap;
-    let mut out = String::new();
-    let mut line = |s: &str| {
-        out.push_str(s);
-        out.push('\n');
-    };
-    line("# tilework configuration.");
-    line("#");
-    line("# Every setting is shown with its default value, commented out: uncomment a");
-    line("# line to change it. The file lives at ~/.config/tilework/config.toml");
-    line("# ($XDG_CONFIG_HOME/tilework/config.toml), or pass --config PATH.");
-    line("");
-    line("# The key that starts a prefixed binding: press it, then a key from");
-    line("# [keys.prefixed]. Pressed twice it goes to the pane (send-prefix follows");
-    line("# the prefix when you change it).");
-    line(&format!(
-        "# prefix = {}",
-        toml_string(&km.prefix.to_string())
-    ));
-    line("");
-    line("# Program run in new panes. Default: $SHELL, else /bin/sh.");
-    line("# Example: shell = \"/bin/zsh\"");
-    line("");
-    line("# Scrollback kept per pane, in bytes of output (held compressed, so it");
-    line("# takes about half that in memory): a number of bytes, or a size with a unit");
-    line(&format!(
-        "# (B, KiB, MiB, GiB, KB, MB, GB). At most {} GiB.",
-        MAX_SCROLLBACK_BYTES >> 30
-    ));
-    line(&format!(
-        "# scrollback = {}",
-        format_size(d.scrollback_bytes)
-    ));
-    line("");
-    line(&format!(
-        "# Highest redraw rate in frames per second (1 to {MAX_FPS}). Idle panes cost nothing."
-    ));
-    line(&format!("# fps = {}", d.fps));
-    line("");
-    line("# false: a pane closes when its program exits.");
-    line("# true: the pane stays open and shows the program's exit status.");
-    line(&format!("# keep_exited_panes = {}", d.keep_exited_panes));
-    line("");
-    line("# Ask (y/n in the status bar) before closing a pane or tab, or quitting,");
-    line("# would stop a program other than a shell waiting at its prompt.");
-    line(&format!("# confirm_close = {}", d.confirm_close));
-    line("");
-    line("# After a resize key (C-b C-Left, C-b H), how many milliseconds the resize");
-    line("# keys work again without the prefix, each press starting it again (tmux's");
-    line(&format!(
-        "# repeat-time). 0 turns repeating off; at most {MAX_REPEAT_MS}."
-    ));
-    line(&format!("# repeat_time = {}", d.repeat_time.as_millis()));
-    line("");
-    line("# TERM given to programs in panes.");
-    line(&format!("# term = {}", toml_string(&d.term)));
-    line("");
-    line("# Handle the mouse in tilework. false leaves it to the outer terminal,");
-    line("# e.g. for the terminal's own text selection.");
-    line(&format!("# mouse = {}", d.mouse));
-    line("");
-    line("# Let programs in panes set your clipboard with OSC 52 (e.g. vim, tmux");
-    line("# inside tilework). Off: a program or a file you cat could overwrite it.");
-    line("# Programs can never read your clipboard.");
-    line(&format!(
-        "# clipboard_from_programs = {}",
-        d.clipboard_from_programs
-    ));
-    line("");
-    line("# C-b e opens the pane's history in $VISUAL / $EDITOR (else vi). true keeps");
-    line("# its colours as SGR sequences, for an editor or pager that shows them.");
-    line(&format!("# editor_ansi = {}", d.editor_ansi));
-    line("");
-    line("# The colours programs are told when they ask for the terminal's");
-    line("# foreground, background and cursor colour (OSC 10/11/12; editors pick a");
-    line("# light or dark theme by them). By default tilework asks your terminal at");
-    line("# start and answers what it said (nothing when it did not say).");
-    line("# Example: terminal_background = \"#1e1e2e\"");
-    line("# (also terminal_foreground, terminal_cursor)");
-    line("");
-    line("# When the terminal hangs up (ssh dropped, window closed): \"detach\" keeps");
-    line("# the workspace running for `tilework attach`; \"quit\" ends it.");
-    line("# on_hangup = \"detach\"");
-    line("");
-    line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
-    line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
-    line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
-    line("# character. Bindings here are merged over the defaults listed below;");
-    line(&format!(
-        "# the action \"{UNBIND}\" removes a default binding. Actions:"
-    ));
-    let names: Vec<String> = Action::all().iter().map(Action::name).collect();
-    for wrapped in wrap(&names.join(", "), 76) {
-        line(&format!("#   {wrapped}"));
-    }
-    line("");
-    line("[keys.prefixed]");
-    line(&format!("# After the prefix key ({}).", km.prefix));
-    for (key, action) in &km.prefixed {
-        line(&binding_line(key, *action));
-    }
-    line("");
-    line("[keys.direct]");
-    line("# Without the prefix. These keys never reach the programs in panes.");
-    for (key, action) in &km.direct {
-        line(&binding_line(key, *action));
-    }
-    line("");
-    out.push_str(&appearance::default_toml());
-    out
-}
-
-fn binding_line(key: &KeySpec, action: Action) -> String {
-    let assignment = format!(
-        "{} = {}",
-        toml_string(&key.to_string()),
-        toml_string(&action.name())
-    );
-    format!("# {assignment:<32} # {}", action.description())
-}
-
-/// Greedy word wrap at `width` characters, breaking after ", ".
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut current = String::new();
-    for word in text.split_inclusive(' ') {
-        if !current.is_empty() && current.len() + word.trim_end().len() > width {
-            lines.push(current.trim_end().to_string());
-            current.clear();
-        }
-        current.push_str(word);
-    }
-    if !current.trim().is_empty() {
-        lines.push(current.trim_end().to_string());
-    }
-    lines
 }
 
 #[cfg(test)]
@@ -1300,58 +1019,9 @@ mouse = false
     }
 
     #[test]
-    fn default_toml_round_trips() {
-        let text = default_toml();
-        assert_eq!(parse_ok(&text), Config::default());
-        // Every binding is listed.
-        let km = Keymap::default();
-        for (k, a) in km.prefixed.iter().chain(&km.direct) {
-            let needle = format!(
-                "{} = {}",
-                toml_string(&k.to_string()),
-                toml_string(&a.name())
-            );
-            assert!(text.contains(&needle), "{needle} missing");
-        }
-        for action in Action::all() {
-            assert!(text.contains(&action.name()), "{action} not listed");
-        }
-    }
-
-    #[test]
     fn editor_ansi_is_off_unless_asked_for() {
         assert!(!parse_ok("").editor_ansi);
         assert!(parse_ok("editor_ansi = true").editor_ansi);
-    }
-
-    #[test]
-    fn default_toml_uncommented_round_trips() {
-        let mut uncommented = 0;
-        let text: String = default_toml()
-            .lines()
-            .map(|l| {
-                let setting = l.strip_prefix("# ").filter(|rest| {
-                    toml::from_str::<toml::Table>(rest).is_ok_and(|t| !t.is_empty())
-                });
-                match setting {
-                    Some(rest) => {
-                        uncommented += 1;
-                        format!("{rest}\n")
-                    }
-                    None => format!("{l}\n"),
-                }
-            })
-            .collect();
-        let km = Keymap::default();
-        // Every setting but `shell` (whose default is "unset"), and every binding.
-        assert_eq!(
-            uncommented,
-            // `on_hangup`, then `[theme]` and `[status]`: name, borders;
-            // left, right, clock.
-            10 + 1 + km.prefixed.len() + km.direct.len() + 5,
-            "{text}"
-        );
-        assert_eq!(parse_ok(&text), Config::default());
     }
 
     #[test]
@@ -1364,13 +1034,5 @@ mouse = false
         assert!(parse_size("MiB").is_err());
         assert!(parse_size("1.2.3MiB").is_err());
         assert_eq!(parse_size(" 4_096 ").unwrap(), 4096);
-    }
-
-    #[test]
-    fn line_col_counts_characters() {
-        assert_eq!(line_col("abc", 0), (1, 1));
-        assert_eq!(line_col("a\nbc", 3), (2, 2));
-        assert_eq!(line_col("é = 1\nx", 3), (1, 3));
-        assert_eq!(line_col("ab", 99), (1, 3));
     }
 }

@@ -1,5 +1,5 @@
-//! One pane: a program on a PTY, the parser that mirrors its screen, its
-//! byte history and its scroll position.
+//! One pane: a program on a PTY, the parser that mirrors its screen and
+//! its byte history. What it shows when scrolled back is `scroll_view`.
 //!
 //! The render loop owns every pane; nothing here is shared with another
 //! thread except through channels.
@@ -13,11 +13,9 @@ use crossbeam_channel::{Receiver, TryRecvError};
 use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
 use crate::pane::damage::{Change, Damage, DamageLog};
-use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::fast_forward::FastForward;
 use crate::pane::fidelity::Modes;
-use crate::pane::history::{History, Located, ReplayRequest};
-use crate::pane::history_window::{self, Extent, RowAnchor, WINDOW_ROWS};
+use crate::pane::history::History;
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, QUIET_READ_SIZE, QuietRead, SpawnSpec};
@@ -40,31 +38,12 @@ pub enum ScrollView {
     Viewing(Box<History>),
 }
 
-/// Which window of history to show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WindowTarget {
-    /// The oldest rows held.
-    Top,
-    /// The newest rows, following new output.
-    Tail,
-    /// The rows around the one `RowAnchor` names.
-    Around(RowAnchor),
-}
-
-/// A pane's byte history and size, copied for a search on another thread.
-#[derive(Debug, Clone)]
-pub struct RingCopy {
-    pub ring: ByteRing,
-    pub rows: u16,
-    pub cols: u16,
-}
-
 pub struct Pane {
     pub id: PaneId,
     parser: vt100::Parser<PaneEvents>,
     process: Option<Box<dyn PaneProcess>>,
-    ring: ByteRing,
-    view: ScrollView,
+    pub(super) ring: ByteRing,
+    pub(super) view: ScrollView,
     /// The command as the user would recognise it, the title until the
     /// program sets one.
     label: String,
@@ -86,9 +65,9 @@ pub struct Pane {
     fast_forward: FastForward,
     /// What changed since the renderer last looked, beyond the rows the
     /// fast-forward's parsing reports.
-    damage: DamageLog,
-    rows: u16,
-    cols: u16,
+    pub(super) damage: DamageLog,
+    pub(super) rows: u16,
+    pub(super) cols: u16,
     /// The width changed while the alternate screen showed: the primary
     /// screen underneath was cut by vt100's resize, not reflowed. It is laid
     /// out again from the ring when the program leaves the alternate screen
@@ -98,23 +77,6 @@ pub struct Pane {
     pub bytes_received: u64,
     /// The command this pane was started with, for saving profiles.
     pub spec: SpawnSpec,
-}
-
-/// Memory a replayed history may use: vt100 keeps every row at full width
-/// (32 bytes a cell), so a ring of short lines would need far more memory
-/// as rows than as bytes. Bounded by both a multiple of the byte budget and
-/// an absolute cap. 192 MiB keeps ~60,000 rows viewable at 104 columns
-/// (we promise at least 50,000 lines of history), and it is only spent
-/// while the user has scrolled that far back.
-pub const HISTORY_MEMORY_PER_BUDGET_BYTE: usize = 64;
-pub const HISTORY_MEMORY_CAP: usize = 192 * 1024 * 1024;
-
-/// The most history rows a replay keeps for a byte budget and width.
-pub fn max_history_rows(budget: usize, cols: u16) -> usize {
-    let bytes = budget
-        .saturating_mul(HISTORY_MEMORY_PER_BUDGET_BYTE)
-        .min(HISTORY_MEMORY_CAP);
-    (bytes / (usize::from(cols.max(1)) * 32)).max(usize::from(MIN_GRID))
 }
 
 /// The screen's modes as bytes that set them on a fresh parser: the
@@ -527,226 +489,6 @@ impl Pane {
             .set_terminal_colours(colours);
     }
 
-    pub fn view(&self) -> &ScrollView {
-        &self.view
-    }
-
-    /// The replayed history while the view shows it.
-    pub fn history_mut(&mut self) -> Option<&mut History> {
-        // The caller may move the view (copy mode).
-        self.damage.note(Change::ViewMoved);
-        match &mut self.view {
-            ScrollView::Viewing(h) => Some(h),
-            _ => None,
-        }
-    }
-
-    pub fn history(&self) -> Option<&History> {
-        match &self.view {
-            ScrollView::Viewing(h) => Some(h),
-            _ => None,
-        }
-    }
-
-    /// Opens the history view at the bottom (copy mode needs it even before
-    /// the user scrolls). Does nothing when it is already open or loading.
-    pub fn open_history(&mut self, events: &PaneMailbox) {
-        if matches!(self.view, ScrollView::Live) {
-            self.request_history(0, events);
-        }
-    }
-
-    /// What a search of the whole history needs: a copy of the pane's
-    /// bytes and its size.
-    pub fn ring_copy(&self) -> RingCopy {
-        RingCopy {
-            ring: self.ring.clone(),
-            rows: self.rows,
-            cols: self.cols,
-        }
-    }
-
-    pub fn is_scrolled(&self) -> bool {
-        !matches!(self.view, ScrollView::Live)
-    }
-
-    /// Rows a window aims for: enough for several views of this pane.
-    fn window_rows(&self) -> usize {
-        WINDOW_ROWS.max(usize::from(self.rows) * 8)
-    }
-
-    /// Scrolls the view `delta` rows (positive: back in time). Starts a replay
-    /// on a worker thread when history is needed and not yet there; past the
-    /// ends of the window shown, replays the next one.
-    pub fn scroll(&mut self, delta: isize, events: &PaneMailbox) {
-        self.damage.note(Change::ViewMoved);
-        match &mut self.view {
-            ScrollView::Live => {
-                if delta > 0 {
-                    self.request_history(delta.unsigned_abs(), events);
-                }
-            }
-            ScrollView::Loading { offset } => {
-                *offset = offset.saturating_add_signed(delta);
-            }
-            ScrollView::Viewing(_) => self.scroll_history(delta),
-        }
-    }
-
-    /// Scrolls the history view `delta` rows, in steps a window holds,
-    /// replaying the next window whenever the view would pass an end of the
-    /// one shown; back to the live screen past the newest row.
-    fn scroll_history(&mut self, delta: isize) {
-        let step_most = self.window_rows() / 4;
-        let mut left = delta.unsigned_abs();
-        while left > 0 {
-            let ScrollView::Viewing(history) = &mut self.view else {
-                return;
-            };
-            let step = left.min(step_most);
-            let top = history.top_row();
-            let stuck = if delta > 0 {
-                top == 0 && history.at_top
-            } else {
-                history.offset() == 0 && history.is_tail
-            };
-            if stuck {
-                break;
-            }
-            let below = history
-                .total_rows()
-                .saturating_sub(top + history.view_rows());
-            let short = if delta > 0 {
-                step > top && !history.at_top
-            } else {
-                step > below && !history.is_tail
-            };
-            if short {
-                let anchor = history.anchor_of(top);
-                let before = history.extent();
-                self.shift_history(WindowTarget::Around(anchor));
-                if self.history().is_some_and(|h| h.extent() == before) {
-                    // No other window to go to (the ring changed under it).
-                    break;
-                }
-                let Some(history) = self.history_mut() else {
-                    return;
-                };
-                if let Located::At(row) = history.locate(anchor) {
-                    history.show_top(row);
-                }
-            }
-            let ScrollView::Viewing(history) = &mut self.view else {
-                return;
-            };
-            let signed = isize::try_from(step).unwrap_or(isize::MAX);
-            let top = history.top_row();
-            history.show_top(top.saturating_add_signed(if delta > 0 { -signed } else { signed }));
-            left -= step;
-        }
-        if let ScrollView::Viewing(history) = &self.view
-            && history.offset() == 0
-            && delta < 0
-            && history.is_tail
-        {
-            self.view = ScrollView::Live;
-        }
-    }
-
-    fn request_history(&mut self, offset: usize, events: &PaneMailbox) {
-        let extent = history_window::tail(&self.ring, self.window_rows(), self.cols);
-        let request = self.window_request(extent);
-        let id = self.id;
-        let events = events.clone();
-        let spawned = std::thread::Builder::new()
-            .name("history-replay".into())
-            .spawn(move || {
-                let history = History::replay(request);
-                events.post(PaneEvent::HistoryReady(id, Box::new(history)));
-            });
-        match spawned {
-            Ok(_) => {
-                self.view = ScrollView::Loading { offset };
-                self.damage.note(Change::ViewMoved);
-            }
-            Err(err) => tracing::warn!("starting a history replay: {err}"),
-        }
-    }
-
-    fn window_request(&self, extent: Extent) -> ReplayRequest {
-        // A window must hold all its rows, or its first rows (and anchors)
-        // drop off and the next window back is the same one: room for the
-        // rows it aims at, long lines and the snapping of its ends.
-        let window = history_window::most_rows(self.window_rows()) + usize::from(self.rows);
-        let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
-        ReplayRequest::window(&self.ring, extent, self.rows, self.cols, cap)
-    }
-
-    /// Replaces the history window shown with the one `target` names,
-    /// replayed here and now (a window is a few thousand rows: milliseconds).
-    /// Returns the window it replaces, to translate positions from; `None`
-    /// when no history is shown.
-    pub fn shift_history(&mut self, target: WindowTarget) -> Option<Box<History>> {
-        let ScrollView::Viewing(_) = self.view else {
-            return None;
-        };
-        let rows = self.window_rows();
-        let extent = match target {
-            WindowTarget::Top => history_window::top(&self.ring, rows, self.cols),
-            WindowTarget::Tail => history_window::tail(&self.ring, rows, self.cols),
-            WindowTarget::Around(anchor) => {
-                let pos = history_window::approximate_position(&self.ring, anchor);
-                history_window::around(&self.ring, pos, rows, self.cols)
-            }
-        };
-        let mut history = Box::new(History::replay(self.window_request(extent)));
-        history.truncated = self.ring.start() > 0;
-        let ScrollView::Viewing(old) =
-            std::mem::replace(&mut self.view, ScrollView::Viewing(history))
-        else {
-            return None;
-        };
-        self.damage.note(Change::ViewMoved);
-        Some(old)
-    }
-
-    /// A replay finished: catch it up with output that arrived meanwhile.
-    pub fn history_ready(&mut self, mut history: Box<History>) {
-        self.damage.note(Change::ViewMoved);
-        let ScrollView::Loading { offset } = self.view else {
-            // The user left the view before it arrived.
-            return;
-        };
-        let missed = self.ring.copy_range(history.fed_to, self.ring.end());
-        history.feed(&missed);
-        history.set_size(self.rows, self.cols);
-        history.truncated = self.ring.start() > 0;
-        let wanted = offset;
-        history.set_offset(wanted);
-        let more = wanted.saturating_sub(history.offset());
-        self.view = ScrollView::Viewing(history);
-        if more > 0 {
-            // The user scrolled further than the window holds while it loaded.
-            let mailbox = PaneMailbox::discarding();
-            self.scroll(isize::try_from(more).unwrap_or(isize::MAX), &mailbox);
-        }
-    }
-
-    /// Back to the live screen.
-    pub fn scroll_to_bottom(&mut self) {
-        self.damage.note(Change::ViewMoved);
-        self.view = ScrollView::Live;
-    }
-
-    /// The rows scrolled back and the rows available, for the indicator.
-    pub fn scroll_position(&self) -> Option<(usize, usize, bool)> {
-        match &self.view {
-            ScrollView::Live => None,
-            ScrollView::Loading { offset } => Some((*offset, 0, false)),
-            ScrollView::Viewing(h) => Some((h.offset(), h.len(), h.truncated)),
-        }
-    }
-
     /// Title for the border: what the program set, else the command.
     pub fn title(&self) -> &str {
         self.title
@@ -982,83 +724,5 @@ mod tests {
         let screen = text(&mut pane);
         assert!(pane.bytes_skipped() > 0);
         assert!(screen.ends_with("line 499"), "{screen}");
-    }
-
-    /// A pane that printed `lines` numbered lines, its history open at the
-    /// newest rows.
-    fn scrolled_pane(lines: usize, rows: u16, back: isize) -> Pane {
-        let mut pane = Pane::detached(PaneId(1), rows, 40, 8 << 20);
-        let text: String = (1..=lines).map(|i| format!("row{i:05}\r\n")).collect();
-        pane.feed(text.into_bytes());
-        let (tx, rx) = crossbeam_channel::unbounded();
-        pane.scroll(back, &tx.into());
-        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
-            _ => panic!("no history replay"),
-        }
-        pane
-    }
-
-    fn top_line(pane: &mut Pane) -> String {
-        pane.screen()
-            .contents()
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    #[test]
-    fn scrolling_back_goes_past_the_first_window_to_the_first_line() {
-        let mut pane = scrolled_pane(50_000, 10, 1);
-        let mailbox = PaneMailbox::discarding();
-        for _ in 0..10_000 {
-            pane.scroll(3, &mailbox);
-        }
-        let top = top_line(&mut pane);
-        assert!(top.as_str() <= "row20000", "{top}");
-        for _ in 0..10_000 {
-            pane.scroll(3, &mailbox);
-        }
-        assert_eq!(top_line(&mut pane), "row00001");
-        // And forward again to the live screen.
-        for _ in 0..20_000 {
-            pane.scroll(-3, &mailbox);
-        }
-        assert!(!pane.is_scrolled());
-    }
-
-    #[test]
-    fn scrolling_further_than_the_window_while_it_loads_goes_on_back() {
-        let mut pane = scrolled_pane(50_000, 21, 6_000);
-        let top = top_line(&mut pane);
-        assert_eq!(top, format!("row{:05}", 50_000 - 6_000 - 20 + 1));
-        pane.scroll(3, &PaneMailbox::discarding());
-        assert_eq!(
-            top_line(&mut pane),
-            format!("row{:05}", 50_000 - 6_000 - 20 - 2)
-        );
-    }
-
-    #[test]
-    fn scrolling_to_the_top_of_a_wrapped_ring_of_empty_lines() {
-        let budget = 128 * 1024;
-        let mut pane = Pane::detached(PaneId(1), 24, 80, budget);
-        pane.feed(b"\r\n".repeat(budget));
-        let (tx, rx) = crossbeam_channel::unbounded();
-        pane.scroll(isize::MAX / 2, &tx.into());
-        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
-            _ => panic!("no history replay"),
-        }
-        let h = pane.history().unwrap();
-        assert!(
-            h.at_top && h.top_row() == 0,
-            "{:?} {} {} first {}",
-            h.extent(),
-            h.at_top,
-            h.top_row(),
-            pane.ring.first_line_start()
-        );
     }
 }

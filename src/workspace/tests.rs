@@ -778,7 +778,7 @@ fn a_saved_workspace_keeps_given_tab_names_and_pane_titles_only() {
     );
     h.ws.rename_tab("monitor");
     h.ws.apply(Action::NewTab);
-    let text = crate::workspace::session::to_toml(&h.ws, "x");
+    let text = crate::workspace::profile_save::to_toml(&h.ws, "x");
     assert!(text.contains("name = \"monitor\""), "{text}");
     assert!(text.contains("title = \"load\""), "{text}");
     assert_eq!(
@@ -974,7 +974,7 @@ floating = [{ command = "lazygit", title = "git" }]
     assert_eq!(h.focused(), lazygit);
     assert_eq!(h.ws.pane_title(lazygit), "git");
 
-    let saved = crate::workspace::session::to_toml(&h.ws, "p");
+    let saved = crate::workspace::profile_save::to_toml(&h.ws, "p");
     assert!(saved.contains("floating = ["), "{saved}");
     let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
     let mut reopened = Harness::new(false);
@@ -1004,7 +1004,7 @@ fn a_floating_panes_box_is_saved_and_comes_back() {
     let moved = floating_rect(&h, float);
     assert_ne!(moved, opened);
 
-    let saved = crate::workspace::session::to_toml(&h.ws, "p");
+    let saved = crate::workspace::profile_save::to_toml(&h.ws, "p");
     let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);

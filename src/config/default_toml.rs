@@ -1,0 +1,223 @@
+//! The text `tilework --print-config` prints: every setting and binding at
+//! its default, commented out, so it doubles as documentation and as a
+//! starting point for the config file.
+
+use crate::config::action::Action;
+use crate::config::appearance;
+use crate::config::keymap::KeySpec;
+use crate::config::settings::{
+    Config, MAX_FPS, MAX_REPEAT_MS, MAX_SCROLLBACK_BYTES, UNBIND, format_size,
+};
+
+/// A TOML string literal for `s`, escaped as TOML requires.
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// The text `tilework --print-config` prints: every setting and binding at
+/// its default, commented out, so it doubles as documentation and as a
+/// starting point. Parsing it gives exactly [`Config::default`], and so does
+/// parsing it with every setting uncommented.
+pub fn default_toml() -> String {
+    let d = Config::default();
+    let km = &d.keymap;
+    let mut out = String::new();
+    let mut line = |s: &str| {
+        out.push_str(s);
+        out.push('\n');
+    };
+    line("# tilework configuration.");
+    line("#");
+    line("# Every setting is shown with its default value, commented out: uncomment a");
+    line("# line to change it. The file lives at ~/.config/tilework/config.toml");
+    line("# ($XDG_CONFIG_HOME/tilework/config.toml), or pass --config PATH.");
+    line("");
+    line("# The key that starts a prefixed binding: press it, then a key from");
+    line("# [keys.prefixed]. Pressed twice it goes to the pane (send-prefix follows");
+    line("# the prefix when you change it).");
+    line(&format!(
+        "# prefix = {}",
+        toml_string(&km.prefix.to_string())
+    ));
+    line("");
+    line("# Program run in new panes. Default: $SHELL, else /bin/sh.");
+    line("# Example: shell = \"/bin/zsh\"");
+    line("");
+    line("# Scrollback kept per pane, in bytes of output (held compressed, so it");
+    line("# takes about half that in memory): a number of bytes, or a size with a unit");
+    line(&format!(
+        "# (B, KiB, MiB, GiB, KB, MB, GB). At most {} GiB.",
+        MAX_SCROLLBACK_BYTES >> 30
+    ));
+    line(&format!(
+        "# scrollback = {}",
+        format_size(d.scrollback_bytes)
+    ));
+    line("");
+    line(&format!(
+        "# Highest redraw rate in frames per second (1 to {MAX_FPS}). Idle panes cost nothing."
+    ));
+    line(&format!("# fps = {}", d.fps));
+    line("");
+    line("# false: a pane closes when its program exits.");
+    line("# true: the pane stays open and shows the program's exit status.");
+    line(&format!("# keep_exited_panes = {}", d.keep_exited_panes));
+    line("");
+    line("# Ask (y/n in the status bar) before closing a pane or tab, or quitting,");
+    line("# would stop a program other than a shell waiting at its prompt.");
+    line(&format!("# confirm_close = {}", d.confirm_close));
+    line("");
+    line("# After a resize key (C-b C-Left, C-b H), how many milliseconds the resize");
+    line("# keys work again without the prefix, each press starting it again (tmux's");
+    line(&format!(
+        "# repeat-time). 0 turns repeating off; at most {MAX_REPEAT_MS}."
+    ));
+    line(&format!("# repeat_time = {}", d.repeat_time.as_millis()));
+    line("");
+    line("# TERM given to programs in panes.");
+    line(&format!("# term = {}", toml_string(&d.term)));
+    line("");
+    line("# Handle the mouse in tilework. false leaves it to the outer terminal,");
+    line("# e.g. for the terminal's own text selection.");
+    line(&format!("# mouse = {}", d.mouse));
+    line("");
+    line("# Let programs in panes set your clipboard with OSC 52 (e.g. vim, tmux");
+    line("# inside tilework). Off: a program or a file you cat could overwrite it.");
+    line("# Programs can never read your clipboard.");
+    line(&format!(
+        "# clipboard_from_programs = {}",
+        d.clipboard_from_programs
+    ));
+    line("");
+    line("# C-b e opens the pane's history in $VISUAL / $EDITOR (else vi). true keeps");
+    line("# its colours as SGR sequences, for an editor or pager that shows them.");
+    line(&format!("# editor_ansi = {}", d.editor_ansi));
+    line("");
+    line("# The colours programs are told when they ask for the terminal's");
+    line("# foreground, background and cursor colour (OSC 10/11/12; editors pick a");
+    line("# light or dark theme by them). By default tilework asks your terminal at");
+    line("# start and answers what it said (nothing when it did not say).");
+    line("# Example: terminal_background = \"#1e1e2e\"");
+    line("# (also terminal_foreground, terminal_cursor)");
+    line("");
+    line("# When the terminal hangs up (ssh dropped, window closed): \"detach\" keeps");
+    line("# the workspace running for `tilework attach`; \"quit\" ends it.");
+    line("# on_hangup = \"detach\"");
+    line("");
+    line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
+    line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
+    line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
+    line("# character. Bindings here are merged over the defaults listed below;");
+    line(&format!(
+        "# the action \"{UNBIND}\" removes a default binding. Actions:"
+    ));
+    let names: Vec<String> = Action::all().iter().map(Action::name).collect();
+    for wrapped in wrap(&names.join(", "), 76) {
+        line(&format!("#   {wrapped}"));
+    }
+    line("");
+    line("[keys.prefixed]");
+    line(&format!("# After the prefix key ({}).", km.prefix));
+    for (key, action) in &km.prefixed {
+        line(&binding_line(key, *action));
+    }
+    line("");
+    line("[keys.direct]");
+    line("# Without the prefix. These keys never reach the programs in panes.");
+    for (key, action) in &km.direct {
+        line(&binding_line(key, *action));
+    }
+    line("");
+    out.push_str(&appearance::default_toml());
+    out
+}
+
+fn binding_line(key: &KeySpec, action: Action) -> String {
+    let assignment = format!(
+        "{} = {}",
+        toml_string(&key.to_string()),
+        toml_string(&action.name())
+    );
+    format!("# {assignment:<32} # {}", action.description())
+}
+
+/// Greedy word wrap at `width` characters, breaking after ", ".
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split_inclusive(' ') {
+        if !current.is_empty() && current.len() + word.trim_end().len() > width {
+            lines.push(current.trim_end().to_string());
+            current.clear();
+        }
+        current.push_str(word);
+    }
+    if !current.trim().is_empty() {
+        lines.push(current.trim_end().to_string());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::config::keymap::Keymap;
+    use crate::config::parse;
+    use std::path::Path;
+
+    fn parse_ok(text: &str) -> Config {
+        parse(text, Path::new("/home/u/.config/tilework/config.toml"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn default_toml_round_trips() {
+        let text = default_toml();
+        assert_eq!(parse_ok(&text), Config::default());
+        // Every binding is listed.
+        let km = Keymap::default();
+        for (k, a) in km.prefixed.iter().chain(&km.direct) {
+            let needle = format!(
+                "{} = {}",
+                toml_string(&k.to_string()),
+                toml_string(&a.name())
+            );
+            assert!(text.contains(&needle), "{needle} missing");
+        }
+        for action in Action::all() {
+            assert!(text.contains(&action.name()), "{action} not listed");
+        }
+    }
+
+    #[test]
+    fn default_toml_uncommented_round_trips() {
+        let mut uncommented = 0;
+        let text: String = default_toml()
+            .lines()
+            .map(|l| {
+                let setting = l.strip_prefix("# ").filter(|rest| {
+                    toml::from_str::<toml::Table>(rest).is_ok_and(|t| !t.is_empty())
+                });
+                match setting {
+                    Some(rest) => {
+                        uncommented += 1;
+                        format!("{rest}\n")
+                    }
+                    None => format!("{l}\n"),
+                }
+            })
+            .collect();
+        let km = Keymap::default();
+        // Every setting but `shell` (whose default is "unset"), and every binding.
+        assert_eq!(
+            uncommented,
+            // `on_hangup`, then `[theme]` and `[status]`: name, borders;
+            // left, right, clock.
+            10 + 1 + km.prefixed.len() + km.direct.len() + 5,
+            "{text}"
+        );
+        assert_eq!(parse_ok(&text), Config::default());
+    }
+}

@@ -1,0 +1,230 @@
+//! Starting panes: what a pane runs ([`PaneLaunch`]) and the ways a new
+//! one joins the workspace: a row of them in a new tab, a split, a tab of
+//! its own, floating (a scratch shell, the history editor), or panes made
+//! elsewhere (benches and render tests). Profiles open through
+//! `profile_open`.
+
+use ratatui::layout::Rect;
+
+use crate::config::profile::{PaneSpec, RestartPolicy, StartMode};
+use crate::pane::Pane;
+use crate::pane::PaneId;
+use crate::pane::pty::SpawnSpec;
+use crate::pane::spawn::{ChildEnv, current_dir};
+use crate::workspace::history_editor;
+use crate::workspace::layout::{Axis, Layout};
+use crate::workspace::tab::Tab;
+use crate::workspace::{Workspace, content_rect};
+
+/// What a pane should run, before it has a size.
+pub struct PaneLaunch {
+    pub spec: SpawnSpec,
+    pub label: String,
+    /// The title the profile gave, kept when the workspace is saved.
+    pub title: Option<String>,
+    pub keep_open: Option<bool>,
+    pub restart: RestartPolicy,
+}
+
+impl PaneLaunch {
+    pub fn new(spec: SpawnSpec, label: String) -> Self {
+        Self {
+            spec,
+            label,
+            title: None,
+            keep_open: None,
+            restart: RestartPolicy::Never,
+        }
+    }
+
+    /// What a profile's pane runs, started as `env` starts programs.
+    pub(super) fn from_profile(pane: &PaneSpec, env: &ChildEnv) -> Self {
+        let (spec, label) = match (&pane.command, pane.start) {
+            (Some(line), StartMode::Manual) => env.on_enter(line, pane.cwd.clone()),
+            (Some(line), StartMode::Auto) => env.command_line(line, pane.cwd.clone()),
+            (None, _) => env.shell(pane.cwd.clone()),
+        };
+        // A profile's command pane is there to be watched: when it ends, even
+        // with status 0 and no restart, its output and status stay until the
+        // user closes it (as mprocs does), unless the profile says
+        // `keep_open = false`. Shell panes follow `keep_exited_panes`.
+        let keep_open = pane.keep_open.or(pane.command.is_some().then_some(true));
+        let title = pane.title.as_deref().map(shown_text);
+        Self {
+            spec,
+            label: title.clone().unwrap_or_else(|| shown_text(&label)),
+            title,
+            keep_open,
+            restart: pane.restart,
+        }
+    }
+}
+
+/// A profile's names and commands as borders and the status bar show them:
+/// a shared profile must not put a bidi override (which turns the rest of
+/// the user's terminal line around) or a control character there, any more
+/// than a program's title can.
+pub(super) fn shown_text(text: &str) -> String {
+    crate::sanitize::sanitize_title(text.as_bytes())
+}
+
+impl Workspace {
+    pub(super) fn alloc_id(&mut self) -> PaneId {
+        let id = PaneId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    /// Opens one tab whose panes run `launches` side by side.
+    pub fn open_row(&mut self, launches: Vec<PaneLaunch>) {
+        let ids: Vec<PaneId> = launches.iter().map(|_| self.alloc_id()).collect();
+        let Some(layout) = Layout::even(Axis::Horizontal, &ids) else {
+            return;
+        };
+        let rects = layout.rects(self.tiles());
+        self.push_tab(Tab::new(None, layout, ids[0]));
+        for (id, launch) in ids.into_iter().zip(launches) {
+            let rect = rects
+                .iter()
+                .find(|(p, _)| *p == id)
+                .map_or(self.tiles(), |r| r.1);
+            self.start_pane(id, launch, rect);
+        }
+    }
+
+    /// Starts tiled pane `id`, whose rectangle (frame included) is `rect`.
+    pub(super) fn start_pane(&mut self, id: PaneId, launch: PaneLaunch, rect: Rect) {
+        let inner = self.frame.content(rect);
+        self.start_pane_in(id, launch, inner);
+    }
+
+    /// Starts pane `id` with content area `inner`.
+    pub(super) fn start_pane_in(&mut self, id: PaneId, launch: PaneLaunch, inner: Rect) {
+        let mut pane = Pane::spawn(
+            id,
+            launch.spec,
+            launch.label,
+            inner.height,
+            inner.width,
+            self.settings.scrollback_bytes,
+            self.launcher.as_ref(),
+        );
+        pane.set_terminal_colours(self.terminal_colours);
+        self.insert_pane(pane, launch.keep_open, launch.restart);
+        if let Some(member) = self.panes.get_mut(&id) {
+            member.title = launch.title;
+        }
+    }
+
+    /// Opens a tab over panes made elsewhere, e.g. [`Pane::detached`] ones
+    /// fed by hand in benches and render tests. Focus goes to the layout's
+    /// first pane.
+    pub fn open_tab_of(&mut self, name: &str, layout: Layout, panes: Vec<Pane>) {
+        let Some(&first) = layout.panes().first() else {
+            return;
+        };
+        for pane in panes {
+            self.insert_pane(pane, None, RestartPolicy::Never);
+        }
+        self.push_tab(Tab::new(Some(name.to_string()), layout, first));
+    }
+
+    /// A new shell in the focused pane's directory, like zellij.
+    pub(super) fn shell_launch_here(&self) -> PaneLaunch {
+        let cwd = self.focused().and_then(|p| current_dir(p.cwd(), p.pid()));
+        let (spec, label) = self.settings.env.shell(cwd);
+        PaneLaunch::new(spec, label)
+    }
+
+    /// Splits the focused pane with a shell.
+    pub(super) fn split(&mut self, axis: Axis) -> bool {
+        let launch = self.shell_launch_here();
+        self.split_with(axis, launch).is_some()
+    }
+
+    /// Splits the focused pane (a tiled one) along `axis`; the new pane,
+    /// focused, runs `launch`. Returns its id.
+    pub fn split_with(&mut self, axis: Axis, launch: PaneLaunch) -> Option<PaneId> {
+        self.tab()?;
+        let id = self.alloc_id();
+        let tiles = self.tiles();
+        let rect = self.tab_mut()?.split_focused(axis, id, tiles)?;
+        self.start_pane(id, launch, rect);
+        self.relayout_tab(self.active);
+        Some(id)
+    }
+
+    /// Opens a tab with a shell.
+    pub(super) fn new_tab(&mut self) -> bool {
+        let launch = self.shell_launch_here();
+        self.new_tab_with(launch);
+        true
+    }
+
+    /// Opens a tab, shown, whose one pane runs `launch`. Returns its id.
+    pub fn new_tab_with(&mut self, launch: PaneLaunch) -> PaneId {
+        let id = self.alloc_id();
+        self.push_tab(Tab::new(None, Layout::new(id), id));
+        self.start_pane(id, launch, self.tiles());
+        id
+    }
+
+    /// Shows or hides the tab's floating panes; with none yet, opens a
+    /// scratch shell floating.
+    pub(super) fn toggle_floating(&mut self) -> bool {
+        let Some(tab) = self.tab() else {
+            return false;
+        };
+        if tab.floats.is_empty() {
+            let launch = self.shell_launch_here();
+            return self.open_floating(launch).is_some();
+        }
+        self.tab_mut().is_some_and(Tab::toggle_floats_shown)
+    }
+
+    /// Opens a pane running `launch` floating on top of the shown tab,
+    /// focused. Returns its id.
+    pub fn open_floating(&mut self, launch: PaneLaunch) -> Option<PaneId> {
+        let area = self.area;
+        let id = self.alloc_id();
+        let rect = self.tab_mut()?.float_new(id, area);
+        self.start_pane_in(id, launch, content_rect(rect));
+        Some(id)
+    }
+
+    /// Floats a pane made elsewhere (a [`Pane::detached`] one in benches
+    /// and render tests) over the shown tab, like [`Self::open_floating`].
+    pub fn open_floating_of(&mut self, mut pane: Pane) {
+        let area = self.area;
+        let Some(tab) = self.tab_mut() else {
+            return;
+        };
+        let rect = tab.float_new(pane.id, area);
+        let inner = content_rect(rect);
+        pane.resize(inner.height, inner.width);
+        self.insert_pane(pane, None, RestartPolicy::Never);
+    }
+
+    /// Opens the user's editor on `file` (pane `from`'s history) in a new
+    /// floating pane, which owns the file: it is removed when the pane
+    /// closes. The pane closes when the editor exits.
+    pub fn open_history_editor(
+        &mut self,
+        from: PaneId,
+        file: tempfile::TempPath,
+    ) -> Option<PaneId> {
+        let editor = history_editor::from_env();
+        let cwd = self.pane_dir(from);
+        let (spec, _) = self
+            .settings
+            .env
+            .argv(&history_editor::argv(&editor, &file), cwd);
+        let mut launch = PaneLaunch::new(spec, editor);
+        launch.keep_open = Some(false);
+        let id = self.open_floating(launch)?;
+        if let Some(member) = self.panes.get_mut(&id) {
+            member.file = Some(file);
+        }
+        Some(id)
+    }
+}

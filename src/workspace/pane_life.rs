@@ -1,0 +1,193 @@
+//! A pane's life after it started: what the workspace keeps beside it
+//! ([`Member`]) from when it is taken in, what happens when its program ends (the pane closes,
+//! stays showing how it ended, or a command pane starts again
+//! [`RESTART_DELAY`] later), a restart by hand, closing it, and ending
+//! every program at quit.
+
+use std::time::{Duration, Instant};
+
+use crate::config::profile::RestartPolicy;
+use crate::pane::Pane;
+use crate::pane::PaneId;
+use crate::pane::pty::ExitInfo;
+use crate::workspace::Workspace;
+use crate::workspace::launch::PaneLaunch;
+use crate::workspace::naming::PaneName;
+use crate::workspace::place::PanePlace;
+
+/// How long a command pane waits before it is started again, so a command
+/// that fails at once cannot spin.
+pub const RESTART_DELAY: Duration = Duration::from_secs(1);
+
+/// A pane and what the workspace decides about it when its program ends.
+pub(super) struct Member {
+    pub(super) pane: Pane,
+    /// Overrides `keep_exited_panes` (from profiles).
+    pub(super) keep_open: Option<bool>,
+    /// Command panes (from profiles).
+    pub(super) restart: RestartPolicy,
+    /// When the ended program starts again.
+    pub(super) restart_at: Option<Instant>,
+    /// The title the profile gave, kept when the workspace is saved.
+    pub(super) title: Option<String>,
+    /// What the pane is known by, as last looked up (`refresh_names`).
+    pub(super) name: Option<PaneName>,
+    /// Its directory and git branch, looked up with the name.
+    pub(super) place: Option<PanePlace>,
+    /// A file the pane's program was given (a history for its editor),
+    /// removed when the pane goes.
+    pub(super) file: Option<tempfile::TempPath>,
+}
+
+impl Member {
+    pub(super) fn new(pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) -> Self {
+        Self {
+            pane,
+            keep_open,
+            restart,
+            restart_at: None,
+            title: None,
+            name: None,
+            place: None,
+            file: None,
+        }
+    }
+
+    /// What runs the pane's command again, as it was launched.
+    fn relaunch(&self) -> PaneLaunch {
+        PaneLaunch {
+            spec: self.pane.spec.clone(),
+            label: self.pane.label().to_string(),
+            title: self.title.clone(),
+            keep_open: self.keep_open,
+            restart: self.restart,
+        }
+    }
+}
+
+impl Workspace {
+    /// Takes in a started pane, with what to do when its program ends.
+    pub(super) fn insert_pane(
+        &mut self,
+        pane: Pane,
+        keep_open: Option<bool>,
+        restart: RestartPolicy,
+    ) {
+        // Panes made elsewhere (see `open_tab_of`) keep their ids.
+        self.next_id = self.next_id.max(pane.id.0.saturating_add(1));
+        self.panes
+            .insert(pane.id, Member::new(pane, keep_open, restart));
+    }
+
+    /// Runs the pane's command again in a fresh pane in the same place (a new
+    /// id, so the old program's exit cannot close the new one).
+    pub fn restart_pane(&mut self, old: PaneId) -> bool {
+        let Some(tab_index) = self.tab_of(old) else {
+            return false;
+        };
+        let Some(member) = self.panes.remove(&old) else {
+            return false;
+        };
+        member.pane.terminate();
+        let launch = member.relaunch();
+        let file = member.file;
+        let id = self.alloc_id();
+        let tiles = self.tiles();
+        let rect = self.tabs[tab_index].replace_pane(old, id, tiles);
+        let inner = self.content_of(id, rect);
+        self.start_pane_in(id, launch, inner);
+        if let Some(member) = self.panes.get_mut(&id) {
+            member.file = file;
+        }
+        self.relayout_tab(tab_index);
+        true
+    }
+
+    /// Removes a pane: kills its program, gives its space to its sibling,
+    /// and ends the workspace with `exit` when it was the last one.
+    pub fn close_pane(&mut self, id: PaneId, exit: Option<ExitInfo>) {
+        // Even when the program already exited: what it left running in its
+        // session (background jobs, a grandchild holding the PTY) goes too.
+        if let Some(member) = self.panes.remove(&id) {
+            member.pane.terminate();
+        }
+        let Some(tab_index) = self.tab_of(id) else {
+            return;
+        };
+        let tab = &mut self.tabs[tab_index];
+        if tab.take_float(id) {
+            return;
+        }
+        if !tab.take_tiled(id) {
+            // The only pane of its tab: the tab goes too.
+            if !self.remove_tab(tab_index) {
+                self.exit_code = Some(exit.map_or(0, |e| e.code));
+            }
+            return;
+        }
+        self.relayout_tab(tab_index);
+    }
+
+    /// A pane's program ended (at `now`): close the pane, keep it showing
+    /// the status, or (command panes) start it again [`RESTART_DELAY`]
+    /// later, when the loop calls [`Workspace::run_due_restarts`].
+    pub fn pane_exited(&mut self, id: PaneId, info: ExitInfo, now: Instant) {
+        let keep_by_default = self.settings.keep_exited_panes;
+        let Some(member) = self.panes.get_mut(&id) else {
+            // Closed or restarted meanwhile; nothing of it is left to show.
+            self.close_pane(id, Some(info));
+            return;
+        };
+        member.pane.drain_pending();
+        // Command panes always show how they ended, like mprocs; so does a
+        // command that could not run (126: not executable, 127: not found),
+        // or its error would vanish with the pane.
+        let keep = member.restart != RestartPolicy::Never
+            || (!info.signal && matches!(info.code, 126 | 127))
+            || member.keep_open.unwrap_or(keep_by_default);
+        if !keep {
+            self.close_pane(id, Some(info));
+            return;
+        }
+        member.pane.mark_exited(info);
+        if member.restart.restarts(info.code) {
+            member.restart_at = Some(now + RESTART_DELAY);
+        }
+    }
+
+    /// When the next ended command pane is due to start again, for the
+    /// loop's wait.
+    pub fn next_restart(&self) -> Option<Instant> {
+        self.panes.values().filter_map(|m| m.restart_at).min()
+    }
+
+    /// Starts again every command pane whose restart is due at `now`.
+    /// Returns whether any did.
+    pub fn run_due_restarts(&mut self, now: Instant) -> bool {
+        let due: Vec<PaneId> = self
+            .panes
+            .iter_mut()
+            .filter(|(_, m)| m.restart_at.is_some_and(|at| at <= now))
+            .map(|(id, m)| {
+                // Taken before trying, so a restart that cannot happen is
+                // not due again on every wake-up.
+                m.restart_at = None;
+                *id
+            })
+            .collect();
+        let mut restarted = false;
+        for id in due {
+            restarted |= self.restart_pane(id);
+        }
+        restarted
+    }
+
+    /// Ends every program at once (quitting).
+    pub fn kill_all(&mut self) {
+        for pane in self.panes() {
+            pane.kill_now();
+        }
+        // Including panes closed moments ago and still in their grace period.
+        self.launcher.kill_all();
+    }
+}

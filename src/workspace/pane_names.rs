@@ -1,0 +1,141 @@
+//! The names of the workspace's panes and tabs as looked up: when to
+//! look again at what the panes run ([`NAME_CHECK_DELAY`] after output or
+//! keys), the look itself (foreground program, directory, git branch),
+//! and what tabs and borders show from it. How a name follows from what a
+//! pane runs is [`naming`](crate::workspace::naming).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::pane::Pane;
+use crate::pane::PaneId;
+use crate::pane::spawn::current_dir;
+use crate::workspace::Workspace;
+use crate::workspace::foreground::Foreground;
+use crate::workspace::naming::{PaneName, is_busy, name_of};
+use crate::workspace::place::{PanePlace, place_of};
+
+/// After output or keys, how long before the workspace looks at what the
+/// panes run (for names): a program started by a key has begun by then,
+/// and a flood costs at most one look per this long.
+pub const NAME_CHECK_DELAY: Duration = Duration::from_millis(300);
+
+/// How the workspace learns a pane's foreground program (tests fake it).
+pub type ForegroundProbe = Box<dyn Fn(&Pane) -> Option<Foreground> + Send>;
+
+impl Workspace {
+    /// Learns panes' foreground programs from `probe` instead of the
+    /// kernel (tests, whose fake programs have no process).
+    #[cfg(test)]
+    pub fn set_foreground_probe(&mut self, probe: ForegroundProbe) {
+        self.probe = probe;
+    }
+
+    /// The name tab `index` shows: the one it was given, else what its
+    /// focused pane runs (program, or directory when the shell is idle),
+    /// else the pane's command.
+    pub fn tab_name(&self, index: usize) -> String {
+        let Some(tab) = self.tabs.get(index) else {
+            return String::new();
+        };
+        if let Some(name) = &tab.name {
+            return name.clone();
+        }
+        match self.panes.get(&tab.focus) {
+            Some(member) => match &member.name {
+                Some(name) => name.short().to_string(),
+                None => member.pane.label().to_string(),
+            },
+            None => (index + 1).to_string(),
+        }
+    }
+
+    /// What pane `id`'s border shows: the title its program set, else the
+    /// one the profile gave, else the program in its foreground or the
+    /// directory its idle shell is in, else its command.
+    pub fn pane_title(&self, id: PaneId) -> &str {
+        let Some(member) = self.panes.get(&id) else {
+            return "";
+        };
+        let pane = &member.pane;
+        pane.program_title()
+            .or(member.title.as_deref())
+            .or(member.name.as_ref().map(PaneName::long))
+            .unwrap_or_else(|| pane.label())
+    }
+
+    /// Pane `id`'s directory and git branch, as last looked up.
+    pub fn pane_place(&self, id: PaneId) -> Option<&PanePlace> {
+        self.panes.get(&id).and_then(|m| m.place.as_ref())
+    }
+
+    /// The title the profile gave pane `id`, if any (saved with it).
+    pub fn given_title(&self, id: PaneId) -> Option<&str> {
+        self.panes.get(&id).and_then(|m| m.title.as_deref())
+    }
+
+    /// Output or keys: what the panes run may change; look again a
+    /// moment later ([`NAME_CHECK_DELAY`]).
+    pub fn names_may_change(&mut self, now: Instant) {
+        self.names_due.get_or_insert(now + NAME_CHECK_DELAY);
+    }
+
+    /// When the loop is to call [`Workspace::check_names`].
+    pub fn next_name_check(&self) -> Option<Instant> {
+        self.names_due
+    }
+
+    /// Looks at what the panes run when that is due. Returns whether a
+    /// name changed (the screen is to be drawn).
+    pub fn check_names(&mut self, now: Instant) -> bool {
+        match self.names_due {
+            Some(due) if due <= now => {
+                self.names_due = None;
+                self.refresh_names()
+            }
+            _ => false,
+        }
+    }
+
+    /// Looks at what every pane runs now. Returns whether a name changed.
+    pub fn refresh_names(&mut self) -> bool {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut changed = false;
+        for member in self.panes.values_mut() {
+            let pane = &member.pane;
+            let fg = (self.probe)(pane);
+            let dir = current_dir(pane.cwd(), pane.pid());
+            let name = name_of(pane, fg.as_ref(), dir.as_deref(), home.as_deref());
+            let place = dir.as_deref().map(|d| place_of(d, home.as_deref()));
+            if place != member.place {
+                member.place = place;
+                changed = true;
+            }
+            if name != member.name {
+                member.name = name;
+                member.pane.name_changed();
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// The programs that closing these panes would stop (more than a
+    /// shell at its prompt), by name, for the question asked first.
+    pub fn busy_programs(&self, ids: &[PaneId]) -> Vec<String> {
+        ids.iter()
+            .filter_map(|id| self.panes.get(id))
+            .filter_map(|member| {
+                let fg = (self.probe)(&member.pane);
+                if !is_busy(&member.pane, fg.as_ref()) {
+                    return None;
+                }
+                Some(match fg {
+                    Some(fg) if !fg.is_pane_process => fg.program,
+                    // A command pane: its command line.
+                    _ => member.pane.label().to_string(),
+                })
+            })
+            .collect()
+    }
+}
