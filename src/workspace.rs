@@ -24,6 +24,7 @@
 
 pub mod floating;
 pub mod foreground;
+pub mod grip;
 pub mod history_editor;
 mod launch;
 pub mod layout;

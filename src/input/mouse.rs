@@ -16,6 +16,7 @@ use crate::input::to_panes::inner_rect;
 use crate::input::ui_state::MouseSelection;
 use crate::pane::PaneId;
 use crate::workspace::Workspace;
+use crate::workspace::grip::Grip;
 
 /// Rows one wheel notch scrolls, like most terminals.
 const WHEEL_ROWS: isize = 3;
@@ -23,10 +24,12 @@ const WHEEL_ROWS: isize = 3;
 const MULTI_CLICK: Duration = Duration::from_millis(400);
 
 /// What the mouse remembers between events: the last click, to count
-/// double and triple clicks.
+/// double and triple clicks, and what the left button holds while down.
 #[derive(Debug, Default)]
 pub struct MouseInput {
     last_click: Option<(Instant, u16, u16, u8)>,
+    /// A border or floating pane being dragged.
+    grip: Option<Grip>,
 }
 
 impl MouseInput {
@@ -34,11 +37,11 @@ impl MouseInput {
         let (x, y) = (ev.column, ev.row);
         match ev.kind {
             MouseEventKind::Down(MouseButton::Left) => self.press(cx, ev),
-            MouseEventKind::Drag(MouseButton::Left) if cx.ws.is_dragging() => {
-                Outcome::redraw_if(cx.ws.drag_to(x, y))
+            MouseEventKind::Drag(MouseButton::Left) if self.grip.is_some() => {
+                Outcome::redraw_if(self.grip.as_ref().is_some_and(|g| cx.ws.drag_grip(g, x, y)))
             }
-            MouseEventKind::Up(MouseButton::Left) if cx.ws.is_dragging() => {
-                cx.ws.end_drag();
+            MouseEventKind::Up(MouseButton::Left) if self.grip.is_some() => {
+                self.grip = None;
                 Outcome::redraw()
             }
             MouseEventKind::Drag(MouseButton::Left) if cx.ui.mouse_selection.is_some() => {
@@ -68,7 +71,8 @@ impl MouseInput {
     fn press(&mut self, cx: &mut Cx<'_>, ev: &MouseEvent) -> Outcome {
         let (x, y) = (ev.column, ev.row);
         cx.ui.mouse_selection = None;
-        if cx.ws.begin_drag(x, y) {
+        self.grip = cx.ws.grab_at(x, y);
+        if self.grip.is_some() {
             return Outcome::redraw();
         }
         let before = cx.ws.focused_id();

@@ -24,7 +24,7 @@ use crate::pane::process::{Launcher, PtyLauncher};
 use crate::pane::spawn::{ChildEnv, current_dir};
 use crate::workspace::foreground;
 use crate::workspace::history_editor;
-use crate::workspace::layout::{Axis, BorderHandle};
+use crate::workspace::layout::Axis;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::pane_life::Member;
 use crate::workspace::pane_names::ForegroundProbe;
@@ -36,18 +36,6 @@ pub struct WorkspaceSettings {
     pub env: ChildEnv,
     pub scrollback_bytes: usize,
     pub keep_exited_panes: bool,
-}
-
-/// A floating pane held by the mouse: moved by its top border, resized by
-/// its bottom right corner.
-#[derive(Debug, Clone)]
-struct FloatDrag {
-    id: PaneId,
-    /// Where the button went down.
-    from: (u16, u16),
-    /// The pane's rectangle then.
-    rect: Rect,
-    resize: bool,
 }
 
 pub struct Workspace {
@@ -62,10 +50,6 @@ pub struct Workspace {
     pub(super) launcher: Box<dyn Launcher>,
     /// Set when the workspace should end, with tilework's exit status.
     pub(super) exit_code: Option<i32>,
-    /// The border being dragged with the mouse.
-    drag: Option<BorderHandle>,
-    /// The floating pane being moved or resized with the mouse.
-    float_drag: Option<FloatDrag>,
     /// Boxes or dividers: how much of its rectangle a pane's content gets.
     pub(super) frame: PaneFrame,
     pub(super) probe: ForegroundProbe,
@@ -112,8 +96,6 @@ impl Workspace {
             events,
             launcher,
             exit_code: None,
-            drag: None,
-            float_drag: None,
             frame: PaneFrame::default(),
             probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
             names_due: None,
@@ -396,94 +378,6 @@ impl Workspace {
         if let Some(tab) = self.tab_mut() {
             tab.reveal(id);
         }
-    }
-
-    /// Starts dragging the border under the mouse, if any.
-    pub fn begin_drag(&mut self, x: u16, y: u16) -> bool {
-        if let Some(drag) = self.float_grab(x, y) {
-            self.float_drag = Some(drag);
-            self.drag = None;
-            return true;
-        }
-        let area = self.tiles();
-        let handle = self
-            .tab()
-            .filter(|t| !t.zoomed)
-            .and_then(|t| t.layout.border_at(area, x, y));
-        self.drag = handle;
-        self.drag.is_some()
-    }
-
-    pub fn is_dragging(&self) -> bool {
-        self.drag.is_some() || self.float_drag.is_some()
-    }
-
-    pub fn end_drag(&mut self) {
-        self.drag = None;
-        self.float_drag = None;
-    }
-
-    /// A press on a shown floating pane's top border (move) or bottom
-    /// right corner (resize), if that is where `(x, y)` is.
-    fn float_grab(&mut self, x: u16, y: u16) -> Option<FloatDrag> {
-        let tab = self.tab_mut()?;
-        let id = tab.floats.at(x, y)?;
-        let rect = tab.floats.rect(id)?;
-        let resize = x + 1 == rect.right() && y + 1 == rect.bottom();
-        if y != rect.y && !resize {
-            return None;
-        }
-        tab.focus_on(id);
-        Some(FloatDrag {
-            id,
-            from: (x, y),
-            rect,
-            resize,
-        })
-    }
-
-    pub fn drag_to(&mut self, x: u16, y: u16) -> bool {
-        if let Some(drag) = self.float_drag.clone() {
-            let area = self.area;
-            let (dx, dy) = (
-                i32::from(x) - i32::from(drag.from.0),
-                i32::from(y) - i32::from(drag.from.1),
-            );
-            let shift = |v: u16, d: i32| u16::try_from((i32::from(v) + d).max(0)).unwrap_or(v);
-            let r = drag.rect;
-            let rect = if drag.resize {
-                Rect {
-                    width: shift(r.width, dx),
-                    height: shift(r.height, dy),
-                    ..r
-                }
-            } else {
-                Rect {
-                    x: shift(r.x, dx),
-                    y: shift(r.y, dy),
-                    ..r
-                }
-            };
-            let moved = self
-                .tab_mut()
-                .is_some_and(|t| t.floats.set_rect(drag.id, rect, area));
-            if moved {
-                self.relayout_tab(self.active);
-            }
-            return moved;
-        }
-        let area = self.tiles();
-        let Some(handle) = self.drag.clone() else {
-            return false;
-        };
-        let Some(tab) = self.tab_mut() else {
-            return false;
-        };
-        if !tab.layout.drag_border(area, &handle, x, y) {
-            return false;
-        }
-        self.relayout_tab(self.active);
-        true
     }
 
     fn scroll_focused_pages(&mut self, pages: isize) -> bool {
