@@ -19,6 +19,7 @@ use crossbeam_channel::{Sender, bounded};
 use rustix::event::{PollFd, PollFlags};
 
 use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
+use super::script_host::ScriptCall;
 use crate::mailbox::Mailbox;
 use crate::terminal::{guard, stdio};
 
@@ -47,7 +48,14 @@ pub enum SessionEvent {
     /// `tilework kill`: the stream hears the exit.
     Kill(UnixStream),
     /// A script's call (`tilework action`, `capture`...).
-    Script(super::script_host::ScriptCall),
+    Script(ScriptCall),
+}
+
+/// Script calls reach the loop as session events (`script_host` posts its
+/// own message type and knows nothing of this one).
+fn script_mailbox(events: &Mailbox<SessionEvent>) -> Mailbox<ScriptCall> {
+    let events = events.clone();
+    Mailbox::new(move |call| events.post(SessionEvent::Script(call)))
 }
 
 pub enum LinkNews {
@@ -421,7 +429,7 @@ fn listen(listener: &UnixListener, mailbox: &Mailbox<SessionEvent>) {
             Ok(Incoming::Kill(stream)) => mailbox.post(SessionEvent::Kill(stream)),
             Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
             Ok(Incoming::Call(stream, len)) => {
-                super::script_host::start(stream, len, mailbox);
+                super::script_host::start(stream, len, &script_mailbox(mailbox));
                 true
             }
             Err(err) => {
