@@ -365,7 +365,7 @@ enum Incoming {
 /// Checks the peer and reads its request. Another user is refused (the
 /// directory keeps them out already; this holds even if it did not).
 fn receive(stream: UnixStream, me: u32) -> Result<Incoming> {
-    let peer = proto::peer_uid(&stream).context("reading the client's credentials")?;
+    let peer = crate::os::peer_uid(&stream).context("reading the client's credentials")?;
     if !peer_allowed(peer, me) {
         let _ = tell(
             &stream,
@@ -536,7 +536,7 @@ mod tests {
         // A real connection and real SO_PEERCRED, judged by a workspace
         // that belongs to the next uid: refused, told why, no request read.
         let (client, server) = UnixStream::pair().unwrap();
-        let me = proto::peer_uid(&server).unwrap();
+        let me = crate::os::peer_uid(&server).unwrap();
         let err = receive(server, me + 1).err().unwrap().to_string();
         assert!(err.contains(&format!("uid {me}")), "{err}");
         let mut reader = LineReader::default();
@@ -551,7 +551,7 @@ mod tests {
     #[test]
     fn the_same_uid_gets_its_request_read() {
         let (client, server) = UnixStream::pair().unwrap();
-        let me = proto::peer_uid(&server).unwrap();
+        let me = crate::os::peer_uid(&server).unwrap();
         (&client)
             .write_all(Request::Info.line().as_bytes())
             .unwrap();
