@@ -395,7 +395,7 @@ def levels(nodes, edges):
         level[v] = 1 + max((lv(w, seen + (v,)) for w in edges.get(v, ())), default=0)
         return level[v]
 
-    for v in nodes:
+    for v in sorted(nodes):
         lv(v)
     return level
 
