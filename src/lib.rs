@@ -12,6 +12,7 @@
 //! - [`config`]: the config file and profiles.
 //! - [`diag`]: metrics and logs.
 //! - [`session`]: detach and attach: the workspace outlives its terminal.
+//! - [`os`]: what tilework asks of the kernel that differs between systems.
 
 pub mod app;
 pub mod cli;
@@ -20,6 +21,7 @@ pub mod config;
 pub mod diag;
 pub mod input;
 pub mod mailbox;
+pub mod os;
 pub mod pane;
 pub mod render;
 pub mod sanitize;

@@ -12,7 +12,6 @@ pub mod frame_sink;
 pub mod guard;
 pub mod key_reader;
 pub mod late_replies;
-pub mod nonblocking;
 pub mod outbox;
 pub mod outer_terminal;
 pub mod output;

@@ -4,22 +4,12 @@
 
 use std::collections::VecDeque;
 
-use crate::input::search_worker::{SearchMailbox, SearchReport};
+use crate::input::search_worker::{PaneMatches, SearchMailbox, SearchReport};
 use crate::pane::{PaneId, RingCopy};
 use crate::workspace::Workspace;
 
 /// Matching lines kept per pane for the results list.
 const LINES_PER_PANE: usize = 5;
-
-#[derive(Debug, Clone)]
-pub struct PaneMatches {
-    pub pane: PaneId,
-    pub pattern: String,
-    /// Matching rows in all.
-    pub count: usize,
-    /// The newest matching rows, trimmed, oldest first.
-    pub lines: Vec<String>,
-}
 
 /// The results list of a search over every pane of the tab.
 #[derive(Debug, Clone, Default)]

@@ -23,7 +23,6 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use regex::{Regex, RegexBuilder};
 
 use crate::input::copy_mode::GlobalMatch;
-use crate::input::search_all::PaneMatches;
 use crate::mailbox::Mailbox;
 use crate::pane::{PaneId, RingCopy};
 
@@ -112,6 +111,17 @@ pub struct Found {
     pub pane: PaneId,
     pub generation: u64,
     pub outcome: Result<Vec<GlobalMatch>, PatternError>,
+}
+
+/// One pane's answer to a search across the tab.
+#[derive(Debug, Clone)]
+pub struct PaneMatches {
+    pub pane: PaneId,
+    pub pattern: String,
+    /// Matching rows in all.
+    pub count: usize,
+    /// The newest matching rows, trimmed, oldest first.
+    pub lines: Vec<String>,
 }
 
 /// What a search thread reports to the loop.

@@ -4,8 +4,8 @@
 //! everything it starts — pipelines, `cmd &` jobs in their own process
 //! groups, grandchildren holding the PTY — shares its session id unless it
 //! calls `setsid` itself. Ending a pane means signalling every process of
-//! that session, found in `/proc`; process groups alone would miss
-//! background jobs of interactive shells.
+//! that session (`os::session_processes`: on Linux, from `/proc`); process
+//! groups alone would miss background jobs of interactive shells.
 //!
 //! A session stays registered until it has been killed, so the last-resort
 //! paths (a panic, a second signal, exiting right after closing a pane)
@@ -16,6 +16,8 @@ use std::time::Duration;
 
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
+
+use crate::os;
 
 static SESSIONS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
@@ -36,27 +38,11 @@ fn unregister(sid: i32) {
         .retain(|&s| s != sid);
 }
 
-/// Processes whose session is `sid` (from `/proc/PID/stat`).
-pub fn session_members(sid: i32) -> Vec<i32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|entry| {
-        let pid: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // Fields after the command name (which may contain spaces and
-        // parentheses): state ppid pgrp session ...
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let session: i32 = rest.split(' ').nth(3)?.parse().ok()?;
-        (session == sid).then_some(pid)
-    })
-    .collect()
-}
-
 fn signal_session(sid: i32, signal: Signal) {
-    // The group first (cheap, and covers processes /proc hides from us).
+    // The group first (cheap, and covers processes the system hides from
+    // us).
     let _ = killpg(Pid::from_raw(sid), signal);
-    for pid in session_members(sid) {
+    for pid in os::session_processes(sid) {
         // ESRCH (gone meanwhile) is fine.
         let _ = kill(Pid::from_raw(pid), signal);
     }
@@ -65,8 +51,9 @@ fn signal_session(sid: i32, signal: Signal) {
 /// Hangs up on a session and kills what is left after [`GRACE`], on its
 /// own thread so the caller never waits.
 pub fn end_session(sid: i32) {
-    // All of it off the caller's thread: scanning /proc takes milliseconds
-    // with many processes, and the caller is the render loop.
+    // All of it off the caller's thread: finding a session's processes
+    // (scanning /proc) takes milliseconds with many processes, and the
+    // caller is the render loop.
     let spawned = std::thread::Builder::new()
         .name("end-session".into())
         .spawn(move || {
@@ -94,17 +81,5 @@ pub fn kill_all() {
         signal_session(sid, Signal::SIGCONT);
         signal_session(sid, Signal::SIGKILL);
         unregister(sid);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_our_own_session() {
-        let sid = nix::unistd::getsid(None).map(|p| p.as_raw()).unwrap_or(-1);
-        let me = std::process::id() as i32;
-        assert!(session_members(sid).contains(&me));
     }
 }

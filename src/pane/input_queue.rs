@@ -12,9 +12,13 @@ use std::sync::{Condvar, Mutex, PoisonError};
 /// Large enough for a big paste (a 10 MB log), small enough to bound memory.
 pub const INPUT_QUEUE_BUDGET: usize = 32 * 1024 * 1024;
 
+/// Pastes are queued in pieces of this size, so the writer thread hands the
+/// kernel a bounded amount at a time.
+pub const INPUT_CHUNK: usize = 4096;
+
 /// Waiting chunks grow up to this size by appending (the writer hands the
 /// kernel at most this much per `write(2)`).
-const COALESCE_LIMIT: usize = crate::pane::pty::INPUT_CHUNK;
+const COALESCE_LIMIT: usize = INPUT_CHUNK;
 
 #[derive(Default)]
 struct State {

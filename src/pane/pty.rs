@@ -29,7 +29,7 @@ use nix::unistd::Pid;
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 use crate::pane::children;
-use crate::pane::input_queue::InputQueue;
+use crate::pane::input_queue::{INPUT_CHUNK, InputQueue};
 use crate::pane::reader_gate::{Holder, ReaderGate};
 
 /// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
@@ -42,10 +42,6 @@ pub const READ_SIZE: usize = 64 * 1024;
 /// at 76 MB/s is ~76 KB), small enough that a flood cannot pile up memory
 /// (worst case 16 x 64 KiB = 1 MiB per pane).
 pub const OUTPUT_CHANNEL_CAPACITY: usize = 16;
-
-/// Pastes are queued in pieces of this size, so the writer thread hands the
-/// kernel a bounded amount at a time.
-pub const INPUT_CHUNK: usize = 4096;
 
 /// How long the reader thread waits for more output before it hands a
 /// quiet PTY to the loop. Output comes in bursts (a command's lines, a

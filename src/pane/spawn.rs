@@ -114,6 +114,5 @@ pub fn current_dir(osc7: Option<&str>, pid: Option<u32>) -> Option<PathBuf> {
     if let Some(dir) = osc7.map(PathBuf::from).filter(|d| d.is_dir()) {
         return Some(dir);
     }
-    let pid = pid?;
-    std::fs::read_link(format!("/proc/{pid}/cwd")).ok()
+    crate::os::cwd_of(pid?)
 }

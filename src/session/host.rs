@@ -19,6 +19,7 @@ use crossbeam_channel::{Sender, bounded};
 use rustix::event::{PollFd, PollFlags};
 
 use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
+use super::script_host::ScriptCall;
 use crate::mailbox::Mailbox;
 use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 use crate::terminal::{guard, stdio};
@@ -50,7 +51,14 @@ pub enum SessionEvent {
     /// `tilework kill`: the stream hears the exit.
     Kill(UnixStream),
     /// A script's call (`tilework action`, `capture`...).
-    Script(super::script_host::ScriptCall),
+    Script(ScriptCall),
+}
+
+/// Script calls reach the loop as session events (`script_host` posts its
+/// own message type and knows nothing of this one).
+fn script_mailbox(events: &Mailbox<SessionEvent>) -> Mailbox<ScriptCall> {
+    let events = events.clone();
+    Mailbox::new(move |call| events.post(SessionEvent::Script(call)))
 }
 
 pub enum LinkNews {
@@ -370,7 +378,7 @@ enum Incoming {
 /// Checks the peer and reads its request. Another user is refused (the
 /// directory keeps them out already; this holds even if it did not).
 fn receive(stream: UnixStream, me: u32) -> Result<Incoming> {
-    let peer = proto::peer_uid(&stream).context("reading the client's credentials")?;
+    let peer = crate::os::peer_uid(&stream).context("reading the client's credentials")?;
     if !peer_allowed(peer, me) {
         let _ = tell(
             &stream,
@@ -434,7 +442,7 @@ fn listen(listener: &UnixListener, mailbox: &Mailbox<SessionEvent>) {
             Ok(Incoming::Kill(stream)) => mailbox.post(SessionEvent::Kill(stream)),
             Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
             Ok(Incoming::Call(stream, len)) => {
-                super::script_host::start(stream, len, mailbox);
+                super::script_host::start(stream, len, &script_mailbox(mailbox));
                 true
             }
             Err(err) => {
@@ -541,7 +549,7 @@ mod tests {
         // A real connection and real SO_PEERCRED, judged by a workspace
         // that belongs to the next uid: refused, told why, no request read.
         let (client, server) = UnixStream::pair().unwrap();
-        let me = proto::peer_uid(&server).unwrap();
+        let me = crate::os::peer_uid(&server).unwrap();
         let err = receive(server, me + 1).err().unwrap().to_string();
         assert!(err.contains(&format!("uid {me}")), "{err}");
         let mut reader = LineReader::default();
@@ -556,7 +564,7 @@ mod tests {
     #[test]
     fn the_same_uid_gets_its_request_read() {
         let (client, server) = UnixStream::pair().unwrap();
-        let me = proto::peer_uid(&server).unwrap();
+        let me = crate::os::peer_uid(&server).unwrap();
         (&client)
             .write_all(Request::Info.line().as_bytes())
             .unwrap();

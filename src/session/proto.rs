@@ -5,17 +5,13 @@
 //! first line carries a version so a newer client refuses an older
 //! workspace plainly instead of misreading it.
 
-use std::io::{self, IoSlice, IoSliceMut, Read};
-use std::mem::MaybeUninit;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::io::{self, Read};
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 
 use crate::config::colour::Rgb;
+use crate::os;
 use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
-use rustix::net::{
-    RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
-    SendAncillaryMessage, SendFlags,
-};
 
 /// Starts every request; bumped when a message changes meaning.
 pub const VERSION: &str = "tilework/1";
@@ -265,17 +261,7 @@ impl ServerNote {
 
 /// Sends `line` with `fds` attached, in one `sendmsg`.
 pub fn send_with_fds(stream: &UnixStream, line: &str, fds: &[BorrowedFd<'_>]) -> io::Result<()> {
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
-    let mut control = SendAncillaryBuffer::new(&mut space);
-    if !control.push(SendAncillaryMessage::ScmRights(fds)) {
-        return Err(io::Error::other("too many descriptors for one message"));
-    }
-    let sent = rustix::net::sendmsg(
-        stream,
-        &[IoSlice::new(line.as_bytes())],
-        &mut control,
-        SendFlags::NOSIGNAL,
-    )?;
+    let sent = os::send_with_fds(stream, line.as_bytes(), fds)?;
     if sent != line.len() {
         return Err(io::Error::other("the request was cut short"));
     }
@@ -290,20 +276,7 @@ pub fn recv_request(stream: &UnixStream) -> io::Result<(String, Vec<OwnedFd>)> {
     let mut fds = Vec::new();
     loop {
         let mut byte = [0u8; 1];
-        let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
-        let mut control = RecvAncillaryBuffer::new(&mut space);
-        let got = rustix::net::recvmsg(
-            stream,
-            &mut [IoSliceMut::new(&mut byte)],
-            &mut control,
-            RecvFlags::CMSG_CLOEXEC,
-        )?;
-        for message in control.drain() {
-            if let RecvAncillaryMessage::ScmRights(received) = message {
-                fds.extend(received);
-            }
-        }
-        if got.bytes == 0 {
+        if os::recv_with_fds(stream, &mut byte, &mut fds)? == 0 {
             return Err(io::ErrorKind::UnexpectedEof.into());
         }
         if byte[0] == b'\n' {
@@ -314,7 +287,7 @@ pub fn recv_request(stream: &UnixStream) -> io::Result<(String, Vec<OwnedFd>)> {
             return Err(io::Error::other("request line too long"));
         }
     }
-    fds.truncate(3);
+    fds.truncate(os::MAX_FDS);
     Ok((String::from_utf8_lossy(&line).into_owned(), fds))
 }
 
@@ -351,16 +324,12 @@ impl LineReader {
     }
 }
 
-/// The uid of the process at the other end of `stream`.
-pub fn peer_uid(stream: &impl AsFd) -> io::Result<u32> {
-    Ok(rustix::net::sockopt::socket_peercred(stream)?.uid.as_raw())
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use std::io::Write;
+    use std::os::fd::AsFd;
 
     #[test]
     fn every_message_reads_back_as_itself() {
@@ -448,11 +417,5 @@ mod tests {
         let mut received = std::fs::File::from(fds.into_iter().next().unwrap());
         received.write_all(b"x").unwrap();
         assert_eq!(file.metadata().unwrap().len(), 1);
-    }
-
-    #[test]
-    fn the_peer_uid_is_ours_on_a_pair() {
-        let (a, _b) = UnixStream::pair().unwrap();
-        assert_eq!(peer_uid(&a).unwrap(), crate::session::dir::my_uid());
     }
 }

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use crossbeam_channel::{Sender, bounded};
 
-use super::host::SessionEvent;
 use super::script::{self, Call, Reply};
 use crate::mailbox::Mailbox;
 
@@ -37,7 +36,7 @@ pub struct ScriptCall {
 }
 
 /// Serves a connection whose request line announced a call of `len` bytes.
-pub fn start(stream: UnixStream, len: usize, mailbox: &Mailbox<SessionEvent>) {
+pub fn start(stream: UnixStream, len: usize, mailbox: &Mailbox<ScriptCall>) {
     if IN_FLIGHT.fetch_add(1, Ordering::SeqCst) >= MAX_CALLS_IN_FLIGHT {
         IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
         refuse(&stream, "the workspace is busy with other calls; try again");
@@ -56,7 +55,7 @@ pub fn start(stream: UnixStream, len: usize, mailbox: &Mailbox<SessionEvent>) {
     }
 }
 
-fn serve(stream: &UnixStream, len: usize, mailbox: &Mailbox<SessionEvent>) {
+fn serve(stream: &UnixStream, len: usize, mailbox: &Mailbox<ScriptCall>) {
     let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     let call = match script::read_call(stream, len) {
@@ -69,7 +68,7 @@ fn serve(stream: &UnixStream, len: usize, mailbox: &Mailbox<SessionEvent>) {
     };
     tracing::debug!(?call, "script call");
     let (tx, rx) = bounded(1);
-    if !mailbox.post(SessionEvent::Script(ScriptCall { call, reply: tx })) {
+    if !mailbox.post(ScriptCall { call, reply: tx }) {
         refuse(stream, "the workspace is ending");
         return;
     }

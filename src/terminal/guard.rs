@@ -86,7 +86,9 @@ pub fn restore() {
     }
     // Best effort: the terminal may be gone (SIGHUP), or not reading (a
     // frozen ssh): never waited for, nothing to report to.
-    if let Ok(mut out) = super::nonblocking::reopen_stdout().or_else(|_| raw_stdout()) {
+    if let Ok(mut out) =
+        crate::os::reopen_nonblocking(io::stdout().as_fd()).or_else(|_| raw_stdout())
+    {
         let _ = out.write_all(LEAVE);
     }
     if let Some(saved) = saved_mode().take() {

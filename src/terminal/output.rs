@@ -171,7 +171,7 @@ impl FrameWriter {
     /// (or fd 2): no `unsafe`, and dropping it does not close the real fd.
     pub fn open(kind: WriterKind) -> io::Result<Self> {
         if kind == WriterKind::BufWriterRaw {
-            match crate::terminal::nonblocking::reopen_stdout() {
+            match crate::os::reopen_nonblocking(io::stdout().as_fd()) {
                 Ok(file) => return Ok(Self::queued(file)),
                 // Not a terminal, pipe or file: written as before.
                 Err(err) => tracing::warn!("frames may block: reopening stdout: {err}"),

@@ -13,8 +13,6 @@ use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::OnceLock;
 
-use rustix::pty::OpenptFlags;
-
 /// The parking PTY, made once. Both ends stay open for the life of the
 /// process: with the controller side closed, reading the other end would
 /// fail at once (and the loop would spin on the error).
@@ -29,14 +27,9 @@ fn parking() -> io::Result<&'static Parking> {
     if let Some(p) = PARKING.get() {
         return Ok(p);
     }
-    // NOCTTY throughout: the workspace leads its own session, and a session
-    // leader that opens a terminal without it would make it its
-    // controlling terminal (and get its SIGHUP).
-    let flags = OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC;
-    let controller = rustix::pty::openpt(flags)?;
-    rustix::pty::grantpt(&controller)?;
-    rustix::pty::unlockpt(&controller)?;
-    let user_side = rustix::pty::ioctl_tiocgptpeer(&controller, flags)?;
+    // Not the controlling terminal: the workspace leads its own session,
+    // and would get a controlling terminal's SIGHUP.
+    let (controller, user_side) = crate::os::open_pty()?;
     // Non-blocking: crossterm polls fd 0 and then reads it. If a detach
     // puts this terminal on fd 0 between the two, a blocking read would
     // wait here for good, and the loop would never read the next

@@ -3,12 +3,15 @@
 //! prompt. Closing asks first when it is not (`layers::confirm`), and tabs
 //! and borders are named after it (`naming`).
 //!
-//! Read from `/proc/PID/stat` (field `tpgid`, the terminal's foreground
-//! process group, as `ps -o tpgid` shows) and `/proc/PGID/comm`: no
-//! handle on the PTY is needed, and where `/proc` is missing the answer is
-//! "unknown", which never asks and names by the command.
+//! Asked of the system by the pane's process id (`os`: on Linux, its
+//! terminal's foreground process group from `/proc/PID/stat`, that group's
+//! name from `/proc/PGID/comm`): no handle on the PTY is needed, and where
+//! the system will not say the answer is "unknown", which never asks and
+//! names by the command.
 
 use std::path::Path;
+
+use crate::os;
 
 /// The program in the foreground of a pane's terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,14 +38,10 @@ pub fn is_shell(program: &str) -> bool {
     SHELLS.contains(&name.trim_start_matches('-'))
 }
 
-/// The foreground of the terminal of process `pid`, when `/proc` says.
+/// The foreground of the terminal of process `pid`, when the system says.
 pub fn of_process(pid: u32) -> Option<Foreground> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let group = foreground_group(&stat)?;
-    let program = std::fs::read_to_string(format!("/proc/{group}/comm"))
-        .ok()
-        .map(|c| c.trim_end().to_string())
-        .filter(|c| !c.is_empty())
+    let group = os::terminal_foreground_group(pid)?;
+    let program = os::process_name(group)
         // The group's leader is gone but its group runs on.
         .unwrap_or_else(|| "a program".to_string());
     Some(Foreground {
@@ -51,27 +50,9 @@ pub fn of_process(pid: u32) -> Option<Foreground> {
     })
 }
 
-/// The `tpgid` field of a `/proc/PID/stat` line. The command name before
-/// it is in parentheses and may hold spaces and parentheses itself, so the
-/// fields are counted from the last `)`.
-fn foreground_group(stat: &str) -> Option<u32> {
-    let after = &stat[stat.rfind(')')? + 1..];
-    // state ppid pgrp session tty_nr tpgid
-    let tpgid: i64 = after.split_whitespace().nth(5)?.parse().ok()?;
-    u32::try_from(tpgid).ok().filter(|&g| g > 0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_foreground_group_is_read_past_a_name_with_parentheses() {
-        let stat = "4242 (my (odd) prog) S 1 4242 4242 34817 4300 4194560 0 0";
-        assert_eq!(foreground_group(stat), Some(4300));
-        assert_eq!(foreground_group("1 (init) S 0 1 1 0 -1 4194560"), None);
-        assert_eq!(foreground_group("garbage"), None);
-    }
 
     #[test]
     fn shells_are_known_by_name_or_path() {

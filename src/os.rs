@@ -1,0 +1,101 @@
+//! The operating system, in one room: what tilework asks of the kernel
+//! that POSIX leaves each system to answer its own way. tilework runs on
+//! Linux, whose answers are in `linux` (`/proc`, `SO_PEERCRED`, Linux-only
+//! flags); a port to another system writes its own file beside it with the
+//! same functions (README.md, "Porting", says which and with what).
+//!
+//! Callers keep their logic (whom to signal, how to name a pane, what a
+//! request line says) and ask here only for facts and descriptors:
+//! - processes: [`session_processes`], [`terminal_foreground_group`],
+//!   [`process_name`], [`cwd_of`];
+//! - sockets: [`peer_uid`], [`send_with_fds`], [`recv_with_fds`];
+//! - terminals: [`open_pty`], [`reopen_nonblocking`];
+//! - files: [`read_small_file`] (the same on every POSIX system).
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "linux")]
+use linux as system;
+
+#[cfg(not(target_os = "linux"))]
+compile_error!(
+    "tilework runs on Linux only: a port writes src/os/<system>.rs (README.md, \"Porting\")"
+);
+
+mod small_file;
+
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+
+pub use small_file::read_small_file;
+
+/// `fd` opened anew for writing, non-blocking, as an open file
+/// description of its own: `O_NONBLOCK` set on a shared one would reach
+/// every process sharing it (the client, the user's shell). Fails for what
+/// cannot be opened again (a socket).
+pub fn reopen_nonblocking(fd: BorrowedFd<'_>) -> io::Result<std::fs::File> {
+    system::reopen_nonblocking(fd)
+}
+
+/// The most descriptors one message carries ([`send_with_fds`],
+/// [`recv_with_fds`]): an attach request's stdin, stdout and stderr.
+pub const MAX_FDS: usize = 3;
+
+/// Every process whose session is `sid`, as far as this user may see:
+/// empty when the system will not say.
+pub fn session_processes(sid: i32) -> Vec<i32> {
+    system::session_processes(sid)
+}
+
+/// The foreground process group of the terminal that process `pid` has as
+/// its controlling terminal; `None` without one, or when the system will
+/// not say.
+pub fn terminal_foreground_group(pid: u32) -> Option<u32> {
+    system::terminal_foreground_group(pid)
+}
+
+/// The name the kernel knows process `pid` by (`vim`, `bash`: the
+/// program's file name, maybe cut short), never empty.
+pub fn process_name(pid: u32) -> Option<String> {
+    system::process_name(pid)
+}
+
+/// The working directory of process `pid`.
+pub fn cwd_of(pid: u32) -> Option<PathBuf> {
+    system::cwd_of(pid)
+}
+
+/// The uid of the process at the other end of a Unix socket.
+pub fn peer_uid(stream: &impl AsFd) -> io::Result<u32> {
+    system::peer_uid(stream)
+}
+
+/// Sends `bytes` with `fds` attached (`SCM_RIGHTS`, at most [`MAX_FDS`]),
+/// in one message, without SIGPIPE if the peer is gone. Returns the bytes
+/// sent.
+pub fn send_with_fds(
+    stream: &UnixStream,
+    bytes: &[u8],
+    fds: &[BorrowedFd<'_>],
+) -> io::Result<usize> {
+    system::send_with_fds(stream, bytes, fds)
+}
+
+/// Receives into `buf` one message's bytes and adds the descriptors that
+/// came with them (at most [`MAX_FDS`]) to `fds`, close-on-exec from the
+/// start. Returns the bytes received (0: the peer closed).
+pub fn recv_with_fds(
+    stream: &UnixStream,
+    buf: &mut [u8],
+    fds: &mut Vec<OwnedFd>,
+) -> io::Result<usize> {
+    system::recv_with_fds(stream, buf, fds)
+}
+
+/// A new pseudo-terminal: (controller, user side). Neither becomes the
+/// process's controlling terminal, and both are close-on-exec.
+pub fn open_pty() -> io::Result<(OwnedFd, OwnedFd)> {
+    system::open_pty()
+}
