@@ -3,11 +3,13 @@
 //!
 //! - `state`: the [`Workspace`] itself: its look-ups, sizes, what each
 //!   action does, the mouse's grips.
-//! - `tab`: a [`Tab`] (its split tree, floating panes and focus) and the
-//!   list of tabs.
-//! - `launch`: what a pane runs ([`PaneLaunch`]) and how new panes join;
-//!   `profile_open`: a profile's tabs planned and started.
-//! - `pane_life`: a pane's program ends, restarts, or the pane closes.
+//! - `tab`: a [`Tab`] (its split tree, floating panes and focus);
+//!   `tab_list`: the list of tabs.
+//! - `pane_launch`: what a pane runs ([`PaneLaunch`]); `launch`: how new
+//!   panes join; `profile_open`: a profile's tabs planned and started.
+//! - `member`: what the workspace keeps beside each pane; `pane_life`: a
+//!   pane's program ends, restarts, or the pane closes.
+//! - [`grip`]: what the mouse holds on a border or floating pane.
 //! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
 //!   names and for asking before a busy pane is closed; `pane_names`:
 //!   when the workspace looks, and the names it found.
@@ -28,8 +30,10 @@ pub mod grip;
 pub mod history_editor;
 mod launch;
 pub mod layout;
+mod member;
 pub mod naming;
 pub mod pane_frame;
+mod pane_launch;
 mod pane_life;
 mod pane_names;
 pub mod place;
@@ -37,11 +41,14 @@ mod profile_open;
 pub mod profile_save;
 mod state;
 mod tab;
+mod tab_list;
 #[cfg(test)]
 mod tests;
 
-pub use launch::PaneLaunch;
+pub use foreground::ForegroundProbe;
+pub use pane_frame::content_rect;
+pub use pane_launch::PaneLaunch;
 pub use pane_life::RESTART_DELAY;
-pub use pane_names::{ForegroundProbe, NAME_CHECK_DELAY};
-pub use state::{Workspace, WorkspaceSettings, content_rect};
+pub use pane_names::NAME_CHECK_DELAY;
+pub use state::{Workspace, WorkspaceSettings};
 pub use tab::Tab;

@@ -180,4 +180,3 @@ mod tests {
         assert_eq!(&got, b"x\n");
     }
 }
-

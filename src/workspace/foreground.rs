@@ -9,6 +9,8 @@
 //! the system will not say the answer is "unknown", which never asks and
 //! names by the command.
 
+use crate::pane::Pane;
+
 use std::path::Path;
 
 use crate::os;
@@ -28,6 +30,9 @@ const SHELLS: &[&str] = &[
     "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "ash", "tcsh", "csh", "nu", "xonsh",
     "elvish", "yash", "oil", "osh",
 ];
+
+/// How the workspace learns a pane's foreground program (tests fake it).
+pub type ForegroundProbe = Box<dyn Fn(&Pane) -> Option<Foreground> + Send>;
 
 /// Whether `program` (a path or a name) is an interactive shell.
 pub fn is_shell(program: &str) -> bool {

@@ -1,72 +1,19 @@
-//! Starting panes: what a pane runs ([`PaneLaunch`]) and the ways a new
-//! one joins the workspace: a row of them in a new tab, a split, a tab of
+//! Starting panes: the ways a new one joins the workspace: a row of them in a new tab, a split, a tab of
 //! its own, floating (a scratch shell, the history editor), or panes made
 //! elsewhere (benches and render tests). Profiles open through
 //! `profile_open`.
 
 use ratatui::layout::Rect;
 
-use crate::config::profile::{PaneSpec, RestartPolicy, StartMode};
+use crate::config::profile::RestartPolicy;
 use crate::pane::Pane;
 use crate::pane::PaneId;
-use crate::pane::pty::SpawnSpec;
-use crate::pane::spawn::{ChildEnv, current_dir};
+use crate::pane::spawn::current_dir;
 use crate::workspace::history_editor;
 use crate::workspace::layout::{Axis, Layout};
+use crate::workspace::pane_launch::PaneLaunch;
 use crate::workspace::tab::Tab;
 use crate::workspace::{Workspace, content_rect};
-
-/// What a pane should run, before it has a size.
-pub struct PaneLaunch {
-    pub spec: SpawnSpec,
-    pub label: String,
-    /// The title the profile gave, kept when the workspace is saved.
-    pub title: Option<String>,
-    pub keep_open: Option<bool>,
-    pub restart: RestartPolicy,
-}
-
-impl PaneLaunch {
-    pub fn new(spec: SpawnSpec, label: String) -> Self {
-        Self {
-            spec,
-            label,
-            title: None,
-            keep_open: None,
-            restart: RestartPolicy::Never,
-        }
-    }
-
-    /// What a profile's pane runs, started as `env` starts programs.
-    pub(super) fn from_profile(pane: &PaneSpec, env: &ChildEnv) -> Self {
-        let (spec, label) = match (&pane.command, pane.start) {
-            (Some(line), StartMode::Manual) => env.on_enter(line, pane.cwd.clone()),
-            (Some(line), StartMode::Auto) => env.command_line(line, pane.cwd.clone()),
-            (None, _) => env.shell(pane.cwd.clone()),
-        };
-        // A profile's command pane is there to be watched: when it ends, even
-        // with status 0 and no restart, its output and status stay until the
-        // user closes it (as mprocs does), unless the profile says
-        // `keep_open = false`. Shell panes follow `keep_exited_panes`.
-        let keep_open = pane.keep_open.or(pane.command.is_some().then_some(true));
-        let title = pane.title.as_deref().map(shown_text);
-        Self {
-            spec,
-            label: title.clone().unwrap_or_else(|| shown_text(&label)),
-            title,
-            keep_open,
-            restart: pane.restart,
-        }
-    }
-}
-
-/// A profile's names and commands as borders and the status bar show them:
-/// a shared profile must not put a bidi override (which turns the rest of
-/// the user's terminal line around) or a control character there, any more
-/// than a program's title can.
-pub(super) fn shown_text(text: &str) -> String {
-    crate::sanitize::sanitize_title(text.as_bytes())
-}
 
 impl Workspace {
     pub(super) fn alloc_id(&mut self) -> PaneId {

@@ -43,13 +43,23 @@ impl PaneFrame {
     /// A pane's content area: its rectangle less its frame.
     pub fn content(self, rect: Rect) -> Rect {
         match self {
-            PaneFrame::Boxed => crate::workspace::content_rect(rect),
+            PaneFrame::Boxed => content_rect(rect),
             PaneFrame::Dividers => Rect {
                 width: rect.width.saturating_sub(1),
                 height: rect.height.saturating_sub(1),
                 ..rect
             },
         }
+    }
+}
+
+/// A pane's content area: its rectangle minus the border.
+pub fn content_rect(rect: Rect) -> Rect {
+    Rect {
+        x: rect.x.saturating_add(1),
+        y: rect.y.saturating_add(1),
+        width: rect.width.saturating_sub(2),
+        height: rect.height.saturating_sub(2),
     }
 }
 

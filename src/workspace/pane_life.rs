@@ -1,5 +1,4 @@
-//! A pane's life after it started: what the workspace keeps beside it
-//! ([`Member`]) from when it is taken in, what happens when its program ends (the pane closes,
+//! A pane's life after it started: from when it is taken in, what happens when its program ends (the pane closes,
 //! stays showing how it ended, or a command pane starts again
 //! [`RESTART_DELAY`] later), a restart by hand, closing it, and ending
 //! every program at quit.
@@ -11,59 +10,11 @@ use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::pty::ExitInfo;
 use crate::workspace::Workspace;
-use crate::workspace::launch::PaneLaunch;
-use crate::workspace::naming::PaneName;
-use crate::workspace::place::PanePlace;
+use crate::workspace::member::Member;
 
 /// How long a command pane waits before it is started again, so a command
 /// that fails at once cannot spin.
 pub const RESTART_DELAY: Duration = Duration::from_secs(1);
-
-/// A pane and what the workspace decides about it when its program ends.
-pub(super) struct Member {
-    pub(super) pane: Pane,
-    /// Overrides `keep_exited_panes` (from profiles).
-    pub(super) keep_open: Option<bool>,
-    /// Command panes (from profiles).
-    pub(super) restart: RestartPolicy,
-    /// When the ended program starts again.
-    pub(super) restart_at: Option<Instant>,
-    /// The title the profile gave, kept when the workspace is saved.
-    pub(super) title: Option<String>,
-    /// What the pane is known by, as last looked up (`refresh_names`).
-    pub(super) name: Option<PaneName>,
-    /// Its directory and git branch, looked up with the name.
-    pub(super) place: Option<PanePlace>,
-    /// A file the pane's program was given (a history for its editor),
-    /// removed when the pane goes.
-    pub(super) file: Option<tempfile::TempPath>,
-}
-
-impl Member {
-    pub(super) fn new(pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) -> Self {
-        Self {
-            pane,
-            keep_open,
-            restart,
-            restart_at: None,
-            title: None,
-            name: None,
-            place: None,
-            file: None,
-        }
-    }
-
-    /// What runs the pane's command again, as it was launched.
-    fn relaunch(&self) -> PaneLaunch {
-        PaneLaunch {
-            spec: self.pane.spec.clone(),
-            label: self.pane.label().to_string(),
-            title: self.title.clone(),
-            keep_open: self.keep_open,
-            restart: self.restart,
-        }
-    }
-}
 
 impl Workspace {
     /// Takes in a started pane, with what to do when its program ends.

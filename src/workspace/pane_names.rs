@@ -7,11 +7,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::spawn::current_dir;
 use crate::workspace::Workspace;
-use crate::workspace::foreground::Foreground;
+#[cfg(test)]
+use crate::workspace::foreground::ForegroundProbe;
 use crate::workspace::naming::{PaneName, is_busy, name_of};
 use crate::workspace::place::{PanePlace, place_of};
 
@@ -19,9 +19,6 @@ use crate::workspace::place::{PanePlace, place_of};
 /// panes run (for names): a program started by a key has begun by then,
 /// and a flood costs at most one look per this long.
 pub const NAME_CHECK_DELAY: Duration = Duration::from_millis(300);
-
-/// How the workspace learns a pane's foreground program (tests fake it).
-pub type ForegroundProbe = Box<dyn Fn(&Pane) -> Option<Foreground> + Send>;
 
 impl Workspace {
     /// Learns panes' foreground programs from `probe` instead of the

@@ -4,8 +4,8 @@
 
 use crate::config::profile::{LayoutSpec, PaneSpec, Profile, SplitDirection};
 use crate::pane::PaneId;
-use crate::workspace::launch::{PaneLaunch, shown_text};
 use crate::workspace::layout::{Axis, Layout, Node};
+use crate::workspace::pane_launch::{PaneLaunch, shown_text};
 use crate::workspace::tab::Tab;
 use crate::workspace::{Workspace, content_rect};
 

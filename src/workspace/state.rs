@@ -23,11 +23,11 @@ use crate::pane::PaneId;
 use crate::pane::process::{Launcher, PtyLauncher};
 use crate::pane::spawn::{ChildEnv, current_dir};
 use crate::workspace::foreground;
+use crate::workspace::foreground::ForegroundProbe;
 use crate::workspace::history_editor;
 use crate::workspace::layout::Axis;
-use crate::workspace::pane_frame::PaneFrame;
-use crate::workspace::pane_life::Member;
-use crate::workspace::pane_names::ForegroundProbe;
+use crate::workspace::member::Member;
+use crate::workspace::pane_frame::{PaneFrame, content_rect};
 use crate::workspace::tab::Tab;
 
 /// Settings the workspace needs from the config.
@@ -60,16 +60,6 @@ pub struct Workspace {
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
-}
-
-/// A pane's content area: its rectangle minus the border.
-pub fn content_rect(rect: Rect) -> Rect {
-    Rect {
-        x: rect.x.saturating_add(1),
-        y: rect.y.saturating_add(1),
-        width: rect.width.saturating_sub(2),
-        height: rect.height.saturating_sub(2),
-    }
 }
 
 impl Workspace {

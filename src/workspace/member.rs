@@ -1,0 +1,56 @@
+//! What the workspace keeps beside each pane ([`Member`]): what it decides
+//! when the pane's program ends, and what it last learnt of it.
+
+use std::time::Instant;
+
+use crate::config::profile::RestartPolicy;
+use crate::pane::Pane;
+use crate::workspace::naming::PaneName;
+use crate::workspace::pane_launch::PaneLaunch;
+use crate::workspace::place::PanePlace;
+
+/// A pane and what the workspace decides about it when its program ends.
+pub(super) struct Member {
+    pub(super) pane: Pane,
+    /// Overrides `keep_exited_panes` (from profiles).
+    pub(super) keep_open: Option<bool>,
+    /// Command panes (from profiles).
+    pub(super) restart: RestartPolicy,
+    /// When the ended program starts again.
+    pub(super) restart_at: Option<Instant>,
+    /// The title the profile gave, kept when the workspace is saved.
+    pub(super) title: Option<String>,
+    /// What the pane is known by, as last looked up (`refresh_names`).
+    pub(super) name: Option<PaneName>,
+    /// Its directory and git branch, looked up with the name.
+    pub(super) place: Option<PanePlace>,
+    /// A file the pane's program was given (a history for its editor),
+    /// removed when the pane goes.
+    pub(super) file: Option<tempfile::TempPath>,
+}
+
+impl Member {
+    pub(super) fn new(pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) -> Self {
+        Self {
+            pane,
+            keep_open,
+            restart,
+            restart_at: None,
+            title: None,
+            name: None,
+            place: None,
+            file: None,
+        }
+    }
+
+    /// What runs the pane's command again, as it was launched.
+    pub(super) fn relaunch(&self) -> PaneLaunch {
+        PaneLaunch {
+            spec: self.pane.spec.clone(),
+            label: self.pane.label().to_string(),
+            title: self.title.clone(),
+            keep_open: self.keep_open,
+            restart: self.restart,
+        }
+    }
+}
