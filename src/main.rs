@@ -1,6 +1,6 @@
 use std::io::{self, IsTerminal};
 use std::os::fd::AsFd;
-use std::os::unix::net::UnixListener;
+use std::os::unix::net::{UnixListener, UnixStream};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -13,6 +13,7 @@ use tilework::config::{self, profile};
 use tilework::diag::logging;
 use tilework::sanitize::escape_controls;
 use tilework::session::{self, client, host, host::SessionStart};
+use tilework::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 use tilework::terminal::output::WriterKind;
 
 fn main() -> ExitCode {
@@ -38,26 +39,30 @@ fn run() -> Result<i32> {
     if let Some(command) = &cli.command {
         return session_command(cli.session.as_deref(), command);
     }
+    if cli.serve_session {
+        return serve(&cli);
+    }
     // Everything that can fail because of the user's files fails here,
     // before the terminal is touched (and again in the workspace process,
     // which reads the same files a moment later).
-    let setup = Setup::from_cli(&cli)?;
-    if cli.serve_session {
-        return serve(&cli, setup);
-    }
+    Setup::from_cli(&cli)?;
     // The launcher logs too (to the same file, appending): and a log path
     // that cannot be used is refused here, before the terminal is touched.
     logging::init(&log_path(&cli))?;
     require_terminal(cli.writer)?;
     client::require_terminals()?;
-    let (name, given) = match &cli.session {
+    let dir = session::dir::runtime_dir()?;
+    let (claim, given) = match &cli.session {
         Some(name) => {
             session::dir::check_name(name)?;
-            (name.clone(), true)
+            (session::claim::claim_named(&dir, name)?, true)
         }
-        None => (client::pick_name(cli.profile.as_deref())?, false),
+        None => (
+            session::claim::claim_free(&dir, cli.profile.as_deref())?,
+            false,
+        ),
     };
-    client::launch(&name, given)
+    client::launch(claim, given)
 }
 
 /// `tilework ls`, `attach`, `kill`; and `action`, `send-keys`, `run`,
@@ -144,32 +149,42 @@ impl Setup {
 }
 
 /// The workspace process of a new session: started by the launcher with
-/// the listening socket on stdin, it takes the launcher's terminal and runs
-/// the workspace until it ends (however many detaches later).
-fn serve(cli: &Cli, setup: Setup) -> Result<i32> {
+/// the listening socket on stdin and the launcher's own connection on
+/// stdout, it takes the launcher's terminal and runs the workspace until it
+/// ends (however many detaches later).
+fn serve(cli: &Cli) -> Result<i32> {
     // A session of its own: no controlling terminal, so a terminal's
     // hangup, ^C and job control never reach the workspace; it uses
     // terminals through their descriptors only.
     rustix::process::setsid().context("starting a session of its own")?;
-    let listener = UnixListener::from(
-        io::stdin()
-            .as_fd()
-            .try_clone_to_owned()
-            .context("taking the listening socket")?,
-    );
+    let take = |fd: std::os::fd::BorrowedFd<'_>, what: &str| {
+        fd.try_clone_to_owned()
+            .with_context(|| format!("taking {what}"))
+    };
+    let listener = UnixListener::from(take(io::stdin().as_fd(), "the listening socket")?);
+    let first = UnixStream::from(take(io::stdout().as_fd(), "the launcher's connection")?);
     tilework::terminal::stdio::park().context("parking stdio")?;
-    let name = cli
-        .session
-        .clone()
-        .context("--serve-session needs --session")?;
-    let path = session::dir::socket_path(&session::dir::runtime_dir()?, &name);
-    logging::init(&log_path(cli))?;
-    tracing::info!(
-        version = env!("CARGO_PKG_VERSION"),
-        session = %name,
-        "tilework starting"
-    );
-    let (first, first_facts) = host::accept_first(&listener, FIRST_ATTACH_LIMIT)?;
+    let Started {
+        name,
+        path,
+        setup,
+        first,
+        first_facts,
+    } = match start_serving(cli, first) {
+        Ok(started) => started,
+        Err(err) => {
+            // Nobody sees this process's stderr: the log tells why (the
+            // launcher says "its log may say why"). The socket is this
+            // process's, and nobody else would remove it but `ls`.
+            tracing::error!("the workspace did not start: {err:#}");
+            if let Ok(addr) = listener.local_addr()
+                && let Some(path) = addr.as_pathname()
+            {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(err);
+        }
+    };
     let on_hangup = setup.config.on_hangup;
     app::run(RunOptions {
         config: setup.config,
@@ -191,13 +206,44 @@ fn serve(cli: &Cli, setup: Setup) -> Result<i32> {
     .context("running the workspace")
 }
 
+/// What [`serve`] needs before the workspace runs.
+struct Started {
+    name: String,
+    path: std::path::PathBuf,
+    /// The user's files, read again: they may have changed since the
+    /// launcher read them.
+    setup: Setup,
+    /// The launcher's connection; its terminal is on stdio.
+    first: UnixStream,
+    first_facts: TerminalFacts,
+}
+
+fn start_serving(cli: &Cli, first: UnixStream) -> Result<Started> {
+    let name = cli
+        .session
+        .clone()
+        .context("--serve-session needs --session")?;
+    let path = session::dir::socket_path(&session::dir::runtime_dir()?, &name);
+    logging::init(&log_path(cli))?;
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        session = %name,
+        "tilework starting"
+    );
+    let setup = Setup::from_cli(cli)?;
+    let (first, first_facts) = host::take_first(first)?;
+    Ok(Started {
+        name,
+        path,
+        setup,
+        first,
+        first_facts,
+    })
+}
+
 fn log_path(cli: &Cli) -> std::path::PathBuf {
     cli.log.clone().unwrap_or_else(logging::default_log_path)
 }
-
-/// The launcher connects right after starting the workspace; a workspace
-/// nobody attached to by then gives up rather than linger unseen.
-const FIRST_ATTACH_LIMIT: Duration = Duration::from_secs(30);
 
 /// The workspace is drawn on the stream frames go to. A pipe or a file there
 /// would fail much later with a bare `os error 6` (or fill with escape

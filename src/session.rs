@@ -9,6 +9,8 @@
 //! terminal only waits and forwards signals.
 //!
 //! - [`dir`]: where sockets live (private per-user directory) and names.
+//! - [`claim`]: taking a name for a new workspace, and removing dead
+//!   sockets, safely when several `tilework`s start at once.
 //! - [`proto`]: the messages on the socket, and passing descriptors.
 //! - [`host`]: the workspace's side (listener, links, attach, detach).
 //! - [`client`]: the terminal's side (`tilework`, `attach`, `ls`, `kill`).
@@ -16,6 +18,7 @@
 //!   `send-keys`, `run`, `capture`, `list-panes`); [`script_host`] serves
 //!   them in the workspace, [`script_client`] makes them.
 
+pub mod claim;
 pub mod client;
 pub mod dir;
 pub mod host;

@@ -18,6 +18,7 @@ use anyhow::{Context, Result, bail};
 
 use rustix::termios::OptionalActions;
 
+use super::claim::{self, Claim};
 use super::dir;
 
 use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
@@ -85,8 +86,9 @@ pub fn live_sessions(dir: &Path) -> Result<Vec<Live>> {
         match query(&path) {
             Ok(info) => live.push(Live { name, path, info }),
             Err(err) if is_stale(&err) => {
-                tracing::info!("removing the stale socket {}", path.display());
-                let _ = std::fs::remove_file(&path);
+                if let Err(err) = claim::remove_if_dead(&path) {
+                    say(&format!("tilework: {err:#}"));
+                }
             }
             Err(err) => {
                 let _ = writeln!(
@@ -188,7 +190,7 @@ pub fn kill(name: &str) -> Result<i32> {
     let stream = match connect(&path) {
         Ok(s) => s,
         Err(err) if is_stale(&err) => {
-            let _ = std::fs::remove_file(&path);
+            let _ = claim::remove_if_dead(&path);
             bail!("no workspace named {name} is running (tilework ls lists them)");
         }
         Err(err) => return Err(err).with_context(|| format!("reaching workspace {name}")),
@@ -231,7 +233,7 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
                     info,
                 },
                 Err(err) if is_stale(&err) => {
-                    let _ = std::fs::remove_file(&path);
+                    let _ = claim::remove_if_dead(&path);
                     bail!("no workspace named {name} is running (tilework ls lists them)");
                 }
                 Err(err) => {
@@ -270,12 +272,42 @@ pub fn require_terminals() -> Result<()> {
     Ok(())
 }
 
-/// Starts a new workspace named `name` (see [`pick_name`]) running
-/// `args` (tilework's own arguments) and attaches this terminal to it.
-pub fn launch(name: &str, name_given: bool) -> Result<i32> {
-    let dir = dir::runtime_dir()?;
-    let path = dir::socket_path(&dir, name);
-    let listener = bind(&path, name)?;
+/// Starts a new workspace on the socket `claim` took (see
+/// `session::claim`) and attaches this terminal to it. `name_given`: the
+/// user chose the name (`--session`), so it is among tilework's arguments.
+pub fn launch(claim: Claim, name_given: bool) -> Result<i32> {
+    let Claim {
+        name,
+        path,
+        listener,
+    } = claim;
+    // The launcher's own connection, apart from the socket: whoever else
+    // connects to a starting workspace (`ls`, another launcher checking the
+    // name), this one is the terminal it takes first.
+    let (ours, theirs) = UnixStream::pair().context("making the first connection")?;
+    match spawn_workspace(&name, name_given, listener, theirs) {
+        Ok(child) => run_attached(ours, &name, Some(child)),
+        Err(err) => {
+            // The listener closed with the command: nothing listens on
+            // the socket now, and nobody else would remove it but `ls`.
+            // (A workspace that fails to start removes its own.)
+            if let Err(err) = claim::remove_if_dead(&path) {
+                tracing::warn!("removing {}: {err:#}", path.display());
+            }
+            Err(err)
+        }
+    }
+}
+
+/// Starts the workspace process: tilework again, with `listener` as its
+/// stdin and its end of the first connection as its stdout (handed over
+/// without `unsafe`).
+fn spawn_workspace(
+    name: &str,
+    name_given: bool,
+    listener: UnixListener,
+    first: UnixStream,
+) -> Result<Child> {
     let exe = std::env::current_exe().context("finding tilework's own binary")?;
     let mut cmd = Command::new(exe);
     cmd.arg(SERVE_FLAG);
@@ -284,51 +316,10 @@ pub fn launch(name: &str, name_given: bool) -> Result<i32> {
     }
     // In front: anything after `--` is the pane's command.
     cmd.args(std::env::args_os().skip(1));
-    // The listening socket is the workspace's stdin: handed over without
-    // `unsafe`, and the launcher's connection below waits in its backlog,
-    // so there is no race to get the socket file ready.
     cmd.stdin(Stdio::from(OwnedFd::from(listener)))
-        .stdout(Stdio::null())
+        .stdout(Stdio::from(OwnedFd::from(first)))
         .stderr(Stdio::null());
-    let child = cmd.spawn().context("starting the workspace process")?;
-    drop(cmd);
-    let stream = connect(&path).context("reaching the new workspace")?;
-    run_attached(stream, name, Some(child))
-}
-
-/// Binds the socket of a new workspace `name`, replacing a stale one.
-fn bind(path: &Path, name: &str) -> Result<UnixListener> {
-    match connect(path) {
-        Ok(_) => bail!("a workspace named {name} is already running: `tilework attach {name}`"),
-        Err(err) if err.kind() == io::ErrorKind::ConnectionRefused => {
-            let _ = std::fs::remove_file(path);
-        }
-        Err(_) => {}
-    }
-    let listener = UnixListener::bind(path)
-        .with_context(|| format!("creating the socket {}", path.display()))?;
-    dir::restrict_socket(path)?;
-    Ok(listener)
-}
-
-/// A name for a new workspace: the profile's name when one was given (with
-/// `-2`, `-3`... if taken), else the first free number from 0.
-pub fn pick_name(profile: Option<&str>) -> Result<String> {
-    let dir = dir::runtime_dir()?;
-    let taken: Vec<String> = live_sessions(&dir)?.into_iter().map(|s| s.name).collect();
-    let free = |n: &String| !taken.contains(n) && !dir::socket_path(&dir, n).exists();
-    if let Some(base) = profile.and_then(dir::name_from) {
-        if free(&base) {
-            return Ok(base);
-        }
-        if let Some(name) = (2..1000).map(|i| format!("{base}-{i}")).find(|n| free(n)) {
-            return Ok(name);
-        }
-    }
-    (0..100_000)
-        .map(|i| i.to_string())
-        .find(|n| free(n))
-        .context("no free workspace name")
+    cmd.spawn().context("starting the workspace process")
 }
 
 /// Hands this process's terminal to the workspace on `stream` and waits

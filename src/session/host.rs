@@ -131,7 +131,7 @@ pub struct Host {
 impl Host {
     /// Starts listening on `listener` (whose socket file is `path`) and
     /// takes `first` as the attached terminal: its descriptors must already
-    /// be on stdio (see [`accept_first`]).
+    /// be on stdio (see [`take_first`]).
     fn start(
         name: String,
         path: PathBuf,
@@ -336,27 +336,11 @@ pub fn tell(mut stream: &UnixStream, note: &ServerNote) -> io::Result<()> {
     stream.write_all(note.line().as_bytes())
 }
 
-/// Waits (up to `limit`) for the launcher's connection on a fresh
-/// workspace's listener and takes its terminal onto stdio.
-pub fn accept_first(
-    listener: &UnixListener,
-    limit: Duration,
-) -> Result<(UnixStream, TerminalFacts)> {
-    let mut fds = [PollFd::new(listener, PollFlags::IN)];
-    let timeout = rustix::event::Timespec {
-        tv_sec: i64::try_from(limit.as_secs()).unwrap_or(i64::MAX),
-        tv_nsec: 0,
-    };
-    loop {
-        match rustix::event::poll(&mut fds, Some(&timeout)) {
-            Ok(0) => bail!("nobody attached within {} s", limit.as_secs()),
-            Ok(_) => break,
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(err) => return Err(err).context("waiting for the first terminal"),
-        }
-    }
-    let (stream, _) = listener.accept().context("accepting the first terminal")?;
-    match receive(stream, super::dir::my_uid())? {
+/// Takes the terminal the launcher sends on `first` (its own connection,
+/// made before the workspace started: see `client::launch`) onto stdio,
+/// with what the terminal told about itself.
+pub fn take_first(first: UnixStream) -> Result<(UnixStream, TerminalFacts)> {
+    match receive(first, super::dir::my_uid())? {
         Incoming::Attach(arrival) => {
             let [input, output, errors] = &arrival.fds;
             stdio::install(input, output, errors).context("taking the terminal")?;
