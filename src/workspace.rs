@@ -12,7 +12,8 @@
 //! - [`grip`]: what the mouse holds on a border or floating pane.
 //! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
 //!   names and for asking before a busy pane is closed; `pane_names`:
-//!   when the workspace looks, and the names it found.
+//!   when the workspace looks, and the names it found; [`name_lookup`]:
+//!   the look itself, on a thread of its own.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
 //! - [`floating`]: panes over the layout, in z-order.
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
@@ -31,6 +32,7 @@ pub mod history_editor;
 mod launch;
 pub mod layout;
 mod member;
+pub mod name_lookup;
 pub mod naming;
 pub mod pane_frame;
 mod pane_launch;

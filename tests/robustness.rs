@@ -1858,3 +1858,46 @@ fn a_terminal_claiming_an_absurd_size_is_drawn_on_in_part_and_survives() {
     assert_eq!(tw.wait_exit().exit_code(), 0);
     tw.assert_terminal_restored();
 }
+
+/// Issue 28: a pane whose directory (named by its own output, OSC 7) has a
+/// `.git/HEAD` that never answers a read, a FIFO, freezes nothing: names
+/// are looked up off the loop, from regular files only. Keys still echo,
+/// and a later directory's branch still reaches the status bar.
+#[test]
+fn a_git_head_that_never_answers_freezes_nothing() {
+    let dir = TempDir::new("fifo-head");
+    let stuck = dir.path().join("stuck");
+    std::fs::create_dir_all(stuck.join(".git")).unwrap();
+    nix::unistd::mkfifo(
+        &stuck.join(".git/HEAD"),
+        nix::sys::stat::Mode::from_bits_truncate(0o600),
+    )
+    .unwrap();
+    let fine = dir.path().join("fine");
+    std::fs::create_dir_all(fine.join(".git")).unwrap();
+    std::fs::write(fine.join(".git/HEAD"), "ref: refs/heads/branch-42\n").unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "[status]\nleft = [\"tabs\"]\nright = [\"git\"]\n").unwrap();
+    let mut tw = Tilework::start(&["--config", config.to_str().unwrap()], 12, 70);
+    tw.wait_for_text("$ ");
+    tw.type_line(&format!(
+        "printf '\\033]7;file://host{}\\007'",
+        stuck.display()
+    ));
+    // The tab is named after the idle shell's directory by the same look
+    // that reads the branch: the look is over.
+    tw.wait_for("the tab named after the directory", |s| {
+        s.contents_between(11, 0, 11, 70).contains("1:stuck")
+    });
+    for i in 0..5 {
+        tw.type_line(&format!("echo still-{}", i * 7));
+        tw.wait_for_text(&format!("still-{}", i * 7));
+    }
+    tw.type_line(&format!(
+        "printf '\\033]7;file://host{}\\007'",
+        fine.display()
+    ));
+    tw.wait_for("the branch of the next directory", |s| {
+        s.contents_between(11, 0, 11, 70).contains("branch-42")
+    });
+}

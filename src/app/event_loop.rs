@@ -24,7 +24,9 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
-use crate::app::loop_event::{LOOP_EVENT_CAPACITY, LoopEvent, pane_mailbox, search_mailbox};
+use crate::app::loop_event::{
+    LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, search_mailbox,
+};
 use crate::app::typing_throttle::{TYPING_WINDOW, TypingThrottle};
 use crate::client::Client;
 use crate::client::input_source::InputSource;
@@ -42,6 +44,7 @@ use crate::render::status_bar::tab_at;
 use crate::terminal::frame_sink::FrameSink;
 use crate::terminal::guard::TerminalGuard;
 use crate::terminal::output::{FrameWriter, WriterKind};
+use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
@@ -152,6 +155,7 @@ fn run_workspace(
     let (pane_area, _) = frame::split_screen(size);
     let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
+    ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.set_editor_ansi(opts.config.editor_ansi);
     match opts.startup {
         Startup::Profile(profile) => ws.open_profile(&profile),
@@ -331,8 +335,9 @@ impl<B: FrameSink> App<B> {
         if self.clock.due(now) {
             self.draw_if_attached(now)?;
         }
-        // Tab and border names follow what the panes run. Looked at after
-        // the frame: reading /proc must not delay a key's echo.
+        // Tab and border names follow what the panes run, looked up on a
+        // thread of their own (`workspace::name_lookup`); asked after the
+        // frame.
         if self.ws.check_names(Instant::now()) {
             self.clock.changed();
         }
@@ -588,6 +593,11 @@ impl<B: FrameSink> App<B> {
                 LoopEvent::Search(result) => {
                     self.client.router.search_result(&mut self.ws, *result);
                     self.clock.changed_now();
+                }
+                LoopEvent::Names(report) => {
+                    if self.ws.names_found(report) {
+                        self.clock.changed();
+                    }
                 }
                 LoopEvent::Signal(sig) => self.on_signal(sig),
                 LoopEvent::Session(event) => self.session_event(event),

@@ -19,6 +19,8 @@ pub enum LoopEvent {
     /// A search thread's result: a copy-mode search, or one pane's part of
     /// a search across the tab.
     Search(Box<SearchReport>),
+    /// A look at what the panes run (for their names) came back.
+    Names(crate::workspace::name_lookup::NameReport),
     /// SIGTERM, SIGHUP or SIGINT arrived.
     Signal(i32),
     /// A terminal attaches, its client or terminal has news, `ls` or
@@ -34,6 +36,11 @@ pub fn pane_mailbox(tx: &Sender<LoopEvent>) -> PaneMailbox {
 /// Where searches report, onto the loop's channel.
 pub fn search_mailbox(tx: &Sender<LoopEvent>) -> SearchMailbox {
     to_loop(tx, |report| LoopEvent::Search(Box::new(report)))
+}
+
+/// Where the pane-name thread reports, onto the loop's channel.
+pub fn names_mailbox(tx: &Sender<LoopEvent>) -> crate::workspace::name_lookup::NameMailbox {
+    to_loop(tx, LoopEvent::Names)
 }
 
 /// Where the session's threads report, onto the loop's channel.

@@ -53,6 +53,9 @@ impl Harness {
         let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
         let (pane_area, _) = frame::split_screen(size);
         let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
+        ws.look_up_names_with(crate::workspace::name_lookup::NameLookup::new(
+            super::loop_event::names_mailbox(&events_tx),
+        ));
         let (mut spec, label) = settings.env.argv(&["/bin/sh".to_string()], None);
         spec.env.push(("PS1".into(), "$ ".into()));
         spec.env.push(("ENV".into(), String::new()));
@@ -158,7 +161,11 @@ fn the_loop_draws_the_shell_and_the_echo_of_typed_keys() {
     let mut h = Harness::start(60, 12);
     h.run_until("the prompt", |s| s.contains("$ "));
     h.type_text("echo in-process-$((6*7))\r");
-    h.run_until("the command's output", |s| s.contains("in-process-42"));
+    // The output, then the next prompt (the shell prints it a moment
+    // after the output: waiting for the output alone raced with it).
+    h.run_until("the command's output and the next prompt", |s| {
+        s.contains("in-process-42") && s.lines().nth(3).is_some_and(|l| l.starts_with("┃$ "))
+    });
     let screen = h.screen();
     let lines: Vec<&str> = screen.lines().collect();
     // The border and the tab name the program until tilework has looked

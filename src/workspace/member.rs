@@ -5,7 +5,8 @@ use std::time::Instant;
 
 use crate::config::profile::RestartPolicy;
 use crate::pane::Pane;
-use crate::workspace::naming::PaneName;
+use crate::workspace::foreground::Foreground;
+use crate::workspace::naming::{PaneName, name_of};
 use crate::workspace::pane_launch::PaneLaunch;
 use crate::workspace::place::PanePlace;
 
@@ -41,6 +42,29 @@ impl Member {
             place: None,
             file: None,
         }
+    }
+
+    /// What a look at the pane found: its foreground program, directory
+    /// and place. Returns whether its name or place changed.
+    pub(super) fn learn(
+        &mut self,
+        foreground: Option<&Foreground>,
+        dir: Option<std::path::PathBuf>,
+        place: Option<PanePlace>,
+        home: Option<&std::path::Path>,
+    ) -> bool {
+        let name = name_of(&self.pane, foreground, dir.as_deref(), home);
+        let mut changed = false;
+        if place != self.place {
+            self.place = place;
+            changed = true;
+        }
+        if name != self.name {
+            self.name = name;
+            self.pane.name_changed();
+            changed = true;
+        }
+        changed
     }
 
     /// What runs the pane's command again, as it was launched.

@@ -12,7 +12,8 @@ use crate::pane::spawn::current_dir;
 use crate::workspace::Workspace;
 #[cfg(test)]
 use crate::workspace::foreground::ForegroundProbe;
-use crate::workspace::naming::{PaneName, is_busy, name_of};
+use crate::workspace::name_lookup::{NameLookup, NameQuery, NameReport};
+use crate::workspace::naming::{PaneName, is_busy};
 use crate::workspace::place::{PanePlace, place_of};
 
 /// After output or keys, how long before the workspace looks at what the
@@ -88,10 +89,57 @@ impl Workspace {
         match self.names_due {
             Some(due) if due <= now => {
                 self.names_due = None;
-                self.refresh_names()
+                let Some(lookup) = self.name_lookup.as_mut() else {
+                    return self.refresh_names();
+                };
+                let panes = self
+                    .panes
+                    .values()
+                    .map(|member| NameQuery {
+                        id: member.pane.id,
+                        pid: member.pane.pid(),
+                        osc7: member.pane.cwd().map(str::to_string),
+                    })
+                    .collect();
+                if !lookup.ask(panes, now) {
+                    // The last look is still out: look again later.
+                    self.names_due = Some(now + NAME_CHECK_DELAY);
+                }
+                false
             }
             _ => false,
         }
+    }
+
+    /// Looks at what the panes run on a thread of `lookup`'s from now on,
+    /// never on the loop (see `name_lookup`).
+    pub fn look_up_names_with(&mut self, lookup: NameLookup) {
+        self.name_lookup = Some(lookup);
+    }
+
+    /// A look at what the panes run came back. Returns whether a name
+    /// changed (the screen is to be drawn).
+    pub fn names_found(&mut self, report: NameReport) -> bool {
+        if !self
+            .name_lookup
+            .as_mut()
+            .is_some_and(|lookup| lookup.answered(&report))
+        {
+            return false;
+        }
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut changed = false;
+        for facts in report.facts {
+            if let Some(member) = self.panes.get_mut(&facts.id) {
+                changed |= member.learn(
+                    facts.foreground.as_ref(),
+                    facts.dir,
+                    facts.place,
+                    home.as_deref(),
+                );
+            }
+        }
+        changed
     }
 
     /// Looks at what every pane runs now. Returns whether a name changed.
@@ -102,17 +150,8 @@ impl Workspace {
             let pane = &member.pane;
             let fg = (self.probe)(pane);
             let dir = current_dir(pane.cwd(), pane.pid());
-            let name = name_of(pane, fg.as_ref(), dir.as_deref(), home.as_deref());
             let place = dir.as_deref().map(|d| place_of(d, home.as_deref()));
-            if place != member.place {
-                member.place = place;
-                changed = true;
-            }
-            if name != member.name {
-                member.name = name;
-                member.pane.name_changed();
-                changed = true;
-            }
+            changed |= member.learn(fg.as_ref(), dir, place, home.as_deref());
         }
         changed
     }

@@ -53,6 +53,9 @@ pub struct Workspace {
     /// Boxes or dividers: how much of its rectangle a pane's content gets.
     pub(super) frame: PaneFrame,
     pub(super) probe: ForegroundProbe,
+    /// Looks at what the panes run off the loop (`None`: in place, with
+    /// `probe`: tests, whose fake programs have no process).
+    pub(super) name_lookup: Option<crate::workspace::name_lookup::NameLookup>,
     /// When to look at what the panes run again, for their names.
     pub(super) names_due: Option<Instant>,
     /// A history opened in the editor keeps its colours (`editor_ansi`).
@@ -88,6 +91,7 @@ impl Workspace {
             exit_code: None,
             frame: PaneFrame::default(),
             probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
+            name_lookup: None,
             names_due: None,
             editor_ansi: false,
             terminal_colours: [None; 3],
