@@ -453,6 +453,17 @@ impl<B: FrameSink> App<B> {
         if !self.input_is_current(at) {
             return;
         }
+        // Tests of the exit watchdog (debug builds only): F12 makes the
+        // loop stuck for good, as a kernel call that never returns would.
+        #[cfg(debug_assertions)]
+        if matches!(ev, Event::Key(key) if key.code == ratatui::crossterm::event::KeyCode::F(12))
+            && std::env::var_os("TILEWORK_DEBUG_HANG").is_some()
+        {
+            tracing::warn!("TILEWORK_DEBUG_HANG is set: the loop stops here for good");
+            loop {
+                std::thread::park();
+            }
+        }
         // Mouse selections read the screens' contents (keys only need
         // modes, always current; copy mode and search read the history).
         if matches!(ev, Event::Mouse(_)) {
