@@ -13,6 +13,7 @@ pub use search::{GlobalMatch, Search, find_all, find_all_while, snapshot};
 
 use crate::pane::PaneId;
 use crate::pane::history::History;
+use crate::pane::screen::ScreenView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Point {
@@ -64,7 +65,7 @@ pub struct RowText {
 }
 
 impl RowText {
-    pub fn from_screen(screen: &vt100::Screen, row: u16) -> Self {
+    pub fn from_screen(screen: ScreenView<'_>, row: u16) -> Self {
         let cols = screen.size().1.get();
         let mut out = RowText {
             wrapped: screen.row_wrapped(row),
@@ -88,7 +89,7 @@ impl RowText {
         out
     }
 
-    /// The row from its text as vt100 gives it (blanks between characters
+    /// The row from its text as the screen gives it (blanks between characters
     /// as spaces, none at the end), when it is plain ASCII: the common
     /// case, without reading the screen cell by cell.
     pub fn from_ascii(mut text: String, cols: u16, wrapped: bool) -> Option<Self> {
@@ -256,7 +257,7 @@ pub fn extract(history: &mut History, a: Point, b: Point, kind: SelectKind) -> S
 /// Text of a selection on the rows currently on screen (mouse selections
 /// never leave the pane they started in, nor the page they started on).
 pub fn extract_screen(
-    screen: &vt100::Screen,
+    screen: ScreenView<'_>,
     a: (u16, u16),
     b: (u16, u16),
     kind: SelectKind,
@@ -296,7 +297,7 @@ pub fn screen_selected(a: (u16, u16), b: (u16, u16), kind: SelectKind, row: u16,
 }
 
 /// Selection of the word or line at a point, for double and triple clicks.
-pub fn word_bounds(screen: &vt100::Screen, row: u16, col: u16) -> (u16, u16) {
+pub fn word_bounds(screen: ScreenView<'_>, row: u16, col: u16) -> (u16, u16) {
     let text = RowText::from_screen(screen, row);
     let cells: Vec<char> = text.text.chars().collect();
     let col = usize::from(col).min(cells.len().saturating_sub(1));
@@ -323,6 +324,7 @@ mod tests {
     use crate::input::search_worker::{Found, SearchReport};
     use crate::pane::RingCopy;
     use crate::pane::history::{Located, ReplayRequest};
+    use crate::pane::screen::PlainTerminal;
     use crate::pane::scrollback::ByteRing;
     use crossbeam_channel::Receiver;
     use regex::Regex;
@@ -641,15 +643,8 @@ mod tests {
 
     #[test]
     fn word_bounds_for_double_click() {
-        let p = {
-            let mut p = vt100::Parser::new(
-                std::num::NonZeroU16::new(2).unwrap(),
-                std::num::NonZeroU16::new(30).unwrap(),
-                0,
-            );
-            p.process(b"cat /etc/hosts now");
-            p
-        };
+        let mut p = PlainTerminal::new(2, 30);
+        p.process(b"cat /etc/hosts now");
         assert_eq!(word_bounds(p.screen(), 0, 6), (4, 13));
         assert_eq!(word_bounds(p.screen(), 0, 3), (3, 3));
     }

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 
 use crate::pane::history::{History, ReplayRequest};
 use crate::pane::history_window::{self, WINDOW_ROWS};
+use crate::pane::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
 use crate::pane::{Pane, max_history_rows};
 
 /// Rows replayed at a time: a few views' worth, as a search reads them
@@ -58,7 +59,7 @@ pub fn history_text(pane: &Pane, ansi: bool) -> impl FnOnce() -> String + Send +
 /// The rows of `screen` as text, one line per row (a row a long line
 /// wrapped onto included), trailing blanks of each trimmed: what
 /// `tilework capture` prints for a pane's screen.
-pub fn screen_text(screen: &vt100::Screen, ansi: bool) -> String {
+pub fn screen_text(screen: ScreenView<'_>, ansi: bool) -> String {
     let mut out = String::new();
     for row in 0..screen.size().0.get() {
         write_row(screen, row, ansi, &mut out);
@@ -89,30 +90,28 @@ fn write_rows(history: &mut History, ansi: bool, out: &mut String) {
 }
 
 /// One screen row; a newline after it unless the line wraps on.
-fn write_row(screen: &vt100::Screen, row: u16, ansi: bool, out: &mut String) {
+fn write_row(screen: ScreenView<'_>, row: u16, ansi: bool, out: &mut String) {
     let cols = screen.size().1.get();
     let wraps = screen.row_wrapped(row);
-    let cells: Vec<&vt100::Cell> = (0..cols).filter_map(|col| screen.cell(row, col)).collect();
+    let cells: Vec<CellView<'_>> = (0..cols).filter_map(|col| screen.cell(row, col)).collect();
     // A wrapped row is full; a line's end is where its last visible cell is.
     let keep = if wraps {
         cells.len()
     } else {
         cells
             .iter()
-            .rposition(|c| {
-                !c.contents().trim().is_empty() || (ansi && c.bgcolor() != vt100::Color::Default)
-            })
+            .rposition(|c| !c.contents().trim().is_empty() || (ansi && c.bg() != Colour::Default))
             .map_or(0, |i| i + 1)
     };
-    let mut style = Style::default();
+    let mut style = CellStyle::default();
     for cell in &cells[..keep] {
         if cell.is_wide_continuation() {
             continue;
         }
         if ansi {
-            let now = Style::of(cell);
+            let now = cell.style();
             if now != style {
-                now.write_sgr(out);
+                write_sgr(&now, out);
                 style = now;
             }
         }
@@ -121,7 +120,7 @@ fn write_row(screen: &vt100::Screen, row: u16, ansi: bool, out: &mut String) {
             text => out.push_str(text),
         }
     }
-    if ansi && style != Style::default() {
+    if ansi && style != CellStyle::default() {
         // Each line stands alone: a reader that starts anywhere (an
         // editor's view, `grep`) sees the right colours.
         out.push_str("\x1b[0m");
@@ -139,60 +138,36 @@ fn finish(out: &mut String) {
     out.push('\n');
 }
 
-/// What SGR says about a cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Style {
-    fg: vt100::Color,
-    bg: vt100::Color,
-    bold: bool,
-    dim: bool,
-    italic: bool,
-    underline: bool,
-    inverse: bool,
-}
-
-impl Style {
-    fn of(cell: &vt100::Cell) -> Self {
-        Self {
-            fg: cell.fgcolor(),
-            bg: cell.bgcolor(),
-            bold: cell.bold(),
-            dim: cell.dim(),
-            italic: cell.italic(),
-            underline: cell.underline(),
-            inverse: cell.inverse(),
+/// `style` whole, from a reset, so no earlier state matters. (Only what
+/// vt100 keeps can be set today; the attributes it drops come with the
+/// screen overlay.)
+fn write_sgr(style: &CellStyle, out: &mut String) {
+    out.push_str("\x1b[0");
+    for (on, code) in [
+        (style.has(Attrs::BOLD), "1"),
+        (style.has(Attrs::DIM), "2"),
+        (style.has(Attrs::ITALIC), "3"),
+        (style.is_underlined(), "4"),
+        (style.has(Attrs::INVERSE), "7"),
+    ] {
+        if on {
+            out.push(';');
+            out.push_str(code);
         }
     }
-
-    /// The whole style from a reset, so no earlier state matters.
-    fn write_sgr(&self, out: &mut String) {
-        out.push_str("\x1b[0");
-        for (on, code) in [
-            (self.bold, "1"),
-            (self.dim, "2"),
-            (self.italic, "3"),
-            (self.underline, "4"),
-            (self.inverse, "7"),
-        ] {
-            if on {
-                out.push(';');
-                out.push_str(code);
-            }
-        }
-        color(self.fg, 30, out);
-        color(self.bg, 40, out);
-        out.push('m');
-    }
+    color(style.fg, 30, out);
+    color(style.bg, 40, out);
+    out.push('m');
 }
 
 /// `base` is 30 for the foreground, 40 for the background.
-fn color(c: vt100::Color, base: u8, out: &mut String) {
+fn color(c: Colour, base: u8, out: &mut String) {
     let _ = match c {
-        vt100::Color::Default => Ok(()),
-        vt100::Color::Idx(n) if n < 8 => write!(out, ";{}", base + n),
-        vt100::Color::Idx(n) if n < 16 => write!(out, ";{}", base + 60 + n - 8),
-        vt100::Color::Idx(n) => write!(out, ";{};5;{n}", base + 8),
-        vt100::Color::Rgb(r, g, b) => write!(out, ";{};2;{r};{g};{b}", base + 8),
+        Colour::Default => Ok(()),
+        Colour::Indexed(n) if n < 8 => write!(out, ";{}", base + n),
+        Colour::Indexed(n) if n < 16 => write!(out, ";{}", base + 60 + n - 8),
+        Colour::Indexed(n) => write!(out, ";{};5;{n}", base + 8),
+        Colour::Rgb(r, g, b) => write!(out, ";{};2;{r};{g};{b}", base + 8),
     };
 }
 

@@ -20,6 +20,7 @@ use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, QUIET_READ_SIZE, QuietRead, SpawnSpec};
 use crate::pane::reflow;
+use crate::pane::screen::ScreenView;
 use crate::pane::scrollback::ByteRing;
 use crate::pane::terminal_queries::PaneEvents;
 use crate::pane::unfed::{FeedSink, Unfed};
@@ -452,15 +453,16 @@ impl Pane {
     }
 
     /// The screen to draw: the live one or the history view.
-    pub fn screen(&self) -> &vt100::Screen {
+    pub fn screen(&self) -> ScreenView<'_> {
         match &self.view {
             ScrollView::Viewing(h) => h.screen(),
-            _ => self.parser.screen(),
+            _ => ScreenView::new(self.parser.screen()),
         }
     }
 
-    pub fn live_screen(&self) -> &vt100::Screen {
-        self.parser.screen()
+    /// The program's screen, even while the history is shown.
+    pub fn live_screen(&self) -> ScreenView<'_> {
+        ScreenView::new(self.parser.screen())
     }
 
     /// The modes the program set that vt100 does not keep (focus events,
@@ -627,6 +629,7 @@ impl FeedSink for Pane {
 mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
+    use crate::pane::screen::{Colour, MouseProtocolEncoding, MouseProtocolMode};
 
     const CRASH: &[u8] = crate::pane::parse_guard::VT100_PANIC;
     const NOTICE: &str =
@@ -667,12 +670,9 @@ mod tests {
             let lines: Vec<&str> = screen.lines().collect();
             assert_eq!(lines, [NOTICE, "after 1", "after 2"], "{settle_between}");
             assert_eq!(pane.screen().cursor_position(), (2, 7));
-            let red = pane.screen().cell(0, 0).unwrap().fgcolor();
-            assert_eq!(red, vt100::Color::Idx(1));
-            assert_eq!(
-                pane.screen().cell(1, 0).unwrap().fgcolor(),
-                vt100::Color::Default
-            );
+            let red = pane.screen().cell(0, 0).unwrap().fg();
+            assert_eq!(red, Colour::Indexed(1));
+            assert_eq!(pane.screen().cell(1, 0).unwrap().fg(), Colour::Default);
         }
     }
 
@@ -696,12 +696,9 @@ mod tests {
         assert!(screen.hide_cursor());
         assert_eq!(
             screen.mouse_protocol_mode(),
-            vt100::MouseProtocolMode::PressRelease
+            MouseProtocolMode::PressRelease
         );
-        assert_eq!(
-            screen.mouse_protocol_encoding(),
-            vt100::MouseProtocolEncoding::Sgr
-        );
+        assert_eq!(screen.mouse_protocol_encoding(), MouseProtocolEncoding::Sgr);
         assert!(
             screen
                 .contents()

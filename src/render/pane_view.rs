@@ -1,4 +1,4 @@
-//! Draws a vt100 screen into a ratatui buffer: colours, attributes, wide
+//! Draws a pane's screen into a ratatui buffer: colours, attributes, wide
 //! characters. Reads only; the cursor is placed by the caller, as the real
 //! terminal cursor, for the focused pane only.
 
@@ -7,12 +7,14 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
 
+use crate::pane::screen::{Attrs, CellStyle, Colour, ScreenView};
+
 pub struct PaneWidget<'a> {
-    screen: &'a vt100::Screen,
+    screen: ScreenView<'a>,
 }
 
 impl<'a> PaneWidget<'a> {
-    pub fn new(screen: &'a vt100::Screen) -> Self {
+    pub fn new(screen: ScreenView<'a>) -> Self {
         Self { screen }
     }
 }
@@ -20,10 +22,11 @@ impl<'a> PaneWidget<'a> {
 /// `Default` maps to `Reset` so the user's own terminal colours show through.
 /// The first 16 indices map to named colours, which ratatui writes as the
 /// short SGR forms every terminal knows.
-pub fn map_color(color: vt100::Color) -> Color {
+#[inline]
+pub fn map_color(color: Colour) -> Color {
     match color {
-        vt100::Color::Default => Color::Reset,
-        vt100::Color::Idx(i) => match i {
+        Colour::Default => Color::Reset,
+        Colour::Indexed(i) => match i {
             0 => Color::Black,
             1 => Color::Red,
             2 => Color::Green,
@@ -42,32 +45,35 @@ pub fn map_color(color: vt100::Color) -> Color {
             15 => Color::White,
             i => Color::Indexed(i),
         },
-        vt100::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
+        Colour::Rgb(r, g, b) => Color::Rgb(r, g, b),
     }
 }
 
-fn cell_modifier(cell: &vt100::Cell) -> Modifier {
+/// The attributes ratatui can write. (Blink, conceal and strikethrough
+/// have modifiers too, for when the screen keeps them.)
+#[inline]
+fn cell_modifier(style: &CellStyle) -> Modifier {
     let mut modifier = Modifier::empty();
-    if cell.bold() {
+    if style.has(Attrs::BOLD) {
         modifier |= Modifier::BOLD;
     }
-    if cell.dim() {
+    if style.has(Attrs::DIM) {
         modifier |= Modifier::DIM;
     }
-    if cell.italic() {
+    if style.has(Attrs::ITALIC) {
         modifier |= Modifier::ITALIC;
     }
-    if cell.underline() {
+    if style.is_underlined() {
         modifier |= Modifier::UNDERLINED;
     }
-    if cell.inverse() {
+    if style.has(Attrs::INVERSE) {
         modifier |= Modifier::REVERSED;
     }
     modifier
 }
 
 /// What a cell's text becomes on the user's terminal: blanks for empty
-/// cells, and never a bidi control (vt100 keeps one as a zero-width mark on
+/// cells, and never a bidi control (the screen keeps one as a zero-width mark on
 /// the previous cell; written out, it would reorder the user's whole line,
 /// beyond the pane). ASCII, the common case, is checked in one pass.
 fn symbol_for(contents: &str) -> &str {
@@ -80,14 +86,15 @@ fn symbol_for(contents: &str) -> &str {
     }
 }
 
-/// Copies one vt100 cell's look into a ratatui cell. Fields are assigned
+/// Copies one cell's look into a ratatui cell. Fields are assigned
 /// directly: `set_style` would patch a `Style` per cell, and this runs for
 /// every cell of every visible pane on every frame.
-fn paint(target: &mut ratatui::buffer::Cell, cell: &vt100::Cell, symbol: &str) {
+#[inline]
+fn paint(target: &mut ratatui::buffer::Cell, style: &CellStyle, symbol: &str) {
     target.set_symbol(symbol);
-    target.fg = map_color(cell.fgcolor());
-    target.bg = map_color(cell.bgcolor());
-    target.modifier = cell_modifier(cell);
+    target.fg = map_color(style.fg);
+    target.bg = map_color(style.bg);
+    target.modifier = cell_modifier(style);
 }
 
 impl Widget for PaneWidget<'_> {
@@ -102,7 +109,7 @@ impl Widget for PaneWidget<'_> {
 
 /// Draws screen row `row` into line `area.y + row` of `buf`, writing every
 /// cell of the line up to `area.width` (so no reset is needed first).
-pub fn render_row(screen: &vt100::Screen, row: u16, area: Rect, buf: &mut Buffer) {
+pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer) {
     let width = area.width.min(screen.size().1.get());
     let y = area.y + row;
     let mut col = 0;
@@ -128,11 +135,12 @@ pub fn render_row(screen: &vt100::Screen, row: u16, area: Rect, buf: &mut Buffer
             col += 1;
             continue;
         }
-        paint(target, cell, symbol_for(cell.contents()));
+        let style = cell.style();
+        paint(target, &style, symbol_for(cell.contents()));
         if wide && let Some(next) = buf.cell_mut((x + 1, y)) {
             next.reset();
-            next.fg = map_color(cell.fgcolor());
-            next.bg = map_color(cell.bgcolor());
+            next.fg = map_color(style.fg);
+            next.bg = map_color(style.bg);
             col += 2;
         } else {
             col += 1;
@@ -150,17 +158,13 @@ pub fn render_row(screen: &vt100::Screen, row: u16, area: Rect, buf: &mut Buffer
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::pane::screen::PlainTerminal;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::style::Style;
-    use std::num::NonZeroU16;
 
-    fn screen_of(rows: u16, cols: u16, bytes: &[u8]) -> vt100::Parser {
-        let mut p = vt100::Parser::new(
-            NonZeroU16::new(rows).unwrap(),
-            NonZeroU16::new(cols).unwrap(),
-            0,
-        );
+    fn screen_of(rows: u16, cols: u16, bytes: &[u8]) -> PlainTerminal {
+        let mut p = PlainTerminal::new(rows, cols);
         p.process(bytes);
         p
     }

@@ -46,7 +46,7 @@ pub fn snapshot(history: &mut History) -> Vec<RowText> {
         let before = out.len();
         history.with_row(before, |screen, first| {
             let cols = screen.size().1.get();
-            let texts = screen.rows(0, cols).skip(usize::from(first));
+            let texts = screen.row_texts().skip(usize::from(first));
             for (r, text) in (first..view).zip(texts) {
                 if out.len() == total {
                     break;
