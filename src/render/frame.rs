@@ -21,6 +21,8 @@ use crate::render::fps_overlay::{FpsOverlay, OverlayData};
 use crate::render::help_overlay::HelpOverlay;
 use crate::render::painter::{FrameShape, Painter};
 use crate::render::popups::SearchAllOverlay;
+// `split_screen` is the status bar's to know; the loop finds it here.
+pub use crate::render::status_bar::split_screen;
 use crate::render::status_bar::{ConfirmBar, StatusBar};
 use crate::render::which_key::WhichKey;
 use crate::workspace::Workspace;
@@ -38,21 +40,6 @@ pub const MAX_ROWS: u16 = 512;
 /// The area drawn on a terminal of `cols` x `rows`.
 pub fn drawable_area(cols: u16, rows: u16) -> Rect {
     Rect::new(0, 0, cols.min(MAX_COLS), rows.min(MAX_ROWS))
-}
-
-/// Splits the terminal into the pane area and the status bar.
-pub fn split_screen(size: Rect) -> (Rect, Rect) {
-    let bar_h = u16::from(size.height > 1);
-    let panes = Rect {
-        height: size.height - bar_h,
-        ..size
-    };
-    let bar = Rect {
-        y: size.y + size.height - bar_h,
-        height: bar_h,
-        ..size
-    };
-    (panes, bar)
 }
 
 /// How a frame may use the render cache.
