@@ -39,7 +39,10 @@ impl Colour {
     }
 }
 
-/// A cell's on/off text attributes, as a set of bits.
+/// A cell's on/off text attributes, as a set of bits. The bits are in the
+/// order of ratatui's `Modifier` (SGR's order), so the renderer turns them
+/// into one with a mask; bit 3 is free (the underline has its own
+/// [`UnderlineStyle`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Attrs(u16);
 
@@ -47,19 +50,24 @@ impl Attrs {
     pub const BOLD: Self = Self(1);
     pub const DIM: Self = Self(1 << 1);
     pub const ITALIC: Self = Self(1 << 2);
-    pub const INVERSE: Self = Self(1 << 3);
     /// Not kept yet (vt100 drops it); room for the overlay.
     pub const BLINK: Self = Self(1 << 4);
+    pub const INVERSE: Self = Self(1 << 6);
     /// Not kept yet (vt100 drops it); room for the overlay.
-    pub const CONCEAL: Self = Self(1 << 5);
+    pub const CONCEAL: Self = Self(1 << 7);
     /// Not kept yet (vt100 drops it); room for the overlay.
-    pub const STRIKETHROUGH: Self = Self(1 << 6);
+    pub const STRIKETHROUGH: Self = Self(1 << 8);
     /// Not kept yet (vt100 drops it); room for the overlay.
-    pub const OVERLINE: Self = Self(1 << 7);
+    pub const OVERLINE: Self = Self(1 << 9);
 
     #[inline]
     pub const fn empty() -> Self {
         Self(0)
+    }
+
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
     }
 
     #[inline]
@@ -81,6 +89,12 @@ impl Attrs {
         } else {
             self.0 &= !flag.0;
         }
+    }
+
+    /// `flag` if `on`, else nothing (without a branch: this runs per cell).
+    #[inline]
+    const fn if_on(flag: Self, on: bool) -> u16 {
+        flag.0 * on as u16
     }
 }
 
@@ -144,15 +158,14 @@ impl CellStyle {
         bg: vt100::Color,
         [bold, dim, italic, underline, inverse]: [bool; 5],
     ) -> Self {
-        let mut attrs = Attrs::empty();
-        attrs.set(Attrs::BOLD, bold);
-        attrs.set(Attrs::DIM, dim);
-        attrs.set(Attrs::ITALIC, italic);
-        attrs.set(Attrs::INVERSE, inverse);
+        let attrs = Attrs::if_on(Attrs::BOLD, bold)
+            | Attrs::if_on(Attrs::DIM, dim)
+            | Attrs::if_on(Attrs::ITALIC, italic)
+            | Attrs::if_on(Attrs::INVERSE, inverse);
         Self {
             fg: Colour::of(fg),
             bg: Colour::of(bg),
-            attrs,
+            attrs: Attrs(attrs),
             underline: if underline {
                 UnderlineStyle::Single
             } else {

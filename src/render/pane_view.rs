@@ -3,11 +3,11 @@
 //! terminal cursor, for the focused pane only.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
 
-use crate::pane::screen::{Attrs, CellStyle, Colour, ScreenView};
+use crate::pane::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
 
 pub struct PaneWidget<'a> {
     screen: ScreenView<'a>,
@@ -49,25 +49,17 @@ pub fn map_color(color: Colour) -> Color {
     }
 }
 
-/// The attributes ratatui can write. (Blink, conceal and strikethrough
-/// have modifiers too, for when the screen keeps them.)
+/// The attributes the screen keeps today, which ratatui writes. `Attrs`
+/// has `Modifier`'s bit order, so this is a mask. (Blink, conceal and
+/// strikethrough have modifiers too, for when the screen keeps them.)
+const DRAWN_ATTRS: u16 =
+    Attrs::BOLD.bits() | Attrs::DIM.bits() | Attrs::ITALIC.bits() | Attrs::INVERSE.bits();
+
 #[inline]
 fn cell_modifier(style: &CellStyle) -> Modifier {
-    let mut modifier = Modifier::empty();
-    if style.has(Attrs::BOLD) {
-        modifier |= Modifier::BOLD;
-    }
-    if style.has(Attrs::DIM) {
-        modifier |= Modifier::DIM;
-    }
-    if style.has(Attrs::ITALIC) {
-        modifier |= Modifier::ITALIC;
-    }
+    let mut modifier = Modifier::from_bits_truncate(style.attrs.bits() & DRAWN_ATTRS);
     if style.is_underlined() {
         modifier |= Modifier::UNDERLINED;
-    }
-    if style.has(Attrs::INVERSE) {
-        modifier |= Modifier::REVERSED;
     }
     modifier
 }
@@ -86,15 +78,17 @@ fn symbol_for(contents: &str) -> &str {
     }
 }
 
-/// Copies one cell's look into a ratatui cell. Fields are assigned
-/// directly: `set_style` would patch a `Style` per cell, and this runs for
-/// every cell of every visible pane on every frame.
-#[inline]
-fn paint(target: &mut ratatui::buffer::Cell, style: &CellStyle, symbol: &str) {
-    target.set_symbol(symbol);
+/// Copies one cell into a ratatui cell. Fields are assigned directly:
+/// `set_style` would patch a `Style` per cell, and this runs for every cell
+/// of every visible pane on every frame (always inlined: a call and a
+/// `CellStyle` passed in memory cost more than the rest of it).
+#[inline(always)]
+fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
+    target.set_symbol(symbol_for(cell.contents()));
+    let style = cell.style();
     target.fg = map_color(style.fg);
     target.bg = map_color(style.bg);
-    target.modifier = cell_modifier(style);
+    target.modifier = cell_modifier(&style);
 }
 
 impl Widget for PaneWidget<'_> {
@@ -112,16 +106,24 @@ impl Widget for PaneWidget<'_> {
 pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer) {
     let width = area.width.min(screen.size().1.get());
     let y = area.y + row;
+    let Some(line) = line_mut(buf, area, y) else {
+        // The line does not start inside `buf`: only its part that is in
+        // `buf`, if any, is blanked.
+        for x in area.x..area.right() {
+            if let Some(target) = buf.cell_mut((x, y)) {
+                target.reset();
+            }
+        }
+        return;
+    };
+    // Cells beyond `buf`'s right edge are not drawn.
+    let end = width.min(u16::try_from(line.len()).unwrap_or(u16::MAX));
     let mut col = 0;
-    while col < width {
-        let x = area.x + col;
+    while col < end {
         let Some(cell) = screen.cell(row, col) else {
             break;
         };
-        let wide = cell.is_wide();
-        let Some(target) = buf.cell_mut((x, y)) else {
-            break;
-        };
+        let target = &mut line[usize::from(col)];
         if cell.is_wide_continuation() {
             // Drawn by the wide cell on its left (or orphaned by a resize):
             // a blank keeps the grid aligned.
@@ -129,29 +131,40 @@ pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer
             col += 1;
             continue;
         }
+        let wide = cell.is_wide();
         if wide && col + 1 >= width {
             // Half a wide char does not fit at the pane's right edge.
             target.reset();
             col += 1;
             continue;
         }
-        let style = cell.style();
-        paint(target, &style, symbol_for(cell.contents()));
-        if wide && let Some(next) = buf.cell_mut((x + 1, y)) {
+        paint(target, cell);
+        if wide && let Some(next) = line.get_mut(usize::from(col) + 1) {
             next.reset();
-            next.fg = map_color(style.fg);
-            next.bg = map_color(style.bg);
+            next.fg = map_color(cell.fg());
+            next.bg = map_color(cell.bg());
             col += 2;
         } else {
             col += 1;
         }
     }
     // Columns the screen does not have (a pane wider than its grid).
-    for x in area.x + col..area.right() {
-        if let Some(target) = buf.cell_mut((x, y)) {
-            target.reset();
-        }
+    for target in line.iter_mut().skip(usize::from(col)) {
+        target.reset();
     }
+}
+
+/// The cells of `buf` on line `y` from `area.x` to `area`'s right edge (or
+/// `buf`'s), if `(area.x, y)` is in `buf`: found once per row, cheaper than
+/// looking up every cell.
+fn line_mut(buf: &mut Buffer, area: Rect, y: u16) -> Option<&mut [ratatui::buffer::Cell]> {
+    let b = buf.area;
+    if !b.contains(Position::new(area.x, y)) {
+        return None;
+    }
+    let start = usize::from(y - b.y) * usize::from(b.width) + usize::from(area.x - b.x);
+    let len = usize::from(area.right().min(b.right()) - area.x);
+    buf.content.get_mut(start..start + len)
 }
 
 #[cfg(test)]
@@ -220,6 +233,22 @@ mod tests {
         assert_eq!(buf[(6, 0)].fg, Color::Reset);
     }
 
+    /// `cell_modifier` is a mask: each attribute's bit is its modifier's.
+    #[test]
+    fn attributes_have_the_bits_of_their_modifiers() {
+        for (attr, modifier) in [
+            (Attrs::BOLD, Modifier::BOLD),
+            (Attrs::DIM, Modifier::DIM),
+            (Attrs::ITALIC, Modifier::ITALIC),
+            (Attrs::BLINK, Modifier::SLOW_BLINK),
+            (Attrs::INVERSE, Modifier::REVERSED),
+            (Attrs::CONCEAL, Modifier::HIDDEN),
+            (Attrs::STRIKETHROUGH, Modifier::CROSSED_OUT),
+        ] {
+            assert_eq!(attr.bits(), modifier.bits(), "{modifier:?}");
+        }
+    }
+
     #[test]
     fn wide_characters_take_two_cells() {
         let buf = render(1, 8, "日本🚀x".as_bytes());
@@ -235,6 +264,22 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, 3, 1));
         PaneWidget::new(parser.screen()).render(Rect::new(0, 0, 3, 1), &mut buf);
         assert_eq!(buf[(2, 0)].symbol(), " ");
+    }
+
+    /// A pane reaching past the buffer's right edge is cut there; one that
+    /// starts left of the buffer draws nothing but blanks what it covers.
+    #[test]
+    fn a_pane_partly_outside_the_buffer_draws_only_inside_it() {
+        let parser = screen_of(1, 6, "ab日x".as_bytes());
+        let mut buf = Buffer::with_lines(["zzzz"]);
+        render_row(parser.screen(), 0, Rect::new(2, 0, 6, 1), &mut buf);
+        let text: String = (0..4).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+        assert_eq!(text, "zzab");
+        let mut buf = Buffer::with_lines(["zzzz"]);
+        buf.area.x = 2;
+        render_row(parser.screen(), 0, Rect::new(0, 0, 6, 1), &mut buf);
+        let text: String = (2..6).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+        assert_eq!(text, "    ");
     }
 
     #[test]
