@@ -625,3 +625,22 @@ fn idle_and_dripping_peers_keep_nobody_else_waiting() {
     assert_eq!(b.wait_exit().exit_code(), 0);
     assert!(!common::alive(workspace));
 }
+
+#[test]
+fn sigterm_after_a_hangup_still_ends_the_workspace_cleanly() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "twice"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap());
+    // The hangup detaches; the workspace goes on.
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGHUP).unwrap();
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    assert!(common::alive(workspace));
+    // The first SIGTERM since: a clean end, its socket removed (a loop
+    // taken for stuck would exit at once and leave the socket behind).
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    common::wait_until("the workspace to end", || !common::alive(workspace));
+    let socket = rt.path().join("tilework").join("twice");
+    assert!(!socket.exists(), "the socket was left behind");
+}
