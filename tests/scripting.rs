@@ -482,3 +482,26 @@ fn output_read_by_turns_by_the_thread_and_the_loop_stays_whole_and_in_order() {
     }
     assert_eq!(got, expected, "every line, once, in order");
 }
+
+#[test]
+fn list_panes_json_acts_on_no_terminal_yet_says_the_same() {
+    let tw = start("hostile");
+    // A directory anyone could make: a bidi override, C1 NEL and CSI, DEL.
+    let name = "evil\u{202e}txt.exe\u{85}\u{9b}2J\u{7f}";
+    let hostile = tw.dir.path().join(name);
+    std::fs::create_dir(&hostile).unwrap();
+    let dir = hostile.to_str().unwrap();
+    ok(&tw, &["run", "--cwd", dir, "--split", "right", "--", "sh"]);
+    let out = ok(&tw, &["list-panes", "--json"]);
+    let acted_on: Vec<char> = out
+        .chars()
+        .filter(|&c| (c.is_control() && c != '\n') || tilework::sanitize::is_bidi_control(c))
+        .collect();
+    assert!(acted_on.is_empty(), "{acted_on:?} in {out}");
+    // Escaped, not changed: a program reading the JSON gets the name.
+    let panes: Vec<PaneInfo> = serde_json::from_str(&out).unwrap();
+    assert!(
+        panes.iter().any(|p| p.cwd.as_deref() == Some(dir)),
+        "{panes:?}"
+    );
+}

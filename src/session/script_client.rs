@@ -15,7 +15,7 @@ use super::client::{self, Live};
 use super::dir;
 use super::script::{self, Answer, Call, PaneInfo, Place};
 use crate::config::action::Action;
-use crate::sanitize::escape_controls;
+use crate::sanitize::{escape_controls, escape_json_text};
 
 /// How long to wait for each piece of the answer: a history of many
 /// megabytes is replayed before its first byte comes.
@@ -205,9 +205,12 @@ pub fn list_panes(session: Option<&str>, json: bool) -> Result<i32> {
     let panes: Vec<PaneInfo> =
         serde_json::from_slice(&text).context("reading the workspace's list of panes")?;
     let out = if json {
-        let mut pretty = serde_json::to_string_pretty(&panes).context("writing JSON")?;
-        pretty.push('\n');
-        pretty
+        let pretty = serde_json::to_string_pretty(&panes).context("writing JSON")?;
+        // A directory can be named anything: it may not act on the
+        // terminal of whoever reads the list, machine-readable or not.
+        let mut safe = escape_json_text(&pretty).into_owned();
+        safe.push('\n');
+        safe
     } else {
         table(&panes)
     };
