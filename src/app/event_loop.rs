@@ -201,13 +201,14 @@ fn run_workspace(
     let mut app = App::new(ws, client, events_rx, &settings);
     app.stats = stats;
     app.session = host.take();
-    let result = app.run();
+    let mut result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
     {
         match crate::workspace::profile_save::save(&app.ws, name) {
             Ok(path) => tracing::info!("saved the workspace to {}", path.display()),
-            Err(err) => tracing::warn!("saving the workspace: {err:#}"),
+            // Told on the terminal once it is restored, and the exit fails.
+            Err(err) => result = Err(err.context(format!("the workspace was not saved as {name}"))),
         }
     }
     app.ws.kill_all();
