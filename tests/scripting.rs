@@ -505,3 +505,42 @@ fn list_panes_json_acts_on_no_terminal_yet_says_the_same() {
         "{panes:?}"
     );
 }
+
+#[test]
+fn no_way_of_opening_a_pane_goes_past_max_panes() {
+    let config = common::TempDir::new("max-panes");
+    let path = config.path().join("config.toml");
+    std::fs::write(&path, "max_panes = 3\n").unwrap();
+    let mut tw = Tilework::start(
+        &["--session", "capped", "--config", path.to_str().unwrap()],
+        ROWS,
+        COLS,
+    );
+    prompt(&tw);
+    ok(&tw, &["run", "--split", "right", "--", "sh"]);
+    ok(&tw, &["run", "--tab", "--", "sh"]);
+    // The fourth: refused by every way, with the reason.
+    for args in [
+        &["run", "--split", "down", "--", "sh"][..],
+        &["run", "--float", "--", "sh"],
+        &["run", "--tab", "--", "sh"],
+        &["action", "new-tab"],
+        &["action", "split-right"],
+    ] {
+        let err = fails(&tw, args);
+        assert!(err.contains("max_panes"), "{args:?}: {err}");
+    }
+    // By a key: the status bar says so.
+    tw.send("\x02%");
+    tw.wait_for_text("close one first");
+    assert_eq!(panes(&tw).len(), 3);
+    // At start: refused before the terminal is touched.
+    let config_arg = path.to_str().unwrap();
+    let mut args = vec!["--config", config_arg];
+    args.extend(["-c", "true"].repeat(4));
+    let err = fails(&tw, &args);
+    assert!(err.contains("4 panes; max_panes allows 3"), "{err}");
+    // The limit and its default are in the printed config.
+    let (out, _, _) = cli(&tw, &["--print-config"]);
+    assert!(out.contains("\n# max_panes = 100\n"), "{out}");
+}
