@@ -544,3 +544,48 @@ fn no_way_of_opening_a_pane_goes_past_max_panes() {
     let (out, _, _) = cli(&tw, &["--print-config"]);
     assert!(out.contains("\n# max_panes = 100\n"), "{out}");
 }
+
+#[test]
+fn capture_history_of_wide_rows_streams_in_bounded_memory() {
+    // Each line: the cursor to the last column, one character, the next
+    // line. Ten bytes of output, a row of 398 cells of text.
+    const LINES: usize = 30_000;
+    let mut tw = Tilework::start(&["--session", "wide"], ROWS, 400);
+    prompt(&tw);
+    let flood = tw.dir.path().join("flood");
+    std::fs::write(&flood, b"\x1b[999CX\r\n".repeat(LINES)).unwrap();
+    let workspace = tw.workspace_pid();
+    tw.type_line(&format!("cat {}; echo flood-$((2*5))", flood.display()));
+    capture_until(&tw, &[], "the flood's end", |s| s.contains("flood-10"));
+    let cols = usize::from(panes(&tw)[0].cols);
+    let peak_before = common::proc_status_kib(workspace, "VmHWM").unwrap();
+
+    let out = Command::new(common::binary())
+        .args(["capture", "--history"])
+        .env("XDG_RUNTIME_DIR", tw.runtime_dir())
+        .env_remove("TILEWORK")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let peak_after = common::proc_status_kib(workspace, "VmHWM").unwrap();
+
+    // Every line, whole: the text is that big.
+    let line = format!("{}X", " ".repeat(cols - 1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let wide = text.lines().filter(|l| *l == line).count();
+    assert_eq!(wide, LINES, "{} bytes", text.len());
+    // The workspace never held it, nor rows of 398 cells by the thousand:
+    // its peak grew by one window of parser rows (~20 MiB, as an 80-column
+    // pane's) and a piece. Built whole, the text (12 MB) and a window of
+    // 8,000 such rows (100 MB) came on top.
+    let grown = usize::try_from(peak_after - peak_before).unwrap() * 1024;
+    assert!(
+        grown < 40 << 20,
+        "the workspace grew {grown} bytes for {} bytes of text",
+        text.len()
+    );
+}

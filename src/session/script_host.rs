@@ -56,7 +56,7 @@ pub fn serve(
         .unwrap_or_else(|_| Reply::error("the workspace did not answer"));
     let written = match reply {
         Reply::Text(text) => script::write_ok(stream, &text),
-        Reply::Later(make) => script::write_ok(stream, &make()),
+        Reply::Pieces(make) => script::write_pieces(stream, make),
         Reply::Error(message) => script::write_error(stream, &message),
     };
     if let Err(err) = written {

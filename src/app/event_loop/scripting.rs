@@ -156,8 +156,7 @@ impl<B: FrameSink> App<B> {
         pane.settle();
         if history {
             // Replaying a big history takes a while: the call's thread does.
-            let text = history_text::history_text(pane, ansi);
-            return Reply::Later(Box::new(move || text().into_bytes()));
+            return Reply::Pieces(Box::new(history_text::write_history(pane, ansi)));
         }
         Reply::Text(history_text::screen_text(pane.live_screen(), ansi).into_bytes())
     }
