@@ -430,8 +430,13 @@ impl<B: FrameSink> App<B> {
     }
 
     fn drain_input(&mut self) {
+        // A pane still taking a big paste: the terminal keeps the rest.
+        self.client.input.hold_for(&self.ws, Instant::now());
         while let Some((at, ev)) = self.client.input.next_event() {
             self.handle_input(at, &ev);
+            if matches!(ev, Event::Paste(_)) {
+                self.client.input.hold_for(&self.ws, Instant::now());
+            }
         }
         let late = self.client.input.take_late_colours();
         if !late.is_empty() {

@@ -385,6 +385,20 @@ impl Pane {
         }
     }
 
+    /// [`Self::send`] of a buffer the pane may keep as it is (a paste).
+    pub fn send_owned(&self, bytes: Vec<u8>) -> bool {
+        match &self.process {
+            Some(p) if self.exit.is_none() => p.send_input_owned(bytes),
+            _ => false,
+        }
+    }
+
+    /// Until when the loop should leave the user's terminal unread: much
+    /// input waits for this pane's program, which is taking it.
+    pub fn input_hold(&self) -> Option<std::time::Instant> {
+        self.process.as_ref().and_then(|p| p.input_hold())
+    }
+
     /// Resizes grid and PTY together: the child must never see a size the
     /// parser does not have.
     pub fn resize(&mut self, rows: u16, cols: u16) {
