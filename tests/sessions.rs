@@ -644,3 +644,45 @@ fn sigterm_after_a_hangup_still_ends_the_workspace_cleanly() {
     let socket = rt.path().join("tilework").join("twice");
     assert!(!socket.exists(), "the socket was left behind");
 }
+
+/// `tilework kill` and the first SIGTERM end a workspace whatever its loop
+/// is doing (issue 28): made stuck for good (a debug build's
+/// `TILEWORK_DEBUG_HANG`, F12), the workspace is still gone, its programs
+/// with it, and the terminal is given back.
+#[test]
+fn kill_and_sigterm_end_a_workspace_whose_loop_is_stuck() {
+    for how in ["kill", "sigterm"] {
+        let rt = Runtime::new();
+        let (sleep, pattern) = common::unique_sleep();
+        let _cleanup = common::Cleanup(vec![pattern.clone()]);
+        let mut a = rt.start(
+            &["--session", "stuck", "-c", &sleep],
+            &[("TILEWORK_DEBUG_HANG", "1")],
+        );
+        let workspace = a.workspace_pid();
+        common::wait_until("the pane's program", || {
+            common::pids_matching(&pattern, &[]).len() == 1
+        });
+        a.send("\x1b[24~");
+        let log = a.dir.path().join("state/tilework/tilework.log");
+        common::wait_until("the loop to be stuck", || {
+            std::fs::read_to_string(&log).is_ok_and(|l| l.contains("TILEWORK_DEBUG_HANG is set"))
+        });
+        match how {
+            "kill" => {
+                let _ = run_cli(rt.path(), &["kill", "stuck"]);
+            }
+            _ => nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap()),
+                nix::sys::signal::Signal::SIGTERM,
+            )
+            .unwrap(),
+        }
+        common::wait_until("the workspace to be gone", || !common::alive(workspace));
+        common::wait_until("the pane's program to be gone", || {
+            common::pids_matching(&pattern, &[]).is_empty()
+        });
+        a.wait_exit();
+        a.assert_terminal_restored();
+    }
+}

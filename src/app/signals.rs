@@ -19,6 +19,10 @@ pub(super) fn spawn_signal_thread(tx: crossbeam_channel::Sender<LoopEvent>) -> R
             for sig in signals.forever() {
                 let sent = tx.try_send(LoopEvent::Signal(sig)).is_ok();
                 crate::wake::wake_loop();
+                // A quit ends the workspace even if its loop cannot.
+                if sig != SIGHUP {
+                    crate::diag::exit_watchdog::arm(128 + sig);
+                }
                 if tally.stuck_after(sig, sent) {
                     crate::terminal::guard::restore();
                     crate::pane::children::kill_all();

@@ -489,7 +489,11 @@ fn converse(stream: UnixStream, mailbox: &Mailbox<SessionEvent>) -> bool {
     let deadline = Deadline::after(REQUEST_DEADLINE);
     match receive(stream, deadline) {
         Ok(Incoming::Attach(arrival)) => mailbox.post(SessionEvent::Attach(arrival)),
-        Ok(Incoming::Kill(stream)) => mailbox.post(SessionEvent::Kill(stream)),
+        Ok(Incoming::Kill(stream)) => {
+            // `tilework kill` ends the workspace even if its loop cannot.
+            crate::diag::exit_watchdog::arm(0);
+            mailbox.post(SessionEvent::Kill(stream))
+        }
         Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
         Ok(Incoming::Call(stream, len)) => {
             super::script_host::serve(&stream, len, deadline, &script_mailbox(mailbox))
