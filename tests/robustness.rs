@@ -661,38 +661,92 @@ fn printed_size(text: &str) -> Option<(u16, u16)> {
     })
 }
 
+/// Whether the two panes' boxes fill the whole pane area of a `rows` x
+/// `cols` terminal, edges unbroken, with the status bar below: a frame
+/// drawn whole at that size. (A frame drawn for a smaller size cannot put
+/// a border on the last column or the row above the status bar.)
+fn boxes_fill_the_screen(s: &vt100::Screen, rows: u16, cols: u16) -> bool {
+    let (Some(focused), Some(other)) = (focused_box(s), unfocused_box(s)) else {
+        return false;
+    };
+    let drawn = |r: u16, c: u16| {
+        s.cell(r, c)
+            .is_some_and(|c| !c.contents().trim().is_empty())
+    };
+    // The top border holds the title (with spaces): the other three
+    // borders are drawn in every cell.
+    let whole = |(top, left, bottom, right): (u16, u16, u16, u16)| {
+        top == 0
+            && bottom == rows - 2
+            && (top..=bottom).all(|r| drawn(r, left) && drawn(r, right))
+            && (left..=right).all(|c| drawn(bottom, c))
+    };
+    let status_bar = s.contents_between(rows - 1, 0, rows - 1, cols);
+    whole(focused)
+        && whole(other)
+        && focused.1.min(other.1) == 0
+        && focused.3.max(other.3) == cols - 1
+        && !status_bar.trim().is_empty()
+}
+
+/// The size the kernel holds for the terminal of the process `pid`'s
+/// stdout (a pane's PTY, as its program sees it): (rows, cols).
+fn pty_size_of(pid: u32) -> Option<(u16, u16)> {
+    let tty = std::fs::File::open(format!("/proc/{pid}/fd/1")).ok()?;
+    let size = rustix::termios::tcgetwinsize(&tty).ok()?;
+    Some((size.ws_row, size.ws_col))
+}
+
+/// The storm's sizes stay within this; the final size is larger in both
+/// directions, so only a frame drawn for it reaches the screen's last row
+/// and column.
+const STORM_MAX: (u16, u16) = (60, 200);
+
 #[test]
 fn a_resize_storm_with_output_flowing_ends_with_matching_sizes() {
     let (sleep, sleep_pattern) = common::unique_sleep();
     let _cleanup = common::Cleanup(vec![sleep_pattern.clone()]);
-    let flood = "yes tilework-storm-flood";
-    let _cleanup2 = common::Cleanup(vec!["^yes tilework-storm-flood$".to_string()]);
+    // Its own text: the flood's process is found by it (other copies of
+    // this test may run beside).
+    let word = format!("tilework-storm-{}", sleep.trim_start_matches("sleep "));
+    let flood = format!("yes {word}");
+    let flood_pattern = format!("^{flood}$");
+    let _cleanup2 = common::Cleanup(vec![flood_pattern.clone()]);
     let mut tw = Tilework::start(
-        &["-c", &format!("{sleep} & exec sh"), "-c", flood],
+        &["-c", &format!("{sleep} & exec sh"), "-c", &flood],
         ROWS,
         COLS,
     );
     tw.wait_for("a prompt and the flood", |s| {
         let c = s.contents();
-        c.contains("$ ") && c.contains("tilework-storm-flood")
+        c.contains("$ ") && c.contains(&word)
     });
     // 1,000 resizes as fast as the outer terminal takes them, through tiny
     // sizes (1x1, 2x2, one row, one column) and back.
     let mut rng = SplitMix(0x5707_2a11);
+    let (max_rows, max_cols) = STORM_MAX;
     for i in 0..1000u32 {
         let (rows, cols) = match i % 100 {
             0 => (1, 1),
             25 => (2, 2),
             50 => (1, 120),
-            75 => (60, 1),
-            _ => (1 + (rng.next() % 60) as u16, 1 + (rng.next() % 200) as u16),
+            75 => (max_rows, 1),
+            _ => (
+                1 + (rng.next() % u64::from(max_rows)) as u16,
+                1 + (rng.next() % u64::from(max_cols)) as u16,
+            ),
         };
         tw.resize(rows, cols);
         assert!(tw.try_exit().is_none(), "tilework died during the storm");
     }
-    tw.resize(ROWS, COLS);
-    // The flood pane's screen is intact: full lines of the flood text once
-    // the last size has settled and the flood has rewritten the pane.
+    let (rows, cols) = (max_rows + 2, max_cols + 2);
+    tw.resize(rows, cols);
+    // The last size wins: the frame is drawn whole for it, and the flood
+    // pane's screen is intact (full lines of the flood text once the flood
+    // has rewritten the pane at that size).
+    tw.wait_for("the frame drawn whole at the final size", |s| {
+        boxes_fill_the_screen(s, rows, cols)
+    });
     tw.wait_for("the flood pane drawn at the final size", |s| {
         let Some((top, left, bottom, right)) = unfocused_box(s) else {
             return false;
@@ -701,31 +755,69 @@ fn a_resize_storm_with_output_flowing_ends_with_matching_sizes() {
         let flood_rows: Vec<String> = (top + 1..bottom - 1)
             .map(|r| s.contents_between(r, left + 1, r, right))
             .collect();
-        flood_rows.len() >= 10
-            && flood_rows
-                .iter()
-                .all(|r| r.trim_end() == "tilework-storm-flood")
+        flood_rows.len() >= 10 && flood_rows.iter().all(|r| r.trim_end() == word)
     });
+    // Every pane's PTY has the size of its box: the flood's, read from the
+    // kernel, and the shell's, as the shell itself reports it.
+    let pid = tw.pid().unwrap();
+    let flood_box = tw.with_screen(unfocused_box).unwrap();
+    let inner =
+        |(top, left, bottom, right): (u16, u16, u16, u16)| (bottom - top - 1, right - left - 1);
+    let flood_pids = common::pids_matching(&flood_pattern, &[pid]);
+    assert_eq!(flood_pids.len(), 1, "one flood: {flood_pids:?}");
+    assert_eq!(
+        pty_size_of(flood_pids[0]),
+        Some(inner(flood_box)),
+        "the flood pane's PTY size differs from its box"
+    );
     tw.type_line("echo size=$(stty size)");
     tw.wait_for("the shell's PTY size", |s| {
         printed_size(&s.contents()).is_some()
     });
     let (text, pane_box) = tw.with_screen(|s| (s.contents(), focused_box(s)));
-    let (top, left, bottom, right) = pane_box.unwrap();
-    let shown = (bottom - top - 1, right - left - 1);
     assert_eq!(
         printed_size(&text),
-        Some(shown),
+        Some(inner(pane_box.unwrap())),
         "the PTY size differs from the pane drawn on screen:\n{text}"
     );
-    let pid = tw.pid().unwrap();
     tw.send("\x02Q");
     assert_eq!(tw.wait_exit().exit_code(), 0);
     tw.assert_terminal_restored();
     common::wait_until("the panes' programs to be gone", || {
         common::pids_matching(&sleep_pattern, &[pid]).is_empty()
-            && common::pids_matching("^yes tilework-storm-flood$", &[pid]).is_empty()
+            && common::pids_matching(&flood_pattern, &[pid]).is_empty()
     });
+}
+
+/// The terminal goes to another size and back before the workspace looks:
+/// the size it then reads is the one it last drew for, but the terminal
+/// cut its screen to the other size meanwhile. Every resize draws the
+/// frame whole, even at the size it had: nothing else would repair it (the
+/// frames after it only draw what changed).
+#[test]
+fn a_size_that_comes_back_within_a_burst_is_drawn_whole() {
+    let (sleep, sleep_pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![sleep_pattern.clone()]);
+    let mut tw = Tilework::start(
+        &[
+            "-c",
+            &format!("exec {sleep}"),
+            "-c",
+            &format!("exec {sleep}"),
+        ],
+        ROWS,
+        COLS,
+    );
+    tw.wait_for("the frame", |s| boxes_fill_the_screen(s, ROWS, COLS));
+    for round in 0..6 {
+        tw.resize(ROWS / 2, COLS / 2);
+        tw.resize(ROWS, COLS);
+        tw.wait_for(
+            &format!("the frame drawn whole again after burst {round}"),
+            |s| boxes_fill_the_screen(s, ROWS, COLS),
+        );
+    }
+    quit_and_reap(tw, &sleep_pattern);
 }
 
 // ---------------------------------------------------------------------------

@@ -249,6 +249,9 @@ pub(super) struct App<B: FrameSink> {
     /// Detach and attach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
     pub(super) session: Option<crate::session::host::Host>,
+    /// The attached terminal's client said it changed size: see
+    /// `follow_terminal_size`.
+    pub(super) resize_news: bool,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -290,6 +293,7 @@ impl<B: FrameSink> App<B> {
             feed_rotation: 0,
             throttle: TypingThrottle::default(),
             session: None,
+            resize_news: false,
         };
         app.tell_panes_the_colours();
         app
@@ -319,6 +323,7 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
+        self.follow_terminal_size();
         self.client.focus.update(&self.ws);
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
@@ -446,7 +451,11 @@ impl<B: FrameSink> App<B> {
             self.tell_panes_the_colours();
         }
         // After the events: the SIGWINCH the key reader may have raised
-        // just now is taken in this turn, not before the next key.
+        // just now is taken in this turn, not before the next key. (The
+        // workspace gets no other SIGWINCH: it is in no terminal's
+        // foreground group. A size that differs is followed here at once;
+        // every resize of the terminal also comes as session news, see
+        // `follow_terminal_size`, which draws it whole.)
         if let Some((cols, rows)) = self.client.input.take_resize() {
             let size = frame::drawable_area(cols, rows);
             if size != self.client.size && cols > 0 && rows > 0 {

@@ -75,6 +75,9 @@ pub enum LinkNews {
 pub enum Verdict {
     Nothing,
     Detach(DetachReason),
+    /// The terminal changed size (or changed and changed back): read its
+    /// size now and draw it whole, even at the size it had.
+    Resize,
     /// End the workspace with this status.
     Quit(i32),
 }
@@ -257,7 +260,7 @@ impl Host {
             LinkNews::TerminalHungUp => hangup(DetachReason::TerminalLost),
             LinkNews::Client(ClientNote::Hangup) => hangup(DetachReason::Hangup),
             LinkNews::Client(ClientNote::Quit(sig)) => Verdict::Quit(128 + sig),
-            LinkNews::Client(ClientNote::Resize) => Verdict::Nothing,
+            LinkNews::Client(ClientNote::Resize) => Verdict::Resize,
         }
     }
 
@@ -555,15 +558,16 @@ fn watch_link(link: u64, stream: &UnixStream, tty: OwnedFd, mailbox: &Mailbox<Se
         if client_ready {
             match reader.read_lines(stream) {
                 Ok(Some(lines)) => {
+                    // The workspace is not in the terminal's foreground
+                    // group and gets no SIGWINCH: a resize reaches it only
+                    // this way, as news the loop must act on (it reads the
+                    // size when it does, so resizes read together are one).
+                    let mut resized = false;
                     for line in lines {
                         match ClientNote::parse(&line) {
-                            // The workspace is not in the terminal's
-                            // foreground group: the resize reaches it this
-                            // way, and the loop reads the new size.
-                            Some(ClientNote::Resize) => {
-                                let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGWINCH);
-                            }
+                            Some(ClientNote::Resize) if resized => {}
                             Some(note) => {
+                                resized |= note == ClientNote::Resize;
                                 if !report(LinkNews::Client(note)) {
                                     return;
                                 }

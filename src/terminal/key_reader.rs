@@ -129,7 +129,10 @@ impl KeyReader {
         }
     }
 
-    /// The terminal's new size, once per SIGWINCH (or `None`).
+    /// The terminal's new size, once per SIGWINCH (or `None`). The flag
+    /// is cleared before the size is read: a SIGWINCH after the read sets
+    /// it again. (A workspace of a session gets no terminal's SIGWINCH, only
+    /// its own marker's: resizes reach it as session news.)
     pub fn take_resize(&self) -> Option<(u16, u16)> {
         if !self.resized.swap(false, Ordering::SeqCst) {
             return None;

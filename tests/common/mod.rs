@@ -423,12 +423,20 @@ impl Tilework {
         self.child.process_id()
     }
 
+    /// Makes the terminal `rows` x `cols`, as a terminal emulator does it:
+    /// its own screen first, then the PTY (which signals tilework). Nothing
+    /// is read in between, so every byte tilework writes after it learnt
+    /// the new size lands on a screen of that size (the other order let a
+    /// frame for the new size be parsed at the old one).
     pub fn resize(&mut self, rows: u16, cols: u16) {
-        self.claim_size(rows, cols);
-        self.shared.0.lock().unwrap().parser.set_size(
+        let shared = Arc::clone(&self.shared);
+        let mut screen = shared.0.lock().unwrap();
+        screen.parser.set_size(
             NonZeroU16::new(rows).unwrap(),
             NonZeroU16::new(cols).unwrap(),
         );
+        self.claim_size(rows, cols);
+        drop(screen);
         self.rows = rows;
         self.cols = cols;
     }

@@ -135,7 +135,36 @@ impl<B: FrameSink> App<B> {
                 }
                 self.reopen_output();
             }
+            Verdict::Resize => self.resize_news = true,
             Verdict::Quit(code) => self.ws.quit(code),
+        }
+    }
+
+    /// The attached terminal changed size since the last turn: its size is
+    /// read now, after all of the news (the last size wins), and the frame
+    /// is drawn whole at it even when it is the size the loop had. The
+    /// terminal may have been another size in between and cut its screen
+    /// to it; the frames after this one only draw what changed, and
+    /// nothing else would repair it.
+    pub(super) fn follow_terminal_size(&mut self) {
+        if !std::mem::take(&mut self.resize_news) {
+            return;
+        }
+        let size = self.terminal_size();
+        self.apply_size(size);
+        self.clock.changed_now();
+    }
+
+    /// The drawable area of the terminal on fd 1 (the size the loop has
+    /// when it cannot be read).
+    fn terminal_size(&self) -> ratatui::layout::Rect {
+        match crate::terminal::stdio::size() {
+            Ok((cols, rows)) if cols > 0 && rows > 0 => frame::drawable_area(cols, rows),
+            Ok(_) => self.client.size,
+            Err(err) => {
+                tracing::warn!("reading the terminal's size: {err}");
+                self.client.size
+            }
         }
     }
 
@@ -155,14 +184,7 @@ impl<B: FrameSink> App<B> {
         self.tell_panes_the_colours();
         // A reader stopped on a dead terminal reads the new one.
         self.client.input.reopen();
-        let size = match crate::terminal::stdio::size() {
-            Ok((cols, rows)) if cols > 0 && rows > 0 => frame::drawable_area(cols, rows),
-            Ok(_) => self.client.size,
-            Err(err) => {
-                tracing::warn!("reading the attached terminal's size: {err}");
-                self.client.size
-            }
-        };
+        let size = self.terminal_size();
         // A resize clears the screen and forgets what the last frame left,
         // so the next one is whole, even at the same size. (Not
         // `Terminal::clear`: it asks the terminal where the cursor is and
