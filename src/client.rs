@@ -163,10 +163,14 @@ impl<B: FrameSink> Client<B> {
             .end_frame()
             .context("writing a frame to the terminal")?;
         let (bytes_after, writes_after) = count();
+        // Frames were dropped before this one (its terminal had stopped
+        // reading): this one was drawn over a picture the terminal never
+        // got; the next, due soon, is drawn whole.
+        let owed = self.terminal_writable()?;
         Ok(Drawn {
             bytes: bytes_after - bytes_before,
             writes: writes_after - writes_before,
-            left_stale,
+            left_stale: left_stale || owed,
         })
     }
 

@@ -311,6 +311,10 @@ pub struct FrameQueue {
     unsent: Vec<u8>,
     /// Frames dropped since the terminal stopped taking them.
     dropped: u64,
+    /// The terminal took everything again after frames were dropped, in
+    /// the middle of ending a frame: the next [`Self::send_unsent`] says
+    /// to draw whole.
+    owe_redraw: bool,
 }
 
 impl FrameQueue {
@@ -320,13 +324,16 @@ impl FrameQueue {
             frame: Vec::with_capacity(FRAME_BUFFER_CAPACITY),
             unsent: Vec::new(),
             dropped: 0,
+            owe_redraw: false,
         }
     }
 
     /// Sends the frame drawn, in one `write(2)` when the terminal takes it
     /// all; drops it while the last one is not all taken.
     fn end_frame(&mut self) -> io::Result<()> {
-        self.send_unsent()?;
+        if self.send_unsent()? {
+            self.owe_redraw = true;
+        }
         if !self.unsent.is_empty() {
             if self.dropped == 0 {
                 tracing::warn!("the terminal is not reading: frames are dropped until it does");
