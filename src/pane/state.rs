@@ -850,6 +850,17 @@ mod tests {
         let skipped = pane.bytes_skipped() as usize;
         assert!(skipped > bursts.len() / 2, "{skipped} of {}", bursts.len());
         assert!(screen.ends_with("burst 19 line 99"), "{screen}");
+        // A flood inside an update left open is skipped too, and held
+        // nowhere but in the parser: the pane shows the update's start.
+        pane.feed(SYNC_START.to_vec());
+        let before = pane.bytes_skipped();
+        for i in 0..20_000 {
+            pane.feed(format!("held line {i}\r\n").into_bytes());
+        }
+        assert!(pane.bytes_skipped() - before > 200_000);
+        assert_eq!(shown(&mut pane), screen);
+        pane.feed(SYNC_END.to_vec());
+        assert!(shown(&mut pane).ends_with("held line 19999"));
     }
 
     #[test]
