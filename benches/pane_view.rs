@@ -34,6 +34,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
+use tilework::pane::screen::ScreenView;
 use tilework::render::pane_view::PaneWidget;
 
 use common::nz;
@@ -53,7 +54,10 @@ fn pane_view(c: &mut Criterion) {
         group.bench_function(
             BenchmarkId::new("coloured", format!("{cols}x{rows}")),
             |b| {
-                b.iter(|| PaneWidget::new(black_box(parser.screen())).render(area, &mut buf));
+                b.iter(|| {
+                    PaneWidget::new(black_box(ScreenView::new(parser.screen())))
+                        .render(area, &mut buf)
+                });
             },
         );
         black_box(&buf);

@@ -3,6 +3,7 @@
 //! never to the terminal. [`panic_guard`] contains the panics one pane's
 //! output can cause and turns any other into a clean exit.
 
+pub mod exit_watchdog;
 pub mod logging;
 pub mod metrics;
 pub mod panic_guard;

@@ -10,7 +10,8 @@
 //!   [`copy_mode`]'s cursor, selection and search; [`copy_window`] moves
 //!   the window of history shown along with the cursor; [`search_worker`]
 //!   runs its regex searches off the render loop, [`search_all`] those
-//!   across panes, both over the whole history ([`ring_search`]).
+//!   across panes, both over the whole history ([`ring_search`]), all
+//!   reading rows as text and matching on them with [`row_text`].
 //! - [`to_panes`] and [`key_encoder`]: keys, pastes and mouse reports as
 //!   the bytes an xterm would send, for the programs; [`script_keys`]
 //!   reads `tilework send-keys`' arguments into keys for that encoder.
@@ -36,6 +37,7 @@ pub mod outcome;
 pub mod prompt;
 pub mod ring_search;
 pub mod router;
+pub mod row_text;
 pub mod script_keys;
 pub mod search_all;
 pub mod search_worker;

@@ -135,6 +135,17 @@ impl Setup {
             let name = cli.profile.as_deref().unwrap_or("default");
             Startup::Profile(profile::load(name)?)
         };
+        let panes = match &startup {
+            Startup::Argv(_) => 1,
+            Startup::Commands(lines) => lines.len(),
+            Startup::Profile(p) => p.tabs.iter().map(|t| t.layout.panes().len()).sum(),
+        };
+        if panes > config.max_panes {
+            anyhow::bail!(
+                "this would open {panes} panes; max_panes allows {}",
+                config.max_panes
+            );
+        }
         let exit_after = match cli.exit_after {
             Some(secs) if secs.is_finite() && secs >= 0.0 => Some(Duration::from_secs_f64(secs)),
             Some(secs) => anyhow::bail!("--exit-after must be a number of seconds, got {secs}"),

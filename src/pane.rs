@@ -19,7 +19,8 @@
 //! [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
-//! which the renderer reads.
+//! which the renderer reads. [`screen`] is what the rest of tilework reads
+//! of a pane's screen, in its own types (only `pane` names vt100).
 
 pub mod children;
 pub mod damage;
@@ -40,6 +41,7 @@ pub mod reader_gate;
 pub mod reflow;
 pub mod rep_bound;
 pub mod ring_block;
+pub mod screen;
 pub mod scroll_view;
 pub mod scrollback;
 pub mod spawn;

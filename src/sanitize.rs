@@ -7,6 +7,7 @@
 //! (`\u{1b}]52;...`) instead of dropping it, so the user can find and fix it.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// Longest title we keep; a border cannot show more anyway.
 const MAX_TITLE_CHARS: usize = 256;
@@ -37,6 +38,29 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// JSON text as `serde_json` writes it, with every character a terminal
+/// would act on written as a `\uXXXX` escape: the same JSON to a parser,
+/// nothing for a terminal to act on when it is printed. `serde_json`
+/// escapes C0 controls in strings but passes DEL, C1 controls and bidi
+/// overrides as they are; outside strings JSON has only ASCII, and the
+/// whitespace between tokens stays.
+pub fn escape_json_text(json: &str) -> Cow<'_, str> {
+    let acted_on = |c: char| is_dangerous(c) && !c.is_ascii_whitespace();
+    if !json.chars().any(acted_on) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if acted_on(c) {
+            // Every such character is in the Basic Multilingual Plane.
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 fn is_dangerous(c: char) -> bool {
     c.is_control()
         || is_bidi_control(c)
@@ -52,6 +76,7 @@ pub fn is_bidi_control(c: char) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -101,6 +126,24 @@ mod tests {
         let once = escape_controls("\u{1b}[2J\u{7}\u{85}").into_owned();
         assert!(!once.chars().any(char::is_control), "{once:?}");
         assert_eq!(escape_controls(&once), once);
+    }
+
+    #[test]
+    fn json_keeps_its_meaning_and_loses_what_a_terminal_acts_on() {
+        let hostile = "dir\u{202e}\u{85}\u{9b}2J\u{7f}\u{1b}[1m\n\u{2028}\u{feff}日本";
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "cwd": hostile })).unwrap();
+        let escaped = escape_json_text(&json);
+        assert!(
+            !escaped
+                .chars()
+                .any(|c| is_dangerous(c) && c != '\n' && c != ' '),
+            "{escaped:?}"
+        );
+        assert!(escaped.contains("\\u202e") && escaped.contains("\\u0085"));
+        let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
+        assert_eq!(back["cwd"], hostile);
+        // Pretty printing's lines stay lines.
+        assert_eq!(escaped.lines().count(), json.lines().count());
     }
 
     #[test]

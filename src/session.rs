@@ -12,6 +12,8 @@
 //! - [`claim`]: taking a name for a new workspace, and removing dead
 //!   sockets, safely when several `tilework`s start at once.
 //! - [`proto`]: the messages on the socket, and passing descriptors.
+//! - [`conversation`]: each peer's deadline and each uid's share of the
+//!   socket (a thread per conversation: no peer waits on another).
 //! - [`host`]: the workspace's side (listener, links, attach, detach).
 //! - [`client`]: the terminal's side (`tilework`, `attach`, `ls`, `kill`).
 //! - [`script`]: scripts' calls on the socket (`tilework action`,
@@ -20,6 +22,7 @@
 
 pub mod claim;
 pub mod client;
+pub mod conversation;
 pub mod dir;
 pub mod host;
 pub mod proto;

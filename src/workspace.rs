@@ -18,6 +18,7 @@
 //! - [`floating`]: panes over the layout, in z-order.
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
+//! - `pane_limit`: how many panes may be open at once (`max_panes`).
 //! - [`place`]: a pane's directory and git branch, for the status bar.
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
@@ -37,6 +38,7 @@ pub mod naming;
 pub mod pane_frame;
 mod pane_launch;
 mod pane_life;
+mod pane_limit;
 mod pane_names;
 pub mod place;
 mod profile_open;

@@ -81,3 +81,25 @@ fn a_log_path_that_is_a_symlink_stops_tilework_with_a_clear_error() {
         "the victim's own text\n"
     );
 }
+
+#[test]
+fn a_profile_that_cannot_be_saved_on_quit_is_said_and_the_exit_fails() {
+    let config = TempDir::new("unsaved");
+    std::fs::create_dir_all(config.path().join("tilework")).unwrap();
+    // Where profiles go is a file: the save fails, even for root.
+    std::fs::write(config.path().join("tilework/profiles"), "").unwrap();
+    let env = [("XDG_CONFIG_HOME", config.path().to_str().unwrap())];
+    let args = [
+        "--save-profile",
+        "lost",
+        "-c",
+        "echo ready-$((1+1)); exec sleep 1000",
+    ];
+    let mut tw = Tilework::start_with(&args, 24, 80, &env);
+    tw.wait_for_text("ready-2");
+    tw.send("\x02Q");
+    assert_ne!(tw.wait_exit().exit_code(), 0, "a lost save exited 0");
+    tw.assert_terminal_restored();
+    // On the terminal, after the workspace let go of it.
+    tw.wait_for_text("the workspace was not saved as lost");
+}

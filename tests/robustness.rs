@@ -1901,3 +1901,54 @@ fn a_git_head_that_never_answers_freezes_nothing() {
         s.contents_between(11, 0, 11, 70).contains("branch-42")
     });
 }
+
+/// Bytes of a paste body: letters and digits, no newline (the program
+/// reads in raw mode, where the terminal passes every byte as it is).
+fn paste_body(len: usize, seed: u8) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    (0..len)
+        .map(|i| ALPHABET[(i * 7 + usize::from(seed) + i / 4099) % ALPHABET.len()])
+        .collect()
+}
+
+/// Issue 28: a paste bigger than the input queue's 32 MiB budget, and a
+/// second one right behind it, into a program that reads them: every byte
+/// arrives, in order (they were cut to 32 MiB and the rest dropped).
+#[test]
+fn pastes_bigger_than_the_input_budget_reach_a_program_that_reads_whole() {
+    let dir = TempDir::new("big-paste");
+    let file = dir.path().join("received");
+    let first = paste_body(34 << 20, 1);
+    let second = paste_body(6 << 20, 2);
+    let total = first.len() + second.len();
+    let reader = format!(
+        "stty raw -echo; head -c {total} > {}; exec sleep 1000",
+        file.display()
+    );
+    let mut tw = Tilework::start(&["-c", &reader], ROWS, COLS);
+    let pid = tw.workspace_pid();
+    common::wait_until("the reader to start", || file.exists());
+    let peak_before = common::proc_status_kib(pid, "VmHWM").unwrap();
+    for body in [&first, &second] {
+        let mut paste = b"\x1b[200~".to_vec();
+        paste.extend_from_slice(body);
+        paste.extend_from_slice(b"\x1b[201~");
+        tw.send_guarded(&paste);
+    }
+    common::wait_until("every pasted byte", || {
+        std::fs::metadata(&file).is_ok_and(|m| m.len() >= total as u64)
+    });
+    let received = std::fs::read(&file).unwrap();
+    assert_eq!(received.len(), total);
+    assert!(received[..first.len()] == first[..], "the first paste");
+    assert!(received[first.len()..] == second[..], "the second paste");
+    let grown = common::proc_status_kib(pid, "VmHWM").unwrap() - peak_before;
+    eprintln!("tilework's peak grew {grown} KiB for pastes of {total} bytes");
+    // crossterm holds a paste twice (its parse buffer, then the string it
+    // hands over) and the pane's queue once, with nothing copied again:
+    // bounded by the paste at hand, whatever came before it.
+    let biggest = u64::try_from(first.len()).unwrap() / 1024;
+    assert!(grown < 4 * biggest, "grew {grown} KiB for {biggest} KiB");
+    tw.send("\x02Q");
+    let _ = tw.wait_exit();
+}

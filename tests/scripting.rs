@@ -482,3 +482,110 @@ fn output_read_by_turns_by_the_thread_and_the_loop_stays_whole_and_in_order() {
     }
     assert_eq!(got, expected, "every line, once, in order");
 }
+
+#[test]
+fn list_panes_json_acts_on_no_terminal_yet_says_the_same() {
+    let tw = start("hostile");
+    // A directory anyone could make: a bidi override, C1 NEL and CSI, DEL.
+    let name = "evil\u{202e}txt.exe\u{85}\u{9b}2J\u{7f}";
+    let hostile = tw.dir.path().join(name);
+    std::fs::create_dir(&hostile).unwrap();
+    let dir = hostile.to_str().unwrap();
+    ok(&tw, &["run", "--cwd", dir, "--split", "right", "--", "sh"]);
+    let out = ok(&tw, &["list-panes", "--json"]);
+    let acted_on: Vec<char> = out
+        .chars()
+        .filter(|&c| (c.is_control() && c != '\n') || tilework::sanitize::is_bidi_control(c))
+        .collect();
+    assert!(acted_on.is_empty(), "{acted_on:?} in {out}");
+    // Escaped, not changed: a program reading the JSON gets the name.
+    let panes: Vec<PaneInfo> = serde_json::from_str(&out).unwrap();
+    assert!(
+        panes.iter().any(|p| p.cwd.as_deref() == Some(dir)),
+        "{panes:?}"
+    );
+}
+
+#[test]
+fn no_way_of_opening_a_pane_goes_past_max_panes() {
+    let config = common::TempDir::new("max-panes");
+    let path = config.path().join("config.toml");
+    std::fs::write(&path, "max_panes = 3\n").unwrap();
+    let mut tw = Tilework::start(
+        &["--session", "capped", "--config", path.to_str().unwrap()],
+        ROWS,
+        COLS,
+    );
+    prompt(&tw);
+    ok(&tw, &["run", "--split", "right", "--", "sh"]);
+    ok(&tw, &["run", "--tab", "--", "sh"]);
+    // The fourth: refused by every way, with the reason.
+    for args in [
+        &["run", "--split", "down", "--", "sh"][..],
+        &["run", "--float", "--", "sh"],
+        &["run", "--tab", "--", "sh"],
+        &["action", "new-tab"],
+        &["action", "split-right"],
+    ] {
+        let err = fails(&tw, args);
+        assert!(err.contains("max_panes"), "{args:?}: {err}");
+    }
+    // By a key: the status bar says so.
+    tw.send("\x02%");
+    tw.wait_for_text("close one first");
+    assert_eq!(panes(&tw).len(), 3);
+    // At start: refused before the terminal is touched.
+    let config_arg = path.to_str().unwrap();
+    let mut args = vec!["--config", config_arg];
+    args.extend(["-c", "true"].repeat(4));
+    let err = fails(&tw, &args);
+    assert!(err.contains("4 panes; max_panes allows 3"), "{err}");
+    // The limit and its default are in the printed config.
+    let (out, _, _) = cli(&tw, &["--print-config"]);
+    assert!(out.contains("\n# max_panes = 100\n"), "{out}");
+}
+
+#[test]
+fn capture_history_of_wide_rows_streams_in_bounded_memory() {
+    // Each line: the cursor to the last column, one character, the next
+    // line. Ten bytes of output, a row of 398 cells of text.
+    const LINES: usize = 30_000;
+    let mut tw = Tilework::start(&["--session", "wide"], ROWS, 400);
+    prompt(&tw);
+    let flood = tw.dir.path().join("flood");
+    std::fs::write(&flood, b"\x1b[999CX\r\n".repeat(LINES)).unwrap();
+    let workspace = tw.workspace_pid();
+    tw.type_line(&format!("cat {}; echo flood-$((2*5))", flood.display()));
+    capture_until(&tw, &[], "the flood's end", |s| s.contains("flood-10"));
+    let cols = usize::from(panes(&tw)[0].cols);
+    let peak_before = common::proc_status_kib(workspace, "VmHWM").unwrap();
+
+    let out = Command::new(common::binary())
+        .args(["capture", "--history"])
+        .env("XDG_RUNTIME_DIR", tw.runtime_dir())
+        .env_remove("TILEWORK")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let peak_after = common::proc_status_kib(workspace, "VmHWM").unwrap();
+
+    // Every line, whole: the text is that big.
+    let line = format!("{}X", " ".repeat(cols - 1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let wide = text.lines().filter(|l| *l == line).count();
+    assert_eq!(wide, LINES, "{} bytes", text.len());
+    // The workspace never held it, nor rows of 398 cells by the thousand:
+    // its peak grew by one window of parser rows (~20 MiB, as an 80-column
+    // pane's) and a piece. Built whole, the text (12 MB) and a window of
+    // 8,000 such rows (100 MB) came on top.
+    let grown = usize::try_from(peak_after - peak_before).unwrap() * 1024;
+    assert!(
+        grown < 40 << 20,
+        "the workspace grew {grown} bytes for {} bytes of text",
+        text.len()
+    );
+}

@@ -546,3 +546,101 @@ fn a_terminal_that_stops_reading_holds_up_nothing() {
     assert_eq!(code, 0, "kill: {out}");
     b.wait_exit();
 }
+
+/// A peer that sends its request a byte at a time, far more often than
+/// the request deadline and never finishing; it stops when the workspace
+/// lets it go. Whether it was let go.
+fn drip_forever(socket: &Path) -> std::thread::JoinHandle<bool> {
+    use std::io::Write;
+    let stream = std::os::unix::net::UnixStream::connect(socket).unwrap();
+    std::thread::spawn(move || {
+        // A request's start, then bytes a request line may still hold.
+        let bytes = b"tilework/1 info".iter().chain(std::iter::repeat(&b'x'));
+        for byte in bytes.take(60) {
+            if (&stream).write_all(&[*byte]).is_err() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
+        false
+    })
+}
+
+#[test]
+fn idle_and_dripping_peers_keep_nobody_else_waiting() {
+    use std::io::Read;
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "crowded"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    let socket = rt.path().join("tilework").join("crowded");
+    let dripper = drip_forever(&socket);
+    // Ten peers that say nothing, held open from here to the end: served
+    // one at a time, each would hold every later client until its
+    // deadline, longer than `ls` waits for an answer.
+    let idle: Vec<_> = (0..10)
+        .map(|_| std::os::unix::net::UnixStream::connect(&socket).unwrap())
+        .collect();
+
+    let (out, err, code) = run_cli(rt.path(), &["ls"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("crowded "))
+        .unwrap_or_else(|| panic!("crowded not listed:\n{out}"));
+    assert_eq!(row.split_whitespace().nth(1), Some("1"), "{row}");
+    let (out, err, code) = run_cli(rt.path(), &["list-panes", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let panes: Vec<tilework::session::script::PaneInfo> = serde_json::from_str(&out).unwrap();
+    assert_eq!(panes.len(), 1, "{out}");
+    // Another terminal takes the workspace over, typing reaches it.
+    let runtime = rt.path().to_str().unwrap();
+    let mut b = Tilework::start_with(
+        &["attach", "crowded"],
+        ROWS,
+        COLS,
+        &[("XDG_RUNTIME_DIR", runtime)],
+    );
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    b.type_line("echo through-the-crowd-$((3*4))");
+    b.wait_for_text("through-the-crowd-12");
+
+    // Each peer is let go at its own deadline: the dripper too, though it
+    // never stopped sending.
+    for mut peer in idle {
+        let mut said = Vec::new();
+        peer.set_read_timeout(Some(common::TIMEOUT)).unwrap();
+        peer.read_to_end(&mut said).unwrap();
+        let said = String::from_utf8_lossy(&said);
+        assert!(said.starts_with("error reading the request"), "{said}");
+    }
+    assert!(
+        dripper.join().unwrap(),
+        "the dripping peer was never let go"
+    );
+
+    let (_, err, code) = run_cli(rt.path(), &["kill", "crowded"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(b.wait_exit().exit_code(), 0);
+    assert!(!common::alive(workspace));
+}
+
+#[test]
+fn sigterm_after_a_hangup_still_ends_the_workspace_cleanly() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "twice"], &[]);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap());
+    // The hangup detaches; the workspace goes on.
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGHUP).unwrap();
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    assert!(common::alive(workspace));
+    // The first SIGTERM since: a clean end, its socket removed (a loop
+    // taken for stuck would exit at once and leave the socket behind).
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    common::wait_until("the workspace to end", || !common::alive(workspace));
+    let socket = rt.path().join("tilework").join("twice");
+    assert!(!socket.exists(), "the socket was left behind");
+}

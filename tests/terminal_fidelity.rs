@@ -18,6 +18,7 @@ use common::{TempDir, Tilework};
 
 use tilework::pane::fidelity::Fidelity;
 use tilework::pane::fidelity::answers::Rgb;
+use tilework::pane::screen::{Attrs, Colour};
 use tilework::pane::terminal_queries::PaneEvents;
 use tilework::pane::{Pane, PaneId};
 
@@ -146,9 +147,9 @@ fn soft_reset_restores_modes_but_keeps_the_cursor_and_screen() {
     // and the region is gone (the line feed at the bottom scrolls the whole
     // screen).
     assert_eq!(shown(&pane), ["········", "····q···", "next····"]);
-    let cell = pane.live_screen().cell(1, 4).unwrap();
-    assert!(!cell.bold());
-    assert_eq!(cell.fgcolor(), vt100::Color::Default);
+    let cell = pane.live_screen().cell(1, 4).unwrap().style();
+    assert!(!cell.has(Attrs::BOLD));
+    assert_eq!(cell.fg, Colour::Default);
     let modes = pane.fidelity_modes();
     assert!(!modes.insert && modes.autowrap);
 }
@@ -177,11 +178,8 @@ fn screen_alignment_fills_the_screen_with_e_and_homes_the_cursor() {
     assert_eq!(shown(&pane), ["EEEE", "EEEE", "EEEE"]);
     assert_eq!(pane.live_screen().cursor_position(), (0, 0));
     // The E's have the default attributes; the current ones stay.
-    assert_eq!(
-        pane.live_screen().cell(2, 3).unwrap().bgcolor(),
-        vt100::Color::Default
-    );
-    assert_eq!(pane.live_screen().bgcolor(), vt100::Color::Idx(4));
+    assert_eq!(pane.live_screen().cell(2, 3).unwrap().bg(), Colour::Default);
+    assert_eq!(pane.live_screen().pen().bg, Colour::Indexed(4));
 }
 
 #[test]
@@ -249,35 +247,35 @@ fn colon_truecolour_styled_underlines_and_underline_colours_read_right() {
         8,
         b"\x1b[38:2::10:20:30mA\x1b[0;48:2::1:2:3mB\x1b[0;4:3mC\x1b[0;21mD\x1b[0;58;2;1;2;3mE\x1b[4:0mF",
     );
-    let cell = |c| pane.live_screen().cell(0, c).unwrap().clone();
-    assert_eq!(cell(0).fgcolor(), vt100::Color::Rgb(10, 20, 30));
-    assert_eq!(cell(1).bgcolor(), vt100::Color::Rgb(1, 2, 3));
-    assert!(cell(2).underline(), "curly underline");
-    assert!(cell(3).underline(), "double underline");
+    let cell = |c| pane.live_screen().cell(0, c).unwrap().style();
+    assert_eq!(cell(0).fg, Colour::Rgb(10, 20, 30));
+    assert_eq!(cell(1).bg, Colour::Rgb(1, 2, 3));
+    assert!(cell(2).is_underlined(), "curly underline");
+    assert!(cell(3).is_underlined(), "double underline");
     // `58;2;1;2;3` is an underline colour, not dim and bold.
-    assert!(!cell(4).dim() && !cell(4).bold() && !cell(4).underline());
-    assert!(!cell(5).underline());
+    assert!(!cell(4).has(Attrs::DIM) && !cell(4).has(Attrs::BOLD) && !cell(4).is_underlined());
+    assert!(!cell(5).is_underlined());
 }
 
 #[test]
 fn inserted_and_scrolled_in_lines_take_the_background_colour() {
     let pane = pane_after(4, 3, b"aaa\r\nbbb\r\nccc\x1b[2;1H\x1b[44m\x1b[L\x1b[m");
     assert_eq!(shown(&pane), ["aaa", "···", "bbb", "ccc"]);
-    let bg = |r, c| pane.live_screen().cell(r, c).unwrap().bgcolor();
-    assert_eq!(bg(1, 0), vt100::Color::Idx(4));
-    assert_eq!(bg(1, 2), vt100::Color::Idx(4));
-    assert_eq!(bg(2, 0), vt100::Color::Default, "moved rows keep theirs");
+    let bg = |r, c| pane.live_screen().cell(r, c).unwrap().bg();
+    assert_eq!(bg(1, 0), Colour::Indexed(4));
+    assert_eq!(bg(1, 2), Colour::Indexed(4));
+    assert_eq!(bg(2, 0), Colour::Default, "moved rows keep theirs");
     assert_eq!(pane.live_screen().cursor_position(), (1, 0));
     // SU in a region fills the rows it brings in; the cursor stays.
     let pane = pane_after(4, 3, b"\x1b[2;3r\x1b[4;2H\x1b[41m\x1b[2S");
-    let bg = |r, c| pane.live_screen().cell(r, c).unwrap().bgcolor();
+    let bg = |r, c| pane.live_screen().cell(r, c).unwrap().bg();
     assert_eq!(
         [bg(0, 0), bg(1, 0), bg(2, 0), bg(3, 0)],
         [
-            vt100::Color::Default,
-            vt100::Color::Idx(1),
-            vt100::Color::Idx(1),
-            vt100::Color::Default
+            Colour::Default,
+            Colour::Indexed(1),
+            Colour::Indexed(1),
+            Colour::Default
         ]
     );
     assert_eq!(pane.live_screen().cursor_position(), (3, 1));

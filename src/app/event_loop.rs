@@ -157,6 +157,7 @@ fn run_workspace(
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
     ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.set_editor_ansi(opts.config.editor_ansi);
+    ws.set_max_panes(opts.config.max_panes);
     match opts.startup {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
@@ -201,13 +202,14 @@ fn run_workspace(
     let mut app = App::new(ws, client, events_rx, &settings);
     app.stats = stats;
     app.session = host.take();
-    let result = app.run();
+    let mut result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
     {
         match crate::workspace::profile_save::save(&app.ws, name) {
             Ok(path) => tracing::info!("saved the workspace to {}", path.display()),
-            Err(err) => tracing::warn!("saving the workspace: {err:#}"),
+            // Told on the terminal once it is restored, and the exit fails.
+            Err(err) => result = Err(err.context(format!("the workspace was not saved as {name}"))),
         }
     }
     app.ws.kill_all();
@@ -438,8 +440,13 @@ impl<B: FrameSink> App<B> {
     }
 
     fn drain_input(&mut self) {
+        // A pane still taking a big paste: the terminal keeps the rest.
+        self.client.input.hold_for(&self.ws, Instant::now());
         while let Some((at, ev)) = self.client.input.next_event() {
             self.handle_input(at, &ev);
+            if matches!(ev, Event::Paste(_)) {
+                self.client.input.hold_for(&self.ws, Instant::now());
+            }
         }
         let late = self.client.input.take_late_colours();
         if !late.is_empty() {
@@ -462,6 +469,17 @@ impl<B: FrameSink> App<B> {
     fn handle_input(&mut self, at: Instant, ev: &Event) {
         if !self.input_is_current(at) {
             return;
+        }
+        // Tests of the exit watchdog (debug builds only): F12 makes the
+        // loop stuck for good, as a kernel call that never returns would.
+        #[cfg(debug_assertions)]
+        if matches!(ev, Event::Key(key) if key.code == ratatui::crossterm::event::KeyCode::F(12))
+            && std::env::var_os("TILEWORK_DEBUG_HANG").is_some()
+        {
+            tracing::warn!("TILEWORK_DEBUG_HANG is set: the loop stops here for good");
+            loop {
+                std::thread::park();
+            }
         }
         // Mouse selections read the screens' contents (keys only need
         // modes, always current; copy mode and search read the history).

@@ -1,5 +1,9 @@
 //! Where the loop's input comes from: the user's terminal, read by the loop
 //! itself, or a channel (the loop's own tests, which have no terminal).
+//!
+//! Input is held back (left unread, in the terminal) while a pane's
+//! program is still taking a big paste (see `pane::input_queue`): a
+//! program that reads gets every byte, however big the paste.
 
 use std::os::fd::BorrowedFd;
 use std::time::Instant;
@@ -11,8 +15,19 @@ use rustix::event::PollFlags;
 use crate::config::colour::Rgb;
 use crate::terminal::key_reader::KeyReader;
 use crate::terminal::late_replies::LateReplies;
+use crate::workspace::Workspace;
 
-pub enum InputSource {
+pub struct InputSource {
+    source: Source,
+    /// Input is left unread until then (see [`Self::hold_for`]).
+    held_until: Option<Instant>,
+}
+
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "the channel is for the loop's tests")
+)]
+enum Source {
     /// The terminal on fd 0, its late answers to tilework's questions
     /// taken out of the keys.
     Terminal(KeyReader, LateReplies),
@@ -27,13 +42,39 @@ pub enum InputSource {
 impl InputSource {
     #[cfg(test)]
     pub fn channel(rx: Receiver<(Instant, Event)>) -> Self {
-        Self::Channel { rx, closed: false }
+        Self::from(Source::Channel { rx, closed: false })
     }
 
-    /// The next event, without blocking.
+    fn from(source: Source) -> Self {
+        Self {
+            source,
+            held_until: None,
+        }
+    }
+
+    /// Leaves input unread while a pane of `ws` has much input waiting
+    /// for a program that is taking it; asked each turn and after each
+    /// paste. The loop wakes at the hold's end (see [`Self::deadline`]) or
+    /// when the pane's queue drains (its writer wakes it).
+    pub fn hold_for(&mut self, ws: &Workspace, now: Instant) {
+        self.held_until = ws
+            .panes()
+            .filter_map(|pane| pane.input_hold())
+            .filter(|&until| until > now)
+            .min();
+    }
+
+    fn held(&self) -> bool {
+        self.held_until.is_some()
+    }
+
+    /// The next event, without blocking; none while input is held.
     pub fn next_event(&mut self) -> Option<(Instant, Event)> {
-        match self {
-            Self::Terminal(reader, replies) => loop {
+        if self.held() {
+            return None;
+        }
+        match &mut self.source {
+            Source::Terminal(reader, replies) => loop {
                 if let Some(event) = replies.next_released() {
                     return Some(event);
                 }
@@ -45,7 +86,7 @@ impl InputSource {
                     }
                 }
             },
-            Self::Channel { rx, closed } => match rx.try_recv() {
+            Source::Channel { rx, closed } => match rx.try_recv() {
                 Ok(event) => Some(event),
                 Err(TryRecvError::Empty) => None,
                 Err(TryRecvError::Disconnected) => {
@@ -58,31 +99,35 @@ impl InputSource {
 
     /// Whether input is waiting (between pieces of parsing: keys first).
     pub fn keys_waiting(&self) -> bool {
-        match self {
-            Self::Terminal(reader, _) => reader.keys_waiting(),
-            Self::Channel { rx, .. } => !rx.is_empty(),
+        match &self.source {
+            _ if self.held() => false,
+            Source::Terminal(reader, _) => reader.keys_waiting(),
+            Source::Channel { rx, .. } => !rx.is_empty(),
         }
     }
 
     /// Input that the loop's poll would not see: it must not sleep.
     pub fn pending(&self) -> bool {
-        match self {
-            Self::Terminal(..) => false,
-            Self::Channel { rx, closed } => !*closed && !rx.is_empty(),
+        match &self.source {
+            _ if self.held() => false,
+            Source::Terminal(..) => false,
+            Source::Channel { rx, closed } => !*closed && !rx.is_empty(),
         }
     }
 
-    /// The descriptor to poll for input, if any.
+    /// The descriptor to poll for input, if any (none while held: it
+    /// would stay readable).
     pub fn fd(&self) -> Option<BorrowedFd<'static>> {
-        match self {
-            Self::Terminal(reader, _) => reader.fd(),
-            Self::Channel { .. } => None,
+        match &self.source {
+            _ if self.held() => None,
+            Source::Terminal(reader, _) => reader.fd(),
+            Source::Channel { .. } => None,
         }
     }
 
     /// What the loop's poll said about [`Self::fd`].
     pub fn polled(&mut self, revents: PollFlags) {
-        if let Self::Terminal(reader, _) = self {
+        if let Source::Terminal(reader, _) = &mut self.source {
             reader.polled(revents);
         }
     }
@@ -90,47 +135,72 @@ impl InputSource {
     /// When to look at the input again though nothing arrived (see
     /// `KeyReader::collect_deadline`).
     pub fn deadline(&self) -> Option<Instant> {
-        match self {
-            Self::Terminal(reader, replies) => {
+        match &self.source {
+            _ if self.held() => self.held_until,
+            Source::Terminal(reader, replies) => {
                 match (reader.collect_deadline(), replies.deadline()) {
                     (Some(a), Some(b)) => Some(a.min(b)),
                     (a, b) => a.or(b),
                 }
             }
-            Self::Channel { .. } => None,
+            Source::Channel { .. } => None,
         }
     }
 
     /// The terminal's new size, once per resize.
     pub fn take_resize(&self) -> Option<(u16, u16)> {
-        match self {
-            Self::Terminal(reader, _) => reader.take_resize(),
-            Self::Channel { .. } => None,
+        match &self.source {
+            Source::Terminal(reader, _) => reader.take_resize(),
+            Source::Channel { .. } => None,
         }
     }
 
     /// The terminal read (fd 0).
     pub fn terminal(reader: KeyReader) -> Self {
-        Self::Terminal(reader, LateReplies::default())
+        Self::from(Source::Terminal(reader, LateReplies::default()))
     }
 
     /// Colours the terminal answered after its client stopped waiting
     /// (slot 0 foreground, 1 background, 2 cursor).
     pub fn take_late_colours(&mut self) -> Vec<(usize, Rgb)> {
-        match self {
-            Self::Terminal(_, replies) => replies.take_colours(),
-            Self::Channel { .. } => Vec::new(),
+        match &mut self.source {
+            Source::Terminal(_, replies) => replies.take_colours(),
+            Source::Channel { .. } => Vec::new(),
         }
     }
 
     /// A new terminal was attached: read it.
     pub fn reopen(&mut self) {
-        match self {
-            Self::Terminal(reader, replies) => {
+        match &mut self.source {
+            Source::Terminal(reader, replies) => {
                 reader.reopen();
                 *replies = LateReplies::default();
             }
-            Self::Channel { closed, .. } => *closed = false,
+            Source::Channel { closed, .. } => *closed = false,
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+    #[test]
+    fn held_input_stays_unread_until_the_hold_ends() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let mut input = InputSource::channel(rx);
+        let key = Event::Key(KeyEvent::from(KeyCode::Char('k')));
+        tx.send((Instant::now(), key.clone())).unwrap();
+        let until = Instant::now() + std::time::Duration::from_secs(60);
+        input.held_until = Some(until);
+        assert!(input.next_event().is_none());
+        assert!(!input.keys_waiting() && !input.pending());
+        // The loop wakes at the hold's end to look again.
+        assert_eq!(input.deadline(), Some(until));
+        input.held_until = None;
+        assert!(input.pending());
+        assert_eq!(input.next_event().map(|(_, ev)| ev), Some(key));
     }
 }

@@ -6,7 +6,7 @@ use crate::config::action::Action;
 use crate::config::appearance;
 use crate::config::keymap::KeySpec;
 use crate::config::settings::{
-    Config, MAX_FPS, MAX_REPEAT_MS, MAX_SCROLLBACK_BYTES, UNBIND, format_size,
+    Config, MAX_FPS, MAX_MAX_PANES, MAX_REPEAT_MS, MAX_SCROLLBACK_BYTES, UNBIND, format_size,
 };
 
 /// A TOML string literal for `s`, escaped as TOML requires.
@@ -62,6 +62,12 @@ pub fn default_toml() -> String {
     line("# false: a pane closes when its program exits.");
     line("# true: the pane stays open and shows the program's exit status.");
     line(&format!("# keep_exited_panes = {}", d.keep_exited_panes));
+    line("");
+    line("# The most panes open at once, however they are opened (keys, tilework run,");
+    line(&format!(
+        "# actions); one more is refused with a reason. 1 to {MAX_MAX_PANES}."
+    ));
+    line(&format!("# max_panes = {}", d.max_panes));
     line("");
     line("# Ask (y/n in the status bar) before closing a pane or tab, or quitting,");
     line("# would stop a program other than a shell waiting at its prompt.");
@@ -215,7 +221,7 @@ mod tests {
             uncommented,
             // `on_hangup`, then `[theme]` and `[status]`: name, borders;
             // left, right, clock.
-            10 + 1 + km.prefixed.len() + km.direct.len() + 5,
+            11 + 1 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

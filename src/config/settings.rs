@@ -45,6 +45,9 @@ pub const DEFAULT_REPEAT_MS: u64 = 500;
 /// Longer than this, a key typed seconds after a resize would still move
 /// the border instead of reaching the program: a typo (`5000` for `500`).
 pub const MAX_REPEAT_MS: u64 = 2000;
+/// The highest `max_panes` a config may ask for: each pane holds a PTY,
+/// a process or more and threads.
+pub const MAX_MAX_PANES: usize = 1000;
 
 /// The action name that removes a default binding.
 pub(super) const UNBIND: &str = "none";
@@ -72,6 +75,10 @@ pub struct Config {
     /// `false`: a pane closes when its program exits; `true`: it stays,
     /// showing the exit status, so output of short commands can be read.
     pub keep_exited_panes: bool,
+    /// The most panes open at once, however they are opened (keys,
+    /// `tilework run`, actions); a profile may hold at most
+    /// [`crate::config::profile::MAX_PANES`].
+    pub max_panes: usize,
     /// Ask (y/n) before closing a pane or tab, or quitting, stops a
     /// program other than a shell at its prompt.
     pub confirm_close: bool,
@@ -111,6 +118,7 @@ impl Default for Config {
             scrollback_bytes: DEFAULT_SCROLLBACK_BYTES,
             fps: DEFAULT_FPS,
             keep_exited_panes: false,
+            max_panes: crate::config::profile::MAX_PANES,
             confirm_close: true,
             repeat_time: std::time::Duration::from_millis(DEFAULT_REPEAT_MS),
             term: DEFAULT_TERM.to_string(),
@@ -193,6 +201,20 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(keep) = raw.keep_exited_panes {
         config.keep_exited_panes = keep;
+    }
+    if let Some(n) = &raw.max_panes {
+        config.max_panes = match usize::try_from(*n.get_ref()) {
+            Ok(n) if (1..=MAX_MAX_PANES).contains(&n) => n,
+            _ => {
+                return Err(err(
+                    n.span(),
+                    format!(
+                        "max_panes must be between 1 and {MAX_MAX_PANES}, not {}",
+                        n.get_ref()
+                    ),
+                ));
+            }
+        };
     }
     if let Some(ask) = raw.confirm_close {
         config.confirm_close = ask;
@@ -421,6 +443,7 @@ struct RawConfig {
     scrollback: Option<Size>,
     fps: Option<Spanned<i64>>,
     keep_exited_panes: Option<bool>,
+    max_panes: Option<Spanned<i64>>,
     confirm_close: Option<bool>,
     repeat_time: Option<Spanned<i64>>,
     term: Option<Spanned<String>>,
@@ -620,6 +643,7 @@ shell = "/bin/sh"
 scrollback = "16MiB"
 fps = 30
 keep_exited_panes = true
+max_panes = 12
 term = "tmux-256color"
 mouse = false
 [keys.prefixed]
@@ -636,6 +660,7 @@ mouse = false
         assert_eq!(c.scrollback_bytes, 16 << 20);
         assert_eq!(c.fps, 30);
         assert!(c.keep_exited_panes);
+        assert_eq!(c.max_panes, 12);
         assert_eq!(c.term, "tmux-256color");
         assert!(!c.mouse);
         let km = &c.keymap;
@@ -890,6 +915,19 @@ mouse = false
         assert!(parse_err("fps = 1001").contains("not 1001"));
         assert!(parse_err("fps = -5").contains("not -5"));
         assert_eq!(parse_ok("fps = 1000").fps, 1000);
+    }
+
+    #[test]
+    fn max_panes_defaults_to_a_profiles_limit_and_is_checked() {
+        assert_eq!(parse_ok("").max_panes, crate::config::profile::MAX_PANES);
+        assert_eq!(parse_ok("max_panes = 3").max_panes, 3);
+        let e = parse_err("max_panes = 0");
+        assert!(
+            e.contains("max_panes must be between 1 and 1000, not 0"),
+            "{e}"
+        );
+        assert!(parse_err("max_panes = 1001").contains("not 1001"));
+        assert!(crate::config::default_toml().contains("\n# max_panes = 100\n"));
     }
 
     #[test]

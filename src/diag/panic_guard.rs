@@ -37,6 +37,14 @@ pub fn contain<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     result.map_err(|payload| panic_message(payload.as_ref()))
 }
 
+/// Runs the clean-up armed with [`clean_up_on_panic`], if any: for other
+/// exits that cannot go through the loop (`exit_watchdog`).
+pub fn clean_up_now() {
+    if let Some(clean_up) = CLEAN_UP.get() {
+        clean_up();
+    }
+}
+
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()

@@ -9,10 +9,13 @@ mod motion;
 mod search;
 
 pub use motion::{Find, MAX_COUNT, Motion, Scroll, scroll_rows};
-pub use search::{GlobalMatch, Search, find_all, find_all_while, snapshot};
+pub use search::Search;
+
+pub use crate::input::row_text::{GlobalMatch, Match, RowText, find_all, find_all_while, snapshot};
 
 use crate::pane::PaneId;
 use crate::pane::history::History;
+use crate::pane::screen::ScreenView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Point {
@@ -25,93 +28,6 @@ pub enum SelectKind {
     Char,
     Line,
     Block,
-}
-
-/// A match on the rows of the window shown: from (`row`, `start`) to
-/// (`end_row`, `end`), the end exclusive. It spans rows where the program's
-/// line was wrapped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Match {
-    pub row: usize,
-    pub start: u16,
-    pub end_row: usize,
-    /// Exclusive.
-    pub end: u16,
-}
-
-impl Match {
-    /// The columns of row `row` this match covers, if any.
-    pub fn cols_on(&self, row: usize, width: u16) -> Option<(u16, u16)> {
-        if row < self.row || row > self.end_row {
-            return None;
-        }
-        let from = if row == self.row { self.start } else { 0 };
-        let to = if row == self.end_row { self.end } else { width };
-        Some((from, to))
-    }
-}
-
-/// One row as text, with the column of every byte so regex byte offsets map
-/// back to cells (wide characters take two).
-#[derive(Debug, Clone, Default)]
-pub struct RowText {
-    pub text: String,
-    byte_cols: Vec<u16>,
-    /// Every byte is one column (plain ASCII): `byte_cols` is left empty.
-    one_byte_a_col: bool,
-    /// The row continues on the next one (the program's line was wrapped).
-    pub wrapped: bool,
-}
-
-impl RowText {
-    pub fn from_screen(screen: &vt100::Screen, row: u16) -> Self {
-        let cols = screen.size().1.get();
-        let mut out = RowText {
-            wrapped: screen.row_wrapped(row),
-            ..RowText::default()
-        };
-        for col in 0..cols {
-            let Some(cell) = screen.cell(row, col) else {
-                break;
-            };
-            if cell.is_wide_continuation() {
-                continue;
-            }
-            let s = if cell.has_contents() {
-                cell.contents()
-            } else {
-                " "
-            };
-            out.text.push_str(s);
-            out.byte_cols.extend(std::iter::repeat_n(col, s.len()));
-        }
-        out
-    }
-
-    /// The row from its text as vt100 gives it (blanks between characters
-    /// as spaces, none at the end), when it is plain ASCII: the common
-    /// case, without reading the screen cell by cell.
-    pub fn from_ascii(mut text: String, cols: u16, wrapped: bool) -> Option<Self> {
-        if !text.is_ascii() || text.len() > usize::from(cols) {
-            return None;
-        }
-        let pad = usize::from(cols) - text.len();
-        text.extend(std::iter::repeat_n(' ', pad));
-        Some(Self {
-            text,
-            byte_cols: Vec::new(),
-            one_byte_a_col: true,
-            wrapped,
-        })
-    }
-
-    /// Column of the byte at `offset` (the end of the row when past it).
-    pub fn col_at(&self, offset: usize, cols: u16) -> u16 {
-        if self.one_byte_a_col {
-            return u16::try_from(offset).map_or(cols, |col| col.min(cols));
-        }
-        self.byte_cols.get(offset).copied().unwrap_or(cols)
-    }
 }
 
 /// The state of copy mode on one pane.
@@ -256,7 +172,7 @@ pub fn extract(history: &mut History, a: Point, b: Point, kind: SelectKind) -> S
 /// Text of a selection on the rows currently on screen (mouse selections
 /// never leave the pane they started in, nor the page they started on).
 pub fn extract_screen(
-    screen: &vt100::Screen,
+    screen: ScreenView<'_>,
     a: (u16, u16),
     b: (u16, u16),
     kind: SelectKind,
@@ -296,7 +212,7 @@ pub fn screen_selected(a: (u16, u16), b: (u16, u16), kind: SelectKind, row: u16,
 }
 
 /// Selection of the word or line at a point, for double and triple clicks.
-pub fn word_bounds(screen: &vt100::Screen, row: u16, col: u16) -> (u16, u16) {
+pub fn word_bounds(screen: ScreenView<'_>, row: u16, col: u16) -> (u16, u16) {
     let text = RowText::from_screen(screen, row);
     let cells: Vec<char> = text.text.chars().collect();
     let col = usize::from(col).min(cells.len().saturating_sub(1));
@@ -323,6 +239,7 @@ mod tests {
     use crate::input::search_worker::{Found, SearchReport};
     use crate::pane::RingCopy;
     use crate::pane::history::{Located, ReplayRequest};
+    use crate::pane::screen::PlainTerminal;
     use crate::pane::scrollback::ByteRing;
     use crossbeam_channel::Receiver;
     use regex::Regex;
@@ -641,15 +558,8 @@ mod tests {
 
     #[test]
     fn word_bounds_for_double_click() {
-        let p = {
-            let mut p = vt100::Parser::new(
-                std::num::NonZeroU16::new(2).unwrap(),
-                std::num::NonZeroU16::new(30).unwrap(),
-                0,
-            );
-            p.process(b"cat /etc/hosts now");
-            p
-        };
+        let mut p = PlainTerminal::new(2, 30);
+        p.process(b"cat /etc/hosts now");
         assert_eq!(word_bounds(p.screen(), 0, 6), (4, 13));
         assert_eq!(word_bounds(p.screen(), 0, 3), (3, 3));
     }

@@ -13,7 +13,8 @@
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use vt100::{MouseProtocolEncoding, MouseProtocolMode};
+
+use crate::pane::screen::{MouseProtocolEncoding, MouseProtocolMode};
 
 mod kitty;
 
@@ -28,7 +29,7 @@ const PASTE_END_C1: &[u8] = b"\xc2\x9b201~";
 
 /// Terminal modes of the pane's program that change what keys encode to.
 ///
-/// Kept as a small `Copy` struct (rather than passing the whole `vt100`
+/// Kept as a small `Copy` struct (rather than passing the whole pane's
 /// screen) so the encoder stays independent of the emulator and trivially
 /// testable.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -15,6 +15,7 @@ use crate::input::outcome::{Command, Outcome};
 use crate::input::to_panes::inner_rect;
 use crate::input::ui_state::MouseSelection;
 use crate::pane::PaneId;
+use crate::pane::screen::MouseProtocolMode;
 use crate::workspace::Workspace;
 use crate::workspace::grip::Grip;
 
@@ -134,7 +135,7 @@ impl MouseInput {
 /// while its history is shown or copy mode is on).
 fn wants_mouse(cx: &Cx<'_>, id: PaneId) -> bool {
     cx.ws.pane(id).is_some_and(|p| {
-        !p.is_scrolled() && p.live_screen().mouse_protocol_mode() != vt100::MouseProtocolMode::None
+        !p.is_scrolled() && p.live_screen().mouse_protocol_mode() != MouseProtocolMode::None
     }) && !cx.ui.copy.is_active()
 }
 

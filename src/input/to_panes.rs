@@ -81,15 +81,16 @@ impl PaneInput {
             refused: false,
         };
         let focused = ws.focused_id();
-        let mut bytes = Vec::with_capacity(text.len() + 12);
         for id in Self::targets(ws) {
             let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
             pane.scroll_to_bottom();
-            bytes.clear();
+            // Handed to the pane's queue as it is: a paste of megabytes is
+            // not copied again.
+            let mut bytes = Vec::with_capacity(text.len() + 12);
             encode_paste(text, pane.live_screen().bracketed_paste(), &mut bytes);
-            if !pane.send(&bytes) {
+            if !pane.send_owned(bytes) {
                 out.refused = true;
                 out.outcome.redraw = true;
             }

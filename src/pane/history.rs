@@ -21,6 +21,7 @@ use crate::diag::panic_guard::contain;
 use crate::pane::fidelity::Fidelity;
 use crate::pane::history_window::{ANCHOR_SPACING, Extent, RowAnchor};
 use crate::pane::parse_guard::RESET_NOTICE;
+use crate::pane::screen::ScreenView;
 use crate::pane::scrollback::ByteRing;
 
 /// A replay parses its bytes in pieces of this size: where vt100 panics,
@@ -367,8 +368,8 @@ impl History {
         self.len() == 0
     }
 
-    pub fn screen(&self) -> &vt100::Screen {
-        self.parser.screen()
+    pub fn screen(&self) -> ScreenView<'_> {
+        ScreenView::new(self.parser.screen())
     }
 
     /// The rows copy mode moves in (row 0 is the oldest line held): the
@@ -416,7 +417,7 @@ impl History {
 
     /// Calls `f` with the screen scrolled so that absolute row `row` is on
     /// screen row `screen_row`, then restores the view.
-    pub fn with_row<T>(&mut self, row: usize, f: impl FnOnce(&vt100::Screen, u16) -> T) -> T {
+    pub fn with_row<T>(&mut self, row: usize, f: impl FnOnce(ScreenView<'_>, u16) -> T) -> T {
         let saved = self.offset();
         let len = self.len();
         let (offset, screen_row) = if row < len {
@@ -426,7 +427,7 @@ impl History {
         };
         self.parser.screen_mut().set_scrollback(offset);
         let screen_row = u16::try_from(screen_row).unwrap_or(u16::MAX);
-        let out = f(self.parser.screen(), screen_row);
+        let out = f(ScreenView::new(self.parser.screen()), screen_row);
         self.parser.screen_mut().set_scrollback(saved);
         out
     }

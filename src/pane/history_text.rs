@@ -5,36 +5,61 @@
 //! sequences only (`less -R` and `bat` show them; nothing moves a cursor).
 //!
 //! [`replay_all`] is the one place that knows how a history is replayed;
-//! the rest only reads rows of a [`History`].
+//! the rest only reads rows of a [`History`]. [`write_history`] hands the
+//! text out in pieces as it is made (`tilework capture --history`): a
+//! history of megabytes of wide rows never sits in memory whole.
 
 use std::fmt::Write as _;
+use std::io;
+use std::ops::ControlFlow;
 
 use crate::pane::history::{History, ReplayRequest};
 use crate::pane::history_window::{self, WINDOW_ROWS};
+use crate::pane::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
 use crate::pane::{Pane, max_history_rows};
 
 /// Rows replayed at a time: a few views' worth, as a search reads them
 /// (`input::ring_search`), a few MiB of parser rows.
 const TEXT_WINDOW_ROWS: usize = 4 * WINDOW_ROWS;
 
+/// Cells of a window: [`TEXT_WINDOW_ROWS`] of 80 columns, ~20 MiB of
+/// parser rows. A wide pane replays fewer rows at a time, so a window's
+/// memory does not grow with the width (398 columns: ~1,600 rows).
+const TEXT_WINDOW_CELLS: usize = TEXT_WINDOW_ROWS * 80;
+
+/// Text handed out at a time by [`write_history`] (a row is never split).
+pub const TEXT_PIECE_BYTES: usize = 64 * 1024;
+
+/// Where [`write_history`] hands its pieces.
+pub type TextSink<'a> = dyn FnMut(&[u8]) -> io::Result<()> + 'a;
+
+/// What [`replay_all`] hands each window to; `Break` ends the walk.
+pub type EachWindow<'a> = dyn FnMut(&mut History) -> ControlFlow<()> + 'a;
+
+/// The rows a window aims for in a pane `cols` wide.
+fn text_window_rows(cols: u16) -> usize {
+    (TEXT_WINDOW_CELLS / usize::from(cols.max(1))).clamp(WINDOW_ROWS / 8, TEXT_WINDOW_ROWS)
+}
+
 /// Replays `pane`'s whole history, a window at a time, oldest first, on
-/// whatever thread runs the returned job, handing each window to `each`:
-/// every byte the ring holds, in the memory of one window. (The same walk
-/// as `input::ring_search::for_each_window`, which lives above `pane`.)
-pub fn replay_all(pane: &Pane) -> impl FnOnce(&mut dyn FnMut(&mut History)) + Send + use<> {
+/// whatever thread runs the returned job, handing each window to `each`
+/// (which may stop the walk): every byte the ring holds, in the memory of
+/// one window. (The same walk as `input::ring_search::for_each_window`,
+/// which lives above `pane`.)
+pub fn replay_all(pane: &Pane) -> impl FnOnce(&mut EachWindow<'_>) + Send + use<> {
     let source = pane.ring_copy();
     move |each| {
         let (ring, rows, cols) = (&source.ring, source.rows, source.cols);
+        let window_rows = text_window_rows(cols);
         let cap = max_history_rows(ring.budget(), cols)
-            .max(history_window::most_rows(TEXT_WINDOW_ROWS) + usize::from(rows));
-        let mut extent = history_window::top(ring, TEXT_WINDOW_ROWS, cols);
+            .max(history_window::most_rows(window_rows) + usize::from(rows));
+        let mut extent = history_window::top(ring, window_rows, cols);
         loop {
             let request = ReplayRequest::window(ring, extent, rows, cols, cap);
-            each(&mut History::replay(request));
-            if extent.end >= ring.end() {
+            if each(&mut History::replay(request)).is_break() || extent.end >= ring.end() {
                 return;
             }
-            let next = history_window::from(ring, extent.end, TEXT_WINDOW_ROWS, cols);
+            let next = history_window::from(ring, extent.end, window_rows, cols);
             if next.end <= extent.end {
                 return;
             }
@@ -43,22 +68,117 @@ pub fn replay_all(pane: &Pane) -> impl FnOnce(&mut dyn FnMut(&mut History)) + Se
     }
 }
 
-/// `pane`'s history as text, built by the job this returns (slow on a big
-/// history: run it off the render loop).
-pub fn history_text(pane: &Pane, ansi: bool) -> impl FnOnce() -> String + Send + use<> {
+/// `pane`'s history as text, handed to a sink a piece (about
+/// [`TEXT_PIECE_BYTES`], whole rows) at a time by the job this returns
+/// (slow on a big history: run it off the render loop). It holds one
+/// window and one piece, whatever the history's size; the first error
+/// from the sink ends it.
+pub fn write_history(
+    pane: &Pane,
+    ansi: bool,
+) -> impl FnOnce(&mut TextSink<'_>) -> io::Result<()> + Send + use<> {
     let replay = replay_all(pane);
+    move |sink| {
+        let mut out = Pieces::new(sink);
+        replay(&mut |history| write_rows(history, ansi, &mut out));
+        out.finish()
+    }
+}
+
+/// `pane`'s history as one text, built by the job this returns (slow on a
+/// big history: run it off the render loop).
+pub fn history_text(pane: &Pane, ansi: bool) -> impl FnOnce() -> String + Send + use<> {
+    let write = write_history(pane, ansi);
     move || {
         let mut out = String::new();
-        replay(&mut |history| write_rows(history, ansi, &mut out));
-        finish(&mut out);
+        // Pieces end at rows' ends: each is whole UTF-8.
+        let _ = write(&mut |piece: &[u8]| {
+            out.push_str(&String::from_utf8_lossy(piece));
+            Ok(())
+        });
         out
+    }
+}
+
+/// Text on its way to a sink: rows gather into a piece, handed on once
+/// it is [`TEXT_PIECE_BYTES`] long. Newlines at a piece's end are held
+/// back until more text comes: at the history's end they are the blank
+/// rows under the last line, which go (the text ends with one newline).
+struct Pieces<'s, 'a> {
+    sink: &'s mut TextSink<'a>,
+    text: String,
+    held_newlines: usize,
+    failed: Option<io::Error>,
+}
+
+impl<'s, 'a> Pieces<'s, 'a> {
+    fn new(sink: &'s mut TextSink<'a>) -> Self {
+        Self {
+            sink,
+            text: String::with_capacity(TEXT_PIECE_BYTES + 4096),
+            held_newlines: 0,
+            failed: None,
+        }
+    }
+
+    /// After each row: hands the piece on once it is big enough. Break
+    /// once the sink failed (nobody takes the rest).
+    fn row_done(&mut self) -> ControlFlow<()> {
+        if self.text.len() >= TEXT_PIECE_BYTES {
+            self.hand_on();
+        }
+        if self.failed.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn hand_on(&mut self) {
+        let kept = self.text.trim_end_matches('\n').len();
+        if kept > 0 {
+            let newlines = self.held_newlines;
+            self.held_newlines = 0;
+            self.send_newlines(newlines);
+            let piece = std::mem::take(&mut self.text);
+            self.send(&piece.as_bytes()[..kept]);
+            self.held_newlines = piece.len() - kept;
+            self.text = piece;
+        } else {
+            self.held_newlines += self.text.len();
+        }
+        self.text.clear();
+    }
+
+    fn send_newlines(&mut self, mut n: usize) {
+        const NEWLINES: [u8; 4096] = [b'\n'; 4096];
+        while n > 0 {
+            let now = n.min(NEWLINES.len());
+            self.send(&NEWLINES[..now]);
+            n -= now;
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        if self.failed.is_none()
+            && let Err(err) = (self.sink)(bytes)
+        {
+            self.failed = Some(err);
+        }
+    }
+
+    /// The rest, and the one newline the text ends with.
+    fn finish(mut self) -> io::Result<()> {
+        self.hand_on();
+        self.send(b"\n");
+        self.failed.map_or(Ok(()), Err)
     }
 }
 
 /// The rows of `screen` as text, one line per row (a row a long line
 /// wrapped onto included), trailing blanks of each trimmed: what
 /// `tilework capture` prints for a pane's screen.
-pub fn screen_text(screen: &vt100::Screen, ansi: bool) -> String {
+pub fn screen_text(screen: ScreenView<'_>, ansi: bool) -> String {
     let mut out = String::new();
     for row in 0..screen.size().0.get() {
         write_row(screen, row, ansi, &mut out);
@@ -70,49 +190,52 @@ pub fn screen_text(screen: &vt100::Screen, ansi: bool) -> String {
     out
 }
 
-/// Appends every row `history` holds, oldest first.
-fn write_rows(history: &mut History, ansi: bool, out: &mut String) {
+/// Appends every row `history` holds, oldest first; stops early once the
+/// pieces' sink failed.
+fn write_rows(history: &mut History, ansi: bool, out: &mut Pieces<'_, '_>) -> ControlFlow<()> {
     let total = history.total_rows();
     let rows = usize::from(history.screen().size().0.get()).max(1);
     // A screenful at a time: `with_row` scrolls so the page's first row is
     // on screen; the rows after it on screen are the page's.
     for top in (0..total).step_by(rows) {
-        history.with_row(top, |screen, first| {
+        let flow = history.with_row(top, |screen, first| {
             let last = screen.size().0.get();
             let end = u16::try_from((total - top).min(usize::from(last - first)))
                 .map_or(last, |n| first + n);
             for row in first..end {
-                write_row(screen, row, ansi, out);
+                write_row(screen, row, ansi, &mut out.text);
+                out.row_done()?;
             }
+            ControlFlow::Continue(())
         });
+        flow?;
     }
+    ControlFlow::Continue(())
 }
 
 /// One screen row; a newline after it unless the line wraps on.
-fn write_row(screen: &vt100::Screen, row: u16, ansi: bool, out: &mut String) {
+fn write_row(screen: ScreenView<'_>, row: u16, ansi: bool, out: &mut String) {
     let cols = screen.size().1.get();
     let wraps = screen.row_wrapped(row);
-    let cells: Vec<&vt100::Cell> = (0..cols).filter_map(|col| screen.cell(row, col)).collect();
+    let cells: Vec<CellView<'_>> = (0..cols).filter_map(|col| screen.cell(row, col)).collect();
     // A wrapped row is full; a line's end is where its last visible cell is.
     let keep = if wraps {
         cells.len()
     } else {
         cells
             .iter()
-            .rposition(|c| {
-                !c.contents().trim().is_empty() || (ansi && c.bgcolor() != vt100::Color::Default)
-            })
+            .rposition(|c| !c.contents().trim().is_empty() || (ansi && c.bg() != Colour::Default))
             .map_or(0, |i| i + 1)
     };
-    let mut style = Style::default();
+    let mut style = CellStyle::default();
     for cell in &cells[..keep] {
         if cell.is_wide_continuation() {
             continue;
         }
         if ansi {
-            let now = Style::of(cell);
+            let now = cell.style();
             if now != style {
-                now.write_sgr(out);
+                write_sgr(&now, out);
                 style = now;
             }
         }
@@ -121,7 +244,7 @@ fn write_row(screen: &vt100::Screen, row: u16, ansi: bool, out: &mut String) {
             text => out.push_str(text),
         }
     }
-    if ansi && style != Style::default() {
+    if ansi && style != CellStyle::default() {
         // Each line stands alone: a reader that starts anywhere (an
         // editor's view, `grep`) sees the right colours.
         out.push_str("\x1b[0m");
@@ -131,72 +254,41 @@ fn write_row(screen: &vt100::Screen, row: u16, ansi: bool, out: &mut String) {
     }
 }
 
-/// Blank rows under the last line (the screen below the prompt) go; the
-/// text ends with one newline.
-fn finish(out: &mut String) {
-    let trimmed = out.trim_end_matches('\n').len();
-    out.truncate(trimmed);
-    out.push('\n');
-}
-
-/// What SGR says about a cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Style {
-    fg: vt100::Color,
-    bg: vt100::Color,
-    bold: bool,
-    dim: bool,
-    italic: bool,
-    underline: bool,
-    inverse: bool,
-}
-
-impl Style {
-    fn of(cell: &vt100::Cell) -> Self {
-        Self {
-            fg: cell.fgcolor(),
-            bg: cell.bgcolor(),
-            bold: cell.bold(),
-            dim: cell.dim(),
-            italic: cell.italic(),
-            underline: cell.underline(),
-            inverse: cell.inverse(),
+/// `style` whole, from a reset, so no earlier state matters. (Only what
+/// vt100 keeps can be set today; the attributes it drops come with the
+/// screen overlay.)
+fn write_sgr(style: &CellStyle, out: &mut String) {
+    out.push_str("\x1b[0");
+    for (on, code) in [
+        (style.has(Attrs::BOLD), "1"),
+        (style.has(Attrs::DIM), "2"),
+        (style.has(Attrs::ITALIC), "3"),
+        (style.is_underlined(), "4"),
+        (style.has(Attrs::INVERSE), "7"),
+    ] {
+        if on {
+            out.push(';');
+            out.push_str(code);
         }
     }
-
-    /// The whole style from a reset, so no earlier state matters.
-    fn write_sgr(&self, out: &mut String) {
-        out.push_str("\x1b[0");
-        for (on, code) in [
-            (self.bold, "1"),
-            (self.dim, "2"),
-            (self.italic, "3"),
-            (self.underline, "4"),
-            (self.inverse, "7"),
-        ] {
-            if on {
-                out.push(';');
-                out.push_str(code);
-            }
-        }
-        color(self.fg, 30, out);
-        color(self.bg, 40, out);
-        out.push('m');
-    }
+    color(style.fg, 30, out);
+    color(style.bg, 40, out);
+    out.push('m');
 }
 
 /// `base` is 30 for the foreground, 40 for the background.
-fn color(c: vt100::Color, base: u8, out: &mut String) {
+fn color(c: Colour, base: u8, out: &mut String) {
     let _ = match c {
-        vt100::Color::Default => Ok(()),
-        vt100::Color::Idx(n) if n < 8 => write!(out, ";{}", base + n),
-        vt100::Color::Idx(n) if n < 16 => write!(out, ";{}", base + 60 + n - 8),
-        vt100::Color::Idx(n) => write!(out, ";{};5;{n}", base + 8),
-        vt100::Color::Rgb(r, g, b) => write!(out, ";{};2;{r};{g};{b}", base + 8),
+        Colour::Default => Ok(()),
+        Colour::Indexed(n) if n < 8 => write!(out, ";{}", base + n),
+        Colour::Indexed(n) if n < 16 => write!(out, ";{}", base + 60 + n - 8),
+        Colour::Indexed(n) => write!(out, ";{};5;{n}", base + 8),
+        Colour::Rgb(r, g, b) => write!(out, ";{};2;{r};{g};{b}", base + 8),
     };
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::pane::PaneId;
@@ -235,7 +327,10 @@ mod tests {
         }
         let pane = pane_with(6, 24, &bytes);
         let mut windows = 0;
-        replay_all(&pane)(&mut |_| windows += 1);
+        replay_all(&pane)(&mut |_| {
+            windows += 1;
+            ControlFlow::Continue(())
+        });
         assert!(windows >= 4, "{windows} windows");
         let text = history_text(&pane, false)();
         let mut expected = String::new();
@@ -256,6 +351,71 @@ mod tests {
         let pane = pane_with(4, 10, bytes.as_bytes());
         let text = history_text(&pane, false)();
         assert_eq!(text, format!("{long}\n日本語\n"));
+    }
+
+    /// The pieces `write_history` hands out for `pane`.
+    fn pieces(pane: &Pane) -> Vec<Vec<u8>> {
+        let mut pieces = Vec::new();
+        write_history(pane, false)(&mut |piece: &[u8]| {
+            pieces.push(piece.to_vec());
+            Ok(())
+        })
+        .unwrap();
+        pieces
+    }
+
+    #[test]
+    fn a_wide_history_comes_in_bounded_pieces_of_whole_rows() {
+        // The cursor to the last column, one character, the next line: each
+        // row is that many cells of text, for ten bytes of output.
+        let cols = 398;
+        let n = 3000;
+        let bytes = b"\x1b[999CX\r\n".repeat(n);
+        let pane = pane_with(10, cols, &bytes);
+        let pieces = pieces(&pane);
+        let line = format!("{}X\n", " ".repeat(usize::from(cols) - 1));
+        assert!(pieces.len() > 10, "{} pieces", pieces.len());
+        for piece in &pieces {
+            assert!(
+                piece.len() <= TEXT_PIECE_BYTES + line.len(),
+                "{}",
+                piece.len()
+            );
+        }
+        assert_eq!(pieces.concat(), line.repeat(n).into_bytes());
+        // A wide pane replays fewer rows at a time: its windows' cells
+        // stay those of a narrow pane's.
+        assert!(text_window_rows(cols) * usize::from(cols) <= TEXT_WINDOW_CELLS);
+        assert_eq!(text_window_rows(80), TEXT_WINDOW_ROWS);
+    }
+
+    #[test]
+    fn blank_rows_stay_between_lines_and_go_at_the_end_across_pieces() {
+        // Runs of blank lines longer than a piece, then blank rows at the
+        // end: the first stay, the last go.
+        let mut bytes = b"first\r\n".to_vec();
+        bytes.extend(b"\r\n".repeat(TEXT_PIECE_BYTES + 10));
+        bytes.extend(b"last\r\n");
+        bytes.extend(b"\r\n".repeat(TEXT_PIECE_BYTES + 10));
+        let pane = pane_with(5, 20, &bytes);
+        let text = pieces(&pane).concat();
+        let expected = format!("first\n{}last\n", "\n".repeat(TEXT_PIECE_BYTES + 10));
+        assert_eq!(text.len(), expected.len());
+        assert!(text == expected.as_bytes());
+    }
+
+    #[test]
+    fn a_sink_that_fails_ends_the_walk() {
+        let bytes = b"\x1b[999CX\r\n".repeat(3000);
+        let pane = pane_with(10, 398, &bytes);
+        let mut calls = 0;
+        let err = write_history(&pane, false)(&mut |_: &[u8]| {
+            calls += 1;
+            Err(io::ErrorKind::BrokenPipe.into())
+        })
+        .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(calls, 1);
     }
 
     #[test]

@@ -1,32 +1,86 @@
 //! Bytes waiting to be written to a pane's program, bounded by bytes.
 //!
 //! The render loop pushes (never blocks); the pane's writer thread pops and
-//! blocks in `write(2)` for as long as the program does not read. A paste
-//! of many megabytes into a program that stopped reading therefore costs
-//! memory up to [`INPUT_QUEUE_BUDGET`], never a frozen workspace; beyond the
-//! budget input is refused and logged.
+//! blocks in `write(2)` for as long as the program does not read.
+//!
+//! A program that reads gets every byte: while more than [`HOLD_ABOVE`]
+//! waits for it, the queue asks the loop to stop reading the user's
+//! terminal ([`InputQueue::hold_until`]), so a paste bigger than any
+//! budget flows through at the program's pace, held back in the terminal,
+//! and the loop is woken when the queue is down to [`RELEASE_BELOW`]. A
+//! program that made no progress for [`STALL_AFTER`] has stopped reading:
+//! the terminal is read again and input for it is queued up to
+//! [`INPUT_QUEUE_BUDGET`], then refused and logged, never a frozen
+//! workspace.
+//!
+//! What is queued is bounded by the budget plus one input: crossterm hands
+//! a bracketed paste over whole (one `Event::Paste`), so a paste is taken
+//! whole when it comes while the queue is under the budget. An input
+//! handed over as an owned buffer is queued without a copy.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
-/// Large enough for a big paste (a 10 MB log), small enough to bound memory.
+/// What a program that stopped reading may have waiting for it: large
+/// enough for a big paste (a 10 MB log), small enough to bound memory.
 pub const INPUT_QUEUE_BUDGET: usize = 32 * 1024 * 1024;
 
-/// Pastes are queued in pieces of this size, so the writer thread hands the
-/// kernel a bounded amount at a time.
+/// More than this waiting for a program that reads: the loop stops reading
+/// the user's terminal until it is down to [`RELEASE_BELOW`].
+pub const HOLD_ABOVE: usize = 1024 * 1024;
+
+/// See [`HOLD_ABOVE`].
+pub const RELEASE_BELOW: usize = 256 * 1024;
+
+/// A program that took nothing for this long, with input waiting, has
+/// stopped reading: the terminal is no longer held for it.
+pub const STALL_AFTER: Duration = Duration::from_secs(1);
+
+/// The writer thread hands the kernel at most this much at a time (queued
+/// input is handed out in pieces of this size).
 pub const INPUT_CHUNK: usize = 4096;
 
 /// Waiting chunks grow up to this size by appending (the writer hands the
 /// kernel at most this much per `write(2)`).
 const COALESCE_LIMIT: usize = INPUT_CHUNK;
 
-#[derive(Default)]
+/// Bytes queued, written from `start` on.
+struct Chunk {
+    bytes: Vec<u8>,
+    start: usize,
+}
+
+impl Chunk {
+    fn len(&self) -> usize {
+        self.bytes.len() - self.start
+    }
+}
+
 struct State {
-    chunks: VecDeque<Vec<u8>>,
+    chunks: VecDeque<Chunk>,
     bytes: usize,
     closed: bool,
     /// The writer holds a chunk it has not finished writing.
     writing: bool,
+    /// Over [`HOLD_ABOVE`] and not yet down to [`RELEASE_BELOW`].
+    holding: bool,
+    /// When the program last took input (the writer asked for more), or
+    /// input began to wait.
+    progress: Instant,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        Self {
+            chunks: VecDeque::new(),
+            bytes: 0,
+            closed: false,
+            writing: false,
+            holding: false,
+            progress: Instant::now(),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -36,23 +90,52 @@ pub struct InputQueue {
 }
 
 impl InputQueue {
-    /// Queues `bytes`; false when they do not fit in the budget or the
-    /// writer is gone.
+    /// Queues `bytes`; false when the queue is over its budget (the
+    /// program stopped reading) or the writer is gone.
     pub fn push(&self, bytes: &[u8]) -> bool {
+        self.push_with(bytes.len(), |chunks| {
+            // Typed keys arrive a byte or a few at a time: appended to the
+            // last waiting chunk, a mebibyte of them costs a mebibyte, not
+            // a million allocations and ~50 bytes of bookkeeping each.
+            match chunks.back_mut() {
+                Some(last) if last.start == 0 && last.len() + bytes.len() <= COALESCE_LIMIT => {
+                    last.bytes.extend_from_slice(bytes);
+                }
+                _ => chunks.push_back(Chunk {
+                    bytes: bytes.to_vec(),
+                    start: 0,
+                }),
+            }
+        })
+    }
+
+    /// Queues `bytes[start..]`, taking the buffer as it is (a paste is
+    /// not copied again); false as for [`Self::push`].
+    pub fn push_owned(&self, bytes: Vec<u8>, start: usize) -> bool {
+        let start = start.min(bytes.len());
+        let len = bytes.len() - start;
+        if len < COALESCE_LIMIT {
+            return self.push(&bytes[start..]);
+        }
+        self.push_with(len, |chunks| chunks.push_back(Chunk { bytes, start }))
+    }
+
+    fn push_with(&self, len: usize, add: impl FnOnce(&mut VecDeque<Chunk>)) -> bool {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if s.closed || s.bytes + bytes.len() > INPUT_QUEUE_BUDGET {
+        // The budget bounds what waits before this input: one input (a
+        // paste, handed over whole) may go past it.
+        if s.closed || s.bytes >= INPUT_QUEUE_BUDGET {
             return false;
         }
-        s.bytes += bytes.len();
-        // Typed keys arrive a byte or a few at a time: appended to the last
-        // waiting chunk, a mebibyte of them costs a mebibyte, not a million
-        // allocations and ~50 bytes of bookkeeping each.
-        match s.chunks.back_mut() {
-            Some(last) if last.len() + bytes.len() <= COALESCE_LIMIT => {
-                last.extend_from_slice(bytes);
-            }
-            _ => s.chunks.push_back(bytes.to_vec()),
+        if len == 0 {
+            return true;
         }
+        if s.bytes == 0 && !s.writing {
+            s.progress = Instant::now();
+        }
+        s.bytes += len;
+        s.holding |= s.bytes > HOLD_ABOVE;
+        add(&mut s.chunks);
         drop(s);
         self.ready.notify_one();
         true
@@ -74,16 +157,40 @@ impl InputQueue {
         Some(write(bytes).unwrap_or(0))
     }
 
-    /// Blocks until there is something to write; `None` once closed and
-    /// drained. Calling it again means the previous chunk is written.
+    /// Blocks until there is something to write and hands out at most
+    /// `COALESCE_LIMIT` bytes of it; `None` once closed and drained.
+    /// Calling it again means the previous piece is written: the program
+    /// took it.
     pub fn pop(&self) -> Option<Vec<u8>> {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        s.writing = false;
+        if std::mem::take(&mut s.writing) {
+            s.progress = Instant::now();
+        }
         loop {
-            if let Some(chunk) = s.chunks.pop_front() {
-                s.bytes -= chunk.len();
+            if let Some(front) = s.chunks.front_mut() {
+                let piece = if front.len() <= COALESCE_LIMIT {
+                    let Chunk { mut bytes, start } = s.chunks.pop_front()?;
+                    bytes.drain(..start);
+                    bytes
+                } else {
+                    let end = front.start + COALESCE_LIMIT;
+                    let piece = front.bytes[front.start..end].to_vec();
+                    front.start = end;
+                    piece
+                };
+                s.bytes -= piece.len();
                 s.writing = true;
-                return Some(chunk);
+                let released = s.holding && s.bytes < RELEASE_BELOW;
+                if released {
+                    s.holding = false;
+                }
+                drop(s);
+                if released {
+                    // The loop may be waiting for this to read the
+                    // terminal again.
+                    crate::wake::wake_loop();
+                }
+                return Some(piece);
             }
             if s.closed {
                 return None;
@@ -100,6 +207,14 @@ impl InputQueue {
             .bytes
     }
 
+    /// Until when the loop should leave the user's terminal unread: while
+    /// much waits for a program that is still taking it (see the module's
+    /// doc). `None`: no need.
+    pub fn hold_until(&self) -> Option<Instant> {
+        let s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        (s.holding && !s.closed).then_some(s.progress + STALL_AFTER)
+    }
+
     /// No more input will come (the pane closed) or can go (write failed):
     /// drop what is queued and wake the writer so it can exit.
     pub fn close(&self) {
@@ -107,12 +222,14 @@ impl InputQueue {
         s.closed = true;
         s.chunks.clear();
         s.bytes = 0;
+        s.holding = false;
         drop(s);
         self.ready.notify_all();
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use std::sync::Arc;
@@ -141,11 +258,67 @@ mod tests {
     }
 
     #[test]
-    fn refuses_beyond_the_budget() {
+    fn refuses_beyond_the_budget_but_takes_one_input_past_it() {
         let q = InputQueue::default();
-        let big = vec![0u8; INPUT_QUEUE_BUDGET];
+        let big = vec![0u8; INPUT_QUEUE_BUDGET - 1];
         assert!(q.push(&big));
+        // A paste handed over whole: all of it, or none.
+        assert!(q.push_owned(vec![1u8; 2 * COALESCE_LIMIT + 5], 3));
+        assert_eq!(q.queued(), INPUT_QUEUE_BUDGET - 1 + 2 * COALESCE_LIMIT + 2);
         assert!(!q.push(b"x"));
+        assert!(!q.push_owned(vec![2u8; COALESCE_LIMIT], 0));
+    }
+
+    #[test]
+    fn an_owned_input_comes_out_in_pieces_whole_and_in_order() {
+        let q = InputQueue::default();
+        assert!(q.push(b"ab"));
+        let big: Vec<u8> = (0..3 * COALESCE_LIMIT + 7)
+            .map(|i| (i % 251) as u8)
+            .collect();
+        assert!(q.push_owned(big.clone(), 1));
+        assert!(q.push(b"yz"));
+        let mut out = Vec::new();
+        while q.queued() > 0 {
+            let piece = q.pop().unwrap();
+            assert!(piece.len() <= COALESCE_LIMIT);
+            out.extend(piece);
+        }
+        let mut expected = b"ab".to_vec();
+        expected.extend_from_slice(&big[1..]);
+        expected.extend_from_slice(b"yz");
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn much_waiting_for_a_reading_program_holds_the_terminal_until_it_drains() {
+        let q = InputQueue::default();
+        assert!(q.push_owned(vec![b'p'; HOLD_ABOVE], 0));
+        assert_eq!(q.hold_until(), None, "not over the mark yet");
+        assert!(q.push(b"q"));
+        let until = q.hold_until().unwrap();
+        assert!(until > Instant::now());
+        // The program takes a piece: the hold runs from then.
+        q.pop().unwrap();
+        q.pop().unwrap();
+        assert!(q.hold_until().unwrap() >= until);
+        while q.queued() >= RELEASE_BELOW {
+            assert!(q.hold_until().is_some());
+            q.pop().unwrap();
+        }
+        assert_eq!(q.hold_until(), None, "released below the low mark");
+    }
+
+    #[test]
+    fn a_program_that_takes_nothing_is_held_for_only_so_long() {
+        let q = InputQueue::default();
+        assert!(q.push_owned(vec![b'p'; 2 * HOLD_ABOVE], 0));
+        let until = q.hold_until().unwrap();
+        // Nothing popped: the hold ends when the program has been stalled
+        // for STALL_AFTER since the input began to wait.
+        assert!(until <= Instant::now() + STALL_AFTER);
+        q.close();
+        assert_eq!(q.hold_until(), None);
     }
 
     #[test]

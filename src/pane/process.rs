@@ -50,6 +50,15 @@ pub trait PaneProcess: Send {
     /// Sends bytes to the program without blocking; false when refused
     /// (see [`PtyProcess::send_input`]).
     fn send_input(&self, bytes: &[u8]) -> bool;
+    /// [`Self::send_input`] of a buffer that may be kept as it is.
+    fn send_input_owned(&self, bytes: Vec<u8>) -> bool {
+        self.send_input(&bytes)
+    }
+    /// Until when the loop should leave the user's terminal unread (see
+    /// [`PtyProcess::input_hold`]).
+    fn input_hold(&self) -> Option<std::time::Instant> {
+        None
+    }
     /// Tells the program its terminal's new size.
     fn resize(&self, rows: u16, cols: u16);
     /// Hangs up on the program and whatever it started (non-blocking).
@@ -120,6 +129,14 @@ impl PaneProcess for PtyProcess {
 
     fn send_input(&self, bytes: &[u8]) -> bool {
         PtyProcess::send_input(self, bytes)
+    }
+
+    fn send_input_owned(&self, bytes: Vec<u8>) -> bool {
+        PtyProcess::send_input_owned(self, bytes)
+    }
+
+    fn input_hold(&self) -> Option<std::time::Instant> {
+        PtyProcess::input_hold(self)
     }
 
     fn resize(&self, rows: u16, cols: u16) {

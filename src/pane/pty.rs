@@ -17,7 +17,7 @@
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -29,7 +29,7 @@ use nix::unistd::Pid;
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 use crate::pane::children;
-use crate::pane::input_queue::{INPUT_CHUNK, InputQueue};
+use crate::pane::input_queue::InputQueue;
 use crate::pane::reader_gate::{Holder, ReaderGate};
 
 /// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
@@ -275,23 +275,36 @@ impl PtyProcess {
     /// nothing is queued (a key, usually), else queued for the writer
     /// thread. Returns false when the child has stopped reading and the
     /// queue's byte budget is used up: the bytes are refused rather than
-    /// freezing the workspace.
+    /// freezing the workspace (see `input_queue`).
     pub fn send_input(&self, bytes: &[u8]) -> bool {
+        self.send(bytes, None)
+    }
+
+    /// [`Self::send_input`] of a buffer the queue may keep as it is (a
+    /// paste: not copied again).
+    pub fn send_input_owned(&self, bytes: Vec<u8>) -> bool {
+        self.send(&[], Some(bytes))
+    }
+
+    fn send(&self, borrowed: &[u8], owned: Option<Vec<u8>>) -> bool {
+        let bytes = owned.as_deref().unwrap_or(borrowed);
         let written = self.input.write_if_idle(bytes, |bytes| {
             self.direct
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .write(bytes)
         });
-        let bytes = &bytes[written.unwrap_or(0)..];
-        if bytes.is_empty() {
+        let start = written.unwrap_or(0);
+        if start >= bytes.len() {
             return true;
         }
-        for chunk in bytes.chunks(INPUT_CHUNK) {
-            if !self.input.push(chunk) {
-                tracing::warn!(pid = ?self.pid, "pane input queue full or closed; input refused");
-                return false;
-            }
+        let queued = match owned {
+            Some(owned) => self.input.push_owned(owned, start),
+            None => self.input.push(&borrowed[start..]),
+        };
+        if !queued {
+            tracing::warn!(pid = ?self.pid, "pane input queue full or closed; input refused");
+            return false;
         }
         // Behind a backlog the writer is waiting for the program to read:
         // handing it the CPU would only slow the loop, key by key.
@@ -306,6 +319,12 @@ impl PtyProcess {
         // now; with a CPU to spare this returns at once.
         std::thread::yield_now();
         true
+    }
+
+    /// Until when the loop should leave the user's terminal unread, while
+    /// much input waits for a program that takes it (see `input_queue`).
+    pub fn input_hold(&self) -> Option<Instant> {
+        self.input.hold_until()
     }
 
     /// Bytes of input the child has not read yet.

@@ -20,6 +20,7 @@ use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
 use crate::pane::pty::{ExitInfo, OutputChunk, QUIET_READ_SIZE, QuietRead, SpawnSpec};
 use crate::pane::reflow;
+use crate::pane::screen::ScreenView;
 use crate::pane::scrollback::ByteRing;
 use crate::pane::terminal_queries::PaneEvents;
 use crate::pane::unfed::{FeedSink, Unfed};
@@ -389,6 +390,20 @@ impl Pane {
         }
     }
 
+    /// [`Self::send`] of a buffer the pane may keep as it is (a paste).
+    pub fn send_owned(&self, bytes: Vec<u8>) -> bool {
+        match &self.process {
+            Some(p) if self.exit.is_none() => p.send_input_owned(bytes),
+            _ => false,
+        }
+    }
+
+    /// Until when the loop should leave the user's terminal unread: much
+    /// input waits for this pane's program, which is taking it.
+    pub fn input_hold(&self) -> Option<std::time::Instant> {
+        self.process.as_ref().and_then(|p| p.input_hold())
+    }
+
     /// Resizes grid and PTY together: the child must never see a size the
     /// parser does not have.
     pub fn resize(&mut self, rows: u16, cols: u16) {
@@ -460,13 +475,13 @@ impl Pane {
 
     /// The screen to draw: the live one (as it was at the start of a
     /// synchronized update still open) or the history view.
-    pub fn screen(&self) -> &vt100::Screen {
+    pub fn screen(&self) -> ScreenView<'_> {
         match &self.view {
             ScrollView::Viewing(h) => h.screen(),
-            _ => match self.fast_forward.sync().frozen() {
+            _ => ScreenView::new(match self.fast_forward.sync().frozen() {
                 Some(frozen) => frozen,
                 None => self.parser.screen(),
-            },
+            }),
         }
     }
 
@@ -496,8 +511,9 @@ impl Pane {
         held
     }
 
-    pub fn live_screen(&self) -> &vt100::Screen {
-        self.parser.screen()
+    /// The program's screen, even while the history is shown.
+    pub fn live_screen(&self) -> ScreenView<'_> {
+        ScreenView::new(self.parser.screen())
     }
 
     /// The modes the program set that vt100 does not keep (focus events,
@@ -666,6 +682,7 @@ impl FeedSink for Pane {
 mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
+    use crate::pane::screen::{Colour, MouseProtocolEncoding, MouseProtocolMode};
 
     const CRASH: &[u8] = crate::pane::parse_guard::VT100_PANIC;
     const NOTICE: &str =
@@ -706,12 +723,9 @@ mod tests {
             let lines: Vec<&str> = screen.lines().collect();
             assert_eq!(lines, [NOTICE, "after 1", "after 2"], "{settle_between}");
             assert_eq!(pane.screen().cursor_position(), (2, 7));
-            let red = pane.screen().cell(0, 0).unwrap().fgcolor();
-            assert_eq!(red, vt100::Color::Idx(1));
-            assert_eq!(
-                pane.screen().cell(1, 0).unwrap().fgcolor(),
-                vt100::Color::Default
-            );
+            let red = pane.screen().cell(0, 0).unwrap().fg();
+            assert_eq!(red, Colour::Indexed(1));
+            assert_eq!(pane.screen().cell(1, 0).unwrap().fg(), Colour::Default);
         }
     }
 
@@ -735,12 +749,9 @@ mod tests {
         assert!(screen.hide_cursor());
         assert_eq!(
             screen.mouse_protocol_mode(),
-            vt100::MouseProtocolMode::PressRelease
+            MouseProtocolMode::PressRelease
         );
-        assert_eq!(
-            screen.mouse_protocol_encoding(),
-            vt100::MouseProtocolEncoding::Sgr
-        );
+        assert_eq!(screen.mouse_protocol_encoding(), MouseProtocolEncoding::Sgr);
         assert!(
             screen
                 .contents()

@@ -1,7 +1,7 @@
 //! Each pane's cells as drawn last frame, so a frame converts only what
 //! changed.
 //!
-//! Converting a vt100 screen costs ~30 ns a cell (~180 µs for 104x59), most
+//! Converting a pane's screen costs ~30 ns a cell (~180 µs for 104x59), most
 //! of it vt100's own cell lookup, and ratatui clears its buffer every frame.
 //! Here a pane unchanged since the last frame is copied from its cache; a
 //! live pane whose changed rows are known (the pane's damage) converts just
@@ -24,6 +24,7 @@ use crate::input::ui_state::Mode;
 use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::damage::Damage;
+use crate::pane::screen::{ScreenSnapshot, ScreenView};
 use crate::render::pane_view::render_row;
 use crate::render::status_bar::hints_for;
 
@@ -48,10 +49,10 @@ struct PaneCache {
     /// The pane's damage generation the image shows.
     generation: u64,
     live: bool,
-    /// A live screen `buf` showed, for `rows_diff`: as of the last frame
+    /// A live screen `buf` showed, for `rows_changed_since`: as of the last frame
     /// whose damage was not exact rows, except for `prev_behind` rows.
     /// `None` while most rows change from frame to frame.
-    prev: Option<vt100::Screen>,
+    prev: Option<ScreenSnapshot>,
     /// Rows redrawn from exact damage since `prev` was taken. Cloning the
     /// screen costs as much as the rest of an echo's frame together, and a
     /// typed key damages one row: `prev` stays, and a later comparison
@@ -284,7 +285,7 @@ fn update(
     entry: &mut PaneCache,
     image: &mut Buffer,
     at: Rect,
-    screen: &vt100::Screen,
+    screen: ScreenView<'_>,
     size: Rect,
     live: bool,
     generation: u64,
@@ -327,7 +328,7 @@ fn update(
             // save little and cost its copy and ~0.2 MB for a 104x59 pane.
             // Without one the next frame compares with the image itself.
             mostly_changed = changed * 2 >= usize::from(rows);
-            entry.prev = (!mostly_changed).then(|| screen.clone());
+            entry.prev = (!mostly_changed).then(|| screen.snapshot());
             entry.prev_behind = Damage::None;
         }
         (false, _) => {
@@ -347,7 +348,7 @@ fn update(
             // History screens carry their whole scrollback: too big to
             // clone per frame, and they only change when the user scrolls.
             entry.prev = None;
-            entry.prev = live.then(|| screen.clone());
+            entry.prev = live.then(|| screen.snapshot());
             entry.prev_behind = Damage::None;
         }
     }
@@ -361,8 +362,8 @@ fn update(
 /// since `prev` was taken); returns how many.
 fn redraw_differing(
     entry: &mut PaneCache,
-    prev: &vt100::Screen,
-    screen: &vt100::Screen,
+    prev: &ScreenSnapshot,
+    screen: ScreenView<'_>,
     rows: u16,
     image: &mut Buffer,
     at: Rect,
@@ -373,12 +374,12 @@ fn redraw_differing(
         Damage::Full => true,
     };
     let mut changed = 0;
-    for (row, diff) in screen.rows_diff(prev, 0, screen.size().1.get()).enumerate() {
+    for (row, differs) in screen.rows_changed_since(prev).enumerate() {
         let Ok(row) = u16::try_from(row) else { break };
         if row >= rows {
             break;
         }
-        if !diff.is_empty() || behind(row) {
+        if differs || behind(row) {
             render_row(screen, row, at, image);
             entry.changed.push(row);
             changed += 1;
@@ -393,7 +394,7 @@ fn redraw_differing(
 /// rows changed pays anyway.
 fn redraw_compared(
     entry: &mut PaneCache,
-    screen: &vt100::Screen,
+    screen: ScreenView<'_>,
     rows: u16,
     image: &mut Buffer,
     at: Rect,

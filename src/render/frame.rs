@@ -13,6 +13,7 @@ use crate::input::copy_mode::{self, CopyMode};
 use crate::input::ui_state::{Mode, UiState, UiView};
 use crate::pane::PaneId;
 use crate::pane::history::History;
+use crate::pane::screen::CursorStyle;
 use crate::pane::{Pane, ScrollView};
 use crate::render::cache::{BorderKey, RenderCache};
 use crate::render::dividers::draw_dividers;
@@ -20,6 +21,8 @@ use crate::render::fps_overlay::{FpsOverlay, OverlayData};
 use crate::render::help_overlay::HelpOverlay;
 use crate::render::painter::{FrameShape, Painter};
 use crate::render::popups::SearchAllOverlay;
+// `split_screen` is the status bar's to know; the loop finds it here.
+pub use crate::render::status_bar::split_screen;
 use crate::render::status_bar::{ConfirmBar, StatusBar};
 use crate::render::which_key::WhichKey;
 use crate::workspace::Workspace;
@@ -37,21 +40,6 @@ pub const MAX_ROWS: u16 = 512;
 /// The area drawn on a terminal of `cols` x `rows`.
 pub fn drawable_area(cols: u16, rows: u16) -> Rect {
     Rect::new(0, 0, cols.min(MAX_COLS), rows.min(MAX_ROWS))
-}
-
-/// Splits the terminal into the pane area and the status bar.
-pub fn split_screen(size: Rect) -> (Rect, Rect) {
-    let bar_h = u16::from(size.height > 1);
-    let panes = Rect {
-        height: size.height - bar_h,
-        ..size
-    };
-    let bar = Rect {
-        y: size.y + size.height - bar_h,
-        height: bar_h,
-        ..size
-    };
-    (panes, bar)
 }
 
 /// How a frame may use the render cache.
@@ -600,12 +588,12 @@ fn paint_copy_mode(
 /// The cursor shape the focused program asked for, as DECSCUSR.
 pub fn cursor_style_sequence(ws: &Workspace) -> &'static [u8] {
     match ws.focused().map(|p| p.live_screen().cursor_style()) {
-        Some(vt100::CursorStyle::BlinkBlock) => b"\x1b[1 q",
-        Some(vt100::CursorStyle::SteadyBlock) => b"\x1b[2 q",
-        Some(vt100::CursorStyle::BlinkUnderline) => b"\x1b[3 q",
-        Some(vt100::CursorStyle::SteadyUnderline) => b"\x1b[4 q",
-        Some(vt100::CursorStyle::BlinkVerticalBar) => b"\x1b[5 q",
-        Some(vt100::CursorStyle::SteadyVerticalBar) => b"\x1b[6 q",
+        Some(CursorStyle::BlinkBlock) => b"\x1b[1 q",
+        Some(CursorStyle::SteadyBlock) => b"\x1b[2 q",
+        Some(CursorStyle::BlinkUnderline) => b"\x1b[3 q",
+        Some(CursorStyle::SteadyUnderline) => b"\x1b[4 q",
+        Some(CursorStyle::BlinkVerticalBar) => b"\x1b[5 q",
+        Some(CursorStyle::SteadyVerticalBar) => b"\x1b[6 q",
         _ => b"\x1b[0 q",
     }
 }
@@ -620,6 +608,7 @@ mod tests {
     use crate::input::status_facts::StatusFacts;
     use crate::mailbox::Mailbox;
     use crate::pane::Pane;
+    use crate::pane::screen::{Attrs, Colour, PlainTerminal};
     use crate::pane::spawn::ChildEnv;
     use crate::workspace::layout::Layout;
     use crate::workspace::pane_frame::PaneFrame;
@@ -722,14 +711,13 @@ mod tests {
         assert!(t.current_buffer_mut().content.is_empty());
     }
 
-    fn screen_parser(w: u16, h: u16) -> vt100::Parser {
-        let nz = |n| std::num::NonZeroU16::new(n).unwrap();
-        vt100::Parser::new(nz(h), nz(w), 0)
+    fn screen_parser(w: u16, h: u16) -> PlainTerminal {
+        PlainTerminal::new(h, w)
     }
 
     /// What the terminal shows: every cell with its attributes, and the
     /// cursor when it is shown.
-    fn shown(parser: &vt100::Parser) -> (Vec<String>, Option<(u16, u16)>) {
+    fn shown(parser: &PlainTerminal) -> (Vec<String>, Option<(u16, u16)>) {
         let screen = parser.screen();
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let mut cells = Vec::new();
@@ -740,24 +728,25 @@ mod tests {
                 };
                 // A cell never written and one written with a space look
                 // the same, and a space's foreground colour does not show
-                // (vt100's `rows_diff`, which the render cache uses, does
+                // (`rows_changed_since`, which the render cache uses, does
                 // not report a change of it either).
                 let text = match cell.contents() {
                     "" => " ",
                     text => text,
                 };
-                let fg = if text == " " && !cell.underline() && !cell.inverse() {
-                    vt100::Color::Default
+                let style = cell.style();
+                let fg = if text == " " && !style.is_underlined() && !style.has(Attrs::INVERSE) {
+                    Colour::Default
                 } else {
-                    cell.fgcolor()
+                    style.fg
                 };
                 cells.push(format!(
                     "{row},{col} {text:?} {fg:?} {:?} {}{}{}{}",
-                    cell.bgcolor(),
-                    u8::from(cell.bold()),
-                    u8::from(cell.italic()),
-                    u8::from(cell.underline()),
-                    u8::from(cell.inverse())
+                    style.bg,
+                    u8::from(style.has(Attrs::BOLD)),
+                    u8::from(style.has(Attrs::ITALIC)),
+                    u8::from(style.is_underlined()),
+                    u8::from(style.has(Attrs::INVERSE))
                 ));
             }
         }
@@ -770,7 +759,7 @@ mod tests {
         terminal: ByteTerminal,
         painter: Painter,
         cache: RenderCache,
-        outer: vt100::Parser,
+        outer: PlainTerminal,
         look: Appearance,
     }
 

@@ -1,18 +1,20 @@
-//! Draws a vt100 screen into a ratatui buffer: colours, attributes, wide
+//! Draws a pane's screen into a ratatui buffer: colours, attributes, wide
 //! characters. Reads only; the cursor is placed by the caller, as the real
 //! terminal cursor, for the focused pane only.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
 
+use crate::pane::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
+
 pub struct PaneWidget<'a> {
-    screen: &'a vt100::Screen,
+    screen: ScreenView<'a>,
 }
 
 impl<'a> PaneWidget<'a> {
-    pub fn new(screen: &'a vt100::Screen) -> Self {
+    pub fn new(screen: ScreenView<'a>) -> Self {
         Self { screen }
     }
 }
@@ -20,10 +22,11 @@ impl<'a> PaneWidget<'a> {
 /// `Default` maps to `Reset` so the user's own terminal colours show through.
 /// The first 16 indices map to named colours, which ratatui writes as the
 /// short SGR forms every terminal knows.
-pub fn map_color(color: vt100::Color) -> Color {
+#[inline]
+pub fn map_color(color: Colour) -> Color {
     match color {
-        vt100::Color::Default => Color::Reset,
-        vt100::Color::Idx(i) => match i {
+        Colour::Default => Color::Reset,
+        Colour::Indexed(i) => match i {
             0 => Color::Black,
             1 => Color::Red,
             2 => Color::Green,
@@ -42,32 +45,27 @@ pub fn map_color(color: vt100::Color) -> Color {
             15 => Color::White,
             i => Color::Indexed(i),
         },
-        vt100::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
+        Colour::Rgb(r, g, b) => Color::Rgb(r, g, b),
     }
 }
 
-fn cell_modifier(cell: &vt100::Cell) -> Modifier {
-    let mut modifier = Modifier::empty();
-    if cell.bold() {
-        modifier |= Modifier::BOLD;
-    }
-    if cell.dim() {
-        modifier |= Modifier::DIM;
-    }
-    if cell.italic() {
-        modifier |= Modifier::ITALIC;
-    }
-    if cell.underline() {
+/// The attributes the screen keeps today, which ratatui writes. `Attrs`
+/// has `Modifier`'s bit order, so this is a mask. (Blink, conceal and
+/// strikethrough have modifiers too, for when the screen keeps them.)
+const DRAWN_ATTRS: u16 =
+    Attrs::BOLD.bits() | Attrs::DIM.bits() | Attrs::ITALIC.bits() | Attrs::INVERSE.bits();
+
+#[inline]
+fn cell_modifier(style: &CellStyle) -> Modifier {
+    let mut modifier = Modifier::from_bits_truncate(style.attrs.bits() & DRAWN_ATTRS);
+    if style.is_underlined() {
         modifier |= Modifier::UNDERLINED;
-    }
-    if cell.inverse() {
-        modifier |= Modifier::REVERSED;
     }
     modifier
 }
 
 /// What a cell's text becomes on the user's terminal: blanks for empty
-/// cells, and never a bidi control (vt100 keeps one as a zero-width mark on
+/// cells, and never a bidi control (the screen keeps one as a zero-width mark on
 /// the previous cell; written out, it would reorder the user's whole line,
 /// beyond the pane). ASCII, the common case, is checked in one pass.
 fn symbol_for(contents: &str) -> &str {
@@ -80,14 +78,17 @@ fn symbol_for(contents: &str) -> &str {
     }
 }
 
-/// Copies one vt100 cell's look into a ratatui cell. Fields are assigned
-/// directly: `set_style` would patch a `Style` per cell, and this runs for
-/// every cell of every visible pane on every frame.
-fn paint(target: &mut ratatui::buffer::Cell, cell: &vt100::Cell, symbol: &str) {
-    target.set_symbol(symbol);
-    target.fg = map_color(cell.fgcolor());
-    target.bg = map_color(cell.bgcolor());
-    target.modifier = cell_modifier(cell);
+/// Copies one cell into a ratatui cell. Fields are assigned directly:
+/// `set_style` would patch a `Style` per cell, and this runs for every cell
+/// of every visible pane on every frame (always inlined: a call and a
+/// `CellStyle` passed in memory cost more than the rest of it).
+#[inline(always)]
+fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
+    target.set_symbol(symbol_for(cell.contents()));
+    let style = cell.style();
+    target.fg = map_color(style.fg);
+    target.bg = map_color(style.bg);
+    target.modifier = cell_modifier(&style);
 }
 
 impl Widget for PaneWidget<'_> {
@@ -102,19 +103,27 @@ impl Widget for PaneWidget<'_> {
 
 /// Draws screen row `row` into line `area.y + row` of `buf`, writing every
 /// cell of the line up to `area.width` (so no reset is needed first).
-pub fn render_row(screen: &vt100::Screen, row: u16, area: Rect, buf: &mut Buffer) {
+pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer) {
     let width = area.width.min(screen.size().1.get());
     let y = area.y + row;
+    let Some(line) = line_mut(buf, area, y) else {
+        // The line does not start inside `buf`: only its part that is in
+        // `buf`, if any, is blanked.
+        for x in area.x..area.right() {
+            if let Some(target) = buf.cell_mut((x, y)) {
+                target.reset();
+            }
+        }
+        return;
+    };
+    // Cells beyond `buf`'s right edge are not drawn.
+    let end = width.min(u16::try_from(line.len()).unwrap_or(u16::MAX));
     let mut col = 0;
-    while col < width {
-        let x = area.x + col;
+    while col < end {
         let Some(cell) = screen.cell(row, col) else {
             break;
         };
-        let wide = cell.is_wide();
-        let Some(target) = buf.cell_mut((x, y)) else {
-            break;
-        };
+        let target = &mut line[usize::from(col)];
         if cell.is_wide_continuation() {
             // Drawn by the wide cell on its left (or orphaned by a resize):
             // a blank keeps the grid aligned.
@@ -122,45 +131,53 @@ pub fn render_row(screen: &vt100::Screen, row: u16, area: Rect, buf: &mut Buffer
             col += 1;
             continue;
         }
+        let wide = cell.is_wide();
         if wide && col + 1 >= width {
             // Half a wide char does not fit at the pane's right edge.
             target.reset();
             col += 1;
             continue;
         }
-        paint(target, cell, symbol_for(cell.contents()));
-        if wide && let Some(next) = buf.cell_mut((x + 1, y)) {
+        paint(target, cell);
+        if wide && let Some(next) = line.get_mut(usize::from(col) + 1) {
             next.reset();
-            next.fg = map_color(cell.fgcolor());
-            next.bg = map_color(cell.bgcolor());
+            next.fg = map_color(cell.fg());
+            next.bg = map_color(cell.bg());
             col += 2;
         } else {
             col += 1;
         }
     }
     // Columns the screen does not have (a pane wider than its grid).
-    for x in area.x + col..area.right() {
-        if let Some(target) = buf.cell_mut((x, y)) {
-            target.reset();
-        }
+    for target in line.iter_mut().skip(usize::from(col)) {
+        target.reset();
     }
+}
+
+/// The cells of `buf` on line `y` from `area.x` to `area`'s right edge (or
+/// `buf`'s), if `(area.x, y)` is in `buf`: found once per row, cheaper than
+/// looking up every cell.
+fn line_mut(buf: &mut Buffer, area: Rect, y: u16) -> Option<&mut [ratatui::buffer::Cell]> {
+    let b = buf.area;
+    if !b.contains(Position::new(area.x, y)) {
+        return None;
+    }
+    let start = usize::from(y - b.y) * usize::from(b.width) + usize::from(area.x - b.x);
+    let len = usize::from(area.right().min(b.right()) - area.x);
+    buf.content.get_mut(start..start + len)
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::pane::screen::PlainTerminal;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::style::Style;
-    use std::num::NonZeroU16;
 
-    fn screen_of(rows: u16, cols: u16, bytes: &[u8]) -> vt100::Parser {
-        let mut p = vt100::Parser::new(
-            NonZeroU16::new(rows).unwrap(),
-            NonZeroU16::new(cols).unwrap(),
-            0,
-        );
+    fn screen_of(rows: u16, cols: u16, bytes: &[u8]) -> PlainTerminal {
+        let mut p = PlainTerminal::new(rows, cols);
         p.process(bytes);
         p
     }
@@ -216,6 +233,22 @@ mod tests {
         assert_eq!(buf[(6, 0)].fg, Color::Reset);
     }
 
+    /// `cell_modifier` is a mask: each attribute's bit is its modifier's.
+    #[test]
+    fn attributes_have_the_bits_of_their_modifiers() {
+        for (attr, modifier) in [
+            (Attrs::BOLD, Modifier::BOLD),
+            (Attrs::DIM, Modifier::DIM),
+            (Attrs::ITALIC, Modifier::ITALIC),
+            (Attrs::BLINK, Modifier::SLOW_BLINK),
+            (Attrs::INVERSE, Modifier::REVERSED),
+            (Attrs::CONCEAL, Modifier::HIDDEN),
+            (Attrs::STRIKETHROUGH, Modifier::CROSSED_OUT),
+        ] {
+            assert_eq!(attr.bits(), modifier.bits(), "{modifier:?}");
+        }
+    }
+
     #[test]
     fn wide_characters_take_two_cells() {
         let buf = render(1, 8, "日本🚀x".as_bytes());
@@ -231,6 +264,22 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, 3, 1));
         PaneWidget::new(parser.screen()).render(Rect::new(0, 0, 3, 1), &mut buf);
         assert_eq!(buf[(2, 0)].symbol(), " ");
+    }
+
+    /// A pane reaching past the buffer's right edge is cut there; one that
+    /// starts left of the buffer draws nothing but blanks what it covers.
+    #[test]
+    fn a_pane_partly_outside_the_buffer_draws_only_inside_it() {
+        let parser = screen_of(1, 6, "ab日x".as_bytes());
+        let mut buf = Buffer::with_lines(["zzzz"]);
+        render_row(parser.screen(), 0, Rect::new(2, 0, 6, 1), &mut buf);
+        let text: String = (0..4).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+        assert_eq!(text, "zzab");
+        let mut buf = Buffer::with_lines(["zzzz"]);
+        buf.area.x = 2;
+        render_row(parser.screen(), 0, Rect::new(0, 0, 6, 1), &mut buf);
+        let text: String = (2..6).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+        assert_eq!(text, "    ");
     }
 
     #[test]

@@ -16,6 +16,22 @@ use crate::config::keymap::Keymap;
 use crate::input::ui_state::{Confirm, Mode, UiView};
 use crate::workspace::Workspace;
 
+/// Splits the terminal into the pane area and the status bar (its bottom
+/// row, when it has more than one).
+pub fn split_screen(size: Rect) -> (Rect, Rect) {
+    let bar_h = u16::from(size.height > 1);
+    let panes = Rect {
+        height: size.height - bar_h,
+        ..size
+    };
+    let bar = Rect {
+        y: size.y + size.height - bar_h,
+        height: bar_h,
+        ..size
+    };
+    (panes, bar)
+}
+
 /// A tab's label and where it sits on the bar, for drawing and for clicks.
 pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
     let mut x = 0u16;
@@ -45,7 +61,7 @@ pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
 
 /// Which tab the status bar (of a screen of `size`) shows at column `x`.
 pub fn tab_at(ws: &Workspace, ui: UiView<'_>, size: Rect, x: u16) -> Option<usize> {
-    let (_, bar) = crate::render::frame::split_screen(size);
+    let (_, bar) = split_screen(size);
     let hints = hints_for(ui.keymap, ui.state.mode());
     StatusBar {
         ws,

@@ -12,12 +12,15 @@ use std::io::{self, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Sender, bounded};
 use rustix::event::{PollFd, PollFlags};
 
+use super::conversation::{Deadline, MAX_PEERS_PER_UID, PeerSlot, Peers, REQUEST_DEADLINE};
 use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
 use super::script_host::ScriptCall;
 use crate::mailbox::Mailbox;
@@ -25,9 +28,6 @@ use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 use crate::terminal::{guard, stdio};
 
 pub use crate::config::OnHangup;
-
-/// How long a client may take to say what it wants.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A client that brought its terminal.
 pub struct Arrival {
@@ -340,7 +340,8 @@ pub fn tell(mut stream: &UnixStream, note: &ServerNote) -> io::Result<()> {
 /// made before the workspace started: see `client::launch`) onto stdio,
 /// with what the terminal told about itself.
 pub fn take_first(first: UnixStream) -> Result<(UnixStream, TerminalFacts)> {
-    match receive(first, super::dir::my_uid())? {
+    let _slot = admit(&first, super::dir::my_uid(), &Peers::new(1))?;
+    match receive(first, Deadline::after(REQUEST_DEADLINE))? {
         Incoming::Attach(arrival) => {
             let [input, output, errors] = &arrival.fds;
             stdio::install(input, output, errors).context("taking the terminal")?;
@@ -359,23 +360,50 @@ enum Incoming {
     Call(UnixStream, usize),
 }
 
-/// Checks the peer and reads its request. Another user is refused (the
-/// directory keeps them out already; this holds even if it did not).
-fn receive(stream: UnixStream, me: u32) -> Result<Incoming> {
-    let peer = crate::os::peer_uid(&stream).context("reading the client's credentials")?;
+/// Checks who the peer is and gives it a place, or refuses it at once
+/// (telling it why). Another user is refused (the directory keeps them
+/// out already; this holds even if it did not), and so is a uid that
+/// holds [`MAX_PEERS_PER_UID`] conversations already.
+fn admit(stream: &UnixStream, me: u32, peers: &Arc<Peers>) -> Result<PeerSlot> {
+    let peer = crate::os::peer_uid(stream).context("reading the client's credentials")?;
     if !peer_allowed(peer, me) {
         let _ = tell(
-            &stream,
+            stream,
             &ServerNote::Error(format!(
                 "refused: this workspace belongs to uid {me}, not to uid {peer}"
             )),
         );
         bail!("refused a client of uid {peer}");
     }
-    stream
-        .set_read_timeout(Some(REQUEST_TIMEOUT))
-        .context("setting a timeout")?;
-    let (line, fds) = proto::recv_request(&stream).context("reading the request")?;
+    let Some(slot) = peers.enter(peer) else {
+        let _ = tell(
+            stream,
+            &ServerNote::Error(format!(
+                "busy: {} connections to this workspace are open; try again",
+                peers.limit()
+            )),
+        );
+        bail!(
+            "refused a client: uid {peer} holds {} connections",
+            peers.limit()
+        );
+    };
+    Ok(slot)
+}
+
+/// Reads the peer's request, all of it before `deadline`; one that is
+/// malformed or too long is refused at once.
+fn receive(stream: UnixStream, deadline: Deadline) -> Result<Incoming> {
+    let (line, fds) = match proto::recv_request(&stream, deadline) {
+        Ok(got) => got,
+        Err(err) => {
+            let _ = tell(
+                &stream,
+                &ServerNote::Error(format!("reading the request: {err}")),
+            );
+            return Err(err).context("reading the request");
+        }
+    };
     stream
         .set_read_timeout(None)
         .context("clearing a timeout")?;
@@ -408,10 +436,20 @@ pub fn peer_allowed(peer_uid: u32, my_uid: u32) -> bool {
     peer_uid == my_uid
 }
 
-/// The listener thread: one connection at a time, each answered or handed
-/// to the loop. Blocked in accept(2) otherwise: no wake-ups.
+/// The listener thread: each connection admitted gets a thread of its
+/// own for its conversation, so none waits on another (a peer that sends
+/// nothing holds only its own thread, until its deadline). Blocked in
+/// accept(2) otherwise: no wake-ups.
 fn listen(listener: &UnixListener, mailbox: &Mailbox<SessionEvent>) {
+    let peers = Peers::new(MAX_PEERS_PER_UID);
+    // Set by a conversation that found the loop gone: the workspace is
+    // ending, new clients are refused by the closed socket.
+    let ended = Arc::new(AtomicBool::new(false));
+    let me = super::dir::my_uid();
     for stream in listener.incoming() {
+        if ended.load(Ordering::SeqCst) {
+            break;
+        }
         let stream = match stream {
             Ok(s) => s,
             Err(err) => {
@@ -421,21 +459,44 @@ fn listen(listener: &UnixListener, mailbox: &Mailbox<SessionEvent>) {
                 continue;
             }
         };
-        let delivered = match receive(stream, super::dir::my_uid()) {
-            Ok(Incoming::Attach(arrival)) => mailbox.post(SessionEvent::Attach(arrival)),
-            Ok(Incoming::Kill(stream)) => mailbox.post(SessionEvent::Kill(stream)),
-            Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
-            Ok(Incoming::Call(stream, len)) => {
-                super::script_host::start(stream, len, &script_mailbox(mailbox));
-                true
-            }
+        let slot = match admit(&stream, me, &peers) {
+            Ok(slot) => slot,
             Err(err) => {
                 tracing::warn!("session client: {err:#}");
-                true
+                continue;
             }
         };
-        if !delivered {
-            break;
+        let mailbox = mailbox.clone();
+        let ended = Arc::clone(&ended);
+        let spawned = std::thread::Builder::new()
+            .name("session-peer".into())
+            .spawn(move || {
+                if !converse(stream, &mailbox) {
+                    ended.store(true, Ordering::SeqCst);
+                }
+                drop(slot);
+            });
+        if let Err(err) = spawned {
+            tracing::warn!("starting a thread for a session client: {err}");
+        }
+    }
+}
+
+/// One peer's conversation, on its own thread: its request read before
+/// the deadline, then answered or handed to the loop. False once the loop
+/// is gone.
+fn converse(stream: UnixStream, mailbox: &Mailbox<SessionEvent>) -> bool {
+    let deadline = Deadline::after(REQUEST_DEADLINE);
+    match receive(stream, deadline) {
+        Ok(Incoming::Attach(arrival)) => mailbox.post(SessionEvent::Attach(arrival)),
+        Ok(Incoming::Kill(stream)) => mailbox.post(SessionEvent::Kill(stream)),
+        Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
+        Ok(Incoming::Call(stream, len)) => {
+            super::script_host::serve(&stream, len, deadline, &script_mailbox(mailbox))
+        }
+        Err(err) => {
+            tracing::warn!("session client: {err:#}");
+            true
         }
     }
 }
@@ -534,7 +595,10 @@ mod tests {
         // that belongs to the next uid: refused, told why, no request read.
         let (client, server) = UnixStream::pair().unwrap();
         let me = crate::os::peer_uid(&server).unwrap();
-        let err = receive(server, me + 1).err().unwrap().to_string();
+        let err = admit(&server, me + 1, &Peers::new(1))
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains(&format!("uid {me}")), "{err}");
         let mut reader = LineReader::default();
         let lines = reader.read_lines(&client).unwrap().unwrap();
@@ -552,6 +616,24 @@ mod tests {
         (&client)
             .write_all(Request::Info.line().as_bytes())
             .unwrap();
-        assert!(matches!(receive(server, me), Ok(Incoming::Info(_))));
+        let _slot = admit(&server, me, &Peers::new(1)).unwrap();
+        let request = receive(server, Deadline::after(REQUEST_DEADLINE));
+        assert!(matches!(request, Ok(Incoming::Info(_))));
+    }
+
+    #[test]
+    fn a_uid_over_its_connections_is_refused_at_once_with_a_reason() {
+        let peers = Peers::new(1);
+        let (_first, held) = UnixStream::pair().unwrap();
+        let me = crate::os::peer_uid(&held).unwrap();
+        let _slot = admit(&held, me, &peers).unwrap();
+        let (client, server) = UnixStream::pair().unwrap();
+        assert!(admit(&server, me, &peers).is_err());
+        let mut reader = LineReader::default();
+        let lines = reader.read_lines(&client).unwrap().unwrap();
+        match ServerNote::parse(&lines[0]) {
+            Some(ServerNote::Error(text)) => assert!(text.starts_with("busy"), "{text}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
     }
 }

@@ -9,6 +9,7 @@ use std::io::{self, Read};
 use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 
+use super::conversation::{Deadline, timed_out};
 use crate::config::colour::Rgb;
 use crate::os;
 use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
@@ -268,23 +269,44 @@ pub fn send_with_fds(stream: &UnixStream, line: &str, fds: &[BorrowedFd<'_>]) ->
     Ok(())
 }
 
+/// How every request of every version starts: anything else is not a
+/// tilework client and is let go at its first wrong byte.
+const REQUEST_FAMILY: &[u8] = b"tilework/";
+
 /// Reads a client's first line and the descriptors that came with it (at
-/// most three). The client sends nothing more before the workspace answers,
-/// so reading byte-wise up to the newline takes nothing of what follows.
-pub fn recv_request(stream: &UnixStream) -> io::Result<(String, Vec<OwnedFd>)> {
+/// most three), all before `deadline`. The client sends nothing more
+/// before the workspace answers, so reading byte-wise up to the newline
+/// takes nothing of what follows. A line too long, or one that cannot
+/// become a request, is refused at once.
+pub fn recv_request(stream: &UnixStream, deadline: Deadline) -> io::Result<(String, Vec<OwnedFd>)> {
     let mut line = Vec::new();
     let mut fds = Vec::new();
     loop {
+        deadline.arm(stream)?;
         let mut byte = [0u8; 1];
-        if os::recv_with_fds(stream, &mut byte, &mut fds)? == 0 {
-            return Err(io::ErrorKind::UnexpectedEof.into());
+        match os::recv_with_fds(stream, &mut byte, &mut fds) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(_) => {}
+            // The armed timeout: the next `arm` says the deadline passed.
+            Err(err) if timed_out(&err) || err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
         }
         if byte[0] == b'\n' {
             break;
         }
         line.push(byte[0]);
+        let start = line.len().min(REQUEST_FAMILY.len());
+        if line[..start] != REQUEST_FAMILY[..start] {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "not a tilework request",
+            ));
+        }
         if line.len() > MAX_LINE {
-            return Err(io::Error::other("request line too long"));
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "request line too long",
+            ));
         }
     }
     fds.truncate(os::MAX_FDS);
@@ -401,7 +423,7 @@ mod tests {
         )
         .unwrap();
         (&a).write_all(b"resize\n").unwrap();
-        let (line, fds) = recv_request(&b).unwrap();
+        let (line, fds) = recv_request(&b, soon()).unwrap();
         assert_eq!(
             Request::parse(&line),
             Ok(Request::Attach(TerminalFacts::default()))
@@ -417,5 +439,36 @@ mod tests {
         let mut received = std::fs::File::from(fds.into_iter().next().unwrap());
         received.write_all(b"x").unwrap();
         assert_eq!(file.metadata().unwrap().len(), 1);
+    }
+
+    fn soon() -> Deadline {
+        Deadline::after(std::time::Duration::from_secs(5))
+    }
+
+    #[test]
+    fn a_line_that_is_no_request_is_refused_at_its_first_wrong_byte() {
+        let (a, b) = UnixStream::pair().unwrap();
+        // Nothing follows and the peer stays: only the byte can end it.
+        (&a).write_all(b"GET").unwrap();
+        let err = recv_request(&b, soon()).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{err}");
+        let (a, b) = UnixStream::pair().unwrap();
+        (&a).write_all(b"tilework/1 ").unwrap();
+        (&a).write_all(&[b'x'; MAX_LINE]).unwrap();
+        let err = recv_request(&b, soon()).unwrap_err();
+        assert!(err.to_string().contains("too long"), "{err}");
+        // Another version's request reads whole: it is told why it failed.
+        let (a, b) = UnixStream::pair().unwrap();
+        (&a).write_all(b"tilework/9 attach\n").unwrap();
+        assert_eq!(recv_request(&b, soon()).unwrap().0, "tilework/9 attach");
+    }
+
+    #[test]
+    fn a_silent_peer_is_let_go_at_the_deadline() {
+        let (a, b) = UnixStream::pair().unwrap();
+        (&a).write_all(b"tilework/1").unwrap();
+        let deadline = Deadline::after(std::time::Duration::from_millis(50));
+        let err = recv_request(&b, deadline).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::TimedOut, "{err}");
     }
 }

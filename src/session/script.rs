@@ -4,7 +4,9 @@
 //! A call is the request line `tilework/1 call LEN` followed by a JSON body
 //! of LEN bytes (a [`Call`]); the answer is `ok LEN` followed by LEN bytes
 //! of text, or `error MESSAGE`. Lengths, not lines, because a key list can
-//! hold any text and a pane's history can be megabytes.
+//! hold any text. A pane's history can be hundreds of megabytes: it is
+//! answered `ok pieces`, then each piece as `LEN` on a line and its bytes,
+//! ending with a piece of length 0, written as it is made.
 
 use std::io::{self, BufRead, Read, Write};
 
@@ -118,9 +120,10 @@ pub struct PaneInfo {
 /// What the loop answers a call with.
 pub enum Reply {
     Text(Vec<u8>),
-    /// Text that takes long to make (a history replayed): made by the
-    /// call's own thread, not the loop.
-    Later(Box<dyn FnOnce() -> Vec<u8> + Send>),
+    /// Text that takes long to make and can be long (a history
+    /// replayed): made by the call's own thread, not the loop, and handed
+    /// to the client a piece at a time as it is made.
+    Pieces(TextJob),
     Error(String),
 }
 
@@ -129,6 +132,14 @@ impl Reply {
         Reply::Error(message.into())
     }
 }
+
+/// Makes text a piece at a time, handing each to its sink; stops at the
+/// sink's first error.
+pub type TextJob =
+    Box<dyn FnOnce(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> + Send>;
+
+/// What follows `ok` when the text comes in pieces.
+const PIECES: &str = "pieces";
 
 /// The workspace's answer, as the client reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,6 +176,21 @@ pub fn write_ok(mut out: impl Write, text: &[u8]) -> io::Result<()> {
     out.flush()
 }
 
+/// Writes a successful answer whose text `make` hands over a piece at a
+/// time: each is written as it comes, so neither side holds it all.
+pub fn write_pieces(mut out: impl Write, make: TextJob) -> io::Result<()> {
+    out.write_all(format!("ok {PIECES}\n").as_bytes())?;
+    make(&mut |piece| {
+        if piece.is_empty() {
+            return Ok(());
+        }
+        out.write_all(format!("{}\n", piece.len()).as_bytes())?;
+        out.write_all(piece)
+    })?;
+    out.write_all(b"0\n")?;
+    out.flush()
+}
+
 /// Writes a refusal, on one line (controls become spaces).
 pub fn write_error(mut out: impl Write, message: &str) -> io::Result<()> {
     let flat: String = message
@@ -177,38 +203,76 @@ pub fn write_error(mut out: impl Write, message: &str) -> io::Result<()> {
 
 /// Reads the workspace's answer: its line, then the text an `ok` carries.
 pub fn read_answer(input: impl Read) -> io::Result<Answer> {
+    let mut text = Vec::new();
+    Ok(match copy_answer(input, &mut text)? {
+        Ok(()) => Answer::Ok(text),
+        Err(message) => Answer::Error(message),
+    })
+}
+
+/// Reads the workspace's answer and copies the text an `ok` carries to
+/// `out` as it arrives (a history in pieces never sits in memory whole);
+/// a refusal is `Ok(Err(message))`.
+pub fn copy_answer(input: impl Read, mut out: impl Write) -> io::Result<Result<(), String>> {
     let mut input = io::BufReader::new(input);
+    let line = read_line(&mut input)?.ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the workspace closed the connection without answering",
+        )
+    })?;
+    if let Some(message) = line.strip_prefix("error ") {
+        return Ok(Err(message.to_string()));
+    }
+    let unknown = || io::Error::other(format!("an answer tilework does not know: {line:?}"));
+    let len = line.strip_prefix("ok ").ok_or_else(unknown)?;
+    if len != PIECES {
+        copy_exactly(&mut input, len.parse().map_err(|_| unknown())?, &mut out)?;
+        return Ok(Ok(()));
+    }
+    loop {
+        let cut = || io::Error::new(io::ErrorKind::UnexpectedEof, "the answer was cut short");
+        let piece = read_line(&mut input)?.ok_or_else(cut)?;
+        let len: u64 = piece
+            .parse()
+            .map_err(|_| io::Error::other(format!("a piece tilework does not know: {piece:?}")))?;
+        if len == 0 {
+            return Ok(Ok(()));
+        }
+        copy_exactly(&mut input, len, &mut out)?;
+    }
+}
+
+/// One line (without its newline), `None` at the end of the stream.
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
     let mut line = Vec::new();
-    (&mut input)
+    input
         .take(MAX_LINE as u64 + 1)
         .read_until(b'\n', &mut line)?;
+    if line.is_empty() {
+        return Ok(None);
+    }
     if line.last() != Some(&b'\n') {
-        return Err(if line.is_empty() {
-            io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the workspace closed the connection without answering",
-            )
-        } else {
+        return Err(if line.len() > MAX_LINE {
             io::Error::other("the workspace's answer is not a line")
+        } else {
+            io::Error::new(io::ErrorKind::UnexpectedEof, "the answer was cut short")
         });
     }
-    let line = String::from_utf8_lossy(&line[..line.len() - 1]).into_owned();
-    if let Some(message) = line.strip_prefix("error ") {
-        return Ok(Answer::Error(message.to_string()));
-    }
-    let len: usize = line
-        .strip_prefix("ok ")
-        .and_then(|n| n.parse().ok())
-        .ok_or_else(|| io::Error::other(format!("an answer tilework does not know: {line:?}")))?;
-    let mut text = Vec::new();
-    input.take(len as u64).read_to_end(&mut text)?;
-    if text.len() != len {
+    line.pop();
+    Ok(Some(String::from_utf8_lossy(&line).into_owned()))
+}
+
+/// Copies `len` bytes of `input` to `out`; fewer is an error.
+fn copy_exactly(input: &mut impl BufRead, len: u64, out: &mut impl Write) -> io::Result<()> {
+    let copied = io::copy(&mut input.take(len), out)?;
+    if copied != len {
         return Err(io::Error::new(
             io::ErrorKind::UnexpectedEof,
-            format!("the answer was cut short ({} of {len} bytes)", text.len()),
+            format!("the answer was cut short ({copied} of {len} bytes)"),
         ));
     }
-    Ok(Answer::Ok(text))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -291,6 +355,25 @@ mod tests {
             read_answer(&wire[..]).unwrap(),
             Answer::Error("no pane 7 (see list-panes)".into())
         );
+    }
+
+    #[test]
+    fn text_in_pieces_reads_back_whole() {
+        let pieces: Vec<Vec<u8>> = vec![b"line 1\n".to_vec(), vec![], b"\x1b[31mred".repeat(9000)];
+        let expected = pieces.concat();
+        let mut wire = Vec::new();
+        write_pieces(
+            &mut wire,
+            Box::new(move |sink| pieces.iter().try_for_each(|p| sink(p))),
+        )
+        .unwrap();
+        assert!(wire.starts_with(b"ok pieces\n"));
+        assert_eq!(read_answer(&wire[..]).unwrap(), Answer::Ok(expected));
+        // Cut anywhere short of its end, it is an error.
+        for cut in [wire.len() - 2, wire.len() / 2, 12] {
+            let err = read_answer(&wire[..cut]).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{cut}: {err}");
+        }
     }
 
     #[test]

@@ -13,9 +13,9 @@ use anyhow::{Context, Result, bail};
 
 use super::client::{self, Live};
 use super::dir;
-use super::script::{self, Answer, Call, PaneInfo, Place};
+use super::script::{self, Call, PaneInfo, Place};
 use crate::config::action::Action;
-use crate::sanitize::escape_controls;
+use crate::sanitize::{escape_controls, escape_json_text};
 
 /// How long to wait for each piece of the answer: a history of many
 /// megabytes is replayed before its first byte comes.
@@ -65,6 +65,14 @@ fn pick(live: Vec<Live>, own: Option<u32>) -> Result<Target> {
 /// Makes `call` to the workspace and returns its answer's text; a refusal
 /// is an error with the workspace's reason.
 fn call(session: Option<&str>, call: &Call) -> Result<Vec<u8>> {
+    let mut text = Vec::new();
+    call_into(session, call, &mut text)?;
+    Ok(text)
+}
+
+/// Makes `call` to the workspace and copies its answer's text to `out` as
+/// it arrives; a refusal is an error with the workspace's reason.
+fn call_into(session: Option<&str>, call: &Call, out: &mut dyn Write) -> Result<()> {
     let target = target(session)?;
     let name = &target.name;
     let stream = match client::connect(&target.path) {
@@ -77,9 +85,11 @@ fn call(session: Option<&str>, call: &Call) -> Result<Vec<u8>> {
     stream.set_read_timeout(Some(ANSWER_TIMEOUT))?;
     stream.set_write_timeout(Some(ANSWER_TIMEOUT))?;
     script::write_call(&stream, call).with_context(|| format!("calling workspace {name}"))?;
-    match script::read_answer(&stream) {
-        Ok(Answer::Ok(text)) => Ok(text),
-        Ok(Answer::Error(message)) => bail!("{message}"),
+    match script::copy_answer(&stream, out) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(message)) => bail!("{message}"),
+        // Not the workspace's fault: the reader of our output left.
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Err(err.into()),
         // An older workspace refuses the call as a session note.
         Err(err) => Err(err).with_context(|| format!("reading workspace {name}'s answer")),
     }
@@ -186,17 +196,28 @@ pub fn run(
     print_out(&text)
 }
 
-/// `tilework capture [--pane N] [--history] [--ansi]`.
+/// `tilework capture [--pane N] [--history] [--ansi]`: the text goes to
+/// stdout as it arrives (a history can be hundreds of megabytes).
 pub fn capture(session: Option<&str>, pane: Option<u32>, history: bool, ansi: bool) -> Result<i32> {
-    let text = call(
-        session,
-        &Call::Capture {
-            pane,
-            history,
-            ansi,
-        },
-    )?;
-    print_out(&text)
+    let call = Call::Capture {
+        pane,
+        history,
+        ansi,
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let done = call_into(session, &call, &mut out).and_then(|()| Ok(out.flush()?));
+    match done {
+        Ok(()) => Ok(0),
+        // A reader that stopped (`| head`) is fine.
+        Err(err)
+            if err
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(0)
+        }
+        Err(err) => Err(err),
+    }
 }
 
 /// `tilework list-panes [--json]`.
@@ -205,9 +226,12 @@ pub fn list_panes(session: Option<&str>, json: bool) -> Result<i32> {
     let panes: Vec<PaneInfo> =
         serde_json::from_slice(&text).context("reading the workspace's list of panes")?;
     let out = if json {
-        let mut pretty = serde_json::to_string_pretty(&panes).context("writing JSON")?;
-        pretty.push('\n');
-        pretty
+        let pretty = serde_json::to_string_pretty(&panes).context("writing JSON")?;
+        // A directory can be named anything: it may not act on the
+        // terminal of whoever reads the list, machine-readable or not.
+        let mut safe = escape_json_text(&pretty).into_owned();
+        safe.push('\n');
+        safe
     } else {
         table(&panes)
     };

@@ -92,6 +92,7 @@ impl Workspace {
     /// Splits the focused pane (a tiled one) along `axis`; the new pane,
     /// focused, runs `launch`. Returns its id.
     pub fn split_with(&mut self, axis: Axis, launch: PaneLaunch) -> Option<PaneId> {
+        self.room_for_pane().ok()?;
         self.tab()?;
         let id = self.alloc_id();
         let tiles = self.tiles();
@@ -104,16 +105,16 @@ impl Workspace {
     /// Opens a tab with a shell.
     pub(super) fn new_tab(&mut self) -> bool {
         let launch = self.shell_launch_here();
-        self.new_tab_with(launch);
-        true
+        self.new_tab_with(launch).is_some()
     }
 
     /// Opens a tab, shown, whose one pane runs `launch`. Returns its id.
-    pub fn new_tab_with(&mut self, launch: PaneLaunch) -> PaneId {
+    pub fn new_tab_with(&mut self, launch: PaneLaunch) -> Option<PaneId> {
+        self.room_for_pane().ok()?;
         let id = self.alloc_id();
         self.push_tab(Tab::new(None, Layout::new(id), id));
         self.start_pane(id, launch, self.tiles());
-        id
+        Some(id)
     }
 
     /// Shows or hides the tab's floating panes; with none yet, opens a
@@ -132,6 +133,7 @@ impl Workspace {
     /// Opens a pane running `launch` floating on top of the shown tab,
     /// focused. Returns its id.
     pub fn open_floating(&mut self, launch: PaneLaunch) -> Option<PaneId> {
+        self.room_for_pane().ok()?;
         let area = self.area;
         let id = self.alloc_id();
         let rect = self.tab_mut()?.float_new(id, area);

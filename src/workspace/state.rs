@@ -60,6 +60,8 @@ pub struct Workspace {
     pub(super) names_due: Option<Instant>,
     /// A history opened in the editor keeps its colours (`editor_ansi`).
     editor_ansi: bool,
+    /// The most panes open at once (see `pane_limit`).
+    pub(super) max_panes: usize,
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
@@ -94,6 +96,7 @@ impl Workspace {
             name_lookup: None,
             names_due: None,
             editor_ansi: false,
+            max_panes: crate::config::profile::MAX_PANES,
             terminal_colours: [None; 3],
         }
     }

@@ -58,6 +58,12 @@ impl<B: FrameSink> App<B> {
                 return Reply::error(format!("{err} (tilework action --list shows them)"));
             }
         };
+        // Refused as an error here; by keys, in the status bar.
+        if self.ws.opens_pane(action)
+            && let Err(why) = self.ws.room_for_pane()
+        {
+            return Reply::Error(why);
+        }
         tracing::info!(%action, "tilework action");
         let outcome = self.client.router.run_action(&mut self.ws, action);
         self.follow_outcome(outcome);
@@ -104,13 +110,16 @@ impl<B: FrameSink> App<B> {
         if argv.is_empty() {
             return Reply::error("no command to run");
         }
+        if let Err(why) = self.ws.room_for_pane() {
+            return Reply::Error(why);
+        }
         let (spec, label) = self.ws.settings().env.argv(argv, cwd.map(PathBuf::from));
         let launch = PaneLaunch::new(spec, label);
         let opened = match place {
             Place::Right => self.ws.split_with(Axis::Horizontal, launch),
             Place::Down => self.ws.split_with(Axis::Vertical, launch),
             Place::Float => self.ws.open_floating(launch),
-            Place::Tab => Some(self.ws.new_tab_with(launch)),
+            Place::Tab => self.ws.new_tab_with(launch),
         };
         let Some(id) = opened else {
             return Reply::error(match place {
@@ -147,8 +156,7 @@ impl<B: FrameSink> App<B> {
         pane.settle();
         if history {
             // Replaying a big history takes a while: the call's thread does.
-            let text = history_text::history_text(pane, ansi);
-            return Reply::Later(Box::new(move || text().into_bytes()));
+            return Reply::Pieces(Box::new(history_text::write_history(pane, ansi)));
         }
         Reply::Text(history_text::screen_text(pane.live_screen(), ansi).into_bytes())
     }

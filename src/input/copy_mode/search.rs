@@ -6,64 +6,10 @@
 //! the view moves to another window; [`Search::locate`] finds the ones on
 //! the window shown, for drawing.
 
-use regex::Regex;
-
-use super::{Match, RowText};
+use super::{GlobalMatch, Match};
 use crate::input::search_worker::{Found, SearchMailbox, SearchWorker};
 use crate::pane::history::{History, Located};
-use crate::pane::history_window::RowAnchor;
 use crate::pane::{PaneId, RingCopy};
-
-/// A match anywhere in a pane's history: from column `start_col` of the row
-/// `start` names to column `end_col` (exclusive) of the row `end` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct GlobalMatch {
-    pub start: RowAnchor,
-    pub start_col: u16,
-    pub end: RowAnchor,
-    pub end_col: u16,
-}
-
-impl GlobalMatch {
-    /// The match `m` found on the rows of `history`.
-    pub fn of(history: &History, m: &Match) -> Self {
-        Self {
-            start: history.anchor_of(m.row),
-            start_col: m.start,
-            end: history.anchor_of(m.end_row),
-            end_col: m.end,
-        }
-    }
-}
-
-/// Every row of a history window as text, for searching it.
-pub fn snapshot(history: &mut History) -> Vec<RowText> {
-    let total = history.total_rows();
-    let view = history.screen().size().0.get();
-    let mut out = Vec::with_capacity(total);
-    // A view's worth of rows for each scroll of the parser.
-    while out.len() < total {
-        let before = out.len();
-        history.with_row(before, |screen, first| {
-            let cols = screen.size().1.get();
-            let texts = screen.rows(0, cols).skip(usize::from(first));
-            for (r, text) in (first..view).zip(texts) {
-                if out.len() == total {
-                    break;
-                }
-                let wrapped = screen.row_wrapped(r);
-                out.push(
-                    RowText::from_ascii(text, cols, wrapped)
-                        .unwrap_or_else(|| RowText::from_screen(screen, r)),
-                );
-            }
-        });
-        if out.len() == before {
-            break;
-        }
-    }
-    out
-}
 
 /// A regex search of one pane's history, run off the render loop as the
 /// pattern is typed (see `search_worker`): the matches and the current one,
@@ -296,88 +242,4 @@ impl Search {
             (None, None) => format!("no match {}", self.case_label()),
         }
     }
-}
-
-/// Every match of `regex` in `rows`.
-pub fn find_all(rows: &[RowText], regex: &Regex, cols: u16) -> Vec<Match> {
-    find_all_while(rows, regex, cols, || true).unwrap_or_default()
-}
-
-/// Every match of `regex` in `rows`, or `None` as soon as `keep_going`
-/// says no (it is asked before each line: a search nobody wants any more
-/// stops within one line). Rows the program's line wrapped over are
-/// searched as one line, so a match may span them; the blanks after a
-/// line's last character are not searched, so `$` matches where its text
-/// ends.
-pub fn find_all_while(
-    rows: &[RowText],
-    regex: &Regex,
-    cols: u16,
-    keep_going: impl Fn() -> bool,
-) -> Option<Vec<Match>> {
-    let mut out = Vec::new();
-    let mut first = 0;
-    let mut joined = String::new();
-    // Byte offset in `joined` where each row of the line begins.
-    let mut starts: Vec<usize> = Vec::new();
-    while first < rows.len() {
-        if !keep_going() {
-            return None;
-        }
-        let mut last = first;
-        while last + 1 < rows.len() && rows[last].wrapped {
-            last += 1;
-        }
-        let line = &rows[first..=last];
-        let text: &str = if line.len() == 1 {
-            &line[0].text
-        } else {
-            joined.clear();
-            starts.clear();
-            for row in line {
-                starts.push(joined.len());
-                joined.push_str(&row.text);
-            }
-            &joined
-        };
-        // Rows keep their blank cells as spaces, so that byte offsets map
-        // to columns; but the blanks after a line's last character are not
-        // its text: `$` must match where the text ends, as in tmux (which
-        // trims them) and grep. Only the end is cut, so every offset before
-        // it, and the column it maps to, stays the same. A line still
-        // going on past these rows keeps its blanks: they are inside it.
-        let text = if rows[last].wrapped {
-            text
-        } else {
-            text.trim_end_matches(' ')
-        };
-        // Row (of `rows`) and column of the byte at `offset` of the line.
-        let place = |offset: usize| -> (usize, u16) {
-            if line.len() == 1 {
-                return (first, line[0].col_at(offset, cols));
-            }
-            let i = starts.partition_point(|&s| s <= offset).saturating_sub(1);
-            (first + i, line[i].col_at(offset - starts[i], cols))
-        };
-        for m in regex.find_iter(text) {
-            if m.as_str().trim().is_empty() {
-                continue;
-            }
-            let (row, start) = place(m.start());
-            let (end_row, end) = if m.end() == 0 {
-                (row, start)
-            } else {
-                let (r, c) = place(m.end() - 1);
-                (r, c.saturating_add(1))
-            };
-            out.push(Match {
-                row,
-                start,
-                end_row,
-                end,
-            });
-        }
-        first = last + 1;
-    }
-    Some(out)
 }

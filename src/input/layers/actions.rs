@@ -114,6 +114,12 @@ fn running(programs: &[String]) -> String {
 /// Layout, focus, tabs, panes: the workspace's. Copy mode ends when its
 /// pane loses the focus.
 pub(super) fn workspace_action(cx: &mut Cx<'_>, action: Action) -> Outcome {
+    if cx.ws.opens_pane(action)
+        && let Err(why) = cx.ws.room_for_pane()
+    {
+        cx.ui.notify(why);
+        return Outcome::redraw();
+    }
     let changed = cx.ws.apply(action);
     if cx
         .ui

@@ -1,0 +1,107 @@
+//! How many panes may be open at once: each holds a PTY, a process or
+//! more and threads, so a script looping on `tilework run` (or a key held
+//! down) must not open them without end. Every way of opening a pane asks
+//! here first; the caller says the refusal where its user looks (the
+//! status bar for keys, an error for the command line).
+
+use super::Workspace;
+use crate::config::action::Action;
+
+impl Workspace {
+    /// At most `n` panes open at once (the config's `max_panes`).
+    pub fn set_max_panes(&mut self, n: usize) {
+        self.max_panes = n.max(1);
+    }
+
+    /// Whether one more pane may open; if not, why, for the user.
+    pub fn room_for_pane(&self) -> Result<(), String> {
+        let open = self.panes().count();
+        if open < self.max_panes {
+            return Ok(());
+        }
+        Err(format!(
+            "{open} panes are open, the most there may be (max_panes): close one first"
+        ))
+    }
+
+    /// Whether `action` would open a pane.
+    pub fn opens_pane(&self, action: Action) -> bool {
+        match action {
+            Action::SplitRight
+            | Action::SplitDown
+            | Action::NewTab
+            | Action::NewFloating
+            // The editor opens in a pane of its own.
+            | Action::EditScrollback => true,
+            // With no floating pane yet, it opens one.
+            Action::ToggleFloating => self.tab().is_some_and(|t| t.floats.is_empty()),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use ratatui::layout::Rect;
+
+    use super::*;
+    use crate::pane::process::fake::FakeLauncher;
+    use crate::pane::spawn::ChildEnv;
+    use crate::workspace::layout::Axis;
+    use crate::workspace::{PaneLaunch, WorkspaceSettings};
+
+    fn workspace(max_panes: usize) -> Workspace {
+        let (tx, _events) = crossbeam_channel::unbounded();
+        let fake = FakeLauncher::new(tx.clone().into());
+        let settings = WorkspaceSettings {
+            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
+            scrollback_bytes: 1 << 16,
+            keep_exited_panes: false,
+        };
+        let area = Rect::new(0, 0, 80, 24);
+        let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake));
+        ws.set_max_panes(max_panes);
+        ws
+    }
+
+    fn shell(ws: &Workspace) -> PaneLaunch {
+        let (spec, label) = ws.settings().env.argv(&["sh".to_string()], None);
+        PaneLaunch::new(spec, label)
+    }
+
+    #[test]
+    fn no_way_of_opening_a_pane_goes_past_the_limit() {
+        let mut ws = workspace(3);
+        let first = shell(&ws);
+        ws.open_row(vec![first]);
+        assert!(ws.split_with(Axis::Horizontal, shell(&ws)).is_some());
+        assert!(ws.new_tab_with(shell(&ws)).is_some());
+        assert_eq!(ws.panes().count(), 3);
+        let why = ws.room_for_pane().unwrap_err();
+        assert!(
+            why.contains("3 panes are open") && why.contains("max_panes"),
+            "{why}"
+        );
+        assert!(ws.split_with(Axis::Vertical, shell(&ws)).is_none());
+        assert!(ws.new_tab_with(shell(&ws)).is_none());
+        assert!(ws.open_floating(shell(&ws)).is_none());
+        for action in [
+            Action::SplitRight,
+            Action::SplitDown,
+            Action::NewTab,
+            Action::NewFloating,
+            Action::ToggleFloating,
+        ] {
+            assert!(ws.opens_pane(action), "{action}");
+            ws.apply(action);
+        }
+        assert_eq!(ws.panes().count(), 3);
+        assert_eq!(ws.tabs().len(), 2);
+        // One closed makes room for one.
+        let id = ws.focused_id().unwrap();
+        ws.close_pane(id, None);
+        assert!(ws.room_for_pane().is_ok());
+        assert!(ws.open_floating(shell(&ws)).is_some());
+    }
+}
