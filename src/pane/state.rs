@@ -347,8 +347,9 @@ impl Pane {
     pub fn take_damage(&mut self) -> Damage {
         if self.fast_forward.sync_mut().holds_drawn_picture() {
             // What parsing changes meanwhile waits for the update's end
-            // (it ends with every row possibly changed).
-            return Damage::None;
+            // (it ends with every row possibly changed); what the pane did
+            // itself (the view moved) still counts.
+            return self.damage.take(Damage::None);
         }
         self.damage.take(self.fast_forward.take_damage())
     }
@@ -806,6 +807,28 @@ mod tests {
         let mut pane = Pane::detached(PaneId(2), 4, 30, 1 << 20);
         pane.feed(redraw(frame));
         shown(&mut pane)
+    }
+
+    /// An update ends and the next starts between two frames: the picture
+    /// moved on, to the end of the first, and is drawn again.
+    #[test]
+    fn back_to_back_updates_each_show_whole() {
+        let mut pane = Pane::detached(PaneId(1), 4, 30, 1 << 20);
+        pane.feed(redraw(0));
+        shown(&mut pane);
+        pane.take_damage();
+        let first = [SYNC_START, &redraw(1)[..20]].concat();
+        pane.feed(first);
+        assert_eq!(shown(&mut pane), redraw_text(0));
+        assert_eq!(pane.take_damage(), Damage::Full);
+        assert_eq!(pane.take_damage(), Damage::None);
+        let between = [&redraw(1)[20..], SYNC_END, SYNC_START, &redraw(2)[..20]].concat();
+        pane.feed(between);
+        assert_eq!(shown(&mut pane), redraw_text(1));
+        assert_eq!(pane.take_damage(), Damage::Full);
+        pane.feed([&redraw(2)[20..], SYNC_END].concat());
+        assert_eq!(shown(&mut pane), redraw_text(2));
+        assert_eq!(pane.take_damage(), Damage::Full);
     }
 
     #[test]
