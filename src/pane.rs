@@ -9,7 +9,9 @@
 //! character sets, tab stops, insert mode, answers; with [`rep_bound`]
 //! cutting a repeat to what the screen can show) →
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
-//! [`terminal_queries`] answering what vt100 leaves to the embedder. Every
+//! [`terminal_queries`] answering what vt100 leaves to the embedder; while
+//! the program redraws inside a synchronized update, the pane shows the
+//! screen of the update's start ([`sync_update`]). Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
 //! on demand, a window at a time ([`history_window`] picks the bytes;
 //! [`history_text`] writes all of it out as text), when the pane is
@@ -44,6 +46,7 @@ pub mod scroll_view;
 pub mod scrollback;
 pub mod spawn;
 mod state;
+pub mod sync_update;
 pub mod terminal_queries;
 pub mod unfed;
 

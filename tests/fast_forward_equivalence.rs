@@ -142,6 +142,9 @@ fn token() -> BoxedStrategy<Vec<u8>> {
         b"\x1b[?1047l",
         b"\x1b[?1048h",
         b"\x1b[?1048l",
+        // Synchronized updates, opened and closed anywhere.
+        b"\x1b[?2026h",
+        b"\x1b[?2026l",
         b"\x1b[44m\x1b[2L",
         b"\x1b[4:3m",
         b"\x1b[21m",

@@ -187,6 +187,8 @@ fn token() -> BoxedStrategy<Vec<u8>> {
         Just("\x1b[?7l"),
         Just("\x1b[?25l"),
         Just("\x1b[?2004h"),
+        Just("\x1b[?2026h"),
+        Just("\x1b[?2026l"),
         Just("\x1b[?1000h\x1b[?1006h"),
         Just("\x1b[3 q"),
         Just("\x1b(0"),

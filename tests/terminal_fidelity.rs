@@ -321,6 +321,20 @@ fn decrqm_answers_the_modes_tilework_tracks_in_query_order() {
     );
 }
 
+/// Programs ask before they wrap their redraws in synchronized updates.
+#[test]
+fn decrqm_says_synchronized_updates_are_known_and_whether_one_is_open() {
+    assert_eq!(
+        answers_to(b"\x1b[?2026$p\x1b[?2026h\x1b[?2026$p\x1b[?2026l\x1b[?2026$p"),
+        "\x1b[?2026;2$y\x1b[?2026;1$y\x1b[?2026;2$y"
+    );
+    // RIS ends it.
+    assert_eq!(
+        answers_to(b"\x1b[?2026h\x1bc\x1b[?2026$p"),
+        "\x1b[?2026;2$y"
+    );
+}
+
 #[test]
 fn xtversion_names_tilework() {
     assert_eq!(

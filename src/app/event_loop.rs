@@ -34,10 +34,10 @@ use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::{Command, InputRouter, Outcome};
-use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
 use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::pane::spawn::ChildEnv;
+use crate::pane::{Pane, PaneId};
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
 use crate::render::status_bar::tab_at;
@@ -339,6 +339,15 @@ impl<B: FrameSink> App<B> {
         if self.client.router.tick(now) {
             self.clock.changed_now();
         }
+        // A synchronized update a program left open is shown as it is
+        // once its time is out (`pane::sync_update`).
+        if self
+            .ws
+            .panes_mut()
+            .fold(false, |any, pane| pane.end_overdue_sync(now) | any)
+        {
+            self.clock.changed();
+        }
         if self.clock.due(now) {
             self.draw_if_attached(now)?;
         }
@@ -361,6 +370,7 @@ impl<B: FrameSink> App<B> {
                 .min_with(self.ws.next_restart())
                 .min_with(self.ws.next_name_check())
                 .min_with(self.client.input.deadline())
+                .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with(wait_limit),
         );
         Ok(None)

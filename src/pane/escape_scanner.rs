@@ -9,7 +9,8 @@
 //!   [`OscGuard`] can cap them (the only bytes it ever drops);
 //! - where each BEL and each escape sequence other than a short SGR starts
 //!   and ends ([`Finding`]), and what the ones the fast-forward follows
-//!   did (DECSTBM with its parameters, ED, RIS).
+//!   did (DECSTBM with its parameters, ED, RIS, the start and end of a
+//!   synchronized update: `CSI ? 2026 h` / `l`).
 //!
 //! SGR sequences (`ESC [ [0-9:;]* m`, at most [`MAX_SGR_PARAMS`] parameter
 //! bytes) leave no finding: to the fast-forward they are plain output.
@@ -64,6 +65,9 @@ pub struct CsiParams {
     /// A sub-parameter or more bytes than `params` holds: DECSTBM, but not
     /// one this module reads (taken as setting a region).
     unreadable: bool,
+    /// The only mark is a `?` before the parameters: DECSET or DECRST when
+    /// it ends in `h` or `l`.
+    private: bool,
 }
 
 impl CsiParams {
@@ -87,7 +91,20 @@ impl CsiParams {
         let bottom = bottom.saturating_sub(1).min(rows - 1);
         top < bottom && !(top == 0 && bottom == rows - 1)
     }
+
+    /// Whether the parameters list `mode` (as vte reads numbers).
+    fn lists(&self, mode: u32) -> bool {
+        !self.unreadable
+            && self.params[..self.len].split(|&b| b == b';').any(|digits| {
+                digits.iter().fold(0u32, |n, d| {
+                    (n * 10 + u32::from(d - b'0')).min(u32::from(u16::MAX))
+                }) == mode
+            })
+    }
 }
+
+/// The synchronized-update mode (`CSI ? 2026 h` starts one, `l` ends it).
+pub const SYNC_MODE: u32 = 2026;
 
 /// What a sequence that brought vte back to its ground state was, as far as
 /// the fast-forward cares.
@@ -98,6 +115,10 @@ pub enum Ended {
     ScrollbackCleared,
     /// RIS: a new screen altogether.
     Reset,
+    /// `CSI ? 2026 h`: a synchronized update starts.
+    SyncStart,
+    /// `CSI ? 2026 l`: the update ends.
+    SyncEnd,
     Other,
 }
 
@@ -126,6 +147,8 @@ pub struct EscapeScanner {
     osc_seen: usize,
     /// The position of the next byte passed on.
     pos: u64,
+    /// Synchronized updates ended so far ([`Ended::SyncEnd`] findings).
+    sync_ends: u64,
 }
 
 impl EscapeScanner {
@@ -203,6 +226,11 @@ impl EscapeScanner {
         }
         out.extend_from_slice(&input[copy_from..]);
         self.pos = start + (input.len() - cut) as u64;
+    }
+
+    /// How many synchronized updates the output so far ended.
+    pub fn sync_ends(&self) -> u64 {
+        self.sync_ends
     }
 
     /// Where a sequence that may still be a short SGR starts, when the
@@ -306,13 +334,21 @@ impl EscapeScanner {
                 }
             }
             b':' => csi.unreadable = true,
-            0x20..=0x3f => csi.marked = true,
+            0x20..=0x3f => {
+                csi.private = byte == b'?' && !csi.marked && csi.len == 0;
+                csi.marked = true;
+            }
             0x40..=0x7e => {
                 self.seq = Seq::Ground;
                 return match byte {
                     b'r' if !csi.marked => Ended::Decstbm(*csi),
                     // ED 3 erases the scrollback, whatever the details.
                     b'J' => Ended::ScrollbackCleared,
+                    b'h' if csi.private && csi.lists(SYNC_MODE) => Ended::SyncStart,
+                    b'l' if csi.private && csi.lists(SYNC_MODE) => {
+                        self.sync_ends += 1;
+                        Ended::SyncEnd
+                    }
                     _ => Ended::Other,
                 };
             }
@@ -420,6 +456,40 @@ mod tests {
             .collect();
         assert!(matches!(ended[0], Ended::Decstbm(_)));
         assert_eq!(ended[1..], [Ended::ScrollbackCleared, Ended::Reset]);
+    }
+
+    #[test]
+    fn synchronized_updates_are_found_and_their_ends_counted() {
+        let mut s = EscapeScanner::default();
+        let ended = |found: Vec<Finding>| -> Vec<Ended> {
+            found
+                .into_iter()
+                .filter_map(|f| match f {
+                    Finding::Ends(_, e) => Some(e),
+                    Finding::Starts(_) => None,
+                })
+                .collect()
+        };
+        let (_, found) = scan(&mut s, b"\x1b[?2026hframe\x1b[?2026l");
+        assert_eq!(ended(found), [Ended::SyncStart, Ended::SyncEnd]);
+        assert_eq!(s.sync_ends(), 1);
+        let (_, found) = scan(&mut s, b"\x1b[?25;02026l\x1b[?2026");
+        assert_eq!(ended(found), [Ended::SyncEnd]);
+        assert_eq!(scan(&mut s, b"h").1.len(), 1);
+        assert_eq!(s.sync_ends(), 2);
+        // Not the mode: another mark, no mark, a query, another number, a
+        // string that only holds the bytes.
+        for other in [
+            &b"\x1b[>2026l"[..],
+            b"\x1b[2026l",
+            b"\x1b[?2026$p",
+            b"\x1b[?20260l",
+            b"\x1b[?1;2026:1l",
+            b"\x1bPq[?2026l",
+        ] {
+            let (_, found) = scan(&mut EscapeScanner::default(), other);
+            assert!(ended(found).iter().all(|e| *e == Ended::Other), "{other:?}");
+        }
     }
 
     #[test]

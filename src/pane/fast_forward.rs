@@ -44,6 +44,10 @@
 //! here follows vte's state again. (Plain output holds only whole short
 //! SGRs, which the helpers that measure it step over with [`sgr_len`].)
 //!
+//! A synchronized update's start is copied here, as it is parsed, when
+//! its end has not arrived yet: the pane shows that copy until the update
+//! ends ([`crate::pane::sync_update`]).
+//!
 //! Every byte goes to the parser through [`Fidelity::process`], which
 //! completes what vt100 lacks and bounds the work of REP by the screen's
 //! size, then through
@@ -62,6 +66,7 @@ use crate::pane::fidelity::Fidelity;
 use crate::pane::fidelity::answers::Answers;
 use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::ParserPanicked;
+use crate::pane::sync_update::SyncUpdate;
 
 const ESC: u8 = 0x1b;
 const SO: u8 = 0x0e;
@@ -121,6 +126,9 @@ pub struct FastForward {
     touched: Damage,
     /// What every byte goes through on its way to the parser.
     rep: Fidelity,
+    /// The screen shown while a synchronized update is open (followed
+    /// here: its start must be copied before the parser reads on).
+    sync: SyncUpdate,
 }
 
 impl Default for FastForward {
@@ -150,6 +158,7 @@ impl FastForward {
             skipped: 0,
             touched: Damage::Full,
             rep: Fidelity::live(),
+            sync: SyncUpdate::default(),
         }
     }
 
@@ -294,6 +303,26 @@ impl FastForward {
         &mut self.rep
     }
 
+    /// The synchronized update open, if any (see `sync_update`).
+    pub fn sync(&self) -> &SyncUpdate {
+        &self.sync
+    }
+
+    pub fn sync_mut(&mut self) -> &mut SyncUpdate {
+        &mut self.sync
+    }
+
+    /// Ends the open synchronized update's hold (time ran out, the grid
+    /// changed size): the live screen shows, all of it possibly changed.
+    /// Returns whether one was held.
+    pub fn release_sync(&mut self) -> bool {
+        let held = self.sync.release();
+        if held {
+            self.touched = Damage::Full;
+        }
+        held
+    }
+
     /// The rows parsing may have changed since the last call.
     pub fn take_damage(&mut self) -> Damage {
         std::mem::take(&mut self.touched)
@@ -387,10 +416,18 @@ impl FastForward {
                 self.region[grid] = params.may_set_region(screen.size().0);
             }
             Ended::ScrollbackCleared => self.scrolled_at_least = 0,
-            // RIS: vt100 starts a new screen, both grids without regions.
+            // RIS: vt100 starts a new screen, both grids without regions,
+            // and no update is open.
             Ended::Reset => {
                 self.scrolled_at_least = 0;
                 self.region = [false; 2];
+                self.sync.release();
+            }
+            Ended::SyncStart => {
+                self.sync.started(parser.screen(), self.scanner.sync_ends());
+            }
+            Ended::SyncEnd => {
+                self.sync.ended();
             }
             Ended::Other => {}
         }

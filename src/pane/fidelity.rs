@@ -70,6 +70,9 @@ pub struct Modes {
     pub autowrap: bool,
     /// `CSI ? 1004 h`: the program wants `CSI I` / `CSI O` on focus changes.
     pub focus_events: bool,
+    /// `CSI ? 2026 h`: the program is inside a synchronized update (what
+    /// the pane shows meanwhile is `sync_update`'s; this answers DECRQM).
+    pub synchronized: bool,
 }
 
 impl Default for Modes {
@@ -78,6 +81,7 @@ impl Default for Modes {
             insert: false,
             autowrap: true,
             focus_events: false,
+            synchronized: false,
         }
     }
 }

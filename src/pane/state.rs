@@ -345,6 +345,12 @@ impl Pane {
     /// Which rows of the live screen may have changed since the last call
     /// (for the render cache).
     pub fn take_damage(&mut self) -> Damage {
+        if self.fast_forward.sync_mut().holds_drawn_picture() {
+            // What parsing changes meanwhile waits for the update's end
+            // (it ends with every row possibly changed); what the pane did
+            // itself (the view moved) still counts.
+            return self.damage.take(Damage::None);
+        }
         self.damage.take(self.fast_forward.take_damage())
     }
 
@@ -408,6 +414,8 @@ impl Pane {
         }
         // Held-back output was written for the old size.
         self.settle();
+        // A held picture has the old size too; the program redraws anyway.
+        self.release_sync();
         let alternate = self.parser.screen().alternate_screen();
         let reflow = cols != self.cols && !alternate;
         self.primary_cut |= cols != self.cols && alternate;
@@ -466,12 +474,42 @@ impl Pane {
         (self.rows, self.cols)
     }
 
-    /// The screen to draw: the live one or the history view.
+    /// The screen to draw: the live one (as it was at the start of a
+    /// synchronized update still open) or the history view.
     pub fn screen(&self) -> ScreenView<'_> {
         match &self.view {
             ScrollView::Viewing(h) => h.screen(),
-            _ => ScreenView::new(self.parser.screen()),
+            _ => ScreenView::new(match self.fast_forward.sync().frozen() {
+                Some(frozen) => frozen,
+                None => self.parser.screen(),
+            }),
         }
+    }
+
+    /// When the synchronized update the program left open is shown as it
+    /// is ([`crate::pane::sync_update::TIMEOUT`] after it started).
+    pub fn sync_deadline(&self) -> Option<Instant> {
+        self.fast_forward.sync().deadline()
+    }
+
+    /// Shows the live screen if the open synchronized update ran out of
+    /// time by `now`. Returns whether the picture changed.
+    pub fn end_overdue_sync(&mut self, now: Instant) -> bool {
+        if self.sync_deadline().is_none_or(|due| now < due) {
+            return false;
+        }
+        tracing::debug!(id = ?self.id, "a synchronized update did not end in time");
+        self.release_sync()
+    }
+
+    /// Ends the hold of an open synchronized update. Returns whether there
+    /// was one.
+    fn release_sync(&mut self) -> bool {
+        let held = self.fast_forward.release_sync();
+        if held {
+            self.damage.note(Change::ScreenReplaced);
+        }
+        held
     }
 
     /// The program's screen, even while the history is shown.
@@ -563,6 +601,8 @@ impl Pane {
 
     /// The program ended; the pane stays open to show its status.
     pub fn mark_exited(&mut self, info: ExitInfo) {
+        // Its last update will not end now: show what it left.
+        self.release_sync();
         self.damage.note(Change::Exited);
         self.exit = Some(info);
     }
@@ -721,6 +761,140 @@ mod tests {
         // Leaving the alternate screen works as for any program.
         pane.feed(b"\x1b[?1049lmain".to_vec());
         assert_eq!(text(&mut pane), "main");
+    }
+
+    const SYNC_START: &[u8] = b"\x1b[?2026h";
+    const SYNC_END: &[u8] = b"\x1b[?2026l";
+
+    /// A redraw of all rows, each saying `frame`.
+    fn redraw(frame: usize) -> Vec<u8> {
+        (0..4)
+            .flat_map(|row| format!("\x1b[{};1Hframe {frame} row {row}", row + 1).into_bytes())
+            .collect()
+    }
+
+    fn shown(pane: &mut Pane) -> String {
+        pane.settle();
+        pane.screen().contents()
+    }
+
+    #[test]
+    fn a_synchronized_update_shows_whole_when_it_ends() {
+        let mut pane = Pane::detached(PaneId(1), 4, 30, 1 << 20);
+        pane.feed(redraw(0));
+        let first = shown(&mut pane);
+        pane.take_damage();
+        // The update arrives in pieces; frames in between show frame 0.
+        let update = [SYNC_START, &redraw(1), SYNC_END].concat();
+        let (a, rest) = update.split_at(20);
+        let (b, c) = rest.split_at(30);
+        // The copy taken at the start is drawn once, then nothing changes.
+        for (piece, damage) in [(a, Damage::Full), (b, Damage::None)] {
+            pane.feed(piece.to_vec());
+            assert_eq!(shown(&mut pane), first);
+            assert_eq!(pane.take_damage(), damage);
+            assert!(pane.sync_deadline().is_some());
+        }
+        pane.feed(c.to_vec());
+        assert_eq!(shown(&mut pane), redraw_text(1));
+        assert_eq!(pane.take_damage(), Damage::Full);
+        assert_eq!(pane.sync_deadline(), None);
+        // The live screen and the modes were current all along.
+        assert_eq!(pane.live_screen().contents(), redraw_text(1));
+    }
+
+    fn redraw_text(frame: usize) -> String {
+        let mut pane = Pane::detached(PaneId(2), 4, 30, 1 << 20);
+        pane.feed(redraw(frame));
+        shown(&mut pane)
+    }
+
+    /// An update ends and the next starts between two frames: the picture
+    /// moved on, to the end of the first, and is drawn again.
+    #[test]
+    fn back_to_back_updates_each_show_whole() {
+        let mut pane = Pane::detached(PaneId(1), 4, 30, 1 << 20);
+        pane.feed(redraw(0));
+        shown(&mut pane);
+        pane.take_damage();
+        let first = [SYNC_START, &redraw(1)[..20]].concat();
+        pane.feed(first);
+        assert_eq!(shown(&mut pane), redraw_text(0));
+        assert_eq!(pane.take_damage(), Damage::Full);
+        assert_eq!(pane.take_damage(), Damage::None);
+        let between = [&redraw(1)[20..], SYNC_END, SYNC_START, &redraw(2)[..20]].concat();
+        pane.feed(between);
+        assert_eq!(shown(&mut pane), redraw_text(1));
+        assert_eq!(pane.take_damage(), Damage::Full);
+        pane.feed([&redraw(2)[20..], SYNC_END].concat());
+        assert_eq!(shown(&mut pane), redraw_text(2));
+        assert_eq!(pane.take_damage(), Damage::Full);
+    }
+
+    #[test]
+    fn an_update_that_arrives_whole_is_never_held() {
+        let mut pane = Pane::detached(PaneId(1), 4, 30, 1 << 20);
+        let frames: Vec<u8> = (0..3)
+            .flat_map(|f| [SYNC_START, &redraw(f), SYNC_END].concat())
+            .collect();
+        pane.feed(frames);
+        assert_eq!(pane.sync_deadline(), None);
+        assert_eq!(shown(&mut pane), redraw_text(2));
+    }
+
+    #[test]
+    fn an_update_left_open_shows_after_its_time_a_resize_or_the_exit() {
+        for how in ["time", "resize", "exit"] {
+            let mut pane = Pane::detached(PaneId(1), 4, 30, 1 << 20);
+            pane.feed([&redraw(0)[..], SYNC_START, b"\x1b[Hnever ended"].concat());
+            assert!(shown(&mut pane).starts_with("frame 0"), "{how}");
+            let due = pane.sync_deadline().unwrap();
+            match how {
+                "time" => {
+                    assert!(!pane.end_overdue_sync(due - std::time::Duration::from_millis(1)));
+                    assert!(pane.end_overdue_sync(due));
+                }
+                "resize" => pane.resize(5, 30),
+                _ => pane.mark_exited(ExitInfo {
+                    code: 0,
+                    signal: false,
+                }),
+            }
+            assert!(shown(&mut pane).starts_with("never ended"), "{how}");
+            assert_eq!(pane.sync_deadline(), None, "{how}");
+        }
+    }
+
+    #[test]
+    fn a_flood_inside_updates_is_still_fast_forwarded() {
+        let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
+        let bursts: Vec<u8> = (0..20)
+            .flat_map(|burst| {
+                let lines: Vec<u8> = (0..100)
+                    .flat_map(|i| format!("burst {burst} line {i}\r\n").into_bytes())
+                    .collect();
+                [SYNC_START, &lines[..], SYNC_END].concat()
+            })
+            .collect();
+        // Reads that end inside updates, as well as whole ones.
+        for chunk in bursts.chunks(1000) {
+            pane.feed(chunk.to_vec());
+        }
+        let screen = shown(&mut pane);
+        let skipped = pane.bytes_skipped() as usize;
+        assert!(skipped > bursts.len() / 2, "{skipped} of {}", bursts.len());
+        assert!(screen.ends_with("burst 19 line 99"), "{screen}");
+        // A flood inside an update left open is skipped too, and held
+        // nowhere but in the parser: the pane shows the update's start.
+        pane.feed(SYNC_START.to_vec());
+        let before = pane.bytes_skipped();
+        for i in 0..20_000 {
+            pane.feed(format!("held line {i}\r\n").into_bytes());
+        }
+        assert!(pane.bytes_skipped() - before > 200_000);
+        assert_eq!(shown(&mut pane), screen);
+        pane.feed(SYNC_END.to_vec());
+        assert!(shown(&mut pane).ends_with("held line 19999"));
     }
 
     #[test]

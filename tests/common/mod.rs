@@ -30,6 +30,43 @@ struct Shared {
     /// Set by [`Tilework::stop_reading`]: the terminal reads nothing, as a
     /// frozen ssh or a suspended laptop.
     not_reading: bool,
+    /// Set by [`Tilework::record_frames`]: the screen as each of
+    /// tilework's frames left it.
+    frames: Option<Vec<String>>,
+    /// How much of [`FRAME_END`] the output read so far ends with.
+    frame_end_seen: usize,
+}
+
+/// How tilework ends each frame it writes (it wraps each in a synchronized
+/// update).
+const FRAME_END: &[u8] = b"\x1b[?2026l";
+
+impl Shared {
+    /// Takes what tilework wrote: into the parser, and when frames are
+    /// recorded, the screen after each frame's end.
+    fn process(&mut self, bytes: &[u8]) {
+        if self.frames.is_none() {
+            self.parser.process(bytes);
+            return;
+        }
+        let mut from = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            self.frame_end_seen = if b == FRAME_END[self.frame_end_seen] {
+                self.frame_end_seen + 1
+            } else {
+                // The end's first byte (ESC) is nowhere else in it.
+                usize::from(b == FRAME_END[0])
+            };
+            if self.frame_end_seen == FRAME_END.len() {
+                self.frame_end_seen = 0;
+                self.parser.process(&bytes[from..=i]);
+                from = i + 1;
+                let screen = self.parser.screen().contents();
+                self.frames.get_or_insert_with(Vec::new).push(screen);
+            }
+        }
+        self.parser.process(&bytes[from..]);
+    }
 }
 
 pub struct Tilework {
@@ -230,6 +267,8 @@ impl Tilework {
                 closing: false,
                 late_answers: 0,
                 not_reading: false,
+                frames: None,
+                frame_end_seen: 0,
             }),
             Condvar::new(),
         ));
@@ -310,7 +349,7 @@ impl Tilework {
                     cvar.notify_all();
                     break;
                 }
-                s.parser.process(&buf[..n]);
+                s.process(&buf[..n]);
                 // Keep the tail of the raw stream for mode checks.
                 s.raw.extend_from_slice(&buf[..n]);
                 if s.raw.len() > 1 << 20 {
@@ -453,6 +492,24 @@ impl Tilework {
                 pixel_height: 0,
             })
             .unwrap();
+    }
+
+    /// From now on, keeps the screen as each of tilework's frames leaves
+    /// it (see [`Tilework::recorded_frames`]).
+    pub fn record_frames(&self) {
+        self.shared.0.lock().unwrap().frames = Some(Vec::new());
+    }
+
+    /// The screens recorded since [`Tilework::record_frames`], one per
+    /// frame tilework wrote, oldest first.
+    pub fn recorded_frames(&self) -> Vec<String> {
+        self.shared
+            .0
+            .lock()
+            .unwrap()
+            .frames
+            .clone()
+            .unwrap_or_default()
     }
 
     /// The raw bytes tilework wrote most recently (up to 512 KiB).

@@ -97,6 +97,7 @@ fn mode_state(private: bool, mode: u16, screen: &vt100::Screen, modes: &Modes) -
         1005 => set(screen.mouse_protocol_encoding() == Enc::Utf8),
         1006 => set(screen.mouse_protocol_encoding() == Enc::Sgr),
         2004 => set(screen.bracketed_paste()),
+        2026 => set(modes.synchronized),
         _ => 0,
     }
 }

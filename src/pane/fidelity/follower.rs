@@ -146,6 +146,7 @@ impl Follower {
                     });
                 }
                 [1004] => self.modes.focus_events = set,
+                [2026] => self.modes.synchronized = set,
                 [1047..=1049] => replace = true,
                 _ => {}
             }
