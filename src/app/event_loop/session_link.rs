@@ -42,29 +42,29 @@ impl<B: FrameSink> App<B> {
             return Ok(());
         }
         if let Err(err) = self.render() {
-            tracing::warn!("writing to the terminal: {err:#}");
-            if let Some(host) = &self.session {
-                let verdict = host.judge_write_error();
-                self.carry_out(verdict);
-            }
+            self.terminal_failed(&err);
         }
         Ok(())
     }
 
+    /// Writing to the attached terminal failed: it is lost, and let go
+    /// (or the workspace ends, per `on_hangup`).
+    fn terminal_failed(&mut self, err: &anyhow::Error) {
+        tracing::warn!("writing to the terminal: {err:#}");
+        if let Some(host) = &self.session {
+            let verdict = host.judge_write_error();
+            self.carry_out(verdict);
+        }
+    }
+
     /// The attached terminal can take more of a frame it stopped reading:
     /// sent; drawn whole at once if frames were dropped meanwhile. A
-    /// terminal that fails is let go as in [`Self::draw_if_attached`].
+    /// terminal that fails is let go ([`Self::terminal_failed`]).
     pub(super) fn terminal_writable(&mut self) {
         match self.client.terminal_writable() {
             Ok(true) => self.clock.changed_now(),
             Ok(false) => {}
-            Err(err) => {
-                tracing::warn!("writing to the terminal: {err:#}");
-                if let Some(host) = &self.session {
-                    let verdict = host.judge_write_error();
-                    self.carry_out(verdict);
-                }
-            }
+            Err(err) => self.terminal_failed(&err),
         }
     }
 
