@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod dividers;
+pub mod fit;
 pub mod fps_overlay;
 pub mod frame;
 pub mod help_overlay;

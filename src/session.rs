@@ -25,6 +25,7 @@ pub mod client;
 pub mod conversation;
 pub mod dir;
 pub mod host;
+pub mod joining;
 pub mod proto;
 pub mod script;
 pub mod script_client;

@@ -26,6 +26,7 @@
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
 
+mod environment;
 pub mod floating;
 pub mod foreground;
 pub mod grip;

@@ -16,9 +16,10 @@ pub const LOOP_EVENT_CAPACITY: usize = 256;
 pub enum LoopEvent {
     /// A pane's program ended, or its history replay finished.
     Pane(PaneEvent),
-    /// A search thread's result: a copy-mode search, or one pane's part of
-    /// a search across the tab.
-    Search(Box<SearchReport>),
+    /// A search thread's result, for the client whose router asked (see
+    /// [`search_mailbox`]): a copy-mode search, or one pane's part of a
+    /// search across the tab.
+    Search(u64, Box<SearchReport>),
     /// A look at what the panes run (for their names) came back.
     Names(crate::workspace::name_lookup::NameReport),
     /// SIGTERM, SIGHUP or SIGINT arrived.
@@ -33,9 +34,12 @@ pub fn pane_mailbox(tx: &Sender<LoopEvent>) -> PaneMailbox {
     to_loop(tx, LoopEvent::Pane)
 }
 
-/// Where searches report, onto the loop's channel.
-pub fn search_mailbox(tx: &Sender<LoopEvent>) -> SearchMailbox {
-    to_loop(tx, |report| LoopEvent::Search(Box::new(report)))
+/// Where searches of the router of client `client` report, onto the
+/// loop's channel.
+pub fn search_mailbox(tx: &Sender<LoopEvent>, client: u64) -> SearchMailbox {
+    to_loop(tx, move |report| {
+        LoopEvent::Search(client, Box::new(report))
+    })
 }
 
 /// Where the pane-name thread reports, onto the loop's channel.
@@ -49,7 +53,10 @@ pub fn session_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::session::host::
 }
 
 /// Each message wakes the loop after it is sent (see `crate::wake`).
-fn to_loop<T: Send + 'static>(tx: &Sender<LoopEvent>, wrap: fn(T) -> LoopEvent) -> Mailbox<T> {
+fn to_loop<T: Send + 'static>(
+    tx: &Sender<LoopEvent>,
+    wrap: impl Fn(T) -> LoopEvent + Send + Sync + 'static,
+) -> Mailbox<T> {
     let tx = tx.clone();
     Mailbox::new(move |message| {
         let sent = tx.send(wrap(message)).is_ok();

@@ -147,6 +147,21 @@ pub enum Action {
 }
 
 impl Action {
+    /// Whether a read-only terminal (`attach -r`) may do it: it changes
+    /// nothing the other terminals see.
+    pub fn only_looks(self) -> bool {
+        matches!(
+            self,
+            Action::ToggleHelp
+                | Action::ToggleFps
+                | Action::ScrollMode
+                | Action::ScrollPageUp
+                | Action::ScrollPageDown
+                | Action::SearchBackward
+                | Action::Detach
+        )
+    }
+
     /// Whether the action repeats, like tmux's `bind -r`: pressed after
     /// the prefix, it can be pressed again (or another repeating action)
     /// without the prefix while the repeat time runs, so a border moves a

@@ -96,11 +96,23 @@ pub struct Cx<'a> {
     pub searches: &'a SearchMailbox,
     /// Ask before closing or quitting stops a program (`confirm_close`).
     pub confirm_close: bool,
+    /// A terminal attached with `attach -r`: it looks, it does not touch.
+    pub read_only: bool,
 }
 
 impl Cx<'_> {
+    /// Says why a read-only terminal's input went nowhere.
+    pub fn refuse_read_only(&mut self) -> Outcome {
+        self.ui
+            .notify("read-only (attach -r): this terminal looks, it does not type".into());
+        Outcome::redraw()
+    }
+
     /// A key for the programs; says so when one refuses it.
     pub fn send_key(&mut self, key: &KeyEvent) -> Outcome {
+        if self.read_only {
+            return self.refuse_read_only();
+        }
         let delivery = self.to_panes.key(self.ws, key);
         if delivery.refused {
             self.ui
@@ -111,6 +123,9 @@ impl Cx<'_> {
 
     /// Pasted text for the programs; says so when one refuses it.
     pub fn paste(&mut self, text: &str) -> Outcome {
+        if self.read_only {
+            return self.refuse_read_only();
+        }
         let delivery = PaneInput::paste(self.ws, text);
         if delivery.refused {
             self.ui

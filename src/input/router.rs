@@ -36,6 +36,8 @@ pub struct InputRouter {
     /// Theme, borders, status segments: handed to rendering with the UI.
     look: Appearance,
     facts: StatusFacts,
+    /// Its terminal attached with `attach -r`.
+    read_only: bool,
 }
 
 impl InputRouter {
@@ -50,6 +52,7 @@ impl InputRouter {
             confirm_close: true,
             look: Appearance::default(),
             facts: StatusFacts::default(),
+            read_only: false,
         }
     }
 
@@ -75,6 +78,18 @@ impl InputRouter {
     }
 
     /// The profile name the save prompt offers at first.
+    /// Input from a terminal attached with `attach -r`: it may scroll its
+    /// own view, search, and detach; nothing else.
+    pub fn with_read_only(mut self, read_only: bool) -> Self {
+        self.read_only = read_only;
+        self
+    }
+
+    /// Whether its terminal was attached with `attach -r`.
+    pub fn read_only(&self) -> bool {
+        self.read_only
+    }
+
     pub fn with_session_name(mut self, name: Option<String>) -> Self {
         self.session_name = name;
         self
@@ -123,6 +138,7 @@ impl InputRouter {
             session_name: self.session_name.as_deref(),
             searches: &self.searches,
             confirm_close: self.confirm_close,
+            read_only: self.read_only,
         };
         (cx, &mut self.mouse)
     }

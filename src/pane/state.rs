@@ -137,6 +137,7 @@ impl Pane {
             argv: Vec::new(),
             cwd: None,
             env: Vec::new(),
+            unset: Vec::new(),
         };
         let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
         let mut pane = Self::with_parts(

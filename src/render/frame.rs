@@ -83,6 +83,7 @@ pub fn render_frame<B: Backend>(
     echo_of: Option<PaneId>,
 ) -> Result<bool, B::Error> {
     let full = painter.begin(frame_shape(ws, ui.state, overlay.is_some()));
+    let fit = painter.fit();
     let mut frame = terminal.get_frame();
     if full {
         frame.buffer_mut().reset();
@@ -97,13 +98,19 @@ pub fn render_frame<B: Backend>(
     };
     draw(&mut frame, ws, ui, overlay, &mut cache);
     let (left_stale, cursor) = (cache.left_stale, cache.cursor);
+    if let Some(y) = fit.mark_cut(frame.buffer_mut())
+        && let Some(dirty) = painter.dirty_rows().get_mut(usize::from(y))
+    {
+        *dirty = true;
+    }
     let next = std::mem::take(terminal.current_buffer_mut());
     let flushed = painter.flush(&next, terminal.backend_mut());
     *terminal.current_buffer_mut() = next;
     flushed?;
-    match cursor {
+    match cursor.and_then(|at| fit.place(at.x, at.y)) {
         None => terminal.hide_cursor()?,
-        Some(at) => {
+        Some((x, y)) => {
+            let at = Position::new(x, y);
             terminal.show_cursor()?;
             terminal.set_cursor_position(at)?;
         }

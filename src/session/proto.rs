@@ -10,6 +10,7 @@ use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 
 use super::conversation::{Deadline, timed_out};
+pub use super::joining::{AttachMode, Joining};
 use crate::config::colour::Rgb;
 use crate::os;
 use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
@@ -24,10 +25,10 @@ pub const MAX_LINE: usize = 4096;
 /// A client's first message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
-    /// Take over the terminal whose stdin, stdout and stderr come along;
-    /// what it told about itself when its client asked (see
-    /// `client::facts`).
-    Attach(TerminalFacts),
+    /// Show the workspace on the terminal whose stdin, stdout and stderr
+    /// come along; what it told about itself when its client asked (see
+    /// `client::facts`), and how it joins (see [`Joining`]).
+    Attach(TerminalFacts, Joining),
     /// Describe yourself (for `tilework ls`).
     Info,
     /// End the workspace (`tilework kill`).
@@ -82,7 +83,9 @@ pub struct Info {
     pub pid: u32,
     pub panes: usize,
     pub attached: bool,
-    /// The attached terminal stopped reading (its frames are dropped).
+    /// How many terminals are attached.
+    pub clients: usize,
+    /// An attached terminal stopped reading (its frames are dropped).
     pub stalled: bool,
     /// Seconds since the epoch when it started.
     pub started: u64,
@@ -91,7 +94,13 @@ pub struct Info {
 impl Request {
     pub fn line(&self) -> String {
         let verb = match self {
-            Request::Attach(facts) => return format!("{VERSION} attach{}\n", facts_words(facts)),
+            Request::Attach(facts, joining) => {
+                return format!(
+                    "{VERSION} attach{}{}\n",
+                    facts_words(facts),
+                    joining.words()
+                );
+            }
             Request::Info => "info",
             Request::Kill => "kill",
             Request::Call(len) => return format!("{VERSION} call {len}\n"),
@@ -109,7 +118,7 @@ impl Request {
         if let Some(words) = rest.strip_prefix("attach")
             && (words.is_empty() || words.starts_with(' '))
         {
-            return Ok(Request::Attach(parse_facts(words)));
+            return Ok(Request::Attach(parse_facts(words), Joining::parse(words)));
         }
         match rest {
             "info" => Ok(Request::Info),
@@ -220,10 +229,11 @@ impl ServerNote {
                 format!("error {flat}\n")
             }
             ServerNote::Info(info) => format!(
-                "info pid={} panes={} attached={} stalled={} started={}\n",
+                "info pid={} panes={} attached={} clients={} stalled={} started={}\n",
                 info.pid,
                 info.panes,
                 u8::from(info.attached),
+                info.clients,
                 u8::from(info.stalled),
                 info.started
             ),
@@ -251,6 +261,7 @@ impl ServerNote {
                     pid: field("pid")?.parse().ok()?,
                     panes: field("panes")?.parse().ok()?,
                     attached: field("attached")? == "1",
+                    clients: field("clients").and_then(|n| n.parse().ok()).unwrap_or(0),
                     stalled: field("stalled") == Some("1"),
                     started: field("started")?.parse().ok()?,
                 }))
@@ -356,12 +367,18 @@ mod tests {
     #[test]
     fn every_message_reads_back_as_itself() {
         for req in [
-            Request::Attach(TerminalFacts::default()),
-            Request::Attach(TerminalFacts {
-                colours: [Some(Rgb(0xffff, 0, 0x1234)), None, Some(Rgb(1, 2, 3))],
-                kitty_keyboard: true,
-                answered: true,
-            }),
+            Request::Attach(TerminalFacts::default(), Joining::default()),
+            Request::Attach(
+                TerminalFacts {
+                    colours: [Some(Rgb(0xffff, 0, 0x1234)), None, Some(Rgb(1, 2, 3))],
+                    kitty_keyboard: true,
+                    answered: true,
+                },
+                Joining {
+                    mode: AttachMode::DetachOthers,
+                    env: vec![("DISPLAY".into(), Some(":1".into()))],
+                },
+            ),
             Request::Info,
             Request::Kill,
             Request::Call(0),
@@ -391,6 +408,7 @@ mod tests {
                 pid: 42,
                 panes: 3,
                 attached: true,
+                clients: 2,
                 stalled: true,
                 started: 1_700_000_000,
             }),
@@ -418,7 +436,7 @@ mod tests {
         let file = tempfile::tempfile().unwrap();
         send_with_fds(
             &a,
-            &Request::Attach(TerminalFacts::default()).line(),
+            &Request::Attach(TerminalFacts::default(), Joining::default()).line(),
             &[file.as_fd(), file.as_fd()],
         )
         .unwrap();
@@ -426,7 +444,10 @@ mod tests {
         let (line, fds) = recv_request(&b, soon()).unwrap();
         assert_eq!(
             Request::parse(&line),
-            Ok(Request::Attach(TerminalFacts::default()))
+            Ok(Request::Attach(
+                TerminalFacts::default(),
+                Joining::default()
+            ))
         );
         assert_eq!(fds.len(), 2);
         // What followed the request is still there, whole.

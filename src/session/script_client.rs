@@ -289,6 +289,7 @@ mod tests {
                 pid,
                 panes: 1,
                 attached: false,
+                clients: 0,
                 stalled: false,
                 started: 0,
             },

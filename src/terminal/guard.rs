@@ -9,7 +9,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -28,6 +28,9 @@ static SAVED: Mutex<Option<Termios>> = Mutex::new(None);
 /// Alternate screen, SGR mouse with button motion, bracketed paste, focus
 /// events, hidden cursor.
 const ENTER: &[u8] = b"\x1b[?1049h\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[?25l";
+/// [`ENTER`] without mouse reporting, so the outer terminal's own
+/// selection keeps working.
+const ENTER_WITHOUT_MOUSE: &[u8] = b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l";
 /// The reverse of [`ENTER`], plus a reset of the cursor shape and of SGR.
 const LEAVE: &[u8] =
     b"\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0 q\x1b[m\x1b[?1049l\x1b[?25h";
@@ -61,7 +64,7 @@ pub fn enter(mouse: bool) -> io::Result<()> {
     if mouse {
         out.write_all(ENTER)?;
     } else {
-        out.write_all(b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l")?;
+        out.write_all(ENTER_WITHOUT_MOUSE)?;
     }
     Ok(())
 }
@@ -79,8 +82,14 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// Leaves workspace mode. Safe to call from any thread, any number of times.
+/// Leaves workspace mode, on the terminal on stdio and on every attached
+/// terminal ([`TerminalModes`]). Safe to call from any thread, any number
+/// of times: the panic hook, the signal thread and the exit watchdog call
+/// it while the loop may hold a terminal.
 pub fn restore() {
+    for held in held_terminals().drain(..) {
+        held.leave();
+    }
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
@@ -93,6 +102,83 @@ pub fn restore() {
     }
     if let Some(saved) = saved_mode().take() {
         let _ = rustix::termios::tcsetattr(rustix::stdio::stdin(), OptionalActions::Now, &saved);
+    }
+}
+
+/// A terminal in workspace mode that is not on stdio: one attached client's
+/// (see `crate::client`). Held in a process-wide list so that [`restore`]
+/// (a panic, a stuck loop's second signal) puts every attached terminal
+/// back, not only the one a loop could reach.
+struct Held {
+    id: u64,
+    input: OwnedFd,
+    /// Written without waiting: a terminal that stopped reading must not
+    /// hold up a detach or an exit.
+    output: Option<File>,
+    saved: Termios,
+}
+
+impl Held {
+    fn leave(self) {
+        if let Some(mut out) = self.output {
+            let _ = out.write_all(LEAVE);
+        }
+        let _ = rustix::termios::tcsetattr(&self.input, OptionalActions::Now, &self.saved);
+    }
+}
+
+static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+static NEXT_HELD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn held_terminals() -> std::sync::MutexGuard<'static, Vec<Held>> {
+    HELD.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// One attached terminal in workspace mode for as long as this lives:
+/// dropped (the client detaches or is let go), the terminal is put back
+/// as it was.
+#[derive(Debug)]
+pub struct TerminalModes {
+    id: u64,
+}
+
+impl TerminalModes {
+    /// Puts the terminal read on `input` and written on `output` into
+    /// workspace mode (raw, alternate screen, ...), remembering its line
+    /// discipline. `mouse` false leaves mouse reporting off.
+    pub fn enter(input: BorrowedFd<'_>, output: BorrowedFd<'_>, mouse: bool) -> io::Result<Self> {
+        let saved = rustix::termios::tcgetattr(input)?;
+        let mut raw = saved.clone();
+        raw.make_raw();
+        let id = NEXT_HELD.fetch_add(1, Ordering::Relaxed);
+        let input = input.try_clone_to_owned()?;
+        let mut out = crate::os::reopen_nonblocking(output)
+            .or_else(|_| output.try_clone_to_owned().map(File::from))?;
+        held_terminals().push(Held {
+            id,
+            input: input.try_clone()?,
+            output: Some(out.try_clone()?),
+            saved,
+        });
+        let modes = Self { id };
+        rustix::termios::tcsetattr(&input, OptionalActions::Now, &raw)?;
+        out.write_all(if mouse { ENTER } else { ENTER_WITHOUT_MOUSE })?;
+        Ok(modes)
+    }
+}
+
+impl Drop for TerminalModes {
+    fn drop(&mut self) {
+        let held = {
+            let mut list = held_terminals();
+            list.iter()
+                .position(|h| h.id == self.id)
+                .map(|at| list.swap_remove(at))
+        };
+        if let Some(held) = held {
+            held.leave();
+        }
     }
 }
 

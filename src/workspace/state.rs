@@ -62,6 +62,9 @@ pub struct Workspace {
     editor_ansi: bool,
     /// The most panes open at once (see `pane_limit`).
     pub(super) max_panes: usize,
+    /// Which variables an attaching terminal may refresh for new panes
+    /// (`update_environment`; see `environment`).
+    pub(super) update_names: Vec<String>,
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
@@ -97,6 +100,7 @@ impl Workspace {
             names_due: None,
             editor_ansi: false,
             max_panes: crate::config::profile::MAX_PANES,
+            update_names: crate::config::clients::default_update_environment(),
             terminal_colours: [None; 3],
         }
     }

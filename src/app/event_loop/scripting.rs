@@ -65,8 +65,9 @@ impl<B: FrameSink> App<B> {
             return Reply::Error(why);
         }
         tracing::info!(%action, "tilework action");
-        let outcome = self.client.router.run_action(&mut self.ws, action);
-        self.follow_outcome(outcome);
+        let (router, ws) = self.acting_router();
+        let outcome = router.run_action(ws, action);
+        self.follow_outcome(None, outcome);
         Reply::Text(Vec::new())
     }
 
@@ -102,7 +103,7 @@ impl<B: FrameSink> App<B> {
                 id.0
             ));
         }
-        self.follow_outcome(Outcome::sent_to(id));
+        self.follow_outcome(None, Outcome::sent_to(id));
         Reply::Text(Vec::new())
     }
 
@@ -132,7 +133,9 @@ impl<B: FrameSink> App<B> {
                 _ => "there is no tab to open the pane in",
             });
         };
-        self.client.router.focus_moved(&mut self.ws);
+        for client in &mut self.clients {
+            client.router.focus_moved(&mut self.ws);
+        }
         self.clock.changed_now();
         self.ws.names_may_change(Instant::now());
         if let Some(err) = self.ws.pane(id).and_then(|p| p.spawn_error()) {

@@ -16,6 +16,9 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     // under a tab just closed), so each command starts with none and says
     // its own if it has one.
     cx.ui.clear_notice();
+    if cx.read_only && !action.only_looks() {
+        return cx.refuse_read_only();
+    }
     match action {
         Action::ToggleHelp => {
             cx.ui.help = match cx.ui.help {
