@@ -44,3 +44,4 @@ pub mod search_worker;
 pub mod status_facts;
 pub mod to_panes;
 pub mod ui_state;
+pub mod workspace_chooser;

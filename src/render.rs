@@ -16,3 +16,4 @@ pub mod pane_view;
 pub mod popups;
 pub mod status_bar;
 pub mod which_key;
+pub mod workspace_chooser;

@@ -30,3 +30,4 @@ pub mod proto;
 pub mod script;
 pub mod script_client;
 pub mod script_host;
+pub mod workspace_list;

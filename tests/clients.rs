@@ -201,3 +201,52 @@ fn panes_opened_after_an_attach_get_its_environment() {
     a.wait_exit();
     b.wait_exit();
 }
+
+#[test]
+fn c_b_s_shows_another_workspace_on_this_terminal_and_c_b_paren_comes_back() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "one"], 24, 80, &[]);
+    prompt(&a);
+    let mut b = rt.start(&["--session", "two"], 24, 80, &[]);
+    prompt(&b);
+    b.type_line("echo in-two-$((9*9))");
+    b.wait_for_text("in-two-81");
+    // The chooser lists both, with their tabs and panes.
+    a.send("\x02s");
+    a.wait_for_text("workspaces");
+    a.wait_for("both workspaces listed", |s| {
+        let text = s.contents();
+        text.contains("one *") && text.contains("two  (1 tabs, 1 panes, 1 terminal)")
+    });
+    // one, its tab, its pane, then two.
+    a.send("\x1b[B\x1b[B\x1b[B\r");
+    a.wait_for_text("in-two-81");
+    a.type_line("echo typed-from-a-$((7*7))");
+    a.wait_for_text("typed-from-a-49");
+    b.wait_for_text("typed-from-a-49");
+    common::wait_until("ls to show one detached and two with two terminals", || {
+        let ls = rt.run(&["ls"]);
+        ls.lines()
+            .any(|l| l.starts_with("one ") && l.contains("detached"))
+            && ls
+                .lines()
+                .any(|l| l.starts_with("two ") && l.split_whitespace().nth(3) == Some("2"))
+    });
+    // C-b ( goes to the previous workspace by name, round: one.
+    a.send("\x02(");
+    a.wait_for("workspace one again", |s| {
+        !s.contents().contains("in-two-81")
+    });
+    a.type_line("echo back-in-one-$((3*3))");
+    a.wait_for_text("back-in-one-9");
+    assert!(
+        !b.screen_text().contains("back-in-one"),
+        "{}",
+        b.screen_text()
+    );
+    rt.kill("one");
+    rt.kill("two");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    b.wait_exit();
+}

@@ -204,6 +204,7 @@ fn run_workspace(
     app.writer = opts.writer;
     app.window_size = opts.config.window_size;
     app.latest = Some(first_link);
+    app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.fit_layout();
     let mut result = app.run();
@@ -274,6 +275,8 @@ pub(super) struct App<B: FrameSink> {
     /// Attach and detach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
     pub(super) session: Option<crate::session::host::Host>,
+    /// Where threads the loop starts for input report (`C-b s`'s list).
+    pub(super) loop_tx: Option<crossbeam_channel::Sender<LoopEvent>>,
     /// The links whose clients said their terminal changed size: see
     /// `follow_terminal_sizes`.
     pub(super) resize_news: Vec<u64>,
@@ -336,6 +339,7 @@ impl<B: FrameSink> App<B> {
             feed_rotation: 0,
             throttle: TypingThrottle::default(),
             session: None,
+            loop_tx: None,
             resize_news: Vec::new(),
         };
         app.tell_panes_the_colours();
@@ -770,6 +774,11 @@ impl<B: FrameSink> App<B> {
                     router.search_result(&mut self.ws, *result);
                     self.clock.changed_now();
                 }
+                LoopEvent::Workspaces {
+                    client,
+                    wanted,
+                    list,
+                } => self.workspaces_listed(client, wanted, &list),
                 LoopEvent::Names(report) => {
                     if self.ws.names_found(report) {
                         self.clock.changed();

@@ -20,6 +20,13 @@ pub enum LoopEvent {
     /// [`search_mailbox`]): a copy-mode search, or one pane's part of a
     /// search across the tab.
     Search(u64, Box<SearchReport>),
+    /// The running workspaces, listed for client `client` (its router's
+    /// key) as it wanted.
+    Workspaces {
+        client: u64,
+        wanted: crate::input::workspace_chooser::WorkspacesWanted,
+        list: Vec<crate::session::workspace_list::WorkspaceEntry>,
+    },
     /// A look at what the panes run (for their names) came back.
     Names(crate::workspace::name_lookup::NameReport),
     /// SIGTERM, SIGHUP or SIGINT arrived.
@@ -39,6 +46,19 @@ pub fn pane_mailbox(tx: &Sender<LoopEvent>) -> PaneMailbox {
 pub fn search_mailbox(tx: &Sender<LoopEvent>, client: u64) -> SearchMailbox {
     to_loop(tx, move |report| {
         LoopEvent::Search(client, Box::new(report))
+    })
+}
+
+/// Where a list of the workspaces for client `client` reports.
+pub fn workspaces_mailbox(
+    tx: &Sender<LoopEvent>,
+    client: u64,
+    wanted: crate::input::workspace_chooser::WorkspacesWanted,
+) -> Mailbox<Vec<crate::session::workspace_list::WorkspaceEntry>> {
+    to_loop(tx, move |list| LoopEvent::Workspaces {
+        client,
+        wanted,
+        list,
     })
 }
 

@@ -201,7 +201,10 @@ fn the_loop_keeps_no_second_screen_buffer_across_a_resize() {
     // Swapping makes the spare buffer current (and clears the real one:
     // this is the test's last look at the screen).
     h.app.clients[0].terminal.swap_buffers();
-    assert_eq!(h.app.clients[0].terminal.current_buffer_mut().content.len(), 0);
+    assert_eq!(
+        h.app.clients[0].terminal.current_buffer_mut().content.len(),
+        0
+    );
 }
 
 /// Real programs, real `/proc`: an idle shell's tab and border say its

@@ -144,6 +144,13 @@ pub enum Action {
     /// Opens the focused pane's whole history in `$VISUAL`/`$EDITOR`, in a
     /// floating pane.
     EditScrollback,
+    /// Lists the running workspaces with their tabs and panes; Enter shows
+    /// the chosen one on this terminal (tmux's `choose-tree`).
+    ChooseWorkspace,
+    /// Shows the previous / next running workspace (by name) on this
+    /// terminal (tmux's `switch-client -p` / `-n`).
+    PrevWorkspace,
+    NextWorkspace,
 }
 
 impl Action {
@@ -159,6 +166,9 @@ impl Action {
                 | Action::ScrollPageDown
                 | Action::SearchBackward
                 | Action::Detach
+                | Action::ChooseWorkspace
+                | Action::PrevWorkspace
+                | Action::NextWorkspace
         )
     }
 
@@ -219,6 +229,9 @@ impl Action {
             Action::ToggleFps,
             Action::SendPrefix,
             Action::Detach,
+            Action::ChooseWorkspace,
+            Action::PrevWorkspace,
+            Action::NextWorkspace,
             Action::Quit,
         ]);
         all.extend([
@@ -268,6 +281,9 @@ impl Action {
             Action::ToggleFps => "toggle-fps".into(),
             Action::SendPrefix => "send-prefix".into(),
             Action::Detach => "detach".into(),
+            Action::ChooseWorkspace => "choose-workspace".into(),
+            Action::PrevWorkspace => "previous-workspace".into(),
+            Action::NextWorkspace => "next-workspace".into(),
             Action::Quit => "quit".into(),
             Action::ToggleFloating => "toggle-floating".into(),
             Action::NewFloating => "new-floating".into(),
@@ -317,6 +333,11 @@ impl Action {
             Action::ToggleFps => "show / hide the fps overlay".into(),
             Action::SendPrefix => "send the prefix key to the pane".into(),
             Action::Detach => "detach: tilework keeps running (tilework attach)".into(),
+            Action::ChooseWorkspace => {
+                "choose a running workspace, tab or pane to show on this terminal".into()
+            }
+            Action::PrevWorkspace => "show the previous workspace on this terminal".into(),
+            Action::NextWorkspace => "show the next workspace on this terminal".into(),
             Action::Quit => "quit tilework (kills every pane)".into(),
             Action::ToggleFloating => {
                 "show / hide the floating panes (a scratch shell the first time)".into()

@@ -504,6 +504,9 @@ impl Default for Keymap {
             (prefix, Action::SendPrefix),
             (key(Char('Q'), none), Action::Quit),
             (key(Char('d'), none), Action::Detach),
+            (key(Char('s'), none), Action::ChooseWorkspace),
+            (key(Char('('), none), Action::PrevWorkspace),
+            (key(Char(')'), none), Action::NextWorkspace),
             // Tabs and panes, tmux's keys where tmux has one.
             (key(Char('&'), none), Action::CloseTab),
             (key(Char(','), none), Action::RenameTab),

@@ -58,6 +58,9 @@ fn topic(action: Action) -> usize {
         | Action::ToggleFps
         | Action::SendPrefix
         | Action::Detach
+        | Action::ChooseWorkspace
+        | Action::PrevWorkspace
+        | Action::NextWorkspace
         | Action::Quit => 5,
     }
 }

@@ -230,6 +230,22 @@ impl InputRouter {
     /// The loop saved the workspace as profile `name` (a
     /// [`Command::SaveProfile`]): says how it went, and offers the name
     /// next time.
+    /// The running workspaces came, for `C-b s`'s chooser if it is still
+    /// open; `current` is this workspace. Returns whether to redraw.
+    pub fn workspaces_listed(
+        &mut self,
+        list: &[crate::session::workspace_list::WorkspaceEntry],
+        current: &str,
+    ) -> bool {
+        match self.ui.workspaces.as_mut() {
+            Some(chooser) => {
+                chooser.fill(list, current);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Tells the user something in the status bar for a moment.
     pub fn notify(&mut self, text: String) {
         self.ui.notify(text);

@@ -70,6 +70,8 @@ pub struct UiState {
     pub(in crate::input) show_fps: bool,
     pub(in crate::input) prompt: Option<Prompt>,
     pub(in crate::input) search_all: Option<SearchAllResults>,
+    /// `C-b s`'s list of workspaces, open.
+    pub(in crate::input) workspaces: Option<crate::input::workspace_chooser::WorkspaceChooser>,
     pub(in crate::input) mouse_selection: Option<MouseSelection>,
     /// tilework's own paste buffer: the last thing copied.
     pub(in crate::input) copy_buffer: Option<String>,
@@ -141,7 +143,10 @@ impl UiState {
     /// A popup covers the panes (help, which-key, search results): the
     /// terminal's cursor is hidden, or it would blink on top of it.
     pub fn popup_shown(&self) -> bool {
-        self.help_shown() || self.which_key_shown() || self.search_all.is_some()
+        self.help_shown()
+            || self.which_key_shown()
+            || self.search_all.is_some()
+            || self.workspaces.is_some()
     }
 
     pub fn fps_shown(&self) -> bool {
@@ -150,6 +155,11 @@ impl UiState {
 
     pub fn prompt(&self) -> Option<&Prompt> {
         self.prompt.as_ref()
+    }
+
+    /// `C-b s`'s chooser, when open.
+    pub fn workspaces(&self) -> Option<&crate::input::workspace_chooser::WorkspaceChooser> {
+        self.workspaces.as_ref()
     }
 
     pub fn search_all(&self) -> Option<&SearchAllResults> {

@@ -142,6 +142,7 @@ pub fn frame_shape(ws: &Workspace, ui: &UiState, fps_overlay: bool) -> FrameShap
             || ui.help_shown()
             || ui.which_key_shown()
             || ui.search_all().is_some()
+            || ui.workspaces().is_some()
             || ui.copy().is_active()
             || ui.mouse_selection().is_some(),
     }
@@ -286,6 +287,15 @@ pub fn draw(
         frame.render_widget(
             SearchAllOverlay {
                 results,
+                frame: popup,
+            },
+            panes_area,
+        );
+    }
+    if let Some(chooser) = state.workspaces() {
+        frame.render_widget(
+            crate::render::workspace_chooser::WorkspaceChooserPopup {
+                chooser,
                 frame: popup,
             },
             panes_area,

@@ -329,24 +329,53 @@ fn spawn_workspace(
 /// until it is let go. `child`: the workspace process when we started it
 /// (its status is ours if it dies without a word). Returns the exit status.
 pub fn run_attached(
-    stream: UnixStream,
+    mut stream: UnixStream,
     name: &str,
-    child: Option<Child>,
+    mut child: Option<Child>,
     joining: &Joining,
 ) -> Result<i32> {
     let stdin = io::stdin();
     let saved = rustix::termios::tcgetattr(&stdin).ok();
     let fallback = Fallback { saved };
-    let signals = forward_signals(&stream, fallback.clone())?;
     let facts = ask_the_terminal(fallback.saved.as_ref());
-    proto::send_with_fds(
-        &stream,
-        &Request::Attach(facts, joining.clone()).line(),
-        &[stdin.as_fd(), io::stdout().as_fd(), io::stderr().as_fd()],
-    )
-    .with_context(|| format!("handing the terminal to workspace {name}"))?;
-    let outcome = wait_for_word(&stream);
-    signals.close();
+    let mut name = name.to_string();
+    let mut joining = joining.clone();
+    let outcome = loop {
+        let signals = forward_signals(&stream, fallback.clone())?;
+        proto::send_with_fds(
+            &stream,
+            &Request::Attach(facts, joining.clone()).line(),
+            &[stdin.as_fd(), io::stdout().as_fd(), io::stderr().as_fd()],
+        )
+        .with_context(|| format!("handing the terminal to workspace {name}"))?;
+        let outcome = wait_for_word(&stream);
+        signals.close();
+        let Word::Switch { to, select } = outcome else {
+            break outcome;
+        };
+        // `C-b s` chose another workspace: the same terminal goes there
+        // (the one left put it back as it was meanwhile).
+        let path = dir::socket_path(&dir::runtime_dir()?, &to);
+        match connect(&path) {
+            Ok(next) => {
+                stream = next;
+                name = to;
+                joining.select = select;
+                joining.mode = super::joining::AttachMode::Join;
+                // Its status is no longer this terminal's to report.
+                child = None;
+            }
+            Err(err) => {
+                fallback.restore_screen();
+                fallback.restore_mode();
+                say(&format!(
+                    "[left workspace {name} for {to}, which cannot be reached: {err}]"
+                ));
+                return Ok(1);
+            }
+        }
+    };
+    let name = name.as_str();
     match outcome {
         Word::Detached(reason) => {
             // The workspace wrote the same, but never waits for a terminal
@@ -376,6 +405,8 @@ pub fn run_attached(
             wait_gone(&stream, child);
             bail!("{text}")
         }
+        // The loop above followed every switch.
+        Word::Switch { to, .. } => bail!("an unexpected switch to {to}"),
         Word::Silence => {
             // It died without restoring the terminal, or after a panic
             // that did (its message is on the screen).
@@ -424,6 +455,11 @@ fn ask_the_terminal(saved: Option<&rustix::termios::Termios>) -> TerminalFacts {
 /// How the workspace let go of the terminal.
 enum Word {
     Detached(DetachReason),
+    /// Show workspace `to` instead.
+    Switch {
+        to: String,
+        select: Option<(usize, Option<u32>)>,
+    },
     Exit {
         code: i32,
         killed: bool,
@@ -441,6 +477,9 @@ fn wait_for_word(stream: &UnixStream) -> Word {
                 for line in lines {
                     match ServerNote::parse(&line) {
                         Some(ServerNote::Detached(reason)) => return Word::Detached(reason),
+                        Some(ServerNote::Switch { name, select }) => {
+                            return Word::Switch { to: name, select };
+                        }
                         Some(ServerNote::Exit { code, killed }) => {
                             return Word::Exit { code, killed };
                         }

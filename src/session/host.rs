@@ -61,6 +61,9 @@ pub struct Joined {
     pub env: Vec<(String, Option<String>)>,
     /// The terminals it detached (`attach -d`): the loop drops theirs.
     pub detached: Vec<u64>,
+    /// The tab (from 1) and pane to show it (`C-b s` chose them from
+    /// another workspace).
+    pub select: Option<(usize, Option<u32>)>,
 }
 
 /// What the session's threads tell the loop.
@@ -242,6 +245,7 @@ impl Host {
             read_only: arrival.joining.mode == AttachMode::ReadOnly,
             env: arrival.joining.env,
             detached,
+            select: arrival.joining.select,
         })
     }
 
@@ -278,6 +282,23 @@ impl Host {
         // The link thread sees the end and exits, closing its copy.
         let _ = attached.stream.shutdown(std::net::Shutdown::Both);
         tracing::info!(session = %self.name, link, ?reason, "terminal detached");
+    }
+
+    /// Lets link `link`'s terminal go to show workspace `name` (its tab and
+    /// pane `select`): its client attaches there. The caller drops the
+    /// terminal's client.
+    pub fn switch(&mut self, link: u64, name: &str, select: Option<(usize, Option<u32>)>) {
+        let Some(at) = self.attached.iter().position(|a| a.link == link) else {
+            return;
+        };
+        let attached = self.attached.remove(at);
+        let note = ServerNote::Switch {
+            name: name.to_string(),
+            select,
+        };
+        let _ = tell(&attached.stream, &note);
+        let _ = attached.stream.shutdown(std::net::Shutdown::Both);
+        tracing::info!(session = %self.name, link, to = name, "terminal switched workspace");
     }
 
     /// What to do about news from link `link`.

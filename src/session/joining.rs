@@ -38,6 +38,9 @@ pub struct Joining {
     /// Each variable of `update_environment`: its value in the attaching
     /// shell, or `None` where it is unset there.
     pub env: Vec<(String, Option<String>)>,
+    /// The tab (from 1) and pane to show once attached (`C-b s` chose
+    /// them in another workspace).
+    pub select: Option<(usize, Option<u32>)>,
 }
 
 /// The longest value sent (a path or a display name is far shorter; the
@@ -55,7 +58,11 @@ impl Joining {
                 (name.clone(), value)
             })
             .collect();
-        Self { mode, env }
+        Self {
+            mode,
+            env,
+            select: None,
+        }
     }
 
     /// The words after `attach` (each starts with a space): ` mode=…`,
@@ -66,6 +73,7 @@ impl Joining {
             words.push_str(" mode=");
             words.push_str(mode);
         }
+        words.push_str(&select_words(self.select));
         for (name, value) in &self.env {
             match value {
                 Some(value) => {
@@ -86,7 +94,10 @@ impl Joining {
     /// The reverse of [`Joining::words`]; other words (the terminal's
     /// facts, a newer client's) are skipped.
     pub fn parse(words: &str) -> Self {
-        let mut joining = Self::default();
+        let mut joining = Self {
+            select: parse_select(words),
+            ..Self::default()
+        };
         for word in words.split_whitespace() {
             if let Some(mode) = word.strip_prefix("mode=") {
                 joining.mode = match mode {
@@ -108,6 +119,26 @@ impl Joining {
         }
         joining
     }
+}
+
+/// ` tab=N pane=M` for a tab and pane to show, nothing for none.
+pub fn select_words(select: Option<(usize, Option<u32>)>) -> String {
+    match select {
+        None => String::new(),
+        Some((tab, None)) => format!(" tab={tab}"),
+        Some((tab, Some(pane))) => format!(" tab={tab} pane={pane}"),
+    }
+}
+
+/// The reverse of [`select_words`]; other words are skipped.
+pub fn parse_select(words: &str) -> Option<(usize, Option<u32>)> {
+    let field = |name: &str| {
+        words
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
+    };
+    let tab = field("tab")?.parse().ok()?;
+    Some((tab, field("pane").and_then(|p| p.parse().ok())))
 }
 
 /// A variable name a shell would take; anything else is not passed on.
@@ -176,6 +207,7 @@ mod tests {
                 ("KRB5CCNAME".into(), None),
                 ("ODD".into(), Some("a=b%c ü".into())),
             ],
+            select: Some((3, Some(12))),
         };
         let words = joining.words();
         assert!(!words.contains("a=b%c"), "{words}");

@@ -67,6 +67,12 @@ pub enum DetachReason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerNote {
     Detached(DetachReason),
+    /// Let go to show another workspace (`C-b s`): the client attaches
+    /// there, with the tab and pane to show (`Joining::select`).
+    Switch {
+        name: String,
+        select: Option<(usize, Option<u32>)>,
+    },
     /// The workspace ended with this status; `killed` by `tilework kill`.
     Exit {
         code: i32,
@@ -217,6 +223,9 @@ impl ServerNote {
     pub fn line(&self) -> String {
         match self {
             ServerNote::Detached(reason) => format!("detached {}\n", reason.word()),
+            ServerNote::Switch { name, select } => {
+                format!("switch {name}{}\n", super::joining::select_words(*select))
+            }
             ServerNote::Exit { code, killed } => {
                 format!("exit {code}{}\n", if *killed { " killed" } else { "" })
             }
@@ -244,6 +253,14 @@ impl ServerNote {
         let (verb, rest) = line.split_once(' ').unwrap_or((line, ""));
         match verb {
             "detached" => DetachReason::from_word(rest).map(ServerNote::Detached),
+            "switch" => {
+                let (name, words) = rest.split_once(' ').unwrap_or((rest, ""));
+                super::dir::check_name(name).ok()?;
+                Some(ServerNote::Switch {
+                    name: name.to_string(),
+                    select: super::joining::parse_select(words),
+                })
+            }
             "exit" => {
                 let (code, flag) = rest.split_once(' ').unwrap_or((rest, ""));
                 Some(ServerNote::Exit {
@@ -377,6 +394,7 @@ mod tests {
                 Joining {
                     mode: AttachMode::DetachOthers,
                     env: vec![("DISPLAY".into(), Some(":1".into()))],
+                    select: Some((1, None)),
                 },
             ),
             Request::Info,
@@ -404,6 +422,14 @@ mod tests {
                 killed: true,
             },
             ServerNote::Error("no such profile".into()),
+            ServerNote::Switch {
+                name: "other".into(),
+                select: Some((2, Some(7))),
+            },
+            ServerNote::Switch {
+                name: "plain".into(),
+                select: None,
+            },
             ServerNote::Info(Info {
                 pid: 42,
                 panes: 3,

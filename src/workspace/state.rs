@@ -328,7 +328,10 @@ impl Workspace {
             | Action::SearchBackward
             | Action::SearchAllPanes
             | Action::SaveSession
-            | Action::Detach => false,
+            | Action::Detach
+            | Action::ChooseWorkspace
+            | Action::PrevWorkspace
+            | Action::NextWorkspace => false,
             Action::ToggleFloating => self.toggle_floating(),
             Action::NewFloating => {
                 let launch = self.shell_launch_here();

@@ -13,9 +13,11 @@ use super::App;
 use crate::client::Client;
 use crate::config::clients::WindowSize;
 use crate::input::router::Command;
+use crate::input::workspace_chooser::{WorkspaceTarget, WorkspacesWanted};
 use crate::render::frame;
 use crate::session::host::{Joined, SessionEvent, Verdict};
 use crate::session::proto::DetachReason;
+use crate::session::workspace_list::{WorkspaceEntry, neighbour};
 use crate::terminal::frame_sink::FrameSink;
 
 impl<B: FrameSink> App<B> {
@@ -46,28 +48,127 @@ impl<B: FrameSink> App<B> {
         }
     }
 
-    /// Takes the detach command out of `commands` and carries it out for
-    /// client `from` (the one whose key or script asked).
+    /// Takes the session's commands out of `commands` (detach, listing
+    /// and switching workspaces) and carries them out for client `from`
+    /// (the one whose key or script asked).
     pub(super) fn take_session_commands(
         &mut self,
         from: Option<usize>,
         commands: &mut Vec<Command>,
     ) {
-        if !commands.contains(&Command::Detach) {
+        if !commands.iter().any(is_session_command) {
             return;
         }
-        commands.retain(|c| *c != Command::Detach);
-        let link = from
-            .and_then(|at| self.clients.get(at))
-            .and_then(|c| c.link);
-        if self.session.is_some() {
-            match link {
-                Some(link) => self.carry_out(Verdict::Detach(link, DetachReason::Key)),
-                // A script's detach: every terminal goes, as tmux's
-                // `detach-client -a` from outside would.
-                None => self.carry_out(Verdict::DetachAll(DetachReason::Key)),
+        let (ours, rest): (Vec<Command>, Vec<Command>) = std::mem::take(commands)
+            .into_iter()
+            .partition(is_session_command);
+        *commands = rest;
+        let client = from.and_then(|at| self.clients.get(at));
+        let link = client.and_then(|c| c.link);
+        let key = client.map(Client::router_key);
+        if self.session.is_none() {
+            return;
+        }
+        for command in ours {
+            match command {
+                Command::Detach => match link {
+                    Some(link) => self.carry_out(Verdict::Detach(link, DetachReason::Key)),
+                    // A script's detach: every terminal goes, as tmux's
+                    // `detach-client -a` from outside would.
+                    None => self.carry_out(Verdict::DetachAll(DetachReason::Key)),
+                },
+                Command::ListWorkspaces(wanted) => {
+                    let (Some(key), Some(tx)) = (key, &self.loop_tx) else {
+                        continue;
+                    };
+                    crate::session::workspace_list::spawn(
+                        crate::app::loop_event::workspaces_mailbox(tx, key, wanted),
+                    );
+                }
+                Command::SwitchWorkspace(target) => {
+                    if let Some(link) = link {
+                        self.switch_workspace(link, &target);
+                    }
+                }
+                _ => {}
             }
         }
+    }
+
+    /// The workspaces were listed for the client whose router's key is
+    /// `client`: into its chooser, or a step to the previous or next one.
+    pub(super) fn workspaces_listed(
+        &mut self,
+        client: u64,
+        wanted: WorkspacesWanted,
+        list: &[WorkspaceEntry],
+    ) {
+        let Some(at) = self.clients.iter().position(|c| c.router_key() == client) else {
+            return;
+        };
+        let current = self
+            .session
+            .as_ref()
+            .map(|h| h.name().to_string())
+            .unwrap_or_default();
+        match wanted {
+            WorkspacesWanted::Chooser => {
+                if self.clients[at].router.workspaces_listed(list, &current) {
+                    self.clock.changed_now();
+                }
+            }
+            WorkspacesWanted::Step(step) => {
+                let names: Vec<String> = list.iter().map(|e| e.name.clone()).collect();
+                let target = neighbour(&names, &current, step).map(|name| WorkspaceTarget {
+                    name: name.to_string(),
+                    tab: None,
+                    pane: None,
+                });
+                match (target, self.clients[at].link) {
+                    (Some(target), Some(link)) => self.switch_workspace(link, &target),
+                    _ => {
+                        self.clients[at]
+                            .router
+                            .notify("no other workspace is running".into());
+                        self.clock.changed_now();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Shows `target` on link `link`'s terminal: in this workspace, its tab
+    /// and pane are selected; another workspace takes the terminal (its
+    /// client attaches there) and this one lets it go.
+    fn switch_workspace(&mut self, link: u64, target: &WorkspaceTarget) {
+        let Some(host) = self.session.as_mut() else {
+            return;
+        };
+        if target.name == host.name() {
+            self.select_place(target.tab.map(|tab| (tab, target.pane)));
+            return;
+        }
+        host.switch(link, &target.name, target.tab.map(|tab| (tab, target.pane)));
+        self.clients.retain(|c| c.link != Some(link));
+        if self.latest == Some(link) {
+            self.latest = self.clients.last().and_then(|c| c.link);
+        }
+        self.fit_layout();
+        self.tell_panes_the_colours();
+    }
+
+    /// Shows tab `tab` (from 1) and focuses pane `pane` there.
+    fn select_place(&mut self, select: Option<(usize, Option<u32>)>) {
+        let Some((tab, pane)) = select else {
+            return;
+        };
+        if tab > 0 {
+            self.ws.select_tab(tab - 1);
+        }
+        if let Some(pane) = pane {
+            self.ws.focus_pane(crate::pane::PaneId(pane));
+        }
+        self.clock.changed_now();
     }
 
     /// SIGHUP follows `on_hangup` in a session; every other signal (and
@@ -215,6 +316,7 @@ impl<B: FrameSink> App<B> {
         }
         let link = joined.link;
         let read_only = joined.read_only;
+        let select = joined.select;
         if !joined.env.is_empty() {
             self.ws.update_environment(&joined.env);
         }
@@ -232,6 +334,7 @@ impl<B: FrameSink> App<B> {
         if !read_only {
             self.latest = Some(link);
         }
+        self.select_place(select);
         self.tell_panes_the_colours();
         self.fit_layout();
         self.clock.changed_now();
@@ -261,4 +364,11 @@ impl<B: FrameSink> App<B> {
         }
         self.render()
     }
+}
+
+fn is_session_command(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Detach | Command::ListWorkspaces(_) | Command::SwitchWorkspace(_)
+    )
 }

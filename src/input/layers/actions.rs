@@ -6,9 +6,10 @@ use ratatui::crossterm::event::KeyEvent;
 use super::Cx;
 use crate::config::action::Action;
 use crate::input::help::HelpView;
-use crate::input::outcome::Outcome;
+use crate::input::outcome::{Command, Outcome};
 use crate::input::prompt::PromptKind;
 use crate::input::ui_state::Confirm;
+use crate::input::workspace_chooser::WorkspacesWanted;
 
 pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     // A notice tells how the last command went: left up for its three
@@ -20,6 +21,24 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
         return cx.refuse_read_only();
     }
     match action {
+        Action::ChooseWorkspace => {
+            cx.ui.workspaces = Some(crate::input::workspace_chooser::WorkspaceChooser::waiting());
+            let mut out = Outcome::redraw();
+            out.commands
+                .push(Command::ListWorkspaces(WorkspacesWanted::Chooser));
+            return out;
+        }
+        Action::PrevWorkspace | Action::NextWorkspace => {
+            let step = if action == Action::PrevWorkspace {
+                -1
+            } else {
+                1
+            };
+            let mut out = Outcome::default();
+            out.commands
+                .push(Command::ListWorkspaces(WorkspacesWanted::Step(step)));
+            return out;
+        }
         Action::ToggleHelp => {
             cx.ui.help = match cx.ui.help {
                 Some(_) => None,
