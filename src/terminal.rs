@@ -10,6 +10,7 @@
 pub mod clipboard;
 pub mod frame_sink;
 pub mod guard;
+pub mod input_parser;
 pub mod key_reader;
 pub mod late_replies;
 pub mod outbox;
