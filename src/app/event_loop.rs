@@ -113,7 +113,8 @@ fn run_workspace(
 ) -> Result<i32> {
     super::signals::spawn_signal_thread(events_tx.clone())?;
     crate::diag::panic_guard::clean_up_on_panic(|| {
-        crate::terminal::guard::restore();
+        let message = crate::diag::panic_guard::last_panic();
+        crate::terminal::guard::restore_telling(message.as_deref());
         crate::pane::children::kill_all();
     });
     let (started, first) = opts.session.begin(

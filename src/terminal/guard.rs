@@ -87,8 +87,20 @@ impl Drop for TerminalGuard {
 /// of times: the panic hook, the signal thread and the exit watchdog call
 /// it while the loop may hold a terminal.
 pub fn restore() {
-    for held in held_terminals().drain(..) {
+    restore_telling(None);
+}
+
+/// [`restore`], then `note` (a panic's message) on every terminal put
+/// back, where its user reads it.
+pub fn restore_telling(note: Option<&str>) {
+    // Each line on its own row of a terminal left in raw mode's
+    // neighbourhood: `\r\n`, not `\n`.
+    let note = note.map(|text| format!("tilework: {}\r\n", text.replace('\n', "\r\n")));
+    for mut held in held_terminals().drain(..) {
         held.leave();
+        if let (Some(out), Some(note)) = (held.output.as_mut(), &note) {
+            let _ = out.write_all(note.as_bytes());
+        }
     }
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
@@ -119,8 +131,8 @@ struct Held {
 }
 
 impl Held {
-    fn leave(self) {
-        if let Some(mut out) = self.output {
+    fn leave(&mut self) {
+        if let Some(out) = self.output.as_mut() {
             let _ = out.write_all(LEAVE);
         }
         let _ = rustix::termios::tcsetattr(&self.input, OptionalActions::Now, &self.saved);
@@ -176,7 +188,7 @@ impl Drop for TerminalModes {
                 .position(|h| h.id == self.id)
                 .map(|at| list.swap_remove(at))
         };
-        if let Some(held) = held {
+        if let Some(mut held) = held {
             held.leave();
         }
     }

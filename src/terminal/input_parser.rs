@@ -38,9 +38,8 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 pub use paste::PASTE_PIECE;
 pub use reply::Reply;
 
-/// How long a lone ESC (or ESC and an intro byte: `[`, `O`, `]`, `P`)
-/// waits for the rest of a sequence before it is the Esc key (or Alt and
-/// that key).
+/// How long a lone ESC waits for the rest of a sequence before it is the
+/// Esc key.
 pub const ESC_WAIT: Duration = Duration::from_millis(10);
 
 /// How long a sequence that has begun may take to arrive whole (its rest
@@ -151,7 +150,8 @@ impl InputParser {
             State::Ground => return None,
             State::Paste => return Some(self.paste.last + PASTE_IDLE),
             State::Escape => ESC_WAIT,
-            State::Csi | State::Ss3 | State::Osc | State::Dcs if self.held.len() <= 2 => ESC_WAIT,
+            // `ESC [` is far more often a key's sequence split between two
+            // reads than Alt-[ typed: it waits as long as any sequence.
             _ => SEQUENCE_WAIT,
         };
         Some(self.since + wait)
