@@ -19,6 +19,8 @@
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - `pane_limit`: how many panes may be open at once (`max_panes`).
+//! - `recent`: the tab and pane focused before (`last-tab`,
+//!   `last-pane`), and moving a tab along the list.
 //! - [`place`]: a pane's directory and git branch, for the status bar.
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
@@ -43,6 +45,7 @@ mod pane_names;
 pub mod place;
 mod profile_open;
 pub mod profile_save;
+mod recent;
 mod state;
 mod tab;
 mod tab_list;

@@ -175,7 +175,7 @@ fn run_workspace(
             ws.open_row(launches);
         }
     }
-    let router = InputRouter::new(
+    let mut router = InputRouter::new(
         opts.config.keymap.clone(),
         opts.show_fps,
         search_mailbox(&events_tx),
@@ -184,6 +184,7 @@ fn run_workspace(
     .with_confirm_close(opts.config.confirm_close)
     .with_repeat_time(opts.config.repeat_time)
     .with_look(opts.config.appearance.clone());
+    router.set_workspace_name(host.as_ref().map(|h| h.name().to_string()));
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
         None => None,
@@ -576,6 +577,7 @@ impl<B: FrameSink> App<B> {
             return;
         }
         self.take_session_commands(&mut commands);
+        self.take_prompt_commands(&mut commands);
         Effects {
             ws: &self.ws,
             router: &mut self.client.router,

@@ -32,7 +32,7 @@ impl Effects<'_> {
                     }
                 }
                 // Taken by the loop before the rest (it owns the session).
-                Command::Detach => {}
+                Command::Detach | Command::Script(_) | Command::RenameWorkspace(_) => {}
                 Command::SearchPanes { pattern, panes } => {
                     for id in panes {
                         if let Some(pane) = self.ws.pane(id) {

@@ -20,6 +20,12 @@ pub enum Command {
     SearchPanes { pattern: String, panes: Vec<PaneId> },
     /// Let the terminal go; the workspace keeps running.
     Detach,
+    /// A `send-keys` or `run` typed at the command prompt (`C-b :`): done
+    /// as for a script, an error said in the status bar.
+    Script(crate::session::script::Call),
+    /// Rename the workspace (`C-b $`): its socket, so `tilework ls` and
+    /// `attach` know it by the new name.
+    RenameWorkspace(String),
 }
 
 /// What handling one input event did, so the loop knows how urgently to draw.

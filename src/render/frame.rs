@@ -135,6 +135,7 @@ pub fn frame_shape(ws: &Workspace, ui: &UiState, fps_overlay: bool) -> FrameShap
             || ui.help_shown()
             || ui.which_key_shown()
             || ui.search_all().is_some()
+            || ui.pane_numbers_shown()
             || ui.copy().is_active()
             || ui.mouse_selection().is_some(),
     }
@@ -266,6 +267,16 @@ pub fn draw(
         frame.render_widget(FpsOverlay { data }, frame.area());
     }
     let popup = theme.popup;
+    if state.pane_numbers_shown() {
+        frame.render_widget(
+            crate::render::pane_numbers::PaneNumbers {
+                ws,
+                focused: theme.mode,
+                other: popup,
+            },
+            panes_area,
+        );
+    }
     if state.which_key_shown() {
         frame.render_widget(
             WhichKey {
@@ -1065,7 +1076,7 @@ mod tests {
         let rows: Vec<String> = (0..h)
             .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
             .collect();
-        assert!(rows[21].contains("quit tilework"), "{rows:#?}");
+        assert!(rows[21].contains("rename the workspace"), "{rows:#?}");
         assert!(rows[23].starts_with('╰'), "{rows:#?}");
     }
 

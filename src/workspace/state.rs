@@ -65,6 +65,8 @@ pub struct Workspace {
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
+    /// The tab shown before the one shown now, by serial (`last-tab`).
+    pub(super) last_tab: Option<u64>,
 }
 
 impl Workspace {
@@ -98,6 +100,7 @@ impl Workspace {
             editor_ansi: false,
             max_panes: crate::config::profile::MAX_PANES,
             terminal_colours: [None; 3],
+            last_tab: None,
         }
     }
 
@@ -269,6 +272,13 @@ impl Workspace {
 
     /// Applies a workspace action. Returns whether the screen changed.
     pub fn apply(&mut self, action: Action) -> bool {
+        let before = self.where_focus_is();
+        let changed = self.apply_action(action);
+        self.remember_focus(before);
+        changed
+    }
+
+    fn apply_action(&mut self, action: Action) -> bool {
         match action {
             Action::SplitRight => self.split(Axis::Horizontal),
             Action::SplitDown => self.split(Axis::Vertical),
@@ -324,7 +334,17 @@ impl Workspace {
             | Action::SearchBackward
             | Action::SearchAllPanes
             | Action::SaveSession
-            | Action::Detach => false,
+            | Action::Detach
+            | Action::DisplayPanes
+            | Action::PaneInfo
+            | Action::SelectTab
+            | Action::MoveTab
+            | Action::CommandPrompt
+            | Action::RenameWorkspace => false,
+            Action::LastTab => self.last_tab(),
+            Action::LastPane => self.last_pane(),
+            Action::MoveTabLeft => self.move_tab_to(self.active.wrapping_sub(1)),
+            Action::MoveTabRight => self.move_tab_to(self.active + 1),
             Action::ToggleFloating => self.toggle_floating(),
             Action::NewFloating => {
                 let launch = self.shell_launch_here();
@@ -367,14 +387,19 @@ impl Workspace {
     /// Focuses the pane at a screen position (mouse click).
     pub fn focus_at(&mut self, x: u16, y: u16) -> Option<PaneId> {
         let tiles = self.tiles();
-        self.tab_mut()?.focus_at(tiles, x, y)
+        let before = self.where_focus_is();
+        let id = self.tab_mut()?.focus_at(tiles, x, y);
+        self.remember_focus(before);
+        id
     }
 
     /// Focuses pane `id` if the shown tab holds it.
     pub fn focus_pane(&mut self, id: PaneId) {
+        let before = self.where_focus_is();
         if let Some(tab) = self.tab_mut() {
             tab.reveal(id);
         }
+        self.remember_focus(before);
     }
 
     fn scroll_focused_pages(&mut self, pages: isize) -> bool {

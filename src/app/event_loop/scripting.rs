@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::App;
 use crate::config::action::Action;
 use crate::input::key_encoder::KeyModes;
-use crate::input::router::Outcome;
+use crate::input::router::{Command, Outcome};
 use crate::input::script_keys;
 use crate::pane::{PaneId, history_text};
 use crate::session::script::{Call, KeyArg, PaneInfo, Place, Reply};
@@ -21,7 +21,54 @@ use crate::workspace::layout::Axis;
 
 impl<B: FrameSink> App<B> {
     pub(super) fn script_call(&mut self, call: ScriptCall) {
-        let reply = match call.call {
+        let reply = self.answer(call.call);
+        // Capacity one, one reply: never blocks. The thread may have given
+        // up waiting; then nobody needs the answer.
+        let _ = call.reply.send(reply);
+    }
+
+    /// Takes out of `commands` what the command prompt (`C-b :`, `C-b $`)
+    /// asked, and does it: a `send-keys` or `run` as for a script, its
+    /// error (or the new pane's id) said in the status bar.
+    pub(super) fn take_prompt_commands(&mut self, commands: &mut Vec<Command>) {
+        let mut rest = Vec::with_capacity(commands.len());
+        for command in commands.drain(..) {
+            match command {
+                Command::Script(mut call) => {
+                    let opens = matches!(call, Call::Run { .. });
+                    if let Call::Run { cwd, .. } = &mut call {
+                        // As a split opens its shell: in the focused
+                        // pane's directory, which a relative one is under.
+                        let here = self.ws.focused_id().and_then(|id| self.ws.pane_dir(id));
+                        let dir = match (here, cwd.take()) {
+                            (Some(here), Some(dir)) => Some(here.join(dir)),
+                            (Some(here), None) => Some(here),
+                            (None, dir) => dir.map(PathBuf::from),
+                        };
+                        *cwd = dir.map(|d| d.to_string_lossy().into_owned());
+                    }
+                    match self.answer(call) {
+                        Reply::Error(why) => self.client.router.notify(why),
+                        Reply::Text(text) if opens => {
+                            let id = String::from_utf8_lossy(&text).trim().to_string();
+                            self.client.router.notify(format!("opened pane {id}"));
+                        }
+                        _ => {}
+                    }
+                    self.clock.changed_now();
+                }
+                Command::RenameWorkspace(name) => {
+                    self.rename_workspace(&name);
+                    self.clock.changed_now();
+                }
+                other => rest.push(other),
+            }
+        }
+        *commands = rest;
+    }
+
+    fn answer(&mut self, call: Call) -> Reply {
+        match call {
             Call::Action { name } => self.script_action(&name),
             Call::SendKeys { pane, keys } => self.script_send_keys(pane, &keys),
             Call::Run { place, cwd, argv } => self.script_run(place, cwd, &argv),
@@ -31,10 +78,15 @@ impl<B: FrameSink> App<B> {
                 ansi,
             } => self.script_capture(pane, history, ansi),
             Call::ListPanes => self.script_list_panes(),
-        };
-        // Capacity one, one reply: never blocks. The thread may have given
-        // up waiting; then nobody needs the answer.
-        let _ = call.reply.send(reply);
+        }
+    }
+
+    /// `C-b $`: not yet possible while the session's host keeps the
+    /// name it was started with.
+    fn rename_workspace(&mut self, name: &str) {
+        self.client.router.notify(format!(
+            "not renamed to {name}: renaming a workspace is not done yet"
+        ));
     }
 
     /// Pane `pane`, or the focused one.

@@ -3,12 +3,16 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::Cx;
+use std::time::Instant;
+
+use super::{Cx, no_op};
 use crate::config::action::Action;
 use crate::input::help::HelpView;
 use crate::input::outcome::Outcome;
+use crate::input::pane_facts;
 use crate::input::prompt::PromptKind;
 use crate::input::ui_state::Confirm;
+use crate::input::ui_state::PANE_NUMBERS_TIME;
 
 pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     // A notice tells how the last command went: left up for its three
@@ -34,6 +38,17 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             cx.ui.open_prompt(PromptKind::Search, "");
         }
         Action::SearchAllPanes => cx.ui.open_prompt(PromptKind::SearchAll, ""),
+        Action::DisplayPanes => {
+            cx.ui.pane_numbers_until = Some(Instant::now() + PANE_NUMBERS_TIME);
+        }
+        Action::PaneInfo => cx.ui.notify(pane_facts::describe(cx.ws)),
+        Action::SelectTab => cx.ui.open_prompt(PromptKind::SelectTab, ""),
+        Action::MoveTab => cx.ui.open_prompt(PromptKind::MoveTab, ""),
+        Action::CommandPrompt => cx.ui.open_prompt(PromptKind::Command, ""),
+        Action::RenameWorkspace => {
+            let name = cx.workspace_name.unwrap_or_default();
+            cx.ui.open_prompt(PromptKind::RenameWorkspace, name);
+        }
         Action::RenameTab => {
             let name = cx.ws.tab_name(cx.ws.active_index());
             cx.ui.open_prompt(PromptKind::RenameTab, &name);
@@ -121,6 +136,10 @@ pub(super) fn workspace_action(cx: &mut Cx<'_>, action: Action) -> Outcome {
         return Outcome::redraw();
     }
     let changed = cx.ws.apply(action);
+    if !changed && let Some(why) = no_op::why_nothing(cx.ws, cx.keymap, action) {
+        cx.ui.notify(why);
+        return Outcome::redraw();
+    }
     if cx
         .ui
         .copy
