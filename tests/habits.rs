@@ -1,0 +1,87 @@
+//! End-to-end: a tmux user's habits as the screen shows them: the
+//! message for a key bound to nothing after the prefix, `C-b q`'s pane
+//! numbers, and the command prompt (`C-b :`).
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::Tilework;
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+fn ready(tw: &Tilework) {
+    tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
+}
+
+fn status_line(s: &vt100::Screen) -> String {
+    s.contents_between(ROWS - 1, 0, ROWS - 1, COLS)
+}
+
+#[test]
+fn a_key_bound_to_nothing_after_the_prefix_says_so_and_typing_goes_on() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02t");
+    tw.wait_for("the unbound-key message", |s| {
+        status_line(s).contains("C-b t: not bound · C-b ? lists the keys")
+    });
+    assert!(!tw.screen_text().contains("PREFIX"), "the prefix is over");
+    tw.type_line("echo still-typing");
+    tw.wait_for_text("still-typing");
+}
+
+#[test]
+fn display_panes_numbers_each_pane_and_a_digit_focuses_it() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02%");
+    tw.wait_for("two panes, the second focused", |s| {
+        status_line(s).contains("pane 2/2")
+    });
+    tw.send("\x02q");
+    tw.wait_for("a number over each pane", |s| {
+        let text = s.contents();
+        text.contains("│ 1 │") && text.contains("│ 2 │")
+    });
+    tw.send("1");
+    tw.wait_for("the first pane focused and the numbers gone", |s| {
+        let text = s.contents();
+        status_line(s).contains("pane 1/2") && !text.contains("│ 1 │")
+    });
+    tw.type_line("echo typed-in-one");
+    tw.wait_for_text("typed-in-one");
+    assert!(
+        !tw.screen_text().contains("1echo"),
+        "the digit was not typed"
+    );
+}
+
+#[test]
+fn the_command_prompt_completes_runs_and_says_what_went_wrong() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02:");
+    tw.wait_for("the command prompt", |s| {
+        status_line(s).contains("command (Tab completes):")
+    });
+    tw.send("split-r\t");
+    tw.wait_for("the name completed", |s| {
+        status_line(s).contains("split-right ")
+    });
+    tw.send("\r");
+    tw.wait_for("a second pane", |s| status_line(s).contains("pane 2/2"));
+
+    tw.send("\x02:");
+    tw.send("split-sideways\r");
+    tw.wait_for("the error in the status bar", |s| {
+        status_line(s).contains("unknown command `split-sideways`")
+    });
+
+    tw.send("\x02:");
+    tw.send("send-keys 'echo from-the-prompt' Enter\r");
+    tw.wait_for("the command's output, not just its echo", |s| {
+        s.contents().lines().any(|l| l.contains("┃from-the-prompt"))
+    });
+}
