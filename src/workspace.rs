@@ -55,7 +55,7 @@ mod tests;
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;
 pub use pane_launch::PaneLaunch;
-pub use pane_life::RESTART_DELAY;
+pub use pane_life::{MAX_FAILURES, MAX_RESTART_DELAY, RESTART_DELAY, restart_delay};
 pub use pane_names::NAME_CHECK_DELAY;
 pub use state::{Workspace, WorkspaceSettings};
 pub use tab::Tab;

@@ -85,3 +85,55 @@ fn the_command_prompt_completes_runs_and_says_what_went_wrong() {
         s.contents().lines().any(|l| l.contains("┃from-the-prompt"))
     });
 }
+
+#[test]
+fn a_failing_command_pane_backs_off_and_counts_its_failures() {
+    let dir = common::TempDir::new("backoff");
+    let profile = dir.path().join("fail.toml");
+    std::fs::write(
+        &profile,
+        "[[tab]]\n[tab.layout]\ncommand = \"echo trying; exit 4\"\nrestart = \"on-failure\"\n",
+    )
+    .unwrap();
+    let profile = profile.to_string_lossy().into_owned();
+    let tw = Tilework::start(&["--profile", &profile], ROWS, COLS);
+    tw.wait_for("the first failure and a 1 s wait", |s| {
+        s.contents().contains("exited: 4 · restarting in 1 s")
+    });
+    tw.wait_for("the second failure counted and a 2 s wait", |s| {
+        s.contents()
+            .contains("exited: 4 · failed 2× · restarting in 2 s")
+    });
+}
+
+#[test]
+fn a_kept_pane_gives_tilework_its_programs_status() {
+    let mut tw = Tilework::start(&["--keep-exited", "--", "sh", "-c", "exit 3"], ROWS, COLS);
+    tw.wait_for("the pane kept, its status shown", |s| {
+        s.contents().contains("exited: 3")
+    });
+    tw.send("\x02x");
+    assert_eq!(tw.wait_exit().exit_code(), 3);
+}
+
+#[test]
+fn the_status_bar_says_a_floating_pane_has_the_focus() {
+    let mut tw = Tilework::start(&[], ROWS, COLS);
+    ready(&tw);
+    tw.send("\x02w");
+    tw.wait_for("a floating pane focused", |s| {
+        status_line(s).contains("floating 1/1")
+    });
+    tw.send("\x02z");
+    tw.wait_for("why it is not zoomed", |s| {
+        status_line(s).contains("a floating pane is not zoomed")
+    });
+    tw.send("\x02o");
+    tw.wait_for("the tiled pane focused", |s| {
+        status_line(s).contains("pane 1/1")
+    });
+    tw.send("\x02o");
+    tw.wait_for("the floating pane again", |s| {
+        status_line(s).contains("floating 1/1")
+    });
+}

@@ -608,6 +608,9 @@ impl<B: FrameSink> App<B> {
                 LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");
                     self.ws.pane_exited(id, info, Instant::now());
+                    for notice in self.ws.take_notices() {
+                        self.client.router.notify(notice);
+                    }
                     self.clock.changed_now();
                 }
                 LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {

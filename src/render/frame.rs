@@ -374,6 +374,7 @@ fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
         } else {
             format!("exited: {}", exit.code)
         });
+        status.extend(pane.exit_note().map(str::to_string));
     }
     (!status.is_empty()).then(|| format!(" {} ", status.join(" · ")))
 }

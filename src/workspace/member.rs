@@ -19,6 +19,8 @@ pub(super) struct Member {
     pub(super) restart: RestartPolicy,
     /// When the ended program starts again.
     pub(super) restart_at: Option<Instant>,
+    /// A command pane's failures in a row, for the restart's back-off.
+    pub(super) failures: u32,
     /// The title the profile gave, kept when the workspace is saved.
     pub(super) title: Option<String>,
     /// What the pane is known by, as last looked up (`refresh_names`).
@@ -37,6 +39,7 @@ impl Member {
             keep_open,
             restart,
             restart_at: None,
+            failures: 0,
             title: None,
             name: None,
             place: None,

@@ -67,6 +67,10 @@ pub struct Workspace {
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
     /// The tab shown before the one shown now, by serial (`last-tab`).
     pub(super) last_tab: Option<u64>,
+    /// For the status bar (see [`Workspace::take_notices`]).
+    pub(super) notices: Vec<String>,
+    /// The status of the program that ended last (see `quit_status`).
+    pub(super) last_exit: Option<i32>,
 }
 
 impl Workspace {
@@ -101,6 +105,8 @@ impl Workspace {
             max_panes: crate::config::profile::MAX_PANES,
             terminal_colours: [None; 3],
             last_tab: None,
+            notices: Vec::new(),
+            last_exit: None,
         }
     }
 
@@ -307,7 +313,7 @@ impl Workspace {
             Action::ScrollPageUp => self.scroll_focused_pages(1),
             Action::ScrollPageDown => self.scroll_focused_pages(-1),
             Action::Quit => {
-                self.exit_code = Some(0);
+                self.exit_code = Some(self.quit_status());
                 true
             }
             Action::CloseTab => self.close_tab(self.active),

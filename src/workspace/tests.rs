@@ -538,9 +538,10 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
     assert_eq!(h.ws.next_restart(), None);
     h.assert_sizes_follow_layout();
 
-    // It keeps its policy: failing again restarts again.
+    // It keeps its policy: failing again restarts again (after twice the
+    // delay: a second failure in a row).
     h.exit(restarted, 1);
-    assert!(h.wait(RESTART_DELAY));
+    assert!(h.wait(2 * RESTART_DELAY));
     assert_eq!(h.fake.launched().len(), 4);
 }
 
@@ -1073,3 +1074,6 @@ fn a_profiles_names_and_commands_reach_borders_without_controls_or_bidi_override
     let name = named.ws.tab_name(0);
     assert!(shown_is_clean(&name) && name.contains("evil"), "{name:?}");
 }
+
+/// A failing command pane backs off and gives up.
+mod backoff;

@@ -77,7 +77,9 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
                 .into(),
             );
         }
-        Action::ClosePane | Action::CloseTab | Action::Quit => return close(cx, action),
+        Action::ClosePane | Action::CloseTab | Action::Quit | Action::RestartPane => {
+            return close(cx, action);
+        }
         Action::Detach => {
             return Outcome {
                 commands: vec![crate::input::outcome::Command::Detach],
@@ -89,14 +91,16 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     Outcome::redraw()
 }
 
-/// Closes the pane or tab, or quits; first asks, in the status bar, when
-/// that would stop a program other than a shell at its prompt.
+/// Closes the pane or tab, quits, or restarts the pane's command; first
+/// asks, in the status bar, when that would stop a program other than a
+/// shell at its prompt.
 fn close(cx: &mut Cx<'_>, action: Action) -> Outcome {
     if !cx.confirm_close {
         return workspace_action(cx, action);
     }
     let (panes, what) = match action {
         Action::ClosePane => (cx.ws.focused_id().into_iter().collect(), "close the pane"),
+        Action::RestartPane => (cx.ws.focused_id().into_iter().collect(), "restart the pane"),
         Action::CloseTab => (
             cx.ws.tab().map(|t| t.layout.panes()).unwrap_or_default(),
             "close the tab",

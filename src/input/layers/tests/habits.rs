@@ -380,3 +380,38 @@ fn rename_workspace_offers_its_name_and_asks_the_loop() {
     let out = h.key(KeyCode::Enter);
     assert!(out.commands.is_empty(), "the same name: nothing to do");
 }
+
+// ---- rough edges ----
+
+#[test]
+fn restarting_a_running_program_asks_first() {
+    let mut h = Harness::new("");
+    super::with_foreground(&mut h, Some("cargo"));
+    let id = h.focused();
+    h.prefix('r');
+    let question = h
+        .router
+        .ui()
+        .confirm()
+        .expect("a question")
+        .question
+        .clone();
+    assert!(
+        question.contains("restart the pane") && question.contains("cargo"),
+        "{question}"
+    );
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.notice(), "nothing restarted");
+    assert_eq!(h.focused(), id, "the same program runs on");
+    assert!(h.ws.pane(id).is_some());
+    h.prefix('r');
+    h.key(KeyCode::Char('y'));
+    assert!(h.ws.pane(id).is_none(), "y restarts it in a new pane");
+
+    // At a shell prompt nothing is asked.
+    super::with_foreground(&mut h, None);
+    let id = h.focused();
+    h.prefix('r');
+    assert!(h.router.ui().confirm().is_none());
+    assert!(h.ws.pane(id).is_none(), "restarted at once");
+}
