@@ -976,7 +976,7 @@ floating = [{ command = "lazygit", title = "git" }]
     assert_eq!(h.ws.pane_title(lazygit), "git");
 
     let saved = crate::workspace::profile_save::to_toml(&h.ws, "p");
-    assert!(saved.contains("floating = ["), "{saved}");
+    assert!(saved.contains("[[tab.floating]]"), "{saved}");
     let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);
@@ -1075,5 +1075,6 @@ fn a_profiles_names_and_commands_reach_borders_without_controls_or_bidi_override
     assert!(shown_is_clean(&name) && name.contains("evil"), "{name:?}");
 }
 
-/// A failing command pane backs off and gives up.
-mod backoff;
+/// Issue 33's rough edges: a failing command pane backs off and gives
+/// up, a kept pane's status, saved profiles one key per line.
+mod rough_edges;

@@ -415,3 +415,30 @@ fn restarting_a_running_program_asks_first() {
     assert!(h.router.ui().confirm().is_none());
     assert!(h.ws.pane(id).is_none(), "restarted at once");
 }
+
+#[test]
+fn a_search_across_panes_lists_only_the_panes_with_a_match() {
+    use crate::input::search_worker::{PaneMatches, SearchReport};
+    let mut h = Harness::new("hello\n");
+    let first = h.focused();
+    h.prefix('%');
+    let second = h.focused();
+    h.prefix('F');
+    h.type_text("hello");
+    h.key(KeyCode::Enter);
+    for (pane, count) in [(first, 1), (second, 0)] {
+        let matches = PaneMatches {
+            pane,
+            pattern: "hello".into(),
+            count,
+            lines: vec!["hello".into(); count],
+        };
+        h.router
+            .search_result(&mut h.ws, SearchReport::AllPanes(matches));
+    }
+    let results = h.router.ui().search_all().unwrap();
+    assert_eq!(results.pending, 0);
+    let listed: Vec<_> = results.panes.iter().map(|p| p.pane).collect();
+    assert_eq!(listed, [first]);
+    assert_eq!(results.unmatched, 1);
+}

@@ -1,7 +1,8 @@
 //! A command pane that keeps failing is started again after 1, 2, 4 …
 //! 60 s, says how often it failed, and is left ended after ten failures
-//! in a row with a notice; a success starts the count again. And a pane
-//! kept open after its program ended still gives tilework its status.
+//! in a row with a notice; a success starts the count again. A pane
+//! kept open after its program ended still gives tilework its status. A
+//! saved profile has one key per line.
 
 use std::time::Duration;
 
@@ -98,4 +99,43 @@ fn a_kept_pane_ends_tilework_with_its_programs_status() {
     let mut h = Harness::with_program(true, "make");
     h.ws.apply(crate::config::action::Action::Quit);
     assert_eq!(h.ws.exit_code(), Some(0));
+}
+
+#[test]
+fn a_saved_profile_has_one_key_per_line_and_opens_the_same_layout() {
+    use crate::config::action::Action;
+    let mut h = Harness::with_commands(
+        false,
+        vec![
+            command("make watch", RestartPolicy::Never),
+            command("tail -f log", RestartPolicy::Never),
+        ],
+    );
+    h.ws.rename_tab("dev");
+    assert!(h.ws.apply(Action::SplitDown));
+    assert!(h.ws.apply(Action::NewFloating));
+    let saved = crate::workspace::profile_save::to_toml(&h.ws, "p");
+    for line in saved.lines() {
+        assert!(!line.contains('{'), "an inline table: {line}\n{saved}");
+        assert!(
+            line.matches(" = ").count() <= 1,
+            "two keys: {line}\n{saved}"
+        );
+    }
+    assert!(saved.contains("[[tab.layout.panes.panes]]"), "{saved}");
+    assert!(saved.contains("[[tab.floating]]"), "{saved}");
+    assert!(saved.contains("\ncommand = \"tail -f log\"\n"), "{saved}");
+
+    let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
+    let mut reopened = Harness::new(false);
+    reopened.ws.open_profile(&again);
+    assert_eq!(reopened.ws.tab_name(0), "dev");
+    let tab = reopened.ws.tab().unwrap();
+    assert_eq!(tab.layout.panes().len(), 3);
+    assert_eq!(tab.floats.iter().count(), 1);
+    assert_eq!(
+        crate::workspace::profile_save::to_toml(&reopened.ws, "p"),
+        saved,
+        "saved again, the same text"
+    );
 }
