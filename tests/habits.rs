@@ -137,3 +137,36 @@ fn the_status_bar_says_a_floating_pane_has_the_focus() {
         status_line(s).contains("floating 1/1")
     });
 }
+
+#[test]
+fn a_restarted_command_pane_keeps_its_id_in_list_panes() {
+    let dir = common::TempDir::new("keepid");
+    let profile = dir.path().join("fail.toml");
+    std::fs::write(
+        &profile,
+        "[[tab]]\n[tab.layout]\ncommand = \"echo trying; exit 4\"\nrestart = \"on-failure\"\n",
+    )
+    .unwrap();
+    let profile = profile.to_string_lossy().into_owned();
+    let tw = Tilework::start(&["--session", "keepid", "--profile", &profile], ROWS, COLS);
+    let ids = || {
+        let out = std::process::Command::new(common::binary())
+            .args(["list-panes", "--json"])
+            .env("XDG_RUNTIME_DIR", tw.runtime_dir())
+            .env_remove("TILEWORK")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let panes: Vec<tilework::session::script::PaneInfo> =
+            serde_json::from_slice(&out.stdout).unwrap();
+        panes.into_iter().map(|p| p.id).collect::<Vec<_>>()
+    };
+    tw.wait_for("the first failure", |s| {
+        s.contents().contains("restarting in 1 s")
+    });
+    let before = ids();
+    tw.wait_for("a restart and a second failure", |s| {
+        s.contents().contains("failed 2×")
+    });
+    assert_eq!(ids(), before);
+}

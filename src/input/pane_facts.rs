@@ -18,7 +18,7 @@ pub fn describe(ws: &Workspace) -> String {
     let Some(pane) = ws.pane(id) else {
         return "no pane is focused".into();
     };
-    let mut parts = vec![format!("pane {}", id.0)];
+    let mut parts = vec![format!("pane {}", ws.script_id(id))];
     if let Some(n) = number_of(ws, id) {
         parts.push(format!("#{n}"));
     }

@@ -13,6 +13,11 @@ use crate::workspace::place::PanePlace;
 /// A pane and what the workspace decides about it when its program ends.
 pub(super) struct Member {
     pub(super) pane: Pane,
+    /// The id scripts know the pane by (`list-panes`, `--pane N`): its
+    /// first [`PaneId`]'s number, kept when its command restarts in a
+    /// fresh pane (whose own id is new, so the old program's late exit
+    /// cannot close it).
+    pub(super) script_id: u32,
     /// Overrides `keep_exited_panes` (from profiles).
     pub(super) keep_open: Option<bool>,
     /// Command panes (from profiles).
@@ -35,6 +40,7 @@ pub(super) struct Member {
 impl Member {
     pub(super) fn new(pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) -> Self {
         Self {
+            script_id: pane.id.0,
             pane,
             keep_open,
             restart,

@@ -60,6 +60,7 @@ impl Workspace {
         member.pane.terminate();
         let launch = member.relaunch();
         let file = member.file;
+        let script_id = member.script_id;
         let id = self.alloc_id();
         let tiles = self.tiles();
         let rect = self.tabs[tab_index].replace_pane(old, id, tiles);
@@ -68,6 +69,7 @@ impl Workspace {
         if let Some(member) = self.panes.get_mut(&id) {
             member.file = file;
             member.failures = failures;
+            member.script_id = script_id;
         }
         self.relayout_tab(tab_index);
         true
@@ -149,6 +151,20 @@ impl Workspace {
         member
             .pane
             .set_exit_note(Some(format!("{count}restarting in {} s", delay.as_secs())));
+    }
+
+    /// The id scripts know pane `id` by: the same across its command's
+    /// restarts.
+    pub fn script_id(&self, id: PaneId) -> u32 {
+        self.panes.get(&id).map_or(id.0, |m| m.script_id)
+    }
+
+    /// The pane scripts know as `n` (see [`Workspace::script_id`]).
+    pub fn pane_by_script_id(&self, n: u32) -> Option<PaneId> {
+        self.panes
+            .iter()
+            .find(|(_, m)| m.script_id == n)
+            .map(|(id, _)| *id)
     }
 
     /// What the workspace has to tell the user (a command given up on),

@@ -92,10 +92,9 @@ impl<B: FrameSink> App<B> {
     /// Pane `pane`, or the focused one.
     fn script_target(&self, pane: Option<u32>) -> Result<PaneId, Reply> {
         match pane {
-            Some(n) if self.ws.pane(PaneId(n)).is_some() => Ok(PaneId(n)),
-            Some(n) => Err(Reply::error(format!(
-                "no pane {n} (tilework list-panes shows them)"
-            ))),
+            Some(n) => self.ws.pane_by_script_id(n).ok_or_else(|| {
+                Reply::error(format!("no pane {n} (tilework list-panes shows them)"))
+            }),
             None => self
                 .ws
                 .focused_id()
@@ -127,11 +126,15 @@ impl<B: FrameSink> App<B> {
             Ok(id) => id,
             Err(reply) => return reply,
         };
+        let number = self.ws.script_id(id);
         let Some(pane) = self.ws.pane_mut(id) else {
-            return Reply::error(format!("no pane {}", id.0));
+            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
         if pane.exit().is_some() || pane.spawn_error().is_some() {
-            return Reply::error(format!("pane {}'s program has ended", id.0));
+            return Reply::error(format!(
+                "pane {}'s program has ended",
+                self.ws.script_id(id)
+            ));
         }
         let modes = KeyModes {
             application_cursor: pane.live_screen().application_cursor(),
@@ -150,8 +153,7 @@ impl<B: FrameSink> App<B> {
         }
         if !bytes.is_empty() && !pane.send(&bytes) {
             return Reply::error(format!(
-                "pane {}'s program is not reading its input (its queue is full)",
-                id.0
+                "pane {number}'s program is not reading its input (its queue is full)"
             ));
         }
         self.follow_outcome(Outcome::sent_to(id));
@@ -193,7 +195,7 @@ impl<B: FrameSink> App<B> {
             return Reply::Error(message);
         }
         tracing::info!(?id, ?place, "tilework run");
-        Reply::Text(format!("{}\n", id.0).into_bytes())
+        Reply::Text(format!("{}\n", self.ws.script_id(id)).into_bytes())
     }
 
     fn script_capture(&mut self, pane: Option<u32>, history: bool, ansi: bool) -> Reply {
@@ -202,7 +204,7 @@ impl<B: FrameSink> App<B> {
             Err(reply) => return reply,
         };
         let Some(pane) = self.ws.pane_mut(id) else {
-            return Reply::error(format!("no pane {}", id.0));
+            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
         // What arrived is on the screen, even output not yet drawn.
         pane.settle();
@@ -229,7 +231,7 @@ impl<B: FrameSink> App<B> {
                 };
                 let (rows, cols) = pane.size();
                 panes.push(PaneInfo {
-                    id: id.0,
+                    id: self.ws.script_id(id),
                     tab: index + 1,
                     tab_name: tab_name.clone(),
                     title: self.ws.pane_title(id).to_string(),

@@ -139,3 +139,27 @@ fn a_saved_profile_has_one_key_per_line_and_opens_the_same_layout() {
         "saved again, the same text"
     );
 }
+
+#[test]
+fn a_restarted_command_keeps_the_id_scripts_know_it_by() {
+    let mut h = Harness::with_commands(
+        false,
+        vec![
+            command("make", RestartPolicy::OnFailure),
+            command("top", RestartPolicy::Never),
+        ],
+    );
+    let [make, top] = h.tab_panes()[..] else {
+        panic!("two panes")
+    };
+    let number = h.ws.script_id(make);
+    h.exit(make, 1);
+    assert!(h.wait(RESTART_DELAY));
+    let restarted = h.tab_panes()[0];
+    assert_ne!(restarted, make, "a fresh pane");
+    assert_eq!(h.ws.script_id(restarted), number, "known by the same id");
+    assert_eq!(h.ws.pane_by_script_id(number), Some(restarted));
+    assert_eq!(h.ws.pane_by_script_id(top.0), Some(top));
+    assert!(h.ws.restart_pane(restarted));
+    assert_eq!(h.ws.script_id(h.tab_panes()[0]), number, "by hand too");
+}
