@@ -583,7 +583,8 @@ fn a_saved_session_restores_layout_directories_and_commands() {
     let text = std::fs::read_to_string(&saved).unwrap();
     assert!(text.contains("somewhere"), "{text}");
     assert!(
-        text.contains("command = \"echo from-command; exec sleep 1000\", start = \"manual\""),
+        // One key per line (issue 33).
+        text.contains("command = \"echo from-command; exec sleep 1000\"\nstart = \"manual\"\n"),
         "{text}"
     );
     assert!(text.contains("ratios = [700, 300]"), "{text}");

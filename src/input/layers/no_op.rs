@@ -48,6 +48,9 @@ pub(super) fn why_nothing(ws: &Workspace, keymap: &Keymap, action: Action) -> Op
         Action::NextTab | Action::PrevTab | Action::LastTab if tabs < 2 => {
             format!("one tab{}", hint(Action::NewTab, "opens another"))
         }
+        Action::LastTab if !ws.has_last_tab() => "no tab was shown before this one".into(),
+        Action::LastPane if tiled < 2 && tab.floats.is_empty() => "one pane in the tab".into(),
+        Action::LastPane => "no other pane of this tab had the focus before".into(),
         Action::GoToTab(n) if usize::from(n) > tabs => format!("no tab {n}: there are {tabs}"),
         Action::SwapNext | Action::SwapPrev | Action::RotatePanes if tiled < 2 => {
             "one pane in the tab: nothing to swap it with".into()

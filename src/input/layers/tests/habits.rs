@@ -142,6 +142,8 @@ fn last_tab_goes_back_and_forth_between_two_tabs() {
     let mut one = Harness::new("");
     one.prefix('l');
     assert_eq!(one.notice(), "one tab (M-t opens another)");
+    one.prefix(';');
+    assert_eq!(one.notice(), "one pane in the tab");
 }
 
 #[test]
