@@ -78,7 +78,7 @@ impl Workspace {
     }
 
     /// A zoomed tab keeps its zoom on the newly focused tiled pane.
-    fn relayout_if_zoomed(&mut self, index: usize) {
+    pub(super) fn relayout_if_zoomed(&mut self, index: usize) {
         if self.tabs.get(index).is_some_and(|t| t.zoomed) {
             self.relayout_tab(index);
         }

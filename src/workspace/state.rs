@@ -406,6 +406,8 @@ impl Workspace {
             tab.reveal(id);
         }
         self.remember_focus(before);
+        // A zoomed tab shows the newly focused pane at the zoom's size.
+        self.relayout_if_zoomed(self.active);
     }
 
     fn scroll_focused_pages(&mut self, pages: isize) -> bool {

@@ -444,3 +444,22 @@ fn a_search_across_panes_lists_only_the_panes_with_a_match() {
     assert_eq!(listed, [first]);
     assert_eq!(results.unmatched, 1);
 }
+
+#[test]
+fn a_digit_on_a_zoomed_tab_zooms_the_pane_it_names_at_full_size() {
+    let mut h = Harness::new("");
+    let first = h.focused();
+    h.prefix('%');
+    let second = h.focused();
+    h.prefix('z');
+    let zoomed = h.ws.pane(second).unwrap().size();
+    h.prefix('q');
+    h.key(KeyCode::Char('1'));
+    assert_eq!(h.focused(), first);
+    assert!(h.ws.tab().unwrap().zoomed);
+    assert_eq!(
+        h.ws.pane(first).unwrap().size(),
+        zoomed,
+        "resized to the zoom"
+    );
+}
