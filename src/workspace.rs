@@ -19,6 +19,8 @@
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - `pane_limit`: how many panes may be open at once (`max_panes`).
+//! - `recent`: the tab and pane focused before (`last-tab`,
+//!   `last-pane`), and moving a tab along the list.
 //! - [`place`]: a pane's directory and git branch, for the status bar.
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
@@ -44,6 +46,7 @@ mod pane_names;
 pub mod place;
 mod profile_open;
 pub mod profile_save;
+mod recent;
 mod state;
 mod tab;
 mod tab_list;
@@ -53,7 +56,7 @@ mod tests;
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;
 pub use pane_launch::PaneLaunch;
-pub use pane_life::RESTART_DELAY;
+pub use pane_life::{MAX_FAILURES, MAX_RESTART_DELAY, RESTART_DELAY, restart_delay};
 pub use pane_names::NAME_CHECK_DELAY;
 pub use state::{Workspace, WorkspaceSettings};
 pub use tab::Tab;

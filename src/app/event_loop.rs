@@ -142,7 +142,8 @@ fn run_workspace(
     };
     let first_link = first.link;
     let first_env = first.env.clone();
-    let router = new_router(first_link).with_read_only(first.read_only);
+    let mut router = new_router(first_link).with_read_only(first.read_only);
+    router.set_workspace_name(host.as_ref().map(|h| h.name().to_string()));
     let client = Client::<CrosstermBackend<FrameWriter>>::on_terminal(
         first,
         opts.writer,
@@ -690,6 +691,7 @@ impl<B: FrameSink> App<B> {
             return;
         }
         self.take_session_commands(from, &mut commands);
+        self.take_prompt_commands(from, &mut commands);
         let from = from.filter(|&at| at < self.clients.len());
         let (router, outbox) = match from.or_else(|| self.acting_client()) {
             Some(at) => {
@@ -739,6 +741,12 @@ impl<B: FrameSink> App<B> {
                 LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");
                     self.ws.pane_exited(id, info, Instant::now());
+                    // Every terminal is told (the workspace's news).
+                    for notice in self.ws.take_notices() {
+                        for client in &mut self.clients {
+                            client.router.notify(notice.clone());
+                        }
+                    }
                     self.clock.changed_now();
                 }
                 LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {
@@ -780,6 +788,7 @@ impl<B: FrameSink> App<B> {
                     wanted,
                     list,
                 } => self.workspaces_listed(client, wanted, &list),
+                LoopEvent::Renamed { client, renamed } => self.workspace_renamed(client, renamed),
                 LoopEvent::Names(report) => {
                     if self.ws.names_found(report) {
                         self.clock.changed();

@@ -27,6 +27,12 @@ pub enum LoopEvent {
         wanted: crate::input::workspace_chooser::WorkspacesWanted,
         list: Vec<crate::session::workspace_list::WorkspaceEntry>,
     },
+    /// The workspace's socket was renamed (`C-b $`, asked by the client
+    /// whose router's key this is), or why not.
+    Renamed {
+        client: Option<u64>,
+        renamed: Result<(String, std::path::PathBuf), String>,
+    },
     /// A look at what the panes run (for their names) came back.
     Names(crate::workspace::name_lookup::NameReport),
     /// SIGTERM, SIGHUP or SIGINT arrived.
@@ -60,6 +66,14 @@ pub fn workspaces_mailbox(
         wanted,
         list,
     })
+}
+
+/// Where a rename of the workspace (for client `client`) reports.
+pub fn rename_mailbox(
+    tx: &Sender<LoopEvent>,
+    client: Option<u64>,
+) -> Mailbox<Result<(String, std::path::PathBuf), String>> {
+    to_loop(tx, move |renamed| LoopEvent::Renamed { client, renamed })
 }
 
 /// Where the pane-name thread reports, onto the loop's channel.

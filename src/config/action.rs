@@ -151,6 +151,25 @@ pub enum Action {
     /// terminal (tmux's `switch-client -p` / `-n`).
     PrevWorkspace,
     NextWorkspace,
+    // tmux's muscle memory (`C-b l ; q i ' . < > : $`).
+    /// Show the tab focused before this one (tmux's last-window).
+    LastTab,
+    /// Focus the pane of the tab focused before this one (last-pane).
+    LastPane,
+    /// Show each pane's number over it; a digit focuses that pane.
+    DisplayPanes,
+    /// Say the focused pane's id, command, pid, size and directory.
+    PaneInfo,
+    /// Ask for a tab's number (or name) and show it.
+    SelectTab,
+    /// Ask for the place to move the tab to.
+    MoveTab,
+    MoveTabLeft,
+    MoveTabRight,
+    /// Ask for a command, as `tilework action` and the CLI take them.
+    CommandPrompt,
+    /// Ask for a new name for the workspace (`tilework ls`, `attach`).
+    RenameWorkspace,
 }
 
 impl Action {
@@ -241,6 +260,18 @@ impl Action {
         ]);
         all.extend(Direction::ALL.map(Action::MoveFloating));
         all.extend([Action::TogglePin, Action::EditScrollback]);
+        all.extend([
+            Action::LastTab,
+            Action::LastPane,
+            Action::DisplayPanes,
+            Action::PaneInfo,
+            Action::SelectTab,
+            Action::MoveTab,
+            Action::MoveTabLeft,
+            Action::MoveTabRight,
+            Action::CommandPrompt,
+            Action::RenameWorkspace,
+        ]);
         all
     }
 
@@ -291,6 +322,16 @@ impl Action {
             Action::MoveFloating(d) => format!("move-floating-{}", d.name()),
             Action::TogglePin => "toggle-pin".into(),
             Action::EditScrollback => "edit-scrollback".into(),
+            Action::LastTab => "last-tab".into(),
+            Action::LastPane => "last-pane".into(),
+            Action::DisplayPanes => "display-panes".into(),
+            Action::PaneInfo => "pane-info".into(),
+            Action::SelectTab => "select-tab".into(),
+            Action::MoveTab => "move-tab".into(),
+            Action::MoveTabLeft => "move-tab-left".into(),
+            Action::MoveTabRight => "move-tab-right".into(),
+            Action::CommandPrompt => "command-prompt".into(),
+            Action::RenameWorkspace => "rename-workspace".into(),
         }
     }
 
@@ -347,6 +388,16 @@ impl Action {
             Action::MoveFloating(d) => format!("move the floating pane {}", d.name()),
             Action::TogglePin => "pin the floating pane (stays when hidden) / unpin".into(),
             Action::EditScrollback => "open the pane's history in $EDITOR".into(),
+            Action::LastTab => "the tab shown before this one".into(),
+            Action::LastPane => "the pane focused before this one".into(),
+            Action::DisplayPanes => "show pane numbers; a digit focuses one".into(),
+            Action::PaneInfo => "the pane's id, command, pid, size, directory".into(),
+            Action::SelectTab => "go to a tab by number or name (asks)".into(),
+            Action::MoveTab => "move the tab to a place (asks)".into(),
+            Action::MoveTabLeft => "move the tab one place left".into(),
+            Action::MoveTabRight => "move the tab one place right".into(),
+            Action::CommandPrompt => "command prompt: tilework's commands, Tab completes".into(),
+            Action::RenameWorkspace => "rename the workspace (tilework ls, attach)".into(),
         }
     }
 }

@@ -26,6 +26,12 @@ pub enum Command {
     ListWorkspaces(WorkspacesWanted),
     /// Show this workspace (and its tab or pane) on this terminal instead.
     SwitchWorkspace(WorkspaceTarget),
+    /// A `send-keys` or `run` typed at the command prompt (`C-b :`): done
+    /// as for a script, an error said in the status bar.
+    Script(crate::session::script::Call),
+    /// Rename the workspace (`C-b $`): its socket, so `tilework ls` and
+    /// `attach` know it by the new name.
+    RenameWorkspace(String),
 }
 
 /// What handling one input event did, so the loop knows how urgently to draw.

@@ -27,6 +27,9 @@ pub struct InputRouter {
     /// A profile name to save to (`--save-profile`, the save prompt's
     /// default); the last name saved to.
     session_name: Option<String>,
+    /// The workspace's name, as `tilework ls` shows it (none outside a
+    /// session).
+    workspace_name: Option<String>,
     to_panes: PaneInput,
     mouse: MouseInput,
     /// Where searches started here report.
@@ -46,6 +49,7 @@ impl InputRouter {
             keymap,
             ui: UiState::new(show_fps),
             session_name: None,
+            workspace_name: None,
             to_panes: PaneInput::new(),
             mouse: MouseInput::default(),
             searches,
@@ -95,6 +99,11 @@ impl InputRouter {
         self
     }
 
+    /// The workspace's name (`C-b $` offers it); after a rename, the new.
+    pub fn set_workspace_name(&mut self, name: Option<String>) {
+        self.workspace_name = name;
+    }
+
     /// Where searches the loop starts for input report.
     pub fn searches(&self) -> SearchMailbox {
         self.searches.clone()
@@ -136,6 +145,7 @@ impl InputRouter {
             keymap: &self.keymap,
             to_panes: &mut self.to_panes,
             session_name: self.session_name.as_deref(),
+            workspace_name: self.workspace_name.as_deref(),
             searches: &self.searches,
             confirm_close: self.confirm_close,
             read_only: self.read_only,

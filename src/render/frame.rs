@@ -143,6 +143,7 @@ pub fn frame_shape(ws: &Workspace, ui: &UiState, fps_overlay: bool) -> FrameShap
             || ui.which_key_shown()
             || ui.search_all().is_some()
             || ui.workspaces().is_some()
+            || ui.pane_numbers_shown()
             || ui.copy().is_active()
             || ui.mouse_selection().is_some(),
     }
@@ -274,6 +275,16 @@ pub fn draw(
         frame.render_widget(FpsOverlay { data }, frame.area());
     }
     let popup = theme.popup;
+    if state.pane_numbers_shown() {
+        frame.render_widget(
+            crate::render::pane_numbers::PaneNumbers {
+                ws,
+                focused: theme.mode,
+                other: popup,
+            },
+            panes_area,
+        );
+    }
     if state.which_key_shown() {
         frame.render_widget(
             WhichKey {
@@ -380,6 +391,7 @@ fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
         } else {
             format!("exited: {}", exit.code)
         });
+        status.extend(pane.exit_note().map(str::to_string));
     }
     (!status.is_empty()).then(|| format!(" {} ", status.join(" · ")))
 }
@@ -1082,7 +1094,7 @@ mod tests {
         let rows: Vec<String> = (0..h)
             .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
             .collect();
-        assert!(rows[21].contains("quit tilework"), "{rows:#?}");
+        assert!(rows[21].contains("rename the workspace"), "{rows:#?}");
         assert!(rows[23].starts_with('╰'), "{rows:#?}");
     }
 

@@ -194,6 +194,14 @@ impl Host {
         &self.name
     }
 
+    /// The socket was renamed (`C-b $`): the workspace goes by `name`,
+    /// its socket file is `path` (removed at the end).
+    pub fn renamed(&mut self, name: String, path: PathBuf) {
+        tracing::info!(from = %self.name, to = %name, "workspace renamed");
+        self.name = name;
+        self.path = path;
+    }
+
     pub fn is_attached(&self) -> bool {
         !self.attached.is_empty()
     }

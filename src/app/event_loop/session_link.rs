@@ -320,7 +320,8 @@ impl<B: FrameSink> App<B> {
         if !joined.env.is_empty() {
             self.ws.update_environment(&joined.env);
         }
-        let router = (self.new_router)(link).with_read_only(read_only);
+        let mut router = (self.new_router)(link).with_read_only(read_only);
+        router.set_workspace_name(self.session.as_ref().map(|h| h.name().to_string()));
         match Client::on_terminal(joined, self.writer, router, self.frame_area) {
             Ok(client) => self.clients.push(client),
             Err(err) => {
