@@ -9,7 +9,7 @@
 //! - processes: [`session_processes`], [`terminal_foreground_group`],
 //!   [`process_name`], [`cwd_of`];
 //! - sockets: [`peer_uid`], [`send_with_fds`], [`recv_with_fds`];
-//! - terminals: [`open_pty`], [`reopen_nonblocking`];
+//! - terminals: [`open_pty`], [`reopen_nonblocking`], [`reopen_nonblocking_for_reading`];
 //! - files: [`read_small_file`] (the same on every POSIX system).
 
 #[cfg(target_os = "linux")]
@@ -37,6 +37,13 @@ pub use small_file::read_small_file;
 /// cannot be opened again (a socket).
 pub fn reopen_nonblocking(fd: BorrowedFd<'_>) -> io::Result<std::fs::File> {
     system::reopen_nonblocking(fd)
+}
+
+/// `fd` opened anew for reading, non-blocking, as an open file
+/// description of its own (see [`reopen_nonblocking`]): the loop reads a
+/// terminal's keys without `O_NONBLOCK` reaching the user's shell.
+pub fn reopen_nonblocking_for_reading(fd: BorrowedFd<'_>) -> io::Result<std::fs::File> {
+    system::reopen_nonblocking_for_reading(fd)
 }
 
 /// The most descriptors one message carries ([`send_with_fds`],

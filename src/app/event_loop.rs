@@ -134,7 +134,7 @@ fn run_workspace(
     let told = told.unwrap_or_else(|| {
         crate::terminal::outer_terminal::ask(crate::terminal::outer_terminal::ASK_TIMEOUT)
     });
-    let input = InputSource::terminal(crate::terminal::key_reader::KeyReader::new()?);
+    let input = InputSource::terminal(rustix::stdio::stdin())?;
 
     let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
     let size = frame::drawable_area(cols, rows);
@@ -460,12 +460,11 @@ impl<B: FrameSink> App<B> {
             }
             self.tell_panes_the_colours();
         }
-        // After the events: the SIGWINCH the key reader may have raised
-        // just now is taken in this turn, not before the next key. (The
-        // workspace gets no other SIGWINCH: it is in no terminal's
-        // foreground group. A size that differs is followed here at once;
-        // every resize of the terminal also comes as session news, see
-        // `follow_terminal_size`, which draws it whole.)
+        // After the events. (The workspace gets no SIGWINCH of its
+        // terminal's: it is in no terminal's foreground group. A size that
+        // differs is followed here at once; every resize of the terminal
+        // also comes as session news, see `follow_terminal_size`, which
+        // draws it whole.)
         if let Some((cols, rows)) = self.client.input.take_resize() {
             let size = frame::drawable_area(cols, rows);
             if size != self.client.size && cols > 0 && rows > 0 {

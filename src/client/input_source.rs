@@ -13,8 +13,8 @@ use ratatui::crossterm::event::Event;
 use rustix::event::PollFlags;
 
 use crate::config::colour::Rgb;
+use crate::terminal::input_parser::Reply;
 use crate::terminal::key_reader::KeyReader;
-use crate::terminal::late_replies::LateReplies;
 use crate::workspace::Workspace;
 
 pub struct InputSource {
@@ -28,9 +28,9 @@ pub struct InputSource {
     expect(dead_code, reason = "the channel is for the loop's tests")
 )]
 enum Source {
-    /// The terminal on fd 0, its late answers to tilework's questions
-    /// taken out of the keys.
-    Terminal(KeyReader, LateReplies),
+    /// A terminal, read by the loop (its answers to tilework's
+    /// questions never come out as keys).
+    Terminal(KeyReader),
     /// Events as the terminal would give them, stamped by the sender, who
     /// calls `crate::wake::wake_loop` after each.
     Channel {
@@ -74,18 +74,7 @@ impl InputSource {
             return None;
         }
         match &mut self.source {
-            Source::Terminal(reader, replies) => loop {
-                if let Some(event) = replies.next_released() {
-                    return Some(event);
-                }
-                match reader.next_event() {
-                    Some((at, event)) => replies.offer(at, event),
-                    None => {
-                        replies.quiet(Instant::now(), reader.collect_deadline().is_none());
-                        return replies.next_released();
-                    }
-                }
-            },
+            Source::Terminal(reader) => reader.next_event(),
             Source::Channel { rx, closed } => match rx.try_recv() {
                 Ok(event) => Some(event),
                 Err(TryRecvError::Empty) => None,
@@ -101,7 +90,7 @@ impl InputSource {
     pub fn keys_waiting(&self) -> bool {
         match &self.source {
             _ if self.held() => false,
-            Source::Terminal(reader, _) => reader.keys_waiting(),
+            Source::Terminal(reader) => reader.keys_waiting(),
             Source::Channel { rx, .. } => !rx.is_empty(),
         }
     }
@@ -117,32 +106,27 @@ impl InputSource {
 
     /// The descriptor to poll for input, if any (none while held: it
     /// would stay readable).
-    pub fn fd(&self) -> Option<BorrowedFd<'static>> {
+    pub fn fd(&self) -> Option<BorrowedFd<'_>> {
         match &self.source {
             _ if self.held() => None,
-            Source::Terminal(reader, _) => reader.fd(),
+            Source::Terminal(reader) => reader.fd(),
             Source::Channel { .. } => None,
         }
     }
 
     /// What the loop's poll said about [`Self::fd`].
     pub fn polled(&mut self, revents: PollFlags) {
-        if let Source::Terminal(reader, _) = &mut self.source {
+        if let Source::Terminal(reader) = &mut self.source {
             reader.polled(revents);
         }
     }
 
-    /// When to look at the input again though nothing arrived (see
-    /// `KeyReader::collect_deadline`).
+    /// When to look at the input again though nothing arrived (a lone
+    /// ESC, see `terminal::input_parser`).
     pub fn deadline(&self) -> Option<Instant> {
         match &self.source {
             _ if self.held() => self.held_until,
-            Source::Terminal(reader, replies) => {
-                match (reader.collect_deadline(), replies.deadline()) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }
-            }
+            Source::Terminal(reader) => reader.deadline(),
             Source::Channel { .. } => None,
         }
     }
@@ -150,32 +134,38 @@ impl InputSource {
     /// The terminal's new size, once per resize.
     pub fn take_resize(&self) -> Option<(u16, u16)> {
         match &self.source {
-            Source::Terminal(reader, _) => reader.take_resize(),
+            Source::Terminal(reader) => reader.take_resize(),
             Source::Channel { .. } => None,
         }
     }
 
-    /// The terminal read (fd 0).
-    pub fn terminal(reader: KeyReader) -> Self {
-        Self::from(Source::Terminal(reader, LateReplies::default()))
+    /// The terminal `tty` is (its own descriptor is opened: `tty` may be
+    /// closed after).
+    pub fn terminal(tty: BorrowedFd<'_>) -> anyhow::Result<Self> {
+        Ok(Self::from(Source::Terminal(KeyReader::new(tty)?)))
     }
 
     /// Colours the terminal answered after its client stopped waiting
     /// (slot 0 foreground, 1 background, 2 cursor).
     pub fn take_late_colours(&mut self) -> Vec<(usize, Rgb)> {
         match &mut self.source {
-            Source::Terminal(_, replies) => replies.take_colours(),
+            Source::Terminal(reader) => reader
+                .take_replies()
+                .into_iter()
+                .filter_map(|reply| match reply {
+                    Reply::Colour { slot, colour } => Some((slot, colour)),
+                    _ => None,
+                })
+                .collect(),
             Source::Channel { .. } => Vec::new(),
         }
     }
 
-    /// A new terminal was attached: read it.
-    pub fn reopen(&mut self) {
+    /// Another terminal is to be read from now on: `tty` (attached, or the
+    /// parking terminal after a detach).
+    pub fn reopen(&mut self, tty: BorrowedFd<'_>) {
         match &mut self.source {
-            Source::Terminal(reader, replies) => {
-                reader.reopen();
-                *replies = LateReplies::default();
-            }
+            Source::Terminal(reader) => reader.reopen(tty),
             Source::Channel { closed, .. } => *closed = false,
         }
     }

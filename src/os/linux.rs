@@ -132,6 +132,17 @@ pub fn reopen_nonblocking(fd: BorrowedFd<'_>) -> io::Result<std::fs::File> {
         .open(format!("/proc/self/fd/{}", fd.as_raw_fd()))
 }
 
+/// As [`reopen_nonblocking`], for reading.
+pub fn reopen_nonblocking_for_reading(fd: BorrowedFd<'_>) -> io::Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(format!("/proc/self/fd/{}", fd.as_raw_fd()))
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -1,9 +1,8 @@
 //! Which terminal the workspace's stdin, stdout and stderr are.
 //!
 //! Everything that talks to the user's terminal goes through fds 0, 1 and
-//! 2: crossterm's input reader polls fd 0 by number on every call (the
-//! `use-dev-tty` source, see Cargo.toml), the frame writer and the guard
-//! duplicate fd 1, the size comes from fd 1 (the workspace has no
+//! 2: the key reader opens fd 0's terminal again (`key_reader`), the frame
+//! writer and the guard duplicate fd 1, the size comes from fd 1 (the workspace has no
 //! controlling terminal, so `/dev/tty` is not there), and a panic message
 //! goes to fd 2. Attaching a terminal is therefore `dup2` onto 0, 1 and 2;
 //! detaching puts a parking PTY there: a terminal nobody types into, so the
@@ -30,11 +29,9 @@ fn parking() -> io::Result<&'static Parking> {
     // Not the controlling terminal: the workspace leads its own session,
     // and would get a controlling terminal's SIGHUP.
     let (controller, user_side) = crate::os::open_pty()?;
-    // Non-blocking: crossterm polls fd 0 and then reads it. If a detach
-    // puts this terminal on fd 0 between the two, a blocking read would
-    // wait here for good, and the loop would never read the next
-    // attached terminal; non-blocking, the read comes back empty and the
-    // next poll sees the current fd 0.
+    // Non-blocking: should the key reader have to read a copy of fd 0
+    // rather than its own opening of the terminal, a read that found
+    // nothing here must come back empty, not wait for good.
     rustix::io::ioctl_fionbio(&user_side, true)?;
     let _ = PARKING.set(Parking {
         _controller: controller,

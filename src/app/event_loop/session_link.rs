@@ -168,12 +168,14 @@ impl<B: FrameSink> App<B> {
         }
     }
 
-    /// Frames go to whatever is on stdio now; the last terminal is no
-    /// longer held open by the frame writer.
+    /// Frames go to whatever is on stdio now, and input is read from it;
+    /// the last terminal is no longer held open by the frame writer nor
+    /// read (it goes back to the user's shell).
     fn reopen_output(&mut self) {
         if let Err(err) = self.client.terminal.backend_mut().reopen() {
             tracing::warn!("reopening the terminal output: {err}");
         }
+        self.client.input.reopen(rustix::stdio::stdin());
     }
 
     /// A terminal was attached: the workspace takes its size and what it
@@ -182,8 +184,6 @@ impl<B: FrameSink> App<B> {
         self.reopen_output();
         self.client.told(facts);
         self.tell_panes_the_colours();
-        // A reader stopped on a dead terminal reads the new one.
-        self.client.input.reopen();
         let size = self.terminal_size();
         // A resize clears the screen and forgets what the last frame left,
         // so the next one is whole, even at the same size. (Not
