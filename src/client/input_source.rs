@@ -99,7 +99,7 @@ impl InputSource {
     pub fn pending(&self) -> bool {
         match &self.source {
             _ if self.held() => false,
-            Source::Terminal(..) => false,
+            Source::Terminal(reader) => reader.has_events(),
             Source::Channel { rx, closed } => !*closed && !rx.is_empty(),
         }
     }

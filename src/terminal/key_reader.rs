@@ -167,6 +167,12 @@ impl KeyReader {
         answer
     }
 
+    /// Events parsed and not handed out yet (the loop's poll cannot see
+    /// them: they were read already).
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
     /// When the loop must look again though nothing arrived: the parser
     /// holds a lone ESC, an unfinished sequence or paste.
     pub fn deadline(&self) -> Option<Instant> {
