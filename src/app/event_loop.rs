@@ -2,7 +2,7 @@
 //! output and frame deadlines, and writes each frame in one `write(2)`.
 //!
 //! It sleeps in one poll(2) over the user's terminal, which it reads itself
-//! (`terminal::key_reader`), the PTYs of quiet panes (`pane::reader_gate`)
+//! (`client::terminal_input`, one per attached terminal), the PTYs of quiet panes (`pane::reader_gate`)
 //! and the wake pipe every other thread writes to after handing it work
 //! (`crate::wake`).
 //!
@@ -563,23 +563,9 @@ impl<B: FrameSink> App<B> {
             }
             self.tell_panes_the_colours();
         }
-        // After the events: the SIGWINCH the key reader may have raised
-        // just now is taken in this turn, not before the next key. (The
-        // workspace gets no other SIGWINCH: it is in no terminal's
-        // foreground group. A size that differs is followed here at once;
-        // every resize of the terminal also comes as session news, see
-        // `follow_terminal_sizes`, which draws it whole.)
-        let Some(client) = self.clients.get_mut(at) else {
-            return;
-        };
-        if let Some((cols, rows)) = client.input.take_resize() {
-            let size = frame::drawable_area(cols, rows);
-            if size != client.size && cols > 0 && rows > 0 {
-                client.resized(size);
-                self.fit_layout();
-                self.clock.changed_now();
-            }
-        }
+        // A terminal's resizes come as its client's news (the workspace is
+        // in no terminal's foreground group and gets no SIGWINCH): see
+        // `follow_terminal_sizes`.
     }
 
     fn handle_input(&mut self, at: usize, when: Instant, ev: &Event) {

@@ -113,10 +113,17 @@ impl TerminalInput {
         if self.events.is_empty() && self.ready.get() && !self.gone {
             self.read_available();
         }
-        if self.events.is_empty() {
-            let now = Instant::now();
-            self.parser.flush(now, &mut self.events);
-            self.take_replies();
+        if self.events.is_empty() && self.parser.deadline().is_some_and(|d| d <= Instant::now()) {
+            // What is held is resolved only once a read finds nothing
+            // more: its rest may be in the terminal unannounced (the loop
+            // did not poll since, busy with a flood).
+            if !self.gone {
+                self.read_available();
+            }
+            if self.events.is_empty() {
+                self.parser.flush(Instant::now(), &mut self.events);
+                self.take_replies();
+            }
         }
         self.events.pop_front()
     }

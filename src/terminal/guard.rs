@@ -1,5 +1,5 @@
-//! Puts the user's terminal into workspace mode and, on every exit path,
-//! back exactly as it was: normal exit, error, panic, and signals.
+//! Puts each attached terminal into workspace mode and, on every exit path,
+//! back exactly as it was: detach, normal exit, error, panic, and signals.
 //!
 //! Turning modes on and off lives here and only here, so no exit path can
 //! forget one of them.
@@ -9,21 +9,11 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use rustix::termios::{OptionalActions, Termios};
-
-/// Set while the terminal is in workspace mode, so restoring twice (panic
-/// hook, then the guard's drop) writes nothing the second time.
-static ACTIVE: AtomicBool = AtomicBool::new(false);
-
-/// The line discipline the terminal had before raw mode, put back on
-/// restore. Ours rather than crossterm's: crossterm keeps its saved mode
-/// until a restore succeeds, so after a terminal that hung up it would
-/// never save (nor set raw) the next attached terminal's mode.
-static SAVED: Mutex<Option<Termios>> = Mutex::new(None);
 
 /// Alternate screen, SGR mouse with button motion, bracketed paste, focus
 /// events, hidden cursor.
@@ -35,57 +25,10 @@ const ENTER_WITHOUT_MOUSE: &[u8] = b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l"
 const LEAVE: &[u8] =
     b"\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0 q\x1b[m\x1b[?1049l\x1b[?25h";
 
-/// While alive, the terminal is in workspace mode.
-pub struct TerminalGuard {
-    _private: (),
-}
-
-impl TerminalGuard {
-    /// Enables raw mode and the workspace modes. `mouse` false leaves mouse
-    /// reporting off so the outer terminal's own selection keeps working.
-    pub fn enter(mouse: bool) -> io::Result<Self> {
-        enter(mouse)?;
-        Ok(Self { _private: () })
-    }
-}
-
-/// Puts the terminal on fds 0 and 1 into workspace mode (raw, alternate
-/// screen, ...), remembering its line discipline for [`restore`]. Called at
-/// start and on every attach.
-pub fn enter(mouse: bool) -> io::Result<()> {
-    let stdin = rustix::stdio::stdin();
-    let saved = rustix::termios::tcgetattr(stdin)?;
-    let mut raw = saved.clone();
-    raw.make_raw();
-    *saved_mode() = Some(saved);
-    rustix::termios::tcsetattr(stdin, OptionalActions::Now, &raw)?;
-    ACTIVE.store(true, Ordering::SeqCst);
-    let mut out = raw_stdout()?;
-    if mouse {
-        out.write_all(ENTER)?;
-    } else {
-        out.write_all(ENTER_WITHOUT_MOUSE)?;
-    }
-    Ok(())
-}
-
-fn saved_mode() -> std::sync::MutexGuard<'static, Option<Termios>> {
-    // A panic elsewhere while holding it must not stop a restore.
-    SAVED
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-impl Drop for TerminalGuard {
-    fn drop(&mut self) {
-        restore();
-    }
-}
-
-/// Leaves workspace mode, on the terminal on stdio and on every attached
-/// terminal ([`TerminalModes`]). Safe to call from any thread, any number
-/// of times: the panic hook, the signal thread and the exit watchdog call
-/// it while the loop may hold a terminal.
+/// Leaves workspace mode on every attached terminal ([`TerminalModes`]).
+/// Safe to call from any thread, any number of times (each terminal is put
+/// back once): the panic hook, the signal thread and the exit watchdog
+/// call it while the loop may hold the terminals.
 pub fn restore() {
     restore_telling(None);
 }
@@ -102,23 +45,10 @@ pub fn restore_telling(note: Option<&str>) {
             let _ = out.write_all(note.as_bytes());
         }
     }
-    if !ACTIVE.swap(false, Ordering::SeqCst) {
-        return;
-    }
-    // Best effort: the terminal may be gone (SIGHUP), or not reading (a
-    // frozen ssh): never waited for, nothing to report to.
-    if let Ok(mut out) =
-        crate::os::reopen_nonblocking(io::stdout().as_fd()).or_else(|_| raw_stdout())
-    {
-        let _ = out.write_all(LEAVE);
-    }
-    if let Some(saved) = saved_mode().take() {
-        let _ = rustix::termios::tcsetattr(rustix::stdio::stdin(), OptionalActions::Now, &saved);
-    }
 }
 
-/// A terminal in workspace mode that is not on stdio: one attached client's
-/// (see `crate::client`). Held in a process-wide list so that [`restore`]
+/// A terminal in workspace mode: one attached client's (see
+/// `crate::client`). Held in a process-wide list so that [`restore`]
 /// (a panic, a stuck loop's second signal) puts every attached terminal
 /// back, not only the one a loop could reach.
 struct Held {
@@ -197,7 +127,3 @@ impl Drop for TerminalModes {
 /// The sequences that take a terminal out of workspace mode, for a client
 /// whose workspace died without restoring it.
 pub const LEAVE_SEQUENCE: &[u8] = LEAVE;
-
-fn raw_stdout() -> io::Result<File> {
-    Ok(File::from(io::stdout().as_fd().try_clone_to_owned()?))
-}

@@ -14,11 +14,12 @@
 //! A sequence cut at the end of a read is held until its rest comes. A
 //! lone ESC is the Esc key once [`ESC_WAIT`] passed with nothing after it
 //! (tmux's `escape-time`, whose default is 10 ms since tmux 3.5; crossterm
-//! decides at once, from what one read holds, and so takes a sequence
-//! split over two reads for Esc and keys). A longer sequence left
-//! unfinished for [`SEQUENCE_WAIT`], or one broken by a byte that cannot be
-//! in it, is taken for what the user typed: Alt and its intro key, then
-//! its bytes as keys (as tmux does). Memory is bounded whatever comes: a
+//! decides at once, from what one read holds). A sequence that has begun
+//! (`ESC [` and on) and is left unfinished for [`SEQUENCE_WAIT`], or one
+//! broken by a byte that cannot be in it, is taken for what the user
+//! typed: Alt and its intro key, then its bytes as keys (as tmux does;
+//! crossterm waited for ever, so Alt-[ alone stayed unread until the next
+//! key). Memory is bounded whatever comes: a
 //! sequence longer than any real one is skipped to its end without being
 //! kept.
 //!
@@ -42,9 +43,11 @@ pub use reply::Reply;
 /// Esc key.
 pub const ESC_WAIT: Duration = Duration::from_millis(10);
 
-/// How long a sequence that has begun may take to arrive whole (its rest
-/// may come in another read, later over a slow link).
-pub const SEQUENCE_WAIT: Duration = Duration::from_millis(50);
+/// How long a sequence that has begun (ESC and an intro byte: `[`, `O`,
+/// `]`, `P`) may take to arrive whole: its rest may come in another read,
+/// later over a slow link. Only Alt-[, Alt-O, Alt-] and Alt-P typed alone
+/// wait this long.
+pub const SEQUENCE_WAIT: Duration = Duration::from_millis(100);
 
 /// A paste whose end marker does not come while nothing arrives for this
 /// long is handed out as it is, and what follows is keys again.

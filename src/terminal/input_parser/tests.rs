@@ -327,6 +327,22 @@ fn the_rest_of_a_sequence_in_the_next_read_completes_it() {
     assert!(out.is_empty());
     parser.feed(b"A", t1, &mut out);
     assert_eq!(out, [(t1, k(KeyCode::Up, CTRL))]);
+    // Only its intro so far: the same.
+    out.clear();
+    parser.feed(b"\x1b[", t0, &mut out);
+    assert_eq!(parser.deadline(), Some(t0 + SEQUENCE_WAIT));
+    parser.flush(t0 + ESC_WAIT, &mut out);
+    parser.feed(b"D", t1, &mut out);
+    assert_eq!(out, [(t1, k(KeyCode::Left, NONE))]);
+    out.clear();
+    // Alt-[ typed alone goes out once the wait is over.
+    parser.feed(b"\x1b[", t0, &mut out);
+    parser.flush(t0 + SEQUENCE_WAIT, &mut out);
+    assert_eq!(out, [(t0, c('[', ALT))]);
+    out.clear();
+    parser.feed(b"\x1b[1;5", t0, &mut out);
+    parser.feed(b"A", t1, &mut out);
+    assert_eq!(out, [(t1, k(KeyCode::Up, CTRL))]);
 }
 
 #[test]
