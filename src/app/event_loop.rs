@@ -76,6 +76,8 @@ pub enum Startup {
     Argv(Vec<String>),
     /// `tilework -c A -c B`: panes side by side running shell lines.
     Commands(Vec<String>),
+    /// `tilework attach NAME` of a saved workspace: it comes back.
+    Restore(Box<crate::persist::Restored>),
 }
 
 pub struct RunOptions {
@@ -99,6 +101,12 @@ pub struct RunOptions {
 pub fn run(mut opts: RunOptions) -> Result<i32> {
     let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
     let told = opts.session.as_ref().map(|start| start.first_facts);
+    // A session's workspace is saved as it changes (see `persist`).
+    let persist = opts.session.as_ref().and_then(|start| {
+        crate::persist::Tap::start(&start.name, &opts.config.saving)
+            .inspect_err(|err| tracing::warn!("the workspace will not be saved: {err:#}"))
+            .ok()
+    });
     let mut host = match opts.session.take() {
         Some(start) => Some(start.begin(
             opts.config.mouse,
@@ -106,7 +114,7 @@ pub fn run(mut opts: RunOptions) -> Result<i32> {
         )?),
         None => None,
     };
-    let result = run_workspace(opts, told, &mut host, events_tx, events_rx);
+    let result = run_workspace(opts, told, &mut host, persist, events_tx, events_rx);
     if let Some(host) = host {
         host.finish(&result);
     }
@@ -119,6 +127,7 @@ fn run_workspace(
     opts: RunOptions,
     told: Option<crate::client::TerminalFacts>,
     host: &mut Option<crate::session::host::Host>,
+    persist: Option<crate::persist::Tap>,
     events_tx: crossbeam_channel::Sender<LoopEvent>,
     events_rx: Receiver<LoopEvent>,
 ) -> Result<i32> {
@@ -174,6 +183,7 @@ fn run_workspace(
                 .collect();
             ws.open_row(launches);
         }
+        Startup::Restore(saved) => saved.open(&mut ws),
     }
     let router = InputRouter::new(
         opts.config.keymap.clone(),
@@ -202,7 +212,11 @@ fn run_workspace(
     let mut app = App::new(ws, client, events_rx, &settings);
     app.stats = stats;
     app.session = host.take();
+    app.persist = persist;
     let mut result = app.run();
+    if let Some(persist) = app.persist.take() {
+        persist.finish(&app.ws, *result.as_ref().unwrap_or(&1));
+    }
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
     {
@@ -252,6 +266,8 @@ pub(super) struct App<B: FrameSink> {
     /// The attached terminal's client said it changed size: see
     /// `follow_terminal_size`.
     pub(super) resize_news: bool,
+    /// Saving the workspace for after a crash or reboot (sessions only).
+    pub(super) persist: Option<crate::persist::Tap>,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -294,6 +310,7 @@ impl<B: FrameSink> App<B> {
             throttle: TypingThrottle::default(),
             session: None,
             resize_news: false,
+            persist: None,
         };
         app.tell_panes_the_colours();
         app
@@ -357,6 +374,12 @@ impl<B: FrameSink> App<B> {
         if self.ws.check_names(Instant::now()) {
             self.clock.changed();
         }
+        if let Some(persist) = &mut self.persist
+            && let Some(notice) = persist.turn(&self.ws, self.metrics.frames, Instant::now())
+        {
+            self.client.router.notify(notice);
+            self.clock.changed();
+        }
         if more_output {
             return Ok(None);
         }
@@ -369,6 +392,11 @@ impl<B: FrameSink> App<B> {
                 .min_with(self.throttle.next_deadline(Instant::now()))
                 .min_with(self.ws.next_restart())
                 .min_with(self.ws.next_name_check())
+                .min_with(
+                    self.persist
+                        .as_ref()
+                        .and_then(crate::persist::Tap::deadline),
+                )
                 .min_with(self.client.input.deadline())
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with(wait_limit),

@@ -108,6 +108,9 @@ pub struct Config {
     /// When the terminal hangs up (ssh dropped, window closed): detach and
     /// keep running, or quit.
     pub on_hangup: OnHangup,
+    /// What is saved to disk for after a crash or reboot
+    /// (`persist_history`, `keep_on_quit`, `restore_commands`).
+    pub saving: crate::config::saving::Saving,
 }
 
 impl Default for Config {
@@ -129,6 +132,7 @@ impl Default for Config {
             editor_ansi: false,
             terminal_colours: [None; 3],
             on_hangup: OnHangup::Detach,
+            saving: crate::config::saving::Saving::default(),
         }
     }
 }
@@ -303,6 +307,15 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
             }
         };
     }
+    if let Some(history) = raw.persist_history {
+        config.saving.history = history;
+    }
+    if let Some(keep) = raw.keep_on_quit {
+        config.saving.keep_on_quit = keep;
+    }
+    if let Some(commands) = raw.restore_commands {
+        config.saving.restore_commands = commands;
+    }
 
     for (table, entries) in [
         (Table::Prefixed, &raw.keys.prefixed),
@@ -455,6 +468,9 @@ struct RawConfig {
     terminal_background: Option<Spanned<String>>,
     terminal_cursor: Option<Spanned<String>>,
     on_hangup: Option<Spanned<String>>,
+    persist_history: Option<bool>,
+    keep_on_quit: Option<bool>,
+    restore_commands: Option<Vec<String>>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]
