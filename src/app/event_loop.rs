@@ -103,7 +103,8 @@ pub fn run(mut opts: RunOptions) -> Result<i32> {
     let told = opts.session.as_ref().map(|start| start.first_facts);
     // A session's workspace is saved as it changes (see `persist`).
     let persist = opts.session.as_ref().and_then(|start| {
-        crate::persist::Tap::start(&start.name, &opts.config.saving)
+        let problems = crate::app::loop_event::saving_mailbox(&events_tx);
+        crate::persist::Tap::start(&start.name, &opts.config.saving, problems)
             .inspect_err(|err| tracing::warn!("the workspace will not be saved: {err:#}"))
             .ok()
     });
@@ -374,11 +375,8 @@ impl<B: FrameSink> App<B> {
         if self.ws.check_names(Instant::now()) {
             self.clock.changed();
         }
-        if let Some(persist) = &mut self.persist
-            && let Some(notice) = persist.turn(&self.ws, self.metrics.frames, Instant::now())
-        {
-            self.client.router.notify(notice);
-            self.clock.changed();
+        if let Some(persist) = &mut self.persist {
+            persist.turn(&self.ws, self.metrics.frames, Instant::now());
         }
         if more_output {
             return Ok(None);
@@ -666,6 +664,10 @@ impl<B: FrameSink> App<B> {
                 }
                 LoopEvent::Signal(sig) => self.on_signal(sig),
                 LoopEvent::Session(event) => self.session_event(event),
+                LoopEvent::Saving(notice) => {
+                    self.client.router.notify(notice);
+                    self.clock.changed_now();
+                }
             }
         }
         // Command panes whose restart delay is over (the wait's deadline

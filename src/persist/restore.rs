@@ -142,10 +142,14 @@ pub fn read_history(dir: &Path, pane: &SavedPane) -> Vec<u8> {
     if let Some(tail) = tail {
         match newest {
             Some(newest) if tail.index == newest + 1 => out.extend_from_slice(&tail.plain),
+            // Blocks before it were lost (a cut or damaged file).
+            Some(newest) if tail.index > newest + 1 => {
+                out.extend_from_slice(LOST);
+                out.extend_from_slice(&tail.plain);
+            }
             None => out.extend_from_slice(&tail.plain),
-            // Older than the blocks (left by a kill between writes), or
-            // after a gap.
-            _ => tracing::debug!("{prefix}: the saved tail does not follow the blocks"),
+            // Older than the blocks (left by a kill between writes).
+            _ => tracing::debug!("{prefix}: the saved tail is older than its blocks"),
         }
     }
     out

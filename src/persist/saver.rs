@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 
 use crossbeam_channel::{Receiver, Sender};
 
+use crate::mailbox::Mailbox;
+
 use crate::pane::PaneId;
 use crate::pane::ring_block::SealedBlock;
 use crate::persist::block_file;
@@ -84,12 +86,12 @@ pub struct Saver {
     /// written, nothing refers to them).
     cleaned: bool,
     stopped: bool,
-    problems: Sender<String>,
+    problems: Mailbox<String>,
     scratch: Vec<u8>,
 }
 
 impl Saver {
-    pub fn new(dir: PathBuf, run: String, history: bool, problems: Sender<String>) -> Self {
+    pub fn new(dir: PathBuf, run: String, history: bool, problems: Mailbox<String>) -> Self {
         Self {
             dir,
             run,
@@ -135,9 +137,8 @@ impl Saver {
             "saving the workspace in {}: {err}; saving stops",
             self.dir.display()
         );
-        let _ = self
-            .problems
-            .try_send(format!("workspace no longer saved: {why}"));
+        self.problems
+            .post(format!("workspace no longer saved: {why}"));
     }
 
     fn finish(&mut self, forget: bool) {

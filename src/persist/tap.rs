@@ -10,9 +10,10 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
+use crossbeam_channel::{Sender, TrySendError, bounded};
 
 use crate::config::saving::Saving;
+use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
@@ -29,7 +30,6 @@ const CHANNEL_CAPACITY: usize = 1024;
 pub struct Tap {
     name: String,
     tx: Sender<Message>,
-    problems: Receiver<String>,
     history: bool,
     keep_on_quit: bool,
     /// The next block index to hand, per pane.
@@ -45,7 +45,8 @@ pub struct Tap {
 
 impl Tap {
     /// Starts saving workspace `name` (its directory made private first).
-    pub fn start(name: &str, saving: &Saving) -> Result<Self> {
+    /// Saving stopping is told to `problems`.
+    pub fn start(name: &str, saving: &Saving, problems: Mailbox<String>) -> Result<Self> {
         let dir = place::make_workspace_dir(name)?;
         let run = format!(
             "{:x}",
@@ -54,8 +55,7 @@ impl Tap {
                 .map_or(0, |d| d.as_micros())
         );
         let (tx, rx) = bounded(CHANNEL_CAPACITY);
-        let (problems_tx, problems) = bounded(4);
-        let saver = Saver::new(dir, run, saving.history, problems_tx);
+        let saver = Saver::new(dir, run, saving.history, problems);
         let handle = std::thread::Builder::new()
             .name("saver".into())
             .spawn(move || saver.run(rx))
@@ -63,7 +63,6 @@ impl Tap {
         Ok(Self {
             name: name.to_string(),
             tx,
-            problems,
             history: saving.history,
             keep_on_quit: saving.keep_on_quit,
             handed: HashMap::new(),
@@ -80,9 +79,8 @@ impl Tap {
     }
 
     /// One turn of the loop: hands new sealed blocks over, arms or takes
-    /// the snapshot. Returns what the status bar should tell (saving
-    /// stopped).
-    pub fn turn(&mut self, ws: &Workspace, frames: u64, now: Instant) -> Option<String> {
+    /// the snapshot.
+    pub fn turn(&mut self, ws: &Workspace, frames: u64, now: Instant) {
         let output: u64 = ws.panes().map(|p| p.history_ring().end()).sum();
         let seen = (frames, output, ws.panes().count());
         if seen != self.seen {
@@ -97,7 +95,6 @@ impl Tap {
                 self.due = Some(now + SNAPSHOT_DELAY);
             }
         }
-        self.problems.try_recv().ok()
     }
 
     /// Hands every pane's newly sealed blocks; false when the channel was
