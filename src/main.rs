@@ -57,6 +57,11 @@ fn run() -> Result<i32> {
             session::dir::check_name(name)?;
             let claim = session::claim::claim_named(&dir, name)?;
             if tilework::persist::is_saved(name) {
+                // Its name after a crash or reboot: it comes back, unless
+                // told to run something else.
+                if cli.argv.is_empty() && cli.commands.is_empty() && cli.profile.is_none() {
+                    return client::launch_restored(claim, name);
+                }
                 anyhow::bail!(
                     "a workspace named {name} is saved: `tilework attach {name}` brings it \
                      back, `tilework forget {name}` deletes it"

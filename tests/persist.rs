@@ -183,6 +183,9 @@ fn a_killed_workspace_comes_back_after_a_reboot_with_its_panes_and_history() {
     let row = home.ls_row(&a, "keep").expect("keep listed");
     assert!(row.contains("saved"), "{row}");
     assert_eq!(row.split_whitespace().nth(1), Some("2"), "{row}");
+    let long = home.ok(&a, &["ls", "-l"]);
+    let row = long.lines().find(|l| l.starts_with("keep ")).unwrap();
+    assert!(row.trim_end().ends_with('M'), "no disk use: {long}");
 
     let mut b = home.start(&["attach", "keep"], Some(&a));
     b.wait_for("both panes back with their last lines", |s| {

@@ -23,6 +23,12 @@ pub struct Manifest {
     pub layout: String,
     /// The panes in the order the profile opens them.
     pub panes: Vec<SavedPane>,
+    /// The tab shown (from 0).
+    #[serde(default)]
+    pub active_tab: usize,
+    /// The tabs whose focused pane was zoomed.
+    #[serde(default)]
+    pub zoomed_tabs: Vec<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

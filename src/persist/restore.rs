@@ -24,6 +24,8 @@ pub struct Restored {
     pub histories: Vec<Vec<u8>>,
     /// When it was saved last, in seconds since the epoch.
     pub saved_at: i64,
+    pub active_tab: usize,
+    pub zoomed_tabs: Vec<usize>,
 }
 
 /// Whether workspace `name` is saved.
@@ -55,6 +57,8 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
         profile,
         histories,
         saved_at: manifest.saved_at,
+        active_tab: manifest.active_tab,
+        zoomed_tabs: manifest.zoomed_tabs,
     })
 }
 
@@ -178,5 +182,11 @@ impl Restored {
                 pane.restore_history(history, &marker);
             }
         }
+        for &tab in &self.zoomed_tabs {
+            if ws.select_tab(tab) || ws.active_index() == tab {
+                ws.apply(crate::config::action::Action::ToggleZoom);
+            }
+        }
+        ws.select_tab(self.active_tab);
     }
 }

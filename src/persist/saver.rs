@@ -50,6 +50,8 @@ pub struct Snapshot {
     pub layout: String,
     /// Every pane in the profile's order.
     pub panes: Vec<PaneShape>,
+    pub active_tab: usize,
+    pub zoomed_tabs: Vec<usize>,
     /// Tails that changed: the pane, the index of the block they start,
     /// their bytes.
     pub tails: Vec<(PaneId, u64, Vec<u8>)>,
@@ -202,6 +204,8 @@ impl Saver {
             saved_at: snapshot.saved_at,
             layout: snapshot.layout,
             panes,
+            active_tab: snapshot.active_tab,
+            zoomed_tabs: snapshot.zoomed_tabs,
         };
         manifest.write(&self.dir)?;
         // Panes that closed: their history goes with them.
@@ -292,5 +296,75 @@ fn remove_files(dir: &Path, doomed: impl Fn(&str) -> bool) {
         {
             tracing::warn!("deleting {}: {err}", entry.path().display());
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_stops_saving_and_says_so_once() {
+        let told = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = told.clone();
+        let mailbox = Mailbox::new(move |m| {
+            sink.lock().unwrap().push(m);
+            true
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let mut saver = Saver::new(dir.path().to_path_buf(), "r".into(), true, mailbox);
+        saver.stop(&io::Error::from_raw_os_error(nix::libc::ENOSPC));
+        assert!(saver.stopped);
+        assert_eq!(
+            *told.lock().unwrap(),
+            ["workspace no longer saved: the disk is full"]
+        );
+    }
+
+    #[test]
+    fn the_files_stay_within_the_budget_and_a_closed_pane_takes_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut saver = Saver::new(
+            dir.path().to_path_buf(),
+            "r".into(),
+            true,
+            Mailbox::discarding(),
+        );
+        let pane = PaneShape {
+            id: PaneId(1),
+            budget: 4 * 8,
+            block_len: 8,
+        };
+        let block = |k: u64| {
+            (
+                k,
+                SealedBlock::Plain(std::sync::Arc::new(vec![b'a' + k as u8; 8])),
+            )
+        };
+        for k in 0..(SEGMENT_BLOCKS as u64 * 3) {
+            saver.append(pane, &[block(k)]).unwrap();
+        }
+        let segments = |dir: &Path| {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "blk"))
+                .count()
+        };
+        // The budget is 4 blocks: the newest segment and the one before.
+        assert!(segments(dir.path()) <= 2, "{}", segments(dir.path()));
+        let snapshot = |panes| Snapshot {
+            saved_at: 0,
+            layout: String::new(),
+            panes,
+            active_tab: 0,
+            zoomed_tabs: Vec::new(),
+            tails: Vec::new(),
+        };
+        saver.snapshot(snapshot(vec![pane])).unwrap();
+        assert!(segments(dir.path()) > 0);
+        saver.snapshot(snapshot(Vec::new())).unwrap();
+        assert_eq!(segments(dir.path()), 0);
     }
 }

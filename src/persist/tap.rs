@@ -36,6 +36,8 @@ pub struct Tap {
     handed: HashMap<PaneId, u64>,
     /// Each pane's ring end when its tail was last handed.
     tails: HashMap<PaneId, u64>,
+    /// The layout last handed, with the active tab and zoomed ones.
+    layout: (String, usize, Vec<usize>),
     /// What the workspace looked like at the last turn: frames drawn and
     /// output received.
     seen: (u64, u64, usize),
@@ -67,6 +69,7 @@ impl Tap {
             keep_on_quit: saving.keep_on_quit,
             handed: HashMap::new(),
             tails: HashMap::new(),
+            layout: Default::default(),
             seen: (u64::MAX, 0, 0),
             due: None,
             saver: Some(handle),
@@ -124,7 +127,9 @@ impl Tap {
         true
     }
 
-    fn snapshot(&mut self, ws: &Workspace, every_tail: bool) -> Snapshot {
+    /// The workspace as it is now, with the tails that changed since
+    /// they were last handed (all of them when `every_tail`).
+    fn snapshot(&self, ws: &Workspace, every_tail: bool) -> Snapshot {
         let order = panes_in_order(ws);
         let mut panes = Vec::with_capacity(order.len());
         let mut tails = Vec::new();
@@ -134,25 +139,48 @@ impl Tap {
             let ring = pane.history_ring();
             let last = self.tails.get(&id).copied();
             if self.history && (every_tail || last != Some(ring.end())) {
-                self.tails.insert(id, ring.end());
                 tails.push((id, ring.sealed_end(), ring.tail().to_vec()));
             }
         }
-        self.tails.retain(|id, _| ws.pane(*id).is_some());
-        self.handed.retain(|id, _| ws.pane(*id).is_some());
+        let zoomed_tabs = (ws.tabs().iter().enumerate())
+            .filter(|(_, tab)| tab.zoomed)
+            .map(|(i, _)| i)
+            .collect();
         Snapshot {
             saved_at: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
             layout: crate::workspace::profile_save::to_toml(ws, &self.name),
             panes,
+            active_tab: ws.active_index(),
+            zoomed_tabs,
             tails,
         }
     }
 
+    /// Hands the snapshot unless nothing in it changed (the frame that
+    /// armed it was a clock's, say). False when the channel was full.
     fn hand_snapshot(&mut self, ws: &Workspace, every_tail: bool) -> bool {
         let snapshot = self.snapshot(ws, every_tail);
-        self.tx.try_send(Message::Snapshot(snapshot)).is_ok()
+        let layout = (
+            snapshot.layout.clone(),
+            snapshot.active_tab,
+            snapshot.zoomed_tabs.clone(),
+        );
+        if !every_tail && snapshot.tails.is_empty() && layout == self.layout {
+            return true;
+        }
+        let ends: Vec<(PaneId, u64)> = (snapshot.tails.iter())
+            .filter_map(|(id, _, _)| Some((*id, ws.pane(*id)?.history_ring().end())))
+            .collect();
+        if self.tx.try_send(Message::Snapshot(snapshot)).is_err() {
+            return false;
+        }
+        self.layout = layout;
+        self.tails.extend(ends);
+        self.tails.retain(|id, _| ws.pane(*id).is_some());
+        self.handed.retain(|id, _| ws.pane(*id).is_some());
+        true
     }
 
     /// The workspace ends with status `code`. A clean quit (below 128: the
@@ -167,7 +195,9 @@ impl Tap {
                 self.hand_blocks(ws);
             }
             let snapshot = self.snapshot(ws, true);
-            let _ = self.tx.send_timeout(Message::Snapshot(snapshot), wait);
+            if let Err(err) = self.tx.send_timeout(Message::Snapshot(snapshot), wait) {
+                tracing::warn!("the workspace's last state was not saved: {err}");
+            }
         }
         let (done_tx, done) = bounded(1);
         let finish = Message::Finish {

@@ -148,14 +148,31 @@ pub fn ls(long: bool) -> Result<i32> {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    // With `-l`, the space each workspace's saved state takes on disk.
+    let disk = |name: &str| -> String {
+        if !long {
+            return String::new();
+        }
+        let bytes = saved.iter().find(|s| s.name == name).and_then(|s| s.disk);
+        format!(
+            "  {:>9}",
+            bytes.map_or("-".into(), |b| format!("{:.1}M", b as f64 / 1048576.0))
+        )
+    };
+    let pid_width = if long { 8 } else { 0 };
     let mut out = String::new();
     out.push_str(&format!(
-        "{:<16} {:>5}  {:<9} {:>6}  {}\n",
-        "NAME", "PANES", "STATE", "AGE", "PID"
+        "{:<16} {:>5}  {:<9} {:>6}  {:<pid_width$}{}\n",
+        "NAME",
+        "PANES",
+        "STATE",
+        "AGE",
+        "PID",
+        if long { "       DISK" } else { "" }
     ));
     for s in &live {
         out.push_str(&format!(
-            "{:<16} {:>5}  {:<9} {:>6}  {}\n",
+            "{:<16} {:>5}  {:<9} {:>6}  {:<pid_width$}{}\n",
             s.name,
             s.info.panes,
             match (s.info.attached, s.info.stalled) {
@@ -165,24 +182,20 @@ pub fn ls(long: bool) -> Result<i32> {
                 (false, _) => "detached",
             },
             age(now.saturating_sub(s.info.started)),
-            s.info.pid
+            s.info.pid,
+            disk(&s.name)
         ));
     }
     // Saved and not running: after a crash, a kill or a reboot.
-    for s in saved
-        .iter()
-        .filter(|s| !live.iter().any(|l| l.name == s.name))
-    {
-        let disk = s
-            .disk
-            .map(|b| format!("  {:.1} MiB on disk", b as f64 / 1048576.0));
+    for s in (saved.iter()).filter(|s| !live.iter().any(|l| l.name == s.name)) {
         out.push_str(&format!(
-            "{:<16} {:>5}  {:<9} {:>6}  -{}\n",
+            "{:<16} {:>5}  {:<9} {:>6}  {:<pid_width$}{}\n",
             s.name,
             s.panes,
             "saved",
             age(now.saturating_sub(s.saved_at)),
-            disk.unwrap_or_default()
+            "-",
+            disk(&s.name)
         ));
     }
     print!("{out}");
@@ -253,7 +266,7 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
                 Err(err) if is_stale(&err) => {
                     let _ = claim::remove_if_dead(&path);
                     if crate::persist::is_saved(name) {
-                        return restore(&dir, name);
+                        return launch_restored(claim::claim_named(&dir, name)?, name);
                     }
                     bail!("no workspace named {name} is running (tilework ls lists them)");
                 }
@@ -277,10 +290,10 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
     run_attached(stream, &target.name, None)
 }
 
-/// Brings saved workspace `name` back: a new workspace under its name
-/// that opens what was saved (see `persist`), attached to this terminal.
-fn restore(dir: &Path, name: &str) -> Result<i32> {
-    let claim = claim::claim_named(dir, name)?;
+/// Brings saved workspace `name` back on `claim` (its name): a new
+/// workspace that opens what was saved (see `persist`), attached to this
+/// terminal.
+pub fn launch_restored(claim: Claim, name: &str) -> Result<i32> {
     let args = ["--session", name, "--restore"].map(std::ffi::OsString::from);
     launch_with(claim, ServeArgs::These(args.to_vec()))
 }
