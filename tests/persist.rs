@@ -171,12 +171,16 @@ fn a_killed_workspace_comes_back_after_a_reboot_with_its_panes_and_history() {
     a.type_line("echo first-of-all; seq -f 'row-%g' 1 3000");
     a.wait_for_text("row-3000");
     a.send("\x02o");
-    a.type_line("echo beta-$((6*7))");
+    // A directory changed since the start is the one saved.
+    a.type_line("mkdir deeper && cd deeper && echo beta-$((6*7))");
     a.wait_for_text("beta-42");
     let saved = home.saved("keep");
-    common::wait_until("the output to be saved", || {
+    common::wait_until("the output and the new directory to be saved", || {
         let h = saved_histories(&saved);
-        h.len() == 2 && contains(&h[0], "row-3000\r\n") && contains(&h[1], "beta-42")
+        h.len() == 2
+            && contains(&h[0], "row-3000\r\n")
+            && contains(&h[1], "beta-42")
+            && Manifest::read(&saved).is_ok_and(|m| m.layout.contains("beta/deeper"))
     });
     crash_and_reboot(&mut a);
 
@@ -203,7 +207,7 @@ fn a_killed_workspace_comes_back_after_a_reboot_with_its_panes_and_history() {
     let cwds: Vec<&str> = panes.iter().filter_map(|p| p["cwd"].as_str()).collect();
     assert_eq!(cwds.len(), 2, "{json}");
     assert!(
-        cwds[0].ends_with("/alpha") && cwds[1].ends_with("/beta"),
+        cwds[0].ends_with("/alpha") && cwds[1].ends_with("/beta/deeper"),
         "{cwds:?}"
     );
     // The first line is in copy mode, in the alpha pane.

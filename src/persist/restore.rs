@@ -35,6 +35,7 @@ pub fn is_saved(name: &str) -> bool {
 
 /// Reads saved workspace `name`.
 pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
+    let started = std::time::Instant::now();
     let dir = place::workspace_dir(name)?;
     place::ensure_private_dir(&dir)?;
     let manifest = Manifest::read(&dir)?;
@@ -48,11 +49,17 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
             pane.start = StartMode::Auto;
         }
     }
-    let histories = manifest
+    let histories: Vec<Vec<u8>> = manifest
         .panes
         .iter()
         .map(|pane| read_history(&dir, pane))
         .collect();
+    tracing::info!(
+        panes = histories.len(),
+        bytes = histories.iter().map(Vec::len).sum::<usize>(),
+        "read saved workspace {name} in {:?}",
+        started.elapsed()
+    );
     Ok(Restored {
         profile,
         histories,
@@ -175,6 +182,7 @@ impl Restored {
     /// Opens the saved layout in `ws` (empty) and puts each pane's history
     /// back.
     pub fn open(&self, ws: &mut Workspace) {
+        let started = std::time::Instant::now();
         ws.open_profile(&self.profile);
         let marker = marker(self.saved_at);
         for (id, history) in panes_in_order(ws).into_iter().zip(&self.histories) {
@@ -188,5 +196,6 @@ impl Restored {
             }
         }
         ws.select_tab(self.active_tab);
+        tracing::info!("reopened the saved workspace in {:?}", started.elapsed());
     }
 }

@@ -15,6 +15,8 @@ use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossbeam_channel::{Receiver, Sender};
 
@@ -80,6 +82,9 @@ struct PaneFiles {
 
 pub struct Saver {
     dir: PathBuf,
+    /// Set when the workspace is forgotten: what is still queued is
+    /// dropped unwritten.
+    dropping: Arc<AtomicBool>,
     run: String,
     /// Whether history is saved at all (`persist_history`).
     history: bool,
@@ -96,6 +101,7 @@ impl Saver {
     pub fn new(dir: PathBuf, run: String, history: bool, problems: Mailbox<String>) -> Self {
         Self {
             dir,
+            dropping: Arc::default(),
             run,
             history,
             panes: HashMap::new(),
@@ -106,6 +112,11 @@ impl Saver {
         }
     }
 
+    /// Set to drop what is still queued (the workspace is being forgotten).
+    pub fn dropping(&self) -> Arc<AtomicBool> {
+        self.dropping.clone()
+    }
+
     /// Writes what `rx` hands over until the workspace ends.
     pub fn run(mut self, rx: Receiver<Message>) {
         for message in rx {
@@ -114,7 +125,7 @@ impl Saver {
                 let _ = done.send(());
                 return;
             }
-            if self.stopped {
+            if self.stopped || self.dropping.load(Ordering::Relaxed) {
                 continue;
             }
             let written = match message {

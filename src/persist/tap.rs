@@ -19,8 +19,11 @@ use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
 use crate::workspace::Workspace;
 
-/// How long after a change the layout and the tails are saved (and at
-/// most how often, while output goes on).
+/// The layout and the tails are saved once the workspace has not changed
+/// for this long (a detach, a command's output ending)...
+pub const SNAPSHOT_QUIET: Duration = Duration::from_millis(200);
+/// ...or this long after the first change not saved, while changes go on
+/// (a flood): at most once a second.
 pub const SNAPSHOT_DELAY: Duration = Duration::from_secs(1);
 
 /// Messages waiting for the saver at most: a few seconds of a flood's
@@ -41,8 +44,11 @@ pub struct Tap {
     /// What the workspace looked like at the last turn: frames drawn and
     /// output received.
     seen: (u64, u64, usize),
-    due: Option<Instant>,
+    /// The first change not saved and the newest, while there are any.
+    changed: Option<(Instant, Instant)>,
     saver: Option<std::thread::JoinHandle<()>>,
+    /// Tells the saver to drop what is queued (see `Saver::dropping`).
+    dropping: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Tap {
@@ -58,6 +64,7 @@ impl Tap {
         );
         let (tx, rx) = bounded(CHANNEL_CAPACITY);
         let saver = Saver::new(dir, run, saving.history, problems);
+        let dropping = saver.dropping();
         let handle = std::thread::Builder::new()
             .name("saver".into())
             .spawn(move || saver.run(rx))
@@ -71,14 +78,16 @@ impl Tap {
             tails: HashMap::new(),
             layout: Default::default(),
             seen: (u64::MAX, 0, 0),
-            due: None,
+            changed: None,
             saver: Some(handle),
+            dropping,
         })
     }
 
     /// When the loop must wake for the next snapshot, if one is due.
     pub fn deadline(&self) -> Option<Instant> {
-        self.due
+        self.changed
+            .map(|(first, last)| (first + SNAPSHOT_DELAY).min(last + SNAPSHOT_QUIET))
     }
 
     /// One turn of the loop: hands new sealed blocks over, arms or takes
@@ -88,14 +97,15 @@ impl Tap {
         let seen = (frames, output, ws.panes().count());
         if seen != self.seen {
             self.seen = seen;
-            self.due.get_or_insert(now + SNAPSHOT_DELAY);
+            let first = self.changed.map_or(now, |(first, _)| first);
+            self.changed = Some((first, now));
         }
         let all_handed = !self.history || self.hand_blocks(ws);
-        if self.due.is_some_and(|due| now >= due) {
-            self.due = None;
+        if self.deadline().is_some_and(|due| now >= due) {
+            self.changed = None;
             if !all_handed || !self.hand_snapshot(ws, false) {
                 // The saver is behind: try again later.
-                self.due = Some(now + SNAPSHOT_DELAY);
+                self.changed = Some((now, now + SNAPSHOT_DELAY));
             }
         }
     }
@@ -150,7 +160,7 @@ impl Tap {
             saved_at: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
-            layout: crate::workspace::profile_save::to_toml(ws, &self.name),
+            layout: crate::workspace::profile_save::to_toml_from_lookups(ws, &self.name),
             panes,
             active_tab: ws.active_index(),
             zoomed_tabs,
@@ -186,11 +196,15 @@ impl Tap {
     /// The workspace ends with status `code`. A clean quit (below 128: the
     /// user quit, `tilework kill`, the last pane closed) forgets it unless
     /// `keep_on_quit`; a signal (a shutdown, a reboot) saves it as it is.
-    /// Waits a little for the saver: the loop is over.
+    /// Waits a little for the saver (the loop is over), well within the
+    /// exit watchdog's 3 s.
     pub fn finish(mut self, ws: &Workspace, code: i32) {
         let forget = code < 128 && !self.keep_on_quit;
-        let wait = Duration::from_secs(2);
-        if !forget {
+        let wait = Duration::from_millis(500);
+        if forget {
+            self.dropping
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        } else {
             if self.history {
                 self.hand_blocks(ws);
             }
@@ -205,7 +219,7 @@ impl Tap {
             done: done_tx,
         };
         if self.tx.send_timeout(finish, wait).is_ok()
-            && done.recv_timeout(wait).is_ok()
+            && done.recv_timeout(2 * wait).is_ok()
             && let Some(saver) = self.saver.take()
         {
             let _ = saver.join();

@@ -35,6 +35,27 @@ fn write_profile(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
 
 /// The profile text for the workspace as it is now.
 pub fn to_toml(ws: &Workspace, name: &str) -> String {
+    to_toml_with(ws, name, Dirs::Ask)
+}
+
+/// [`to_toml`] with each pane's directory as last looked up (off the
+/// loop's thread, see `pane_names`), else where it started: asks the
+/// system nothing, for saving on the loop's thread as often as the
+/// workspace changes (`persist`).
+pub fn to_toml_from_lookups(ws: &Workspace, name: &str) -> String {
+    to_toml_with(ws, name, Dirs::Known)
+}
+
+/// Where a pane's directory comes from.
+#[derive(Clone, Copy)]
+enum Dirs {
+    /// The system, now (`/proc`).
+    Ask,
+    /// What the name lookups found last.
+    Known,
+}
+
+fn to_toml_with(ws: &Workspace, name: &str, dirs: Dirs) -> String {
     let mut out = format!(
         "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n"
     );
@@ -47,7 +68,7 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
         let _ = writeln!(
             out,
             "layout = {}",
-            node_toml(ws, tab.layout.root(), Some(tab.focus))
+            node_toml(ws, tab.layout.root(), Some(tab.focus), dirs)
         );
         // Floating panes come back where they were, in the same order
         // (cells from the panes' area's top left; kept inside a smaller
@@ -57,7 +78,7 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
             .floats
             .iter()
             .map(|f| {
-                let mut fields = pane_fields(ws, f.id, f.id == tab.focus);
+                let mut fields = pane_fields(ws, f.id, f.id == tab.focus, dirs);
                 if f.pinned {
                     fields.push("pinned = true".to_string());
                 }
@@ -78,9 +99,9 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
     out
 }
 
-fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>) -> String {
+fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>, dirs: Dirs) -> String {
     match node {
-        Node::Leaf(id) => pane_toml(ws, *id, focus == Some(*id)),
+        Node::Leaf(id) => pane_toml(ws, *id, focus == Some(*id), dirs),
         Node::Split {
             axis,
             ratio,
@@ -96,19 +117,19 @@ fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>) -> String {
             format!(
                 "{{ split = \"{split}\", ratios = [{a}, {}], panes = [{}, {}] }}",
                 1000 - a,
-                node_toml(ws, first, focus),
-                node_toml(ws, second, focus)
+                node_toml(ws, first, focus, dirs),
+                node_toml(ws, second, focus, dirs)
             )
         }
     }
 }
 
-fn pane_toml(ws: &Workspace, id: PaneId, focus: bool) -> String {
-    format!("{{ {} }}", pane_fields(ws, id, focus).join(", "))
+fn pane_toml(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> String {
+    format!("{{ {} }}", pane_fields(ws, id, focus, dirs).join(", "))
 }
 
 /// What a pane's table in the profile says: `key = value` each.
-fn pane_fields(ws: &Workspace, id: PaneId, focus: bool) -> Vec<String> {
+fn pane_fields(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> Vec<String> {
     let mut fields = Vec::new();
     if let Some(pane) = ws.pane(id) {
         let shell = &ws.settings().env.shell;
@@ -128,7 +149,11 @@ fn pane_fields(ws: &Workspace, id: PaneId, focus: bool) -> Vec<String> {
             fields.push(format!("command = {}", quote(&command)));
             fields.push("start = \"manual\"".to_string());
         }
-        if let Some(dir) = ws.pane_dir(id) {
+        let dir = match dirs {
+            Dirs::Ask => ws.pane_dir(id),
+            Dirs::Known => ws.known_pane_dir(id),
+        };
+        if let Some(dir) = dir {
             fields.push(format!("cwd = {}", quote(&dir.to_string_lossy())));
         }
         if let Some(title) = ws.given_title(id) {
