@@ -26,9 +26,11 @@ pub const SNAPSHOT_QUIET: Duration = Duration::from_millis(200);
 /// (a flood): at most once a second.
 pub const SNAPSHOT_DELAY: Duration = Duration::from_secs(1);
 
-/// Messages waiting for the saver at most: a few seconds of a flood's
-/// blocks, each holding shared blocks, not copies.
-const CHANNEL_CAPACITY: usize = 1024;
+/// Messages waiting for the saver at most (each usually one block of
+/// ~30 KiB compressed, shared with the ring): a disk slower than a flood
+/// keeps at most some 8 MiB alive here; blocks the ring lets go meanwhile
+/// are not saved (the restored history notes the gap).
+const CHANNEL_CAPACITY: usize = 256;
 
 pub struct Tap {
     name: String,
