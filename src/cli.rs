@@ -32,6 +32,11 @@ pub struct Cli {
     #[arg(long = "serve-session", hide = true)]
     pub serve_session: bool,
 
+    /// Internal: the new workspace is the saved one of its name, brought
+    /// back (`tilework attach NAME` of a saved workspace passes it).
+    #[arg(long = "restore", hide = true, requires = "serve_session")]
+    pub restore: bool,
+
     /// Run a shell command line in a pane (repeat for panes side by side).
     // With `-- CMD` too, one of them would be silently ignored.
     #[arg(
@@ -94,9 +99,19 @@ pub struct Cli {
 /// Workspaces that outlive their terminal.
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
-    /// List the running workspaces: name, panes, attached or not, age.
+    /// List the workspaces: name, panes, attached, detached or saved
+    /// (back with `tilework attach NAME` after a crash or reboot), age.
     #[command(visible_alias = "list")]
-    Ls,
+    Ls {
+        /// Also the disk space each saved workspace takes.
+        #[arg(short, long)]
+        long: bool,
+    },
+    /// Delete a saved workspace (its layout and history on disk).
+    Forget {
+        /// The workspace's name, as `tilework ls` shows it.
+        name: String,
+    },
     /// Attach this terminal to a running workspace (the only one if no
     /// name is given). Terminals attached already stay attached: all show
     /// it and type into it.
@@ -218,7 +233,7 @@ mod tests {
             matches!(cli.command, Some(SessionCommand::Attach { name: Some(ref n), .. }) if n == "dev")
         );
         let cli = Cli::try_parse_from(["tilework", "ls"]).expect("parses");
-        assert!(matches!(cli.command, Some(SessionCommand::Ls)));
+        assert!(matches!(cli.command, Some(SessionCommand::Ls { .. })));
         // After `--`, `ls` is the program to run in the pane.
         let cli = Cli::try_parse_from(["tilework", "--", "ls", "-l"]).expect("parses");
         assert!(cli.command.is_none());

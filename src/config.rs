@@ -5,8 +5,8 @@
 //! `clock`), colours as terminals report them (`colour`), what to do when
 //! the terminal hangs up ([`OnHangup`]), workspace profiles ([`profile`]),
 //! reading either file and errors that point into it, by line, column and
-//! key ([`file_error`]), and files written private to the user
-//! ([`private_file`]).
+//! key ([`file_error`]), files written private to the user
+//! ([`private_file`]), and what is saved for after a reboot ([`saving`]).
 
 pub mod action;
 pub mod appearance;
@@ -19,6 +19,7 @@ pub mod float_place;
 pub mod keymap;
 pub mod private_file;
 pub mod profile;
+pub mod saving;
 mod settings;
 
 pub use default_toml::default_toml;

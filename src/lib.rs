@@ -12,6 +12,7 @@
 //! - [`config`]: the config file and profiles.
 //! - [`diag`]: metrics and logs.
 //! - [`session`]: detach and attach: the workspace outlives its terminal.
+//! - [`persist`]: saved workspaces: back after a crash or a reboot.
 //! - [`os`]: what tilework asks of the kernel that differs between systems.
 
 pub mod app;
@@ -23,6 +24,7 @@ pub mod input;
 pub mod mailbox;
 pub mod os;
 pub mod pane;
+pub mod persist;
 pub mod render;
 pub mod sanitize;
 pub mod session;

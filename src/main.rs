@@ -52,17 +52,29 @@ fn run() -> Result<i32> {
     require_terminal(cli.writer)?;
     client::require_terminals()?;
     let dir = session::dir::runtime_dir()?;
+    let joining = Joining::from_process(AttachMode::Join, &setup.config.update_environment);
     let (claim, given) = match &cli.session {
         Some(name) => {
             session::dir::check_name(name)?;
-            (session::claim::claim_named(&dir, name)?, true)
+            let claim = session::claim::claim_named(&dir, name)?;
+            if tilework::persist::is_saved(name) {
+                // Its name after a crash or reboot: it comes back, unless
+                // told to run something else.
+                if cli.argv.is_empty() && cli.commands.is_empty() && cli.profile.is_none() {
+                    return client::launch_restored(claim, name, joining);
+                }
+                anyhow::bail!(
+                    "a workspace named {name} is saved: `tilework attach {name}` brings it \
+                     back, `tilework forget {name}` deletes it"
+                );
+            }
+            (claim, true)
         }
         None => (
             session::claim::claim_free(&dir, cli.profile.as_deref())?,
             false,
         ),
     };
-    let joining = Joining::from_process(AttachMode::Join, &setup.config.update_environment);
     client::launch(claim, given, joining)
 }
 
@@ -98,7 +110,8 @@ fn session_command(
     use session::script_client as script;
     use tilework::cli::SplitSide;
     match command {
-        SessionCommand::Ls => client::ls(),
+        SessionCommand::Ls { long } => client::ls(*long),
+        SessionCommand::Forget { name } => forget(name),
         SessionCommand::Attach {
             name,
             detach_others,
@@ -145,6 +158,15 @@ fn session_command(
     }
 }
 
+/// `tilework forget NAME`: deletes a saved workspace.
+fn forget(name: &str) -> Result<i32> {
+    if tilework::persist::place::forget(name)? {
+        Ok(0)
+    } else {
+        anyhow::bail!("no workspace named {name} is saved (tilework ls lists them)")
+    }
+}
+
 /// What the command line and the user's files say to run.
 struct Setup {
     config: config::Config,
@@ -166,6 +188,12 @@ impl Setup {
         }
         let startup = if !cli.argv.is_empty() {
             Startup::Argv(cli.argv.clone())
+        } else if cli.restore {
+            let name = cli
+                .session
+                .as_deref()
+                .context("--restore needs --session")?;
+            Startup::Restore(Box::new(tilework::persist::load(name, &config.saving)?))
         } else if !cli.commands.is_empty() {
             Startup::Commands(cli.commands.clone())
         } else {
@@ -176,6 +204,7 @@ impl Setup {
             Startup::Argv(_) => 1,
             Startup::Commands(lines) => lines.len(),
             Startup::Profile(p) => p.tabs.iter().map(|t| t.layout.panes().len()).sum(),
+            Startup::Restore(saved) => saved.histories.len(),
         };
         if panes > config.max_panes {
             anyhow::bail!(

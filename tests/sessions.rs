@@ -309,12 +309,17 @@ fn a_stale_socket_is_cleaned_up() {
     });
     assert!(sock.exists(), "a SIGKILL leaves its socket behind");
     let (out, err, _) = run_cli(rt.path(), &["ls"]);
-    assert!(!out.contains("crashy"), "{out}");
+    // Listed as saved (issue 32), not as running.
+    assert!(
+        out.lines()
+            .all(|l| !l.starts_with("crashy") || l.contains("saved")),
+        "{out}"
+    );
     assert!(
         !sock.exists(),
         "ls did not remove the stale socket: {out}{err}"
     );
-    // And the name is free again.
+    // And the name is free again (the saved workspace comes back under it).
     let b = rt.start(&["--session", "crashy"], &[]);
     prompt(&b);
 }

@@ -73,6 +73,8 @@ pub enum Startup {
     Argv(Vec<String>),
     /// `tilework -c A -c B`: panes side by side running shell lines.
     Commands(Vec<String>),
+    /// `tilework attach NAME` of a saved workspace: it comes back.
+    Restore(Box<crate::persist::Restored>),
 }
 
 pub struct RunOptions {
@@ -96,8 +98,15 @@ pub struct RunOptions {
 /// error) is told to the attached clients, last.
 pub fn run(opts: RunOptions) -> Result<i32> {
     let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
+    // The workspace is saved as it changes (see `persist`).
+    let persist = {
+        let problems = crate::app::loop_event::saving_mailbox(&events_tx);
+        crate::persist::Tap::start(&opts.session.name, &opts.config.saving, problems)
+            .inspect_err(|err| tracing::warn!("the workspace will not be saved: {err:#}"))
+            .ok()
+    };
     let mut host = None;
-    let result = run_workspace(opts, &mut host, events_tx, events_rx);
+    let result = run_workspace(opts, &mut host, persist, events_tx, events_rx);
     if let Some(host) = host {
         host.finish(&result);
     }
@@ -108,6 +117,7 @@ pub fn run(opts: RunOptions) -> Result<i32> {
 fn run_workspace(
     mut opts: RunOptions,
     host: &mut Option<crate::session::host::Host>,
+    persist: Option<crate::persist::Tap>,
     events_tx: crossbeam_channel::Sender<LoopEvent>,
     events_rx: Receiver<LoopEvent>,
 ) -> Result<i32> {
@@ -183,6 +193,7 @@ fn run_workspace(
                 .collect();
             ws.open_row(launches);
         }
+        Startup::Restore(saved) => saved.open(&mut ws),
     }
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
@@ -209,7 +220,11 @@ fn run_workspace(
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.fit_layout();
+    app.persist = persist;
     let mut result = app.run();
+    if let Some(persist) = app.persist.take() {
+        persist.finish(&app.ws, *result.as_ref().unwrap_or(&1));
+    }
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
     {
@@ -282,6 +297,8 @@ pub(super) struct App<B: FrameSink> {
     /// The links whose clients said their terminal changed size: see
     /// `follow_terminal_sizes`.
     pub(super) resize_news: Vec<u64>,
+    /// Saving the workspace for after a crash or reboot (sessions only).
+    pub(super) persist: Option<crate::persist::Tap>,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -343,6 +360,7 @@ impl<B: FrameSink> App<B> {
             session: None,
             loop_tx: None,
             resize_news: Vec::new(),
+            persist: None,
         };
         app.tell_panes_the_colours();
         app
@@ -415,6 +433,9 @@ impl<B: FrameSink> App<B> {
         if self.ws.check_names(Instant::now()) {
             self.clock.changed();
         }
+        if let Some(persist) = &mut self.persist {
+            persist.turn(&self.ws, self.metrics.frames, Instant::now());
+        }
         if more_output {
             return Ok(None);
         }
@@ -435,6 +456,11 @@ impl<B: FrameSink> App<B> {
                 .min_with(self.throttle.next_deadline(Instant::now()))
                 .min_with(self.ws.next_restart())
                 .min_with(self.ws.next_name_check())
+                .min_with(
+                    self.persist
+                        .as_ref()
+                        .and_then(crate::persist::Tap::deadline),
+                )
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with(wait_limit),
         );
@@ -782,6 +808,12 @@ impl<B: FrameSink> App<B> {
                 }
                 LoopEvent::Signal(sig) => self.on_signal(sig),
                 LoopEvent::Session(event) => self.session_event(event),
+                LoopEvent::Saving(notice) => {
+                    for client in &mut self.clients {
+                        client.router.notify(notice.clone());
+                    }
+                    self.clock.changed_now();
+                }
             }
         }
         // Command panes whose restart delay is over (the wait's deadline

@@ -40,6 +40,8 @@ pub enum LoopEvent {
     /// A terminal attaches, its client or terminal has news, `ls` or
     /// `kill` asks (sessions).
     Session(crate::session::host::SessionEvent),
+    /// Saving the workspace stopped (a full disk): for the status bar.
+    Saving(String),
 }
 
 /// Where panes report, onto the loop's channel.
@@ -84,6 +86,11 @@ pub fn names_mailbox(tx: &Sender<LoopEvent>) -> crate::workspace::name_lookup::N
 /// Where the session's threads report, onto the loop's channel.
 pub fn session_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::session::host::SessionEvent> {
     to_loop(tx, LoopEvent::Session)
+}
+
+/// Where the saver thread reports, onto the loop's channel.
+pub fn saving_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<String> {
+    to_loop(tx, LoopEvent::Saving)
 }
 
 /// Each message wakes the loop after it is sent (see `crate::wake`).

@@ -126,6 +126,22 @@ pub fn default_toml() -> String {
             .join(", ")
     ));
     line("");
+    line("# Workspaces are saved as they change, under $XDG_STATE_HOME/tilework/saved/");
+    line("# (0700), and come back after a crash or reboot with `tilework attach NAME`.");
+    line("# persist_history = false saves the layout, directories and commands but not");
+    line("# the panes' output. keep_on_quit = true keeps a workspace quit with C-b Q or");
+    line("# `tilework kill` too (`tilework forget NAME` deletes it). restore_commands:");
+    line("# programs started again at once; other commands wait for Enter.");
+    line(&format!("# persist_history = {}", d.saving.history));
+    line(&format!("# keep_on_quit = {}", d.saving.keep_on_quit));
+    let commands: Vec<String> = d
+        .saving
+        .restore_commands
+        .iter()
+        .map(|c| toml_string(c))
+        .collect();
+    line(&format!("# restore_commands = [{}]", commands.join(", ")));
+    line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
     line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
@@ -235,9 +251,10 @@ mod tests {
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            // `on_hangup`, then `[theme]` and `[status]`: name, borders;
+            // `on_hangup`, `window_size`, `update_environment`, the three
+            // of saving, then `[theme]` and `[status]`: name, borders;
             // left, right, clock.
-            13 + 1 + km.prefixed.len() + km.direct.len() + 5,
+            13 + 1 + 3 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

@@ -112,6 +112,9 @@ pub struct Config {
     pub window_size: crate::config::clients::WindowSize,
     /// Variables an attaching terminal brings for new panes.
     pub update_environment: Vec<String>,
+    /// What is saved to disk for after a crash or reboot
+    /// (`persist_history`, `keep_on_quit`, `restore_commands`).
+    pub saving: crate::config::saving::Saving,
 }
 
 impl Default for Config {
@@ -135,6 +138,7 @@ impl Default for Config {
             on_hangup: OnHangup::Detach,
             window_size: crate::config::clients::WindowSize::Latest,
             update_environment: crate::config::clients::default_update_environment(),
+            saving: crate::config::saving::Saving::default(),
         }
     }
 }
@@ -309,6 +313,15 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
             }
         };
     }
+    if let Some(history) = raw.persist_history {
+        config.saving.history = history;
+    }
+    if let Some(keep) = raw.keep_on_quit {
+        config.saving.keep_on_quit = keep;
+    }
+    if let Some(commands) = raw.restore_commands {
+        config.saving.restore_commands = commands;
+    }
 
     if let Some(policy) = &raw.window_size {
         config.window_size = crate::config::clients::WindowSize::parse(policy.get_ref())
@@ -479,6 +492,9 @@ struct RawConfig {
     on_hangup: Option<Spanned<String>>,
     window_size: Option<Spanned<String>>,
     update_environment: Option<Vec<String>>,
+    persist_history: Option<bool>,
+    keep_on_quit: Option<bool>,
+    restore_commands: Option<Vec<String>>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]

@@ -207,6 +207,29 @@ impl ByteRing {
         None
     }
 
+    /// Output bytes per block.
+    pub fn block_bytes(&self) -> usize {
+        self.block
+    }
+
+    /// One past the index of the newest sealed block: block `k` holds
+    /// positions `[k * block_bytes, (k + 1) * block_bytes)`.
+    pub fn sealed_end(&self) -> u64 {
+        self.first_block + self.sealed.len() as u64
+    }
+
+    /// Sealed block `k`, if still held (shared, not copied: for saving it
+    /// on another thread).
+    pub fn sealed_block(&self, k: u64) -> Option<SealedBlock> {
+        let i = usize::try_from(k.checked_sub(self.first_block)?).ok()?;
+        self.sealed.get(i).cloned()
+    }
+
+    /// The plain bytes after the sealed blocks (the block being filled).
+    pub fn tail(&self) -> &[u8] {
+        &self.tail
+    }
+
     /// A copy of the held bytes in `[from, to)`.
     pub fn copy_range(&self, from: u64, to: u64) -> Vec<u8> {
         let (lo, hi) = (from.max(self.start), to.min(self.end));

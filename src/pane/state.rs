@@ -448,9 +448,12 @@ impl Pane {
     /// (see `reflow`). Returns false when the replay failed and the old
     /// parser is to be resized instead.
     fn reflow(&mut self) -> bool {
-        if !reflow::can_replay(&self.ring) {
-            return false;
-        }
+        reflow::can_replay(&self.ring) && self.replay_ring()
+    }
+
+    /// A fresh parser fed the ring's newest output (see `reflow`) takes
+    /// the old one's place. Returns false when the replay failed.
+    fn replay_ring(&mut self) -> bool {
         let mut parser = Self::new_parser(self.rows, self.cols, PaneEvents::default());
         let mut fast_forward = FastForward::default();
         // The modes the program set may be older than the bytes replayed:
@@ -654,6 +657,33 @@ impl Pane {
 
     pub fn history_bytes(&self) -> usize {
         self.ring.len()
+    }
+
+    /// The pane's history ring, for saving it (see `persist`).
+    pub fn history_ring(&self) -> &ByteRing {
+        &self.ring
+    }
+
+    /// Puts `saved` (a history saved before a crash or reboot, see
+    /// `persist`) in front of this pane's output, its newest screenful on
+    /// the screen, then `marker`. Call before any output is fed. What the
+    /// replay of `saved` would tell (titles, query replies) was told to
+    /// the old program, never to this one.
+    pub fn restore_history(&mut self, saved: &[u8], marker: &[u8]) {
+        self.ring.push(saved);
+        if !self.replay_ring() {
+            self.ring = ByteRing::new(self.ring.budget());
+        }
+        // A full-screen program was running: the shell comes back on the
+        // primary screen.
+        let mut notice = Vec::new();
+        if self.parser.screen().alternate_screen() {
+            notice.extend_from_slice(b"\x1b[?1049l");
+        }
+        notice.extend_from_slice(b"\x1b[m\x1b[?25h");
+        notice.extend_from_slice(marker);
+        self.ring.push(&notice);
+        self.write_notice(&notice);
     }
 }
 

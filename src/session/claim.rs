@@ -62,7 +62,8 @@ pub fn claim_named(dir: &Path, name: &str) -> Result<Claim> {
 /// Takes the first free name of [`candidates`]`(profile)`.
 pub fn claim_free(dir: &Path, profile: Option<&str>) -> Result<Claim> {
     let _lock = lock(dir)?;
-    for name in candidates(profile) {
+    // A saved workspace's name is taken too: it comes back under it.
+    for name in candidates(profile).filter(|name| !crate::persist::is_saved(name)) {
         if let Some(claim) = try_claim(dir, &name)? {
             return Ok(claim);
         }

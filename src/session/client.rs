@@ -138,25 +138,44 @@ fn pick_to_attach(mut live: Vec<Live>) -> Result<Live> {
     the_only(live, ", `tilework attach NAME`")
 }
 
-/// `tilework ls`.
-pub fn ls() -> Result<i32> {
+/// `tilework ls`; `long`: with the disk space saved workspaces take.
+pub fn ls(long: bool) -> Result<i32> {
     let dir = dir::runtime_dir()?;
     let live = live_sessions(&dir)?;
-    if live.is_empty() {
+    let saved = crate::persist::manifest::saved_list(long);
+    if live.is_empty() && saved.is_empty() {
         let _ = writeln!(io::stderr(), "no workspace is running");
         return Ok(0);
     }
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    // With `-l`, the space each workspace's saved state takes on disk.
+    let disk = |name: &str| -> String {
+        if !long {
+            return String::new();
+        }
+        let bytes = saved.iter().find(|s| s.name == name).and_then(|s| s.disk);
+        format!(
+            "  {:>9}",
+            bytes.map_or("-".into(), |b| format!("{:.1}M", b as f64 / 1048576.0))
+        )
+    };
+    let pid_width = if long { 8 } else { 0 };
     let mut out = String::new();
     out.push_str(&format!(
-        "{:<16} {:>5}  {:<9} {:>9} {:>6}  {}\n",
-        "NAME", "PANES", "STATE", "TERMINALS", "AGE", "PID"
+        "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<pid_width$}{}\n",
+        "NAME",
+        "PANES",
+        "STATE",
+        "TERMINALS",
+        "AGE",
+        "PID",
+        if long { "       DISK" } else { "" }
     ));
     for s in &live {
         out.push_str(&format!(
-            "{:<16} {:>5}  {:<9} {:>9} {:>6}  {}\n",
+            "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<pid_width$}{}\n",
             s.name,
             s.info.panes,
             match (s.info.attached, s.info.stalled) {
@@ -167,7 +186,20 @@ pub fn ls() -> Result<i32> {
             },
             s.info.clients,
             age(now.saturating_sub(s.info.started)),
-            s.info.pid
+            s.info.pid,
+            disk(&s.name)
+        ));
+    }
+    // Saved and not running: after a crash, a kill or a reboot.
+    for s in (saved.iter()).filter(|s| !live.iter().any(|l| l.name == s.name)) {
+        out.push_str(&format!(
+            "{:<16} {:>5}  {:<9} {:>6}  {:<pid_width$}{}\n",
+            s.name,
+            s.panes,
+            "saved",
+            age(now.saturating_sub(s.saved_at)),
+            "-",
+            disk(&s.name)
         ));
     }
     print!("{out}");
@@ -237,6 +269,9 @@ pub fn attach(name: Option<&str>, joining: Joining) -> Result<i32> {
                 },
                 Err(err) if is_stale(&err) => {
                     let _ = claim::remove_if_dead(&path);
+                    if crate::persist::is_saved(name) {
+                        return launch_restored(claim::claim_named(&dir, name)?, name, joining);
+                    }
                     bail!("no workspace named {name} is running (tilework ls lists them)");
                 }
                 Err(err) => {
@@ -259,6 +294,14 @@ pub fn attach(name: Option<&str>, joining: Joining) -> Result<i32> {
     run_attached(stream, &target.name, None, &joining)
 }
 
+/// Brings saved workspace `name` back on `claim` (its name): a new
+/// workspace that opens what was saved (see `persist`), attached to this
+/// terminal.
+pub fn launch_restored(claim: Claim, name: &str, joining: Joining) -> Result<i32> {
+    let args = ["--session", name, "--restore"].map(std::ffi::OsString::from);
+    launch_with(claim, ServeArgs::These(args.to_vec()), joining)
+}
+
 /// The terminal must be on stdin and stdout: that is what is handed over.
 pub fn require_terminals() -> Result<()> {
     for (name, is_tty) in [
@@ -279,6 +322,20 @@ pub fn require_terminals() -> Result<()> {
 /// `session::claim`) and attaches this terminal to it. `name_given`: the
 /// user chose the name (`--session`), so it is among tilework's arguments.
 pub fn launch(claim: Claim, name_given: bool, joining: Joining) -> Result<i32> {
+    launch_with(claim, ServeArgs::Ours { name_given }, joining)
+}
+
+/// What the workspace process is told besides [`SERVE_FLAG`].
+enum ServeArgs {
+    /// This process's own arguments (`name_given`: `--session NAME` is
+    /// among them).
+    Ours {
+        name_given: bool,
+    },
+    These(Vec<std::ffi::OsString>),
+}
+
+fn launch_with(claim: Claim, args: ServeArgs, joining: Joining) -> Result<i32> {
     let Claim {
         name,
         path,
@@ -288,7 +345,7 @@ pub fn launch(claim: Claim, name_given: bool, joining: Joining) -> Result<i32> {
     // connects to a starting workspace (`ls`, another launcher checking the
     // name), this one is the terminal it takes first.
     let (ours, theirs) = UnixStream::pair().context("making the first connection")?;
-    match spawn_workspace(&name, name_given, listener, theirs) {
+    match spawn_workspace(&name, args, listener, theirs) {
         Ok(child) => run_attached(ours, &name, Some(child), &joining),
         Err(err) => {
             // The listener closed with the command: nothing listens on
@@ -307,18 +364,25 @@ pub fn launch(claim: Claim, name_given: bool, joining: Joining) -> Result<i32> {
 /// without `unsafe`).
 fn spawn_workspace(
     name: &str,
-    name_given: bool,
+    args: ServeArgs,
     listener: UnixListener,
     first: UnixStream,
 ) -> Result<Child> {
     let exe = std::env::current_exe().context("finding tilework's own binary")?;
     let mut cmd = Command::new(exe);
     cmd.arg(SERVE_FLAG);
-    if !name_given {
-        cmd.args(["--session", name]);
+    match args {
+        ServeArgs::Ours { name_given } => {
+            if !name_given {
+                cmd.args(["--session", name]);
+            }
+            // In front: anything after `--` is the pane's command.
+            cmd.args(std::env::args_os().skip(1));
+        }
+        ServeArgs::These(args) => {
+            cmd.args(args);
+        }
     }
-    // In front: anything after `--` is the pane's command.
-    cmd.args(std::env::args_os().skip(1));
     cmd.stdin(Stdio::from(OwnedFd::from(listener)))
         .stdout(Stdio::from(OwnedFd::from(first)))
         .stderr(Stdio::null());

@@ -59,8 +59,8 @@ pub struct Joined {
     pub read_only: bool,
     /// The values the attaching shell had of `update_environment`.
     pub env: Vec<(String, Option<String>)>,
-    /// The terminals it detached (`attach -d`): the loop drops theirs.
-    pub detached: Vec<u64>,
+    /// Attached with `attach -d`: the loop lets the other terminals go.
+    pub detach_others: bool,
     /// The tab (from 1) and pane to show it (`C-b s` chose them from
     /// another workspace).
     pub select: Option<(usize, Option<u32>)>,
@@ -212,8 +212,8 @@ impl Host {
     }
 
     /// Takes `arrival`'s terminal: puts it in workspace mode and starts
-    /// watching its link. With `attach -d`, the terminals attached before
-    /// are let go first (each told why). The caller makes a client of it
+    /// watching its link. With `attach -d`, the caller lets the terminals
+    /// attached before go (each told why). The caller makes a client of it
     /// and draws everything on it.
     pub fn attach(&mut self, arrival: Arrival) -> Result<Joined> {
         let [input, output, errors] = arrival.fds;
@@ -224,13 +224,6 @@ impl Host {
                 &ServerNote::Error("stdin and stdout must be a terminal to attach".into()),
             );
             bail!("a client attached without a terminal");
-        }
-        let mut detached = Vec::new();
-        if arrival.joining.mode == AttachMode::DetachOthers {
-            for link in self.links() {
-                self.detach(link, DetachReason::TakenOver);
-                detached.push(link);
-            }
         }
         let modes = match TerminalModes::enter(input.as_fd(), output.as_fd(), self.mouse) {
             Ok(modes) => modes,
@@ -252,7 +245,7 @@ impl Host {
             facts: arrival.facts,
             read_only: arrival.joining.mode == AttachMode::ReadOnly,
             env: arrival.joining.env,
-            detached,
+            detach_others: arrival.joining.mode == AttachMode::DetachOthers,
             select: arrival.joining.select,
         })
     }

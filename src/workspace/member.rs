@@ -32,6 +32,8 @@ pub(super) struct Member {
     pub(super) name: Option<PaneName>,
     /// Its directory and git branch, looked up with the name.
     pub(super) place: Option<PanePlace>,
+    /// The directory as last looked up (saved with the workspace).
+    pub(super) dir: Option<std::path::PathBuf>,
     /// A file the pane's program was given (a history for its editor),
     /// removed when the pane goes.
     pub(super) file: Option<tempfile::TempPath>,
@@ -49,6 +51,7 @@ impl Member {
             title: None,
             name: None,
             place: None,
+            dir: None,
             file: None,
         }
     }
@@ -64,6 +67,10 @@ impl Member {
     ) -> bool {
         let name = name_of(&self.pane, foreground, dir.as_deref(), home);
         let mut changed = false;
+        if dir.is_some() && dir != self.dir {
+            self.dir = dir;
+            changed = true;
+        }
         if place != self.place {
             self.place = place;
             changed = true;

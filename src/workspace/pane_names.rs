@@ -67,6 +67,13 @@ impl Workspace {
         self.panes.get(&id).and_then(|m| m.place.as_ref())
     }
 
+    /// Pane `id`'s directory as last looked up, else the one it started
+    /// in: asks the system nothing.
+    pub fn known_pane_dir(&self, id: PaneId) -> Option<PathBuf> {
+        let member = self.panes.get(&id)?;
+        (member.dir.clone()).or_else(|| member.pane.spec.cwd.clone())
+    }
+
     /// The title the profile gave pane `id`, if any (saved with it).
     pub fn given_title(&self, id: PaneId) -> Option<&str> {
         self.panes.get(&id).and_then(|m| m.title.as_deref())

@@ -37,6 +37,27 @@ fn write_profile(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
 /// each pane and split a table of its own (`[[tab.layout.panes]]`), so a
 /// saved profile reads and edits as a hand-written one does.
 pub fn to_toml(ws: &Workspace, name: &str) -> String {
+    to_toml_with(ws, name, Dirs::Ask)
+}
+
+/// [`to_toml`] with each pane's directory as last looked up (off the
+/// loop's thread, see `pane_names`), else where it started: asks the
+/// system nothing, for saving on the loop's thread as often as the
+/// workspace changes (`persist`).
+pub fn to_toml_from_lookups(ws: &Workspace, name: &str) -> String {
+    to_toml_with(ws, name, Dirs::Known)
+}
+
+/// Where a pane's directory comes from.
+#[derive(Clone, Copy)]
+enum Dirs {
+    /// The system, now (`/proc`).
+    Ask,
+    /// What the name lookups found last.
+    Known,
+}
+
+fn to_toml_with(ws: &Workspace, name: &str, dirs: Dirs) -> String {
     let mut out = format!(
         "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n"
     );
@@ -51,6 +72,7 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
             ws,
             tab.layout.root(),
             Some(tab.focus),
+            dirs,
             "tab.layout",
             &mut out,
         );
@@ -60,7 +82,7 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
         let area = ws.area();
         for f in tab.floats.iter() {
             out.push_str("\n[[tab.floating]]\n");
-            let mut fields = pane_fields(ws, f.id, f.id == tab.focus);
+            let mut fields = pane_fields(ws, f.id, f.id == tab.focus, dirs);
             if f.pinned {
                 fields.push("pinned = true".to_string());
             }
@@ -78,9 +100,16 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
 
 /// Writes `node`'s keys into the table at `path` (its header written),
 /// then each of a split's panes as a table of `path.panes`.
-fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>, path: &str, out: &mut String) {
+fn node_toml(
+    ws: &Workspace,
+    node: &Node,
+    focus: Option<PaneId>,
+    dirs: Dirs,
+    path: &str,
+    out: &mut String,
+) {
     match node {
-        Node::Leaf(id) => write_lines(out, &pane_fields(ws, *id, focus == Some(*id))),
+        Node::Leaf(id) => write_lines(out, &pane_fields(ws, *id, focus == Some(*id), dirs)),
         Node::Split {
             axis,
             ratio,
@@ -98,7 +127,7 @@ fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>, path: &str, out
             let panes = format!("{path}.panes");
             for child in [first, second] {
                 let _ = write!(out, "\n[[{panes}]]\n");
-                node_toml(ws, child, focus, &panes, out);
+                node_toml(ws, child, focus, dirs, &panes, out);
             }
         }
     }
@@ -112,7 +141,7 @@ fn write_lines(out: &mut String, fields: &[String]) {
 }
 
 /// What a pane's table in the profile says: `key = value` each.
-fn pane_fields(ws: &Workspace, id: PaneId, focus: bool) -> Vec<String> {
+fn pane_fields(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> Vec<String> {
     let mut fields = Vec::new();
     if let Some(pane) = ws.pane(id) {
         let shell = &ws.settings().env.shell;
@@ -132,7 +161,11 @@ fn pane_fields(ws: &Workspace, id: PaneId, focus: bool) -> Vec<String> {
             fields.push(format!("command = {}", quote(&command)));
             fields.push("start = \"manual\"".to_string());
         }
-        if let Some(dir) = ws.pane_dir(id) {
+        let dir = match dirs {
+            Dirs::Ask => ws.pane_dir(id),
+            Dirs::Known => ws.known_pane_dir(id),
+        };
+        if let Some(dir) = dir {
             fields.push(format!("cwd = {}", quote(&dir.to_string_lossy())));
         }
         if let Some(title) = ws.given_title(id) {

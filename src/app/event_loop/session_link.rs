@@ -148,8 +148,12 @@ impl<B: FrameSink> App<B> {
             self.select_place(target.tab.map(|tab| (tab, target.pane)));
             return;
         }
-        host.switch(link, &target.name, target.tab.map(|tab| (tab, target.pane)));
+        // Put back before the other workspace takes it (see `let_go`): it
+        // saves the mode it finds, to restore at its end.
         self.clients.retain(|c| c.link != Some(link));
+        if let Some(host) = self.session.as_mut() {
+            host.switch(link, &target.name, target.tab.map(|tab| (tab, target.pane)));
+        }
         if self.latest == Some(link) {
             self.latest = self.clients.last().and_then(|c| c.link);
         }
@@ -235,11 +239,14 @@ impl<B: FrameSink> App<B> {
     /// which puts its terminal back as it was. The layout may take another
     /// size now.
     fn let_go(&mut self, link: u64, reason: DetachReason) {
+        // The terminal is put back (the client dropped) before its client
+        // hears: what the client does next (its shell's own mode, another
+        // workspace saving the mode it finds) must come after.
+        let before = self.clients.len();
+        self.clients.retain(|c| c.link != Some(link));
         if let Some(host) = self.session.as_mut() {
             host.detach(link, reason);
         }
-        let before = self.clients.len();
-        self.clients.retain(|c| c.link != Some(link));
         if self.clients.len() != before {
             if self.latest == Some(link) {
                 self.latest = self.clients.last().and_then(|c| c.link);
@@ -311,8 +318,11 @@ impl<B: FrameSink> App<B> {
     /// A terminal was attached: a client is made of it, the layout may
     /// take its size, and everything is drawn on it at once.
     pub(super) fn attached(&mut self, joined: Joined) {
-        for link in &joined.detached {
-            self.clients.retain(|c| c.link != Some(*link));
+        if joined.detach_others {
+            let others: Vec<u64> = self.clients.iter().filter_map(|c| c.link).collect();
+            for link in others {
+                self.let_go(link, DetachReason::TakenOver);
+            }
         }
         let link = joined.link;
         let read_only = joined.read_only;

@@ -1,0 +1,24 @@
+//! Nothing lost across a reboot: each workspace of a session is saved as
+//! it changes, and comes back after a crash, a kill or a reboot with
+//! `tilework attach NAME`.
+//!
+//! - [`place`]: where (a private directory per workspace under
+//!   `$XDG_STATE_HOME/tilework/saved/`), files private and never reached
+//!   through a link, forgetting.
+//! - [`block_file`]: a pane's history as checksummed records of the ring's
+//!   sealed blocks.
+//! - [`manifest`]: the layout (a profile's text) and which files hold each
+//!   pane's history, replaced whole.
+//! - [`tap`]: the loop's side, which hands blocks and debounced snapshots
+//!   over without waiting; [`saver`]: the thread that writes them.
+//! - [`restore`]: reading it all back into a new workspace.
+
+pub mod block_file;
+pub mod manifest;
+pub mod place;
+pub mod restore;
+pub mod saver;
+pub mod tap;
+
+pub use restore::{Restored, is_saved, load};
+pub use tap::Tap;

@@ -1,0 +1,201 @@
+//! Bringing a saved workspace back: its layout opened as the profile it was
+//! saved as, each pane's history read back from its files (damaged or cut
+//! records skipped and noted in the log, never a panic) and put above a
+//! `── restored from … ──` line, each shell started again in its directory.
+//! Commands come back waiting for Enter, as a saved profile's do, except
+//! the programs `restore_commands` lists, which start at once.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::config::profile::{self, LayoutSpec, PaneSpec, Profile, StartMode};
+use crate::config::saving::Saving;
+use crate::persist::block_file;
+use crate::persist::manifest::{Manifest, SavedPane};
+use crate::persist::place;
+use crate::persist::tap::panes_in_order;
+use crate::workspace::Workspace;
+
+/// A saved workspace read back.
+pub struct Restored {
+    pub profile: Profile,
+    /// Each pane's history in the profile's order (empty when not saved).
+    pub histories: Vec<Vec<u8>>,
+    /// When it was saved last, in seconds since the epoch.
+    pub saved_at: i64,
+    pub active_tab: usize,
+    pub zoomed_tabs: Vec<usize>,
+}
+
+/// Whether workspace `name` is saved.
+pub fn is_saved(name: &str) -> bool {
+    place::workspace_dir(name).is_ok_and(|dir| dir.join(place::MANIFEST).is_file())
+}
+
+/// Reads saved workspace `name`.
+pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
+    let started = std::time::Instant::now();
+    let dir = place::workspace_dir(name)?;
+    place::ensure_private_dir(&dir)?;
+    let manifest = Manifest::read(&dir)?;
+    let mut profile = profile::parse(&manifest.layout, Path::new(name))
+        .map_err(|err| anyhow::anyhow!("{err}"))
+        .with_context(|| format!("reading the layout saved in {}", dir.display()))?;
+    for pane in profile_panes(&mut profile) {
+        if let Some(line) = &pane.command
+            && saving.restarts_at_once(line)
+        {
+            pane.start = StartMode::Auto;
+        }
+    }
+    let histories: Vec<Vec<u8>> = manifest
+        .panes
+        .iter()
+        .map(|pane| read_history(&dir, pane))
+        .collect();
+    tracing::info!(
+        panes = histories.len(),
+        bytes = histories.iter().map(Vec::len).sum::<usize>(),
+        "read saved workspace {name} in {:?}",
+        started.elapsed()
+    );
+    Ok(Restored {
+        profile,
+        histories,
+        saved_at: manifest.saved_at,
+        active_tab: manifest.active_tab,
+        zoomed_tabs: manifest.zoomed_tabs,
+    })
+}
+
+/// Every pane of `profile`, in the order it opens them.
+fn profile_panes(profile: &mut Profile) -> Vec<&mut PaneSpec> {
+    fn walk<'a>(spec: &'a mut LayoutSpec, out: &mut Vec<&'a mut PaneSpec>) {
+        match spec {
+            LayoutSpec::Pane(pane) => out.push(pane),
+            LayoutSpec::Split { children, .. } => {
+                for child in children {
+                    walk(child, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for tab in &mut profile.tabs {
+        walk(&mut tab.layout, &mut out);
+        out.extend(tab.floating.iter_mut());
+    }
+    out
+}
+
+/// Said in place of a block that could not be read.
+const LOST: &[u8] = b"\r\n\x1b[m[tilework: some of this pane's history could not be read]\r\n";
+
+/// A pane's saved output: the newest run of blocks within its budget, a
+/// note in place of any that are missing, then the tail.
+pub fn read_history(dir: &Path, pane: &SavedPane) -> Vec<u8> {
+    let Some(prefix) = &pane.files else {
+        return Vec::new();
+    };
+    let mut segments: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                        n.starts_with(&format!("{prefix}-")) && n.ends_with(".blk")
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    segments.sort();
+    let mut blocks = std::collections::BTreeMap::new();
+    let mut block_len = 0;
+    for path in &segments {
+        let bytes = match place::read(path) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                tracing::warn!("reading {}: {err}; its history is skipped", path.display());
+                continue;
+            }
+        };
+        let (read, skipped) = block_file::decode_all(&bytes);
+        if skipped > 0 {
+            tracing::warn!(
+                "{}: {skipped} damaged or cut records skipped",
+                path.display()
+            );
+        }
+        for block in read {
+            block_len = block_len.max(block.plain.len());
+            blocks.insert(block.index, block.plain);
+        }
+    }
+    let tail = place::read(&dir.join(format!("{prefix}.tail")))
+        .ok()
+        .and_then(|bytes| block_file::decode_all(&bytes).0.into_iter().next());
+    let newest = blocks.keys().next_back().copied();
+    let budget_blocks = pane.budget.div_ceil(block_len.max(1) as u64).max(1);
+    let mut out = Vec::new();
+    if let Some(newest) = newest {
+        let oldest = newest.saturating_sub(budget_blocks - 1);
+        let first = blocks.range(oldest..).next().map_or(newest, |(k, _)| *k);
+        for k in first..=newest {
+            match blocks.get(&k) {
+                Some(plain) => out.extend_from_slice(plain),
+                None => out.extend_from_slice(LOST),
+            }
+        }
+    }
+    if let Some(tail) = tail {
+        match newest {
+            Some(newest) if tail.index == newest + 1 => out.extend_from_slice(&tail.plain),
+            // Blocks before it were lost (a cut or damaged file).
+            Some(newest) if tail.index > newest + 1 => {
+                out.extend_from_slice(LOST);
+                out.extend_from_slice(&tail.plain);
+            }
+            None => out.extend_from_slice(&tail.plain),
+            // Older than the blocks (left by a kill between writes).
+            _ => tracing::debug!("{prefix}: the saved tail is older than its blocks"),
+        }
+    }
+    out
+}
+
+/// The line between the saved history and the new output.
+pub fn marker(saved_at: i64) -> Vec<u8> {
+    let when = jiff::Timestamp::from_second(saved_at)
+        .map(|t| {
+            t.to_zoned_datetime(jiff::tz::TimeZone::system())
+                .strftime("%Y-%m-%d %H:%M")
+                .to_string()
+        })
+        .unwrap_or_else(|_| "an earlier run".to_string());
+    format!("\r\n\x1b[2m── restored from {when} ──\x1b[m\r\n").into_bytes()
+}
+
+impl Restored {
+    /// Opens the saved layout in `ws` (empty) and puts each pane's history
+    /// back.
+    pub fn open(&self, ws: &mut Workspace) {
+        let started = std::time::Instant::now();
+        ws.open_profile(&self.profile);
+        let marker = marker(self.saved_at);
+        for (id, history) in panes_in_order(ws).into_iter().zip(&self.histories) {
+            if let Some(pane) = ws.pane_mut(id) {
+                pane.restore_history(history, &marker);
+            }
+        }
+        for &tab in &self.zoomed_tabs {
+            if ws.select_tab(tab) || ws.active_index() == tab {
+                ws.apply(crate::config::action::Action::ToggleZoom);
+            }
+        }
+        ws.select_tab(self.active_tab);
+        tracing::info!("reopened the saved workspace in {:?}", started.elapsed());
+    }
+}

@@ -1,0 +1,381 @@
+//! The saver thread: everything persisting writes is written here, never on
+//! the loop's thread. It is handed sealed blocks (shared with the ring, not
+//! copied) and debounced snapshots of the layout and the panes' unsealed
+//! tails over a bounded channel, and writes only what it is handed: an
+//! idle workspace hands nothing, so nothing is written.
+//!
+//! Each pane's blocks are appended to segment files of
+//! [`SEGMENT_BLOCKS`] blocks; a segment whose blocks are all older than
+//! the pane's `scrollback` budget is deleted, so the files are a ring like
+//! the memory one (at most the budget, compressed, plus one segment). A
+//! write that fails (a full disk) stops the saving for this run and says
+//! so once; the workspace carries on.
+
+use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossbeam_channel::{Receiver, Sender};
+
+use crate::mailbox::Mailbox;
+
+use crate::pane::PaneId;
+use crate::pane::ring_block::SealedBlock;
+use crate::persist::block_file;
+use crate::persist::manifest::{Manifest, SavedPane, VERSION};
+use crate::persist::place;
+
+/// Blocks per segment file: 2 MiB of output with 64 KiB blocks.
+pub const SEGMENT_BLOCKS: usize = 32;
+
+pub enum Message {
+    /// Blocks the pane's ring sealed, oldest first, by index.
+    Blocks {
+        pane: PaneShape,
+        blocks: Vec<(u64, SealedBlock)>,
+    },
+    Snapshot(Snapshot),
+    /// The workspace ends: forget it, or keep what was written; then say
+    /// so on `done`.
+    Finish {
+        forget: bool,
+        done: Sender<()>,
+    },
+}
+
+/// The workspace as it is now.
+pub struct Snapshot {
+    pub saved_at: i64,
+    pub layout: String,
+    /// Every pane in the profile's order.
+    pub panes: Vec<PaneShape>,
+    pub active_tab: usize,
+    pub zoomed_tabs: Vec<usize>,
+    /// Tails that changed: the pane, the index of the block they start,
+    /// their bytes.
+    pub tails: Vec<(PaneId, u64, Vec<u8>)>,
+}
+
+/// A pane's history ring as the files follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PaneShape {
+    pub id: PaneId,
+    /// Bytes of output kept.
+    pub budget: u64,
+    /// Bytes of output per block.
+    pub block_len: usize,
+}
+
+/// The files of one pane's history.
+struct PaneFiles {
+    prefix: String,
+    budget_blocks: u64,
+    file: Option<File>,
+    in_file: usize,
+    next_seq: u64,
+    /// Segment files with the newest block index each holds, oldest first.
+    segments: VecDeque<(PathBuf, u64)>,
+}
+
+pub struct Saver {
+    dir: PathBuf,
+    /// Set when the workspace is forgotten: what is still queued is
+    /// dropped unwritten.
+    dropping: Arc<AtomicBool>,
+    run: String,
+    /// Whether history is saved at all (`persist_history`).
+    history: bool,
+    panes: HashMap<PaneId, PaneFiles>,
+    /// Files of earlier runs were deleted (once this run's manifest is
+    /// written, nothing refers to them).
+    cleaned: bool,
+    stopped: bool,
+    problems: Mailbox<String>,
+    scratch: Vec<u8>,
+}
+
+impl Saver {
+    pub fn new(dir: PathBuf, run: String, history: bool, problems: Mailbox<String>) -> Self {
+        Self {
+            dir,
+            dropping: Arc::default(),
+            run,
+            history,
+            panes: HashMap::new(),
+            cleaned: false,
+            stopped: false,
+            problems,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Set to drop what is still queued (the workspace is being forgotten).
+    pub fn dropping(&self) -> Arc<AtomicBool> {
+        self.dropping.clone()
+    }
+
+    /// Writes what `rx` hands over until the workspace ends.
+    pub fn run(mut self, rx: Receiver<Message>) {
+        for message in rx {
+            if let Message::Finish { forget, done } = message {
+                self.finish(forget);
+                let _ = done.send(());
+                return;
+            }
+            if self.stopped || self.dropping.load(Ordering::Relaxed) {
+                continue;
+            }
+            let written = match message {
+                Message::Blocks { pane, blocks } => self.append(pane, &blocks),
+                Message::Snapshot(snapshot) => self.snapshot(snapshot),
+                Message::Finish { .. } => Ok(()),
+            };
+            if let Err(err) = written {
+                self.stop(&err);
+            }
+        }
+    }
+
+    fn stop(&mut self, err: &io::Error) {
+        self.stopped = true;
+        let why = if err.raw_os_error() == Some(nix::libc::ENOSPC) {
+            "the disk is full".to_string()
+        } else {
+            err.to_string()
+        };
+        tracing::warn!(
+            "saving the workspace in {}: {err}; saving stops",
+            self.dir.display()
+        );
+        self.problems
+            .post(format!("workspace no longer saved: {why}"));
+    }
+
+    fn finish(&mut self, forget: bool) {
+        self.panes.clear();
+        if forget
+            && let Err(err) = std::fs::remove_dir_all(&self.dir)
+            && err.kind() != io::ErrorKind::NotFound
+        {
+            tracing::warn!("forgetting {}: {err}", self.dir.display());
+        }
+    }
+
+    fn pane_files(&mut self, pane: PaneShape) -> &mut PaneFiles {
+        let run = &self.run;
+        self.panes.entry(pane.id).or_insert_with(|| PaneFiles {
+            prefix: format!("{run}-p{}", pane.id.0),
+            budget_blocks: pane.budget.div_ceil(pane.block_len.max(1) as u64).max(1),
+            file: None,
+            in_file: 0,
+            next_seq: 0,
+            segments: VecDeque::new(),
+        })
+    }
+
+    fn append(&mut self, pane: PaneShape, blocks: &[(u64, SealedBlock)]) -> io::Result<()> {
+        if !self.history {
+            return Ok(());
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let dir = self.dir.clone();
+        let files = self.pane_files(pane);
+        let result = files.append(&dir, pane.block_len, blocks, &mut scratch);
+        self.scratch = scratch;
+        result
+    }
+
+    fn snapshot(&mut self, snapshot: Snapshot) -> io::Result<()> {
+        let mut panes = Vec::with_capacity(snapshot.panes.len());
+        for &pane in &snapshot.panes {
+            let files = self.history.then(|| self.pane_files(pane).prefix.clone());
+            panes.push(SavedPane {
+                files,
+                budget: pane.budget,
+            });
+        }
+        for (id, index, bytes) in &snapshot.tails {
+            if let Some(files) = self.panes.get(id) {
+                self.scratch.clear();
+                block_file::encode(*index, bytes.len(), false, bytes, &mut self.scratch);
+                let path = self.dir.join(format!("{}.tail", files.prefix));
+                place::write_atomically(&path, &self.scratch)?;
+            }
+        }
+        for files in self.panes.values_mut() {
+            if let Some(file) = &files.file {
+                file.sync_data()?;
+            }
+        }
+        let manifest = Manifest {
+            version: VERSION,
+            saved_at: snapshot.saved_at,
+            layout: snapshot.layout,
+            panes,
+            active_tab: snapshot.active_tab,
+            zoomed_tabs: snapshot.zoomed_tabs,
+        };
+        manifest.write(&self.dir)?;
+        // Panes that closed: their history goes with them.
+        let open: Vec<PaneId> = snapshot.panes.iter().map(|p| p.id).collect();
+        let closed: Vec<PaneId> = self
+            .panes
+            .keys()
+            .filter(|id| !open.contains(id))
+            .copied()
+            .collect();
+        for id in closed {
+            if let Some(files) = self.panes.remove(&id) {
+                let (dot, dash) = (format!("{}.", files.prefix), format!("{}-", files.prefix));
+                remove_files(&self.dir, |name| {
+                    name.starts_with(&dot) || name.starts_with(&dash)
+                });
+            }
+        }
+        if !self.cleaned {
+            self.cleaned = true;
+            let run = format!("{}-", self.run);
+            remove_files(&self.dir, |name| {
+                name != place::MANIFEST && !name.starts_with(&run)
+            });
+        }
+        Ok(())
+    }
+}
+
+impl PaneFiles {
+    fn append(
+        &mut self,
+        dir: &Path,
+        block_len: usize,
+        blocks: &[(u64, SealedBlock)],
+        scratch: &mut Vec<u8>,
+    ) -> io::Result<()> {
+        let Some(&(newest, _)) = blocks.last() else {
+            return Ok(());
+        };
+        for (index, block) in blocks {
+            if self.file.is_none() || self.in_file >= SEGMENT_BLOCKS {
+                let path = dir.join(format!("{}-{:06}.blk", self.prefix, self.next_seq));
+                self.next_seq += 1;
+                self.file = Some(place::create_new(&path)?);
+                self.in_file = 0;
+                self.segments.push_back((path, *index));
+            }
+            scratch.clear();
+            match block {
+                SealedBlock::Lz4(packed) => {
+                    block_file::encode(*index, block_len, true, packed, scratch)
+                }
+                SealedBlock::Plain(plain) => {
+                    block_file::encode(*index, plain.len(), false, plain, scratch)
+                }
+            }
+            if let Some(file) = &mut self.file {
+                file.write_all(scratch)?;
+            }
+            self.in_file += 1;
+            if let Some(last) = self.segments.back_mut() {
+                last.1 = *index;
+            }
+        }
+        // Segments wholly older than the budget are let go, as the ring
+        // lets its blocks go.
+        let oldest_kept = newest.saturating_sub(self.budget_blocks);
+        while self.segments.len() > 1 && self.segments.front().is_some_and(|s| s.1 < oldest_kept) {
+            if let Some((path, _)) = self.segments.pop_front() {
+                std::fs::remove_file(&path)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Deletes the files of `dir` whose names `doomed` picks (errors only
+/// logged: a file left over is read and dropped next time).
+fn remove_files(dir: &Path, doomed: impl Fn(&str) -> bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if let Some(name) = entry.file_name().to_str()
+            && doomed(name)
+            && let Err(err) = std::fs::remove_file(entry.path())
+        {
+            tracing::warn!("deleting {}: {err}", entry.path().display());
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_stops_saving_and_says_so_once() {
+        let told = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = told.clone();
+        let mailbox = Mailbox::new(move |m| {
+            sink.lock().unwrap().push(m);
+            true
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let mut saver = Saver::new(dir.path().to_path_buf(), "r".into(), true, mailbox);
+        saver.stop(&io::Error::from_raw_os_error(nix::libc::ENOSPC));
+        assert!(saver.stopped);
+        assert_eq!(
+            *told.lock().unwrap(),
+            ["workspace no longer saved: the disk is full"]
+        );
+    }
+
+    #[test]
+    fn the_files_stay_within_the_budget_and_a_closed_pane_takes_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut saver = Saver::new(
+            dir.path().to_path_buf(),
+            "r".into(),
+            true,
+            Mailbox::discarding(),
+        );
+        let pane = PaneShape {
+            id: PaneId(1),
+            budget: 4 * 8,
+            block_len: 8,
+        };
+        let block = |k: u64| {
+            (
+                k,
+                SealedBlock::Plain(std::sync::Arc::new(vec![b'a' + k as u8; 8])),
+            )
+        };
+        for k in 0..(SEGMENT_BLOCKS as u64 * 3) {
+            saver.append(pane, &[block(k)]).unwrap();
+        }
+        let segments = |dir: &Path| {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "blk"))
+                .count()
+        };
+        // The budget is 4 blocks: the newest segment and the one before.
+        assert!(segments(dir.path()) <= 2, "{}", segments(dir.path()));
+        let snapshot = |panes| Snapshot {
+            saved_at: 0,
+            layout: String::new(),
+            panes,
+            active_tab: 0,
+            zoomed_tabs: Vec::new(),
+            tails: Vec::new(),
+        };
+        saver.snapshot(snapshot(vec![pane])).unwrap();
+        assert!(segments(dir.path()) > 0);
+        saver.snapshot(snapshot(Vec::new())).unwrap();
+        assert_eq!(segments(dir.path()), 0);
+    }
+}

@@ -1,0 +1,253 @@
+//! The loop's side of saving: each turn it looks (a few integer compares
+//! per pane) for blocks the panes' rings sealed and hands them to the
+//! saver thread; a second after the workspace last changed it hands a
+//! snapshot of the layout and the unsealed tails. Nothing here touches a
+//! file or waits: the channel is bounded and what does not fit is handed
+//! again next turn. A turn changes nothing while the workspace is idle
+//! (no frame drawn, no output), so an idle workspace hands nothing.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result};
+use crossbeam_channel::{Sender, TrySendError, bounded};
+
+use crate::config::saving::Saving;
+use crate::mailbox::Mailbox;
+use crate::pane::PaneId;
+use crate::persist::place;
+use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
+use crate::workspace::Workspace;
+
+/// The layout and the tails are saved once the workspace has not changed
+/// for this long (a detach, a command's output ending)...
+pub const SNAPSHOT_QUIET: Duration = Duration::from_millis(200);
+/// ...or this long after the first change not saved, while changes go on
+/// (a flood): at most once a second.
+pub const SNAPSHOT_DELAY: Duration = Duration::from_secs(1);
+
+/// Messages waiting for the saver at most (each usually one block of
+/// ~30 KiB compressed, shared with the ring): a disk slower than a flood
+/// keeps at most some 8 MiB alive here; blocks the ring lets go meanwhile
+/// are not saved (the restored history notes the gap).
+const CHANNEL_CAPACITY: usize = 256;
+
+pub struct Tap {
+    name: String,
+    tx: Sender<Message>,
+    history: bool,
+    keep_on_quit: bool,
+    /// The next block index to hand, per pane.
+    handed: HashMap<PaneId, u64>,
+    /// Each pane's ring end when its tail was last handed.
+    tails: HashMap<PaneId, u64>,
+    /// The layout last handed, with the active tab and zoomed ones.
+    layout: (String, usize, Vec<usize>),
+    /// What the workspace looked like at the last turn: frames drawn and
+    /// output received.
+    seen: (u64, u64, usize),
+    /// The first change not saved and the newest, while there are any.
+    changed: Option<(Instant, Instant)>,
+    saver: Option<std::thread::JoinHandle<()>>,
+    /// Tells the saver to drop what is queued (see `Saver::dropping`).
+    dropping: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Tap {
+    /// Starts saving workspace `name` (its directory made private first).
+    /// Saving stopping is told to `problems`.
+    pub fn start(name: &str, saving: &Saving, problems: Mailbox<String>) -> Result<Self> {
+        let dir = place::make_workspace_dir(name)?;
+        let run = format!(
+            "{:x}",
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_micros())
+        );
+        let (tx, rx) = bounded(CHANNEL_CAPACITY);
+        let saver = Saver::new(dir, run, saving.history, problems);
+        let dropping = saver.dropping();
+        let handle = std::thread::Builder::new()
+            .name("saver".into())
+            .spawn(move || saver.run(rx))
+            .context("starting the saver thread")?;
+        Ok(Self {
+            name: name.to_string(),
+            tx,
+            history: saving.history,
+            keep_on_quit: saving.keep_on_quit,
+            handed: HashMap::new(),
+            tails: HashMap::new(),
+            layout: Default::default(),
+            seen: (u64::MAX, 0, 0),
+            changed: None,
+            saver: Some(handle),
+            dropping,
+        })
+    }
+
+    /// When the loop must wake for the next snapshot, if one is due.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.changed
+            .map(|(first, last)| (first + SNAPSHOT_DELAY).min(last + SNAPSHOT_QUIET))
+    }
+
+    /// One turn of the loop: hands new sealed blocks over, arms or takes
+    /// the snapshot.
+    pub fn turn(&mut self, ws: &Workspace, frames: u64, now: Instant) {
+        let output: u64 = ws.panes().map(|p| p.history_ring().end()).sum();
+        let seen = (frames, output, ws.panes().count());
+        if seen != self.seen {
+            self.seen = seen;
+            let first = self.changed.map_or(now, |(first, _)| first);
+            self.changed = Some((first, now));
+        }
+        let all_handed = !self.history || self.hand_blocks(ws);
+        if self.deadline().is_some_and(|due| now >= due) {
+            self.changed = None;
+            if !all_handed || !self.hand_snapshot(ws, false) {
+                // The saver is behind: try again later.
+                self.changed = Some((now, now + SNAPSHOT_DELAY));
+            }
+        }
+    }
+
+    /// Hands every pane's newly sealed blocks; false when the channel was
+    /// full (the rest goes next turn).
+    fn hand_blocks(&mut self, ws: &Workspace) -> bool {
+        for pane in ws.panes() {
+            let ring = pane.history_ring();
+            let end = ring.sealed_end();
+            let next = self.handed.entry(pane.id).or_insert(0);
+            if *next >= end {
+                continue;
+            }
+            // Blocks the ring let go before they were handed are gone.
+            let first = (*next).max(ring.start() / ring.block_bytes().max(1) as u64);
+            let blocks: Vec<_> = (first..end)
+                .filter_map(|k| ring.sealed_block(k).map(|b| (k, b)))
+                .collect();
+            let message = Message::Blocks {
+                pane: shape(pane),
+                blocks,
+            };
+            match self.tx.try_send(message) {
+                Ok(()) => *next = end,
+                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => return false,
+            }
+        }
+        true
+    }
+
+    /// The workspace as it is now, with the tails that changed since
+    /// they were last handed (all of them when `every_tail`).
+    fn snapshot(&self, ws: &Workspace, every_tail: bool) -> Snapshot {
+        let order = panes_in_order(ws);
+        let mut panes = Vec::with_capacity(order.len());
+        let mut tails = Vec::new();
+        for id in order {
+            let Some(pane) = ws.pane(id) else { continue };
+            panes.push(shape(pane));
+            let ring = pane.history_ring();
+            let last = self.tails.get(&id).copied();
+            if self.history && (every_tail || last != Some(ring.end())) {
+                tails.push((id, ring.sealed_end(), ring.tail().to_vec()));
+            }
+        }
+        let zoomed_tabs = (ws.tabs().iter().enumerate())
+            .filter(|(_, tab)| tab.zoomed)
+            .map(|(i, _)| i)
+            .collect();
+        Snapshot {
+            saved_at: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+            layout: crate::workspace::profile_save::to_toml_from_lookups(ws, &self.name),
+            panes,
+            active_tab: ws.active_index(),
+            zoomed_tabs,
+            tails,
+        }
+    }
+
+    /// Hands the snapshot unless nothing in it changed (the frame that
+    /// armed it was a clock's, say). False when the channel was full.
+    fn hand_snapshot(&mut self, ws: &Workspace, every_tail: bool) -> bool {
+        let snapshot = self.snapshot(ws, every_tail);
+        let layout = (
+            snapshot.layout.clone(),
+            snapshot.active_tab,
+            snapshot.zoomed_tabs.clone(),
+        );
+        if !every_tail && snapshot.tails.is_empty() && layout == self.layout {
+            return true;
+        }
+        let ends: Vec<(PaneId, u64)> = (snapshot.tails.iter())
+            .filter_map(|(id, _, _)| Some((*id, ws.pane(*id)?.history_ring().end())))
+            .collect();
+        if self.tx.try_send(Message::Snapshot(snapshot)).is_err() {
+            return false;
+        }
+        self.layout = layout;
+        self.tails.extend(ends);
+        self.tails.retain(|id, _| ws.pane(*id).is_some());
+        self.handed.retain(|id, _| ws.pane(*id).is_some());
+        true
+    }
+
+    /// The workspace ends with status `code`. A clean quit (below 128: the
+    /// user quit, `tilework kill`, the last pane closed) forgets it unless
+    /// `keep_on_quit`; a signal (a shutdown, a reboot) saves it as it is.
+    /// Waits a little for the saver (the loop is over), well within the
+    /// exit watchdog's 3 s.
+    pub fn finish(mut self, ws: &Workspace, code: i32) {
+        let forget = code < 128 && !self.keep_on_quit;
+        let wait = Duration::from_millis(500);
+        if forget {
+            self.dropping
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        } else {
+            if self.history {
+                self.hand_blocks(ws);
+            }
+            let snapshot = self.snapshot(ws, true);
+            if let Err(err) = self.tx.send_timeout(Message::Snapshot(snapshot), wait) {
+                tracing::warn!("the workspace's last state was not saved: {err}");
+            }
+        }
+        let (done_tx, done) = bounded(1);
+        let finish = Message::Finish {
+            forget,
+            done: done_tx,
+        };
+        if self.tx.send_timeout(finish, wait).is_ok()
+            && done.recv_timeout(2 * wait).is_ok()
+            && let Some(saver) = self.saver.take()
+        {
+            let _ = saver.join();
+        }
+    }
+}
+
+fn shape(pane: &crate::pane::Pane) -> PaneShape {
+    let ring = pane.history_ring();
+    PaneShape {
+        id: pane.id,
+        budget: ring.budget() as u64,
+        block_len: ring.block_bytes(),
+    }
+}
+
+/// The panes in the order a profile of the workspace opens them: tab by
+/// tab, the layout's in reading order, then the floating ones bottom to
+/// top (see `workspace::profile_save`).
+pub fn panes_in_order(ws: &Workspace) -> Vec<PaneId> {
+    ws.tabs()
+        .iter()
+        .flat_map(|tab| {
+            let mut ids = tab.layout.panes();
+            ids.extend(tab.floats.iter().map(|f| f.id));
+            ids
+        })
+        .collect()
+}

@@ -1,0 +1,485 @@
+//! Nothing lost across a reboot (issue 32): a workspace SIGKILLed, its
+//! runtime directory emptied as a reboot empties it, comes back with
+//! `tilework attach NAME`: its layout, each shell in its directory, the
+//! old output above a `restored from` line. Each test runs the real binary
+//! in PTYs; its config and saved workspaces are in a directory of its own
+//! (XDG_CONFIG_HOME, XDG_STATE_HOME), its sockets in the harness's private
+//! XDG_RUNTIME_DIR.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{TempDir, Tilework};
+use tilework::persist::manifest::Manifest;
+use tilework::persist::restore::read_history;
+
+const ROWS: u16 = 24;
+const COLS: u16 = 100;
+
+/// Where a test keeps its config, its saved workspaces and its panes'
+/// directories: outlives the terminals, as the user's home does.
+struct Home(TempDir);
+
+impl Home {
+    fn new(config: &str) -> Self {
+        let home = TempDir::new("persist");
+        let dir = home.path().join("config/tilework");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("config.toml"), config).unwrap();
+        for d in ["alpha", "beta"] {
+            std::fs::create_dir_all(home.path().join(d)).unwrap();
+        }
+        Self(home)
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// The environment of `tw`'s workspaces (its runtime directory) with
+    /// this home's config and state.
+    fn env(&self, tw: Option<&Tilework>) -> Vec<(String, String)> {
+        let mut env = vec![
+            (
+                "XDG_CONFIG_HOME".to_string(),
+                self.path().join("config").display().to_string(),
+            ),
+            (
+                "XDG_STATE_HOME".to_string(),
+                self.path().join("state").display().to_string(),
+            ),
+        ];
+        if let Some(tw) = tw {
+            env.push((
+                "XDG_RUNTIME_DIR".to_string(),
+                tw.runtime_dir().display().to_string(),
+            ));
+        }
+        env
+    }
+
+    /// `tilework ARGS` in `dir` in a terminal of its own.
+    fn start(&self, args: &[&str], beside: Option<&Tilework>) -> Tilework {
+        let env = self.env(beside);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        Tilework::start_with(args, ROWS, COLS, &env)
+    }
+
+    /// `tilework --session NAME` with two shells side by side, in `alpha`
+    /// and `beta`.
+    fn start_two(&self, name: &str) -> Tilework {
+        let profile = self.path().join("two.toml");
+        std::fs::write(
+            &profile,
+            format!(
+                "[[tab]]\nlayout = {{ split = \"right\", panes = [{{ cwd = \"{}\", focus = true }}, {{ cwd = \"{}\" }}] }}\n",
+                self.path().join("alpha").display(),
+                self.path().join("beta").display()
+            ),
+        )
+        .unwrap();
+        let tw = self.start(
+            &["--session", name, "--profile", profile.to_str().unwrap()],
+            None,
+        );
+        tw.wait_for("both shells' prompts", |s| {
+            s.contents().matches("$ ").count() >= 2
+        });
+        tw
+    }
+
+    /// `tilework ARGS` beside `tw`: stdout, stderr, status.
+    fn cli(&self, tw: &Tilework, args: &[&str]) -> (String, String, i32) {
+        let out = Command::new(common::binary())
+            .args(args)
+            .envs(self.env(Some(tw)))
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code().unwrap_or(-1),
+        )
+    }
+
+    fn ok(&self, tw: &Tilework, args: &[&str]) -> String {
+        let (out, err, code) = self.cli(tw, args);
+        assert_eq!(code, 0, "tilework {args:?}: {err}");
+        out
+    }
+
+    fn saved_root(&self) -> PathBuf {
+        self.path().join("state/tilework/saved")
+    }
+
+    fn saved(&self, name: &str) -> PathBuf {
+        self.saved_root().join(name)
+    }
+
+    /// `tilework ls`'s row for `name`, if listed.
+    fn ls_row(&self, tw: &Tilework, name: &str) -> Option<String> {
+        let out = self.ok(tw, &["ls"]);
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .map(str::to_string)
+    }
+}
+
+/// Each pane's saved history, in the profile's order (empty while nothing
+/// is saved).
+fn saved_histories(dir: &Path) -> Vec<Vec<u8>> {
+    let Ok(manifest) = Manifest::read(dir) else {
+        return Vec::new();
+    };
+    manifest
+        .panes
+        .iter()
+        .map(|pane| read_history(dir, pane))
+        .collect()
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    memchr::memmem::find(haystack, needle.as_bytes()).is_some()
+}
+
+/// SIGKILLs `tw`'s workspace and empties the runtime directory, as a crash
+/// and a reboot would leave them.
+fn crash_and_reboot(tw: &mut Tilework) {
+    let pid = tw.workspace_pid();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap()),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    common::wait_until("the workspace to die", || !common::alive(pid));
+    tw.wait_exit();
+    let runtime = tw.runtime_dir().join("tilework");
+    for entry in std::fs::read_dir(&runtime).unwrap().flatten() {
+        std::fs::remove_file(entry.path()).unwrap();
+    }
+}
+
+#[test]
+fn a_killed_workspace_comes_back_after_a_reboot_with_its_panes_and_history() {
+    let home = Home::new("");
+    let mut a = home.start_two("keep");
+    a.type_line("echo first-of-all; seq -f 'row-%g' 1 3000");
+    a.wait_for_text("row-3000");
+    a.send("\x02o");
+    // A directory changed since the start is the one saved.
+    a.type_line("mkdir deeper && cd deeper && echo beta-$((6*7))");
+    a.wait_for_text("beta-42");
+    let saved = home.saved("keep");
+    common::wait_until("the output and the new directory to be saved", || {
+        let h = saved_histories(&saved);
+        h.len() == 2
+            && contains(&h[0], "row-3000\r\n")
+            && contains(&h[1], "beta-42")
+            && Manifest::read(&saved).is_ok_and(|m| m.layout.contains("beta/deeper"))
+    });
+    crash_and_reboot(&mut a);
+
+    let row = home.ls_row(&a, "keep").expect("keep listed");
+    assert!(row.contains("saved"), "{row}");
+    assert_eq!(row.split_whitespace().nth(1), Some("2"), "{row}");
+    let long = home.ok(&a, &["ls", "-l"]);
+    let row = long.lines().find(|l| l.starts_with("keep ")).unwrap();
+    assert!(row.trim_end().ends_with('M'), "no disk use: {long}");
+
+    let mut b = home.start(&["attach", "keep"], Some(&a));
+    b.wait_for("both panes back with their last lines", |s| {
+        let text = s.contents();
+        text.contains("row-3000")
+            && text.contains("beta-42")
+            && text.matches("restored from").count() == 2
+    });
+    b.wait_for("both shells' prompts", |s| {
+        s.contents().matches("$ ").count() >= 4
+    });
+    // Each shell runs in its directory again.
+    let json = home.ok(&a, &["list-panes", "--json", "--session", "keep"]);
+    let panes: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    let cwds: Vec<&str> = panes.iter().filter_map(|p| p["cwd"].as_str()).collect();
+    assert_eq!(cwds.len(), 2, "{json}");
+    assert!(
+        cwds[0].ends_with("/alpha") && cwds[1].ends_with("/beta/deeper"),
+        "{cwds:?}"
+    );
+    // The first line is in copy mode, in the alpha pane.
+    b.send("\x02o");
+    b.send("\x02[");
+    b.send("g");
+    b.wait_for_text("first-of-all");
+    b.send("q");
+    // A clean end forgets it.
+    home.ok(&a, &["kill", "keep"]);
+    common::wait_until("the saved workspace to be forgotten", || !saved.exists());
+    assert!(home.ls_row(&a, "keep").is_none());
+}
+
+/// The flood's output, as the pane got it: line `n` (from 1) is
+/// `flood-NNNNNNN\r\n`, 15 bytes.
+fn flood_bytes(from: u64, len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 15);
+    let mut line = from / 15;
+    let skip = usize::try_from(from % 15).unwrap();
+    while out.len() < len + skip {
+        out.extend_from_slice(format!("flood-{:07}\r\n", line + 1).as_bytes());
+        line += 1;
+    }
+    out.drain(..skip);
+    out.truncate(len);
+    out
+}
+
+#[test]
+fn a_kill_in_the_middle_of_a_flood_restores_everything_sealed_as_it_was() {
+    let home = Home::new("scrollback = \"256MiB\"\n");
+    let mut a = home.start(
+        &["--session", "flood", "-c", "seq -f flood-%07g 1 9999999"],
+        None,
+    );
+    a.wait_for_text("flood-");
+    let saved = home.saved("flood");
+    let mut before = 0;
+    common::wait_until("a few blocks of the flood to be saved", || {
+        before = saved_histories(&saved).first().map_or(0, Vec::len);
+        before >= 4 << 16
+    });
+    crash_and_reboot(&mut a);
+
+    // What was saved is the flood's output from its start, byte for
+    // byte, at least as far as it was when the kill was decided.
+    let history = saved_histories(&saved).remove(0);
+    assert!(history.len() >= before, "{} < {before}", history.len());
+    assert!(
+        history == flood_bytes(0, history.len()),
+        "the saved history differs from the output"
+    );
+
+    // And the pane shows it again: its history as a parser shows it, the
+    // last line (maybe cut) just above the marker.
+    let b = home.start(&["attach", "flood"], Some(&a));
+    b.wait_for_text("restored from");
+    let text = home.ok(&a, &["capture", "--history", "--session", "flood"]);
+    let lines: Vec<&str> = text.lines().collect();
+    let marker = lines
+        .iter()
+        .position(|l| l.contains("restored from"))
+        .unwrap_or_else(|| panic!("no marker in the history"));
+    let expected = String::from_utf8(history).unwrap();
+    let expected: Vec<&str> = expected.lines().collect();
+    // The marker starts on a line of its own: after a cut line, a blank one.
+    let shown: Vec<&str> = lines[..marker]
+        .iter()
+        .copied()
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(shown.len(), expected.len());
+    assert!(
+        shown == expected,
+        "the restored history differs from the reference"
+    );
+    drop(b);
+}
+
+#[test]
+fn a_cut_or_damaged_file_restores_the_rest() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "hurt"], None);
+    a.wait_for_text("$ ");
+    a.type_line("seq -f 'row-%06g' 1 30000; echo done-$((6*7))");
+    a.wait_for_text("done-42");
+    let saved = home.saved("hurt");
+    common::wait_until("the output to be saved", || {
+        saved_histories(&saved)
+            .first()
+            .is_some_and(|h| contains(h, "done-42\r\n"))
+    });
+    crash_and_reboot(&mut a);
+    let mut segments: Vec<PathBuf> = std::fs::read_dir(&saved)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "blk"))
+        .collect();
+    segments.sort();
+    let segment = segments.last().unwrap();
+    let mut bytes = std::fs::read(segment).unwrap();
+    // The second block damaged, the last one cut in half.
+    let records: Vec<usize> = memchr::memmem::find_iter(&bytes, b"TWB1").collect();
+    assert!(records.len() >= 4, "{} records", records.len());
+    bytes[records[1] + 40] ^= 0x55;
+    let last = records[records.len() - 1];
+    bytes.truncate(last + (bytes.len() - last) / 2);
+    std::fs::write(segment, &bytes).unwrap();
+
+    let b = home.start(&["attach", "hurt"], Some(&a));
+    b.wait_for_text("restored from");
+    let text = home.ok(&a, &["capture", "--history", "--session", "hurt"]);
+    assert!(text.contains("row-000001\n"), "the first block is lost");
+    assert!(text.contains("could not be read"), "no note of the loss");
+    assert!(text.contains("done-42"), "the tail is lost");
+    let row = home.ls_row(&a, "hurt").unwrap();
+    assert!(row.contains("attached"), "{row}");
+    drop(b);
+}
+
+#[test]
+fn forget_deletes_a_saved_workspace() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "old"], None);
+    a.wait_for_text("$ ");
+    common::wait_until("the workspace to be saved", || {
+        home.saved("old").join("manifest.json").exists()
+    });
+    crash_and_reboot(&mut a);
+    assert!(home.ls_row(&a, "old").is_some_and(|r| r.contains("saved")));
+    // Its name is taken until it is forgotten.
+    let (_, err, code) = home.cli(&a, &["forget", "nothing"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no workspace named nothing is saved"), "{err}");
+    home.ok(&a, &["forget", "old"]);
+    assert!(!home.saved("old").exists());
+    assert!(home.ls_row(&a, "old").is_none());
+}
+
+#[test]
+fn quitting_forgets_the_workspace_unless_keep_on_quit() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "gone"], None);
+    a.wait_for_text("$ ");
+    common::wait_until("the workspace to be saved", || {
+        home.saved("gone").join("manifest.json").exists()
+    });
+    a.send("\x02Q");
+    a.wait_exit();
+    assert!(!home.saved("gone").exists(), "C-b Q kept it");
+
+    let home = Home::new("keep_on_quit = true\n");
+    let mut a = home.start_two("kept");
+    a.type_line("echo kept-$((6*7))");
+    a.wait_for_text("kept-42");
+    a.send("\x02Q");
+    a.wait_exit();
+    let h = saved_histories(&home.saved("kept"));
+    assert!(h.len() == 2 && contains(&h[0], "kept-42"), "not kept");
+    let b = home.start(&["attach", "kept"], Some(&a));
+    b.wait_for_text("kept-42");
+    b.wait_for_text("restored from");
+}
+
+#[test]
+fn without_persist_history_the_layout_comes_back_without_output() {
+    let home = Home::new("persist_history = false\n");
+    let mut a = home.start_two("bare");
+    a.type_line("echo secret-$((6*7))");
+    a.wait_for_text("secret-42");
+    common::wait_until("the layout to be saved", || {
+        Manifest::read(&home.saved("bare")).is_ok_and(|m| m.panes.len() == 2)
+    });
+    crash_and_reboot(&mut a);
+    let files: Vec<String> = std::fs::read_dir(home.saved("bare"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, ["manifest.json"], "output written to disk");
+    let b = home.start(&["attach", "bare"], Some(&a));
+    b.wait_for("both shells, without their output", |s| {
+        s.contents().matches("restored from").count() == 2
+    });
+    assert!(!b.screen_text().contains("secret-42"));
+    let json = home.ok(&a, &["list-panes", "--json", "--session", "bare"]);
+    assert!(
+        json.contains("/alpha\"") && json.contains("/beta\""),
+        "{json}"
+    );
+}
+
+#[test]
+fn listed_commands_restart_at_once_and_others_wait_for_enter() {
+    let home = Home::new("restore_commands = [\"tail\"]\n");
+    let log = home.path().join("log");
+    std::fs::write(&log, "from-the-log\n").unwrap();
+    let tail = format!("tail -f {}", log.display());
+    let mut a = home.start(
+        &[
+            "--session",
+            "cmds",
+            "-c",
+            &tail,
+            "-c",
+            "echo once-$((6*7)); sleep 1000",
+        ],
+        None,
+    );
+    a.wait_for_text("once-42");
+    a.wait_for_text("from-the-log");
+    common::wait_until("the workspace to be saved", || {
+        Manifest::read(&home.saved("cmds")).is_ok_and(|m| m.panes.len() == 2)
+    });
+    crash_and_reboot(&mut a);
+    std::fs::write(&log, "from-the-log\nwritten-since\n").unwrap();
+    let mut b = home.start(&["attach", "cmds"], Some(&a));
+    // tail runs again at once and reads the log as it is now.
+    b.wait_for_text("written-since");
+    // The other waits: its command shown, run only after Enter.
+    let json = home.ok(&a, &["list-panes", "--json", "--session", "cmds"]);
+    assert!(!json.contains("once-84"), "{json}");
+    b.send("\x02o");
+    b.send("\r");
+    b.wait_for("the other command run after Enter", |s| {
+        s.contents().matches("once-42").count() >= 2
+    });
+}
+
+#[test]
+fn saved_files_are_private_and_a_planted_link_is_refused() {
+    let home = Home::new("");
+    let a = home.start(&["--session", "priv"], None);
+    a.wait_for_text("$ ");
+    let dir = home.saved("priv");
+    common::wait_until("the workspace to be saved", || {
+        dir.join("manifest.json").exists()
+    });
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&home.saved_root()), 0o700);
+    assert_eq!(mode(&dir), 0o700);
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        assert_eq!(mode(&entry.path()), 0o600, "{}", entry.path().display());
+    }
+    // A link where a workspace's directory goes: nothing is written
+    // through it (the workspace runs, unsaved).
+    let elsewhere = home.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, home.saved("linked")).unwrap();
+    let b = home.start(&["--session", "linked"], None);
+    b.wait_for_text("$ ");
+    assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
+}
+
+#[test]
+fn a_failing_disk_stops_saving_with_a_notice_and_the_workspace_carries_on() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "full"], None);
+    a.wait_for_text("$ ");
+    let dir = home.saved("full");
+    common::wait_until("the workspace to be saved", || {
+        dir.join("manifest.json").exists()
+    });
+    // The directory gone and a file in its place: every write fails, as
+    // on a full or broken disk.
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::write(&dir, b"").unwrap();
+    a.type_line("echo after-$((6*7))");
+    a.wait_for_text("no longer saved");
+    a.type_line("echo still-$((6*7))");
+    a.wait_for_text("still-42");
+}
