@@ -39,6 +39,7 @@ pub mod answers;
 pub mod charsets;
 mod follower;
 pub mod keyboard;
+mod modes;
 pub mod sgr;
 pub mod tabs;
 
@@ -55,36 +56,13 @@ use follower::{Blanked, Follower, KeyboardChange, Last, Replace, Stop};
 use keyboard::KeyboardFlags;
 use tabs::TabStops;
 
+pub use modes::Modes;
+
 const ESC: u8 = 0x1b;
 const CAN: u8 = 0x18;
 const SO: u8 = 0x0e;
 const SI: u8 = 0x0f;
 const TAB: u8 = 0x09;
-
-/// Modes vt100 does not keep, as the program set them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Modes {
-    /// IRM (`CSI 4 h`): printed characters push the rest of the row right.
-    pub insert: bool,
-    /// DECAWM (`CSI ? 7 h`, on by default): text wraps at the last column.
-    pub autowrap: bool,
-    /// `CSI ? 1004 h`: the program wants `CSI I` / `CSI O` on focus changes.
-    pub focus_events: bool,
-    /// `CSI ? 2026 h`: the program is inside a synchronized update (what
-    /// the pane shows meanwhile is `sync_update`'s; this answers DECRQM).
-    pub synchronized: bool,
-}
-
-impl Default for Modes {
-    fn default() -> Self {
-        Self {
-            insert: false,
-            autowrap: true,
-            focus_events: false,
-            synchronized: false,
-        }
-    }
-}
 
 /// Bytes vte is given at once from output that holds invalid UTF-8
 /// (see [`Fidelity::process`]).

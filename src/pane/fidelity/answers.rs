@@ -85,6 +85,7 @@ fn mode_state(private: bool, mode: u16, screen: &vt100::Screen, modes: &Modes) -
     }
     match mode {
         1 => set(screen.application_cursor()),
+        6 => set(modes.origin.on(screen.alternate_screen())),
         7 => set(modes.autowrap),
         9 => set(screen.mouse_protocol_mode() == Mouse::Press),
         25 => set(!screen.hide_cursor()),

@@ -145,10 +145,14 @@ impl Follower {
                         Stop::Recheck
                     });
                 }
+                [6] => self.modes.origin.set(set),
                 [1004] => self.modes.focus_events = set,
                 [2026] => self.modes.synchronized = set,
                 [1047..=1049] => replace = true,
                 _ => {}
+            }
+            if let [mode @ (47 | 1047..=1049)] = p {
+                self.modes.origin.screen_mode(*mode, set);
             }
             // xterm keeps the character sets with the saved cursor.
             match (p, set) {
@@ -222,10 +226,12 @@ impl vte::Perform for Follower {
             ([] | [b'?'], 'J') if first == 3 => self.rep.count_cleared(),
             ([], 's') if bare => {
                 self.charsets.save();
+                self.modes.origin.save();
                 self.stop(Stop::Replace(Replace::SaveCursor));
             }
             ([], 'u') if bare => {
                 let _ = self.charsets.restore();
+                self.modes.origin.restore();
                 self.stop(Stop::Replace(Replace::RestoreCursor));
             }
             ([], 'g') => self.stop(Stop::TabClear(first)),
@@ -249,6 +255,9 @@ impl vte::Perform for Follower {
                 // DECSTR resets these at once; the rest when replaced.
                 self.modes.insert = false;
                 self.modes.autowrap = true;
+                // Written as `?6l` then DECSC (see `Replace::SoftReset`).
+                self.modes.origin.set(false);
+                self.modes.origin.save();
                 self.stop(Stop::Replace(Replace::SoftReset));
             }
             ([b'?', b'$'], 'p') => self.stop(Stop::Answer(Query::Mode {
@@ -285,8 +294,12 @@ impl vte::Perform for Follower {
             ([], b'D') => self.stop(Stop::Replace(Replace::Index)),
             ([], b'E') => self.stop(Stop::Replace(Replace::NextLine)),
             ([], b'H') => self.stop(Stop::TabSet),
-            ([], b'7') => self.charsets.save(),
+            ([], b'7') => {
+                self.charsets.save();
+                self.modes.origin.save();
+            }
             ([], b'8') => {
+                self.modes.origin.restore();
                 let changed = self.charsets.restore();
                 if changed {
                     self.stop(Stop::Recheck);
