@@ -19,7 +19,8 @@
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - `pane_limit`: how many panes may be open at once (`max_panes`).
-//! - [`place`]: a pane's directory and git branch, for the status bar.
+//! - [`place`]: a pane's directory and git branch, for the status bar;
+//!   `notices`: programs' notifications waiting to be seen.
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
 //!
@@ -35,6 +36,7 @@ pub mod layout;
 mod member;
 pub mod name_lookup;
 pub mod naming;
+mod notices;
 pub mod pane_frame;
 mod pane_launch;
 mod pane_life;

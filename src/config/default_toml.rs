@@ -110,6 +110,15 @@ pub fn default_toml() -> String {
     line("# the workspace running for `tilework attach`; \"quit\" ends it.");
     line("# on_hangup = \"detach\"");
     line("");
+    line("# Notifications programs send (OSC 9, OSC 777 notify, kitty's OSC 99): \"status\"");
+    line("# marks the pane's tab and shows the text in the status bar until you focus");
+    line("# the pane; \"forward\" also passes them (sanitized) to your terminal, for a");
+    line("# desktop notification; \"off\" ignores them.");
+    line(&format!(
+        "# notifications = {}",
+        toml_string(d.notifications.name())
+    ));
+    line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
     line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
@@ -219,9 +228,9 @@ mod tests {
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            // `on_hangup`, then `[theme]` and `[status]`: name, borders;
-            // left, right, clock.
-            11 + 1 + km.prefixed.len() + km.direct.len() + 5,
+            // `on_hangup`, `notifications`, then `[theme]` and `[status]`:
+            // name, borders; left, right, clock.
+            11 + 1 + 1 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

@@ -1,9 +1,12 @@
 //! Side effects on the user's terminal besides the picture: the clipboard
-//! (OSC 52), the bell and the cursor's shape. They are collected between
+//! (OSC 52), the bell, programs' notifications and the cursor's shape. They are collected between
 //! frames and written inside the next frame's synchronized update, so they
 //! cost no `write(2)` of their own.
 
 use std::io::{self, Write};
+
+/// Notifications passed on with one frame, at most.
+const MAX_NOTIFICATIONS: usize = 4;
 
 #[derive(Default)]
 pub struct Outbox {
@@ -14,6 +17,9 @@ pub struct Outbox {
     from_program: Option<Vec<u8>>,
     from_user: Option<Vec<u8>>,
     bell: bool,
+    /// Programs' notifications to pass on (sanitized, see
+    /// `pane::notifications`), the newest few.
+    notifications: Vec<Vec<u8>>,
     /// Turn on the kitty keyboard flags tilework wants (a terminal that
     /// speaks the protocol just attached).
     kitty_keyboard: bool,
@@ -39,6 +45,15 @@ impl Outbox {
 
     pub fn ring_bell(&mut self) {
         self.bell = true;
+    }
+
+    /// A program's notification, written anew from its sanitized text. A
+    /// program sending them in a loop passes on the newest few per frame.
+    pub fn notify(&mut self, sequence: Vec<u8>) {
+        if self.notifications.len() >= MAX_NOTIFICATIONS {
+            self.notifications.remove(0);
+        }
+        self.notifications.push(sequence);
     }
 
     /// With the next frame, turn on the kitty keyboard flags tilework wants
@@ -75,6 +90,9 @@ impl Outbox {
         {
             out.write_all(&osc52)?;
         }
+        for notification in self.notifications.drain(..) {
+            out.write_all(&notification)?;
+        }
         if std::mem::take(&mut self.bell) {
             out.write_all(b"\x07")?;
         }
@@ -108,6 +126,16 @@ mod tests {
             written(&mut outbox),
             b"\x1b[5 q\x1b]52;c;aGk=\x07\x1b]52;c;eW8=\x07\x07"
         );
+        assert_eq!(written(&mut outbox), b"");
+    }
+
+    #[test]
+    fn a_flood_of_notifications_passes_on_the_newest_few() {
+        let mut outbox = Outbox::default();
+        for i in 0..10 {
+            outbox.notify(format!("<{i}>").into_bytes());
+        }
+        assert_eq!(written(&mut outbox), b"<6><7><8><9>");
         assert_eq!(written(&mut outbox), b"");
     }
 

@@ -65,6 +65,8 @@ pub struct Workspace {
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
+    /// Programs' notifications waiting to be seen.
+    pub(super) notices: crate::workspace::notices::Notices,
 }
 
 impl Workspace {
@@ -98,6 +100,7 @@ impl Workspace {
             editor_ansi: false,
             max_panes: crate::config::profile::MAX_PANES,
             terminal_colours: [None; 3],
+            notices: Default::default(),
         }
     }
 

@@ -6,6 +6,7 @@
 use crate::pane::fidelity::Modes;
 use crate::pane::fidelity::answers::Query;
 use crate::pane::fidelity::charsets::{Charset, Charsets};
+use crate::pane::fidelity::colour_sets::ColourSets;
 use crate::pane::fidelity::sgr;
 use crate::pane::fidelity::tabs::TabStops;
 use crate::pane::rep_bound::{self, Region, RepBound, param};
@@ -114,6 +115,8 @@ pub(super) struct Follower {
     pub(super) sgr: Vec<u8>,
     /// The parameters of a [`Replace::PrivateModes`].
     pub(super) private_modes: Vec<u16>,
+    /// Colours the program set for its pane (OSC 4, 10-12 and resets).
+    pub(super) colour_sets: ColourSets,
 }
 
 impl Follower {
@@ -289,6 +292,7 @@ impl vte::Perform for Follower {
                 self.modes = Modes::default();
                 self.charsets.reset();
                 self.tabs.reset();
+                self.colour_sets.reset();
                 self.stop(Stop::Reset);
             }
             ([], b'D') => self.stop(Stop::Replace(Replace::Index)),
@@ -318,22 +322,14 @@ impl vte::Perform for Follower {
 
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
         self.ground = true;
-        // `OSC 10 ; ? ; ?` asks for 10 and 11: each `?` the next colour.
-        let first = match params.first().copied() {
-            Some(b"10") => 0,
-            Some(b"11") => 1,
-            Some(b"12") => 2,
-            _ => return,
-        };
-        let mut asked = 0u8;
-        for (i, p) in params.iter().skip(1).enumerate() {
-            if *p == b"?" && first + i < 3 {
-                asked |= 1 << (first + i);
-            }
-        }
-        if asked != 0 {
+        let effect = self.colour_sets.osc(params);
+        if effect.asked_dynamic != 0 {
             self.stop(Stop::Answer(Query::Colours {
-                asked,
+                asked: effect.asked_dynamic,
+                bel: bell_terminated,
+            }));
+        } else if effect.asked_palette {
+            self.stop(Stop::Answer(Query::Palette {
                 bel: bell_terminated,
             }));
         }
