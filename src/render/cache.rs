@@ -73,6 +73,8 @@ struct PaneCache {
     /// benches) correct, comparing screens instead.
     damage: Damage,
     damage_generation: u64,
+    /// The generation of the pane's colour sets the image shows.
+    colours: u64,
 }
 
 /// What a pane's border shows, as far as telling it changed goes.
@@ -192,7 +194,16 @@ impl RenderCache {
             changed: Vec::new(),
             damage: Damage::Full,
             damage_generation: NEVER_DRAWN,
+            colours: 0,
         });
+        let colours = pane.colour_sets().generation();
+        if entry.colours != colours {
+            // Every cell may take other colours, though the screen is the
+            // same: compared with the image, not with a copy of the screen.
+            entry.colours = colours;
+            entry.prev = None;
+            entry.damage = Damage::Full;
+        }
         let generation = pane.damage_generation();
         let same_shape = entry.size == size && entry.live == live;
         let partial = in_place.is_some();
