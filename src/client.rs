@@ -154,6 +154,7 @@ impl<B: FrameSink> Client<B> {
         )
         .context("drawing a frame")?;
         self.outbox.cursor_style(frame::cursor_style_sequence(ws));
+        self.outbox.cursor_colour(focused_cursor_colour(ws));
         let backend = self.terminal.backend_mut();
         self.outbox
             .write_to(&mut RawWriter(&mut *backend))
@@ -208,4 +209,11 @@ impl<B: FrameSink> Client<B> {
     pub fn pane_area(&self) -> Rect {
         frame::split_screen(self.size).0
     }
+}
+
+/// The cursor colour the focused pane's program set (OSC 12), if any.
+fn focused_cursor_colour(ws: &Workspace) -> Option<(u8, u8, u8)> {
+    use crate::pane::fidelity::colour_sets::{CURSOR, to_rgb8};
+    let pane = ws.focused()?;
+    pane.colour_sets().dynamic(CURSOR).map(to_rgb8)
 }

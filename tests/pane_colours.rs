@@ -99,8 +99,8 @@ fn two_panes(
 #[test]
 fn a_pane_whose_background_was_set_is_drawn_with_it_and_another_pane_is_not() {
     let dir = TempDir::new("pane-colours");
-    let sets = "\\033]11;#203040\\033\\\\\\033]10;#d0e0f0\\007";
-    let tw = two_panes(&dir, (sets, "painted-pane", ""), "plain-pane");
+    let sets = "\\033]11;#203040\\033\\\\\\033]10;#d0e0f0\\007\\033]12;#ff0000\\007";
+    let mut tw = two_panes(&dir, (sets, "painted-pane", ""), "plain-pane");
     tw.wait_for(
         "the left pane on its background, the right on the terminal's",
         |s| {
@@ -120,6 +120,18 @@ fn a_pane_whose_background_was_set_is_drawn_with_it_and_another_pane_is_not() {
                 && q.fgcolor() == vt100::Color::Default
         },
     );
+    // The cursor takes the colour while that pane is focused, and the
+    // terminal's own once another one is.
+    let raw_contains =
+        |tw: &Tilework, needle: &[u8]| tw.raw_tail().windows(needle.len()).any(|w| w == needle);
+    tw.click(3, 3);
+    common::wait_until("the cursor colour set", || {
+        raw_contains(&tw, b"\x1b]12;#ff0000\x07")
+    });
+    tw.click(COLS - 5, 3);
+    common::wait_until("the cursor colour reset", || {
+        raw_contains(&tw, b"\x1b]112\x07")
+    });
 }
 
 #[test]

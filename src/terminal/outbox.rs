@@ -1,5 +1,6 @@
 //! Side effects on the user's terminal besides the picture: the clipboard
-//! (OSC 52), the bell, programs' notifications and the cursor's shape. They are collected between
+//! (OSC 52), the bell, programs' notifications and the cursor's shape and
+//! colour. They are collected between
 //! frames and written inside the next frame's synchronized update, so they
 //! cost no `write(2)` of their own.
 
@@ -26,6 +27,10 @@ pub struct Outbox {
     /// The cursor shape wanted (DECSCUSR) and the one last written.
     cursor_style: &'static [u8],
     written_cursor_style: &'static [u8],
+    /// The cursor colour the focused pane's program set (OSC 12), and the
+    /// one last written (`None`: the terminal's own).
+    cursor_colour: Option<(u8, u8, u8)>,
+    written_cursor_colour: Option<(u8, u8, u8)>,
 }
 
 impl Outbox {
@@ -66,6 +71,7 @@ impl Outbox {
     /// detach): nothing written to the last one is there.
     pub fn terminal_changed(&mut self) {
         self.written_cursor_style = b"";
+        self.written_cursor_colour = None;
         self.kitty_keyboard = false;
     }
 
@@ -73,6 +79,12 @@ impl Outbox {
     /// differs from the last one written.
     pub fn cursor_style(&mut self, sequence: &'static [u8]) {
         self.cursor_style = sequence;
+    }
+
+    /// The cursor colour the focused pane's program set, if any; written
+    /// (or reset, OSC 112) only when it differs from the last one written.
+    pub fn cursor_colour(&mut self, colour: Option<(u8, u8, u8)>) {
+        self.cursor_colour = colour;
     }
 
     /// Writes and forgets everything pending.
@@ -83,6 +95,13 @@ impl Outbox {
         if self.cursor_style != self.written_cursor_style {
             out.write_all(self.cursor_style)?;
             self.written_cursor_style = self.cursor_style;
+        }
+        if self.cursor_colour != self.written_cursor_colour {
+            match self.cursor_colour {
+                Some((r, g, b)) => write!(out, "\x1b]12;#{r:02x}{g:02x}{b:02x}\x07")?,
+                None => out.write_all(b"\x1b]112\x07")?,
+            }
+            self.written_cursor_colour = self.cursor_colour;
         }
         for osc52 in [self.from_program.take(), self.from_user.take()]
             .into_iter()
@@ -137,6 +156,18 @@ mod tests {
         }
         assert_eq!(written(&mut outbox), b"<6><7><8><9>");
         assert_eq!(written(&mut outbox), b"");
+    }
+
+    #[test]
+    fn the_cursor_colour_is_written_when_it_changes_and_reset_after() {
+        let mut outbox = Outbox::default();
+        outbox.cursor_colour(None);
+        assert_eq!(written(&mut outbox), b"");
+        outbox.cursor_colour(Some((255, 0, 16)));
+        assert_eq!(written(&mut outbox), b"\x1b]12;#ff0010\x07");
+        assert_eq!(written(&mut outbox), b"");
+        outbox.cursor_colour(None);
+        assert_eq!(written(&mut outbox), b"\x1b]112\x07");
     }
 
     #[test]
