@@ -658,6 +658,16 @@ mod tests {
     }
 
     #[test]
+    fn notifications_are_forwarded_by_default_and_can_stay_home() {
+        assert_eq!(Config::default().notifications, Notifications::Forward);
+        let c = parse_ok("notifications = \"status\"");
+        assert_eq!(c.notifications, Notifications::Status);
+        assert!(
+            parse_err("notifications = \"loud\"").contains("\"off\", \"status\" or \"forward\"")
+        );
+    }
+
+    #[test]
     fn terminal_colours_override_what_programs_are_told() {
         use crate::config::colour::Rgb;
         let c = parse_ok("terminal_background = \"#1e1e2e\"\nterminal_cursor = \"rgb:ff/00/00\"");
