@@ -20,13 +20,15 @@
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - `pane_limit`: how many panes may be open at once (`max_panes`).
 //! - [`place`]: a pane's directory and git branch, for the status bar;
-//!   `notices`: programs' notifications waiting to be seen.
+//!   `notices`: programs' notifications waiting to be seen (`attention`:
+//!   which are kept and which show).
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
 //!
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
 
+mod attention;
 pub mod floating;
 pub mod foreground;
 pub mod grip;
