@@ -8,11 +8,11 @@ use crate::workspace::Workspace;
 impl Workspace {
     /// What becomes of notifications (the config's `notifications`).
     pub fn set_notifications(&mut self, mode: Notifications) {
-        self.notices.mode = mode;
+        self.kept_notifications.mode = mode;
     }
 
     pub fn notifications(&self) -> Notifications {
-        self.notices.mode
+        self.kept_notifications.mode
     }
 
     /// Keeps `summary` (already sanitized) as pane `id`'s notification,
@@ -21,24 +21,24 @@ impl Workspace {
         if self.focused_id() == Some(id) {
             return false;
         }
-        self.notices.note(id, summary);
+        self.kept_notifications.note(id, summary);
         true
     }
 
     /// Drops the focused pane's notification and those of panes gone.
     /// Returns whether the status bar changed.
     pub fn drop_seen_notifications(&mut self) -> bool {
-        if self.notices.newest().is_none() {
+        if self.kept_notifications.newest().is_none() {
             return false;
         }
         let focused = self.focused_id();
         let panes = &self.panes;
-        self.notices
+        self.kept_notifications
             .retain(|id| Some(id) != focused && panes.contains_key(&id))
     }
 
     /// The newest notification waiting, with its pane.
     pub fn notification(&self) -> Option<(PaneId, &str)> {
-        self.notices.newest()
+        self.kept_notifications.newest()
     }
 }

@@ -66,7 +66,7 @@ pub struct Workspace {
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
     /// Programs' notifications waiting to be seen.
-    pub(super) notices: crate::workspace::notices::Notices,
+    pub(super) kept_notifications: crate::workspace::notices::Notices,
 }
 
 impl Workspace {
@@ -100,7 +100,7 @@ impl Workspace {
             editor_ansi: false,
             max_panes: crate::config::profile::MAX_PANES,
             terminal_colours: [None; 3],
-            notices: Default::default(),
+            kept_notifications: Default::default(),
         }
     }
 
