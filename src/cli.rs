@@ -98,11 +98,19 @@ pub enum SessionCommand {
     #[command(visible_alias = "list")]
     Ls,
     /// Attach this terminal to a running workspace (the only one if no
-    /// name is given). One attached elsewhere is taken over.
+    /// name is given). Terminals attached already stay attached: all show
+    /// it and type into it.
     #[command(visible_alias = "a")]
     Attach {
         /// The workspace's name, as `tilework ls` shows it.
         name: Option<String>,
+        /// Detach the other terminals first (tmux's `attach -d`).
+        #[arg(short = 'd', long = "detach-others", conflicts_with = "read_only")]
+        detach_others: bool,
+        /// Only look: keys scroll this terminal's view and detach, nothing
+        /// else (tmux's `attach -r`).
+        #[arg(short = 'r', long = "read-only")]
+        read_only: bool,
     },
     /// End a running workspace and every program in it.
     Kill {
@@ -207,7 +215,7 @@ mod tests {
     fn session_commands_parse_and_leave_a_pane_command_alone() {
         let cli = Cli::try_parse_from(["tilework", "attach", "dev"]).expect("parses");
         assert!(
-            matches!(cli.command, Some(SessionCommand::Attach { name: Some(ref n) }) if n == "dev")
+            matches!(cli.command, Some(SessionCommand::Attach { name: Some(ref n), .. }) if n == "dev")
         );
         let cli = Cli::try_parse_from(["tilework", "ls"]).expect("parses");
         assert!(matches!(cli.command, Some(SessionCommand::Ls)));

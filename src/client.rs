@@ -21,10 +21,13 @@
 
 pub mod facts;
 pub mod input_source;
+pub mod terminal_input;
+
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
 use anyhow::{Context, Result};
-use ratatui::Terminal;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
+use ratatui::{Terminal, TerminalOptions, Viewport};
 
 pub use facts::TerminalFacts;
 use input_source::InputSource;
@@ -33,11 +36,15 @@ use crate::input::focus_events::FocusReporter;
 use crate::input::router::InputRouter;
 use crate::pane::PaneId;
 use crate::render::cache::RenderCache;
+use crate::render::fit::Fit;
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
 use crate::render::painter::Painter;
+use crate::session::host::Joined;
 use crate::terminal::frame_sink::{FrameSink, RawWriter};
+use crate::terminal::guard::TerminalModes;
 use crate::terminal::outbox::Outbox;
+use crate::terminal::output::WriterKind;
 use crate::terminal::output::{SYNC_BEGIN, SYNC_END};
 use crate::workspace::Workspace;
 
@@ -51,10 +58,24 @@ pub struct Drawn {
 
 /// One user's terminal attached to the workspace.
 pub struct Client<B: FrameSink> {
-    /// Frames go here: the one `write(2)` per frame.
+    /// Frames go here: the one `write(2)` per frame. Its buffer is the
+    /// frame's area (the layout's size, which may differ from this
+    /// terminal's own when several are attached: see `render::fit`).
     pub terminal: Terminal<B>,
     /// The terminal's drawable area, as last reported.
     pub size: Rect,
+    /// The area frames are drawn at: the workspace's layout's.
+    frame: Rect,
+    /// Its session link (`None`: the loop's own tests).
+    pub link: Option<u64>,
+    /// Attached with `attach -r`: its keys only scroll its view and
+    /// detach.
+    pub read_only: bool,
+    /// Keeps its terminal in workspace mode; dropped with the client, the
+    /// terminal is put back as it was.
+    modes: Option<TerminalModes>,
+    /// Its terminal, to read its size.
+    tty: Option<OwnedFd>,
     /// Where its keys, mouse and resizes come from.
     pub input: InputSource,
     /// Its modal input state and what the screen shows of it.
@@ -88,6 +109,11 @@ impl<B: FrameSink> Client<B> {
         let mut client = Self {
             terminal,
             size,
+            frame: size,
+            link: None,
+            read_only: false,
+            modes: None,
+            tty: None,
             input,
             router,
             painter: Painter::new(size),
@@ -113,14 +139,97 @@ impl<B: FrameSink> Client<B> {
         self.facts = facts;
     }
 
+    /// A client on the terminal a session took (see
+    /// `session::host::Joined`): frames drawn at `frame`, written as
+    /// `writer` says.
+    pub fn on_terminal(
+        joined: Joined,
+        writer: WriterKind,
+        router: InputRouter,
+        frame: Rect,
+    ) -> Result<Self> {
+        let frames_to = if writer.uses_stderr() {
+            joined.errors.as_fd()
+        } else {
+            joined.output.as_fd()
+        };
+        let backend = B::open_on(frames_to, writer).context("opening the terminal for output")?;
+        let (cols, rows) =
+            terminal_size(joined.output.as_fd()).context("reading the terminal's size")?;
+        let terminal = Terminal::with_options(
+            backend,
+            // Fixed: the fullscreen viewport asks the terminal its size
+            // every frame.
+            TerminalOptions {
+                viewport: Viewport::Fixed(frame),
+            },
+        )
+        .context("creating the ratatui terminal")?;
+        let input = InputSource::terminal_on(joined.input).context("reading the terminal")?;
+        let mut client = Self::new(terminal, input, router, joined.facts);
+        client.link = Some(joined.link);
+        client.read_only = joined.read_only;
+        client.modes = Some(joined.modes);
+        client.tty = Some(joined.output);
+        client.size = frame::drawable_area(cols, rows);
+        client.refit(frame);
+        Ok(client)
+    }
+
+    /// The terminal's own size, read now (`None` when it cannot be read
+    /// or says 0).
+    pub fn read_size(&self) -> Option<Rect> {
+        let fd = self.tty.as_ref()?;
+        match terminal_size(fd.as_fd()) {
+            Ok((cols, rows)) if cols > 0 && rows > 0 => Some(frame::drawable_area(cols, rows)),
+            Ok(_) => None,
+            Err(err) => {
+                tracing::warn!("reading a terminal's size: {err}");
+                None
+            }
+        }
+    }
+
     /// The terminal's size is `size` now: the next frame is whole.
     pub fn resized(&mut self, size: Rect) {
         self.size = size;
-        if let Err(err) = self.terminal.resize(size) {
+        self.refit(self.frame);
+    }
+
+    /// Frames are drawn at `frame` now (the layout's size), or the
+    /// terminal's screen must be drawn whole again: the screen is cleared
+    /// and the next frame is whole.
+    pub fn refit(&mut self, frame: Rect) {
+        self.frame = frame;
+        if let Err(err) = self.terminal.resize(frame) {
             tracing::warn!("resizing the terminal: {err}");
         }
         frame::release_back_buffer(&mut self.terminal);
-        self.painter.resized(size);
+        let fit = Fit::new(frame, self.size);
+        if !fit.is_exact() {
+            // ratatui clears only the frame's rows; the rest of a larger
+            // terminal, and its own bar row, are cleared here.
+            if let Err(err) = self.terminal.backend_mut().write_raw(CLEAR_SCREEN) {
+                tracing::warn!("clearing the terminal: {err}");
+            }
+        }
+        self.painter.refitted(fit);
+    }
+
+    /// Which client a search report is for (see
+    /// `app::loop_event::search_mailbox`).
+    pub fn router_key(&self) -> u64 {
+        self.link.unwrap_or(0)
+    }
+
+    /// The area frames are drawn at.
+    pub fn frame_area(&self) -> Rect {
+        self.frame
+    }
+
+    /// Where a click on this terminal is in the frame.
+    pub fn unplace(&self, at: Position) -> Option<Position> {
+        Fit::new(self.frame, self.size).unplace(at)
     }
 
     /// Draws one frame of `ws` for this terminal, in one synchronized
@@ -199,16 +308,25 @@ impl<B: FrameSink> Client<B> {
         let redraw = drained && (dropped || std::mem::take(&mut self.frames_skipped));
         if redraw {
             // As after a resize: the screen is cleared and drawn whole.
-            self.resized(self.size);
+            self.refit(self.frame);
         }
         Ok(redraw)
     }
 
-    /// The part of its screen the panes are drawn on (the rest is the
+    /// The part of the frame the panes are drawn on (the rest is the
     /// status bar).
     pub fn pane_area(&self) -> Rect {
-        frame::split_screen(self.size).0
+        frame::split_screen(self.frame).0
     }
+}
+
+/// Clears a whole screen (`ED 2`), cursor home first.
+const CLEAR_SCREEN: &[u8] = b"\x1b[H\x1b[2J";
+
+/// A terminal's size: (columns, rows).
+fn terminal_size(fd: BorrowedFd<'_>) -> std::io::Result<(u16, u16)> {
+    let ws = rustix::termios::tcgetwinsize(fd)?;
+    Ok((ws.ws_col, ws.ws_row))
 }
 
 /// The cursor colour the focused pane's program set (OSC 12), if any.

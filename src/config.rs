@@ -10,6 +10,7 @@
 
 pub mod action;
 pub mod appearance;
+pub mod clients;
 pub mod clock;
 pub mod colour;
 mod default_toml;

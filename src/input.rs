@@ -17,13 +17,17 @@
 //!   reads `tilework send-keys`' arguments into keys for that encoder.
 //! - [`outcome`]: what handling an event did, and the [`Command`]s
 //!   (saving, clipboard, searching threads) it leaves to the loop.
-//! - [`prompt`]: the one-line text prompt.
+//! - [`prompt`]: the one-line text prompt; [`command_line`]: what the
+//!   command prompt (`C-b :`) reads, and its completion.
+//! - [`pane_numbers`]: the shown tab's panes by number (`C-b q`);
+//!   [`pane_facts`]: the focused pane's facts in a line (`C-b i`).
 //! - [`help`]: the bindings by topic, as `prefix ?` shows them.
 //! - [`status_facts`]: the status bar's clock and host name; the clock is
 //!   one of the router's deadlines.
 //!
 //! [`Command`]: outcome::Command
 
+pub mod command_line;
 pub mod copy_keys;
 pub mod copy_mode;
 pub mod copy_session;
@@ -34,6 +38,8 @@ pub mod key_encoder;
 pub mod layers;
 pub mod mouse;
 pub mod outcome;
+pub mod pane_facts;
+pub mod pane_numbers;
 pub mod prompt;
 pub mod ring_search;
 pub mod router;
@@ -44,3 +50,4 @@ pub mod search_worker;
 pub mod status_facts;
 pub mod to_panes;
 pub mod ui_state;
+pub mod workspace_chooser;

@@ -12,8 +12,8 @@ use tilework::cli::{Cli, SessionCommand};
 use tilework::config::{self, profile};
 use tilework::diag::logging;
 use tilework::sanitize::escape_controls;
+use tilework::session::proto::{AttachMode, Joining};
 use tilework::session::{self, client, host, host::SessionStart};
-use tilework::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 use tilework::terminal::output::WriterKind;
 
 fn main() -> ExitCode {
@@ -37,7 +37,7 @@ fn run() -> Result<i32> {
         return Ok(0);
     }
     if let Some(command) = &cli.command {
-        return session_command(cli.session.as_deref(), command);
+        return session_command(cli.session.as_deref(), cli.config.as_deref(), command);
     }
     if cli.serve_session {
         return serve(&cli);
@@ -45,7 +45,7 @@ fn run() -> Result<i32> {
     // Everything that can fail because of the user's files fails here,
     // before the terminal is touched (and again in the workspace process,
     // which reads the same files a moment later).
-    Setup::from_cli(&cli)?;
+    let setup = Setup::from_cli(&cli)?;
     // The launcher logs too (to the same file, appending): and a log path
     // that cannot be used is refused here, before the terminal is touched.
     logging::init(&log_path(&cli))?;
@@ -62,19 +62,56 @@ fn run() -> Result<i32> {
             false,
         ),
     };
-    client::launch(claim, given)
+    let joining = Joining::from_process(AttachMode::Join, &setup.config.update_environment);
+    client::launch(claim, given, joining)
+}
+
+/// The variables `tilework attach` brings for new panes: the config's
+/// `update_environment`. A config that cannot be read does not stop an
+/// attach (the workspace read it already): the defaults are sent.
+fn update_environment_names(config_path: Option<&std::path::Path>) -> Vec<String> {
+    let loaded = match config_path {
+        Some(path) => config::load(path, true).map(Some),
+        None => config::default_path()
+            .map(|path| config::load(&path, false))
+            .transpose(),
+    };
+    match loaded {
+        Ok(Some(config)) => config.update_environment,
+        Ok(None) => config::Config::default().update_environment,
+        Err(err) => {
+            tracing::warn!("reading the config for update_environment: {err}");
+            config::Config::default().update_environment
+        }
+    }
 }
 
 /// `tilework ls`, `attach`, `kill`; and `action`, `send-keys`, `run`,
 /// `capture`, `list-panes`: a script driving the workspace `session` names
 /// (or the one it runs in).
-fn session_command(session: Option<&str>, command: &SessionCommand) -> Result<i32> {
+fn session_command(
+    session: Option<&str>,
+    config_path: Option<&std::path::Path>,
+    command: &SessionCommand,
+) -> Result<i32> {
     use session::script::Place;
     use session::script_client as script;
     use tilework::cli::SplitSide;
     match command {
         SessionCommand::Ls => client::ls(),
-        SessionCommand::Attach { name } => client::attach(name.as_deref()),
+        SessionCommand::Attach {
+            name,
+            detach_others,
+            read_only,
+        } => {
+            let mode = match (*detach_others, *read_only) {
+                (true, _) => AttachMode::DetachOthers,
+                (_, true) => AttachMode::ReadOnly,
+                _ => AttachMode::Join,
+            };
+            let names = update_environment_names(config_path);
+            client::attach(name.as_deref(), Joining::from_process(mode, &names))
+        }
         SessionCommand::Kill { name } => client::kill(name),
         SessionCommand::Action { list, name, args } => {
             script::action(session, *list, name.as_deref(), args)
@@ -180,7 +217,6 @@ fn serve(cli: &Cli) -> Result<i32> {
         path,
         setup,
         first,
-        first_facts,
     } = match start_serving(cli, first) {
         Ok(started) => started,
         Err(err) => {
@@ -205,14 +241,13 @@ fn serve(cli: &Cli) -> Result<i32> {
         exit_after: setup.exit_after,
         stats: cli.stats.clone(),
         save_profile: cli.save_profile.clone(),
-        session: Some(SessionStart {
+        session: SessionStart {
             name,
             path,
             listener,
             first,
-            first_facts,
             on_hangup,
-        }),
+        },
     })
     .context("running the workspace")
 }
@@ -224,9 +259,8 @@ struct Started {
     /// The user's files, read again: they may have changed since the
     /// launcher read them.
     setup: Setup,
-    /// The launcher's connection; its terminal is on stdio.
-    first: UnixStream,
-    first_facts: TerminalFacts,
+    /// The launcher, with its terminal.
+    first: host::Arrival,
 }
 
 fn start_serving(cli: &Cli, first: UnixStream) -> Result<Started> {
@@ -242,13 +276,12 @@ fn start_serving(cli: &Cli, first: UnixStream) -> Result<Started> {
         "tilework starting"
     );
     let setup = Setup::from_cli(cli)?;
-    let (first, first_facts) = host::take_first(first)?;
+    let first = host::take_first(first)?;
     Ok(Started {
         name,
         path,
         setup,
         first,
-        first_facts,
     })
 }
 

@@ -9,7 +9,7 @@
 //! - processes: [`session_processes`], [`terminal_foreground_group`],
 //!   [`process_name`], [`cwd_of`];
 //! - sockets: [`peer_uid`], [`send_with_fds`], [`recv_with_fds`];
-//! - terminals: [`open_pty`], [`reopen_nonblocking`];
+//! - terminals: [`open_pty`], [`reopen_nonblocking`], [`reopen_nonblocking_to_read`];
 //! - files: [`read_small_file`] (the same on every POSIX system).
 
 #[cfg(target_os = "linux")]
@@ -36,7 +36,13 @@ pub use small_file::read_small_file;
 /// every process sharing it (the client, the user's shell). Fails for what
 /// cannot be opened again (a socket).
 pub fn reopen_nonblocking(fd: BorrowedFd<'_>) -> io::Result<std::fs::File> {
-    system::reopen_nonblocking(fd)
+    system::reopen_nonblocking(fd, false)
+}
+
+/// `fd` opened anew for reading, non-blocking, as an open file description
+/// of its own (see [`reopen_nonblocking`]): an attached terminal's keys.
+pub fn reopen_nonblocking_to_read(fd: BorrowedFd<'_>) -> io::Result<std::fs::File> {
+    system::reopen_nonblocking(fd, true)
 }
 
 /// The most descriptors one message carries ([`send_with_fds`],

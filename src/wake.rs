@@ -2,7 +2,7 @@
 //!
 //! The loop sleeps in one poll(2) over the user's terminal (it reads the
 //! keys itself: no thread sits between a key and the loop, see
-//! `terminal::key_reader`) and the read end of this process's wake pipe.
+//! `client::terminal_input`) and the read end of this process's wake pipe.
 //! (A pipe, not a socket pair: a byte through a pipe costs 0.9 µs here, a
 //! socket's 3.0 µs, and a flood wakes the loop some 20,000 times; an
 //! eventfd, 0.5 µs, cannot take the one-byte writes of signal handlers.)

@@ -19,6 +19,8 @@
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
 //! - `pane_limit`: how many panes may be open at once (`max_panes`).
+//! - `recent`: the tab and pane focused before (`last-tab`,
+//!   `last-pane`), and moving a tab along the list.
 //! - [`place`]: a pane's directory and git branch, for the status bar;
 //!   `notices`: programs' notifications waiting to be seen (`attention`:
 //!   which are kept and which show).
@@ -29,6 +31,7 @@
 //! `tests` drives the workspace headless with a fake one.
 
 mod attention;
+mod environment;
 pub mod floating;
 pub mod foreground;
 pub mod grip;
@@ -47,6 +50,7 @@ mod pane_names;
 pub mod place;
 mod profile_open;
 pub mod profile_save;
+mod recent;
 mod state;
 mod tab;
 mod tab_list;
@@ -56,7 +60,7 @@ mod tests;
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;
 pub use pane_launch::PaneLaunch;
-pub use pane_life::RESTART_DELAY;
+pub use pane_life::{MAX_FAILURES, MAX_RESTART_DELAY, RESTART_DELAY, restart_delay};
 pub use pane_names::NAME_CHECK_DELAY;
 pub use state::{Workspace, WorkspaceSettings};
 pub use tab::Tab;

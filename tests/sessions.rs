@@ -260,15 +260,15 @@ fn a_client_killed_with_sigkill_leaves_the_workspace_attachable() {
 }
 
 #[test]
-fn attaching_takes_over_and_tells_the_other_terminal_why() {
+fn attach_d_detaches_the_others_and_tells_them_why() {
     let rt = Runtime::new();
     let mut a = rt.start(&["--session", "shared"], &[]);
     prompt(&a);
-    let mut b = rt.start(&["attach", "shared"], &[]);
+    let mut b = rt.start(&["attach", "-d", "shared"], &[]);
     prompt(&b);
     assert_eq!(a.wait_exit().exit_code(), 0);
     a.assert_terminal_restored();
-    a.wait_for_text("attached from another terminal");
+    a.wait_for_text("another terminal attached with `attach -d`");
     b.type_line("echo taken-$((5*5))");
     b.wait_for_text("taken-25");
 }
@@ -532,18 +532,20 @@ fn a_terminal_that_stops_reading_holds_up_nothing() {
     let (panes, _, code) = run_cli(rt.path(), &["list-panes", "--session", "frozen"]);
     assert_eq!(code, 0, "list-panes answers: {panes}");
     assert!(panes.contains("yes"), "{panes}");
+    // Another terminal joins: the frozen one holds it up in nothing.
     let mut b = rt.start(&["attach", "frozen"], &[]);
     b.wait_for_text("frozen-terminal");
     b.send("\x03");
-    b.type_line("echo taken-$((6*7))");
-    b.wait_for_text("taken-42");
-    // The first terminal reads again: it was let go, and what it gets is
-    // whole (its screen is put back as it was).
+    b.type_line("echo joined-$((6*7))");
+    b.wait_for_text("joined-42");
+    // The first terminal reads again: still attached, it is drawn whole
+    // at once, with what happened meanwhile.
     a.stop_reading(false);
-    assert_eq!(a.wait_exit().exit_code(), 0);
-    a.assert_terminal_restored();
+    a.wait_for_text("joined-42");
     let (out, _, code) = run_cli(rt.path(), &["kill", "frozen"]);
     assert_eq!(code, 0, "kill: {out}");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
     b.wait_exit();
 }
 
@@ -597,7 +599,7 @@ fn idle_and_dripping_peers_keep_nobody_else_waiting() {
     // Another terminal takes the workspace over, typing reaches it.
     let runtime = rt.path().to_str().unwrap();
     let mut b = Tilework::start_with(
-        &["attach", "crowded"],
+        &["attach", "-d", "crowded"],
         ROWS,
         COLS,
         &[("XDG_RUNTIME_DIR", runtime)],

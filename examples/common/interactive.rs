@@ -8,7 +8,9 @@ use anyhow::{Context, Result, bail};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::terminal;
 use ratatui::layout::Rect;
-use tilework::terminal::guard::TerminalGuard;
+use std::os::fd::AsFd;
+
+use tilework::terminal::guard::TerminalModes;
 
 use super::anim::{self, Meter};
 use super::{Experiment, FrameOut, Variant};
@@ -30,7 +32,8 @@ pub fn run<V: Variant>(exp: &Experiment<'_, V>) -> Result<()> {
     // The app's own guard: raw mode, alternate screen, hidden cursor, and a
     // panic hook that restores all of it before the message is printed. Mouse
     // reporting stays off: this demo has no use for it.
-    let _guard = TerminalGuard::enter(false).context("setting up the terminal")?;
+    let _guard = TerminalModes::enter(std::io::stdin().as_fd(), std::io::stdout().as_fd(), false)
+        .context("setting up the terminal")?;
 
     let mut index = 0;
     // Carried across switches so the animation does not jump back.

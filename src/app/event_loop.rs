@@ -2,7 +2,7 @@
 //! output and frame deadlines, and writes each frame in one `write(2)`.
 //!
 //! It sleeps in one poll(2) over the user's terminal, which it reads itself
-//! (`terminal::key_reader`), the PTYs of quiet panes (`pane::reader_gate`)
+//! (`client::terminal_input`, one per attached terminal), the PTYs of quiet panes (`pane::reader_gate`)
 //! and the wake pipe every other thread writes to after handing it work
 //! (`crate::wake`).
 //!
@@ -15,12 +15,11 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use crossbeam_channel::{Receiver, bounded};
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{Event, MouseButton, MouseEventKind};
-use ratatui::layout::Rect;
-use ratatui::{Terminal, TerminalOptions, Viewport};
+use ratatui::layout::{Position, Rect};
 
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
@@ -29,7 +28,6 @@ use crate::app::loop_event::{
 };
 use crate::app::typing_throttle::{TYPING_WINDOW, TypingThrottle};
 use crate::client::Client;
-use crate::client::input_source::InputSource;
 use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
@@ -42,7 +40,6 @@ use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
 use crate::render::status_bar::tab_at;
 use crate::terminal::frame_sink::FrameSink;
-use crate::terminal::guard::TerminalGuard;
 use crate::terminal::output::{FrameWriter, WriterKind};
 use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
@@ -89,63 +86,72 @@ pub struct RunOptions {
     /// Save the workspace as this profile when tilework quits (and make it
     /// the save prompt's default).
     pub save_profile: Option<String>,
-    /// The session this workspace serves (detach and attach), if any.
-    pub session: Option<crate::session::host::SessionStart>,
+    /// The session this workspace serves (attach and detach), with its
+    /// first terminal.
+    pub session: crate::session::host::SessionStart,
 }
 
 /// Runs the workspace until the last pane closes, the user quits, or a
-/// signal arrives. Returns tilework's exit status. With a session, how it
-/// ended (or the error) is told to the attached client, last.
-pub fn run(mut opts: RunOptions) -> Result<i32> {
+/// signal arrives. Returns tilework's exit status. How it ended (or the
+/// error) is told to the attached clients, last.
+pub fn run(opts: RunOptions) -> Result<i32> {
     let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
-    let told = opts.session.as_ref().map(|start| start.first_facts);
-    let mut host = match opts.session.take() {
-        Some(start) => Some(start.begin(
-            opts.config.mouse,
-            crate::app::loop_event::session_mailbox(&events_tx),
-        )?),
-        None => None,
-    };
-    let result = run_workspace(opts, told, &mut host, events_tx, events_rx);
+    let mut host = None;
+    let result = run_workspace(opts, &mut host, events_tx, events_rx);
     if let Some(host) = host {
         host.finish(&result);
     }
     result
 }
 
-/// `told`: what the first terminal's client learnt of it (without a
-/// session, it is asked here, before the loop reads the terminal).
+/// `host`: the session, once started (for [`run`] to finish it).
 fn run_workspace(
-    opts: RunOptions,
-    told: Option<crate::client::TerminalFacts>,
+    mut opts: RunOptions,
     host: &mut Option<crate::session::host::Host>,
     events_tx: crossbeam_channel::Sender<LoopEvent>,
     events_rx: Receiver<LoopEvent>,
 ) -> Result<i32> {
-    let (cols, rows) = ratatui::crossterm::terminal::size()
-        .context("reading the terminal size (is stdout a terminal?)")?;
     super::signals::spawn_signal_thread(events_tx.clone())?;
-
-    let guard = TerminalGuard::enter(opts.config.mouse).context("setting up the terminal")?;
     crate::diag::panic_guard::clean_up_on_panic(|| {
-        crate::terminal::guard::restore();
+        let message = crate::diag::panic_guard::last_panic();
+        crate::terminal::guard::restore_telling(message.as_deref());
         crate::pane::children::kill_all();
     });
-    let told = told.unwrap_or_else(|| {
-        crate::terminal::outer_terminal::ask(crate::terminal::outer_terminal::ASK_TIMEOUT)
-    });
-    let input = InputSource::terminal(crate::terminal::key_reader::KeyReader::new()?);
+    let (started, first) = opts.session.begin(
+        opts.config.mouse,
+        crate::app::loop_event::session_mailbox(&events_tx),
+    )?;
+    *host = Some(started);
 
-    let writer = FrameWriter::open(opts.writer).context("opening the terminal for output")?;
-    let size = frame::drawable_area(cols, rows);
-    let terminal = Terminal::with_options(
-        CrosstermBackend::new(writer),
-        // Fixed: the fullscreen viewport queries /dev/tty's size every frame.
-        TerminalOptions {
-            viewport: Viewport::Fixed(size),
-        },
-    )
-    .context("creating the ratatui terminal")?;
+    let show_fps = opts.show_fps;
+    let new_router: RouterMaker = {
+        let config = opts.config.clone();
+        let save_profile = opts.save_profile.clone();
+        let events_tx = events_tx.clone();
+        Box::new(move |client| {
+            InputRouter::new(
+                config.keymap.clone(),
+                show_fps,
+                search_mailbox(&events_tx, client),
+            )
+            .with_session_name(save_profile.clone())
+            .with_confirm_close(config.confirm_close)
+            .with_repeat_time(config.repeat_time)
+            .with_look(config.appearance.clone())
+        })
+    };
+    let first_link = first.link;
+    let first_env = first.env.clone();
+    let mut router = new_router(first_link).with_read_only(first.read_only);
+    router.set_workspace_name(host.as_ref().map(|h| h.name().to_string()));
+    let client = Client::<CrosstermBackend<FrameWriter>>::on_terminal(
+        first,
+        opts.writer,
+        router,
+        // Its own size, read by `on_terminal`: see below.
+        Rect::new(0, 0, 80, 24),
+    )?;
+    let size = client.size;
 
     let settings = WorkspaceSettings {
         env: ChildEnv::new(opts.config.shell.as_deref(), &opts.config.term),
@@ -159,7 +165,10 @@ fn run_workspace(
     ws.set_editor_ansi(opts.config.editor_ansi);
     ws.set_notifications(opts.config.notifications);
     ws.set_max_panes(opts.config.max_panes);
-    match opts.startup {
+    ws.set_update_environment(opts.config.update_environment.clone());
+    ws.update_environment(&first_env);
+    let settings = ws.settings().clone();
+    match std::mem::replace(&mut opts.startup, Startup::Commands(Vec::new())) {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
             let (spec, label) = settings.env.argv(&argv, None);
@@ -176,20 +185,11 @@ fn run_workspace(
             ws.open_row(launches);
         }
     }
-    let router = InputRouter::new(
-        opts.config.keymap.clone(),
-        opts.show_fps,
-        search_mailbox(&events_tx),
-    )
-    .with_session_name(opts.save_profile.clone())
-    .with_confirm_close(opts.config.confirm_close)
-    .with_repeat_time(opts.config.repeat_time)
-    .with_look(opts.config.appearance.clone());
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
         None => None,
     };
-    let settings = LoopSettings {
+    let loop_settings = LoopSettings {
         frame_interval: Duration::from_secs(1) / opts.config.fps.max(1),
         exit_after: opts.exit_after,
         clipboard_from_programs: opts.config.clipboard_from_programs,
@@ -199,10 +199,17 @@ fn run_workspace(
         ),
         configured_colours: opts.config.terminal_colours,
     };
-    let client = Client::new(terminal, input, router, told);
-    let mut app = App::new(ws, client, events_rx, &settings);
+    let mut app = App::new(ws, client, events_rx, &loop_settings);
     app.stats = stats;
     app.session = host.take();
+    app.new_router = new_router;
+    app.spare_router = (app.new_router)(SPARE_ROUTER);
+    app.writer = opts.writer;
+    app.window_size = opts.config.window_size;
+    app.latest = Some(first_link);
+    app.loop_tx = Some(events_tx.clone());
+    // The first terminal's frames at its own size.
+    app.fit_layout();
     let mut result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
@@ -215,17 +222,38 @@ fn run_workspace(
     }
     app.ws.kill_all();
     *host = app.session.take();
+    // Each client's terminal is put back as it was.
     drop(app);
-    drop(guard);
     result
 }
 
-/// The loop's state: the workspace and what all clients share, and the
+/// Makes the input router of a new client (numbered for its searches'
+/// reports).
+pub(super) type RouterMaker = Box<dyn Fn(u64) -> InputRouter>;
+
+/// The number of the router that acts for scripts while no terminal is
+/// attached.
+const SPARE_ROUTER: u64 = u64::MAX;
+
+/// The loop's state: the workspace and what all clients share, and each
 /// attached terminal's [`Client`].
 pub(super) struct App<B: FrameSink> {
     pub(super) ws: Workspace,
-    /// The attached terminal (while detached, the parking PTY's).
-    pub(super) client: Client<B>,
+    /// The attached terminals, in the order they attached (none while
+    /// detached).
+    pub(super) clients: Vec<Client<B>>,
+    /// Makes each new client's input router.
+    pub(super) new_router: RouterMaker,
+    /// Acts for scripts while no terminal is attached.
+    pub(super) spare_router: InputRouter,
+    /// How frames are written to new clients.
+    pub(super) writer: WriterKind,
+    /// Whose size the layout takes (`window_size`).
+    pub(super) window_size: crate::config::clients::WindowSize,
+    /// The link of the terminal that typed (or attached) last.
+    pub(super) latest: Option<u64>,
+    /// The layout's drawable area: every client draws its frames at it.
+    pub(super) frame_area: Rect,
     pub(super) events_rx: Receiver<LoopEvent>,
     pub(super) clock: FrameClock,
     pub(super) deadline_exit: Option<Instant>,
@@ -247,12 +275,14 @@ pub(super) struct App<B: FrameSink> {
     /// Where in the pane order this turn's feeding starts.
     pub(super) feed_rotation: usize,
     pub(super) throttle: TypingThrottle,
-    /// Detach and attach (`None`: the terminal is ours for good, as in
+    /// Attach and detach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
     pub(super) session: Option<crate::session::host::Host>,
-    /// The attached terminal's client said it changed size: see
-    /// `follow_terminal_size`.
-    pub(super) resize_news: bool,
+    /// Where threads the loop starts for input report (`C-b s`'s list).
+    pub(super) loop_tx: Option<crossbeam_channel::Sender<LoopEvent>>,
+    /// The links whose clients said their terminal changed size: see
+    /// `follow_terminal_sizes`.
+    pub(super) resize_news: Vec<u64>,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -276,9 +306,27 @@ impl<B: FrameSink> App<B> {
         events_rx: Receiver<LoopEvent>,
         settings: &LoopSettings,
     ) -> Self {
+        let frame_area = client.size;
+        let spare_router = InputRouter::new(
+            crate::config::keymap::Keymap::default(),
+            false,
+            crate::mailbox::Mailbox::discarding(),
+        );
         let mut app = Self {
             ws,
-            client,
+            clients: vec![client],
+            new_router: Box::new(|_| {
+                InputRouter::new(
+                    crate::config::keymap::Keymap::default(),
+                    false,
+                    crate::mailbox::Mailbox::discarding(),
+                )
+            }),
+            spare_router,
+            writer: WriterKind::BufWriterRaw,
+            window_size: crate::config::clients::WindowSize::Latest,
+            latest: None,
+            frame_area,
             events_rx,
             clock: FrameClock::new(settings.frame_interval),
             deadline_exit: settings.exit_after.map(|d| Instant::now() + d),
@@ -294,17 +342,21 @@ impl<B: FrameSink> App<B> {
             feed_rotation: 0,
             throttle: TypingThrottle::default(),
             session: None,
-            resize_news: false,
+            loop_tx: None,
+            resize_news: Vec::new(),
         };
         app.tell_panes_the_colours();
         app
     }
 
-    /// Programs asking for the terminal's colours are told the attached
-    /// terminal's (under the config's).
+    /// Programs asking for the terminal's colours are told those of the
+    /// terminal that typed last (under the config's).
     pub(super) fn tell_panes_the_colours(&mut self) {
-        let colours =
-            crate::client::facts::answered_colours(self.configured_colours, &self.client.facts);
+        let facts = self
+            .acting_client()
+            .map(|at| self.clients[at].facts)
+            .unwrap_or_default();
+        let colours = crate::client::facts::answered_colours(self.configured_colours, &facts);
         self.ws.set_terminal_colours(colours);
     }
 
@@ -324,8 +376,10 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
-        self.follow_terminal_size();
-        self.client.focus.update(&self.ws);
+        self.follow_terminal_sizes();
+        for client in &mut self.clients {
+            client.focus.update(&self.ws);
+        }
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
         }
@@ -337,7 +391,11 @@ impl<B: FrameSink> App<B> {
             self.overlay_refresh_at = None;
             self.clock.changed();
         }
-        if self.client.router.tick(now) {
+        let ticked = self
+            .clients
+            .iter_mut()
+            .fold(false, |any, c| c.router.tick(now) | any);
+        if ticked {
             self.clock.changed_now();
         }
         // A synchronized update a program left open is shown as it is
@@ -350,7 +408,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed();
         }
         if self.clock.due(now) {
-            self.draw_if_attached(now)?;
+            self.draw_clients(now)?;
         }
         // Tab and border names follow what the panes run, looked up on a
         // thread of their own (`workspace::name_lookup`); asked after the
@@ -362,15 +420,22 @@ impl<B: FrameSink> App<B> {
             return Ok(None);
         }
         let deadline = self.clock.deadline(Instant::now());
+        let clients = self
+            .clients
+            .iter()
+            .fold(None, |soonest: Option<Instant>, c| {
+                soonest
+                    .min_with(c.router.next_deadline())
+                    .min_with(c.input.deadline())
+            });
         self.wait(
             deadline
                 .min_with(self.deadline_exit)
                 .min_with(self.overlay_refresh_at)
-                .min_with(self.client.router.next_deadline())
+                .min_with(clients)
                 .min_with(self.throttle.next_deadline(Instant::now()))
                 .min_with(self.ws.next_restart())
                 .min_with(self.ws.next_name_check())
-                .min_with(self.client.input.deadline())
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with(wait_limit),
         );
@@ -389,7 +454,7 @@ impl<B: FrameSink> App<B> {
     /// Work the poll would not announce: what was sent before the loop
     /// parked (senders only write to the wake pipe after).
     fn work_waiting(&self, now: Instant) -> bool {
-        self.client.input.pending()
+        self.clients.iter().any(|c| c.input.pending())
             || !self.events_rx.is_empty()
             || self.ws.panes().any(|pane| {
                 pane.output().is_some_and(|rx| !rx.is_empty())
@@ -397,7 +462,7 @@ impl<B: FrameSink> App<B> {
             })
     }
 
-    /// Sleeps in poll(2) on the terminal, the wake pipe and the quiet
+    /// Sleeps in poll(2) on the terminals, the wake pipe and the quiet
     /// panes' PTYs (see `pane::reader_gate`).
     fn sleep(&mut self, deadline: Option<Instant>) {
         use rustix::event::{PollFd, PollFlags, Timespec};
@@ -411,13 +476,16 @@ impl<B: FrameSink> App<B> {
             tv_sec: i64::try_from(t.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(t.subsec_nanos()),
         });
-        let input = self.client.input.fd();
-        let unsent = self.client.unsent_fd();
+        // Each client's input, then (while a frame waits) its output.
+        let inputs: Vec<_> = self.clients.iter().map(|c| c.input.fd()).collect();
+        let unsent: Vec<_> = self.clients.iter().map(|c| c.unsent_fd()).collect();
         let (_, quiet) = self.quiet_fds(Instant::now());
-        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(3 + quiet.len());
-        fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
+        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(1 + 2 * self.clients.len() + quiet.len());
         fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
-        fds.extend(unsent.as_ref().map(|fd| PollFd::new(fd, PollFlags::OUT)));
+        for (input, unsent) in inputs.iter().zip(&unsent) {
+            fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
+            fds.extend(unsent.as_ref().map(|fd| PollFd::new(fd, PollFlags::OUT)));
+        }
         fds.extend(quiet.iter().map(|fd| PollFd::new(fd, PollFlags::IN)));
         match rustix::event::poll(&mut fds, timeout.as_ref()) {
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
@@ -429,57 +497,79 @@ impl<B: FrameSink> App<B> {
             at += usize::from(present);
             revents
         };
-        let input_revents = next(input.is_some());
         let woken = next(wake.is_some()).is_some_and(|r| !r.is_empty());
-        let writable = next(unsent.is_some()).is_some_and(|r| !r.is_empty());
+        let polled: Vec<_> = inputs
+            .iter()
+            .zip(&unsent)
+            .map(|(input, unsent)| {
+                let input = next(input.is_some());
+                let writable = next(unsent.is_some()).is_some_and(|r| !r.is_empty());
+                (input, writable)
+            })
+            .collect();
         drop(fds);
+        drop(unsent);
         if woken {
             crate::wake::drain();
         }
         drop(quiet);
-        if let Some(revents) = input_revents {
-            self.client.input.polled(revents);
-        }
-        if writable {
-            self.terminal_writable();
+        for (at, (input, writable)) in polled.into_iter().enumerate() {
+            if let Some(revents) = input
+                && let Some(client) = self.clients.get_mut(at)
+            {
+                client.input.polled(revents);
+            }
+            if writable {
+                self.terminal_writable(at);
+            }
         }
     }
 
     fn drain_input(&mut self) {
-        // A pane still taking a big paste: the terminal keeps the rest.
-        self.client.input.hold_for(&self.ws, Instant::now());
-        while let Some((at, ev)) = self.client.input.next_event() {
-            self.handle_input(at, &ev);
-            if matches!(ev, Event::Paste(_)) {
-                self.client.input.hold_for(&self.ws, Instant::now());
-            }
-        }
-        let late = self.client.input.take_late_colours();
-        if !late.is_empty() {
-            for (slot, colour) in late {
-                self.client.facts.colours[slot] = Some(colour);
-            }
-            self.tell_panes_the_colours();
-        }
-        // After the events: the SIGWINCH the key reader may have raised
-        // just now is taken in this turn, not before the next key. (The
-        // workspace gets no other SIGWINCH: it is in no terminal's
-        // foreground group. A size that differs is followed here at once;
-        // every resize of the terminal also comes as session news, see
-        // `follow_terminal_size`, which draws it whole.)
-        if let Some((cols, rows)) = self.client.input.take_resize() {
-            let size = frame::drawable_area(cols, rows);
-            if size != self.client.size && cols > 0 && rows > 0 {
-                self.apply_size(size);
-                self.clock.changed_now();
-            }
+        for at in 0..self.clients.len() {
+            self.drain_client_input(at);
         }
     }
 
-    fn handle_input(&mut self, at: Instant, ev: &Event) {
-        if !self.input_is_current(at) {
+    /// Handles what client `at`'s terminal sent.
+    fn drain_client_input(&mut self, at: usize) {
+        let Some(client) = self.clients.get_mut(at) else {
             return;
+        };
+        let link = client.link;
+        // A pane still taking a big paste: the terminal keeps the rest.
+        client.input.hold_for(&self.ws, Instant::now());
+        loop {
+            // The client may be gone (its key detached it).
+            let Some(client) = self.clients.get_mut(at).filter(|c| c.link == link) else {
+                return;
+            };
+            let Some((when, ev)) = client.input.next_event() else {
+                break;
+            };
+            self.handle_input(at, when, &ev);
+            if matches!(ev, Event::Paste(_))
+                && let Some(client) = self.clients.get_mut(at)
+            {
+                client.input.hold_for(&self.ws, Instant::now());
+            }
         }
+        let Some(client) = self.clients.get_mut(at) else {
+            return;
+        };
+        let late = client.input.take_late_colours();
+        if !late.is_empty() {
+            for (slot, colour) in late {
+                client.facts.colours[slot] = Some(colour);
+            }
+            self.tell_panes_the_colours();
+        }
+        // A terminal's resizes come as its client's news (the workspace is
+        // in no terminal's foreground group and gets no SIGWINCH): see
+        // `follow_terminal_sizes`.
+    }
+
+    fn handle_input(&mut self, at: usize, when: Instant, ev: &Event) {
         // Tests of the exit watchdog (debug builds only): F12 makes the
         // loop stuck for good, as a kernel call that never returns would.
         #[cfg(debug_assertions)]
@@ -491,53 +581,68 @@ impl<B: FrameSink> App<B> {
                 std::thread::park();
             }
         }
+        if matches!(ev, Event::Key(_) | Event::Paste(_) | Event::Mouse(_))
+            && !self.clients[at].read_only
+        {
+            self.client_typed(at);
+        }
         // Mouse selections read the screens' contents (keys only need
         // modes, always current; copy mode and search read the history).
         if matches!(ev, Event::Mouse(_)) {
             self.settle_visible(|_| true);
         }
+        let client = &mut self.clients[at];
         let outcome = match ev {
             Event::Key(key) => {
                 // Timed UI changes due before the key arrived come first: a
                 // key pressed after the repeat time is not a repeat, even
                 // when the loop wakes for the key and the deadline at once.
-                if self.client.router.tick(at) {
+                if client.router.tick(when) {
                     self.clock.changed();
                 }
-                self.client.router.handle_key(&mut self.ws, key)
+                client.router.handle_key(&mut self.ws, key)
             }
-            Event::Paste(text) => self.client.router.handle_paste(&mut self.ws, text),
+            Event::Paste(text) => client.router.handle_paste(&mut self.ws, text),
             Event::Mouse(mouse) => {
-                let (_, bar) = frame::split_screen(self.client.size);
-                if bar.height > 0
+                // Where the click is in the frame (this terminal may show
+                // the layout at another size).
+                let Some(at_frame) = client.unplace(Position::new(mouse.column, mouse.row)) else {
+                    return;
+                };
+                let mut mouse = *mouse;
+                mouse.column = at_frame.x;
+                mouse.row = at_frame.y;
+                let frame_area = client.frame_area();
+                let (_, bar) = frame::split_screen(frame_area);
+                let scroll = matches!(
+                    mouse.kind,
+                    MouseEventKind::ScrollUp | MouseEventKind::ScrollDown
+                );
+                if client.read_only && !scroll {
+                    Outcome::default()
+                } else if bar.height > 0
                     && mouse.row == bar.y
                     && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
                 {
-                    let switched = tab_at(
-                        &self.ws,
-                        self.client.router.view(),
-                        self.client.size,
-                        mouse.column,
-                    )
-                    .is_some_and(|i| self.ws.select_tab(i));
+                    let switched = tab_at(&self.ws, client.router.view(), frame_area, mouse.column)
+                        .is_some_and(|i| self.ws.select_tab(i));
                     Outcome::redraw_if(switched)
                 } else {
-                    self.client.router.handle_mouse(&mut self.ws, mouse)
+                    client.router.handle_mouse(&mut self.ws, &mouse)
                 }
             }
             Event::Resize(cols, rows) => {
-                self.apply_size(frame::drawable_area(*cols, *rows));
+                client.resized(frame::drawable_area(*cols, *rows));
+                self.fit_layout();
                 Outcome::redraw()
             }
             Event::FocusGained | Event::FocusLost => {
-                self.client
-                    .focus
-                    .outer_focus(matches!(ev, Event::FocusGained));
+                client.focus.outer_focus(matches!(ev, Event::FocusGained));
                 Outcome::default()
             }
         };
         if outcome.redraw || outcome.sent_to.is_some() {
-            self.metrics.key_arrived(at);
+            self.metrics.key_arrived(when);
         }
         if outcome.redraw {
             self.metrics.key_reflected();
@@ -547,12 +652,13 @@ impl<B: FrameSink> App<B> {
             self.clock.typing_until(now + TYPING_WINDOW);
             self.throttle.key_sent(id, now);
         }
-        self.follow_outcome(outcome);
+        self.follow_outcome(Some(at), outcome);
     }
 
-    /// What an input's outcome leads to, whoever gave the input (a key, a
-    /// script): a redraw, an awaited echo, names to look at, commands.
-    pub(super) fn follow_outcome(&mut self, outcome: Outcome) {
+    /// What an input's outcome leads to, whoever gave the input (client
+    /// `from`'s key, a script): a redraw, an awaited echo, names to look
+    /// at, commands.
+    pub(super) fn follow_outcome(&mut self, from: Option<usize>, outcome: Outcome) {
         if outcome.redraw {
             self.clock.changed_now();
         }
@@ -562,25 +668,30 @@ impl<B: FrameSink> App<B> {
         if let Some(id) = outcome.sent_to {
             self.clock.key_sent(id);
         }
-        self.perform(outcome.commands);
+        self.perform(from, outcome.commands);
     }
 
-    /// The user's terminal is `size` now.
-    fn apply_size(&mut self, size: Rect) {
-        self.client.resized(size);
-        self.ws.set_area(self.client.pane_area());
-    }
-
-    /// Does what input left to the loop.
-    fn perform(&mut self, mut commands: Vec<Command>) {
+    /// Does what input from client `from` (a script: `None`) left to the
+    /// loop.
+    fn perform(&mut self, from: Option<usize>, mut commands: Vec<Command>) {
         if commands.is_empty() {
             return;
         }
-        self.take_session_commands(&mut commands);
+        self.take_session_commands(from, &mut commands);
+        self.take_prompt_commands(from, &mut commands);
+        let from = from.filter(|&at| at < self.clients.len());
+        let (router, outbox) = match from.or_else(|| self.acting_client()) {
+            Some(at) => {
+                let client = &mut self.clients[at];
+                (&mut client.router, Some(&mut client.outbox))
+            }
+            None => (&mut self.spare_router, None),
+        };
+        let mut spare_outbox = crate::terminal::outbox::Outbox::default();
         Effects {
             ws: &self.ws,
-            router: &mut self.client.router,
-            outbox: &mut self.client.outbox,
+            router,
+            outbox: outbox.unwrap_or(&mut spare_outbox),
             copy_command: self.copy_command.as_deref(),
         }
         .perform(commands);
@@ -601,20 +712,41 @@ impl<B: FrameSink> App<B> {
         self.ws.visible().into_iter().map(|(id, _)| id).collect()
     }
 
+    /// The router that acts for the loop where no terminal's input asked
+    /// (a script, a history that came back): the acting client's; with
+    /// the workspace, to work on.
+    pub(super) fn acting_router(&mut self) -> (&mut InputRouter, &mut Workspace) {
+        match self.acting_client() {
+            Some(at) => (&mut self.clients[at].router, &mut self.ws),
+            None => (&mut self.spare_router, &mut self.ws),
+        }
+    }
+
     fn drain_events(&mut self) {
         while let Ok(ev) = self.events_rx.try_recv() {
             match ev {
                 LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");
                     self.ws.pane_exited(id, info, Instant::now());
+                    // Every terminal is told (the workspace's news).
+                    for notice in self.ws.take_notices() {
+                        for client in &mut self.clients {
+                            client.router.notify(notice.clone());
+                        }
+                    }
                     self.clock.changed_now();
                 }
                 LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {
                     if let Some(pane) = self.ws.pane_mut(id) {
                         pane.history_ready(history);
-                        let outcome = self.client.router.history_arrived(&mut self.ws);
-                        // Keys typed while it loaded may have yanked text.
-                        self.perform(outcome.commands);
+                        // Every client whose copy mode waited for it.
+                        for at in 0..self.clients.len() {
+                            let outcome = self.clients[at].router.history_arrived(&mut self.ws);
+                            // Keys typed while it loaded may have yanked text.
+                            self.perform(Some(at), outcome.commands);
+                        }
+                        let outcome = self.spare_router.history_arrived(&mut self.ws);
+                        self.perform(None, outcome.commands);
                         self.clock.changed_now();
                     }
                 }
@@ -622,16 +754,28 @@ impl<B: FrameSink> App<B> {
                     let opened = file.map(|file| self.ws.open_history_editor(id, file));
                     if let Err(err) = opened {
                         tracing::warn!("writing a pane's history for the editor: {err:#}");
-                        self.client
-                            .router
+                        self.acting_router()
+                            .0
                             .notify(format!("history not opened: {err:#}"));
                     }
                     self.clock.changed_now();
                 }
-                LoopEvent::Search(result) => {
-                    self.client.router.search_result(&mut self.ws, *result);
+                LoopEvent::Search(client, result) => {
+                    let router = match self.clients.iter().position(|c| c.router_key() == client) {
+                        Some(at) => &mut self.clients[at].router,
+                        None if client == SPARE_ROUTER => &mut self.spare_router,
+                        // Its client is gone.
+                        None => continue,
+                    };
+                    router.search_result(&mut self.ws, *result);
                     self.clock.changed_now();
                 }
+                LoopEvent::Workspaces {
+                    client,
+                    wanted,
+                    list,
+                } => self.workspaces_listed(client, wanted, &list),
+                LoopEvent::Renamed { client, renamed } => self.workspace_renamed(client, renamed),
                 LoopEvent::Names(report) => {
                     if self.ws.names_found(report) {
                         self.clock.changed();
@@ -648,6 +792,7 @@ impl<B: FrameSink> App<B> {
         }
     }
 
+    /// Draws a frame for every client whose terminal is reading.
     fn render(&mut self) -> Result<()> {
         // Tests of the panic exit path (debug builds only): the terminal must
         // come back and the children must die.
@@ -657,10 +802,9 @@ impl<B: FrameSink> App<B> {
         }
         let started = Instant::now();
         let overlay = self
-            .client
-            .router
-            .ui()
-            .fps_shown()
+            .clients
+            .iter()
+            .any(|c| c.router.ui().fps_shown())
             .then(|| self.overlay_data(started));
         let echo_of = self.clock.begin_frame();
         // A frame drawn early for an echo parses only the echoing pane's
@@ -669,9 +813,30 @@ impl<B: FrameSink> App<B> {
         let focused = self.ws.focused_id();
         self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
         // Damage is taken from the panes once, then handed to each client.
-        self.client.render_cache.note_changes(self.ws.panes_mut());
-        let drawn = self.client.draw(&self.ws, overlay.as_ref(), echo_of)?;
-        let (bytes, writes, left_stale) = (drawn.bytes, drawn.writes, drawn.left_stale);
+        let damage = crate::render::cache::take_damage(self.ws.panes_mut());
+        let (mut bytes, mut writes, mut left_stale) = (0, 0, false);
+        let mut failed = Vec::new();
+        for (at, client) in self.clients.iter_mut().enumerate() {
+            client.render_cache.note_damage(&damage);
+            if client.unsent_fd().is_some() {
+                // It stopped reading: drawn whole once it reads again.
+                client.frame_skipped();
+                continue;
+            }
+            let shown = overlay.as_ref().filter(|_| client.router.ui().fps_shown());
+            match client.draw(&self.ws, shown, echo_of) {
+                Ok(drawn) => {
+                    bytes += drawn.bytes;
+                    writes += drawn.writes;
+                    left_stale |= drawn.left_stale;
+                }
+                Err(err) => failed.push((at, err)),
+            }
+        }
+        // Let go from the last, so the indexes before stay right.
+        for (at, err) in failed.into_iter().rev() {
+            self.terminal_failed(at, &err);
+        }
         let done = Instant::now();
         self.metrics.frame_done(done, done - started, bytes, writes);
         // A pane drawn from a stale image gets a regular frame soon.

@@ -96,8 +96,8 @@ impl<B: FrameSink> App<B> {
                 pane.take_in(chunk);
             }
             // A key typed meanwhile stops the slice: keys come first.
-            let input = &self.client.input;
-            let key_waits = || input.keys_waiting();
+            let clients = &self.clients;
+            let key_waits = || clients.iter().any(|c| c.input.keys_waiting());
             if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET, key_waits) {
                 more = true;
             }
@@ -120,7 +120,9 @@ impl<B: FrameSink> App<B> {
                 };
                 if shown {
                     if bell {
-                        self.client.outbox.ring_bell();
+                        for client in &mut self.clients {
+                            client.outbox.ring_bell();
+                        }
                     }
                 } else {
                     hidden_activity.push((id, bell || notified));
@@ -133,7 +135,9 @@ impl<B: FrameSink> App<B> {
                 }
                 if let Some(data) = pane.take_clipboard() {
                     if self.clipboard_from_programs {
-                        self.client.outbox.set_clipboard_from_program(&data);
+                        for client in &mut self.clients {
+                            client.outbox.set_clipboard_from_program(&data);
+                        }
                         self.clock.changed();
                     } else {
                         tracing::info!(
@@ -166,7 +170,10 @@ impl<B: FrameSink> App<B> {
             self.clock.changed();
         }
         if mode == Notifications::Forward {
-            self.client.outbox.notify(notification.forward());
+            let forward = notification.forward();
+            for client in &mut self.clients {
+                client.outbox.notify(forward.clone());
+            }
             self.clock.changed();
         }
         true

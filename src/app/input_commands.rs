@@ -32,7 +32,11 @@ impl Effects<'_> {
                     }
                 }
                 // Taken by the loop before the rest (it owns the session).
-                Command::Detach => {}
+                Command::Detach
+                | Command::ListWorkspaces(_)
+                | Command::SwitchWorkspace(_)
+                | Command::Script(_)
+                | Command::RenameWorkspace(_) => {}
                 Command::SearchPanes { pattern, panes } => {
                     for id in panes {
                         if let Some(pane) = self.ws.pane(id) {

@@ -16,9 +16,23 @@ pub const LOOP_EVENT_CAPACITY: usize = 256;
 pub enum LoopEvent {
     /// A pane's program ended, or its history replay finished.
     Pane(PaneEvent),
-    /// A search thread's result: a copy-mode search, or one pane's part of
-    /// a search across the tab.
-    Search(Box<SearchReport>),
+    /// A search thread's result, for the client whose router asked (see
+    /// [`search_mailbox`]): a copy-mode search, or one pane's part of a
+    /// search across the tab.
+    Search(u64, Box<SearchReport>),
+    /// The running workspaces, listed for client `client` (its router's
+    /// key) as it wanted.
+    Workspaces {
+        client: u64,
+        wanted: crate::input::workspace_chooser::WorkspacesWanted,
+        list: Vec<crate::session::workspace_list::WorkspaceEntry>,
+    },
+    /// The workspace's socket was renamed (`C-b $`, asked by the client
+    /// whose router's key this is), or why not.
+    Renamed {
+        client: Option<u64>,
+        renamed: Result<(String, std::path::PathBuf), String>,
+    },
     /// A look at what the panes run (for their names) came back.
     Names(crate::workspace::name_lookup::NameReport),
     /// SIGTERM, SIGHUP or SIGINT arrived.
@@ -33,9 +47,33 @@ pub fn pane_mailbox(tx: &Sender<LoopEvent>) -> PaneMailbox {
     to_loop(tx, LoopEvent::Pane)
 }
 
-/// Where searches report, onto the loop's channel.
-pub fn search_mailbox(tx: &Sender<LoopEvent>) -> SearchMailbox {
-    to_loop(tx, |report| LoopEvent::Search(Box::new(report)))
+/// Where searches of the router of client `client` report, onto the
+/// loop's channel.
+pub fn search_mailbox(tx: &Sender<LoopEvent>, client: u64) -> SearchMailbox {
+    to_loop(tx, move |report| {
+        LoopEvent::Search(client, Box::new(report))
+    })
+}
+
+/// Where a list of the workspaces for client `client` reports.
+pub fn workspaces_mailbox(
+    tx: &Sender<LoopEvent>,
+    client: u64,
+    wanted: crate::input::workspace_chooser::WorkspacesWanted,
+) -> Mailbox<Vec<crate::session::workspace_list::WorkspaceEntry>> {
+    to_loop(tx, move |list| LoopEvent::Workspaces {
+        client,
+        wanted,
+        list,
+    })
+}
+
+/// Where a rename of the workspace (for client `client`) reports.
+pub fn rename_mailbox(
+    tx: &Sender<LoopEvent>,
+    client: Option<u64>,
+) -> Mailbox<Result<(String, std::path::PathBuf), String>> {
+    to_loop(tx, move |renamed| LoopEvent::Renamed { client, renamed })
 }
 
 /// Where the pane-name thread reports, onto the loop's channel.
@@ -49,7 +87,10 @@ pub fn session_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::session::host::
 }
 
 /// Each message wakes the loop after it is sent (see `crate::wake`).
-fn to_loop<T: Send + 'static>(tx: &Sender<LoopEvent>, wrap: fn(T) -> LoopEvent) -> Mailbox<T> {
+fn to_loop<T: Send + 'static>(
+    tx: &Sender<LoopEvent>,
+    wrap: impl Fn(T) -> LoopEvent + Send + Sync + 'static,
+) -> Mailbox<T> {
     let tx = tx.clone();
     Mailbox::new(move |message| {
         let sent = tx.send(wrap(message)).is_ok();

@@ -60,7 +60,7 @@ impl Harness {
         spec.env.push(("PS1".into(), "$ ".into()));
         spec.env.push(("ENV".into(), String::new()));
         ws.open_row(vec![PaneLaunch::new(spec, label)]);
-        let router = InputRouter::new(config.keymap.clone(), false, search_mailbox(&events_tx));
+        let router = InputRouter::new(config.keymap.clone(), false, search_mailbox(&events_tx, 0));
         let (keys, input_rx) = bounded(256);
         let loop_settings = LoopSettings {
             frame_interval: Duration::from_secs(1) / config.fps,
@@ -81,7 +81,7 @@ impl Harness {
     }
 
     fn screen(&self) -> String {
-        let buffer = self.app.client.terminal.backend().buffer();
+        let buffer = self.app.clients[0].terminal.backend().buffer();
         let area = buffer.area;
         (0..area.height)
             .map(|y| {
@@ -189,7 +189,7 @@ fn the_loop_draws_the_shell_and_the_echo_of_typed_keys() {
 fn the_loop_keeps_no_second_screen_buffer_across_a_resize() {
     let mut h = Harness::start(40, 10);
     h.run_until("the prompt", |s| s.contains("$ "));
-    h.app.client.terminal.backend_mut().resize(50, 14);
+    h.app.clients[0].terminal.backend_mut().resize(50, 14);
     h.keys
         .send((Instant::now(), Event::Resize(50, 14)))
         .expect("the loop's input channel");
@@ -200,8 +200,11 @@ fn the_loop_keeps_no_second_screen_buffer_across_a_resize() {
     h.run_until("the command's output", |s| s.contains("after-42"));
     // Swapping makes the spare buffer current (and clears the real one:
     // this is the test's last look at the screen).
-    h.app.client.terminal.swap_buffers();
-    assert_eq!(h.app.client.terminal.current_buffer_mut().content.len(), 0);
+    h.app.clients[0].terminal.swap_buffers();
+    assert_eq!(
+        h.app.clients[0].terminal.current_buffer_mut().content.len(),
+        0
+    );
 }
 
 /// Real programs, real `/proc`: an idle shell's tab and border say its

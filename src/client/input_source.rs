@@ -5,16 +5,15 @@
 //! program is still taking a big paste (see `pane::input_queue`): a
 //! program that reads gets every byte, however big the paste.
 
-use std::os::fd::BorrowedFd;
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, TryRecvError};
 use ratatui::crossterm::event::Event;
 use rustix::event::PollFlags;
 
+use super::terminal_input::TerminalInput;
 use crate::config::colour::Rgb;
-use crate::terminal::key_reader::KeyReader;
-use crate::terminal::late_replies::LateReplies;
 use crate::workspace::Workspace;
 
 pub struct InputSource {
@@ -28,9 +27,8 @@ pub struct InputSource {
     expect(dead_code, reason = "the channel is for the loop's tests")
 )]
 enum Source {
-    /// The terminal on fd 0, its late answers to tilework's questions
-    /// taken out of the keys.
-    Terminal(KeyReader, LateReplies),
+    /// An attached terminal, read through its own descriptor.
+    Own(TerminalInput),
     /// Events as the terminal would give them, stamped by the sender, who
     /// calls `crate::wake::wake_loop` after each.
     Channel {
@@ -74,18 +72,7 @@ impl InputSource {
             return None;
         }
         match &mut self.source {
-            Source::Terminal(reader, replies) => loop {
-                if let Some(event) = replies.next_released() {
-                    return Some(event);
-                }
-                match reader.next_event() {
-                    Some((at, event)) => replies.offer(at, event),
-                    None => {
-                        replies.quiet(Instant::now(), reader.collect_deadline().is_none());
-                        return replies.next_released();
-                    }
-                }
-            },
+            Source::Own(input) => input.next_event(),
             Source::Channel { rx, closed } => match rx.try_recv() {
                 Ok(event) => Some(event),
                 Err(TryRecvError::Empty) => None,
@@ -101,7 +88,7 @@ impl InputSource {
     pub fn keys_waiting(&self) -> bool {
         match &self.source {
             _ if self.held() => false,
-            Source::Terminal(reader, _) => reader.keys_waiting(),
+            Source::Own(input) => input.keys_waiting(),
             Source::Channel { rx, .. } => !rx.is_empty(),
         }
     }
@@ -110,73 +97,50 @@ impl InputSource {
     pub fn pending(&self) -> bool {
         match &self.source {
             _ if self.held() => false,
-            Source::Terminal(..) => false,
+            Source::Own(input) => input.pending(),
             Source::Channel { rx, closed } => !*closed && !rx.is_empty(),
         }
     }
 
     /// The descriptor to poll for input, if any (none while held: it
     /// would stay readable).
-    pub fn fd(&self) -> Option<BorrowedFd<'static>> {
+    pub fn fd(&self) -> Option<BorrowedFd<'_>> {
         match &self.source {
             _ if self.held() => None,
-            Source::Terminal(reader, _) => reader.fd(),
+            Source::Own(input) => input.fd(),
             Source::Channel { .. } => None,
         }
     }
 
     /// What the loop's poll said about [`Self::fd`].
     pub fn polled(&mut self, revents: PollFlags) {
-        if let Source::Terminal(reader, _) = &mut self.source {
-            reader.polled(revents);
+        match &mut self.source {
+            Source::Own(input) => input.polled(revents),
+            Source::Channel { .. } => {}
         }
     }
 
     /// When to look at the input again though nothing arrived (see
-    /// `KeyReader::collect_deadline`).
+    /// `TerminalInput::deadline`).
     pub fn deadline(&self) -> Option<Instant> {
         match &self.source {
             _ if self.held() => self.held_until,
-            Source::Terminal(reader, replies) => {
-                match (reader.collect_deadline(), replies.deadline()) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }
-            }
+            Source::Own(input) => input.deadline(),
             Source::Channel { .. } => None,
         }
     }
 
-    /// The terminal's new size, once per resize.
-    pub fn take_resize(&self) -> Option<(u16, u16)> {
-        match &self.source {
-            Source::Terminal(reader, _) => reader.take_resize(),
-            Source::Channel { .. } => None,
-        }
-    }
-
-    /// The terminal read (fd 0).
-    pub fn terminal(reader: KeyReader) -> Self {
-        Self::from(Source::Terminal(reader, LateReplies::default()))
+    /// An attached terminal read through `tty`, a descriptor of its own.
+    pub fn terminal_on(tty: OwnedFd) -> std::io::Result<Self> {
+        Ok(Self::from(Source::Own(TerminalInput::open(tty)?)))
     }
 
     /// Colours the terminal answered after its client stopped waiting
     /// (slot 0 foreground, 1 background, 2 cursor).
     pub fn take_late_colours(&mut self) -> Vec<(usize, Rgb)> {
         match &mut self.source {
-            Source::Terminal(_, replies) => replies.take_colours(),
+            Source::Own(input) => input.take_colours(),
             Source::Channel { .. } => Vec::new(),
-        }
-    }
-
-    /// A new terminal was attached: read it.
-    pub fn reopen(&mut self) {
-        match &mut self.source {
-            Source::Terminal(reader, replies) => {
-                reader.reopen();
-                *replies = LateReplies::default();
-            }
-            Source::Channel { closed, .. } => *closed = false,
         }
     }
 }

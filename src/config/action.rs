@@ -144,9 +144,53 @@ pub enum Action {
     /// Opens the focused pane's whole history in `$VISUAL`/`$EDITOR`, in a
     /// floating pane.
     EditScrollback,
+    /// Lists the running workspaces with their tabs and panes; Enter shows
+    /// the chosen one on this terminal (tmux's `choose-tree`).
+    ChooseWorkspace,
+    /// Shows the previous / next running workspace (by name) on this
+    /// terminal (tmux's `switch-client -p` / `-n`).
+    PrevWorkspace,
+    NextWorkspace,
+    // tmux's muscle memory (`C-b l ; q i ' . < > : $`).
+    /// Show the tab focused before this one (tmux's last-window).
+    LastTab,
+    /// Focus the pane of the tab focused before this one (last-pane).
+    LastPane,
+    /// Show each pane's number over it; a digit focuses that pane.
+    DisplayPanes,
+    /// Say the focused pane's id, command, pid, size and directory.
+    PaneInfo,
+    /// Ask for a tab's number (or name) and show it.
+    SelectTab,
+    /// Ask for the place to move the tab to.
+    MoveTab,
+    MoveTabLeft,
+    MoveTabRight,
+    /// Ask for a command, as `tilework action` and the CLI take them.
+    CommandPrompt,
+    /// Ask for a new name for the workspace (`tilework ls`, `attach`).
+    RenameWorkspace,
 }
 
 impl Action {
+    /// Whether a read-only terminal (`attach -r`) may do it: it changes
+    /// nothing the other terminals see.
+    pub fn only_looks(self) -> bool {
+        matches!(
+            self,
+            Action::ToggleHelp
+                | Action::ToggleFps
+                | Action::ScrollMode
+                | Action::ScrollPageUp
+                | Action::ScrollPageDown
+                | Action::SearchBackward
+                | Action::Detach
+                | Action::ChooseWorkspace
+                | Action::PrevWorkspace
+                | Action::NextWorkspace
+        )
+    }
+
     /// Whether the action repeats, like tmux's `bind -r`: pressed after
     /// the prefix, it can be pressed again (or another repeating action)
     /// without the prefix while the repeat time runs, so a border moves a
@@ -204,6 +248,9 @@ impl Action {
             Action::ToggleFps,
             Action::SendPrefix,
             Action::Detach,
+            Action::ChooseWorkspace,
+            Action::PrevWorkspace,
+            Action::NextWorkspace,
             Action::Quit,
         ]);
         all.extend([
@@ -213,6 +260,18 @@ impl Action {
         ]);
         all.extend(Direction::ALL.map(Action::MoveFloating));
         all.extend([Action::TogglePin, Action::EditScrollback]);
+        all.extend([
+            Action::LastTab,
+            Action::LastPane,
+            Action::DisplayPanes,
+            Action::PaneInfo,
+            Action::SelectTab,
+            Action::MoveTab,
+            Action::MoveTabLeft,
+            Action::MoveTabRight,
+            Action::CommandPrompt,
+            Action::RenameWorkspace,
+        ]);
         all
     }
 
@@ -253,6 +312,9 @@ impl Action {
             Action::ToggleFps => "toggle-fps".into(),
             Action::SendPrefix => "send-prefix".into(),
             Action::Detach => "detach".into(),
+            Action::ChooseWorkspace => "choose-workspace".into(),
+            Action::PrevWorkspace => "previous-workspace".into(),
+            Action::NextWorkspace => "next-workspace".into(),
             Action::Quit => "quit".into(),
             Action::ToggleFloating => "toggle-floating".into(),
             Action::NewFloating => "new-floating".into(),
@@ -260,6 +322,16 @@ impl Action {
             Action::MoveFloating(d) => format!("move-floating-{}", d.name()),
             Action::TogglePin => "toggle-pin".into(),
             Action::EditScrollback => "edit-scrollback".into(),
+            Action::LastTab => "last-tab".into(),
+            Action::LastPane => "last-pane".into(),
+            Action::DisplayPanes => "display-panes".into(),
+            Action::PaneInfo => "pane-info".into(),
+            Action::SelectTab => "select-tab".into(),
+            Action::MoveTab => "move-tab".into(),
+            Action::MoveTabLeft => "move-tab-left".into(),
+            Action::MoveTabRight => "move-tab-right".into(),
+            Action::CommandPrompt => "command-prompt".into(),
+            Action::RenameWorkspace => "rename-workspace".into(),
         }
     }
 
@@ -302,6 +374,11 @@ impl Action {
             Action::ToggleFps => "show / hide the fps overlay".into(),
             Action::SendPrefix => "send the prefix key to the pane".into(),
             Action::Detach => "detach: tilework keeps running (tilework attach)".into(),
+            Action::ChooseWorkspace => {
+                "choose a running workspace, tab or pane to show on this terminal".into()
+            }
+            Action::PrevWorkspace => "show the previous workspace on this terminal".into(),
+            Action::NextWorkspace => "show the next workspace on this terminal".into(),
             Action::Quit => "quit tilework (kills every pane)".into(),
             Action::ToggleFloating => {
                 "show / hide the floating panes (a scratch shell the first time)".into()
@@ -311,6 +388,16 @@ impl Action {
             Action::MoveFloating(d) => format!("move the floating pane {}", d.name()),
             Action::TogglePin => "pin the floating pane (stays when hidden) / unpin".into(),
             Action::EditScrollback => "open the pane's history in $EDITOR".into(),
+            Action::LastTab => "the tab shown before this one".into(),
+            Action::LastPane => "the pane focused before this one".into(),
+            Action::DisplayPanes => "show pane numbers; a digit focuses one".into(),
+            Action::PaneInfo => "the pane's id, command, pid, size, directory".into(),
+            Action::SelectTab => "go to a tab by number or name (asks)".into(),
+            Action::MoveTab => "move the tab to a place (asks)".into(),
+            Action::MoveTabLeft => "move the tab one place left".into(),
+            Action::MoveTabRight => "move the tab one place right".into(),
+            Action::CommandPrompt => "command prompt: tilework's commands, Tab completes".into(),
+            Action::RenameWorkspace => "rename the workspace (tilework ls, attach)".into(),
         }
     }
 }

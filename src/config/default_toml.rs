@@ -119,6 +119,22 @@ pub fn default_toml() -> String {
         toml_string(d.notifications.name())
     ));
     line("");
+    line("# With several terminals attached (`tilework attach` joins), the layout");
+    line("# takes the size of the \"latest\" one to type, the \"smallest\" or the");
+    line("# \"largest\"; a smaller terminal shows its top left, marked `…`.");
+    line("# window_size = \"latest\"");
+    line("");
+    line("# Variables an attaching terminal brings for panes opened after it attached");
+    line("# (tmux's update-environment); one unset there is unset in new panes.");
+    line(&format!(
+        "# update_environment = [{}]",
+        crate::config::clients::DEFAULT_UPDATE_ENVIRONMENT
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    line("");
     line("# Key bindings. Keys: C-x (Ctrl), M-x (Alt), S-x (Shift), combined like");
     line("# C-S-Left; Enter, Esc, Tab, BackTab, Space, Backspace, Insert, Delete, Home,");
     line("# End, PageUp, PageDown, Left, Right, Up, Down, F1..F35; or any single");
@@ -228,9 +244,9 @@ mod tests {
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            // `on_hangup`, `notifications`, then `[theme]` and `[status]`:
-            // name, borders; left, right, clock.
-            11 + 1 + 1 + km.prefixed.len() + km.direct.len() + 5,
+            // `on_hangup`, `notifications`, then `[theme]` and `[status]`: name, borders;
+            // left, right, clock.
+            13 + 1 + 1 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

@@ -504,6 +504,9 @@ impl Default for Keymap {
             (prefix, Action::SendPrefix),
             (key(Char('Q'), none), Action::Quit),
             (key(Char('d'), none), Action::Detach),
+            (key(Char('s'), none), Action::ChooseWorkspace),
+            (key(Char('('), none), Action::PrevWorkspace),
+            (key(Char(')'), none), Action::NextWorkspace),
             // Tabs and panes, tmux's keys where tmux has one.
             (key(Char('&'), none), Action::CloseTab),
             (key(Char(','), none), Action::RenameTab),
@@ -550,11 +553,29 @@ impl Default for Keymap {
             (key(Char('t'), alt), Action::NewTab),
         ]);
 
-        Keymap {
+        let mut keymap = Keymap {
             prefix,
             prefixed,
             direct,
+        };
+        // tmux's keys for these, in place of the vi `l` (focus right: the
+        // arrows and `M-l`) and of `;` as previous pane (now `O`).
+        for (key, action) in [
+            (key(Char('l'), none), Action::LastTab),
+            (key(Char(';'), none), Action::LastPane),
+            (key(Char('O'), none), Action::FocusPrev),
+            (key(Char('q'), none), Action::DisplayPanes),
+            (key(Char('i'), none), Action::PaneInfo),
+            (key(Char('\''), none), Action::SelectTab),
+            (key(Char('.'), none), Action::MoveTab),
+            (key(Char('<'), none), Action::MoveTabLeft),
+            (key(Char('>'), none), Action::MoveTabRight),
+            (key(Char(':'), none), Action::CommandPrompt),
+            (key(Char('$'), none), Action::RenameWorkspace),
+        ] {
+            keymap.bind_prefixed(key, action);
         }
+        keymap
     }
 }
 
@@ -746,7 +767,8 @@ mod tests {
         assert_eq!(p(ch('|')), Some(Action::SplitRight));
         assert_eq!(p(ch('-')), Some(Action::SplitDown));
         assert_eq!(p(ch('h')), Some(Action::Focus(Direction::Left)));
-        assert_eq!(p(ch('l')), Some(Action::Focus(Direction::Right)));
+        // tmux's last window, where the vi keys would have focus right.
+        assert_eq!(p(ch('l')), Some(Action::LastTab));
         assert_eq!(
             p(press(KeyCode::Up, KeyModifiers::NONE)),
             Some(Action::Focus(Direction::Up))
@@ -760,7 +782,9 @@ mod tests {
             Some(Action::Resize(Direction::Down))
         );
         assert_eq!(p(ch('o')), Some(Action::FocusNext));
-        assert_eq!(p(ch(';')), Some(Action::FocusPrev));
+        // tmux's last pane; previous pane is `O`.
+        assert_eq!(p(ch(';')), Some(Action::LastPane));
+        assert_eq!(p(ch('O')), Some(Action::FocusPrev));
         assert_eq!(p(ch('z')), Some(Action::ToggleZoom));
         assert_eq!(p(ch('x')), Some(Action::ClosePane));
         assert_eq!(p(ch('c')), Some(Action::NewTab));
@@ -780,7 +804,7 @@ mod tests {
         assert_eq!(p(ch('f')), Some(Action::ToggleFps));
         assert_eq!(p(press(KeyCode::Char('b'), CTRL)), Some(Action::SendPrefix));
         assert_eq!(p(press(KeyCode::Char('Q'), SHIFT)), Some(Action::Quit));
-        assert_eq!(p(ch('q')), None);
+        assert_eq!(p(ch('q')), Some(Action::DisplayPanes));
         assert_eq!(p(ch('y')), None);
 
         let d = |ev: KeyEvent| km.lookup_direct(&ev);

@@ -132,6 +132,10 @@ pub struct Config {
     /// keep running, or quit.
     pub on_hangup: OnHangup,
     pub notifications: Notifications,
+    /// Whose size the layout takes with several terminals attached.
+    pub window_size: crate::config::clients::WindowSize,
+    /// Variables an attaching terminal brings for new panes.
+    pub update_environment: Vec<String>,
 }
 
 impl Default for Config {
@@ -154,6 +158,8 @@ impl Default for Config {
             terminal_colours: [None; 3],
             on_hangup: OnHangup::Detach,
             notifications: Notifications::default(),
+            window_size: crate::config::clients::WindowSize::Latest,
+            update_environment: crate::config::clients::default_update_environment(),
         }
     }
 }
@@ -342,6 +348,22 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         };
     }
 
+    if let Some(policy) = &raw.window_size {
+        config.window_size = crate::config::clients::WindowSize::parse(policy.get_ref())
+            .ok_or_else(|| {
+                err(
+                    policy.span(),
+                    format!(
+                        "window_size is \"latest\", \"smallest\" or \"largest\", not {:?}",
+                        policy.get_ref()
+                    ),
+                )
+            })?;
+    }
+    if let Some(names) = &raw.update_environment {
+        config.update_environment = names.clone();
+    }
+
     for (table, entries) in [
         (Table::Prefixed, &raw.keys.prefixed),
         (Table::Direct, &raw.keys.direct),
@@ -494,6 +516,8 @@ struct RawConfig {
     terminal_cursor: Option<Spanned<String>>,
     on_hangup: Option<Spanned<String>>,
     notifications: Option<Spanned<String>>,
+    window_size: Option<Spanned<String>>,
+    update_environment: Option<Vec<String>>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]

@@ -12,6 +12,19 @@ use std::sync::{Once, OnceLock};
 /// What an uncontained panic runs before the message is printed.
 static CLEAN_UP: OnceLock<fn()> = OnceLock::new();
 
+/// The message of the uncontained panic being handled, for the clean-up to
+/// show on the terminals it restores (the workspace's own stderr reaches
+/// none of them).
+static LAST_PANIC: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// The uncontained panic's message, while its clean-up runs.
+pub fn last_panic() -> Option<String> {
+    LAST_PANIC
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
+
 thread_local! {
     /// Set while this thread runs code under [`contain`], whose caller
     /// catches a panic and recovers from it.
@@ -69,6 +82,9 @@ fn install_panic_hook() {
                 tracing::warn!("contained panic: {info}");
                 return;
             }
+            *LAST_PANIC
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(format!("{info}"));
             if let Some(clean_up) = CLEAN_UP.get() {
                 clean_up();
             }

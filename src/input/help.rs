@@ -36,14 +36,25 @@ fn topic(action: Action) -> usize {
         | Action::NewFloating
         | Action::ToggleEmbed
         | Action::MoveFloating(_)
-        | Action::TogglePin => 0,
-        Action::Focus(_) | Action::FocusNext | Action::FocusPrev | Action::Resize(_) => 1,
+        | Action::TogglePin
+        | Action::PaneInfo => 0,
+        Action::Focus(_)
+        | Action::FocusNext
+        | Action::FocusPrev
+        | Action::Resize(_)
+        | Action::LastPane
+        | Action::DisplayPanes => 1,
         Action::NewTab
         | Action::NextTab
         | Action::PrevTab
         | Action::GoToTab(_)
         | Action::CloseTab
-        | Action::RenameTab => 2,
+        | Action::RenameTab
+        | Action::LastTab
+        | Action::SelectTab
+        | Action::MoveTab
+        | Action::MoveTabLeft
+        | Action::MoveTabRight => 2,
         Action::Layout(_) | Action::NextLayout => 3,
         Action::ScrollMode
         | Action::ScrollPageUp
@@ -58,7 +69,12 @@ fn topic(action: Action) -> usize {
         | Action::ToggleFps
         | Action::SendPrefix
         | Action::Detach
-        | Action::Quit => 5,
+        | Action::ChooseWorkspace
+        | Action::PrevWorkspace
+        | Action::NextWorkspace
+        | Action::Quit
+        | Action::CommandPrompt
+        | Action::RenameWorkspace => 5,
     }
 }
 

@@ -1,5 +1,5 @@
 //! Modal input as a stack of layers, top first: a question before a close
-//! or quit, the prompt, the results of
+//! or quit, the prompt, `C-b q`'s pane numbers, the results of
 //! a search across panes, help, (the end of a mouse selection's
 //! highlight), the key after the prefix with its which-key popup, a
 //! repeating command's key pressed again without the prefix, copy mode,
@@ -9,10 +9,13 @@
 //! what they open and close is in [`UiState`], which rendering reads.
 
 mod actions;
+mod choose_workspace;
 mod confirm;
 mod copy;
 mod help;
+mod no_op;
 mod normal;
+mod pane_numbers;
 mod prefix;
 mod prompt;
 mod repeat;
@@ -49,7 +52,9 @@ pub trait Layer {
 pub const STACK: &[&dyn Layer] = &[
     &confirm::ConfirmLayer,
     &prompt::PromptLayer,
+    &pane_numbers::PaneNumbers,
     &search_all::SearchAllLayer,
+    &choose_workspace::ChooseWorkspace,
     &help::Help,
     &selection::SelectionHighlight,
     &prefix::Prefix,
@@ -61,6 +66,7 @@ pub const STACK: &[&dyn Layer] = &[
 /// Walks the stack until a layer takes `key`.
 pub fn dispatch(cx: &mut Cx<'_>, key: &KeyEvent) -> Outcome {
     let repeating = cx.ui.repeating();
+    let numbers = cx.ui.pane_numbers_shown();
     let mut outcome = STACK
         .iter()
         .find_map(|layer| match layer.handle_key(cx, key) {
@@ -70,7 +76,7 @@ pub fn dispatch(cx: &mut Cx<'_>, key: &KeyEvent) -> Outcome {
         .unwrap_or_default();
     // The status bar's `REPEAT` goes with the repeat, also when the key
     // that ended it went on to the program (which asks for no frame).
-    if repeating && !cx.ui.repeating() {
+    if (repeating && !cx.ui.repeating()) || (numbers && !cx.ui.pane_numbers_shown()) {
         outcome.redraw = true;
     }
     outcome
@@ -92,15 +98,29 @@ pub struct Cx<'a> {
     pub to_panes: &'a mut PaneInput,
     /// The profile name the save prompt offers.
     pub session_name: Option<&'a str>,
+    /// The workspace's name (`tilework ls`), which `C-b $` offers.
+    pub workspace_name: Option<&'a str>,
     /// Where copy-mode searches report.
     pub searches: &'a SearchMailbox,
     /// Ask before closing or quitting stops a program (`confirm_close`).
     pub confirm_close: bool,
+    /// A terminal attached with `attach -r`: it looks, it does not touch.
+    pub read_only: bool,
 }
 
 impl Cx<'_> {
+    /// Says why a read-only terminal's input went nowhere.
+    pub fn refuse_read_only(&mut self) -> Outcome {
+        self.ui
+            .notify("read-only (attach -r): this terminal looks, it does not type".into());
+        Outcome::redraw()
+    }
+
     /// A key for the programs; says so when one refuses it.
     pub fn send_key(&mut self, key: &KeyEvent) -> Outcome {
+        if self.read_only {
+            return self.refuse_read_only();
+        }
         let delivery = self.to_panes.key(self.ws, key);
         if delivery.refused {
             self.ui
@@ -111,6 +131,9 @@ impl Cx<'_> {
 
     /// Pasted text for the programs; says so when one refuses it.
     pub fn paste(&mut self, text: &str) -> Outcome {
+        if self.read_only {
+            return self.refuse_read_only();
+        }
         let delivery = PaneInput::paste(self.ws, text);
         if delivery.refused {
             self.ui

@@ -3,6 +3,7 @@
 //! ([`Command`]s), so key handling itself writes no files and starts no
 //! threads of its own.
 
+use crate::input::workspace_chooser::{WorkspaceTarget, WorkspacesWanted};
 use crate::pane::PaneId;
 
 /// Work for the loop that follows from input.
@@ -20,6 +21,17 @@ pub enum Command {
     SearchPanes { pattern: String, panes: Vec<PaneId> },
     /// Let the terminal go; the workspace keeps running.
     Detach,
+    /// List the running workspaces (on a thread): for `C-b s`'s chooser,
+    /// or to step to the previous or next one.
+    ListWorkspaces(WorkspacesWanted),
+    /// Show this workspace (and its tab or pane) on this terminal instead.
+    SwitchWorkspace(WorkspaceTarget),
+    /// A `send-keys` or `run` typed at the command prompt (`C-b :`): done
+    /// as for a script, an error said in the status bar.
+    Script(crate::session::script::Call),
+    /// Rename the workspace (`C-b $`): its socket, so `tilework ls` and
+    /// `attach` know it by the new name.
+    RenameWorkspace(String),
 }
 
 /// What handling one input event did, so the loop knows how urgently to draw.

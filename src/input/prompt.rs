@@ -16,6 +16,14 @@ pub enum PromptKind {
     Search,
     /// Search every pane of the tab.
     SearchAll,
+    /// A tab's number or name, to show it (`C-b '`).
+    SelectTab,
+    /// The place to move the tab to (`C-b .`).
+    MoveTab,
+    /// A command as `tilework action` and the CLI take it (`C-b :`).
+    Command,
+    /// The workspace's new name (`C-b $`).
+    RenameWorkspace,
 }
 
 impl PromptKind {
@@ -25,6 +33,10 @@ impl PromptKind {
             PromptKind::SaveSession => "save workspace as profile",
             PromptKind::Search => "search (regex, Alt-c: case)",
             PromptKind::SearchAll => "search all panes (regex)",
+            PromptKind::SelectTab => "go to tab (number or name)",
+            PromptKind::MoveTab => "move tab to place",
+            PromptKind::Command => "command (Tab completes)",
+            PromptKind::RenameWorkspace => "rename workspace",
         }
     }
 }
@@ -35,6 +47,8 @@ pub enum PromptEvent {
     Edited,
     /// Alt-c: toggle case sensitivity.
     ToggleCase,
+    /// Tab: complete the word typed (the command prompt's).
+    Complete,
     Submit(String),
     Cancel,
     Ignored,
@@ -65,6 +79,7 @@ impl Prompt {
             KeyCode::Esc => PromptEvent::Cancel,
             KeyCode::Char('c' | 'g') if ctrl => PromptEvent::Cancel,
             KeyCode::Char('c') if alt => PromptEvent::ToggleCase,
+            KeyCode::Tab => PromptEvent::Complete,
             KeyCode::Char('u') if ctrl => {
                 self.text.clear();
                 PromptEvent::Edited

@@ -27,6 +27,9 @@ pub struct InputRouter {
     /// A profile name to save to (`--save-profile`, the save prompt's
     /// default); the last name saved to.
     session_name: Option<String>,
+    /// The workspace's name, as `tilework ls` shows it (none outside a
+    /// session).
+    workspace_name: Option<String>,
     to_panes: PaneInput,
     mouse: MouseInput,
     /// Where searches started here report.
@@ -36,6 +39,8 @@ pub struct InputRouter {
     /// Theme, borders, status segments: handed to rendering with the UI.
     look: Appearance,
     facts: StatusFacts,
+    /// Its terminal attached with `attach -r`.
+    read_only: bool,
 }
 
 impl InputRouter {
@@ -44,12 +49,14 @@ impl InputRouter {
             keymap,
             ui: UiState::new(show_fps),
             session_name: None,
+            workspace_name: None,
             to_panes: PaneInput::new(),
             mouse: MouseInput::default(),
             searches,
             confirm_close: true,
             look: Appearance::default(),
             facts: StatusFacts::default(),
+            read_only: false,
         }
     }
 
@@ -75,9 +82,26 @@ impl InputRouter {
     }
 
     /// The profile name the save prompt offers at first.
+    /// Input from a terminal attached with `attach -r`: it may scroll its
+    /// own view, search, and detach; nothing else.
+    pub fn with_read_only(mut self, read_only: bool) -> Self {
+        self.read_only = read_only;
+        self
+    }
+
+    /// Whether its terminal was attached with `attach -r`.
+    pub fn read_only(&self) -> bool {
+        self.read_only
+    }
+
     pub fn with_session_name(mut self, name: Option<String>) -> Self {
         self.session_name = name;
         self
+    }
+
+    /// The workspace's name (`C-b $` offers it); after a rename, the new.
+    pub fn set_workspace_name(&mut self, name: Option<String>) {
+        self.workspace_name = name;
     }
 
     /// Where searches the loop starts for input report.
@@ -121,8 +145,10 @@ impl InputRouter {
             keymap: &self.keymap,
             to_panes: &mut self.to_panes,
             session_name: self.session_name.as_deref(),
+            workspace_name: self.workspace_name.as_deref(),
             searches: &self.searches,
             confirm_close: self.confirm_close,
+            read_only: self.read_only,
         };
         (cx, &mut self.mouse)
     }
@@ -214,6 +240,22 @@ impl InputRouter {
     /// The loop saved the workspace as profile `name` (a
     /// [`Command::SaveProfile`]): says how it went, and offers the name
     /// next time.
+    /// The running workspaces came, for `C-b s`'s chooser if it is still
+    /// open; `current` is this workspace. Returns whether to redraw.
+    pub fn workspaces_listed(
+        &mut self,
+        list: &[crate::session::workspace_list::WorkspaceEntry],
+        current: &str,
+    ) -> bool {
+        match self.ui.workspaces.as_mut() {
+            Some(chooser) => {
+                chooser.fill(list, current);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Tells the user something in the status bar for a moment.
     pub fn notify(&mut self, text: String) {
         self.ui.notify(text);

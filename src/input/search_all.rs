@@ -15,10 +15,12 @@ const LINES_PER_PANE: usize = 5;
 #[derive(Debug, Clone, Default)]
 pub struct SearchAllResults {
     pub pattern: String,
-    /// One entry per pane searched, in pane order.
+    /// One entry per pane with a match, in pane order.
     pub panes: Vec<PaneResult>,
     /// Panes still being searched.
     pub pending: usize,
+    /// Panes searched without a match: counted, not listed.
+    pub unmatched: usize,
     /// The line picked, counted over the matching lines of every pane.
     pub selected: usize,
 }
@@ -45,6 +47,10 @@ impl SearchAllResults {
             return;
         }
         self.pending = self.pending.saturating_sub(1);
+        if result.count == 0 {
+            self.unmatched += 1;
+            return;
+        }
         self.panes.push(PaneResult {
             pane: result.pane,
             place: pane_place(ws, result.pane),

@@ -26,6 +26,9 @@ pub const NOTICE_TIME: Duration = Duration::from_secs(3);
 /// key runs without the prefix; each repeat starts it again. tmux's
 /// `repeat-time` default. The config's `repeat_time` sets it.
 pub const REPEAT_TIME: Duration = Duration::from_millis(500);
+/// How long `C-b q` shows the pane numbers (tmux's `display-panes-time`
+/// is 1 s; a little longer leaves time to find the digit).
+pub const PANE_NUMBERS_TIME: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -70,6 +73,8 @@ pub struct UiState {
     pub(in crate::input) show_fps: bool,
     pub(in crate::input) prompt: Option<Prompt>,
     pub(in crate::input) search_all: Option<SearchAllResults>,
+    /// `C-b s`'s list of workspaces, open.
+    pub(in crate::input) workspaces: Option<crate::input::workspace_chooser::WorkspaceChooser>,
     pub(in crate::input) mouse_selection: Option<MouseSelection>,
     /// tilework's own paste buffer: the last thing copied.
     pub(in crate::input) copy_buffer: Option<String>,
@@ -87,6 +92,9 @@ pub struct UiState {
     /// The notice is about copy mode's search (its counter, its case): it
     /// goes when copy mode ends, as the search does.
     notice_is_search: bool,
+    /// `C-b q`: each pane's number is shown over it until then, and a
+    /// digit focuses that pane (see `layers::pane_numbers`).
+    pub(in crate::input) pane_numbers_until: Option<Instant>,
 }
 
 impl UiState {
@@ -141,7 +149,15 @@ impl UiState {
     /// A popup covers the panes (help, which-key, search results): the
     /// terminal's cursor is hidden, or it would blink on top of it.
     pub fn popup_shown(&self) -> bool {
-        self.help_shown() || self.which_key_shown() || self.search_all.is_some()
+        self.help_shown()
+            || self.which_key_shown()
+            || self.search_all.is_some()
+            || self.workspaces.is_some()
+    }
+
+    /// `C-b q`'s numbers are over the panes.
+    pub fn pane_numbers_shown(&self) -> bool {
+        self.pane_numbers_until.is_some()
     }
 
     pub fn fps_shown(&self) -> bool {
@@ -150,6 +166,11 @@ impl UiState {
 
     pub fn prompt(&self) -> Option<&Prompt> {
         self.prompt.as_ref()
+    }
+
+    /// `C-b s`'s chooser, when open.
+    pub fn workspaces(&self) -> Option<&crate::input::workspace_chooser::WorkspaceChooser> {
+        self.workspaces.as_ref()
     }
 
     pub fn search_all(&self) -> Option<&SearchAllResults> {
@@ -193,7 +214,7 @@ impl UiState {
             _ => None,
         };
         let notice = self.notice.as_ref().map(|(_, until)| *until);
-        [which, self.repeat_until, notice]
+        [which, self.repeat_until, notice, self.pane_numbers_until]
             .into_iter()
             .flatten()
             .min()
@@ -215,6 +236,10 @@ impl UiState {
         }
         if self.notice.as_ref().is_some_and(|(_, until)| now >= *until) {
             self.notice = None;
+            changed = true;
+        }
+        if self.pane_numbers_until.is_some_and(|until| now >= until) {
+            self.pane_numbers_until = None;
             changed = true;
         }
         changed

@@ -122,12 +122,13 @@ fn foreground_group(stat: &str) -> Option<u32> {
 
 /// Through `/proc/self/fd/N`, which opens the file (the terminal device)
 /// again rather than duplicating the descriptor.
-pub fn reopen_nonblocking(fd: BorrowedFd<'_>) -> io::Result<std::fs::File> {
+pub fn reopen_nonblocking(fd: BorrowedFd<'_>, read: bool) -> io::Result<std::fs::File> {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::OpenOptionsExt;
     let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
     std::fs::OpenOptions::new()
-        .write(true)
+        .read(read)
+        .write(!read)
         .custom_flags(flags.bits() as i32)
         .open(format!("/proc/self/fd/{}", fd.as_raw_fd()))
 }

@@ -68,6 +68,9 @@ pub struct SpawnSpec {
     pub argv: Vec<String>,
     pub cwd: Option<PathBuf>,
     pub env: Vec<(String, String)>,
+    /// Variables the pane must not get (the attaching terminal had them
+    /// unset: see `ChildEnv::refresh`).
+    pub unset: Vec<String>,
 }
 
 /// The pane's program ended.
@@ -137,6 +140,9 @@ impl PtyProcess {
         // Variables of an outer multiplexer would make programs think they
         // run inside it.
         for var in ["TMUX", "TMUX_PANE", "ZELLIJ", "ZELLIJ_SESSION_NAME", "STY"] {
+            cmd.env_remove(var);
+        }
+        for var in &spec.unset {
             cmd.env_remove(var);
         }
         for (k, v) in &spec.env {

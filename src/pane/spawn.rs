@@ -11,6 +11,9 @@ pub struct ChildEnv {
     /// The shell for panes without a command, and for `sh -c`-style lines.
     pub shell: String,
     pub term: String,
+    /// Variables the last attaching terminal brought (`update_environment`):
+    /// a value, or `None` for one it had unset.
+    fresh: Vec<(String, Option<String>)>,
 }
 
 impl ChildEnv {
@@ -23,11 +26,30 @@ impl ChildEnv {
         Self {
             shell,
             term: term.to_string(),
+            fresh: Vec::new(),
         }
     }
 
+    /// New panes get `vars` as a terminal that attached had them (tmux's
+    /// `update-environment`): each value over what the workspace started
+    /// with, each `None` removed.
+    pub fn refresh(&mut self, vars: &[(String, Option<String>)]) {
+        for (name, value) in vars {
+            self.fresh.retain(|(n, _)| n != name);
+            self.fresh.push((name.clone(), value.clone()));
+        }
+    }
+
+    fn unset(&self) -> Vec<String> {
+        self.fresh
+            .iter()
+            .filter(|(n, v)| v.is_none() && n != "TERM" && n != "TILEWORK")
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
     fn env(&self) -> Vec<(String, String)> {
-        let mut env = vec![
+        let mut env: Vec<(String, String)> = vec![
             ("TERM".into(), self.term.clone()),
             ("COLORTERM".into(), "truecolor".into()),
             // vt100 has no DEC line-drawing charset: this makes ncurses draw
@@ -41,6 +63,18 @@ impl ChildEnv {
             .any(|v| std::env::var(v).is_ok_and(|s| !s.is_empty()));
         if !has_locale {
             env.push(("LANG".into(), "C.UTF-8".into()));
+        }
+        // What the attaching terminal brought wins (its COLORTERM says what
+        // the colours finally reach), except the pane's TERM and TILEWORK,
+        // which describe tilework itself.
+        for (name, value) in &self.fresh {
+            if name == "TERM" || name == "TILEWORK" {
+                continue;
+            }
+            env.retain(|(n, _)| n != name);
+            if let Some(value) = value {
+                env.push((name.clone(), value.clone()));
+            }
         }
         env
     }
@@ -58,6 +92,7 @@ impl ChildEnv {
                 argv: vec![self.shell.clone()],
                 cwd,
                 env: self.env(),
+                unset: self.unset(),
             },
             label,
         )
@@ -70,6 +105,7 @@ impl ChildEnv {
                 argv: vec!["/bin/sh".into(), "-c".into(), line.to_string()],
                 cwd,
                 env: self.env(),
+                unset: self.unset(),
             },
             line.to_string(),
         )
@@ -90,6 +126,7 @@ impl ChildEnv {
                 ],
                 cwd,
                 env: self.env(),
+                unset: self.unset(),
             },
             line.to_string(),
         )
@@ -102,6 +139,7 @@ impl ChildEnv {
                 argv: argv.to_vec(),
                 cwd,
                 env: self.env(),
+                unset: self.unset(),
             },
             argv.join(" "),
         )

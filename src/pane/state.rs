@@ -52,6 +52,9 @@ pub struct Pane {
     title: Option<String>,
     /// Set when the program ended and the pane stays open to show it.
     exit: Option<ExitInfo>,
+    /// What happens next to an ended command (`restarting in 4 s`), for
+    /// its border.
+    exit_note: Option<String>,
     /// Why the program could not start, shown in the pane.
     spawn_error: Option<String>,
     cwd: Option<String>,
@@ -142,6 +145,7 @@ impl Pane {
             argv: Vec::new(),
             cwd: None,
             env: Vec::new(),
+            unset: Vec::new(),
         };
         let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
         let mut pane = Self::with_parts(
@@ -181,6 +185,7 @@ impl Pane {
             label,
             title: None,
             exit: None,
+            exit_note: None,
             spawn_error: None,
             cwd: None,
             bell: false,
@@ -631,6 +636,16 @@ impl Pane {
         self.release_sync();
         self.damage.note(Change::Exited);
         self.exit = Some(info);
+    }
+
+    /// What the border says after the exit status (a restart's back-off).
+    pub fn set_exit_note(&mut self, note: Option<String>) {
+        self.damage.note(Change::Exited);
+        self.exit_note = note;
+    }
+
+    pub fn exit_note(&self) -> Option<&str> {
+        self.exit_note.as_deref()
     }
 
     /// Drains whatever the reader already queued (its last bytes), without

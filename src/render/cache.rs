@@ -86,6 +86,17 @@ pub struct BorderKey {
     pub generation: u64,
 }
 
+/// A pane's damage as taken, with the damage generation it was taken at.
+pub type PaneDamage = (PaneId, crate::pane::damage::Damage, u64);
+
+/// Takes each pane's damage, for every client's cache to note.
+pub fn take_damage<'a>(panes: impl IntoIterator<Item = &'a mut Pane>) -> Vec<PaneDamage> {
+    panes
+        .into_iter()
+        .map(|pane| (pane.id, pane.take_damage(), pane.damage_generation()))
+        .collect()
+}
+
 #[derive(Default)]
 pub struct RenderCache {
     panes: HashMap<PaneId, PaneCache>,
@@ -112,11 +123,16 @@ impl RenderCache {
     /// needs no comparison of its screens. Call before drawing; without it
     /// panes are compared as before.
     pub fn note_changes<'a>(&mut self, panes: impl IntoIterator<Item = &'a mut Pane>) {
-        for pane in panes {
-            let damage = pane.take_damage();
-            if let Some(entry) = self.panes.get_mut(&pane.id) {
+        self.note_damage(&take_damage(panes));
+    }
+
+    /// Notes damage [`take_damage`] took: each client's cache is handed
+    /// the same, taken once per frame.
+    pub fn note_damage(&mut self, damage: &[PaneDamage]) {
+        for &(id, damage, generation) in damage {
+            if let Some(entry) = self.panes.get_mut(&id) {
                 entry.damage = entry.damage.merge(damage);
-                entry.damage_generation = pane.damage_generation();
+                entry.damage_generation = generation;
             }
         }
     }

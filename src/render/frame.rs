@@ -83,6 +83,7 @@ pub fn render_frame<B: Backend>(
     echo_of: Option<PaneId>,
 ) -> Result<bool, B::Error> {
     let full = painter.begin(frame_shape(ws, ui.state, overlay.is_some()));
+    let fit = painter.fit();
     let mut frame = terminal.get_frame();
     if full {
         frame.buffer_mut().reset();
@@ -97,13 +98,19 @@ pub fn render_frame<B: Backend>(
     };
     draw(&mut frame, ws, ui, overlay, &mut cache);
     let (left_stale, cursor) = (cache.left_stale, cache.cursor);
+    if let Some(y) = fit.mark_cut(frame.buffer_mut())
+        && let Some(dirty) = painter.dirty_rows().get_mut(usize::from(y))
+    {
+        *dirty = true;
+    }
     let next = std::mem::take(terminal.current_buffer_mut());
     let flushed = painter.flush(&next, terminal.backend_mut());
     *terminal.current_buffer_mut() = next;
     flushed?;
-    match cursor {
+    match cursor.and_then(|at| fit.place(at.x, at.y)) {
         None => terminal.hide_cursor()?,
-        Some(at) => {
+        Some((x, y)) => {
+            let at = Position::new(x, y);
             terminal.show_cursor()?;
             terminal.set_cursor_position(at)?;
         }
@@ -135,6 +142,8 @@ pub fn frame_shape(ws: &Workspace, ui: &UiState, fps_overlay: bool) -> FrameShap
             || ui.help_shown()
             || ui.which_key_shown()
             || ui.search_all().is_some()
+            || ui.workspaces().is_some()
+            || ui.pane_numbers_shown()
             || ui.copy().is_active()
             || ui.mouse_selection().is_some(),
     }
@@ -266,6 +275,16 @@ pub fn draw(
         frame.render_widget(FpsOverlay { data }, frame.area());
     }
     let popup = theme.popup;
+    if state.pane_numbers_shown() {
+        frame.render_widget(
+            crate::render::pane_numbers::PaneNumbers {
+                ws,
+                focused: theme.mode,
+                other: popup,
+            },
+            panes_area,
+        );
+    }
     if state.which_key_shown() {
         frame.render_widget(
             WhichKey {
@@ -279,6 +298,15 @@ pub fn draw(
         frame.render_widget(
             SearchAllOverlay {
                 results,
+                frame: popup,
+            },
+            panes_area,
+        );
+    }
+    if let Some(chooser) = state.workspaces() {
+        frame.render_widget(
+            crate::render::workspace_chooser::WorkspaceChooserPopup {
+                chooser,
                 frame: popup,
             },
             panes_area,
@@ -363,6 +391,7 @@ fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
         } else {
             format!("exited: {}", exit.code)
         });
+        status.extend(pane.exit_note().map(str::to_string));
     }
     (!status.is_empty()).then(|| format!(" {} ", status.join(" · ")))
 }
@@ -1065,7 +1094,7 @@ mod tests {
         let rows: Vec<String> = (0..h)
             .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
             .collect();
-        assert!(rows[21].contains("quit tilework"), "{rows:#?}");
+        assert!(rows[21].contains("rename the workspace"), "{rows:#?}");
         assert!(rows[23].starts_with('╰'), "{rows:#?}");
     }
 

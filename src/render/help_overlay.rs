@@ -173,7 +173,7 @@ mod tests {
         let bottom = render(&view, 80, 24);
         let text = bottom.join("\n");
         assert!(
-            bottom[21].contains("quit tilework"),
+            bottom[21].contains("rename the workspace"),
             "the last binding is on the last row: {bottom:#?}"
         );
         assert!(text.contains("Workspace"), "{text}");

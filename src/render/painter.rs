@@ -18,6 +18,7 @@ use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use super::fit::Fit;
 use crate::pane::PaneId;
 
 /// What decides whether a frame can reuse the previous one.
@@ -37,10 +38,19 @@ pub struct Painter {
     /// The next frame must be drawn in full (first frame, resize).
     full: bool,
     last_shape: Option<FrameShape>,
+    /// Where the frame's cells land on the terminal (see `fit`).
+    fit: Fit,
 }
 
 impl Painter {
     pub fn new(area: Rect) -> Self {
+        Self::fitted(Fit::new(area, area))
+    }
+
+    /// A painter for frames drawn at `fit.frame` on a terminal of
+    /// `fit.terminal`.
+    pub fn fitted(fit: Fit) -> Self {
+        let area = fit.frame;
         // Widgets mark dirty rows by terminal row, which is the row from the
         // top of the area only for an area at the top left (the loop's is).
         debug_assert_eq!((area.x, area.y), (0, 0));
@@ -49,12 +59,23 @@ impl Painter {
             dirty: vec![true; usize::from(area.height)],
             full: true,
             last_shape: None,
+            fit,
         }
     }
 
     /// After the terminal was resized (and cleared).
     pub fn resized(&mut self, area: Rect) {
         *self = Self::new(area);
+    }
+
+    /// After the terminal or the frame changed size (the terminal was
+    /// cleared).
+    pub fn refitted(&mut self, fit: Fit) {
+        *self = Self::fitted(fit);
+    }
+
+    pub fn fit(&self) -> Fit {
+        self.fit
     }
 
     /// Starts a frame. Returns whether it is drawn in full: the caller then
@@ -85,8 +106,9 @@ impl Painter {
         if dirty == 0 {
             return Ok(());
         }
+        let fit = self.fit;
         if dirty * 2 >= self.dirty.len() {
-            backend.draw(self.shown.diff_iter(next))?;
+            backend.draw(fit.cells(self.shown.diff_iter(next)))?;
             self.shown.content.clone_from_slice(&next.content);
             return Ok(());
         }
@@ -98,7 +120,7 @@ impl Painter {
             .iter()
             .map(|&(y, height)| (rows_of(&self.shown, y, height), rows_of(next, y, height)))
             .collect();
-        backend.draw(pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next)))?;
+        backend.draw(fit.cells(pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next))))?;
         let width = usize::from(next.area.width);
         for &(row, height) in &bands {
             let range = usize::from(row) * width..(usize::from(row) + usize::from(height)) * width;

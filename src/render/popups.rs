@@ -63,6 +63,14 @@ impl Widget for SearchAllOverlay<'_> {
                 Style::default().fg(Color::Yellow),
             ));
         }
+        if r.unmatched > 0 {
+            let text = match (r.panes.len(), r.unmatched) {
+                (0, _) if r.pending == 0 => " no match in any pane".to_string(),
+                (_, 1) => " 1 pane without a match".to_string(),
+                (_, n) => format!(" {n} panes without a match"),
+            };
+            lines.push(Line::styled(text, Style::default().fg(Color::DarkGray)));
+        }
         lines.push(Line::styled(
             " ↑↓ pick a line · Enter: copy mode there (n/N: more) · other keys close",
             Style::default().fg(Color::DarkGray),

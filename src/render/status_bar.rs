@@ -79,6 +79,23 @@ pub struct StatusBar<'a> {
     pub hints: &'a str,
 }
 
+/// `pane 2/3` for a tiled pane; for a floating one its place among the
+/// floating panes on screen, in `C-b o`'s order: `floating 1/2`.
+fn pane_position(ws: &Workspace) -> String {
+    let floating = ws.tab().filter(|t| t.floats.contains(t.focus));
+    if let Some(tab) = floating {
+        let mut shown: Vec<_> = tab.floats.visible().map(|f| f.id).collect();
+        shown.sort();
+        let pos = shown
+            .iter()
+            .position(|&id| id == tab.focus)
+            .map_or(0, |i| i + 1);
+        return format!("floating {pos}/{}", shown.len());
+    }
+    let (pos, count) = ws.focus_position();
+    format!("pane {pos}/{count}")
+}
+
 fn truncate(s: &str, max: usize) -> String {
     if s.width() <= max {
         return s.to_string();
@@ -166,10 +183,7 @@ impl StatusBar<'_> {
                     tab: None,
                 });
             }
-            Segment::Pane => {
-                let (pos, count) = ws.focus_position();
-                out.push(text(format!("pane {pos}/{count}")));
-            }
+            Segment::Pane => out.push(text(pane_position(ws))),
             Segment::Title => {
                 if let Some(id) = focused {
                     out.push(text(truncate(ws.pane_title(id), 40)));

@@ -48,6 +48,7 @@ const TOPICS: &[(&str, &[Hint])] = &[
             Hint::TabDigits,
             Hint::Keys(&[Action::RenameTab], "rename"),
             Hint::Keys(&[Action::CloseTab], "close"),
+            Hint::Keys(&[Action::LastTab], "last"),
         ],
     ),
     (
@@ -66,6 +67,7 @@ const TOPICS: &[(&str, &[Hint])] = &[
             Hint::Keys(&[Action::NextLayout], "layout"),
             Hint::Keys(&[Action::SaveSession], "save"),
             Hint::Keys(&[Action::Quit], "quit"),
+            Hint::Keys(&[Action::CommandPrompt], "command"),
         ],
     ),
 ];
@@ -291,7 +293,10 @@ mod tests {
             "more",
             "1-9 go to tab",
             "%/| split right",
-            "←↓↑→ hjkl focus",
+            // `l` is tmux's last tab: h j k alone are not shown.
+            "←↓↑→ focus",
+            "l last",
+            ": command",
             "n/p next/previous",
             "? all keys",
             "Q quit",

@@ -97,6 +97,29 @@ pub fn remove_if_dead(path: &Path) -> Result<bool> {
     }
 }
 
+/// Renames a live workspace's socket `old` to `new` (`C-b $`): clients
+/// find it by the new name from then on, and the listener goes on
+/// accepting (a renamed socket file is the same socket). Refused when a
+/// live workspace (or a file that is not a socket) has the new name; a
+/// dead socket there is replaced. Takes the directory's lock, which may
+/// wait: not for the render loop's thread. Returns the new path.
+pub fn rename(dir: &Path, old: &str, new: &str) -> Result<PathBuf> {
+    dir::check_name(new)?;
+    let _lock = lock(dir)?;
+    let from = dir::socket_path(dir, old);
+    let to = dir::socket_path(dir, new);
+    match probe(&to).with_context(|| format!("checking {}", to.display()))? {
+        Probe::Live | Probe::NotASocket => {
+            bail!("a workspace named {new} is already running")
+        }
+        Probe::Dead => remove_dead(&to)?,
+        Probe::Gone => {}
+    }
+    fs::rename(&from, &to)
+        .with_context(|| format!("renaming {} to {}", from.display(), to.display()))?;
+    Ok(to)
+}
+
 /// Binds `name`'s socket unless a live workspace (or something that is not
 /// a socket) has the name; a dead socket there is replaced. The caller
 /// holds the lock.
@@ -270,6 +293,23 @@ mod tests {
         drop(live.listener);
         assert!(remove_if_dead(&live.path).unwrap());
         assert!(!live.path.exists());
+    }
+
+    #[test]
+    fn a_renamed_workspace_is_reached_by_its_new_name_only() {
+        let dir = private_dir();
+        let ws = claim_named(dir.path(), "0").unwrap();
+        let other = claim_named(dir.path(), "taken").unwrap();
+        let err = rename(dir.path(), "0", "taken").unwrap_err().to_string();
+        assert!(err.contains("already running"), "{err}");
+        assert!(rename(dir.path(), "0", ".hidden").is_err());
+        let to = rename(dir.path(), "0", "work").unwrap();
+        assert_eq!(to, dir.path().join("work"));
+        assert_eq!(probe(&to).unwrap(), Probe::Live, "the same listener");
+        assert_eq!(probe(&ws.path).unwrap(), Probe::Gone);
+        assert_eq!(probe(&other.path).unwrap(), Probe::Live);
+        // The old name is free for a new workspace.
+        assert_eq!(claim_named(dir.path(), "0").unwrap().name, "0");
     }
 
     #[test]

@@ -21,7 +21,9 @@ use rustix::termios::OptionalActions;
 use super::claim::{self, Claim};
 use super::dir;
 
-use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
+use super::proto::{
+    self, ClientNote, DetachReason, Info, Joining, LineReader, Request, ServerNote,
+};
 use crate::sanitize::escape_controls;
 use crate::terminal::outer_terminal::{self, OuterTerminal as TerminalFacts};
 
@@ -149,12 +151,12 @@ pub fn ls() -> Result<i32> {
         .map_or(0, |d| d.as_secs());
     let mut out = String::new();
     out.push_str(&format!(
-        "{:<16} {:>5}  {:<9} {:>6}  {}\n",
-        "NAME", "PANES", "STATE", "AGE", "PID"
+        "{:<16} {:>5}  {:<9} {:>9} {:>6}  {}\n",
+        "NAME", "PANES", "STATE", "TERMINALS", "AGE", "PID"
     ));
     for s in &live {
         out.push_str(&format!(
-            "{:<16} {:>5}  {:<9} {:>6}  {}\n",
+            "{:<16} {:>5}  {:<9} {:>9} {:>6}  {}\n",
             s.name,
             s.info.panes,
             match (s.info.attached, s.info.stalled) {
@@ -163,6 +165,7 @@ pub fn ls() -> Result<i32> {
                 (true, true) => "stalled",
                 (false, _) => "detached",
             },
+            s.info.clients,
             age(now.saturating_sub(s.info.started)),
             s.info.pid
         ));
@@ -219,7 +222,7 @@ pub fn kill(name: &str) -> Result<i32> {
 }
 
 /// `tilework attach [NAME]`.
-pub fn attach(name: Option<&str>) -> Result<i32> {
+pub fn attach(name: Option<&str>, joining: Joining) -> Result<i32> {
     require_terminals()?;
     let dir = dir::runtime_dir()?;
     let target = match name {
@@ -253,7 +256,7 @@ pub fn attach(name: Option<&str>) -> Result<i32> {
     }
     let stream =
         connect(&target.path).with_context(|| format!("reaching workspace {}", target.name))?;
-    run_attached(stream, &target.name, None)
+    run_attached(stream, &target.name, None, &joining)
 }
 
 /// The terminal must be on stdin and stdout: that is what is handed over.
@@ -275,7 +278,7 @@ pub fn require_terminals() -> Result<()> {
 /// Starts a new workspace on the socket `claim` took (see
 /// `session::claim`) and attaches this terminal to it. `name_given`: the
 /// user chose the name (`--session`), so it is among tilework's arguments.
-pub fn launch(claim: Claim, name_given: bool) -> Result<i32> {
+pub fn launch(claim: Claim, name_given: bool, joining: Joining) -> Result<i32> {
     let Claim {
         name,
         path,
@@ -286,7 +289,7 @@ pub fn launch(claim: Claim, name_given: bool) -> Result<i32> {
     // name), this one is the terminal it takes first.
     let (ours, theirs) = UnixStream::pair().context("making the first connection")?;
     match spawn_workspace(&name, name_given, listener, theirs) {
-        Ok(child) => run_attached(ours, &name, Some(child)),
+        Ok(child) => run_attached(ours, &name, Some(child), &joining),
         Err(err) => {
             // The listener closed with the command: nothing listens on
             // the socket now, and nobody else would remove it but `ls`.
@@ -325,20 +328,54 @@ fn spawn_workspace(
 /// Hands this process's terminal to the workspace on `stream` and waits
 /// until it is let go. `child`: the workspace process when we started it
 /// (its status is ours if it dies without a word). Returns the exit status.
-pub fn run_attached(stream: UnixStream, name: &str, child: Option<Child>) -> Result<i32> {
+pub fn run_attached(
+    mut stream: UnixStream,
+    name: &str,
+    mut child: Option<Child>,
+    joining: &Joining,
+) -> Result<i32> {
     let stdin = io::stdin();
     let saved = rustix::termios::tcgetattr(&stdin).ok();
     let fallback = Fallback { saved };
-    let signals = forward_signals(&stream, fallback.clone())?;
     let facts = ask_the_terminal(fallback.saved.as_ref());
-    proto::send_with_fds(
-        &stream,
-        &Request::Attach(facts).line(),
-        &[stdin.as_fd(), io::stdout().as_fd(), io::stderr().as_fd()],
-    )
-    .with_context(|| format!("handing the terminal to workspace {name}"))?;
-    let outcome = wait_for_word(&stream);
-    signals.close();
+    let mut name = name.to_string();
+    let mut joining = joining.clone();
+    let outcome = loop {
+        let signals = forward_signals(&stream, fallback.clone())?;
+        proto::send_with_fds(
+            &stream,
+            &Request::Attach(facts, joining.clone()).line(),
+            &[stdin.as_fd(), io::stdout().as_fd(), io::stderr().as_fd()],
+        )
+        .with_context(|| format!("handing the terminal to workspace {name}"))?;
+        let outcome = wait_for_word(&stream);
+        signals.close();
+        let Word::Switch { to, select } = outcome else {
+            break outcome;
+        };
+        // `C-b s` chose another workspace: the same terminal goes there
+        // (the one left put it back as it was meanwhile).
+        let path = dir::socket_path(&dir::runtime_dir()?, &to);
+        match connect(&path) {
+            Ok(next) => {
+                stream = next;
+                name = to;
+                joining.select = select;
+                joining.mode = super::joining::AttachMode::Join;
+                // Its status is no longer this terminal's to report.
+                child = None;
+            }
+            Err(err) => {
+                fallback.restore_screen();
+                fallback.restore_mode();
+                say(&format!(
+                    "[left workspace {name} for {to}, which cannot be reached: {err}]"
+                ));
+                return Ok(1);
+            }
+        }
+    };
+    let name = name.as_str();
     match outcome {
         Word::Detached(reason) => {
             // The workspace wrote the same, but never waits for a terminal
@@ -348,7 +385,7 @@ pub fn run_attached(stream: UnixStream, name: &str, child: Option<Child>) -> Res
             fallback.restore_mode();
             let why = match reason {
                 DetachReason::Key => String::new(),
-                DetachReason::TakenOver => ": it was attached from another terminal".into(),
+                DetachReason::TakenOver => ": another terminal attached with `attach -d`".into(),
                 DetachReason::TerminalLost => ": the terminal was lost".into(),
                 DetachReason::Hangup => ": hangup".into(),
             };
@@ -368,6 +405,8 @@ pub fn run_attached(stream: UnixStream, name: &str, child: Option<Child>) -> Res
             wait_gone(&stream, child);
             bail!("{text}")
         }
+        // The loop above followed every switch.
+        Word::Switch { to, .. } => bail!("an unexpected switch to {to}"),
         Word::Silence => {
             // It died without restoring the terminal, or after a panic
             // that did (its message is on the screen).
@@ -416,6 +455,11 @@ fn ask_the_terminal(saved: Option<&rustix::termios::Termios>) -> TerminalFacts {
 /// How the workspace let go of the terminal.
 enum Word {
     Detached(DetachReason),
+    /// Show workspace `to` instead.
+    Switch {
+        to: String,
+        select: Option<(usize, Option<u32>)>,
+    },
     Exit {
         code: i32,
         killed: bool,
@@ -433,6 +477,9 @@ fn wait_for_word(stream: &UnixStream) -> Word {
                 for line in lines {
                     match ServerNote::parse(&line) {
                         Some(ServerNote::Detached(reason)) => return Word::Detached(reason),
+                        Some(ServerNote::Switch { name, select }) => {
+                            return Word::Switch { to: name, select };
+                        }
                         Some(ServerNote::Exit { code, killed }) => {
                             return Word::Exit { code, killed };
                         }
@@ -552,6 +599,7 @@ mod tests {
                 pid: 1,
                 panes: 1,
                 attached,
+                clients: usize::from(attached),
                 stalled: false,
                 started: 0,
             },

@@ -2,11 +2,12 @@
 //! link thread per attached terminal, and what the loop does on attach,
 //! detach and exit.
 //!
-//! Keys and frames never pass through here: an attached terminal's own
-//! descriptors become the workspace's fds 0, 1 and 2 (`terminal::stdio`),
-//! so the key path and the one `write(2)` per frame are the same as
-//! without sessions. The socket carries only the attach request (with the
-//! descriptors), the client's signals, and why the terminal was let go.
+//! Keys and frames never pass through here: each attached terminal's own
+//! descriptors come with its attach request and are handed to the loop,
+//! which reads and draws each terminal itself (`crate::client`). The
+//! socket carries only the attach request (with the descriptors), the
+//! client's signals, and why the terminal was let go. Several terminals
+//! may be attached at once; each is known by its link number.
 
 use std::io::{self, Write};
 use std::os::fd::{AsFd, OwnedFd};
@@ -14,18 +15,20 @@ use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Sender, bounded};
 use rustix::event::{PollFd, PollFlags};
 
 use super::conversation::{Deadline, MAX_PEERS_PER_UID, PeerSlot, Peers, REQUEST_DEADLINE};
-use super::proto::{self, ClientNote, DetachReason, Info, LineReader, Request, ServerNote};
+use super::proto::{
+    self, AttachMode, ClientNote, DetachReason, Info, Joining, LineReader, Request, ServerNote,
+};
 use super::script_host::ScriptCall;
 use crate::mailbox::Mailbox;
+use crate::terminal::guard::TerminalModes;
 use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
-use crate::terminal::{guard, stdio};
 
 pub use crate::config::OnHangup;
 
@@ -36,6 +39,31 @@ pub struct Arrival {
     pub fds: [OwnedFd; 3],
     /// What the terminal told its client about itself.
     pub facts: TerminalFacts,
+    /// How it joins, and the environment it brings.
+    pub joining: Joining,
+}
+
+/// A terminal the host took: the loop makes a client of it.
+pub struct Joined {
+    /// Its link: news about it, and its detach, name it.
+    pub link: u64,
+    /// Its keys come from here.
+    pub input: OwnedFd,
+    /// Its frames go here.
+    pub output: OwnedFd,
+    /// Its stderr (frames go here with `--writer stderr`).
+    pub errors: OwnedFd,
+    /// In workspace mode while this lives.
+    pub modes: TerminalModes,
+    pub facts: TerminalFacts,
+    pub read_only: bool,
+    /// The values the attaching shell had of `update_environment`.
+    pub env: Vec<(String, Option<String>)>,
+    /// The terminals it detached (`attach -d`): the loop drops theirs.
+    pub detached: Vec<u64>,
+    /// The tab (from 1) and pane to show it (`C-b s` chose them from
+    /// another workspace).
+    pub select: Option<(usize, Option<u32>)>,
 }
 
 /// What the session's threads tell the loop.
@@ -74,46 +102,48 @@ pub enum LinkNews {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     Nothing,
-    Detach(DetachReason),
-    /// The terminal changed size (or changed and changed back): read its
-    /// size now and draw it whole, even at the size it had.
-    Resize,
+    /// Let this link's terminal go.
+    Detach(u64, DetachReason),
+    /// Let every terminal go (SIGHUP sent to the workspace itself).
+    DetachAll(DetachReason),
+    /// This link's terminal changed size (or changed and changed back):
+    /// read its size now and draw it whole, even at the size it had.
+    Resize(u64),
     /// End the workspace with this status.
     Quit(i32),
 }
 
-/// The attached terminal's client.
+/// An attached terminal's client.
 struct Attached {
     link: u64,
     stream: UnixStream,
-    /// When it attached: input read before belongs to an earlier terminal.
-    since: Instant,
 }
 
 /// A new workspace's session before its loop runs: the socket, and the
-/// launcher's connection whose terminal is already on stdio.
+/// launcher's terminal.
 pub struct SessionStart {
     pub name: String,
     pub path: PathBuf,
     pub listener: UnixListener,
-    pub first: UnixStream,
-    /// What the launcher's terminal told about itself.
-    pub first_facts: TerminalFacts,
+    /// The launcher, with its terminal.
+    pub first: Arrival,
     pub on_hangup: OnHangup,
 }
 
 impl SessionStart {
-    /// Starts the session's threads; events go to `mailbox`.
-    pub fn begin(self, mouse: bool, mailbox: Mailbox<SessionEvent>) -> Result<Host> {
-        Host::start(
+    /// Starts the session's threads (events go to `mailbox`) and takes the
+    /// launcher's terminal.
+    pub fn begin(self, mouse: bool, mailbox: Mailbox<SessionEvent>) -> Result<(Host, Joined)> {
+        let mut host = Host::start(
             self.name,
             self.path,
             self.listener,
-            self.first,
             mouse,
             self.on_hangup,
             mailbox,
-        )
+        )?;
+        let first = host.attach(self.first)?;
+        Ok((host, first))
     }
 }
 
@@ -124,7 +154,7 @@ pub struct Host {
     mouse: bool,
     on_hangup: OnHangup,
     started: SystemTime,
-    attached: Option<Attached>,
+    attached: Vec<Attached>,
     next_gen: u64,
     mailbox: Mailbox<SessionEvent>,
     /// `tilework kill` clients waiting for the end.
@@ -132,25 +162,22 @@ pub struct Host {
 }
 
 impl Host {
-    /// Starts listening on `listener` (whose socket file is `path`) and
-    /// takes `first` as the attached terminal: its descriptors must already
-    /// be on stdio (see [`take_first`]).
+    /// Starts listening on `listener` (whose socket file is `path`).
     fn start(
         name: String,
         path: PathBuf,
         listener: UnixListener,
-        first: UnixStream,
         mouse: bool,
         on_hangup: OnHangup,
         mailbox: Mailbox<SessionEvent>,
     ) -> Result<Self> {
-        let mut host = Self {
+        let host = Self {
             name,
             path,
             mouse,
             on_hangup,
             started: SystemTime::now(),
-            attached: None,
+            attached: Vec::new(),
             next_gen: 1,
             mailbox: mailbox.clone(),
             killers: Vec::new(),
@@ -160,7 +187,6 @@ impl Host {
             .name("session-listener".into())
             .spawn(move || listen(&listener, &listen_mailbox))
             .context("starting the session listener")?;
-        host.link(first)?;
         Ok(host)
     }
 
@@ -168,125 +194,164 @@ impl Host {
         &self.name
     }
 
+    /// The socket was renamed (`C-b $`): the workspace goes by `name`,
+    /// its socket file is `path` (removed at the end).
+    pub fn renamed(&mut self, name: String, path: PathBuf) {
+        tracing::info!(from = %self.name, to = %name, "workspace renamed");
+        self.name = name;
+        self.path = path;
+    }
+
     pub fn is_attached(&self) -> bool {
-        self.attached.is_some()
+        !self.attached.is_empty()
     }
 
-    /// Whether input stamped `at` comes from the attached terminal.
-    pub fn accepts_input(&self, at: Instant) -> bool {
-        self.attached.as_ref().is_some_and(|a| at >= a.since)
+    /// How many terminals are attached.
+    pub fn clients(&self) -> usize {
+        self.attached.len()
     }
 
-    /// Makes `arrival`'s terminal the workspace's, letting the current one
-    /// go first (it is told why). The caller redraws everything, for a
-    /// terminal that told the returned facts.
-    pub fn attach(&mut self, arrival: Arrival) -> Result<TerminalFacts> {
-        let [input, output, errors] = &arrival.fds;
+    /// Takes `arrival`'s terminal: puts it in workspace mode and starts
+    /// watching its link. With `attach -d`, the terminals attached before
+    /// are let go first (each told why). The caller makes a client of it
+    /// and draws everything on it.
+    pub fn attach(&mut self, arrival: Arrival) -> Result<Joined> {
+        let [input, output, errors] = arrival.fds;
         // Checked first: a client without a terminal takes nothing over.
-        if !rustix::termios::isatty(input) || !rustix::termios::isatty(output) {
+        if !rustix::termios::isatty(&input) || !rustix::termios::isatty(&output) {
             let _ = tell(
                 &arrival.stream,
                 &ServerNote::Error("stdin and stdout must be a terminal to attach".into()),
             );
             bail!("a client attached without a terminal");
         }
-        self.detach(DetachReason::TakenOver);
-        stdio::install(input, output, errors).context("taking the terminal")?;
-        drop(arrival.fds);
-        if let Err(err) = guard::enter(self.mouse) {
-            guard::restore();
-            let _ = stdio::park();
-            let _ = tell(
-                &arrival.stream,
-                &ServerNote::Error(format!("setting up the terminal: {err}")),
-            );
-            return Err(err).context("setting up the terminal");
+        let mut detached = Vec::new();
+        if arrival.joining.mode == AttachMode::DetachOthers {
+            for link in self.links() {
+                self.detach(link, DetachReason::TakenOver);
+                detached.push(link);
+            }
         }
-        self.link(arrival.stream)?;
-        Ok(arrival.facts)
+        let modes = match TerminalModes::enter(input.as_fd(), output.as_fd(), self.mouse) {
+            Ok(modes) => modes,
+            Err(err) => {
+                let _ = tell(
+                    &arrival.stream,
+                    &ServerNote::Error(format!("setting up the terminal: {err}")),
+                );
+                return Err(err).context("setting up the terminal");
+            }
+        };
+        let link = self.link(arrival.stream, &input)?;
+        Ok(Joined {
+            link,
+            input,
+            output,
+            errors,
+            modes,
+            facts: arrival.facts,
+            read_only: arrival.joining.mode == AttachMode::ReadOnly,
+            env: arrival.joining.env,
+            detached,
+            select: arrival.joining.select,
+        })
     }
 
-    /// Starts the link thread of the terminal now on stdio.
-    fn link(&mut self, stream: UnixStream) -> Result<()> {
+    /// The links of the attached terminals, oldest first.
+    pub fn links(&self) -> Vec<u64> {
+        self.attached.iter().map(|a| a.link).collect()
+    }
+
+    /// Starts the link thread of a terminal read on `tty`.
+    fn link(&mut self, stream: UnixStream, tty: &OwnedFd) -> Result<u64> {
         let link = self.next_gen;
         self.next_gen += 1;
-        let tty = rustix::stdio::stdin()
-            .try_clone_to_owned()
-            .context("watching the terminal")?;
+        let tty = tty.try_clone().context("watching the terminal")?;
         let watched = stream.try_clone().context("watching the client")?;
         let mailbox = self.mailbox.clone();
         std::thread::Builder::new()
             .name("session-link".into())
             .spawn(move || watch_link(link, &watched, tty, &mailbox))
             .context("starting the session link")?;
-        self.attached = Some(Attached {
-            link,
-            stream,
-            since: Instant::now(),
-        });
-        tracing::info!(session = %self.name, link, "terminal attached");
-        Ok(())
+        self.attached.push(Attached { link, stream });
+        tracing::info!(session = %self.name, link, clients = self.attached.len(), "terminal attached");
+        Ok(link)
     }
 
-    /// Lets the attached terminal go, if any: restored exactly as it was,
-    /// its client told `reason` (and so able to exit), the parking PTY put
-    /// in its place. The caller stops drawing.
-    pub fn detach(&mut self, reason: DetachReason) {
-        let Some(attached) = self.attached.take() else {
+    /// Lets link `link`'s terminal go, if attached: its client is told
+    /// `reason` (and so can exit). The caller drops the terminal's client,
+    /// which puts the terminal back as it was.
+    pub fn detach(&mut self, link: u64, reason: DetachReason) {
+        let Some(at) = self.attached.iter().position(|a| a.link == link) else {
             return;
         };
-        guard::restore();
-        if let Err(err) = stdio::park() {
-            tracing::error!("parking stdio: {err}");
-        }
+        let attached = self.attached.remove(at);
         let _ = tell(&attached.stream, &ServerNote::Detached(reason));
         // The link thread sees the end and exits, closing its copy.
         let _ = attached.stream.shutdown(std::net::Shutdown::Both);
-        tracing::info!(session = %self.name, link = attached.link, ?reason, "terminal detached");
+        tracing::info!(session = %self.name, link, ?reason, "terminal detached");
+    }
+
+    /// Lets link `link`'s terminal go to show workspace `name` (its tab and
+    /// pane `select`): its client attaches there. The caller drops the
+    /// terminal's client.
+    pub fn switch(&mut self, link: u64, name: &str, select: Option<(usize, Option<u32>)>) {
+        let Some(at) = self.attached.iter().position(|a| a.link == link) else {
+            return;
+        };
+        let attached = self.attached.remove(at);
+        let note = ServerNote::Switch {
+            name: name.to_string(),
+            select,
+        };
+        let _ = tell(&attached.stream, &note);
+        let _ = attached.stream.shutdown(std::net::Shutdown::Both);
+        tracing::info!(session = %self.name, link, to = name, "terminal switched workspace");
     }
 
     /// What to do about news from link `link`.
     pub fn judge(&self, link: u64, news: &LinkNews) -> Verdict {
-        if self.attached.as_ref().is_none_or(|a| a.link != link) {
+        if !self.attached.iter().any(|a| a.link == link) {
             return Verdict::Nothing;
         }
         let hangup = |reason| match self.on_hangup {
-            OnHangup::Detach => Verdict::Detach(reason),
+            OnHangup::Detach => Verdict::Detach(link, reason),
             OnHangup::Quit => Verdict::Quit(128 + libc_sig(nix::sys::signal::Signal::SIGHUP)),
         };
         match news {
             // Nobody is left to tell; the terminal goes back to its shell.
-            LinkNews::ClientGone => Verdict::Detach(DetachReason::TerminalLost),
+            LinkNews::ClientGone => Verdict::Detach(link, DetachReason::TerminalLost),
             LinkNews::TerminalHungUp => hangup(DetachReason::TerminalLost),
             LinkNews::Client(ClientNote::Hangup) => hangup(DetachReason::Hangup),
             LinkNews::Client(ClientNote::Quit(sig)) => Verdict::Quit(128 + sig),
-            LinkNews::Client(ClientNote::Resize) => Verdict::Resize,
+            LinkNews::Client(ClientNote::Resize) => Verdict::Resize(link),
         }
     }
 
     /// SIGHUP sent to the workspace itself.
     pub fn judge_sighup(&self) -> Verdict {
         match self.on_hangup {
-            OnHangup::Detach => Verdict::Detach(DetachReason::Hangup),
+            OnHangup::Detach => Verdict::DetachAll(DetachReason::Hangup),
             OnHangup::Quit => Verdict::Quit(128 + libc_sig(nix::sys::signal::Signal::SIGHUP)),
         }
     }
 
-    /// A terminal write failed: the terminal is gone.
-    pub fn judge_write_error(&self) -> Verdict {
+    /// A write to link `link`'s terminal failed: the terminal is gone.
+    pub fn judge_write_error(&self, link: u64) -> Verdict {
         match self.on_hangup {
-            OnHangup::Detach => Verdict::Detach(DetachReason::TerminalLost),
+            OnHangup::Detach => Verdict::Detach(link, DetachReason::TerminalLost),
             OnHangup::Quit => Verdict::Quit(128 + libc_sig(nix::sys::signal::Signal::SIGHUP)),
         }
     }
 
-    /// What `tilework ls` shows; `stalled`: the attached terminal stopped
+    /// What `tilework ls` shows; `stalled`: an attached terminal stopped
     /// reading.
     pub fn info(&self, panes: usize, stalled: bool) -> Info {
         Info {
             pid: std::process::id(),
             panes,
             attached: self.is_attached(),
+            clients: self.attached.len(),
             stalled: stalled && self.is_attached(),
             started: self
                 .started
@@ -316,7 +381,7 @@ impl Host {
             Err(err) => ServerNote::Error(format!("{err:#}")),
         };
         let mut streams = std::mem::take(&mut self.killers);
-        streams.extend(self.attached.take().map(|a| a.stream));
+        streams.extend(self.attached.drain(..).map(|a| a.stream));
         for stream in &streams {
             let _ = tell(stream, &note);
         }
@@ -339,17 +404,13 @@ pub fn tell(mut stream: &UnixStream, note: &ServerNote) -> io::Result<()> {
     stream.write_all(note.line().as_bytes())
 }
 
-/// Takes the terminal the launcher sends on `first` (its own connection,
-/// made before the workspace started: see `client::launch`) onto stdio,
-/// with what the terminal told about itself.
-pub fn take_first(first: UnixStream) -> Result<(UnixStream, TerminalFacts)> {
+/// Reads the terminal the launcher sends on `first` (its own connection,
+/// made before the workspace started: see `client::launch`), with what the
+/// terminal told about itself.
+pub fn take_first(first: UnixStream) -> Result<Arrival> {
     let _slot = admit(&first, super::dir::my_uid(), &Peers::new(1))?;
     match receive(first, Deadline::after(REQUEST_DEADLINE))? {
-        Incoming::Attach(arrival) => {
-            let [input, output, errors] = &arrival.fds;
-            stdio::install(input, output, errors).context("taking the terminal")?;
-            Ok((arrival.stream, arrival.facts))
-        }
+        Incoming::Attach(arrival) => Ok(arrival),
         _ => bail!("the first client did not attach"),
     }
 }
@@ -418,8 +479,13 @@ fn receive(stream: UnixStream, deadline: Deadline) -> Result<Incoming> {
         }
     };
     Ok(match request {
-        Request::Attach(facts) => match <[OwnedFd; 3]>::try_from(fds) {
-            Ok(fds) => Incoming::Attach(Arrival { stream, fds, facts }),
+        Request::Attach(facts, joining) => match <[OwnedFd; 3]>::try_from(fds) {
+            Ok(fds) => Incoming::Attach(Arrival {
+                stream,
+                fds,
+                facts,
+                joining,
+            }),
             Err(_) => {
                 let _ = tell(
                     &stream,

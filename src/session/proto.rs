@@ -10,6 +10,7 @@ use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 
 use super::conversation::{Deadline, timed_out};
+pub use super::joining::{AttachMode, Joining};
 use crate::config::colour::Rgb;
 use crate::os;
 use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
@@ -24,10 +25,10 @@ pub const MAX_LINE: usize = 4096;
 /// A client's first message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
-    /// Take over the terminal whose stdin, stdout and stderr come along;
-    /// what it told about itself when its client asked (see
-    /// `client::facts`).
-    Attach(TerminalFacts),
+    /// Show the workspace on the terminal whose stdin, stdout and stderr
+    /// come along; what it told about itself when its client asked (see
+    /// `client::facts`), and how it joins (see [`Joining`]).
+    Attach(TerminalFacts, Joining),
     /// Describe yourself (for `tilework ls`).
     Info,
     /// End the workspace (`tilework kill`).
@@ -66,6 +67,12 @@ pub enum DetachReason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerNote {
     Detached(DetachReason),
+    /// Let go to show another workspace (`C-b s`): the client attaches
+    /// there, with the tab and pane to show (`Joining::select`).
+    Switch {
+        name: String,
+        select: Option<(usize, Option<u32>)>,
+    },
     /// The workspace ended with this status; `killed` by `tilework kill`.
     Exit {
         code: i32,
@@ -82,7 +89,9 @@ pub struct Info {
     pub pid: u32,
     pub panes: usize,
     pub attached: bool,
-    /// The attached terminal stopped reading (its frames are dropped).
+    /// How many terminals are attached.
+    pub clients: usize,
+    /// An attached terminal stopped reading (its frames are dropped).
     pub stalled: bool,
     /// Seconds since the epoch when it started.
     pub started: u64,
@@ -91,7 +100,13 @@ pub struct Info {
 impl Request {
     pub fn line(&self) -> String {
         let verb = match self {
-            Request::Attach(facts) => return format!("{VERSION} attach{}\n", facts_words(facts)),
+            Request::Attach(facts, joining) => {
+                return format!(
+                    "{VERSION} attach{}{}\n",
+                    facts_words(facts),
+                    joining.words()
+                );
+            }
             Request::Info => "info",
             Request::Kill => "kill",
             Request::Call(len) => return format!("{VERSION} call {len}\n"),
@@ -109,7 +124,7 @@ impl Request {
         if let Some(words) = rest.strip_prefix("attach")
             && (words.is_empty() || words.starts_with(' '))
         {
-            return Ok(Request::Attach(parse_facts(words)));
+            return Ok(Request::Attach(parse_facts(words), Joining::parse(words)));
         }
         match rest {
             "info" => Ok(Request::Info),
@@ -208,6 +223,9 @@ impl ServerNote {
     pub fn line(&self) -> String {
         match self {
             ServerNote::Detached(reason) => format!("detached {}\n", reason.word()),
+            ServerNote::Switch { name, select } => {
+                format!("switch {name}{}\n", super::joining::select_words(*select))
+            }
             ServerNote::Exit { code, killed } => {
                 format!("exit {code}{}\n", if *killed { " killed" } else { "" })
             }
@@ -220,10 +238,11 @@ impl ServerNote {
                 format!("error {flat}\n")
             }
             ServerNote::Info(info) => format!(
-                "info pid={} panes={} attached={} stalled={} started={}\n",
+                "info pid={} panes={} attached={} clients={} stalled={} started={}\n",
                 info.pid,
                 info.panes,
                 u8::from(info.attached),
+                info.clients,
                 u8::from(info.stalled),
                 info.started
             ),
@@ -234,6 +253,14 @@ impl ServerNote {
         let (verb, rest) = line.split_once(' ').unwrap_or((line, ""));
         match verb {
             "detached" => DetachReason::from_word(rest).map(ServerNote::Detached),
+            "switch" => {
+                let (name, words) = rest.split_once(' ').unwrap_or((rest, ""));
+                super::dir::check_name(name).ok()?;
+                Some(ServerNote::Switch {
+                    name: name.to_string(),
+                    select: super::joining::parse_select(words),
+                })
+            }
             "exit" => {
                 let (code, flag) = rest.split_once(' ').unwrap_or((rest, ""));
                 Some(ServerNote::Exit {
@@ -251,6 +278,7 @@ impl ServerNote {
                     pid: field("pid")?.parse().ok()?,
                     panes: field("panes")?.parse().ok()?,
                     attached: field("attached")? == "1",
+                    clients: field("clients").and_then(|n| n.parse().ok()).unwrap_or(0),
                     stalled: field("stalled") == Some("1"),
                     started: field("started")?.parse().ok()?,
                 }))
@@ -356,12 +384,19 @@ mod tests {
     #[test]
     fn every_message_reads_back_as_itself() {
         for req in [
-            Request::Attach(TerminalFacts::default()),
-            Request::Attach(TerminalFacts {
-                colours: [Some(Rgb(0xffff, 0, 0x1234)), None, Some(Rgb(1, 2, 3))],
-                kitty_keyboard: true,
-                answered: true,
-            }),
+            Request::Attach(TerminalFacts::default(), Joining::default()),
+            Request::Attach(
+                TerminalFacts {
+                    colours: [Some(Rgb(0xffff, 0, 0x1234)), None, Some(Rgb(1, 2, 3))],
+                    kitty_keyboard: true,
+                    answered: true,
+                },
+                Joining {
+                    mode: AttachMode::DetachOthers,
+                    env: vec![("DISPLAY".into(), Some(":1".into()))],
+                    select: Some((1, None)),
+                },
+            ),
             Request::Info,
             Request::Kill,
             Request::Call(0),
@@ -387,10 +422,19 @@ mod tests {
                 killed: true,
             },
             ServerNote::Error("no such profile".into()),
+            ServerNote::Switch {
+                name: "other".into(),
+                select: Some((2, Some(7))),
+            },
+            ServerNote::Switch {
+                name: "plain".into(),
+                select: None,
+            },
             ServerNote::Info(Info {
                 pid: 42,
                 panes: 3,
                 attached: true,
+                clients: 2,
                 stalled: true,
                 started: 1_700_000_000,
             }),
@@ -418,7 +462,7 @@ mod tests {
         let file = tempfile::tempfile().unwrap();
         send_with_fds(
             &a,
-            &Request::Attach(TerminalFacts::default()).line(),
+            &Request::Attach(TerminalFacts::default(), Joining::default()).line(),
             &[file.as_fd(), file.as_fd()],
         )
         .unwrap();
@@ -426,7 +470,10 @@ mod tests {
         let (line, fds) = recv_request(&b, soon()).unwrap();
         assert_eq!(
             Request::parse(&line),
-            Ok(Request::Attach(TerminalFacts::default()))
+            Ok(Request::Attach(
+                TerminalFacts::default(),
+                Joining::default()
+            ))
         );
         assert_eq!(fds.len(), 2);
         // What followed the request is still there, whole.

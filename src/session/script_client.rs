@@ -95,6 +95,23 @@ fn call_into(session: Option<&str>, call: &Call, out: &mut dyn Write) -> Result<
     }
 }
 
+/// The panes of the workspace listening on `path`, waiting at most
+/// `timeout` for each piece of the answer (`C-b s`'s look at the other
+/// workspaces, on a thread of its own).
+pub fn panes_of(path: &Path, timeout: Duration) -> Result<Vec<PaneInfo>> {
+    let stream = client::connect(path).context("reaching the workspace")?;
+    stream.set_read_timeout(Some(timeout))?;
+    stream.set_write_timeout(Some(timeout))?;
+    script::write_call(&stream, &Call::ListPanes).context("calling the workspace")?;
+    let mut text = Vec::new();
+    match script::copy_answer(&stream, &mut text) {
+        Ok(Ok(())) => {}
+        Ok(Err(message)) => bail!("{message}"),
+        Err(err) => return Err(err).context("reading the workspace's answer"),
+    }
+    serde_json::from_slice(&text).context("reading the workspace's list of panes")
+}
+
 /// Writes `bytes` to stdout; a reader that stopped (`| head`) is fine.
 fn print_out(bytes: &[u8]) -> Result<i32> {
     let mut out = io::stdout().lock();
@@ -289,6 +306,7 @@ mod tests {
                 pid,
                 panes: 1,
                 attached: false,
+                clients: 0,
                 stalled: false,
                 started: 0,
             },

@@ -10,9 +10,13 @@ use std::sync::Arc;
 
 use ratatui::backend::{Backend, CrosstermBackend, TestBackend};
 
-use super::output::{FrameWriter, WriteCounters};
+use super::output::{FrameWriter, WriteCounters, WriterKind};
 
 pub trait FrameSink: Backend<Error: std::error::Error + Send + Sync + 'static> {
+    /// A sink writing to the terminal on `output`, as `kind` says.
+    fn open_on(output: BorrowedFd<'_>, kind: WriterKind) -> io::Result<Self>
+    where
+        Self: Sized;
     /// Writes bytes that are not cells (escape sequences of our own).
     fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()>;
     /// Sends the frame to the terminal: the one `write(2)` of the frame.
@@ -31,6 +35,10 @@ pub trait FrameSink: Backend<Error: std::error::Error + Send + Sync + 'static> {
 }
 
 impl FrameSink for CrosstermBackend<FrameWriter> {
+    fn open_on(output: BorrowedFd<'_>, kind: WriterKind) -> io::Result<Self> {
+        Ok(CrosstermBackend::new(FrameWriter::open_on(output, kind)?))
+    }
+
     fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.writer_mut().write_all(bytes)
     }
@@ -62,6 +70,10 @@ impl FrameSink for CrosstermBackend<FrameWriter> {
 
 /// The cells are what a test reads; the raw sequences have nowhere to go.
 impl FrameSink for TestBackend {
+    fn open_on(_output: BorrowedFd<'_>, _kind: WriterKind) -> io::Result<Self> {
+        Err(io::Error::other("a test backend draws on no terminal"))
+    }
+
     fn write_raw(&mut self, _bytes: &[u8]) -> io::Result<()> {
         Ok(())
     }

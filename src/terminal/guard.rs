@@ -1,5 +1,5 @@
-//! Puts the user's terminal into workspace mode and, on every exit path,
-//! back exactly as it was: normal exit, error, panic, and signals.
+//! Puts each attached terminal into workspace mode and, on every exit path,
+//! back exactly as it was: detach, normal exit, error, panic, and signals.
 //!
 //! Turning modes on and off lives here and only here, so no exit path can
 //! forget one of them.
@@ -9,98 +9,122 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use rustix::termios::{OptionalActions, Termios};
-
-/// Set while the terminal is in workspace mode, so restoring twice (panic
-/// hook, then the guard's drop) writes nothing the second time.
-static ACTIVE: AtomicBool = AtomicBool::new(false);
-
-/// The line discipline the terminal had before raw mode, put back on
-/// restore. Ours rather than crossterm's: crossterm keeps its saved mode
-/// until a restore succeeds, so after a terminal that hung up it would
-/// never save (nor set raw) the next attached terminal's mode.
-static SAVED: Mutex<Option<Termios>> = Mutex::new(None);
 
 /// Alternate screen, SGR mouse with button motion, bracketed paste, focus
 /// events, hidden cursor.
 const ENTER: &[u8] = b"\x1b[?1049h\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[?25l";
+/// [`ENTER`] without mouse reporting, so the outer terminal's own
+/// selection keeps working.
+const ENTER_WITHOUT_MOUSE: &[u8] = b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l";
 /// The reverse of [`ENTER`], plus a reset of the cursor shape, the cursor
 /// colour (a pane's program may have set it, see `outbox`) and of SGR.
 const LEAVE: &[u8] =
     b"\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0 q\x1b]112\x07\x1b[m\x1b[?1049l\x1b[?25h";
 
-/// While alive, the terminal is in workspace mode.
-pub struct TerminalGuard {
-    _private: (),
+/// Leaves workspace mode on every attached terminal ([`TerminalModes`]).
+/// Safe to call from any thread, any number of times (each terminal is put
+/// back once): the panic hook, the signal thread and the exit watchdog
+/// call it while the loop may hold the terminals.
+pub fn restore() {
+    restore_telling(None);
 }
 
-impl TerminalGuard {
-    /// Enables raw mode and the workspace modes. `mouse` false leaves mouse
-    /// reporting off so the outer terminal's own selection keeps working.
-    pub fn enter(mouse: bool) -> io::Result<Self> {
-        enter(mouse)?;
-        Ok(Self { _private: () })
+/// [`restore`], then `note` (a panic's message) on every terminal put
+/// back, where its user reads it.
+pub fn restore_telling(note: Option<&str>) {
+    // Each line on its own row of a terminal left in raw mode's
+    // neighbourhood: `\r\n`, not `\n`.
+    let note = note.map(|text| format!("tilework: {}\r\n", text.replace('\n', "\r\n")));
+    for mut held in held_terminals().drain(..) {
+        held.leave();
+        if let (Some(out), Some(note)) = (held.output.as_mut(), &note) {
+            let _ = out.write_all(note.as_bytes());
+        }
     }
 }
 
-/// Puts the terminal on fds 0 and 1 into workspace mode (raw, alternate
-/// screen, ...), remembering its line discipline for [`restore`]. Called at
-/// start and on every attach.
-pub fn enter(mouse: bool) -> io::Result<()> {
-    let stdin = rustix::stdio::stdin();
-    let saved = rustix::termios::tcgetattr(stdin)?;
-    let mut raw = saved.clone();
-    raw.make_raw();
-    *saved_mode() = Some(saved);
-    rustix::termios::tcsetattr(stdin, OptionalActions::Now, &raw)?;
-    ACTIVE.store(true, Ordering::SeqCst);
-    let mut out = raw_stdout()?;
-    if mouse {
-        out.write_all(ENTER)?;
-    } else {
-        out.write_all(b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l")?;
-    }
-    Ok(())
+/// A terminal in workspace mode: one attached client's (see
+/// `crate::client`). Held in a process-wide list so that [`restore`]
+/// (a panic, a stuck loop's second signal) puts every attached terminal
+/// back, not only the one a loop could reach.
+struct Held {
+    id: u64,
+    input: OwnedFd,
+    /// Written without waiting: a terminal that stopped reading must not
+    /// hold up a detach or an exit.
+    output: Option<File>,
+    saved: Termios,
 }
 
-fn saved_mode() -> std::sync::MutexGuard<'static, Option<Termios>> {
-    // A panic elsewhere while holding it must not stop a restore.
-    SAVED
-        .lock()
+impl Held {
+    fn leave(&mut self) {
+        if let Some(out) = self.output.as_mut() {
+            let _ = out.write_all(LEAVE);
+        }
+        let _ = rustix::termios::tcsetattr(&self.input, OptionalActions::Now, &self.saved);
+    }
+}
+
+static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+static NEXT_HELD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn held_terminals() -> std::sync::MutexGuard<'static, Vec<Held>> {
+    HELD.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-impl Drop for TerminalGuard {
-    fn drop(&mut self) {
-        restore();
+/// One attached terminal in workspace mode for as long as this lives:
+/// dropped (the client detaches or is let go), the terminal is put back
+/// as it was.
+#[derive(Debug)]
+pub struct TerminalModes {
+    id: u64,
+}
+
+impl TerminalModes {
+    /// Puts the terminal read on `input` and written on `output` into
+    /// workspace mode (raw, alternate screen, ...), remembering its line
+    /// discipline. `mouse` false leaves mouse reporting off.
+    pub fn enter(input: BorrowedFd<'_>, output: BorrowedFd<'_>, mouse: bool) -> io::Result<Self> {
+        let saved = rustix::termios::tcgetattr(input)?;
+        let mut raw = saved.clone();
+        raw.make_raw();
+        let id = NEXT_HELD.fetch_add(1, Ordering::Relaxed);
+        let input = input.try_clone_to_owned()?;
+        let mut out = crate::os::reopen_nonblocking(output)
+            .or_else(|_| output.try_clone_to_owned().map(File::from))?;
+        held_terminals().push(Held {
+            id,
+            input: input.try_clone()?,
+            output: Some(out.try_clone()?),
+            saved,
+        });
+        let modes = Self { id };
+        rustix::termios::tcsetattr(&input, OptionalActions::Now, &raw)?;
+        out.write_all(if mouse { ENTER } else { ENTER_WITHOUT_MOUSE })?;
+        Ok(modes)
     }
 }
 
-/// Leaves workspace mode. Safe to call from any thread, any number of times.
-pub fn restore() {
-    if !ACTIVE.swap(false, Ordering::SeqCst) {
-        return;
-    }
-    // Best effort: the terminal may be gone (SIGHUP), or not reading (a
-    // frozen ssh): never waited for, nothing to report to.
-    if let Ok(mut out) =
-        crate::os::reopen_nonblocking(io::stdout().as_fd()).or_else(|_| raw_stdout())
-    {
-        let _ = out.write_all(LEAVE);
-    }
-    if let Some(saved) = saved_mode().take() {
-        let _ = rustix::termios::tcsetattr(rustix::stdio::stdin(), OptionalActions::Now, &saved);
+impl Drop for TerminalModes {
+    fn drop(&mut self) {
+        let held = {
+            let mut list = held_terminals();
+            list.iter()
+                .position(|h| h.id == self.id)
+                .map(|at| list.swap_remove(at))
+        };
+        if let Some(mut held) = held {
+            held.leave();
+        }
     }
 }
 
 /// The sequences that take a terminal out of workspace mode, for a client
 /// whose workspace died without restoring it.
 pub const LEAVE_SEQUENCE: &[u8] = LEAVE;
-
-fn raw_stdout() -> io::Result<File> {
-    Ok(File::from(io::stdout().as_fd().try_clone_to_owned()?))
-}

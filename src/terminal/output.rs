@@ -170,19 +170,26 @@ impl FrameWriter {
     /// Opens the terminal output as `kind`, on an owned duplicate of fd 1
     /// (or fd 2): no `unsafe`, and dropping it does not close the real fd.
     pub fn open(kind: WriterKind) -> io::Result<Self> {
+        if kind.uses_stderr() {
+            Self::open_on(io::stderr().as_fd(), kind)
+        } else {
+            Self::open_on(io::stdout().as_fd(), kind)
+        }
+    }
+
+    /// Opens `fd`, a terminal's output, as `kind`. The frame queue gets a
+    /// file description of its own, non-blocking, so a terminal that stops
+    /// reading never blocks the loop (nor changes the mode of the
+    /// descriptor its shell shares).
+    pub fn open_on(fd: std::os::fd::BorrowedFd<'_>, kind: WriterKind) -> io::Result<Self> {
         if kind == WriterKind::BufWriterRaw {
-            match crate::os::reopen_nonblocking(io::stdout().as_fd()) {
+            match crate::os::reopen_nonblocking(fd) {
                 Ok(file) => return Ok(Self::queued(file)),
                 // Not a terminal, pipe or file: written as before.
-                Err(err) => tracing::warn!("frames may block: reopening stdout: {err}"),
+                Err(err) => tracing::warn!("frames may block: reopening the output: {err}"),
             }
         }
-        let fd = if kind.uses_stderr() {
-            io::stderr().as_fd().try_clone_to_owned()?
-        } else {
-            io::stdout().as_fd().try_clone_to_owned()?
-        };
-        Ok(Self::from_file(File::from(fd), kind))
+        Ok(Self::from_file(File::from(fd.try_clone_to_owned()?), kind))
     }
 
     /// Frames queued whole on `file`, which must be non-blocking (see

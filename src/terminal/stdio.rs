@@ -1,13 +1,11 @@
-//! Which terminal the workspace's stdin, stdout and stderr are.
+//! The workspace process's own stdin, stdout and stderr: a parking PTY.
 //!
-//! Everything that talks to the user's terminal goes through fds 0, 1 and
-//! 2: crossterm's input reader polls fd 0 by number on every call (the
-//! `use-dev-tty` source, see Cargo.toml), the frame writer and the guard
-//! duplicate fd 1, the size comes from fd 1 (the workspace has no
-//! controlling terminal, so `/dev/tty` is not there), and a panic message
-//! goes to fd 2. Attaching a terminal is therefore `dup2` onto 0, 1 and 2;
-//! detaching puts a parking PTY there: a terminal nobody types into, so the
-//! loop polls it without a wake-up, and writes never fail.
+//! Attached terminals come with descriptors of their own (each client
+//! reads and draws its own: `crate::client`), so nothing of the workspace
+//! goes through fds 0-2. They are parked on a terminal nobody types into
+//! and nobody reads, so that a stray write (a library's message) never
+//! fails nor reaches a user's terminal, and the launcher's descriptors are
+//! not held open by the workspace.
 
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
@@ -30,11 +28,7 @@ fn parking() -> io::Result<&'static Parking> {
     // Not the controlling terminal: the workspace leads its own session,
     // and would get a controlling terminal's SIGHUP.
     let (controller, user_side) = crate::os::open_pty()?;
-    // Non-blocking: crossterm polls fd 0 and then reads it. If a detach
-    // puts this terminal on fd 0 between the two, a blocking read would
-    // wait here for good, and the loop would never read the next
-    // attached terminal; non-blocking, the read comes back empty and the
-    // next poll sees the current fd 0.
+    // Non-blocking: a stray write to it must never wait.
     rustix::io::ioctl_fionbio(&user_side, true)?;
     let _ = PARKING.set(Parking {
         _controller: controller,
@@ -46,22 +40,15 @@ fn parking() -> io::Result<&'static Parking> {
 }
 
 /// Makes `input`, `output` and `errors` the process's fds 0, 1 and 2.
-pub fn install(input: impl AsFd, output: impl AsFd, errors: impl AsFd) -> io::Result<()> {
+fn install(input: impl AsFd, output: impl AsFd, errors: impl AsFd) -> io::Result<()> {
     rustix::stdio::dup2_stdin(input)?;
     rustix::stdio::dup2_stdout(output)?;
     rustix::stdio::dup2_stderr(errors)?;
     Ok(())
 }
 
-/// Puts the parking PTY on fds 0, 1 and 2: the last terminal is let go
-/// (this process no longer holds it open through them).
+/// Puts the parking PTY on fds 0, 1 and 2 (the launcher's are let go).
 pub fn park() -> io::Result<()> {
     let p = parking()?;
     install(&p.user_side, &p.user_side, &p.user_side)
-}
-
-/// The size of the terminal on fd 1: (columns, rows).
-pub fn size() -> io::Result<(u16, u16)> {
-    let ws = rustix::termios::tcgetwinsize(rustix::stdio::stdout())?;
-    Ok((ws.ws_col, ws.ws_row))
 }

@@ -13,12 +13,19 @@ use crate::workspace::place::PanePlace;
 /// A pane and what the workspace decides about it when its program ends.
 pub(super) struct Member {
     pub(super) pane: Pane,
+    /// The id scripts know the pane by (`list-panes`, `--pane N`): its
+    /// first [`PaneId`]'s number, kept when its command restarts in a
+    /// fresh pane (whose own id is new, so the old program's late exit
+    /// cannot close it).
+    pub(super) script_id: u32,
     /// Overrides `keep_exited_panes` (from profiles).
     pub(super) keep_open: Option<bool>,
     /// Command panes (from profiles).
     pub(super) restart: RestartPolicy,
     /// When the ended program starts again.
     pub(super) restart_at: Option<Instant>,
+    /// A command pane's failures in a row, for the restart's back-off.
+    pub(super) failures: u32,
     /// The title the profile gave, kept when the workspace is saved.
     pub(super) title: Option<String>,
     /// What the pane is known by, as last looked up (`refresh_names`).
@@ -33,10 +40,12 @@ pub(super) struct Member {
 impl Member {
     pub(super) fn new(pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) -> Self {
         Self {
+            script_id: pane.id.0,
             pane,
             keep_open,
             restart,
             restart_at: None,
+            failures: 0,
             title: None,
             name: None,
             place: None,

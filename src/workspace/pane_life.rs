@@ -1,7 +1,8 @@
 //! A pane's life after it started: from when it is taken in, what happens when its program ends (the pane closes,
 //! stays showing how it ended, or a command pane starts again
-//! [`RESTART_DELAY`] later), a restart by hand, closing it, and ending
-//! every program at quit.
+//! [`RESTART_DELAY`] later, twice as long after each failure in a row up
+//! to [`MAX_RESTART_DELAY`], and not after [`MAX_FAILURES`]), a restart
+//! by hand, closing it, and ending every program at quit.
 
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,17 @@ use crate::workspace::member::Member;
 /// How long a command pane waits before it is started again, so a command
 /// that fails at once cannot spin.
 pub const RESTART_DELAY: Duration = Duration::from_secs(1);
+/// The longest a failing command waits: 1, 2, 4 … 60 s.
+pub const MAX_RESTART_DELAY: Duration = Duration::from_secs(60);
+/// After this many failures in a row a command is left ended, with a
+/// notice, until `C-b r`.
+pub const MAX_FAILURES: u32 = 10;
+
+/// The wait before a restart after `failures` failures in a row.
+pub fn restart_delay(failures: u32) -> Duration {
+    let doublings = failures.saturating_sub(1).min(6);
+    (RESTART_DELAY * 2u32.pow(doublings)).min(MAX_RESTART_DELAY)
+}
 
 impl Workspace {
     /// Takes in a started pane, with what to do when its program ends.
@@ -31,8 +43,14 @@ impl Workspace {
     }
 
     /// Runs the pane's command again in a fresh pane in the same place (a new
-    /// id, so the old program's exit cannot close the new one).
+    /// id, so the old program's exit cannot close the new one). By hand:
+    /// the count of failures starts again.
     pub fn restart_pane(&mut self, old: PaneId) -> bool {
+        self.restart_pane_after(old, 0)
+    }
+
+    /// [`Workspace::restart_pane`], `failures` in a row behind it.
+    fn restart_pane_after(&mut self, old: PaneId, failures: u32) -> bool {
         let Some(tab_index) = self.tab_of(old) else {
             return false;
         };
@@ -42,6 +60,7 @@ impl Workspace {
         member.pane.terminate();
         let launch = member.relaunch();
         let file = member.file;
+        let script_id = member.script_id;
         let id = self.alloc_id();
         let tiles = self.tiles();
         let rect = self.tabs[tab_index].replace_pane(old, id, tiles);
@@ -49,6 +68,8 @@ impl Workspace {
         self.start_pane_in(id, launch, inner);
         if let Some(member) = self.panes.get_mut(&id) {
             member.file = file;
+            member.failures = failures;
+            member.script_id = script_id;
         }
         self.relayout_tab(tab_index);
         true
@@ -59,7 +80,11 @@ impl Workspace {
     pub fn close_pane(&mut self, id: PaneId, exit: Option<ExitInfo>) {
         // Even when the program already exited: what it left running in its
         // session (background jobs, a grandchild holding the PTY) goes too.
+        let mut exit = exit;
         if let Some(member) = self.panes.remove(&id) {
+            // A pane kept open after its program ended (`--keep-exited`)
+            // still ends tilework with that program's status.
+            exit = exit.or(member.pane.exit());
             member.pane.terminate();
         }
         let Some(tab_index) = self.tab_of(id) else {
@@ -90,6 +115,7 @@ impl Workspace {
             return;
         };
         member.pane.drain_pending();
+        self.last_exit = Some(info.code);
         // Command panes always show how they ended, like mprocs; so does a
         // command that could not run (126: not executable, 127: not found),
         // or its error would vanish with the pane.
@@ -101,9 +127,50 @@ impl Workspace {
             return;
         }
         member.pane.mark_exited(info);
-        if member.restart.restarts(info.code) {
-            member.restart_at = Some(now + RESTART_DELAY);
+        if !member.restart.restarts(info.code) {
+            return;
         }
+        let failed = info.code != 0 || info.signal;
+        member.failures = if failed { member.failures + 1 } else { 0 };
+        let failures = member.failures;
+        if failures >= MAX_FAILURES {
+            let note = format!("failed {failures} times in a row: not restarted");
+            member.pane.set_exit_note(Some(note.clone()));
+            let name = member.pane.label().to_string();
+            self.notices
+                .push(format!("{name}: {note} (restart-pane runs it again)"));
+            return;
+        }
+        let delay = restart_delay(failures);
+        member.restart_at = Some(now + delay);
+        let count = if failures > 1 {
+            format!("failed {failures}× · ")
+        } else {
+            String::new()
+        };
+        member
+            .pane
+            .set_exit_note(Some(format!("{count}restarting in {} s", delay.as_secs())));
+    }
+
+    /// The id scripts know pane `id` by: the same across its command's
+    /// restarts.
+    pub fn script_id(&self, id: PaneId) -> u32 {
+        self.panes.get(&id).map_or(id.0, |m| m.script_id)
+    }
+
+    /// The pane scripts know as `n` (see [`Workspace::script_id`]).
+    pub fn pane_by_script_id(&self, n: u32) -> Option<PaneId> {
+        self.panes
+            .iter()
+            .find(|(_, m)| m.script_id == n)
+            .map(|(id, _)| *id)
+    }
+
+    /// What the workspace has to tell the user (a command given up on),
+    /// for the status bar; taken once.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 
     /// When the next ended command pane is due to start again, for the
@@ -128,9 +195,21 @@ impl Workspace {
             .collect();
         let mut restarted = false;
         for id in due {
-            restarted |= self.restart_pane(id);
+            let failures = self.panes.get(&id).map_or(0, |m| m.failures);
+            restarted |= self.restart_pane_after(id, failures);
         }
         restarted
+    }
+
+    /// tilework's status when the user quits: when every pane's program
+    /// has ended (panes kept open, `--keep-exited`), the last one's, as
+    /// when the last pane closes by itself; else 0.
+    pub(super) fn quit_status(&self) -> i32 {
+        let all_ended = self.panes.values().all(|m| m.pane.exit().is_some());
+        match self.last_exit {
+            Some(code) if all_ended => code,
+            _ => 0,
+        }
     }
 
     /// Ends every program at once (quitting).

@@ -33,7 +33,9 @@ fn write_profile(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// The profile text for the workspace as it is now.
+/// The profile text for the workspace as it is now: one key per line,
+/// each pane and split a table of its own (`[[tab.layout.panes]]`), so a
+/// saved profile reads and edits as a hand-written one does.
 pub fn to_toml(ws: &Workspace, name: &str) -> String {
     let mut out = format!(
         "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n"
@@ -44,43 +46,41 @@ pub fn to_toml(ws: &Workspace, name: &str) -> String {
         if let Some(name) = &tab.name {
             let _ = writeln!(out, "name = {}", quote(name));
         }
-        let _ = writeln!(
-            out,
-            "layout = {}",
-            node_toml(ws, tab.layout.root(), Some(tab.focus))
+        out.push_str("\n[tab.layout]\n");
+        node_toml(
+            ws,
+            tab.layout.root(),
+            Some(tab.focus),
+            "tab.layout",
+            &mut out,
         );
         // Floating panes come back where they were, in the same order
         // (cells from the panes' area's top left; kept inside a smaller
         // screen when opened).
         let area = ws.area();
-        let floating: Vec<String> = tab
-            .floats
-            .iter()
-            .map(|f| {
-                let mut fields = pane_fields(ws, f.id, f.id == tab.focus);
-                if f.pinned {
-                    fields.push("pinned = true".to_string());
-                }
-                fields.push(format!(
-                    "x = {}, y = {}, width = {}, height = {}",
-                    f.rect.x.saturating_sub(area.x),
-                    f.rect.y.saturating_sub(area.y),
-                    f.rect.width,
-                    f.rect.height
-                ));
-                format!("{{ {} }}", fields.join(", "))
-            })
-            .collect();
-        if !floating.is_empty() {
-            let _ = writeln!(out, "floating = [{}]", floating.join(", "));
+        for f in tab.floats.iter() {
+            out.push_str("\n[[tab.floating]]\n");
+            let mut fields = pane_fields(ws, f.id, f.id == tab.focus);
+            if f.pinned {
+                fields.push("pinned = true".to_string());
+            }
+            fields.extend([
+                format!("x = {}", f.rect.x.saturating_sub(area.x)),
+                format!("y = {}", f.rect.y.saturating_sub(area.y)),
+                format!("width = {}", f.rect.width),
+                format!("height = {}", f.rect.height),
+            ]);
+            write_lines(&mut out, &fields);
         }
     }
     out
 }
 
-fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>) -> String {
+/// Writes `node`'s keys into the table at `path` (its header written),
+/// then each of a split's panes as a table of `path.panes`.
+fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>, path: &str, out: &mut String) {
     match node {
-        Node::Leaf(id) => pane_toml(ws, *id, focus == Some(*id)),
+        Node::Leaf(id) => write_lines(out, &pane_fields(ws, *id, focus == Some(*id))),
         Node::Split {
             axis,
             ratio,
@@ -93,18 +93,22 @@ fn node_toml(ws: &Workspace, node: &Node, focus: Option<PaneId>) -> String {
             };
             // Ratios as whole-number weights out of 1000.
             let a = ((ratio.clamp(0.001, 0.999)) * 1000.0).round() as u32;
-            format!(
-                "{{ split = \"{split}\", ratios = [{a}, {}], panes = [{}, {}] }}",
-                1000 - a,
-                node_toml(ws, first, focus),
-                node_toml(ws, second, focus)
-            )
+            let _ = writeln!(out, "split = \"{split}\"");
+            let _ = writeln!(out, "ratios = [{a}, {}]", 1000 - a);
+            let panes = format!("{path}.panes");
+            for child in [first, second] {
+                let _ = write!(out, "\n[[{panes}]]\n");
+                node_toml(ws, child, focus, &panes, out);
+            }
         }
     }
 }
 
-fn pane_toml(ws: &Workspace, id: PaneId, focus: bool) -> String {
-    format!("{{ {} }}", pane_fields(ws, id, focus).join(", "))
+fn write_lines(out: &mut String, fields: &[String]) {
+    for field in fields {
+        out.push_str(field);
+        out.push('\n');
+    }
 }
 
 /// What a pane's table in the profile says: `key = value` each.

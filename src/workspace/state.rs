@@ -62,11 +62,20 @@ pub struct Workspace {
     editor_ansi: bool,
     /// The most panes open at once (see `pane_limit`).
     pub(super) max_panes: usize,
+    /// Which variables an attaching terminal may refresh for new panes
+    /// (`update_environment`; see `environment`).
+    pub(super) update_names: Vec<String>,
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
     /// Programs' notifications waiting to be seen.
     pub(super) kept_notifications: crate::workspace::notices::Notices,
+    /// The tab shown before the one shown now, by serial (`last-tab`).
+    pub(super) last_tab: Option<u64>,
+    /// For the status bar (see [`Workspace::take_notices`]).
+    pub(super) notices: Vec<String>,
+    /// The status of the program that ended last (see `quit_status`).
+    pub(super) last_exit: Option<i32>,
 }
 
 impl Workspace {
@@ -99,8 +108,12 @@ impl Workspace {
             names_due: None,
             editor_ansi: false,
             max_panes: crate::config::profile::MAX_PANES,
+            update_names: crate::config::clients::default_update_environment(),
             terminal_colours: [None; 3],
             kept_notifications: Default::default(),
+            last_tab: None,
+            notices: Vec::new(),
+            last_exit: None,
         }
     }
 
@@ -272,6 +285,13 @@ impl Workspace {
 
     /// Applies a workspace action. Returns whether the screen changed.
     pub fn apply(&mut self, action: Action) -> bool {
+        let before = self.where_focus_is();
+        let changed = self.apply_action(action);
+        self.remember_focus(before);
+        changed
+    }
+
+    fn apply_action(&mut self, action: Action) -> bool {
         match action {
             Action::SplitRight => self.split(Axis::Horizontal),
             Action::SplitDown => self.split(Axis::Vertical),
@@ -300,7 +320,7 @@ impl Workspace {
             Action::ScrollPageUp => self.scroll_focused_pages(1),
             Action::ScrollPageDown => self.scroll_focused_pages(-1),
             Action::Quit => {
-                self.exit_code = Some(0);
+                self.exit_code = Some(self.quit_status());
                 true
             }
             Action::CloseTab => self.close_tab(self.active),
@@ -327,7 +347,20 @@ impl Workspace {
             | Action::SearchBackward
             | Action::SearchAllPanes
             | Action::SaveSession
-            | Action::Detach => false,
+            | Action::Detach
+            | Action::ChooseWorkspace
+            | Action::PrevWorkspace
+            | Action::NextWorkspace
+            | Action::DisplayPanes
+            | Action::PaneInfo
+            | Action::SelectTab
+            | Action::MoveTab
+            | Action::CommandPrompt
+            | Action::RenameWorkspace => false,
+            Action::LastTab => self.last_tab(),
+            Action::LastPane => self.last_pane(),
+            Action::MoveTabLeft => self.move_tab_to(self.active.wrapping_sub(1)),
+            Action::MoveTabRight => self.move_tab_to(self.active + 1),
             Action::ToggleFloating => self.toggle_floating(),
             Action::NewFloating => {
                 let launch = self.shell_launch_here();
@@ -370,14 +403,21 @@ impl Workspace {
     /// Focuses the pane at a screen position (mouse click).
     pub fn focus_at(&mut self, x: u16, y: u16) -> Option<PaneId> {
         let tiles = self.tiles();
-        self.tab_mut()?.focus_at(tiles, x, y)
+        let before = self.where_focus_is();
+        let id = self.tab_mut()?.focus_at(tiles, x, y);
+        self.remember_focus(before);
+        id
     }
 
     /// Focuses pane `id` if the shown tab holds it.
     pub fn focus_pane(&mut self, id: PaneId) {
+        let before = self.where_focus_is();
         if let Some(tab) = self.tab_mut() {
             tab.reveal(id);
         }
+        self.remember_focus(before);
+        // A zoomed tab shows the newly focused pane at the zoom's size.
+        self.relayout_if_zoomed(self.active);
     }
 
     fn scroll_focused_pages(&mut self, pages: isize) -> bool {

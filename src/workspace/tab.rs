@@ -29,7 +29,14 @@ pub struct Tab {
     pub bell: bool,
     /// Panes over the layout (`C-b w`).
     pub floats: Floats,
+    /// Which tab this is, whatever its place in the list (for `last-tab`).
+    pub serial: u64,
+    /// The pane focused before the focus moved to this one (`last-pane`).
+    pub last_focus: Option<PaneId>,
 }
+
+/// Hands out [`Tab::serial`]s: unique in the process.
+static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Tab {
     pub fn new(name: Option<String>, layout: Layout, focus: PaneId) -> Self {
@@ -43,6 +50,8 @@ impl Tab {
             activity: false,
             bell: false,
             floats: Floats::default(),
+            serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            last_focus: None,
         }
     }
 

@@ -83,6 +83,7 @@ impl Workspace {
     /// Closes tab `index` and ends its panes' programs; the workspace
     /// ends with the last tab.
     pub(super) fn close_tab(&mut self, index: usize) -> bool {
+        let status = self.quit_status();
         let Some(tab) = self.tabs.get(index) else {
             return false;
         };
@@ -92,7 +93,7 @@ impl Workspace {
             }
         }
         if !self.remove_tab(index) {
-            self.exit_code = Some(0);
+            self.exit_code = Some(status);
         }
         true
     }

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::App;
 use crate::config::action::Action;
 use crate::input::key_encoder::KeyModes;
-use crate::input::router::Outcome;
+use crate::input::router::{Command, Outcome};
 use crate::input::script_keys;
 use crate::pane::{PaneId, history_text};
 use crate::session::script::{Call, KeyArg, PaneInfo, Place, Reply};
@@ -21,7 +21,61 @@ use crate::workspace::layout::Axis;
 
 impl<B: FrameSink> App<B> {
     pub(super) fn script_call(&mut self, call: ScriptCall) {
-        let reply = match call.call {
+        let reply = self.answer(call.call);
+        // Capacity one, one reply: never blocks. The thread may have given
+        // up waiting; then nobody needs the answer.
+        let _ = call.reply.send(reply);
+    }
+
+    /// Takes out of `commands` what the command prompt (`C-b :`, `C-b $`)
+    /// asked, and does it: a `send-keys` or `run` as for a script, its
+    /// error (or the new pane's id) said in the status bar.
+    pub(super) fn take_prompt_commands(
+        &mut self,
+        from: Option<usize>,
+        commands: &mut Vec<Command>,
+    ) {
+        let mut rest = Vec::with_capacity(commands.len());
+        for command in commands.drain(..) {
+            match command {
+                Command::Script(mut call) => {
+                    let opens = matches!(call, Call::Run { .. });
+                    if let Call::Run { cwd, .. } = &mut call {
+                        // As a split opens its shell: in the focused
+                        // pane's directory, which a relative one is under.
+                        let here = self.ws.focused_id().and_then(|id| self.ws.pane_dir(id));
+                        let dir = match (here, cwd.take()) {
+                            (Some(here), Some(dir)) => Some(here.join(dir)),
+                            (Some(here), None) => Some(here),
+                            (None, dir) => dir.map(PathBuf::from),
+                        };
+                        *cwd = dir.map(|d| d.to_string_lossy().into_owned());
+                    }
+                    let said = match self.answer(call) {
+                        Reply::Error(why) => Some(why),
+                        Reply::Text(text) if opens => {
+                            let id = String::from_utf8_lossy(&text).trim().to_string();
+                            Some(format!("opened pane {id}"))
+                        }
+                        _ => None,
+                    };
+                    if let Some(said) = said {
+                        self.router_of(from).notify(said);
+                    }
+                    self.clock.changed_now();
+                }
+                Command::RenameWorkspace(name) => {
+                    self.rename_workspace(from, name);
+                    self.clock.changed_now();
+                }
+                other => rest.push(other),
+            }
+        }
+        *commands = rest;
+    }
+
+    fn answer(&mut self, call: Call) -> Reply {
+        match call {
             Call::Action { name } => self.script_action(&name),
             Call::SendKeys { pane, keys } => self.script_send_keys(pane, &keys),
             Call::Run { place, cwd, argv } => self.script_run(place, cwd, &argv),
@@ -31,19 +85,75 @@ impl<B: FrameSink> App<B> {
                 ansi,
             } => self.script_capture(pane, history, ansi),
             Call::ListPanes => self.script_list_panes(),
+        }
+    }
+
+    /// `C-b $`: the socket is renamed on a thread (it takes the socket
+    /// directory's lock, which may wait); [`Self::workspace_renamed`]
+    /// follows.
+    fn rename_workspace(&mut self, from: Option<usize>, name: String) {
+        let (Some(host), Some(tx)) = (&self.session, &self.loop_tx) else {
+            self.router_of(from)
+                .notify("not renamed: this workspace has no session".into());
+            return;
         };
-        // Capacity one, one reply: never blocks. The thread may have given
-        // up waiting; then nobody needs the answer.
-        let _ = call.reply.send(reply);
+        let old = host.name().to_string();
+        let client = from
+            .and_then(|at| self.clients.get(at))
+            .map(crate::client::Client::router_key);
+        let mailbox = crate::app::loop_event::rename_mailbox(tx, client);
+        let spawned = std::thread::Builder::new()
+            .name("rename".into())
+            .spawn(move || {
+                let renamed = crate::session::dir::runtime_dir()
+                    .and_then(|dir| crate::session::claim::rename(&dir, &old, &name))
+                    .map(|path| (name, path))
+                    .map_err(|err| format!("{err:#}"));
+                mailbox.post(renamed);
+            });
+        if let Err(err) = spawned {
+            self.router_of(from)
+                .notify(format!("not renamed: starting a thread: {err}"));
+        }
+    }
+
+    /// The socket was renamed (or not): the workspace goes by its new name.
+    pub(super) fn workspace_renamed(
+        &mut self,
+        client: Option<u64>,
+        renamed: Result<(String, std::path::PathBuf), String>,
+    ) {
+        let said = match renamed {
+            Ok((name, path)) => {
+                if let Some(host) = self.session.as_mut() {
+                    host.renamed(name.clone(), path);
+                }
+                for c in &mut self.clients {
+                    c.router.set_workspace_name(Some(name.clone()));
+                }
+                format!("workspace renamed to {name}")
+            }
+            Err(why) => format!("not renamed: {why}"),
+        };
+        let at = client.and_then(|key| self.clients.iter().position(|c| c.router_key() == key));
+        self.router_of(at).notify(said);
+        self.clock.changed_now();
+    }
+
+    /// Client `at`'s router, or the one acting for scripts.
+    fn router_of(&mut self, at: Option<usize>) -> &mut crate::input::router::InputRouter {
+        match at.filter(|&at| at < self.clients.len()) {
+            Some(at) => &mut self.clients[at].router,
+            None => self.acting_router().0,
+        }
     }
 
     /// Pane `pane`, or the focused one.
     fn script_target(&self, pane: Option<u32>) -> Result<PaneId, Reply> {
         match pane {
-            Some(n) if self.ws.pane(PaneId(n)).is_some() => Ok(PaneId(n)),
-            Some(n) => Err(Reply::error(format!(
-                "no pane {n} (tilework list-panes shows them)"
-            ))),
+            Some(n) => self.ws.pane_by_script_id(n).ok_or_else(|| {
+                Reply::error(format!("no pane {n} (tilework list-panes shows them)"))
+            }),
             None => self
                 .ws
                 .focused_id()
@@ -65,8 +175,9 @@ impl<B: FrameSink> App<B> {
             return Reply::Error(why);
         }
         tracing::info!(%action, "tilework action");
-        let outcome = self.client.router.run_action(&mut self.ws, action);
-        self.follow_outcome(outcome);
+        let (router, ws) = self.acting_router();
+        let outcome = router.run_action(ws, action);
+        self.follow_outcome(None, outcome);
         Reply::Text(Vec::new())
     }
 
@@ -75,11 +186,15 @@ impl<B: FrameSink> App<B> {
             Ok(id) => id,
             Err(reply) => return reply,
         };
+        let number = self.ws.script_id(id);
         let Some(pane) = self.ws.pane_mut(id) else {
-            return Reply::error(format!("no pane {}", id.0));
+            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
         if pane.exit().is_some() || pane.spawn_error().is_some() {
-            return Reply::error(format!("pane {}'s program has ended", id.0));
+            return Reply::error(format!(
+                "pane {}'s program has ended",
+                self.ws.script_id(id)
+            ));
         }
         let modes = KeyModes {
             application_cursor: pane.live_screen().application_cursor(),
@@ -98,11 +213,10 @@ impl<B: FrameSink> App<B> {
         }
         if !bytes.is_empty() && !pane.send(&bytes) {
             return Reply::error(format!(
-                "pane {}'s program is not reading its input (its queue is full)",
-                id.0
+                "pane {number}'s program is not reading its input (its queue is full)"
             ));
         }
-        self.follow_outcome(Outcome::sent_to(id));
+        self.follow_outcome(None, Outcome::sent_to(id));
         Reply::Text(Vec::new())
     }
 
@@ -132,7 +246,9 @@ impl<B: FrameSink> App<B> {
                 _ => "there is no tab to open the pane in",
             });
         };
-        self.client.router.focus_moved(&mut self.ws);
+        for client in &mut self.clients {
+            client.router.focus_moved(&mut self.ws);
+        }
         self.clock.changed_now();
         self.ws.names_may_change(Instant::now());
         if let Some(err) = self.ws.pane(id).and_then(|p| p.spawn_error()) {
@@ -141,7 +257,7 @@ impl<B: FrameSink> App<B> {
             return Reply::Error(message);
         }
         tracing::info!(?id, ?place, "tilework run");
-        Reply::Text(format!("{}\n", id.0).into_bytes())
+        Reply::Text(format!("{}\n", self.ws.script_id(id)).into_bytes())
     }
 
     fn script_capture(&mut self, pane: Option<u32>, history: bool, ansi: bool) -> Reply {
@@ -150,7 +266,7 @@ impl<B: FrameSink> App<B> {
             Err(reply) => return reply,
         };
         let Some(pane) = self.ws.pane_mut(id) else {
-            return Reply::error(format!("no pane {}", id.0));
+            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
         // What arrived is on the screen, even output not yet drawn.
         pane.settle();
@@ -177,7 +293,7 @@ impl<B: FrameSink> App<B> {
                 };
                 let (rows, cols) = pane.size();
                 panes.push(PaneInfo {
-                    id: id.0,
+                    id: self.ws.script_id(id),
                     tab: index + 1,
                     tab_name: tab_name.clone(),
                     title: self.ws.pane_title(id).to_string(),

@@ -1,82 +1,174 @@
-//! The loop's side of sessions (see `crate::session`): attach swaps the
-//! terminal in and draws everything for it, detach stops drawing, and a
-//! terminal that fails is let go (or ends the workspace, per
-//! `on_hangup`) instead of ending it with an error.
+//! The loop's side of sessions (see `crate::session`): each attached
+//! terminal is a [`Client`]. Attach makes one and draws everything on it,
+//! detach drops it (which puts its terminal back), a terminal that fails
+//! is let go (or ends the workspace, per `on_hangup`) instead of ending it
+//! with an error, and the layout takes the size `window_size` picks among
+//! the terminals attached.
 
 use std::time::Instant;
 
 use anyhow::Result;
 
 use super::App;
+use crate::client::Client;
+use crate::config::clients::WindowSize;
 use crate::input::router::Command;
+use crate::input::workspace_chooser::{WorkspaceTarget, WorkspacesWanted};
 use crate::render::frame;
-use crate::session::host::{SessionEvent, Verdict};
+use crate::session::host::{Joined, SessionEvent, Verdict};
 use crate::session::proto::DetachReason;
+use crate::session::workspace_list::{WorkspaceEntry, neighbour};
 use crate::terminal::frame_sink::FrameSink;
 
 impl<B: FrameSink> App<B> {
-    /// Whether input stamped `at` comes from the attached terminal: events
-    /// read from an earlier terminal (or none) are dropped. Without a
-    /// session, all input is.
-    pub(super) fn input_is_current(&self, at: Instant) -> bool {
-        self.session.as_ref().is_none_or(|s| s.accepts_input(at))
-    }
-
-    /// Draws the frame that is due, unless no terminal is attached: then
-    /// the frame counts as drawn (the loop goes back to sleep) and the next
-    /// attach draws everything. A terminal that cannot be written to is
-    /// lost, not a reason to end the workspace.
-    pub(super) fn draw_if_attached(&mut self, now: Instant) -> Result<()> {
-        let Some(attached) = self.session.as_ref().map(|s| s.is_attached()) else {
-            return self.render();
-        };
-        // Detached, or the terminal stopped reading: the frame counts as
-        // drawn (the loop goes back to sleep); the next attach, or the
-        // terminal reading again, draws everything.
-        if !attached || self.client.unsent_fd().is_some() {
-            if attached {
-                self.client.frame_skipped();
-            }
-            self.clock.begin_frame();
-            self.clock.frame_done(now, false);
-            return Ok(());
-        }
-        if let Err(err) = self.render() {
-            self.terminal_failed(&err);
-        }
-        Ok(())
-    }
-
-    /// Writing to the attached terminal failed: it is lost, and let go
+    /// Writing to client `at`'s terminal failed: it is lost, and let go
     /// (or the workspace ends, per `on_hangup`).
-    fn terminal_failed(&mut self, err: &anyhow::Error) {
-        tracing::warn!("writing to the terminal: {err:#}");
-        if let Some(host) = &self.session {
-            let verdict = host.judge_write_error();
+    pub(super) fn terminal_failed(&mut self, at: usize, err: &anyhow::Error) {
+        tracing::warn!("writing to a terminal: {err:#}");
+        let link = self.clients.get(at).and_then(|c| c.link);
+        // Without a session (the loop's own tests) there is nothing to
+        // let go.
+        if let (Some(host), Some(link)) = (&self.session, link) {
+            let verdict = host.judge_write_error(link);
             self.carry_out(verdict);
         }
     }
 
-    /// The attached terminal can take more of a frame it stopped reading:
+    /// Client `at`'s terminal can take more of a frame it stopped reading:
     /// sent; drawn whole at once if frames were dropped meanwhile. A
     /// terminal that fails is let go ([`Self::terminal_failed`]).
-    pub(super) fn terminal_writable(&mut self) {
-        match self.client.terminal_writable() {
+    pub(super) fn terminal_writable(&mut self, at: usize) {
+        let Some(client) = self.clients.get_mut(at) else {
+            return;
+        };
+        match client.terminal_writable() {
             Ok(true) => self.clock.changed_now(),
             Ok(false) => {}
-            Err(err) => self.terminal_failed(&err),
+            Err(err) => self.terminal_failed(at, &err),
         }
     }
 
-    /// Takes the detach command out of `commands` and carries it out.
-    pub(super) fn take_session_commands(&mut self, commands: &mut Vec<Command>) {
-        if !commands.contains(&Command::Detach) {
+    /// Takes the session's commands out of `commands` (detach, listing
+    /// and switching workspaces) and carries them out for client `from`
+    /// (the one whose key or script asked).
+    pub(super) fn take_session_commands(
+        &mut self,
+        from: Option<usize>,
+        commands: &mut Vec<Command>,
+    ) {
+        if !commands.iter().any(is_session_command) {
             return;
         }
-        commands.retain(|c| *c != Command::Detach);
-        if self.session.is_some() {
-            self.carry_out(Verdict::Detach(DetachReason::Key));
+        let (ours, rest): (Vec<Command>, Vec<Command>) = std::mem::take(commands)
+            .into_iter()
+            .partition(is_session_command);
+        *commands = rest;
+        let client = from.and_then(|at| self.clients.get(at));
+        let link = client.and_then(|c| c.link);
+        let key = client.map(Client::router_key);
+        if self.session.is_none() {
+            return;
         }
+        for command in ours {
+            match command {
+                Command::Detach => match link {
+                    Some(link) => self.carry_out(Verdict::Detach(link, DetachReason::Key)),
+                    // A script's detach: every terminal goes, as tmux's
+                    // `detach-client -a` from outside would.
+                    None => self.carry_out(Verdict::DetachAll(DetachReason::Key)),
+                },
+                Command::ListWorkspaces(wanted) => {
+                    let (Some(key), Some(tx)) = (key, &self.loop_tx) else {
+                        continue;
+                    };
+                    crate::session::workspace_list::spawn(
+                        crate::app::loop_event::workspaces_mailbox(tx, key, wanted),
+                    );
+                }
+                Command::SwitchWorkspace(target) => {
+                    if let Some(link) = link {
+                        self.switch_workspace(link, &target);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The workspaces were listed for the client whose router's key is
+    /// `client`: into its chooser, or a step to the previous or next one.
+    pub(super) fn workspaces_listed(
+        &mut self,
+        client: u64,
+        wanted: WorkspacesWanted,
+        list: &[WorkspaceEntry],
+    ) {
+        let Some(at) = self.clients.iter().position(|c| c.router_key() == client) else {
+            return;
+        };
+        let current = self
+            .session
+            .as_ref()
+            .map(|h| h.name().to_string())
+            .unwrap_or_default();
+        match wanted {
+            WorkspacesWanted::Chooser => {
+                if self.clients[at].router.workspaces_listed(list, &current) {
+                    self.clock.changed_now();
+                }
+            }
+            WorkspacesWanted::Step(step) => {
+                let names: Vec<String> = list.iter().map(|e| e.name.clone()).collect();
+                let target = neighbour(&names, &current, step).map(|name| WorkspaceTarget {
+                    name: name.to_string(),
+                    tab: None,
+                    pane: None,
+                });
+                match (target, self.clients[at].link) {
+                    (Some(target), Some(link)) => self.switch_workspace(link, &target),
+                    _ => {
+                        self.clients[at]
+                            .router
+                            .notify("no other workspace is running".into());
+                        self.clock.changed_now();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Shows `target` on link `link`'s terminal: in this workspace, its tab
+    /// and pane are selected; another workspace takes the terminal (its
+    /// client attaches there) and this one lets it go.
+    fn switch_workspace(&mut self, link: u64, target: &WorkspaceTarget) {
+        let Some(host) = self.session.as_mut() else {
+            return;
+        };
+        if target.name == host.name() {
+            self.select_place(target.tab.map(|tab| (tab, target.pane)));
+            return;
+        }
+        host.switch(link, &target.name, target.tab.map(|tab| (tab, target.pane)));
+        self.clients.retain(|c| c.link != Some(link));
+        if self.latest == Some(link) {
+            self.latest = self.clients.last().and_then(|c| c.link);
+        }
+        self.fit_layout();
+        self.tell_panes_the_colours();
+    }
+
+    /// Shows tab `tab` (from 1) and focuses pane `pane` there.
+    fn select_place(&mut self, select: Option<(usize, Option<u32>)>) {
+        let Some((tab, pane)) = select else {
+            return;
+        };
+        if tab > 0 {
+            self.ws.select_tab(tab - 1);
+        }
+        if let Some(pane) = pane {
+            self.ws.focus_pane(crate::pane::PaneId(pane));
+        }
+        self.clock.changed_now();
     }
 
     /// SIGHUP follows `on_hangup` in a session; every other signal (and
@@ -100,21 +192,15 @@ impl<B: FrameSink> App<B> {
         };
         match event {
             SessionEvent::Attach(arrival) => match host.attach(arrival) {
-                Ok(facts) => self.attached(facts),
-                Err(err) => {
-                    tracing::warn!("attaching a terminal: {err:#}");
-                    // Let go of the last terminal if the attempt did.
-                    if !host.is_attached() {
-                        self.reopen_output();
-                    }
-                }
+                Ok(joined) => self.attached(joined),
+                Err(err) => tracing::warn!("attaching a terminal: {err:#}"),
             },
             SessionEvent::Link { link, news } => {
                 let verdict = host.judge(link, &news);
                 self.carry_out(verdict);
             }
             SessionEvent::Info(reply) => {
-                let stalled = self.client.unsent_fd().is_some();
+                let stalled = self.clients.iter().any(|c| c.unsent_fd().is_some());
                 let _ = reply.send(host.info(self.ws.panes().count(), stalled));
             }
             SessionEvent::Kill(stream) => {
@@ -129,67 +215,161 @@ impl<B: FrameSink> App<B> {
     fn carry_out(&mut self, verdict: Verdict) {
         match verdict {
             Verdict::Nothing => {}
-            Verdict::Detach(reason) => {
-                if let Some(host) = self.session.as_mut() {
-                    host.detach(reason);
+            Verdict::Detach(link, reason) => self.let_go(link, reason),
+            Verdict::DetachAll(reason) => {
+                let links: Vec<u64> = self.clients.iter().filter_map(|c| c.link).collect();
+                for link in links {
+                    self.let_go(link, reason);
                 }
-                self.reopen_output();
             }
-            Verdict::Resize => self.resize_news = true,
+            Verdict::Resize(link) => {
+                if !self.resize_news.contains(&link) {
+                    self.resize_news.push(link);
+                }
+            }
             Verdict::Quit(code) => self.ws.quit(code),
         }
     }
 
-    /// The attached terminal changed size since the last turn: its size is
-    /// read now, after all of the news (the last size wins), and the frame
-    /// is drawn whole at it even when it is the size the loop had. The
-    /// terminal may have been another size in between and cut its screen
-    /// to it; the frames after this one only draw what changed, and
-    /// nothing else would repair it.
-    pub(super) fn follow_terminal_size(&mut self) {
-        if !std::mem::take(&mut self.resize_news) {
+    /// Lets link `link`'s terminal go: its client is told why and dropped,
+    /// which puts its terminal back as it was. The layout may take another
+    /// size now.
+    fn let_go(&mut self, link: u64, reason: DetachReason) {
+        if let Some(host) = self.session.as_mut() {
+            host.detach(link, reason);
+        }
+        let before = self.clients.len();
+        self.clients.retain(|c| c.link != Some(link));
+        if self.clients.len() != before {
+            if self.latest == Some(link) {
+                self.latest = self.clients.last().and_then(|c| c.link);
+            }
+            self.fit_layout();
+            self.tell_panes_the_colours();
+        }
+    }
+
+    /// Terminals that changed size since the last turn: their sizes are
+    /// read now, after all of the news (the last size wins), and each is
+    /// drawn whole even at the size it had. A terminal may have been
+    /// another size in between and cut its screen to it; the frames after
+    /// this one only draw what changed, and nothing else would repair it.
+    pub(super) fn follow_terminal_sizes(&mut self) {
+        if self.resize_news.is_empty() {
             return;
         }
-        let size = self.terminal_size();
-        self.apply_size(size);
+        for link in std::mem::take(&mut self.resize_news) {
+            if let Some(client) = self.clients.iter_mut().find(|c| c.link == Some(link)) {
+                let size = client.read_size().unwrap_or(client.size);
+                client.resized(size);
+            }
+        }
+        self.fit_layout();
         self.clock.changed_now();
     }
 
-    /// The drawable area of the terminal on fd 1 (the size the loop has
-    /// when it cannot be read).
-    fn terminal_size(&self) -> ratatui::layout::Rect {
-        match crate::terminal::stdio::size() {
-            Ok((cols, rows)) if cols > 0 && rows > 0 => frame::drawable_area(cols, rows),
-            Ok(_) => self.client.size,
-            Err(err) => {
-                tracing::warn!("reading the terminal's size: {err}");
-                self.client.size
+    /// Client `at` typed: with `window_size = "latest"`, the layout takes
+    /// its size.
+    pub(super) fn client_typed(&mut self, at: usize) {
+        let link = self.clients.get(at).and_then(|c| c.link);
+        if link.is_some() && link != self.latest {
+            self.latest = link;
+            if self.window_size == WindowSize::Latest {
+                self.fit_layout();
+                self.clock.changed_now();
             }
         }
     }
 
-    /// Frames go to whatever is on stdio now; the last terminal is no
-    /// longer held open by the frame writer.
-    fn reopen_output(&mut self) {
-        if let Err(err) = self.client.terminal.backend_mut().reopen() {
-            tracing::warn!("reopening the terminal output: {err}");
+    /// The layout takes the size `window_size` picks among the attached
+    /// terminals; every client draws its frames at that size (see
+    /// `render::fit`). Without terminals the layout keeps its size.
+    pub(super) fn fit_layout(&mut self) {
+        let sizes: Vec<(u16, u16)> = self
+            .clients
+            .iter()
+            .map(|c| (c.size.width, c.size.height))
+            .collect();
+        let latest = self
+            .clients
+            .iter()
+            .find(|c| c.link.is_some() && c.link == self.latest)
+            .map(|c| (c.size.width, c.size.height));
+        let Some((cols, rows)) = self.window_size.pick(latest, &sizes) else {
+            return;
+        };
+        let area = frame::drawable_area(cols, rows);
+        for client in &mut self.clients {
+            if client.frame_area() != area {
+                client.refit(area);
+            }
         }
+        self.frame_area = area;
+        self.ws.set_area(frame::split_screen(area).0);
     }
 
-    /// A terminal was attached: the workspace takes its size and what it
-    /// told about itself, and draws everything on it at once.
-    fn attached(&mut self, facts: crate::client::TerminalFacts) {
-        self.reopen_output();
-        self.client.told(facts);
+    /// A terminal was attached: a client is made of it, the layout may
+    /// take its size, and everything is drawn on it at once.
+    pub(super) fn attached(&mut self, joined: Joined) {
+        for link in &joined.detached {
+            self.clients.retain(|c| c.link != Some(*link));
+        }
+        let link = joined.link;
+        let read_only = joined.read_only;
+        let select = joined.select;
+        if !joined.env.is_empty() {
+            self.ws.update_environment(&joined.env);
+        }
+        let mut router = (self.new_router)(link).with_read_only(read_only);
+        router.set_workspace_name(self.session.as_ref().map(|h| h.name().to_string()));
+        match Client::on_terminal(joined, self.writer, router, self.frame_area) {
+            Ok(client) => self.clients.push(client),
+            Err(err) => {
+                tracing::warn!("a terminal attached but cannot be drawn on: {err:#}");
+                if let Some(host) = self.session.as_mut() {
+                    host.detach(link, DetachReason::TerminalLost);
+                }
+                return;
+            }
+        }
+        if !read_only {
+            self.latest = Some(link);
+        }
+        self.select_place(select);
         self.tell_panes_the_colours();
-        // A reader stopped on a dead terminal reads the new one.
-        self.client.input.reopen();
-        let size = self.terminal_size();
-        // A resize clears the screen and forgets what the last frame left,
-        // so the next one is whole, even at the same size. (Not
-        // `Terminal::clear`: it asks the terminal where the cursor is and
-        // waits for the answer on crossterm's reader.)
-        self.apply_size(size);
+        self.fit_layout();
         self.clock.changed_now();
     }
+
+    /// The client that acts for scripts and for what has no terminal of
+    /// its own: the one that typed last, else the newest.
+    pub(super) fn acting_client(&self) -> Option<usize> {
+        self.clients
+            .iter()
+            .position(|c| c.link.is_some() && c.link == self.latest)
+            .or_else(|| self.clients.len().checked_sub(1))
+    }
+
+    /// Draws a frame on each attached terminal that is reading. One that
+    /// stopped reading is skipped (the loop goes back to sleep; it is drawn
+    /// whole when it reads again); one that cannot be written to is let go.
+    pub(super) fn draw_clients(&mut self, now: Instant) -> Result<()> {
+        let reading = self.clients.iter().any(|c| c.unsent_fd().is_none());
+        if !reading {
+            for client in &mut self.clients {
+                client.frame_skipped();
+            }
+            self.clock.begin_frame();
+            self.clock.frame_done(now, false);
+            return Ok(());
+        }
+        self.render()
+    }
+}
+
+fn is_session_command(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Detach | Command::ListWorkspaces(_) | Command::SwitchWorkspace(_)
+    )
 }

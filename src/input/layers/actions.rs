@@ -3,12 +3,17 @@
 
 use ratatui::crossterm::event::KeyEvent;
 
-use super::Cx;
+use std::time::Instant;
+
+use super::{Cx, no_op};
 use crate::config::action::Action;
 use crate::input::help::HelpView;
-use crate::input::outcome::Outcome;
+use crate::input::outcome::{Command, Outcome};
+use crate::input::pane_facts;
 use crate::input::prompt::PromptKind;
 use crate::input::ui_state::Confirm;
+use crate::input::ui_state::PANE_NUMBERS_TIME;
+use crate::input::workspace_chooser::WorkspacesWanted;
 
 pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     // A notice tells how the last command went: left up for its three
@@ -16,7 +21,28 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     // under a tab just closed), so each command starts with none and says
     // its own if it has one.
     cx.ui.clear_notice();
+    if cx.read_only && !action.only_looks() {
+        return cx.refuse_read_only();
+    }
     match action {
+        Action::ChooseWorkspace => {
+            cx.ui.workspaces = Some(crate::input::workspace_chooser::WorkspaceChooser::waiting());
+            let mut out = Outcome::redraw();
+            out.commands
+                .push(Command::ListWorkspaces(WorkspacesWanted::Chooser));
+            return out;
+        }
+        Action::PrevWorkspace | Action::NextWorkspace => {
+            let step = if action == Action::PrevWorkspace {
+                -1
+            } else {
+                1
+            };
+            let mut out = Outcome::default();
+            out.commands
+                .push(Command::ListWorkspaces(WorkspacesWanted::Step(step)));
+            return out;
+        }
         Action::ToggleHelp => {
             cx.ui.help = match cx.ui.help {
                 Some(_) => None,
@@ -34,6 +60,17 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             cx.ui.open_prompt(PromptKind::Search, "");
         }
         Action::SearchAllPanes => cx.ui.open_prompt(PromptKind::SearchAll, ""),
+        Action::DisplayPanes => {
+            cx.ui.pane_numbers_until = Some(Instant::now() + PANE_NUMBERS_TIME);
+        }
+        Action::PaneInfo => cx.ui.notify(pane_facts::describe(cx.ws)),
+        Action::SelectTab => cx.ui.open_prompt(PromptKind::SelectTab, ""),
+        Action::MoveTab => cx.ui.open_prompt(PromptKind::MoveTab, ""),
+        Action::CommandPrompt => cx.ui.open_prompt(PromptKind::Command, ""),
+        Action::RenameWorkspace => {
+            let name = cx.workspace_name.unwrap_or_default();
+            cx.ui.open_prompt(PromptKind::RenameWorkspace, name);
+        }
         Action::RenameTab => {
             let name = cx.ws.tab_name(cx.ws.active_index());
             cx.ui.open_prompt(PromptKind::RenameTab, &name);
@@ -62,7 +99,9 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
                 .into(),
             );
         }
-        Action::ClosePane | Action::CloseTab | Action::Quit => return close(cx, action),
+        Action::ClosePane | Action::CloseTab | Action::Quit | Action::RestartPane => {
+            return close(cx, action);
+        }
         Action::Detach => {
             return Outcome {
                 commands: vec![crate::input::outcome::Command::Detach],
@@ -74,14 +113,16 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     Outcome::redraw()
 }
 
-/// Closes the pane or tab, or quits; first asks, in the status bar, when
-/// that would stop a program other than a shell at its prompt.
+/// Closes the pane or tab, quits, or restarts the pane's command; first
+/// asks, in the status bar, when that would stop a program other than a
+/// shell at its prompt.
 fn close(cx: &mut Cx<'_>, action: Action) -> Outcome {
     if !cx.confirm_close {
         return workspace_action(cx, action);
     }
     let (panes, what) = match action {
         Action::ClosePane => (cx.ws.focused_id().into_iter().collect(), "close the pane"),
+        Action::RestartPane => (cx.ws.focused_id().into_iter().collect(), "restart the pane"),
         Action::CloseTab => (
             cx.ws.tab().map(|t| t.layout.panes()).unwrap_or_default(),
             "close the tab",
@@ -121,6 +162,10 @@ pub(super) fn workspace_action(cx: &mut Cx<'_>, action: Action) -> Outcome {
         return Outcome::redraw();
     }
     let changed = cx.ws.apply(action);
+    if !changed && let Some(why) = no_op::why_nothing(cx.ws, cx.keymap, action) {
+        cx.ui.notify(why);
+        return Outcome::redraw();
+    }
     if cx
         .ui
         .copy

@@ -1,4 +1,4 @@
-//! A close or quit that asks first (`confirm_close`): `y` does it, any
+//! A close, quit or restart that asks first (`confirm_close`): `y` does it, any
 //! other key (the prefix included) leaves everything as it was. The
 //! question is in the status bar, as tmux's `confirm-before` asks.
 
@@ -19,7 +19,12 @@ impl Layer for ConfirmLayer {
         Handled::Consumed(match key.code {
             KeyCode::Char('y' | 'Y') => actions::workspace_action(cx, confirm.action),
             _ => {
-                cx.ui.notify("nothing closed".into());
+                let kept = if confirm.action == crate::config::action::Action::RestartPane {
+                    "nothing restarted"
+                } else {
+                    "nothing closed"
+                };
+                cx.ui.notify(kept.into());
                 Outcome::redraw()
             }
         })

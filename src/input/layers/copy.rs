@@ -54,14 +54,17 @@ impl Layer for Copy {
 
 /// The status bar's answer to a key copy mode does not use.
 fn unbound_hint(key: &KeyEvent) -> String {
+    format!("{}: not a copy-mode key · q or Esc leaves", key_text(key))
+}
+
+/// A key as the keymap writes it, for the status bar: `E`, not `S-E`.
+pub(super) fn key_text(key: &KeyEvent) -> KeySpec {
     let mut modifiers = key.modifiers;
     if matches!(key.code, KeyCode::Char(_)) {
-        // `E` is shown as `E`, not `S-E`.
         modifiers.remove(KeyModifiers::SHIFT);
     }
-    let key = KeySpec {
+    KeySpec {
         code: key.code,
         modifiers,
-    };
-    format!("{key}: not a copy-mode key · q or Esc leaves")
+    }
 }

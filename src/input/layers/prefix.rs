@@ -1,11 +1,14 @@
-//! The key after the prefix is a command (the which-key popup lists them);
-//! an unbound one is swallowed, like tmux. A repeating command (a resize)
-//! starts the repeat time, in which its key works without the prefix
-//! (`layers::repeat`).
+//! The key after the prefix is a command (the which-key popup lists them).
+//! An unbound one does nothing but say so in the status bar, and `Esc`
+//! takes the prefix back quietly; either way the prefix is over. A
+//! repeating command (a resize) starts the repeat time, in which its key
+//! works without the prefix (`layers::repeat`).
 
-use ratatui::crossterm::event::KeyEvent;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use super::{Cx, Handled, Layer, actions};
+use super::{Cx, Handled, Layer, actions, copy};
+use crate::config::action::Action;
+use crate::config::keymap::Keymap;
 use crate::input::outcome::Outcome;
 use crate::input::ui_state::Mode;
 
@@ -25,7 +28,24 @@ impl Layer for Prefix {
                 }
                 outcome
             }
-            None => Outcome::redraw(),
+            None if key.code == KeyCode::Esc => Outcome::redraw(),
+            None => {
+                cx.ui.notify(unbound_prefix_hint(cx.keymap, key));
+                Outcome::redraw()
+            }
         })
     }
+}
+
+/// `C-b t: not bound · C-b ? lists the keys`.
+pub(super) fn unbound_prefix_hint(keymap: &Keymap, key: &KeyEvent) -> String {
+    let help = match keymap.hint(Action::ToggleHelp) {
+        Some(keys) => format!("{keys} lists the keys"),
+        None => "tilework --print-config lists the keys".into(),
+    };
+    format!(
+        "{} {}: not bound · {help}",
+        keymap.prefix,
+        copy::key_text(key)
+    )
 }

@@ -1,0 +1,182 @@
+//! `C-b s`'s chooser (tmux's `choose-tree`): the running workspaces, each
+//! with its tabs and their panes, one row each; Enter shows the chosen one
+//! on this terminal (a tab or pane row also selects it there).
+
+use crate::session::workspace_list::WorkspaceEntry;
+
+/// Where `C-b s`, `C-b (` or `C-b )` sends this terminal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkspaceTarget {
+    pub name: String,
+    /// The tab to show there (from 1, as the status bar numbers them).
+    pub tab: Option<usize>,
+    /// The pane to focus there (`--pane`'s number).
+    pub pane: Option<u32>,
+}
+
+/// What a list of the workspaces is wanted for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkspacesWanted {
+    /// `C-b s`: the chooser.
+    Chooser,
+    /// `C-b (` (-1) or `C-b )` (+1): the previous or next by name.
+    Step(isize),
+}
+
+/// One row of the chooser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// What the row shows (its indentation says its depth).
+    pub text: String,
+    pub target: WorkspaceTarget,
+    /// The workspace this terminal shows.
+    pub current: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WorkspaceChooser {
+    /// `None` while the list is being gathered.
+    rows: Option<Vec<Row>>,
+    chosen: usize,
+}
+
+impl WorkspaceChooser {
+    /// Open, waiting for the list.
+    pub fn waiting() -> Self {
+        Self::default()
+    }
+
+    /// The list came: one row per workspace, tab and pane; the current
+    /// workspace's row chosen.
+    pub fn fill(&mut self, entries: &[WorkspaceEntry], current: &str) {
+        let mut rows = Vec::new();
+        for entry in entries {
+            let is_current = entry.name == current;
+            let tabs = entry.panes.iter().map(|p| p.tab).max().unwrap_or(0);
+            let terminals = match entry.clients {
+                0 => "detached".to_string(),
+                1 => "1 terminal".to_string(),
+                n => format!("{n} terminals"),
+            };
+            rows.push(Row {
+                text: format!(
+                    "{}{}  ({} tabs, {} panes, {terminals})",
+                    entry.name,
+                    if is_current { " *" } else { "" },
+                    tabs,
+                    entry.panes.len()
+                ),
+                target: WorkspaceTarget {
+                    name: entry.name.clone(),
+                    tab: None,
+                    pane: None,
+                },
+                current: is_current,
+            });
+            let mut last_tab = 0;
+            for pane in &entry.panes {
+                if pane.tab != last_tab {
+                    last_tab = pane.tab;
+                    rows.push(Row {
+                        text: format!("  {}: {}", pane.tab, pane.tab_name),
+                        target: WorkspaceTarget {
+                            name: entry.name.clone(),
+                            tab: Some(pane.tab),
+                            pane: None,
+                        },
+                        current: false,
+                    });
+                }
+                rows.push(Row {
+                    text: format!(
+                        "    {} {}{}",
+                        pane.id,
+                        pane.title,
+                        if pane.focused { " *" } else { "" }
+                    ),
+                    target: WorkspaceTarget {
+                        name: entry.name.clone(),
+                        tab: Some(pane.tab),
+                        pane: Some(pane.id),
+                    },
+                    current: false,
+                });
+            }
+        }
+        self.chosen = rows.iter().position(|r| r.current).unwrap_or(0);
+        self.rows = Some(rows);
+    }
+
+    pub fn rows(&self) -> Option<&[Row]> {
+        self.rows.as_deref()
+    }
+
+    pub fn chosen(&self) -> usize {
+        self.chosen
+    }
+
+    /// Moves the choice `step` rows, staying in the list.
+    pub fn step(&mut self, step: isize) {
+        let len = self.rows.as_ref().map_or(0, Vec::len);
+        if len == 0 {
+            return;
+        }
+        let at = isize::try_from(self.chosen).unwrap_or(0) + step;
+        self.chosen = usize::try_from(at.clamp(0, len as isize - 1)).unwrap_or(0);
+    }
+
+    /// Where Enter goes.
+    pub fn target(&self) -> Option<&WorkspaceTarget> {
+        self.rows.as_ref()?.get(self.chosen).map(|r| &r.target)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::script::PaneInfo;
+
+    fn pane(id: u32, tab: usize, title: &str) -> PaneInfo {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "tab": tab, "tab_name": format!("t{tab}"), "title": title,
+            "command": [], "cwd": null, "rows": 10, "cols": 10, "focused": false,
+            "tab_focused": false, "floating": false, "zoomed": false, "pid": null,
+            "exit_code": null
+        }))
+        .unwrap_or_else(|err| panic!("a PaneInfo: {err}"))
+    }
+
+    #[test]
+    fn the_tree_has_a_row_per_workspace_tab_and_pane_and_starts_on_this_one() {
+        let entries = vec![
+            WorkspaceEntry {
+                name: "a".into(),
+                clients: 0,
+                panes: vec![pane(1, 1, "sh"), pane(2, 2, "vim")],
+            },
+            WorkspaceEntry {
+                name: "b".into(),
+                clients: 2,
+                panes: vec![pane(1, 1, "top")],
+            },
+        ];
+        let mut chooser = WorkspaceChooser::waiting();
+        assert!(chooser.rows().is_none());
+        chooser.fill(&entries, "b");
+        let rows = chooser.rows().unwrap_or_default();
+        assert_eq!(rows.len(), 8, "{rows:#?}");
+        assert!(rows[5].text.starts_with("b *"), "{}", rows[5].text);
+        assert_eq!(chooser.chosen(), 5);
+        chooser.step(-2);
+        assert_eq!(
+            chooser.target(),
+            Some(&WorkspaceTarget {
+                name: "a".into(),
+                tab: Some(2),
+                pane: None
+            })
+        );
+        chooser.step(-100);
+        assert_eq!(chooser.chosen(), 0);
+    }
+}

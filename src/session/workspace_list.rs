@@ -1,0 +1,100 @@
+//! The running workspaces with their tabs and panes, for `C-b s` (tmux's
+//! `choose-tree`) and `C-b (` `C-b )`: gathered on a thread of its own,
+//! since it is a conversation with every workspace's socket, and handed
+//! to the loop when done.
+
+use std::time::Duration;
+
+use super::client::{self, Live};
+use super::dir;
+use super::script::PaneInfo;
+use super::script_client;
+use crate::mailbox::Mailbox;
+
+/// The longest one workspace may take to list its panes before it is
+/// shown without them.
+const PANES_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// One running workspace as the chooser shows it.
+#[derive(Debug, Clone)]
+pub struct WorkspaceEntry {
+    pub name: String,
+    /// Terminals attached.
+    pub clients: usize,
+    /// Its panes, in tab order (empty if it did not answer in time).
+    pub panes: Vec<PaneInfo>,
+}
+
+/// Every running workspace, sorted by name.
+pub fn gather() -> Vec<WorkspaceEntry> {
+    let live = match dir::runtime_dir().and_then(|dir| client::live_sessions(&dir)) {
+        Ok(live) => live,
+        Err(err) => {
+            tracing::warn!("listing the workspaces: {err:#}");
+            return Vec::new();
+        }
+    };
+    live.into_iter().map(entry).collect()
+}
+
+fn entry(live: Live) -> WorkspaceEntry {
+    let panes = match script_client::panes_of(&live.path, PANES_TIMEOUT) {
+        Ok(mut panes) => {
+            panes.sort_by_key(|p| (p.tab, p.id));
+            panes
+        }
+        Err(err) => {
+            tracing::info!("listing the panes of {}: {err:#}", live.name);
+            Vec::new()
+        }
+    };
+    WorkspaceEntry {
+        name: live.name,
+        clients: live.info.clients,
+        panes,
+    }
+}
+
+/// Gathers the list on a thread of its own and posts it to `mailbox`.
+pub fn spawn(mailbox: Mailbox<Vec<WorkspaceEntry>>) {
+    let spawned = std::thread::Builder::new()
+        .name("workspace-list".into())
+        .spawn(move || {
+            mailbox.post(gather());
+        });
+    if let Err(err) = spawned {
+        tracing::warn!("starting the workspace list: {err}");
+    }
+}
+
+/// The workspace before (`step` -1) or after (+1) `current` in `names`
+/// (sorted), going round; `None` when there is no other.
+pub fn neighbour<'a>(names: &'a [String], current: &str, step: isize) -> Option<&'a str> {
+    if names.len() < 2 {
+        return None;
+    }
+    let len = names.len() as isize;
+    let at = names
+        .iter()
+        .position(|n| n == current)
+        .map_or(if step > 0 { -1 } else { 0 }, |i| i as isize);
+    let next = (at + step).rem_euclid(len);
+    names
+        .get(usize::try_from(next).ok()?)
+        .map(String::as_str)
+        .filter(|n| *n != current)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_go_round_in_name_order() {
+        let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(neighbour(&names, "a", 1), Some("b"));
+        assert_eq!(neighbour(&names, "c", 1), Some("a"));
+        assert_eq!(neighbour(&names, "a", -1), Some("c"));
+        assert_eq!(neighbour(&names[..1], "a", 1), None);
+    }
+}

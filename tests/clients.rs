@@ -1,0 +1,252 @@
+//! Several terminals on one workspace (issue 31): `tilework attach` joins
+//! the terminals attached already. Each test runs the real binary in real
+//! PTYs of different sizes, in a runtime directory of its own.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::Tilework;
+
+/// A runtime directory shared by the test's terminals; its workspaces are
+/// ended when the test is (declare it first: it is dropped last).
+struct Runtime(common::TempDir);
+
+impl Runtime {
+    fn new() -> Self {
+        Self(common::TempDir::new("clients"))
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// A `rows` x `cols` terminal running `tilework ARGS` here.
+    fn start(&self, args: &[&str], rows: u16, cols: u16, env: &[(&str, &str)]) -> Tilework {
+        let runtime = self.path().to_str().unwrap();
+        let mut all = vec![("XDG_RUNTIME_DIR", runtime)];
+        all.extend_from_slice(env);
+        Tilework::start_with(args, rows, cols, &all)
+    }
+
+    /// `tilework ARGS` as a plain command: its stdout.
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new(common::binary())
+            .args(args)
+            .env("XDG_RUNTIME_DIR", self.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn kill(&self, name: &str) {
+        self.run(&["kill", name]);
+    }
+}
+
+fn prompt(tw: &Tilework) {
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+}
+
+/// The last row of a terminal of `rows` rows and `cols` columns.
+fn bottom_row(tw: &Tilework, rows: u16, cols: u16) -> String {
+    tw.row_text(rows - 1, 0, cols)
+}
+
+#[test]
+fn two_terminals_of_different_sizes_both_show_it_and_both_type() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "both"], 24, 80, &[]);
+    prompt(&a);
+    let mut b = rt.start(&["attach", "both"], 30, 100, &[]);
+    prompt(&b);
+    // A is still attached: `ls` counts two terminals.
+    let ls = rt.run(&["ls"]);
+    let row = ls.lines().find(|l| l.starts_with("both ")).unwrap();
+    assert_eq!(row.split_whitespace().nth(3), Some("2"), "{ls}");
+
+    b.type_line("echo from-b-$((2*21))");
+    b.wait_for_text("from-b-42");
+    a.wait_for_text("from-b-42");
+    // B typed last: the layout is B's size; A, smaller, shows its top left
+    // with the cut marker at the end of its own bar, on its last row.
+    a.wait_for("the cut marker on A's bar", |s| {
+        s.contents_between(23, 79, 23, 80).contains('…')
+    });
+    b.wait_for("B's bar on its last row", |s| {
+        !s.contents_between(29, 0, 29, 100).trim().is_empty()
+    });
+
+    a.type_line("echo from-a-$((3*7))");
+    a.wait_for_text("from-a-21");
+    b.wait_for_text("from-a-21");
+    // Now A's size: the marker is gone, B shows the layout at A's size
+    // with its bar still on its own last row.
+    a.wait_for("A uncut", |s| {
+        !s.contents_between(23, 79, 23, 80).contains('…')
+    });
+    b.wait_for("B's bar on its last row", |s| {
+        !s.contents_between(29, 0, 29, 100).trim().is_empty()
+    });
+    assert!(!bottom_row(&a, 24, 80).trim().is_empty());
+    rt.kill("both");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    assert_eq!(b.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    b.assert_terminal_restored();
+}
+
+#[test]
+fn a_read_only_terminal_looks_and_detaches_but_types_nothing() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "look"], 24, 80, &[]);
+    prompt(&a);
+    a.type_line("echo before-$((5*5))");
+    a.wait_for_text("before-25");
+    let mut r = rt.start(&["attach", "-r", "look"], 24, 80, &[]);
+    r.wait_for_text("before-25");
+    r.type_line("echo never-typed");
+    r.wait_for_text("read-only");
+    // A new tab from the read-only terminal is refused too.
+    r.send("\x02c");
+    a.type_line("echo after-$((6*6))");
+    a.wait_for_text("after-36");
+    r.wait_for_text("after-36");
+    assert!(
+        !a.screen_text().contains("never-typed"),
+        "{}",
+        a.screen_text()
+    );
+    assert!(
+        !r.screen_text().contains("never-typed"),
+        "{}",
+        r.screen_text()
+    );
+    assert!(
+        !a.screen_text().contains(" 2:"),
+        "a tab was opened: {}",
+        a.screen_text()
+    );
+    // Its detach key works, and A stays.
+    r.send("\x02d");
+    assert_eq!(r.wait_exit().exit_code(), 0);
+    r.assert_terminal_restored();
+    a.type_line("echo still-$((4*4))");
+    a.wait_for_text("still-16");
+    rt.kill("look");
+    a.wait_exit();
+}
+
+#[test]
+fn a_terminal_killed_with_sigkill_leaves_the_other_typing() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "kept"], 24, 80, &[]);
+    prompt(&a);
+    let b = rt.start(&["attach", "kept"], 24, 80, &[]);
+    prompt(&b);
+    b.signal(nix::sys::signal::Signal::SIGKILL);
+    common::wait_until("ls to count one terminal", || {
+        let ls = rt.run(&["ls"]);
+        ls.lines()
+            .any(|l| l.starts_with("kept ") && l.split_whitespace().nth(3) == Some("1"))
+    });
+    a.type_line("echo alone-$((8*8))");
+    a.wait_for_text("alone-64");
+    rt.kill("kept");
+    a.wait_exit();
+}
+
+#[test]
+fn panes_opened_after_an_attach_get_its_environment() {
+    let rt = Runtime::new();
+    // Variables no test machine sets, named by the config as tmux's
+    // update-environment would name SSH_AUTH_SOCK and DISPLAY.
+    let config = rt.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "update_environment = [\"TW_AGENT\", \"TW_DISPLAY\"]\n",
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let mut a = rt.start(
+        &["--config", config, "--session", "env"],
+        24,
+        100,
+        &[("TW_AGENT", "/first/agent"), ("TW_DISPLAY", ":1")],
+    );
+    prompt(&a);
+    a.type_line("echo first:$TW_AGENT:${TW_DISPLAY-unset}");
+    a.wait_for_text("first:/first/agent::1");
+    // B's shell has a new agent socket and no display.
+    let mut b = rt.start(
+        &["--config", config, "attach", "env"],
+        24,
+        100,
+        &[("TW_AGENT", "/second/agent")],
+    );
+    prompt(&b);
+    // The pane running since keeps its values, as in tmux.
+    b.type_line("echo old-pane:$TW_AGENT");
+    b.wait_for_text("old-pane:/first/agent");
+    // A new pane, opened after B attached.
+    b.send("\x02%");
+    b.wait_for("a second pane", |s| s.contents().matches("$ ").count() >= 4);
+    b.type_line("echo new-pane:$TW_AGENT:${TW_DISPLAY-unset}");
+    b.wait_for_text("new-pane:/second/agent:unset");
+    rt.kill("env");
+    a.wait_exit();
+    b.wait_exit();
+}
+
+#[test]
+fn c_b_s_shows_another_workspace_on_this_terminal_and_c_b_paren_comes_back() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "one"], 24, 80, &[]);
+    prompt(&a);
+    let mut b = rt.start(&["--session", "two"], 24, 80, &[]);
+    prompt(&b);
+    b.type_line("echo in-two-$((9*9))");
+    b.wait_for_text("in-two-81");
+    // The chooser lists both, with their tabs and panes.
+    a.send("\x02s");
+    a.wait_for_text("workspaces");
+    a.wait_for("both workspaces listed", |s| {
+        let text = s.contents();
+        text.contains("one *") && text.contains("two  (1 tabs, 1 panes, 1 terminal)")
+    });
+    // one, its tab, its pane, then two.
+    a.send("\x1b[B\x1b[B\x1b[B\r");
+    a.wait_for_text("in-two-81");
+    a.type_line("echo typed-from-a-$((7*7))");
+    a.wait_for_text("typed-from-a-49");
+    b.wait_for_text("typed-from-a-49");
+    common::wait_until("ls to show one detached and two with two terminals", || {
+        let ls = rt.run(&["ls"]);
+        ls.lines()
+            .any(|l| l.starts_with("one ") && l.contains("detached"))
+            && ls
+                .lines()
+                .any(|l| l.starts_with("two ") && l.split_whitespace().nth(3) == Some("2"))
+    });
+    // C-b ( goes to the previous workspace by name, round: one.
+    a.send("\x02(");
+    a.wait_for("workspace one again", |s| {
+        !s.contents().contains("in-two-81")
+    });
+    a.type_line("echo back-in-one-$((3*3))");
+    a.wait_for_text("back-in-one-9");
+    assert!(
+        !b.screen_text().contains("back-in-one"),
+        "{}",
+        b.screen_text()
+    );
+    rt.kill("one");
+    rt.kill("two");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    b.wait_exit();
+}
