@@ -263,6 +263,7 @@ impl<B: FrameSink> Client<B> {
         )
         .context("drawing a frame")?;
         self.outbox.cursor_style(frame::cursor_style_sequence(ws));
+        self.outbox.cursor_colour(focused_cursor_colour(ws));
         let backend = self.terminal.backend_mut();
         self.outbox
             .write_to(&mut RawWriter(&mut *backend))
@@ -326,4 +327,11 @@ const CLEAR_SCREEN: &[u8] = b"\x1b[H\x1b[2J";
 fn terminal_size(fd: BorrowedFd<'_>) -> std::io::Result<(u16, u16)> {
     let ws = rustix::termios::tcgetwinsize(fd)?;
     Ok((ws.ws_col, ws.ws_row))
+}
+
+/// The cursor colour the focused pane's program set (OSC 12), if any.
+fn focused_cursor_colour(ws: &Workspace) -> Option<(u8, u8, u8)> {
+    use crate::pane::fidelity::colour_sets::{CURSOR, to_rgb8};
+    let pane = ws.focused()?;
+    pane.colour_sets().dynamic(CURSOR).map(to_rgb8)
 }

@@ -9,7 +9,8 @@
 //! character sets, tab stops, insert mode, answers; with [`rep_bound`]
 //! cutting a repeat to what the screen can show) →
 //! [`parse_guard`] (vt100, panics contained) → the screen, with
-//! [`terminal_queries`] answering what vt100 leaves to the embedder; while
+//! [`terminal_queries`] answering what vt100 leaves to the embedder (and
+//! reading [`notifications`]); while
 //! the program redraws inside a synchronized update, the pane shows the
 //! screen of the update's start ([`sync_update`]). Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
@@ -33,6 +34,7 @@ pub mod history_text;
 pub mod history_window;
 mod id;
 pub mod input_queue;
+pub mod notifications;
 pub mod osc_guard;
 pub mod parse_guard;
 pub mod process;

@@ -1,6 +1,7 @@
 //! Drawing: reads state, never changes it. [`frame`] lays out one frame,
 //! [`pane_view`] draws a pane's screen into the buffer (through [`cache`],
-//! which converts only what changed), [`dividers`] between panes in tmux's
+//! which converts only what changed; [`pane_colours`] in the colours the
+//! pane's program set), [`dividers`] between panes in tmux's
 //! look, [`status_bar`], [`popups`], [`which_key`], [`pane_numbers`] and the
 //! overlays draw on top, and [`painter`] sends the terminal only the rows
 //! that differ.
@@ -12,6 +13,7 @@ pub mod fps_overlay;
 pub mod frame;
 pub mod help_overlay;
 pub mod painter;
+pub mod pane_colours;
 pub mod pane_numbers;
 pub mod pane_view;
 pub mod popups;

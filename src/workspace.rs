@@ -21,13 +21,16 @@
 //! - `pane_limit`: how many panes may be open at once (`max_panes`).
 //! - `recent`: the tab and pane focused before (`last-tab`,
 //!   `last-pane`), and moving a tab along the list.
-//! - [`place`]: a pane's directory and git branch, for the status bar.
+//! - [`place`]: a pane's directory and git branch, for the status bar;
+//!   `notices`: programs' notifications waiting to be seen (`attention`:
+//!   which are kept and which show).
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
 //!
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
 
+mod attention;
 mod environment;
 pub mod floating;
 pub mod foreground;
@@ -38,6 +41,7 @@ pub mod layout;
 mod member;
 pub mod name_lookup;
 pub mod naming;
+mod notices;
 pub mod pane_frame;
 mod pane_launch;
 mod pane_life;

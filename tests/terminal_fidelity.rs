@@ -335,6 +335,26 @@ fn decrqm_says_synchronized_updates_are_known_and_whether_one_is_open() {
     );
 }
 
+/// vt100 follows origin mode without telling it: the layer follows it too,
+/// per grid and with the saved cursor, as vt100 keeps it.
+#[test]
+fn decrqm_answers_origin_mode() {
+    assert_eq!(
+        answers_to(b"\x1b[?6$p\x1b[?6h\x1b[?6$p\x1b[?6l\x1b[?6$p"),
+        "\x1b[?6;2$y\x1b[?6;1$y\x1b[?6;2$y"
+    );
+    // Saved with the cursor; the alternate grid starts without it; DECSTR
+    // and RIS end it.
+    assert_eq!(
+        answers_to(b"\x1b[?6h\x1b7\x1b[?6l\x1b8\x1b[?6$p\x1b[?1049h\x1b[?6$p\x1b[?1049l\x1b[?6$p"),
+        "\x1b[?6;1$y\x1b[?6;2$y\x1b[?6;1$y"
+    );
+    assert_eq!(
+        answers_to(b"\x1b[?6h\x1b[!p\x1b[?6$p\x1b[?6h\x1bc\x1b[?6$p"),
+        "\x1b[?6;2$y\x1b[?6;2$y"
+    );
+}
+
 #[test]
 fn xtversion_names_tilework() {
     assert_eq!(

@@ -173,6 +173,7 @@ fn run_workspace(
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
     ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.set_editor_ansi(opts.config.editor_ansi);
+    ws.set_notifications(opts.config.notifications);
     ws.set_max_panes(opts.config.max_panes);
     ws.set_update_environment(opts.config.update_environment.clone());
     ws.update_environment(&first_env);

@@ -2,15 +2,17 @@
 //! budget and the parse time slice, the pane awaiting a key's echo first
 //! and flooding panes on a small slice meanwhile; while the user types,
 //! the other panes share one allowance (`typing_throttle`). What parsing
-//! turns up (a bell, a program's clipboard write, activity in a hidden
-//! tab) goes to the client and the status bar.
+//! turns up (a bell, a notification, a program's clipboard write, activity
+//! in a hidden tab) goes to the client and the status bar.
 
 use std::os::fd::BorrowedFd;
 use std::time::Instant;
 
 use super::event_loop::{App, ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, PANE_TIME_BUDGET};
 use super::typing_throttle;
+use crate::config::Notifications;
 use crate::pane::PaneId;
+use crate::pane::notifications::Notification;
 use crate::terminal::frame_sink::FrameSink;
 
 impl<B: FrameSink> App<B> {
@@ -34,6 +36,10 @@ impl<B: FrameSink> App<B> {
         if !others.is_empty() {
             self.feed_rotation = self.feed_rotation.wrapping_add(1);
             others.rotate_left(self.feed_rotation % others.len());
+        }
+        if self.ws.drop_seen_notifications() {
+            // The pane was focused: its notification leaves the status bar.
+            self.clock.changed();
         }
         let now = Instant::now();
         // Seen before their channels are emptied below, which keeps a
@@ -100,6 +106,11 @@ impl<B: FrameSink> App<B> {
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
                 };
+                let notification = pane.take_notification();
+                let notified = notification.is_some_and(|n| self.notified(id, &n));
+                let Some(pane) = self.ws.pane_mut(id) else {
+                    continue;
+                };
                 let bell = pane.take_bell();
                 let shown = visible
                     .get_or_insert_with(|| self.ws_visible_ids())
@@ -114,7 +125,7 @@ impl<B: FrameSink> App<B> {
                         }
                     }
                 } else {
-                    hidden_activity.push((id, bell));
+                    hidden_activity.push((id, bell || notified));
                 }
                 if self.clock.output_from(id, shown) {
                     self.metrics.key_reflected();
@@ -146,6 +157,26 @@ impl<B: FrameSink> App<B> {
             }
         }
         more
+    }
+
+    /// Pane `id`'s program sent `notification`: kept for the status bar
+    /// and passed on, as the config says. Returns whether it marks the tab.
+    fn notified(&mut self, id: PaneId, notification: &Notification) -> bool {
+        let mode = self.ws.notifications();
+        if mode == Notifications::Off {
+            return false;
+        }
+        if self.ws.note_notification(id, notification.summary()) {
+            self.clock.changed();
+        }
+        if mode == Notifications::Forward {
+            let forward = notification.forward();
+            for client in &mut self.clients {
+                client.outbox.notify(forward.clone());
+            }
+            self.clock.changed();
+        }
+        true
     }
 
     /// The panes whose PTY the loop holds (see `pane::reader_gate`) and

@@ -110,6 +110,15 @@ pub fn default_toml() -> String {
     line("# the workspace running for `tilework attach`; \"quit\" ends it.");
     line("# on_hangup = \"detach\"");
     line("");
+    line("# Notifications programs send (OSC 9, OSC 777 notify, kitty's OSC 99): \"status\"");
+    line("# marks the pane's tab and shows the text in the status bar until you focus");
+    line("# the pane; \"forward\" also passes them (sanitized) to your terminal, for a");
+    line("# desktop notification; \"off\" ignores them.");
+    line(&format!(
+        "# notifications = {}",
+        toml_string(d.notifications.name())
+    ));
+    line("");
     line("# With several terminals attached (`tilework attach` joins), the layout");
     line("# takes the size of the \"latest\" one to type, the \"smallest\" or the");
     line("# \"largest\"; a smaller terminal shows its top left, marked `…`.");
@@ -251,10 +260,10 @@ mod tests {
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            // `on_hangup`, `window_size`, `update_environment`, the three
-            // of saving, then `[theme]` and `[status]`: name, borders;
-            // left, right, clock.
-            13 + 1 + 3 + km.prefixed.len() + km.direct.len() + 5,
+            // `on_hangup`, `window_size`, `update_environment`,
+            // `notifications`, the three of saving, then `[theme]` and
+            // `[status]`: name, borders; left, right, clock.
+            13 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

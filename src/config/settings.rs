@@ -62,6 +62,29 @@ pub enum OnHangup {
     Quit,
 }
 
+/// What becomes of programs' notifications (OSC 9, 777, 99):
+/// `notifications`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Notifications {
+    /// Ignored.
+    Off,
+    /// The pane's tab is marked and the status bar shows the text.
+    Status,
+    /// As `Status`, and passed on (sanitized) to the user's terminal.
+    #[default]
+    Forward,
+}
+
+impl Notifications {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Off => "off",
+            Self::Status => "status",
+            Self::Forward => "forward",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub keymap: Keymap,
@@ -108,6 +131,7 @@ pub struct Config {
     /// When the terminal hangs up (ssh dropped, window closed): detach and
     /// keep running, or quit.
     pub on_hangup: OnHangup,
+    pub notifications: Notifications,
     /// Whose size the layout takes with several terminals attached.
     pub window_size: crate::config::clients::WindowSize,
     /// Variables an attaching terminal brings for new panes.
@@ -136,6 +160,7 @@ impl Default for Config {
             editor_ansi: false,
             terminal_colours: [None; 3],
             on_hangup: OnHangup::Detach,
+            notifications: Notifications::default(),
             window_size: crate::config::clients::WindowSize::Latest,
             update_environment: crate::config::clients::default_update_environment(),
             saving: crate::config::saving::Saving::default(),
@@ -300,6 +325,19 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
                 )
             })?);
         }
+    }
+    if let Some(notifications) = &raw.notifications {
+        config.notifications = match notifications.get_ref().as_str() {
+            "off" => Notifications::Off,
+            "status" => Notifications::Status,
+            "forward" => Notifications::Forward,
+            other => {
+                return Err(err(
+                    notifications.span(),
+                    format!("notifications is \"off\", \"status\" or \"forward\", not {other:?}"),
+                ));
+            }
+        };
     }
     if let Some(on_hangup) = &raw.on_hangup {
         config.on_hangup = match on_hangup.get_ref().as_str() {
@@ -490,6 +528,7 @@ struct RawConfig {
     terminal_background: Option<Spanned<String>>,
     terminal_cursor: Option<Spanned<String>>,
     on_hangup: Option<Spanned<String>>,
+    notifications: Option<Spanned<String>>,
     window_size: Option<Spanned<String>>,
     update_environment: Option<Vec<String>>,
     persist_history: Option<bool>,
@@ -656,6 +695,16 @@ mod tests {
     fn empty_file_gives_defaults() {
         assert_eq!(parse_ok(""), Config::default());
         assert_eq!(parse_ok("# nothing\n\n"), Config::default());
+    }
+
+    #[test]
+    fn notifications_are_forwarded_by_default_and_can_stay_home() {
+        assert_eq!(Config::default().notifications, Notifications::Forward);
+        let c = parse_ok("notifications = \"status\"");
+        assert_eq!(c.notifications, Notifications::Status);
+        assert!(
+            parse_err("notifications = \"loud\"").contains("\"off\", \"status\" or \"forward\"")
+        );
     }
 
     #[test]

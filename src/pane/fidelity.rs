@@ -30,15 +30,18 @@
 //! `CSI u`; IND and NEL; DECSTR; `?1047` / `?1048`; DECALN; HTS, TBC, CHT,
 //! CBT; IRM; no auto-wrap (`?7l`); SGR colon forms and styled underlines
 //! ([`sgr`]); background colour erase for IL, DL, SU and SD; focus event
-//! mode `?1004`; the kitty keyboard flags ([`keyboard`]); XTVERSION,
-//! DECRQM and OSC 10/11/12 answers.
+//! mode `?1004`; the kitty keyboard flags ([`keyboard`]); the colours a
+//! program sets for its pane ([`colour_sets`]); XTVERSION, DECRQM and
+//! OSC 4/10/11/12 answers.
 //!
 //! [`rep_bound`]: crate::pane::rep_bound
 
 pub mod answers;
 pub mod charsets;
+pub mod colour_sets;
 mod follower;
 pub mod keyboard;
+mod modes;
 pub mod sgr;
 pub mod tabs;
 
@@ -55,36 +58,13 @@ use follower::{Blanked, Follower, KeyboardChange, Last, Replace, Stop};
 use keyboard::KeyboardFlags;
 use tabs::TabStops;
 
+pub use modes::Modes;
+
 const ESC: u8 = 0x1b;
 const CAN: u8 = 0x18;
 const SO: u8 = 0x0e;
 const SI: u8 = 0x0f;
 const TAB: u8 = 0x09;
-
-/// Modes vt100 does not keep, as the program set them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Modes {
-    /// IRM (`CSI 4 h`): printed characters push the rest of the row right.
-    pub insert: bool,
-    /// DECAWM (`CSI ? 7 h`, on by default): text wraps at the last column.
-    pub autowrap: bool,
-    /// `CSI ? 1004 h`: the program wants `CSI I` / `CSI O` on focus changes.
-    pub focus_events: bool,
-    /// `CSI ? 2026 h`: the program is inside a synchronized update (what
-    /// the pane shows meanwhile is `sync_update`'s; this answers DECRQM).
-    pub synchronized: bool,
-}
-
-impl Default for Modes {
-    fn default() -> Self {
-        Self {
-            insert: false,
-            autowrap: true,
-            focus_events: false,
-            synchronized: false,
-        }
-    }
-}
 
 /// Bytes vte is given at once from output that holds invalid UTF-8
 /// (see [`Fidelity::process`]).
@@ -189,6 +169,7 @@ impl Fidelity {
                 stop: None,
                 sgr: Vec::new(),
                 private_modes: Vec::new(),
+                colour_sets: colour_sets::ColourSets::default(),
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
@@ -230,6 +211,11 @@ impl Fidelity {
     /// The modes vt100 does not keep.
     pub fn modes(&self) -> Modes {
         self.follower.modes
+    }
+
+    /// The colours the program set for its pane (OSC 4, 10, 11, 12).
+    pub fn colour_sets(&self) -> &colour_sets::ColourSets {
+        &self.follower.colour_sets
     }
 
     /// The kitty keyboard flags in force on the main or alternate screen.
@@ -531,12 +517,17 @@ impl Fidelity {
                 parse_guard::process(parser, through)?;
                 let screen = parser.screen();
                 let flags = self.keyboard.current(screen.alternate_screen());
+                let sets = &mut self.follower.colour_sets;
+                let colours = sets.effective(&self.colours);
                 self.out.clear();
+                if let answers::Query::Palette { bel } = query {
+                    sets.answer_palette(bel, &mut self.out);
+                }
                 answers::answer(
                     query,
                     screen,
                     &self.follower.modes,
-                    (flags, &self.colours),
+                    (flags, &colours),
                     &mut self.out,
                 );
                 parser.callbacks_mut().answer(&self.out);

@@ -15,6 +15,7 @@ use crate::pane::PaneId;
 use crate::pane::damage::{Change, Damage, DamageLog};
 use crate::pane::fast_forward::FastForward;
 use crate::pane::fidelity::Modes;
+use crate::pane::fidelity::colour_sets::ColourSets;
 use crate::pane::history::History;
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
@@ -58,6 +59,10 @@ pub struct Pane {
     spawn_error: Option<String>,
     cwd: Option<String>,
     bell: bool,
+    /// The newest notification the program sent, not yet taken.
+    notification: Option<crate::pane::notifications::Notification>,
+    /// The colour sets' generation the damage has told of.
+    colours_noted: u64,
     /// The newest OSC 52 clipboard write (base64), not yet handled.
     clipboard: Option<Vec<u8>>,
     output_closed: bool,
@@ -184,6 +189,8 @@ impl Pane {
             spawn_error: None,
             cwd: None,
             bell: false,
+            colours_noted: 0,
+            notification: None,
             clipboard: None,
             output_closed: false,
             unfed: Unfed::default(),
@@ -370,6 +377,12 @@ impl Pane {
     }
 
     fn drain_parser_events(&mut self) {
+        let colours = self.fast_forward.fidelity().colour_sets().generation();
+        if colours != self.colours_noted {
+            // Every cell may be drawn in other colours now.
+            self.colours_noted = colours;
+            self.damage.note(Change::ScreenReplaced);
+        }
         let events = self.parser.callbacks_mut();
         if let Some(title) = events.title.take() {
             self.title = Some(title);
@@ -379,6 +392,9 @@ impl Pane {
             self.cwd = Some(cwd);
         }
         self.bell |= std::mem::take(&mut events.bell);
+        if let Some(notification) = events.notification.take() {
+            self.notification = Some(notification);
+        }
         if let Some(data) = events.clipboard.pop() {
             self.clipboard = Some(data);
         }
@@ -531,6 +547,11 @@ impl Pane {
         self.fast_forward.fidelity().modes()
     }
 
+    /// The colours the program set for this pane (OSC 4, 10, 11, 12).
+    pub fn colour_sets(&self) -> &ColourSets {
+        self.fast_forward.fidelity().colour_sets()
+    }
+
     /// Whether the program asked for focus events (`CSI ? 1004 h`).
     pub fn wants_focus_events(&self) -> bool {
         self.fidelity_modes().focus_events
@@ -593,6 +614,11 @@ impl Pane {
     /// The program's newest clipboard write (base64), if any.
     pub fn take_clipboard(&mut self) -> Option<Vec<u8>> {
         self.clipboard.take()
+    }
+
+    /// The newest notification (OSC 9, 777, 99) since the last call.
+    pub fn take_notification(&mut self) -> Option<crate::pane::notifications::Notification> {
+        self.notification.take()
     }
 
     pub fn take_bell(&mut self) -> bool {

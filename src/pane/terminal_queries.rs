@@ -1,11 +1,12 @@
 //! What vt100 leaves to the embedder: answers to terminal queries, titles,
-//! the bell and the working directory a shell reports.
+//! the bell, notifications and the working directory a shell reports.
 //!
 //! vt100 sends no replies. Shells and libraries that ask for the cursor
 //! position or device attributes wait (crossterm 2 s, some shells forever)
 //! unless we answer, so every pane's parser carries this state object and
 //! the pane forwards `replies` to the child after each `process` call.
 
+use crate::pane::notifications::{self, KittyChunks, Notification};
 use crate::sanitize::sanitize_title;
 
 /// Collected while parsing; drained by the pane after each chunk.
@@ -21,6 +22,10 @@ pub struct PaneEvents {
     /// OSC 52 clipboard writes (base64 data, checked by vt100), newest last.
     /// Whether they reach the user's terminal is the config's decision.
     pub clipboard: Vec<Vec<u8>>,
+    /// The newest notification (OSC 9, 777, 99), already sanitized.
+    pub notification: Option<Notification>,
+    /// A kitty notification whose last chunk has not come yet.
+    pub kitty_chunks: KittyChunks,
 }
 
 /// At most this much base64 per clipboard write (about 768 KB of text):
@@ -87,6 +92,8 @@ impl vt100::Callbacks for PaneEvents {
             && let Some(url) = params.get(1)
         {
             self.cwd = parse_osc7_path(url);
+        } else if let Some(notification) = notifications::from_osc(params, &mut self.kitty_chunks) {
+            self.notification = Some(notification);
         }
     }
 }
@@ -200,6 +207,16 @@ mod tests {
         p.callbacks_mut().clipboard.clear();
         p.process(b"\x1b]52;c;not base64!\x07\x1b]52;c;\x1b[2J\x07");
         assert!(p.callbacks().clipboard.is_empty());
+    }
+
+    #[test]
+    fn notifications_are_noticed_sanitized() {
+        let mut p = parser();
+        p.process(b"\x1b]777;notify;agent;needs \xe2\x80\xae input\x1b\\");
+        let n = p.callbacks_mut().notification.take().unwrap();
+        assert_eq!(n.summary(), "agent: needs  input");
+        p.process(b"\x1b]9;done\x07");
+        assert_eq!(p.callbacks().notification.as_ref().unwrap().body, "done");
     }
 
     #[test]

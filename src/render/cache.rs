@@ -24,7 +24,9 @@ use crate::input::ui_state::Mode;
 use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::damage::Damage;
+use crate::pane::fidelity::colour_sets::ColourSets;
 use crate::pane::screen::{ScreenSnapshot, ScreenView};
+use crate::render::pane_colours;
 use crate::render::pane_view::render_row;
 use crate::render::status_bar::hints_for;
 
@@ -71,6 +73,8 @@ struct PaneCache {
     /// benches) correct, comparing screens instead.
     damage: Damage,
     damage_generation: u64,
+    /// The generation of the pane's colour sets the image shows.
+    colours: u64,
 }
 
 /// What a pane's border shows, as far as telling it changed goes.
@@ -206,7 +210,16 @@ impl RenderCache {
             changed: Vec::new(),
             damage: Damage::Full,
             damage_generation: NEVER_DRAWN,
+            colours: 0,
         });
+        let colours = pane.colour_sets().generation();
+        if entry.colours != colours {
+            // Every cell may take other colours, though the screen is the
+            // same: compared with the image, not with a copy of the screen.
+            entry.colours = colours;
+            entry.prev = None;
+            entry.damage = Damage::Full;
+        }
         let generation = pane.damage_generation();
         let same_shape = entry.size == size && entry.live == live;
         let partial = in_place.is_some();
@@ -224,6 +237,10 @@ impl RenderCache {
         }
         let same_shape = entry.size == size && entry.live == live;
         let up_to_date = same_shape && entry.generation == generation;
+        let look = Look {
+            screen: pane.screen(),
+            colours: pane.colour_sets(),
+        };
         let mut stale = false;
         let mut mostly_changed = false;
         if !up_to_date {
@@ -231,11 +248,10 @@ impl RenderCache {
                 stale = true;
             } else {
                 mostly_changed = if entry.lent {
-                    update(entry, frame, inner, pane.screen(), size, live, generation)
+                    update(entry, frame, inner, look, size, live, generation)
                 } else {
                     let mut own = std::mem::take(&mut entry.buf);
-                    let mostly =
-                        update(entry, &mut own, size, pane.screen(), size, live, generation);
+                    let mostly = update(entry, &mut own, size, look, size, live, generation);
                     entry.buf = own;
                     mostly
                 };
@@ -301,11 +317,12 @@ fn update(
     entry: &mut PaneCache,
     image: &mut Buffer,
     at: Rect,
-    screen: ScreenView<'_>,
+    look: Look<'_>,
     size: Rect,
     live: bool,
     generation: u64,
 ) -> bool {
+    let screen = look.screen;
     let rows = size.height.min(screen.size().0.get());
     // The image shows the same grid: it can be brought up to date row by row.
     let in_place = live
@@ -327,7 +344,7 @@ fn update(
         (true, Damage::None) => {}
         (true, Damage::Rows(first, last)) => {
             for row in first..=last.min(rows.saturating_sub(1)) {
-                render_row(screen, row, at, image);
+                draw_row(look, row, at, image);
                 entry.changed.push(row);
             }
             entry.prev_behind = entry.prev_behind.merge(Damage::Rows(first, last));
@@ -336,8 +353,8 @@ fn update(
             // Taken: the old clone is gone before a new one is made (two
             // at once were part of a flood's peak memory).
             let changed = match entry.prev.take() {
-                Some(prev) => redraw_differing(entry, &prev, screen, rows, image, at),
-                None => redraw_compared(entry, screen, rows, image, at),
+                Some(prev) => redraw_differing(entry, &prev, look, rows, image, at),
+                None => redraw_compared(entry, look, rows, image, at),
             };
             // Most rows changed (a flood, a full repaint): the next frame
             // likely changes them again, and a clone to compare with would
@@ -358,7 +375,7 @@ fn update(
                 *image = Buffer::empty(size);
             }
             for row in 0..rows {
-                render_row(screen, row, size, image);
+                draw_row(look, row, size, image);
             }
             entry.placed = None;
             // History screens carry their whole scrollback: too big to
@@ -379,7 +396,7 @@ fn update(
 fn redraw_differing(
     entry: &mut PaneCache,
     prev: &ScreenSnapshot,
-    screen: ScreenView<'_>,
+    look: Look<'_>,
     rows: u16,
     image: &mut Buffer,
     at: Rect,
@@ -390,13 +407,13 @@ fn redraw_differing(
         Damage::Full => true,
     };
     let mut changed = 0;
-    for (row, differs) in screen.rows_changed_since(prev).enumerate() {
+    for (row, differs) in look.screen.rows_changed_since(prev).enumerate() {
         let Ok(row) = u16::try_from(row) else { break };
         if row >= rows {
             break;
         }
         if differs || behind(row) {
-            render_row(screen, row, at, image);
+            draw_row(look, row, at, image);
             entry.changed.push(row);
             changed += 1;
         }
@@ -410,7 +427,7 @@ fn redraw_differing(
 /// rows changed pays anyway.
 fn redraw_compared(
     entry: &mut PaneCache,
-    screen: ScreenView<'_>,
+    look: Look<'_>,
     rows: u16,
     image: &mut Buffer,
     at: Rect,
@@ -421,7 +438,7 @@ fn redraw_compared(
     for row in 0..rows {
         // `render_row` draws row `row` on line `at.y + row` of its buffer.
         line.area.y = at.y + row;
-        render_row(screen, row, at, &mut line);
+        draw_row(look, row, at, &mut line);
         let Some(start) = index_of(image, Position::new(at.x, at.y + row)) else {
             break;
         };
@@ -434,6 +451,21 @@ fn redraw_compared(
         }
     }
     changed
+}
+
+/// A pane's screen as shown, with the colours its program set.
+#[derive(Clone, Copy)]
+struct Look<'a> {
+    screen: ScreenView<'a>,
+    colours: &'a ColourSets,
+}
+
+/// `render_row`, then the program's colours over the default ones.
+fn draw_row(look: Look<'_>, row: u16, at: Rect, buf: &mut Buffer) {
+    render_row(look.screen, row, at, buf);
+    if !look.colours.is_empty() {
+        pane_colours::recolour_line(buf, at, row, look.colours);
+    }
 }
 
 /// Where `at` is in `buf`'s cells, if inside it.

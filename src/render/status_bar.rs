@@ -2,7 +2,7 @@
 //! mode, the focused pane and its title at the left and hints for the keys
 //! a newcomer needs first at the right; also the directory, git branch,
 //! host, clock and text of the user's own. A notice replaces the right
-//! side for a moment.
+//! side for a moment; a program's notification, until its pane is focused.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -228,7 +228,13 @@ impl StatusBar<'_> {
         let text = match self.ui.state.notice() {
             Some(text) => text.to_string(),
             None if broadcast => "BROADCAST: keys go to every pane of this tab".into(),
-            None => return None,
+            // A program asked for attention: which pane, and what it said.
+            None => match self.ws.notification() {
+                Some((id, text)) => {
+                    format!("{}: {}", truncate(self.ws.pane_title(id), 20), text)
+                }
+                None => return None,
+            },
         };
         Some(Piece {
             text,

@@ -1,9 +1,13 @@
 //! Side effects on the user's terminal besides the picture: the clipboard
-//! (OSC 52), the bell and the cursor's shape. They are collected between
+//! (OSC 52), the bell, programs' notifications and the cursor's shape and
+//! colour. They are collected between
 //! frames and written inside the next frame's synchronized update, so they
 //! cost no `write(2)` of their own.
 
 use std::io::{self, Write};
+
+/// Notifications passed on with one frame, at most.
+const MAX_NOTIFICATIONS: usize = 4;
 
 #[derive(Default)]
 pub struct Outbox {
@@ -14,12 +18,19 @@ pub struct Outbox {
     from_program: Option<Vec<u8>>,
     from_user: Option<Vec<u8>>,
     bell: bool,
+    /// Programs' notifications to pass on (sanitized, see
+    /// `pane::notifications`), the newest few.
+    notifications: Vec<Vec<u8>>,
     /// Turn on the kitty keyboard flags tilework wants (a terminal that
     /// speaks the protocol just attached).
     kitty_keyboard: bool,
     /// The cursor shape wanted (DECSCUSR) and the one last written.
     cursor_style: &'static [u8],
     written_cursor_style: &'static [u8],
+    /// The cursor colour the focused pane's program set (OSC 12), and the
+    /// one last written (`None`: the terminal's own).
+    cursor_colour: Option<(u8, u8, u8)>,
+    written_cursor_colour: Option<(u8, u8, u8)>,
 }
 
 impl Outbox {
@@ -41,6 +52,15 @@ impl Outbox {
         self.bell = true;
     }
 
+    /// A program's notification, written anew from its sanitized text. A
+    /// program sending them in a loop passes on the newest few per frame.
+    pub fn notify(&mut self, sequence: Vec<u8>) {
+        if self.notifications.len() >= MAX_NOTIFICATIONS {
+            self.notifications.remove(0);
+        }
+        self.notifications.push(sequence);
+    }
+
     /// With the next frame, turn on the kitty keyboard flags tilework wants
     /// (see `outer_terminal::push_kitty_flags`).
     pub fn push_kitty_keyboard(&mut self) {
@@ -51,6 +71,7 @@ impl Outbox {
     /// detach): nothing written to the last one is there.
     pub fn terminal_changed(&mut self) {
         self.written_cursor_style = b"";
+        self.written_cursor_colour = None;
         self.kitty_keyboard = false;
     }
 
@@ -58,6 +79,12 @@ impl Outbox {
     /// differs from the last one written.
     pub fn cursor_style(&mut self, sequence: &'static [u8]) {
         self.cursor_style = sequence;
+    }
+
+    /// The cursor colour the focused pane's program set, if any; written
+    /// (or reset, OSC 112) only when it differs from the last one written.
+    pub fn cursor_colour(&mut self, colour: Option<(u8, u8, u8)>) {
+        self.cursor_colour = colour;
     }
 
     /// Writes and forgets everything pending.
@@ -69,11 +96,21 @@ impl Outbox {
             out.write_all(self.cursor_style)?;
             self.written_cursor_style = self.cursor_style;
         }
+        if self.cursor_colour != self.written_cursor_colour {
+            match self.cursor_colour {
+                Some((r, g, b)) => write!(out, "\x1b]12;#{r:02x}{g:02x}{b:02x}\x07")?,
+                None => out.write_all(b"\x1b]112\x07")?,
+            }
+            self.written_cursor_colour = self.cursor_colour;
+        }
         for osc52 in [self.from_program.take(), self.from_user.take()]
             .into_iter()
             .flatten()
         {
             out.write_all(&osc52)?;
+        }
+        for notification in self.notifications.drain(..) {
+            out.write_all(&notification)?;
         }
         if std::mem::take(&mut self.bell) {
             out.write_all(b"\x07")?;
@@ -109,6 +146,28 @@ mod tests {
             b"\x1b[5 q\x1b]52;c;aGk=\x07\x1b]52;c;eW8=\x07\x07"
         );
         assert_eq!(written(&mut outbox), b"");
+    }
+
+    #[test]
+    fn a_flood_of_notifications_passes_on_the_newest_few() {
+        let mut outbox = Outbox::default();
+        for i in 0..10 {
+            outbox.notify(format!("<{i}>").into_bytes());
+        }
+        assert_eq!(written(&mut outbox), b"<6><7><8><9>");
+        assert_eq!(written(&mut outbox), b"");
+    }
+
+    #[test]
+    fn the_cursor_colour_is_written_when_it_changes_and_reset_after() {
+        let mut outbox = Outbox::default();
+        outbox.cursor_colour(None);
+        assert_eq!(written(&mut outbox), b"");
+        outbox.cursor_colour(Some((255, 0, 16)));
+        assert_eq!(written(&mut outbox), b"\x1b]12;#ff0010\x07");
+        assert_eq!(written(&mut outbox), b"");
+        outbox.cursor_colour(None);
+        assert_eq!(written(&mut outbox), b"\x1b]112\x07");
     }
 
     #[test]

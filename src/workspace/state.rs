@@ -68,6 +68,8 @@ pub struct Workspace {
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
+    /// Programs' notifications waiting to be seen.
+    pub(super) kept_notifications: crate::workspace::notices::Notices,
     /// The tab shown before the one shown now, by serial (`last-tab`).
     pub(super) last_tab: Option<u64>,
     /// For the status bar (see [`Workspace::take_notices`]).
@@ -108,6 +110,7 @@ impl Workspace {
             max_panes: crate::config::profile::MAX_PANES,
             update_names: crate::config::clients::default_update_environment(),
             terminal_colours: [None; 3],
+            kept_notifications: Default::default(),
             last_tab: None,
             notices: Vec::new(),
             last_exit: None,

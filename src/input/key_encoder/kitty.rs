@@ -19,7 +19,9 @@
 //! The key code is the key's base (unshifted) character; what crossterm
 //! reports for a shifted symbol (`%` with Shift) is the only key known,
 //! so it is sent as it is. Cursor, editing and function keys keep their
-//! xterm forms, with the modifiers (and event type) in the parameters.
+//! xterm CSI forms, with the modifiers (and event type) in the parameters;
+//! F1-F4 and the cursor keys are CSI even unmodified and in application
+//! cursor mode (`CSI P`, `CSI A`), as kitty's own encoder sends them.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -87,7 +89,11 @@ impl Fields {
         }
         if rest {
             out.push(b';');
-            push_decimal(self.mods + 1, out);
+            // Text alone leaves the modifiers empty (`CSI 97;;97u`), as
+            // kitty writes it.
+            if self.mods != 0 || self.event != 1 {
+                push_decimal(self.mods + 1, out);
+            }
             if self.event != 1 {
                 out.push(b':');
                 push_decimal(u32::from(self.event), out);
@@ -149,14 +155,15 @@ pub(super) fn encode_key(key: &KeyEvent, modes: KeyModes, out: &mut Vec<u8>) -> 
         KeyCode::Backspace => Fields::new(127, mods, event).push(b'u', out),
         KeyCode::BackTab => Fields::new(9, mods | SHIFT_BIT, event).push(b'u', out),
         KeyCode::Esc => Fields::new(27, mods, event).push(b'u', out),
+        // Under the protocol these keys are CSI sequences even without
+        // modifiers and in application cursor mode (kitty sends SS3 only
+        // when no flag is set).
         KeyCode::Up
         | KeyCode::Down
         | KeyCode::Right
         | KeyCode::Left
         | KeyCode::Home
-        | KeyCode::End
-            if mods != 0 || event != 1 =>
-        {
+        | KeyCode::End => {
             let letter = match key.code {
                 KeyCode::Up => b'A',
                 KeyCode::Down => b'B',
@@ -167,7 +174,7 @@ pub(super) fn encode_key(key: &KeyEvent, modes: KeyModes, out: &mut Vec<u8>) -> 
             };
             Fields::new(1, mods, event).push(letter, out);
         }
-        KeyCode::F(n @ 1..=4) if mods != 0 || event != 1 => {
+        KeyCode::F(n @ 1..=4) => {
             // F3 is `CSI 13 ~`: `CSI 1 ; m R` reads as a cursor report.
             match n {
                 3 => Fields::new(13, mods, event).push(b'~', out),
@@ -254,6 +261,11 @@ mod tests {
         ("C-Up", KeyCode::Up, CTRL, PRESS, 1, b"\x1b[1;5A"),
         ("C-F3 is not a cursor report", KeyCode::F(3), CTRL, PRESS, 1, b"\x1b[13;5~"),
         ("S-F1", KeyCode::F(1), SHIFT, PRESS, 1, b"\x1b[1;2P"),
+        ("F1 is CSI P", KeyCode::F(1), NONE, PRESS, 1, b"\x1b[P"),
+        ("F2 is CSI Q", KeyCode::F(2), NONE, PRESS, 1, b"\x1b[Q"),
+        ("F3 is CSI 13~", KeyCode::F(3), NONE, PRESS, 1, b"\x1b[13~"),
+        ("F4 is CSI S", KeyCode::F(4), NONE, PRESS, 1, b"\x1b[S"),
+        ("End", KeyCode::End, NONE, PRESS, 1, b"\x1b[F"),
         ("F5", KeyCode::F(5), NONE, PRESS, 1, b"\x1b[15~"),
         ("A-Delete", KeyCode::Delete, ALT, PRESS, 1, b"\x1b[3;3~"),
         // Flag 2: repeats and releases of keys sent as sequences.
@@ -273,7 +285,7 @@ mod tests {
         ("Backspace", KeyCode::Backspace, NONE, PRESS, 8, b"\x1b[127u"),
         ("a release", KeyCode::Char('a'), NONE, RELEASE, 10, b"\x1b[97;1:3u"),
         // Flag 16 (with 8): the text typed.
-        ("a with its text", KeyCode::Char('a'), NONE, PRESS, 24, b"\x1b[97;1;97u"),
+        ("a with its text", KeyCode::Char('a'), NONE, PRESS, 24, b"\x1b[97;;97u"),
         ("S-a with its text", KeyCode::Char('A'), SHIFT, PRESS, 24, b"\x1b[97;2;65u"),
         ("C-a types no text", KeyCode::Char('a'), CTRL, PRESS, 24, b"\x1b[97;5u"),
         // Flags 2, 4 or 16 alone change nothing.
@@ -294,5 +306,31 @@ mod tests {
             );
             assert_eq!(sent, !want.is_empty(), "{what}");
         }
+    }
+
+    /// Kitty's own encoder sends SS3 cursor keys only with no flag set.
+    #[test]
+    fn cursor_keys_are_csi_in_application_mode_under_the_protocol() {
+        for (code, want) in [
+            (KeyCode::Up, &b"\x1b[A"[..]),
+            (KeyCode::Left, b"\x1b[D"),
+            (KeyCode::Home, b"\x1b[H"),
+            (KeyCode::End, b"\x1b[F"),
+        ] {
+            let mut out = Vec::new();
+            let app = KeyModes {
+                application_cursor: true,
+                kitty_flags: 1,
+            };
+            super::super::encode_key(&KeyEvent::new(code, NONE), app, &mut out);
+            assert_eq!(out, want, "{code:?}");
+        }
+        let mut out = Vec::new();
+        let legacy = KeyModes {
+            application_cursor: true,
+            kitty_flags: 0,
+        };
+        super::super::encode_key(&KeyEvent::new(KeyCode::Up, NONE), legacy, &mut out);
+        assert_eq!(out, b"\x1bOA");
     }
 }

@@ -1,6 +1,7 @@
 //! Queries the layer answers because only it (or the user's terminal)
 //! knows: XTVERSION, DECRQM for the modes tilework tracks, the kitty
-//! keyboard flags, and OSC 10/11/12 colour queries.
+//! keyboard flags, and OSC 10/11/12 colour queries (OSC 4 queries are
+//! the colour sets').
 //!
 //! Answers must arrive in the order the queries were sent (programs send a
 //! primary device attributes query last and stop waiting at its answer), so
@@ -38,6 +39,9 @@ pub enum Query {
     Colours { asked: u8, bel: bool },
     /// The kitty keyboard flags: `CSI ? u`.
     KeyboardFlags,
+    /// OSC 4 with `?`: the entries asked for are the colour sets' (see
+    /// `ColourSets::answer_palette`).
+    Palette { bel: bool },
 }
 
 /// Appends the answer to `query`, if there is one.
@@ -57,6 +61,7 @@ pub fn answer(
             write!(out, "\x1b[{mark}{mode};{state}$y")
         }
         Query::KeyboardFlags => write!(out, "\x1b[?{keyboard_flags}u"),
+        Query::Palette { .. } => Ok(()),
         Query::Colours { asked, bel } => {
             let end = if bel { "\x07" } else { "\x1b\\" };
             for (i, colour) in colours.iter().enumerate() {
@@ -85,6 +90,7 @@ fn mode_state(private: bool, mode: u16, screen: &vt100::Screen, modes: &Modes) -
     }
     match mode {
         1 => set(screen.application_cursor()),
+        6 => set(modes.origin.on(screen.alternate_screen())),
         7 => set(modes.autowrap),
         9 => set(screen.mouse_protocol_mode() == Mouse::Press),
         25 => set(!screen.hide_cursor()),

@@ -6,6 +6,7 @@
 use crate::pane::fidelity::Modes;
 use crate::pane::fidelity::answers::Query;
 use crate::pane::fidelity::charsets::{Charset, Charsets};
+use crate::pane::fidelity::colour_sets::ColourSets;
 use crate::pane::fidelity::sgr;
 use crate::pane::fidelity::tabs::TabStops;
 use crate::pane::rep_bound::{self, Region, RepBound, param};
@@ -114,6 +115,8 @@ pub(super) struct Follower {
     pub(super) sgr: Vec<u8>,
     /// The parameters of a [`Replace::PrivateModes`].
     pub(super) private_modes: Vec<u16>,
+    /// Colours the program set for its pane (OSC 4, 10-12 and resets).
+    pub(super) colour_sets: ColourSets,
 }
 
 impl Follower {
@@ -145,10 +148,14 @@ impl Follower {
                         Stop::Recheck
                     });
                 }
+                [6] => self.modes.origin.set(set),
                 [1004] => self.modes.focus_events = set,
                 [2026] => self.modes.synchronized = set,
                 [1047..=1049] => replace = true,
                 _ => {}
+            }
+            if let [mode @ (47 | 1047..=1049)] = p {
+                self.modes.origin.screen_mode(*mode, set);
             }
             // xterm keeps the character sets with the saved cursor.
             match (p, set) {
@@ -222,10 +229,12 @@ impl vte::Perform for Follower {
             ([] | [b'?'], 'J') if first == 3 => self.rep.count_cleared(),
             ([], 's') if bare => {
                 self.charsets.save();
+                self.modes.origin.save();
                 self.stop(Stop::Replace(Replace::SaveCursor));
             }
             ([], 'u') if bare => {
                 let _ = self.charsets.restore();
+                self.modes.origin.restore();
                 self.stop(Stop::Replace(Replace::RestoreCursor));
             }
             ([], 'g') => self.stop(Stop::TabClear(first)),
@@ -249,6 +258,9 @@ impl vte::Perform for Follower {
                 // DECSTR resets these at once; the rest when replaced.
                 self.modes.insert = false;
                 self.modes.autowrap = true;
+                // Written as `?6l` then DECSC (see `Replace::SoftReset`).
+                self.modes.origin.set(false);
+                self.modes.origin.save();
                 self.stop(Stop::Replace(Replace::SoftReset));
             }
             ([b'?', b'$'], 'p') => self.stop(Stop::Answer(Query::Mode {
@@ -280,13 +292,18 @@ impl vte::Perform for Follower {
                 self.modes = Modes::default();
                 self.charsets.reset();
                 self.tabs.reset();
+                self.colour_sets.reset();
                 self.stop(Stop::Reset);
             }
             ([], b'D') => self.stop(Stop::Replace(Replace::Index)),
             ([], b'E') => self.stop(Stop::Replace(Replace::NextLine)),
             ([], b'H') => self.stop(Stop::TabSet),
-            ([], b'7') => self.charsets.save(),
+            ([], b'7') => {
+                self.charsets.save();
+                self.modes.origin.save();
+            }
             ([], b'8') => {
+                self.modes.origin.restore();
                 let changed = self.charsets.restore();
                 if changed {
                     self.stop(Stop::Recheck);
@@ -305,22 +322,14 @@ impl vte::Perform for Follower {
 
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
         self.ground = true;
-        // `OSC 10 ; ? ; ?` asks for 10 and 11: each `?` the next colour.
-        let first = match params.first().copied() {
-            Some(b"10") => 0,
-            Some(b"11") => 1,
-            Some(b"12") => 2,
-            _ => return,
-        };
-        let mut asked = 0u8;
-        for (i, p) in params.iter().skip(1).enumerate() {
-            if *p == b"?" && first + i < 3 {
-                asked |= 1 << (first + i);
-            }
-        }
-        if asked != 0 {
+        let effect = self.colour_sets.osc(params);
+        if effect.asked_dynamic != 0 {
             self.stop(Stop::Answer(Query::Colours {
-                asked,
+                asked: effect.asked_dynamic,
+                bel: bell_terminated,
+            }));
+        } else if effect.asked_palette {
+            self.stop(Stop::Answer(Query::Palette {
                 bel: bell_terminated,
             }));
         }
