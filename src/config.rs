@@ -19,6 +19,7 @@ pub mod keymap;
 pub mod private_file;
 pub mod profile;
 mod settings;
+pub mod terminal_features;
 
 pub use default_toml::default_toml;
 pub use settings::{

@@ -6,6 +6,7 @@
 //! that differ.
 
 pub mod cache;
+pub mod cell_extras;
 pub mod dividers;
 pub mod fps_overlay;
 pub mod frame;

@@ -157,6 +157,8 @@ fn run_workspace(
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
     ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.set_editor_ansi(opts.config.editor_ansi);
+    crate::pane::cell_extras::set_keep_links(opts.config.hyperlinks);
+    crate::render::cell_extras::set_configured(opts.config.terminal_features);
     ws.set_max_panes(opts.config.max_panes);
     match opts.startup {
         Startup::Profile(profile) => ws.open_profile(&profile),

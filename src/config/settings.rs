@@ -108,6 +108,10 @@ pub struct Config {
     /// When the terminal hangs up (ssh dropped, window closed): detach and
     /// keep running, or quit.
     pub on_hangup: OnHangup,
+    /// OSC 8 links kept and drawn (`hyperlinks`).
+    pub hyperlinks: bool,
+    /// What the user's terminal draws, said outright (`terminal_features`).
+    pub terminal_features: crate::config::terminal_features::TerminalFeatures,
 }
 
 impl Default for Config {
@@ -129,6 +133,8 @@ impl Default for Config {
             editor_ansi: false,
             terminal_colours: [None; 3],
             on_hangup: OnHangup::Detach,
+            hyperlinks: true,
+            terminal_features: Default::default(),
         }
     }
 }
@@ -272,6 +278,13 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(ansi) = raw.editor_ansi {
         config.editor_ansi = ansi;
+    }
+    if let Some(on) = raw.hyperlinks {
+        config.hyperlinks = on;
+    }
+    if let Some(list) = &raw.terminal_features {
+        config.terminal_features =
+            crate::config::terminal_features::parse(list).map_err(|(span, m)| err(span, m))?;
     }
     config.appearance =
         appearance::parse(raw.theme, raw.status).map_err(|(span, m)| err(span, m))?;
@@ -455,6 +468,8 @@ struct RawConfig {
     terminal_background: Option<Spanned<String>>,
     terminal_cursor: Option<Spanned<String>>,
     on_hangup: Option<Spanned<String>>,
+    hyperlinks: Option<bool>,
+    terminal_features: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]
@@ -1054,6 +1069,17 @@ mouse = false
         if let Some(p) = default_path() {
             assert!(p.ends_with("tilework/config.toml"), "{}", p.display());
         }
+    }
+
+    #[test]
+    fn terminal_features_and_hyperlinks_read_back() {
+        let c = parse_ok("hyperlinks = false\nterminal_features = [\"styled-underlines\"]");
+        assert!(!c.hyperlinks && c.terminal_features.styled_underlines);
+        assert!(parse_ok("").hyperlinks);
+        assert!(
+            parse_err("terminal_features = [\"sixel-dreams\"]")
+                .contains("unknown terminal feature")
+        );
     }
 
     #[test]

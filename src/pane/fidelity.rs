@@ -39,6 +39,7 @@ pub mod answers;
 pub mod charsets;
 mod follower;
 pub mod keyboard;
+pub mod pen;
 pub mod sgr;
 pub mod tabs;
 
@@ -189,6 +190,7 @@ impl Fidelity {
                 stop: None,
                 sgr: Vec::new(),
                 private_modes: Vec::new(),
+                pen: pen::Pen::default(),
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
@@ -406,6 +408,7 @@ impl Fidelity {
         // The follower reads the text too (REP's character).
         let _ = self.vte.advance_until_terminated(f, run);
         let set = f.charsets.active();
+        let marker = f.pen.marker_id();
         self.out.clear();
         let fits = run.len().min(room);
         if insert && fits > 0 {
@@ -413,6 +416,7 @@ impl Fidelity {
         }
         for &b in &run[..fits] {
             push_char(&mut self.out, set, b);
+            pen::mark(&mut self.out, marker);
         }
         if fits < run.len() {
             // Past the last column: with auto-wrap one character wraps;
@@ -422,6 +426,7 @@ impl Fidelity {
                 let _ = write!(self.out, "\x1b[{}G", f.cols);
             }
             push_char(&mut self.out, set, run[run.len() - 1]);
+            pen::mark(&mut self.out, marker);
         }
         parse_guard::process(parser, &self.out)?;
         Ok(take)
@@ -458,6 +463,9 @@ impl Fidelity {
                     .extend_from_slice(m.encode_utf8(&mut buf).as_bytes());
             }
             None => self.out.extend_from_slice(bytes),
+        }
+        if width > 0 {
+            pen::mark(&mut self.out, self.follower.pen.marker_id());
         }
         parse_guard::process(parser, &self.out)
     }

@@ -19,6 +19,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::pane::PaneId;
+use crate::render::cell_extras::{self, Features};
 
 /// What decides whether a frame can reuse the previous one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +38,8 @@ pub struct Painter {
     /// The next frame must be drawn in full (first frame, resize).
     full: bool,
     last_shape: Option<FrameShape>,
+    /// What the terminal draws beyond ratatui's cells.
+    features: Features,
 }
 
 impl Painter {
@@ -49,12 +52,22 @@ impl Painter {
             dirty: vec![true; usize::from(area.height)],
             full: true,
             last_shape: None,
+            features: Features::default(),
         }
+    }
+
+    /// The terminal attached (or another one): what it draws. The next
+    /// frame is drawn in full.
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+        self.full = true;
     }
 
     /// After the terminal was resized (and cleared).
     pub fn resized(&mut self, area: Rect) {
+        let features = self.features;
         *self = Self::new(area);
+        self.features = features;
     }
 
     /// Starts a frame. Returns whether it is drawn in full: the caller then
@@ -86,7 +99,7 @@ impl Painter {
             return Ok(());
         }
         if dirty * 2 >= self.dirty.len() {
-            backend.draw(self.shown.diff_iter(next))?;
+            cell_extras::draw(backend, self.shown.diff_iter(next), self.features)?;
             self.shown.content.clone_from_slice(&next.content);
             return Ok(());
         }
@@ -98,7 +111,11 @@ impl Painter {
             .iter()
             .map(|&(y, height)| (rows_of(&self.shown, y, height), rows_of(next, y, height)))
             .collect();
-        backend.draw(pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next)))?;
+        cell_extras::draw(
+            backend,
+            pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next)),
+            self.features,
+        )?;
         let width = usize::from(next.area.width);
         for &(row, height) in &bands {
             let range = usize::from(row) * width..(usize::from(row) + usize::from(height)) * width;

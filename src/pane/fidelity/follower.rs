@@ -3,9 +3,11 @@
 //! character) and stops vte after a sequence the layer must act on
 //! ([`Stop`]). What to do at each stop is [`super::Fidelity`]'s.
 
+use crate::pane::cell_extras::{self, Link};
 use crate::pane::fidelity::Modes;
 use crate::pane::fidelity::answers::Query;
 use crate::pane::fidelity::charsets::{Charset, Charsets};
+use crate::pane::fidelity::pen::Pen;
 use crate::pane::fidelity::sgr;
 use crate::pane::fidelity::tabs::TabStops;
 use crate::pane::rep_bound::{self, Region, RepBound, param};
@@ -114,6 +116,8 @@ pub(super) struct Follower {
     pub(super) sgr: Vec<u8>,
     /// The parameters of a [`Replace::PrivateModes`].
     pub(super) private_modes: Vec<u16>,
+    /// What of the pen vt100 does not keep.
+    pub(super) pen: Pen,
 }
 
 impl Follower {
@@ -123,6 +127,21 @@ impl Follower {
             || self.modes.insert
             || !self.modes.autowrap
             || self.tabs.custom()
+            || self.pen.active()
+    }
+
+    /// DECSC (and its forms): xterm saves the character sets and the
+    /// attributes with the cursor.
+    fn save_cursor(&mut self) {
+        self.charsets.save();
+        self.pen.save();
+    }
+
+    /// DECRC. Returns whether text may print otherwise now.
+    fn restore_cursor(&mut self) -> bool {
+        let was = self.pen.active();
+        self.pen.restore();
+        self.charsets.restore() || was != self.pen.active()
     }
 
     fn stop(&mut self, stop: Stop) {
@@ -152,9 +171,10 @@ impl Follower {
             }
             // xterm keeps the character sets with the saved cursor.
             match (p, set) {
-                ([1048 | 1049], true) => self.charsets.save(),
+                ([1048 | 1049], true) => self.save_cursor(),
                 ([1048 | 1049], false) => {
-                    let _ = self.charsets.restore();
+                    let changed = self.restore_cursor();
+                    recheck = recheck.or(changed.then_some(Stop::Recheck));
                 }
                 _ => {}
             }
@@ -200,10 +220,14 @@ impl vte::Perform for Follower {
         // SGR first: nearly every sequence is one, and most need no look at
         // their parameters beyond this.
         if let ([], 'm') = (intermediates, action) {
+            let was = self.pen.active();
+            self.pen.sgr(params);
             if sgr::needs_rewrite(params) {
                 self.sgr.clear();
                 sgr::rewrite(params, &mut self.sgr);
                 self.stop(Stop::Replace(Replace::Sgr));
+            } else if was != self.pen.active() {
+                self.stop(Stop::Recheck);
             }
             return;
         }
@@ -221,11 +245,11 @@ impl vte::Perform for Follower {
             // ED 3 (and DECSED 3) clear the count of scrolled-off rows.
             ([] | [b'?'], 'J') if first == 3 => self.rep.count_cleared(),
             ([], 's') if bare => {
-                self.charsets.save();
+                self.save_cursor();
                 self.stop(Stop::Replace(Replace::SaveCursor));
             }
             ([], 'u') if bare => {
-                let _ = self.charsets.restore();
+                let _ = self.restore_cursor();
                 self.stop(Stop::Replace(Replace::RestoreCursor));
             }
             ([], 'g') => self.stop(Stop::TabClear(first)),
@@ -247,6 +271,7 @@ impl vte::Perform for Follower {
             ([b'?'], 'h' | 'l') => self.private_modes(params, action == 'h'),
             ([b'!'], 'p') => {
                 // DECSTR resets these at once; the rest when replaced.
+                self.pen.reset_attributes();
                 self.modes.insert = false;
                 self.modes.autowrap = true;
                 self.stop(Stop::Replace(Replace::SoftReset));
@@ -280,14 +305,15 @@ impl vte::Perform for Follower {
                 self.modes = Modes::default();
                 self.charsets.reset();
                 self.tabs.reset();
+                self.pen.reset();
                 self.stop(Stop::Reset);
             }
             ([], b'D') => self.stop(Stop::Replace(Replace::Index)),
             ([], b'E') => self.stop(Stop::Replace(Replace::NextLine)),
             ([], b'H') => self.stop(Stop::TabSet),
-            ([], b'7') => self.charsets.save(),
+            ([], b'7') => self.save_cursor(),
             ([], b'8') => {
-                let changed = self.charsets.restore();
+                let changed = self.restore_cursor();
                 if changed {
                     self.stop(Stop::Recheck);
                 }
@@ -304,9 +330,12 @@ impl vte::Perform for Follower {
     }
 
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
-        self.ground = true;
+        // Ended by ESC (ST's first byte), vte is not in ground yet: the `\`
+        // that follows is no printed text.
+        self.ground = bell_terminated;
         // `OSC 10 ; ? ; ?` asks for 10 and 11: each `?` the next colour.
         let first = match params.first().copied() {
+            Some(b"8") => return self.hyperlink(params),
             Some(b"10") => 0,
             Some(b"11") => 1,
             Some(b"12") => 2,
@@ -328,5 +357,25 @@ impl vte::Perform for Follower {
 
     fn terminated(&self) -> bool {
         self.stop.is_some()
+    }
+}
+
+impl Follower {
+    /// `OSC 8 ; params ; uri`: the link printed text gets from now on (none
+    /// for an empty URI, one not kept, or links switched off).
+    fn hyperlink(&mut self, params: &[&[u8]]) {
+        let was = self.pen.active();
+        let link = match params {
+            [_, link_params, uri @ ..] if cell_extras::keep_links() && !uri.is_empty() => {
+                // vte split the URI at its `;`s.
+                let uri = uri.join(&b';');
+                Link::sanitized(link_params, &uri).and_then(cell_extras::intern_link)
+            }
+            _ => None,
+        };
+        self.pen.set_link(link);
+        if was != self.pen.active() {
+            self.stop(Stop::Recheck);
+        }
     }
 }
