@@ -37,6 +37,10 @@ const FINAL: u32 = 0xE0400;
 /// A marker's first code point when the id needs two: `LEAD + id >> 10`.
 const LEAD: u32 = 0xE0800;
 const DIGIT: u32 = 1 << 10;
+/// After a space, this makes the cell U+FFFD, which vt100 drops (it does
+/// not print the replacement character, neither a program's nor the one
+/// vte reads for invalid UTF-8).
+const REPLACEMENT_MARK: char = '\u{E0C00}';
 /// Ids the two code points can tell apart.
 const MAX_EXTRAS: usize = 1 << 16;
 /// Links kept at most, and their bytes (a program printing fresh links
@@ -214,9 +218,16 @@ pub fn marker(id: u32) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// Appends what vt100 keeps of U+FFFD: a space and its mark.
+pub fn push_replacement(out: &mut Vec<u8>) {
+    let mut buf = [0; 4];
+    out.push(b' ');
+    out.extend_from_slice(REPLACEMENT_MARK.encode_utf8(&mut buf).as_bytes());
+}
+
 #[inline]
 pub fn is_marker(c: char) -> bool {
-    (FINAL..LEAD + DIGIT).contains(&u32::from(c))
+    (FINAL..=u32::from(REPLACEMENT_MARK)).contains(&u32::from(c))
 }
 
 /// Every marker's UTF-8 starts with this byte (`U+E0000..U+E0FFF`).
@@ -240,24 +251,34 @@ pub fn split(contents: &str) -> (&str, Option<u32>) {
     let Some((at, _)) = contents.char_indices().find(|&(_, c)| is_marker(c)) else {
         return (contents, None);
     };
+    let (mut text, mut rest) = contents.split_at(at);
+    if let Some(after) = rest.strip_prefix(REPLACEMENT_MARK) {
+        if text == " " {
+            text = "\u{FFFD}";
+        }
+        rest = after;
+    }
     let mut id = 0;
-    for c in contents[at..].chars() {
+    for c in rest.chars() {
         let code = u32::from(c);
         if (LEAD..LEAD + DIGIT).contains(&code) {
             id = (code - LEAD) << 10;
         } else if (FINAL..LEAD).contains(&code) {
-            return (&contents[..at], Some(id | (code - FINAL)));
+            return (text, Some(id | (code - FINAL)));
         } else {
             break;
         }
     }
-    (&contents[..at], None)
+    (text, None)
 }
 
 /// `text` without markers (a copy only when it held some).
 pub fn strip(text: String) -> String {
     if may_hold_marker(&text) {
-        text.chars().filter(|&c| !is_marker(c)).collect()
+        text.replace(" \u{E0C00}", "\u{FFFD}")
+            .chars()
+            .filter(|&c| !is_marker(c))
+            .collect()
     } else {
         text
     }
@@ -282,6 +303,12 @@ mod tests {
             assert_eq!(strip(format!("a{m}b")), "ab");
         }
         assert_eq!(split("e\u{301}\u{302}"), ("e\u{301}\u{302}", None));
+        let mut fffd = b"x".to_vec();
+        push_replacement(&mut fffd);
+        push_marker(&mut fffd, 7);
+        let cell = String::from_utf8(fffd).unwrap();
+        assert_eq!(split(&cell[1..]), ("\u{FFFD}", Some(7)));
+        assert_eq!(strip(cell), "x\u{FFFD}");
         // A variation selector of the program's is no marker.
         assert_eq!(split("葛\u{E0100}"), ("葛\u{E0100}", None));
     }

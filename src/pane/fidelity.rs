@@ -48,6 +48,7 @@ use std::io::Write as _;
 use memchr::memchr2;
 use unicode_width::UnicodeWidthChar as _;
 
+use crate::pane::cell_extras;
 use crate::pane::parse_guard::{self, ParserPanicked};
 use crate::pane::rep_bound::{Region, RepBound};
 use answers::Answers;
@@ -462,6 +463,7 @@ impl Fidelity {
                 self.out
                     .extend_from_slice(m.encode_utf8(&mut buf).as_bytes());
             }
+            None if c == '\u{FFFD}' => cell_extras::push_replacement(&mut self.out),
             None => self.out.extend_from_slice(bytes),
         }
         if width > 0 {
@@ -548,6 +550,14 @@ impl Fidelity {
                     &mut self.out,
                 );
                 parser.callbacks_mut().answer(&self.out);
+            }
+            // vt100 dropped it; after an ESC (a character cut off by one)
+            // vte is inside a sequence and nothing prints.
+            Stop::Replacement => {
+                parse_guard::process(parser, through)?;
+                if through.last() != Some(&ESC) {
+                    self.print_char(parser, '\u{FFFD}', &[])?;
+                }
             }
             Stop::Keyboard(change) => {
                 parse_guard::process(parser, through)?;
@@ -750,6 +760,20 @@ mod tests {
         assert!(has_invalid_utf8(b"abc\xff def"));
         assert!(has_invalid_utf8(b"caf\xe9 na\xefve"));
         assert!(has_invalid_utf8(&[0x80; 8]));
+    }
+
+    #[test]
+    fn invalid_utf8_shows_the_replacement_character() {
+        for (bytes, shown) in [
+            (&b"ab\xffcd"[..], "ab\u{FFFD}cd"),
+            ("x\u{FFFD}".as_bytes(), "x\u{FFFD}"),
+            (b"\x1b[4hab\r\xff", "\u{FFFD}ab"),
+        ] {
+            let mut p = parser();
+            Fidelity::live().process(&mut p, bytes).unwrap();
+            let screen = crate::pane::screen::ScreenView::new(p.screen());
+            assert_eq!(screen.contents(), shown, "{bytes:?}");
+        }
     }
 
     #[test]

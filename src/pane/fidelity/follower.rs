@@ -86,6 +86,9 @@ pub(super) enum Stop {
     Blank(Blanked, u16),
     Answer(Query),
     Keyboard(KeyboardChange),
+    /// U+FFFD printed (the program's, or vte's for invalid UTF-8), which
+    /// vt100 drops.
+    Replacement,
 }
 
 /// What the last byte fed one at a time did.
@@ -148,6 +151,14 @@ impl Follower {
         self.stop = Some(stop);
     }
 
+    /// Something followed a U+FFFD in the same step of vte's.
+    #[inline]
+    fn not_replaced(&mut self) {
+        if self.stop == Some(Stop::Replacement) {
+            self.stop = None;
+        }
+    }
+
     /// DECSET / DECRST: notes the modes vt100 ignores; replaces the
     /// sequence when it holds one vt100 gets wrong.
     fn private_modes(&mut self, params: &vte::Params, set: bool) {
@@ -196,10 +207,19 @@ impl vte::Perform for Follower {
         self.ground = true;
         self.last = Last::Print(c);
         self.rep.printed(c, self.cols);
+        // vte reads invalid UTF-8 as U+FFFD and ends its step there; in a
+        // run of valid text more follows in the same step, too late to
+        // stop (a program's own U+FFFD stays dropped).
+        if c == '\u{FFFD}' {
+            self.stop(Stop::Replacement);
+        } else {
+            self.not_replaced();
+        }
     }
 
     #[inline]
     fn execute(&mut self, byte: u8) {
+        self.not_replaced();
         self.last = Last::Execute(byte);
         match byte {
             SO => self.charsets.shift(true),
