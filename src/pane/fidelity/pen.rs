@@ -14,8 +14,9 @@ pub struct Pen {
     underline: UnderlineStyle,
     underline_colour: Colour,
     link: Option<LinkId>,
-    /// What DECSC saved (xterm keeps the SGR attributes with the cursor).
-    saved: Option<(Attrs, UnderlineStyle, Colour)>,
+    /// What DECSC saved (xterm keeps the SGR attributes with the cursor;
+    /// alacritty the link too, as part of the same pen).
+    saved: Option<(Attrs, UnderlineStyle, Colour, Option<LinkId>)>,
     /// The marker id of the pen as it is, once asked: `Some(None)` when
     /// there is nothing to mark (or the table is full).
     id: Option<Option<u32>>,
@@ -93,12 +94,13 @@ impl Pen {
 
     /// DECSC.
     pub fn save(&mut self) {
-        self.saved = Some((self.attrs, self.underline, self.underline_colour));
+        self.saved = Some((self.attrs, self.underline, self.underline_colour, self.link));
     }
 
     /// DECRC: what DECSC saved, or the defaults.
     pub fn restore(&mut self) {
-        (self.attrs, self.underline, self.underline_colour) = self.saved.unwrap_or_default();
+        (self.attrs, self.underline, self.underline_colour, self.link) =
+            self.saved.unwrap_or_default();
         self.changed();
     }
 
