@@ -41,13 +41,44 @@ fn styles_and_links_reach_a_terminal_that_draws_styled_underlines() {
         ..TerminalReplies::default()
     };
     let (tw, _dir) = start("", replies);
-    // ratatui's own SGRs for strikethrough and blink; ours for the rest.
-    tw.wait_for_raw(b"\x1b[9mS");
-    tw.wait_for_raw(b"\x1b[5mB");
+    // ratatui's own SGRs for strikethrough and blink (among the colours it
+    // sets for the cell); ours for the rest, right before the text.
+    for (sgr, text) in [(&b"\x1b[9m"[..], &b"STRIKE"[..]), (b"\x1b[5m", b"BLINK")] {
+        common::wait_until("the attribute before its text", || {
+            drawn_with(&tw.raw_tail(), sgr, text)
+        });
+    }
     tw.wait_for_raw(b"\x1b[53mOVER");
     tw.wait_for_raw(b"\x1b[4:3m\x1b[58:5:196mCURL");
     tw.wait_for_raw(b"\x1b]8;id=t1;https://example.test/a\x1b\\LINK\x1b]8;;\x1b\\");
     tw.wait_for_raw("ab\u{FFFD}cd".as_bytes());
+}
+
+/// Whether `text` is written somewhere right after SGR `sgr`, with only
+/// other SGRs between them.
+fn drawn_with(raw: &[u8], sgr: &[u8], text: &[u8]) -> bool {
+    let starts = (0..raw.len().saturating_sub(text.len())).filter(|&i| raw[i..].starts_with(text));
+    starts.into_iter().any(|mut end| {
+        while end > 0 && raw[end - 1] == b'm' {
+            let Some(esc) = raw[..end].iter().rposition(|&b| b == 0x1b) else {
+                return false;
+            };
+            let seq = &raw[esc..end];
+            let params = &seq[seq.len().min(2)..seq.len() - 1];
+            if !seq.starts_with(b"\x1b[")
+                || !params
+                    .iter()
+                    .all(|b| b.is_ascii_digit() || b";:".contains(b))
+            {
+                return false;
+            }
+            if seq == sgr {
+                return true;
+            }
+            end = esc;
+        }
+        false
+    })
 }
 
 #[test]
