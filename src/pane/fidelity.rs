@@ -349,12 +349,17 @@ impl Fidelity {
             }
             self.follower.last = Last::Nothing;
             let byte = bytes[i];
-            let _ = self
+            // vte may stop before taking the byte: an ESC that cut off a
+            // character ends it as U+FFFD first (the Replacement stop),
+            // and the ESC is read on the next turn.
+            let read = self
                 .vte
                 .advance_until_terminated(&mut self.follower, &bytes[i..=i]);
-            i += 1;
-            if byte == ESC {
-                self.follower.ground = false;
+            if read > 0 || self.follower.stop.is_none() {
+                i += 1;
+                if byte == ESC {
+                    self.follower.ground = false;
+                }
             }
             if let Some(stop) = self.follower.stop.take() {
                 self.act(parser, stop, &bytes[start..i])?;
@@ -768,6 +773,10 @@ mod tests {
             (&b"ab\xffcd"[..], "ab\u{FFFD}cd"),
             ("x\u{FFFD}".as_bytes(), "x\u{FFFD}"),
             (b"\x1b[4hab\r\xff", "\u{FFFD}ab"),
+            // A character cut off by an ESC, read a byte at a time (insert
+            // mode): the ESC still starts its sequence.
+            (b"\x1b[4h\xc2\x1b[1mok", "\u{FFFD}ok"),
+            (b"\x1b[4h\xc2\x1bcok", "ok"),
         ] {
             let mut p = parser();
             Fidelity::live().process(&mut p, bytes).unwrap();
