@@ -20,7 +20,8 @@
 //!   Floods of lines are mostly skipped unparsed, so this measures how
 //!   fast the intake scans bytes as much as how fast vt100 parses them.
 //!
-//! The other inputs run through `ring` and `pane` only. `redraw` replays
+//! The other inputs run through `ring` and `pane` only (`styled`:
+//! strikethrough, curly underlines and links in every line, `pane` only). `redraw` replays
 //! `benches/fixtures/vim-scroll.bin` (vim paging through a Rust file with
 //! syntax colours), falling back to a generated htop-like stream; `ls-color`
 //! and `top` replay real recordings when present.
@@ -161,6 +162,25 @@ fn bench_vt100(
     black_box(parser.screen().cursor_position());
 }
 
+/// Log-like lines with a struck word, a curly-underlined word and a link
+/// (one of 1,000 URIs) each.
+fn styled_lines(len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 200);
+    let mut i = 0;
+    while out.len() < len {
+        out.extend_from_slice(
+            format!(
+                "{i:08} \x1b[9mstruck\x1b[29m INFO \x1b[4:3;58:5:196mcurly\x1b[24;59m see \
+                 \x1b]8;;https://x.test/{}\x1b\\link\x1b]8;;\x1b\\ and the rest of the line\r\n",
+                i % 1000
+            )
+            .as_bytes(),
+        );
+        i += 1;
+    }
+    out
+}
+
 fn parse(c: &mut Criterion) {
     let mut group = c.benchmark_group("parse");
     group
@@ -181,6 +201,11 @@ fn parse(c: &mut Criterion) {
     let cjk = common::cjk_lines(INPUT_LEN);
     bench_ring(&mut group, "cjk", &cjk);
     bench_pane(&mut group, "cjk", &cjk);
+
+    // Strikethrough, curly underlines and links in every line: what the
+    // cells' markers cost (`pane::cell_extras`).
+    let styled = styled_lines(INPUT_LEN);
+    bench_pane(&mut group, "styled", &styled);
 
     let redraw = common::fixture_or("parse/redraw", "vim-scroll", INPUT_LEN, |len| {
         common::redraw_stream(ROWS, COLS, len)

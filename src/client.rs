@@ -136,6 +136,8 @@ impl<B: FrameSink> Client<B> {
             // where the flags live and go away with it.
             self.outbox.push_kitty_keyboard();
         }
+        self.painter
+            .set_features(crate::render::cell_extras::Features::of(&facts));
         self.facts = facts;
     }
 

@@ -21,6 +21,7 @@ pub mod private_file;
 pub mod profile;
 pub mod saving;
 mod settings;
+pub mod terminal_features;
 
 pub use default_toml::default_toml;
 pub use settings::{

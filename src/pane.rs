@@ -21,8 +21,14 @@
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
 //! which the renderer reads. [`screen`] is what the rest of tilework reads
-//! of a pane's screen, in its own types (only `pane` names vt100).
+//! of a pane's screen, in its own types (only `pane` names vt100);
+//! [`cell_extras`] carries in the cells what vt100 drops (styled
+//! underlines, strikethrough, overline, blink, conceal, OSC 8 links) as
+//! zero-width markers the fidelity layer's `pen` appends, with the values
+//! themselves in [`cell_style`].
 
+pub mod cell_extras;
+pub mod cell_style;
 pub mod children;
 pub mod damage;
 pub mod escape_scanner;

@@ -7,6 +7,7 @@
 //! that differ.
 
 pub mod cache;
+pub mod cell_extras;
 pub mod dividers;
 pub mod fit;
 pub mod fps_overlay;

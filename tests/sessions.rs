@@ -469,6 +469,7 @@ fn attach_asks_the_new_terminal_for_its_keys_and_colours() {
         background: Some("rgb:1111/1111/1111"),
         kitty: true,
         late: None,
+        styled_underlines: false,
     };
     let mut a = rt.start_answering(&["--session", "asked"], first);
     prompt(&a);
@@ -479,6 +480,7 @@ fn attach_asks_the_new_terminal_for_its_keys_and_colours() {
         background: Some("rgb:2222/3333/4444"),
         kitty: true,
         late: None,
+        styled_underlines: false,
     };
     let mut b = rt.start_answering(&["attach", "asked"], second);
     prompt(&b);
@@ -499,6 +501,7 @@ fn late_answers_from_a_slow_terminal_are_never_typed_into_programs() {
         background: Some("rgb:5555/6666/7777"),
         kitty: false,
         late: Some(std::time::Duration::from_millis(600)),
+        styled_underlines: false,
     };
     let mut a = rt.start_answering(&["--session", "slow"], slow);
     prompt(&a);

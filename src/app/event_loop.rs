@@ -174,6 +174,8 @@ fn run_workspace(
     ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.set_editor_ansi(opts.config.editor_ansi);
     ws.set_notifications(opts.config.notifications);
+    crate::pane::cell_extras::set_keep_links(opts.config.hyperlinks);
+    crate::render::cell_extras::set_configured(opts.config.terminal_features);
     ws.set_max_panes(opts.config.max_panes);
     ws.set_update_environment(opts.config.update_environment.clone());
     ws.update_environment(&first_env);

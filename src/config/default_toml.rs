@@ -99,6 +99,16 @@ pub fn default_toml() -> String {
     line("# its colours as SGR sequences, for an editor or pager that shows them.");
     line(&format!("# editor_ansi = {}", d.editor_ansi));
     line("");
+    line("# OSC 8 hyperlinks that programs print (ls --hyperlink, gcc, cargo): kept");
+    line("# on their cells and drawn as links in your terminal. false drops them.");
+    line(&format!("# hyperlinks = {}", d.hyperlinks));
+    line("");
+    line("# What your terminal draws that it cannot be asked about (tmux's");
+    line("# terminal-features). Styled underlines (curly, dotted...) and underline");
+    line("# colours go only to terminals that answer XTGETTCAP for them or are");
+    line("# listed here; others get a plain underline.");
+    line("# Example: terminal_features = [\"styled-underlines\"]  (or \"underline-colours\")");
+    line("");
     line("# The colours programs are told when they ask for the terminal's");
     line("# foreground, background and cursor colour (OSC 10/11/12; editors pick a");
     line("# light or dark theme by them). By default tilework asks your terminal at");
@@ -261,9 +271,9 @@ mod tests {
         assert_eq!(
             uncommented,
             // `on_hangup`, `window_size`, `update_environment`,
-            // `notifications`, the three of saving, then `[theme]` and
-            // `[status]`: name, borders; left, right, clock.
-            13 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + 5,
+            // `notifications`, `hyperlinks`, the three of saving, then
+            // `[theme]` and `[status]`: name, borders; left, right, clock.
+            13 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

@@ -139,6 +139,10 @@ pub struct Config {
     /// What is saved to disk for after a crash or reboot
     /// (`persist_history`, `keep_on_quit`, `restore_commands`).
     pub saving: crate::config::saving::Saving,
+    /// OSC 8 links kept and drawn (`hyperlinks`).
+    pub hyperlinks: bool,
+    /// What the user's terminal draws, said outright (`terminal_features`).
+    pub terminal_features: crate::config::terminal_features::TerminalFeatures,
 }
 
 impl Default for Config {
@@ -164,6 +168,8 @@ impl Default for Config {
             window_size: crate::config::clients::WindowSize::Latest,
             update_environment: crate::config::clients::default_update_environment(),
             saving: crate::config::saving::Saving::default(),
+            hyperlinks: true,
+            terminal_features: Default::default(),
         }
     }
 }
@@ -307,6 +313,13 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(ansi) = raw.editor_ansi {
         config.editor_ansi = ansi;
+    }
+    if let Some(on) = raw.hyperlinks {
+        config.hyperlinks = on;
+    }
+    if let Some(list) = &raw.terminal_features {
+        config.terminal_features =
+            crate::config::terminal_features::parse(list).map_err(|(span, m)| err(span, m))?;
     }
     config.appearance =
         appearance::parse(raw.theme, raw.status).map_err(|(span, m)| err(span, m))?;
@@ -534,6 +547,8 @@ struct RawConfig {
     persist_history: Option<bool>,
     keep_on_quit: Option<bool>,
     restore_commands: Option<Vec<String>>,
+    hyperlinks: Option<bool>,
+    terminal_features: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     keys: RawKeys,
     #[serde(default)]
@@ -1143,6 +1158,17 @@ mouse = false
         if let Some(p) = default_path() {
             assert!(p.ends_with("tilework/config.toml"), "{}", p.display());
         }
+    }
+
+    #[test]
+    fn terminal_features_and_hyperlinks_read_back() {
+        let c = parse_ok("hyperlinks = false\nterminal_features = [\"styled-underlines\"]");
+        assert!(!c.hyperlinks && c.terminal_features.styled_underlines);
+        assert!(parse_ok("").hyperlinks);
+        assert!(
+            parse_err("terminal_features = [\"sixel-dreams\"]")
+                .contains("unknown terminal feature")
+        );
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub mod colour_sets;
 mod follower;
 pub mod keyboard;
 mod modes;
+pub mod pen;
 pub mod sgr;
 pub mod tabs;
 
@@ -50,6 +51,7 @@ use std::io::Write as _;
 use memchr::memchr2;
 use unicode_width::UnicodeWidthChar as _;
 
+use crate::pane::cell_extras;
 use crate::pane::parse_guard::{self, ParserPanicked};
 use crate::pane::rep_bound::{Region, RepBound};
 use answers::Answers;
@@ -170,6 +172,7 @@ impl Fidelity {
                 sgr: Vec::new(),
                 private_modes: Vec::new(),
                 colour_sets: colour_sets::ColourSets::default(),
+                pen: pen::Pen::default(),
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
@@ -332,12 +335,17 @@ impl Fidelity {
             }
             self.follower.last = Last::Nothing;
             let byte = bytes[i];
-            let _ = self
+            // vte may stop before taking the byte: an ESC that cut off a
+            // character ends it as U+FFFD first (the Replacement stop),
+            // and the ESC is read on the next turn.
+            let read = self
                 .vte
                 .advance_until_terminated(&mut self.follower, &bytes[i..=i]);
-            i += 1;
-            if byte == ESC {
-                self.follower.ground = false;
+            if read > 0 || self.follower.stop.is_none() {
+                i += 1;
+                if byte == ESC {
+                    self.follower.ground = false;
+                }
             }
             if let Some(stop) = self.follower.stop.take() {
                 self.act(parser, stop, &bytes[start..i])?;
@@ -392,6 +400,7 @@ impl Fidelity {
         // The follower reads the text too (REP's character).
         let _ = self.vte.advance_until_terminated(f, run);
         let set = f.charsets.active();
+        let marker = f.pen.marker_id();
         self.out.clear();
         let fits = run.len().min(room);
         if insert && fits > 0 {
@@ -399,6 +408,7 @@ impl Fidelity {
         }
         for &b in &run[..fits] {
             push_char(&mut self.out, set, b);
+            pen::mark(&mut self.out, marker);
         }
         if fits < run.len() {
             // Past the last column: with auto-wrap one character wraps;
@@ -408,6 +418,7 @@ impl Fidelity {
                 let _ = write!(self.out, "\x1b[{}G", f.cols);
             }
             push_char(&mut self.out, set, run[run.len() - 1]);
+            pen::mark(&mut self.out, marker);
         }
         parse_guard::process(parser, &self.out)?;
         Ok(take)
@@ -443,7 +454,11 @@ impl Fidelity {
                 self.out
                     .extend_from_slice(m.encode_utf8(&mut buf).as_bytes());
             }
+            None if c == '\u{FFFD}' => cell_extras::push_replacement(&mut self.out),
             None => self.out.extend_from_slice(bytes),
+        }
+        if width > 0 {
+            pen::mark(&mut self.out, self.follower.pen.marker_id());
         }
         parse_guard::process(parser, &self.out)
     }
@@ -531,6 +546,14 @@ impl Fidelity {
                     &mut self.out,
                 );
                 parser.callbacks_mut().answer(&self.out);
+            }
+            // vt100 dropped it; after an ESC (a character cut off by one)
+            // vte is inside a sequence and nothing prints.
+            Stop::Replacement => {
+                parse_guard::process(parser, through)?;
+                if through.last() != Some(&ESC) {
+                    self.print_char(parser, '\u{FFFD}', &[])?;
+                }
             }
             Stop::Keyboard(change) => {
                 parse_guard::process(parser, through)?;
@@ -733,6 +756,24 @@ mod tests {
         assert!(has_invalid_utf8(b"abc\xff def"));
         assert!(has_invalid_utf8(b"caf\xe9 na\xefve"));
         assert!(has_invalid_utf8(&[0x80; 8]));
+    }
+
+    #[test]
+    fn invalid_utf8_shows_the_replacement_character() {
+        for (bytes, shown) in [
+            (&b"ab\xffcd"[..], "ab\u{FFFD}cd"),
+            ("x\u{FFFD}".as_bytes(), "x\u{FFFD}"),
+            (b"\x1b[4hab\r\xff", "\u{FFFD}ab"),
+            // A character cut off by an ESC, read a byte at a time (insert
+            // mode): the ESC still starts its sequence.
+            (b"\x1b[4h\xc2\x1b[1mok", "\u{FFFD}ok"),
+            (b"\x1b[4h\xc2\x1bcok", "ok"),
+        ] {
+            let mut p = parser();
+            Fidelity::live().process(&mut p, bytes).unwrap();
+            let screen = crate::pane::screen::ScreenView::new(p.screen());
+            assert_eq!(screen.contents(), shown, "{bytes:?}");
+        }
     }
 
     #[test]

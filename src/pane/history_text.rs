@@ -13,9 +13,10 @@ use std::fmt::Write as _;
 use std::io;
 use std::ops::ControlFlow;
 
+use crate::pane::cell_extras::Link;
 use crate::pane::history::{History, ReplayRequest};
 use crate::pane::history_window::{self, WINDOW_ROWS};
-use crate::pane::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
+use crate::pane::screen::{Attrs, CellStyle, CellView, Colour, ScreenView, UnderlineStyle};
 use crate::pane::{Pane, max_history_rows};
 
 /// Rows replayed at a time: a few views' worth, as a search reads them
@@ -228,6 +229,7 @@ fn write_row(screen: ScreenView<'_>, row: u16, ansi: bool, out: &mut String) {
             .map_or(0, |i| i + 1)
     };
     let mut style = CellStyle::default();
+    let mut link = None;
     for cell in &cells[..keep] {
         if cell.is_wide_continuation() {
             continue;
@@ -237,6 +239,11 @@ fn write_row(screen: ScreenView<'_>, row: u16, ansi: bool, out: &mut String) {
             if now != style {
                 write_sgr(&now, out);
                 style = now;
+            }
+            let now = cell.link();
+            if now != link {
+                write_link(now.as_deref(), out);
+                link = now;
             }
         }
         match cell.contents() {
@@ -249,22 +256,35 @@ fn write_row(screen: ScreenView<'_>, row: u16, ansi: bool, out: &mut String) {
         // editor's view, `grep`) sees the right colours.
         out.push_str("\x1b[0m");
     }
+    if link.is_some() {
+        write_link(None, out);
+    }
     if !wraps {
         out.push('\n');
     }
 }
 
-/// `style` whole, from a reset, so no earlier state matters. (Only what
-/// vt100 keeps can be set today; the attributes it drops come with the
-/// screen overlay.)
+/// `style` whole, from a reset, so no earlier state matters.
 fn write_sgr(style: &CellStyle, out: &mut String) {
     out.push_str("\x1b[0");
+    let underline = match style.underline {
+        UnderlineStyle::None => "",
+        UnderlineStyle::Single => "4",
+        UnderlineStyle::Double => "4:2",
+        UnderlineStyle::Curly => "4:3",
+        UnderlineStyle::Dotted => "4:4",
+        UnderlineStyle::Dashed => "4:5",
+    };
     for (on, code) in [
         (style.has(Attrs::BOLD), "1"),
         (style.has(Attrs::DIM), "2"),
         (style.has(Attrs::ITALIC), "3"),
-        (style.is_underlined(), "4"),
+        (style.is_underlined(), underline),
+        (style.has(Attrs::BLINK), "5"),
         (style.has(Attrs::INVERSE), "7"),
+        (style.has(Attrs::CONCEAL), "8"),
+        (style.has(Attrs::STRIKETHROUGH), "9"),
+        (style.has(Attrs::OVERLINE), "53"),
     ] {
         if on {
             out.push(';');
@@ -273,7 +293,28 @@ fn write_sgr(style: &CellStyle, out: &mut String) {
     }
     color(style.fg, 30, out);
     color(style.bg, 40, out);
+    let _ = match style.underline_colour {
+        Colour::Default => Ok(()),
+        Colour::Indexed(n) => write!(out, ";58:5:{n}"),
+        Colour::Rgb(r, g, b) => write!(out, ";58:2::{r}:{g}:{b}"),
+    };
     out.push('m');
+}
+
+/// Opens `link` (sanitized when kept), or closes the one open.
+fn write_link(link: Option<&Link>, out: &mut String) {
+    out.push_str("\x1b]8;");
+    if let Some(link) = link {
+        if let Some(id) = &link.id {
+            out.push_str("id=");
+            out.push_str(id);
+        }
+        out.push(';');
+        out.push_str(&link.uri);
+    } else {
+        out.push(';');
+    }
+    out.push_str("\x1b\\");
 }
 
 /// `base` is 30 for the foreground, 40 for the background.
@@ -387,6 +428,29 @@ mod tests {
         // stay those of a narrow pane's.
         assert!(text_window_rows(cols) * usize::from(cols) <= TEXT_WINDOW_CELLS);
         assert_eq!(text_window_rows(80), TEXT_WINDOW_ROWS);
+    }
+
+    #[test]
+    fn styles_and_links_stay_with_ansi_and_go_without() {
+        let pane = pane_with(
+            4,
+            30,
+            b"\x1b[9;53;4:3;58:2::1:2:3mS\x1b[m \x1b]8;id=k;https://x.test/\x1b\\link\x1b]8;;\x1b\\.\r\n",
+        );
+        let ansi = history_text(&pane, true)();
+        assert!(
+            ansi.starts_with("\x1b[0;4:3;9;53;58:2::1:2:3mS\x1b[0m "),
+            "{ansi:?}"
+        );
+        assert!(
+            ansi.contains("\x1b]8;id=k;https://x.test/\x1b\\link\x1b]8;;\x1b\\.\n"),
+            "{ansi:?}"
+        );
+        assert_eq!(history_text(&pane, false)(), "S link.\n");
+        assert_eq!(
+            screen_text(pane.live_screen(), true).lines().next(),
+            ansi.lines().next()
+        );
     }
 
     #[test]

@@ -3,128 +3,31 @@
 //! set), [`CellView`] (one cell) and [`CellStyle`] (a cell's look).
 //!
 //! vt100 parses the program's output and keeps the grid; only `pane` names
-//! it. The view is where attributes vt100 does not keep will join it:
-//! underline styles and colour, strikethrough, overline, blink, conceal and
-//! hyperlinks will live in an overlay beside vt100's grid that the view
-//! reads too. [`CellStyle`] already has room for them ([`Attrs`],
-//! [`UnderlineStyle`], `underline_colour`); today only what vt100 knows is
-//! filled in.
+//! it. What vt100 does not keep (underline styles and colour,
+//! strikethrough, overline, blink, conceal, hyperlinks) rides in the cells
+//! as zero-width markers ([`crate::pane::cell_extras`]): the view decodes
+//! them into [`CellStyle`] and [`CellView::link`], and strips them from
+//! every text it hands out.
 //!
 //! The renderer reads every cell of a flooding pane 60 times a second: the
 //! views are borrows, every accessor is `#[inline]`, and reading a cell
 //! allocates nothing.
 
 use std::num::NonZeroU16;
-use std::ops::{BitOr, BitOrAssign};
+use std::sync::Arc;
 
-/// A colour as the program set it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Colour {
-    /// The terminal's own foreground or background.
-    #[default]
-    Default,
-    /// One of the 256 palette colours (0-15 are the named ones).
-    Indexed(u8),
-    Rgb(u8, u8, u8),
-}
+use crate::pane::cell_extras::{self, Extra, Link};
 
-impl Colour {
-    #[inline]
-    fn of(colour: vt100::Color) -> Self {
-        match colour {
-            vt100::Color::Default => Self::Default,
-            vt100::Color::Idx(i) => Self::Indexed(i),
-            vt100::Color::Rgb(r, g, b) => Self::Rgb(r, g, b),
-        }
+pub use crate::pane::cell_style::{Attrs, Colour, UnderlineStyle};
+
+/// A vt100 colour in tilework's type.
+#[inline]
+fn colour_of(colour: vt100::Color) -> Colour {
+    match colour {
+        vt100::Color::Default => Colour::Default,
+        vt100::Color::Idx(i) => Colour::Indexed(i),
+        vt100::Color::Rgb(r, g, b) => Colour::Rgb(r, g, b),
     }
-}
-
-/// A cell's on/off text attributes, as a set of bits. The bits are in the
-/// order of ratatui's `Modifier` (SGR's order), so the renderer turns them
-/// into one with a mask; bit 3 is free (the underline has its own
-/// [`UnderlineStyle`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Attrs(u16);
-
-impl Attrs {
-    pub const BOLD: Self = Self(1);
-    pub const DIM: Self = Self(1 << 1);
-    pub const ITALIC: Self = Self(1 << 2);
-    /// Not kept yet (vt100 drops it); room for the overlay.
-    pub const BLINK: Self = Self(1 << 4);
-    pub const INVERSE: Self = Self(1 << 6);
-    /// Not kept yet (vt100 drops it); room for the overlay.
-    pub const CONCEAL: Self = Self(1 << 7);
-    /// Not kept yet (vt100 drops it); room for the overlay.
-    pub const STRIKETHROUGH: Self = Self(1 << 8);
-    /// Not kept yet (vt100 drops it); room for the overlay.
-    pub const OVERLINE: Self = Self(1 << 9);
-
-    #[inline]
-    pub const fn empty() -> Self {
-        Self(0)
-    }
-
-    #[inline]
-    pub const fn bits(self) -> u16 {
-        self.0
-    }
-
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Whether every attribute of `other` is set.
-    #[inline]
-    pub const fn contains(self, other: Self) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// `flag` on or off.
-    #[inline]
-    pub fn set(&mut self, flag: Self, on: bool) {
-        if on {
-            self.0 |= flag.0;
-        } else {
-            self.0 &= !flag.0;
-        }
-    }
-
-    /// `flag` if `on`, else nothing (without a branch: this runs per cell).
-    #[inline]
-    const fn if_on(flag: Self, on: bool) -> u16 {
-        flag.0 * on as u16
-    }
-}
-
-impl BitOr for Attrs {
-    type Output = Self;
-
-    #[inline]
-    fn bitor(self, other: Self) -> Self {
-        Self(self.0 | other.0)
-    }
-}
-
-impl BitOrAssign for Attrs {
-    #[inline]
-    fn bitor_assign(&mut self, other: Self) {
-        self.0 |= other.0;
-    }
-}
-
-/// How a cell is underlined. vt100 keeps only "underlined or not", which
-/// reads as `Single`; the other styles are room for the overlay.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum UnderlineStyle {
-    #[default]
-    None,
-    Single,
-    Double,
-    Curly,
-    Dotted,
-    Dashed,
 }
 
 /// A cell's look: colours and attributes. A value, cheap to copy and
@@ -135,8 +38,7 @@ pub struct CellStyle {
     pub bg: Colour,
     pub attrs: Attrs,
     pub underline: UnderlineStyle,
-    /// `Default` draws the underline in the text's colour (always so
-    /// until the overlay keeps SGR 58).
+    /// `Default` draws the underline in the text's colour.
     pub underline_colour: Colour,
 }
 
@@ -152,6 +54,19 @@ impl CellStyle {
         self.underline != UnderlineStyle::None
     }
 
+    /// `extra` joined to what vt100 keeps: its underline style and colour
+    /// only where vt100 underlines.
+    #[inline]
+    fn add(&mut self, extra: Extra) {
+        self.attrs |= extra.attrs;
+        if self.is_underlined() {
+            if extra.underline != UnderlineStyle::None {
+                self.underline = extra.underline;
+            }
+            self.underline_colour = extra.underline_colour;
+        }
+    }
+
     #[inline]
     fn of(
         fg: vt100::Color,
@@ -163,9 +78,9 @@ impl CellStyle {
             | Attrs::if_on(Attrs::ITALIC, italic)
             | Attrs::if_on(Attrs::INVERSE, inverse);
         Self {
-            fg: Colour::of(fg),
-            bg: Colour::of(bg),
-            attrs: Attrs(attrs),
+            fg: colour_of(fg),
+            bg: colour_of(bg),
+            attrs: Attrs::from_bits(attrs),
             underline: if underline {
                 UnderlineStyle::Single
             } else {
@@ -226,7 +141,25 @@ impl<'a> CellView<'a> {
     /// character with a width, plus any combining ones.
     #[inline]
     pub fn contents(self) -> &'a str {
-        self.cell.contents()
+        cell_extras::split(self.cell.contents()).0
+    }
+
+    /// The text and the style at once (the renderer's per-cell read: the
+    /// cell's text is looked at once).
+    #[inline]
+    pub fn text_and_style(self) -> (&'a str, CellStyle, Option<u32>) {
+        let (text, id) = cell_extras::split(self.cell.contents());
+        let mut style = self.vt100_style();
+        if let Some(id) = id {
+            style.add(cell_extras::extra(id));
+        }
+        (text, style, id)
+    }
+
+    /// The hyperlink the cell is part of.
+    pub fn link(self) -> Option<Arc<Link>> {
+        let (_, id) = cell_extras::split(self.cell.contents());
+        cell_extras::extra(id?).link.and_then(cell_extras::link)
     }
 
     #[inline]
@@ -248,6 +181,11 @@ impl<'a> CellView<'a> {
 
     #[inline]
     pub fn style(self) -> CellStyle {
+        self.text_and_style().1
+    }
+
+    #[inline]
+    fn vt100_style(self) -> CellStyle {
         let c = self.cell;
         CellStyle::of(
             c.fgcolor(),
@@ -258,12 +196,12 @@ impl<'a> CellView<'a> {
 
     #[inline]
     pub fn fg(self) -> Colour {
-        Colour::of(self.cell.fgcolor())
+        colour_of(self.cell.fgcolor())
     }
 
     #[inline]
     pub fn bg(self) -> Colour {
-        Colour::of(self.cell.bgcolor())
+        colour_of(self.cell.bgcolor())
     }
 }
 
@@ -302,7 +240,7 @@ impl<'a> ScreenView<'a> {
 
     /// The screen's text, a line per row, trailing blanks trimmed.
     pub fn contents(self) -> String {
-        self.screen.contents()
+        cell_extras::strip(self.screen.contents())
     }
 
     /// The text from (`start_row`, `start_col`) to (`end_row`, `end_col`),
@@ -314,18 +252,23 @@ impl<'a> ScreenView<'a> {
         end_row: u16,
         end_col: u16,
     ) -> String {
-        self.screen
-            .contents_between(start_row, start_col, end_row, end_col)
+        cell_extras::strip(
+            self.screen
+                .contents_between(start_row, start_col, end_row, end_col),
+        )
     }
 
     /// Each row's text, top to bottom: blanks between characters as
     /// spaces, none after the last, a wide character once.
     pub fn row_texts(self) -> impl Iterator<Item = String> + 'a {
-        self.screen.rows(0, self.screen.size().1.get())
+        self.screen
+            .rows(0, self.screen.size().1.get())
+            .map(cell_extras::strip)
     }
 
     /// Escape sequences that draw the screen's text and colours from
-    /// scratch (what vt100 keeps of them): screens compared in tests.
+    /// scratch (what vt100 keeps of them, the cells' markers left in):
+    /// screens compared in tests.
     pub fn contents_formatted(self) -> String {
         self.screen.contents_formatted()
     }

@@ -20,6 +20,7 @@ use ratatui::layout::Rect;
 
 use super::fit::Fit;
 use crate::pane::PaneId;
+use crate::render::cell_extras::{self, Features};
 
 /// What decides whether a frame can reuse the previous one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,8 @@ pub struct Painter {
     last_shape: Option<FrameShape>,
     /// Where the frame's cells land on the terminal (see `fit`).
     fit: Fit,
+    /// What the terminal draws beyond ratatui's cells.
+    features: Features,
 }
 
 impl Painter {
@@ -60,18 +63,30 @@ impl Painter {
             full: true,
             last_shape: None,
             fit,
+            features: Features::default(),
         }
+    }
+
+    /// The terminal attached (or another one): what it draws. The next
+    /// frame is drawn in full.
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+        self.full = true;
     }
 
     /// After the terminal was resized (and cleared).
     pub fn resized(&mut self, area: Rect) {
+        let features = self.features;
         *self = Self::new(area);
+        self.features = features;
     }
 
     /// After the terminal or the frame changed size (the terminal was
     /// cleared).
     pub fn refitted(&mut self, fit: Fit) {
+        let features = self.features;
         *self = Self::fitted(fit);
+        self.features = features;
     }
 
     pub fn fit(&self) -> Fit {
@@ -108,7 +123,11 @@ impl Painter {
         }
         let fit = self.fit;
         if dirty * 2 >= self.dirty.len() {
-            backend.draw(fit.cells(self.shown.diff_iter(next)))?;
+            cell_extras::draw(
+                backend,
+                fit.cells(self.shown.diff_iter(next)),
+                self.features,
+            )?;
             self.shown.content.clone_from_slice(&next.content);
             return Ok(());
         }
@@ -120,7 +139,11 @@ impl Painter {
             .iter()
             .map(|&(y, height)| (rows_of(&self.shown, y, height), rows_of(next, y, height)))
             .collect();
-        backend.draw(fit.cells(pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next))))?;
+        cell_extras::draw(
+            backend,
+            fit.cells(pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next))),
+            self.features,
+        )?;
         let width = usize::from(next.area.width);
         for &(row, height) in &bands {
             let range = usize::from(row) * width..(usize::from(row) + usize::from(height)) * width;

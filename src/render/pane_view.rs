@@ -7,7 +7,9 @@ use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
 
+use crate::pane::cell_extras;
 use crate::pane::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
+use crate::render::cell_extras::frame_marker;
 
 pub struct PaneWidget<'a> {
     screen: ScreenView<'a>,
@@ -49,11 +51,16 @@ pub fn map_color(color: Colour) -> Color {
     }
 }
 
-/// The attributes the screen keeps today, which ratatui writes. `Attrs`
-/// has `Modifier`'s bit order, so this is a mask. (Blink, conceal and
-/// strikethrough have modifiers too, for when the screen keeps them.)
-const DRAWN_ATTRS: u16 =
-    Attrs::BOLD.bits() | Attrs::DIM.bits() | Attrs::ITALIC.bits() | Attrs::INVERSE.bits();
+/// The attributes ratatui writes. `Attrs` has `Modifier`'s bit order, so
+/// this is a mask (overline has no modifier: it goes with the cell's frame
+/// marker, see `render::cell_extras`).
+const DRAWN_ATTRS: u16 = Attrs::BOLD.bits()
+    | Attrs::DIM.bits()
+    | Attrs::ITALIC.bits()
+    | Attrs::BLINK.bits()
+    | Attrs::INVERSE.bits()
+    | Attrs::CONCEAL.bits()
+    | Attrs::STRIKETHROUGH.bits();
 
 #[inline]
 fn cell_modifier(style: &CellStyle) -> Modifier {
@@ -84,11 +91,24 @@ fn symbol_for(contents: &str) -> &str {
 /// `CellStyle` passed in memory cost more than the rest of it).
 #[inline(always)]
 fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
-    target.set_symbol(symbol_for(cell.contents()));
-    let style = cell.style();
+    let (text, style, extra) = cell.text_and_style();
     target.fg = map_color(style.fg);
     target.bg = map_color(style.bg);
     target.modifier = cell_modifier(&style);
+    match frame_marker(&style, extra) {
+        None => {
+            target.set_symbol(symbol_for(text));
+        }
+        Some(marker) => paint_marked(target, symbol_for(text), marker),
+    }
+}
+
+/// A cell with extras ratatui cannot draw: its text and its frame marker
+/// (`render::cell_extras` draws the extras, the underline among them).
+#[cold]
+fn paint_marked(target: &mut ratatui::buffer::Cell, text: &str, marker: u32) {
+    target.set_symbol(&format!("{text}{}", cell_extras::marker(marker)));
+    target.modifier.remove(Modifier::UNDERLINED);
 }
 
 impl Widget for PaneWidget<'_> {

@@ -141,7 +141,8 @@ const COLOUR_WORDS: [&str; 3] = ["fg", "bg", "cursor"];
 
 /// A terminal's facts as words after `attach`: ` fg=RRRR/GGGG/BBBB`,
 /// `bg=`, `cursor=` for the colours it answered, ` kitty` when it speaks
-/// the kitty keyboard protocol.
+/// the kitty keyboard protocol, ` smulx` and ` setulc` when it draws
+/// styled and coloured underlines.
 fn facts_words(facts: &TerminalFacts) -> String {
     let mut words = String::new();
     for (name, colour) in COLOUR_WORDS.iter().zip(facts.colours) {
@@ -154,6 +155,12 @@ fn facts_words(facts: &TerminalFacts) -> String {
     }
     if facts.answered {
         words.push_str(" answered");
+    }
+    if facts.styled_underlines {
+        words.push_str(" smulx");
+    }
+    if facts.underline_colours {
+        words.push_str(" setulc");
     }
     words
 }
@@ -172,6 +179,8 @@ fn parse_facts(words: &str) -> TerminalFacts {
             }
             None if word == "kitty" => facts.kitty_keyboard = true,
             None if word == "answered" => facts.answered = true,
+            None if word == "smulx" => facts.styled_underlines = true,
+            None if word == "setulc" => facts.underline_colours = true,
             None => {}
         }
     }
@@ -390,6 +399,8 @@ mod tests {
                     colours: [Some(Rgb(0xffff, 0, 0x1234)), None, Some(Rgb(1, 2, 3))],
                     kitty_keyboard: true,
                     answered: true,
+                    styled_underlines: true,
+                    underline_colours: true,
                 },
                 Joining {
                     mode: AttachMode::DetachOthers,

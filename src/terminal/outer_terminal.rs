@@ -1,7 +1,8 @@
 //! What tilework asks the user's terminal once, at start: its foreground,
 //! background and cursor colours (OSC 10/11/12), which programs in panes
-//! ask tilework for (editors pick a light or dark theme by them), and
-//! whether it speaks the kitty keyboard protocol (`CSI ? u`).
+//! ask tilework for (editors pick a light or dark theme by them),
+//! whether it speaks the kitty keyboard protocol (`CSI ? u`), and whether
+//! it draws styled and coloured underlines (XTGETTCAP `Smulx`, `Setulc`).
 //!
 //! The queries go out together with a primary device attributes query,
 //! which every terminal answers, last: its answer ends the wait. A
@@ -27,7 +28,10 @@ use crate::config::colour::{Rgb, parse_colour};
 /// under a millisecond, one across `ssh` in a round trip.
 pub const ASK_TIMEOUT: Duration = Duration::from_millis(250);
 
-const QUERIES: &[u8] = b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\\x1b]12;?\x1b\\\x1b[?u\x1b[c";
+/// XTGETTCAP for `Smulx` (styled underlines) and `Setulc` (underline
+/// colours), names in hex: a terminal that does not know the query
+/// ignores the DCS.
+const QUERIES: &[u8] = b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\\x1b]12;?\x1b\\\x1b[?u\x1bP+q536d756c78;536574756c63\x1b\\\x1b[c";
 
 /// The kitty keyboard flags tilework asks the user's terminal for:
 /// "disambiguate escape codes" alone, so C-i, C-m, C-[ and Alt
@@ -42,6 +46,10 @@ pub struct OuterTerminal {
     pub colours: [Option<Rgb>; 3],
     /// It answered `CSI ? u`: it speaks the kitty keyboard protocol.
     pub kitty_keyboard: bool,
+    /// XTGETTCAP knew `Smulx`: styled underlines (`4:3`).
+    pub styled_underlines: bool,
+    /// XTGETTCAP knew `Setulc`: underline colours (`58`).
+    pub underline_colours: bool,
     /// It answered the device attributes query: every answer is in.
     pub answered: bool,
 }
@@ -125,6 +133,18 @@ pub fn parse_replies(bytes: &[u8]) -> OuterTerminal {
             } else if rest.first() == Some(&0x07) {
                 rest = &rest[1..];
             }
+        } else if let Some(body) = rest.strip_prefix(b"\x1bP1+r") {
+            // XTGETTCAP: `name=value` pairs in hex, `;` between them.
+            let end = memchr::memchr(0x1b, body).unwrap_or(body.len());
+            for pair in body[..end].split(|&b| b == b';') {
+                let name = pair.split(|&b| b == b'=').next().unwrap_or_default();
+                match &name.to_ascii_lowercase()[..] {
+                    b"536d756c78" => told.styled_underlines = true,
+                    b"536574756c63" => told.underline_colours = true,
+                    _ => {}
+                }
+            }
+            rest = &body[end..];
         } else if let Some(body) = rest.strip_prefix(b"\x1b[?") {
             let end = body
                 .iter()
@@ -175,5 +195,16 @@ mod tests {
         );
         // Cut off before its end: not answered yet.
         assert!(!parse_replies(b"\x1b]11;rgb:1e1e/1e1e/2e2e\x1b\\\x1b[?1;2").answered);
+    }
+
+    #[test]
+    fn xtgettcap_tells_styled_underlines_and_their_colours() {
+        let told = parse_replies(
+            b"\x1bP1+r536d756c78=5c455b342c25703125643a\x1b\\\x1bP1+r536574756c63=5c45\x1b\\\x1b[?62c",
+        );
+        assert!(told.styled_underlines && told.underline_colours && told.answered);
+        // Not known: `0+r`.
+        let told = parse_replies(b"\x1bP0+r536d756c78\x1b\\\x1b[?62c");
+        assert!(!told.styled_underlines && !told.underline_colours);
     }
 }

@@ -91,6 +91,9 @@ pub struct TerminalReplies {
     pub kitty: bool,
     /// Answer this long after the question, as over a slow link.
     pub late: Option<Duration>,
+    /// Answer XTGETTCAP for `Smulx` and `Setulc`: it draws styled and
+    /// coloured underlines.
+    pub styled_underlines: bool,
 }
 
 impl TerminalReplies {
@@ -105,6 +108,10 @@ impl TerminalReplies {
         }
         if self.kitty && has(b"\x1b[?u") {
             reply.extend_from_slice(b"\x1b[?0u");
+        }
+        if self.styled_underlines && has(b"\x1bP+q536d756c78") {
+            reply.extend_from_slice(b"\x1bP1+r536d756c78=5c455b342c25703125643a6d\x1b\\");
+            reply.extend_from_slice(b"\x1bP1+r536574756c63=5c455b35383a323a3a25703125647d\x1b\\");
         }
         if has(b"\x1b[c") {
             reply.extend_from_slice(b"\x1b[?1;2c");

@@ -3,10 +3,12 @@
 //! character) and stops vte after a sequence the layer must act on
 //! ([`Stop`]). What to do at each stop is [`super::Fidelity`]'s.
 
+use crate::pane::cell_extras::{self, Link};
 use crate::pane::fidelity::Modes;
 use crate::pane::fidelity::answers::Query;
 use crate::pane::fidelity::charsets::{Charset, Charsets};
 use crate::pane::fidelity::colour_sets::ColourSets;
+use crate::pane::fidelity::pen::Pen;
 use crate::pane::fidelity::sgr;
 use crate::pane::fidelity::tabs::TabStops;
 use crate::pane::rep_bound::{self, Region, RepBound, param};
@@ -85,6 +87,9 @@ pub(super) enum Stop {
     Blank(Blanked, u16),
     Answer(Query),
     Keyboard(KeyboardChange),
+    /// U+FFFD printed (the program's, or vte's for invalid UTF-8), which
+    /// vt100 drops.
+    Replacement,
 }
 
 /// What the last byte fed one at a time did.
@@ -117,6 +122,8 @@ pub(super) struct Follower {
     pub(super) private_modes: Vec<u16>,
     /// Colours the program set for its pane (OSC 4, 10-12 and resets).
     pub(super) colour_sets: ColourSets,
+    /// What of the pen vt100 does not keep.
+    pub(super) pen: Pen,
 }
 
 impl Follower {
@@ -126,10 +133,35 @@ impl Follower {
             || self.modes.insert
             || !self.modes.autowrap
             || self.tabs.custom()
+            || self.pen.active()
+    }
+
+    /// DECSC (and its forms): xterm saves the character sets and the
+    /// attributes with the cursor.
+    fn save_cursor(&mut self) {
+        self.charsets.save();
+        self.modes.origin.save();
+        self.pen.save();
+    }
+
+    /// DECRC. Returns whether text may print otherwise now.
+    fn restore_cursor(&mut self) -> bool {
+        let was = self.pen.active();
+        self.pen.restore();
+        self.modes.origin.restore();
+        self.charsets.restore() || was != self.pen.active()
     }
 
     fn stop(&mut self, stop: Stop) {
         self.stop = Some(stop);
+    }
+
+    /// Something followed a U+FFFD in the same step of vte's.
+    #[inline]
+    fn not_replaced(&mut self) {
+        if self.stop == Some(Stop::Replacement) {
+            self.stop = None;
+        }
     }
 
     /// DECSET / DECRST: notes the modes vt100 ignores; replaces the
@@ -159,9 +191,10 @@ impl Follower {
             }
             // xterm keeps the character sets with the saved cursor.
             match (p, set) {
-                ([1048 | 1049], true) => self.charsets.save(),
+                ([1048 | 1049], true) => self.save_cursor(),
                 ([1048 | 1049], false) => {
-                    let _ = self.charsets.restore();
+                    let changed = self.restore_cursor();
+                    recheck = recheck.or(changed.then_some(Stop::Recheck));
                 }
                 _ => {}
             }
@@ -183,10 +216,19 @@ impl vte::Perform for Follower {
         self.ground = true;
         self.last = Last::Print(c);
         self.rep.printed(c, self.cols);
+        // vte reads invalid UTF-8 as U+FFFD and ends its step there; in a
+        // run of valid text more follows in the same step, too late to
+        // stop (a program's own U+FFFD stays dropped).
+        if c == '\u{FFFD}' {
+            self.stop(Stop::Replacement);
+        } else {
+            self.not_replaced();
+        }
     }
 
     #[inline]
     fn execute(&mut self, byte: u8) {
+        self.not_replaced();
         self.last = Last::Execute(byte);
         match byte {
             SO => self.charsets.shift(true),
@@ -207,10 +249,14 @@ impl vte::Perform for Follower {
         // SGR first: nearly every sequence is one, and most need no look at
         // their parameters beyond this.
         if let ([], 'm') = (intermediates, action) {
+            let was = self.pen.active();
+            self.pen.sgr(params);
             if sgr::needs_rewrite(params) {
                 self.sgr.clear();
                 sgr::rewrite(params, &mut self.sgr);
                 self.stop(Stop::Replace(Replace::Sgr));
+            } else if was != self.pen.active() {
+                self.stop(Stop::Recheck);
             }
             return;
         }
@@ -228,13 +274,11 @@ impl vte::Perform for Follower {
             // ED 3 (and DECSED 3) clear the count of scrolled-off rows.
             ([] | [b'?'], 'J') if first == 3 => self.rep.count_cleared(),
             ([], 's') if bare => {
-                self.charsets.save();
-                self.modes.origin.save();
+                self.save_cursor();
                 self.stop(Stop::Replace(Replace::SaveCursor));
             }
             ([], 'u') if bare => {
-                let _ = self.charsets.restore();
-                self.modes.origin.restore();
+                let _ = self.restore_cursor();
                 self.stop(Stop::Replace(Replace::RestoreCursor));
             }
             ([], 'g') => self.stop(Stop::TabClear(first)),
@@ -256,6 +300,7 @@ impl vte::Perform for Follower {
             ([b'?'], 'h' | 'l') => self.private_modes(params, action == 'h'),
             ([b'!'], 'p') => {
                 // DECSTR resets these at once; the rest when replaced.
+                self.pen.reset_attributes();
                 self.modes.insert = false;
                 self.modes.autowrap = true;
                 // Written as `?6l` then DECSC (see `Replace::SoftReset`).
@@ -293,18 +338,15 @@ impl vte::Perform for Follower {
                 self.charsets.reset();
                 self.tabs.reset();
                 self.colour_sets.reset();
+                self.pen.reset();
                 self.stop(Stop::Reset);
             }
             ([], b'D') => self.stop(Stop::Replace(Replace::Index)),
             ([], b'E') => self.stop(Stop::Replace(Replace::NextLine)),
             ([], b'H') => self.stop(Stop::TabSet),
-            ([], b'7') => {
-                self.charsets.save();
-                self.modes.origin.save();
-            }
+            ([], b'7') => self.save_cursor(),
             ([], b'8') => {
-                self.modes.origin.restore();
-                let changed = self.charsets.restore();
+                let changed = self.restore_cursor();
                 if changed {
                     self.stop(Stop::Recheck);
                 }
@@ -321,7 +363,12 @@ impl vte::Perform for Follower {
     }
 
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
-        self.ground = true;
+        // Ended by ESC (ST's first byte), vte is not in ground yet: the `\`
+        // that follows is no printed text.
+        self.ground = bell_terminated;
+        if params.first().copied() == Some(b"8") {
+            return self.hyperlink(params);
+        }
         let effect = self.colour_sets.osc(params);
         if effect.asked_dynamic != 0 {
             self.stop(Stop::Answer(Query::Colours {
@@ -337,5 +384,25 @@ impl vte::Perform for Follower {
 
     fn terminated(&self) -> bool {
         self.stop.is_some()
+    }
+}
+
+impl Follower {
+    /// `OSC 8 ; params ; uri`: the link printed text gets from now on (none
+    /// for an empty URI, one not kept, or links switched off).
+    fn hyperlink(&mut self, params: &[&[u8]]) {
+        let was = self.pen.active();
+        let link = match params {
+            [_, link_params, uri @ ..] if cell_extras::keep_links() && !uri.is_empty() => {
+                // vte split the URI at its `;`s.
+                let uri = uri.join(&b';');
+                Link::sanitized(link_params, &uri).and_then(cell_extras::intern_link)
+            }
+            _ => None,
+        };
+        self.pen.set_link(link);
+        if was != self.pen.active() {
+            self.stop(Stop::Recheck);
+        }
     }
 }

@@ -1,0 +1,99 @@
+//! End to end: what a program prints beyond vt100's attributes reaches the
+//! user's terminal: strikethrough, overline, blink, conceal, styled and
+//! coloured underlines (only where the terminal said it draws them), OSC 8
+//! links (unless `hyperlinks = false`), and U+FFFD for invalid UTF-8.
+//! Each test reads tilework's raw output, the stream the terminal gets.
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::{TempDir, TerminalReplies, Tilework};
+
+/// Prints one line of every kind, then a marker the screen shows when it
+/// is all drawn; then waits.
+const PROGRAM: &str = "printf '\\033[9mSTRIKE\\033[m \\033[53mOVER\\033[m \\033[5mBLINK\\033[m \
+    \\033[4:3;58:5:196mCURL\\033[m \
+    \\033]8;id=t1;https://example.test/a\\033\\\\LINK\\033]8;;\\033\\\\ \
+    ab\\377cd done-%s\\n' $((6*7)); exec sleep 600";
+
+fn start(config: &str, replies: TerminalReplies) -> (Tilework, TempDir) {
+    let dir = TempDir::new("styles");
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, config).unwrap();
+    let path = path.to_str().unwrap().to_owned();
+    let tw = Tilework::start_answering(
+        common::binary(),
+        &["--config", &path, "--", "sh", "-c", PROGRAM],
+        12,
+        100,
+        &[],
+        replies,
+    );
+    tw.wait_for_text("done-42");
+    (tw, dir)
+}
+
+#[test]
+fn styles_and_links_reach_a_terminal_that_draws_styled_underlines() {
+    let replies = TerminalReplies {
+        styled_underlines: true,
+        ..TerminalReplies::default()
+    };
+    let (tw, _dir) = start("", replies);
+    // ratatui's own SGRs for strikethrough and blink (among the colours it
+    // sets for the cell); ours for the rest, right before the text.
+    for (sgr, text) in [(&b"\x1b[9m"[..], &b"STRIKE"[..]), (b"\x1b[5m", b"BLINK")] {
+        common::wait_until("the attribute before its text", || {
+            drawn_with(&tw.raw_tail(), sgr, text)
+        });
+    }
+    tw.wait_for_raw(b"\x1b[53mOVER");
+    tw.wait_for_raw(b"\x1b[4:3m\x1b[58:5:196mCURL");
+    tw.wait_for_raw(b"\x1b]8;id=t1;https://example.test/a\x1b\\LINK\x1b]8;;\x1b\\");
+    tw.wait_for_raw("ab\u{FFFD}cd".as_bytes());
+}
+
+/// Whether `text` is written somewhere right after SGR `sgr`, with only
+/// other SGRs between them.
+fn drawn_with(raw: &[u8], sgr: &[u8], text: &[u8]) -> bool {
+    let starts = (0..raw.len().saturating_sub(text.len())).filter(|&i| raw[i..].starts_with(text));
+    starts.into_iter().any(|mut end| {
+        while end > 0 && raw[end - 1] == b'm' {
+            let Some(esc) = raw[..end].iter().rposition(|&b| b == 0x1b) else {
+                return false;
+            };
+            let seq = &raw[esc..end];
+            let params = &seq[seq.len().min(2)..seq.len() - 1];
+            if !seq.starts_with(b"\x1b[")
+                || !params
+                    .iter()
+                    .all(|b| b.is_ascii_digit() || b";:".contains(b))
+            {
+                return false;
+            }
+            if seq == sgr {
+                return true;
+            }
+            end = esc;
+        }
+        false
+    })
+}
+
+#[test]
+fn a_terminal_that_said_nothing_gets_a_plain_underline() {
+    let (tw, _dir) = start("", TerminalReplies::default());
+    tw.wait_for_raw(b"\x1b[4mCURL");
+    tw.wait_for_raw(b"\x1b]8;id=t1;https://example.test/a\x1b\\LINK");
+    assert!(!tw.raw_contains(b"\x1b[4:3"), "a styled underline went out");
+    assert!(!tw.raw_contains(b"\x1b[58"), "an underline colour went out");
+}
+
+#[test]
+fn the_config_can_say_the_terminal_draws_them_and_turn_links_off() {
+    let config = "terminal_features = [\"styled-underlines\"]\nhyperlinks = false\n";
+    let (tw, _dir) = start(config, TerminalReplies::default());
+    tw.wait_for_raw(b"\x1b[4:3m\x1b[58:5:196mCURL");
+    assert!(!tw.raw_contains(b"\x1b]8;"), "a link went out");
+}
