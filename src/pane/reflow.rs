@@ -1,28 +1,37 @@
-//! Reflow on resize: when a pane showing the primary screen changes width,
-//! its screen is laid out again from the byte ring, as a terminal of the
-//! new size would have shown the same output. vt100 cannot rewrap a grid
-//! (a line cut at 60 columns stays cut when the pane grows back), but the
-//! ring holds the bytes, and a fresh parser fed them at the new size wraps
-//! every line where that size wraps it. The program's own SIGWINCH redraw
-//! (a shell's prompt) then lands on top, as on any terminal.
+//! Reflow on resize: when a pane showing the primary screen changes width
+//! (or grows taller), its screen is laid out again from the byte ring as a
+//! terminal that reflows its grid (tmux) would show it. vt100 cannot
+//! rewrap a grid (a line cut at 60 columns stays cut when the pane grows
+//! back), and the live parser keeps no rows above its screen, but the ring
+//! holds the bytes and [`SizeLog`] the size each stretch of them was
+//! printed at. The replay feeds every stretch to a parser of its own size
+//! (so a `\r` progress bar or a right prompt placed by cursor moves lands
+//! where it landed the first time, once) and, where the size changed,
+//! rewraps that parser's logical lines at the next size (`rewrap`); the
+//! last rewrap is at the new size. The program's own SIGWINCH redraw (a
+//! shell's prompt) then lands on top, as on any terminal. Replaying all
+//! of it at the new width instead left a copy of each in-place redraw
+//! wherever the new width moved it (issue 30).
 //!
-//! The replay goes through a fresh [`FastForward`], like live output: the
-//! lines that would scroll off are dropped unparsed, so laying out a
-//! screen costs little more than scanning the bytes (see
-//! `benches/reflow.rs`). It starts at a line start at most
-//! [`REFLOW_MAX_BYTES`] back: the live parser keeps no scrollback, and a
-//! screen is at most a few hundred thousand cells, so older output cannot
-//! show (unless a line is longer than that; then the replay starts inside
-//! it). Full-screen programs on the alternate screen draw for the size
-//! they are given and are not reflowed; the primary screen under them is
-//! laid out again when they leave it (`Pane::primary_cut`), as tmux
-//! rewraps a shell's lines after vim quits in a resized window.
+//! The replay goes through a [`FastForward`], like live output: the lines
+//! that would scroll off are dropped unparsed, but for the rows a rewrap
+//! can pull back onto the screen ([`kept_rows`]), so laying out a screen
+//! costs little more than scanning the bytes (see `benches/reflow.rs`). It
+//! starts at a line start at most [`REFLOW_MAX_BYTES`] back: a screen is at
+//! most a few hundred thousand cells, so older output cannot show (unless
+//! a line is longer than that; then the replay starts inside it).
+//! Full-screen programs on the alternate screen draw for the size they are
+//! given and are not reflowed; the primary screen under them is laid out
+//! again when they leave it (`Pane::primary_cut`), as tmux rewraps a
+//! shell's lines after vim quits in a resized window.
 
 use std::ops::ControlFlow;
 
 use crate::pane::fast_forward::FastForward;
 use crate::pane::parse_guard::ParserPanicked;
+use crate::pane::rewrap;
 use crate::pane::scrollback::ByteRing;
+use crate::pane::size_log::{SizeLog, Stretch};
 
 /// The most output a reflow replays: ~40x the cells of a 300x150 screen,
 /// and a bound on the cost of one resize step however costly the output
@@ -51,32 +60,88 @@ pub fn replay_start(ring: &ByteRing) -> u64 {
     if line >= ring.end() { floor } else { line }
 }
 
-/// Feeds `parser` (fresh, of the new size) the ring's output from
-/// [`replay_start`] on, through `fast_forward` (fresh too), and brings it
-/// up to date. The parser's callbacks see everything the replay prints
-/// again (titles, query replies): the caller keeps the old ones instead.
-pub fn replay<C: vt100::Callbacks + crate::pane::fidelity::answers::Answers>(
+/// Rows above the screen each replay parser keeps for the next rewrap:
+/// enough to fill the tallest screen even when lines unwrap into fewer
+/// rows at a wider size, within a bound on the memory a rewrap takes.
+pub fn kept_rows(stretches: &[Stretch], rows: u16) -> usize {
+    let tallest = stretches.iter().map(|s| s.rows).chain([rows]).max();
+    let widest = stretches.iter().map(|s| s.cols).max().unwrap_or(1);
+    let narrowest = stretches.iter().map(|s| s.cols).min().unwrap_or(1).max(1);
+    let unwrap = usize::from(widest.div_ceil(narrowest)).clamp(1, 4);
+    usize::from(tallest.unwrap_or(rows)) * unwrap
+}
+
+/// A replay parser's callbacks: what the replay prints again (titles,
+/// query replies) was seen the first time.
+#[derive(Debug, Default)]
+pub struct Replayed;
+
+impl vt100::Callbacks for Replayed {}
+
+impl crate::pane::fidelity::answers::Answers for Replayed {
+    fn answer(&mut self, _: &[u8]) {}
+}
+
+fn replay_parser(rows: u16, cols: u16, kept: usize) -> vt100::Parser<Replayed> {
+    let size = |n: u16| std::num::NonZeroU16::new(n.max(2)).unwrap_or(std::num::NonZeroU16::MIN);
+    vt100::Parser::new_with_callbacks(size(rows), size(cols), kept, Replayed)
+}
+
+/// Lays the ring's output out again into `parser` (fresh, of the new
+/// size, on its primary screen): each stretch of output replayed at the
+/// size it was printed at, from [`replay_start`], through a fresh
+/// fast-forward that is returned for the pane to carry on with. `modes`
+/// (the pane's modes, which may be older than the bytes replayed) are set
+/// first.
+pub fn rebuild<C: vt100::Callbacks + crate::pane::fidelity::answers::Answers>(
     ring: &ByteRing,
+    sizes: &SizeLog,
+    modes: &[u8],
     parser: &mut vt100::Parser<C>,
-    fast_forward: &mut FastForward,
-) -> Result<(), ParserPanicked> {
-    // A block at a time, as the ring holds them: the fast-forward drops
-    // what will scroll off as it goes, so the replay holds about a
-    // screenful. (A copy of the whole window, then held back again by the
-    // fast-forward, was up to 4 MiB more resident at each resize.)
-    let failed = ring.visit(
-        replay_start(ring),
-        ring.end(),
-        false,
-        |_, bytes| match fast_forward.push(parser, bytes) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(failure) => ControlFlow::Break(failure),
-        },
-    );
-    if let Some(failure) = failed {
-        return Err(failure);
+) -> Result<FastForward, ParserPanicked> {
+    let rows = parser.screen().size().0;
+    let stretches = sizes.stretches(replay_start(ring), ring.end());
+    let kept = kept_rows(&stretches, rows.get());
+    let mut fast_forward = FastForward::default();
+    fast_forward.keep_history_rows(kept);
+    let mut replay: Option<vt100::Parser<Replayed>> = None;
+    for stretch in &stretches {
+        let mut next = replay_parser(stretch.rows, stretch.cols, kept);
+        match replay.as_mut() {
+            Some(old) => {
+                fast_forward.settle(old)?;
+                rewrap::resize_into(old, &mut next)?;
+                fast_forward.parser_replaced(old.screen().size().0.get());
+            }
+            None => fast_forward.parse_now(&mut next, modes)?,
+        }
+        let next = replay.insert(next);
+        let failed = ring.visit(
+            stretch.start,
+            stretch.end,
+            false,
+            |_, bytes| match fast_forward.push(next, bytes) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(failure) => ControlFlow::Break(failure),
+            },
+        );
+        if let Some(failure) = failed {
+            return Err(failure);
+        }
     }
-    fast_forward.settle(parser)
+    if let Some(old) = replay.as_mut() {
+        fast_forward.settle(old)?;
+        rewrap::resize_into(old, parser)?;
+        fast_forward.parser_replaced(old.screen().size().0.get());
+    } else {
+        fast_forward.parse_now(parser, modes)?;
+    }
+    // The live parser keeps no scrollback.
+    fast_forward.keep_history_rows(0);
+    // An update still open was held for a screen of another size; the
+    // program redraws for this one anyway.
+    fast_forward.release_sync();
+    Ok(fast_forward)
 }
 
 #[cfg(test)]
