@@ -177,6 +177,13 @@ fn progress_bar(cols: usize) -> Vec<u8> {
     let mut out: Vec<u8> = (1..=30)
         .flat_map(|i| format!("build step {i}\r\n").into_bytes())
         .collect();
+    out.extend(bar_only(cols));
+    out
+}
+
+/// The bar, redrawn as it fills, then a prompt.
+fn bar_only(cols: usize) -> Vec<u8> {
+    let mut out = Vec::new();
     let inner = cols - 30;
     for pct in (0..=100).step_by(5) {
         let done = inner * pct / 100;
@@ -267,9 +274,9 @@ fn growing_only_the_height_brings_back_the_rows_shrinking_pushed_up() {
 fn output_printed_between_resizes_is_laid_out_at_the_size_it_was_printed_at() {
     // A bar drawn at 80, the pane narrowed to 50 and the bar redrawn there
     // (for 50), widened to 90: each bar as it was drawn, rewrapped.
-    let mut pane = Pane::detached(PaneId(1), 10, 80, 1 << 20);
+    let mut pane = Pane::detached(PaneId(1), 40, 80, 1 << 20);
     pane.feed(progress_bar(80));
-    pane.resize(10, 50);
+    pane.resize(40, 50);
     let more = b"\r\n"
         .iter()
         .copied()
@@ -277,12 +284,12 @@ fn output_printed_between_resizes_is_laid_out_at_the_size_it_was_printed_at() {
         .collect::<Vec<u8>>();
     pane.feed(more.clone());
     let (at_50, _) = shown(&mut pane);
-    let mut model = Reflowing::printed(10, 80, &progress_bar(80));
-    model.resize(10, 50);
+    let mut model = Reflowing::printed(40, 80, &progress_bar(80));
+    model.resize(40, 50);
     // The model goes on printing from what it shows, at 50.
     let mut at_50_model = model.clone();
     let mut parser = vt100::Parser::new(
-        NonZeroU16::new(10).unwrap(),
+        NonZeroU16::new(40).unwrap(),
         NonZeroU16::new(50).unwrap(),
         0,
     );
@@ -292,12 +299,12 @@ fn output_printed_between_resizes_is_laid_out_at_the_size_it_was_printed_at() {
     parser.process(&more);
     at_50_model.rows = parser.screen().rows(0, 50).map(|r| (r, false)).collect();
     assert_eq!(at_50, at_50_model.screen());
-    pane.resize(10, 90);
+    pane.resize(40, 90);
     let (at_90, _) = shown(&mut pane);
     assert_eq!(
         at_90.iter().filter(|r| r.contains("downloading [")).count(),
-        1,
-        "the bar drawn at 80 is above the screen, the one drawn at 50 once: {at_90:#?}"
+        2,
+        "the bar drawn at 80 and the one drawn at 50, once each: {at_90:#?}"
     );
 }
 
