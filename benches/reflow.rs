@@ -67,6 +67,24 @@ fn bench(c: &mut Criterion) {
             });
         });
     }
+    // The worst case for the replay by sizes: the newest 2 MiB printed at
+    // as many sizes as the pane remembers (a resize every 32 KiB of
+    // output), each a rewrap of the grid on the way.
+    let output = common::log_lines(RING + RING / 4);
+    let mut pane = Pane::detached(PaneId(1), ROWS, COLS, RING);
+    for (i, chunk) in output.chunks(32 * 1024).enumerate() {
+        pane.feed(chunk.to_vec());
+        pane.settle();
+        pane.resize(ROWS, if i % 2 == 0 { 80 } else { COLS });
+    }
+    let mut narrow = false;
+    group.bench_function("log lines at 64 sizes", |b| {
+        b.iter(|| {
+            narrow = !narrow;
+            pane.resize(ROWS, if narrow { 90 } else { 96 });
+            pane.settle();
+        });
+    });
     group.finish();
 }
 

@@ -131,7 +131,10 @@ pub struct FastForward {
     sync: SyncUpdate,
     /// Rows of scrollback the parser keeps that must come out as if every
     /// byte had been parsed (a reflow's replay reads them): each cut keeps
-    /// that many more lines.
+    /// that many more lines. While it is not 0, vt100's count of rows
+    /// scrolled off is not kept exact (it only tells how many blank rows a
+    /// taller grid takes in, and a replay's grid takes rows from its
+    /// scrollback).
     history_rows: usize,
 }
 
@@ -480,7 +483,9 @@ impl FastForward {
         // Until the count is beyond any growth, the dropped part's line
         // feeds and wraps are replayed as bare line feeds to keep it exact.
         let feeds = match cut {
-            Some(_) if alternate || self.count_saturated(rows) => Some(0),
+            // A replay parser's scrollback holds the rows that matter
+            // (`history_rows`), and vt100's count is not followed there.
+            Some(_) if alternate || self.history_rows > 0 || self.count_saturated(rows) => Some(0),
             Some(cut) => row_advances(&plain[..cut], col, cols, wraps.unwrap_or(true)),
             None => None,
         };

@@ -24,6 +24,11 @@
 //! given and are not reflowed; the primary screen under them is laid out
 //! again when they leave it (`Pane::primary_cut`), as tmux rewraps a
 //! shell's lines after vim quits in a resized window.
+//!
+//! Left as it was: a resize that came while a chunk of output ended in the
+//! middle of an escape sequence splits that sequence between two replay
+//! parsers, and its rest prints as text in the replay (rare: the program
+//! is between writes of one sequence at the moment of the resize).
 
 use std::ops::ControlFlow;
 

@@ -18,89 +18,78 @@ use std::fmt::Write as _;
 
 use crate::pane::parse_guard::{self, ParserPanicked};
 
-/// A cell's look, as SGR parameters compare it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Pen {
-    fg: vt100::Color,
-    bg: vt100::Color,
-    bold: bool,
-    dim: bool,
-    italic: bool,
-    underline: bool,
-    inverse: bool,
-}
-
-impl Pen {
-    fn of(cell: &vt100::Cell) -> Self {
-        Self {
-            fg: cell.fgcolor(),
-            bg: cell.bgcolor(),
-            bold: cell.bold(),
-            dim: cell.dim(),
-            italic: cell.italic(),
-            underline: cell.underline(),
-            inverse: cell.inverse(),
-        }
-    }
-
-    /// The SGR that sets this look from any other.
-    fn write_sgr(self, out: &mut String) {
-        out.push_str("\x1b[0");
-        for (on, code) in [
-            (self.bold, 1),
-            (self.dim, 2),
-            (self.italic, 3),
-            (self.underline, 4),
-            (self.inverse, 7),
-        ] {
-            if on {
-                let _ = write!(out, ";{code}");
-            }
-        }
-        for (colour, base) in [(self.fg, 38), (self.bg, 48)] {
-            match colour {
-                vt100::Color::Default => {}
-                vt100::Color::Idx(i) => {
-                    let _ = write!(out, ";{base};5;{i}");
-                }
-                vt100::Color::Rgb(r, g, b) => {
-                    let _ = write!(out, ";{base};2;{r};{g};{b}");
-                }
-            }
-        }
-        out.push('m');
-    }
-}
-
-/// Whether a cell was written or erased in a colour: part of its row's
-/// line (tmux's "used" cells). Cells never touched are not.
+/// Whether a cell is written back: one with text, or erased or left in a
+/// colour or attribute (vt100's "basic formatted" capture writes exactly
+/// these, as tmux counts a row's used cells). Cells never touched are not.
 fn used(cell: &vt100::Cell) -> bool {
-    cell.has_contents() || cell.bgcolor() != vt100::Color::Default || cell.inverse()
+    cell.has_contents()
+        || cell.fgcolor() != vt100::Color::Default
+        || cell.bgcolor() != vt100::Color::Default
+        || cell.bold()
+        || cell.dim()
+        || cell.italic()
+        || cell.underline()
+        || cell.inverse()
 }
 
-/// One logical line: the bytes that print it from column 0 and the width
-/// of each of its cells, in order.
+/// Columns from the first to the last used cell of `row` on the screen.
+fn used_columns(screen: &vt100::Screen, row: u16) -> usize {
+    let cols = screen.size().1.get();
+    (0..cols)
+        .rev()
+        .find(|&col| screen.cell(row, col).is_some_and(used))
+        .map_or(0, |col| usize::from(col) + 1)
+}
+
+/// The length of the escape sequence `text` starts with (CSI only: the
+/// capture writes nothing else).
+fn escape_len(text: &[u8]) -> usize {
+    text.iter()
+        .skip(2)
+        .position(|b| (0x40..=0x7e).contains(b))
+        .map_or(text.len(), |i| i + 3)
+}
+
+/// One logical line: the bytes that print it from column 0 (text and SGR,
+/// as vt100 captured it: each SGR changes the look from the line before
+/// it) and the width of each of its cells, in order.
 #[derive(Debug, Default)]
-struct Line {
-    text: String,
+struct Line<'a> {
+    text: &'a str,
     widths: Vec<u8>,
-    pen: Option<Pen>,
 }
 
-impl Line {
-    fn push(&mut self, cell: &vt100::Cell) {
-        let pen = Pen::of(cell);
-        if self.pen != Some(pen) {
-            pen.write_sgr(&mut self.text);
-            self.pen = Some(pen);
+impl<'a> Line<'a> {
+    fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let mut widths = Vec::with_capacity(text.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == 0x1b {
+                i += escape_len(&bytes[i..]);
+                continue;
+            }
+            let Some(c) = text[i..].chars().next() else {
+                break;
+            };
+            // A character of no width is carried in the cell before it.
+            if let Some(w @ 1..) = unicode_width::UnicodeWidthChar::width(c) {
+                widths.push(u8::try_from(w.min(2)).unwrap_or(2));
+            }
+            i += c.len_utf8();
         }
-        let contents = cell.contents();
-        if contents.is_empty() {
-            self.text.push(' ');
-        } else {
-            self.text.push_str(contents);
+        Self { text, widths }
+    }
+
+    /// The line's SGRs alone: what a line not written leaves in force.
+    fn escapes(&self, out: &mut String) {
+        let bytes = self.text.as_bytes();
+        let mut i = 0;
+        while let Some(at) = memchr::memchr(0x1b, &bytes[i..]) {
+            let len = escape_len(&bytes[i + at..]);
+            out.push_str(&self.text[i + at..i + at + len]);
+            i += at + len;
         }
-        self.widths.push(if cell.is_wide() { 2 } else { 1 });
     }
 
     /// Columns the line takes, unwrapped.
@@ -142,63 +131,48 @@ struct LineCursor {
 }
 
 /// The grid as logical lines, oldest first, and the cursor among them.
-struct Lines {
-    lines: Vec<Line>,
+struct Lines<'a> {
+    lines: Vec<Line<'a>>,
     cursor: LineCursor,
 }
 
-/// Reads every row the parser holds (its scrollback, then its screen) as
-/// logical lines. Leaves the parser scrolled to its live screen.
-fn read_lines<C: vt100::Callbacks>(parser: &mut vt100::Parser<C>) -> Lines {
-    let (rows, cols) = parser.screen().size();
-    let (rows, cols) = (usize::from(rows.get()), cols.get());
-    let (cursor_row, cursor_col) = parser.screen().cursor_position();
-    parser.screen_mut().set_scrollback(usize::MAX);
-    let above = parser.screen().scrollback();
-    let mut lines = vec![Line::default()];
-    let mut cursor = LineCursor {
-        line: 0,
-        offset: None,
-    };
-    let mut ahead = 0;
-    // A screenful at a time, scrolled back so each shows: absolute row `r`
-    // (0 the oldest) is on screen row `r - (above - offset)`.
-    let mut next = 0;
-    while next < above + rows {
-        let offset = above.saturating_sub(next);
-        parser.screen_mut().set_scrollback(offset);
-        let top = above - offset;
-        let screen = parser.screen();
-        while next < (top + rows).min(above + rows) {
-            let row = u16::try_from(next - top).unwrap_or(u16::MAX);
-            let mut last_used = 0;
-            for col in 0..cols {
-                if screen.cell(row, col).is_some_and(used) {
-                    last_used = col + 1;
-                }
-            }
-            let line = lines.len() - 1;
-            if next == above + usize::from(cursor_row) {
-                let offset = (cursor_col < last_used).then_some(ahead + usize::from(cursor_col));
-                cursor = LineCursor { line, offset };
-            }
-            let current = &mut lines[line];
-            for col in 0..last_used {
-                match screen.cell(row, col) {
-                    Some(cell) if !cell.is_wide_continuation() => current.push(cell),
-                    _ => {}
-                }
-            }
-            ahead += usize::from(last_used);
-            next += 1;
-            if !screen.row_wrapped(row) && next < above + rows {
-                lines.push(Line::default());
-                ahead = 0;
-            }
-        }
+/// Every row the parser holds (its scrollback, then its screen), as
+/// vt100 captures them: logical lines, one a line.
+fn capture(screen: &vt100::Screen) -> String {
+    let mut text = String::new();
+    let mut state = vt100::capture::BasicFormattedCaptureState::new();
+    // Writing to a String cannot fail.
+    let _ = screen.write_contents_formatted_basic(
+        &mut text,
+        vt100::capture::BasicFormattedCaptureRange::Full(&mut state),
+    );
+    text
+}
+
+/// `captured` (see [`capture`]) as lines, and where `screen`'s cursor is
+/// in them.
+fn read_lines<'a>(screen: &vt100::Screen, captured: &'a str) -> Lines<'a> {
+    let lines: Vec<Line<'a>> = captured.split('\n').map(Line::new).collect();
+    let rows = screen.size().0.get();
+    let (cursor_row, cursor_col) = screen.cursor_position();
+    // The lines after the cursor's begin at the unwrapped rows below it.
+    let after = (cursor_row..rows - 1)
+        .filter(|&r| !screen.row_wrapped(r))
+        .count();
+    let line = lines.len().saturating_sub(1 + after);
+    // Its rows above the cursor's (on the screen: a line that began above
+    // it counts from the screen's top).
+    let ahead: usize = (0..cursor_row)
+        .rev()
+        .take_while(|&r| screen.row_wrapped(r))
+        .map(|r| used_columns(screen, r))
+        .sum();
+    let col = usize::from(cursor_col);
+    let offset = (col < used_columns(screen, cursor_row)).then_some(ahead + col);
+    Lines {
+        lines,
+        cursor: LineCursor { line, offset },
     }
-    parser.screen_mut().set_scrollback(0);
-    Lines { lines, cursor }
 }
 
 /// The bytes that lay `lines` out on a fresh `rows` x `cols` parser that
@@ -217,13 +191,16 @@ fn layout(lines: &Lines, rows: usize, cols: usize, kept: usize) -> String {
     }
     let written = total - skipped;
     let mut out = String::new();
+    for line in &lines.lines[..first] {
+        line.escapes(&mut out);
+    }
     let mut row_of_line = 0;
     let mut cursor = None;
     for (i, line) in lines.lines.iter().enumerate().skip(first) {
         if i > first {
-            out.push_str("\x1b[0m\r\n");
+            out.push_str("\r\n");
         }
-        out.push_str(&line.text);
+        out.push_str(line.text);
         if i == lines.cursor.line {
             let offset = lines.cursor.offset.unwrap_or_else(|| line.columns());
             let (r, c) = line.place(offset, cols);
@@ -274,7 +251,8 @@ pub fn resize_into<C: vt100::Callbacks, D: vt100::Callbacks>(
         parse_guard::process(old, b"\x1b[?47l")?;
     }
     old.screen_mut().set_size(rows, old_cols);
-    let lines = read_lines(old);
+    let captured = capture(old.screen());
+    let lines = read_lines(old.screen(), &captured);
     let kept = new.screen().scrollback_capacity();
     let mut bytes = layout(
         &lines,
