@@ -33,10 +33,10 @@
 use std::ops::ControlFlow;
 
 use crate::pane::fast_forward::FastForward;
-use crate::pane::parse_guard::ParserPanicked;
+use crate::pane::parse_guard::{self, ParserPanicked};
 use crate::pane::rewrap;
 use crate::pane::scrollback::ByteRing;
-use crate::pane::size_log::{SizeLog, Stretch};
+use crate::pane::size_log::SizeLog;
 
 /// The most output a reflow replays: ~40x the cells of a 300x150 screen,
 /// and a bound on the cost of one resize step however costly the output
@@ -68,12 +68,13 @@ pub fn replay_start(ring: &ByteRing) -> u64 {
 /// Rows above the screen each replay parser keeps for the next rewrap:
 /// enough to fill the tallest screen even when lines unwrap into fewer
 /// rows at a wider size, within a bound on the memory a rewrap takes.
-pub fn kept_rows(stretches: &[Stretch], rows: u16) -> usize {
-    let tallest = stretches.iter().map(|s| s.rows).chain([rows]).max();
-    let widest = stretches.iter().map(|s| s.cols).max().unwrap_or(1);
-    let narrowest = stretches.iter().map(|s| s.cols).min().unwrap_or(1).max(1);
+/// `sizes` are the (rows, cols) the replay passes through.
+pub fn kept_rows(sizes: impl Iterator<Item = (u16, u16)> + Clone) -> usize {
+    let tallest = sizes.clone().map(|s| s.0).max().unwrap_or(1);
+    let widest = sizes.clone().map(|s| s.1).max().unwrap_or(1);
+    let narrowest = sizes.map(|s| s.1).min().unwrap_or(1).max(1);
     let unwrap = usize::from(widest.div_ceil(narrowest)).clamp(1, 4);
-    usize::from(tallest.unwrap_or(rows)) * unwrap
+    usize::from(tallest) * unwrap
 }
 
 /// A replay parser's callbacks: what the replay prints again (titles,
@@ -92,35 +93,78 @@ fn replay_parser(rows: u16, cols: u16, kept: usize) -> vt100::Parser<Replayed> {
     vt100::Parser::new_with_callbacks(size(rows), size(cols), kept, Replayed)
 }
 
+/// The replay's grid as the last reflow left it, rows above the screen
+/// included: the bytes that lay it out again on a fresh parser of its size,
+/// and the ring position it is up to date with. The next reflow starts
+/// from it rather than from [`REFLOW_MAX_BYTES`] back, so each step of a
+/// border drag costs one rewrap, not one for every size the drag went
+/// through (each with a prompt redrawn at it).
+#[derive(Debug, Clone)]
+pub struct Checkpoint {
+    bytes: String,
+    at: u64,
+    rows: u16,
+    cols: u16,
+}
+
 /// Lays the ring's output out again into `parser` (fresh, of the new
 /// size, on its primary screen): each stretch of output replayed at the
-/// size it was printed at, from [`replay_start`], through a fresh
-/// fast-forward that is returned for the pane to carry on with. `modes`
-/// (the pane's modes, which may be older than the bytes replayed) are set
-/// first.
+/// size it was printed at, from `checkpoint` when it still applies, else
+/// from [`replay_start`], through a fresh fast-forward that is returned for
+/// the pane to carry on with, with the checkpoint for the next reflow.
+/// `modes` (the pane's modes, which may be older than the bytes replayed)
+/// are set first.
 pub fn rebuild<C: vt100::Callbacks + crate::pane::fidelity::answers::Answers>(
     ring: &ByteRing,
     sizes: &SizeLog,
     modes: &[u8],
     parser: &mut vt100::Parser<C>,
-) -> Result<FastForward, ParserPanicked> {
+    checkpoint: Option<Checkpoint>,
+) -> Result<(FastForward, Option<Checkpoint>), ParserPanicked> {
     let rows = parser.screen().size().0;
-    let stretches = sizes.stretches(replay_start(ring), ring.end());
-    let kept = kept_rows(&stretches, rows.get());
+    let full_start = replay_start(ring);
+    let resumed = checkpoint.filter(|c| c.at >= full_start && c.at <= ring.end());
+    let start = resumed.as_ref().map_or(full_start, |c| c.at);
+    let stretches = sizes.stretches(start, ring.end());
+    let kept = kept_rows(
+        stretches
+            .iter()
+            .map(|s| (s.rows, s.cols))
+            .chain(resumed.as_ref().map(|c| (c.rows, c.cols)))
+            .chain([(rows.get(), parser.screen().size().1.get())]),
+    );
     let mut fast_forward = FastForward::default();
     fast_forward.keep_history_rows(kept);
     let mut replay: Option<vt100::Parser<Replayed>> = None;
+    if let Some(checkpoint) = &resumed {
+        let mut resumed = replay_parser(checkpoint.rows, checkpoint.cols, kept);
+        parse_guard::process(&mut resumed, checkpoint.bytes.as_bytes())?;
+        fast_forward.parse_now(&mut resumed, modes)?;
+        replay = Some(resumed);
+    }
     for stretch in &stretches {
-        let mut next = replay_parser(stretch.rows, stretch.cols, kept);
+        let size = |p: &vt100::Parser<Replayed>| {
+            let (rows, cols) = p.screen().size();
+            (rows.get(), cols.get())
+        };
         match replay.as_mut() {
+            Some(old) if size(old) == (stretch.rows.max(2), stretch.cols.max(2)) => {}
             Some(old) => {
+                let mut next = replay_parser(stretch.rows, stretch.cols, kept);
                 fast_forward.settle(old)?;
                 rewrap::resize_into(old, &mut next)?;
                 fast_forward.parser_replaced(old.screen().size().0.get());
+                *old = next;
             }
-            None => fast_forward.parse_now(&mut next, modes)?,
+            None => {
+                let mut next = replay_parser(stretch.rows, stretch.cols, kept);
+                fast_forward.parse_now(&mut next, modes)?;
+                replay = Some(next);
+            }
         }
-        let next = replay.insert(next);
+        let Some(next) = replay.as_mut() else {
+            continue;
+        };
         let failed = ring.visit(
             stretch.start,
             stretch.end,
@@ -134,10 +178,23 @@ pub fn rebuild<C: vt100::Callbacks + crate::pane::fidelity::answers::Answers>(
             return Err(failure);
         }
     }
+    let mut next_checkpoint = None;
     if let Some(old) = replay.as_mut() {
         fast_forward.settle(old)?;
-        rewrap::resize_into(old, parser)?;
-        fast_forward.parser_replaced(old.screen().size().0.get());
+        let (old_rows, cols) = old.screen().size();
+        if (old_rows, cols) == parser.screen().size() && !old.screen().alternate_screen() {
+            let bytes = rewrap::laid_out(old, old_rows, cols, kept)?;
+            parse_guard::process(parser, bytes.as_bytes())?;
+            next_checkpoint = Some(Checkpoint {
+                bytes,
+                at: ring.end(),
+                rows: old_rows.get(),
+                cols: cols.get(),
+            });
+        } else {
+            rewrap::resize_into(old, parser)?;
+        }
+        fast_forward.parser_replaced(old_rows.get());
     } else {
         fast_forward.parse_now(parser, modes)?;
     }
@@ -146,7 +203,7 @@ pub fn rebuild<C: vt100::Callbacks + crate::pane::fidelity::answers::Answers>(
     // An update still open was held for a screen of another size; the
     // program redraws for this one anyway.
     fast_forward.release_sync();
-    Ok(fast_forward)
+    Ok((fast_forward, next_checkpoint))
 }
 
 #[cfg(test)]

@@ -230,6 +230,21 @@ pub fn resize_into<C: vt100::Callbacks, D: vt100::Callbacks>(
     new: &mut vt100::Parser<D>,
 ) -> Result<(), ParserPanicked> {
     let (rows, cols) = new.screen().size();
+    let kept = new.screen().scrollback_capacity();
+    let bytes = laid_out(old, rows, cols, kept)?;
+    parse_guard::process(new, bytes.as_bytes())
+}
+
+/// What [`resize_into`] writes into a fresh parser of `rows` x `cols` that
+/// keeps `kept` rows of scrollback. Fed to a fresh parser of the same size
+/// on the primary screen, it holds the same rows, cursor and modes as
+/// `old`: a snapshot to replay from later (see `reflow::Checkpoint`).
+pub fn laid_out<C: vt100::Callbacks>(
+    old: &mut vt100::Parser<C>,
+    rows: std::num::NonZeroU16,
+    cols: std::num::NonZeroU16,
+    kept: usize,
+) -> Result<String, ParserPanicked> {
     let old_cols = old.screen().size().1;
     let alternate = old.screen().alternate_screen().then(|| {
         let mut screen = old.screen().clone();
@@ -253,7 +268,6 @@ pub fn resize_into<C: vt100::Callbacks, D: vt100::Callbacks>(
     old.screen_mut().set_size(rows, old_cols);
     let captured = capture(old.screen());
     let lines = read_lines(old.screen(), &captured);
-    let kept = new.screen().scrollback_capacity();
     let mut bytes = layout(
         &lines,
         usize::from(rows.get()),
@@ -267,7 +281,7 @@ pub fn resize_into<C: vt100::Callbacks, D: vt100::Callbacks>(
     }
     bytes.push_str(&pen);
     bytes.push_str(&modes);
-    parse_guard::process(new, bytes.as_bytes())
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -78,6 +78,8 @@ pub struct Pane {
     /// The size each stretch of the ring's output was printed at, for a
     /// reflow to replay it at that size.
     sizes: SizeLog,
+    /// Where the next reflow's replay can start (see `reflow::Checkpoint`).
+    reflowed: Option<reflow::Checkpoint>,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
     pub bytes_received: u64,
     /// The command this pane was started with, for saving profiles.
@@ -192,6 +194,7 @@ impl Pane {
             cols,
             primary_cut: false,
             sizes: SizeLog::new(rows, cols),
+            reflowed: None,
             bytes_received: 0,
             spec,
         }
@@ -312,6 +315,8 @@ impl Pane {
         let modes = self.modes_to_carry();
         self.parser = Self::new_parser(self.rows, self.cols, events);
         self.fast_forward.reset();
+        // The screen no longer follows from the last reflow's grid.
+        self.reflowed = None;
         self.damage.note(Change::ScreenReplaced);
         self.write_notice(&[&modes[..], RESET_NOTICE].concat());
     }
@@ -460,8 +465,13 @@ impl Pane {
         // The modes the program set may be older than the bytes replayed:
         // set them first, and the replay changes them as the program did.
         let modes = self.modes_to_carry();
-        let mut fast_forward = match reflow::rebuild(&self.ring, &self.sizes, &modes, &mut parser) {
-            Ok(fast_forward) => fast_forward,
+        let checkpoint = self.reflowed.take();
+        let rebuilt = reflow::rebuild(&self.ring, &self.sizes, &modes, &mut parser, checkpoint);
+        let mut fast_forward = match rebuilt {
+            Ok((fast_forward, checkpoint)) => {
+                self.reflowed = checkpoint;
+                fast_forward
+            }
             Err(failure) => {
                 tracing::warn!(id = ?self.id, "{failure}, reflowing this pane; resized instead");
                 return false;
