@@ -495,6 +495,13 @@ impl Pane {
         (self.rows, self.cols)
     }
 
+    /// Makes the next reflow replay from the ring, as the first one does
+    /// (for `benches/reflow.rs`).
+    #[doc(hidden)]
+    pub fn forget_reflow_checkpoint(&mut self) {
+        self.reflowed = None;
+    }
+
     /// The screen to draw: the live one (as it was at the start of a
     /// synchronized update still open) or the history view.
     pub fn screen(&self) -> ScreenView<'_> {
