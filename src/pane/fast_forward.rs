@@ -129,6 +129,13 @@ pub struct FastForward {
     /// The screen shown while a synchronized update is open (followed
     /// here: its start must be copied before the parser reads on).
     sync: SyncUpdate,
+    /// Rows of scrollback the parser keeps that must come out as if every
+    /// byte had been parsed (a reflow's replay reads them): each cut keeps
+    /// that many more lines. While it is not 0, vt100's count of rows
+    /// scrolled off is not kept exact (it only tells how many blank rows a
+    /// taller grid takes in, and a replay's grid takes rows from its
+    /// scrollback).
+    history_rows: usize,
 }
 
 impl Default for FastForward {
@@ -159,7 +166,21 @@ impl FastForward {
             touched: Damage::Full,
             rep: Fidelity::live(),
             sync: SyncUpdate::default(),
+            history_rows: 0,
         }
+    }
+
+    /// Keeps the newest `rows` rows of a parser's scrollback exact (see
+    /// `history_rows`); 0 for a parser without scrollback.
+    pub fn keep_history_rows(&mut self, rows: usize) {
+        self.history_rows = rows;
+    }
+
+    /// The parser was replaced by a fresh one laid out from the old (see
+    /// `rewrap`): it has no scroll region and has scrolled off no rows.
+    pub fn parser_replaced(&mut self, old_rows: u16) {
+        self.grid_resized(old_rows, u16::MAX);
+        self.scrolled_at_least = 0;
     }
 
     /// Takes output for the parser: parses what must be parsed now and
@@ -455,14 +476,16 @@ impl FastForward {
         let cut = if self.region[usize::from(alternate)] || wraps.is_none() {
             None
         } else {
-            cut_point(plain, 2 * usize::from(rows))
+            cut_point(plain, 2 * usize::from(rows) + self.history_rows)
         };
         // vt100 counts the rows scrolled off the main grid, and a grid that
         // grows takes that many (up to the growth) blank rows in at the top.
         // Until the count is beyond any growth, the dropped part's line
         // feeds and wraps are replayed as bare line feeds to keep it exact.
         let feeds = match cut {
-            Some(_) if alternate || self.count_saturated(rows) => Some(0),
+            // A replay parser's scrollback holds the rows that matter
+            // (`history_rows`), and vt100's count is not followed there.
+            Some(_) if alternate || self.history_rows > 0 || self.count_saturated(rows) => Some(0),
             Some(cut) => row_advances(&plain[..cut], col, cols, wraps.unwrap_or(true)),
             None => None,
         };

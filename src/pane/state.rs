@@ -23,6 +23,7 @@ use crate::pane::pty::{ExitInfo, OutputChunk, QUIET_READ_SIZE, QuietRead, SpawnS
 use crate::pane::reflow;
 use crate::pane::screen::ScreenView;
 use crate::pane::scrollback::ByteRing;
+use crate::pane::size_log::SizeLog;
 use crate::pane::terminal_queries::PaneEvents;
 use crate::pane::unfed::{FeedSink, Unfed};
 
@@ -82,6 +83,11 @@ pub struct Pane {
     /// out again from the ring when the program leaves the alternate screen
     /// (quitting vim or less after resizing the window).
     primary_cut: bool,
+    /// The size each stretch of the ring's output was printed at, for a
+    /// reflow to replay it at that size.
+    sizes: SizeLog,
+    /// Where the next reflow's replay can start (see `reflow::Checkpoint`).
+    reflowed: Option<reflow::Checkpoint>,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
     pub bytes_received: u64,
     /// The command this pane was started with, for saving profiles.
@@ -199,6 +205,8 @@ impl Pane {
             rows,
             cols,
             primary_cut: false,
+            sizes: SizeLog::new(rows, cols),
+            reflowed: None,
             bytes_received: 0,
             spec,
         }
@@ -319,6 +327,8 @@ impl Pane {
         let modes = self.modes_to_carry();
         self.parser = Self::new_parser(self.rows, self.cols, events);
         self.fast_forward.reset();
+        // The screen no longer follows from the last reflow's grid.
+        self.reflowed = None;
         self.damage.note(Change::ScreenReplaced);
         self.write_notice(&[&modes[..], RESET_NOTICE].concat());
     }
@@ -438,13 +448,18 @@ impl Pane {
         // A held picture has the old size too; the program redraws anyway.
         self.release_sync();
         let alternate = self.parser.screen().alternate_screen();
-        let reflow = cols != self.cols && !alternate;
-        self.primary_cut |= cols != self.cols && alternate;
+        // A wider or narrower grid is rewrapped; a taller one takes back
+        // the rows a shorter one pushed above the screen. (A shorter one
+        // loses rows below the cursor, then pushes rows up, as vt100 does.)
+        let relayout = cols != self.cols || rows > self.rows;
+        self.primary_cut |= relayout && alternate;
         self.fast_forward.grid_resized(self.rows, rows);
+        self.sizes
+            .record(self.ring.end(), rows, cols, self.ring.start());
         self.rows = rows;
         self.cols = cols;
         self.damage.note(Change::Resized);
-        if !(reflow && self.reflow()) {
+        if !(relayout && !alternate && self.reflow()) {
             // vt100 can leave a grid inconsistent without panicking at once
             // (a wide cell in the last column); resizing it must not end the
             // workspace either.
@@ -471,22 +486,28 @@ impl Pane {
     /// the old one's place. Returns false when the replay failed.
     fn replay_ring(&mut self) -> bool {
         let mut parser = Self::new_parser(self.rows, self.cols, PaneEvents::default());
-        let mut fast_forward = FastForward::default();
         // The modes the program set may be older than the bytes replayed:
         // set them first, and the replay changes them as the program did.
         let modes = self.modes_to_carry();
-        let replayed = fast_forward
-            .parse_now(&mut parser, &modes)
-            .and_then(|()| reflow::replay(&self.ring, &mut parser, &mut fast_forward));
-        if let Err(failure) = replayed {
-            tracing::warn!(id = ?self.id, "{failure}, reflowing this pane; resized instead");
-            return false;
-        }
+        let checkpoint = self.reflowed.take();
+        let rebuilt = reflow::rebuild(&self.ring, &self.sizes, &modes, &mut parser, checkpoint);
+        let mut fast_forward = match rebuilt {
+            Ok((fast_forward, checkpoint)) => {
+                self.reflowed = checkpoint;
+                fast_forward
+            }
+            Err(failure) => {
+                tracing::warn!(id = ?self.id, "{failure}, reflowing this pane; resized instead");
+                return false;
+            }
+        };
         // Titles, bells and query replies of the replay were seen (and sent)
         // the first time: the old parser's pending ones carry on instead.
         *parser.callbacks_mut() = std::mem::take(self.parser.callbacks_mut());
         // The counts of bytes skipped and cut are the live output's.
         fast_forward.skipped = self.fast_forward.skipped;
+        let colours = self.fast_forward.fidelity().terminal_colours();
+        fast_forward.fidelity_mut().set_terminal_colours(colours);
         fast_forward.osc_guard = std::mem::take(&mut self.fast_forward.osc_guard);
         self.parser = parser;
         self.fast_forward = fast_forward;
@@ -496,6 +517,13 @@ impl Pane {
 
     pub fn size(&self) -> (u16, u16) {
         (self.rows, self.cols)
+    }
+
+    /// Makes the next reflow replay from the ring, as the first one does
+    /// (for `benches/reflow.rs`).
+    #[doc(hidden)]
+    pub fn forget_reflow_checkpoint(&mut self) {
+        self.reflowed = None;
     }
 
     /// The screen to draw: the live one (as it was at the start of a

@@ -1,0 +1,154 @@
+//! The sizes a pane's output was printed at: where in the byte ring each
+//! size took effect. A reflow replays each stretch of output at the size
+//! the program drew it for, and rewraps the grid where the size changed
+//! (see `reflow`), so what was drawn in place stays in place.
+
+use std::collections::VecDeque;
+
+/// Size changes kept. Each one the replay passes costs a rewrap of the
+/// grid (about a screenful of cells), so a long border drag cannot make a
+/// resize slow; output older than the oldest kept change is replayed at
+/// that change's size.
+pub const MAX_CHANGES: usize = 64;
+
+/// A size in effect from ring position `from` on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeFrom {
+    pub from: u64,
+    pub rows: u16,
+    pub cols: u16,
+}
+
+/// A stretch of output, `[start, end)` in the ring, printed at one size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stretch {
+    pub start: u64,
+    pub end: u64,
+    pub rows: u16,
+    pub cols: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct SizeLog {
+    /// Oldest first; never empty; `from` strictly increasing.
+    sizes: VecDeque<SizeFrom>,
+}
+
+impl SizeLog {
+    /// A pane's size from its first byte.
+    pub fn new(rows: u16, cols: u16) -> Self {
+        Self {
+            sizes: VecDeque::from([SizeFrom {
+                from: 0,
+                rows,
+                cols,
+            }]),
+        }
+    }
+
+    /// The size is `rows` x `cols` from ring position `at` on. Sizes that
+    /// took effect before `oldest` (the ring's oldest byte) are forgotten,
+    /// except the one in effect there.
+    pub fn record(&mut self, at: u64, rows: u16, cols: u16, oldest: u64) {
+        let new = SizeFrom {
+            from: at,
+            rows,
+            cols,
+        };
+        match self.sizes.back_mut() {
+            // No output between two resizes: the first size printed nothing.
+            Some(last) if last.from == at => *last = new,
+            _ => self.sizes.push_back(new),
+        }
+        while self.sizes.len() > MAX_CHANGES
+            || (self.sizes.len() > 1 && self.sizes[1].from <= oldest)
+        {
+            self.sizes.pop_front();
+        }
+        // Merges the now-equal neighbour a replaced size may have made.
+        let n = self.sizes.len();
+        if n > 1 && (self.sizes[n - 2].rows, self.sizes[n - 2].cols) == (rows, cols) {
+            self.sizes.pop_back();
+        }
+    }
+
+    /// The stretches of `[start, end)`, oldest first, each with the size it
+    /// was printed at; the first begins at `start` (at the oldest size
+    /// kept if that is newer), the last ends at `end` (empty when the size
+    /// changed at `end`).
+    pub fn stretches(&self, start: u64, end: u64) -> Vec<Stretch> {
+        let mut out: Vec<Stretch> = Vec::new();
+        for (i, size) in self.sizes.iter().enumerate() {
+            let last = i + 1 == self.sizes.len();
+            let until = self.sizes.get(i + 1).map_or(end, |next| next.from.min(end));
+            if !last && until <= start {
+                continue;
+            }
+            let from = if out.is_empty() {
+                start
+            } else {
+                size.from.max(start)
+            };
+            out.push(Stretch {
+                start: from,
+                end: until.max(from),
+                rows: size.rows,
+                cols: size.cols,
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sizes(stretches: &[Stretch]) -> Vec<(u64, u64, u16)> {
+        stretches.iter().map(|s| (s.start, s.end, s.cols)).collect()
+    }
+
+    #[test]
+    fn output_is_split_where_the_size_changed() {
+        let mut log = SizeLog::new(24, 80);
+        log.record(100, 24, 60, 0);
+        log.record(250, 24, 100, 0);
+        assert_eq!(
+            sizes(&log.stretches(0, 300)),
+            [(0, 100, 80), (100, 250, 60), (250, 300, 100)]
+        );
+        assert_eq!(
+            sizes(&log.stretches(120, 300)),
+            [(120, 250, 60), (250, 300, 100)]
+        );
+        // A resize just now: the last stretch is empty.
+        log.record(300, 24, 70, 0);
+        assert_eq!(
+            sizes(&log.stretches(260, 300)),
+            [(260, 300, 100), (300, 300, 70)]
+        );
+    }
+
+    #[test]
+    fn resizes_with_no_output_between_are_one() {
+        let mut log = SizeLog::new(24, 80);
+        log.record(50, 24, 60, 0);
+        log.record(50, 24, 70, 0);
+        assert_eq!(sizes(&log.stretches(0, 60)), [(0, 50, 80), (50, 60, 70)]);
+        // Back to the size before: nothing changed at 50 after all.
+        log.record(50, 24, 80, 0);
+        assert_eq!(sizes(&log.stretches(0, 60)), [(0, 60, 80)]);
+    }
+
+    #[test]
+    fn sizes_older_than_the_ring_and_beyond_the_cap_are_forgotten() {
+        let mut log = SizeLog::new(24, 80);
+        log.record(10, 24, 60, 0);
+        log.record(20, 24, 70, 15);
+        assert_eq!(sizes(&log.stretches(15, 30)), [(15, 20, 60), (20, 30, 70)]);
+        for i in 0..200u16 {
+            log.record(100 + u64::from(i), 24, 40 + i % 2, 15);
+        }
+        assert_eq!(log.sizes.len(), MAX_CHANGES);
+    }
+}
