@@ -5,7 +5,8 @@
 //! `clock`), colours as terminals report them (`colour`), what to do when
 //! the terminal hangs up ([`OnHangup`]), workspace profiles ([`profile`]),
 //! reading either file and errors that point into it, by line, column and
-//! key ([`file_error`]), and files written private to the user
+//! key ([`file_error`]), reading the file again while running
+//! ([`reload`]), and files written private to the user
 //! ([`private_file`]).
 
 pub mod action;
@@ -18,6 +19,7 @@ pub mod float_place;
 pub mod keymap;
 pub mod private_file;
 pub mod profile;
+pub mod reload;
 mod settings;
 
 pub use default_toml::default_toml;

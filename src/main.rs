@@ -111,22 +111,16 @@ fn session_command(session: Option<&str>, command: &SessionCommand) -> Result<i3
 /// What the command line and the user's files say to run.
 struct Setup {
     config: config::Config,
+    /// Where `config` came from, read again by `source-config`.
+    source: config::reload::ConfigSource,
     startup: Startup,
     exit_after: Option<Duration>,
 }
 
 impl Setup {
     fn from_cli(cli: &Cli) -> Result<Self> {
-        let mut config = match &cli.config {
-            Some(path) => config::load(path, true)?,
-            None => match config::default_path() {
-                Some(path) => config::load(&path, false)?,
-                None => config::Config::default(),
-            },
-        };
-        if cli.keep_exited {
-            config.keep_exited_panes = true;
-        }
+        let source = config::reload::ConfigSource::new(cli.config.clone(), cli.keep_exited);
+        let config = source.load()?;
         let startup = if !cli.argv.is_empty() {
             Startup::Argv(cli.argv.clone())
         } else if !cli.commands.is_empty() {
@@ -153,6 +147,7 @@ impl Setup {
         };
         Ok(Self {
             config,
+            source,
             startup,
             exit_after,
         })
@@ -199,6 +194,7 @@ fn serve(cli: &Cli) -> Result<i32> {
     let on_hangup = setup.config.on_hangup;
     app::run(RunOptions {
         config: setup.config,
+        config_source: setup.source,
         startup: setup.startup,
         show_fps: cli.fps,
         writer: cli.writer,

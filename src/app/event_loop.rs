@@ -25,7 +25,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
 use crate::app::loop_event::{
-    LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, search_mailbox,
+    LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, reload_mailbox, search_mailbox,
 };
 use crate::app::typing_throttle::{TYPING_WINDOW, TypingThrottle};
 use crate::client::Client;
@@ -48,6 +48,7 @@ use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
+mod reload;
 mod scripting;
 mod session_link;
 
@@ -80,6 +81,8 @@ pub enum Startup {
 
 pub struct RunOptions {
     pub config: Config,
+    /// Where `config` came from (`source-config` reads it again).
+    pub config_source: crate::config::reload::ConfigSource,
     pub startup: Startup,
     pub show_fps: bool,
     pub writer: WriterKind,
@@ -202,6 +205,7 @@ fn run_workspace(
     let mut app = App::new(ws, client, events_rx, &settings);
     app.stats = stats;
     app.session = host.take();
+    app.reload = reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
     let mut result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
@@ -252,6 +256,8 @@ pub(super) struct App<B: FrameSink> {
     /// The attached terminal's client said it changed size: see
     /// `follow_terminal_size`.
     pub(super) resize_news: bool,
+    /// Reading the config again (`source-config`).
+    pub(super) reload: reload::Reload,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -294,6 +300,7 @@ impl<B: FrameSink> App<B> {
             throttle: TypingThrottle::default(),
             session: None,
             resize_news: false,
+            reload: reload::Reload::default(),
         };
         app.tell_panes_the_colours();
         app
@@ -576,6 +583,7 @@ impl<B: FrameSink> App<B> {
             return;
         }
         self.take_session_commands(&mut commands);
+        self.take_reload_commands(&mut commands);
         Effects {
             ws: &self.ws,
             router: &mut self.client.router,
@@ -638,6 +646,7 @@ impl<B: FrameSink> App<B> {
                 }
                 LoopEvent::Signal(sig) => self.on_signal(sig),
                 LoopEvent::Session(event) => self.session_event(event),
+                LoopEvent::Reloaded(result) => self.reloaded(result),
             }
         }
         // Command panes whose restart delay is over (the wait's deadline

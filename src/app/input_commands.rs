@@ -31,8 +31,9 @@ impl Effects<'_> {
                         clipboard::copy_with_command(argv.to_vec(), text);
                     }
                 }
-                // Taken by the loop before the rest (it owns the session).
-                Command::Detach => {}
+                // Taken by the loop before the rest (it owns the session
+                // and the config's source).
+                Command::Detach | Command::SourceConfig => {}
                 Command::SearchPanes { pattern, panes } => {
                     for id in panes {
                         if let Some(pane) = self.ws.pane(id) {

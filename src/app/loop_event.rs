@@ -26,6 +26,8 @@ pub enum LoopEvent {
     /// A terminal attaches, its client or terminal has news, `ls` or
     /// `kill` asks (sessions).
     Session(crate::session::host::SessionEvent),
+    /// The config file was read again (`source-config`).
+    Reloaded(crate::config::reload::Reloaded),
 }
 
 /// Where panes report, onto the loop's channel.
@@ -46,6 +48,11 @@ pub fn names_mailbox(tx: &Sender<LoopEvent>) -> crate::workspace::name_lookup::N
 /// Where the session's threads report, onto the loop's channel.
 pub fn session_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::session::host::SessionEvent> {
     to_loop(tx, LoopEvent::Session)
+}
+
+/// Where the config reload thread reports, onto the loop's channel.
+pub fn reload_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::config::reload::Reloaded> {
+    to_loop(tx, LoopEvent::Reloaded)
 }
 
 /// Each message wakes the loop after it is sent (see `crate::wake`).

@@ -144,6 +144,11 @@ pub enum Action {
     /// Opens the focused pane's whole history in `$VISUAL`/`$EDITOR`, in a
     /// floating pane.
     EditScrollback,
+    /// Reads the config file again (tmux's `source-file`); keys, theme,
+    /// status bar and hooks change at once.
+    SourceConfig,
+    /// Lists the last copies kept (paste buffers) to paste one.
+    ChooseBuffer,
 }
 
 impl Action {
@@ -190,6 +195,7 @@ impl Action {
         all.extend([
             Action::NextLayout,
             Action::PasteBuffer,
+            Action::ChooseBuffer,
             Action::SearchBackward,
             Action::SearchAllPanes,
             Action::ToggleBroadcast,
@@ -203,6 +209,7 @@ impl Action {
             Action::ToggleHelp,
             Action::ToggleFps,
             Action::SendPrefix,
+            Action::SourceConfig,
             Action::Detach,
             Action::Quit,
         ]);
@@ -260,6 +267,8 @@ impl Action {
             Action::MoveFloating(d) => format!("move-floating-{}", d.name()),
             Action::TogglePin => "toggle-pin".into(),
             Action::EditScrollback => "edit-scrollback".into(),
+            Action::SourceConfig => "source-config".into(),
+            Action::ChooseBuffer => "choose-buffer".into(),
         }
     }
 
@@ -311,6 +320,8 @@ impl Action {
             Action::MoveFloating(d) => format!("move the floating pane {}", d.name()),
             Action::TogglePin => "pin the floating pane (stays when hidden) / unpin".into(),
             Action::EditScrollback => "open the pane's history in $EDITOR".into(),
+            Action::SourceConfig => "reload the config file".into(),
+            Action::ChooseBuffer => "choose a paste buffer to paste".into(),
         }
     }
 }

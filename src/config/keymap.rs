@@ -530,6 +530,8 @@ impl Default for Keymap {
             (key(Char('E'), none), Action::ToggleEmbed),
             (key(Char('e'), none), Action::EditScrollback),
             (key(Char('P'), none), Action::TogglePin),
+            (key(Char('R'), none), Action::SourceConfig),
+            (key(Char('='), none), Action::ChooseBuffer),
         ]);
         for d in Direction::ALL {
             prefixed.push((key(arrow(d), alt), Action::MoveFloating(d)));

@@ -51,6 +51,7 @@ fn topic(action: Action) -> usize {
         | Action::SearchBackward
         | Action::SearchAllPanes
         | Action::PasteBuffer
+        | Action::ChooseBuffer
         | Action::EditScrollback => 4,
         Action::ToggleBroadcast
         | Action::SaveSession
@@ -58,6 +59,7 @@ fn topic(action: Action) -> usize {
         | Action::ToggleFps
         | Action::SendPrefix
         | Action::Detach
+        | Action::SourceConfig
         | Action::Quit => 5,
     }
 }

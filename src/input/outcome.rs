@@ -20,6 +20,8 @@ pub enum Command {
     SearchPanes { pattern: String, panes: Vec<PaneId> },
     /// Let the terminal go; the workspace keeps running.
     Detach,
+    /// Read the config file again (off the loop) and apply it.
+    SourceConfig,
 }
 
 /// What handling one input event did, so the loop knows how urgently to draw.

@@ -61,6 +61,16 @@ impl InputRouter {
         self
     }
 
+    /// A config read again (`source-config`): its keys, look, questions
+    /// and repeat time from now on.
+    pub fn reconfigure(&mut self, config: &crate::config::Config) {
+        self.keymap = config.keymap.clone();
+        self.confirm_close = config.confirm_close;
+        self.ui = std::mem::take(&mut self.ui).with_repeat_time(config.repeat_time);
+        self.facts = StatusFacts::for_layout(&config.appearance.status);
+        self.look = config.appearance.clone();
+    }
+
     /// Whether to ask before closing or quitting stops a program.
     pub fn with_confirm_close(mut self, ask: bool) -> Self {
         self.confirm_close = ask;

@@ -324,6 +324,8 @@ impl Workspace {
             | Action::SearchBackward
             | Action::SearchAllPanes
             | Action::SaveSession
+            | Action::SourceConfig
+            | Action::ChooseBuffer
             | Action::Detach => false,
             Action::ToggleFloating => self.toggle_floating(),
             Action::NewFloating => {

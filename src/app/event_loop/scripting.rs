@@ -22,6 +22,12 @@ use crate::workspace::layout::Axis;
 impl<B: FrameSink> App<B> {
     pub(super) fn script_call(&mut self, call: ScriptCall) {
         let reply = match call.call {
+            // Answered once the file is read (off the loop): with its
+            // error when it is refused.
+            Call::Action { name } if name == "source-config" => {
+                self.start_reload(Some(call.reply));
+                return;
+            }
             Call::Action { name } => self.script_action(&name),
             Call::SendKeys { pane, keys } => self.script_send_keys(pane, &keys),
             Call::Run { place, cwd, argv } => self.script_run(place, cwd, &argv),

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::KeyEvent;
 use super::Cx;
 use crate::config::action::Action;
 use crate::input::help::HelpView;
-use crate::input::outcome::Outcome;
+use crate::input::outcome::{Command, Outcome};
 use crate::input::prompt::PromptKind;
 use crate::input::ui_state::Confirm;
 
@@ -65,10 +65,11 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
         Action::ClosePane | Action::CloseTab | Action::Quit => return close(cx, action),
         Action::Detach => {
             return Outcome {
-                commands: vec![crate::input::outcome::Command::Detach],
+                commands: vec![Command::Detach],
                 ..Outcome::default()
             };
         }
+        Action::SourceConfig => return Outcome::default().with(Command::SourceConfig),
         other => return workspace_action(cx, other),
     }
     Outcome::redraw()
