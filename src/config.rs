@@ -1,6 +1,7 @@
 //! What the user configures and how it is read: the config file
 //! (`settings`: [`Config`]) and the text `--print-config` prints
-//! (`default_toml`), the vocabulary of bindings ([`action`], [`keymap`]),
+//! (`default_toml`), the vocabulary of bindings ([`action`], [`keymap`], copy mode's
+//! [`copy_keymap`]),
 //! the look (`appearance`: theme, borders, status bar; the status
 //! `clock`), colours as terminals report them (`colour`), what to do when
 //! the terminal hangs up ([`OnHangup`]), workspace profiles ([`profile`]),
@@ -13,6 +14,7 @@ pub mod action;
 pub mod appearance;
 pub mod clock;
 pub mod colour;
+pub mod copy_keymap;
 mod default_toml;
 pub mod file_error;
 pub mod float_place;

@@ -4,6 +4,7 @@
 
 use crate::config::action::Action;
 use crate::config::appearance;
+use crate::config::copy_keymap::CopyAction;
 use crate::config::keymap::KeySpec;
 use crate::config::settings::{
     Config, MAX_FPS, MAX_MAX_PANES, MAX_REPEAT_MS, MAX_SCROLLBACK_BYTES, UNBIND, format_size,
@@ -134,6 +135,22 @@ pub fn default_toml() -> String {
         line(&binding_line(key, *action));
     }
     line("");
+    line("[keys.copy]");
+    line("# In copy mode (C-b [), tmux's copy-mode-vi table. Digits before a key");
+    line("# are its count; the prefix key works here too. Commands:");
+    let names: Vec<&str> = CopyAction::all().map(CopyAction::name).collect();
+    for wrapped in wrap(&names.join(", "), 76) {
+        line(&format!("#   {wrapped}"));
+    }
+    for (key, action) in &km.copy.bindings {
+        let assignment = format!(
+            "{} = {}",
+            toml_string(&key.to_string()),
+            toml_string(action.name())
+        );
+        line(&format!("# {assignment:<32} # {}", action.description()));
+    }
+    line("");
     out.push_str(&appearance::default_toml());
     out
 }
@@ -221,7 +238,7 @@ mod tests {
             uncommented,
             // `on_hangup`, then `[theme]` and `[status]`: name, borders;
             // left, right, clock.
-            11 + 1 + km.prefixed.len() + km.direct.len() + 5,
+            11 + 1 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 5,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

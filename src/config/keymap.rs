@@ -295,6 +295,8 @@ pub struct Keymap {
     pub prefix: KeySpec,
     pub prefixed: Vec<(KeySpec, Action)>,
     pub direct: Vec<(KeySpec, Action)>,
+    /// Copy mode's keys (`[keys.copy]`).
+    pub copy: crate::config::copy_keymap::CopyKeymap,
 }
 
 impl Keymap {
@@ -556,6 +558,7 @@ impl Default for Keymap {
             prefix,
             prefixed,
             direct,
+            copy: crate::config::copy_keymap::CopyKeymap::default(),
         }
     }
 }

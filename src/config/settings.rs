@@ -332,6 +332,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
             }
         }
     }
+    crate::config::copy_keymap::parse_into(&mut config.keymap.copy, &raw.keys.copy, &err)?;
     Ok(config)
 }
 
@@ -466,13 +467,15 @@ struct RawConfig {
 #[derive(Deserialize, Default)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a table with `prefixed` and `direct` tables"
+    expecting = "a table with `prefixed`, `direct` and `copy` tables"
 )]
 struct RawKeys {
     #[serde(default)]
     prefixed: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     direct: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    copy: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
 /// A scrollback budget written as an integer or as a string with a unit,

@@ -1267,3 +1267,5 @@ fn with_confirm_close_off_nothing_is_asked() {
     assert!(h.router.ui().confirm().is_none());
     assert_eq!(h.ws.exit_code(), Some(0));
 }
+
+mod extending;
