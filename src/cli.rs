@@ -168,6 +168,13 @@ pub enum SessionCommand {
         #[arg(long)]
         ansi: bool,
     },
+    /// List the paste buffers (the last copies, newest first, as `C-b =`
+    /// shows them).
+    Buffers {
+        /// Print buffer N (0: the newest) as it is, instead.
+        #[arg(long, value_name = "N")]
+        print: Option<usize>,
+    },
     /// List the panes of a running workspace.
     ListPanes {
         /// One JSON array of objects (the shape is in the README).

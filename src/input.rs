@@ -17,6 +17,7 @@
 //!   reads `tilework send-keys`' arguments into keys for that encoder.
 //! - [`outcome`]: what handling an event did, and the [`Command`]s
 //!   (saving, clipboard, searching threads) it leaves to the loop.
+//! - [`paste_buffers`]: the last copies kept, and `C-b =`'s chooser.
 //! - [`prompt`]: the one-line text prompt.
 //! - [`help`]: the bindings by topic, as `prefix ?` shows them.
 //! - [`status_facts`]: the status bar's clock and host name; the clock is
@@ -34,6 +35,7 @@ pub mod key_encoder;
 pub mod layers;
 pub mod mouse;
 pub mod outcome;
+pub mod paste_buffers;
 pub mod prompt;
 pub mod ring_search;
 pub mod router;

@@ -1,10 +1,11 @@
 //! Drawing: reads state, never changes it. [`frame`] lays out one frame,
 //! [`pane_view`] draws a pane's screen into the buffer (through [`cache`],
 //! which converts only what changed), [`dividers`] between panes in tmux's
-//! look, [`status_bar`], [`popups`], [`which_key`] and the
+//! look, [`status_bar`], [`popups`], [`which_key`], [`buffer_chooser`] and the
 //! overlays draw on top, and [`painter`] sends the terminal only the rows
 //! that differ.
 
+pub mod buffer_chooser;
 pub mod cache;
 pub mod dividers;
 pub mod fps_overlay;

@@ -107,3 +107,47 @@ fn reload_takes_a_new_binding_and_refuses_a_broken_file_keeping_the_old_config()
         "the old status bar stays"
     );
 }
+
+/// Copies the line `word` printed by `echo` (the row above the prompt):
+/// copy mode, up a row, select it, yank.
+fn echo_and_copy(tw: &mut Tilework, word: &str) {
+    tw.type_line(&format!("echo {word}"));
+    tw.wait_for("the echo and a new prompt", |s| {
+        let rows: Vec<String> = s
+            .contents()
+            .lines()
+            .map(|l| l.trim_matches(['│', '┃', ' ']).to_string())
+            .collect();
+        rows.iter()
+            .position(|r| r == word)
+            .is_some_and(|at| rows.get(at + 1).is_some_and(|r| r.starts_with('$')))
+    });
+    tw.send(b"\x02[");
+    tw.wait_for("copy mode", |s| s.contents().contains("COPY"));
+    tw.send(b"k0v$y");
+    tw.wait_for("the copy's notice", |s| {
+        s.contents()
+            .contains(&format!("copied {} characters", word.len()))
+    });
+}
+
+#[test]
+fn paste_buffers_keep_the_last_copies_and_c_b_equals_pastes_an_older_one() {
+    let (mut tw, _config) = start("buffers", "");
+    echo_and_copy(&mut tw, "firstcopy");
+    echo_and_copy(&mut tw, "secondcopy");
+    let (out, err, code) = cli(&tw, &["buffers"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out, "0  10 chars: secondcopy\n1  9 chars: firstcopy\n",
+        "newest first"
+    );
+    let (out, _, _) = cli(&tw, &["buffers", "--print", "1"]);
+    assert_eq!(out, "firstcopy");
+    tw.send(b"\x02=");
+    tw.wait_for("the chooser", |s| s.contents().contains("paste buffers"));
+    tw.send(b"1");
+    tw.wait_for("the older copy typed at the prompt", |s| {
+        s.contents().contains("$ firstcopy")
+    });
+}

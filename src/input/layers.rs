@@ -9,6 +9,7 @@
 //! what they open and close is in [`UiState`], which rendering reads.
 
 mod actions;
+mod choose_buffer;
 mod confirm;
 mod copy;
 mod help;
@@ -50,6 +51,7 @@ pub const STACK: &[&dyn Layer] = &[
     &confirm::ConfirmLayer,
     &prompt::PromptLayer,
     &search_all::SearchAllLayer,
+    &choose_buffer::ChooseBuffer,
     &help::Help,
     &selection::SelectionHighlight,
     &prefix::Prefix,

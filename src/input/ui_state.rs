@@ -71,8 +71,9 @@ pub struct UiState {
     pub(in crate::input) prompt: Option<Prompt>,
     pub(in crate::input) search_all: Option<SearchAllResults>,
     pub(in crate::input) mouse_selection: Option<MouseSelection>,
-    /// tilework's own paste buffer: the last thing copied.
-    pub(in crate::input) copy_buffer: Option<String>,
+    /// tilework's own paste buffers: the last copies, and `C-b =`'s
+    /// chooser over them.
+    pub(in crate::input) buffers: crate::input::paste_buffers::PasteBuffers,
     pub(in crate::input) copy: CopySession,
     /// When the prefix was pressed, for the which-key popup.
     prefix_at: Option<Instant>,
@@ -141,7 +142,10 @@ impl UiState {
     /// A popup covers the panes (help, which-key, search results): the
     /// terminal's cursor is hidden, or it would blink on top of it.
     pub fn popup_shown(&self) -> bool {
-        self.help_shown() || self.which_key_shown() || self.search_all.is_some()
+        self.help_shown()
+            || self.which_key_shown()
+            || self.search_all.is_some()
+            || self.buffers.chosen().is_some()
     }
 
     pub fn fps_shown(&self) -> bool {
@@ -178,9 +182,14 @@ impl UiState {
         }
     }
 
-    /// tilework's paste buffer.
+    /// tilework's paste buffer: the newest copy.
     pub fn copy_buffer(&self) -> Option<&str> {
-        self.copy_buffer.as_deref()
+        self.buffers.newest()
+    }
+
+    /// Every copy kept, and the chooser.
+    pub fn buffers(&self) -> &crate::input::paste_buffers::PasteBuffers {
+        &self.buffers
     }
 
     // ---- timed changes ----
@@ -320,7 +329,7 @@ impl UiState {
     /// Keeps `text` as the paste buffer and says so.
     pub(in crate::input) fn copied(&mut self, text: &str) {
         let chars = text.chars().count();
-        self.copy_buffer = Some(text.to_string());
+        self.buffers.push(text);
         self.notify(format!("copied {chars} characters"));
     }
 }

@@ -284,6 +284,15 @@ pub fn draw(
             panes_area,
         );
     }
+    if state.buffers().chosen().is_some() {
+        frame.render_widget(
+            crate::render::buffer_chooser::BufferChooser {
+                buffers: state.buffers(),
+                frame: popup,
+            },
+            panes_area,
+        );
+    }
     if let Some(view) = state.help() {
         frame.render_widget(
             HelpOverlay {

@@ -44,6 +44,8 @@ pub enum Call {
     },
     /// Every pane, as JSON ([`PaneInfo`]s).
     ListPanes,
+    /// The paste buffers, one line each; or buffer `print` as it is.
+    Buffers { print: Option<usize> },
 }
 
 /// One argument of `send-keys`.
@@ -304,6 +306,7 @@ mod tests {
                 ansi: false,
             },
             Call::ListPanes,
+            Call::Buffers { print: Some(2) },
         ]
     }
 

@@ -37,6 +37,7 @@ impl<B: FrameSink> App<B> {
                 ansi,
             } => self.script_capture(pane, history, ansi),
             Call::ListPanes => self.script_list_panes(),
+            Call::Buffers { print } => self.script_buffers(print),
         };
         // Capacity one, one reply: never blocks. The thread may have given
         // up waiting; then nobody needs the answer.
@@ -165,6 +166,26 @@ impl<B: FrameSink> App<B> {
             return Reply::Pieces(Box::new(history_text::write_history(pane, ansi)));
         }
         Reply::Text(history_text::screen_text(pane.live_screen(), ansi).into_bytes())
+    }
+
+    /// The paste buffers, newest first: one line each (`0  5 chars:
+    /// hello`), or buffer `print` as it is.
+    fn script_buffers(&self, print: Option<usize>) -> Reply {
+        let buffers = self.client.router.ui().buffers();
+        if let Some(n) = print {
+            return match buffers.get(n) {
+                Some(text) => Reply::Text(text.as_bytes().to_vec()),
+                None => Reply::error(format!("no paste buffer {n} ({} kept)", buffers.len())),
+            };
+        }
+        let mut out = String::new();
+        for (i, text) in buffers.iter().enumerate() {
+            out.push_str(&format!(
+                "{i}  {}\n",
+                crate::input::paste_buffers::preview(text, 72)
+            ));
+        }
+        Reply::Text(out.into_bytes())
     }
 
     fn script_list_panes(&self) -> Reply {

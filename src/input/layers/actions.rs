@@ -42,7 +42,12 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             let name = cx.session_name.unwrap_or_default();
             cx.ui.open_prompt(PromptKind::SaveSession, name);
         }
-        Action::PasteBuffer => match cx.ui.copy_buffer.clone() {
+        Action::ChooseBuffer => {
+            if !cx.ui.buffers.open_chooser() {
+                cx.ui.notify("nothing copied yet".into());
+            }
+        }
+        Action::PasteBuffer => match cx.ui.buffers.newest().map(str::to_string) {
             Some(text) => return cx.paste(&text),
             None => cx.ui.notify("nothing copied yet".into()),
         },

@@ -44,3 +44,41 @@ fn keys_copy_rebinds_and_unbinds_copy_mode_keys() {
         out.commands
     );
 }
+
+/// Copies `text`'s first row in copy mode: `k0v$y` over a pane that
+/// printed it last.
+fn copy_line(h: &mut Harness, text: &str) {
+    let id = h.focused();
+    h.print(id, &format!("{text}\n"));
+    h.enter_copy_mode();
+    h.type_text("k0v$y");
+    assert_eq!(h.router.ui().copy_buffer(), Some(text));
+}
+
+#[test]
+fn choose_buffer_pastes_an_older_copy() {
+    let mut h = Harness::new("");
+    h.prefix('=');
+    assert_eq!(h.notice(), "nothing copied yet");
+    assert!(h.router.ui().buffers().chosen().is_none());
+    copy_line(&mut h, "first");
+    copy_line(&mut h, "second");
+    h.prefix('=');
+    assert_eq!(
+        h.router.ui().buffers().chosen(),
+        Some(0),
+        "the chooser opens"
+    );
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Enter);
+    assert!(h.router.ui().buffers().chosen().is_none());
+    assert_eq!(h.sent(), "first");
+    // A digit pastes that buffer at once; another key only closes.
+    h.prefix('=');
+    h.key(KeyCode::Char('0'));
+    assert_eq!(h.sent(), "firstsecond");
+    h.prefix('=');
+    h.key(KeyCode::Char('x'));
+    assert!(h.router.ui().buffers().chosen().is_none());
+    assert_eq!(h.sent(), "firstsecond", "nothing pasted, nothing typed");
+}
