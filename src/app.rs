@@ -10,6 +10,8 @@
 //! - [`loop_event`]: what other threads tell the loop.
 //! - [`typing_throttle`]: while the user types, other panes wait their turn.
 //! - `signals`: SIGTERM, SIGHUP, SIGINT become a clean shutdown.
+//! - [`status_commands`]: the status bar's `"cmd:…"` segments, run off
+//!   the loop once per interval.
 
 mod event_loop;
 mod feed;
@@ -19,6 +21,7 @@ pub mod loop_event;
 #[cfg(test)]
 mod loop_tests;
 mod signals;
+pub mod status_commands;
 pub mod typing_throttle;
 
 pub use event_loop::{ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, RunOptions, Startup, run};

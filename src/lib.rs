@@ -13,6 +13,7 @@
 //! - [`diag`]: metrics and logs.
 //! - [`session`]: detach and attach: the workspace outlives its terminal.
 //! - [`os`]: what tilework asks of the kernel that differs between systems.
+//! - [`shell_job`]: a user's shell command run off the loop, with a deadline.
 
 pub mod app;
 pub mod cli;
@@ -26,6 +27,7 @@ pub mod pane;
 pub mod render;
 pub mod sanitize;
 pub mod session;
+pub mod shell_job;
 pub mod terminal;
 pub mod wake;
 pub mod workspace;

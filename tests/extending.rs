@@ -65,6 +65,11 @@ fn status_row(tw: &Tilework) -> String {
     tw.row_text(tw.rows - 1, 0, tw.cols)
 }
 
+/// The screen's last row: the status bar.
+fn last_row(s: &vt100::Screen) -> String {
+    s.contents().lines().last().unwrap_or_default().to_string()
+}
+
 /// How many shell prompts the screen shows (one per shell pane).
 fn prompts(s: &vt100::Screen) -> usize {
     s.contents().matches("$ ").count()
@@ -150,4 +155,39 @@ fn paste_buffers_keep_the_last_copies_and_c_b_equals_pastes_an_older_one() {
     tw.wait_for("the older copy typed at the prompt", |s| {
         s.contents().contains("$ firstcopy")
     });
+}
+
+/// A `cmd:` segment shows its command's last line, follows what it
+/// prints, and runs at most once per interval however idle the
+/// workspace is.
+#[test]
+fn a_status_command_segment_shows_its_last_line_once_per_interval() {
+    let files = common::TempDir::new("status-command");
+    let shown = files.path().join("shown.txt");
+    let runs = files.path().join("runs.txt");
+    std::fs::write(&shown, "ignored\n\x1b[32malpha\x1b[0m\n").unwrap();
+    let config = format!(
+        "[status]\nright = [\"cmd:cat {}; date +%s.%N >> {}\"]\ncommand_interval = 1\n",
+        shown.display(),
+        runs.display()
+    );
+    let (tw, _config) = start("status-command", &config);
+    tw.wait_for("the command's last line", |s| last_row(s).contains("alpha"));
+    std::fs::write(&shown, "beta\n").unwrap();
+    tw.wait_for("its new line", |s| last_row(s).contains("beta"));
+    let mut starts: Vec<f64> = Vec::new();
+    common::wait_until("three runs", || {
+        starts = std::fs::read_to_string(&runs)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        starts.len() >= 3
+    });
+    for pair in starts.windows(2) {
+        assert!(
+            pair[1] - pair[0] >= 0.99,
+            "runs closer than the interval: {starts:?}"
+        );
+    }
 }

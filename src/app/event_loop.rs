@@ -26,7 +26,9 @@ use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
 use crate::app::loop_event::{
     LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, reload_mailbox, search_mailbox,
+    status_commands_mailbox,
 };
+use crate::app::status_commands::StatusCommands;
 use crate::app::typing_throttle::{TYPING_WINDOW, TypingThrottle};
 use crate::client::Client;
 use crate::client::input_source::InputSource;
@@ -206,6 +208,9 @@ fn run_workspace(
     app.stats = stats;
     app.session = host.take();
     app.reload = reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
+    app.status_commands = StatusCommands::new(status_commands_mailbox(&events_tx));
+    app.status_commands
+        .configure(&opts.config.appearance.status, Instant::now());
     let mut result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
@@ -258,6 +263,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) resize_news: bool,
     /// Reading the config again (`source-config`).
     pub(super) reload: reload::Reload,
+    /// The status bar's command segments.
+    pub(super) status_commands: crate::app::status_commands::StatusCommands,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -301,6 +308,7 @@ impl<B: FrameSink> App<B> {
             session: None,
             resize_news: false,
             reload: reload::Reload::default(),
+            status_commands: Default::default(),
         };
         app.tell_panes_the_colours();
         app
@@ -376,6 +384,7 @@ impl<B: FrameSink> App<B> {
                 .min_with(self.throttle.next_deadline(Instant::now()))
                 .min_with(self.ws.next_restart())
                 .min_with(self.ws.next_name_check())
+                .min_with(self.status_commands.next_deadline())
                 .min_with(self.client.input.deadline())
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with(wait_limit),
@@ -647,6 +656,16 @@ impl<B: FrameSink> App<B> {
                 LoopEvent::Signal(sig) => self.on_signal(sig),
                 LoopEvent::Session(event) => self.session_event(event),
                 LoopEvent::Reloaded(result) => self.reloaded(result),
+                LoopEvent::StatusCommand(report) => {
+                    self.status_commands.finished(&report, Instant::now());
+                    if self
+                        .client
+                        .router
+                        .status_command_ran(&report.command, report.shown)
+                    {
+                        self.clock.changed();
+                    }
+                }
             }
         }
         // Command panes whose restart delay is over (the wait's deadline
@@ -654,6 +673,7 @@ impl<B: FrameSink> App<B> {
         if self.ws.run_due_restarts(Instant::now()) {
             self.clock.changed();
         }
+        self.status_commands.run_due(Instant::now());
     }
 
     fn render(&mut self) -> Result<()> {

@@ -28,6 +28,8 @@ pub enum LoopEvent {
     Session(crate::session::host::SessionEvent),
     /// The config file was read again (`source-config`).
     Reloaded(crate::config::reload::Reloaded),
+    /// A status-bar command ran.
+    StatusCommand(crate::app::status_commands::CommandReport),
 }
 
 /// Where panes report, onto the loop's channel.
@@ -53,6 +55,13 @@ pub fn session_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::session::host::
 /// Where the config reload thread reports, onto the loop's channel.
 pub fn reload_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::config::reload::Reloaded> {
     to_loop(tx, LoopEvent::Reloaded)
+}
+
+/// Where status-bar commands report, onto the loop's channel.
+pub fn status_commands_mailbox(
+    tx: &Sender<LoopEvent>,
+) -> Mailbox<crate::app::status_commands::CommandReport> {
+    to_loop(tx, LoopEvent::StatusCommand)
 }
 
 /// Each message wakes the loop after it is sent (see `crate::wake`).

@@ -238,7 +238,7 @@ mod tests {
             uncommented,
             // `on_hangup`, then `[theme]` and `[status]`: name, borders;
             // left, right, clock.
-            11 + 1 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 5,
+            11 + 1 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 7,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

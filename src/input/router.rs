@@ -67,8 +67,15 @@ impl InputRouter {
         self.keymap = config.keymap.clone();
         self.confirm_close = config.confirm_close;
         self.ui = std::mem::take(&mut self.ui).with_repeat_time(config.repeat_time);
-        self.facts = StatusFacts::for_layout(&config.appearance.status);
+        let mut facts = StatusFacts::for_layout(&config.appearance.status);
+        facts.keep_commands_of(&mut self.facts);
+        self.facts = facts;
         self.look = config.appearance.clone();
+    }
+
+    /// A status command printed `shown`; whether the bar changes.
+    pub fn status_command_ran(&mut self, command: &str, shown: String) -> bool {
+        self.facts.command_ran(command, shown)
     }
 
     /// Whether to ask before closing or quitting stops a program.

@@ -1218,6 +1218,7 @@ mod tests {
                 left: vec![Segment::Text("hello".into()), Segment::Title],
                 right: vec![Segment::Pane, Segment::Clock],
                 clock: "%H:%M".into(),
+                ..StatusLayout::default()
             },
             ..Appearance::default()
         };

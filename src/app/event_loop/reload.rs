@@ -109,6 +109,8 @@ impl<B: FrameSink> App<B> {
             .set_pane_frame(PaneFrame::of(config.appearance.borders));
         self.ws.set_editor_ansi(config.editor_ansi);
         self.ws.set_max_panes(config.max_panes);
+        self.status_commands
+            .configure(&config.appearance.status, std::time::Instant::now());
         // The theme may colour every cell tilework draws: a whole frame.
         let size = self.client.size;
         self.client.resized(size);
