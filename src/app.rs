@@ -4,6 +4,7 @@
 //!
 //! - `event_loop`: start-up ([`run`]) and the loop itself.
 //! - `feed`: each turn's share of every pane's output.
+//! - [`hooks`]: `[hooks]` commands, run off the loop, one at a time each.
 //! - [`frame_clock`]: when to draw (dirty, urgent, echo, frame cap).
 //! - `input_commands`: what input leaves to the loop (saving a profile,
 //!   the clipboard, search threads).
@@ -16,6 +17,7 @@
 mod event_loop;
 mod feed;
 pub mod frame_clock;
+pub mod hooks;
 mod input_commands;
 pub mod loop_event;
 #[cfg(test)]

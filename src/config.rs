@@ -2,7 +2,7 @@
 //! (`settings`: [`Config`]) and the text `--print-config` prints
 //! (`default_toml`), the vocabulary of bindings ([`action`], [`keymap`], copy mode's
 //! [`copy_keymap`]),
-//! the look (`appearance`: theme, borders, status bar; the status
+//! hooks run when something happens ([`hooks`]), the look (`appearance`: theme, borders, status bar; the status
 //! `clock`), colours as terminals report them (`colour`), what to do when
 //! the terminal hangs up ([`OnHangup`]), workspace profiles ([`profile`]),
 //! reading either file and errors that point into it, by line, column and
@@ -18,6 +18,7 @@ pub mod copy_keymap;
 mod default_toml;
 pub mod file_error;
 pub mod float_place;
+pub mod hooks;
 pub mod keymap;
 pub mod private_file;
 pub mod profile;

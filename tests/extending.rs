@@ -191,3 +191,46 @@ fn a_status_command_segment_shows_its_last_line_once_per_interval() {
         );
     }
 }
+
+/// `[hooks]`: a pane whose program ends runs `pane-exited` with its
+/// facts in the environment; a new tab runs `tab-created`.
+#[test]
+fn hooks_run_with_the_facts_in_their_environment() {
+    let files = common::TempDir::new("hooks");
+    let dump = |name: &str| {
+        let file = files.path().join(name);
+        format!(
+            "env | grep ^TILEWORK_ | sort > {0}.tmp && mv {0}.tmp {0}",
+            file.display()
+        )
+    };
+    let config = format!(
+        "[hooks]\npane-exited = \"{}\"\ntab-created = \"{}\"\ntimeout = 5\n",
+        dump("exited"),
+        dump("tab")
+    );
+    let (mut tw, _config) = start("hooks", &config);
+    let (out, err, code) = cli(&tw, &["run", "--", "sh", "-c", "exit 7"]);
+    assert_eq!(code, 0, "{err}");
+    let id = out.trim().to_string();
+    let read = |name: &str| std::fs::read_to_string(files.path().join(name)).unwrap_or_default();
+    common::wait_until("the pane-exited hook's file", || !read("exited").is_empty());
+    let exited = read("exited");
+    for line in [
+        "TILEWORK_HOOK=pane-exited".to_string(),
+        "TILEWORK_EXIT_CODE=7".into(),
+        format!("TILEWORK_PANE={id}"),
+        "TILEWORK_PANE_COMMAND=sh -c exit 7".into(),
+        "TILEWORK_TAB=1".into(),
+    ] {
+        assert!(
+            exited.lines().any(|l| l == line),
+            "{line} missing: {exited}"
+        );
+    }
+    tw.send(b"\x02c");
+    common::wait_until("the tab-created hook's file", || !read("tab").is_empty());
+    let tab = read("tab");
+    assert!(tab.contains("TILEWORK_HOOK=tab-created"), "{tab}");
+    assert!(tab.contains("TILEWORK_TAB=2"), "{tab}");
+}

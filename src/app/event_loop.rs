@@ -33,6 +33,7 @@ use crate::app::typing_throttle::{TYPING_WINDOW, TypingThrottle};
 use crate::client::Client;
 use crate::client::input_source::InputSource;
 use crate::config::Config;
+use crate::config::hooks::HookEvent;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::{Command, InputRouter, Outcome};
@@ -211,6 +212,7 @@ fn run_workspace(
     app.status_commands = StatusCommands::new(status_commands_mailbox(&events_tx));
     app.status_commands
         .configure(&opts.config.appearance.status, Instant::now());
+    app.hooks.configure(&opts.config.hooks, &app.ws);
     let mut result = app.run();
     if let (Some(name), Ok(_)) = (&opts.save_profile, &result)
         && !app.ws.tabs().is_empty()
@@ -265,6 +267,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) reload: reload::Reload,
     /// The status bar's command segments.
     pub(super) status_commands: crate::app::status_commands::StatusCommands,
+    /// `[hooks]`.
+    pub(super) hooks: crate::app::hooks::Hooks,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -309,6 +313,7 @@ impl<B: FrameSink> App<B> {
             resize_news: false,
             reload: reload::Reload::default(),
             status_commands: Default::default(),
+            hooks: Default::default(),
         };
         app.tell_panes_the_colours();
         app
@@ -622,6 +627,9 @@ impl<B: FrameSink> App<B> {
             match ev {
                 LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");
+                    let mut env = crate::app::hooks::pane_env(&self.ws, id);
+                    env.push(("TILEWORK_EXIT_CODE".into(), info.code.to_string()));
+                    self.hooks.fire(HookEvent::PaneExited, env);
                     self.ws.pane_exited(id, info, Instant::now());
                     self.clock.changed_now();
                 }
@@ -674,6 +682,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed();
         }
         self.status_commands.run_due(Instant::now());
+        self.hooks.observe(&self.ws);
     }
 
     fn render(&mut self) -> Result<()> {

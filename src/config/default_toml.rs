@@ -152,6 +152,8 @@ pub fn default_toml() -> String {
     }
     line("");
     out.push_str(&appearance::default_toml());
+    out.push('\n');
+    out.push_str(&crate::config::hooks::default_toml());
     out
 }
 
@@ -238,7 +240,7 @@ mod tests {
             uncommented,
             // `on_hangup`, then `[theme]` and `[status]`: name, borders;
             // left, right, clock.
-            11 + 1 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 7,
+            11 + 1 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 8,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

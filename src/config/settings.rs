@@ -108,6 +108,8 @@ pub struct Config {
     /// When the terminal hangs up (ssh dropped, window closed): detach and
     /// keep running, or quit.
     pub on_hangup: OnHangup,
+    /// Commands run when something happens (`[hooks]`).
+    pub hooks: crate::config::hooks::Hooks,
 }
 
 impl Default for Config {
@@ -129,6 +131,7 @@ impl Default for Config {
             editor_ansi: false,
             terminal_colours: [None; 3],
             on_hangup: OnHangup::Detach,
+            hooks: crate::config::hooks::Hooks::default(),
         }
     }
 }
@@ -332,6 +335,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
             }
         }
     }
+    config.hooks = crate::config::hooks::parse(raw.hooks).map_err(|(span, m)| err(span, m))?;
     crate::config::copy_keymap::parse_into(&mut config.keymap.copy, &raw.keys.copy, &err)?;
     Ok(config)
 }
@@ -462,6 +466,8 @@ struct RawConfig {
     theme: appearance::RawTheme,
     #[serde(default)]
     status: appearance::RawStatus,
+    #[serde(default)]
+    hooks: crate::config::hooks::RawHooks,
 }
 
 #[derive(Deserialize, Default)]

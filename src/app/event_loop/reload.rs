@@ -111,6 +111,7 @@ impl<B: FrameSink> App<B> {
         self.ws.set_max_panes(config.max_panes);
         self.status_commands
             .configure(&config.appearance.status, std::time::Instant::now());
+        self.hooks.configure(&config.hooks, &self.ws);
         // The theme may colour every cell tilework draws: a whole frame.
         let size = self.client.size;
         self.client.resized(size);

@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::App;
+use crate::config::hooks::HookEvent;
 use crate::input::router::Command;
 use crate::render::frame;
 use crate::session::host::{SessionEvent, Verdict};
@@ -133,6 +134,7 @@ impl<B: FrameSink> App<B> {
                 if let Some(host) = self.session.as_mut() {
                     host.detach(reason);
                 }
+                self.hooks.fire(HookEvent::ClientDetached, Vec::new());
                 self.reopen_output();
             }
             Verdict::Resize => self.resize_news = true,
@@ -180,6 +182,7 @@ impl<B: FrameSink> App<B> {
     /// told about itself, and draws everything on it at once.
     fn attached(&mut self, facts: crate::client::TerminalFacts) {
         self.reopen_output();
+        self.hooks.fire(HookEvent::ClientAttached, Vec::new());
         self.client.told(facts);
         self.tell_panes_the_colours();
         // A reader stopped on a dead terminal reads the new one.
