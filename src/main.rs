@@ -106,6 +106,7 @@ fn session_command(session: Option<&str>, command: &SessionCommand) -> Result<i3
         } => script::capture(session, *pane, *history, *ansi),
         SessionCommand::ListPanes { json } => script::list_panes(session, *json),
         SessionCommand::Buffers { print } => script::buffers(session, *print),
+        SessionCommand::Pipe { pane, command } => script::pipe(session, *pane, command),
     }
 }
 

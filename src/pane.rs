@@ -21,6 +21,7 @@
 //! every exit path. [`damage`] is the pane's one record of what changed,
 //! which the renderer reads. [`screen`] is what the rest of tilework reads
 //! of a pane's screen, in its own types (only `pane` names vt100).
+//! [`pipe`] sends a pane's output on to a command (`tilework pipe`).
 
 pub mod children;
 pub mod damage;
@@ -35,6 +36,7 @@ mod id;
 pub mod input_queue;
 pub mod osc_guard;
 pub mod parse_guard;
+pub mod pipe;
 pub mod process;
 pub mod pty;
 pub mod reader_gate;

@@ -234,3 +234,29 @@ fn hooks_run_with_the_facts_in_their_environment() {
     assert!(tab.contains("TILEWORK_HOOK=tab-created"), "{tab}");
     assert!(tab.contains("TILEWORK_TAB=2"), "{tab}");
 }
+
+/// `tilework pipe --pane N CMD`: what the pane prints from then on
+/// reaches CMD's stdin; without a command the pipe stops.
+#[test]
+fn pipe_sends_a_panes_output_to_a_command() {
+    let files = common::TempDir::new("pipe");
+    let log = files.path().join("pane.log");
+    let (mut tw, _config) = start("pipe", "");
+    let (out, err, code) = cli(&tw, &["list-panes", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let panes: Vec<tilework::session::script::PaneInfo> = serde_json::from_str(&out).unwrap();
+    let id = panes[0].id.to_string();
+    let cat = format!("cat > {}", log.display());
+    let (_, err, code) = cli(&tw, &["pipe", "--pane", &id, "--", &cat]);
+    assert_eq!(code, 0, "{err}");
+    tw.type_line("echo piped-$((6*7))");
+    common::wait_until("the pane's output in the file", || {
+        std::fs::read_to_string(&log).is_ok_and(|t| t.contains("piped-42"))
+    });
+    let (out, err, code) = cli(&tw, &["pipe", "--pane", &id]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("pane {id}: not piped\n"));
+    let (_, err, code) = cli(&tw, &["pipe", "--pane", "999", "--", "cat"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no pane 999"), "{err}");
+}

@@ -269,6 +269,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) status_commands: crate::app::status_commands::StatusCommands,
     /// `[hooks]`.
     pub(super) hooks: crate::app::hooks::Hooks,
+    /// Panes whose output goes on to a command (`tilework pipe`).
+    pub(super) pipes: Vec<(PaneId, crate::pane::pipe::PanePipe)>,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -314,6 +316,7 @@ impl<B: FrameSink> App<B> {
             reload: reload::Reload::default(),
             status_commands: Default::default(),
             hooks: Default::default(),
+            pipes: Vec::new(),
         };
         app.tell_panes_the_colours();
         app
@@ -683,6 +686,10 @@ impl<B: FrameSink> App<B> {
         }
         self.status_commands.run_due(Instant::now());
         self.hooks.observe(&self.ws);
+        if !self.pipes.is_empty() {
+            let ws = &self.ws;
+            self.pipes.retain(|(id, _)| ws.pane(*id).is_some());
+        }
     }
 
     fn render(&mut self) -> Result<()> {

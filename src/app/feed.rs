@@ -87,6 +87,9 @@ impl<B: FrameSink> App<B> {
             self.throttle.fed(id, cost, now);
             let fed = waiting > 0 || !self.batch.is_empty();
             for chunk in self.batch.drain(..) {
+                if !self.pipes.is_empty() {
+                    pipe_on(&mut self.pipes, &mut self.client.router, id, &chunk);
+                }
                 pane.take_in(chunk);
             }
             // A key typed meanwhile stops the slice: keys come first.
@@ -177,5 +180,35 @@ impl<B: FrameSink> App<B> {
             .filter(|(_, fd)| !fd.revents().is_empty())
             .map(|(id, _)| id)
             .collect()
+    }
+}
+
+/// Hands `chunk` of pane `id`'s output to its pipe, if it has one; says
+/// so in the status bar when the pipe's command falls behind and output
+/// is dropped (never waits for it).
+fn pipe_on(
+    pipes: &mut Vec<(PaneId, crate::pane::pipe::PanePipe)>,
+    router: &mut crate::input::router::InputRouter,
+    id: PaneId,
+    chunk: &[u8],
+) {
+    use crate::pane::pipe::Sent;
+    let Some(at) = pipes.iter().position(|(p, _)| *p == id) else {
+        return;
+    };
+    match pipes[at].1.send(chunk) {
+        Sent::Queued | Sent::Dropped => {}
+        Sent::StartedDropping => {
+            let command = &pipes[at].1.command;
+            tracing::warn!(pane = id.0, %command, "pane pipe behind: dropping output");
+            router.notify(format!(
+                "pane {}: `{command}` is too slow, output dropped",
+                id.0
+            ));
+        }
+        Sent::Closed => {
+            tracing::info!(pane = id.0, "pane pipe's command ended");
+            pipes.remove(at);
+        }
     }
 }

@@ -46,6 +46,12 @@ pub enum Call {
     ListPanes,
     /// The paste buffers, one line each; or buffer `print` as it is.
     Buffers { print: Option<usize> },
+    /// Pane `pane`'s output from now on to `command`'s stdin (`None`:
+    /// stop).
+    Pipe {
+        pane: Option<u32>,
+        command: Option<String>,
+    },
 }
 
 /// One argument of `send-keys`.
@@ -307,6 +313,10 @@ mod tests {
             },
             Call::ListPanes,
             Call::Buffers { print: Some(2) },
+            Call::Pipe {
+                pane: Some(1),
+                command: Some("cat > log".into()),
+            },
         ]
     }
 

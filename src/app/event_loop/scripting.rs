@@ -38,6 +38,7 @@ impl<B: FrameSink> App<B> {
             } => self.script_capture(pane, history, ansi),
             Call::ListPanes => self.script_list_panes(),
             Call::Buffers { print } => self.script_buffers(print),
+            Call::Pipe { pane, command } => self.script_pipe(pane, command),
         };
         // Capacity one, one reply: never blocks. The thread may have given
         // up waiting; then nobody needs the answer.
@@ -186,6 +187,27 @@ impl<B: FrameSink> App<B> {
             ));
         }
         Reply::Text(out.into_bytes())
+    }
+
+    /// Pipes the pane's output to `command` from now on (in place of a
+    /// pipe it had), or stops its pipe.
+    fn script_pipe(&mut self, pane: Option<u32>, command: Option<String>) -> Reply {
+        let id = match self.script_target(pane) {
+            Ok(id) => id,
+            Err(reply) => return reply,
+        };
+        self.pipes.retain(|(p, _)| *p != id);
+        let Some(command) = command else {
+            return Reply::Text(format!("pane {}: not piped\n", id.0).into_bytes());
+        };
+        match crate::pane::pipe::PanePipe::start(&command) {
+            Ok(pipe) => {
+                tracing::info!(pane = id.0, %command, "pane piped");
+                self.pipes.push((id, pipe));
+                Reply::Text(Vec::new())
+            }
+            Err(err) => Reply::error(format!("cannot run `{command}`: {err}")),
+        }
     }
 
     fn script_list_panes(&self) -> Reply {
