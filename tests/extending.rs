@@ -260,3 +260,43 @@ fn pipe_sends_a_panes_output_to_a_command() {
     assert_ne!(code, 0);
     assert!(err.contains("no pane 999"), "{err}");
 }
+
+/// The `bell` hook runs when a pane rings; `activity` when a pane of a
+/// hidden tab prints.
+#[test]
+fn bell_and_activity_hooks_run() {
+    let files = common::TempDir::new("bell-hooks");
+    let dump = |name: &str| {
+        let file = files.path().join(name);
+        format!(
+            "env | grep ^TILEWORK_ | sort > {0}.tmp && mv {0}.tmp {0}",
+            file.display()
+        )
+    };
+    let config = format!(
+        "[hooks]\nbell = \"{}\"\nactivity = \"{}\"\n",
+        dump("bell"),
+        dump("activity")
+    );
+    let (mut tw, _config) = start("bell-hooks", &config);
+    let read = |name: &str| std::fs::read_to_string(files.path().join(name)).unwrap_or_default();
+    tw.type_line("printf 'ring\\a\\n'");
+    common::wait_until("the bell hook's file", || !read("bell").is_empty());
+    assert!(
+        read("bell").contains("TILEWORK_HOOK=bell"),
+        "{}",
+        read("bell")
+    );
+    // A pane in tab 1 prints while tab 2 is shown.
+    let (out, _, _) = cli(&tw, &["list-panes", "--json"]);
+    let panes: Vec<tilework::session::script::PaneInfo> = serde_json::from_str(&out).unwrap();
+    let first = panes[0].id.to_string();
+    tw.send(b"\x02c");
+    tw.wait_for("tab 2", |s| last_row(s).contains("2:"));
+    let (_, err, code) = cli(&tw, &["send-keys", "--pane", &first, "echo later", "Enter"]);
+    assert_eq!(code, 0, "{err}");
+    common::wait_until("the activity hook's file", || !read("activity").is_empty());
+    let activity = read("activity");
+    assert!(activity.contains("TILEWORK_HOOK=activity"), "{activity}");
+    assert!(activity.contains("TILEWORK_TAB=1"), "{activity}");
+}

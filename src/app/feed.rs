@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use super::event_loop::{App, ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, PANE_TIME_BUDGET};
 use super::typing_throttle;
+use crate::config::hooks::HookEvent;
 use crate::pane::PaneId;
 use crate::terminal::frame_sink::FrameSink;
 
@@ -18,6 +19,7 @@ impl<B: FrameSink> App<B> {
     pub(super) fn drain_panes(&mut self) -> bool {
         let mut more = false;
         let mut hidden_activity = Vec::new();
+        let mut rang = Vec::new();
         let mut visible: Option<Vec<PaneId>> = None;
         // The pane waiting to echo a key goes first; while it waits, flooding
         // panes get only a small slice so the echo is not stuck behind them.
@@ -113,6 +115,7 @@ impl<B: FrameSink> App<B> {
                 if shown {
                     if bell {
                         self.client.outbox.ring_bell();
+                        rang.push(id);
                     }
                 } else {
                     hidden_activity.push((id, bell));
@@ -139,10 +142,26 @@ impl<B: FrameSink> App<B> {
             }
         }
         for (id, bell) in hidden_activity {
+            let tab_was_quiet = self
+                .ws
+                .tab_of(id)
+                .and_then(|i| self.ws.tabs().get(i))
+                .is_some_and(|t| !t.activity);
             if self.ws.note_activity(id, bell) {
                 // The status bar's tab markers changed.
                 self.clock.changed();
+                if tab_was_quiet {
+                    let env = crate::app::hooks::pane_env(&self.ws, id);
+                    self.hooks.fire(HookEvent::Activity, env);
+                }
             }
+            if bell {
+                rang.push(id);
+            }
+        }
+        for id in rang {
+            let env = crate::app::hooks::pane_env(&self.ws, id);
+            self.hooks.fire(HookEvent::Bell, env);
         }
         more
     }

@@ -28,6 +28,8 @@ type Env = Vec<(String, String)>;
 struct Runner {
     event: HookEvent,
     tx: Sender<Env>,
+    /// Runs are being dropped (said once in the log until one is queued).
+    dropping: bool,
 }
 
 /// See the module's doc.
@@ -61,19 +63,27 @@ impl Hooks {
         env.push(("TILEWORK_HOOK".into(), event.name().into()));
         if !self.runners.iter().any(|r| r.event == event) {
             match start(event, command.to_string(), self.config.timeout) {
-                Some(tx) => self.runners.push(Runner { event, tx }),
+                Some(tx) => self.runners.push(Runner {
+                    event,
+                    tx,
+                    dropping: false,
+                }),
                 None => return,
             }
         }
-        let Some(runner) = self.runners.iter().find(|r| r.event == event) else {
+        let Some(runner) = self.runners.iter_mut().find(|r| r.event == event) else {
             return;
         };
         match runner.tx.try_send(env) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => tracing::warn!(
-                hook = event.name(),
-                "hook dropped: {QUEUE} runs already wait for the one still running"
-            ),
+            Ok(()) => runner.dropping = false,
+            Err(TrySendError::Full(_)) => {
+                if !std::mem::replace(&mut runner.dropping, true) {
+                    tracing::warn!(
+                        hook = event.name(),
+                        "hook runs dropped: {QUEUE} already wait for the one still running"
+                    );
+                }
+            }
             Err(TrySendError::Disconnected(_)) => {
                 tracing::warn!(hook = event.name(), "hook thread gone");
             }

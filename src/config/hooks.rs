@@ -20,15 +20,21 @@ pub enum HookEvent {
     ClientAttached,
     /// The terminal detached (or hung up).
     ClientDetached,
+    /// A pane rang the bell.
+    Bell,
+    /// A pane of a hidden tab printed (once until the tab is shown).
+    Activity,
 }
 
 impl HookEvent {
-    pub const ALL: [HookEvent; 5] = [
+    pub const ALL: [HookEvent; 7] = [
         HookEvent::PaneExited,
         HookEvent::PaneFocused,
         HookEvent::TabCreated,
         HookEvent::ClientAttached,
         HookEvent::ClientDetached,
+        HookEvent::Bell,
+        HookEvent::Activity,
     ];
 
     /// The key in `[hooks]`, and `TILEWORK_HOOK`'s value.
@@ -39,6 +45,8 @@ impl HookEvent {
             HookEvent::TabCreated => "tab-created",
             HookEvent::ClientAttached => "client-attached",
             HookEvent::ClientDetached => "client-detached",
+            HookEvent::Bell => "bell",
+            HookEvent::Activity => "activity",
         }
     }
 }
@@ -83,6 +91,8 @@ pub(crate) struct RawHooks {
     tab_created: Option<Spanned<String>>,
     client_attached: Option<Spanned<String>>,
     client_detached: Option<Spanned<String>>,
+    bell: Option<Spanned<String>>,
+    activity: Option<Spanned<String>>,
     timeout: Option<Spanned<i64>>,
 }
 
@@ -95,6 +105,8 @@ pub(crate) fn parse(raw: RawHooks) -> Result<Hooks, (std::ops::Range<usize>, Str
         (HookEvent::TabCreated, raw.tab_created),
         (HookEvent::ClientAttached, raw.client_attached),
         (HookEvent::ClientDetached, raw.client_detached),
+        (HookEvent::Bell, raw.bell),
+        (HookEvent::Activity, raw.activity),
     ];
     for (event, command) in written {
         let Some(command) = command else { continue };
