@@ -18,13 +18,18 @@ use crate::terminal::frame_sink::FrameSink;
 use crate::workspace::pane_frame::PaneFrame;
 
 /// The loop's side of reloading.
+/// How long a read of the config may take (a hung network file system)
+/// before a new reload reads it again instead of waiting on it.
+const READ_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 #[derive(Default)]
 pub(in crate::app) struct Reload {
     source: ConfigSource,
     /// Where the reading thread answers (`None`: no reload, as in tests).
     mailbox: Option<Mailbox<Reloaded>>,
-    /// A read is out: one at a time, the others join its answer.
-    running: bool,
+    /// A read is out since then: one at a time, the others join its
+    /// answer (one out longer than [`READ_LIMIT`] is given up).
+    running: Option<std::time::Instant>,
     /// Scripts waiting to hear how the reload went.
     replies: Vec<Sender<Reply>>,
 }
@@ -34,7 +39,7 @@ impl Reload {
         Self {
             source,
             mailbox: Some(mailbox),
-            running: false,
+            running: None,
             replies: Vec::new(),
         }
     }
@@ -53,23 +58,27 @@ impl<B: FrameSink> App<B> {
     /// Starts reading the config file again; `reply` hears the outcome.
     pub(super) fn start_reload(&mut self, reply: Option<Sender<Reply>>) {
         self.reload.replies.extend(reply);
-        if self.reload.running {
-            return;
+        let now = std::time::Instant::now();
+        match self.reload.running {
+            Some(since) if now < since + READ_LIMIT => return,
+            Some(_) => tracing::warn!("the last config read is stuck: reading it again"),
+            None => {}
         }
         let Some(mailbox) = self.reload.mailbox.clone() else {
             self.finish_reload(Err("the config cannot be read again here".into()));
             return;
         };
         tracing::info!(file = %self.reload.source.describe(), "reloading the config");
-        self.reload.running = crate::config::reload::start(self.reload.source.clone(), mailbox);
-        if !self.reload.running {
+        let started = crate::config::reload::start(self.reload.source.clone(), mailbox);
+        self.reload.running = started.then_some(now);
+        if !started {
             self.finish_reload(Err("no thread could be started to read the config".into()));
         }
     }
 
     /// The read came back.
     pub(super) fn reloaded(&mut self, result: Reloaded) {
-        self.reload.running = false;
+        self.reload.running = None;
         match result {
             Ok(config) => {
                 self.apply_config(&config);
