@@ -4,21 +4,26 @@
 //!
 //! - `event_loop`: start-up ([`run`]) and the loop itself.
 //! - `feed`: each turn's share of every pane's output.
+//! - [`hooks`]: `[hooks]` commands, run off the loop, one at a time each.
 //! - [`frame_clock`]: when to draw (dirty, urgent, echo, frame cap).
 //! - `input_commands`: what input leaves to the loop (saving a profile,
 //!   the clipboard, search threads).
 //! - [`loop_event`]: what other threads tell the loop.
 //! - [`typing_throttle`]: while the user types, other panes wait their turn.
 //! - `signals`: SIGTERM, SIGHUP, SIGINT become a clean shutdown.
+//! - [`status_commands`]: the status bar's `"cmd:…"` segments, run off
+//!   the loop once per interval.
 
 mod event_loop;
 mod feed;
 pub mod frame_clock;
+pub mod hooks;
 mod input_commands;
 pub mod loop_event;
 #[cfg(test)]
 mod loop_tests;
 mod signals;
+pub mod status_commands;
 pub mod typing_throttle;
 
 pub use event_loop::{ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, RunOptions, Startup, run};

@@ -191,6 +191,24 @@ pub enum SessionCommand {
         #[arg(long)]
         ansi: bool,
     },
+    /// List the paste buffers (the last copies, newest first, as `C-b =`
+    /// shows them).
+    Buffers {
+        /// Print buffer N (0: the newest) as it is, instead.
+        #[arg(long, value_name = "N")]
+        print: Option<usize>,
+    },
+    /// Send a pane's output from now on to a shell command's stdin
+    /// (tmux's pipe-pane): `tilework pipe --pane 2 -- 'cat >> pane.log'`.
+    /// Without a command, the pane's pipe stops.
+    Pipe {
+        /// The pane (default: the focused one).
+        #[arg(long, value_name = "N")]
+        pane: Option<u32>,
+        /// The shell command (run with sh -c; several words are joined).
+        #[arg(value_name = "CMD", allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
     /// List the panes of a running workspace.
     ListPanes {
         /// One JSON array of objects (the shape is in the README).

@@ -21,6 +21,7 @@
 //!   command prompt (`C-b :`) reads, and its completion.
 //! - [`pane_numbers`]: the shown tab's panes by number (`C-b q`);
 //!   [`pane_facts`]: the focused pane's facts in a line (`C-b i`).
+//! - [`paste_buffers`]: the last copies kept, and `C-b =`'s chooser.
 //! - [`help`]: the bindings by topic, as `prefix ?` shows them.
 //! - [`status_facts`]: the status bar's clock and host name; the clock is
 //!   one of the router's deadlines.
@@ -40,6 +41,7 @@ pub mod mouse;
 pub mod outcome;
 pub mod pane_facts;
 pub mod pane_numbers;
+pub mod paste_buffers;
 pub mod prompt;
 pub mod ring_search;
 pub mod router;

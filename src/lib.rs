@@ -14,6 +14,7 @@
 //! - [`session`]: detach and attach: the workspace outlives its terminal.
 //! - [`persist`]: saved workspaces: back after a crash or a reboot.
 //! - [`os`]: what tilework asks of the kernel that differs between systems.
+//! - [`shell_job`]: a user's shell command run off the loop, with a deadline.
 
 pub mod app;
 pub mod cli;
@@ -28,6 +29,7 @@ pub mod persist;
 pub mod render;
 pub mod sanitize;
 pub mod session;
+pub mod shell_job;
 pub mod terminal;
 pub mod wake;
 pub mod workspace;

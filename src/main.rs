@@ -155,6 +155,8 @@ fn session_command(
             ansi,
         } => script::capture(session, *pane, *history, *ansi),
         SessionCommand::ListPanes { json } => script::list_panes(session, *json),
+        SessionCommand::Buffers { print } => script::buffers(session, *print),
+        SessionCommand::Pipe { pane, command } => script::pipe(session, *pane, command),
     }
 }
 
@@ -170,22 +172,16 @@ fn forget(name: &str) -> Result<i32> {
 /// What the command line and the user's files say to run.
 struct Setup {
     config: config::Config,
+    /// Where `config` came from, read again by `source-config`.
+    source: config::reload::ConfigSource,
     startup: Startup,
     exit_after: Option<Duration>,
 }
 
 impl Setup {
     fn from_cli(cli: &Cli) -> Result<Self> {
-        let mut config = match &cli.config {
-            Some(path) => config::load(path, true)?,
-            None => match config::default_path() {
-                Some(path) => config::load(&path, false)?,
-                None => config::Config::default(),
-            },
-        };
-        if cli.keep_exited {
-            config.keep_exited_panes = true;
-        }
+        let source = config::reload::ConfigSource::new(cli.config.clone(), cli.keep_exited);
+        let config = source.load()?;
         let startup = if !cli.argv.is_empty() {
             Startup::Argv(cli.argv.clone())
         } else if cli.restore {
@@ -219,6 +215,7 @@ impl Setup {
         };
         Ok(Self {
             config,
+            source,
             startup,
             exit_after,
         })
@@ -264,6 +261,7 @@ fn serve(cli: &Cli) -> Result<i32> {
     let on_hangup = setup.config.on_hangup;
     app::run(RunOptions {
         config: setup.config,
+        config_source: setup.source,
         startup: setup.startup,
         show_fps: cli.fps,
         writer: cli.writer,

@@ -26,6 +26,7 @@
 //! underlines, strikethrough, overline, blink, conceal, OSC 8 links) as
 //! zero-width markers the fidelity layer's `pen` appends, with the values
 //! themselves in [`cell_style`].
+//! [`pipe`] sends a pane's output on to a command (`tilework pipe`).
 
 pub mod cell_extras;
 pub mod cell_style;
@@ -43,6 +44,7 @@ pub mod input_queue;
 pub mod notifications;
 pub mod osc_guard;
 pub mod parse_guard;
+pub mod pipe;
 pub mod process;
 pub mod pty;
 pub mod reader_gate;

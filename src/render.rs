@@ -2,10 +2,11 @@
 //! [`pane_view`] draws a pane's screen into the buffer (through [`cache`],
 //! which converts only what changed; [`pane_colours`] in the colours the
 //! pane's program set), [`dividers`] between panes in tmux's
-//! look, [`status_bar`], [`popups`], [`which_key`], [`pane_numbers`] and the
+//! look, [`status_bar`], [`popups`], [`which_key`], [`pane_numbers`], [`buffer_chooser`] and the
 //! overlays draw on top, and [`painter`] sends the terminal only the rows
 //! that differ.
 
+pub mod buffer_chooser;
 pub mod cache;
 pub mod cell_extras;
 pub mod dividers;

@@ -24,11 +24,14 @@ use ratatui::layout::{Position, Rect};
 use crate::app::frame_clock::FrameClock;
 use crate::app::input_commands::Effects;
 use crate::app::loop_event::{
-    LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, search_mailbox,
+    LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, reload_mailbox, search_mailbox,
+    status_commands_mailbox,
 };
+use crate::app::status_commands::StatusCommands;
 use crate::app::typing_throttle::{TYPING_WINDOW, TypingThrottle};
 use crate::client::Client;
 use crate::config::Config;
+use crate::config::hooks::HookEvent;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::{Command, InputRouter, Outcome};
@@ -45,6 +48,7 @@ use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
+mod reload;
 mod scripting;
 mod session_link;
 
@@ -79,6 +83,8 @@ pub enum Startup {
 
 pub struct RunOptions {
     pub config: Config,
+    /// Where `config` came from (`source-config` reads it again).
+    pub config_source: crate::config::reload::ConfigSource,
     pub startup: Startup,
     pub show_fps: bool,
     pub writer: WriterKind,
@@ -224,6 +230,11 @@ fn run_workspace(
     // The first terminal's frames at its own size.
     app.fit_layout();
     app.persist = persist;
+    app.reload = reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
+    app.status_commands = StatusCommands::new(status_commands_mailbox(&events_tx));
+    app.status_commands
+        .configure(&opts.config.appearance.status, Instant::now());
+    app.hooks.configure(&opts.config.hooks, &app.ws);
     let mut result = app.run();
     if let Some(persist) = app.persist.take() {
         persist.finish(&app.ws, *result.as_ref().unwrap_or(&1));
@@ -302,6 +313,16 @@ pub(super) struct App<B: FrameSink> {
     pub(super) resize_news: Vec<u64>,
     /// Saving the workspace for after a crash or reboot (sessions only).
     pub(super) persist: Option<crate::persist::Tap>,
+    /// Reading the config again (`source-config`).
+    pub(super) reload: reload::Reload,
+    /// The config read again last, for terminals attaching after it.
+    pub(super) reloaded_config: Option<Box<Config>>,
+    /// The status bar's command segments.
+    pub(super) status_commands: crate::app::status_commands::StatusCommands,
+    /// `[hooks]`.
+    pub(super) hooks: crate::app::hooks::Hooks,
+    /// Panes whose output goes on to a command (`tilework pipe`).
+    pub(super) pipes: Vec<(PaneId, crate::pane::pipe::PanePipe)>,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -364,6 +385,11 @@ impl<B: FrameSink> App<B> {
             loop_tx: None,
             resize_news: Vec::new(),
             persist: None,
+            reload: reload::Reload::default(),
+            reloaded_config: None,
+            status_commands: Default::default(),
+            hooks: Default::default(),
+            pipes: Vec::new(),
         };
         app.tell_panes_the_colours();
         app
@@ -464,6 +490,7 @@ impl<B: FrameSink> App<B> {
                         .as_ref()
                         .and_then(crate::persist::Tap::deadline),
                 )
+                .min_with(self.status_commands.next_deadline())
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with(wait_limit),
         );
@@ -707,6 +734,7 @@ impl<B: FrameSink> App<B> {
         }
         self.take_session_commands(from, &mut commands);
         self.take_prompt_commands(from, &mut commands);
+        self.take_reload_commands(&mut commands);
         let from = from.filter(|&at| at < self.clients.len());
         let (router, outbox) = match from.or_else(|| self.acting_client()) {
             Some(at) => {
@@ -755,6 +783,9 @@ impl<B: FrameSink> App<B> {
             match ev {
                 LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");
+                    let mut env = crate::app::hooks::pane_env(&self.ws, id);
+                    env.push(("TILEWORK_EXIT_CODE".into(), info.code.to_string()));
+                    self.hooks.fire(HookEvent::PaneExited, env);
                     self.ws.pane_exited(id, info, Instant::now());
                     // Every terminal is told (the workspace's news).
                     for notice in self.ws.take_notices() {
@@ -817,12 +848,31 @@ impl<B: FrameSink> App<B> {
                     }
                     self.clock.changed_now();
                 }
+                LoopEvent::Reloaded(result) => self.reloaded(result),
+                LoopEvent::StatusCommand(report) => {
+                    self.status_commands.finished(&report, Instant::now());
+                    let mut changed = false;
+                    for client in &mut self.clients {
+                        changed |= client
+                            .router
+                            .status_command_ran(&report.command, report.shown.clone());
+                    }
+                    if changed {
+                        self.clock.changed();
+                    }
+                }
             }
         }
         // Command panes whose restart delay is over (the wait's deadline
         // includes the next one).
         if self.ws.run_due_restarts(Instant::now()) {
             self.clock.changed();
+        }
+        self.status_commands.run_due(Instant::now());
+        self.hooks.observe(&self.ws);
+        if !self.pipes.is_empty() {
+            let ws = &self.ws;
+            self.pipes.retain(|(id, _)| ws.pane(*id).is_some());
         }
     }
 

@@ -11,6 +11,7 @@ use std::time::Instant;
 use super::event_loop::{App, ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, PANE_TIME_BUDGET};
 use super::typing_throttle;
 use crate::config::Notifications;
+use crate::config::hooks::HookEvent;
 use crate::pane::PaneId;
 use crate::pane::notifications::Notification;
 use crate::terminal::frame_sink::FrameSink;
@@ -20,6 +21,7 @@ impl<B: FrameSink> App<B> {
     pub(super) fn drain_panes(&mut self) -> bool {
         let mut more = false;
         let mut hidden_activity = Vec::new();
+        let mut rang = Vec::new();
         let mut visible: Option<Vec<PaneId>> = None;
         // The pane waiting to echo a key goes first; while it waits, flooding
         // panes get only a small slice so the echo is not stuck behind them.
@@ -93,6 +95,13 @@ impl<B: FrameSink> App<B> {
             self.throttle.fed(id, cost, now);
             let fed = waiting > 0 || !self.batch.is_empty();
             for chunk in self.batch.drain(..) {
+                if !self.pipes.is_empty()
+                    && let Some(notice) = pipe_on(&mut self.pipes, id, &chunk)
+                {
+                    for client in &mut self.clients {
+                        client.router.notify(notice.clone());
+                    }
+                }
                 pane.take_in(chunk);
             }
             // A key typed meanwhile stops the slice: keys come first.
@@ -123,6 +132,7 @@ impl<B: FrameSink> App<B> {
                         for client in &mut self.clients {
                             client.outbox.ring_bell();
                         }
+                        rang.push(id);
                     }
                 } else {
                     hidden_activity.push((id, bell || notified));
@@ -151,10 +161,26 @@ impl<B: FrameSink> App<B> {
             }
         }
         for (id, bell) in hidden_activity {
+            let tab_was_quiet = self
+                .ws
+                .tab_of(id)
+                .and_then(|i| self.ws.tabs().get(i))
+                .is_some_and(|t| !t.activity);
             if self.ws.note_activity(id, bell) {
                 // The status bar's tab markers changed.
                 self.clock.changed();
+                if tab_was_quiet {
+                    let env = crate::app::hooks::pane_env(&self.ws, id);
+                    self.hooks.fire(HookEvent::Activity, env);
+                }
             }
+            if bell {
+                rang.push(id);
+            }
+        }
+        for id in rang {
+            let env = crate::app::hooks::pane_env(&self.ws, id);
+            self.hooks.fire(HookEvent::Bell, env);
         }
         more
     }
@@ -212,5 +238,34 @@ impl<B: FrameSink> App<B> {
             .filter(|(_, fd)| !fd.revents().is_empty())
             .map(|(id, _)| id)
             .collect()
+    }
+}
+
+/// Hands `chunk` of pane `id`'s output to its pipe, if it has one; says
+/// so in the status bar when the pipe's command falls behind and output
+/// is dropped (never waits for it).
+/// Returns a notice for the status bar when the pipe starts dropping.
+fn pipe_on(
+    pipes: &mut Vec<(PaneId, crate::pane::pipe::PanePipe)>,
+    id: PaneId,
+    chunk: &[u8],
+) -> Option<String> {
+    use crate::pane::pipe::Sent;
+    let at = pipes.iter().position(|(p, _)| *p == id)?;
+    match pipes[at].1.send(chunk) {
+        Sent::Queued | Sent::Dropped => None,
+        Sent::StartedDropping => {
+            let command = &pipes[at].1.command;
+            tracing::warn!(pane = id.0, %command, "pane pipe behind: dropping output");
+            Some(format!(
+                "pane {}: `{command}` is too slow, output dropped",
+                id.0
+            ))
+        }
+        Sent::Closed => {
+            tracing::info!(pane = id.0, "pane pipe's command ended");
+            pipes.remove(at);
+            None
+        }
     }
 }

@@ -36,7 +36,8 @@ impl Effects<'_> {
                 | Command::ListWorkspaces(_)
                 | Command::SwitchWorkspace(_)
                 | Command::Script(_)
-                | Command::RenameWorkspace(_) => {}
+                | Command::RenameWorkspace(_)
+                | Command::SourceConfig => {}
                 Command::SearchPanes { pattern, panes } => {
                     for id in panes {
                         if let Some(pane) = self.ws.pane(id) {

@@ -42,6 +42,10 @@ pub enum LoopEvent {
     Session(crate::session::host::SessionEvent),
     /// Saving the workspace stopped (a full disk): for the status bar.
     Saving(String),
+    /// The config file was read again (`source-config`).
+    Reloaded(crate::config::reload::Reloaded),
+    /// A status-bar command ran.
+    StatusCommand(crate::app::status_commands::CommandReport),
 }
 
 /// Where panes report, onto the loop's channel.
@@ -91,6 +95,18 @@ pub fn session_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::session::host::
 /// Where the saver thread reports, onto the loop's channel.
 pub fn saving_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<String> {
     to_loop(tx, LoopEvent::Saving)
+}
+
+/// Where the config reload thread reports, onto the loop's channel.
+pub fn reload_mailbox(tx: &Sender<LoopEvent>) -> Mailbox<crate::config::reload::Reloaded> {
+    to_loop(tx, LoopEvent::Reloaded)
+}
+
+/// Where status-bar commands report, onto the loop's channel.
+pub fn status_commands_mailbox(
+    tx: &Sender<LoopEvent>,
+) -> Mailbox<crate::app::status_commands::CommandReport> {
+    to_loop(tx, LoopEvent::StatusCommand)
 }
 
 /// Each message wakes the loop after it is sent (see `crate::wake`).

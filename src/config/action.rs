@@ -170,6 +170,11 @@ pub enum Action {
     CommandPrompt,
     /// Ask for a new name for the workspace (`tilework ls`, `attach`).
     RenameWorkspace,
+    /// Reads the config file again (tmux's `source-file`); keys, theme,
+    /// status bar and hooks change at once.
+    SourceConfig,
+    /// Lists the last copies kept (paste buffers) to paste one.
+    ChooseBuffer,
 }
 
 impl Action {
@@ -234,6 +239,7 @@ impl Action {
         all.extend([
             Action::NextLayout,
             Action::PasteBuffer,
+            Action::ChooseBuffer,
             Action::SearchBackward,
             Action::SearchAllPanes,
             Action::ToggleBroadcast,
@@ -247,6 +253,7 @@ impl Action {
             Action::ToggleHelp,
             Action::ToggleFps,
             Action::SendPrefix,
+            Action::SourceConfig,
             Action::Detach,
             Action::ChooseWorkspace,
             Action::PrevWorkspace,
@@ -332,6 +339,8 @@ impl Action {
             Action::MoveTabRight => "move-tab-right".into(),
             Action::CommandPrompt => "command-prompt".into(),
             Action::RenameWorkspace => "rename-workspace".into(),
+            Action::SourceConfig => "source-config".into(),
+            Action::ChooseBuffer => "choose-buffer".into(),
         }
     }
 
@@ -398,6 +407,8 @@ impl Action {
             Action::MoveTabRight => "move the tab one place right".into(),
             Action::CommandPrompt => "command prompt: tilework's commands, Tab completes".into(),
             Action::RenameWorkspace => "rename the workspace (tilework ls, attach)".into(),
+            Action::SourceConfig => "reload the config file".into(),
+            Action::ChooseBuffer => "choose a paste buffer to paste".into(),
         }
     }
 }

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::str::FromStr;
+use std::time::Duration;
 
 use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
@@ -265,6 +266,9 @@ pub enum Segment {
     Hints,
     /// Text of the user's own (`"text:…"`).
     Text(String),
+    /// The last line a shell command printed (`"cmd:…"`), run off the
+    /// loop every `[status] command_interval` (`app::status_commands`).
+    Command(String),
 }
 
 impl Segment {
@@ -284,6 +288,7 @@ impl Segment {
             Segment::Clock => "clock".into(),
             Segment::Hints => "hints".into(),
             Segment::Text(t) => format!("text:{t}"),
+            Segment::Command(c) => format!("cmd:{c}"),
         }
     }
 }
@@ -298,6 +303,17 @@ impl FromStr for Segment {
             }
             return Ok(Segment::Text(text.to_string()));
         }
+        if let Some(command) = s.strip_prefix("cmd:") {
+            if command.trim().is_empty() {
+                return Err(
+                    "a command segment needs a command: \"cmd:git rev-parse --short HEAD\"".into(),
+                );
+            }
+            if command.chars().any(char::is_control) {
+                return Err("a command segment cannot hold control characters".into());
+            }
+            return Ok(Segment::Command(command.to_string()));
+        }
         Ok(match s {
             "tabs" => Segment::Tabs,
             "mode" => Segment::Mode,
@@ -310,7 +326,7 @@ impl FromStr for Segment {
             "hints" => Segment::Hints,
             _ => {
                 return Err(format!(
-                    "unknown status segment `{s}` (one of: {}, or \"text:…\")",
+                    "unknown status segment `{s}` (one of: {}, or \"text:…\", \"cmd:…\")",
                     Segment::NAMES.join(", ")
                 ));
             }
@@ -325,7 +341,19 @@ pub struct StatusLayout {
     pub right: Vec<Segment>,
     /// strftime format of the clock segment.
     pub clock: String,
+    /// How long after a command segment's last run it runs again.
+    pub command_interval: Duration,
+    /// How long a command segment's command may run before it is killed.
+    pub command_timeout: Duration,
 }
+
+/// `[status] command_interval`'s default, in seconds.
+pub const DEFAULT_COMMAND_INTERVAL_SECS: u64 = 5;
+/// `[status] command_timeout`'s default, in seconds.
+pub const DEFAULT_COMMAND_TIMEOUT_SECS: u64 = 2;
+/// The longest either may be: a day, and a minute.
+pub const MAX_COMMAND_INTERVAL_SECS: u64 = 86_400;
+pub const MAX_COMMAND_TIMEOUT_SECS: u64 = 60;
 
 pub const DEFAULT_CLOCK: &str = "%H:%M";
 
@@ -335,6 +363,8 @@ impl Default for StatusLayout {
             left: vec![Segment::Tabs, Segment::Mode, Segment::Pane, Segment::Title],
             right: vec![Segment::Hints],
             clock: DEFAULT_CLOCK.to_string(),
+            command_interval: Duration::from_secs(DEFAULT_COMMAND_INTERVAL_SECS),
+            command_timeout: Duration::from_secs(DEFAULT_COMMAND_TIMEOUT_SECS),
         }
     }
 }
@@ -342,6 +372,19 @@ impl Default for StatusLayout {
 impl StatusLayout {
     pub fn has(&self, segment: &Segment) -> bool {
         self.left.iter().chain(&self.right).any(|s| s == segment)
+    }
+
+    /// The commands of the command segments, each once.
+    pub fn commands(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for segment in self.left.iter().chain(&self.right) {
+            if let Segment::Command(c) = segment
+                && !out.contains(c)
+            {
+                out.push(c.clone());
+            }
+        }
+        out
     }
 }
 
@@ -354,12 +397,14 @@ pub(crate) type RawTheme = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
 #[derive(Deserialize, Default)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a table with `left`, `right` and `clock`"
+    expecting = "a table with `left`, `right`, `clock`, `command_interval` and `command_timeout`"
 )]
 pub(crate) struct RawStatus {
     left: Option<Vec<Spanned<String>>>,
     right: Option<Vec<Spanned<String>>>,
     clock: Option<Spanned<String>>,
+    command_interval: Option<Spanned<i64>>,
+    command_timeout: Option<Spanned<i64>>,
 }
 
 /// `base` with what a `[theme]` value sets.
@@ -450,6 +495,30 @@ pub(crate) fn parse(theme: RawTheme, status: RawStatus) -> Result<Appearance, Lo
         crate::config::clock::check_format(clock.get_ref()).map_err(|e| (clock.span(), e))?;
         out.status.clock = clock.into_inner();
     }
+    let seconds = |value: &Option<Spanned<i64>>, key: &str, max: u64| match value {
+        None => Ok(None),
+        Some(v) => match u64::try_from(*v.get_ref()) {
+            Ok(n) if (1..=max).contains(&n) => Ok(Some(Duration::from_secs(n))),
+            _ => Err((
+                v.span(),
+                format!("{key} is 1 to {max} seconds, not {}", v.get_ref()),
+            )),
+        },
+    };
+    if let Some(d) = seconds(
+        &status.command_interval,
+        "command_interval",
+        MAX_COMMAND_INTERVAL_SECS,
+    )? {
+        out.status.command_interval = d;
+    }
+    if let Some(d) = seconds(
+        &status.command_timeout,
+        "command_timeout",
+        MAX_COMMAND_TIMEOUT_SECS,
+    )? {
+        out.status.command_timeout = d;
+    }
     Ok(out)
 }
 
@@ -479,14 +548,22 @@ pub fn default_toml() -> String {
         String::new(),
         "[status]".into(),
         format!(
-            "# Segments: {}, or your own \"text:…\".",
+            "# Segments: {}, your own \"text:…\", or the last line a shell",
             Segment::NAMES.join(", ")
         ),
+        "# command prints, \"cmd:git status --short | wc -l\" (run off the loop).".into(),
         format!("# left = {}", list(&d.status.left)),
         format!("# right = {}", list(&d.status.right)),
         "# The clock's format (strftime). The bar is redrawn when the clock's text".into(),
         "# changes: once a minute for \"%H:%M\", once a second with %S.".into(),
         format!("# clock = \"{}\"", d.status.clock),
+        "# A \"cmd:…\" segment's command runs again this many seconds after its".into(),
+        "# last run ended, and is killed after command_timeout seconds.".into(),
+        format!(
+            "# command_interval = {}",
+            d.status.command_interval.as_secs()
+        ),
+        format!("# command_timeout = {}", d.status.command_timeout.as_secs()),
     ];
     let mut out = lines.join("\n");
     out.push('\n');

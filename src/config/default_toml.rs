@@ -4,6 +4,7 @@
 
 use crate::config::action::Action;
 use crate::config::appearance;
+use crate::config::copy_keymap::CopyAction;
 use crate::config::keymap::KeySpec;
 use crate::config::settings::{
     Config, MAX_FPS, MAX_MAX_PANES, MAX_REPEAT_MS, MAX_SCROLLBACK_BYTES, UNBIND, format_size,
@@ -185,7 +186,25 @@ pub fn default_toml() -> String {
         line(&binding_line(key, *action));
     }
     line("");
+    line("[keys.copy]");
+    line("# In copy mode (C-b [), tmux's copy-mode-vi table. Digits before a key");
+    line("# are its count; the prefix key works here too. Commands:");
+    let names: Vec<&str> = CopyAction::all().map(CopyAction::name).collect();
+    for wrapped in wrap(&names.join(", "), 76) {
+        line(&format!("#   {wrapped}"));
+    }
+    for (key, action) in &km.copy.bindings {
+        let assignment = format!(
+            "{} = {}",
+            toml_string(&key.to_string()),
+            toml_string(action.name())
+        );
+        line(&format!("# {assignment:<32} # {}", action.description()));
+    }
+    line("");
     out.push_str(&appearance::default_toml());
+    out.push('\n');
+    out.push_str(&crate::config::hooks::default_toml());
     out
 }
 
@@ -272,8 +291,9 @@ mod tests {
             uncommented,
             // `on_hangup`, `window_size`, `update_environment`,
             // `notifications`, `hyperlinks`, the three of saving, then
-            // `[theme]` and `[status]`: name, borders; left, right, clock.
-            13 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + 5,
+            // `[theme]` and `[status]`: name, borders; left, right, clock;
+            // and the new `[status]` command settings and copy keys.
+            13 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 8,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

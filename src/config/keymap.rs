@@ -295,6 +295,8 @@ pub struct Keymap {
     pub prefix: KeySpec,
     pub prefixed: Vec<(KeySpec, Action)>,
     pub direct: Vec<(KeySpec, Action)>,
+    /// Copy mode's keys (`[keys.copy]`).
+    pub copy: crate::config::copy_keymap::CopyKeymap,
 }
 
 impl Keymap {
@@ -533,6 +535,8 @@ impl Default for Keymap {
             (key(Char('E'), none), Action::ToggleEmbed),
             (key(Char('e'), none), Action::EditScrollback),
             (key(Char('P'), none), Action::TogglePin),
+            (key(Char('R'), none), Action::SourceConfig),
+            (key(Char('='), none), Action::ChooseBuffer),
         ]);
         for d in Direction::ALL {
             prefixed.push((key(arrow(d), alt), Action::MoveFloating(d)));
@@ -557,6 +561,7 @@ impl Default for Keymap {
             prefix,
             prefixed,
             direct,
+            copy: crate::config::copy_keymap::CopyKeymap::default(),
         };
         // tmux's keys for these, in place of the vi `l` (focus right: the
         // arrows and `M-l`) and of `;` as previous pane (now `O`).

@@ -143,6 +143,8 @@ pub struct Config {
     pub hyperlinks: bool,
     /// What the user's terminal draws, said outright (`terminal_features`).
     pub terminal_features: crate::config::terminal_features::TerminalFeatures,
+    /// Commands run when something happens (`[hooks]`).
+    pub hooks: crate::config::hooks::Hooks,
 }
 
 impl Default for Config {
@@ -170,6 +172,7 @@ impl Default for Config {
             saving: crate::config::saving::Saving::default(),
             hyperlinks: true,
             terminal_features: Default::default(),
+            hooks: crate::config::hooks::Hooks::default(),
         }
     }
 }
@@ -418,6 +421,8 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
             }
         }
     }
+    config.hooks = crate::config::hooks::parse(raw.hooks).map_err(|(span, m)| err(span, m))?;
+    crate::config::copy_keymap::parse_into(&mut config.keymap.copy, &raw.keys.copy, &err)?;
     Ok(config)
 }
 
@@ -555,18 +560,22 @@ struct RawConfig {
     theme: appearance::RawTheme,
     #[serde(default)]
     status: appearance::RawStatus,
+    #[serde(default)]
+    hooks: crate::config::hooks::RawHooks,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a table with `prefixed` and `direct` tables"
+    expecting = "a table with `prefixed`, `direct` and `copy` tables"
 )]
 struct RawKeys {
     #[serde(default)]
     prefixed: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     direct: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    copy: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
 /// A scrollback budget written as an integer or as a string with a unit,

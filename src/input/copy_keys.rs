@@ -1,9 +1,11 @@
-//! Copy mode's keys, vi-style: what a key means, with the count typed
-//! before it (`5j`) and the character after `f F t T`. Pure, so the whole
-//! table is tested without a pane.
+//! Copy mode's keys: what a key means in the table (`[keys.copy]`, vi's
+//! keys by default: `config::copy_keymap`), with the count typed before
+//! it (`5j`) and the character after a jump (`f F t T`). Pure, so the
+//! whole table is tested without a pane.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::config::copy_keymap::{CopyAction, CopyKeymap};
 use crate::input::copy_mode::{Find, MAX_COUNT, Motion, Scroll, SelectKind};
 
 /// What a key asks copy mode to do.
@@ -47,8 +49,8 @@ impl CopyKeys {
         self.count.is_some() || self.find.is_some()
     }
 
-    /// What `key` means, given the keys before it.
-    pub fn command(&mut self, key: &KeyEvent) -> CopyCommand {
+    /// What `key` means in `table`, given the keys before it.
+    pub fn command(&mut self, key: &KeyEvent, table: &CopyKeymap) -> CopyCommand {
         if let Some((forward, till)) = self.find.take() {
             let count = self.count.take().unwrap_or(1);
             return match plain_char(key) {
@@ -68,13 +70,17 @@ impl CopyKeys {
         if key.code == KeyCode::Esc && self.count.take().is_some() {
             return CopyCommand::Pending;
         }
-        if let Some(ch @ ('f' | 'F' | 't' | 'T')) = plain_char(key) {
-            self.find = Some((ch.is_ascii_lowercase(), ch.eq_ignore_ascii_case(&'t')));
+        let Some(action) = table.lookup(key) else {
+            self.count = None;
+            return CopyCommand::Unbound;
+        };
+        if let Some(find) = find_of(action) {
+            self.find = Some(find);
             return CopyCommand::Pending;
         }
         let count = self.count.take().unwrap_or(1);
         let times = isize::try_from(count).unwrap_or(1);
-        match command_for(key) {
+        match command_for(action) {
             CopyCommand::Move(motion, _) => CopyCommand::Move(motion, count),
             CopyCommand::Scroll(scroll) => CopyCommand::Scroll(match scroll {
                 Scroll::Lines(n) => Scroll::Lines(n * times),
@@ -100,74 +106,67 @@ fn plain_char(key: &KeyEvent) -> Option<char> {
     }
 }
 
-/// The table: one key, no count.
-fn command_for(key: &KeyEvent) -> CopyCommand {
+/// `f F t T`: (forward, till), the character to come with the next key.
+fn find_of(action: CopyAction) -> Option<(bool, bool)> {
+    match action {
+        CopyAction::JumpForward => Some((true, false)),
+        CopyAction::JumpBackward => Some((false, false)),
+        CopyAction::JumpToForward => Some((true, true)),
+        CopyAction::JumpToBackward => Some((false, true)),
+        _ => None,
+    }
+}
+
+/// What a bound command does, for one key with no count.
+fn command_for(action: CopyAction) -> CopyCommand {
+    use CopyAction as A;
     use CopyCommand::{Move, Scroll as S};
-    let mods = key.modifiers - KeyModifiers::SHIFT;
     let m = |motion| Move(motion, 1);
-    if mods == KeyModifiers::CONTROL {
-        return match key.code {
-            KeyCode::Char('e') => S(Scroll::Lines(1)),
-            KeyCode::Char('y') => S(Scroll::Lines(-1)),
-            KeyCode::Char('d') => S(Scroll::HalfPages(1)),
-            KeyCode::Char('u') => S(Scroll::HalfPages(-1)),
-            KeyCode::Char('f') => S(Scroll::Pages(1)),
-            KeyCode::Char('b') => S(Scroll::Pages(-1)),
-            KeyCode::Char('v') => CopyCommand::Select(SelectKind::Block),
-            _ => CopyCommand::Unbound,
-        };
-    }
-    if !mods.is_empty() {
-        return CopyCommand::Unbound;
-    }
-    match key.code {
-        KeyCode::Char('q') => CopyCommand::Leave,
-        KeyCode::Esc => CopyCommand::Escape,
-        KeyCode::Up | KeyCode::Char('k') => m(Motion::Up),
-        KeyCode::Down | KeyCode::Char('j') => m(Motion::Down),
-        KeyCode::Left | KeyCode::Char('h') => m(Motion::Left),
-        KeyCode::Right | KeyCode::Char('l') => m(Motion::Right),
-        KeyCode::PageUp => S(Scroll::Pages(-1)),
-        KeyCode::PageDown => S(Scroll::Pages(1)),
-        KeyCode::Char('w') => m(Motion::WordStart {
-            forward: true,
-            big: false,
-        }),
-        KeyCode::Char('W') => m(Motion::WordStart {
-            forward: true,
-            big: true,
-        }),
-        KeyCode::Char('b') => m(Motion::WordStart {
-            forward: false,
-            big: false,
-        }),
-        KeyCode::Char('B') => m(Motion::WordStart {
-            forward: false,
-            big: true,
-        }),
-        KeyCode::Char('e') => m(Motion::WordEnd { big: false }),
-        KeyCode::Char('E') => m(Motion::WordEnd { big: true }),
-        KeyCode::Char('0') | KeyCode::Home => m(Motion::LineStart),
-        KeyCode::Char('^') => m(Motion::FirstNonBlank),
-        KeyCode::Char('$') | KeyCode::End => m(Motion::LineEnd),
-        KeyCode::Char('g') => m(Motion::HistoryTop),
-        KeyCode::Char('G') => m(Motion::HistoryBottom),
-        KeyCode::Char('H') => m(Motion::ViewTop),
-        KeyCode::Char('M') => m(Motion::ViewMiddle),
-        KeyCode::Char('L') => m(Motion::ViewBottom),
-        KeyCode::Char('}') => m(Motion::Paragraph { forward: true }),
-        KeyCode::Char('{') => m(Motion::Paragraph { forward: false }),
-        KeyCode::Char(';') => m(Motion::RepeatFind { reverse: false }),
-        KeyCode::Char(',') => m(Motion::RepeatFind { reverse: true }),
-        KeyCode::Char('%') => m(Motion::MatchingBracket),
-        KeyCode::Char('v') => CopyCommand::Select(SelectKind::Char),
-        KeyCode::Char('V') => CopyCommand::Select(SelectKind::Line),
-        KeyCode::Char('y') | KeyCode::Enter => CopyCommand::Yank,
-        KeyCode::Char('/' | '?') => CopyCommand::Search,
-        KeyCode::Char('n') => CopyCommand::NextMatch { back: true },
-        KeyCode::Char('N') => CopyCommand::NextMatch { back: false },
-        KeyCode::Char('C') => CopyCommand::ToggleCase,
-        _ => CopyCommand::Unbound,
+    let word = |forward, big| m(Motion::WordStart { forward, big });
+    match action {
+        A::Cancel => CopyCommand::Leave,
+        A::ClearSelection => CopyCommand::Escape,
+        A::CursorUp => m(Motion::Up),
+        A::CursorDown => m(Motion::Down),
+        A::CursorLeft => m(Motion::Left),
+        A::CursorRight => m(Motion::Right),
+        A::ScrollDown => S(Scroll::Lines(1)),
+        A::ScrollUp => S(Scroll::Lines(-1)),
+        A::HalfPageDown => S(Scroll::HalfPages(1)),
+        A::HalfPageUp => S(Scroll::HalfPages(-1)),
+        A::PageDown => S(Scroll::Pages(1)),
+        A::PageUp => S(Scroll::Pages(-1)),
+        A::NextWord => word(true, false),
+        A::NextSpace => word(true, true),
+        A::PreviousWord => word(false, false),
+        A::PreviousSpace => word(false, true),
+        A::NextWordEnd => m(Motion::WordEnd { big: false }),
+        A::NextSpaceEnd => m(Motion::WordEnd { big: true }),
+        A::StartOfLine => m(Motion::LineStart),
+        A::BackToIndentation => m(Motion::FirstNonBlank),
+        A::EndOfLine => m(Motion::LineEnd),
+        A::HistoryTop => m(Motion::HistoryTop),
+        A::HistoryBottom => m(Motion::HistoryBottom),
+        A::TopLine => m(Motion::ViewTop),
+        A::MiddleLine => m(Motion::ViewMiddle),
+        A::BottomLine => m(Motion::ViewBottom),
+        A::NextParagraph => m(Motion::Paragraph { forward: true }),
+        A::PreviousParagraph => m(Motion::Paragraph { forward: false }),
+        A::JumpAgain => m(Motion::RepeatFind { reverse: false }),
+        A::JumpReverse => m(Motion::RepeatFind { reverse: true }),
+        A::NextMatchingBracket => m(Motion::MatchingBracket),
+        A::BeginSelection => CopyCommand::Select(SelectKind::Char),
+        A::SelectLine => CopyCommand::Select(SelectKind::Line),
+        A::RectangleToggle => CopyCommand::Select(SelectKind::Block),
+        A::CopySelectionAndCancel => CopyCommand::Yank,
+        A::Search => CopyCommand::Search,
+        A::SearchAgain => CopyCommand::NextMatch { back: true },
+        A::SearchReverse => CopyCommand::NextMatch { back: false },
+        A::SearchToggleCase => CopyCommand::ToggleCase,
+        // Taken before (they wait for their character).
+        A::JumpForward | A::JumpBackward | A::JumpToForward | A::JumpToBackward => {
+            CopyCommand::Pending
+        }
     }
 }
 
@@ -176,7 +175,7 @@ mod tests {
     use super::*;
 
     fn press(keys: &mut CopyKeys, code: KeyCode, mods: KeyModifiers) -> CopyCommand {
-        keys.command(&KeyEvent::new(code, mods))
+        keys.command(&KeyEvent::new(code, mods), &CopyKeymap::default())
     }
 
     fn typed(text: &str) -> Vec<CopyCommand> {

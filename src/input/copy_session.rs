@@ -7,6 +7,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
+use crate::config::copy_keymap::CopyKeymap;
 use crate::input::copy_keys::{CopyCommand, CopyKeys};
 use crate::input::copy_mode::{CopyMode, MAX_COUNT, Motion, Search, scroll_rows};
 use crate::input::copy_window::{self, STEP_ROWS};
@@ -206,7 +207,7 @@ impl CopySession {
     }
 
     /// A key in copy mode (the prefix is handled before).
-    pub fn key(&mut self, ws: &mut Workspace, key: &KeyEvent) -> CopyKey {
+    pub fn key(&mut self, ws: &mut Workspace, key: &KeyEvent, table: &CopyKeymap) -> CopyKey {
         self.sync(ws);
         let Some(copy) = self.copy.as_mut() else {
             return self.key_while_loading(key);
@@ -214,7 +215,7 @@ impl CopySession {
         let Some(pane) = ws.pane_mut(copy.pane).filter(|p| p.history().is_some()) else {
             return CopyKey::Leave;
         };
-        copy_key(copy, &mut self.keys, pane, key)
+        copy_key(copy, &mut self.keys, pane, key, table)
     }
 
     /// The history is still loading: `q`/Esc leave at once, other keys
@@ -262,8 +263,14 @@ fn move_rows(
 /// Copy mode's keys, like tmux's vi mode (the table is in `copy_keys`).
 /// Motions that leave the window of history shown take the window along
 /// (see `copy_window`).
-fn copy_key(copy: &mut CopyMode, keys: &mut CopyKeys, pane: &mut Pane, key: &KeyEvent) -> CopyKey {
-    let command = keys.command(key);
+fn copy_key(
+    copy: &mut CopyMode,
+    keys: &mut CopyKeys,
+    pane: &mut Pane,
+    key: &KeyEvent,
+    table: &CopyKeymap,
+) -> CopyKey {
+    let command = keys.command(key, table);
     match command {
         CopyCommand::Move(motion @ (Motion::Up | Motion::Down), count) => {
             let rows = isize::try_from(count.clamp(1, MAX_COUNT)).unwrap_or(1);

@@ -62,6 +62,7 @@ fn topic(action: Action) -> usize {
         | Action::SearchBackward
         | Action::SearchAllPanes
         | Action::PasteBuffer
+        | Action::ChooseBuffer
         | Action::EditScrollback => 4,
         Action::ToggleBroadcast
         | Action::SaveSession
@@ -72,6 +73,7 @@ fn topic(action: Action) -> usize {
         | Action::ChooseWorkspace
         | Action::PrevWorkspace
         | Action::NextWorkspace
+        | Action::SourceConfig
         | Action::Quit
         | Action::CommandPrompt
         | Action::RenameWorkspace => 5,

@@ -9,6 +9,7 @@
 //! what they open and close is in [`UiState`], which rendering reads.
 
 mod actions;
+mod choose_buffer;
 mod choose_workspace;
 mod confirm;
 mod copy;
@@ -55,6 +56,7 @@ pub const STACK: &[&dyn Layer] = &[
     &pane_numbers::PaneNumbers,
     &search_all::SearchAllLayer,
     &choose_workspace::ChooseWorkspace,
+    &choose_buffer::ChooseBuffer,
     &help::Help,
     &selection::SelectionHighlight,
     &prefix::Prefix,

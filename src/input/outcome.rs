@@ -32,6 +32,8 @@ pub enum Command {
     /// Rename the workspace (`C-b $`): its socket, so `tilework ls` and
     /// `attach` know it by the new name.
     RenameWorkspace(String),
+    /// Read the config file again (off the loop) and apply it.
+    SourceConfig,
 }
 
 /// What handling one input event did, so the loop knows how urgently to draw.

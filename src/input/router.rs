@@ -68,6 +68,23 @@ impl InputRouter {
         self
     }
 
+    /// A config read again (`source-config`): its keys, look, questions
+    /// and repeat time from now on.
+    pub fn reconfigure(&mut self, config: &crate::config::Config) {
+        self.keymap = config.keymap.clone();
+        self.confirm_close = config.confirm_close;
+        self.ui = std::mem::take(&mut self.ui).with_repeat_time(config.repeat_time);
+        let mut facts = StatusFacts::for_layout(&config.appearance.status);
+        facts.keep_commands_of(&mut self.facts);
+        self.facts = facts;
+        self.look = config.appearance.clone();
+    }
+
+    /// A status command printed `shown`; whether the bar changes.
+    pub fn status_command_ran(&mut self, command: &str, shown: String) -> bool {
+        self.facts.command_ran(command, shown)
+    }
+
     /// Whether to ask before closing or quitting stops a program.
     pub fn with_confirm_close(mut self, ask: bool) -> Self {
         self.confirm_close = ask;

@@ -15,6 +15,9 @@ pub struct StatusFacts {
     pub clock: String,
     pub host: String,
     ticking: Option<Ticking>,
+    /// What each command segment's command printed last (its last line,
+    /// sanitized), by command.
+    commands: Vec<(String, String)>,
 }
 
 #[derive(Debug)]
@@ -36,6 +39,7 @@ impl StatusFacts {
             clock: String::new(),
             host,
             ticking: None,
+            commands: Vec::new(),
         };
         if layout.has(&Segment::Clock) {
             let granularity = clock::granularity(&layout.clock);
@@ -55,6 +59,36 @@ impl StatusFacts {
             clock: clock.into(),
             host: host.into(),
             ticking: None,
+            commands: Vec::new(),
+        }
+    }
+
+    /// What command segment `command` shows (empty until it has run).
+    pub fn command_output(&self, command: &str) -> &str {
+        self.commands
+            .iter()
+            .find(|(c, _)| c == command)
+            .map_or("", |(_, shown)| shown.as_str())
+    }
+
+    /// Keeps what `old`'s command segments showed (a reload keeps them
+    /// until they run again).
+    pub fn keep_commands_of(&mut self, old: &mut StatusFacts) {
+        self.commands = std::mem::take(&mut old.commands);
+    }
+
+    /// `command` printed `shown`. Returns whether the bar changes.
+    pub fn command_ran(&mut self, command: &str, shown: String) -> bool {
+        match self.commands.iter_mut().find(|(c, _)| c == command) {
+            Some((_, old)) if *old == shown => false,
+            Some((_, old)) => {
+                *old = shown;
+                true
+            }
+            None => {
+                self.commands.push((command.to_string(), shown));
+                true
+            }
         }
     }
 

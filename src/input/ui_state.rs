@@ -76,8 +76,9 @@ pub struct UiState {
     /// `C-b s`'s list of workspaces, open.
     pub(in crate::input) workspaces: Option<crate::input::workspace_chooser::WorkspaceChooser>,
     pub(in crate::input) mouse_selection: Option<MouseSelection>,
-    /// tilework's own paste buffer: the last thing copied.
-    pub(in crate::input) copy_buffer: Option<String>,
+    /// tilework's own paste buffers: the last copies, and `C-b =`'s
+    /// chooser over them.
+    pub(in crate::input) buffers: crate::input::paste_buffers::PasteBuffers,
     pub(in crate::input) copy: CopySession,
     /// When the prefix was pressed, for the which-key popup.
     prefix_at: Option<Instant>,
@@ -153,6 +154,7 @@ impl UiState {
             || self.which_key_shown()
             || self.search_all.is_some()
             || self.workspaces.is_some()
+            || self.buffers.chosen().is_some()
     }
 
     /// `C-b q`'s numbers are over the panes.
@@ -199,9 +201,14 @@ impl UiState {
         }
     }
 
-    /// tilework's paste buffer.
+    /// tilework's paste buffer: the newest copy.
     pub fn copy_buffer(&self) -> Option<&str> {
-        self.copy_buffer.as_deref()
+        self.buffers.newest()
+    }
+
+    /// Every copy kept, and the chooser.
+    pub fn buffers(&self) -> &crate::input::paste_buffers::PasteBuffers {
+        &self.buffers
     }
 
     // ---- timed changes ----
@@ -345,7 +352,7 @@ impl UiState {
     /// Keeps `text` as the paste buffer and says so.
     pub(in crate::input) fn copied(&mut self, text: &str) {
         let chars = text.chars().count();
-        self.copy_buffer = Some(text.to_string());
+        self.buffers.push(text);
         self.notify(format!("copied {chars} characters"));
     }
 }

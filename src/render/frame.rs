@@ -312,6 +312,15 @@ pub fn draw(
             panes_area,
         );
     }
+    if state.buffers().chosen().is_some() {
+        frame.render_widget(
+            crate::render::buffer_chooser::BufferChooser {
+                buffers: state.buffers(),
+                frame: popup,
+            },
+            panes_area,
+        );
+    }
     if let Some(view) = state.help() {
         frame.render_widget(
             HelpOverlay {
@@ -1238,6 +1247,7 @@ mod tests {
                 left: vec![Segment::Text("hello".into()), Segment::Title],
                 right: vec![Segment::Pane, Segment::Clock],
                 clock: "%H:%M".into(),
+                ..StatusLayout::default()
             },
             ..Appearance::default()
         };

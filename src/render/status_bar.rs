@@ -210,6 +210,12 @@ impl StatusBar<'_> {
                 }
             }
             Segment::Text(t) => out.push(text(t.clone())),
+            Segment::Command(c) => {
+                let shown = self.ui.facts.command_output(c);
+                if !shown.is_empty() {
+                    out.push(text(shown.to_string()));
+                }
+            }
         }
     }
 

@@ -44,6 +44,14 @@ pub enum Call {
     },
     /// Every pane, as JSON ([`PaneInfo`]s).
     ListPanes,
+    /// The paste buffers, one line each; or buffer `print` as it is.
+    Buffers { print: Option<usize> },
+    /// Pane `pane`'s output from now on to `command`'s stdin (`None`:
+    /// stop).
+    Pipe {
+        pane: Option<u32>,
+        command: Option<String>,
+    },
 }
 
 /// One argument of `send-keys`.
@@ -304,6 +312,11 @@ mod tests {
                 ansi: false,
             },
             Call::ListPanes,
+            Call::Buffers { print: Some(2) },
+            Call::Pipe {
+                pane: Some(1),
+                command: Some("cat > log".into()),
+            },
         ]
     }
 

@@ -237,6 +237,19 @@ pub fn capture(session: Option<&str>, pane: Option<u32>, history: bool, ansi: bo
     }
 }
 
+/// `tilework buffers [--print N]`.
+pub fn buffers(session: Option<&str>, print: Option<usize>) -> Result<i32> {
+    let text = call(session, &Call::Buffers { print })?;
+    print_out(&text)
+}
+
+/// `tilework pipe [--pane N] [CMD]`.
+pub fn pipe(session: Option<&str>, pane: Option<u32>, command: &[String]) -> Result<i32> {
+    let command = (!command.is_empty()).then(|| command.join(" "));
+    let text = call(session, &Call::Pipe { pane, command })?;
+    print_out(&text)
+}
+
 /// `tilework list-panes [--json]`.
 pub fn list_panes(session: Option<&str>, json: bool) -> Result<i32> {
     let text = call(session, &Call::ListPanes)?;

@@ -356,7 +356,9 @@ impl Workspace {
             | Action::SelectTab
             | Action::MoveTab
             | Action::CommandPrompt
-            | Action::RenameWorkspace => false,
+            | Action::RenameWorkspace
+            | Action::SourceConfig
+            | Action::ChooseBuffer => false,
             Action::LastTab => self.last_tab(),
             Action::LastPane => self.last_pane(),
             Action::MoveTabLeft => self.move_tab_to(self.active.wrapping_sub(1)),

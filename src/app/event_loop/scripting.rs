@@ -21,6 +21,14 @@ use crate::workspace::layout::Axis;
 
 impl<B: FrameSink> App<B> {
     pub(super) fn script_call(&mut self, call: ScriptCall) {
+        // source-config is answered once the file is read (off the loop):
+        // with its error when it is refused.
+        if let Call::Action { name } = &call.call
+            && name == "source-config"
+        {
+            self.start_reload(Some(call.reply));
+            return;
+        }
         let reply = self.answer(call.call);
         // Capacity one, one reply: never blocks. The thread may have given
         // up waiting; then nobody needs the answer.
@@ -85,6 +93,8 @@ impl<B: FrameSink> App<B> {
                 ansi,
             } => self.script_capture(pane, history, ansi),
             Call::ListPanes => self.script_list_panes(),
+            Call::Buffers { print } => self.script_buffers(print),
+            Call::Pipe { pane, command } => self.script_pipe(pane, command),
         }
     }
 
@@ -275,6 +285,49 @@ impl<B: FrameSink> App<B> {
             return Reply::Pieces(Box::new(history_text::write_history(pane, ansi)));
         }
         Reply::Text(history_text::screen_text(pane.live_screen(), ansi).into_bytes())
+    }
+
+    /// The paste buffers, newest first: one line each (`0  5 chars:
+    /// hello`), or buffer `print` as it is.
+    fn script_buffers(&mut self, print: Option<usize>) -> Reply {
+        // Each terminal keeps its own copies; a script sees those of the
+        // terminal that typed last.
+        let buffers = self.acting_router().0.ui().buffers();
+        if let Some(n) = print {
+            return match buffers.get(n) {
+                Some(text) => Reply::Text(text.as_bytes().to_vec()),
+                None => Reply::error(format!("no paste buffer {n} ({} kept)", buffers.len())),
+            };
+        }
+        let mut out = String::new();
+        for (i, text) in buffers.iter().enumerate() {
+            out.push_str(&format!(
+                "{i}  {}\n",
+                crate::input::paste_buffers::preview(text, 72)
+            ));
+        }
+        Reply::Text(out.into_bytes())
+    }
+
+    /// Pipes the pane's output to `command` from now on (in place of a
+    /// pipe it had), or stops its pipe.
+    fn script_pipe(&mut self, pane: Option<u32>, command: Option<String>) -> Reply {
+        let id = match self.script_target(pane) {
+            Ok(id) => id,
+            Err(reply) => return reply,
+        };
+        self.pipes.retain(|(p, _)| *p != id);
+        let Some(command) = command else {
+            return Reply::Text(format!("pane {}: not piped\n", id.0).into_bytes());
+        };
+        match crate::pane::pipe::PanePipe::start(&command) {
+            Ok(pipe) => {
+                tracing::info!(pane = id.0, %command, "pane piped");
+                self.pipes.push((id, pipe));
+                Reply::Text(Vec::new())
+            }
+            Err(err) => Reply::error(format!("cannot run `{command}`: {err}")),
+        }
     }
 
     fn script_list_panes(&self) -> Reply {

@@ -12,6 +12,7 @@ use anyhow::Result;
 use super::App;
 use crate::client::Client;
 use crate::config::clients::WindowSize;
+use crate::config::hooks::HookEvent;
 use crate::input::router::Command;
 use crate::input::workspace_chooser::{WorkspaceTarget, WorkspacesWanted};
 use crate::render::frame;
@@ -248,6 +249,7 @@ impl<B: FrameSink> App<B> {
             host.detach(link, reason);
         }
         if self.clients.len() != before {
+            self.hooks.fire(HookEvent::ClientDetached, Vec::new());
             if self.latest == Some(link) {
                 self.latest = self.clients.last().and_then(|c| c.link);
             }
@@ -331,6 +333,9 @@ impl<B: FrameSink> App<B> {
             self.ws.update_environment(&joined.env);
         }
         let mut router = (self.new_router)(link).with_read_only(read_only);
+        if let Some(config) = &self.reloaded_config {
+            router.reconfigure(config);
+        }
         router.set_workspace_name(self.session.as_ref().map(|h| h.name().to_string()));
         match Client::on_terminal(joined, self.writer, router, self.frame_area) {
             Ok(client) => self.clients.push(client),
@@ -346,6 +351,7 @@ impl<B: FrameSink> App<B> {
             self.latest = Some(link);
         }
         self.select_place(select);
+        self.hooks.fire(HookEvent::ClientAttached, Vec::new());
         self.tell_panes_the_colours();
         self.fit_layout();
         self.clock.changed_now();

@@ -79,7 +79,12 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             let name = cx.session_name.unwrap_or_default();
             cx.ui.open_prompt(PromptKind::SaveSession, name);
         }
-        Action::PasteBuffer => match cx.ui.copy_buffer.clone() {
+        Action::ChooseBuffer => {
+            if !cx.ui.buffers.open_chooser() {
+                cx.ui.notify("nothing copied yet".into());
+            }
+        }
+        Action::PasteBuffer => match cx.ui.buffers.newest().map(str::to_string) {
             Some(text) => return cx.paste(&text),
             None => cx.ui.notify("nothing copied yet".into()),
         },
@@ -104,10 +109,11 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
         }
         Action::Detach => {
             return Outcome {
-                commands: vec![crate::input::outcome::Command::Detach],
+                commands: vec![Command::Detach],
                 ..Outcome::default()
             };
         }
+        Action::SourceConfig => return Outcome::default().with(Command::SourceConfig),
         other => return workspace_action(cx, other),
     }
     Outcome::redraw()

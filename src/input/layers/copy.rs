@@ -21,7 +21,7 @@ impl Layer for Copy {
             return Handled::Consumed(Outcome::redraw());
         }
         let mut out = Outcome::redraw();
-        match cx.ui.copy.key(cx.ws, key) {
+        match cx.ui.copy.key(cx.ws, key, &cx.keymap.copy) {
             CopyKey::Moved | CopyKey::Queued => {}
             CopyKey::Leave => {
                 // What copy mode said (the search's count, a key it does not

@@ -1271,6 +1271,7 @@ fn with_confirm_close_off_nothing_is_asked() {
     assert_eq!(h.ws.exit_code(), Some(0));
 }
 
+mod extending;
 /// tmux's muscle memory: `C-b l ; q i ' . < > : $`, and keys that do
 /// nothing saying why.
 mod habits;

@@ -1,0 +1,137 @@
+//! Reading the config again while running (`source-config`, `C-b R`,
+//! `tilework action source-config`): the file is read on a thread of its
+//! own (`config::reload`), and its answer lands here as a loop event. A
+//! good file changes keys, theme, borders, status bar and hooks at once;
+//! a refused one leaves the running config as it is and says why, by
+//! file, line and column, in the status bar, the log and to the script
+//! that asked.
+
+use crossbeam_channel::Sender;
+
+use super::App;
+use crate::config::Config;
+use crate::config::reload::{ConfigSource, Reloaded};
+use crate::input::router::Command;
+use crate::mailbox::Mailbox;
+use crate::session::script::Reply;
+use crate::terminal::frame_sink::FrameSink;
+use crate::workspace::pane_frame::PaneFrame;
+
+/// The loop's side of reloading.
+/// How long a read of the config may take (a hung network file system)
+/// before a new reload reads it again instead of waiting on it.
+const READ_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+#[derive(Default)]
+pub(in crate::app) struct Reload {
+    source: ConfigSource,
+    /// Where the reading thread answers (`None`: no reload, as in tests).
+    mailbox: Option<Mailbox<Reloaded>>,
+    /// A read is out since then: one at a time, the others join its
+    /// answer (one out longer than [`READ_LIMIT`] is given up).
+    running: Option<std::time::Instant>,
+    /// Scripts waiting to hear how the reload went.
+    replies: Vec<Sender<Reply>>,
+}
+
+impl Reload {
+    pub(in crate::app) fn new(source: ConfigSource, mailbox: Mailbox<Reloaded>) -> Self {
+        Self {
+            source,
+            mailbox: Some(mailbox),
+            running: None,
+            replies: Vec::new(),
+        }
+    }
+}
+
+impl<B: FrameSink> App<B> {
+    /// Takes [`Command::SourceConfig`] out of `commands` and starts the
+    /// read.
+    pub(super) fn take_reload_commands(&mut self, commands: &mut Vec<Command>) {
+        if commands.contains(&Command::SourceConfig) {
+            commands.retain(|c| *c != Command::SourceConfig);
+            self.start_reload(None);
+        }
+    }
+
+    /// Starts reading the config file again; `reply` hears the outcome.
+    pub(super) fn start_reload(&mut self, reply: Option<Sender<Reply>>) {
+        self.reload.replies.extend(reply);
+        let now = std::time::Instant::now();
+        match self.reload.running {
+            Some(since) if now < since + READ_LIMIT => return,
+            Some(_) => tracing::warn!("the last config read is stuck: reading it again"),
+            None => {}
+        }
+        let Some(mailbox) = self.reload.mailbox.clone() else {
+            self.finish_reload(Err("the config cannot be read again here".into()));
+            return;
+        };
+        tracing::info!(file = %self.reload.source.describe(), "reloading the config");
+        let started = crate::config::reload::start(self.reload.source.clone(), mailbox);
+        self.reload.running = started.then_some(now);
+        if !started {
+            self.finish_reload(Err("no thread could be started to read the config".into()));
+        }
+    }
+
+    /// The read came back.
+    pub(super) fn reloaded(&mut self, result: Reloaded) {
+        self.reload.running = None;
+        match result {
+            Ok(config) => {
+                self.apply_config(&config);
+                let done = format!("config reloaded: {}", self.reload.source.describe());
+                self.finish_reload(Ok(done));
+            }
+            Err(err) => self.finish_reload(Err(format!("config not reloaded: {err}"))),
+        }
+    }
+
+    fn finish_reload(&mut self, outcome: Result<String, String>) {
+        match &outcome {
+            Ok(done) => tracing::info!("{done}"),
+            Err(why) => tracing::warn!("{why}"),
+        }
+        let text = match &outcome {
+            Ok(text) | Err(text) => text.clone(),
+        };
+        for client in &mut self.clients {
+            client.router.notify(text.clone());
+        }
+        self.clock.changed_now();
+        for reply in self.reload.replies.drain(..) {
+            // Capacity one, one reply: never blocks.
+            let _ = reply.send(match &outcome {
+                Ok(done) => Reply::Text(format!("{done}\n").into_bytes()),
+                Err(why) => Reply::Error(why.clone()),
+            });
+        }
+    }
+
+    /// What the new config changes in a running workspace: what the keys
+    /// do, the look, the questions asked, and (for what opens next) the
+    /// pane limit and the editor's colours. The shell, `TERM` and the
+    /// scrollback of panes already open stay as they started.
+    pub(super) fn apply_config(&mut self, config: &Config) {
+        for client in &mut self.clients {
+            client.router.reconfigure(config);
+        }
+        self.spare_router.reconfigure(config);
+        // Terminals that attach later get it too.
+        self.reloaded_config = Some(Box::new(config.clone()));
+        self.ws
+            .set_pane_frame(PaneFrame::of(config.appearance.borders));
+        self.ws.set_editor_ansi(config.editor_ansi);
+        self.ws.set_max_panes(config.max_panes);
+        self.status_commands
+            .configure(&config.appearance.status, std::time::Instant::now());
+        self.hooks.configure(&config.hooks, &self.ws);
+        // The theme may colour every cell tilework draws: a whole frame.
+        for client in &mut self.clients {
+            let frame = client.frame_area();
+            client.refit(frame);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! `[hooks]`: a shell command run when something happens in the
+//! workspace (tmux's `set-hook`), with the facts in `TILEWORK_*`
+//! environment variables. What is run, and how, is `app::hooks`.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// What a hook runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HookEvent {
+    /// A pane's program ended (`TILEWORK_EXIT_CODE`).
+    PaneExited,
+    /// Another pane has the focus.
+    PaneFocused,
+    /// A tab was opened.
+    TabCreated,
+    /// A terminal attached to the workspace.
+    ClientAttached,
+    /// The terminal detached (or hung up).
+    ClientDetached,
+    /// A pane rang the bell.
+    Bell,
+    /// A pane of a hidden tab printed (once until the tab is shown).
+    Activity,
+}
+
+impl HookEvent {
+    pub const ALL: [HookEvent; 7] = [
+        HookEvent::PaneExited,
+        HookEvent::PaneFocused,
+        HookEvent::TabCreated,
+        HookEvent::ClientAttached,
+        HookEvent::ClientDetached,
+        HookEvent::Bell,
+        HookEvent::Activity,
+    ];
+
+    /// The key in `[hooks]`, and `TILEWORK_HOOK`'s value.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookEvent::PaneExited => "pane-exited",
+            HookEvent::PaneFocused => "pane-focused",
+            HookEvent::TabCreated => "tab-created",
+            HookEvent::ClientAttached => "client-attached",
+            HookEvent::ClientDetached => "client-detached",
+            HookEvent::Bell => "bell",
+            HookEvent::Activity => "activity",
+        }
+    }
+}
+
+/// `[hooks] timeout`'s default and its bounds, in seconds.
+pub const DEFAULT_HOOK_TIMEOUT_SECS: u64 = 10;
+pub const MAX_HOOK_TIMEOUT_SECS: u64 = 600;
+
+/// The hooks a config sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hooks {
+    pub commands: Vec<(HookEvent, String)>,
+    /// How long one run may take before its process group is killed.
+    pub timeout: Duration,
+}
+
+impl Default for Hooks {
+    fn default() -> Self {
+        Self {
+            commands: Vec::new(),
+            timeout: Duration::from_secs(DEFAULT_HOOK_TIMEOUT_SECS),
+        }
+    }
+}
+
+impl Hooks {
+    /// The command hooked to `event`.
+    pub fn command(&self, event: HookEvent) -> Option<&str> {
+        self.commands
+            .iter()
+            .find(|(e, _)| *e == event)
+            .map(|(_, c)| c.as_str())
+    }
+}
+
+/// The `[hooks]` table as written.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct RawHooks {
+    pane_exited: Option<Spanned<String>>,
+    pane_focused: Option<Spanned<String>>,
+    tab_created: Option<Spanned<String>>,
+    client_attached: Option<Spanned<String>>,
+    client_detached: Option<Spanned<String>>,
+    bell: Option<Spanned<String>>,
+    activity: Option<Spanned<String>>,
+    timeout: Option<Spanned<i64>>,
+}
+
+/// Reads the table; errors carry the span of what is wrong.
+pub(crate) fn parse(raw: RawHooks) -> Result<Hooks, (std::ops::Range<usize>, String)> {
+    let mut hooks = Hooks::default();
+    let written = [
+        (HookEvent::PaneExited, raw.pane_exited),
+        (HookEvent::PaneFocused, raw.pane_focused),
+        (HookEvent::TabCreated, raw.tab_created),
+        (HookEvent::ClientAttached, raw.client_attached),
+        (HookEvent::ClientDetached, raw.client_detached),
+        (HookEvent::Bell, raw.bell),
+        (HookEvent::Activity, raw.activity),
+    ];
+    for (event, command) in written {
+        let Some(command) = command else { continue };
+        if command.get_ref().trim().is_empty() {
+            return Err((
+                command.span(),
+                format!("empty command; leave `{}` out for no hook", event.name()),
+            ));
+        }
+        hooks.commands.push((event, command.into_inner()));
+    }
+    if let Some(t) = raw.timeout {
+        hooks.timeout = match u64::try_from(*t.get_ref()) {
+            Ok(n) if (1..=MAX_HOOK_TIMEOUT_SECS).contains(&n) => Duration::from_secs(n),
+            _ => {
+                return Err((
+                    t.span(),
+                    format!(
+                        "timeout is 1 to {MAX_HOOK_TIMEOUT_SECS} seconds, not {}",
+                        t.get_ref()
+                    ),
+                ));
+            }
+        };
+    }
+    Ok(hooks)
+}
+
+/// The config file's text for `[hooks]`, commented out.
+pub fn default_toml() -> String {
+    let mut out = String::from(
+        "[hooks]\n\
+         # A shell command (sh -c) run when something happens, off the loop, one run\n\
+         # of a hook at a time (more wait their turn, up to 16; errors go to the log).\n\
+         # It gets TILEWORK_HOOK (the event), TILEWORK_PANE (the pane's id),\n\
+         # TILEWORK_TAB (the tab's number), TILEWORK_PANE_COMMAND and, for\n\
+         # pane-exited, TILEWORK_EXIT_CODE.\n# Events: ",
+    );
+    let names: Vec<&str> = HookEvent::ALL.iter().map(|e| e.name()).collect();
+    out.push_str(&names.join(", "));
+    out.push_str(".\n# Example: pane-exited = \"notify-send \\\"pane $TILEWORK_PANE: $TILEWORK_EXIT_CODE\\\"\"\n");
+    out.push_str("# A run longer than this many seconds is killed.\n");
+    out.push_str(&format!("# timeout = {DEFAULT_HOOK_TIMEOUT_SECS}\n"));
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str) -> Result<crate::config::Config, String> {
+        crate::config::parse(text, std::path::Path::new("c.toml")).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn hooks_are_read_and_mistakes_are_pointed_at() {
+        let config = parse_text("[hooks]\npane-exited = \"true\"\ntimeout = 3\n").unwrap();
+        assert_eq!(config.hooks.command(HookEvent::PaneExited), Some("true"));
+        assert_eq!(config.hooks.command(HookEvent::TabCreated), None);
+        assert_eq!(config.hooks.timeout, Duration::from_secs(3));
+        let err = parse_text("[hooks]\npane-exitted = \"true\"\n").unwrap_err();
+        assert!(err.starts_with("c.toml:2:1"), "{err}");
+        let err = parse_text("[hooks]\ntab-created = \" \"\n").unwrap_err();
+        assert!(err.contains("empty command"), "{err}");
+        let err = parse_text("[hooks]\ntimeout = 0\n").unwrap_err();
+        assert!(err.contains("timeout is 1 to"), "{err}");
+    }
+}

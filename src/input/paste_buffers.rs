@@ -1,0 +1,137 @@
+//! tilework's paste buffers (tmux's): the last [`MAX_BUFFERS`] copies,
+//! newest first. `C-b ]` pastes the newest; `C-b =` opens a chooser over
+//! them (`layers::choose_buffer`); `tilework buffers` lists them.
+
+use std::collections::VecDeque;
+
+/// How many copies are kept.
+pub const MAX_BUFFERS: usize = 10;
+
+/// The copies kept, and the chooser when it is open.
+#[derive(Debug, Default)]
+pub struct PasteBuffers {
+    list: VecDeque<String>,
+    /// The chooser is open on this buffer.
+    choosing: Option<usize>,
+}
+
+impl PasteBuffers {
+    /// Keeps `text` as the newest; the oldest beyond [`MAX_BUFFERS`] goes.
+    /// The same text copied again moves to the front instead of taking a
+    /// second place.
+    pub fn push(&mut self, text: &str) {
+        self.list.retain(|kept| kept != text);
+        self.list.push_front(text.to_string());
+        self.list.truncate(MAX_BUFFERS);
+    }
+
+    /// The newest copy.
+    pub fn newest(&self) -> Option<&str> {
+        self.list.front().map(String::as_str)
+    }
+
+    /// Copy `index` (0: the newest).
+    pub fn get(&self, index: usize) -> Option<&str> {
+        self.list.get(index).map(String::as_str)
+    }
+
+    /// Every copy, newest first.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.list.iter().map(String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Opens the chooser on the newest; false when nothing was copied.
+    pub fn open_chooser(&mut self) -> bool {
+        self.choosing = (!self.list.is_empty()).then_some(0);
+        self.choosing.is_some()
+    }
+
+    pub fn close_chooser(&mut self) {
+        self.choosing = None;
+    }
+
+    /// Which buffer the open chooser is on.
+    pub fn chosen(&self) -> Option<usize> {
+        self.choosing
+    }
+
+    /// Moves the chooser by `step`, wrapping around.
+    pub fn step(&mut self, step: isize) {
+        let len = self.list.len();
+        if let Some(at) = self.choosing.as_mut()
+            && len > 0
+        {
+            let len = isize::try_from(len).unwrap_or(isize::MAX);
+            let next = (isize::try_from(*at).unwrap_or(0) + step).rem_euclid(len);
+            *at = usize::try_from(next).unwrap_or(0);
+        }
+    }
+}
+
+/// One line about a buffer, for the chooser and `tilework buffers`: its
+/// size and its start, control characters shown as `^X` and line breaks
+/// as `⏎`, cut to `width` characters.
+pub fn preview(text: &str, width: usize) -> String {
+    let mut out = format!("{} chars: ", text.chars().count());
+    for c in text.chars() {
+        if out.chars().count() >= width {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push('⏎'),
+            c if c.is_control() => {
+                out.push('^');
+                out.push(char::from_u32(u32::from(c) ^ 0x40).unwrap_or('?'));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ten_copies_are_kept_newest_first_and_a_copy_again_moves_up() {
+        let mut buffers = PasteBuffers::default();
+        for n in 0..12 {
+            buffers.push(&format!("copy {n}"));
+        }
+        assert_eq!(buffers.len(), MAX_BUFFERS);
+        assert_eq!(buffers.newest(), Some("copy 11"));
+        assert_eq!(buffers.get(9), Some("copy 2"));
+        buffers.push("copy 5");
+        assert_eq!(buffers.newest(), Some("copy 5"));
+        assert_eq!(buffers.len(), MAX_BUFFERS);
+    }
+
+    #[test]
+    fn the_chooser_wraps_and_opens_only_on_something() {
+        let mut buffers = PasteBuffers::default();
+        assert!(!buffers.open_chooser());
+        buffers.push("a");
+        buffers.push("b");
+        assert!(buffers.open_chooser());
+        buffers.step(-1);
+        assert_eq!(buffers.chosen(), Some(1));
+        buffers.step(1);
+        assert_eq!(buffers.chosen(), Some(0));
+    }
+
+    #[test]
+    fn a_preview_shows_controls_and_line_breaks_harmlessly() {
+        assert_eq!(preview("a\nb\x1b", 40), "4 chars: a⏎b^[");
+        assert!(preview(&"x".repeat(100), 20).ends_with('…'));
+    }
+}

@@ -1,0 +1,302 @@
+//! Extending tilework without forking it (issue 33, part 2), end to end:
+//! reloading the config (`C-b R`, `tilework action source-config`),
+//! status-bar command segments, hooks, paste buffers and `tilework pipe`.
+//! Each test runs the real binary in a PTY with a config file of its own
+//! and waits on what the user would see (the screen, a file a hook or a
+//! pipe writes).
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::Tilework;
+
+const ROWS: u16 = 24;
+const COLS: u16 = 160;
+
+/// A workspace named `name` reading `config` from a file of its own; its
+/// shell at its prompt. Returns the config file's path.
+fn start(name: &str, config: &str) -> (Tilework, Config) {
+    let dir = common::TempDir::new("extending-config");
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, config).unwrap();
+    let tw = Tilework::start(
+        &["--session", name, "--config", path.to_str().unwrap()],
+        ROWS,
+        COLS,
+    );
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    (tw, Config { path, _dir: dir })
+}
+
+/// The test's config file (its directory goes with it).
+struct Config {
+    path: PathBuf,
+    _dir: common::TempDir,
+}
+
+impl Config {
+    fn write(&self, text: &str) {
+        std::fs::write(&self.path, text).unwrap();
+    }
+}
+
+/// `tilework ARGS` as a script outside the workspace runs it: stdout,
+/// stderr, exit status.
+fn cli(tw: &Tilework, args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(common::binary())
+        .args(args)
+        .env("XDG_RUNTIME_DIR", tw.runtime_dir())
+        .env_remove("TILEWORK")
+        .current_dir(tw.dir.path())
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn status_row(tw: &Tilework) -> String {
+    tw.row_text(tw.rows - 1, 0, tw.cols)
+}
+
+/// The screen's last row: the status bar.
+fn last_row(s: &vt100::Screen) -> String {
+    s.contents().lines().last().unwrap_or_default().to_string()
+}
+
+/// How many shell prompts the screen shows (one per shell pane).
+fn prompts(s: &vt100::Screen) -> usize {
+    s.contents().matches("$ ").count()
+}
+
+#[test]
+fn reload_takes_a_new_binding_and_refuses_a_broken_file_keeping_the_old_config() {
+    let (mut tw, config) = start("reload", "");
+    config.write(
+        "[keys.prefixed]\n\"y\" = \"split-right\"\n[status]\nleft = [\"tabs\", \"text:RELOADED\"]\n",
+    );
+    tw.send(b"\x02R");
+    tw.wait_for("the reloaded status bar", |s| {
+        s.contents().contains("RELOADED")
+    });
+    tw.send(b"\x02y");
+    tw.wait_for("a second pane from the new binding", |s| prompts(s) >= 2);
+
+    // A broken file is refused with where it is wrong; the keys stay.
+    config.write("[keys.prefixed]\n\"y\" = \"split-sideways\"\n");
+    tw.send(b"\x02R");
+    tw.wait_for("the error with its line and column", |s| {
+        s.contents().contains("config.toml:2:7")
+    });
+    assert!(
+        status_row(&tw).contains("config not reloaded"),
+        "{}",
+        status_row(&tw)
+    );
+    let (_, err, code) = cli(&tw, &["action", "source-config"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("config.toml:2:7") && err.contains("split-sideways"),
+        "{err}"
+    );
+    tw.send(b"\x02y");
+    tw.wait_for("a third pane: the old binding stays", |s| prompts(s) >= 3);
+    assert!(
+        tw.screen_text().contains("RELOADED"),
+        "the old status bar stays"
+    );
+}
+
+/// Copies the line `word` printed by `echo` (the row above the prompt):
+/// copy mode, up a row, select it, yank.
+fn echo_and_copy(tw: &mut Tilework, word: &str) {
+    tw.type_line(&format!("echo {word}"));
+    tw.wait_for("the echo and a new prompt", |s| {
+        let rows: Vec<String> = s
+            .contents()
+            .lines()
+            .map(|l| l.trim_matches(['│', '┃', ' ']).to_string())
+            .collect();
+        rows.iter()
+            .position(|r| r == word)
+            .is_some_and(|at| rows.get(at + 1).is_some_and(|r| r.starts_with('$')))
+    });
+    tw.send(b"\x02[");
+    tw.wait_for("copy mode", |s| s.contents().contains("COPY"));
+    tw.send(b"k0v$y");
+    tw.wait_for("the copy's notice", |s| {
+        s.contents()
+            .contains(&format!("copied {} characters", word.len()))
+    });
+}
+
+#[test]
+fn paste_buffers_keep_the_last_copies_and_c_b_equals_pastes_an_older_one() {
+    let (mut tw, _config) = start("buffers", "");
+    echo_and_copy(&mut tw, "firstcopy");
+    echo_and_copy(&mut tw, "secondcopy");
+    let (out, err, code) = cli(&tw, &["buffers"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out, "0  10 chars: secondcopy\n1  9 chars: firstcopy\n",
+        "newest first"
+    );
+    let (out, _, _) = cli(&tw, &["buffers", "--print", "1"]);
+    assert_eq!(out, "firstcopy");
+    tw.send(b"\x02=");
+    tw.wait_for("the chooser", |s| s.contents().contains("paste buffers"));
+    tw.send(b"1");
+    tw.wait_for("the older copy typed at the prompt", |s| {
+        s.contents().contains("$ firstcopy")
+    });
+}
+
+/// A `cmd:` segment shows its command's last line, follows what it
+/// prints, and runs at most once per interval however idle the
+/// workspace is.
+#[test]
+fn a_status_command_segment_shows_its_last_line_once_per_interval() {
+    let files = common::TempDir::new("status-command");
+    let shown = files.path().join("shown.txt");
+    let runs = files.path().join("runs.txt");
+    std::fs::write(&shown, "ignored\n\x1b[32malpha\x1b[0m\n").unwrap();
+    let config = format!(
+        "[status]\nright = [\"cmd:cat {}; date +%s.%N >> {}\"]\ncommand_interval = 1\n",
+        shown.display(),
+        runs.display()
+    );
+    let (tw, _config) = start("status-command", &config);
+    tw.wait_for("the command's last line", |s| last_row(s).contains("alpha"));
+    std::fs::write(&shown, "beta\n").unwrap();
+    tw.wait_for("its new line", |s| last_row(s).contains("beta"));
+    let mut starts: Vec<f64> = Vec::new();
+    common::wait_until("three runs", || {
+        starts = std::fs::read_to_string(&runs)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        starts.len() >= 3
+    });
+    for pair in starts.windows(2) {
+        assert!(
+            pair[1] - pair[0] >= 0.99,
+            "runs closer than the interval: {starts:?}"
+        );
+    }
+}
+
+/// `[hooks]`: a pane whose program ends runs `pane-exited` with its
+/// facts in the environment; a new tab runs `tab-created`.
+#[test]
+fn hooks_run_with_the_facts_in_their_environment() {
+    let files = common::TempDir::new("hooks");
+    let dump = |name: &str| {
+        let file = files.path().join(name);
+        format!(
+            "env | grep ^TILEWORK_ | sort > {0}.tmp && mv {0}.tmp {0}",
+            file.display()
+        )
+    };
+    let config = format!(
+        "[hooks]\npane-exited = \"{}\"\ntab-created = \"{}\"\ntimeout = 5\n",
+        dump("exited"),
+        dump("tab")
+    );
+    let (mut tw, _config) = start("hooks", &config);
+    let (out, err, code) = cli(&tw, &["run", "--", "sh", "-c", "exit 7"]);
+    assert_eq!(code, 0, "{err}");
+    let id = out.trim().to_string();
+    let read = |name: &str| std::fs::read_to_string(files.path().join(name)).unwrap_or_default();
+    common::wait_until("the pane-exited hook's file", || !read("exited").is_empty());
+    let exited = read("exited");
+    for line in [
+        "TILEWORK_HOOK=pane-exited".to_string(),
+        "TILEWORK_EXIT_CODE=7".into(),
+        format!("TILEWORK_PANE={id}"),
+        "TILEWORK_PANE_COMMAND=sh -c exit 7".into(),
+        "TILEWORK_TAB=1".into(),
+    ] {
+        assert!(
+            exited.lines().any(|l| l == line),
+            "{line} missing: {exited}"
+        );
+    }
+    tw.send(b"\x02c");
+    common::wait_until("the tab-created hook's file", || !read("tab").is_empty());
+    let tab = read("tab");
+    assert!(tab.contains("TILEWORK_HOOK=tab-created"), "{tab}");
+    assert!(tab.contains("TILEWORK_TAB=2"), "{tab}");
+}
+
+/// `tilework pipe --pane N CMD`: what the pane prints from then on
+/// reaches CMD's stdin; without a command the pipe stops.
+#[test]
+fn pipe_sends_a_panes_output_to_a_command() {
+    let files = common::TempDir::new("pipe");
+    let log = files.path().join("pane.log");
+    let (mut tw, _config) = start("pipe", "");
+    let (out, err, code) = cli(&tw, &["list-panes", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let panes: Vec<tilework::session::script::PaneInfo> = serde_json::from_str(&out).unwrap();
+    let id = panes[0].id.to_string();
+    let cat = format!("cat > {}", log.display());
+    let (_, err, code) = cli(&tw, &["pipe", "--pane", &id, "--", &cat]);
+    assert_eq!(code, 0, "{err}");
+    tw.type_line("echo piped-$((6*7))");
+    common::wait_until("the pane's output in the file", || {
+        std::fs::read_to_string(&log).is_ok_and(|t| t.contains("piped-42"))
+    });
+    let (out, err, code) = cli(&tw, &["pipe", "--pane", &id]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("pane {id}: not piped\n"));
+    let (_, err, code) = cli(&tw, &["pipe", "--pane", "999", "--", "cat"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no pane 999"), "{err}");
+}
+
+/// The `bell` hook runs when a pane rings; `activity` when a pane of a
+/// hidden tab prints.
+#[test]
+fn bell_and_activity_hooks_run() {
+    let files = common::TempDir::new("bell-hooks");
+    let dump = |name: &str| {
+        let file = files.path().join(name);
+        format!(
+            "env | grep ^TILEWORK_ | sort > {0}.tmp && mv {0}.tmp {0}",
+            file.display()
+        )
+    };
+    let config = format!(
+        "[hooks]\nbell = \"{}\"\nactivity = \"{}\"\n",
+        dump("bell"),
+        dump("activity")
+    );
+    let (mut tw, _config) = start("bell-hooks", &config);
+    let read = |name: &str| std::fs::read_to_string(files.path().join(name)).unwrap_or_default();
+    tw.type_line("printf 'ring\\a\\n'");
+    common::wait_until("the bell hook's file", || !read("bell").is_empty());
+    assert!(
+        read("bell").contains("TILEWORK_HOOK=bell"),
+        "{}",
+        read("bell")
+    );
+    // A pane in tab 1 prints while tab 2 is shown.
+    let (out, _, _) = cli(&tw, &["list-panes", "--json"]);
+    let panes: Vec<tilework::session::script::PaneInfo> = serde_json::from_str(&out).unwrap();
+    let first = panes[0].id.to_string();
+    tw.send(b"\x02c");
+    tw.wait_for("tab 2", |s| last_row(s).contains("2:"));
+    let (_, err, code) = cli(&tw, &["send-keys", "--pane", &first, "echo later", "Enter"]);
+    assert_eq!(code, 0, "{err}");
+    common::wait_until("the activity hook's file", || !read("activity").is_empty());
+    let activity = read("activity");
+    assert!(activity.contains("TILEWORK_HOOK=activity"), "{activity}");
+    assert!(activity.contains("TILEWORK_TAB=1"), "{activity}");
+}
