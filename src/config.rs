@@ -20,6 +20,7 @@ mod default_toml;
 pub mod file_error;
 pub mod float_place;
 pub mod hooks;
+pub mod key_spec;
 pub mod keymap;
 pub mod private_file;
 pub mod profile;

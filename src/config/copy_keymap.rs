@@ -14,8 +14,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use toml::Spanned;
 
 use crate::config::file_error::FileError;
-use crate::config::keymap::KeySpec;
-use crate::config::settings::UNBIND;
+use crate::config::key_spec::{KeySpec, UNBIND};
 
 /// One copy-mode command, by the name `[keys.copy]` uses (tmux's where
 /// tmux has one).

@@ -50,7 +50,7 @@ pub const MAX_REPEAT_MS: u64 = 2000;
 pub const MAX_MAX_PANES: usize = 1000;
 
 /// The action name that removes a default binding.
-pub(super) const UNBIND: &str = "none";
+pub(super) use crate::config::key_spec::UNBIND;
 
 /// What to do when the terminal hangs up (`on_hangup`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
