@@ -133,6 +133,10 @@ fn run_workspace(
         crate::terminal::guard::restore_telling(message.as_deref());
         crate::pane::children::kill_all();
     });
+    // Before the first client is made: what its terminal is told to draw
+    // depends on them.
+    crate::pane::cell_extras::set_keep_links(opts.config.hyperlinks);
+    crate::render::cell_extras::set_configured(opts.config.terminal_features);
     let (started, first) = opts.session.begin(
         opts.config.mouse,
         crate::app::loop_event::session_mailbox(&events_tx),
@@ -180,8 +184,6 @@ fn run_workspace(
     ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.set_editor_ansi(opts.config.editor_ansi);
     ws.set_notifications(opts.config.notifications);
-    crate::pane::cell_extras::set_keep_links(opts.config.hyperlinks);
-    crate::render::cell_extras::set_configured(opts.config.terminal_features);
     ws.set_max_panes(opts.config.max_panes);
     ws.set_update_environment(opts.config.update_environment.clone());
     ws.update_environment(&first_env);
