@@ -76,6 +76,11 @@ pub struct Client<B: FrameSink> {
     modes: Option<TerminalModes>,
     /// Its terminal, to read its size.
     tty: Option<OwnedFd>,
+    /// Its size changed and frames are not fitted to it yet.
+    stale_fit: bool,
+    /// The next frame clears the whole screen first (the frame does not
+    /// cover all of it).
+    clear_first: bool,
     /// Where its keys, mouse and resizes come from.
     pub input: InputSource,
     /// Its modal input state and what the screen shows of it.
@@ -114,6 +119,8 @@ impl<B: FrameSink> Client<B> {
             read_only: false,
             modes: None,
             tty: None,
+            stale_fit: false,
+            clear_first: false,
             input,
             router,
             painter: Painter::new(size),
@@ -193,9 +200,17 @@ impl<B: FrameSink> Client<B> {
     }
 
     /// The terminal's size is `size` now: the next frame is whole.
+    /// The caller fits the layout next (`App::fit_layout`), which refits
+    /// this client ([`Self::needs_refit`]): refitting here, at the old
+    /// frame's size, would clear its screen once more for nothing.
     pub fn resized(&mut self, size: Rect) {
         self.size = size;
-        self.refit(self.frame);
+        self.stale_fit = true;
+    }
+
+    /// Its terminal changed size since frames were last fitted to it.
+    pub fn needs_refit(&self) -> bool {
+        self.stale_fit
     }
 
     /// Frames are drawn at `frame` now (the layout's size), or the
@@ -203,6 +218,7 @@ impl<B: FrameSink> Client<B> {
     /// and the next frame is whole.
     pub fn refit(&mut self, frame: Rect) {
         self.frame = frame;
+        self.stale_fit = false;
         if let Err(err) = self.terminal.resize(frame) {
             tracing::warn!("resizing the terminal: {err}");
         }
@@ -211,9 +227,9 @@ impl<B: FrameSink> Client<B> {
         if !fit.is_exact() {
             // ratatui clears only the frame's rows; the rest of a larger
             // terminal, and its own bar row, are cleared here.
-            if let Err(err) = self.terminal.backend_mut().write_raw(CLEAR_SCREEN) {
-                tracing::warn!("clearing the terminal: {err}");
-            }
+            // Inside the next frame's synchronized update, so the terminal
+            // never shows the cleared screen alone.
+            self.clear_first = true;
         }
         self.painter.refitted(fit);
     }
@@ -254,6 +270,11 @@ impl<B: FrameSink> Client<B> {
         backend
             .write_raw(SYNC_BEGIN)
             .context("writing to the terminal")?;
+        if std::mem::take(&mut self.clear_first) {
+            backend
+                .write_raw(CLEAR_SCREEN)
+                .context("writing to the terminal")?;
+        }
         let left_stale = frame::render_frame(
             &mut self.terminal,
             &mut self.painter,

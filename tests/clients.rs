@@ -250,3 +250,29 @@ fn c_b_s_shows_another_workspace_on_this_terminal_and_c_b_paren_comes_back() {
     a.assert_terminal_restored();
     b.wait_exit();
 }
+
+#[test]
+fn c_b_dollar_renames_the_workspace_for_ls_and_attach() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "before"], 24, 80, &[]);
+    prompt(&a);
+    // The prompt offers the current name; C-u clears it.
+    a.send("\x02$");
+    a.wait_for_text("before");
+    a.send("\x15after\r");
+    a.wait_for_text("workspace renamed to after");
+    let ls = rt.run(&["ls"]);
+    assert!(ls.lines().any(|l| l.starts_with("after ")), "{ls}");
+    assert!(!ls.lines().any(|l| l.starts_with("before ")), "{ls}");
+    // Another terminal finds it by its new name.
+    let mut b = rt.start(&["attach", "after"], 24, 80, &[]);
+    prompt(&b);
+    b.type_line("echo renamed-$((5*8))");
+    a.wait_for_text("renamed-40");
+    rt.kill("after");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    b.wait_exit();
+    // Its socket went with it: nothing is left under either name.
+    let ls = rt.run(&["ls"]);
+    assert!(!ls.contains("after") && !ls.contains("before"), "{ls}");
+}

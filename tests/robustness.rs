@@ -747,10 +747,14 @@ fn a_resize_storm_with_output_flowing_ends_with_matching_sizes() {
     tw.wait_for("the frame drawn whole at the final size", |s| {
         boxes_fill_the_screen(s, rows, cols)
     });
+    // The flood's box as that screen shows it (a frame still arriving may
+    // show no box yet).
+    let mut flood_box = None;
     tw.wait_for("the flood pane drawn at the final size", |s| {
         let Some((top, left, bottom, right)) = unfocused_box(s) else {
             return false;
         };
+        flood_box = Some((top, left, bottom, right));
         // Every content row but the last, where `yes` may be mid-line.
         let flood_rows: Vec<String> = (top + 1..bottom - 1)
             .map(|r| s.contents_between(r, left + 1, r, right))
@@ -760,7 +764,7 @@ fn a_resize_storm_with_output_flowing_ends_with_matching_sizes() {
     // Every pane's PTY has the size of its box: the flood's, read from the
     // kernel, and the shell's, as the shell itself reports it.
     let pid = tw.pid().unwrap();
-    let flood_box = tw.with_screen(unfocused_box).unwrap();
+    let flood_box = flood_box.unwrap();
     let inner =
         |(top, left, bottom, right): (u16, u16, u16, u16)| (bottom - top - 1, right - left - 1);
     let flood_pids = common::pids_matching(&flood_pattern, &[pid]);
@@ -771,13 +775,20 @@ fn a_resize_storm_with_output_flowing_ends_with_matching_sizes() {
         "the flood pane's PTY size differs from its box"
     );
     tw.type_line("echo size=$(stty size)");
-    tw.wait_for("the shell's PTY size", |s| {
-        printed_size(&s.contents()).is_some()
+    // The size and the box from one screen read whole: a frame still
+    // arriving (the flood draws many) may show neither yet.
+    let mut seen = None;
+    tw.wait_for("the shell's PTY size beside its box", |s| {
+        let text = s.contents();
+        seen = printed_size(&text)
+            .zip(focused_box(s))
+            .map(|(p, b)| (p, b, text));
+        seen.is_some()
     });
-    let (text, pane_box) = tw.with_screen(|s| (s.contents(), focused_box(s)));
+    let (printed, pane_box, text) = seen.unwrap();
     assert_eq!(
-        printed_size(&text),
-        Some(inner(pane_box.unwrap())),
+        printed,
+        inner(pane_box),
         "the PTY size differs from the pane drawn on screen:\n{text}"
     );
     tw.send("\x02Q");

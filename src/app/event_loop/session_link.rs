@@ -309,7 +309,7 @@ impl<B: FrameSink> App<B> {
         };
         let area = frame::drawable_area(cols, rows);
         for client in &mut self.clients {
-            if client.frame_area() != area {
+            if client.frame_area() != area || client.needs_refit() {
                 client.refit(area);
             }
         }
