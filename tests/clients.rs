@@ -34,9 +34,15 @@ impl Runtime {
 
     /// `tilework ARGS` as a plain command: its stdout.
     fn run(&self, args: &[&str]) -> String {
+        self.run_with(args, &[])
+    }
+
+    /// [`Runtime::run`] with more environment.
+    fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> String {
         let out = Command::new(common::binary())
             .args(args)
             .env("XDG_RUNTIME_DIR", self.path())
+            .envs(env.iter().copied())
             .output()
             .unwrap();
         assert!(out.status.success(), "{args:?}: {out:?}");
@@ -275,4 +281,73 @@ fn c_b_dollar_renames_the_workspace_for_ls_and_attach() {
     // Its socket went with it: nothing is left under either name.
     let ls = rt.run(&["ls"]);
     assert!(!ls.contains("after") && !ls.contains("before"), "{ls}");
+}
+
+#[test]
+fn c_b_s_lists_a_saved_workspace_and_brings_it_back_on_this_terminal() {
+    let rt = Runtime::new();
+    let state = rt.path().join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    let state = state.to_str().unwrap().to_owned();
+    let env = [("XDG_STATE_HOME", state.as_str())];
+    // A workspace that prints a line and then dies hard (a crash).
+    let mut gone = rt.start(&["--session", "gone"], 24, 80, &env);
+    prompt(&gone);
+    gone.type_line("echo before-the-crash-$((4*11))");
+    gone.wait_for_text("before-the-crash-44");
+    let pid = gone.workspace_pid();
+    // The tail and the layout are written 0.2 s after the output stops:
+    // wait for both files.
+    let saved = Path::new(&state).join("tilework/saved/gone");
+    common::wait_until("the pane's tail and the layout on disk", || {
+        saved.join("manifest.json").exists()
+            && walk(&saved)
+                .iter()
+                .any(|f| std::fs::read(f).is_ok_and(|b| contains(&b, b"before-the-crash-44")))
+    });
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).unwrap();
+    common::wait_until("gone listed as saved", || {
+        rt.run_with(&["ls"], &env)
+            .lines()
+            .any(|l| l.starts_with("gone ") && l.contains("saved"))
+    });
+    gone.wait_exit();
+
+    let mut here = rt.start(&["--session", "here"], 24, 80, &env);
+    prompt(&here);
+    here.send("\x02s");
+    here.wait_for_text("gone  (saved, 1 panes");
+    // here, its tab, its pane, then gone.
+    here.send("\x1b[B\x1b[B\x1b[B\r");
+    here.wait_for_text("restored from");
+    here.wait_for_text("before-the-crash-44");
+    common::wait_until("gone running again", || {
+        rt.run_with(&["ls"], &env)
+            .lines()
+            .any(|l| l.starts_with("gone ") && l.contains("attached"))
+    });
+    rt.run_with(&["kill", "gone"], &env);
+    rt.run_with(&["kill", "here"], &env);
+    here.wait_exit();
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files.extend(walk(&path));
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
 }

@@ -51,6 +51,21 @@ impl WorkspaceChooser {
     pub fn fill(&mut self, entries: &[WorkspaceEntry], current: &str) {
         let mut rows = Vec::new();
         for entry in entries {
+            if let Some(panes) = entry.saved {
+                rows.push(Row {
+                    text: format!(
+                        "{}  (saved, {panes} panes: Enter brings it back)",
+                        entry.name
+                    ),
+                    target: WorkspaceTarget {
+                        name: entry.name.clone(),
+                        tab: None,
+                        pane: None,
+                    },
+                    current: false,
+                });
+                continue;
+            }
             let is_current = entry.name == current;
             let tabs = entry.panes.iter().map(|p| p.tab).max().unwrap_or(0);
             let terminals = match entry.clients {
@@ -153,18 +168,31 @@ mod tests {
                 name: "a".into(),
                 clients: 0,
                 panes: vec![pane(1, 1, "sh"), pane(2, 2, "vim")],
+                saved: None,
             },
             WorkspaceEntry {
                 name: "b".into(),
                 clients: 2,
                 panes: vec![pane(1, 1, "top")],
+                saved: None,
+            },
+            WorkspaceEntry {
+                name: "c".into(),
+                clients: 0,
+                panes: Vec::new(),
+                saved: Some(3),
             },
         ];
         let mut chooser = WorkspaceChooser::waiting();
         assert!(chooser.rows().is_none());
         chooser.fill(&entries, "b");
         let rows = chooser.rows().unwrap_or_default();
-        assert_eq!(rows.len(), 8, "{rows:#?}");
+        assert_eq!(rows.len(), 9, "{rows:#?}");
+        assert!(
+            rows[8].text.starts_with("c  (saved, 3 panes"),
+            "{}",
+            rows[8].text
+        );
         assert!(rows[5].text.starts_with("b *"), "{}", rows[5].text);
         assert_eq!(chooser.chosen(), 5);
         chooser.step(-2);

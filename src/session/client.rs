@@ -193,10 +193,11 @@ pub fn ls(long: bool) -> Result<i32> {
     // Saved and not running: after a crash, a kill or a reboot.
     for s in (saved.iter()).filter(|s| !live.iter().any(|l| l.name == s.name)) {
         out.push_str(&format!(
-            "{:<16} {:>5}  {:<9} {:>6}  {:<pid_width$}{}\n",
+            "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<pid_width$}{}\n",
             s.name,
             s.panes,
             "saved",
+            0,
             age(now.saturating_sub(s.saved_at)),
             "-",
             disk(&s.name)
@@ -419,7 +420,16 @@ pub fn run_attached(
         };
         // `C-b s` chose another workspace: the same terminal goes there
         // (the one left put it back as it was meanwhile).
-        let path = dir::socket_path(&dir::runtime_dir()?, &to);
+        let runtime = dir::runtime_dir()?;
+        let path = dir::socket_path(&runtime, &to);
+        if crate::persist::is_saved(&to) && connect(&path).is_err() {
+            // A saved workspace (after a crash or a reboot): it comes back
+            // on this terminal.
+            joining.select = None;
+            joining.mode = super::joining::AttachMode::Join;
+            let claim = claim::claim_named(&runtime, &to)?;
+            return launch_restored(claim, &to, joining);
+        }
         match connect(&path) {
             Ok(next) => {
                 stream = next;

@@ -1,7 +1,8 @@
-//! The running workspaces with their tabs and panes, for `C-b s` (tmux's
-//! `choose-tree`) and `C-b (` `C-b )`: gathered on a thread of its own,
-//! since it is a conversation with every workspace's socket, and handed
-//! to the loop when done.
+//! The running workspaces with their tabs and panes, and the saved ones
+//! (see `persist`), for `C-b s` (tmux's `choose-tree`) and `C-b (`
+//! `C-b )`: gathered on a thread of its own, since it is a conversation
+//! with every workspace's socket and a read of the saved ones' files, and
+//! handed to the loop when done.
 
 use std::time::Duration;
 
@@ -21,20 +22,37 @@ pub struct WorkspaceEntry {
     pub name: String,
     /// Terminals attached.
     pub clients: usize,
-    /// Its panes, in tab order (empty if it did not answer in time).
+    /// Its panes, in tab order (empty if it did not answer in time, or
+    /// it is only saved).
     pub panes: Vec<PaneInfo>,
+    /// Not running: saved after a crash or a reboot; choosing it brings it
+    /// back. How many panes it had.
+    pub saved: Option<usize>,
 }
 
-/// Every running workspace, sorted by name.
+/// Every running workspace, then every saved one not running, each sorted
+/// by name.
 pub fn gather() -> Vec<WorkspaceEntry> {
     let live = match dir::runtime_dir().and_then(|dir| client::live_sessions(&dir)) {
         Ok(live) => live,
         Err(err) => {
             tracing::warn!("listing the workspaces: {err:#}");
-            return Vec::new();
+            Vec::new()
         }
     };
-    live.into_iter().map(entry).collect()
+    let saved: Vec<WorkspaceEntry> = crate::persist::manifest::saved_list(false)
+        .into_iter()
+        .filter(|s| !live.iter().any(|l| l.name == s.name))
+        .map(|s| WorkspaceEntry {
+            name: s.name,
+            clients: 0,
+            panes: Vec::new(),
+            saved: Some(s.panes),
+        })
+        .collect();
+    let mut all: Vec<WorkspaceEntry> = live.into_iter().map(entry).collect();
+    all.extend(saved);
+    all
 }
 
 fn entry(live: Live) -> WorkspaceEntry {
@@ -52,6 +70,7 @@ fn entry(live: Live) -> WorkspaceEntry {
         name: live.name,
         clients: live.info.clients,
         panes,
+        saved: None,
     }
 }
 

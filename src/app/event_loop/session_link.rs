@@ -119,7 +119,12 @@ impl<B: FrameSink> App<B> {
                 }
             }
             WorkspacesWanted::Step(step) => {
-                let names: Vec<String> = list.iter().map(|e| e.name.clone()).collect();
+                // Running ones only: a saved one comes back from the chooser.
+                let names: Vec<String> = list
+                    .iter()
+                    .filter(|e| e.saved.is_none())
+                    .map(|e| e.name.clone())
+                    .collect();
                 let target = neighbour(&names, &current, step).map(|name| WorkspaceTarget {
                     name: name.to_string(),
                     tab: None,
