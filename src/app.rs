@@ -23,6 +23,7 @@ pub mod loop_event;
 #[cfg(test)]
 mod loop_tests;
 mod signals;
+mod silence;
 pub mod status_commands;
 pub mod typing_throttle;
 

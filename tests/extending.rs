@@ -300,3 +300,46 @@ fn bell_and_activity_hooks_run() {
     assert!(activity.contains("TILEWORK_HOOK=activity"), "{activity}");
     assert!(activity.contains("TILEWORK_TAB=1"), "{activity}");
 }
+
+/// `[hooks] notification` runs when a program asks for attention, with its
+/// text; `silence` once a pane that printed has been quiet `silence_after`
+/// seconds (and not again until it prints).
+#[test]
+fn notification_and_silence_hooks_run() {
+    let files = common::TempDir::new("attention-hooks");
+    let dump = |name: &str| {
+        let file = files.path().join(name);
+        format!(
+            "env | grep ^TILEWORK_ | sort > {0}.tmp && mv {0}.tmp {0}",
+            file.display()
+        )
+    };
+    let config = format!(
+        "[hooks]\nnotification = \"{}\"\nsilence = \"{}\"\nsilence_after = 1\n",
+        dump("notification"),
+        dump("silence")
+    );
+    let (mut tw, _config) = start("attention-hooks", &config);
+    let read = |name: &str| std::fs::read_to_string(files.path().join(name)).unwrap_or_default();
+    tw.type_line("printf '\\033]9;build done\\033\\\\'; echo printed");
+    common::wait_until("the notification hook's file", || {
+        !read("notification").is_empty()
+    });
+    let notification = read("notification");
+    assert!(
+        notification.contains("TILEWORK_HOOK=notification"),
+        "{notification}"
+    );
+    assert!(
+        notification.contains("TILEWORK_NOTIFICATION=") && notification.contains("build done"),
+        "{notification}"
+    );
+    assert!(notification.contains("TILEWORK_PANE="), "{notification}");
+    // Quiet for a second after that output: the silence hook runs.
+    common::wait_until("the silence hook's file", || !read("silence").is_empty());
+    assert!(
+        read("silence").contains("TILEWORK_HOOK=silence"),
+        "{}",
+        read("silence")
+    );
+}

@@ -323,6 +323,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) status_commands: crate::app::status_commands::StatusCommands,
     /// `[hooks]`.
     pub(super) hooks: crate::app::hooks::Hooks,
+    /// When panes went quiet, for the `silence` hook.
+    pub(super) silence: crate::app::silence::Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
     pub(super) pipes: Vec<(PaneId, crate::pane::pipe::PanePipe)>,
 }
@@ -391,6 +393,7 @@ impl<B: FrameSink> App<B> {
             reloaded_config: None,
             status_commands: Default::default(),
             hooks: Default::default(),
+            silence: Default::default(),
             pipes: Vec::new(),
         };
         app.tell_panes_the_colours();
@@ -425,6 +428,7 @@ impl<B: FrameSink> App<B> {
         let more_output = self.drain_panes();
         self.drain_events();
         self.follow_terminal_sizes();
+        self.tell_silences(Instant::now());
         for client in &mut self.clients {
             client.focus.update(&self.ws);
         }
@@ -493,10 +497,28 @@ impl<B: FrameSink> App<B> {
                         .and_then(crate::persist::Tap::deadline),
                 )
                 .min_with(self.status_commands.next_deadline())
+                .min_with(
+                    self.hooks
+                        .silence_after()
+                        .and_then(|after| self.silence.deadline(after)),
+                )
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with(wait_limit),
         );
         Ok(None)
+    }
+
+    /// Runs the `silence` hook for each pane quiet long enough.
+    fn tell_silences(&mut self, now: Instant) {
+        let Some(after) = self.hooks.silence_after() else {
+            return;
+        };
+        self.silence.retain(|id| self.ws.pane(id).is_some());
+        for id in self.silence.due(after, now) {
+            let env = crate::app::hooks::pane_env(&self.ws, id);
+            self.hooks
+                .fire(crate::config::hooks::HookEvent::Silence, env);
+        }
     }
 
     /// Blocks until input, output or an event is ready, or `deadline`.

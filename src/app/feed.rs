@@ -94,6 +94,9 @@ impl<B: FrameSink> App<B> {
             }
             self.throttle.fed(id, cost, now);
             let fed = waiting > 0 || !self.batch.is_empty();
+            if fed && self.hooks.silence_after().is_some() {
+                self.silence.output(id, now);
+            }
             for chunk in self.batch.drain(..) {
                 if !self.pipes.is_empty()
                     && let Some(notice) = pipe_on(&mut self.pipes, id, &chunk)
@@ -192,6 +195,9 @@ impl<B: FrameSink> App<B> {
         if mode == Notifications::Off {
             return false;
         }
+        let mut env = crate::app::hooks::pane_env(&self.ws, id);
+        env.push(("TILEWORK_NOTIFICATION".into(), notification.summary()));
+        self.hooks.fire(HookEvent::Notification, env);
         if self.ws.note_notification(id, notification.summary()) {
             self.clock.changed();
         }

@@ -43,6 +43,14 @@ pub struct Hooks {
 }
 
 impl Hooks {
+    /// How long a pane stays quiet before the `silence` hook runs, when
+    /// one is set (otherwise output is not even timed).
+    pub fn silence_after(&self) -> Option<std::time::Duration> {
+        self.config
+            .command(HookEvent::Silence)
+            .map(|_| self.config.silence_after)
+    }
+
     /// Takes `config`'s hooks; threads of hooks that changed end once
     /// their queue is done.
     pub fn configure(&mut self, config: &HooksConfig, ws: &Workspace) {

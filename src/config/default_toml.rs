@@ -292,8 +292,9 @@ mod tests {
             // `on_hangup`, `window_size`, `update_environment`,
             // `notifications`, `hyperlinks`, the three of saving, then
             // `[theme]` and `[status]`: name, borders; left, right, clock;
-            // and the new `[status]` command settings and copy keys.
-            13 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 8,
+            // the `[status]` command settings, `[hooks]` timeout and
+            // silence_after, and the copy keys.
+            13 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 9,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

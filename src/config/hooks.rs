@@ -24,10 +24,16 @@ pub enum HookEvent {
     Bell,
     /// A pane of a hidden tab printed (once until the tab is shown).
     Activity,
+    /// A program asked for attention (OSC 9, 777, 99):
+    /// `TILEWORK_NOTIFICATION` holds its text, sanitized.
+    Notification,
+    /// A pane that printed has printed nothing for `silence_after`
+    /// seconds (once until it prints again; tmux's monitor-silence).
+    Silence,
 }
 
 impl HookEvent {
-    pub const ALL: [HookEvent; 7] = [
+    pub const ALL: [HookEvent; 9] = [
         HookEvent::PaneExited,
         HookEvent::PaneFocused,
         HookEvent::TabCreated,
@@ -35,6 +41,8 @@ impl HookEvent {
         HookEvent::ClientDetached,
         HookEvent::Bell,
         HookEvent::Activity,
+        HookEvent::Notification,
+        HookEvent::Silence,
     ];
 
     /// The key in `[hooks]`, and `TILEWORK_HOOK`'s value.
@@ -47,6 +55,8 @@ impl HookEvent {
             HookEvent::ClientDetached => "client-detached",
             HookEvent::Bell => "bell",
             HookEvent::Activity => "activity",
+            HookEvent::Notification => "notification",
+            HookEvent::Silence => "silence",
         }
     }
 }
@@ -55,12 +65,18 @@ impl HookEvent {
 pub const DEFAULT_HOOK_TIMEOUT_SECS: u64 = 10;
 pub const MAX_HOOK_TIMEOUT_SECS: u64 = 600;
 
+/// `[hooks] silence_after`'s default and its bound, in seconds.
+pub const DEFAULT_SILENCE_SECS: u64 = 30;
+pub const MAX_SILENCE_SECS: u64 = 86_400;
+
 /// The hooks a config sets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hooks {
     pub commands: Vec<(HookEvent, String)>,
     /// How long one run may take before its process group is killed.
     pub timeout: Duration,
+    /// How long a pane stays quiet before `silence` runs.
+    pub silence_after: Duration,
 }
 
 impl Default for Hooks {
@@ -68,6 +84,7 @@ impl Default for Hooks {
         Self {
             commands: Vec::new(),
             timeout: Duration::from_secs(DEFAULT_HOOK_TIMEOUT_SECS),
+            silence_after: Duration::from_secs(DEFAULT_SILENCE_SECS),
         }
     }
 }
@@ -93,7 +110,11 @@ pub(crate) struct RawHooks {
     client_detached: Option<Spanned<String>>,
     bell: Option<Spanned<String>>,
     activity: Option<Spanned<String>>,
+    notification: Option<Spanned<String>>,
+    silence: Option<Spanned<String>>,
     timeout: Option<Spanned<i64>>,
+    #[serde(rename = "silence_after")]
+    silence_after: Option<Spanned<i64>>,
 }
 
 /// Reads the table; errors carry the span of what is wrong.
@@ -107,6 +128,8 @@ pub(crate) fn parse(raw: RawHooks) -> Result<Hooks, (std::ops::Range<usize>, Str
         (HookEvent::ClientDetached, raw.client_detached),
         (HookEvent::Bell, raw.bell),
         (HookEvent::Activity, raw.activity),
+        (HookEvent::Notification, raw.notification),
+        (HookEvent::Silence, raw.silence),
     ];
     for (event, command) in written {
         let Some(command) = command else { continue };
@@ -132,6 +155,20 @@ pub(crate) fn parse(raw: RawHooks) -> Result<Hooks, (std::ops::Range<usize>, Str
             }
         };
     }
+    if let Some(t) = raw.silence_after {
+        hooks.silence_after = match u64::try_from(*t.get_ref()) {
+            Ok(n) if (1..=MAX_SILENCE_SECS).contains(&n) => Duration::from_secs(n),
+            _ => {
+                return Err((
+                    t.span(),
+                    format!(
+                        "silence_after is 1 to {MAX_SILENCE_SECS} seconds, not {}",
+                        t.get_ref()
+                    ),
+                ));
+            }
+        };
+    }
     Ok(hooks)
 }
 
@@ -150,6 +187,9 @@ pub fn default_toml() -> String {
     out.push_str(".\n# Example: pane-exited = \"notify-send \\\"pane $TILEWORK_PANE: $TILEWORK_EXIT_CODE\\\"\"\n");
     out.push_str("# A run longer than this many seconds is killed.\n");
     out.push_str(&format!("# timeout = {DEFAULT_HOOK_TIMEOUT_SECS}\n"));
+    out.push_str("# notification gets TILEWORK_NOTIFICATION (the text, sanitized); silence runs\n");
+    out.push_str("# once a pane that printed has been quiet this many seconds.\n");
+    out.push_str(&format!("# silence_after = {DEFAULT_SILENCE_SECS}\n"));
     out
 }
 
