@@ -188,14 +188,7 @@ impl InputRouter {
     /// The focus moved outside of input (`tilework run` opened a pane):
     /// copy mode ends if its pane lost the focus, as after a key.
     pub fn focus_moved(&mut self, ws: &mut Workspace) {
-        if self
-            .ui
-            .copy
-            .pane()
-            .is_some_and(|pane| Some(pane) != ws.focused_id())
-        {
-            self.ui.leave_copy(ws);
-        }
+        self.ui.leave_copy_if_unfocused(ws);
     }
 
     pub fn handle_paste(&mut self, ws: &mut Workspace, text: &str) -> Outcome {

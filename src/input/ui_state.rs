@@ -308,6 +308,18 @@ impl UiState {
         self.copy.enter(ws);
     }
 
+    /// Copy mode ends if its pane lost the focus (after anything that
+    /// may move the focus: a key, a script, a digit over `C-b q`).
+    pub(in crate::input) fn leave_copy_if_unfocused(&mut self, ws: &mut Workspace) {
+        if self
+            .copy
+            .pane()
+            .is_some_and(|pane| Some(pane) != ws.focused_id())
+        {
+            self.leave_copy(ws);
+        }
+    }
+
     pub(in crate::input) fn leave_copy(&mut self, ws: &mut Workspace) {
         self.mode = Mode::Normal;
         self.copy.leave(ws);

@@ -74,13 +74,6 @@ impl Painter {
         self.full = true;
     }
 
-    /// After the terminal was resized (and cleared).
-    pub fn resized(&mut self, area: Rect) {
-        let features = self.features;
-        *self = Self::new(area);
-        self.features = features;
-    }
-
     /// After the terminal or the frame changed size (the terminal was
     /// cleared).
     pub fn refitted(&mut self, fit: Fit) {
@@ -212,7 +205,7 @@ mod tests {
         assert!(p.begin(shape(true)));
         assert!(p.begin(shape(false)), "the frame after an overlay is full");
         assert!(!p.begin(shape(false)));
-        p.resized(Rect::new(0, 0, 12, 4));
+        p.refitted(Fit::new(Rect::new(0, 0, 12, 4), Rect::new(0, 0, 12, 4)));
         assert!(p.begin(shape(false)));
     }
 

@@ -160,6 +160,12 @@ impl<B: FrameSink> App<B> {
         if let Some(host) = self.session.as_mut() {
             host.switch(link, &target.name, target.tab.map(|tab| (tab, target.pane)));
         }
+        self.client_left(link);
+    }
+
+    /// Link `link`'s client was dropped: the layout and the colours
+    /// programs are told follow the terminals that stay.
+    fn client_left(&mut self, link: u64) {
         if self.latest == Some(link) {
             self.latest = self.clients.last().and_then(|c| c.link);
         }
@@ -255,11 +261,7 @@ impl<B: FrameSink> App<B> {
         }
         if self.clients.len() != before {
             self.hooks.fire(HookEvent::ClientDetached, Vec::new());
-            if self.latest == Some(link) {
-                self.latest = self.clients.last().and_then(|c| c.link);
-            }
-            self.fit_layout();
-            self.tell_panes_the_colours();
+            self.client_left(link);
         }
     }
 

@@ -172,13 +172,6 @@ pub(super) fn workspace_action(cx: &mut Cx<'_>, action: Action) -> Outcome {
         cx.ui.notify(why);
         return Outcome::redraw();
     }
-    if cx
-        .ui
-        .copy
-        .pane()
-        .is_some_and(|pane| Some(pane) != cx.ws.focused_id())
-    {
-        cx.ui.leave_copy(cx.ws);
-    }
+    cx.ui.leave_copy_if_unfocused(cx.ws);
     Outcome::redraw_if(changed)
 }

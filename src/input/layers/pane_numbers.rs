@@ -22,14 +22,7 @@ impl Layer for PaneNumbers {
         match pane_for_digit(cx.ws, digit) {
             Some(id) => {
                 cx.ws.focus_pane(id);
-                if cx
-                    .ui
-                    .copy
-                    .pane()
-                    .is_some_and(|pane| Some(pane) != cx.ws.focused_id())
-                {
-                    cx.ui.leave_copy(cx.ws);
-                }
+                cx.ui.leave_copy_if_unfocused(cx.ws);
             }
             None => cx.ui.notify(format!("no pane {digit} in this tab")),
         }

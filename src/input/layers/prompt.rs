@@ -111,14 +111,7 @@ fn before_focus_moves(
     change: impl FnOnce(&mut crate::workspace::Workspace) -> bool,
 ) {
     change(cx.ws);
-    if cx
-        .ui
-        .copy
-        .pane()
-        .is_some_and(|pane| Some(pane) != cx.ws.focused_id())
-    {
-        cx.ui.leave_copy(cx.ws);
-    }
+    cx.ui.leave_copy_if_unfocused(cx.ws);
 }
 
 /// `C-b :`: what the line asks, or why not in the status bar.
