@@ -110,6 +110,12 @@ impl TerminalInput {
     /// The next event, without blocking. What the parser held past its
     /// deadline (a lone ESC) is let go first.
     pub fn next_event(&mut self) -> Option<(Instant, Event)> {
+        // A loop busy with floods may not sleep in poll(2) for a long time
+        // (it always has output left), so it would not learn that keys
+        // came: look (at most every `WAITING_CHECK_INTERVAL`).
+        if self.events.is_empty() && !self.ready.get() {
+            self.keys_waiting();
+        }
         if self.events.is_empty() && self.ready.get() && !self.gone {
             self.read_available();
         }
