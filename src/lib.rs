@@ -9,6 +9,7 @@
 //! - [`workspace`]: tabs, layout trees, focus, saved sessions.
 //! - [`input`]: keymap, modes, the key encoder.
 //! - [`render`]: frames, pane views, status bar, popups, overlays.
+//! - [`graphics`]: pictures in panes (sixel, kitty graphics).
 //! - [`config`]: the config file and profiles.
 //! - [`diag`]: metrics and logs.
 //! - [`session`]: detach and attach: the workspace outlives its terminal.
@@ -21,6 +22,7 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod diag;
+pub mod graphics;
 pub mod input;
 pub mod mailbox;
 pub mod os;
