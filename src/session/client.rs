@@ -428,6 +428,7 @@ pub fn run_attached(
             joining.select = None;
             joining.mode = super::joining::AttachMode::Join;
             let claim = claim::claim_named(&runtime, &to)?;
+            reap_when_gone(child.take());
             return launch_restored(claim, &to, joining);
         }
         match connect(&path) {
@@ -437,7 +438,7 @@ pub fn run_attached(
                 joining.select = select;
                 joining.mode = super::joining::AttachMode::Join;
                 // Its status is no longer this terminal's to report.
-                child = None;
+                reap_when_gone(child.take());
             }
             Err(err) => {
                 fallback.restore_screen();
@@ -580,6 +581,22 @@ fn wait_gone(stream: &UnixStream, child: Option<Child>) {
                 Ok(Some(_)) | Err(_) => return,
                 Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             }
+        }
+    }
+}
+
+/// The workspace this process started, once the terminal has moved to
+/// another: it may run for days, and unwaited it would stay a zombie from
+/// its end until this process exits.
+fn reap_when_gone(child: Option<Child>) {
+    if let Some(mut child) = child {
+        let spawned = std::thread::Builder::new()
+            .name("reap-workspace".into())
+            .spawn(move || {
+                let _ = child.wait();
+            });
+        if let Err(err) = spawned {
+            tracing::warn!("a thread to wait on the workspace left: {err}");
         }
     }
 }
