@@ -106,6 +106,45 @@ fn two_terminals_of_different_sizes_both_show_it_and_both_type() {
     b.assert_terminal_restored();
 }
 
+/// The paste buffers are the workspace's, as tmux's are: what one
+/// terminal copied, another pastes with `C-b ]`.
+#[test]
+fn a_copy_in_one_terminal_is_pasted_from_another() {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", "copies"], 24, 80, &[]);
+    prompt(&a);
+    let mut b = rt.start(&["attach", "copies"], 24, 80, &[]);
+    prompt(&b);
+    a.type_line("echo shared$((6*7))copy");
+    a.wait_for("the echo and a new prompt", |s| {
+        let rows: Vec<String> = s
+            .contents()
+            .lines()
+            .map(|l| l.trim_matches(['│', '┃', ' ']).to_string())
+            .collect();
+        rows.iter()
+            .position(|r| r == "shared42copy")
+            .is_some_and(|at| rows.get(at + 1).is_some_and(|r| r.starts_with('$')))
+    });
+    a.send("\x02[");
+    a.wait_for("copy mode", |s| s.contents().contains("COPY"));
+    a.send("k0v$y");
+    a.wait_for("the copy's notice", |s| {
+        s.contents().contains("copied 12 characters")
+    });
+    b.send("\x02]");
+    b.wait_for("the copy pasted at the prompt", |s| {
+        s.contents().contains("$ shared42copy")
+    });
+    assert!(
+        rt.run(&["buffers", "--session", "copies"])
+            .contains("shared42copy")
+    );
+    rt.kill("copies");
+    a.wait_exit();
+    b.wait_exit();
+}
+
 #[test]
 fn a_read_only_terminal_looks_and_detaches_but_types_nothing() {
     let rt = Runtime::new();

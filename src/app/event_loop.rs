@@ -148,12 +148,14 @@ fn run_workspace(
         let config = opts.config.clone();
         let save_profile = opts.save_profile.clone();
         let events_tx = events_tx.clone();
+        let copies = crate::input::paste_buffers::SharedCopies::default();
         Box::new(move |client| {
             InputRouter::new(
                 config.keymap.clone(),
                 show_fps,
                 search_mailbox(&events_tx, client),
             )
+            .with_paste_buffers(copies.clone())
             .with_session_name(save_profile.clone())
             .with_confirm_close(config.confirm_close)
             .with_repeat_time(config.repeat_time)

@@ -1,56 +1,84 @@
 //! tilework's paste buffers (tmux's): the last [`MAX_BUFFERS`] copies,
 //! newest first. `C-b ]` pastes the newest; `C-b =` opens a chooser over
 //! them (`layers::choose_buffer`); `tilework buffers` lists them.
+//!
+//! As in tmux, the copies are the workspace's: every attached terminal
+//! pastes what any of them copied (each router holds the same
+//! [`SharedCopies`]); only the chooser is a terminal's own.
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// How many copies are kept.
 pub const MAX_BUFFERS: usize = 10;
 
-/// The copies kept, and the chooser when it is open.
+/// The copies themselves, one list for the whole workspace.
+#[derive(Debug, Default, Clone)]
+pub struct SharedCopies(Arc<Mutex<VecDeque<String>>>);
+
+impl SharedCopies {
+    fn list(&self) -> MutexGuard<'_, VecDeque<String>> {
+        // Only the loop's thread takes it, and no step under it can panic
+        // half-way; a poisoned list is still a whole list.
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The copies kept, and this terminal's chooser when it is open.
 #[derive(Debug, Default)]
 pub struct PasteBuffers {
-    list: VecDeque<String>,
+    copies: SharedCopies,
     /// The chooser is open on this buffer.
     choosing: Option<usize>,
 }
 
 impl PasteBuffers {
+    /// Buffers over `copies`, kept with other terminals'.
+    pub fn sharing(copies: SharedCopies) -> Self {
+        Self {
+            copies,
+            choosing: None,
+        }
+    }
+
     /// Keeps `text` as the newest; the oldest beyond [`MAX_BUFFERS`] goes.
     /// The same text copied again moves to the front instead of taking a
     /// second place.
     pub fn push(&mut self, text: &str) {
-        self.list.retain(|kept| kept != text);
-        self.list.push_front(text.to_string());
-        self.list.truncate(MAX_BUFFERS);
+        let mut list = self.copies.list();
+        list.retain(|kept| kept != text);
+        list.push_front(text.to_string());
+        list.truncate(MAX_BUFFERS);
     }
 
     /// The newest copy.
-    pub fn newest(&self) -> Option<&str> {
-        self.list.front().map(String::as_str)
+    pub fn newest(&self) -> Option<String> {
+        self.get(0)
     }
 
     /// Copy `index` (0: the newest).
-    pub fn get(&self, index: usize) -> Option<&str> {
-        self.list.get(index).map(String::as_str)
+    pub fn get(&self, index: usize) -> Option<String> {
+        self.copies.list().get(index).cloned()
     }
 
     /// Every copy, newest first.
-    pub fn iter(&self) -> impl Iterator<Item = &str> {
-        self.list.iter().map(String::as_str)
+    pub fn all(&self) -> Vec<String> {
+        self.copies.list().iter().cloned().collect()
     }
 
     pub fn len(&self) -> usize {
-        self.list.len()
+        self.copies.list().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.copies.list().is_empty()
     }
 
     /// Opens the chooser on the newest; false when nothing was copied.
     pub fn open_chooser(&mut self) -> bool {
-        self.choosing = (!self.list.is_empty()).then_some(0);
+        self.choosing = (!self.is_empty()).then_some(0);
         self.choosing.is_some()
     }
 
@@ -65,7 +93,7 @@ impl PasteBuffers {
 
     /// Moves the chooser by `step`, wrapping around.
     pub fn step(&mut self, step: isize) {
-        let len = self.list.len();
+        let len = self.len();
         if let Some(at) = self.choosing.as_mut()
             && len > 0
         {
@@ -109,11 +137,22 @@ mod tests {
             buffers.push(&format!("copy {n}"));
         }
         assert_eq!(buffers.len(), MAX_BUFFERS);
-        assert_eq!(buffers.newest(), Some("copy 11"));
-        assert_eq!(buffers.get(9), Some("copy 2"));
+        assert_eq!(buffers.newest().as_deref(), Some("copy 11"));
+        assert_eq!(buffers.get(9).as_deref(), Some("copy 2"));
         buffers.push("copy 5");
-        assert_eq!(buffers.newest(), Some("copy 5"));
+        assert_eq!(buffers.newest().as_deref(), Some("copy 5"));
         assert_eq!(buffers.len(), MAX_BUFFERS);
+    }
+
+    #[test]
+    fn terminals_sharing_copies_paste_each_others_but_choose_alone() {
+        let copies = SharedCopies::default();
+        let mut one = PasteBuffers::sharing(copies.clone());
+        let mut two = PasteBuffers::sharing(copies);
+        one.push("from one");
+        assert_eq!(two.newest().as_deref(), Some("from one"));
+        assert!(two.open_chooser());
+        assert_eq!(one.chosen(), None);
     }
 
     #[test]

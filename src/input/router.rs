@@ -111,6 +111,13 @@ impl InputRouter {
         self.read_only
     }
 
+    /// Pastes from, and copies into, `copies`: the workspace's, shared with
+    /// the other terminals' routers.
+    pub fn with_paste_buffers(mut self, copies: crate::input::paste_buffers::SharedCopies) -> Self {
+        self.ui.buffers = crate::input::paste_buffers::PasteBuffers::sharing(copies);
+        self
+    }
+
     pub fn with_session_name(mut self, name: Option<String>) -> Self {
         self.session_name = name;
         self

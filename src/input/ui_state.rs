@@ -202,7 +202,7 @@ impl UiState {
     }
 
     /// tilework's paste buffer: the newest copy.
-    pub fn copy_buffer(&self) -> Option<&str> {
+    pub fn copy_buffer(&self) -> Option<String> {
         self.buffers.newest()
     }
 

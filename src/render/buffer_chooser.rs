@@ -23,6 +23,7 @@ impl Widget for BufferChooser<'_> {
         let chosen = self.buffers.chosen();
         let mut lines: Vec<Line<'_>> = self
             .buffers
+            .all()
             .iter()
             .enumerate()
             .map(|(i, text)| {

@@ -290,17 +290,16 @@ impl<B: FrameSink> App<B> {
     /// The paste buffers, newest first: one line each (`0  5 chars:
     /// hello`), or buffer `print` as it is.
     fn script_buffers(&mut self, print: Option<usize>) -> Reply {
-        // Each terminal keeps its own copies; a script sees those of the
-        // terminal that typed last.
+        // The copies are the workspace's (every router shares them).
         let buffers = self.acting_router().0.ui().buffers();
         if let Some(n) = print {
             return match buffers.get(n) {
-                Some(text) => Reply::Text(text.as_bytes().to_vec()),
+                Some(text) => Reply::Text(text.into_bytes()),
                 None => Reply::error(format!("no paste buffer {n} ({} kept)", buffers.len())),
             };
         }
         let mut out = String::new();
-        for (i, text) in buffers.iter().enumerate() {
+        for (i, text) in buffers.all().iter().enumerate() {
             out.push_str(&format!(
                 "{i}  {}\n",
                 crate::input::paste_buffers::preview(text, 72)

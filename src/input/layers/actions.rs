@@ -84,7 +84,7 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
                 cx.ui.notify("nothing copied yet".into());
             }
         }
-        Action::PasteBuffer => match cx.ui.buffers.newest().map(str::to_string) {
+        Action::PasteBuffer => match cx.ui.buffers.newest() {
             Some(text) => return cx.paste(&text),
             None => cx.ui.notify("nothing copied yet".into()),
         },

@@ -28,7 +28,7 @@ impl Layer for ChooseBuffer {
             _ => None,
         };
         cx.ui.buffers.close_chooser();
-        let text = picked.and_then(|i| cx.ui.buffers.get(i).map(str::to_string));
+        let text = picked.and_then(|i| cx.ui.buffers.get(i));
         let mut out = Outcome::redraw();
         if let Some(text) = text {
             out.merge(cx.paste(&text));

@@ -52,7 +52,7 @@ fn copy_line(h: &mut Harness, text: &str) {
     h.print(id, &format!("{text}\n"));
     h.enter_copy_mode();
     h.type_text("k0v$y");
-    assert_eq!(h.router.ui().copy_buffer(), Some(text));
+    assert_eq!(h.router.ui().copy_buffer().as_deref(), Some(text));
 }
 
 #[test]
