@@ -17,7 +17,8 @@
 //! on demand, a window at a time ([`history_window`] picks the bytes;
 //! [`history_text`] writes all of it out as text), when the pane is
 //! scrolled back ([`scroll_view`]).
-//! A saved history comes back through [`restored`]. [`spawn`] decides what to run; [`process`] is the seam that
+//! A saved history comes back through `restored`.
+//! [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
 //! which the renderer reads. [`screen`] is what the rest of tilework reads
