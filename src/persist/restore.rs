@@ -288,3 +288,54 @@ impl Restored {
         tracing::info!("reopened the saved workspace in {:?}", started.elapsed());
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// A pane's files holding blocks `indices` (8 bytes each, `a`, `b`, …
+    /// by index) and a tail after the last.
+    fn saved(indices: &[u64]) -> (tempfile::TempDir, SavedPane, Vec<u8>) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut segment = Vec::new();
+        let mut output = Vec::new();
+        for &k in indices {
+            let plain = vec![b'a' + k as u8; 8];
+            let packed = lz4_flex::block::compress(&plain);
+            block_file::encode(k, 8, true, &packed, &mut segment);
+            output.extend_from_slice(&plain);
+        }
+        std::fs::write(dir.path().join("r-p1-000000.blk"), segment).unwrap();
+        let mut tail = Vec::new();
+        let next = indices.last().map_or(0, |k| k + 1);
+        block_file::encode(next, 3, false, b"end", &mut tail);
+        std::fs::write(dir.path().join("r-p1.tail"), tail).unwrap();
+        output.extend_from_slice(b"end");
+        let pane = SavedPane {
+            files: Some("r-p1".into()),
+            budget: 1 << 20,
+        };
+        (dir, pane, output)
+    }
+
+    #[test]
+    fn whole_blocks_come_back_compressed_and_a_gap_as_bytes_with_a_note() {
+        let (dir, pane, output) = saved(&[0, 1, 2, 3]);
+        let read = read_saved(dir.path(), &pane);
+        assert!(
+            matches!(&read, SavedOutput::Sealed { block_len: 8, blocks, tail }
+                if blocks.len() == 4 && blocks.iter().all(SealedBlock::is_compressed) && tail == b"end"),
+            "not handed back as blocks"
+        );
+        assert_eq!(read.to_plain(), output);
+
+        let (dir, pane, _) = saved(&[0, 1, 3]);
+        let read = read_saved(dir.path(), &pane);
+        let SavedOutput::Plain(bytes) = read else {
+            panic!("a history with a gap handed back as blocks");
+        };
+        let expected = [&b"aaaaaaaabbbbbbbb"[..], LOST, b"dddddddd", b"end"].concat();
+        assert_eq!(bytes, expected);
+    }
+}
