@@ -7,6 +7,9 @@ bytes it hands to write(2).
 
     scripts/saving-cost.py --tilework target/release/tilework --pairs 10
 
+(the harness from `cargo build --release --example bench-harness`, the file
+from scripts/gen-bigfile.sh; `--harness` and `--file` point elsewhere)
+
 Prints one line per run, then the medians: the workspace process's CPU
 seconds and the flood's seconds (as the harness measures them), the saver
 thread's CPU seconds and MB written. On a shared machine the process's CPU
