@@ -113,8 +113,9 @@ pub enum SessionCommand {
         name: String,
     },
     /// Attach this terminal to a running workspace (the only one if no
-    /// name is given). Terminals attached already stay attached: all show
-    /// it and type into it.
+    /// name is given; when none runs, the only saved one comes back).
+    /// Terminals attached already stay attached: all show it and type
+    /// into it.
     #[command(visible_alias = "a")]
     Attach {
         /// The workspace's name, as `tilework ls` shows it.

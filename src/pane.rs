@@ -17,6 +17,7 @@
 //! on demand, a window at a time ([`history_window`] picks the bytes;
 //! [`history_text`] writes all of it out as text), when the pane is
 //! scrolled back ([`scroll_view`]).
+//! A saved history comes back through `restored`.
 //! [`spawn`] decides what to run; [`process`] is the seam that
 //! starts it (a PTY, or a fake in tests); [`children`] ends every child on
 //! every exit path. [`damage`] is the pane's one record of what changed,
@@ -50,6 +51,7 @@ pub mod pty;
 pub mod reader_gate;
 pub mod reflow;
 pub mod rep_bound;
+mod restored;
 pub mod rewrap;
 pub mod ring_block;
 pub mod screen;

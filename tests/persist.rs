@@ -497,3 +497,85 @@ fn a_failing_disk_stops_saving_with_a_notice_and_the_workspace_carries_on() {
     a.type_line("echo still-$((6*7))");
     a.wait_for_text("still-42");
 }
+
+#[test]
+fn attach_without_a_name_brings_back_the_only_saved_workspace() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "lone"], None);
+    a.wait_for_text("$ ");
+    a.type_line("echo lone-$((6*7))");
+    a.wait_for_text("lone-42");
+    let saved = home.saved("lone");
+    common::wait_until("the output to be saved", || {
+        saved_histories(&saved)
+            .first()
+            .is_some_and(|h| contains(h, "lone-42\r\n"))
+    });
+    crash_and_reboot(&mut a);
+    let b = home.start(&["attach"], Some(&a));
+    b.wait_for_text("restored from");
+    b.wait_for_text("lone-42");
+    let row = home.ls_row(&a, "lone").expect("lone listed");
+    assert!(row.contains("attached"), "{row}");
+    drop(b);
+
+    // Two saved and none running: it names them rather than pick one.
+    let home = Home::new("");
+    let mut crashed = Vec::new();
+    for name in ["one", "two"] {
+        let mut tw = home.start(&["--session", name], None);
+        tw.wait_for_text("$ ");
+        common::wait_until("the workspace to be saved", || {
+            home.saved(name).join("manifest.json").exists()
+        });
+        crash_and_reboot(&mut tw);
+        crashed.push(tw);
+    }
+    let mut c = home.start(&["attach"], Some(&crashed[0]));
+    c.wait_for_text("2 are saved (one, two)");
+    assert_ne!(c.wait_exit().exit_code(), 0);
+}
+
+#[test]
+fn a_renamed_workspace_comes_back_under_its_new_name_after_a_crash() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "before"], None);
+    a.wait_for_text("$ ");
+    a.type_line("echo named-$((6*7))");
+    a.wait_for_text("named-42");
+    common::wait_until("the output to be saved", || {
+        saved_histories(&home.saved("before"))
+            .first()
+            .is_some_and(|h| contains(h, "named-42\r\n"))
+    });
+    // A saved workspace's name is refused.
+    let taken = home.saved("taken");
+    std::fs::create_dir_all(&taken).unwrap();
+    std::fs::write(taken.join("manifest.json"), "{}").unwrap();
+    a.send("\x02$");
+    a.wait_for_text("before");
+    a.send("\x15taken\r");
+    a.wait_for_text("not renamed: a workspace named taken is saved");
+    // The prompt offers the current name; C-u clears it.
+    a.send("\x02$");
+    a.send("\x15after\r");
+    a.wait_for_text("workspace renamed to after");
+    a.type_line("echo moved-$((6*8))");
+    a.wait_for_text("moved-48");
+    common::wait_until("the saved directory to follow, and go on saving", || {
+        !home.saved("before").exists()
+            && saved_histories(&home.saved("after"))
+                .first()
+                .is_some_and(|h| contains(h, "named-42\r\n") && contains(h, "moved-48\r\n"))
+    });
+    crash_and_reboot(&mut a);
+    let row = home.ls_row(&a, "after").expect("after listed");
+    assert!(row.contains("saved"), "{row}");
+    assert!(home.ls_row(&a, "before").is_none());
+    let b = home.start(&["attach", "after"], Some(&a));
+    b.wait_for_text("restored from");
+    b.wait_for_text("moved-48");
+    let row = home.ls_row(&a, "after").expect("after listed");
+    assert!(row.contains("attached"), "{row}");
+    drop(b);
+}

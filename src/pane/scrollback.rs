@@ -225,6 +225,35 @@ impl ByteRing {
         self.sealed.get(i).cloned()
     }
 
+    /// Takes over blocks sealed by an earlier run (a saved history read
+    /// back, see `persist::restore`), oldest first, each `block_len` bytes
+    /// of output as stored, then `tail` (less than a block): held as they
+    /// are, never decompressed and compressed again. Only into an empty
+    /// ring with blocks of that size (false otherwise, nothing changed);
+    /// the newest `budget` bytes of them are kept.
+    pub fn adopt(&mut self, block_len: usize, blocks: Vec<SealedBlock>, tail: &[u8]) -> bool {
+        if self.end != 0 || block_len != self.block || tail.len() >= self.block {
+            return false;
+        }
+        let block = self.block_len();
+        let count = blocks.len() as u64;
+        let end = count * block + tail.len() as u64;
+        let start = end.saturating_sub(self.budget as u64);
+        // A block is at most the budget, so the tail is kept whole.
+        let first_kept = (start / block).min(count);
+        self.sealed = blocks
+            .into_iter()
+            .skip(usize::try_from(first_kept).unwrap_or(usize::MAX))
+            .collect();
+        self.first_block = first_kept;
+        self.tail.clear();
+        self.tail.reserve_exact(self.block);
+        self.tail.extend_from_slice(tail);
+        self.start = start;
+        self.end = end;
+        true
+    }
+
     /// The plain bytes after the sealed blocks (the block being filled).
     pub fn tail(&self) -> &[u8] {
         &self.tail
@@ -331,6 +360,33 @@ mod tests {
 
     fn held(ring: &ByteRing) -> Vec<u8> {
         ring.copy_range(0, ring.end())
+    }
+
+    #[test]
+    fn adopted_blocks_read_back_as_pushed_ones_within_the_budget() {
+        let text: Vec<u8> = (0..200u8).map(|i| b'a' + i % 26).collect();
+        let mut pushed = ByteRing::with_layout(48, 16, Packing::Lz4);
+        pushed.push(&text);
+        // Sealed as another run would have: every whole block, then the tail.
+        let mut blocks = Vec::new();
+        for chunk in text.chunks(16).filter(|c| c.len() == 16) {
+            blocks.push(SealedBlock::seal(&mut chunk.to_vec(), Packing::Lz4));
+        }
+        let tail = &text[text.len() / 16 * 16..];
+        let mut adopted = ByteRing::with_layout(48, 16, Packing::Lz4);
+        assert!(adopted.adopt(16, blocks.clone(), tail));
+        assert_eq!(
+            (adopted.start(), adopted.end()),
+            (pushed.start(), pushed.end())
+        );
+        assert_eq!(adopted.sealed_end(), pushed.sealed_end());
+        assert_eq!(held(&adopted), held(&pushed));
+        adopted.push(b"more");
+        pushed.push(b"more");
+        assert_eq!(held(&adopted), held(&pushed));
+        // Not into a ring that holds output, nor with blocks of another size.
+        assert!(!adopted.adopt(16, blocks.clone(), b""));
+        assert!(!ByteRing::with_layout(48, 8, Packing::Lz4).adopt(16, blocks, b""));
     }
 
     #[test]

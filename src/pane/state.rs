@@ -725,6 +725,11 @@ impl Pane {
     /// the old program, never to this one.
     pub fn restore_history(&mut self, saved: &[u8], marker: &[u8]) {
         self.ring.push(saved);
+        self.show_restored(marker);
+    }
+
+    /// The restored history in the ring goes on screen, then `marker`.
+    pub(super) fn show_restored(&mut self, marker: &[u8]) {
         if !self.replay_ring() {
             self.ring = ByteRing::new(self.ring.budget());
         }

@@ -5,8 +5,12 @@
 //! record's magic); everything else reads back.
 //!
 //! Record: `TWB1`, block index (u64 LE), bytes of output (u32), bytes
-//! stored (u32), packing (0 plain, 1 LZ4), CRC-32 of the 25 bytes before
+//! stored (u32), packing (0 plain, 1 LZ4), CRC-32 of the 21 bytes before
 //! it and the stored bytes (u32), the stored bytes.
+
+use std::sync::Arc;
+
+use crate::pane::ring_block::SealedBlock;
 
 /// Each record starts with these bytes.
 pub const MAGIC: [u8; 4] = *b"TWB1";
@@ -34,21 +38,88 @@ pub fn encode(index: u64, plain_len: usize, packed: bool, stored: &[u8], out: &m
             .to_le_bytes(),
     );
     out.push(u8::from(packed));
-    let crc = crc32(crc32(!0, &out[start..]), stored);
-    out.extend_from_slice(&(!crc).to_le_bytes());
+    let crc = crc32(&[&out[start..], stored]);
+    out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(stored);
+}
+
+/// A block read back as it was stored (still compressed when it was).
+pub struct StoredBlock {
+    pub index: u64,
+    /// Bytes of output it holds.
+    pub plain_len: usize,
+    pub block: SealedBlock,
 }
 
 /// Every block in `bytes` that reads back whole, in file order, and how
 /// many damaged or cut records were skipped.
 pub fn decode_all(bytes: &[u8]) -> (Vec<Block>, usize) {
-    let mut blocks = Vec::new();
+    let (records, mut skipped) = records(bytes);
+    let blocks = records
+        .into_iter()
+        .filter_map(|record| {
+            let block = record.plain();
+            skipped += usize::from(block.is_none());
+            block
+        })
+        .collect();
+    (blocks, skipped)
+}
+
+/// Every block in `bytes` whose checksum holds, as stored: the ring can
+/// take compressed blocks over as they are (see `ByteRing::adopt`). And
+/// how many damaged or cut records were skipped.
+pub fn decode_all_stored(bytes: &[u8]) -> (Vec<StoredBlock>, usize) {
+    let (records, skipped) = records(bytes);
+    let blocks = records
+        .into_iter()
+        .map(|record| StoredBlock {
+            index: record.index,
+            plain_len: record.plain_len,
+            block: if record.packed {
+                SealedBlock::Lz4(Arc::from(record.stored))
+            } else {
+                SealedBlock::Plain(Arc::new(record.stored.to_vec()))
+            },
+        })
+        .collect();
+    (blocks, skipped)
+}
+
+/// One record whose checksum holds.
+struct Record<'a> {
+    index: u64,
+    plain_len: usize,
+    packed: bool,
+    stored: &'a [u8],
+}
+
+impl Record<'_> {
+    /// Its output, unless it does not decompress to the length it says.
+    fn plain(&self) -> Option<Block> {
+        let plain = if self.packed {
+            let mut plain = vec![0; self.plain_len];
+            let n = lz4_flex::block::decompress_into(self.stored, &mut plain).ok()?;
+            plain.truncate(n);
+            plain
+        } else {
+            self.stored.to_vec()
+        };
+        (plain.len() == self.plain_len).then_some(Block {
+            index: self.index,
+            plain,
+        })
+    }
+}
+
+fn records(bytes: &[u8]) -> (Vec<Record<'_>>, usize) {
+    let mut records = Vec::new();
     let mut skipped = 0;
     let mut at = 0;
     while at < bytes.len() {
         match decode_one(&bytes[at..]) {
-            Some((block, len)) => {
-                blocks.push(block);
+            Some((record, len)) => {
+                records.push(record);
                 at += len;
             }
             None => {
@@ -61,10 +132,10 @@ pub fn decode_all(bytes: &[u8]) -> (Vec<Block>, usize) {
             }
         }
     }
-    (blocks, skipped)
+    (records, skipped)
 }
 
-fn decode_one(bytes: &[u8]) -> Option<(Block, usize)> {
+fn decode_one(bytes: &[u8]) -> Option<(Record<'_>, usize)> {
     let header = bytes.get(..HEADER)?;
     if header[..4] != MAGIC {
         return None;
@@ -78,53 +149,31 @@ fn decode_one(bytes: &[u8]) -> Option<(Block, usize)> {
         1 => true,
         _ => return None,
     };
-    if plain_len > MAX_BLOCK || stored_len > MAX_BLOCK {
+    if plain_len > MAX_BLOCK || stored_len > MAX_BLOCK || (!packed && plain_len != stored_len) {
         return None;
     }
     let end = HEADER + usize::try_from(stored_len).ok()?;
     let stored = bytes.get(HEADER..end)?;
-    let crc = !crc32(crc32(!0, &header[..21]), stored);
+    let crc = crc32(&[&header[..21], stored]);
     if crc != u32_at(21)? {
         return None;
     }
-    let plain_len = usize::try_from(plain_len).ok()?;
-    let plain = if packed {
-        let mut plain = vec![0; plain_len];
-        let n = lz4_flex::block::decompress_into(stored, &mut plain).ok()?;
-        plain.truncate(n);
-        plain
-    } else {
-        stored.to_vec()
+    let record = Record {
+        index,
+        plain_len: usize::try_from(plain_len).ok()?,
+        packed,
+        stored,
     };
-    (plain.len() == plain_len).then_some((Block { index, plain }, end))
+    Some((record, end))
 }
 
-const CRC_TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        table[i] = c;
-        i += 1;
+/// CRC-32 (IEEE) of the concatenated `parts`.
+fn crc32(parts: &[&[u8]]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    for part in parts {
+        hasher.update(part);
     }
-    table
-};
-
-/// CRC-32 (IEEE) carried on over `bytes`; start with `!0`, finish with `!`.
-fn crc32(mut crc: u32, bytes: &[u8]) -> u32 {
-    for &b in bytes {
-        crc = CRC_TABLE[((crc ^ u32::from(b)) & 0xff) as usize] ^ (crc >> 8);
-    }
-    crc
+    hasher.finalize()
 }
 
 #[cfg(test)]
@@ -145,7 +194,7 @@ mod tests {
 
     #[test]
     fn the_checksum_is_the_standard_crc32() {
-        assert_eq!(!crc32(!0, b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(&[b"1234", b"56789"]), 0xCBF4_3926);
     }
 
     #[test]

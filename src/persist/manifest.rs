@@ -98,3 +98,22 @@ pub fn saved_list(disk: bool) -> Vec<SavedInfo> {
     list.sort_by(|a, b| a.name.cmp(&b.name));
     list
 }
+
+/// The saved workspace `tilework attach` takes without a name when none
+/// runs: the only one saved. None when none is; an error naming them when
+/// several are.
+pub fn the_only_saved() -> Result<Option<String>> {
+    let mut saved = saved_list(false);
+    match saved.len() {
+        0 => Ok(None),
+        1 => Ok(saved.pop().map(|s| s.name)),
+        n => {
+            let names: Vec<&str> = saved.iter().map(|s| s.name.as_str()).collect();
+            anyhow::bail!(
+                "no workspace is running and {n} are saved ({}): say which, \
+                 `tilework attach NAME`",
+                names.join(", ")
+            )
+        }
+    }
+}

@@ -147,6 +147,31 @@ pub fn disk_use(dir: &Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// Moves a workspace's saved directory `from` to the name `name` (`C-b $`).
+/// Refused when a saved workspace has that name; a directory there that
+/// holds no manifest (nothing that could come back) is replaced.
+pub fn rename_workspace_dir(from: &Path, name: &str) -> Result<PathBuf> {
+    let to = workspace_dir(name)?;
+    move_dir(from, &to)?;
+    Ok(to)
+}
+
+fn move_dir(from: &Path, to: &Path) -> Result<()> {
+    match fs::symlink_metadata(to) {
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Err(err) => return Err(err).with_context(|| format!("checking {}", to.display())),
+        Ok(meta) if meta.is_dir() && to.join(MANIFEST).exists() => {
+            bail!("{} holds a saved workspace", to.display())
+        }
+        // A link planted there is removed itself, never followed.
+        Ok(meta) if !meta.is_dir() => {
+            fs::remove_file(to).with_context(|| format!("deleting {}", to.display()))?
+        }
+        Ok(_) => fs::remove_dir_all(to).with_context(|| format!("deleting {}", to.display()))?,
+    }
+    fs::rename(from, to).with_context(|| format!("renaming {} to {}", from.display(), to.display()))
+}
+
 /// Deletes saved workspace `name`. Returns whether there was one.
 pub fn forget(name: &str) -> Result<bool> {
     let dir = workspace_dir(name)?;
@@ -172,6 +197,25 @@ mod tests {
             assert!(check_name(bad).is_err(), "{bad:?}");
         }
         assert!(check_name("dev-2.old").is_ok());
+    }
+
+    #[test]
+    fn a_moved_directory_keeps_its_files_and_never_replaces_a_saved_one() {
+        let root = tempfile::tempdir().unwrap();
+        let (from, to) = (root.path().join("old"), root.path().join("new"));
+        ensure_private_dir(&from).unwrap();
+        write_atomically(&from.join(MANIFEST), b"{}").unwrap();
+        move_dir(&from, &to).unwrap();
+        assert!(!from.exists());
+        assert_eq!(read(&to.join(MANIFEST)).unwrap(), b"{}");
+        // A saved one of that name stays; a leftover without one goes.
+        ensure_private_dir(&from).unwrap();
+        assert!(move_dir(&from, &to).is_err());
+        assert!(from.exists() && to.join(MANIFEST).exists());
+        let leftover = root.path().join("leftover");
+        ensure_private_dir(&leftover).unwrap();
+        move_dir(&from, &leftover).unwrap();
+        assert!(!from.exists() && leftover.exists());
     }
 
     #[test]

@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 
 use crate::config::profile::{self, LayoutSpec, PaneSpec, Profile, StartMode};
 use crate::config::saving::Saving;
+use crate::pane::ring_block::SealedBlock;
 use crate::persist::block_file;
 use crate::persist::manifest::{Manifest, SavedPane};
 use crate::persist::place;
@@ -21,7 +22,7 @@ use crate::workspace::Workspace;
 pub struct Restored {
     pub profile: Profile,
     /// Each pane's history in the profile's order (empty when not saved).
-    pub histories: Vec<Vec<u8>>,
+    pub histories: Vec<SavedOutput>,
     /// When it was saved last, in seconds since the epoch.
     pub saved_at: i64,
     pub active_tab: usize,
@@ -49,14 +50,14 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
             pane.start = StartMode::Auto;
         }
     }
-    let histories: Vec<Vec<u8>> = manifest
+    let histories: Vec<SavedOutput> = manifest
         .panes
         .iter()
-        .map(|pane| read_history(&dir, pane))
+        .map(|pane| read_saved(&dir, pane))
         .collect();
     tracing::info!(
         panes = histories.len(),
-        bytes = histories.iter().map(Vec::len).sum::<usize>(),
+        bytes = histories.iter().map(SavedOutput::len).sum::<usize>(),
         "read saved workspace {name} in {:?}",
         started.elapsed()
     );
@@ -92,11 +93,67 @@ fn profile_panes(profile: &mut Profile) -> Vec<&mut PaneSpec> {
 /// Said in place of a block that could not be read.
 const LOST: &[u8] = b"\r\n\x1b[m[tilework: some of this pane's history could not be read]\r\n";
 
+/// A pane's saved output as read back.
+pub enum SavedOutput {
+    /// Whole blocks as they were stored (compressed), one after the other,
+    /// oldest first, each `block_len` bytes of output; then the tail.
+    Sealed {
+        block_len: usize,
+        blocks: Vec<SealedBlock>,
+        tail: Vec<u8>,
+    },
+    /// The output as bytes, with a note where blocks were lost.
+    Plain(Vec<u8>),
+}
+
+impl SavedOutput {
+    /// The output as bytes.
+    pub fn to_plain(&self) -> Vec<u8> {
+        match self {
+            Self::Plain(bytes) => bytes.clone(),
+            Self::Sealed {
+                block_len,
+                blocks,
+                tail,
+            } => {
+                let mut out = Vec::with_capacity(blocks.len() * block_len + tail.len());
+                let mut scratch = Vec::new();
+                for block in blocks {
+                    block.read(*block_len, &mut scratch, |b| out.extend_from_slice(b));
+                }
+                out.extend_from_slice(tail);
+                out
+            }
+        }
+    }
+
+    /// Bytes of output it holds.
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Plain(bytes) => bytes.len(),
+            Self::Sealed {
+                block_len,
+                blocks,
+                tail,
+            } => blocks.len() * block_len + tail.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// A pane's saved output: the newest run of blocks within its budget, a
 /// note in place of any that are missing, then the tail.
 pub fn read_history(dir: &Path, pane: &SavedPane) -> Vec<u8> {
+    read_saved(dir, pane).to_plain()
+}
+
+/// As [`read_history`], the blocks left compressed when none is missing.
+pub fn read_saved(dir: &Path, pane: &SavedPane) -> SavedOutput {
     let Some(prefix) = &pane.files else {
-        return Vec::new();
+        return SavedOutput::Plain(Vec::new());
     };
     let mut segments: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .map(|entries| {
@@ -122,16 +179,16 @@ pub fn read_history(dir: &Path, pane: &SavedPane) -> Vec<u8> {
                 continue;
             }
         };
-        let (read, skipped) = block_file::decode_all(&bytes);
+        let (read, skipped) = block_file::decode_all_stored(&bytes);
         if skipped > 0 {
             tracing::warn!(
                 "{}: {skipped} damaged or cut records skipped",
                 path.display()
             );
         }
-        for block in read {
-            block_len = block_len.max(block.plain.len());
-            blocks.insert(block.index, block.plain);
+        for stored in read {
+            block_len = block_len.max(stored.plain_len);
+            blocks.insert(stored.index, stored);
         }
     }
     let tail = place::read(&dir.join(format!("{prefix}.tail")))
@@ -139,31 +196,52 @@ pub fn read_history(dir: &Path, pane: &SavedPane) -> Vec<u8> {
         .and_then(|bytes| block_file::decode_all(&bytes).0.into_iter().next());
     let newest = blocks.keys().next_back().copied();
     let budget_blocks = pane.budget.div_ceil(block_len.max(1) as u64).max(1);
+    let Some(newest) = newest else {
+        return SavedOutput::Plain(tail.map(|t| t.plain).unwrap_or_default());
+    };
+    let oldest = newest.saturating_sub(budget_blocks - 1);
+    let first = blocks.range(oldest..).next().map_or(newest, |(k, _)| *k);
+    // Older than the blocks (left by a kill between writes): not used.
+    let tail = tail.filter(|tail| {
+        let newer = tail.index > newest;
+        if !newer {
+            tracing::debug!("{prefix}: the saved tail is older than its blocks");
+        }
+        newer
+    });
+    let whole = (first..=newest).all(|k| blocks.get(&k).is_some_and(|b| b.plain_len == block_len))
+        && tail
+            .as_ref()
+            .is_none_or(|t| t.index == newest + 1 && t.plain.len() < block_len);
+    if whole {
+        return SavedOutput::Sealed {
+            block_len,
+            blocks: (first..=newest)
+                .filter_map(|k| blocks.remove(&k).map(|b| b.block))
+                .collect(),
+            tail: tail.map(|t| t.plain).unwrap_or_default(),
+        };
+    }
     let mut out = Vec::new();
-    if let Some(newest) = newest {
-        let oldest = newest.saturating_sub(budget_blocks - 1);
-        let first = blocks.range(oldest..).next().map_or(newest, |(k, _)| *k);
-        for k in first..=newest {
-            match blocks.get(&k) {
-                Some(plain) => out.extend_from_slice(plain),
-                None => out.extend_from_slice(LOST),
+    let mut scratch = Vec::new();
+    for k in first..=newest {
+        match blocks.get(&k) {
+            Some(stored) => {
+                stored
+                    .block
+                    .read(stored.plain_len, &mut scratch, |b| out.extend_from_slice(b));
             }
+            None => out.extend_from_slice(LOST),
         }
     }
     if let Some(tail) = tail {
-        match newest {
-            Some(newest) if tail.index == newest + 1 => out.extend_from_slice(&tail.plain),
-            // Blocks before it were lost (a cut or damaged file).
-            Some(newest) if tail.index > newest + 1 => {
-                out.extend_from_slice(LOST);
-                out.extend_from_slice(&tail.plain);
-            }
-            None => out.extend_from_slice(&tail.plain),
-            // Older than the blocks (left by a kill between writes).
-            _ => tracing::debug!("{prefix}: the saved tail is older than its blocks"),
+        // Blocks before it were lost (a cut or damaged file).
+        if tail.index > newest + 1 {
+            out.extend_from_slice(LOST);
         }
+        out.extend_from_slice(&tail.plain);
     }
-    out
+    SavedOutput::Plain(out)
 }
 
 /// The line between the saved history and the new output.
@@ -186,8 +264,19 @@ impl Restored {
         ws.open_profile(&self.profile);
         let marker = marker(self.saved_at);
         for (id, history) in panes_in_order(ws).into_iter().zip(&self.histories) {
-            if let Some(pane) = ws.pane_mut(id) {
-                pane.restore_history(history, &marker);
+            let Some(pane) = ws.pane_mut(id) else {
+                continue;
+            };
+            let taken = match history {
+                SavedOutput::Sealed {
+                    block_len,
+                    blocks,
+                    tail,
+                } => pane.restore_sealed_history(*block_len, blocks.clone(), tail, &marker),
+                SavedOutput::Plain(_) => false,
+            };
+            if !taken {
+                pane.restore_history(&history.to_plain(), &marker);
             }
         }
         for &tab in &self.zoomed_tabs {
@@ -197,5 +286,56 @@ impl Restored {
         }
         ws.select_tab(self.active_tab);
         tracing::info!("reopened the saved workspace in {:?}", started.elapsed());
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// A pane's files holding blocks `indices` (8 bytes each, `a`, `b`, …
+    /// by index) and a tail after the last.
+    fn saved(indices: &[u64]) -> (tempfile::TempDir, SavedPane, Vec<u8>) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut segment = Vec::new();
+        let mut output = Vec::new();
+        for &k in indices {
+            let plain = vec![b'a' + k as u8; 8];
+            let packed = lz4_flex::block::compress(&plain);
+            block_file::encode(k, 8, true, &packed, &mut segment);
+            output.extend_from_slice(&plain);
+        }
+        std::fs::write(dir.path().join("r-p1-000000.blk"), segment).unwrap();
+        let mut tail = Vec::new();
+        let next = indices.last().map_or(0, |k| k + 1);
+        block_file::encode(next, 3, false, b"end", &mut tail);
+        std::fs::write(dir.path().join("r-p1.tail"), tail).unwrap();
+        output.extend_from_slice(b"end");
+        let pane = SavedPane {
+            files: Some("r-p1".into()),
+            budget: 1 << 20,
+        };
+        (dir, pane, output)
+    }
+
+    #[test]
+    fn whole_blocks_come_back_compressed_and_a_gap_as_bytes_with_a_note() {
+        let (dir, pane, output) = saved(&[0, 1, 2, 3]);
+        let read = read_saved(dir.path(), &pane);
+        assert!(
+            matches!(&read, SavedOutput::Sealed { block_len: 8, blocks, tail }
+                if blocks.len() == 4 && blocks.iter().all(SealedBlock::is_compressed) && tail == b"end"),
+            "not handed back as blocks"
+        );
+        assert_eq!(read.to_plain(), output);
+
+        let (dir, pane, _) = saved(&[0, 1, 3]);
+        let read = read_saved(dir.path(), &pane);
+        let SavedOutput::Plain(bytes) = read else {
+            panic!("a history with a gap handed back as blocks");
+        };
+        let expected = [&b"aaaaaaaabbbbbbbb"[..], LOST, b"dddddddd", b"end"].concat();
+        assert_eq!(bytes, expected);
     }
 }

@@ -38,6 +38,9 @@ pub enum Message {
         blocks: Vec<(u64, SealedBlock)>,
     },
     Snapshot(Snapshot),
+    /// The workspace was renamed (`C-b $`): its directory follows, so a
+    /// crash after it comes back under the new name.
+    Rename(String),
     /// The workspace ends: forget it, or keep what was written; then say
     /// so on `done`.
     Finish {
@@ -125,13 +128,21 @@ impl Saver {
                 let _ = done.send(());
                 return;
             }
-            if self.stopped || self.dropping.load(Ordering::Relaxed) {
+            if self.dropping.load(Ordering::Relaxed) {
+                continue;
+            }
+            // Even when saving stopped: what was saved goes by the new name.
+            if let Message::Rename(name) = &message {
+                self.rename(name);
+                continue;
+            }
+            if self.stopped {
                 continue;
             }
             let written = match message {
                 Message::Blocks { pane, blocks } => self.append(pane, &blocks),
                 Message::Snapshot(snapshot) => self.snapshot(snapshot),
-                Message::Finish { .. } => Ok(()),
+                Message::Rename(_) | Message::Finish { .. } => Ok(()),
             };
             if let Err(err) = written {
                 self.stop(&err);
@@ -152,6 +163,28 @@ impl Saver {
         );
         self.problems
             .post(format!("workspace no longer saved: {why}"));
+    }
+
+    fn rename(&mut self, name: &str) {
+        match place::rename_workspace_dir(&self.dir, name) {
+            Ok(dir) => {
+                // Open files moved with it; the paths kept for deleting
+                // old segments follow.
+                for files in self.panes.values_mut() {
+                    for (path, _) in &mut files.segments {
+                        if let Some(file) = path.file_name() {
+                            *path = dir.join(file);
+                        }
+                    }
+                }
+                self.dir = dir;
+            }
+            Err(err) => {
+                tracing::warn!("renaming the saved workspace: {err:#}");
+                self.problems
+                    .post(format!("saved workspace not renamed: {err:#}"));
+            }
+        }
     }
 
     fn finish(&mut self, forget: bool) {

@@ -51,6 +51,8 @@ pub struct Tap {
     saver: Option<std::thread::JoinHandle<()>>,
     /// Tells the saver to drop what is queued (see `Saver::dropping`).
     dropping: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// A new name not yet handed to the saver (the channel was full).
+    renaming: Option<String>,
 }
 
 impl Tap {
@@ -83,6 +85,7 @@ impl Tap {
             changed: None,
             saver: Some(handle),
             dropping,
+            renaming: None,
         })
     }
 
@@ -95,6 +98,7 @@ impl Tap {
     /// One turn of the loop: hands new sealed blocks over, arms or takes
     /// the snapshot.
     pub fn turn(&mut self, ws: &Workspace, frames: u64, now: Instant) {
+        self.hand_rename();
         let output: u64 = ws.panes().map(|p| p.history_ring().end()).sum();
         let seen = (frames, output, ws.panes().count());
         if seen != self.seen {
@@ -109,6 +113,27 @@ impl Tap {
                 // The saver is behind: try again later.
                 self.changed = Some((now, now + SNAPSHOT_DELAY));
             }
+        }
+    }
+
+    /// The workspace is called `name` from now on (`C-b $`): the saved
+    /// directory is renamed by the saver, in order with what it writes.
+    pub fn rename(&mut self, name: &str) {
+        self.name = name.to_string();
+        self.renaming = Some(name.to_string());
+        self.hand_rename();
+        // The manifest's layout names the workspace too: saved again soon.
+        self.layout = Default::default();
+        let now = Instant::now();
+        self.changed.get_or_insert((now, now));
+    }
+
+    fn hand_rename(&mut self) {
+        if let Some(name) = self.renaming.take()
+            && let Err(TrySendError::Full(Message::Rename(name))) =
+                self.tx.try_send(Message::Rename(name))
+        {
+            self.renaming = Some(name);
         }
     }
 
@@ -203,6 +228,11 @@ impl Tap {
     pub fn finish(mut self, ws: &Workspace, code: i32) {
         let forget = code < 128 && !self.keep_on_quit;
         let wait = Duration::from_millis(500);
+        if let Some(name) = self.renaming.take()
+            && !forget
+        {
+            let _ = self.tx.send_timeout(Message::Rename(name), wait);
+        }
         if forget {
             self.dropping
                 .store(true, std::sync::atomic::Ordering::Relaxed);

@@ -280,7 +280,16 @@ pub fn attach(name: Option<&str>, joining: Joining) -> Result<i32> {
                 }
             }
         }
-        None => pick_to_attach(live_sessions(&dir)?)?,
+        None => {
+            let live = live_sessions(&dir)?;
+            // None running: a lone saved one comes back (after a reboot).
+            if live.is_empty()
+                && let Some(name) = crate::persist::manifest::the_only_saved()?
+            {
+                return launch_restored(claim::claim_named(&dir, &name)?, &name, joining);
+            }
+            pick_to_attach(live)?
+        }
     };
     // Panes get TILEWORK=<the workspace's pid>: a terminal inside the
     // workspace would be drawn into itself, forever.

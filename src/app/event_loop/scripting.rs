@@ -115,10 +115,18 @@ impl<B: FrameSink> App<B> {
         let spawned = std::thread::Builder::new()
             .name("rename".into())
             .spawn(move || {
-                let renamed = crate::session::dir::runtime_dir()
-                    .and_then(|dir| crate::session::claim::rename(&dir, &old, &name))
-                    .map(|path| (name, path))
-                    .map_err(|err| format!("{err:#}"));
+                // A saved workspace's name is taken too: a crash would
+                // bring two back under one name.
+                let renamed = if crate::persist::is_saved(&name) {
+                    Err(format!(
+                        "a workspace named {name} is saved (tilework forget {name} deletes it)"
+                    ))
+                } else {
+                    crate::session::dir::runtime_dir()
+                        .and_then(|dir| crate::session::claim::rename(&dir, &old, &name))
+                        .map(|path| (name, path))
+                        .map_err(|err| format!("{err:#}"))
+                };
                 mailbox.post(renamed);
             });
         if let Err(err) = spawned {
@@ -137,6 +145,9 @@ impl<B: FrameSink> App<B> {
             Ok((name, path)) => {
                 if let Some(host) = self.session.as_mut() {
                     host.renamed(name.clone(), path);
+                }
+                if let Some(persist) = self.persist.as_mut() {
+                    persist.rename(&name);
                 }
                 for c in &mut self.clients {
                     c.router.set_workspace_name(Some(name.clone()));
