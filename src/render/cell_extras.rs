@@ -103,7 +103,7 @@ pub fn draw<'a, B: Backend>(
         run.clear();
         while let Some((x, y, cell)) = cells.next_if(|(_, _, c)| marker_of(c) == Some(id)) {
             let mut cell = cell.clone();
-            let text = cell_extras::split(cell.symbol()).0.to_owned();
+            let text = cell_extras::split(cell.symbol()).0.into_owned();
             cell.set_symbol(&text);
             run.push((x, y, cell));
         }

@@ -97,9 +97,9 @@ fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
     target.modifier = cell_modifier(&style);
     match frame_marker(&style, extra) {
         None => {
-            target.set_symbol(symbol_for(text));
+            target.set_symbol(symbol_for(&text));
         }
-        Some(marker) => paint_marked(target, symbol_for(text), marker),
+        Some(marker) => paint_marked(target, symbol_for(&text), marker),
     }
 }
 
