@@ -145,6 +145,16 @@ impl<'a> CellView<'a> {
         cell_extras::split(self.cell.contents()).0
     }
 
+    /// The text and vt100's style of a cell that holds no marker, told by
+    /// the text's length or one look for a byte common text never has: the
+    /// renderer's common path, with nothing copied or looked up. `None`:
+    /// ask [`Self::text_and_style`].
+    #[inline(always)]
+    pub fn unmarked(self) -> Option<(&'a str, CellStyle)> {
+        let text = self.cell.contents();
+        (text.len() < 5 || !cell_extras::may_hold_marker(text)).then(|| (text, self.vt100_style()))
+    }
+
     /// The text and the style at once (the renderer's per-cell read: the
     /// cell's text is looked at once).
     #[inline]
