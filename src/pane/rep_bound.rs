@@ -173,6 +173,15 @@ impl RepBound {
         }
     }
 
+    /// [`Self::printed`] for a character known to take one column.
+    #[inline]
+    pub fn printed_narrow(&mut self, c: char, cols: u16) {
+        if cols >= 1 {
+            self.width = Some(1);
+            self.last = Some(c);
+        }
+    }
+
     /// What a character the layer printed became in vt100 (a character
     /// set's translation of the one the follower read).
     pub fn printed_as(&mut self, c: char) {

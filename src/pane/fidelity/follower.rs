@@ -226,6 +226,12 @@ impl vte::Perform for Follower {
     fn print(&mut self, c: char) {
         self.ground = true;
         self.last = Last::Print(c);
+        // Printable ASCII, nearly every character: one column, no U+FFFD.
+        if (' '..='~').contains(&c) {
+            self.rep.printed_narrow(c, self.cols);
+            self.not_replaced();
+            return;
+        }
         self.rep.printed(c, self.cols);
         // vte reads invalid UTF-8 as U+FFFD and ends its step there; in a
         // run of valid text more may follow in the same step (a program's

@@ -56,7 +56,15 @@ impl Pen {
 
     fn changed(&mut self) {
         self.id = None;
-        self.active = !self.extra().is_empty();
+        // `!self.extra().is_empty()`, without building it (this runs for
+        // every SGR that touches the pen).
+        self.active = !self.attrs.is_empty()
+            || self.link.is_some()
+            || match self.underline {
+                UnderlineStyle::None => false,
+                UnderlineStyle::Single => self.underline_colour != Colour::Default,
+                _ => true,
+            };
     }
 
     /// The marker id printed characters get now, if any.
@@ -111,7 +119,14 @@ impl Pen {
         let before = (self.attrs, self.underline, self.underline_colour);
         while let Some(param) = iter.next() {
             match param {
-                [] | [0] => self.reset_attributes(),
+                // What vt100 keeps alone, nearly every SGR: colours, bold,
+                // dim, italic, inverse and their resets.
+                [1..=3 | 7 | 22 | 23 | 27 | 30..=37 | 39..=47 | 49 | 90..=97 | 100..=107] => {}
+                [] | [0] => {
+                    self.attrs = Attrs::empty();
+                    self.underline = UnderlineStyle::None;
+                    self.underline_colour = Colour::Default;
+                }
                 [n @ (38 | 48 | 58)] => {
                     let mut next = || iter.next().and_then(|p| p.first().copied());
                     let colour = match next() {
