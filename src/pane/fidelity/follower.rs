@@ -270,8 +270,8 @@ impl vte::Perform for Follower {
         // their parameters beyond this.
         if let ([], 'm') = (intermediates, action) {
             let was = self.pen.active();
-            self.pen.sgr(params);
-            if sgr::needs_rewrite(params) {
+            let suspicious = self.pen.sgr(params);
+            if suspicious && sgr::needs_rewrite(params) {
                 self.sgr.clear();
                 sgr::rewrite(params, &mut self.sgr);
                 self.stop(Stop::Replace(Replace::Sgr));

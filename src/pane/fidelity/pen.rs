@@ -113,11 +113,18 @@ impl Pen {
     }
 
     /// Reads an SGR as vt100 walks it (`38`, `48` and `58` followed by
-    /// `;`-separated arguments take them along).
-    pub fn sgr(&mut self, params: &vte::Params) {
+    /// `;`-separated arguments take them along). Returns whether vt100 may
+    /// misread it, as [`sgr::needs_rewrite`] first asks (a parameter with
+    /// sub-parameters, `21` or `58`), told in the same walk: this runs for
+    /// every SGR.
+    ///
+    /// [`sgr::needs_rewrite`]: crate::pane::fidelity::sgr::needs_rewrite
+    pub fn sgr(&mut self, params: &vte::Params) -> bool {
         let mut iter = params.iter();
         let before = (self.attrs, self.underline, self.underline_colour);
+        let mut suspicious = false;
         while let Some(param) = iter.next() {
+            suspicious |= param.len() > 1 || matches!(param, [21 | 58]);
             match param {
                 // What vt100 keeps alone, nearly every SGR: colours, bold,
                 // dim, italic, inverse and their resets.
@@ -128,7 +135,11 @@ impl Pen {
                     self.underline_colour = Colour::Default;
                 }
                 [n @ (38 | 48 | 58)] => {
-                    let mut next = || iter.next().and_then(|p| p.first().copied());
+                    let mut next = || {
+                        let p = iter.next()?;
+                        suspicious |= p.len() > 1 || matches!(p, [21 | 58]);
+                        p.first().copied()
+                    };
                     let colour = match next() {
                         Some(5) => next().map(|i| Colour::Indexed(u8::try_from(i).unwrap_or(0))),
                         Some(2) => match (next(), next(), next()) {
@@ -172,6 +183,7 @@ impl Pen {
         if before != (self.attrs, self.underline, self.underline_colour) {
             self.changed();
         }
+        suspicious
     }
 }
 
@@ -202,7 +214,7 @@ mod tests {
         struct Grab(Pen);
         impl vte::Perform for Grab {
             fn csi_dispatch(&mut self, params: &vte::Params, _: &[u8], _: bool, _: char) {
-                self.0.sgr(params);
+                let _ = self.0.sgr(params);
             }
         }
         let mut grab = Grab(Pen::default());
