@@ -1,7 +1,8 @@
 //! End to end: what a program prints beyond vt100's attributes reaches the
 //! user's terminal: strikethrough, overline, blink, conceal, styled and
 //! coloured underlines (only where the terminal said it draws them), OSC 8
-//! links (unless `hyperlinks = false`), and U+FFFD for invalid UTF-8.
+//! links (unless `hyperlinks = false`), U+FFFD for invalid UTF-8 and a
+//! program's own, REP of a styled character, and combining marks after one.
 //! Each test reads tilework's raw output, the stream the terminal gets.
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
@@ -18,13 +19,17 @@ const PROGRAM: &str = "printf '\\033[9mSTRIKE\\033[m \\033[53mOVER\\033[m \\033[
     ab\\377cd done-%s\\n' $((6*7)); exec sleep 600";
 
 fn start(config: &str, replies: TerminalReplies) -> (Tilework, TempDir) {
+    start_program(PROGRAM, config, replies)
+}
+
+fn start_program(program: &str, config: &str, replies: TerminalReplies) -> (Tilework, TempDir) {
     let dir = TempDir::new("styles");
     let path = dir.path().join("config.toml");
     std::fs::write(&path, config).unwrap();
     let path = path.to_str().unwrap().to_owned();
     let tw = Tilework::start_answering(
         common::binary(),
-        &["--config", &path, "--", "sh", "-c", PROGRAM],
+        &["--config", &path, "--", "sh", "-c", program],
         12,
         100,
         &[],
@@ -96,4 +101,20 @@ fn the_config_can_say_the_terminal_draws_them_and_turn_links_off() {
     let (tw, _dir) = start(config, TerminalReplies::default());
     tw.wait_for_raw(b"\x1b[4:3m\x1b[58:5:196mCURL");
     assert!(!tw.raw_contains(b"\x1b]8;"), "a link went out");
+}
+
+#[test]
+fn a_repeat_a_combining_mark_and_a_programs_own_replacement_character_pass_through() {
+    // REP of a struck `P`, `e` + U+0301 and a struck `x` + U+0301, and a
+    // U+FFFD of the program's own between two letters.
+    let program = "printf '\\033[9mREP\\033[3b\\033[m e\\314\\201 \\033[9mx\\314\\201\\033[m         a\\357\\277\\275b done-%s\\n' $((6*7)); exec sleep 600";
+    let (tw, _dir) = start_program(program, "", TerminalReplies::default());
+    common::wait_until("the repeated letters struck through", || {
+        drawn_with(&tw.raw_tail(), b"\x1b[9m", b"REPPPP")
+    });
+    common::wait_until("the struck letter with its accent", || {
+        drawn_with(&tw.raw_tail(), b"\x1b[9m", "x\u{301}".as_bytes())
+    });
+    tw.wait_for_raw("e\u{301}".as_bytes());
+    tw.wait_for_raw("a\u{FFFD}b".as_bytes());
 }

@@ -3,7 +3,7 @@
 //! fidelity layer, the cells' markers decoded), against alacritty's
 //! terminal model on the same random output: these attributes set and
 //! reset, links opened and closed, text, line feeds at the bottom
-//! (scrolling), cursor moves, insert and delete of lines and characters,
+//! (scrolling), cursor moves, REP, insert and delete of lines and characters,
 //! erasing, the alternate screen, and resizes (of the width). Wide
 //! characters are in the fixed case only: vt100 and alacritty erase half
 //! of one differently.
@@ -46,6 +46,8 @@ enum Op {
     Alternate(bool),
     /// To this many columns.
     Resize(u16),
+    /// REP (`CSI n b`): the last printed character again, in the pen now.
+    Repeat(u16),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -83,6 +85,7 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(n, c)| Op::Edit(n, c)),
         1 => any::<bool>().prop_map(Op::Alternate),
         1 => (8..30u16).prop_map(Op::Resize),
+        2 => (1..6u16).prop_map(Op::Repeat),
     ]
 }
 
@@ -149,6 +152,14 @@ impl Both {
             Op::Link(Some((id, uri))) => {
                 let params = id.map(|id| format!("id=l{id}")).unwrap_or_default();
                 self.feed(format!("\x1b]8;{params};https://x.test/{uri}\x1b\\").as_bytes());
+            }
+            Op::Repeat(n) => {
+                // Never into the last column, as text.
+                let (_, col) = self.ours.parser.screen().cursor_position();
+                let n = (*n).min(cols.saturating_sub(col + 1));
+                if n > 0 {
+                    self.feed(format!("\x1b[{n}b").as_bytes());
+                }
             }
             Op::LineFeed => self.feed(b"\n"),
             Op::CarriageReturn => self.feed(b"\r"),
@@ -230,7 +241,7 @@ type Seen = (
 );
 
 fn seen(cell: CellView<'_>) -> Seen {
-    let text = match cell.contents() {
+    let text = match &*cell.contents() {
         "" => " ".to_owned(),
         t => t.to_owned(),
     };

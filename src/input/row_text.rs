@@ -59,11 +59,8 @@ impl RowText {
             if cell.is_wide_continuation() {
                 continue;
             }
-            let s = if cell.has_contents() {
-                cell.contents()
-            } else {
-                " "
-            };
+            let contents = cell.contents();
+            let s = if cell.has_contents() { &contents } else { " " };
             out.text.push_str(s);
             out.byte_cols.extend(std::iter::repeat_n(col, s.len()));
         }

@@ -16,8 +16,10 @@
 //!
 //! A cell keeps at most 22 bytes (18 before the last append): a base
 //! character (≤ 4) and a marker (≤ 8) leave room for a few combining
-//! marks of the program's; those after the marker are not shown.
+//! marks of the program's, which vt100 appends after the marker (the
+//! screen view puts them back beside their character).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
@@ -242,14 +244,21 @@ pub fn may_hold_marker(text: &str) -> bool {
 
 /// A cell's text without its marker, and the marker's id. A cell's text is
 /// short; the common one (no marker) is told by its length or one scan.
+/// Combining marks vt100 appended after the marker (a program's, printed
+/// after a marked character) are kept: the text is then a copy.
 #[inline]
-pub fn split(contents: &str) -> (&str, Option<u32>) {
+pub fn split(contents: &str) -> (Cow<'_, str>, Option<u32>) {
     // A base character and a marker take at least 5 bytes.
     if contents.len() < 5 || !may_hold_marker(contents) {
-        return (contents, None);
+        return (Cow::Borrowed(contents), None);
     }
+    split_marked(contents)
+}
+
+#[cold]
+fn split_marked(contents: &str) -> (Cow<'_, str>, Option<u32>) {
     let Some((at, _)) = contents.char_indices().find(|&(_, c)| is_marker(c)) else {
-        return (contents, None);
+        return (Cow::Borrowed(contents), None);
     };
     let (mut text, mut rest) = contents.split_at(at);
     if let Some(after) = rest.strip_prefix(REPLACEMENT_MARK) {
@@ -259,17 +268,30 @@ pub fn split(contents: &str) -> (&str, Option<u32>) {
         rest = after;
     }
     let mut id = 0;
-    for c in rest.chars() {
+    let mut found = None;
+    // What follows the marker: the marker's code points are skipped.
+    let mut after = "";
+    for (i, c) in rest.char_indices() {
         let code = u32::from(c);
         if (LEAD..LEAD + DIGIT).contains(&code) {
             id = (code - LEAD) << 10;
         } else if (FINAL..LEAD).contains(&code) {
-            return (text, Some(id | (code - FINAL)));
+            found = Some(id | (code - FINAL));
+            after = &rest[i + c.len_utf8()..];
+            break;
         } else {
+            after = &rest[i..];
             break;
         }
     }
-    (text, None)
+    let rest = after;
+    if rest.is_empty() {
+        return (Cow::Borrowed(text), found);
+    }
+    let mut whole = String::with_capacity(text.len() + rest.len());
+    whole.push_str(text);
+    whole.extend(rest.chars().filter(|&c| !is_marker(c)));
+    (Cow::Owned(whole), found)
 }
 
 /// `text` without markers (a copy only when it held some).
@@ -297,20 +319,22 @@ mod tests {
             assert!(m.chars().all(|c| c.width() == Some(0)), "{id}");
             let cell = format!("x{m}");
             assert_eq!(cell.width(), 1);
-            assert_eq!(split(&cell), ("x", Some(id)));
+            assert_eq!(split(&cell), ("x".into(), Some(id)));
+            // A combining mark appended after the marker stays with its
+            // character.
             let wide = format!("漢{m}\u{301}");
-            assert_eq!(split(&wide), ("漢", Some(id)));
+            assert_eq!(split(&wide), ("漢\u{301}".into(), Some(id)));
             assert_eq!(strip(format!("a{m}b")), "ab");
         }
-        assert_eq!(split("e\u{301}\u{302}"), ("e\u{301}\u{302}", None));
+        assert_eq!(split("e\u{301}\u{302}"), ("e\u{301}\u{302}".into(), None));
         let mut fffd = b"x".to_vec();
         push_replacement(&mut fffd);
         push_marker(&mut fffd, 7);
         let cell = String::from_utf8(fffd).unwrap();
-        assert_eq!(split(&cell[1..]), ("\u{FFFD}", Some(7)));
+        assert_eq!(split(&cell[1..]), ("\u{FFFD}".into(), Some(7)));
         assert_eq!(strip(cell), "x\u{FFFD}");
         // A variation selector of the program's is no marker.
-        assert_eq!(split("葛\u{E0100}"), ("葛\u{E0100}", None));
+        assert_eq!(split("葛\u{E0100}"), ("葛\u{E0100}".into(), None));
     }
 
     #[test]

@@ -43,6 +43,7 @@ mod follower;
 pub mod keyboard;
 mod modes;
 pub mod pen;
+mod replacements;
 pub mod sgr;
 pub mod tabs;
 
@@ -173,6 +174,7 @@ impl Fidelity {
                 private_modes: Vec::new(),
                 colour_sets: colour_sets::ColourSets::default(),
                 pen: pen::Pen::default(),
+                replacements: follower::Replacements::default(),
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
@@ -420,6 +422,9 @@ impl Fidelity {
             push_char(&mut self.out, set, run[run.len() - 1]);
             pen::mark(&mut self.out, marker);
         }
+        if let Some(c) = run.last().and_then(|&b| set.map(b)) {
+            f.rep.printed_as(c);
+        }
         parse_guard::process(parser, &self.out)?;
         Ok(take)
     }
@@ -450,6 +455,7 @@ impl Fidelity {
         }
         match mapped {
             Some(m) => {
+                self.follower.rep.printed_as(m);
                 let mut buf = [0; 4];
                 self.out
                     .extend_from_slice(m.encode_utf8(&mut buf).as_bytes());
@@ -474,6 +480,18 @@ impl Fidelity {
         // All but the final byte: vt100 holds the sequence, waiting for it.
         let (before, last) = through.split_at(through.len().saturating_sub(1));
         match stop {
+            Stop::Rep(count) if self.follower.pen.active() => {
+                // vt100's REP would repeat the character without its
+                // marker: the copies are written out, each marked.
+                parse_guard::process(parser, before)?;
+                parse_guard::process(parser, &[CAN])?;
+                let mut marker = Vec::with_capacity(8);
+                pen::mark(&mut marker, self.follower.pen.marker_id());
+                self.follower
+                    .rep
+                    .marked(parser.screen(), count, &marker, &mut self.out);
+                parse_guard::process(parser, &self.out)?;
+            }
             Stop::Rep(count) => {
                 parse_guard::process(parser, before)?;
                 let bounded = self
@@ -547,14 +565,7 @@ impl Fidelity {
                 );
                 parser.callbacks_mut().answer(&self.out);
             }
-            // vt100 dropped it; after an ESC (a character cut off by one)
-            // vte is inside a sequence and nothing prints.
-            Stop::Replacement => {
-                parse_guard::process(parser, through)?;
-                if through.last() != Some(&ESC) {
-                    self.print_char(parser, '\u{FFFD}', &[])?;
-                }
-            }
+            Stop::Replacement => self.replacements(parser, through)?,
             Stop::Keyboard(change) => {
                 parse_guard::process(parser, through)?;
                 let alternate = parser.screen().alternate_screen();

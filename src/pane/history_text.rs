@@ -246,7 +246,7 @@ fn write_row(screen: ScreenView<'_>, row: u16, ansi: bool, out: &mut String) {
                 link = now;
             }
         }
-        match cell.contents() {
+        match &*cell.contents() {
             "" => out.push(' '),
             text => out.push_str(text),
         }

@@ -98,6 +98,8 @@ pub struct RepBound {
     rows: Rows,
     /// The width of REP's character; `None` before any (REP does nothing).
     width: Option<u16>,
+    /// REP's character as vt100 holds it (after the character sets).
+    last: Option<char>,
     /// The main grid's scroll region (only scrolls there are counted).
     region: Region,
     /// A lower bound of vt100's count of rows scrolled off the main grid:
@@ -129,6 +131,7 @@ impl RepBound {
         Self {
             rows,
             width: None,
+            last: None,
             region: None,
             scrolled_at_least: 0,
             rewritten: 0,
@@ -165,8 +168,31 @@ impl RepBound {
             // vt100 drops a character wider than the screen.
             if width <= cols {
                 self.width = Some(width);
+                self.last = Some(c);
             }
         }
+    }
+
+    /// [`Self::printed`] for a character known to take one column.
+    #[inline]
+    pub fn printed_narrow(&mut self, c: char, cols: u16) {
+        if cols >= 1 {
+            self.width = Some(1);
+            self.last = Some(c);
+        }
+    }
+
+    /// What a character the layer printed became in vt100 (a character
+    /// set's translation of the one the follower read).
+    pub fn printed_as(&mut self, c: char) {
+        if self.last.is_some() {
+            self.last = Some(c);
+        }
+    }
+
+    /// The character REP repeats, if any.
+    pub fn last_char(&self) -> Option<char> {
+        self.last
     }
 
     /// Whether a REP of `count` on a `rows` × `cols` grid is worth stopping
@@ -194,6 +220,48 @@ impl RepBound {
     /// Writes the bounded form of a REP of `count` into `out`; false when
     /// there is nothing to gain.
     pub fn bounded(&mut self, screen: &vt100::Screen, count: u16, out: &mut Vec<u8>) -> bool {
+        out.clear();
+        // Writing to a Vec cannot fail.
+        self.write_bounded(screen, count, out, |out, n| {
+            let _ = write!(out, "\x1b[{n}b");
+        })
+    }
+
+    /// Writes a REP of `count` as its copies, each REP's character followed
+    /// by `marker` (vt100's REP repeats the character alone, and the pen's
+    /// extras live in the marker), bounded as [`Self::bounded`] bounds it.
+    /// Nothing when there is no character to repeat.
+    pub fn marked(&mut self, screen: &vt100::Screen, count: u16, marker: &[u8], out: &mut Vec<u8>) {
+        out.clear();
+        let Some(c) = self.last else {
+            return;
+        };
+        let mut copy = [0; 16];
+        let len = c.encode_utf8(&mut copy).len();
+        copy[len..len + marker.len()].copy_from_slice(marker);
+        let copy = &copy[..len + marker.len()];
+        let write_copies = |out: &mut Vec<u8>, n: u32| {
+            for _ in 0..n {
+                out.extend_from_slice(copy);
+            }
+        };
+        if !self.worth_bounding(count, screen.size().0.get(), screen.size().1.get())
+            || !self.write_bounded(screen, count, out, write_copies)
+        {
+            write_copies(out, u32::from(count));
+        }
+    }
+
+    /// Writes the bounded form of a REP of `count` into `out`, its copies
+    /// by `copies`; false (and nothing written) when there is nothing to
+    /// gain.
+    fn write_bounded(
+        &mut self,
+        screen: &vt100::Screen,
+        count: u16,
+        out: &mut Vec<u8>,
+        copies: impl Fn(&mut Vec<u8>, u32),
+    ) -> bool {
         let Some(width) = self.width else {
             return false;
         };
@@ -217,18 +285,17 @@ impl RepBound {
         let Some(plan) = plan(start, counted.then_some(bottom + 1)) else {
             return false;
         };
-        out.clear();
-        // Writing to a Vec cannot fail.
-        let _ = write!(out, "\x1b[{}b", plan.lead);
+        copies(out, plan.lead);
         let height = u32::from(bottom) + 1;
         let mut left = plan.scroll;
         while left > 0 {
             let n = left.min(height);
+            // Writing to a Vec cannot fail.
             let _ = write!(out, "\x1b[{n}S");
             left -= n;
         }
         if plan.tail > 0 {
-            let _ = write!(out, "\x1b[{}b", plan.tail);
+            copies(out, plan.tail);
         }
         self.scrolled_at_least += u64::from(plan.scroll);
         self.rewritten += 1;

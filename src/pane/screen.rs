@@ -13,6 +13,7 @@
 //! views are borrows, every accessor is `#[inline]`, and reading a cell
 //! allocates nothing.
 
+use std::borrow::Cow;
 use std::num::NonZeroU16;
 use std::sync::Arc;
 
@@ -140,14 +141,24 @@ impl<'a> CellView<'a> {
     /// The cell's text: empty when nothing was written there; at most one
     /// character with a width, plus any combining ones.
     #[inline]
-    pub fn contents(self) -> &'a str {
+    pub fn contents(self) -> Cow<'a, str> {
         cell_extras::split(self.cell.contents()).0
+    }
+
+    /// The text and vt100's style of a cell that holds no marker, told by
+    /// the text's length or one look for a byte common text never has: the
+    /// renderer's common path, with nothing copied or looked up. `None`:
+    /// ask [`Self::text_and_style`].
+    #[inline(always)]
+    pub fn unmarked(self) -> Option<(&'a str, CellStyle)> {
+        let text = self.cell.contents();
+        (text.len() < 5 || !cell_extras::may_hold_marker(text)).then(|| (text, self.vt100_style()))
     }
 
     /// The text and the style at once (the renderer's per-cell read: the
     /// cell's text is looked at once).
     #[inline]
-    pub fn text_and_style(self) -> (&'a str, CellStyle, Option<u32>) {
+    pub fn text_and_style(self) -> (Cow<'a, str>, CellStyle, Option<u32>) {
         let (text, id) = cell_extras::split(self.cell.contents());
         let mut style = self.vt100_style();
         if let Some(id) = id {

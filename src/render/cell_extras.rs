@@ -17,7 +17,7 @@
 //! underline.
 
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use ratatui::backend::Backend;
 use ratatui::buffer::Cell;
@@ -85,12 +85,25 @@ pub fn frame_marker(style: &CellStyle, extra_id: Option<u32>) -> Option<u32> {
     })
 }
 
+/// Whether any frame has held a cell with a frame marker since the start:
+/// until one does, [`draw`] hands the cells on without looking at them
+/// (output without styles or links costs the painter nothing).
+static FRAME_MARKERS: AtomicBool = AtomicBool::new(false);
+
+/// A pane cell was drawn with a frame marker.
+pub fn frame_markers_drawn() {
+    FRAME_MARKERS.store(true, Ordering::Relaxed);
+}
+
 /// Sends `cells` to `backend` with their extras drawn (see the module doc).
 pub fn draw<'a, B: Backend>(
     backend: &mut B,
     cells: impl Iterator<Item = (u16, u16, &'a Cell)>,
     features: Features,
 ) -> Result<(), B::Error> {
+    if !FRAME_MARKERS.load(Ordering::Relaxed) {
+        return backend.draw(cells);
+    }
     let mut cells = cells.peekable();
     let mut run: Vec<(u16, u16, Cell)> = Vec::new();
     while let Some(&(_, _, first)) = cells.peek() {
@@ -103,7 +116,7 @@ pub fn draw<'a, B: Backend>(
         run.clear();
         while let Some((x, y, cell)) = cells.next_if(|(_, _, c)| marker_of(c) == Some(id)) {
             let mut cell = cell.clone();
-            let text = cell_extras::split(cell.symbol()).0.to_owned();
+            let text = cell_extras::split(cell.symbol()).0.into_owned();
             cell.set_symbol(&text);
             run.push((x, y, cell));
         }
@@ -214,6 +227,8 @@ mod tests {
             link,
         };
         let m = cell_extras::marker(cell_extras::intern(extra).unwrap());
+        // As the pane view says when it paints such a cell.
+        frame_markers_drawn();
         let cells = [
             (0, 0, cell("x")),
             (1, 0, cell(&format!("a{m}"))),

@@ -768,7 +768,8 @@ mod tests {
                 // the same, and a space's foreground colour does not show
                 // (`rows_changed_since`, which the render cache uses, does
                 // not report a change of it either).
-                let text = match cell.contents() {
+                let contents = cell.contents();
+                let text = match &*contents {
                     "" => " ",
                     text => text,
                 };

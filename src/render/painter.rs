@@ -116,11 +116,17 @@ impl Painter {
         }
         let fit = self.fit;
         if dirty * 2 >= self.dirty.len() {
-            cell_extras::draw(
-                backend,
-                fit.cells(self.shown.diff_iter(next)),
-                self.features,
-            )?;
+            // A terminal the frame's size (nearly always) takes the cells
+            // where they are: no look at each on the way.
+            if fit.is_exact() {
+                cell_extras::draw(backend, self.shown.diff_iter(next), self.features)?;
+            } else {
+                cell_extras::draw(
+                    backend,
+                    fit.cells(self.shown.diff_iter(next)),
+                    self.features,
+                )?;
+            }
             self.shown.content.clone_from_slice(&next.content);
             return Ok(());
         }
@@ -132,11 +138,12 @@ impl Painter {
             .iter()
             .map(|&(y, height)| (rows_of(&self.shown, y, height), rows_of(next, y, height)))
             .collect();
-        cell_extras::draw(
-            backend,
-            fit.cells(pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next))),
-            self.features,
-        )?;
+        let diffs = pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next));
+        if fit.is_exact() {
+            cell_extras::draw(backend, diffs, self.features)?;
+        } else {
+            cell_extras::draw(backend, fit.cells(diffs), self.features)?;
+        }
         let width = usize::from(next.area.width);
         for &(row, height) in &bands {
             let range = usize::from(row) * width..(usize::from(row) + usize::from(height)) * width;

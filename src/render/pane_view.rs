@@ -91,15 +91,30 @@ fn symbol_for(contents: &str) -> &str {
 /// `CellStyle` passed in memory cost more than the rest of it).
 #[inline(always)]
 fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
+    // Nearly every cell: no marker, drawn as before styles were kept.
+    if let Some((text, style)) = cell.unmarked() {
+        target.set_symbol(symbol_for(text));
+        target.fg = map_color(style.fg);
+        target.bg = map_color(style.bg);
+        target.modifier = cell_modifier(&style);
+        return;
+    }
+    paint_with_extras(target, cell);
+}
+
+/// A cell whose text holds a marker: its style read with its extras.
+#[cold]
+#[inline(never)]
+fn paint_with_extras(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
     let (text, style, extra) = cell.text_and_style();
     target.fg = map_color(style.fg);
     target.bg = map_color(style.bg);
     target.modifier = cell_modifier(&style);
     match frame_marker(&style, extra) {
         None => {
-            target.set_symbol(symbol_for(text));
+            target.set_symbol(symbol_for(&text));
         }
-        Some(marker) => paint_marked(target, symbol_for(text), marker),
+        Some(marker) => paint_marked(target, symbol_for(&text), marker),
     }
 }
 
@@ -107,6 +122,7 @@ fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
 /// (`render::cell_extras` draws the extras, the underline among them).
 #[cold]
 fn paint_marked(target: &mut ratatui::buffer::Cell, text: &str, marker: u32) {
+    crate::render::cell_extras::frame_markers_drawn();
     target.set_symbol(&format!("{text}{}", cell_extras::marker(marker)));
     target.modifier.remove(Modifier::UNDERLINED);
 }

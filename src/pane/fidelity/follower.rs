@@ -64,7 +64,7 @@ pub(super) enum KeyboardChange {
 /// Where the follower stopped, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Stop {
-    /// A REP with this count, worth bounding.
+    /// A REP with this count, worth bounding or to be marked.
     Rep(u16),
     /// DECSTBM setting this region on the grid the parser shows.
     Region(Region),
@@ -88,8 +88,18 @@ pub(super) enum Stop {
     Answer(Query),
     Keyboard(KeyboardChange),
     /// U+FFFD printed (the program's, or vte's for invalid UTF-8), which
-    /// vt100 drops.
+    /// vt100 drops; the follower's [`Replacements`] say how many.
     Replacement,
+}
+
+/// The U+FFFDs printed in the step that ended in [`Stop::Replacement`]: a
+/// program's own are in valid text, where vte goes on to the end of the
+/// run of text (or its ESC) before the stop is seen.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Replacements {
+    pub(super) count: u16,
+    /// Nothing printed or executed after the last of them.
+    pub(super) last: bool,
 }
 
 /// What the last byte fed one at a time did.
@@ -124,6 +134,7 @@ pub(super) struct Follower {
     pub(super) colour_sets: ColourSets,
     /// What of the pen vt100 does not keep.
     pub(super) pen: Pen,
+    pub(super) replacements: Replacements,
 }
 
 impl Follower {
@@ -156,11 +167,11 @@ impl Follower {
         self.stop = Some(stop);
     }
 
-    /// Something followed a U+FFFD in the same step of vte's.
+    /// Something other than U+FFFD followed one in the same step of vte's.
     #[inline]
     fn not_replaced(&mut self) {
-        if self.stop == Some(Stop::Replacement) {
-            self.stop = None;
+        if self.replacements.count > 0 {
+            self.replacements.last = false;
         }
     }
 
@@ -215,12 +226,21 @@ impl vte::Perform for Follower {
     fn print(&mut self, c: char) {
         self.ground = true;
         self.last = Last::Print(c);
+        // Printable ASCII, nearly every character: one column, no U+FFFD.
+        if (' '..='~').contains(&c) {
+            self.rep.printed_narrow(c, self.cols);
+            self.not_replaced();
+            return;
+        }
         self.rep.printed(c, self.cols);
         // vte reads invalid UTF-8 as U+FFFD and ends its step there; in a
-        // run of valid text more follows in the same step, too late to
-        // stop (a program's own U+FFFD stays dropped).
-        if c == '\u{FFFD}' {
+        // run of valid text more may follow in the same step (a program's
+        // own U+FFFD): the stop comes after the run, which
+        // [`Replacements`] tells where to look back in.
+        if c == '\u{FFFD}' && matches!(self.stop, None | Some(Stop::Replacement)) {
             self.stop(Stop::Replacement);
+            self.replacements.count = self.replacements.count.saturating_add(1);
+            self.replacements.last = true;
         } else {
             self.not_replaced();
         }
@@ -250,8 +270,8 @@ impl vte::Perform for Follower {
         // their parameters beyond this.
         if let ([], 'm') = (intermediates, action) {
             let was = self.pen.active();
-            self.pen.sgr(params);
-            if sgr::needs_rewrite(params) {
+            let suspicious = self.pen.sgr(params);
+            if suspicious && sgr::needs_rewrite(params) {
                 self.sgr.clear();
                 sgr::rewrite(params, &mut self.sgr);
                 self.stop(Stop::Replace(Replace::Sgr));
@@ -266,7 +286,9 @@ impl vte::Perform for Follower {
         match (intermediates, action) {
             ([], 'b') => {
                 let count = param(params, 0, 1);
-                if self.rep.worth_bounding(count, self.rows, self.cols) {
+                // With the pen marking, every REP is written out marked.
+                let marked = self.pen.active() && self.rep.last_char().is_some();
+                if marked || self.rep.worth_bounding(count, self.rows, self.cols) {
                     self.stop(Stop::Rep(count));
                 }
             }

@@ -56,7 +56,15 @@ impl Pen {
 
     fn changed(&mut self) {
         self.id = None;
-        self.active = !self.extra().is_empty();
+        // `!self.extra().is_empty()`, without building it (this runs for
+        // every SGR that touches the pen).
+        self.active = !self.attrs.is_empty()
+            || self.link.is_some()
+            || match self.underline {
+                UnderlineStyle::None => false,
+                UnderlineStyle::Single => self.underline_colour != Colour::Default,
+                _ => true,
+            };
     }
 
     /// The marker id printed characters get now, if any.
@@ -105,15 +113,33 @@ impl Pen {
     }
 
     /// Reads an SGR as vt100 walks it (`38`, `48` and `58` followed by
-    /// `;`-separated arguments take them along).
-    pub fn sgr(&mut self, params: &vte::Params) {
+    /// `;`-separated arguments take them along). Returns whether vt100 may
+    /// misread it, as [`sgr::needs_rewrite`] first asks (a parameter with
+    /// sub-parameters, `21` or `58`), told in the same walk: this runs for
+    /// every SGR.
+    ///
+    /// [`sgr::needs_rewrite`]: crate::pane::fidelity::sgr::needs_rewrite
+    pub fn sgr(&mut self, params: &vte::Params) -> bool {
         let mut iter = params.iter();
         let before = (self.attrs, self.underline, self.underline_colour);
+        let mut suspicious = false;
         while let Some(param) = iter.next() {
+            suspicious |= param.len() > 1 || matches!(param, [21 | 58]);
             match param {
-                [] | [0] => self.reset_attributes(),
+                // What vt100 keeps alone, nearly every SGR: colours, bold,
+                // dim, italic, inverse and their resets.
+                [1..=3 | 7 | 22 | 23 | 27 | 30..=37 | 39..=47 | 49 | 90..=97 | 100..=107] => {}
+                [] | [0] => {
+                    self.attrs = Attrs::empty();
+                    self.underline = UnderlineStyle::None;
+                    self.underline_colour = Colour::Default;
+                }
                 [n @ (38 | 48 | 58)] => {
-                    let mut next = || iter.next().and_then(|p| p.first().copied());
+                    let mut next = || {
+                        let p = iter.next()?;
+                        suspicious |= p.len() > 1 || matches!(p, [21 | 58]);
+                        p.first().copied()
+                    };
                     let colour = match next() {
                         Some(5) => next().map(|i| Colour::Indexed(u8::try_from(i).unwrap_or(0))),
                         Some(2) => match (next(), next(), next()) {
@@ -157,6 +183,7 @@ impl Pen {
         if before != (self.attrs, self.underline, self.underline_colour) {
             self.changed();
         }
+        suspicious
     }
 }
 
@@ -187,7 +214,7 @@ mod tests {
         struct Grab(Pen);
         impl vte::Perform for Grab {
             fn csi_dispatch(&mut self, params: &vte::Params, _: &[u8], _: bool, _: char) {
-                self.0.sgr(params);
+                let _ = self.0.sgr(params);
             }
         }
         let mut grab = Grab(Pen::default());
@@ -253,7 +280,10 @@ mod tests {
         assert_eq!(wide.underline_colour, Colour::Indexed(196));
         assert_eq!(style_at(&p, 0, 6).underline, UnderlineStyle::Curly);
         assert_eq!(style_at(&p, 0, 8), CellStyle::default());
-        assert_eq!(s.cell(0, 4).map(CellView::contents), Some("\u{6f22}"));
+        assert_eq!(
+            s.cell(0, 4).map(CellView::contents),
+            Some("\u{6f22}".into())
+        );
         assert!(
             !s.contents()
                 .chars()
@@ -279,6 +309,83 @@ mod tests {
         assert_eq!(link(6), Some(here));
         assert_eq!(link(7), None);
         assert_eq!(s.contents(), "go here now");
+    }
+
+    #[test]
+    fn rep_repeats_a_styled_character_with_its_extras() {
+        let p = screen_after(3, 10, b"\x1b[9;4:3mx\x1b[3b\x1b[m y\x1b[b");
+        let s = ScreenView::new(p.screen());
+        assert_eq!(s.row_texts().next().as_deref(), Some("xxxx yy"));
+        for col in 0..4 {
+            let style = style_at(&p, 0, col);
+            assert!(style.has(Attrs::STRIKETHROUGH), "{col}");
+            assert_eq!(style.underline, UnderlineStyle::Curly);
+        }
+        assert_eq!(style_at(&p, 0, 6), CellStyle::default());
+        // Under a link, and translated by DEC special graphics.
+        let p = screen_after(2, 12, b"\x1b]8;;https://x.test\x1b\\\x1b(0q\x1b[2b\x1b(B");
+        let s = ScreenView::new(p.screen());
+        assert_eq!(
+            s.row_texts().next().as_deref(),
+            Some("\u{2500}\u{2500}\u{2500}")
+        );
+        assert!(s.cell(0, 2).and_then(CellView::link).is_some());
+    }
+
+    #[test]
+    fn a_long_styled_rep_is_bounded_and_shows_what_every_copy_would() {
+        let input = b"ab\r\n\x1b[9;53mz\x1b[1000b\x1b[mend";
+        let nz = |n| std::num::NonZeroU16::new(n).expect("a size");
+        let mut whole = vt100::Parser::new(nz(4), nz(9), 0);
+        Fidelity::unbounded()
+            .process(&mut whole, input)
+            .expect("parses");
+        let bounded = screen_after(4, 9, input);
+        let (a, b) = (
+            ScreenView::new(whole.screen()),
+            ScreenView::new(bounded.screen()),
+        );
+        assert_eq!(a.contents(), b.contents());
+        assert_eq!(
+            whole.screen().cursor_position(),
+            bounded.screen().cursor_position()
+        );
+        for row in 0..4 {
+            for col in 0..9 {
+                let style = |s: &ScreenView<'_>| s.cell(row, col).map(CellView::style);
+                assert_eq!(style(&a), style(&b), "{row},{col}");
+            }
+        }
+        assert!(style_at(&bounded, 0, 0).has(Attrs::STRIKETHROUGH | Attrs::OVERLINE));
+    }
+
+    #[test]
+    fn a_combining_mark_after_a_styled_character_shows_with_it() {
+        let p = screen_after(
+            2,
+            10,
+            "\x1b[9me\u{301}x\x1b[29m\u{302} \x1b[4:3m\u{6f22}\u{301}".as_bytes(),
+        );
+        let s = ScreenView::new(p.screen());
+        assert_eq!(
+            s.cell(0, 0).map(CellView::contents),
+            Some("e\u{301}".into())
+        );
+        assert_eq!(
+            s.cell(0, 1).map(CellView::contents),
+            Some("x\u{302}".into())
+        );
+        assert!(style_at(&p, 0, 0).has(Attrs::STRIKETHROUGH));
+        assert!(style_at(&p, 0, 1).has(Attrs::STRIKETHROUGH));
+        assert_eq!(
+            s.cell(0, 3).map(CellView::contents),
+            Some("\u{6f22}\u{301}".into())
+        );
+        assert_eq!(style_at(&p, 0, 3).underline, UnderlineStyle::Curly);
+        assert_eq!(
+            s.row_texts().next().as_deref(),
+            Some("e\u{301}x\u{302} \u{6f22}\u{301}")
+        );
     }
 
     #[test]
