@@ -458,3 +458,87 @@ fn tmux_agrees_with_the_model() {
         .collect();
     assert_tmux_agrees(&lines, &[(24, 80), (12, 80), (24, 80), (10, 5), (24, 80)]);
 }
+
+// The history views (copy mode, the wheel, `C-b PgUp`, search, `capture
+// --history`, `C-b e`) show what the live screen shows after a reflow:
+// output replayed at the size it was printed at, lines rewrapped.
+
+/// The pane's history opened (as the wheel or copy mode opens it): every
+/// row it holds, oldest first, the screen's last.
+fn history_rows(pane: &mut Pane) -> Vec<String> {
+    pane.settle();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    pane.open_history(&tx.into());
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(tilework::pane::event::PaneEvent::HistoryReady(_, history)) => {
+            pane.history_ready(history)
+        }
+        _ => panic!("no history replay"),
+    }
+    let history = pane.history_mut().unwrap();
+    let cols = history.screen().size().1.get();
+    let rows: Vec<String> = (0..history.total_rows())
+        .map(|row| history.with_row(row, |s, r| s.contents_between(r, 0, r, cols)))
+        .collect();
+    pane.scroll_to_bottom();
+    rows
+}
+
+/// Every row the model holds, history first.
+fn model_rows(model: &Reflowing) -> Vec<String> {
+    model.rows.iter().map(|(t, _)| t.clone()).collect()
+}
+
+/// The model's rows joined into lines, trailing blanks trimmed, as
+/// `capture --history` writes them.
+fn model_lines(model: &Reflowing) -> String {
+    let mut text = String::new();
+    for (row, wrapped) in &model.rows {
+        text.push_str(row);
+        if !wrapped {
+            text.truncate(text.trim_end().len());
+            text.push('\n');
+        }
+    }
+    format!("{}\n", text.trim_end_matches('\n'))
+}
+
+/// Feeds `bytes` at the first size, resizes through the rest, and
+/// compares the history view and the history's text with the model.
+fn assert_history_like_the_model(bytes: &[u8], sizes: &[(u16, u16)]) -> Vec<String> {
+    let mut pane = assert_reflows_like_the_model(bytes, sizes);
+    let mut model = Reflowing::printed(sizes[0].0, sizes[0].1, bytes);
+    for &(rows, cols) in &sizes[1..] {
+        model.resize(rows, cols);
+    }
+    let rows = history_rows(&mut pane);
+    assert_eq!(rows, model_rows(&model), "the history view");
+    let (screen, _) = shown(&mut pane);
+    assert_eq!(
+        rows[rows.len() - screen.len()..],
+        screen,
+        "joins the screen"
+    );
+    let text = tilework::pane::history_text::history_text(&pane, false)();
+    assert_eq!(text, model_lines(&model), "the history's text");
+    rows
+}
+
+#[test]
+fn the_history_shows_a_progress_bar_once_after_the_pane_narrowed() {
+    let rows = assert_history_like_the_model(&progress_bar(120), &[(24, 120), (24, 60)]);
+    let copies = rows.iter().filter(|r| r.contains("downloading [")).count();
+    assert_eq!(copies, 1, "{rows:#?}");
+    assert_history_like_the_model(&progress_bar(80), &[(24, 80), (24, 60), (24, 100)]);
+    // Narrower and shorter, then wider: rows pushed into the history.
+    assert_history_like_the_model(&progress_bar(80), &[(24, 80), (10, 50), (30, 90)]);
+}
+
+#[test]
+fn the_history_shows_a_right_prompt_once_after_the_pane_narrowed() {
+    let rows = assert_history_like_the_model(&right_prompts(80), &[(6, 80), (6, 50)]);
+    let copies = rows.iter().filter(|r| r.contains("[main]")).count();
+    assert_eq!(copies, 3, "{rows:#?}");
+    let line = format!("$ cat line\r\n\x1b[1;32m{}\x1b[m\r\n$ ", long_line());
+    assert_history_like_the_model(line.as_bytes(), &[(4, 80), (4, 60), (4, 100)]);
+}
