@@ -13,7 +13,11 @@
 //! - "one size": all printed at 104 columns (the replay as before: no
 //!   size recorded differs);
 //! - "printed at 80": all printed at 80 columns, viewed at 104 (the
-//!   common case: the pane was split or the window resized once);
+//!   common case: the pane was split or the window resized once); log
+//!   lines only flow, so they are replayed at 104 at once, as before;
+//! - "printed at 80, redrawn": the same with a `\r` progress line redrawn
+//!   ten times after every 50 lines, which must be replayed at 80 and
+//!   rewrapped (against "one size, redrawn", the same bytes as before);
 //! - "printed through a drag": the window's output printed at 64 sizes
 //!   alternating 80 and 104 (a border dragged while a build printed; the
 //!   pane keeps 16 of them, all in this window: the worst case);
@@ -21,8 +25,8 @@
 //!   change, all at the size now (what `Pane::shift_history` did).
 //!
 //! Also printed, not measured by criterion: paging from the newest row
-//! to the oldest, a page at a time, through the 8 MiB ring printed at 80
-//! and viewed at 104, against the same ring printed at 104.
+//! to the oldest, a page at a time, through the 8 MiB ring with redraws
+//! printed at 80 and viewed at 104, against the same ring printed at 104.
 //!
 //! Result: see the README's "History views and reflow" (numbers from
 //! `cargo bench --bench history_window -- --quick --noplot` on the shared
@@ -34,7 +38,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use tilework::pane::event::{PaneEvent, PaneMailbox};
 use tilework::pane::history::{History, ReplayRequest};
 use tilework::pane::history_window;
@@ -87,6 +91,23 @@ fn page_through(pane: &mut Pane) -> (Duration, usize) {
     (took, pages)
 }
 
+/// `output` with a progress line redrawn in place ten times after every
+/// 50 lines.
+fn with_redraws(output: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(output.len() + output.len() / 8);
+    for (i, line) in output.split_inclusive(|&b| b == b'\n').enumerate() {
+        out.extend_from_slice(line);
+        if i % 50 == 49 {
+            for pct in (0..=100).step_by(10) {
+                let bar = "=".repeat(pct * 3 / 5);
+                out.extend(format!("\rfetching [{bar:<60}] {pct:3}%\x1b[K").into_bytes());
+            }
+            out.extend_from_slice(b"\r\n");
+        }
+    }
+    out
+}
+
 fn pane_printed_at(cols: u16, output: &[u8]) -> Pane {
     let mut pane = Pane::detached(PaneId(1), ROWS, cols, RING);
     for chunk in output.chunks(32 * 1024) {
@@ -100,6 +121,8 @@ fn pane_printed_at(cols: u16, output: &[u8]) -> Pane {
 fn bench(c: &mut Criterion) {
     let output = common::log_lines(RING + RING / 4);
     let ring = ring_of(&output);
+    let redrawn = with_redraws(&output);
+    let redrawn_ring = ring_of(&redrawn);
     let one_size = SizeLog::new(ROWS, COLS);
     let mut at_80 = SizeLog::new(ROWS, 80);
     at_80.record(ring.end(), ROWS, COLS, ring.start());
@@ -117,20 +140,56 @@ fn bench(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("one size", |b| b.iter(|| replay(&ring, &one_size)));
     group.bench_function("printed at 80", |b| b.iter(|| replay(&ring, &at_80)));
+    let mut redrawn_at_80 = SizeLog::new(ROWS, 80);
+    redrawn_at_80.record(redrawn_ring.end(), ROWS, COLS, redrawn_ring.start());
+    group.bench_function("one size, redrawn", |b| {
+        b.iter(|| replay(&redrawn_ring, &one_size))
+    });
+    group.bench_function("printed at 80, redrawn", |b| {
+        b.iter(|| replay(&redrawn_ring, &redrawn_at_80))
+    });
     group.bench_function("printed through a drag", |b| {
         b.iter(|| replay(&ring, &at_64))
     });
     group.finish();
 
-    let mut wide = pane_printed_at(COLS, &output);
-    let mut narrow = pane_printed_at(80, &output);
+    let mut wide = pane_printed_at(COLS, &redrawn);
+    let mut narrow = pane_printed_at(80, &redrawn);
     for _ in 0..2 {
         let (took, pages) = page_through(&mut wide);
-        println!("paging the 8 MiB ring, printed at {COLS}: {pages} pages in {took:?}");
+        println!("paging 8 MiB redrawn, printed at {COLS}: {pages} pages in {took:?}");
         let (took, pages) = page_through(&mut narrow);
-        println!("paging the 8 MiB ring, printed at 80: {pages} pages in {took:?}");
+        println!("paging 8 MiB redrawn, printed at 80: {pages} pages in {took:?}");
+    }
+}
+
+/// With `HISTORY_WINDOW_CASE=name` set, replays that case's window 20
+/// times and nothing else (`none`: only the set-up), for `perf stat -e
+/// instructions:u`, which a loaded machine does not skew as it skews time.
+fn count(case: &str) {
+    let output = common::log_lines(RING + RING / 4);
+    let redrawn = with_redraws(&output);
+    let (ring, sizes) = match case {
+        "one size" => (ring_of(&output), SizeLog::new(ROWS, COLS)),
+        "printed at 80" => (ring_of(&output), SizeLog::new(ROWS, 80)),
+        "one size, redrawn" => (ring_of(&redrawn), SizeLog::new(ROWS, COLS)),
+        "printed at 80, redrawn" => (ring_of(&redrawn), SizeLog::new(ROWS, 80)),
+        _ => return,
+    };
+    let mut sizes = sizes;
+    sizes.record(ring.end(), ROWS, COLS, ring.start());
+    for _ in 0..20 {
+        std::hint::black_box(replay(&ring, &sizes));
     }
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(case) = std::env::var("HISTORY_WINDOW_CASE") {
+        count(&case);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -61,13 +61,57 @@ impl RowStream {
     }
 }
 
-/// Whether some of the window's output was printed at another size than
-/// the view's.
+/// Whether the window's output must be replayed at the sizes it was
+/// printed at: some of it printed at another size than the view's does
+/// more than flow (see [`flows`]).
 pub fn needed(req: &ReplayRequest) -> bool {
     let now = (size(req.rows), size(req.cols));
-    req.sizes
-        .iter()
-        .any(|s| s.start < s.end && (size(s.rows), size(s.cols)) != now)
+    let end = req.start + req.bytes.len() as u64;
+    req.sizes.iter().any(|s| {
+        let (from, to) = (s.start.max(req.start), s.end.min(end));
+        let bytes = usize::try_from(from - req.start)
+            .ok()
+            .zip(usize::try_from(to.max(from) - req.start).ok())
+            .and_then(|(from, to)| req.bytes.get(from..to));
+        from < to && (size(s.rows), size(s.cols)) != now && !bytes.is_some_and(flows)
+    })
+}
+
+/// Whether `bytes` only flow: text, SGR, OSC strings, BEL and CR LF line
+/// ends, nothing that moves the cursor but the text itself. Such output
+/// printed at one width and rewrapped at another is what it is printed at
+/// the other at once (tmux's reflow keeps each line's text and the
+/// cursor's place in its line), so it is replayed at the view's size as a
+/// window all printed there is, at half the cost: a log or a build's
+/// output. A `\r` redraw, `CSI K`, a cursor move or a tab is not.
+fn flows(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += match b {
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => 2,
+            0x07 | 0x20..=0x7e | 0x80.. => 1,
+            0x1b => match bytes.get(i + 1) {
+                Some(b'[') => {
+                    let rest = bytes.get(i + 2..).unwrap_or_default();
+                    match rest.iter().position(|b| (0x40..=0x7e).contains(b)) {
+                        Some(at) if rest[at] == b'm' => at + 3,
+                        _ => return false,
+                    }
+                }
+                Some(b']') => {
+                    let rest = bytes.get(i + 2..).unwrap_or_default();
+                    match memchr::memchr2(0x07, 0x1b, rest) {
+                        Some(at) if rest[at] == 0x07 => at + 3,
+                        Some(at) if rest.get(at + 1) == Some(&b'\\') => at + 4,
+                        _ => return false,
+                    }
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+    }
+    true
 }
 
 /// The window's own parser, of the view's size, and the anchors found in
@@ -291,4 +335,29 @@ pub fn replay(req: &ReplayRequest) -> Option<History> {
     let mut history = finish(history, target).ok()?;
     history.history_rows = req.history_rows;
     Some(history)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_colours_and_line_ends_flow_redraws_do_not() {
+        assert!(flows(b"a log line\r\n\x1b[1;31merror\x1b[m: x\r\n\x07"));
+        assert!(flows(
+            "\x1b]7;file://h/tmp\x07\x1b]8;;u\x1b\\link\r\nwide \u{4e16}".as_bytes()
+        ));
+        for redraw in [
+            &b"50%\r60%"[..],
+            b"line\x1b[K",
+            b"% \x1b[20Cright\x1b[25D",
+            b"a\tb",
+            b"bare\nfeed",
+            b"cut at the end\r",
+            b"\x1b[?25l",
+            b"\x1b]0;title",
+        ] {
+            assert!(!flows(redraw), "{redraw:?}");
+        }
+    }
 }
