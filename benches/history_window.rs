@@ -18,9 +18,10 @@
 //! - "printed at 80, redrawn": the same with a `\r` progress line redrawn
 //!   ten times after every 50 lines, which must be replayed at 80 and
 //!   rewrapped (against "one size, redrawn", the same bytes as before);
-//! - "printed through a drag": the window's output printed at 64 sizes
-//!   alternating 80 and 104 (a border dragged while a build printed; the
-//!   pane keeps 16 of them, all in this window: the worst case);
+//! - "printed through a drag": the window's output, with redraws,
+//!   printed at 64 sizes alternating 80 and 104 (a border dragged while a
+//!   build printed; the pane keeps 16 of them, all in this window: the
+//!   worst case);
 //! - "before" for the last two: the same bytes replayed as before this
 //!   change, all at the size now (what `Pane::shift_history` did).
 //!
@@ -91,6 +92,18 @@ fn page_through(pane: &mut Pane) -> (Duration, usize) {
     (took, pages)
 }
 
+/// A border dragged in the middle window while output came: a size
+/// change every KiB before its middle, alternating 80 and 104 columns.
+fn drag(ring: &ByteRing) -> SizeLog {
+    let middle = (ring.start() + ring.end()) / 2;
+    let mut sizes = SizeLog::new(ROWS, COLS);
+    for i in 0..64u64 {
+        let cols = if i % 2 == 0 { 80 } else { COLS };
+        sizes.record(middle - 64 * 1024 + i * 1024, ROWS, cols, ring.start());
+    }
+    sizes
+}
+
 /// `output` with a progress line redrawn in place ten times after every
 /// 50 lines.
 fn with_redraws(output: &[u8]) -> Vec<u8> {
@@ -126,14 +139,7 @@ fn bench(c: &mut Criterion) {
     let one_size = SizeLog::new(ROWS, COLS);
     let mut at_80 = SizeLog::new(ROWS, 80);
     at_80.record(ring.end(), ROWS, COLS, ring.start());
-    // A drag in the middle window: a change every KiB before its middle.
-    let middle = (ring.start() + ring.end()) / 2;
-    let mut at_64 = SizeLog::new(ROWS, COLS);
-    for i in 0..64u64 {
-        let cols = if i % 2 == 0 { 80 } else { COLS };
-        at_64.record(middle - 64 * 1024 + i * 1024, ROWS, cols, ring.start());
-    }
-    at_64.record(ring.end(), ROWS, COLS, ring.start());
+    let at_64 = drag(&redrawn_ring);
 
     let mut group = c.benchmark_group("history window");
     group.measurement_time(Duration::from_secs(5));
@@ -149,7 +155,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| replay(&redrawn_ring, &redrawn_at_80))
     });
     group.bench_function("printed through a drag", |b| {
-        b.iter(|| replay(&ring, &at_64))
+        b.iter(|| replay(&redrawn_ring, &at_64))
     });
     group.finish();
 
@@ -174,6 +180,11 @@ fn count(case: &str) {
         "printed at 80" => (ring_of(&output), SizeLog::new(ROWS, 80)),
         "one size, redrawn" => (ring_of(&redrawn), SizeLog::new(ROWS, COLS)),
         "printed at 80, redrawn" => (ring_of(&redrawn), SizeLog::new(ROWS, 80)),
+        "printed through a drag, redrawn" => {
+            let ring = ring_of(&redrawn);
+            let sizes = drag(&ring);
+            (ring, sizes)
+        }
         _ => return,
     };
     let mut sizes = sizes;
