@@ -169,10 +169,37 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-/// With `HISTORY_WINDOW_CASE=name` set, replays that case's window 20
-/// times and nothing else (`none`: only the set-up), for `perf stat -e
-/// instructions:u`, which a loaded machine does not skew as it skews time.
+/// The reflow's worst case (`benches/reflow.rs`'s "log lines at 64
+/// sizes"): the newest 2 MiB printed at a size change every 32 KiB, the
+/// pane resized `iterations` times with no grid kept.
+fn reflow_through_a_drag(iterations: usize) {
+    let output = common::log_lines(RING + RING / 4);
+    let mut pane = Pane::detached(PaneId(1), ROWS, COLS, RING);
+    for (i, chunk) in output.chunks(32 * 1024).enumerate() {
+        pane.feed(chunk.to_vec());
+        pane.settle();
+        pane.resize(ROWS, if i % 2 == 0 { 80 } else { COLS });
+    }
+    for i in 0..iterations {
+        pane.forget_reflow_checkpoint();
+        pane.resize(ROWS, if i % 2 == 0 { 90 } else { 96 });
+        pane.settle();
+    }
+}
+
+/// With `HISTORY_WINDOW_CASE=name` set, replays that case's window
+/// `HISTORY_WINDOW_ITERATIONS` times (20) and nothing else (`none`: only
+/// the set-up), for an instruction count (cachegrind's `I refs`), which a
+/// loaded machine does not skew as it skews time.
 fn count(case: &str) {
+    let iterations = std::env::var("HISTORY_WINDOW_ITERATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20);
+    if case == "reflow through a drag" {
+        reflow_through_a_drag(iterations);
+        return;
+    }
     let output = common::log_lines(RING + RING / 4);
     let redrawn = with_redraws(&output);
     let (ring, sizes) = match case {
@@ -189,7 +216,7 @@ fn count(case: &str) {
     };
     let mut sizes = sizes;
     sizes.record(ring.end(), ROWS, COLS, ring.start());
-    for _ in 0..20 {
+    for _ in 0..iterations {
         std::hint::black_box(replay(&ring, &sizes));
     }
 }
