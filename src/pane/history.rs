@@ -16,7 +16,7 @@
 //! `2 × rows` rows in the history (see `rep_bound`).
 //!
 //! Output printed at another size than the pane's now is replayed at the
-//! size it was printed at and its lines rewrapped (see [`sized`]), as the
+//! size it was printed at and its lines rewrapped (see `sized`), as the
 //! live screen is reflowed, so a `\r` progress bar or a right prompt shows
 //! once in the history as on the screen.
 
@@ -94,7 +94,7 @@ impl ReplayRequest {
 /// Counts the rows vt100 drops off the top of a full scrollback, so rows
 /// keep their numbers (and anchors their rows) as the history grows; while
 /// output printed at another size is replayed, also keeps them as text
-/// (see [`sized`]). (vt100 also tells of every row a full-screen program
+/// (see `sized`). (vt100 also tells of every row a full-screen program
 /// scrolls off the alternate screen, which has no scrollback: those are
 /// not history rows.)
 #[derive(Debug, Default)]

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 /// (a few screenfuls of cells, ~2.5 ms on the flood pane), so a long
 /// border drag cannot make a resize, or a window of history, slow: 64 made
 /// the worst case 170 ms. Past the cap the stretch with the least output
-/// goes (see [`SizeLog::forget_smallest`]); output older than the oldest
+/// goes (see `SizeLog::forget_smallest`); output older than the oldest
 /// kept change is replayed at that change's size.
 pub const MAX_CHANGES: usize = 16;
 
