@@ -33,7 +33,10 @@
 //! The replay no longer follows vt100's count of scrolled rows with bare
 //! line feeds (a replay's scrollback holds the rows that matter), which
 //! made the common cases faster; 64 rewraps in one replay are over the
-//! target, which the checkpoint keeps out of a drag.
+//! target, which the checkpoint keeps out of a drag. Since then the size
+//! log keeps 16 changes (`size_log::MAX_CHANGES`), so the last case
+//! replays through 16 sizes: a quarter of the instructions of 64
+//! (`benches/history_window.rs`, `HISTORY_WINDOW_CASE`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

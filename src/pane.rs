@@ -14,7 +14,8 @@
 //! the program redraws inside a synchronized update, the pane shows the
 //! screen of the update's start ([`sync_update`]). Every
 //! byte also goes to [`scrollback`], the raw ring that [`history`] replays
-//! on demand, a window at a time ([`history_window`] picks the bytes;
+//! on demand at the sizes it was printed at ([`size_log`]), a window at a
+//! time ([`history_window`] picks the bytes;
 //! [`history_text`] writes all of it out as text), when the pane is
 //! scrolled back ([`scroll_view`]).
 //! A saved history comes back through `restored`.

@@ -458,3 +458,161 @@ fn tmux_agrees_with_the_model() {
         .collect();
     assert_tmux_agrees(&lines, &[(24, 80), (12, 80), (24, 80), (10, 5), (24, 80)]);
 }
+
+// The history views (copy mode, the wheel, `C-b PgUp`, search, `capture
+// --history`, `C-b e`) show what the live screen shows after a reflow:
+// output replayed at the size it was printed at, lines rewrapped.
+
+/// The pane's history opened (as the wheel or copy mode opens it): every
+/// row it holds, oldest first, the screen's last.
+fn history_rows(pane: &mut Pane) -> Vec<String> {
+    pane.settle();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    pane.open_history(&tx.into());
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(tilework::pane::event::PaneEvent::HistoryReady(_, history)) => {
+            pane.history_ready(history)
+        }
+        _ => panic!("no history replay"),
+    }
+    let history = pane.history_mut().unwrap();
+    let cols = history.screen().size().1.get();
+    let rows: Vec<String> = (0..history.total_rows())
+        .map(|row| history.with_row(row, |s, r| s.contents_between(r, 0, r, cols)))
+        .collect();
+    pane.scroll_to_bottom();
+    rows
+}
+
+/// Every row the model holds, history first.
+fn model_rows(model: &Reflowing) -> Vec<String> {
+    model.rows.iter().map(|(t, _)| t.clone()).collect()
+}
+
+/// The model's rows joined into lines, trailing blanks trimmed, as
+/// `capture --history` writes them.
+fn model_lines(model: &Reflowing) -> String {
+    let mut text = String::new();
+    for (row, wrapped) in &model.rows {
+        text.push_str(row);
+        if !wrapped {
+            text.truncate(text.trim_end().len());
+            text.push('\n');
+        }
+    }
+    format!("{}\n", text.trim_end_matches('\n'))
+}
+
+/// Feeds `bytes` at the first size, resizes through the rest, and
+/// compares the history view and the history's text with the model.
+fn assert_history_like_the_model(bytes: &[u8], sizes: &[(u16, u16)]) -> Vec<String> {
+    let mut pane = assert_reflows_like_the_model(bytes, sizes);
+    let mut model = Reflowing::printed(sizes[0].0, sizes[0].1, bytes);
+    for &(rows, cols) in &sizes[1..] {
+        model.resize(rows, cols);
+    }
+    let rows = history_rows(&mut pane);
+    assert_eq!(rows, model_rows(&model), "the history view");
+    let (screen, _) = shown(&mut pane);
+    assert_eq!(
+        rows[rows.len() - screen.len()..],
+        screen,
+        "joins the screen"
+    );
+    let text = tilework::pane::history_text::history_text(&pane, false)();
+    assert_eq!(text, model_lines(&model), "the history's text");
+    rows
+}
+
+#[test]
+fn the_history_shows_a_progress_bar_once_after_the_pane_narrowed() {
+    let rows = assert_history_like_the_model(&progress_bar(120), &[(24, 120), (24, 60)]);
+    let copies = rows.iter().filter(|r| r.contains("downloading [")).count();
+    assert_eq!(copies, 1, "{rows:#?}");
+    assert_history_like_the_model(&progress_bar(80), &[(24, 80), (24, 60), (24, 100)]);
+    // Narrower and shorter, then wider: rows pushed into the history.
+    assert_history_like_the_model(&progress_bar(80), &[(24, 80), (10, 50), (30, 90)]);
+}
+
+#[test]
+fn the_history_shows_a_right_prompt_once_after_the_pane_narrowed() {
+    let rows = assert_history_like_the_model(&right_prompts(80), &[(6, 80), (6, 50)]);
+    let copies = rows.iter().filter(|r| r.contains("[main]")).count();
+    assert_eq!(copies, 3, "{rows:#?}");
+    let line = format!("$ cat line\r\n\x1b[1;32m{}\x1b[m\r\n$ ", long_line());
+    assert_history_like_the_model(line.as_bytes(), &[(4, 80), (4, 60), (4, 100)]);
+}
+
+/// 10,000 numbered lines with a progress bar every 500, printed at 120,
+/// 60, 100 and 80 columns in turn, viewed at 60: five windows of history.
+fn long_history_through_four_widths() -> Pane {
+    let mut pane = Pane::detached(PaneId(1), 24, 120, 8 << 20);
+    let widths = [120u16, 60, 100, 80];
+    for (part, &width) in widths.iter().enumerate() {
+        if part > 0 {
+            pane.resize(24, width);
+        }
+        let mut out = Vec::new();
+        for i in part * 2_500 + 1..=(part + 1) * 2_500 {
+            out.extend(format!("line {i:05}\r\n").into_bytes());
+            if i % 500 == 0 {
+                out.extend(bar_only(usize::from(width)));
+                out.extend(b"\r\n");
+            }
+        }
+        for chunk in out.chunks(4096) {
+            pane.feed(chunk.to_vec());
+        }
+        pane.settle();
+    }
+    pane.resize(24, 60);
+    pane
+}
+
+#[test]
+fn a_history_of_many_windows_printed_at_several_widths_shows_every_line_once() {
+    let mut pane = long_history_through_four_widths();
+    let text = tilework::pane::history_text::history_text(&pane, false)();
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("line ")).collect();
+    let expected: Vec<String> = (1..=10_000).map(|i| format!("line {i:05}")).collect();
+    assert_eq!(lines, expected);
+    let bars = text.lines().filter(|l| l.contains("downloading [")).count();
+    assert_eq!(bars, 20, "each bar once");
+    // Page by page from the newest row to the oldest, across windows: the
+    // numbered lines come in order, none twice, none missing.
+    let mailbox = tilework::pane::event::PaneMailbox::discarding();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    pane.open_history(&tx.into());
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(tilework::pane::event::PaneEvent::HistoryReady(_, history)) => {
+            pane.history_ready(history)
+        }
+        _ => panic!("no history replay"),
+    }
+    let mut seen: Vec<usize> = Vec::new();
+    let mut bar_rows = 0;
+    for _ in 0..20_000 {
+        let history = pane.history().unwrap();
+        let at_top = history.top_row() == 0 && history.at_top;
+        let rows: Vec<String> = pane.screen().row_texts().collect();
+        // The last page back stops at the first row: it repeats some of
+        // the page after it.
+        let overlap = rows.iter().position(|r| {
+            at_top && r.strip_prefix("line ").and_then(|n| n.parse().ok()) == seen.last().copied()
+        });
+        for row in rows[..overlap.unwrap_or(rows.len())].iter().rev() {
+            if let Some(n) = row.strip_prefix("line ") {
+                seen.push(n.parse().unwrap());
+            }
+            bar_rows += usize::from(row.starts_with("downloading ["));
+        }
+        if at_top {
+            break;
+        }
+        pane.scroll(24, &mailbox);
+    }
+    let expected: Vec<usize> = (1..=10_000).rev().collect();
+    assert_eq!(seen.len(), expected.len(), "lines seen once each");
+    assert_eq!(seen, expected);
+    assert_eq!(bar_rows, 20);
+}

@@ -249,7 +249,7 @@ mod tests {
     fn ring(text: &str, rows: u16, cols: u16) -> RingCopy {
         let mut ring = ByteRing::new(1 << 20);
         ring.push(text.replace('\n', "\r\n").as_bytes());
-        RingCopy { ring, rows, cols }
+        RingCopy::at_one_size(ring, rows, cols)
     }
 
     /// A history of `text` (lines joined by CR LF) replayed at `rows` x `cols`

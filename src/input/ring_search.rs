@@ -30,7 +30,8 @@ pub fn for_each_window(
         if !keep_going() {
             return None;
         }
-        let request = ReplayRequest::window(ring, extent, source.rows, cols, cap);
+        let size = (source.rows, cols);
+        let request = ReplayRequest::window(ring, &source.sizes, extent, size, cap);
         let mut history = History::replay(request);
         f(&mut history)?;
         if extent.end >= ring.end() {
@@ -97,7 +98,7 @@ mod tests {
         for i in 1..=lines {
             ring.push(format!("line {i}\r\n").as_bytes());
         }
-        RingCopy { ring, rows, cols }
+        RingCopy::at_one_size(ring, rows, cols)
     }
 
     #[test]
@@ -124,11 +125,7 @@ mod tests {
         for i in 1..=100_000 {
             ring.push(format!("{i}\r\n").as_bytes());
         }
-        let src = RingCopy {
-            ring,
-            rows: 24,
-            cols: 80,
-        };
+        let src = RingCopy::at_one_size(ring, 24, 80);
         let found = find(&src, &Regex::new("^4242$").unwrap(), || true).unwrap();
         assert_eq!(found.len(), 1, "4242 alone, not 14242 or 42420");
         let m = found[0];
@@ -140,11 +137,7 @@ mod tests {
     fn a_match_split_by_the_wrap_is_found() {
         let mut ring = ByteRing::new(1 << 20);
         ring.push(b"0123456789abcdef\r\nnext\r\n");
-        let src = RingCopy {
-            ring,
-            rows: 5,
-            cols: 10,
-        };
+        let src = RingCopy::at_one_size(ring, 5, 10);
         let found = find(&src, &Regex::new("789abc").unwrap(), || true).unwrap();
         assert_eq!(found.len(), 1);
         let m = found[0];

@@ -181,11 +181,7 @@ mod tests {
                 format!("{} item {i}\r\n", if i % 4 == 0 { "ERROR" } else { "ok" }).as_bytes(),
             );
         }
-        let source = RingCopy {
-            ring,
-            rows: 5,
-            cols: 30,
-        };
+        let source = RingCopy::at_one_size(ring, 5, 30);
         let r = search(PaneId(1), &source, "error");
         assert_eq!(r.count, 10);
         assert_eq!(r.lines.len(), LINES_PER_PANE);
@@ -196,11 +192,7 @@ mod tests {
     fn a_pattern_ending_in_dollar_finds_the_line_that_ends_so() {
         let mut ring = ByteRing::new(1 << 20);
         ring.push(b"hit-3\r\nhit-33\r\nfiller\r\n$ ");
-        let source = RingCopy {
-            ring,
-            rows: 24,
-            cols: 80,
-        };
+        let source = RingCopy::at_one_size(ring, 24, 80);
         let r = search(PaneId(1), &source, "hit-3$");
         assert_eq!((r.count, r.lines), (1, vec!["hit-3".to_string()]));
         let r = search(PaneId(1), &source, "^filler$");

@@ -317,11 +317,7 @@ mod tests {
     fn rows(lines: &[&str]) -> RingCopy {
         let mut ring = crate::pane::scrollback::ByteRing::new(1 << 20);
         ring.push(lines.join("\r\n").as_bytes());
-        RingCopy {
-            ring,
-            rows: 5,
-            cols: 20,
-        }
+        RingCopy::at_one_size(ring, 5, 20)
     }
 
     fn next_found(rx: &crossbeam_channel::Receiver<SearchReport>) -> Found {

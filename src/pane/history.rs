@@ -14,6 +14,13 @@
 //! Bytes reach the parser through [`Fidelity`], as on the live screen: a
 //! REP costs at most a couple of screenfuls to replay, and leaves at most
 //! `2 × rows` rows in the history (see `rep_bound`).
+//!
+//! Output printed at another size than the pane's now is replayed at the
+//! size it was printed at and its lines rewrapped (see `sized`), as the
+//! live screen is reflowed, so a `\r` progress bar or a right prompt shows
+//! once in the history as on the screen.
+
+mod sized;
 
 use std::num::NonZeroU16;
 
@@ -23,6 +30,7 @@ use crate::pane::history_window::{ANCHOR_SPACING, Extent, RowAnchor};
 use crate::pane::parse_guard::RESET_NOTICE;
 use crate::pane::screen::ScreenView;
 use crate::pane::scrollback::ByteRing;
+use crate::pane::size_log::{SizeLog, Stretch};
 
 /// A replay parses its bytes in pieces of this size: where vt100 panics,
 /// the history loses the rest of one piece. (A call costs next to nothing
@@ -44,24 +52,28 @@ pub struct ReplayRequest {
     pub at_top: bool,
     /// The bytes run to the ring's end: the history follows new output.
     pub is_tail: bool,
+    /// The sizes `bytes` were printed at, oldest first.
+    pub sizes: Vec<Stretch>,
 }
 
 impl ReplayRequest {
-    /// The whole ring, from its oldest line.
+    /// The whole ring, from its oldest line, all printed at this size.
     pub fn from_ring(ring: &ByteRing, rows: u16, cols: u16, history_rows: usize) -> Self {
         let extent = Extent {
             start: ring.first_line_start(),
             end: ring.end(),
         };
-        Self::window(ring, extent, rows, cols, history_rows)
+        let sizes = SizeLog::new(rows, cols);
+        Self::window(ring, &sizes, extent, (rows, cols), history_rows)
     }
 
-    /// The ring's bytes in `extent`.
+    /// The ring's bytes in `extent`, printed at the sizes `sizes` says,
+    /// for a view of `rows` x `cols`.
     pub fn window(
         ring: &ByteRing,
+        sizes: &SizeLog,
         extent: Extent,
-        rows: u16,
-        cols: u16,
+        (rows, cols): (u16, u16),
         history_rows: usize,
     ) -> Self {
         let start = extent.start.max(ring.first_line_start()).min(ring.end());
@@ -74,18 +86,32 @@ impl ReplayRequest {
             history_rows,
             at_top: start <= ring.first_line_start(),
             is_tail: end == ring.end(),
+            sizes: sizes.stretches(start, end),
         }
     }
 }
 
 /// Counts the rows vt100 drops off the top of a full scrollback, so rows
-/// keep their numbers (and anchors their rows) as the history grows.
+/// keep their numbers (and anchors their rows) as the history grows; while
+/// output printed at another size is replayed, also keeps them as text
+/// (see `sized`). (vt100 also tells of every row a full-screen program
+/// scrolls off the alternate screen, which has no scrollback: those are
+/// not history rows.)
 #[derive(Debug, Default)]
-pub struct RowsDropped(usize);
+pub struct RowsDropped {
+    count: usize,
+    stream: Option<Box<sized::RowStream>>,
+}
 
 impl vt100::Callbacks for RowsDropped {
-    fn on_scroll(&mut self, _: vt100::capture::RowContents<'_>, _alternate_screen: bool) {
-        self.0 += 1;
+    fn on_scroll(&mut self, row: vt100::capture::RowContents<'_>, alternate_screen: bool) {
+        if alternate_screen {
+            return;
+        }
+        if let Some(stream) = &mut self.stream {
+            stream.push(&row, self.count);
+        }
+        self.count += 1;
     }
 }
 
@@ -144,7 +170,7 @@ fn size(n: u16) -> NonZeroU16 {
 }
 
 fn new_parser(rows: u16, cols: u16, history_rows: usize) -> vt100::Parser<RowsDropped> {
-    vt100::Parser::new_with_callbacks(size(rows), size(cols), history_rows, RowsDropped(0))
+    vt100::Parser::new_with_callbacks(size(rows), size(cols), history_rows, RowsDropped::default())
 }
 
 impl History {
@@ -185,11 +211,17 @@ impl History {
         }
     }
 
-    /// Replays at the pane's size now, whatever sizes the output was
-    /// printed at: a terminal of this size would have shown all of it
-    /// this way, and the live screen is reflowed the same way (see
-    /// `reflow`), so history and screen join up.
+    /// Replays each stretch of output at the size it was printed at, its
+    /// lines rewrapped at the pane's size now ([`sized`]), as the live
+    /// screen is reflowed (see `reflow`), so history and screen join up.
+    /// Output all printed at the pane's size now, or whose sized replay
+    /// failed, is replayed at that size at once.
     fn replay_unguarded(req: ReplayRequest) -> Self {
+        if sized::needed(&req)
+            && let Some(history) = sized::replay(&req)
+        {
+            return history;
+        }
         let mut history = Self::empty(req.start, (req.rows, req.cols), req.history_rows);
         history.at_top = req.at_top;
         history.is_tail = req.is_tail;
@@ -232,7 +264,7 @@ impl History {
 
     /// Rows dropped off the top of the scrollback since the window began.
     fn dropped(&self) -> usize {
-        self.parser.callbacks().0
+        self.parser.callbacks().count
     }
 
     /// Parses program output; where vt100 panics, starts over with a fresh
@@ -541,9 +573,9 @@ mod tests {
         let ring = ring_with_lines(20_000, 1 << 20);
         let mut t = History::replay(ReplayRequest::window(
             &ring,
+            &SizeLog::new(5, 20),
             tail(&ring, 500, 20),
-            5,
-            20,
+            (5, 20),
             10_000,
         ));
         assert!(t.is_tail && !t.at_top);
@@ -553,9 +585,9 @@ mod tests {
         let mid = t.start;
         let mut older = History::replay(ReplayRequest::window(
             &ring,
+            &SizeLog::new(5, 20),
             around(&ring, mid, 500, 20),
-            5,
-            20,
+            (5, 20),
             10_000,
         ));
         assert!(!older.is_tail);

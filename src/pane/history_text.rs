@@ -56,7 +56,7 @@ pub fn replay_all(pane: &Pane) -> impl FnOnce(&mut EachWindow<'_>) + Send + use<
             .max(history_window::most_rows(window_rows) + usize::from(rows));
         let mut extent = history_window::top(ring, window_rows, cols);
         loop {
-            let request = ReplayRequest::window(ring, extent, rows, cols, cap);
+            let request = ReplayRequest::window(ring, &source.sizes, extent, (rows, cols), cap);
             if each(&mut History::replay(request)).is_break() || extent.end >= ring.end() {
                 return;
             }

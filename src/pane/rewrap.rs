@@ -138,13 +138,17 @@ struct Lines<'a> {
 
 /// Every row the parser holds (its scrollback, then its screen), as
 /// vt100 captures them: logical lines, one a line.
-fn capture(screen: &vt100::Screen) -> String {
+/// (`state`: the looks, and whether a line ends, of the rows written
+/// before, when the capture goes on from them.)
+fn capture(
+    screen: &vt100::Screen,
+    state: &mut vt100::capture::BasicFormattedCaptureState,
+) -> String {
     let mut text = String::new();
-    let mut state = vt100::capture::BasicFormattedCaptureState::new();
     // Writing to a String cannot fail.
     let _ = screen.write_contents_formatted_basic(
         &mut text,
-        vt100::capture::BasicFormattedCaptureRange::Full(&mut state),
+        vt100::capture::BasicFormattedCaptureRange::Full(state),
     );
     text
 }
@@ -179,8 +183,16 @@ fn read_lines<'a>(screen: &vt100::Screen, captured: &'a str) -> Lines<'a> {
 /// keeps `kept` rows of scrollback: the newest rows on its screen, the
 /// cursor where it was in its line (at the top left when its row went
 /// above the screen, as tmux does). Lines wholly above what the parser
-/// keeps are not written.
-fn layout(lines: &Lines, rows: usize, cols: usize, kept: usize) -> String {
+/// keeps are not written. `rows_before` rows are already above where the
+/// first line goes (the cursor's row on the screen counts them). Where
+/// each line written begins in the bytes goes to `starts`.
+fn layout(
+    lines: &Lines,
+    (rows, cols): (usize, usize),
+    kept: usize,
+    rows_before: usize,
+    starts: &mut Vec<usize>,
+) -> String {
     let heights: Vec<usize> = lines.lines.iter().map(|l| l.rows(cols)).collect();
     let total: usize = heights.iter().sum();
     let mut skipped = 0;
@@ -200,6 +212,7 @@ fn layout(lines: &Lines, rows: usize, cols: usize, kept: usize) -> String {
         if i > first {
             out.push_str("\r\n");
         }
+        starts.push(out.len());
         out.push_str(line.text);
         if i == lines.cursor.line {
             let offset = lines.cursor.offset.unwrap_or_else(|| line.columns());
@@ -209,9 +222,11 @@ fn layout(lines: &Lines, rows: usize, cols: usize, kept: usize) -> String {
         row_of_line += heights[i];
     }
     out.push_str("\x1b[0m");
-    let scrolled = written.saturating_sub(rows);
+    let scrolled = (rows_before + written).saturating_sub(rows);
     let (row, col) = match cursor {
-        Some((row, col)) if row >= scrolled => (row - scrolled, col.min(cols - 1)),
+        Some((row, col)) if rows_before + row >= scrolled => {
+            (rows_before + row - scrolled, col.min(cols - 1))
+        }
         _ => (0, 0),
     };
     let _ = write!(out, "\x1b[{};{}H", row + 1, col + 1);
@@ -245,6 +260,58 @@ pub fn laid_out<C: vt100::Callbacks>(
     cols: std::num::NonZeroU16,
     kept: usize,
 ) -> Result<String, ParserPanicked> {
+    Ok(lay_out(old, rows, cols, kept, None)?.bytes)
+}
+
+/// A layout written after rows already streamed out of the old parser
+/// (see `history_reflow`): the capture goes on from their `state` (its
+/// looks are changes from theirs, and the first line goes on with their
+/// last one when that one wrapped), and the target's cursor is on
+/// absolute row `cursor_row`, at the end of those rows.
+pub struct Continuing<'a> {
+    pub state: &'a mut vt100::capture::BasicFormattedCaptureState,
+    pub cursor_row: usize,
+}
+
+/// What [`lay_out`] wrote, and where: for each line of the old grid
+/// written, the offset in `bytes` where its text begins, and for each row
+/// the old grid held (its scrollback, then its screen, after the height
+/// changed), whether it wraps on into the next (so row `i` is in line
+/// "rows before `i` that do not wrap").
+pub struct LaidOut {
+    pub bytes: String,
+    pub line_starts: Vec<usize>,
+    pub wrapped: Vec<bool>,
+}
+
+/// Whether each row `screen` holds, its scrollback's first, wraps on.
+fn wrapped_rows(screen: &mut vt100::Screen) -> Vec<bool> {
+    let rows = usize::from(screen.size().0.get());
+    let held = screen.scrollback_len();
+    let mut out = Vec::with_capacity(held + rows);
+    while out.len() < held + rows {
+        screen.set_scrollback(held.saturating_sub(out.len()));
+        let top = held - screen.scrollback();
+        let first = u16::try_from(out.len() - top).unwrap_or(u16::MAX);
+        let last = u16::try_from(rows).unwrap_or(u16::MAX);
+        if first >= last {
+            break;
+        }
+        out.extend((first..last).map(|row| screen.row_wrapped(row)));
+    }
+    screen.set_scrollback(0);
+    out
+}
+
+/// [`laid_out`], with where each line went, and written after rows
+/// already streamed out of `old` when `continuing`.
+pub fn lay_out<C: vt100::Callbacks>(
+    old: &mut vt100::Parser<C>,
+    rows: std::num::NonZeroU16,
+    cols: std::num::NonZeroU16,
+    kept: usize,
+    continuing: Option<Continuing<'_>>,
+) -> Result<LaidOut, ParserPanicked> {
     let old_cols = old.screen().size().1;
     let alternate = old.screen().alternate_screen().then(|| {
         let mut screen = old.screen().clone();
@@ -266,14 +333,33 @@ pub fn laid_out<C: vt100::Callbacks>(
         parse_guard::process(old, b"\x1b[?47l")?;
     }
     old.screen_mut().set_size(rows, old_cols);
-    let captured = capture(old.screen());
+    let mut prefix = "";
+    let mut rows_before = 0;
+    let mut wrapped = Vec::new();
+    let captured = match continuing {
+        None => capture(old.screen(), &mut Default::default()),
+        Some(Continuing { state, cursor_row }) => {
+            wrapped = wrapped_rows(old.screen_mut());
+            let text = capture(old.screen(), state);
+            rows_before = cursor_row;
+            match text.strip_prefix('\n') {
+                Some(rest) => {
+                    prefix = "\r\n";
+                    rows_before += 1;
+                    rest.to_owned()
+                }
+                None => text,
+            }
+        }
+    };
     let lines = read_lines(old.screen(), &captured);
-    let mut bytes = layout(
-        &lines,
-        usize::from(rows.get()),
-        usize::from(cols.get()),
-        kept,
-    );
+    let size = (usize::from(rows.get()), usize::from(cols.get()));
+    let mut line_starts = Vec::new();
+    let mut bytes = prefix.to_owned();
+    bytes.push_str(&layout(&lines, size, kept, rows_before, &mut line_starts));
+    for start in &mut line_starts {
+        *start += prefix.len();
+    }
     if let Some(alternate) = alternate {
         // The primary's cursor is where leaving with `?1049l` puts it back.
         bytes.push_str("\x1b7\x1b[?47h");
@@ -281,7 +367,11 @@ pub fn laid_out<C: vt100::Callbacks>(
     }
     bytes.push_str(&pen);
     bytes.push_str(&modes);
-    Ok(bytes)
+    Ok(LaidOut {
+        bytes,
+        line_starts,
+        wrapped,
+    })
 }
 
 #[cfg(test)]

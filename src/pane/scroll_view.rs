@@ -8,6 +8,7 @@ use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::history::{History, Located, ReplayRequest};
 use crate::pane::history_window::{self, Extent, RowAnchor, WINDOW_ROWS};
 use crate::pane::scrollback::ByteRing;
+use crate::pane::size_log::SizeLog;
 use crate::pane::state::{MIN_GRID, Pane, ScrollView};
 
 /// Which window of history to show.
@@ -27,6 +28,20 @@ pub struct RingCopy {
     pub ring: ByteRing,
     pub rows: u16,
     pub cols: u16,
+    /// The sizes the ring's output was printed at.
+    pub sizes: SizeLog,
+}
+
+impl RingCopy {
+    /// A ring all printed at `rows` x `cols`.
+    pub fn at_one_size(ring: ByteRing, rows: u16, cols: u16) -> Self {
+        Self {
+            ring,
+            rows,
+            cols,
+            sizes: SizeLog::new(rows, cols),
+        }
+    }
 }
 
 /// Memory a replayed history may use: vt100 keeps every row at full width
@@ -84,6 +99,7 @@ impl Pane {
             ring: self.ring.clone(),
             rows: self.rows,
             cols: self.cols,
+            sizes: self.sizes.clone(),
         }
     }
 
@@ -200,7 +216,8 @@ impl Pane {
         // rows it aims at, long lines and the snapping of its ends.
         let window = history_window::most_rows(self.window_rows()) + usize::from(self.rows);
         let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
-        ReplayRequest::window(&self.ring, extent, self.rows, self.cols, cap)
+        let size = (self.rows, self.cols);
+        ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap)
     }
 
     /// Replaces the history window shown with the one `target` names,

@@ -5,11 +5,13 @@
 
 use std::collections::VecDeque;
 
-/// Size changes kept. Each one the replay passes costs a rewrap of the
-/// grid (about a screenful of cells), so a long border drag cannot make a
-/// resize slow; output older than the oldest kept change is replayed at
-/// that change's size.
-pub const MAX_CHANGES: usize = 64;
+/// Size changes kept. Each one a replay passes costs a rewrap of the grid
+/// (a few screenfuls of cells, ~2.5 ms on the flood pane), so a long
+/// border drag cannot make a resize, or a window of history, slow: 64 made
+/// the worst case 170 ms. Past the cap the stretch with the least output
+/// goes (see `SizeLog::forget_smallest`); output older than the oldest
+/// kept change is replayed at that change's size.
+pub const MAX_CHANGES: usize = 16;
 
 /// A size in effect from ring position `from` on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,15 +62,34 @@ impl SizeLog {
             Some(last) if last.from == at => *last = new,
             _ => self.sizes.push_back(new),
         }
-        while self.sizes.len() > MAX_CHANGES
-            || (self.sizes.len() > 1 && self.sizes[1].from <= oldest)
-        {
+        while self.sizes.len() > 1 && self.sizes[1].from <= oldest {
             self.sizes.pop_front();
+        }
+        while self.sizes.len() > MAX_CHANGES {
+            self.forget_smallest();
         }
         // Merges the now-equal neighbour a replaced size may have made.
         let n = self.sizes.len();
         if n > 1 && (self.sizes[n - 2].rows, self.sizes[n - 2].cols) == (rows, cols) {
             self.sizes.pop_back();
+        }
+    }
+
+    /// Forgets the size of the stretch with the least output (the one
+    /// being printed aside), which is replayed at the size before it from
+    /// then on. A border drag makes many such stretches, each a prompt
+    /// redrawn for a size passed on the way; the sizes the bulk of the
+    /// output was printed at stay, however long ago.
+    fn forget_smallest(&mut self) {
+        let closed = self.sizes.len() - 1;
+        let Some(i) = (0..closed).min_by_key(|&i| self.sizes[i + 1].from - self.sizes[i].from)
+        else {
+            return;
+        };
+        self.sizes.remove(i);
+        let same = |a: &SizeFrom, b: &SizeFrom| (a.rows, a.cols) == (b.rows, b.cols);
+        if i > 0 && i < self.sizes.len() && same(&self.sizes[i - 1], &self.sizes[i]) {
+            self.sizes.remove(i);
         }
     }
 
@@ -147,8 +168,31 @@ mod tests {
         log.record(20, 24, 70, 15);
         assert_eq!(sizes(&log.stretches(15, 30)), [(15, 20, 60), (20, 30, 70)]);
         for i in 0..200u16 {
-            log.record(100 + u64::from(i), 24, 40 + i % 2, 15);
+            log.record(100 + u64::from(i), 24, 40 + i % 3, 15);
         }
         assert_eq!(log.sizes.len(), MAX_CHANGES);
+    }
+
+    #[test]
+    fn past_the_cap_the_sizes_of_the_least_output_go() {
+        // A build printed at 80, then a border dragged through 40 sizes
+        // with a prompt redrawn at each, then more output at 60.
+        let mut log = SizeLog::new(24, 80);
+        let mut at = 10_000;
+        for i in 0..40u16 {
+            log.record(at, 24, 41 + i, 0);
+            at += 30;
+        }
+        log.record(at, 24, 60, 0);
+        let stretches = log.stretches(0, at + 5_000);
+        assert!(stretches.len() <= MAX_CHANGES);
+        // The build's output and the output after the drag keep their sizes.
+        // (Prompts of the drag forgotten go with the stretch before them.)
+        assert_eq!((stretches[0].start, stretches[0].cols), (0, 80));
+        assert!(stretches[0].end >= 10_000);
+        assert_eq!(
+            sizes(&stretches[stretches.len() - 1..]),
+            [(at, at + 5_000, 60)]
+        );
     }
 }

@@ -85,7 +85,7 @@ pub struct Pane {
     primary_cut: bool,
     /// The size each stretch of the ring's output was printed at, for a
     /// reflow to replay it at that size.
-    sizes: SizeLog,
+    pub(super) sizes: SizeLog,
     /// Where the next reflow's replay can start (see `reflow::Checkpoint`).
     reflowed: Option<reflow::Checkpoint>,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
