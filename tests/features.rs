@@ -427,9 +427,12 @@ fn copy_mode_holds_the_view_still_while_the_program_prints() {
     tw.wait_for("copy mode on its history", |s| {
         status_line(s).contains("COPY") && lines_up(s).is_some()
     });
+    // Where the cursor starts may already be a line of output: wait for
+    // `k` to have moved it, or the cursor read below is the one before `k`.
+    let start = tw.with_screen(flow_under_cursor);
     tw.send("k");
-    tw.wait_for("the cursor on a line of output", |s| {
-        flow_under_cursor(s).is_some()
+    tw.wait_for("the cursor moved up, on a line of output", |s| {
+        flow_under_cursor(s).is_some() && flow_under_cursor(s) != start
     });
     let (held, cursor) = tw.with_screen(|s| (flow_rows(s), flow_under_cursor(s)));
     let newest = held.last().unwrap().1;
