@@ -3,5 +3,8 @@
 //! in the protocol it speaks.
 //!
 //! - [`image`]: a decoded picture, the one form every protocol becomes.
+//! - [`kitty`]: the kitty graphics protocol: commands read, pictures
+//!   decoded, replies, and the encoder for terminals that speak it.
 
 pub mod image;
+pub mod kitty;
