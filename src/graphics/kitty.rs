@@ -11,12 +11,16 @@
 //!   (RGB, RGBA, PNG; zlib), sizes checked before allocating.
 //! - [`reply`]: what the program hears back (`OK` or an error), as `i`,
 //!   `I` and `q` ask.
+//! - [`intake`]: one pane's side of the protocol: the pictures it named, a
+//!   transmission in chunks, and what each command asks of the image store
+//!   ([`intake::KittyOp`]), the program and the cursor.
 //! - [`encode`]: sending a picture under an id, placing it at a cell with
 //!   a source rectangle and a size in cells, deleting placements.
 
 pub mod command;
 pub mod decode;
 pub mod encode;
+pub mod intake;
 pub mod medium;
 pub mod reply;
 pub mod transfer;
