@@ -225,9 +225,12 @@ pub fn push_replacement(out: &mut Vec<u8>) {
     out.extend_from_slice(REPLACEMENT_MARK.encode_utf8(&mut buf).as_bytes());
 }
 
+/// Whether `c` is a marker: a style marker, or part of a picture's anchor
+/// (`crate::graphics::anchor`), which text leaves out as well.
 #[inline]
 pub fn is_marker(c: char) -> bool {
     (FINAL..=u32::from(REPLACEMENT_MARK)).contains(&u32::from(c))
+        || crate::graphics::anchor::is_anchor_char(c)
 }
 
 /// Every marker's UTF-8 starts with this byte (`U+E0000..U+E0FFF`).
@@ -265,6 +268,9 @@ pub fn split(contents: &str) -> (&str, Option<u32>) {
             id = (code - LEAD) << 10;
         } else if (FINAL..LEAD).contains(&code) {
             return (text, Some(id | (code - FINAL)));
+        } else if crate::graphics::anchor::is_anchor_char(c) {
+            // A picture's anchor, before or after the style marker.
+            continue;
         } else {
             break;
         }
