@@ -12,18 +12,10 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
 use crate::graphics::image::RgbaImage;
+use crate::graphics::store::PixelRect;
 
 /// Base64 bytes per escape sequence (the spec's limit).
 pub const CHUNK: usize = 4096;
-
-/// A part of a picture, in its pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PixelRect {
-    pub x: u32,
-    pub y: u32,
-    pub width: u32,
-    pub height: u32,
-}
 
 /// Sends `image` to the terminal under `id` (not shown yet): RGBA
 /// (`f=32`), zlib-compressed (`o=z`), in chunks of [`CHUNK`] base64 bytes.
@@ -74,7 +66,8 @@ pub fn place(
     id: u32,
     placement: u32,
     source: PixelRect,
-    (cols, rows): (u16, u16),
+    cols: u16,
+    rows: u16,
     z: i32,
     out: &mut Vec<u8>,
 ) {
@@ -93,7 +86,7 @@ pub fn delete_placement(id: u32, placement: u32, out: &mut Vec<u8>) {
 }
 
 /// Forgets picture `id` and takes its placements off the screen.
-pub fn delete_image(id: u32, out: &mut Vec<u8>) {
+pub fn delete(id: u32, out: &mut Vec<u8>) {
     let _ = write!(out, "\x1b_Ga=d,d=I,q=2,i={id}\x1b\\");
 }
 
@@ -180,7 +173,7 @@ mod tests {
             width: 30,
             height: 40,
         };
-        place(3, 9, source, (4, 2), -1, &mut out);
+        place(3, 9, source, 4, 2, -1, &mut out);
         let body = bodies(&out)[0];
         let cmd = Command::parse(split_body(body).unwrap().0).unwrap();
         assert_eq!(cmd.action, Action::Place);
@@ -195,7 +188,7 @@ mod tests {
     fn deletes_free_what_they_say() {
         let mut out = Vec::new();
         delete_placement(3, 9, &mut out);
-        delete_image(3, &mut out);
+        delete(3, &mut out);
         delete_all(&mut out);
         let cmds: Vec<Command> = bodies(&out)
             .iter()

@@ -1,25 +1,27 @@
 //! One pane's side of the kitty graphics protocol: the pictures it named
 //! (`i`, `I`), a chunked transmission in progress, and what each command
-//! does, as [`KittyOp`]s for the image store, a reply for the program and
-//! how far the cursor moves. Pure: the pane hands in each command's APC
-//! body with its cursor and screen size, and carries out what comes back.
+//! does, carried out on [`Pictures`] (the image store and the pane's
+//! cells, which the pane gives), with the reply for the program. The
+//! protocol's rules live here; the pane's side only keeps, places and
+//! deletes.
 //!
 //! Not done, answered with an error: animation (`a=f`, `a=a`, `a=c`),
 //! virtual placements for Unicode placeholders (`U=1`) and placements
-//! relative to another (`P`, `Q`). Data by file, temporary file or shared
-//! memory is not read here (that may wait on the file system, and this
-//! runs on the render loop): such a command comes back as
+//! relative to another (`P`, `Q`). `X` and `Y` (an offset inside the
+//! first cell) are read and not applied. Data by file, temporary file or
+//! shared memory is not read here (that may wait on the file system, and
+//! this runs on the render loop): such a command comes back as
 //! [`Handled::Load`], for the caller to read with [`super::medium`] off
 //! the loop and hand back to [`KittyIntake::loaded`].
 
 use std::collections::HashMap;
 
-use super::command::{Action, Command, split_body};
+use super::command::{Action, Command, Medium, split_body};
 use super::decode::decode;
-use super::encode::PixelRect;
 use super::reply::{KittyError, reply_for};
 use super::transfer::{Transfer, decode_whole};
 use crate::graphics::image::RgbaImage;
+use crate::graphics::store::{ImageId, PixelRect};
 
 /// The pane's screen where a command arrives, 0-based.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,42 +32,34 @@ pub struct Cursor {
     pub cols: u16,
 }
 
-/// A picture shown at a cell of the pane.
+/// A picture to show at the cursor's cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Placement {
-    /// The pane's id for the picture (tilework's own for one the program
-    /// did not name).
-    pub image: u32,
-    /// The program's placement id (0: none; a new placement each time).
-    pub placement: u32,
-    /// The cell its top left corner is in.
-    pub row: u16,
-    pub col: u16,
+    pub image: ImageId,
+    /// The program's numbers for it (`i`, `p`; 0: none given).
+    pub kitty_image: u32,
+    pub kitty_placement: u32,
+    /// The part of the picture shown, inside it.
+    pub source: PixelRect,
     /// The cells it covers.
     pub cols: u16,
     pub rows: u16,
-    /// The part of the picture shown.
-    pub source: PixelRect,
-    /// Where in the first cell it starts, in pixels (`X`, `Y`).
-    pub cell_offset: (u32, u32),
     pub z: i32,
+    /// `C=1`: the cursor stays; otherwise it goes past the picture, on
+    /// its last row (kitty's rule).
+    pub cursor_stays: bool,
 }
 
-/// Which placements a delete takes (`d`); `free`: the pictures left
-/// without placements go too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which placements a delete takes (`d`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Deletion {
-    /// Every placement on the screen.
+    /// Every placement on the pane's screen.
     Visible,
-    /// The placements of a picture, or one of them.
-    Image {
-        image: u32,
+    /// The placements of these pictures, or of one of them the one the
+    /// program numbered so (`p`).
+    Images {
+        images: Vec<ImageId>,
         placement: Option<u32>,
-    },
-    /// Those pictures whose ids are in the range.
-    IdRange {
-        first: u32,
-        last: u32,
     },
     /// Those covering a cell (0-based), of one stacking order if given.
     Cell {
@@ -78,44 +72,33 @@ pub enum Deletion {
     Z(i32),
 }
 
-/// What a command asks of the image store.
-#[derive(Debug, Clone, PartialEq)]
-pub enum KittyOp {
-    /// Keep `image` under the pane's id `id`: a picture kept under it
-    /// before goes, with its placements.
-    Store {
-        id: u32,
-        image: RgbaImage,
-    },
-    Place(Placement),
-    Delete {
-        which: Deletion,
-        free: bool,
-    },
-}
-
-/// What the pane does after a command.
-#[derive(Debug, Default, PartialEq)]
-pub struct Outcome {
-    pub ops: Vec<KittyOp>,
-    /// Bytes for the program, in order with the other answers.
-    pub reply: Vec<u8>,
-    /// Cells the cursor moves right and rows down (kitty's rule: past the
-    /// picture, on its last row); (0, 0) stays.
-    pub cursor_moves: (u16, u16),
+/// What the intake needs of the image store and the pane.
+pub trait Pictures {
+    /// Keeps a picture.
+    fn keep(&mut self, image: RgbaImage) -> Result<ImageId, KittyError>;
+    /// A kept picture's size; `None` once it is gone (deleted, or dropped
+    /// for the memory budget).
+    fn size(&self, image: ImageId) -> Option<(u32, u32)>;
+    /// Shows a picture at the cursor; one with the same program numbers
+    /// (`i` and a `p` other than 0) is replaced.
+    fn place(&mut self, placement: &Placement) -> Result<(), KittyError>;
+    /// Takes placements away; `free`: their pictures too, when nothing else
+    /// shows them.
+    fn delete(&mut self, which: &Deletion, free: bool);
+    /// Forgets a picture and its placements.
+    fn forget(&mut self, image: ImageId);
 }
 
 /// A command [`KittyIntake::handle`] read.
 #[derive(Debug)]
 pub enum Handled {
-    Done(Outcome),
+    /// Carried out; the bytes are the reply for the program (often none),
+    /// in order with its other answers.
+    Done(Vec<u8>),
     /// Data to read from a file: read `name` with
-    /// [`super::medium::read_medium`] off the loop and give the result to
-    /// [`KittyIntake::loaded`] with the cursor then.
-    Load {
-        command: Command,
-        name: Vec<u8>,
-    },
+    /// [`super::medium::read_medium`] off the loop, then give the result
+    /// to [`KittyIntake::loaded`].
+    Load { command: Command, name: Vec<u8> },
 }
 
 /// How a transmission in chunks stands.
@@ -128,78 +111,78 @@ enum Pending {
 }
 
 /// A pane's kitty graphics state.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct KittyIntake {
     pending: Option<Pending>,
-    /// The pane's pictures by id, with their sizes (the pixels are the
-    /// store's).
-    images: HashMap<u32, (u32, u32)>,
+    /// The pane's pictures by the program's id, or by one of tilework's
+    /// for those it did not name.
+    images: HashMap<u32, ImageId>,
     /// The newest picture given each number (`I`).
     numbers: HashMap<u32, u32>,
-    /// The next id for a picture the program did not give one.
+    /// The next id for a picture the program did not give one (0: the
+    /// first, [`OWN_IDS`]).
     next_own_id: u32,
-    /// Whether pictures reach a user's terminal: what `a=q` is answered by.
-    pub reaches_terminal: bool,
-    /// The size of a cell of the user's terminal in pixels: how many cells
-    /// a picture covers when the program does not say.
-    pub cell_pixels: (u32, u32),
 }
 
-impl Default for KittyIntake {
-    fn default() -> Self {
-        KittyIntake {
-            pending: None,
-            images: HashMap::new(),
-            numbers: HashMap::new(),
-            next_own_id: OWN_IDS,
-            reaches_terminal: false,
-            cell_pixels: (10, 20),
-        }
-    }
+/// What the intake is told of the users' terminals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seen {
+    /// Some attached terminal shows pictures: what `a=q` is answered by.
+    pub reaches_terminal: bool,
+    /// A cell's size in pixels: how many cells a picture covers when the
+    /// program does not say.
+    pub cell_pixels: (u32, u32),
 }
 
 /// Ids tilework gives pictures start here, well above the small ones
 /// programs pick.
 const OWN_IDS: u32 = 1 << 31;
 
-/// At most this many pictures named per pane: each one's size is kept.
+/// At most this many pictures named per pane.
 const MAX_NAMED: usize = 4096;
 
 impl KittyIntake {
     /// Reads one APC body (everything between `ESC _` and `ESC \`); `None`
     /// when it is not a graphics command.
-    pub fn handle(&mut self, body: &[u8], cursor: Cursor) -> Option<Handled> {
+    pub fn handle(
+        &mut self,
+        body: &[u8],
+        cursor: Cursor,
+        seen: Seen,
+        pictures: &mut dyn Pictures,
+    ) -> Option<Handled> {
         let (control, payload) = split_body(body)?;
         let cmd = match Command::parse(control) {
             Ok(cmd) => cmd,
             Err(e) => {
-                // Which picture it named cannot be trusted: kitty answers
-                // only when it can read `i`; so does this, best effort.
+                // Answered under the `i` it gave, if that much can be read.
                 self.pending = None;
-                let named = Command::parse(b"").ok().map(|mut c| {
-                    c.image_id = id_in(control);
-                    c
-                });
-                let mut out = Outcome::default();
-                if let Some(c) = named {
-                    reply_for(
-                        &c,
-                        c.image_id,
-                        &Err(KittyError::invalid(e.0)),
-                        &mut out.reply,
-                    );
-                }
+                let named = Command {
+                    image_id: id_in(control),
+                    ..Command::default()
+                };
+                let mut out = Vec::new();
+                reply_for(
+                    &named,
+                    named.image_id,
+                    &Err(KittyError::invalid(e.0)),
+                    &mut out,
+                );
                 return Some(Handled::Done(out));
             }
         };
-        Some(self.command(cmd, payload, cursor))
+        let mut ctx = Ctx {
+            cursor,
+            seen,
+            pictures,
+        };
+        Some(self.command(cmd, payload, &mut ctx))
     }
 
-    fn command(&mut self, cmd: Command, payload: &[u8], cursor: Cursor) -> Handled {
+    fn command(&mut self, cmd: Command, payload: &[u8], ctx: &mut Ctx<'_>) -> Handled {
         if let Some(pending) = self.pending.take() {
-            let continues = cmd.action != Action::Delete && continuation(&cmd);
-            if continues {
-                return self.next_chunk(pending, &cmd, payload, cursor);
+            if cmd.action != Action::Delete && continuation(&cmd) {
+                return self.next_chunk(pending, &cmd, payload, ctx);
             }
             // Anything else ends the transmission (a delete must, the spec
             // says); it is dropped unanswered.
@@ -207,14 +190,14 @@ impl KittyIntake {
         if let Err(e) = refused(&cmd) {
             if cmd.more {
                 self.pending = Some(Pending::Refused(cmd, e));
-                return Handled::Done(Outcome::default());
+                return Handled::Done(Vec::new());
             }
-            return Handled::Done(self.answer(&cmd, cmd.image_id, Err(e)));
+            return Handled::Done(answer(&cmd, cmd.image_id, Err(e)));
         }
         match cmd.action {
-            Action::Place => Handled::Done(self.place_stored(&cmd, cursor)),
-            Action::Delete => Handled::Done(self.delete(&cmd, cursor)),
-            Action::Animation(_) => Handled::Done(Outcome::default()),
+            Action::Place => Handled::Done(self.place_stored(&cmd, ctx)),
+            Action::Delete => Handled::Done(self.delete(&cmd, ctx)),
+            Action::Animation(_) => Handled::Done(Vec::new()),
             Action::Transmit | Action::TransmitAndPlace | Action::Query => {
                 if cmd.more {
                     let mut transfer = Transfer::new(cmd);
@@ -222,11 +205,11 @@ impl KittyIntake {
                         Ok(()) => Pending::Gathering(transfer),
                         Err(e) => Pending::Refused(transfer.command, e),
                     });
-                    return Handled::Done(Outcome::default());
+                    return Handled::Done(Vec::new());
                 }
                 match decode_whole(cmd.clone(), payload) {
-                    Ok((cmd, data)) => self.data_complete(cmd, data, cursor),
-                    Err(e) => Handled::Done(self.answer(&cmd, cmd.image_id, Err(e))),
+                    Ok((cmd, data)) => self.data_complete(cmd, data, ctx),
+                    Err(e) => Handled::Done(answer(&cmd, cmd.image_id, Err(e))),
                 }
             }
         }
@@ -237,7 +220,7 @@ impl KittyIntake {
         pending: Pending,
         chunk: &Command,
         payload: &[u8],
-        cursor: Cursor,
+        ctx: &mut Ctx<'_>,
     ) -> Handled {
         match pending {
             Pending::Gathering(mut transfer) => {
@@ -249,56 +232,62 @@ impl KittyIntake {
                     let cmd = transfer.command;
                     if chunk.more {
                         self.pending = Some(Pending::Refused(cmd, e));
-                        return Handled::Done(Outcome::default());
+                        return Handled::Done(Vec::new());
                     }
-                    return Handled::Done(self.answer(&cmd, cmd.image_id, Err(e)));
+                    return Handled::Done(answer(&cmd, cmd.image_id, Err(e)));
                 }
                 if chunk.more {
                     self.pending = Some(Pending::Gathering(transfer));
-                    return Handled::Done(Outcome::default());
+                    return Handled::Done(Vec::new());
                 }
                 let first = transfer.command.clone();
                 match transfer.finish() {
-                    Ok((cmd, data)) => self.data_complete(cmd, data, cursor),
-                    Err(e) => Handled::Done(self.answer(&first, first.image_id, Err(e))),
+                    Ok((cmd, data)) => self.data_complete(cmd, data, ctx),
+                    Err(e) => Handled::Done(answer(&first, first.image_id, Err(e))),
                 }
             }
-            Pending::Refused(cmd, e) => {
+            Pending::Refused(mut cmd, e) => {
+                if chunk.has(b'q') {
+                    cmd.quiet = chunk.quiet;
+                }
                 if chunk.more {
                     self.pending = Some(Pending::Refused(cmd, e));
-                    return Handled::Done(Outcome::default());
+                    return Handled::Done(Vec::new());
                 }
-                Handled::Done(self.answer(&cmd, cmd.image_id, Err(e)))
+                Handled::Done(answer(&cmd, cmd.image_id, Err(e)))
             }
         }
     }
 
     /// All of a transmission's payload is in: direct data is decoded now;
-    /// a file name goes back to the caller to read.
-    fn data_complete(&mut self, cmd: Command, data: Vec<u8>, cursor: Cursor) -> Handled {
-        if cmd.medium != super::command::Medium::Direct {
+    /// a file's name goes back to the caller to read.
+    fn data_complete(&mut self, cmd: Command, data: Vec<u8>, ctx: &mut Ctx<'_>) -> Handled {
+        if cmd.medium != Medium::Direct {
             return Handled::Load {
                 command: cmd,
                 name: data,
             };
         }
-        Handled::Done(self.loaded(cmd, Ok(data), cursor))
+        Handled::Done(self.loaded(cmd, Ok(data), ctx.cursor, ctx.seen, ctx.pictures))
     }
 
     /// Carries out a transmission whose data is in (or could not be read).
+    /// Returns the reply.
     pub fn loaded(
         &mut self,
         cmd: Command,
         data: Result<Vec<u8>, KittyError>,
         cursor: Cursor,
-    ) -> Outcome {
+        seen: Seen,
+        pictures: &mut dyn Pictures,
+    ) -> Vec<u8> {
         let image = match data.and_then(|data| decode(&cmd, data)) {
             Ok(image) => image,
-            Err(e) => return self.answer(&cmd, cmd.image_id, Err(e)),
+            Err(e) => return answer(&cmd, cmd.image_id, Err(e)),
         };
         if cmd.action == Action::Query {
             // Loaded, kept nowhere; OK only if it could be seen.
-            let result = if self.reaches_terminal {
+            let result = if seen.reaches_terminal {
                 Ok(())
             } else {
                 Err(KittyError::new(
@@ -306,79 +295,66 @@ impl KittyIntake {
                     "no terminal attached to tilework shows pictures",
                 ))
             };
-            return self.answer(&cmd, cmd.image_id, result);
+            return answer(&cmd, cmd.image_id, result);
         }
-        let id = match cmd.image_id {
+        let key = match cmd.image_id {
             0 => self.own_id(),
             id => id,
         };
-        if !self.images.contains_key(&id) && self.images.len() >= MAX_NAMED {
-            return self.answer(
-                &cmd,
-                id,
-                Err(KittyError::new("ENOSPC", "too many pictures")),
-            );
+        // Sent again under its id: the old picture and its placements go.
+        if let Some(old) = self.images.remove(&key) {
+            pictures.forget(old);
         }
-        if cmd.image_number != 0 {
-            self.numbers.insert(cmd.image_number, id);
-        }
-        self.images.insert(id, (image.width(), image.height()));
-        let mut out = Outcome {
-            ops: vec![KittyOp::Store { id, image }],
-            ..Outcome::default()
-        };
-        if cmd.action == Action::TransmitAndPlace {
-            match self.placement(&cmd, id, cursor) {
-                Ok((placement, moves)) => {
-                    out.ops.push(KittyOp::Place(placement));
-                    out.cursor_moves = moves;
-                }
-                Err(e) => {
-                    let mut failed = self.answer(&cmd, id, Err(e));
-                    failed.ops = out.ops;
-                    return failed;
-                }
+        if self.images.len() >= MAX_NAMED {
+            self.drop_gone(pictures);
+            if self.images.len() >= MAX_NAMED {
+                return answer(
+                    &cmd,
+                    key,
+                    Err(KittyError::new("ENOSPC", "too many pictures")),
+                );
             }
         }
-        let reply = self.answer(&cmd, id, Ok(())).reply;
-        out.reply = reply;
-        out
+        let image = match pictures.keep(image) {
+            Ok(image) => image,
+            Err(e) => return answer(&cmd, key, Err(e)),
+        };
+        self.images.insert(key, image);
+        if cmd.image_number != 0 {
+            self.numbers.insert(cmd.image_number, key);
+        }
+        let mut ctx = Ctx {
+            cursor,
+            seen,
+            pictures,
+        };
+        let result = if cmd.action == Action::TransmitAndPlace {
+            self.place(&cmd, key, &mut ctx)
+        } else {
+            Ok(())
+        };
+        answer(&cmd, key, result)
     }
 
     /// `a=p`: a picture stored before, placed at the cursor.
-    fn place_stored(&mut self, cmd: &Command, cursor: Cursor) -> Outcome {
-        let id = match (cmd.image_id, cmd.image_number) {
-            (0, 0) => {
-                return Outcome::default();
-            }
+    fn place_stored(&mut self, cmd: &Command, ctx: &mut Ctx<'_>) -> Vec<u8> {
+        let key = match (cmd.image_id, cmd.image_number) {
+            (0, 0) => return Vec::new(),
             (0, number) => self.numbers.get(&number).copied().unwrap_or(0),
             (id, _) => id,
         };
-        if !self.images.contains_key(&id) {
-            return self.answer(cmd, id, Err(KittyError::new("ENOENT", "no such image")));
-        }
-        match self.placement(cmd, id, cursor) {
-            Ok((placement, moves)) => {
-                let mut out = self.answer(cmd, id, Ok(()));
-                out.ops.push(KittyOp::Place(placement));
-                out.cursor_moves = moves;
-                out
-            }
-            Err(e) => self.answer(cmd, id, Err(e)),
-        }
+        let result = self.place(cmd, key, ctx);
+        answer(cmd, key, result)
     }
 
-    /// Where and how large picture `id` shows, and how the cursor moves.
-    fn placement(
-        &self,
-        cmd: &Command,
-        id: u32,
-        cursor: Cursor,
-    ) -> Result<(Placement, (u16, u16)), KittyError> {
-        let &(width, height) = self
-            .images
-            .get(&id)
-            .ok_or_else(|| KittyError::new("ENOENT", "no such image"))?;
+    /// Places the pane's picture `key` as `cmd` says.
+    fn place(&mut self, cmd: &Command, key: u32, ctx: &mut Ctx<'_>) -> Result<(), KittyError> {
+        let no_such = || KittyError::new("ENOENT", "no such image");
+        let image = *self.images.get(&key).ok_or_else(no_such)?;
+        let Some((width, height)) = ctx.pictures.size(image) else {
+            self.images.remove(&key);
+            return Err(no_such());
+        };
         if cmd.x >= width || cmd.y >= height {
             return Err(KittyError::invalid(
                 "the source rectangle is outside the image",
@@ -394,70 +370,55 @@ impl KittyIntake {
             width: clip(cmd.x, cmd.w, width),
             height: clip(cmd.y, cmd.h, height),
         };
-        let (cell_w, cell_h) = (self.cell_pixels.0.max(1), self.cell_pixels.1.max(1));
-        let shown_w = u64::from(source.width) + u64::from(cmd.cell_x);
-        let shown_h = u64::from(source.height) + u64::from(cmd.cell_y);
-        let (cols, rows) = match (cmd.cols, cmd.rows) {
-            (0, 0) => (
-                shown_w.div_ceil(u64::from(cell_w)),
-                shown_h.div_ceil(u64::from(cell_h)),
-            ),
-            // One given: the other keeps the picture's proportions.
-            (0, r) => (
-                (u64::from(r) * u64::from(cell_h) * u64::from(source.width))
-                    .div_ceil(u64::from(source.height) * u64::from(cell_w)),
-                u64::from(r),
-            ),
-            (c, 0) => (
-                u64::from(c),
-                (u64::from(c) * u64::from(cell_w) * u64::from(source.height))
-                    .div_ceil(u64::from(source.width) * u64::from(cell_h)),
-            ),
-            (c, r) => (u64::from(c), u64::from(r)),
-        };
-        let cells = |n: u64| u16::try_from(n.max(1)).unwrap_or(u16::MAX);
-        let (cols, rows) = (cells(cols), cells(rows));
+        let (cols, rows) = cells(cmd, source, ctx.seen.cell_pixels);
         let placement = Placement {
-            image: id,
-            placement: cmd.placement_id,
-            row: cursor.row,
-            col: cursor.col,
+            image,
+            kitty_image: cmd.image_id,
+            kitty_placement: if cmd.image_id == 0 {
+                0
+            } else {
+                cmd.placement_id
+            },
+            source,
             cols,
             rows,
-            source,
-            cell_offset: (cmd.cell_x, cmd.cell_y),
             z: cmd.z,
+            cursor_stays: cmd.cursor_stays,
         };
-        let moves = if cmd.cursor_stays {
-            (0, 0)
-        } else {
-            (cols, rows - 1)
-        };
-        Ok((placement, moves))
+        ctx.pictures.place(&placement)
     }
 
-    /// `a=d`: which placements go, as the store reads them.
-    fn delete(&mut self, cmd: &Command, cursor: Cursor) -> Outcome {
+    /// `a=d`: which placements go.
+    fn delete(&mut self, cmd: &Command, ctx: &mut Ctx<'_>) -> Vec<u8> {
         let free = cmd.delete.free;
+        let cursor = ctx.cursor;
         // Cells in deletes are 1-based, like cursor positions.
         let cell = |n: u32| u16::try_from(n.saturating_sub(1)).unwrap_or(u16::MAX);
+        let placement = (cmd.placement_id != 0).then_some(cmd.placement_id);
+        let named = |keys: Vec<u32>| Deletion::Images {
+            images: keys
+                .iter()
+                .filter_map(|k| self.images.get(k).copied())
+                .collect(),
+            placement,
+        };
         let which = match cmd.delete.what {
             b'a' => Deletion::Visible,
-            b'i' => Deletion::Image {
-                image: cmd.image_id,
-                placement: (cmd.placement_id != 0).then_some(cmd.placement_id),
-            },
-            b'n' => match self.numbers.get(&cmd.image_number) {
-                Some(&image) => Deletion::Image {
-                    image,
-                    placement: (cmd.placement_id != 0).then_some(cmd.placement_id),
-                },
-                None => return Outcome::default(),
-            },
-            b'r' => Deletion::IdRange {
-                first: cmd.x,
-                last: cmd.y,
-            },
+            b'i' => named(vec![cmd.image_id]),
+            b'n' => named(
+                self.numbers
+                    .get(&cmd.image_number)
+                    .copied()
+                    .into_iter()
+                    .collect(),
+            ),
+            b'r' => named(
+                self.images
+                    .keys()
+                    .copied()
+                    .filter(|id| (cmd.x..=cmd.y).contains(id))
+                    .collect(),
+            ),
             b'c' => Deletion::Cell {
                 row: cursor.row,
                 col: cursor.col,
@@ -477,62 +438,75 @@ impl KittyIntake {
             b'y' => Deletion::Row(cell(cmd.y)),
             b'z' => Deletion::Z(cmd.z),
             // Animation frames: there are none to delete.
-            _ => return Outcome::default(),
+            _ => return Vec::new(),
         };
+        ctx.pictures.delete(&which, free);
         if free {
-            // Forgotten here only when the delete names them; the store
-            // frees others left without placements on its own.
-            match which {
-                Deletion::Image {
-                    image,
-                    placement: None,
-                } => self.forget(|id| id == image),
-                Deletion::IdRange { first, last } => {
-                    self.forget(|id| (first..=last).contains(&id));
-                }
-                _ => {}
-            }
+            self.drop_gone(ctx.pictures);
         }
-        Outcome {
-            ops: vec![KittyOp::Delete { which, free }],
-            ..Outcome::default()
-        }
+        Vec::new()
     }
 
-    fn forget(&mut self, gone: impl Fn(u32) -> bool) {
-        self.images.retain(|&id, _| !gone(id));
-        self.numbers.retain(|_, id| !gone(*id));
+    /// Forgets the names of pictures the store no longer has.
+    fn drop_gone(&mut self, pictures: &dyn Pictures) {
+        self.images
+            .retain(|_, image| pictures.size(*image).is_some());
+        let images = &self.images;
+        self.numbers.retain(|_, key| images.contains_key(key));
     }
 
-    /// Every picture forgotten (a reset, the screen it was on gone).
+    /// Every picture's name forgotten (the pane's parser started over).
     pub fn clear(&mut self) {
-        self.pending = None;
-        self.images.clear();
-        self.numbers.clear();
+        *self = KittyIntake::default();
     }
 
     fn own_id(&mut self) -> u32 {
         loop {
-            let id = self.next_own_id;
-            self.next_own_id = self.next_own_id.checked_add(1).unwrap_or(OWN_IDS);
+            let id = self.next_own_id.max(OWN_IDS);
+            self.next_own_id = id.checked_add(1).unwrap_or(OWN_IDS);
             if !self.images.contains_key(&id) {
                 return id;
             }
         }
     }
+}
 
-    fn answer(&self, cmd: &Command, id: u32, result: Result<(), KittyError>) -> Outcome {
-        let mut out = Outcome::default();
-        // A picture named only by number hears the id it was given; one
-        // that was not found is answered under the number alone.
-        let id = if cmd.image_id == 0 && id >= OWN_IDS && cmd.image_number == 0 {
-            0
-        } else {
-            id
-        };
-        reply_for(cmd, id, &result, &mut out.reply);
-        out
-    }
+/// What one command is carried out with.
+struct Ctx<'a> {
+    cursor: Cursor,
+    seen: Seen,
+    pictures: &'a mut dyn Pictures,
+}
+
+/// The cells a placement covers: `c` and `r`, or the picture's size in
+/// cells; one of them given, the other keeps the picture's proportions.
+fn cells(cmd: &Command, source: PixelRect, (cell_w, cell_h): (u32, u32)) -> (u16, u16) {
+    let (cell_w, cell_h) = (u64::from(cell_w.max(1)), u64::from(cell_h.max(1)));
+    let (w, h) = (u64::from(source.width), u64::from(source.height));
+    let (cols, rows) = match (u64::from(cmd.cols), u64::from(cmd.rows)) {
+        (0, 0) => (
+            (w + u64::from(cmd.cell_x)).div_ceil(cell_w),
+            (h + u64::from(cmd.cell_y)).div_ceil(cell_h),
+        ),
+        (0, r) => ((r * cell_h * w).div_ceil(h * cell_w), r),
+        (c, 0) => (c, (c * cell_w * h).div_ceil(w * cell_h)),
+        (c, r) => (c, r),
+    };
+    let cells = |n: u64| u16::try_from(n.max(1)).unwrap_or(u16::MAX);
+    (cells(cols), cells(rows))
+}
+
+/// The reply to `cmd` for the pane's picture `key`: a picture named only
+/// by number hears the id tilework gave it.
+fn answer(cmd: &Command, key: u32, result: Result<(), KittyError>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let id = if cmd.image_id == 0 && cmd.image_number == 0 {
+        0
+    } else {
+        key
+    };
+    reply_for(cmd, id, &result, &mut out);
+    out
 }
 
 /// Whether a command is the next chunk of the transmission in progress:
