@@ -180,12 +180,13 @@ impl KittyIntake {
     }
 
     fn command(&mut self, cmd: Command, payload: &[u8], ctx: &mut Ctx<'_>) -> Handled {
-        if let Some(pending) = self.pending.take() {
-            if cmd.action != Action::Delete && continuation(&cmd) {
-                return self.next_chunk(pending, &cmd, payload, ctx);
-            }
-            // Anything else ends the transmission (a delete must, the spec
-            // says); it is dropped unanswered.
+        // Anything but a continuation ends a transmission in progress (a
+        // delete must, the spec says); it is dropped unanswered.
+        if let Some(pending) = self.pending.take()
+            && cmd.action != Action::Delete
+            && continuation(&cmd)
+        {
+            return self.next_chunk(pending, &cmd, payload, ctx);
         }
         if let Err(e) = refused(&cmd) {
             if cmd.more {
