@@ -7,8 +7,8 @@
 //!   decoded, replies, and the encoder for terminals that speak it.
 //! - [`store`]: the workspace's pictures and placements, under the
 //!   `image_memory` budget (one store per process, [`store::lock`]).
-//! - [`anchor`]: where a placement is: anchors in the first cell of each
-//!   of its rows, which vt100 moves with the text.
+//! - [`anchor`]: where a placement is: an anchor in each cell it covers
+//!   (placement, row, column), which vt100 moves with the text.
 //! - [`place`]: placing a picture at a pane's cursor (checks, store,
 //!   anchor bytes): every protocol's intake ends here.
 //! - [`reach`]: what the attached terminals speak, their cell size, and so
@@ -37,8 +37,8 @@
 //!   `delete_placement(pid)`, `delete_placements_where(|pid, p| ...)` (by
 //!   `p.origin`'s kitty numbers, `p.z`, ...). "Visible" and "at a cell"
 //!   need the pane's screen: `ScreenView::picture_anchors()` lists the
-//!   anchors on it (row, column, [`anchor::Anchor`]); a placement covers
-//!   `p.cols` x `p.rows` cells from its anchor's row 0.
+//!   anchors on it (row, column, [`anchor::Anchor`]: which placement, and
+//!   which of its cells).
 //! - what to answer (`a=q`): [`reach::pictures_reach`] (true only when an
 //!   attached terminal shows pictures). The cell size in pixels (for `c=`
 //!   and `r=` left out): [`reach::cell_pixels`].

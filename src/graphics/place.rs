@@ -142,7 +142,7 @@ fn check_fits(
 ) -> Result<(), PlaceError> {
     let source = source_of(picture, request)?;
     let (cols, rows) = cells_of(source, request, cell);
-    if cols > at.cols || rows > at.rows.min(anchor::MAX_ROWS) {
+    if cols > at.cols.min(anchor::MAX_COLS) || rows > at.rows.min(anchor::MAX_ROWS) {
         return Err(PlaceError::LargerThanPane);
     }
     Ok(())

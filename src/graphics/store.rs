@@ -133,6 +133,11 @@ pub struct Store {
     /// Images dropped since the drawers last asked (a drawer that sent one
     /// to a kitty terminal deletes it there).
     dropped: HashMap<ImageId, ()>,
+    /// Sixel placements by a hash of the data they were decoded from: the
+    /// same picture sent again (a program redrawing it, a history window
+    /// or a resized screen replaying the pane's output) shares the
+    /// placement, and costs no more memory.
+    by_content: HashMap<u64, PlacementId>,
 }
 
 impl Default for Store {
@@ -153,6 +158,7 @@ impl Store {
             used: 0,
             generation: 0,
             dropped: HashMap::new(),
+            by_content: HashMap::new(),
         }
     }
 
@@ -224,6 +230,23 @@ impl Store {
         Ok(id)
     }
 
+    /// The placement made for data of hash `content` (see
+    /// [`Store::remember_content`]), made younger: it is in use again.
+    pub fn reuse_content(&mut self, content: u64) -> Option<(PlacementId, Placement)> {
+        let id = *self.by_content.get(&content)?;
+        let placement = self.placements.get(&id)?.clone();
+        if let Some(at) = self.age.iter().position(|p| *p == id) {
+            self.age.remove(at);
+            self.age.push_back(id);
+        }
+        Some((id, placement))
+    }
+
+    /// Notes that `placement` shows data of hash `content`.
+    pub fn remember_content(&mut self, content: u64, placement: PlacementId) {
+        self.by_content.insert(content, placement);
+    }
+
     pub fn placement(&self, id: PlacementId) -> Option<&Placement> {
         self.placements.get(&id)
     }
@@ -242,6 +265,7 @@ impl Store {
             return false;
         };
         self.age.retain(|p| *p != id);
+        self.by_content.retain(|_, p| *p != id);
         if let Some(stored) = self.images.get_mut(&placement.image) {
             stored.placed = stored.placed.saturating_sub(1);
             if stored.placed == 0 {

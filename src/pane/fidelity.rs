@@ -43,6 +43,7 @@ mod follower;
 pub mod keyboard;
 mod modes;
 pub mod pen;
+pub mod pictures;
 pub mod sgr;
 pub mod tabs;
 
@@ -173,6 +174,7 @@ impl Fidelity {
                 private_modes: Vec::new(),
                 colour_sets: colour_sets::ColourSets::default(),
                 pen: pen::Pen::default(),
+                pictures: pictures::SixelIntake::default(),
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
@@ -504,6 +506,16 @@ impl Fidelity {
                 parse_guard::process(parser, through)?;
                 self.regions = [None; 2];
                 self.keyboard = KeyboardFlags::default();
+            }
+            Stop::Picture => {
+                // vt100 ignored the DCS; CAN ends its ST, the anchors follow.
+                parse_guard::process(parser, before)?;
+                parse_guard::process(parser, &[CAN])?;
+                let col = parser.screen().cursor_position().1;
+                let (rows, cols) = (self.follower.rows, self.follower.cols);
+                if let Some(anchors) = self.follower.pictures.finish(col, rows, cols) {
+                    parse_guard::process(parser, &anchors)?;
+                }
             }
             Stop::Replace(replace) => {
                 parse_guard::process(parser, before)?;

@@ -9,6 +9,7 @@ use crate::pane::fidelity::answers::Query;
 use crate::pane::fidelity::charsets::{Charset, Charsets};
 use crate::pane::fidelity::colour_sets::ColourSets;
 use crate::pane::fidelity::pen::Pen;
+use crate::pane::fidelity::pictures::SixelIntake;
 use crate::pane::fidelity::sgr;
 use crate::pane::fidelity::tabs::TabStops;
 use crate::pane::rep_bound::{self, Region, RepBound, param};
@@ -90,6 +91,8 @@ pub(super) enum Stop {
     /// U+FFFD printed (the program's, or vte's for invalid UTF-8), which
     /// vt100 drops.
     Replacement,
+    /// A sixel picture's DCS ended (at its ST's `\`).
+    Picture,
 }
 
 /// What the last byte fed one at a time did.
@@ -124,6 +127,8 @@ pub(super) struct Follower {
     pub(super) colour_sets: ColourSets,
     /// What of the pen vt100 does not keep.
     pub(super) pen: Pen,
+    /// The sixel picture being read.
+    pub(super) pictures: SixelIntake,
 }
 
 impl Follower {
@@ -229,6 +234,7 @@ impl vte::Perform for Follower {
     #[inline]
     fn execute(&mut self, byte: u8) {
         self.not_replaced();
+        self.pictures.cancel();
         self.last = Last::Execute(byte);
         match byte {
             SO => self.charsets.shift(true),
@@ -246,6 +252,7 @@ impl vte::Perform for Follower {
         action: char,
     ) {
         self.ground = true;
+        self.pictures.cancel();
         // SGR first: nearly every sequence is one, and most need no look at
         // their parameters beyond this.
         if let ([], 'm') = (intermediates, action) {
@@ -330,6 +337,12 @@ impl vte::Perform for Follower {
 
     fn esc_dispatch(&mut self, intermediates: &[u8], _ignore: bool, byte: u8) {
         self.ground = true;
+        if self.pictures.ended() {
+            if (intermediates, byte) == (&[][..], b'\\') {
+                return self.stop(Stop::Picture);
+            }
+            self.pictures.cancel();
+        }
         match (intermediates, byte) {
             // RIS: vt100 starts a new screen.
             ([], b'c') => {
@@ -360,6 +373,21 @@ impl vte::Perform for Follower {
             }
             _ => {}
         }
+    }
+
+    fn hook(&mut self, params: &vte::Params, intermediates: &[u8], _ignore: bool, action: char) {
+        self.not_replaced();
+        self.pictures
+            .hook(params, intermediates, action, (self.rows, self.cols));
+    }
+
+    #[inline]
+    fn put(&mut self, byte: u8) {
+        self.pictures.put(byte);
+    }
+
+    fn unhook(&mut self) {
+        self.pictures.unhook();
     }
 
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
