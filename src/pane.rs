@@ -41,6 +41,7 @@ pub mod history_text;
 pub mod history_window;
 mod id;
 pub mod input_queue;
+pub mod kitty_apc;
 pub mod notifications;
 pub mod osc_guard;
 pub mod parse_guard;

@@ -136,6 +136,8 @@ pub struct FastForward {
     /// taller grid takes in, and a replay's grid takes rows from its
     /// scrollback).
     history_rows: usize,
+    /// The pane's kitty graphics state (the pictures its program named).
+    pub kitty: crate::graphics::kitty::intake::KittyIntake,
 }
 
 impl Default for FastForward {
@@ -167,6 +169,7 @@ impl FastForward {
             rep: Fidelity::live(),
             sync: SyncUpdate::default(),
             history_rows: 0,
+            kitty: Default::default(),
         }
     }
 
@@ -310,6 +313,7 @@ impl FastForward {
         *self = Self {
             skipped: self.skipped,
             osc_guard: std::mem::take(&mut self.osc_guard),
+            kitty: std::mem::take(&mut self.kitty),
             ..Self::with_saturation(self.saturation)
         };
         self.rep.set_terminal_colours(colours);
@@ -449,6 +453,11 @@ impl FastForward {
             }
             Ended::SyncEnd => {
                 self.sync.ended();
+            }
+            Ended::Apc => {
+                if let Some(apc) = self.scanner.take_apc() {
+                    crate::pane::kitty_apc::handle(&mut self.kitty, parser, apc)?;
+                }
             }
             Ended::Other => {}
         }

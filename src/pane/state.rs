@@ -509,6 +509,8 @@ impl Pane {
         let colours = self.fast_forward.fidelity().terminal_colours();
         fast_forward.fidelity_mut().set_terminal_colours(colours);
         fast_forward.osc_guard = std::mem::take(&mut self.fast_forward.osc_guard);
+        // The pictures the program named are still in the store.
+        fast_forward.kitty = std::mem::take(&mut self.fast_forward.kitty);
         self.parser = parser;
         self.fast_forward = fast_forward;
         self.damage.note(Change::ScreenReplaced);

@@ -456,6 +456,22 @@ impl KittyIntake {
         self.numbers.retain(|_, key| images.contains_key(key));
     }
 
+    /// The answer to a command longer than the pane's intake keeps (its
+    /// control data comes first, so its `i` is still known). A
+    /// transmission in progress ends with it.
+    pub fn refuse_oversized(&mut self, body: &[u8]) -> Vec<u8> {
+        self.pending = None;
+        let control = split_body(body).map_or(&[][..], |(control, _)| control);
+        let Ok(cmd) = Command::parse(control) else {
+            return Vec::new();
+        };
+        let e = KittyError::new(
+            "EFBIG",
+            "the command is longer than tilework takes; send it in chunks",
+        );
+        answer(&cmd, cmd.image_id, Err(e))
+    }
+
     /// Every picture's name forgotten (the pane's parser started over).
     pub fn clear(&mut self) {
         *self = KittyIntake::default();
