@@ -138,6 +138,9 @@ pub struct FastForward {
     history_rows: usize,
     /// The pane's kitty graphics state (the pictures its program named).
     pub kitty: crate::graphics::kitty::intake::KittyIntake,
+    /// A kitty graphics command waits on a file read: nothing after it is
+    /// parsed until it is in (see `pane::kitty_apc`).
+    loading: Option<crate::pane::kitty_apc::Loading>,
 }
 
 impl Default for FastForward {
@@ -170,6 +173,7 @@ impl FastForward {
             sync: SyncUpdate::default(),
             history_rows: 0,
             kitty: Default::default(),
+            loading: None,
         }
     }
 
@@ -217,7 +221,16 @@ impl FastForward {
         &mut self,
         parser: &mut vt100::Parser<C>,
     ) -> Result<(), ParserPanicked> {
+        if let Some(loading) = self.loading.take() {
+            self.loading = crate::pane::kitty_apc::resume(&mut self.kitty, parser, loading)?;
+            if self.loading.is_some() {
+                return Ok(());
+            }
+        }
         loop {
+            if self.loading.is_some() {
+                return Ok(());
+            }
             if self.in_sequence {
                 if !self.parse_sequence(parser)? {
                     return Ok(());
@@ -317,6 +330,11 @@ impl FastForward {
             ..Self::with_saturation(self.saturation)
         };
         self.rep.set_terminal_colours(colours);
+    }
+
+    /// Whether parsing waits on a kitty graphics command's file read.
+    pub fn loading(&self) -> bool {
+        self.loading.is_some()
     }
 
     /// The layer every byte goes through (its modes, keyboard flags).
@@ -456,7 +474,7 @@ impl FastForward {
             }
             Ended::Apc => {
                 if let Some(apc) = self.scanner.take_apc() {
-                    crate::pane::kitty_apc::handle(&mut self.kitty, parser, apc)?;
+                    self.loading = crate::pane::kitty_apc::handle(&mut self.kitty, parser, apc)?;
                 }
             }
             Ended::Other => {}

@@ -14,9 +14,13 @@
 //! anchors that placement again, as the same sixel data does.
 
 use std::collections::HashSet;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, TryRecvError};
 
 use crate::graphics::anchor::{self, CursorAfter};
 use crate::graphics::image::RgbaImage;
+use crate::graphics::kitty::command::Command;
 use crate::graphics::kitty::intake::{
     Cursor, Deletion, Handled, KittyIntake, Pictures, Placement, Seen,
 };
@@ -30,14 +34,31 @@ use crate::pane::fidelity::answers::Answers;
 use crate::pane::parse_guard::{self, ParserPanicked};
 use crate::pane::screen::ScreenView;
 
-/// Carries out one graphics command at the parser's cursor.
+/// How long a file may take to read before the command is answered with
+/// an error and the pane goes on (a file on a stalled network mount).
+const LOAD_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// A file being read for a command, on a thread: the pane parses nothing
+/// past the command until it is in (so the picture lands where the
+/// program put it, and the reply comes before the answers to what
+/// follows), while the loop goes on with everything else.
+#[derive(Debug)]
+pub struct Loading {
+    command: Command,
+    reference: Vec<u8>,
+    data: Receiver<Result<Vec<u8>, KittyError>>,
+}
+
+/// Carries out one graphics command at the parser's cursor. Returns the
+/// file read it waits on, if it reads one.
 pub fn handle<C: vt100::Callbacks + Answers>(
     intake: &mut KittyIntake,
     parser: &mut vt100::Parser<C>,
     apc: ApcBody,
-) -> Result<(), ParserPanicked> {
+) -> Result<Option<Loading>, ParserPanicked> {
     if is_reference(&apc.body) {
-        return replay(parser, &apc.body);
+        replay(parser, &apc.body)?;
+        return Ok(None);
     }
     let seen = seen();
     let cursor = cursor_of(parser);
@@ -46,25 +67,98 @@ pub fn handle<C: vt100::Callbacks + Answers>(
         token: reference_key(&apc.reference),
         failed: None,
     };
+    let mut loading = None;
     let reply = if apc.overflow {
         intake.refuse_oversized(&apc.body)
     } else {
         match intake.handle(&apc.body, cursor, seen, &mut pictures) {
             None => Vec::new(),
             Some(Handled::Done(reply)) => reply,
-            Some(Handled::Load { command, name }) => {
-                let data = medium::read_medium(&command, &name);
-                intake.loaded(command, data, cursor, seen, &mut pictures)
-            }
+            Some(Handled::Load { command, name }) => match start_load(command.clone(), name) {
+                Ok(data) => {
+                    loading = Some(Loading {
+                        command,
+                        reference: apc.reference,
+                        data,
+                    });
+                    Vec::new()
+                }
+                Err(e) => intake.loaded(command, Err(e), cursor, seen, &mut pictures),
+            },
         }
     };
     if let Some(failure) = pictures.failed.take() {
         return Err(failure);
     }
     if !reply.is_empty() {
-        parser.callbacks_mut().answer(&reply);
+        pictures.parser.callbacks_mut().answer(&reply);
     }
-    Ok(())
+    Ok(loading)
+}
+
+/// Finishes the command `loading` waits on if its file is read. Returns
+/// it back while it is not.
+pub fn resume<C: vt100::Callbacks + Answers>(
+    intake: &mut KittyIntake,
+    parser: &mut vt100::Parser<C>,
+    loading: Loading,
+) -> Result<Option<Loading>, ParserPanicked> {
+    let data = match loading.data.try_recv() {
+        Ok(data) => data,
+        Err(TryRecvError::Empty) => return Ok(Some(loading)),
+        Err(TryRecvError::Disconnected) => Err(KittyError::new("EBADF", "the file was not read")),
+    };
+    let seen = seen();
+    let cursor = cursor_of(parser);
+    let mut pictures = PanePictures {
+        parser,
+        token: reference_key(&loading.reference),
+        failed: None,
+    };
+    let reply = intake.loaded(loading.command, data, cursor, seen, &mut pictures);
+    if let Some(failure) = pictures.failed.take() {
+        return Err(failure);
+    }
+    if !reply.is_empty() {
+        pictures.parser.callbacks_mut().answer(&reply);
+    }
+    Ok(None)
+}
+
+/// Reads a command's file on a thread of its own, given up after
+/// [`LOAD_TIMEOUT`] (the reading thread then ends whenever its read does);
+/// the loop is woken when the result is in.
+fn start_load(
+    command: Command,
+    name: Vec<u8>,
+) -> Result<Receiver<Result<Vec<u8>, KittyError>>, KittyError> {
+    let (done, data) = crossbeam_channel::bounded(1);
+    let spawn_failed =
+        |e: std::io::Error| KittyError::new("EBADF", format!("no thread to read the file: {e}"));
+    std::thread::Builder::new()
+        .name("kitty-file".into())
+        .spawn(move || {
+            let (read, result) = crossbeam_channel::bounded(1);
+            let reader = std::thread::Builder::new()
+                .name("kitty-file-read".into())
+                .spawn(move || {
+                    let _ = read.send(medium::read_medium(&command, &name));
+                });
+            let data = match reader {
+                Ok(_) => result.recv_timeout(LOAD_TIMEOUT).unwrap_or_else(|_| {
+                    Err(KittyError::new("EBADF", "reading the file took too long"))
+                }),
+                Err(e) => Err(KittyError::new(
+                    "EBADF",
+                    format!("no thread to read the file: {e}"),
+                )),
+            };
+            if done.send(data).is_ok() {
+                crate::wake::wake_loop();
+            }
+        })
+        .map_err(spawn_failed)?;
+    Ok(data)
 }
 
 /// What the attached terminals told, as the intake reads it.
@@ -398,6 +492,41 @@ mod tests {
         );
     }
 
+    /// Parses on until no file read holds the pane (each is given up
+    /// after `LOAD_TIMEOUT` at the latest).
+    fn wait_for_loads(ff: &mut FastForward, p: &mut vt100::Parser<PaneEvents>) {
+        let give_up = std::time::Instant::now() + super::LOAD_TIMEOUT * 5;
+        while ff.loading() {
+            assert!(
+                std::time::Instant::now() < give_up,
+                "a file read never ended"
+            );
+            std::thread::yield_now();
+            ff.parse_accepted(p).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_file_picture_lands_where_the_command_was_and_what_follows_waits_for_it() {
+        let dir = tempfile::Builder::new()
+            .prefix("tty-graphics-protocol-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("picture.rgb");
+        std::fs::write(&path, vec![3; 20 * 40 * 3]).unwrap();
+        let name = STANDARD.encode(path.to_str().unwrap());
+        let mut p = parser(6, 10);
+        let mut ff = FastForward::default();
+        let cmd = format!("\x1b_Ga=T,t=t,f=24,s=20,v=40,i=103;{name}\x1b\\\r\n\n\nafter\x1b[c");
+        ff.push(&mut p, cmd.as_bytes()).unwrap();
+        wait_for_loads(&mut ff, &mut p);
+        ff.settle(&mut p).unwrap();
+        assert_eq!(anchors(&p)[0], (0, 0, 0, 0), "at the cursor of the command");
+        let replies = String::from_utf8(p.callbacks().replies.clone()).unwrap();
+        assert_eq!(replies, "\x1b_Gi=103;OK\x1b\\\x1b[?1;2c", "in order");
+        assert!(!path.exists(), "a temporary file is deleted once read");
+    }
+
     #[test]
     fn a_fifo_or_a_device_is_refused_and_the_pane_goes_on() {
         let dir = tempfile::tempdir().unwrap();
@@ -407,14 +536,16 @@ mod tests {
         let mut ff = FastForward::default();
         for (id, path) in [(1, fifo.to_str().unwrap()), (2, "/dev/zero")] {
             let name = STANDARD.encode(path);
-            let cmd = format!("\x1b_Ga=T,t=f,f=100,i={id};{name}\x1b\\");
+            let cmd = format!("\x1b_Ga=T,t=f,f=100,i={id};{name}\x1b\\o");
             ff.push(&mut p, cmd.as_bytes()).unwrap();
         }
-        ff.push(&mut p, b"ok").unwrap();
+        ff.push(&mut p, b"k").unwrap();
+        wait_for_loads(&mut ff, &mut p);
         ff.settle(&mut p).unwrap();
         let replies = String::from_utf8(p.callbacks().replies.clone()).unwrap();
         assert!(replies.contains("i=1;EBADF:"), "{replies:?}");
         assert!(replies.contains("i=2;EPERM:"), "{replies:?}");
-        assert_eq!(ScreenView::new(p.screen()).contents(), "ok");
+        assert_eq!(ScreenView::new(p.screen()).contents(), "ook");
+        assert!(fifo.exists());
     }
 }
