@@ -27,6 +27,9 @@
 //! zero-width markers the fidelity layer's `pen` appends, with the values
 //! themselves in [`cell_style`].
 //! [`pipe`] sends a pane's output on to a command (`tilework pipe`).
+//! Sixel pictures are taken in the fidelity layer (`fidelity::pictures`)
+//! and anchored in the cells (`crate::graphics`); [`picture_queries`]
+//! answers what programs ask about them.
 
 pub mod cell_extras;
 pub mod cell_style;
@@ -45,6 +48,7 @@ pub mod kitty_apc;
 pub mod notifications;
 pub mod osc_guard;
 pub mod parse_guard;
+pub mod picture_queries;
 pub mod pipe;
 pub mod process;
 pub mod pty;

@@ -37,7 +37,7 @@ pub struct PlacementId(pub u32);
 pub const MAX_PLACEMENT_IDS: u32 = 1023 * 1023;
 
 /// A rectangle of a picture's pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct PixelRect {
     pub x: u32,
     pub y: u32,
