@@ -33,6 +33,8 @@ use crate::graphics::store::{self, ImageId, PixelRect, Placement, PlacementId};
 use crate::render::painter::Painter;
 use crate::workspace::Workspace;
 
+mod kitty;
+
 /// Encoded pieces kept per terminal, in bytes.
 const ENCODED_CAP: usize = 32 << 20;
 
@@ -59,6 +61,8 @@ pub struct PictureDrawer {
     shown: Vec<Piece>,
     encoded: HashMap<EncodeKey, Arc<Vec<u8>>>,
     encoded_bytes: usize,
+    /// What a terminal that speaks kitty graphics shows (`kitty`).
+    kitty: kitty::KittyPictures,
 }
 
 /// What the drawer needs of the client.
@@ -82,6 +86,22 @@ impl PictureDrawer {
         backend: &mut B,
         write_raw: fn(&mut B, &[u8]) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
+        if terminal.speaks.kitty {
+            // Kitty placements: sent once, placed and deleted by id.
+            let pieces = if terminal.covered {
+                Vec::new()
+            } else {
+                pieces(ws, painter.fit().terminal, terminal.cell)
+            };
+            let mut out = Vec::new();
+            self.kitty.draw(&pieces, &mut out);
+            painter.track_writes(false);
+            return if out.is_empty() {
+                Ok(())
+            } else {
+                write_raw(backend, &out)
+            };
+        }
         let pieces = if terminal.speaks.sixel && !terminal.covered {
             pieces(ws, painter.fit().terminal, terminal.cell)
         } else {
