@@ -4,7 +4,8 @@
 //! [`pty`] (reader and writer threads, [`input_queue`]) → [`unfed`]
 //! (output fed in pieces against the loop's deadline) →
 //! [`escape_scanner`] (reads each byte once; its [`osc_guard`] caps OSC
-//! strings) → [`fast_forward`] (skips output that scrolls off unseen, by
+//! strings; kitty graphics commands are taken out and carried out by
+//! [`kitty_apc`] where the parser reaches them) → [`fast_forward`] (skips output that scrolls off unseen, by
 //! the scanner's findings) → [`fidelity`] (completes what vt100 lacks:
 //! character sets, tab stops, insert mode, answers; with [`rep_bound`]
 //! cutting a repeat to what the screen can show) →
