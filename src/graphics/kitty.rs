@@ -12,8 +12,8 @@
 //! - [`reply`]: what the program hears back (`OK` or an error), as `i`,
 //!   `I` and `q` ask.
 //! - [`intake`]: one pane's side of the protocol: the pictures it named, a
-//!   transmission in chunks, and what each command asks of the image store
-//!   ([`intake::KittyOp`]), the program and the cursor.
+//!   transmission in chunks, and each command carried out on
+//!   [`intake::Pictures`] (the store and the pane's cells), with its reply.
 //! - [`encode`]: sending a picture under an id, placing it at a cell with
 //!   a source rectangle and a size in cells, deleting placements.
 
