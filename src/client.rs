@@ -148,6 +148,7 @@ impl<B: FrameSink> Client<B> {
         }
         self.painter
             .set_features(crate::render::cell_extras::Features::of(&facts));
+        self.pictures = Default::default();
         self.facts = facts;
     }
 
@@ -235,6 +236,8 @@ impl<B: FrameSink> Client<B> {
             self.clear_first = true;
         }
         self.painter.refitted(fit);
+        // The screen is drawn whole again: so are its pictures.
+        self.pictures = Default::default();
     }
 
     /// Which client a search report is for (see
@@ -289,11 +292,11 @@ impl<B: FrameSink> Client<B> {
         )
         .context("drawing a frame")?;
         let ui = self.router.view().state;
-        let covered = frame::frame_shape(ws, ui, overlay.is_some()).overlays || ui.popup_shown();
+        let covered = || frame::frame_shape(ws, ui, overlay.is_some()).overlays || ui.popup_shown();
         self.pictures
             .draw(
                 ws,
-                &crate::render::pictures::Terminal {
+                crate::render::pictures::Terminal {
                     speaks: self.facts.pictures,
                     cell: self.facts.cell,
                     covered,

@@ -178,3 +178,163 @@ fn a_terminal_that_does_not_speak_sixel_gets_none() {
     let asked = raw.windows(4).filter(|w| *w == b"\x1bP+q").count();
     assert_eq!(dcs, asked, "a DCS went to a terminal without sixel");
 }
+
+/// A `w` x `h` picture of two colours as a PPM file in the test's
+/// directory.
+fn picture(tw: &Tilework, name: &str, w: usize, h: usize) {
+    let mut ppm = format!("P6\n{w} {h}\n255\n").into_bytes();
+    for y in 0..h {
+        for _ in 0..w {
+            ppm.extend_from_slice(if y < h / 2 {
+                &[0, 0, 255]
+            } else {
+                &[0, 255, 0]
+            });
+        }
+    }
+    std::fs::write(tw.dir.path().join(name), ppm).unwrap();
+}
+
+/// Each sixel tilework drew after raw offset `from`: its cells (0-based
+/// column, row, width, height), from the cursor move before it and its
+/// raster attributes, at 10 x 20 pixels a cell.
+fn sixel_cells(tw: &Tilework, from: usize) -> Vec<(u16, u16, u16, u16)> {
+    let raw = tw.raw_tail();
+    let raw = &raw[from.min(raw.len())..];
+    let mut out = Vec::new();
+    for (row, col) in sixels_drawn(raw) {
+        let header = format!("\x1b[{row};{col}H\x1bP0;1;0q\"1;1;");
+        let Some(at) = raw
+            .windows(header.len())
+            .position(|w| w == header.as_bytes())
+        else {
+            continue;
+        };
+        let rest = &raw[at + header.len()..];
+        let end = rest.iter().position(|&b| b == b'#').unwrap_or(rest.len());
+        let size = String::from_utf8_lossy(&rest[..end]).into_owned();
+        if let Some((w, h)) = size.split_once(';')
+            && let (Ok(w), Ok(h)) = (w.parse::<u16>(), h.parse::<u16>())
+        {
+            out.push((col - 1, row - 1, w.div_ceil(10), h.div_ceil(20)));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_floating_pane_and_a_popup_go_over_the_picture() {
+    if !require_program("img2sixel") {
+        return;
+    }
+    let mut tw = sixel_terminal();
+    // 60 x 8 cells: wider and taller than the middle of the screen.
+    picture(&tw, "wide.ppm", 600, 160);
+    let mark_row = run(&mut tw, "img2sixel wide.ppm", 1);
+    let top = mark_row - 7;
+    wait_for_sixel_at(&tw, 0, (top + 1, 2));
+
+    // A floating pane opens over the middle: what is drawn of the picture
+    // after that keeps out of it.
+    let from = tw.raw_tail().len();
+    tw.send("\x02W");
+    tw.wait_for("a floating pane", |s| s.contents().contains('╭'));
+    let float = tw.with_screen(|s| {
+        let mut corners = Vec::new();
+        for row in 0..ROWS {
+            for col in 0..COLS {
+                let c = s.cell(row, col).map(|c| c.contents()).unwrap_or_default();
+                if c == "╭" || c == "╯" {
+                    corners.push((col, row));
+                }
+            }
+        }
+        corners
+    });
+    let [(x0, y0), (x1, y1)] = float[..] else {
+        panic!("the floating pane's corners: {float:?}");
+    };
+    common::wait_until("the picture drawn again around the floating pane", || {
+        !sixel_cells(&tw, from).is_empty()
+    });
+    for (x, y, w, h) in sixel_cells(&tw, from) {
+        let apart = x + w <= x0 || x > x1 || y + h <= y0 || y > y1;
+        assert!(
+            apart,
+            "a piece at {x},{y} {w}x{h} is under the floating pane {float:?}"
+        );
+    }
+
+    // Closed again: the picture is drawn whole (its last row is cut by the
+    // mark printed there: seven full rows in one piece).
+    let from = tw.raw_tail().len();
+    tw.send("\x02w");
+    tw.wait_for("the floating pane hidden", |s| !s.contents().contains('╭'));
+    common::wait_until("the picture drawn whole again", || {
+        sixel_cells(&tw, from).contains(&(1, top, 60, 7))
+    });
+
+    // The help popup hides it (no piece is drawn over the popup);
+    // closed, the picture is back.
+    let from = tw.raw_tail().len();
+    tw.send("\x02?");
+    tw.wait_for_text("tilework keys");
+    assert!(sixel_cells(&tw, from).is_empty(), "a sixel over the popup");
+    let from = tw.raw_tail().len();
+    tw.send("q");
+    common::wait_until("the picture drawn again after the popup", || {
+        sixel_cells(&tw, from).contains(&(1, top, 60, 7))
+    });
+}
+
+/// Two terminals attached at once: the one that speaks sixel gets the
+/// picture, the other gets none (each is drawn to in what it speaks).
+#[test]
+fn each_attached_terminal_gets_what_it_can_show() {
+    if !require_program("img2sixel") {
+        return;
+    }
+    let runtime = common::TempDir::new("pictures");
+    let path = std::env::var("PATH").unwrap_or_default();
+    let runtime_dir = runtime.path().to_str().unwrap().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_dir.as_str()),
+        ("PATH", path.as_str()),
+    ];
+    let sixel = TerminalReplies {
+        sixel: true,
+        ..TerminalReplies::default()
+    };
+    let mut a = Tilework::start_answering(
+        common::binary(),
+        &["--session", "pics"],
+        ROWS,
+        COLS,
+        &env,
+        sixel,
+    );
+    a.wait_for_text("$ ");
+    let b = Tilework::start_answering(
+        common::binary(),
+        &["attach", "pics"],
+        ROWS,
+        COLS,
+        &env,
+        TerminalReplies::default(),
+    );
+    b.wait_for_text("$ ");
+    red_picture(&a);
+    run(&mut a, "img2sixel red.ppm", 1);
+    let (row, col) = find_text(&a, "M1K");
+    wait_for_sixel_at(&a, 0, (row, col + 1));
+    b.wait_for_text("M1K");
+    run(&mut a, "true", 2);
+    b.wait_for_text("M2K");
+    let raw = b.raw_tail();
+    let dcs = raw.windows(2).filter(|w| *w == b"\x1bP").count();
+    let asked = raw.windows(4).filter(|w| *w == b"\x1bP+q").count();
+    assert_eq!(dcs, asked, "a sixel went to the terminal without sixel");
+    drop(b);
+    drop(a);
+    common::end_workspaces(runtime.path());
+}

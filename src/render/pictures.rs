@@ -66,32 +66,34 @@ pub struct PictureDrawer {
 }
 
 /// What the drawer needs of the client.
-pub struct Terminal {
+pub struct Terminal<F: FnOnce() -> bool> {
     pub speaks: Speaks,
     /// Its cell's size in pixels (`None`: as the panes assumed).
     pub cell: Option<CellPixels>,
-    /// A popup, overlay or copy mode is up.
-    pub covered: bool,
+    /// Whether a popup, overlay or copy mode is up (asked only while
+    /// pictures are placed).
+    pub covered: F,
 }
 
 impl PictureDrawer {
     /// Draws the pictures after the frame's cells (the painter has
     /// flushed them): erases the pieces gone, sends the new ones.
     /// `write_raw` writes bytes of our own through the backend.
-    pub fn draw<B: Backend>(
+    pub fn draw<B: Backend, F: FnOnce() -> bool>(
         &mut self,
         ws: &Workspace,
-        terminal: &Terminal,
+        terminal: Terminal<F>,
         painter: &mut Painter,
         backend: &mut B,
         write_raw: fn(&mut B, &[u8]) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         if terminal.speaks.kitty {
             // Kitty placements: sent once, placed and deleted by id.
-            let pieces = if terminal.covered {
-                Vec::new()
-            } else {
+            let placed = store::lock().placements().next().is_some();
+            let pieces = if placed && !(terminal.covered)() {
                 pieces(ws, painter.fit().terminal, terminal.cell)
+            } else {
+                Vec::new()
             };
             let mut out = Vec::new();
             self.kitty.draw(&pieces, &mut out);
@@ -102,7 +104,8 @@ impl PictureDrawer {
                 write_raw(backend, &out)
             };
         }
-        let pieces = if terminal.speaks.sixel && !terminal.covered {
+        let placed = terminal.speaks.sixel && store::lock().placements().next().is_some();
+        let pieces = if placed && !(terminal.covered)() {
             pieces(ws, painter.fit().terminal, terminal.cell)
         } else {
             Vec::new()
@@ -218,9 +221,6 @@ struct CellRect {
 
 /// The pieces of every visible placement this frame.
 fn pieces(ws: &Workspace, terminal: Rect, cell: Option<CellPixels>) -> Vec<Piece> {
-    if store::lock().placements().next().is_none() {
-        return Vec::new();
-    }
     let visible = ws.visible();
     let mut rects = Vec::new();
     for (i, &(id, rect)) in visible.iter().enumerate() {

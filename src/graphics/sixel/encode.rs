@@ -56,49 +56,54 @@ pub fn encode(image: &RgbaImage, source: PixelRect, out: &mut Vec<u8>) {
         let (r, g, b) = register_colour(reg as u8);
         let _ = write!(out, "#{reg};2;{r};{g};{b}");
     }
-    let mut masks = vec![0u8; w];
+    // Per band: each register's six-pixel masks across the band (one row
+    // of `w` per register, cleared after use), the registers in the band
+    // in the order first seen, and each one's first and last column. The
+    // work is one pass over the band's pixels and one over what is
+    // written.
+    let mut masks = vec![0u8; 256 * w];
+    let mut span = [(usize::MAX, 0usize); 256];
+    let mut seen: Vec<u8> = Vec::with_capacity(256);
     for band in (0..h).step_by(6) {
         let rows = (h - band).min(6);
-        // The registers in this band, each with its first and last column.
-        let mut span = [(usize::MAX, 0usize); 256];
+        seen.clear();
         for dy in 0..rows {
-            for (col, reg) in regs[(band + dy) * w..][..w].iter().enumerate() {
-                if let Some(reg) = reg {
-                    let s = &mut span[usize::from(*reg)];
+            let line = &regs[(band + dy) * w..][..w];
+            for (col, reg) in line.iter().enumerate() {
+                let Some(reg) = *reg else { continue };
+                let r = usize::from(reg);
+                let s = &mut span[r];
+                if s.0 == usize::MAX {
+                    seen.push(reg);
+                    *s = (col, col);
+                } else {
                     s.0 = s.0.min(col);
                     s.1 = s.1.max(col);
                 }
+                masks[r * w + col] |= 1 << dy;
             }
         }
-        let mut first = true;
-        for (reg, &(from, to)) in span.iter().enumerate() {
-            if from == usize::MAX {
-                continue;
-            }
-            masks[from..=to].fill(0);
-            for dy in 0..rows {
-                let line = &regs[(band + dy) * w..][..w];
-                for col in from..=to {
-                    if line[col] == Some(reg as u8) {
-                        masks[col] |= 1 << dy;
-                    }
-                }
-            }
-            if !first {
+        seen.sort_unstable();
+        for (i, &reg) in seen.iter().enumerate() {
+            let r = usize::from(reg);
+            let (from, to) = span[r];
+            span[r] = (usize::MAX, 0);
+            if i > 0 {
                 out.push(b'$');
             }
-            first = false;
             let _ = write!(out, "#{reg}");
             if from > 0 {
                 push_run(out, 0, from);
             }
+            let row = &mut masks[r * w..][..w];
             let mut col = from;
             while col <= to {
-                let mask = masks[col];
-                let run = masks[col..=to].iter().take_while(|&&m| m == mask).count();
+                let mask = row[col];
+                let run = row[col..=to].iter().take_while(|&&m| m == mask).count();
                 push_run(out, mask, run);
                 col += run;
             }
+            row[from..=to].fill(0);
         }
         if band + 6 < h {
             out.push(b'-');

@@ -21,12 +21,21 @@ pub struct KittyPictures {
     /// The pictures sent to the terminal.
     sent: HashSet<ImageId>,
     next_placement: u32,
+    /// Something was drawn since this drawer was made (it is made anew
+    /// when the screen is drawn whole, or the terminal changes).
+    started: bool,
 }
 
 impl KittyPictures {
     /// Appends to `out` what makes the terminal show `pieces` and nothing
     /// else of tilework's.
     pub fn draw(&mut self, pieces: &[Piece], out: &mut Vec<u8>) {
+        if !self.started && !pieces.is_empty() {
+            // Whatever an earlier drawer left in the terminal goes first:
+            // its ids are not known here.
+            self.started = true;
+            encode::delete_all(out);
+        }
         let shown = std::mem::take(&mut self.shown);
         for (piece, id) in &shown {
             if !pieces.contains(piece) {
@@ -156,6 +165,10 @@ mod tests {
         let mut k = KittyPictures::default();
         let mut out = Vec::new();
         k.draw(std::slice::from_ref(&a), &mut out);
+        assert!(
+            out.starts_with(b"\x1b_Ga=d,d=A,"),
+            "an earlier drawer's left first"
+        );
         assert_eq!(count(&out, b"a=t,"), 1);
         assert_eq!(count(&out, b"a=p,"), 1);
         assert_eq!(count(&out, b"\x1b[4;3H"), 1, "at the piece's cell");
