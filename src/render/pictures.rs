@@ -74,7 +74,10 @@ pub struct Terminal<F: FnOnce() -> bool> {
 impl PictureDrawer {
     /// Draws the pictures after the frame's cells (the painter has
     /// flushed them): erases the pieces gone, sends the new ones.
-    /// `write_raw` writes bytes of our own through the backend.
+    /// `write_raw` writes bytes of our own through the backend. With
+    /// `defer` (a frame drawn early for a key's echo) nothing is sent: the
+    /// echo stays a few bytes, not megabytes of pictures in front of the
+    /// next key. Returns whether something was left for the next frame.
     pub fn draw<B: Backend, F: FnOnce() -> bool>(
         &mut self,
         ws: &Workspace,
@@ -82,7 +85,8 @@ impl PictureDrawer {
         painter: &mut Painter,
         backend: &mut B,
         write_raw: fn(&mut B, &[u8]) -> std::io::Result<()>,
-    ) -> std::io::Result<()> {
+        defer: bool,
+    ) -> std::io::Result<bool> {
         let placed = terminal.speaks.sixel && store::lock().placements().next().is_some();
         let pieces = if placed && !(terminal.covered)() {
             pieces(ws, painter.fit().terminal, terminal.cell)
@@ -91,7 +95,12 @@ impl PictureDrawer {
         };
         if pieces.is_empty() && self.shown.is_empty() {
             painter.track_writes(false);
-            return Ok(());
+            return Ok(false);
+        }
+        if defer && self.shown != pieces {
+            // What the painter wrote over is sent again next frame.
+            self.shown.retain(|p| !painter.wrote_within(p.at));
+            return Ok(true);
         }
         let gone: Vec<Rect> = self
             .shown
@@ -121,11 +130,17 @@ impl PictureDrawer {
             out.extend_from_slice(b"\x1b8");
         }
         if !out.is_empty() {
+            tracing::debug!(
+                pieces = pieces.len(),
+                gone = gone.len(),
+                bytes = out.len(),
+                "pictures drawn"
+            );
             write_raw(backend, &out)?;
         }
         painter.track_writes(!pieces.is_empty());
         self.shown = pieces;
-        Ok(())
+        Ok(false)
     }
 
     /// The sixel of `piece`, encoded once.
