@@ -293,7 +293,8 @@ impl<B: FrameSink> Client<B> {
         .context("drawing a frame")?;
         let ui = self.router.view().state;
         let covered = || frame::frame_shape(ws, ui, overlay.is_some()).overlays || ui.popup_shown();
-        self.pictures
+        let pictures_left = self
+            .pictures
             .draw(
                 ws,
                 crate::render::pictures::Terminal {
@@ -304,6 +305,7 @@ impl<B: FrameSink> Client<B> {
                 &mut self.painter,
                 self.terminal.backend_mut(),
                 |backend, bytes| backend.write_raw(bytes),
+                echo_of.is_some(),
             )
             .context("drawing pictures")?;
         self.outbox.cursor_style(frame::cursor_style_sequence(ws));
@@ -324,7 +326,7 @@ impl<B: FrameSink> Client<B> {
         Ok(Drawn {
             bytes: bytes_after - bytes_before,
             writes: writes_after - writes_before,
-            left_stale: left_stale || owed,
+            left_stale: left_stale || owed || pictures_left,
         })
     }
 

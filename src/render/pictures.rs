@@ -78,7 +78,10 @@ pub struct Terminal<F: FnOnce() -> bool> {
 impl PictureDrawer {
     /// Draws the pictures after the frame's cells (the painter has
     /// flushed them): erases the pieces gone, sends the new ones.
-    /// `write_raw` writes bytes of our own through the backend.
+    /// `write_raw` writes bytes of our own through the backend. With
+    /// `defer` (a frame drawn early for a key's echo) nothing is sent: the
+    /// echo stays a few bytes, not megabytes of pictures in front of the
+    /// next key. Returns whether something was left for the next frame.
     pub fn draw<B: Backend, F: FnOnce() -> bool>(
         &mut self,
         ws: &Workspace,
@@ -86,7 +89,8 @@ impl PictureDrawer {
         painter: &mut Painter,
         backend: &mut B,
         write_raw: fn(&mut B, &[u8]) -> std::io::Result<()>,
-    ) -> std::io::Result<()> {
+        defer: bool,
+    ) -> std::io::Result<bool> {
         if terminal.speaks.kitty {
             // Kitty placements: sent once, placed and deleted by id.
             let placed = store::lock().placements().next().is_some();
@@ -95,14 +99,17 @@ impl PictureDrawer {
             } else {
                 Vec::new()
             };
+            painter.track_writes(false);
+            if defer && !self.kitty.shows(&pieces) {
+                // A key's echo goes first; the next frame places them.
+                return Ok(true);
+            }
             let mut out = Vec::new();
             self.kitty.draw(&pieces, &mut out);
-            painter.track_writes(false);
-            return if out.is_empty() {
-                Ok(())
-            } else {
-                write_raw(backend, &out)
-            };
+            if !out.is_empty() {
+                write_raw(backend, &out)?;
+            }
+            return Ok(false);
         }
         let placed = terminal.speaks.sixel && store::lock().placements().next().is_some();
         let pieces = if placed && !(terminal.covered)() {
@@ -112,7 +119,12 @@ impl PictureDrawer {
         };
         if pieces.is_empty() && self.shown.is_empty() {
             painter.track_writes(false);
-            return Ok(());
+            return Ok(false);
+        }
+        if defer && self.shown != pieces {
+            // What the painter wrote over is sent again next frame.
+            self.shown.retain(|p| !painter.wrote_within(p.at));
+            return Ok(true);
         }
         let gone: Vec<Rect> = self
             .shown
@@ -142,11 +154,17 @@ impl PictureDrawer {
             out.extend_from_slice(b"\x1b8");
         }
         if !out.is_empty() {
+            tracing::debug!(
+                pieces = pieces.len(),
+                gone = gone.len(),
+                bytes = out.len(),
+                "pictures drawn"
+            );
             write_raw(backend, &out)?;
         }
         painter.track_writes(!pieces.is_empty());
         self.shown = pieces;
-        Ok(())
+        Ok(false)
     }
 
     /// The sixel of `piece`, encoded once.

@@ -91,7 +91,8 @@ pub fn encode(image: &RgbaImage, source: PixelRect, out: &mut Vec<u8>) {
             if i > 0 {
                 out.push(b'$');
             }
-            let _ = write!(out, "#{reg}");
+            out.push(b'#');
+            push_decimal(out, usize::from(reg));
             if from > 0 {
                 push_run(out, 0, from);
             }
@@ -116,11 +117,29 @@ pub fn encode(image: &RgbaImage, source: PixelRect, out: &mut Vec<u8>) {
 fn push_run(out: &mut Vec<u8>, mask: u8, run: usize) {
     let c = b'?' + mask;
     if run > 3 {
-        let _ = write!(out, "!{run}");
+        out.push(b'!');
+        push_decimal(out, run);
         out.push(c);
     } else {
         out.extend(std::iter::repeat_n(c, run));
     }
+}
+
+/// `n` in decimal (`write!` costs more than the rest of the encoding on
+/// pictures of many short runs).
+#[inline]
+fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 #[cfg(test)]

@@ -73,6 +73,14 @@ impl KittyPictures {
         }
     }
 
+    /// Whether the terminal shows `pieces` already, and nothing else.
+    pub fn shows(&self, pieces: &[Piece]) -> bool {
+        pieces.len() == self.shown.len()
+            && pieces
+                .iter()
+                .all(|p| self.shown.iter().any(|(s, _)| s == p))
+    }
+
     /// Deletes from the terminal the pictures the store no longer has.
     fn forget_dropped(&mut self, out: &mut Vec<u8>) {
         if self.sent.is_empty() {
