@@ -147,7 +147,9 @@ impl Fidelity {
 
     /// For a parser with scrollback (a replayed history).
     pub fn history() -> Self {
-        Self::new(RepBound::history())
+        let mut fidelity = Self::new(RepBound::history());
+        fidelity.follower.pictures.placeholders_only();
+        fidelity
     }
 
     /// Every REP written whole: the reference the tests compare the

@@ -37,6 +37,12 @@ mod kitty;
 
 /// Encoded pieces kept per terminal, in bytes.
 const ENCODED_CAP: usize = 32 << 20;
+/// A piece of more pixels than this is encoded on a thread of its own
+/// (tens of milliseconds for a large picture of short runs), drawn at the
+/// first frame after it is ready; smaller ones are encoded in the frame.
+const ENCODE_INLINE_PIXELS: u32 = 128 * 128;
+/// Encodings on threads at once, per terminal.
+const MAX_ENCODING: usize = 2;
 
 /// A rectangle of a placement on the terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +60,8 @@ struct Piece {
 }
 
 type EncodeKey = (ImageId, PixelRect, (u32, u32), PixelRect);
+/// Encodings a thread finished, for the drawer to take.
+type Finished = Arc<std::sync::Mutex<Vec<(EncodeKey, Vec<u8>)>>>;
 
 /// One client's pictures.
 #[derive(Default)]
@@ -61,6 +69,9 @@ pub struct PictureDrawer {
     shown: Vec<Piece>,
     encoded: HashMap<EncodeKey, Arc<Vec<u8>>>,
     encoded_bytes: usize,
+    /// Encodings under way on threads, and what they finished.
+    encoding: Vec<EncodeKey>,
+    finished: Finished,
     /// What a terminal that speaks kitty graphics shows (`kitty`).
     kitty: kitty::KittyPictures,
 }
@@ -138,6 +149,8 @@ impl PictureDrawer {
                 .map_err(|e| std::io::Error::other(e.to_string()))?;
         }
         let mut out = Vec::new();
+        // Pieces whose encoding is not ready: drawn by a later frame.
+        let mut waiting = Vec::new();
         for piece in &pieces {
             let due = !self.shown.contains(piece)
                 || painter.wrote_within(piece.at)
@@ -146,6 +159,7 @@ impl PictureDrawer {
                 continue;
             }
             let Some(bytes) = self.encoded(piece) else {
+                waiting.push(piece.clone());
                 continue;
             };
             // DECSC/DECRC: the frame's cursor stays where the frame put it.
@@ -163,30 +177,67 @@ impl PictureDrawer {
             write_raw(backend, &out)?;
         }
         painter.track_writes(!pieces.is_empty());
+        let left = !waiting.is_empty();
         self.shown = pieces;
-        Ok(false)
+        self.shown.retain(|p| !waiting.contains(p));
+        Ok(left)
     }
 
-    /// The sixel of `piece`, encoded once.
+    /// The sixel of `piece`, encoded once; `None` while a thread encodes
+    /// it (or the picture is gone).
     fn encoded(&mut self, piece: &Piece) -> Option<Arc<Vec<u8>>> {
         let key = (piece.image, piece.source, piece.display, piece.src);
+        let finished = std::mem::take(
+            &mut *self
+                .finished
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        for (done, bytes) in finished {
+            self.encoding.retain(|k| *k != done);
+            self.keep(done, bytes);
+        }
         if let Some(bytes) = self.encoded.get(&key) {
             return Some(Arc::clone(bytes));
         }
-        let image = store::lock().image(piece.image)?.clone();
-        let mut bytes = Vec::new();
-        let natural = piece.display == (piece.source.width, piece.source.height);
-        if natural {
-            let src = PixelRect {
-                x: piece.source.x + piece.src.x,
-                y: piece.source.y + piece.src.y,
-                ..piece.src
-            };
-            encode::encode(&image, src, &mut bytes);
-        } else {
-            let scaled = scaled_part(&image, piece)?;
-            encode::encode(&scaled, PixelRect::whole(&scaled), &mut bytes);
+        if self.encoding.contains(&key) {
+            return None;
         }
+        let image = store::lock().image(piece.image)?.clone();
+        let job = piece.clone();
+        if piece.src.width * piece.src.height > ENCODE_INLINE_PIXELS
+            && self.encoding.len() < MAX_ENCODING
+        {
+            let finished = Arc::clone(&self.finished);
+            let spawned = std::thread::Builder::new()
+                .name("sixel-encode".into())
+                .spawn(move || {
+                    if let Some(bytes) = encode_piece(&image, &job) {
+                        finished
+                            .lock()
+                            .unwrap_or_else(|poisoned| poisoned.into_inner())
+                            .push((key, bytes));
+                    }
+                });
+            match spawned {
+                Ok(_) => {
+                    self.encoding.push(key);
+                    return None;
+                }
+                Err(err) => tracing::warn!("encoding a picture on a thread: {err}"),
+            }
+            let image = store::lock().image(piece.image)?.clone();
+            return self.keep(key, encode_piece(&image, piece)?);
+        }
+        if !self.encoding.is_empty() && piece.src.width * piece.src.height > ENCODE_INLINE_PIXELS {
+            // Both threads busy: this one waits its turn.
+            return None;
+        }
+        self.keep(key, encode_piece(&image, piece)?)
+    }
+
+    /// Keeps an encoding (within [`ENCODED_CAP`]).
+    fn keep(&mut self, key: EncodeKey, bytes: Vec<u8>) -> Option<Arc<Vec<u8>>> {
         if self.encoded_bytes + bytes.len() > ENCODED_CAP {
             self.encoded.clear();
             self.encoded_bytes = 0;
@@ -196,6 +247,23 @@ impl PictureDrawer {
         self.encoded.insert(key, Arc::clone(&bytes));
         Some(bytes)
     }
+}
+
+/// The sixel of `piece` of `image`.
+fn encode_piece(image: &RgbaImage, piece: &Piece) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if piece.display == (piece.source.width, piece.source.height) {
+        let src = PixelRect {
+            x: piece.source.x + piece.src.x,
+            y: piece.source.y + piece.src.y,
+            ..piece.src
+        };
+        encode::encode(image, src, &mut bytes);
+    } else {
+        let scaled = scaled_part(image, piece)?;
+        encode::encode(&scaled, PixelRect::whole(&scaled), &mut bytes);
+    }
+    Some(bytes)
 }
 
 /// The part `piece.src` of the placement's picture scaled to

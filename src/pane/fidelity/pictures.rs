@@ -28,9 +28,17 @@ pub struct SixelIntake {
     hash: u64,
     /// vte unhooked the DCS; its ST's `\` comes next.
     ended: bool,
+    /// A history replay: pictures still in the store are anchored again;
+    /// others only keep their place (blank cells), never stored anew.
+    placeholders_only: bool,
 }
 
 impl SixelIntake {
+    /// For a history replay (see `placeholders_only`).
+    pub fn placeholders_only(&mut self) {
+        self.placeholders_only = true;
+    }
+
     /// A DCS starts: a sixel one (final `q`, no intermediates) is decoded,
     /// for a pane of `rows` x `cols` cells.
     pub fn hook(
@@ -118,6 +126,21 @@ impl SixelIntake {
                 return None;
             }
         };
+        if self.placeholders_only {
+            // Anchors of placement 0, which is never given: blank cells
+            // where the picture was, drawn by no one.
+            let cell = reach::cell_pixels();
+            let cols = reach::cells_for(image.width(), cell.width).min(cols);
+            let rows = reach::cells_for(image.height(), cell.height).min(rows);
+            return Some(anchor::anchor_bytes(
+                store::PlacementId(0),
+                cols,
+                rows,
+                cursor_col,
+                at.cols,
+                CursorAfter::LastRowSameColumn,
+            ));
+        }
         let request = Request {
             source: None,
             cells: None,
@@ -217,5 +240,28 @@ mod tests {
         let screen = ScreenView::new(p.screen());
         assert!(screen.picture_anchors().is_empty());
         assert_eq!(screen.contents(), "ok");
+    }
+
+    #[test]
+    fn a_history_replay_keeps_the_place_of_a_picture_no_longer_stored() {
+        let nz = |n| std::num::NonZeroU16::new(n).expect("a size");
+        let mut parser = vt100::Parser::new_with_callbacks(nz(6), nz(10), 0, PaneEvents::default());
+        Fidelity::history()
+            .process(
+                &mut parser,
+                &[b"ab\r\n".as_slice(), &sixel(14), b"x"].concat(),
+            )
+            .expect("vt100 parses");
+        let screen = ScreenView::new(parser.screen());
+        // Two columns of three rows kept blank (placement 0: none), the
+        // cursor where the picture left it.
+        let anchors = screen.picture_anchors();
+        assert_eq!(anchors.len(), 5);
+        assert!(
+            anchors
+                .iter()
+                .all(|a| a.2.placement == store::PlacementId(0))
+        );
+        assert_eq!(screen.cursor_position(), (3, 1));
     }
 }
