@@ -95,6 +95,8 @@ pub struct Client<B: FrameSink> {
     pub focus: FocusReporter,
     /// What the terminal said about itself when it attached.
     pub facts: TerminalFacts,
+    /// The panes' pictures drawn to it (issue 34).
+    pictures: crate::render::pictures::PictureDrawer,
     /// Frames were not drawn while the terminal was not reading: the
     /// next one, once it reads again, is drawn whole.
     frames_skipped: bool,
@@ -128,6 +130,7 @@ impl<B: FrameSink> Client<B> {
             outbox: Outbox::default(),
             focus: FocusReporter::default(),
             facts: TerminalFacts::default(),
+            pictures: Default::default(),
             frames_skipped: false,
         };
         client.told(facts);
@@ -145,6 +148,7 @@ impl<B: FrameSink> Client<B> {
         }
         self.painter
             .set_features(crate::render::cell_extras::Features::of(&facts));
+        self.pictures = Default::default();
         self.facts = facts;
     }
 
@@ -232,6 +236,8 @@ impl<B: FrameSink> Client<B> {
             self.clear_first = true;
         }
         self.painter.refitted(fit);
+        // The screen is drawn whole again: so are its pictures.
+        self.pictures = Default::default();
     }
 
     /// Which client a search report is for (see
@@ -285,6 +291,23 @@ impl<B: FrameSink> Client<B> {
             echo_of,
         )
         .context("drawing a frame")?;
+        let ui = self.router.view().state;
+        let covered = || frame::frame_shape(ws, ui, overlay.is_some()).overlays || ui.popup_shown();
+        let pictures_left = self
+            .pictures
+            .draw(
+                ws,
+                crate::render::pictures::Terminal {
+                    speaks: self.facts.pictures,
+                    cell: self.facts.cell,
+                    covered,
+                },
+                &mut self.painter,
+                self.terminal.backend_mut(),
+                |backend, bytes| backend.write_raw(bytes),
+                echo_of.is_some(),
+            )
+            .context("drawing pictures")?;
         self.outbox.cursor_style(frame::cursor_style_sequence(ws));
         self.outbox.cursor_colour(focused_cursor_colour(ws));
         let backend = self.terminal.backend_mut();
@@ -303,7 +326,7 @@ impl<B: FrameSink> Client<B> {
         Ok(Drawn {
             bytes: bytes_after - bytes_before,
             writes: writes_after - writes_before,
-            left_stale: left_stale || owed,
+            left_stale: left_stale || owed || pictures_left,
         })
     }
 

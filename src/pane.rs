@@ -4,7 +4,8 @@
 //! [`pty`] (reader and writer threads, [`input_queue`]) → [`unfed`]
 //! (output fed in pieces against the loop's deadline) →
 //! [`escape_scanner`] (reads each byte once; its [`osc_guard`] caps OSC
-//! strings) → [`fast_forward`] (skips output that scrolls off unseen, by
+//! strings; kitty graphics commands are taken out and carried out by
+//! [`kitty_apc`] where the parser reaches them) → [`fast_forward`] (skips output that scrolls off unseen, by
 //! the scanner's findings) → [`fidelity`] (completes what vt100 lacks:
 //! character sets, tab stops, insert mode, answers; with [`rep_bound`]
 //! cutting a repeat to what the screen can show) →
@@ -29,6 +30,9 @@
 //! zero-width markers the fidelity layer's `pen` appends, with the values
 //! themselves in [`cell_style`].
 //! [`pipe`] sends a pane's output on to a command (`tilework pipe`).
+//! Sixel pictures are taken in the fidelity layer (`fidelity::pictures`)
+//! and anchored in the cells (`crate::graphics`); [`picture_queries`]
+//! answers what programs ask about them.
 
 pub mod cell_extras;
 pub mod cell_style;
@@ -43,9 +47,11 @@ pub mod history_text;
 pub mod history_window;
 mod id;
 pub mod input_queue;
+pub mod kitty_apc;
 pub mod notifications;
 pub mod osc_guard;
 pub mod parse_guard;
+pub mod picture_queries;
 pub mod pipe;
 pub mod process;
 pub mod pty;

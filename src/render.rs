@@ -18,6 +18,7 @@ pub mod painter;
 pub mod pane_colours;
 pub mod pane_numbers;
 pub mod pane_view;
+pub mod pictures;
 pub mod popups;
 pub mod status_bar;
 pub mod which_key;

@@ -470,6 +470,7 @@ fn attach_asks_the_new_terminal_for_its_keys_and_colours() {
         kitty: true,
         late: None,
         styled_underlines: false,
+        ..TerminalReplies::default()
     };
     let mut a = rt.start_answering(&["--session", "asked"], first);
     prompt(&a);
@@ -481,6 +482,7 @@ fn attach_asks_the_new_terminal_for_its_keys_and_colours() {
         kitty: true,
         late: None,
         styled_underlines: false,
+        ..TerminalReplies::default()
     };
     let mut b = rt.start_answering(&["attach", "asked"], second);
     prompt(&b);
@@ -502,6 +504,7 @@ fn late_answers_from_a_slow_terminal_are_never_typed_into_programs() {
         kitty: false,
         late: Some(std::time::Duration::from_millis(600)),
         styled_underlines: false,
+        ..TerminalReplies::default()
     };
     let mut a = rt.start_answering(&["--session", "slow"], slow);
     prompt(&a);

@@ -54,6 +54,10 @@ pub struct LatencyArgs {
     /// The file the flood pane writes over and over.
     #[arg(long, value_name = "PATH")]
     pub file: Option<PathBuf>,
+    /// The flood pane writes --file once every this many ms instead of
+    /// without pause (a picture a second: `--flood-every-ms 1000`).
+    #[arg(long, value_name = "MS", requires = "flood")]
+    pub flood_every_ms: Option<u64>,
     /// Who echoes a key: a program in the pane (the harder case) or the
     /// kernel's line discipline.
     #[arg(long, value_enum, default_value_t = Echo::Program)]
@@ -255,8 +259,11 @@ fn run_one(contender: Contender, args: &LatencyArgs, load: Load) -> Result<Resul
     };
     let mut panes = vec![echo];
     if let Some(file) = flood {
+        let every = args
+            .flood_every_ms
+            .map_or(String::new(), |ms| format!(" --every-ms {ms}"));
         panes.push(format!(
-            "exec {} flood-writer --file {} --pid-file {}",
+            "exec {} flood-writer --file {} --pid-file {}{every}",
             q(&me),
             q(file),
             q(&writer_pid)
@@ -392,6 +399,9 @@ pub struct FloodWriterArgs {
     /// what we wrote from /proc/PID/io (`wchar`), on its own clock.
     #[arg(long, value_name = "PATH")]
     pub pid_file: PathBuf,
+    /// Write the file once every this many ms instead of without pause.
+    #[arg(long, value_name = "MS")]
+    pub every_ms: Option<u64>,
 }
 
 /// The flood pane's program: `while :; do cat FILE; done` in one process,
@@ -424,6 +434,9 @@ pub fn flood_writer(args: &FloodWriterArgs) -> Result<()> {
                 // The terminal is gone: the benchmark is over.
                 return Ok(());
             }
+        }
+        if let Some(ms) = args.every_ms {
+            std::thread::sleep(Duration::from_millis(ms));
         }
     }
 }

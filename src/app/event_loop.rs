@@ -136,6 +136,7 @@ fn run_workspace(
     // Before the first client is made: what its terminal is told to draw
     // depends on them.
     crate::pane::cell_extras::set_keep_links(opts.config.hyperlinks);
+    crate::graphics::store::lock().set_budget(opts.config.image_memory);
     crate::render::cell_extras::set_configured(opts.config.terminal_features);
     let (started, first) = opts.session.begin(
         opts.config.mouse,
@@ -411,6 +412,7 @@ impl<B: FrameSink> App<B> {
             .unwrap_or_default();
         let colours = crate::client::facts::answered_colours(self.configured_colours, &facts);
         self.ws.set_terminal_colours(colours);
+        crate::client::facts::tell_pictures(self.clients.iter().map(|c| &c.facts));
     }
 
     fn run(&mut self) -> Result<i32> {

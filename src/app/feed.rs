@@ -93,7 +93,10 @@ impl<B: FrameSink> App<B> {
                 }
             }
             self.throttle.fed(id, cost, now);
-            let fed = waiting > 0 || !self.batch.is_empty();
+            // A pane waiting on a kitty graphics file read goes on when
+            // it is in (its thread wakes the loop).
+            let loading = pane.graphics_loading();
+            let fed = waiting > 0 || !self.batch.is_empty() || loading;
             if fed && self.hooks.silence_after().is_some() {
                 self.silence.output(id, now);
             }
@@ -143,7 +146,10 @@ impl<B: FrameSink> App<B> {
                 if self.clock.output_from(id, shown) {
                     self.metrics.key_reflected();
                 }
-                if pane.queued() > 0 && !self.throttle.holds_back(id, now) {
+                if pane.queued() > 0
+                    && !self.throttle.holds_back(id, now)
+                    && !pane.graphics_loading()
+                {
                     more = true;
                 }
                 if let Some(data) = pane.take_clipboard() {
@@ -159,7 +165,7 @@ impl<B: FrameSink> App<B> {
                         );
                     }
                 }
-            } else if pane.queued() > 0 {
+            } else if pane.queued() > 0 && !loading {
                 more = true;
             }
         }

@@ -22,6 +22,18 @@ pub fn answered_colours(configured: [Option<Rgb>; 3], facts: &TerminalFacts) -> 
     colours
 }
 
+/// What programs are told of pictures from now on (`graphics::reach`):
+/// they reach a user when some attached terminal shows them; the cell size
+/// is the first terminal's that told one.
+pub fn tell_pictures<'a>(attached: impl Iterator<Item = &'a TerminalFacts>) {
+    let mut reach = crate::graphics::reach::Reach::default();
+    for facts in attached {
+        reach.pictures |= facts.pictures.any();
+        reach.cell = reach.cell.or(facts.cell);
+    }
+    crate::graphics::reach::set(reach);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -55,6 +55,10 @@ pub fn default_toml() -> String {
         format_size(d.scrollback_bytes)
     ));
     line("");
+    line("# Memory for the pictures programs show in panes (sixel, kitty graphics), for");
+    line("# the whole workspace; past it the oldest pictures are dropped. A size as above.");
+    line(&format!("# image_memory = {}", format_size(d.image_memory)));
+    line("");
     line(&format!(
         "# Highest redraw rate in frames per second (1 to {MAX_FPS}). Idle panes cost nothing."
     ));
@@ -289,12 +293,12 @@ mod tests {
         // Every setting but `shell` (whose default is "unset"), and every binding.
         assert_eq!(
             uncommented,
-            // `on_hangup`, `window_size`, `update_environment`,
+            // `image_memory`, `on_hangup`, `window_size`, `update_environment`,
             // `notifications`, `hyperlinks`, the three of saving, then
             // `[theme]` and `[status]`: name, borders; left, right, clock;
             // the `[status]` command settings, `[hooks]` timeout and
             // silence_after, and the copy keys.
-            13 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 9,
+            14 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 9,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

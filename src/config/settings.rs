@@ -95,6 +95,8 @@ pub struct Config {
     pub scrollback_bytes: usize,
     /// Upper bound on redraws per second (1..=[`MAX_FPS`]).
     pub fps: u32,
+    /// The pixels the workspace's pictures may hold (issue 34), in bytes.
+    pub image_memory: usize,
     /// `false`: a pane closes when its program exits; `true`: it stays,
     /// showing the exit status, so output of short commands can be read.
     pub keep_exited_panes: bool,
@@ -154,6 +156,7 @@ impl Default for Config {
             shell: None,
             scrollback_bytes: DEFAULT_SCROLLBACK_BYTES,
             fps: DEFAULT_FPS,
+            image_memory: crate::graphics::store::DEFAULT_BUDGET,
             keep_exited_panes: false,
             max_panes: crate::config::profile::MAX_PANES,
             confirm_close: true,
@@ -231,6 +234,9 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(size) = raw.scrollback {
         config.scrollback_bytes = size.0;
+    }
+    if let Some(size) = raw.image_memory {
+        config.image_memory = size.0;
     }
     if let Some(fps) = &raw.fps {
         config.fps = match u32::try_from(*fps.get_ref()) {
@@ -532,6 +538,7 @@ struct RawConfig {
     prefix: Option<Spanned<String>>,
     shell: Option<Spanned<String>>,
     scrollback: Option<Size>,
+    image_memory: Option<Size>,
     fps: Option<Spanned<i64>>,
     keep_exited_panes: Option<bool>,
     max_panes: Option<Spanned<i64>>,

@@ -227,9 +227,12 @@ pub fn push_replacement(out: &mut Vec<u8>) {
     out.extend_from_slice(REPLACEMENT_MARK.encode_utf8(&mut buf).as_bytes());
 }
 
+/// Whether `c` is a marker: a style marker, or part of a picture's anchor
+/// (`crate::graphics::anchor`), which text leaves out as well.
 #[inline]
 pub fn is_marker(c: char) -> bool {
     (FINAL..=u32::from(REPLACEMENT_MARK)).contains(&u32::from(c))
+        || crate::graphics::anchor::is_anchor_char(c)
 }
 
 /// Every marker's UTF-8 starts with this byte (`U+E0000..U+E0FFF`).
@@ -279,6 +282,9 @@ fn split_marked(contents: &str) -> (Cow<'_, str>, Option<u32>) {
             found = Some(id | (code - FINAL));
             after = &rest[i + c.len_utf8()..];
             break;
+        } else if crate::graphics::anchor::is_anchor_char(c) {
+            // A picture's anchor, before or after the style marker.
+            continue;
         } else {
             after = &rest[i..];
             break;

@@ -50,7 +50,9 @@ enum Seq {
     Csi,
     Dcs,
     Osc,
-    /// SOS, PM and APC strings.
+    /// An APC string (kitty graphics when it starts with `G`).
+    Apc,
+    /// SOS and PM strings.
     Ignored,
 }
 
@@ -119,6 +121,9 @@ pub enum Ended {
     SyncStart,
     /// `CSI ? 2026 l`: the update ends.
     SyncEnd,
+    /// An APC string starting with `G` (a kitty graphics command) ended
+    /// with ST: its body waits in [`EscapeScanner::take_apc`].
+    Apc,
     Other,
 }
 
@@ -149,6 +154,8 @@ pub struct EscapeScanner {
     pos: u64,
     /// Synchronized updates ended so far ([`Ended::SyncEnd`] findings).
     sync_ends: u64,
+    /// The kitty graphics command being scanned, and those ended.
+    apc: ApcCapture,
 }
 
 impl EscapeScanner {
@@ -165,10 +172,12 @@ impl EscapeScanner {
         // Input bytes dropped so far, and where the part not yet copied
         // to `out` starts.
         let mut cut = 0;
+        // Bytes added: the references that stand for graphics commands.
+        let mut added = 0;
         let mut copy_from = 0;
         let mut i = 0;
         while i < input.len() {
-            let at = start + (i - cut) as u64;
+            let at = start + (i + added - cut) as u64;
             match self.seq {
                 Seq::Ground => {
                     let Some(off) = memchr2(ESC, BEL, &input[i..]) else {
@@ -204,7 +213,33 @@ impl EscapeScanner {
                     self.osc_seen = self.osc_seen.saturating_add(run);
                     i += run;
                     if end.is_some() {
-                        let at = start + (i - cut) as u64;
+                        let at = start + (i + added - cut) as u64;
+                        self.step(input[i], at, findings);
+                        i += 1;
+                    }
+                }
+                Seq::Apc => {
+                    let rest = &input[i..];
+                    let end = memchr3(ESC, CAN, SUB, rest);
+                    let run = end.unwrap_or(rest.len());
+                    if self.apc.take(&rest[..run]) {
+                        // A graphics command's body leaves the output: the
+                        // parsers ignore it, and the history ring keeps the
+                        // short reference written at its end instead.
+                        out.extend_from_slice(&input[copy_from..i]);
+                        copy_from = i + run;
+                        cut += run;
+                    }
+                    i += run;
+                    if end.is_some() {
+                        if input[i] == ESC {
+                            let reference = self.apc.reference();
+                            out.extend_from_slice(&input[copy_from..i]);
+                            out.extend_from_slice(&reference);
+                            copy_from = i;
+                            added += reference.len();
+                        }
+                        let at = start + (i + added - cut) as u64;
                         self.step(input[i], at, findings);
                         i += 1;
                     }
@@ -225,7 +260,7 @@ impl EscapeScanner {
             }
         }
         out.extend_from_slice(&input[copy_from..]);
-        self.pos = start + (input.len() - cut) as u64;
+        self.pos = start + (input.len() + added - cut) as u64;
     }
 
     /// How many synchronized updates the output so far ended.
@@ -237,6 +272,11 @@ impl EscapeScanner {
     /// output so far ends inside one.
     pub fn pending_sgr(&self) -> Option<u64> {
         self.sgr_start
+    }
+
+    /// The graphics command an [`Ended::Apc`] finding ended, oldest first.
+    pub fn take_apc(&mut self) -> Option<ApcBody> {
+        self.apc.ended.pop_front()
     }
 
     /// Follows one byte at position `at` outside ground (or an ESC, CAN or
@@ -270,14 +310,21 @@ impl EscapeScanner {
 
     /// Follows vte over one byte (not in ground, or an ESC, CAN or SUB).
     fn follow(&mut self, byte: u8) -> Ended {
+        // An APC's ESC, and now its `\`: ST ends it.
+        if self.apc.closing(self.seq, byte) {
+            self.seq = Seq::Ground;
+            return Ended::Apc;
+        }
         // CAN and SUB abort any sequence; ESC starts a new one (vte's
         // "anywhere" transitions).
         match byte {
             CAN | SUB => {
+                self.apc.abort();
                 self.seq = Seq::Ground;
                 return Ended::Other;
             }
             ESC => {
+                self.apc.escape(self.seq == Seq::Apc);
                 self.seq = Seq::Escape;
                 return Ended::Other;
             }
@@ -297,7 +344,11 @@ impl EscapeScanner {
                         self.osc_seen = 0;
                         Seq::Osc
                     }
-                    b'X' | b'^' | b'_' => Seq::Ignored,
+                    b'_' => {
+                        self.apc.start();
+                        Seq::Apc
+                    }
+                    b'X' | b'^' => Seq::Ignored,
                     b'c' => {
                         self.seq = Seq::Ground;
                         return Ended::Reset;
@@ -317,7 +368,7 @@ impl EscapeScanner {
                     self.seq = Seq::Ground;
                 }
             }
-            Seq::Dcs | Seq::Ignored => {}
+            Seq::Dcs | Seq::Apc | Seq::Ignored => {}
         }
         Ended::Other
     }
@@ -358,6 +409,132 @@ impl EscapeScanner {
     }
 }
 
+/// The longest kitty graphics command taken whole (programs send chunks
+/// of 4096 base64 bytes; a picture sent unchunked may be larger). The rest
+/// of a longer one is dropped, and the command refused.
+pub const MAX_APC: usize = 4 << 20;
+
+/// A kitty graphics command's body (`G…`, between `ESC _` and ST), and the
+/// reference that stands for it in the output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApcBody {
+    pub body: Vec<u8>,
+    /// Longer than [`MAX_APC`]: cut there.
+    pub overflow: bool,
+    /// The body of the reference written in its place: `G#` and a number
+    /// no program can guess, or the body itself when it was one already
+    /// (a replay of the pane's history).
+    pub reference: Vec<u8>,
+}
+
+/// Follows APC strings, keeping those that are graphics commands.
+#[derive(Debug, Default)]
+struct ApcCapture {
+    /// `None` until the first byte of the string: whether it is `G`.
+    graphics: Option<bool>,
+    body: Vec<u8>,
+    overflow: bool,
+    /// Its ESC came: ST if a `\` follows.
+    escaped: bool,
+    reference: Vec<u8>,
+    ended: VecDeque<ApcBody>,
+}
+
+impl ApcCapture {
+    fn start(&mut self) {
+        self.graphics = None;
+        self.body.clear();
+        self.overflow = false;
+        self.escaped = false;
+        self.reference.clear();
+    }
+
+    /// Takes a run of the string's bytes. Returns whether they belong to a
+    /// graphics command (and so leave the output).
+    fn take(&mut self, run: &[u8]) -> bool {
+        if run.is_empty() {
+            return self.graphics == Some(true);
+        }
+        let graphics = *self.graphics.get_or_insert(run[0] == b'G');
+        if graphics {
+            let room = MAX_APC.saturating_sub(self.body.len());
+            self.body.extend_from_slice(&run[..room.min(run.len())]);
+            self.overflow |= run.len() > room;
+        }
+        graphics
+    }
+
+    /// What stands in the output for the command whose ESC came.
+    fn reference(&mut self) -> Vec<u8> {
+        if self.graphics != Some(true) {
+            return Vec::new();
+        }
+        self.reference = if is_reference(&self.body) {
+            self.body.clone()
+        } else {
+            // `s`: the command keeps the cursor where it is (`C=1`), and
+            // so does its placement replayed.
+            let control = self.body.split(|&b| b == b';').next().unwrap_or_default();
+            let stays = control.split(|&b| b == b',').any(|key| key == b"C=1");
+            let mark = if stays { "s" } else { "" };
+            format!("G#{:016x}{mark}", unguessable()).into_bytes()
+        };
+        self.reference.clone()
+    }
+
+    /// An ESC came, inside the string or not.
+    fn escape(&mut self, in_apc: bool) {
+        self.escaped = in_apc && self.graphics == Some(true);
+    }
+
+    /// Whether `byte` ends the graphics command (the `\` of its ST), which
+    /// is then kept for [`EscapeScanner::take_apc`].
+    fn closing(&mut self, seq: Seq, byte: u8) -> bool {
+        if !std::mem::take(&mut self.escaped) {
+            return false;
+        }
+        if seq != Seq::Escape || byte != b'\\' {
+            self.abort();
+            return false;
+        }
+        self.graphics = None;
+        self.ended.push_back(ApcBody {
+            body: std::mem::take(&mut self.body),
+            overflow: self.overflow,
+            reference: std::mem::take(&mut self.reference),
+        });
+        true
+    }
+
+    fn abort(&mut self) {
+        self.graphics = None;
+        self.escaped = false;
+        self.body.clear();
+    }
+}
+
+/// Whether an APC body is a reference tilework wrote (`G#`, 16 hex
+/// digits, and `s` when the cursor stays).
+pub fn is_reference(body: &[u8]) -> bool {
+    matches!(body.len(), 18 | 19)
+        && body.starts_with(b"G#")
+        && body[2..18].iter().all(u8::is_ascii_hexdigit)
+        && matches!(&body[18..], b"" | b"s")
+}
+
+/// A number no program in a pane can guess: a reference it could guess
+/// would show it another pane's pictures.
+fn unguessable() -> u64 {
+    use std::hash::BuildHasher as _;
+    use std::sync::LazyLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    // Keyed from the OS's randomness once per process.
+    static KEY: LazyLock<std::collections::hash_map::RandomState> =
+        LazyLock::new(std::collections::hash_map::RandomState::new);
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    KEY.hash_one(COUNT.fetch_add(1, Ordering::Relaxed))
+}
+
 /// The length of the SGR sequence `ESC [ [0-9:;]* m` at the start of
 /// `bytes`: `None` if it is something else, `Some(None)` if it may be one
 /// but is cut off.
@@ -391,6 +568,7 @@ fn osc_end(bytes: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
     use crate::pane::osc_guard::MAX_OSC;
 
@@ -562,5 +740,78 @@ mod tests {
         assert_eq!((s.seq, s.osc_seen), (Seq::Osc, 2));
         scan(&mut s, b"t\x1b\\");
         assert_eq!(s.seq, Seq::Ground);
+    }
+
+    #[test]
+    fn a_graphics_command_leaves_the_output_for_a_reference_and_is_kept_whole() {
+        let mut s = EscapeScanner::default();
+        let mut out = Vec::new();
+        let mut findings = Vec::new();
+        // Cut anywhere, as output arrives.
+        let input = b"a\x1b_Ga=T,i=1;QUJD\x1b\\b";
+        for piece in input.chunks(3) {
+            let (o, f) = scan(&mut s, piece);
+            out.extend(o);
+            findings.extend(f);
+        }
+        let apc = s.take_apc().unwrap();
+        assert_eq!(apc.body, b"Ga=T,i=1;QUJD");
+        assert!(!apc.overflow);
+        assert!(is_reference(&apc.reference));
+        let mut expected = b"a\x1b_".to_vec();
+        expected.extend_from_slice(&apc.reference);
+        expected.extend_from_slice(b"\x1b\\b");
+        assert_eq!(out, expected);
+        // Positions count the bytes passed on.
+        let end = expected.len() as u64 - 1;
+        assert_eq!(
+            findings,
+            [Finding::Starts(1), Finding::Ends(end, Ended::Apc)]
+        );
+        assert!(s.take_apc().is_none());
+    }
+
+    #[test]
+    fn a_reference_replayed_stays_itself_and_other_apcs_pass_untouched() {
+        let mut s = EscapeScanner::default();
+        let (out, _) = scan(&mut s, b"\x1b_G#0123456789abcdefs\x1b\\");
+        assert_eq!(out, b"\x1b_G#0123456789abcdefs\x1b\\");
+        assert_eq!(s.take_apc().unwrap().reference, b"G#0123456789abcdefs");
+        let (out, findings) = scan(&mut s, b"\x1b_other\x1b\\\x1b_Gcut\x18x");
+        assert_eq!(out, b"\x1b_other\x1b\\\x1b_\x18x");
+        assert!(
+            findings
+                .iter()
+                .all(|f| !matches!(f, Finding::Ends(_, Ended::Apc)))
+        );
+        assert!(
+            s.take_apc().is_none(),
+            "neither was a whole graphics command"
+        );
+    }
+
+    #[test]
+    fn an_endless_graphics_command_is_kept_up_to_the_limit_only() {
+        let mut s = EscapeScanner::default();
+        let (out, _) = scan(&mut s, b"\x1b_Gi=1;");
+        let chunk = vec![b'A'; 1 << 20];
+        for _ in 0..5 {
+            let (o, _) = scan(&mut s, &chunk);
+            assert!(o.is_empty());
+        }
+        scan(&mut s, b"\x1b\\");
+        let apc = s.take_apc().unwrap();
+        assert!(apc.overflow);
+        assert_eq!(apc.body.len(), MAX_APC);
+        assert_eq!(out, b"\x1b_");
+    }
+
+    #[test]
+    fn references_cannot_be_guessed_from_one_another() {
+        let mut s = EscapeScanner::default();
+        scan(&mut s, b"\x1b_Ga=p,i=1\x1b\\\x1b_Ga=p,i=1,C=1\x1b\\");
+        let (a, b) = (s.take_apc().unwrap(), s.take_apc().unwrap());
+        assert_ne!(a.reference[..18], b.reference[..18]);
+        assert!(!a.reference.ends_with(b"s") && b.reference.ends_with(b"s"));
     }
 }

@@ -136,6 +136,11 @@ pub struct FastForward {
     /// taller grid takes in, and a replay's grid takes rows from its
     /// scrollback).
     history_rows: usize,
+    /// The pane's kitty graphics state (the pictures its program named).
+    pub kitty: crate::graphics::kitty::intake::KittyIntake,
+    /// A kitty graphics command waits on a file read: nothing after it is
+    /// parsed until it is in (see `pane::kitty_apc`).
+    loading: Option<crate::pane::kitty_apc::Loading>,
 }
 
 impl Default for FastForward {
@@ -167,6 +172,8 @@ impl FastForward {
             rep: Fidelity::live(),
             sync: SyncUpdate::default(),
             history_rows: 0,
+            kitty: Default::default(),
+            loading: None,
         }
     }
 
@@ -214,7 +221,16 @@ impl FastForward {
         &mut self,
         parser: &mut vt100::Parser<C>,
     ) -> Result<(), ParserPanicked> {
+        if let Some(loading) = self.loading.take() {
+            self.loading = crate::pane::kitty_apc::resume(&mut self.kitty, parser, loading)?;
+            if self.loading.is_some() {
+                return Ok(());
+            }
+        }
         loop {
+            if self.loading.is_some() {
+                return Ok(());
+            }
             if self.in_sequence {
                 if !self.parse_sequence(parser)? {
                     return Ok(());
@@ -310,9 +326,15 @@ impl FastForward {
         *self = Self {
             skipped: self.skipped,
             osc_guard: std::mem::take(&mut self.osc_guard),
+            kitty: std::mem::take(&mut self.kitty),
             ..Self::with_saturation(self.saturation)
         };
         self.rep.set_terminal_colours(colours);
+    }
+
+    /// Whether parsing waits on a kitty graphics command's file read.
+    pub fn loading(&self) -> bool {
+        self.loading.is_some()
     }
 
     /// The layer every byte goes through (its modes, keyboard flags).
@@ -449,6 +471,11 @@ impl FastForward {
             }
             Ended::SyncEnd => {
                 self.sync.ended();
+            }
+            Ended::Apc => {
+                if let Some(apc) = self.scanner.take_apc() {
+                    self.loading = crate::pane::kitty_apc::handle(&mut self.kitty, parser, apc)?;
+                }
             }
             Ended::Other => {}
         }

@@ -43,6 +43,7 @@ mod follower;
 pub mod keyboard;
 mod modes;
 pub mod pen;
+pub mod pictures;
 mod replacements;
 pub mod sgr;
 pub mod tabs;
@@ -147,7 +148,9 @@ impl Fidelity {
 
     /// For a parser with scrollback (a replayed history).
     pub fn history() -> Self {
-        Self::new(RepBound::history())
+        let mut fidelity = Self::new(RepBound::history());
+        fidelity.follower.pictures.placeholders_only();
+        fidelity
     }
 
     /// Every REP written whole: the reference the tests compare the
@@ -175,6 +178,7 @@ impl Fidelity {
                 colour_sets: colour_sets::ColourSets::default(),
                 pen: pen::Pen::default(),
                 replacements: follower::Replacements::default(),
+                pictures: pictures::SixelIntake::default(),
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
@@ -522,6 +526,16 @@ impl Fidelity {
                 parse_guard::process(parser, through)?;
                 self.regions = [None; 2];
                 self.keyboard = KeyboardFlags::default();
+            }
+            Stop::Picture => {
+                // vt100 ignored the DCS; CAN ends its ST, the anchors follow.
+                parse_guard::process(parser, before)?;
+                parse_guard::process(parser, &[CAN])?;
+                let col = parser.screen().cursor_position().1;
+                let (rows, cols) = (self.follower.rows, self.follower.cols);
+                if let Some(anchors) = self.follower.pictures.finish(col, rows, cols) {
+                    parse_guard::process(parser, &anchors)?;
+                }
             }
             Stop::Replace(replace) => {
                 parse_guard::process(parser, before)?;

@@ -384,12 +384,15 @@ fn signal_groups(groups: &[i32], signal: Signal) {
     }
 }
 
+/// The size programs read (TIOCGWINSZ), in pixels too: picture programs
+/// (`chafa`, `timg`) size what they draw by it.
 fn pty_size(rows: u16, cols: u16) -> PtySize {
+    let cell = crate::graphics::reach::cell_pixels();
     PtySize {
         rows,
         cols,
-        pixel_width: 0,
-        pixel_height: 0,
+        pixel_width: cols.saturating_mul(cell.width),
+        pixel_height: rows.saturating_mul(cell.height),
     }
 }
 

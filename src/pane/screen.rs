@@ -286,6 +286,23 @@ impl<'a> ScreenView<'a> {
 
     /// (row, column) of the cursor.
     #[inline]
+    /// The pictures' anchors on this screen: (row, column, anchor), top
+    /// to bottom (see `crate::graphics::anchor`).
+    pub fn picture_anchors(self) -> Vec<(u16, u16, crate::graphics::anchor::Anchor)> {
+        let (rows, cols) = self.screen.size();
+        let mut found = Vec::new();
+        for row in 0..rows.get() {
+            for col in 0..cols.get() {
+                if let Some(cell) = self.screen.cell(row, col)
+                    && let Some(anchor) = crate::graphics::anchor::read(cell.contents())
+                {
+                    found.push((row, col, anchor));
+                }
+            }
+        }
+        found
+    }
+
     pub fn cursor_position(self) -> (u16, u16) {
         self.screen.cursor_position()
     }

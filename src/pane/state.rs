@@ -27,6 +27,8 @@ use crate::pane::size_log::SizeLog;
 use crate::pane::terminal_queries::PaneEvents;
 use crate::pane::unfed::{FeedSink, Unfed};
 
+mod graphics_load;
+
 /// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
 /// PTY) and shows the part that fits.
 pub const MIN_GRID: u16 = 2;
@@ -277,6 +279,9 @@ impl Pane {
     /// `interrupted()` (asked between pieces: the user typed something).
     /// Returns whether all of it was fed; the rest waits.
     pub fn feed_until(&mut self, deadline: Instant, interrupted: impl Fn() -> bool) -> bool {
+        if !self.resume_graphics_load() {
+            return true;
+        }
         self.feed_unfed(|unfed, pane| {
             unfed.feed_until(pane, || interrupted() || Instant::now() >= deadline)
         })
@@ -509,6 +514,7 @@ impl Pane {
         let colours = self.fast_forward.fidelity().terminal_colours();
         fast_forward.fidelity_mut().set_terminal_colours(colours);
         fast_forward.osc_guard = std::mem::take(&mut self.fast_forward.osc_guard);
+        fast_forward.kitty = std::mem::take(&mut self.fast_forward.kitty);
         self.parser = parser;
         self.fast_forward = fast_forward;
         self.damage.note(Change::ScreenReplaced);

@@ -74,8 +74,17 @@ impl vt100::Callbacks for PaneEvents {
             }
             // DSR: operating status, "OK".
             (None, 'n', 5) => self.replies.extend_from_slice(b"\x1b[0n"),
-            // Primary device attributes: a VT100 with advanced video, like tmux.
+            // Primary device attributes: a VT100 with advanced video, like
+            // tmux; with sixel (`4`) while pictures reach a user.
+            (None, 'c', 0) if crate::graphics::reach::pictures_reach() => {
+                self.replies.extend_from_slice(b"\x1b[?1;2;4c");
+            }
             (None, 'c', 0) => self.replies.extend_from_slice(b"\x1b[?1;2c"),
+            // XTSMGRAPHICS and the pane's size in pixels.
+            (Some(b'?'), 'S', _) | (None, 't', 14 | 16) => {
+                let size = screen.size();
+                crate::pane::picture_queries::answer(i1, c, params, size, &mut self.replies);
+            }
             // Secondary device attributes: VT100-class, no version claims.
             (Some(b'>'), 'c', 0) => self.replies.extend_from_slice(b"\x1b[>0;10;1c"),
             // XTWINOPS 18: text area size in characters.

@@ -43,6 +43,12 @@ pub struct Painter {
     fit: Fit,
     /// What the terminal draws beyond ratatui's cells.
     features: Features,
+    /// Per terminal row, the columns the last flush wrote (first, last):
+    /// a picture drawn there was written over (see `render::pictures`).
+    written: Vec<Option<(u16, u16)>>,
+    /// Whether to note them (pictures are shown): text alone costs nothing
+    /// more.
+    track_writes: bool,
 }
 
 impl Painter {
@@ -64,6 +70,8 @@ impl Painter {
             last_shape: None,
             fit,
             features: Features::default(),
+            written: Vec::new(),
+            track_writes: false,
         }
     }
 
@@ -93,6 +101,7 @@ impl Painter {
         self.full = false;
         self.last_shape = Some(shape);
         self.dirty.fill(full);
+        self.written.clear();
         full
     }
 
@@ -115,16 +124,27 @@ impl Painter {
             return Ok(());
         }
         let fit = self.fit;
+        let written = &mut self.written;
+        let mut note = |&(x, y, _): &(u16, u16, &ratatui::buffer::Cell)| {
+            let y = usize::from(y);
+            if written.len() <= y {
+                written.resize(y + 1, None);
+            }
+            let span = written[y].get_or_insert((x, x));
+            *span = (span.0.min(x), span.1.max(x));
+        };
         if dirty * 2 >= self.dirty.len() {
             // A terminal the frame's size (nearly always) takes the cells
             // where they are: no look at each on the way.
+            let note = self.track_writes.then_some(&mut note as Note<'_>);
             if fit.is_exact() {
-                cell_extras::draw(backend, self.shown.diff_iter(next), self.features)?;
+                send(backend, self.shown.diff_iter(next), self.features, note)?;
             } else {
-                cell_extras::draw(
+                send(
                     backend,
                     fit.cells(self.shown.diff_iter(next)),
                     self.features,
+                    note,
                 )?;
             }
             self.shown.content.clone_from_slice(&next.content);
@@ -139,10 +159,11 @@ impl Painter {
             .map(|&(y, height)| (rows_of(&self.shown, y, height), rows_of(next, y, height)))
             .collect();
         let diffs = pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next));
+        let note = self.track_writes.then_some(&mut note as Note<'_>);
         if fit.is_exact() {
-            cell_extras::draw(backend, diffs, self.features)?;
+            send(backend, diffs, self.features, note)?;
         } else {
-            cell_extras::draw(backend, fit.cells(diffs), self.features)?;
+            send(backend, fit.cells(diffs), self.features, note)?;
         }
         let width = usize::from(next.area.width);
         for &(row, height) in &bands {
@@ -153,7 +174,52 @@ impl Painter {
     }
 }
 
-/// Runs of consecutive dirty rows: (first row from the top, row count).
+/// What notes each cell a flush writes, when writes are tracked.
+type Note<'n> = &'n mut dyn FnMut(&(u16, u16, &ratatui::buffer::Cell));
+
+/// Draws `cells`, noting each when there is a `note`.
+fn send<'a, B: Backend>(
+    backend: &mut B,
+    cells: impl Iterator<Item = (u16, u16, &'a ratatui::buffer::Cell)>,
+    features: Features,
+    note: Option<Note<'_>>,
+) -> Result<(), B::Error> {
+    match note {
+        Some(note) => cell_extras::draw(backend, cells.inspect(|cell| note(cell)), features),
+        None => cell_extras::draw(backend, cells, features),
+    }
+}
+
+impl Painter {
+    /// Whether flushes note the cells they write (for
+    /// [`Painter::wrote_within`]).
+    pub fn track_writes(&mut self, on: bool) {
+        self.track_writes = on;
+    }
+
+    /// Whether the last flush wrote a cell in `rect` (terminal cells).
+    pub fn wrote_within(&self, rect: Rect) -> bool {
+        (rect.y..rect.bottom()).any(|y| {
+            self.written
+                .get(usize::from(y))
+                .copied()
+                .flatten()
+                .is_some_and(|(from, to)| from < rect.right() && to >= rect.x)
+        })
+    }
+
+    /// Writes the cells of `rect` (frame cells) as the terminal should
+    /// show them, changed or not: a picture drawn over them is gone.
+    pub fn repaint<B: Backend>(&self, rect: Rect, backend: &mut B) -> Result<(), B::Error> {
+        let area = self.shown.area.intersection(rect);
+        let cells = (area.y..area.bottom()).flat_map(|y| {
+            (area.x..area.right())
+                .filter_map(move |x| self.shown.cell((x, y)).map(|cell| (x, y, cell)))
+        });
+        cell_extras::draw(backend, self.fit.cells(cells), self.features)
+    }
+}
+
 fn bands(dirty: &[bool]) -> Vec<(u16, u16)> {
     let mut out: Vec<(u16, u16)> = Vec::new();
     for (y, _) in dirty.iter().enumerate().filter(|(_, d)| **d) {

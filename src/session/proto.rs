@@ -162,6 +162,15 @@ fn facts_words(facts: &TerminalFacts) -> String {
     if facts.underline_colours {
         words.push_str(" setulc");
     }
+    if facts.pictures.sixel {
+        words.push_str(" sixel");
+    }
+    if facts.pictures.kitty {
+        words.push_str(" kittygfx");
+    }
+    if let Some(cell) = facts.cell {
+        words.push_str(&format!(" cell={}x{}", cell.width, cell.height));
+    }
     words
 }
 
@@ -171,6 +180,13 @@ fn parse_facts(words: &str) -> TerminalFacts {
     let mut facts = TerminalFacts::default();
     for word in words.split_whitespace() {
         match word.split_once('=') {
+            Some(("cell", size)) => {
+                if let Some((w, h)) = size.split_once('x')
+                    && let (Ok(width), Ok(height)) = (w.parse(), h.parse())
+                {
+                    facts.cell = Some(crate::graphics::reach::CellPixels { width, height });
+                }
+            }
             Some((name, colour)) => {
                 if let Some(slot) = COLOUR_WORDS.iter().position(|w| *w == name) {
                     facts.colours[slot] =
@@ -181,6 +197,8 @@ fn parse_facts(words: &str) -> TerminalFacts {
             None if word == "answered" => facts.answered = true,
             None if word == "smulx" => facts.styled_underlines = true,
             None if word == "setulc" => facts.underline_colours = true,
+            None if word == "sixel" => facts.pictures.sixel = true,
+            None if word == "kittygfx" => facts.pictures.kitty = true,
             None => {}
         }
     }
@@ -401,6 +419,14 @@ mod tests {
                     answered: true,
                     styled_underlines: true,
                     underline_colours: true,
+                    pictures: crate::graphics::reach::Speaks {
+                        sixel: true,
+                        kitty: true,
+                    },
+                    cell: Some(crate::graphics::reach::CellPixels {
+                        width: 9,
+                        height: 18,
+                    }),
                 },
                 Joining {
                     mode: AttachMode::DetachOthers,

@@ -31,7 +31,9 @@ pub const ASK_TIMEOUT: Duration = Duration::from_millis(250);
 /// XTGETTCAP for `Smulx` (styled underlines) and `Setulc` (underline
 /// colours), names in hex: a terminal that does not know the query
 /// ignores the DCS.
-const QUERIES: &[u8] = b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\\x1b]12;?\x1b\\\x1b[?u\x1bP+q536d756c78;536574756c63\x1b\\\x1b[c";
+/// Then a kitty graphics query (`a=q`: a terminal that speaks it answers
+/// `OK`; others ignore the APC) and the cell's size in pixels (`CSI 16 t`).
+const QUERIES: &[u8] = b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\\x1b]12;?\x1b\\\x1b[?u\x1bP+q536d756c78;536574756c63\x1b\\\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\\x1b[16t\x1b[c";
 
 /// The kitty keyboard flags tilework asks the user's terminal for:
 /// "disambiguate escape codes" alone, so C-i, C-m, C-[ and Alt
@@ -52,6 +54,12 @@ pub struct OuterTerminal {
     pub underline_colours: bool,
     /// It answered the device attributes query: every answer is in.
     pub answered: bool,
+    /// The picture protocols it speaks (DA1's `4`: sixel; `OK` to the
+    /// kitty graphics query).
+    pub pictures: crate::graphics::reach::Speaks,
+    /// Its cell's size in pixels (`CSI 6 ; height ; width t`, else the
+    /// terminal's size in pixels over its cells).
+    pub cell: Option<crate::graphics::reach::CellPixels>,
 }
 
 /// Asks the user's terminal (on fds 0 and 1, where the loop reads
@@ -89,6 +97,18 @@ pub fn ask(timeout: Duration) -> OuterTerminal {
         if replies.len() > 64 * 1024 {
             break;
         }
+    }
+    if told.cell.is_none()
+        && let Ok(ws) = rustix::termios::tcgetwinsize(&out)
+        && ws.ws_col > 0
+        && ws.ws_row > 0
+        && ws.ws_xpixel >= ws.ws_col
+        && ws.ws_ypixel >= ws.ws_row
+    {
+        told.cell = Some(crate::graphics::reach::CellPixels {
+            width: ws.ws_xpixel / ws.ws_col,
+            height: ws.ws_ypixel / ws.ws_row,
+        });
     }
     tracing::info!(?told, "the user's terminal answered");
     told
@@ -152,8 +172,40 @@ pub fn parse_replies(bytes: &[u8]) -> OuterTerminal {
                 .unwrap_or(body.len());
             match body.get(end) {
                 Some(b'u') => told.kitty_keyboard = true,
-                Some(b'c') => told.answered = true,
+                Some(b'c') => {
+                    told.answered = true;
+                    // DA1's attributes after the class: `4` is sixel.
+                    told.pictures.sixel =
+                        body[..end].split(|&b| b == b';').skip(1).any(|p| p == b"4");
+                }
                 _ => {}
+            }
+            rest = &body[end.min(body.len())..];
+        } else if let Some(body) = rest.strip_prefix(b"\x1b_G") {
+            // The kitty graphics query's answer: `i=31;OK`.
+            let end = memchr::memchr(0x1b, body).unwrap_or(body.len());
+            if body[..end].ends_with(b";OK") {
+                told.pictures.kitty = true;
+            }
+            rest = &body[end..];
+        } else if let Some(body) = rest.strip_prefix(b"\x1b[6;") {
+            // The cell's size: `CSI 6 ; height ; width t`.
+            let end = body
+                .iter()
+                .position(|b| !(b.is_ascii_digit() || *b == b';'))
+                .unwrap_or(body.len());
+            if body.get(end) == Some(&b't') {
+                let mut numbers = body[..end].split(|&b| b == b';').map(|n| {
+                    std::str::from_utf8(n)
+                        .ok()
+                        .and_then(|n| n.parse::<u16>().ok())
+                });
+                if let (Some(Some(height)), Some(Some(width))) = (numbers.next(), numbers.next())
+                    && height > 0
+                    && width > 0
+                {
+                    told.cell = Some(crate::graphics::reach::CellPixels { width, height });
+                }
             }
             rest = &body[end.min(body.len())..];
         } else {
@@ -195,6 +247,22 @@ mod tests {
         );
         // Cut off before its end: not answered yet.
         assert!(!parse_replies(b"\x1b]11;rgb:1e1e/1e1e/2e2e\x1b\\\x1b[?1;2").answered);
+    }
+
+    #[test]
+    fn sixel_kitty_graphics_and_the_cell_size_are_read() {
+        let told = parse_replies(b"\x1b_Gi=31;OK\x1b\\\x1b[6;20;10t\x1b[?62;4;22c");
+        assert!(told.pictures.sixel && told.pictures.kitty && told.answered);
+        assert_eq!(
+            told.cell,
+            Some(crate::graphics::reach::CellPixels {
+                width: 10,
+                height: 20
+            })
+        );
+        // `4` as the class, or an error to the kitty query: neither.
+        let told = parse_replies(b"\x1b_Gi=31;ENOTSUPPORTED:no\x1b\\\x1b[?4;6c");
+        assert!(!told.pictures.sixel && !told.pictures.kitty);
     }
 
     #[test]

@@ -94,6 +94,12 @@ pub struct TerminalReplies {
     /// Answer XTGETTCAP for `Smulx` and `Setulc`: it draws styled and
     /// coloured underlines.
     pub styled_underlines: bool,
+    /// Answer the device attributes query with sixel (`4`) and the cell
+    /// size query (`CSI 16 t`) with 10 x 20 pixels.
+    pub sixel: bool,
+    /// Answer the kitty graphics query (`a=q`, id 31) with `OK`, and the
+    /// cell size query with 10 x 20 pixels.
+    pub kitty_graphics: bool,
 }
 
 impl TerminalReplies {
@@ -113,7 +119,15 @@ impl TerminalReplies {
             reply.extend_from_slice(b"\x1bP1+r536d756c78=5c455b342c25703125643a6d\x1b\\");
             reply.extend_from_slice(b"\x1bP1+r536574756c63=5c455b35383a323a3a25703125647d\x1b\\");
         }
-        if has(b"\x1b[c") {
+        if self.kitty_graphics && has(b"\x1b_Gi=31,") {
+            reply.extend_from_slice(b"\x1b_Gi=31;OK\x1b\\");
+        }
+        if (self.sixel || self.kitty_graphics) && has(b"\x1b[16t") {
+            reply.extend_from_slice(b"\x1b[6;20;10t");
+        }
+        if self.sixel && has(b"\x1b[c") {
+            reply.extend_from_slice(b"\x1b[?62;4;22c");
+        } else if has(b"\x1b[c") {
             reply.extend_from_slice(b"\x1b[?1;2c");
         }
         reply

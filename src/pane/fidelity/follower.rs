@@ -9,6 +9,7 @@ use crate::pane::fidelity::answers::Query;
 use crate::pane::fidelity::charsets::{Charset, Charsets};
 use crate::pane::fidelity::colour_sets::ColourSets;
 use crate::pane::fidelity::pen::Pen;
+use crate::pane::fidelity::pictures::SixelIntake;
 use crate::pane::fidelity::sgr;
 use crate::pane::fidelity::tabs::TabStops;
 use crate::pane::rep_bound::{self, Region, RepBound, param};
@@ -90,6 +91,8 @@ pub(super) enum Stop {
     /// U+FFFD printed (the program's, or vte's for invalid UTF-8), which
     /// vt100 drops; the follower's [`Replacements`] say how many.
     Replacement,
+    /// A sixel picture's DCS ended (at its ST's `\`).
+    Picture,
 }
 
 /// The U+FFFDs printed in the step that ended in [`Stop::Replacement`]: a
@@ -135,6 +138,8 @@ pub(super) struct Follower {
     /// What of the pen vt100 does not keep.
     pub(super) pen: Pen,
     pub(super) replacements: Replacements,
+    /// The sixel picture being read.
+    pub(super) pictures: SixelIntake,
 }
 
 impl Follower {
@@ -249,6 +254,7 @@ impl vte::Perform for Follower {
     #[inline]
     fn execute(&mut self, byte: u8) {
         self.not_replaced();
+        self.pictures.cancel();
         self.last = Last::Execute(byte);
         match byte {
             SO => self.charsets.shift(true),
@@ -266,6 +272,7 @@ impl vte::Perform for Follower {
         action: char,
     ) {
         self.ground = true;
+        self.pictures.cancel();
         // SGR first: nearly every sequence is one, and most need no look at
         // their parameters beyond this.
         if let ([], 'm') = (intermediates, action) {
@@ -352,6 +359,12 @@ impl vte::Perform for Follower {
 
     fn esc_dispatch(&mut self, intermediates: &[u8], _ignore: bool, byte: u8) {
         self.ground = true;
+        if self.pictures.ended() {
+            if (intermediates, byte) == (&[][..], b'\\') {
+                return self.stop(Stop::Picture);
+            }
+            self.pictures.cancel();
+        }
         match (intermediates, byte) {
             // RIS: vt100 starts a new screen.
             ([], b'c') => {
@@ -382,6 +395,21 @@ impl vte::Perform for Follower {
             }
             _ => {}
         }
+    }
+
+    fn hook(&mut self, params: &vte::Params, intermediates: &[u8], _ignore: bool, action: char) {
+        self.not_replaced();
+        self.pictures
+            .hook(params, intermediates, action, (self.rows, self.cols));
+    }
+
+    #[inline]
+    fn put(&mut self, byte: u8) {
+        self.pictures.put(byte);
+    }
+
+    fn unhook(&mut self) {
+        self.pictures.unhook();
     }
 
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {

@@ -1,0 +1,208 @@
+//! Drawing pictures to a terminal that speaks kitty graphics: each picture
+//! is sent once under its store id, and each piece of a placement the
+//! frame shows is a kitty placement of the picture's part over the
+//! piece's cells (the terminal scales it). A piece unchanged is left
+//! alone; a piece gone is deleted; a picture the store dropped is deleted
+//! from the terminal too. Text the painter writes over a piece does not
+//! erase it in a kitty terminal, so nothing is sent again for that.
+
+use std::collections::HashSet;
+use std::io::Write as _;
+
+use super::Piece;
+use crate::graphics::kitty::encode;
+use crate::graphics::store::{self, ImageId, PixelRect};
+
+/// One client's pictures in its kitty terminal.
+#[derive(Debug, Default)]
+pub struct KittyPictures {
+    /// The pieces placed, with the terminal's placement id of each.
+    shown: Vec<(Piece, u32)>,
+    /// The pictures sent to the terminal.
+    sent: HashSet<ImageId>,
+    next_placement: u32,
+    /// Something was drawn since this drawer was made (it is made anew
+    /// when the screen is drawn whole, or the terminal changes).
+    started: bool,
+}
+
+impl KittyPictures {
+    /// Appends to `out` what makes the terminal show `pieces` and nothing
+    /// else of tilework's.
+    pub fn draw(&mut self, pieces: &[Piece], out: &mut Vec<u8>) {
+        if !self.started && !pieces.is_empty() {
+            // Whatever an earlier drawer left in the terminal goes first:
+            // its ids are not known here.
+            self.started = true;
+            encode::delete_all(out);
+        }
+        let shown = std::mem::take(&mut self.shown);
+        for (piece, id) in &shown {
+            if !pieces.contains(piece) {
+                encode::delete_placement(piece.image.0, *id, out);
+            }
+        }
+        self.forget_dropped(out);
+        for piece in pieces {
+            if let Some((_, id)) = shown.iter().find(|(p, _)| p == piece) {
+                self.shown.push((piece.clone(), *id));
+                continue;
+            }
+            if !self.sent.contains(&piece.image) {
+                let Some(image) = store::lock().image(piece.image).cloned() else {
+                    continue;
+                };
+                encode::transmit(piece.image.0, &image, out);
+                self.sent.insert(piece.image);
+            }
+            self.next_placement = self.next_placement.wrapping_add(1).max(1);
+            let id = self.next_placement;
+            // DECSC/DECRC: the frame's cursor stays where the frame put it.
+            let _ = write!(out, "\x1b7\x1b[{};{}H", piece.at.y + 1, piece.at.x + 1);
+            encode::place(
+                piece.image.0,
+                id,
+                picture_part(piece),
+                piece.at.width,
+                piece.at.height,
+                piece_z(piece),
+                out,
+            );
+            out.extend_from_slice(b"\x1b8");
+            self.shown.push((piece.clone(), id));
+        }
+    }
+
+    /// Whether the terminal shows `pieces` already, and nothing else.
+    pub fn shows(&self, pieces: &[Piece]) -> bool {
+        pieces.len() == self.shown.len()
+            && pieces
+                .iter()
+                .all(|p| self.shown.iter().any(|(s, _)| s == p))
+    }
+
+    /// Deletes from the terminal the pictures the store no longer has.
+    fn forget_dropped(&mut self, out: &mut Vec<u8>) {
+        if self.sent.is_empty() {
+            return;
+        }
+        let store = store::lock();
+        let gone: Vec<ImageId> = self
+            .sent
+            .iter()
+            .copied()
+            .filter(|id| store.image(*id).is_none())
+            .collect();
+        drop(store);
+        for id in gone {
+            encode::delete(id.0, out);
+            self.sent.remove(&id);
+        }
+    }
+}
+
+/// The stacking order the program asked for.
+fn piece_z(piece: &Piece) -> i32 {
+    store::lock().placement(piece.placement).map_or(0, |p| p.z)
+}
+
+/// The part of the picture (in its own pixels) a piece shows: the piece's
+/// pixels of the placement as displayed, mapped back onto the placement's
+/// source rectangle.
+fn picture_part(piece: &Piece) -> PixelRect {
+    let (dw, dh) = (
+        u64::from(piece.display.0.max(1)),
+        u64::from(piece.display.1.max(1)),
+    );
+    let s = piece.source;
+    let scale = |v: u32, whole: u32, display: u64| {
+        u32::try_from(u64::from(v) * u64::from(whole) / display).unwrap_or(whole)
+    };
+    let x = scale(piece.src.x, s.width, dw);
+    let y = scale(piece.src.y, s.height, dh);
+    let right = scale(piece.src.x + piece.src.width, s.width, dw).max(x + 1);
+    let bottom = scale(piece.src.y + piece.src.height, s.height, dh).max(y + 1);
+    PixelRect {
+        x: s.x + x,
+        y: s.y + y,
+        width: right.min(s.width) - x.min(s.width - 1),
+        height: bottom.min(s.height) - y.min(s.height - 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+    use ratatui::layout::Rect;
+
+    use super::*;
+    use crate::graphics::image::RgbaImage;
+    use crate::graphics::store::PlacementId;
+
+    fn piece(image: ImageId, at: Rect, src: PixelRect) -> Piece {
+        Piece {
+            placement: PlacementId(1),
+            image,
+            at,
+            src,
+            display: (40, 40),
+            source: PixelRect {
+                x: 0,
+                y: 0,
+                width: 80,
+                height: 80,
+            },
+        }
+    }
+
+    fn count(out: &[u8], what: &[u8]) -> usize {
+        out.windows(what.len()).filter(|w| *w == what).count()
+    }
+
+    #[test]
+    fn a_picture_is_sent_once_placed_per_piece_and_deleted_when_gone() {
+        let image = RgbaImage::new(80, 80, vec![5; 80 * 80 * 4]).unwrap();
+        let id = store::lock().add_image(image).unwrap();
+        let whole = PixelRect {
+            x: 0,
+            y: 0,
+            width: 40,
+            height: 40,
+        };
+        let a = piece(id, Rect::new(2, 3, 4, 2), whole);
+        let mut k = KittyPictures::default();
+        let mut out = Vec::new();
+        k.draw(std::slice::from_ref(&a), &mut out);
+        assert!(
+            out.starts_with(b"\x1b_Ga=d,d=A,"),
+            "an earlier drawer's left first"
+        );
+        assert_eq!(count(&out, b"a=t,"), 1);
+        assert_eq!(count(&out, b"a=p,"), 1);
+        assert_eq!(count(&out, b"\x1b[4;3H"), 1, "at the piece's cell");
+        // The whole picture over 4 x 2 cells, its pixels mapped back.
+        assert_eq!(count(&out, b"x=0,y=0,w=80,h=80,c=4,r=2"), 1);
+        // The same frame again: nothing.
+        let mut out = Vec::new();
+        k.draw(std::slice::from_ref(&a), &mut out);
+        assert!(out.is_empty());
+        // The bottom half only (text cut it): the old placement goes, the
+        // picture is not sent again.
+        let half = PixelRect {
+            y: 20,
+            height: 20,
+            ..whole
+        };
+        let b = piece(id, Rect::new(2, 4, 4, 1), half);
+        let mut out = Vec::new();
+        k.draw(std::slice::from_ref(&b), &mut out);
+        assert_eq!(count(&out, b"a=t,"), 0);
+        assert_eq!(count(&out, b"a=d,d=i,"), 1);
+        assert_eq!(count(&out, b"x=0,y=40,w=80,h=40,c=4,r=1"), 1);
+        // The store drops the picture: the terminal forgets it too.
+        store::lock().delete_image(id);
+        let mut out = Vec::new();
+        k.draw(&[], &mut out);
+        assert_eq!(count(&out, b"a=d,d=I,"), 1);
+    }
+}

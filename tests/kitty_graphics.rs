@@ -1,0 +1,243 @@
+//! Kitty graphics in panes (issue 34), end to end: a test writes kitty
+//! graphics commands in a pane (an RGB picture sent directly in chunks, a
+//! PNG through a temporary file), and an outer terminal that answers the
+//! kitty graphics query gets each picture once and a placement at the
+//! cell the program's cursor was at, which moves when the pane scrolls
+//! and goes with `clear`. A program's own query is answered, and files
+//! that are not regular (a FIFO, a device) are refused without a hang.
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use common::{TerminalReplies, Tilework, require_program};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+fn kitty_terminal() -> Tilework {
+    let replies = TerminalReplies {
+        kitty_graphics: true,
+        ..TerminalReplies::default()
+    };
+    let env = [("PATH", std::env::var("PATH").unwrap_or_default())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let tw = Tilework::start_answering(common::binary(), &[], ROWS, COLS, &env, replies);
+    tw.wait_for_text("$ ");
+    tw
+}
+
+/// A 40 x 40 green RGB picture (4 x 2 cells of 10 x 20) as kitty
+/// commands in chunks of 4096 base64 bytes, written to `name` in the
+/// test's directory.
+fn rgb_commands(tw: &Tilework, name: &str) {
+    let data = STANDARD.encode(vec![[0u8, 200, 0]; 40 * 40].concat());
+    let chunks: Vec<&[u8]> = data.as_bytes().chunks(4096).collect();
+    let mut out = Vec::new();
+    for (n, chunk) in chunks.iter().enumerate() {
+        let more = u8::from(n + 1 < chunks.len());
+        let keys = if n == 0 {
+            format!("a=T,f=24,s=40,v=40,i=7,q=2,m={more}")
+        } else {
+            format!("m={more}")
+        };
+        out.extend_from_slice(format!("\x1b_G{keys};").as_bytes());
+        out.extend_from_slice(chunk);
+        out.extend_from_slice(b"\x1b\\");
+    }
+    std::fs::write(tw.dir.path().join(name), out).unwrap();
+}
+
+/// A 30 x 20 PNG (3 x 1 cells).
+fn png() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, 30, 20);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().unwrap();
+    writer.write_image_data(&[90; 30 * 20 * 4]).unwrap();
+    writer.finish().unwrap();
+    out
+}
+
+/// Where each kitty placement tilework drew is (1-based row, column: the
+/// cursor move right before it), from raw output `raw`.
+fn placements_drawn(raw: &[u8]) -> Vec<(u16, u16)> {
+    let mut out = Vec::new();
+    let start = b"\x1b_Ga=p,";
+    let mut at = 0;
+    while let Some(off) = raw[at..].windows(start.len()).position(|w| w == start) {
+        let here = at + off;
+        let before = &raw[..here];
+        if before.last() == Some(&b'H')
+            && let Some(csi) = before.iter().rposition(|&b| b == b'[')
+        {
+            let text = String::from_utf8_lossy(&before[csi + 1..here - 1]).into_owned();
+            if let Some((row, col)) = text.split_once(';')
+                && let (Ok(row), Ok(col)) = (row.parse(), col.parse())
+            {
+                out.push((row, col));
+            }
+        }
+        at = here + start.len();
+    }
+    out
+}
+
+fn count(raw: &[u8], what: &[u8]) -> usize {
+    raw.windows(what.len()).filter(|w| *w == what).count()
+}
+
+fn wait_for_placement_at(tw: &Tilework, from: usize, at: (u16, u16)) {
+    common::wait_until(&format!("a kitty placement drawn at {at:?}"), || {
+        let raw = tw.raw_tail();
+        placements_drawn(&raw[from.min(raw.len())..]).contains(&at)
+    });
+}
+
+/// Types `command; echo <mark>` and waits for the mark's output and the
+/// prompt after it. Returns the screen row the mark's output is on.
+fn run(tw: &mut Tilework, command: &str, n: u32) -> u16 {
+    tw.type_line(&format!("{command}; echo M$(({n}+0))K"));
+    let mark = format!("M{n}K");
+    let mut row = 0;
+    tw.wait_for(&format!("{mark} and a prompt after it"), |s| {
+        (0..ROWS.saturating_sub(1)).any(|r| {
+            let line = s.contents_between(r, 0, r, COLS);
+            let next = s.contents_between(r + 1, 0, r + 1, COLS);
+            let found = line.contains(&mark) && next.contains("$ ");
+            if found {
+                row = r;
+            }
+            found
+        })
+    });
+    row
+}
+
+/// The pane's column where `text` shows on screen row `row` (the pane's
+/// border takes the screen's first column).
+fn column_of(tw: &Tilework, row: u16, text: &str) -> u16 {
+    tw.with_screen(|s| {
+        let line = s.contents_between(row, 0, row, COLS);
+        let col = line
+            .find(text)
+            .unwrap_or_else(|| panic!("{text:?} not on row {row}: {line:?}"));
+        line[..col].chars().count() as u16 - 1
+    })
+}
+
+#[test]
+fn a_picture_sent_in_chunks_reaches_a_kitty_terminal_at_the_cursor_scrolls_and_goes_with_clear() {
+    let mut tw = kitty_terminal();
+    rgb_commands(&tw, "green.kitty");
+    run(&mut tw, "seq 1 40", 1);
+    // The picture starts where the cursor was (the row after the command,
+    // column 0) over 4 x 2 cells; kitty leaves the cursor after it on its
+    // last row, where the mark prints.
+    let mark_row = run(&mut tw, "cat green.kitty", 2);
+    assert_eq!(column_of(&tw, mark_row, "M2K"), 4);
+    let top = mark_row - 1;
+    // 1-based, the border before the pane's first column.
+    wait_for_placement_at(&tw, 0, (top + 1, 2));
+    let raw = tw.raw_tail();
+    assert_eq!(count(&raw, b"\x1b_Ga=t,"), 1, "the picture is sent once");
+
+    // Two more rows of output scroll the pane by two: the picture follows,
+    // and is not sent again.
+    let before = tw.raw_tail().len();
+    run(&mut tw, "true", 3);
+    wait_for_placement_at(&tw, before, (top + 1 - 2, 2));
+    assert_eq!(count(&tw.raw_tail(), b"\x1b_Ga=t,"), 1);
+
+    // `clear` erases it: its placement is deleted, and none is drawn after.
+    let before = tw.raw_tail().len();
+    run(&mut tw, "clear", 4);
+    common::wait_until("the placement deleted", || {
+        count(&tw.raw_tail()[before..], b"\x1b_Ga=d,d=i,") > 0
+    });
+    let from = tw.raw_tail().len();
+    run(&mut tw, "true", 5);
+    assert!(placements_drawn(&tw.raw_tail()[from..]).is_empty());
+}
+
+#[test]
+fn a_png_in_a_temporary_file_is_read_deleted_and_placed() {
+    let mut tw = kitty_terminal();
+    let path = std::env::temp_dir().join(format!(
+        "tty-graphics-protocol-tilework-test-{}.png",
+        std::process::id()
+    ));
+    std::fs::write(&path, png()).unwrap();
+    let name = STANDARD.encode(path.to_str().unwrap());
+    let command = format!("\x1b_Ga=T,t=t,f=100,i=9,q=2;{name}\x1b\\");
+    std::fs::write(tw.dir.path().join("png.kitty"), command).unwrap();
+    let mark_row = run(&mut tw, "cat png.kitty", 1);
+    // 30 x 20 pixels: 3 x 1 cells, the cursor after them on the same row.
+    assert_eq!(column_of(&tw, mark_row, "M1K"), 3);
+    wait_for_placement_at(&tw, 0, (mark_row + 1, 2));
+    assert!(!path.exists(), "the temporary file is deleted once read");
+}
+
+#[test]
+fn queries_are_answered_and_fifos_and_devices_refused() {
+    if !require_program("python3") {
+        return;
+    }
+    let mut tw = kitty_terminal();
+    let fifo = tw.dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let b64 = |s: &str| STANDARD.encode(s);
+    // The program asks, sends a FIFO and a device, then asks DA1, and
+    // prints every answer up to DA1's (ESC shown as `E`).
+    let script = format!(
+        r#"import os, sys, termios, tty
+fd = sys.stdin.fileno()
+old = termios.tcgetattr(fd)
+tty.setraw(fd)
+os.write(1, b"\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\")
+os.write(1, b"\x1b_Ga=T,t=f,f=100,i=2;{fifo}\x1b\\")
+os.write(1, b"\x1b_Ga=T,t=f,f=100,i=3;{zero}\x1b\\")
+os.write(1, b"\x1b[c")
+got = b""
+while not got.endswith(b"c"):
+    got += os.read(fd, 1)
+termios.tcsetattr(fd, termios.TCSADRAIN, old)
+for part in got.split(b"\x1b\\"):
+    print("GOT", part.replace(b"\x1b", b"E").decode())
+"#,
+        fifo = b64(fifo.to_str().unwrap()),
+        zero = b64("/dev/zero"),
+    );
+    std::fs::write(tw.dir.path().join("ask.py"), script).unwrap();
+    run(&mut tw, "python3 ask.py", 1);
+    let lines: Vec<String> = tw.with_screen(|s| {
+        s.contents()
+            .lines()
+            .filter_map(|l| {
+                l.find("GOT ")
+                    .map(|at| l[at + 4..].trim_end_matches([' ', '┃']).to_owned())
+            })
+            .collect()
+    });
+    let at = |what: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(what))
+            .unwrap_or_else(|| panic!("no {what:?} in {lines:?}"))
+    };
+    // The answers come in the order asked, DA1's last.
+    let (q, f, d, da1) = (
+        at("E_Gi=31;OK"),
+        at("E_Gi=2;EBADF:"),
+        at("E_Gi=3;EPERM:"),
+        at("E[?"),
+    );
+    assert!(q < f && f < d && d < da1, "{lines:?}");
+}

@@ -1,0 +1,340 @@
+//! Pictures in panes (issue 34), end to end: real picture programs
+//! (`img2sixel` from libsixel, `chafa`) in a pane, and an outer terminal
+//! that says it speaks sixel (DA1 `4`, cells of 10 x 20 pixels). The
+//! picture must reach the outer stream at the right cell, move when the
+//! pane scrolls, be gone after `clear`, and never go to a terminal that
+//! did not say it speaks sixel.
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::{TerminalReplies, Tilework, require_program};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+/// How tilework starts each sixel it draws (its encoder's header).
+const SIXEL_START: &[u8] = b"\x1bP0;1;0q";
+
+fn sixel_terminal() -> Tilework {
+    let replies = TerminalReplies {
+        sixel: true,
+        ..TerminalReplies::default()
+    };
+    let env = [("PATH", std::env::var("PATH").unwrap_or_default())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let tw = Tilework::start_answering(common::binary(), &[], ROWS, COLS, &env, replies);
+    tw.wait_for_text("$ ");
+    tw
+}
+
+/// A 40 x 40 red picture (4 x 2 cells of 10 x 20) as a PPM file in the
+/// test's directory, where the pane's shell starts.
+fn red_picture(tw: &Tilework) {
+    let mut ppm = b"P6\n40 40\n255\n".to_vec();
+    for _ in 0..40 * 40 {
+        ppm.extend_from_slice(&[255, 0, 0]);
+    }
+    std::fs::write(tw.dir.path().join("red.ppm"), ppm).unwrap();
+}
+
+/// Where each sixel tilework drew starts (1-based row, column: the cursor
+/// move right before it), in the order drawn, from raw output `raw`.
+fn sixels_drawn(raw: &[u8]) -> Vec<(u16, u16)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(off) = raw[at..]
+        .windows(SIXEL_START.len())
+        .position(|w| w == SIXEL_START)
+    {
+        let start = at + off;
+        let before = &raw[..start];
+        if let Some(csi) = before.iter().rposition(|&b| b == b'[')
+            && before.last() == Some(&b'H')
+        {
+            let text = String::from_utf8_lossy(&before[csi + 1..start - 1]).into_owned();
+            if let Some((row, col)) = text.split_once(';')
+                && let (Ok(row), Ok(col)) = (row.parse(), col.parse())
+            {
+                out.push((row, col));
+            }
+        }
+        at = start + SIXEL_START.len();
+    }
+    out
+}
+
+/// The screen position (0-based row, column) where `text` shows.
+fn find_text(tw: &Tilework, text: &str) -> (u16, u16) {
+    tw.with_screen(|s| {
+        for row in 0..ROWS {
+            let line = s.contents_between(row, 0, row, COLS);
+            if let Some(col) = line.find(text) {
+                return (row, line[..col].chars().count() as u16);
+            }
+        }
+        panic!("{text:?} is not on the screen:\n{}", s.contents());
+    })
+}
+
+/// Waits until a sixel was drawn at (1-based) `at` after raw offset `from`.
+fn wait_for_sixel_at(tw: &Tilework, from: usize, at: (u16, u16)) {
+    common::wait_until(&format!("a sixel drawn at {at:?}"), || {
+        let raw = tw.raw_tail();
+        sixels_drawn(&raw[from.min(raw.len())..]).contains(&at)
+    });
+}
+
+/// Types `command; echo <mark>` and waits for the mark's output and the
+/// prompt after it (the mark is written so the typed line does not hold
+/// it). Returns the screen row the mark's output is on.
+fn run(tw: &mut Tilework, command: &str, n: u32) -> u16 {
+    tw.type_line(&format!("{command}; echo M$(({n}+0))K"));
+    let mark = format!("M{n}K");
+    let mut row = 0;
+    tw.wait_for(&format!("{mark} and a prompt after it"), |s| {
+        (0..ROWS.saturating_sub(1)).any(|r| {
+            let line = s.contents_between(r, 0, r, COLS);
+            let next = s.contents_between(r + 1, 0, r + 1, COLS);
+            let found = line.contains(&mark) && next.contains("$ ");
+            if found {
+                row = r;
+            }
+            found
+        })
+    });
+    row
+}
+
+#[test]
+fn img2sixel_reaches_the_terminal_at_the_cursor_moves_with_scrolling_and_goes_with_clear() {
+    if !require_program("img2sixel") {
+        return;
+    }
+    let mut tw = sixel_terminal();
+    red_picture(&tw);
+    // The prompt at the bottom first, so that output scrolls the pane.
+    run(&mut tw, "seq 1 40", 1);
+    // The picture starts where the cursor was (the row after the
+    // command, the pane's first column) and takes two rows; the cursor
+    // is left on its last row, where the mark prints.
+    let mark_row = run(&mut tw, "img2sixel red.ppm", 2);
+    let col = find_text(&tw, "M2K").1;
+    let top = mark_row - 1;
+    wait_for_sixel_at(&tw, 0, (top + 1, col + 1));
+
+    // Two more rows of output (the mark and a prompt) scroll the pane by
+    // two: the picture follows.
+    let before = tw.raw_tail().len();
+    run(&mut tw, "true", 3);
+    wait_for_sixel_at(&tw, before, (top + 1 - 2, col + 1));
+
+    // `clear` erases it: no sixel is drawn after it, whatever follows.
+    run(&mut tw, "clear", 4);
+    let from = tw.raw_tail().len();
+    run(&mut tw, "true", 5);
+    assert!(
+        sixels_drawn(&tw.raw_tail()[from..]).is_empty(),
+        "a sixel was drawn after clear"
+    );
+}
+
+#[test]
+fn chafa_sixels_reach_the_terminal() {
+    if !require_program("chafa") {
+        return;
+    }
+    let mut tw = sixel_terminal();
+    red_picture(&tw);
+    run(&mut tw, "chafa -f sixel -s 4x2 red.ppm", 1);
+    let (cmd_row, col) = find_text(&tw, "$ chafa");
+    wait_for_sixel_at(&tw, 0, (cmd_row + 2, col + 1));
+}
+
+#[test]
+fn a_terminal_that_does_not_speak_sixel_gets_none() {
+    if !require_program("img2sixel") {
+        return;
+    }
+    let env = [("PATH", std::env::var("PATH").unwrap_or_default())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut tw = Tilework::start_answering(
+        common::binary(),
+        &[],
+        ROWS,
+        COLS,
+        &env,
+        TerminalReplies::default(),
+    );
+    tw.wait_for_text("$ ");
+    red_picture(&tw);
+    run(&mut tw, "img2sixel red.ppm", 1);
+    run(&mut tw, "true", 2);
+    assert!(sixels_drawn(&tw.raw_tail()).is_empty());
+    // No DCS but tilework's own XTGETTCAP question.
+    let raw = tw.raw_tail();
+    let dcs = raw.windows(2).filter(|w| *w == b"\x1bP").count();
+    let asked = raw.windows(4).filter(|w| *w == b"\x1bP+q").count();
+    assert_eq!(dcs, asked, "a DCS went to a terminal without sixel");
+}
+
+/// A `w` x `h` picture of two colours as a PPM file in the test's
+/// directory.
+fn picture(tw: &Tilework, name: &str, w: usize, h: usize) {
+    let mut ppm = format!("P6\n{w} {h}\n255\n").into_bytes();
+    for y in 0..h {
+        for _ in 0..w {
+            ppm.extend_from_slice(if y < h / 2 {
+                &[0, 0, 255]
+            } else {
+                &[0, 255, 0]
+            });
+        }
+    }
+    std::fs::write(tw.dir.path().join(name), ppm).unwrap();
+}
+
+/// Each sixel tilework drew after raw offset `from`: its cells (0-based
+/// column, row, width, height), from the cursor move before it and its
+/// raster attributes, at 10 x 20 pixels a cell.
+fn sixel_cells(tw: &Tilework, from: usize) -> Vec<(u16, u16, u16, u16)> {
+    let raw = tw.raw_tail();
+    let raw = &raw[from.min(raw.len())..];
+    let mut out = Vec::new();
+    for (row, col) in sixels_drawn(raw) {
+        let header = format!("\x1b[{row};{col}H\x1bP0;1;0q\"1;1;");
+        let Some(at) = raw
+            .windows(header.len())
+            .position(|w| w == header.as_bytes())
+        else {
+            continue;
+        };
+        let rest = &raw[at + header.len()..];
+        let end = rest.iter().position(|&b| b == b'#').unwrap_or(rest.len());
+        let size = String::from_utf8_lossy(&rest[..end]).into_owned();
+        if let Some((w, h)) = size.split_once(';')
+            && let (Ok(w), Ok(h)) = (w.parse::<u16>(), h.parse::<u16>())
+        {
+            out.push((col - 1, row - 1, w.div_ceil(10), h.div_ceil(20)));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_floating_pane_and_a_popup_go_over_the_picture() {
+    if !require_program("img2sixel") {
+        return;
+    }
+    let mut tw = sixel_terminal();
+    // 60 x 8 cells: wider and taller than the middle of the screen.
+    picture(&tw, "wide.ppm", 600, 160);
+    let mark_row = run(&mut tw, "img2sixel wide.ppm", 1);
+    let top = mark_row - 7;
+    wait_for_sixel_at(&tw, 0, (top + 1, 2));
+
+    // A floating pane opens over the middle: what is drawn of the picture
+    // after that keeps out of it.
+    let from = tw.raw_tail().len();
+    tw.send("\x02W");
+    tw.wait_for("a floating pane", |s| s.contents().contains('╭'));
+    let float = tw.with_screen(|s| {
+        let mut corners = Vec::new();
+        for row in 0..ROWS {
+            for col in 0..COLS {
+                let c = s.cell(row, col).map(|c| c.contents()).unwrap_or_default();
+                if c == "╭" || c == "╯" {
+                    corners.push((col, row));
+                }
+            }
+        }
+        corners
+    });
+    let [(x0, y0), (x1, y1)] = float[..] else {
+        panic!("the floating pane's corners: {float:?}");
+    };
+    common::wait_until("the picture drawn again around the floating pane", || {
+        !sixel_cells(&tw, from).is_empty()
+    });
+    for (x, y, w, h) in sixel_cells(&tw, from) {
+        let apart = x + w <= x0 || x > x1 || y + h <= y0 || y > y1;
+        assert!(
+            apart,
+            "a piece at {x},{y} {w}x{h} is under the floating pane {float:?}"
+        );
+    }
+
+    // Closed again: the picture is drawn whole (its last row is cut by the
+    // mark printed there: seven full rows in one piece).
+    let from = tw.raw_tail().len();
+    tw.send("\x02w");
+    tw.wait_for("the floating pane hidden", |s| !s.contents().contains('╭'));
+    common::wait_until("the picture drawn whole again", || {
+        sixel_cells(&tw, from).contains(&(1, top, 60, 7))
+    });
+
+    // The help popup hides it (no piece is drawn over the popup);
+    // closed, the picture is back.
+    let from = tw.raw_tail().len();
+    tw.send("\x02?");
+    tw.wait_for_text("tilework keys");
+    assert!(sixel_cells(&tw, from).is_empty(), "a sixel over the popup");
+    let from = tw.raw_tail().len();
+    tw.send("q");
+    common::wait_until("the picture drawn again after the popup", || {
+        sixel_cells(&tw, from).contains(&(1, top, 60, 7))
+    });
+}
+
+/// Two terminals attached at once: the one that speaks sixel gets the
+/// picture, the other gets none (each is drawn to in what it speaks).
+#[test]
+fn each_attached_terminal_gets_what_it_can_show() {
+    if !require_program("img2sixel") {
+        return;
+    }
+    let runtime = common::TempDir::new("pictures");
+    let path = std::env::var("PATH").unwrap_or_default();
+    let runtime_dir = runtime.path().to_str().unwrap().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_dir.as_str()),
+        ("PATH", path.as_str()),
+    ];
+    let sixel = TerminalReplies {
+        sixel: true,
+        ..TerminalReplies::default()
+    };
+    let mut a = Tilework::start_answering(
+        common::binary(),
+        &["--session", "pics"],
+        ROWS,
+        COLS,
+        &env,
+        sixel,
+    );
+    a.wait_for_text("$ ");
+    let b = Tilework::start_answering(
+        common::binary(),
+        &["attach", "pics"],
+        ROWS,
+        COLS,
+        &env,
+        TerminalReplies::default(),
+    );
+    b.wait_for_text("$ ");
+    red_picture(&a);
+    run(&mut a, "img2sixel red.ppm", 1);
+    let (row, col) = find_text(&a, "M1K");
+    wait_for_sixel_at(&a, 0, (row, col + 1));
+    b.wait_for_text("M1K");
+    run(&mut a, "true", 2);
+    b.wait_for_text("M2K");
+    let raw = b.raw_tail();
+    let dcs = raw.windows(2).filter(|w| *w == b"\x1bP").count();
+    let asked = raw.windows(4).filter(|w| *w == b"\x1bP+q").count();
+    assert_eq!(dcs, asked, "a sixel went to the terminal without sixel");
+    drop(b);
+    drop(a);
+    common::end_workspaces(runtime.path());
+}
