@@ -13,9 +13,13 @@ mod reference;
 use std::num::NonZeroU16;
 use std::time::Instant;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
 use reference::Reference;
 use tilework::pane::Pane;
 use tilework::pane::PaneId;
+use tilework::render::pane_view::PaneWidget;
 
 const ROWS: u16 = 21;
 const COLS: u16 = 78;
@@ -58,8 +62,18 @@ fn output(len: usize) -> Vec<u8> {
     out
 }
 
+/// The screen's rows as text, and as the pane's widget draws them.
 fn rows_of(pane: &Pane) -> Vec<String> {
-    pane.screen().row_texts().collect()
+    let mut rows: Vec<String> = pane.screen().row_texts().collect();
+    let area = Rect::new(0, 0, COLS, ROWS);
+    let mut buf = Buffer::empty(area);
+    PaneWidget::new(pane.screen()).render(area, &mut buf);
+    rows.extend((0..ROWS).map(|y| {
+        (0..COLS)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect::<String>()
+    }));
+    rows
 }
 
 fn reference_rows(bytes: &[u8]) -> Vec<String> {
@@ -145,7 +159,13 @@ fn check(len: usize) {
         expected[0]
     );
     let whole = fed(&bytes, &[bytes.len()], false);
-    assert_eq!(whole, expected, "fed in one piece");
+    assert_eq!(whole[..expected.len()], expected, "fed in one piece");
+    assert!(
+        whole[expected.len()].starts_with(MARKER),
+        "the widget's first row: {:?}",
+        whole[expected.len()]
+    );
+    let expected = whole;
     let cuttings: [(&str, Vec<usize>, bool); 5] = [
         ("reads of 64 KiB", vec![64 * 1024], false),
         ("reads of 4 KiB", vec![4096], false),
