@@ -8,6 +8,7 @@
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
+#[allow(dead_code)] // shared with the equivalence suites, which resize
 mod reference;
 
 use std::num::NonZeroU16;
