@@ -418,6 +418,10 @@ impl<B: FrameSink> App<B> {
     fn run(&mut self) -> Result<i32> {
         loop {
             if let Some(code) = self.turn(None)? {
+                // However it was asked to end (`C-b Q`, the last pane
+                // closed, `tilework kill`), the workspace is gone within
+                // the watchdog's grace even if its ending cannot finish.
+                crate::diag::exit_watchdog::arm(code);
                 return Ok(code);
             }
         }

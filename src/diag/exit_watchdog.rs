@@ -1,5 +1,6 @@
 //! The last word on ending: once the workspace is asked to end
-//! (`tilework kill`, SIGTERM, SIGINT), it is gone within [`QUIT_GRACE`]
+//! (`tilework kill`, SIGTERM, SIGINT, or its loop is done: `C-b Q`, the
+//! last pane closed), it is gone within [`QUIT_GRACE`]
 //! whatever its loop is doing. The loop ends it cleanly well before that
 //! (children hung up on, the profile saved, the socket removed, the
 //! clients told); only a loop that cannot get there (a bug, a kernel
