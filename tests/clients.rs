@@ -296,21 +296,6 @@ fn c_b_s_shows_another_workspace_on_this_terminal_and_c_b_paren_comes_back() {
     b.wait_exit();
 }
 
-/// Every child of `parent` that has not been waited for: live or zombie.
-fn unwaited_children(parent: u32) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&p| {
-            std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|stat| {
-                stat.rsplit_once(')')
-                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
-                    == Some(parent)
-            })
-        })
-        .collect()
-}
-
 #[test]
 fn a_workspace_left_with_c_b_s_is_waited_for_when_it_ends() {
     let rt = Runtime::new();
@@ -331,7 +316,7 @@ fn a_workspace_left_with_c_b_s_is_waited_for_when_it_ends() {
     // The workspace the launcher started is gone, not a zombie it keeps
     // while it shows another workspace.
     common::wait_until("the workspace left to be waited for", || {
-        !unwaited_children(launcher).contains(&started)
+        !common::unwaited_children(launcher).contains(&started)
     });
     rt.kill("two");
     assert_eq!(a.wait_exit().exit_code(), 0);

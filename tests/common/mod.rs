@@ -602,6 +602,14 @@ impl Tilework {
 
 /// Live children of `parent`, from /proc/*/stat.
 pub fn child_pids(parent: u32) -> Vec<u32> {
+    unwaited_children(parent)
+        .into_iter()
+        .filter(|&p| alive(p))
+        .collect()
+}
+
+/// Every child of `parent` not yet waited for: live or zombie.
+pub fn unwaited_children(parent: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -614,7 +622,6 @@ pub fn child_pids(parent: u32) -> Vec<u32> {
                     == Some(parent)
             })
         })
-        .filter(|&p| alive(p))
         .collect()
 }
 
