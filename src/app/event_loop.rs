@@ -18,39 +18,36 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use crossbeam_channel::{Receiver, bounded};
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{Event, MouseButton, MouseEventKind};
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::Rect;
 
 use crate::app::frame_clock::FrameClock;
-use crate::app::input_commands::Effects;
 use crate::app::loop_event::{
     LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, reload_mailbox, search_mailbox,
     status_commands_mailbox,
 };
 use crate::app::status_commands::StatusCommands;
-use crate::app::typing_throttle::{TYPING_WINDOW, TypingThrottle};
+use crate::app::typing_throttle::TypingThrottle;
 use crate::client::Client;
 use crate::config::Config;
-use crate::config::hooks::HookEvent;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
-use crate::input::router::{Command, InputRouter, Outcome};
-use crate::pane::event::PaneEvent;
+use crate::input::router::InputRouter;
 use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::pane::spawn::ChildEnv;
 use crate::pane::{Pane, PaneId};
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
-use crate::render::status_bar::tab_at;
 use crate::terminal::frame_sink::FrameSink;
 use crate::terminal::output::{FrameWriter, WriterKind};
 use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
+mod loop_mailbox;
 mod reload;
 mod scripting;
 mod session_link;
+mod terminal_input;
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.
 /// ~0.4 ms of parsing at 80 MB/s: a key typed during a flood waits at most
@@ -609,302 +606,6 @@ impl<B: FrameSink> App<B> {
             if writable {
                 self.terminal_writable(at);
             }
-        }
-    }
-
-    fn drain_input(&mut self) {
-        for at in 0..self.clients.len() {
-            self.drain_client_input(at);
-        }
-    }
-
-    /// Handles what client `at`'s terminal sent.
-    fn drain_client_input(&mut self, at: usize) {
-        let Some(client) = self.clients.get_mut(at) else {
-            return;
-        };
-        let link = client.link;
-        // A pane still taking a big paste: the terminal keeps the rest.
-        client.input.hold_for(&self.ws, Instant::now());
-        loop {
-            // The client may be gone (its key detached it).
-            let Some(client) = self.clients.get_mut(at).filter(|c| c.link == link) else {
-                return;
-            };
-            let Some((when, ev)) = client.input.next_event() else {
-                break;
-            };
-            self.handle_input(at, when, &ev);
-            if matches!(ev, Event::Paste(_))
-                && let Some(client) = self.clients.get_mut(at)
-            {
-                client.input.hold_for(&self.ws, Instant::now());
-            }
-        }
-        let Some(client) = self.clients.get_mut(at) else {
-            return;
-        };
-        let late = client.input.take_late_colours();
-        if !late.is_empty() {
-            for (slot, colour) in late {
-                client.facts.colours[slot] = Some(colour);
-            }
-            self.tell_panes_the_colours();
-        }
-        // A terminal's resizes come as its client's news (the workspace is
-        // in no terminal's foreground group and gets no SIGWINCH): see
-        // `follow_terminal_sizes`.
-    }
-
-    fn handle_input(&mut self, at: usize, when: Instant, ev: &Event) {
-        // Tests of the exit watchdog (debug builds only): F12 makes the
-        // loop stuck for good, as a kernel call that never returns would.
-        #[cfg(debug_assertions)]
-        if matches!(ev, Event::Key(key) if key.code == ratatui::crossterm::event::KeyCode::F(12))
-            && std::env::var_os("TILEWORK_DEBUG_HANG").is_some()
-        {
-            tracing::warn!("TILEWORK_DEBUG_HANG is set: the loop stops here for good");
-            loop {
-                std::thread::park();
-            }
-        }
-        if matches!(ev, Event::Key(_) | Event::Paste(_) | Event::Mouse(_))
-            && !self.clients[at].read_only
-        {
-            self.client_typed(at);
-        }
-        // Mouse selections read the screens' contents (keys only need
-        // modes, always current; copy mode and search read the history).
-        if matches!(ev, Event::Mouse(_)) {
-            self.settle_visible(|_| true);
-        }
-        let client = &mut self.clients[at];
-        let outcome = match ev {
-            Event::Key(key) => {
-                // Timed UI changes due before the key arrived come first: a
-                // key pressed after the repeat time is not a repeat, even
-                // when the loop wakes for the key and the deadline at once.
-                if client.router.tick(when) {
-                    self.clock.changed();
-                }
-                client.router.handle_key(&mut self.ws, key)
-            }
-            Event::Paste(text) => client.router.handle_paste(&mut self.ws, text),
-            Event::Mouse(mouse) => {
-                // Where the click is in the frame (this terminal may show
-                // the layout at another size).
-                let Some(at_frame) = client.unplace(Position::new(mouse.column, mouse.row)) else {
-                    return;
-                };
-                let mut mouse = *mouse;
-                mouse.column = at_frame.x;
-                mouse.row = at_frame.y;
-                let frame_area = client.frame_area();
-                let (_, bar) = frame::split_screen(frame_area);
-                let scroll = matches!(
-                    mouse.kind,
-                    MouseEventKind::ScrollUp | MouseEventKind::ScrollDown
-                );
-                if client.read_only && !scroll {
-                    Outcome::default()
-                } else if bar.height > 0
-                    && mouse.row == bar.y
-                    && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
-                {
-                    let switched = tab_at(&self.ws, client.router.view(), frame_area, mouse.column)
-                        .is_some_and(|i| self.ws.select_tab(i));
-                    Outcome::redraw_if(switched)
-                } else {
-                    client.router.handle_mouse(&mut self.ws, &mouse)
-                }
-            }
-            Event::Resize(cols, rows) => {
-                client.resized(frame::drawable_area(*cols, *rows));
-                self.fit_layout();
-                Outcome::redraw()
-            }
-            Event::FocusGained | Event::FocusLost => {
-                client.focus.outer_focus(matches!(ev, Event::FocusGained));
-                Outcome::default()
-            }
-        };
-        if outcome.redraw || outcome.sent_to.is_some() {
-            self.metrics.key_arrived(when);
-        }
-        if outcome.redraw {
-            self.metrics.key_reflected();
-        }
-        if let Some(id) = outcome.sent_to {
-            let now = Instant::now();
-            self.clock.typing_until(now + TYPING_WINDOW);
-            self.throttle.key_sent(id, now);
-        }
-        self.follow_outcome(Some(at), outcome);
-    }
-
-    /// What an input's outcome leads to, whoever gave the input (client
-    /// `from`'s key, a script): a redraw, an awaited echo, names to look
-    /// at, commands.
-    pub(super) fn follow_outcome(&mut self, from: Option<usize>, outcome: Outcome) {
-        if outcome.redraw {
-            self.clock.changed_now();
-        }
-        if outcome.redraw || outcome.sent_to.is_some() {
-            self.ws.names_may_change(Instant::now());
-        }
-        if let Some(id) = outcome.sent_to {
-            self.clock.key_sent(id);
-        }
-        self.perform(from, outcome.commands);
-    }
-
-    /// Does what input from client `from` (a script: `None`) left to the
-    /// loop.
-    fn perform(&mut self, from: Option<usize>, mut commands: Vec<Command>) {
-        if commands.is_empty() {
-            return;
-        }
-        self.take_session_commands(from, &mut commands);
-        self.take_prompt_commands(from, &mut commands);
-        self.take_reload_commands(&mut commands);
-        let from = from.filter(|&at| at < self.clients.len());
-        let (router, outbox) = match from.or_else(|| self.acting_client()) {
-            Some(at) => {
-                let client = &mut self.clients[at];
-                (&mut client.router, Some(&mut client.outbox))
-            }
-            None => (&mut self.spare_router, None),
-        };
-        let mut spare_outbox = crate::terminal::outbox::Outbox::default();
-        Effects {
-            ws: &self.ws,
-            router,
-            outbox: outbox.unwrap_or(&mut spare_outbox),
-            copy_command: self.copy_command.as_deref(),
-        }
-        .perform(commands);
-    }
-
-    /// Parses the held-back output of the visible panes `which` picks.
-    fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
-        for id in self.ws_visible_ids() {
-            if which(id)
-                && let Some(pane) = self.ws.pane_mut(id)
-            {
-                pane.settle();
-            }
-        }
-    }
-
-    pub(super) fn ws_visible_ids(&self) -> Vec<PaneId> {
-        self.ws.visible().into_iter().map(|(id, _)| id).collect()
-    }
-
-    /// The router that acts for the loop where no terminal's input asked
-    /// (a script, a history that came back): the acting client's; with
-    /// the workspace, to work on.
-    pub(super) fn acting_router(&mut self) -> (&mut InputRouter, &mut Workspace) {
-        match self.acting_client() {
-            Some(at) => (&mut self.clients[at].router, &mut self.ws),
-            None => (&mut self.spare_router, &mut self.ws),
-        }
-    }
-
-    fn drain_events(&mut self) {
-        while let Ok(ev) = self.events_rx.try_recv() {
-            match ev {
-                LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
-                    tracing::info!(?id, code = info.code, "pane exited");
-                    let mut env = crate::app::hooks::pane_env(&self.ws, id);
-                    env.push(("TILEWORK_EXIT_CODE".into(), info.code.to_string()));
-                    self.hooks.fire(HookEvent::PaneExited, env);
-                    self.ws.pane_exited(id, info, Instant::now());
-                    // Every terminal is told (the workspace's news).
-                    for notice in self.ws.take_notices() {
-                        for client in &mut self.clients {
-                            client.router.notify(notice.clone());
-                        }
-                    }
-                    self.clock.changed_now();
-                }
-                LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {
-                    if let Some(pane) = self.ws.pane_mut(id) {
-                        pane.history_ready(history);
-                        // Every client whose copy mode waited for it.
-                        for at in 0..self.clients.len() {
-                            let outcome = self.clients[at].router.history_arrived(&mut self.ws);
-                            // Keys typed while it loaded may have yanked text.
-                            self.perform(Some(at), outcome.commands);
-                        }
-                        let outcome = self.spare_router.history_arrived(&mut self.ws);
-                        self.perform(None, outcome.commands);
-                        self.clock.changed_now();
-                    }
-                }
-                LoopEvent::Pane(PaneEvent::HistoryFile(id, file)) => {
-                    let opened = file.map(|file| self.ws.open_history_editor(id, file));
-                    if let Err(err) = opened {
-                        tracing::warn!("writing a pane's history for the editor: {err:#}");
-                        self.acting_router()
-                            .0
-                            .notify(format!("history not opened: {err:#}"));
-                    }
-                    self.clock.changed_now();
-                }
-                LoopEvent::Search(client, result) => {
-                    let router = match self.clients.iter().position(|c| c.router_key() == client) {
-                        Some(at) => &mut self.clients[at].router,
-                        None if client == SPARE_ROUTER => &mut self.spare_router,
-                        // Its client is gone.
-                        None => continue,
-                    };
-                    router.search_result(&mut self.ws, *result);
-                    self.clock.changed_now();
-                }
-                LoopEvent::Workspaces {
-                    client,
-                    wanted,
-                    list,
-                } => self.workspaces_listed(client, wanted, &list),
-                LoopEvent::Renamed { client, renamed } => self.workspace_renamed(client, renamed),
-                LoopEvent::Names(report) => {
-                    if self.ws.names_found(report) {
-                        self.clock.changed();
-                    }
-                }
-                LoopEvent::Signal(sig) => self.on_signal(sig),
-                LoopEvent::Session(event) => self.session_event(event),
-                LoopEvent::Saving(notice) => {
-                    for client in &mut self.clients {
-                        client.router.notify(notice.clone());
-                    }
-                    self.clock.changed_now();
-                }
-                LoopEvent::Reloaded(result) => self.reloaded(result),
-                LoopEvent::StatusCommand(report) => {
-                    self.status_commands.finished(&report, Instant::now());
-                    let mut changed = false;
-                    for client in &mut self.clients {
-                        changed |= client
-                            .router
-                            .status_command_ran(&report.command, report.shown.clone());
-                    }
-                    if changed {
-                        self.clock.changed();
-                    }
-                }
-            }
-        }
-        // Command panes whose restart delay is over (the wait's deadline
-        // includes the next one).
-        if self.ws.run_due_restarts(Instant::now()) {
-            self.clock.changed();
-        }
-        self.status_commands.run_due(Instant::now());
-        self.hooks.observe(&self.ws);
-        if !self.pipes.is_empty() {
-            let ws = &self.ws;
-            self.pipes.retain(|(id, _)| ws.pane(*id).is_some());
         }
     }
 

@@ -1,0 +1,219 @@
+//! Input from the attached terminals, in the loop: each client's events
+//! (keys, pastes, mouse, resizes, focus) go to its router, and what the
+//! router leaves to the loop (a redraw, an awaited echo, commands) is done
+//! here, whoever gave the input (a terminal or a script).
+
+use std::time::Instant;
+
+use ratatui::crossterm::event::{Event, MouseButton, MouseEventKind};
+use ratatui::layout::Position;
+
+use super::App;
+use crate::app::input_commands::Effects;
+use crate::app::typing_throttle::TYPING_WINDOW;
+use crate::input::router::{Command, InputRouter, Outcome};
+use crate::pane::PaneId;
+use crate::render::frame;
+use crate::render::status_bar::tab_at;
+use crate::terminal::frame_sink::FrameSink;
+use crate::workspace::Workspace;
+
+impl<B: FrameSink> App<B> {
+    pub(super) fn drain_input(&mut self) {
+        for at in 0..self.clients.len() {
+            self.drain_client_input(at);
+        }
+    }
+
+    /// Handles what client `at`'s terminal sent.
+    pub(super) fn drain_client_input(&mut self, at: usize) {
+        let Some(client) = self.clients.get_mut(at) else {
+            return;
+        };
+        let link = client.link;
+        // A pane still taking a big paste: the terminal keeps the rest.
+        client.input.hold_for(&self.ws, Instant::now());
+        loop {
+            // The client may be gone (its key detached it).
+            let Some(client) = self.clients.get_mut(at).filter(|c| c.link == link) else {
+                return;
+            };
+            let Some((when, ev)) = client.input.next_event() else {
+                break;
+            };
+            self.handle_input(at, when, &ev);
+            if matches!(ev, Event::Paste(_))
+                && let Some(client) = self.clients.get_mut(at)
+            {
+                client.input.hold_for(&self.ws, Instant::now());
+            }
+        }
+        let Some(client) = self.clients.get_mut(at) else {
+            return;
+        };
+        let late = client.input.take_late_colours();
+        if !late.is_empty() {
+            for (slot, colour) in late {
+                client.facts.colours[slot] = Some(colour);
+            }
+            self.tell_panes_the_colours();
+        }
+        // A terminal's resizes come as its client's news (the workspace is
+        // in no terminal's foreground group and gets no SIGWINCH): see
+        // `follow_terminal_sizes`.
+    }
+
+    pub(super) fn handle_input(&mut self, at: usize, when: Instant, ev: &Event) {
+        // Tests of the exit watchdog (debug builds only): F12 makes the
+        // loop stuck for good, as a kernel call that never returns would.
+        #[cfg(debug_assertions)]
+        if matches!(ev, Event::Key(key) if key.code == ratatui::crossterm::event::KeyCode::F(12))
+            && std::env::var_os("TILEWORK_DEBUG_HANG").is_some()
+        {
+            tracing::warn!("TILEWORK_DEBUG_HANG is set: the loop stops here for good");
+            loop {
+                std::thread::park();
+            }
+        }
+        if matches!(ev, Event::Key(_) | Event::Paste(_) | Event::Mouse(_))
+            && !self.clients[at].read_only
+        {
+            self.client_typed(at);
+        }
+        // Mouse selections read the screens' contents (keys only need
+        // modes, always current; copy mode and search read the history).
+        if matches!(ev, Event::Mouse(_)) {
+            self.settle_visible(|_| true);
+        }
+        let client = &mut self.clients[at];
+        let outcome = match ev {
+            Event::Key(key) => {
+                // Timed UI changes due before the key arrived come first: a
+                // key pressed after the repeat time is not a repeat, even
+                // when the loop wakes for the key and the deadline at once.
+                if client.router.tick(when) {
+                    self.clock.changed();
+                }
+                client.router.handle_key(&mut self.ws, key)
+            }
+            Event::Paste(text) => client.router.handle_paste(&mut self.ws, text),
+            Event::Mouse(mouse) => {
+                // Where the click is in the frame (this terminal may show
+                // the layout at another size).
+                let Some(at_frame) = client.unplace(Position::new(mouse.column, mouse.row)) else {
+                    return;
+                };
+                let mut mouse = *mouse;
+                mouse.column = at_frame.x;
+                mouse.row = at_frame.y;
+                let frame_area = client.frame_area();
+                let (_, bar) = frame::split_screen(frame_area);
+                let scroll = matches!(
+                    mouse.kind,
+                    MouseEventKind::ScrollUp | MouseEventKind::ScrollDown
+                );
+                if client.read_only && !scroll {
+                    Outcome::default()
+                } else if bar.height > 0
+                    && mouse.row == bar.y
+                    && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
+                {
+                    let switched = tab_at(&self.ws, client.router.view(), frame_area, mouse.column)
+                        .is_some_and(|i| self.ws.select_tab(i));
+                    Outcome::redraw_if(switched)
+                } else {
+                    client.router.handle_mouse(&mut self.ws, &mouse)
+                }
+            }
+            Event::Resize(cols, rows) => {
+                client.resized(frame::drawable_area(*cols, *rows));
+                self.fit_layout();
+                Outcome::redraw()
+            }
+            Event::FocusGained | Event::FocusLost => {
+                client.focus.outer_focus(matches!(ev, Event::FocusGained));
+                Outcome::default()
+            }
+        };
+        if outcome.redraw || outcome.sent_to.is_some() {
+            self.metrics.key_arrived(when);
+        }
+        if outcome.redraw {
+            self.metrics.key_reflected();
+        }
+        if let Some(id) = outcome.sent_to {
+            let now = Instant::now();
+            self.clock.typing_until(now + TYPING_WINDOW);
+            self.throttle.key_sent(id, now);
+        }
+        self.follow_outcome(Some(at), outcome);
+    }
+
+    /// What an input's outcome leads to, whoever gave the input (client
+    /// `from`'s key, a script): a redraw, an awaited echo, names to look
+    /// at, commands.
+    pub(in crate::app) fn follow_outcome(&mut self, from: Option<usize>, outcome: Outcome) {
+        if outcome.redraw {
+            self.clock.changed_now();
+        }
+        if outcome.redraw || outcome.sent_to.is_some() {
+            self.ws.names_may_change(Instant::now());
+        }
+        if let Some(id) = outcome.sent_to {
+            self.clock.key_sent(id);
+        }
+        self.perform(from, outcome.commands);
+    }
+
+    /// Does what input from client `from` (a script: `None`) left to the
+    /// loop.
+    pub(super) fn perform(&mut self, from: Option<usize>, mut commands: Vec<Command>) {
+        if commands.is_empty() {
+            return;
+        }
+        self.take_session_commands(from, &mut commands);
+        self.take_prompt_commands(from, &mut commands);
+        self.take_reload_commands(&mut commands);
+        let from = from.filter(|&at| at < self.clients.len());
+        let (router, outbox) = match from.or_else(|| self.acting_client()) {
+            Some(at) => {
+                let client = &mut self.clients[at];
+                (&mut client.router, Some(&mut client.outbox))
+            }
+            None => (&mut self.spare_router, None),
+        };
+        let mut spare_outbox = crate::terminal::outbox::Outbox::default();
+        Effects {
+            ws: &self.ws,
+            router,
+            outbox: outbox.unwrap_or(&mut spare_outbox),
+            copy_command: self.copy_command.as_deref(),
+        }
+        .perform(commands);
+    }
+
+    /// Parses the held-back output of the visible panes `which` picks.
+    pub(super) fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
+        for id in self.ws_visible_ids() {
+            if which(id)
+                && let Some(pane) = self.ws.pane_mut(id)
+            {
+                pane.settle();
+            }
+        }
+    }
+
+    pub(in crate::app) fn ws_visible_ids(&self) -> Vec<PaneId> {
+        self.ws.visible().into_iter().map(|(id, _)| id).collect()
+    }
+
+    /// The router that acts for the loop where no terminal's input asked
+    /// (a script, a history that came back): the acting client's; with
+    /// the workspace, to work on.
+    pub(in crate::app) fn acting_router(&mut self) -> (&mut InputRouter, &mut Workspace) {
+        match self.acting_client() {
+            Some(at) => (&mut self.clients[at].router, &mut self.ws),
+            None => (&mut self.spare_router, &mut self.ws),
+        }
+    }
+}
