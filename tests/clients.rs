@@ -27,7 +27,11 @@ impl Runtime {
     /// A `rows` x `cols` terminal running `tilework ARGS` here.
     fn start(&self, args: &[&str], rows: u16, cols: u16, env: &[(&str, &str)]) -> Tilework {
         let runtime = self.path().to_str().unwrap();
-        let mut all = vec![("XDG_RUNTIME_DIR", runtime)];
+        // Saved workspaces are the test's own, never the user's (a test
+        // may name another place in `env`).
+        let state = self.path().join("state");
+        let state = state.to_str().unwrap();
+        let mut all = vec![("XDG_RUNTIME_DIR", runtime), ("XDG_STATE_HOME", state)];
         all.extend_from_slice(env);
         Tilework::start_with(args, rows, cols, &all)
     }
@@ -42,6 +46,7 @@ impl Runtime {
         let out = Command::new(common::binary())
             .args(args)
             .env("XDG_RUNTIME_DIR", self.path())
+            .env("XDG_STATE_HOME", self.path().join("state"))
             .envs(env.iter().copied())
             .output()
             .unwrap();

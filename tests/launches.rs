@@ -25,6 +25,8 @@ fn listed(runtime: &Path) -> Vec<(String, u32, String)> {
     let out = Command::new(common::binary())
         .arg("ls")
         .env("XDG_RUNTIME_DIR", runtime)
+        // Never the user's own saved workspaces (their pid is `-`).
+        .env("XDG_STATE_HOME", runtime.join("state"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

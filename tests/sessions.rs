@@ -20,6 +20,8 @@ fn run_cli(runtime: &Path, args: &[&str]) -> (String, String, i32) {
     let out = Command::new(common::binary())
         .args(args)
         .env("XDG_RUNTIME_DIR", runtime)
+        // Saved workspaces are the test's own, never the user's.
+        .env("XDG_STATE_HOME", runtime.join("state"))
         .output()
         .unwrap();
     (
@@ -124,10 +126,17 @@ impl Runtime {
         self.0.path()
     }
 
+    /// Where this runtime's workspaces are saved (`run_cli` looks there
+    /// too): never the user's own `~/.local/state`.
+    fn state(&self) -> String {
+        self.path().join("state").to_str().unwrap().to_owned()
+    }
+
     /// A terminal running `tilework ARGS` in this runtime directory.
     fn start(&self, args: &[&str], extra_env: &[(&str, &str)]) -> Tilework {
         let runtime = self.path().to_str().unwrap();
-        let mut env = vec![("XDG_RUNTIME_DIR", runtime)];
+        let state = self.state();
+        let mut env = vec![("XDG_RUNTIME_DIR", runtime), ("XDG_STATE_HOME", &state)];
         env.extend_from_slice(extra_env);
         Tilework::start_with(args, ROWS, COLS, &env)
     }
@@ -135,7 +144,8 @@ impl Runtime {
     /// A terminal running `tilework ARGS` here that answers as `replies`.
     fn start_answering(&self, args: &[&str], replies: common::TerminalReplies) -> Tilework {
         let runtime = self.path().to_str().unwrap();
-        let env = [("XDG_RUNTIME_DIR", runtime)];
+        let state = self.state();
+        let env = [("XDG_RUNTIME_DIR", runtime), ("XDG_STATE_HOME", &state)];
         Tilework::start_answering(common::binary(), args, ROWS, COLS, &env, replies)
     }
 }
@@ -677,7 +687,7 @@ fn kill_and_sigterm_end_a_workspace_whose_loop_is_stuck() {
             common::pids_matching(&pattern, &[]).len() == 1
         });
         a.send("\x1b[24~");
-        let log = a.dir.path().join("state/tilework/tilework.log");
+        let log = std::path::Path::new(&rt.state()).join("tilework/tilework.log");
         common::wait_until("the loop to be stuck", || {
             std::fs::read_to_string(&log).is_ok_and(|l| l.contains("TILEWORK_DEBUG_HANG is set"))
         });
