@@ -464,6 +464,10 @@ impl<B: FrameSink> App<B> {
         {
             self.clock.changed();
         }
+        // Query answers held for a program's raw mode (`pane::held_replies`).
+        for pane in self.ws.panes_mut() {
+            pane.release_held_replies(now);
+        }
         if self.clock.due(now) {
             self.draw_clients(now)?;
         }
@@ -508,6 +512,13 @@ impl<B: FrameSink> App<B> {
                         .and_then(|after| self.silence.deadline(after)),
                 )
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
+                .min_with({
+                    let now = Instant::now();
+                    self.ws
+                        .panes()
+                        .filter_map(|p| p.held_replies_check(now))
+                        .min()
+                })
                 .min_with(wait_limit),
         );
         Ok(None)

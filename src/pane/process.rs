@@ -59,6 +59,11 @@ pub trait PaneProcess: Send {
     fn input_hold(&self) -> Option<std::time::Instant> {
         None
     }
+    /// Whether the program's terminal still hands it whole lines
+    /// (canonical mode): its query answers wait (see `pane::held_replies`).
+    fn reads_lines(&self) -> bool {
+        false
+    }
     /// Tells the program its terminal's new size.
     fn resize(&self, rows: u16, cols: u16);
     /// Hangs up on the program and whatever it started (non-blocking).
@@ -157,6 +162,10 @@ impl PaneProcess for PtyProcess {
 
     fn quiet_fd(&self) -> Option<BorrowedFd<'_>> {
         PtyProcess::quiet_fd(self)
+    }
+
+    fn reads_lines(&self) -> bool {
+        PtyProcess::reads_lines(self)
     }
 
     fn read_quiet(&self, buf: &mut [u8]) -> QuietRead {

@@ -234,6 +234,14 @@ impl PtyProcess {
         })
     }
 
+    /// Whether the program's side is in canonical mode (a PTY master's
+    /// termios are its slave's on Linux). Unknown counts as raw: answers
+    /// are never held on a guess.
+    pub fn reads_lines(&self) -> bool {
+        rustix::termios::tcgetattr(&self.quiet)
+            .is_ok_and(|t| t.local_modes.contains(rustix::termios::LocalModes::ICANON))
+    }
+
     /// The PTY to poll while the loop holds it (see `reader_gate`).
     pub fn quiet_fd(&self) -> Option<BorrowedFd<'_>> {
         (self.gate.holder() == Holder::Loop).then(|| self.quiet.as_fd())

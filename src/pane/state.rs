@@ -16,6 +16,7 @@ use crate::pane::damage::{Change, Damage, DamageLog};
 use crate::pane::fast_forward::FastForward;
 use crate::pane::fidelity::Modes;
 use crate::pane::fidelity::colour_sets::ColourSets;
+use crate::pane::held_replies::HeldReplies;
 use crate::pane::history::History;
 use crate::pane::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::process::{Launcher, PaneProcess};
@@ -28,6 +29,7 @@ use crate::pane::terminal_queries::PaneEvents;
 use crate::pane::unfed::{FeedSink, Unfed};
 
 mod graphics_load;
+mod query_answers;
 
 /// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
 /// PTY) and shows the part that fits.
@@ -90,6 +92,8 @@ pub struct Pane {
     pub(super) sizes: SizeLog,
     /// Where the next reflow's replay can start (see `reflow::Checkpoint`).
     reflowed: Option<reflow::Checkpoint>,
+    /// Answers to queries waiting for the program's raw mode.
+    held_replies: HeldReplies,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
     pub bytes_received: u64,
     /// The command this pane was started with, for saving profiles.
@@ -209,6 +213,7 @@ impl Pane {
             primary_cut: false,
             sizes: SizeLog::new(rows, cols),
             reflowed: None,
+            held_replies: HeldReplies::default(),
             bytes_received: 0,
             spec,
         }
@@ -415,7 +420,7 @@ impl Pane {
         }
         if !events.replies.is_empty() {
             let replies = std::mem::take(&mut events.replies);
-            self.send(&replies);
+            self.answer_program(replies);
         }
     }
 
@@ -671,6 +676,7 @@ impl Pane {
     pub fn mark_exited(&mut self, info: ExitInfo) {
         // Its last update will not end now: show what it left.
         self.release_sync();
+        self.held_replies.clear();
         self.damage.note(Change::Exited);
         self.exit = Some(info);
     }

@@ -8,7 +8,8 @@
 //! 15;2~`, `ESC O P`), the kitty keyboard protocol (`CSI code;mods:event
 //! u`), SGR (and X10) mouse reports, bracketed paste (see [`paste`]) and
 //! focus. Answers to tilework's own questions (OSC colours, device
-//! attributes, DECRPM, the kitty flags, DCS answers such as XTGETTCAP)
+//! attributes, DECRPM, the kitty flags, DCS answers such as XTGETTCAP,
+//! kitty graphics answers)
 //! never become keys: they go to a side list ([`InputParser::take_replies`]).
 //!
 //! A sequence cut at the end of a read is held until its rest comes. A
@@ -78,7 +79,10 @@ enum State {
     Ss3,
     Osc,
     Dcs,
-    /// An ESC inside an OSC or DCS (`held`): `\` ends it.
+    /// `ESC _ G`: a kitty graphics answer (one that came after tilework
+    /// stopped waiting for it must not be typed into a pane).
+    Apc,
+    /// An ESC inside an OSC, DCS or APC (`held`): `\` ends it.
     StringEnd,
     /// `CSI M` and three raw bytes.
     X10Mouse,
@@ -172,7 +176,9 @@ impl InputParser {
         match self.state {
             State::Ground => {}
             State::Escape => emit(out, since, Event::Key(KeyEvent::from(KeyCode::Esc))),
-            State::Csi | State::Ss3 | State::Osc | State::Dcs => self.as_keys(since, out),
+            State::Csi | State::Ss3 | State::Osc | State::Dcs | State::Apc => {
+                self.as_keys(since, out);
+            }
             State::StringEnd => {
                 self.as_keys(since, out);
                 emit(out, since, Event::Key(KeyEvent::from(KeyCode::Esc)));
@@ -225,7 +231,7 @@ impl InputParser {
                 }
                 None => self.cut_short(byte, now, out),
             },
-            State::Osc | State::Dcs => self.string_byte(byte, now, out),
+            State::Osc | State::Dcs | State::Apc => self.string_byte(byte, now, out),
             State::StringEnd => {
                 if byte == b'\\' {
                     self.finish_string();
@@ -290,6 +296,7 @@ impl InputParser {
             b'O' => self.intro(State::Ss3, byte),
             b']' => self.intro(State::Osc, byte),
             b'P' => self.intro(State::Dcs, byte),
+            b'_' => self.intro(State::Apc, byte),
             0x1b => {
                 // Esc, and this ESC may begin a sequence of its own.
                 emit(out, self.since, Event::Key(KeyEvent::from(KeyCode::Esc)));
@@ -356,10 +363,15 @@ impl InputParser {
     fn string_byte(&mut self, byte: u8, now: Instant, out: &mut impl Extend<(Instant, Event)>) {
         let osc = self.state == State::Osc;
         let body = &self.held[2..];
+        let fits = match self.state {
+            State::Osc => reply::fits_osc(body, byte),
+            State::Apc => reply::fits_apc(body, byte),
+            _ => reply::fits_dcs(body, byte),
+        };
         match byte {
             0x07 if osc && !body.is_empty() => self.finish_string(),
             0x1b => self.state = State::StringEnd,
-            _ if (osc && reply::fits_osc(body, byte)) || (!osc && reply::fits_dcs(body, byte)) => {
+            _ if fits => {
                 if self.held.len() >= MAX_STRING {
                     self.skip(State::SkipString);
                 } else {
@@ -372,10 +384,10 @@ impl InputParser {
 
     fn finish_string(&mut self) {
         let body = &self.held[2..];
-        let reply = if self.held.get(1) == Some(&b']') {
-            reply::from_osc(body)
-        } else {
-            Some(reply::from_dcs(body))
+        let reply = match self.held.get(1) {
+            Some(b']') => reply::from_osc(body),
+            Some(b'_') => Some(reply::from_apc(body)),
+            _ => Some(reply::from_dcs(body)),
         };
         if let Some(reply) = reply {
             self.keep(reply);

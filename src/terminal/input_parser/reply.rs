@@ -24,6 +24,9 @@ pub enum Reply {
     /// A DCS answer (XTGETTCAP `1+r…`, DECRQSS `1$r…`, XTVERSION `>|…`):
     /// its text between `ESC P` and the string terminator.
     Dcs(String),
+    /// A kitty graphics answer: its text between `ESC _` and the string
+    /// terminator (`Gi=31;OK`).
+    Graphics(String),
 }
 
 /// An OSC answer's body (between `ESC ]` and its terminator).
@@ -69,6 +72,21 @@ pub fn fits_dcs(body: &[u8], byte: u8) -> bool {
     } else {
         (0x20..=0x7e).contains(&byte)
     }
+}
+
+/// Whether `byte` may come next in a kitty graphics answer whose body so
+/// far is `body`: `G`, then printable text.
+pub fn fits_apc(body: &[u8], byte: u8) -> bool {
+    if body.is_empty() {
+        byte == b'G'
+    } else {
+        (0x20..=0x7e).contains(&byte)
+    }
+}
+
+/// A kitty graphics answer's body.
+pub fn from_apc(body: &[u8]) -> Reply {
+    Reply::Graphics(String::from_utf8_lossy(body).into_owned())
 }
 
 /// A DCS answer's body.

@@ -367,6 +367,12 @@ fn a_sequence_broken_by_a_control_byte_is_typed_and_the_byte_follows() {
         [c('[', ALT), c('1', NONE), k(KeyCode::Enter, NONE)]
     );
     assert_eq!(parse(b"\x1b]1x"), [c(']', ALT), c('1', NONE), c('x', NONE)]);
+    // Alt-_ and keys that cannot begin a kitty graphics answer are typed.
+    assert_eq!(parse(b"\x1b_x"), [c('_', ALT), c('x', NONE)]);
+    assert_eq!(
+        parse(b"\x1b_G\r"),
+        [c('_', ALT), c('G', NONE), k(KeyCode::Enter, NONE)]
+    );
     // An OSC cut by an ESC that is no string terminator.
     assert_eq!(
         parse(b"\x1b]11;a\x1b[A"),
@@ -438,6 +444,12 @@ fn answers_to_tilework_s_questions_are_never_keys() {
         (
             b"\x1bP>|kitty(0.35)\x1b\\",
             Reply::Dcs(">|kitty(0.35)".into()),
+        ),
+        // A kitty graphics answer, late or not, is never typed into a pane.
+        (b"\x1b_Gi=31;OK\x1b\\", Reply::Graphics("Gi=31;OK".into())),
+        (
+            b"\x1b_Gi=1;ENOENT:no such file\x1b\\",
+            Reply::Graphics("Gi=1;ENOENT:no such file".into()),
         ),
     ];
     for (bytes, reply) in cases {
