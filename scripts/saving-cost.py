@@ -29,7 +29,7 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def threads_of(comm):
-    """{tid: (thread name, utime+stime ticks, bytes written)} of every
+    """{tid: (thread name, utime ticks, stime ticks, bytes written)} of every
     process named `comm`."""
     found = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -47,7 +47,7 @@ def threads_of(comm):
                     for line in f:
                         if line.startswith("wchar:"):
                             written = int(line.split()[1])
-                found[tid] = (name, int(fields[11]) + int(fields[12]), written)
+                found[tid] = (name, int(fields[11]), int(fields[12]), written)
         except OSError:
             continue
     return found
@@ -60,17 +60,27 @@ def one_flood(args, config):
          f"--tilework-arg=--config={config}", "--file", args.file, "--runs", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     saver = {}
+    # Every thread's user and system ticks as last seen, for --threads.
+    seen = {}
     while harness.poll() is None:
-        for tid, (name, ticks, written) in threads_of(comm).items():
+        for tid, (name, user, system, written) in threads_of(comm).items():
+            seen[tid] = (name, user, system)
             if name == "saver":
-                saver[tid] = (ticks, written)
+                saver[tid] = (user + system, written)
         time.sleep(0.02)
     lines = [l for l in harness.stdout.read().splitlines() if l.startswith("{")]
     if not lines:
         raise SystemExit("the harness printed no result")
     result = json.loads(lines[0])
+    by_name = {}
+    for name, user, system in seen.values():
+        u, s = by_name.get(name, (0, 0))
+        by_name[name] = (u + user, s + system)
     return {
+        "threads": by_name,
         "cpu": result["mux_cpu_s"],
+        "user": result["mux_user_s"],
+        "sys": result["mux_sys_s"],
         "seconds": result["seconds"],
         "saver_cpu": sum(t for t, _ in saver.values()) / TICK,
         "saver_mb": sum(w for _, w in saver.values()) / 1e6,
@@ -83,6 +93,8 @@ def main():
     parser.add_argument("--harness", default="target/release/examples/bench-harness")
     parser.add_argument("--file", default="target/bench/bigfile.txt")
     parser.add_argument("--pairs", type=int, default=10)
+    parser.add_argument("--threads", action="store_true",
+                        help="also print each thread's user and system seconds")
     args = parser.parse_args()
     args.tilework = os.path.abspath(args.tilework)
     runs = {"on": [], "off": []}
@@ -98,8 +110,14 @@ def main():
                 runs[mode].append(r)
                 print(f"{pair} saving {mode:<3} cpu {r['cpu']:.2f} s  flood {r['seconds']:.2f} s  "
                       f"saver {r['saver_cpu']:.2f} s, {r['saver_mb']:.1f} MB written  "
+                      f"user {r['user']:.2f} s sys {r['sys']:.2f} s  "
                       f"load {os.getloadavg()[0]:.1f}", flush=True)
-    med = {m: {k: statistics.median(r[k] for r in runs[m]) for k in runs[m][0]} for m in runs}
+                if args.threads:
+                    print("    " + ", ".join(
+                        f"{name} {u / TICK:.2f}+{s / TICK:.2f}"
+                        for name, (u, s) in sorted(r["threads"].items())), flush=True)
+    med = {m: {k: statistics.median(r[k] for r in runs[m]) for k in runs[m][0] if k != "threads"}
+           for m in runs}
     on, off = med["on"], med["off"]
     print(f"medians over {args.pairs} pairs: cpu on {on['cpu']:.2f} s, off {off['cpu']:.2f} s "
           f"({on['cpu'] / off['cpu'] - 1:+.0%}); flood on {on['seconds']:.2f} s, "
