@@ -472,9 +472,7 @@ impl Pane {
                 self.parser_failed("resizing this pane", &ParserPanicked { message });
             }
         }
-        if let ScrollView::Viewing(history) = &mut self.view {
-            history.set_size(rows, cols);
-        }
+        self.resize_history();
         if let Some(p) = &self.process {
             p.resize(rows, cols);
         }
