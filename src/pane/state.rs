@@ -734,6 +734,9 @@ impl Pane {
 
     /// The restored history in the ring goes on screen, then `marker`.
     pub(super) fn show_restored(&mut self, marker: &[u8]) {
+        // The saved sizes (if any) end here; what follows is printed now.
+        self.sizes
+            .record(self.ring.end(), self.rows, self.cols, self.ring.start());
         if !self.replay_ring() {
             self.ring = ByteRing::new(self.ring.budget());
         }
