@@ -280,7 +280,7 @@ impl Pane {
     /// than its grid cut to the new size. The view keeps the logical line
     /// at its top (or stays at the bottom). The old window is kept in the
     /// new one's `replaced` for copy mode to carry its cursor over
-    /// (`input::copy_window::follow_resize`).
+    /// (`input::copy_window::follow_resize`) until the loop's turn ends.
     pub(super) fn resize_history(&mut self) {
         let Some(old) = self.history() else {
             return;
@@ -299,8 +299,9 @@ impl Pane {
             let (row, _) = crate::pane::history::carry_cell(&mut old, &mut new, top, 0);
             new.show_top(row);
         }
-        old.replaced = None;
-        new.replaced = Some(old);
+        // Resized twice before copy mode followed: it carries its rows
+        // from the window it knows.
+        new.replaced = Some(old.replaced.take().unwrap_or(old));
         self.view = ScrollView::Viewing(new);
         self.damage.note(Change::ViewMoved);
     }
@@ -429,11 +430,16 @@ mod tests {
         }
         let top = top_line(&mut pane);
         assert!(top.starts_with("row3"), "{top}");
+        let first = pane.history().map(|h| h.generation);
         pane.resize(10, 60);
         let rows: Vec<String> = pane.screen().row_texts().collect();
         assert_eq!(rows[0], top[..60], "{rows:?}");
         assert_eq!(rows[1].trim_end(), &top[60..], "{rows:?}");
-        assert!(pane.history().is_some_and(|h| h.replaced.is_some()));
+        // Resized again before copy mode followed: it still finds the
+        // window it knows.
+        pane.resize(10, 80);
+        let replaced = pane.history().and_then(|h| h.replaced.as_ref());
+        assert_eq!(replaced.map(|h| h.generation), first);
         pane.forget_replaced_history();
         assert!(pane.history().is_some_and(|h| h.replaced.is_none()));
     }
