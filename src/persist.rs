@@ -12,12 +12,15 @@
 //! - [`tap`]: the loop's side, which hands blocks and debounced snapshots
 //!   over without waiting; [`saver`]: the thread that writes them.
 //! - [`restore`]: reading it all back into a new workspace.
+//! - [`size_file`]: the sizes each pane's history was printed at, so that
+//!   it is replayed at those sizes when it comes back.
 
 pub mod block_file;
 pub mod manifest;
 pub mod place;
 pub mod restore;
 pub mod saver;
+pub mod size_file;
 pub mod tap;
 
 pub use restore::{Restored, is_saved, load};

@@ -222,6 +222,60 @@ fn a_killed_workspace_comes_back_after_a_reboot_with_its_panes_and_history() {
     assert!(home.ls_row(&a, "keep").is_none());
 }
 
+/// How many rows of the terminal show `needle`.
+fn rows_with(screen: &vt100::Screen, needle: &str) -> usize {
+    let cols = screen.size().1.get();
+    screen.rows(0, cols).filter(|r| r.contains(needle)).count()
+}
+
+#[test]
+fn a_progress_bar_saved_at_one_width_comes_back_once_at_another() {
+    let home = Home::new("");
+    let env = home.env(None);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    // One pane 120 columns wide draws a `\r` progress bar for its width.
+    let mut a = Tilework::start_with(&["--session", "bar"], ROWS, 122, &env);
+    a.wait_for("a shell prompt", |s| s.contents().contains("$ "));
+    a.type_line(
+        "d=download; b=; i=0; while [ $i -le 20 ]; do \
+         printf \"\\r${d}ing [%-80s] %3d%% 1.2MB/s\\033[K\" \"$b\" $((i*5)); \
+         b=\"$b====\"; i=$((i+1)); done; echo; echo R''DY; \
+         seq -f 'fi''ller%02g' 1 29; echo E''ND",
+    );
+    a.wait_for("the bar and the lines after it", |s| {
+        rows_with(s, "filler29") == 1 && rows_with(s, "END") == 1
+    });
+    let saved = home.saved("bar");
+    common::wait_until("the output and its sizes to be saved", || {
+        let sizes = std::fs::read_dir(&saved).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "sizes"))
+        });
+        sizes
+            && saved_histories(&saved)
+                .first()
+                .is_some_and(|h| contains(h, "END"))
+    });
+    crash_and_reboot(&mut a);
+
+    // Back in a terminal 60 columns wide: the bar once in copy mode.
+    let env = home.env(Some(&a));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut b = Tilework::start_with(&["attach", "bar"], ROWS, 62, &env);
+    b.wait_for("the history back", |s| {
+        s.contents().contains("restored from") && rows_with(s, "END") == 1
+    });
+    b.send("\x02[");
+    b.send("g");
+    b.wait_for("the bar once at the top of the history", |s| {
+        rows_with(s, "downloading [") == 1
+            && rows_with(s, "100% 1.2MB/s") == 1
+            && rows_with(s, "RDY") == 1
+    });
+    b.send("q");
+}
+
 /// The flood's output, as the pane got it: line `n` (from 1) is
 /// `flood-NNNNNNN\r\n`, 15 bytes.
 fn flood_bytes(from: u64, len: usize) -> Vec<u8> {

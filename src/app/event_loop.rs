@@ -436,7 +436,11 @@ impl<B: FrameSink> App<B> {
         self.tell_silences(Instant::now());
         for client in &mut self.clients {
             client.focus.update(&self.ws);
+            client.router.follow_resized_history(&mut self.ws);
         }
+        self.ws
+            .panes_mut()
+            .for_each(|p| p.forget_replaced_history());
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
         }

@@ -39,6 +39,8 @@ pub struct CopyMode {
     pub search: Option<Search>,
     /// The last `f F t T`, for `;` and `,`.
     last_find: Option<Find>,
+    /// The replay of history the rows are rows of (`History::generation`).
+    pub generation: u64,
 }
 
 impl CopyMode {
@@ -58,6 +60,7 @@ impl CopyMode {
             selection: None,
             search: None,
             last_find: None,
+            generation: history.generation,
         }
     }
 

@@ -99,6 +99,22 @@ impl CopySession {
         }
     }
 
+    /// Carries copy mode over to its pane's history replayed at a new size
+    /// (see `copy_window::follow_resize`); a search runs again there.
+    pub fn follow_resize(&mut self, ws: &mut Workspace, searches: &SearchMailbox) {
+        let Some(copy) = self.copy.as_mut() else {
+            return;
+        };
+        let Some(pane) = ws.pane_mut(copy.pane) else {
+            return;
+        };
+        if let Some(source) = copy_window::follow_resize(pane, copy)
+            && let Some(search) = copy.search.as_mut()
+        {
+            search.search_again(copy.pane, source, searches.clone());
+        }
+    }
+
     /// Ends copy mode: its pane and the focused one show their live
     /// screens again; keys and a search waiting for the history are
     /// dropped.

@@ -8,9 +8,9 @@
 //! A selection reaching beyond the new window is cut at its edge.
 
 use crate::input::copy_mode::{CopyMode, GlobalMatch, Point};
-use crate::pane::history::{History, Located};
+use crate::pane::history::{History, Located, carry_cell};
 use crate::pane::history_window::WINDOW_ROWS;
-use crate::pane::{Pane, WindowTarget};
+use crate::pane::{Pane, RingCopy, WindowTarget};
 
 /// The most rows one motion moves inside one window; a longer one (a count,
 /// the wheel) goes in steps, the window following.
@@ -98,6 +98,7 @@ fn carry(old: &History, new: &History, row: usize) -> usize {
 }
 
 fn rebase(copy: &mut CopyMode, old: &History, new: &mut History) {
+    copy.generation = new.generation;
     let top = carry(old, new, old.top_row());
     copy.cursor.row = carry(old, new, copy.cursor.row);
     if let Some((anchor, _)) = &mut copy.selection {
@@ -108,4 +109,41 @@ fn rebase(copy: &mut CopyMode, old: &History, new: &mut History) {
     if let Some(search) = &mut copy.search {
         search.locate(new);
     }
+}
+
+/// The pane was resized while copy mode was open, and its window of
+/// history replayed at the new width (`Pane::resize_history`): the cursor,
+/// the selection's other end and the view go to the same cells of the
+/// text on the rows their lines wrap to now. A search is run again over
+/// the history at the new width (its matches were named by rows of the old
+/// one); the match the cursor is on stays the current one. Returns the
+/// copy of the pane's bytes to search when there is a search.
+pub fn follow_resize(pane: &mut Pane, copy: &mut CopyMode) -> Option<RingCopy> {
+    let generation = pane.history()?.generation;
+    if generation == copy.generation {
+        return None;
+    }
+    let new = pane.history_mut()?;
+    copy.generation = generation;
+    let Some(mut old) = new.replaced.take() else {
+        // Replaced some other way (nothing to carry from): kept in bounds.
+        let cursor = copy.cursor;
+        copy.move_to(new, cursor);
+        return None;
+    };
+    let (old_top, scrolled) = (old.top_row(), old.offset() > 0);
+    let mut carry = |row: usize, col: u16| {
+        let (row, col) = carry_cell(&mut old, new, row, col);
+        Point { row, col }
+    };
+    let top = carry(old_top, 0).row;
+    copy.cursor = carry(copy.cursor.row, copy.cursor.col);
+    if let Some((anchor, _)) = &mut copy.selection {
+        *anchor = carry(anchor.row, anchor.col);
+    }
+    if scrolled {
+        new.show_top(top);
+    }
+    new.reveal(copy.cursor.row);
+    copy.search.is_some().then(|| pane.ring_copy())
 }

@@ -209,6 +209,13 @@ impl InputRouter {
         mouse.handle(&mut cx, ev)
     }
 
+    /// A pane's history view may have been replayed at a new size (the
+    /// pane was resized): copy mode's cursor, selection and search follow
+    /// (see `copy_session::follow_resize`). Cheap when nothing changed.
+    pub fn follow_resized_history(&mut self, ws: &mut Workspace) {
+        self.ui.copy.follow_resize(ws, &self.searches);
+    }
+
     /// Called when a history replay lands, so copy mode can begin: the
     /// search and the keys that waited for it run now.
     pub fn history_arrived(&mut self, ws: &mut Workspace) -> Outcome {

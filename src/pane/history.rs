@@ -20,7 +20,10 @@
 //! live screen is reflowed, so a `\r` progress bar or a right prompt shows
 //! once in the history as on the screen.
 
+mod place;
 mod sized;
+
+pub use place::{LinePlace, carry_cell};
 
 use std::num::NonZeroU16;
 
@@ -163,7 +166,15 @@ pub struct History {
     next_boundary: u64,
     /// The last byte fed was a newline (or nothing was fed yet).
     at_line_start: bool,
+    /// Names this replay: copy mode's rows are rows of one replay.
+    pub generation: u64,
+    /// The window this one replaced when the pane was resized, until copy
+    /// mode has carried its rows over (see `place`).
+    pub replaced: Option<Box<History>>,
 }
+
+/// Replays made so far, to name each.
+static REPLAYS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 fn size(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n.max(2)).unwrap_or(NonZeroU16::MIN)
@@ -208,6 +219,8 @@ impl History {
             marks: vec![Mark { pos: start, row: 0 }],
             next_boundary: (start / ANCHOR_SPACING + 1) * ANCHOR_SPACING,
             at_line_start: true,
+            generation: REPLAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            replaced: None,
         }
     }
 
@@ -306,22 +319,6 @@ impl History {
         let grown = (self.len() + self.dropped()).saturating_sub(before);
         if offset + grown > 0 {
             self.parser.screen_mut().set_scrollback(offset + grown);
-        }
-    }
-
-    pub fn set_size(&mut self, rows: u16, cols: u16) {
-        let old = self.parser.screen().size();
-        let new = (size(rows), size(cols));
-        // A grid that vt100 left inconsistent (without panicking) could
-        // make the resize panic; then the history starts over at the new size.
-        match contain(|| self.parser.set_size(new.0, new.1)) {
-            // vt100 does nothing for the same size.
-            Ok(()) if new == old => {}
-            Ok(()) => self.rep.grid_resized(old.0.get(), new.0.get()),
-            Err(message) => {
-                self.parser = new_parser(rows, cols, self.history_rows);
-                self.parser_failed(&message);
-            }
         }
     }
 

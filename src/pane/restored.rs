@@ -7,6 +7,7 @@
 
 use crate::pane::Pane;
 use crate::pane::ring_block::SealedBlock;
+use crate::pane::size_log::SizeLog;
 
 impl Pane {
     /// Puts `blocks` (sealed by an earlier run, oldest first, each
@@ -26,5 +27,17 @@ impl Pane {
         }
         self.show_restored(marker);
         true
+    }
+
+    /// The sizes this pane's output was printed at (saved with its history).
+    pub fn size_log(&self) -> &SizeLog {
+        &self.sizes
+    }
+
+    /// The sizes a restored history was printed at, before it is put back
+    /// (`restore_history`, `restore_sealed_history`), so that it is
+    /// replayed at those sizes, without ghosts of redraws (issue 30).
+    pub fn adopt_size_log(&mut self, sizes: SizeLog) {
+        self.sizes = sizes;
     }
 }

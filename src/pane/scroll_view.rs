@@ -257,7 +257,11 @@ impl Pane {
         };
         let missed = self.ring.copy_range(history.fed_to, self.ring.end());
         history.feed(&missed);
-        history.set_size(self.rows, self.cols);
+        if history.size() != (self.rows, self.cols) {
+            // The pane was resized while it loaded: replayed at the size
+            // now, as a view open then is (see `resize_history`).
+            history = Box::new(History::replay(self.window_request(history.extent())));
+        }
         history.truncated = self.ring.start() > 0;
         let wanted = offset;
         history.set_offset(wanted);
@@ -267,6 +271,46 @@ impl Pane {
             // The user scrolled further than the window holds while it loaded.
             let mailbox = PaneMailbox::discarding();
             self.scroll(isize::try_from(more).unwrap_or(isize::MAX), &mailbox);
+        }
+    }
+
+    /// The pane was resized: the window shown is replayed at the new size
+    /// (its lines rewrapped, output printed at other sizes at those sizes,
+    /// see `history::sized`), as a view opened now would show it, rather
+    /// than its grid cut to the new size. The view keeps the logical line
+    /// at its top (or stays at the bottom). The old window is kept in the
+    /// new one's `replaced` for copy mode to carry its cursor over
+    /// (`input::copy_window::follow_resize`) until the loop's turn ends.
+    pub(super) fn resize_history(&mut self) {
+        let Some(old) = self.history() else {
+            return;
+        };
+        if old.size() == (self.rows, self.cols) {
+            return;
+        }
+        let mut new = Box::new(History::replay(self.window_request(old.extent())));
+        let ScrollView::Viewing(mut old) = std::mem::replace(&mut self.view, ScrollView::Live)
+        else {
+            return;
+        };
+        new.truncated = old.truncated;
+        if old.offset() > 0 {
+            let top = old.top_row();
+            let (row, _) = crate::pane::history::carry_cell(&mut old, &mut new, top, 0);
+            new.show_top(row);
+        }
+        // Resized twice before copy mode followed: it carries its rows
+        // from the window it knows.
+        new.replaced = Some(old.replaced.take().unwrap_or(old));
+        self.view = ScrollView::Viewing(new);
+        self.damage.note(Change::ViewMoved);
+    }
+
+    /// Lets go of the window a resize replaced, once copy mode had its
+    /// chance to carry its rows over.
+    pub fn forget_replaced_history(&mut self) {
+        if let ScrollView::Viewing(history) = &mut self.view {
+            history.replaced = None;
         }
     }
 
@@ -368,5 +412,35 @@ mod tests {
             h.top_row(),
             pane.ring.first_line_start()
         );
+    }
+
+    #[test]
+    fn a_view_open_across_a_resize_is_replayed_rewrapped_from_the_same_line() {
+        let mut pane = Pane::detached(PaneId(1), 10, 120, 8 << 20);
+        let zeros = "0".repeat(90);
+        let text: String = (100..400)
+            .map(|i| format!("row{i} {zeros} end{i}\r\n"))
+            .collect();
+        pane.feed(text.into_bytes());
+        let (tx, rx) = crossbeam_channel::unbounded();
+        pane.scroll(50, &tx.into());
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
+            _ => panic!("no history replay"),
+        }
+        let top = top_line(&mut pane);
+        assert!(top.starts_with("row3"), "{top}");
+        let first = pane.history().map(|h| h.generation);
+        pane.resize(10, 60);
+        let rows: Vec<String> = pane.screen().row_texts().collect();
+        assert_eq!(rows[0], top[..60], "{rows:?}");
+        assert_eq!(rows[1].trim_end(), &top[60..], "{rows:?}");
+        // Resized again before copy mode followed: it still finds the
+        // window it knows.
+        pane.resize(10, 80);
+        let replaced = pane.history().and_then(|h| h.replaced.as_ref());
+        assert_eq!(replaced.map(|h| h.generation), first);
+        pane.forget_replaced_history();
+        assert!(pane.history().is_some_and(|h| h.replaced.is_none()));
     }
 }

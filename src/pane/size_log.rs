@@ -93,6 +93,27 @@ impl SizeLog {
         }
     }
 
+    /// The sizes kept, oldest first (for saving the log with the history).
+    pub fn sizes(&self) -> impl Iterator<Item = SizeFrom> + '_ {
+        self.sizes.iter().copied()
+    }
+
+    /// A log of `sizes` (oldest first) read back: positions made relative
+    /// to `origin` (a size from before it counts from 0), the sizes from
+    /// `end` on dropped. `None` when none is left.
+    pub fn from_saved(sizes: &[SizeFrom], origin: u64, end: u64) -> Option<Self> {
+        let mut kept: Option<Self> = None;
+        for size in sizes.iter().filter(|s| s.from < end.saturating_add(origin)) {
+            let at = size.from.saturating_sub(origin);
+            match &mut kept {
+                None => kept = Some(Self::new(size.rows, size.cols)),
+                Some(log) if at == 0 => *log = Self::new(size.rows, size.cols),
+                Some(log) => log.record(at, size.rows, size.cols, 0),
+            }
+        }
+        kept
+    }
+
     /// The stretches of `[start, end)`, oldest first, each with the size it
     /// was printed at; the first begins at `start` (at the oldest size
     /// kept if that is newer), the last ends at `end` (empty when the size
@@ -122,11 +143,28 @@ impl SizeLog {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 mod tests {
     use super::*;
 
     fn sizes(stretches: &[Stretch]) -> Vec<(u64, u64, u16)> {
         stretches.iter().map(|s| (s.start, s.end, s.cols)).collect()
+    }
+
+    #[test]
+    fn a_saved_log_comes_back_relative_to_the_first_byte_restored() {
+        let mut log = SizeLog::new(24, 120);
+        log.record(1_000, 24, 60, 0);
+        log.record(5_000, 24, 100, 0);
+        log.record(9_000, 24, 80, 0);
+        let saved: Vec<SizeFrom> = log.sizes().collect();
+        // Restored from position 2,000 on, 6,000 bytes of it.
+        let back = SizeLog::from_saved(&saved, 2_000, 6_000).unwrap();
+        assert_eq!(
+            sizes(&back.stretches(0, 6_000)),
+            [(0, 3_000, 60), (3_000, 6_000, 100)]
+        );
+        assert!(SizeLog::from_saved(&[], 0, 10).is_none());
     }
 
     #[test]

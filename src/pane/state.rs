@@ -477,9 +477,7 @@ impl Pane {
                 self.parser_failed("resizing this pane", &ParserPanicked { message });
             }
         }
-        if let ScrollView::Viewing(history) = &mut self.view {
-            history.set_size(rows, cols);
-        }
+        self.resize_history();
         if let Some(p) = &self.process {
             p.resize(rows, cols);
         }
@@ -742,6 +740,9 @@ impl Pane {
 
     /// The restored history in the ring goes on screen, then `marker`.
     pub(super) fn show_restored(&mut self, marker: &[u8]) {
+        // The saved sizes (if any) end here; what follows is printed now.
+        self.sizes
+            .record(self.ring.end(), self.rows, self.cols, self.ring.start());
         if !self.replay_ring() {
             self.ring = ByteRing::new(self.ring.budget());
         }

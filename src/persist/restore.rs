@@ -12,9 +12,11 @@ use anyhow::{Context, Result};
 use crate::config::profile::{self, LayoutSpec, PaneSpec, Profile, StartMode};
 use crate::config::saving::Saving;
 use crate::pane::ring_block::SealedBlock;
+use crate::pane::size_log::SizeLog;
 use crate::persist::block_file;
 use crate::persist::manifest::{Manifest, SavedPane};
 use crate::persist::place;
+use crate::persist::size_file;
 use crate::persist::tap::panes_in_order;
 use crate::workspace::Workspace;
 
@@ -23,6 +25,9 @@ pub struct Restored {
     pub profile: Profile,
     /// Each pane's history in the profile's order (empty when not saved).
     pub histories: Vec<SavedOutput>,
+    /// The sizes each history was printed at, when saved (`size_file`;
+    /// none for a workspace saved before they were, or a history with gaps).
+    pub sizes: Vec<Option<SizeLog>>,
     /// When it was saved last, in seconds since the epoch.
     pub saved_at: i64,
     pub active_tab: usize,
@@ -50,11 +55,11 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
             pane.start = StartMode::Auto;
         }
     }
-    let histories: Vec<SavedOutput> = manifest
+    let (histories, sizes): (Vec<SavedOutput>, Vec<Option<SizeLog>>) = manifest
         .panes
         .iter()
-        .map(|pane| read_saved(&dir, pane))
-        .collect();
+        .map(|pane| read_saved_sized(&dir, pane))
+        .unzip();
     tracing::info!(
         panes = histories.len(),
         bytes = histories.iter().map(SavedOutput::len).sum::<usize>(),
@@ -64,6 +69,7 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
     Ok(Restored {
         profile,
         histories,
+        sizes,
         saved_at: manifest.saved_at,
         active_tab: manifest.active_tab,
         zoomed_tabs: manifest.zoomed_tabs,
@@ -152,8 +158,26 @@ pub fn read_history(dir: &Path, pane: &SavedPane) -> Vec<u8> {
 
 /// As [`read_history`], the blocks left compressed when none is missing.
 pub fn read_saved(dir: &Path, pane: &SavedPane) -> SavedOutput {
+    read_saved_from(dir, pane).0
+}
+
+/// [`read_saved`] with the sizes it was printed at, when they were saved
+/// and the history has no gap.
+fn read_saved_sized(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<SizeLog>) {
+    let (saved, first_block) = read_saved_from(dir, pane);
+    let sizes = first_block
+        .zip(pane.files.as_deref())
+        .and_then(|(first, prefix)| {
+            size_file::read(dir, prefix)?.restored(first, saved.len() as u64)
+        });
+    (saved, sizes)
+}
+
+/// [`read_saved`], and the index of the block its first byte was in when
+/// there is no gap.
+fn read_saved_from(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<u64>) {
     let Some(prefix) = &pane.files else {
-        return SavedOutput::Plain(Vec::new());
+        return (SavedOutput::Plain(Vec::new()), None);
     };
     let mut segments: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .map(|entries| {
@@ -197,7 +221,11 @@ pub fn read_saved(dir: &Path, pane: &SavedPane) -> SavedOutput {
     let newest = blocks.keys().next_back().copied();
     let budget_blocks = pane.budget.div_ceil(block_len.max(1) as u64).max(1);
     let Some(newest) = newest else {
-        return SavedOutput::Plain(tail.map(|t| t.plain).unwrap_or_default());
+        let first = tail.as_ref().map(|t| t.index);
+        return (
+            SavedOutput::Plain(tail.map(|t| t.plain).unwrap_or_default()),
+            first,
+        );
     };
     let oldest = newest.saturating_sub(budget_blocks - 1);
     let first = blocks.range(oldest..).next().map_or(newest, |(k, _)| *k);
@@ -214,13 +242,14 @@ pub fn read_saved(dir: &Path, pane: &SavedPane) -> SavedOutput {
             .as_ref()
             .is_none_or(|t| t.index == newest + 1 && t.plain.len() < block_len);
     if whole {
-        return SavedOutput::Sealed {
+        let sealed = SavedOutput::Sealed {
             block_len,
             blocks: (first..=newest)
                 .filter_map(|k| blocks.remove(&k).map(|b| b.block))
                 .collect(),
             tail: tail.map(|t| t.plain).unwrap_or_default(),
         };
+        return (sealed, Some(first));
     }
     let mut out = Vec::new();
     let mut scratch = Vec::new();
@@ -241,7 +270,7 @@ pub fn read_saved(dir: &Path, pane: &SavedPane) -> SavedOutput {
         }
         out.extend_from_slice(&tail.plain);
     }
-    SavedOutput::Plain(out)
+    (SavedOutput::Plain(out), None)
 }
 
 /// The line between the saved history and the new output.
@@ -263,10 +292,18 @@ impl Restored {
         let started = std::time::Instant::now();
         ws.open_profile(&self.profile);
         let marker = marker(self.saved_at);
-        for (id, history) in panes_in_order(ws).into_iter().zip(&self.histories) {
+        let sizes = self.sizes.iter().cloned().chain(std::iter::repeat(None));
+        for ((id, history), sizes) in panes_in_order(ws)
+            .into_iter()
+            .zip(&self.histories)
+            .zip(sizes)
+        {
             let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
+            if let Some(sizes) = sizes {
+                pane.adopt_size_log(sizes);
+            }
             let taken = match history {
                 SavedOutput::Sealed {
                     block_len,
@@ -337,5 +374,28 @@ mod tests {
         };
         let expected = [&b"aaaaaaaabbbbbbbb"[..], LOST, b"dddddddd", b"end"].concat();
         assert_eq!(bytes, expected);
+    }
+
+    #[test]
+    fn saved_sizes_come_back_from_the_first_block_read_and_none_without_a_file() {
+        use crate::pane::size_log::SizeLog;
+        use crate::persist::size_file::{self, SavedSizes};
+        // Saved before sizes were: replayed at one size, as then.
+        let (dir, pane, _) = saved(&[2, 3, 4]);
+        assert!(read_saved_sized(dir.path(), &pane).1.is_none());
+        // Printed at 120 columns, then at 60 from position 28 (block 3's
+        // fifth byte); restored from block 2 (position 16) on.
+        let mut log = SizeLog::new(24, 120);
+        log.record(28, 24, 60, 0);
+        size_file::write(dir.path(), "r-p1", &SavedSizes::of(&log, 8)).unwrap();
+        let (_, sizes) = read_saved_sized(dir.path(), &pane);
+        let stretches = sizes.unwrap().stretches(0, 27);
+        let cols: Vec<(u64, u64, u16)> =
+            stretches.iter().map(|s| (s.start, s.end, s.cols)).collect();
+        assert_eq!(cols, [(0, 12, 120), (12, 27, 60)]);
+        // A history with a gap: where its bytes were printed is not known.
+        let (dir, pane, _) = saved(&[0, 1, 3]);
+        size_file::write(dir.path(), "r-p1", &SavedSizes::of(&log, 8)).unwrap();
+        assert!(read_saved_sized(dir.path(), &pane).1.is_none());
     }
 }

@@ -27,6 +27,7 @@ use crate::pane::ring_block::SealedBlock;
 use crate::persist::block_file;
 use crate::persist::manifest::{Manifest, SavedPane, VERSION};
 use crate::persist::place;
+use crate::persist::size_file::{self, SavedSizes};
 
 /// Blocks per segment file: 2 MiB of output with 64 KiB blocks.
 pub const SEGMENT_BLOCKS: usize = 32;
@@ -66,6 +67,8 @@ pub struct Snapshot {
     /// Tails that changed: the pane, the index of the block they start,
     /// their bytes.
     pub tails: Vec<(PaneId, u64, Vec<u8>)>,
+    /// Size logs that changed (see `size_file`).
+    pub sizes: Vec<(PaneId, SavedSizes)>,
 }
 
 /// A pane's history ring as the files follow it.
@@ -291,6 +294,11 @@ impl Saver {
                 block_file::encode(*index, bytes.len(), false, bytes, &mut self.scratch);
                 let path = self.dir.join(format!("{}.tail", files.prefix));
                 place::write_atomically(&path, &self.scratch)?;
+            }
+        }
+        for (id, sizes) in &snapshot.sizes {
+            if let Some(files) = self.panes.get(id) {
+                size_file::write(&self.dir, &files.prefix, sizes)?;
             }
         }
         for files in self.panes.values_mut() {
@@ -523,6 +531,7 @@ mod tests {
             active_tab: 0,
             zoomed_tabs: Vec::new(),
             tails: Vec::new(),
+            sizes: Vec::new(),
         };
         saver.snapshot(snapshot(vec![pane])).unwrap();
         assert!(segments(dir.path()) > 0);

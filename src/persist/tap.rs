@@ -17,6 +17,7 @@ use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
+use crate::persist::size_file::SavedSizes;
 use crate::workspace::Workspace;
 
 /// The layout and the tails are saved once the workspace has not changed
@@ -41,6 +42,8 @@ pub struct Tap {
     handed: HashMap<PaneId, u64>,
     /// Each pane's ring end when its tail was last handed.
     tails: HashMap<PaneId, u64>,
+    /// Each pane's size log as last handed (see `size_file`).
+    sizes: HashMap<PaneId, SavedSizes>,
     /// The layout last handed, with the active tab and zoomed ones.
     layout: (String, usize, Vec<usize>),
     /// What the workspace looked like at the last turn: frames drawn and
@@ -80,6 +83,7 @@ impl Tap {
             keep_on_quit: saving.keep_on_quit,
             handed: HashMap::new(),
             tails: HashMap::new(),
+            sizes: HashMap::new(),
             layout: Default::default(),
             seen: (u64::MAX, 0, 0),
             changed: None,
@@ -170,6 +174,7 @@ impl Tap {
         let order = panes_in_order(ws);
         let mut panes = Vec::with_capacity(order.len());
         let mut tails = Vec::new();
+        let mut sizes = Vec::new();
         for id in order {
             let Some(pane) = ws.pane(id) else { continue };
             panes.push(shape(pane));
@@ -177,6 +182,10 @@ impl Tap {
             let last = self.tails.get(&id).copied();
             if self.history && (every_tail || last != Some(ring.end())) {
                 tails.push((id, ring.sealed_end(), ring.tail().to_vec()));
+            }
+            let log = SavedSizes::of(pane.size_log(), ring.block_bytes());
+            if self.history && (every_tail || self.sizes.get(&id) != Some(&log)) {
+                sizes.push((id, log));
             }
         }
         let zoomed_tabs = (ws.tabs().iter().enumerate())
@@ -192,6 +201,7 @@ impl Tap {
             active_tab: ws.active_index(),
             zoomed_tabs,
             tails,
+            sizes,
         }
     }
 
@@ -204,15 +214,19 @@ impl Tap {
             snapshot.active_tab,
             snapshot.zoomed_tabs.clone(),
         );
-        if !every_tail && snapshot.tails.is_empty() && layout == self.layout {
+        let nothing_new = snapshot.tails.is_empty() && snapshot.sizes.is_empty();
+        if !every_tail && nothing_new && layout == self.layout {
             return true;
         }
         let ends: Vec<(PaneId, u64)> = (snapshot.tails.iter())
             .filter_map(|(id, _, _)| Some((*id, ws.pane(*id)?.history_ring().end())))
             .collect();
+        let logs = snapshot.sizes.clone();
         if self.tx.try_send(Message::Snapshot(snapshot)).is_err() {
             return false;
         }
+        self.sizes.extend(logs);
+        self.sizes.retain(|id, _| ws.pane(*id).is_some());
         self.layout = layout;
         self.tails.extend(ends);
         self.tails.retain(|id, _| ws.pane(*id).is_some());

@@ -68,6 +68,19 @@ impl Search {
         self.start();
     }
 
+    /// The history is searched again, in `source` (the pane's bytes at
+    /// its new size: the matches found were named by rows at the old one).
+    /// The matches stay, not drawn, until the result arrives.
+    pub fn search_again(&mut self, pane: PaneId, source: RingCopy, events: SearchMailbox) {
+        self.worker = SearchWorker::start(pane, source, events)
+            .map_err(|err| format!("cannot search: starting a thread failed: {err}"));
+        self.matches.clear();
+        self.located.clear();
+        if !self.pattern.is_empty() {
+            self.start();
+        }
+    }
+
     pub fn toggle_case(&mut self) {
         self.case_insensitive = !self.case_insensitive;
         self.start();
