@@ -72,6 +72,11 @@ fn the_command_prompt_completes_runs_and_says_what_went_wrong() {
     });
     tw.send("\r");
     tw.wait_for("a second pane", |s| status_line(s).contains("pane 2/2"));
+    // Its shell's prompt: keys sent before it are echoed by the terminal
+    // ahead of the prompt, and the output then follows the prompt.
+    tw.wait_for("the second pane's prompt", |s| {
+        s.contents().lines().any(|l| l.contains("┃$ "))
+    });
 
     tw.send("\x02:");
     tw.send("split-sideways\r");

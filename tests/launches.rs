@@ -21,6 +21,8 @@ const ROWS: u16 = 12;
 const COLS: u16 = 60;
 
 /// The workspaces `tilework ls` lists in `runtime`: (name, pid, state).
+/// Not the saved workspaces of the user running the tests (listed with
+/// `-` for a pid): `ls` looks for them in a state directory of its own.
 fn listed(runtime: &Path) -> Vec<(String, u32, String)> {
     let out = Command::new(common::binary())
         .arg("ls")

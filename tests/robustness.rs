@@ -365,6 +365,34 @@ fn random_bytes_through_a_real_pane_leave_it_working_and_memory_bounded() {
     });
 }
 
+/// Invalid UTF-8 and a program's own U+FFFD take one cell each on the
+/// test's terminal, as on a real one, and what follows them is where the
+/// pane shows it (issue 30: the terminal here, vt100, used to drop U+FFFD,
+/// so the cells drawn after one in the same run landed a column to the
+/// left; whichever of those no later frame changed stayed wrong, and the
+/// garbage test above saw its marker drawn as `garbage-done/42` among
+/// stray cells, depending on which frames were drawn).
+#[test]
+fn replacement_characters_take_one_cell_on_the_test_terminal() {
+    let (sleep, sleep_pattern) = common::unique_sleep();
+    let _cleanup = common::Cleanup(vec![sleep_pattern.clone()]);
+    let script = format!("printf 'a\\377b\\357\\277\\275c-%s\\n' $((6*7)); exec {sleep}");
+    let mut tw = Tilework::start(&["-c", &script], ROWS, COLS);
+    tw.wait_for_text("c-42");
+    assert_eq!(
+        (
+            tw.row_text(1, 1, 2),
+            tw.row_text(1, 3, 4),
+            tw.row_text(1, 5, 9)
+        ),
+        ("a".into(), "b".into(), "c-42".into()),
+        "{}",
+        tw.screen_text()
+    );
+    tw.send("\x02Q");
+    assert_eq!(tw.wait_exit().exit_code(), 0);
+}
+
 #[test]
 fn an_endless_osc_does_not_grow_memory_without_bound() {
     // 150 MB of OSC payload with no terminator until the end. A terminal

@@ -570,6 +570,67 @@ fn a_terminal_that_stops_reading_holds_up_nothing() {
     b.wait_exit();
 }
 
+/// A terminal that stopped reading in the middle of a frame, while panes
+/// flood output, gets the rest as soon as it reads again, and new frames
+/// after it, though the flood may keep the loop from sleeping in poll(2)
+/// (issue 30: under load a cut frame waited 4-15 s for its rest, and once
+/// a `C-b Q` question cut off this way was never shown and the workspace
+/// waited for its answer). The loop still sleeps now and then here, so
+/// this passes without the fix too; `app::loop_tests` forces the turn that
+/// does not sleep.
+#[test]
+fn a_terminal_that_reads_again_during_a_flood_is_drawn_again() {
+    let marker = format!("tw{}flood", std::process::id());
+    let _cleanup = common::Cleanup(vec![format!("^yes {marker}")]);
+    let dir = common::TempDir::new("reads-again");
+    // Four flooding panes keep the loop busy.
+    let profile = dir.path().join("flood.toml");
+    let panes: Vec<String> = (0..4)
+        .map(|i| format!("{{ command = \"exec yes {marker}{i}\" }}"))
+        .collect();
+    std::fs::write(
+        &profile,
+        format!(
+            "[[tab]]\nname = \"flood\"\n[tab.layout]\nsplit = \"right\"\npanes = [{}]\n",
+            panes.join(", ")
+        ),
+    )
+    .unwrap();
+    let mut a = Tilework::start(
+        &[
+            "--session",
+            "flood",
+            "--profile",
+            &profile.to_string_lossy(),
+        ],
+        ROWS,
+        COLS,
+    );
+    a.wait_for_text(&format!("{marker}3"));
+    a.stop_reading(true);
+    let runtime = a.runtime_dir();
+    common::wait_until("ls to say the terminal stopped reading", || {
+        let (out, _, code) = run_cli(&runtime, &["ls"]);
+        code == 0
+            && out
+                .lines()
+                .any(|l| l.starts_with("flood ") && l.contains("stalled"))
+    });
+    // It reads again; nothing is typed (a key would pause the flood for
+    // its echo, and the loop would sleep): the flood goes on, and so do
+    // the frames, the cut one first.
+    a.record_frames();
+    a.stop_reading(false);
+    common::wait_until("a whole frame after the cut one", || {
+        a.recorded_frames().len() >= 2
+    });
+    a.send("\x02?");
+    a.wait_for_text("tilework keys");
+    let (out, _, code) = run_cli(&runtime, &["kill", "flood"]);
+    assert_eq!(code, 0, "kill: {out}");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+}
+
 /// A peer that sends its request a byte at a time, far more often than
 /// the request deadline and never finishing; it stops when the workspace
 /// lets it go. Whether it was let go.

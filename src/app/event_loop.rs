@@ -472,6 +472,9 @@ impl<B: FrameSink> App<B> {
         for pane in self.ws.panes_mut() {
             pane.release_held_replies(now);
         }
+        // Output that never lets the loop sleep would keep poll(2) from
+        // saying a terminal takes the rest of a frame again.
+        self.send_unsent_frames();
         if self.clock.due(now) {
             self.draw_clients(now)?;
         }

@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::input::router::InputRouter;
 use crate::pane::spawn::ChildEnv;
 use crate::render::frame;
+use crate::terminal::frame_sink::FrameSink;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -32,47 +33,53 @@ struct Harness {
     _alone: MutexGuard<'static, ()>,
 }
 
+/// The loop of a workspace of `cols` x `rows` with one `/bin/sh` pane
+/// (prompt `$ `), drawing on `backend`, and where its keys come from.
+fn app_on<B: FrameSink>(backend: B, cols: u16, rows: u16) -> (App<B>, Sender<(Instant, Event)>) {
+    let size = Rect::new(0, 0, cols, rows);
+    let terminal = Terminal::with_options(
+        backend,
+        TerminalOptions {
+            viewport: Viewport::Fixed(size),
+        },
+    )
+    .expect("a terminal");
+    let config = Config::default();
+    let settings = WorkspaceSettings {
+        env: ChildEnv::new(Some("/bin/sh"), &config.term),
+        scrollback_bytes: config.scrollback_bytes,
+        keep_exited_panes: false,
+    };
+    let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
+    let (pane_area, _) = frame::split_screen(size);
+    let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
+    ws.look_up_names_with(crate::workspace::name_lookup::NameLookup::new(
+        super::loop_event::names_mailbox(&events_tx),
+    ));
+    let (mut spec, label) = settings.env.argv(&["/bin/sh".to_string()], None);
+    spec.env.push(("PS1".into(), "$ ".into()));
+    spec.env.push(("ENV".into(), String::new()));
+    ws.open_row(vec![PaneLaunch::new(spec, label)]);
+    let router = InputRouter::new(config.keymap.clone(), false, search_mailbox(&events_tx, 0));
+    let (keys, input_rx) = bounded(256);
+    let loop_settings = LoopSettings {
+        frame_interval: Duration::from_secs(1) / config.fps,
+        exit_after: None,
+        clipboard_from_programs: false,
+        writer_name: "test",
+        copy_command: None,
+        configured_colours: [None; 3],
+    };
+    let input = crate::client::input_source::InputSource::channel(input_rx);
+    let client = Client::new(terminal, input, router, Default::default());
+    (App::new(ws, client, events_rx, &loop_settings), keys)
+}
+
 impl Harness {
     /// A workspace of `cols` x `rows` with one `/bin/sh` pane (prompt `$ `).
     fn start(cols: u16, rows: u16) -> Self {
         let alone = ONE_WORKSPACE.lock().unwrap_or_else(PoisonError::into_inner);
-        let size = Rect::new(0, 0, cols, rows);
-        let terminal = Terminal::with_options(
-            TestBackend::new(cols, rows),
-            TerminalOptions {
-                viewport: Viewport::Fixed(size),
-            },
-        )
-        .expect("a TestBackend terminal");
-        let config = Config::default();
-        let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), &config.term),
-            scrollback_bytes: config.scrollback_bytes,
-            keep_exited_panes: false,
-        };
-        let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
-        let (pane_area, _) = frame::split_screen(size);
-        let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
-        ws.look_up_names_with(crate::workspace::name_lookup::NameLookup::new(
-            super::loop_event::names_mailbox(&events_tx),
-        ));
-        let (mut spec, label) = settings.env.argv(&["/bin/sh".to_string()], None);
-        spec.env.push(("PS1".into(), "$ ".into()));
-        spec.env.push(("ENV".into(), String::new()));
-        ws.open_row(vec![PaneLaunch::new(spec, label)]);
-        let router = InputRouter::new(config.keymap.clone(), false, search_mailbox(&events_tx, 0));
-        let (keys, input_rx) = bounded(256);
-        let loop_settings = LoopSettings {
-            frame_interval: Duration::from_secs(1) / config.fps,
-            exit_after: None,
-            clipboard_from_programs: false,
-            writer_name: "test",
-            copy_command: None,
-            configured_colours: [None; 3],
-        };
-        let input = crate::client::input_source::InputSource::channel(input_rx);
-        let client = Client::new(terminal, input, router, Default::default());
-        let app = App::new(ws, client, events_rx, &loop_settings);
+        let (app, keys) = app_on(TestBackend::new(cols, rows), cols, rows);
         Self {
             app,
             keys,
@@ -269,4 +276,51 @@ fn a_split_by_the_prefix_draws_two_panes_and_quit_ends_the_loop() {
     });
     h.prefix('Q');
     assert_eq!(h.run_to_exit(), 0);
+}
+
+/// A frame the terminal took only part of goes on as soon as the terminal
+/// takes more, on a turn that does not sleep because output is left to
+/// parse (issue 30: during a flood poll(2), the only place that used to
+/// send the rest, was not reached for 4-15 s under load, and once a
+/// `C-b Q` question cut off this way was never shown).
+#[test]
+fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
+    use std::io::{Read, Write};
+    use std::os::fd::{AsFd, OwnedFd};
+
+    use ratatui::backend::CrosstermBackend;
+
+    use crate::terminal::output::FrameWriter;
+
+    let _alone = ONE_WORKSPACE.lock().unwrap_or_else(PoisonError::into_inner);
+    let (mut reader, writer) = std::io::pipe().expect("a pipe");
+    let mut writer = std::fs::File::from(OwnedFd::from(writer));
+    for end in [writer.as_fd(), reader.as_fd()] {
+        rustix::fs::fcntl_setfl(end, rustix::fs::OFlags::NONBLOCK).expect("non-blocking");
+    }
+    // The terminal stopped reading: its pipe is full.
+    while writer.write(&[b'.'; 4096]).is_ok() {}
+    let queue = FrameWriter::queued(writer.try_clone().expect("the pipe's writing end"));
+    let (mut app, _keys) = app_on(CrosstermBackend::new(queue), 60, 12);
+    let limit = Instant::now() + LIMIT;
+    while app.clients[0].unsent_fd().is_none() {
+        assert!(Instant::now() < limit, "no frame was cut");
+        app.turn(Some(Instant::now() + Duration::from_millis(50)))
+            .expect("a turn of the loop");
+    }
+    // Far more output than a turn parses: no turn sleeps for a while.
+    let pane = app.ws.focused_id().expect("a pane");
+    app.ws
+        .pane_mut(pane)
+        .expect("the pane")
+        .take_in(b"\x1b[1;1Hx".repeat(2_000_000));
+    // The terminal reads again.
+    let mut buf = vec![0; 1 << 16];
+    while reader.read(&mut buf).is_ok_and(|n| n > 0) {}
+    app.turn(Some(Instant::now())).expect("a turn of the loop");
+    let output_left = app.ws.pane(pane).is_some_and(|p| p.unfed() > 0);
+    let frame_sent = app.clients[0].unsent_fd().is_none();
+    app.ws.kill_all();
+    assert!(output_left, "the turn parsed all the output");
+    assert!(frame_sent, "the rest of the frame still waits");
 }

@@ -61,9 +61,18 @@ pub fn claim_named(dir: &Path, name: &str) -> Result<Claim> {
 
 /// Takes the first free name of [`candidates`]`(profile)`.
 pub fn claim_free(dir: &Path, profile: Option<&str>) -> Result<Claim> {
-    let _lock = lock(dir)?;
     // A saved workspace's name is taken too: it comes back under it.
-    for name in candidates(profile).filter(|name| !crate::persist::is_saved(name)) {
+    claim_free_but(dir, profile, crate::persist::is_saved)
+}
+
+/// [`claim_free`], skipping the names `taken` says are.
+fn claim_free_but(
+    dir: &Path,
+    profile: Option<&str>,
+    taken: impl Fn(&str) -> bool,
+) -> Result<Claim> {
+    let _lock = lock(dir)?;
+    for name in candidates(profile).filter(|name| !taken(name)) {
         if let Some(claim) = try_claim(dir, &name)? {
             return Ok(claim);
         }
@@ -264,15 +273,17 @@ mod tests {
 
     #[test]
     fn a_live_name_is_skipped_and_a_dead_one_reused() {
+        // Not the names of the saved workspaces of the user running the
+        // tests (they are skipped too).
         let dir = private_dir();
-        let live = claim_free(dir.path(), None).unwrap();
+        let live = claim_free_but(dir.path(), None, |_| false).unwrap();
         assert_eq!(live.name, "0");
         // A crash: the socket file stays, nothing listens.
-        let crashed = claim_free(dir.path(), None).unwrap();
+        let crashed = claim_free_but(dir.path(), None, |_| false).unwrap();
         assert_eq!(crashed.name, "1");
         drop(crashed.listener);
         assert_eq!(probe(&crashed.path).unwrap(), Probe::Dead);
-        let next = claim_free(dir.path(), None).unwrap();
+        let next = claim_free_but(dir.path(), None, |_| false).unwrap();
         assert_eq!(next.name, "1", "the dead socket's name is free again");
         assert_eq!(probe(&next.path).unwrap(), Probe::Live);
         assert_eq!(probe(&live.path).unwrap(), Probe::Live);

@@ -33,9 +33,18 @@ struct Shared {
     /// Set by [`Tilework::record_frames`]: the screen as each of
     /// tilework's frames left it.
     frames: Option<Vec<String>>,
+    /// How much of [`FFFD`] the output read so far ends with.
+    fffd_seen: usize,
     /// How much of [`FRAME_END`] the output read so far ends with.
     frame_end_seen: usize,
 }
+
+/// U+FFFD in UTF-8. Real terminals draw it in one cell; vt100 drops it
+/// (the cursor stays), so the cells tilework writes after it in the same
+/// run would land a column to the left, and stay there while later frames
+/// change nothing in them. The harness's terminal draws U+FFFC (one byte
+/// apart, one cell wide) in its place.
+const FFFD: &[u8] = "\u{FFFD}".as_bytes();
 
 /// How tilework ends each frame it writes (it wraps each in a synchronized
 /// update).
@@ -45,6 +54,8 @@ impl Shared {
     /// Takes what tilework wrote: into the parser, and when frames are
     /// recorded, the screen after each frame's end.
     fn process(&mut self, bytes: &[u8]) {
+        let shown = self.as_real_terminals_draw(bytes);
+        let bytes = &shown[..];
         if self.frames.is_none() {
             self.parser.process(bytes);
             return;
@@ -66,6 +77,26 @@ impl Shared {
             }
         }
         self.parser.process(&bytes[from..]);
+    }
+
+    /// `bytes` with each U+FFFD made U+FFFC (see [`FFFD`]), also one that
+    /// reads cut: only its last byte differs, and vt100 holds the others
+    /// until it comes.
+    fn as_real_terminals_draw<'b>(&mut self, bytes: &'b [u8]) -> std::borrow::Cow<'b, [u8]> {
+        let mut out = std::borrow::Cow::Borrowed(bytes);
+        for (i, &b) in bytes.iter().enumerate() {
+            self.fffd_seen = if b == FFFD[self.fffd_seen] {
+                self.fffd_seen + 1
+            } else {
+                // Its first byte (0xEF) is nowhere else in it.
+                usize::from(b == FFFD[0])
+            };
+            if self.fffd_seen == FFFD.len() {
+                self.fffd_seen = 0;
+                out.to_mut()[i] = 0xBC;
+            }
+        }
+        out
     }
 }
 
@@ -289,6 +320,7 @@ impl Tilework {
                 late_answers: 0,
                 not_reading: false,
                 frames: None,
+                fffd_seen: 0,
                 frame_end_seen: 0,
             }),
             Condvar::new(),

@@ -49,6 +49,20 @@ impl<B: FrameSink> App<B> {
         }
     }
 
+    /// Sends each terminal that stopped reading in the middle of a frame
+    /// what it takes of the rest now, without waiting to be told it is
+    /// writable: a flood keeps the loop from sleeping in poll(2) for as
+    /// long as it lasts, and the frame (a `C-b Q` question among them)
+    /// would stay cut off all that time (issue 30).
+    pub(super) fn send_unsent_frames(&mut self) {
+        // From the last: one that fails is let go, which moves those after.
+        for at in (0..self.clients.len()).rev() {
+            if self.clients[at].unsent_fd().is_some() {
+                self.terminal_writable(at);
+            }
+        }
+    }
+
     /// Takes the session's commands out of `commands` (detach, listing
     /// and switching workspaces) and carries them out for client `from`
     /// (the one whose key or script asked).
