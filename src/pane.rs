@@ -42,6 +42,7 @@ pub mod escape_scanner;
 pub mod event;
 pub mod fast_forward;
 pub mod fidelity;
+pub mod held_replies;
 pub mod history;
 pub mod history_text;
 pub mod history_window;

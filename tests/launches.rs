@@ -27,7 +27,6 @@ fn listed(runtime: &Path) -> Vec<(String, u32, String)> {
     let out = Command::new(common::binary())
         .arg("ls")
         .env("XDG_RUNTIME_DIR", runtime)
-        // Never the user's own saved workspaces (their pid is `-`).
         .env("XDG_STATE_HOME", runtime.join("state"))
         .output()
         .unwrap();
