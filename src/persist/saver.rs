@@ -474,6 +474,7 @@ mod tests {
             active_tab: 0,
             zoomed_tabs: Vec::new(),
             tails: Vec::new(),
+            sizes: Vec::new(),
         }))
         .unwrap();
         let (done_tx, done) = crossbeam_channel::bounded(1);
