@@ -120,9 +120,16 @@ fn a_picture_comes_back_when_a_full_screen_program_leaves() {
     // 1-based: the picture's top row is the one above the mark's.
     let at = (mark_row, col + 1);
     wait_for_sixel_at(&tw, 0, at);
-    // A program on the alternate screen: the picture leaves with the
-    // shell's screen (frames meanwhile find no picture there)...
-    tw.type_line("printf '\\033[?1049hFULL%s' SCREEN; read x; printf '\\033[?1049l'");
+    // A program on the alternate screen, its text over all the picture's
+    // cells (so the terminal must be sent it again, whenever the frames
+    // came): the picture leaves with the shell's screen (frames meanwhile
+    // find no picture there)...
+    // The pane's rows are the screen's less the border above them.
+    let (first, last) = (at.0 - 1, at.0);
+    tw.type_line(&format!(
+        "printf '\\033[?1049h\\033[{first}HFULL%s\\033[{last}HFULL%s' SCREEN SCREEN; \
+         read x; printf '\\033[?1049l'"
+    ));
     tw.wait_for_text("FULLSCREEN");
     let from = tw.raw_tail().len();
     // ...and comes back with it when the program leaves, drawn again
