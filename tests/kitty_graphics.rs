@@ -12,7 +12,7 @@ mod common;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use common::{TerminalReplies, Tilework, require_program};
+use common::{TerminalReplies, Tilework, graphics, require_program};
 
 const ROWS: u16 = 24;
 const COLS: u16 = 80;
@@ -22,11 +22,7 @@ fn kitty_terminal() -> Tilework {
         kitty_graphics: true,
         ..TerminalReplies::default()
     };
-    let env = [("PATH", std::env::var("PATH").unwrap_or_default())];
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let tw = Tilework::start_answering(common::binary(), &[], ROWS, COLS, &env, replies);
-    tw.wait_for_text("$ ");
-    tw
+    graphics::start(replies, ROWS, COLS)
 }
 
 /// A 40 x 40 green RGB picture (4 x 2 cells of 10 x 20) as kitty
@@ -62,28 +58,13 @@ fn png() -> Vec<u8> {
     out
 }
 
-/// Where each kitty placement tilework drew is (1-based row, column: the
-/// cursor move right before it), from raw output `raw`.
+/// How tilework starts each kitty placement it draws.
+const PLACEMENT_START: &[u8] = b"\x1b_Ga=p,";
+
+/// Where each kitty placement tilework drew is (1-based row, column), from
+/// raw output `raw`.
 fn placements_drawn(raw: &[u8]) -> Vec<(u16, u16)> {
-    let mut out = Vec::new();
-    let start = b"\x1b_Ga=p,";
-    let mut at = 0;
-    while let Some(off) = raw[at..].windows(start.len()).position(|w| w == start) {
-        let here = at + off;
-        let before = &raw[..here];
-        if before.last() == Some(&b'H')
-            && let Some(csi) = before.iter().rposition(|&b| b == b'[')
-        {
-            let text = String::from_utf8_lossy(&before[csi + 1..here - 1]).into_owned();
-            if let Some((row, col)) = text.split_once(';')
-                && let (Ok(row), Ok(col)) = (row.parse(), col.parse())
-            {
-                out.push((row, col));
-            }
-        }
-        at = here + start.len();
-    }
-    out
+    graphics::drawn_at(raw, PLACEMENT_START)
 }
 
 fn count(raw: &[u8], what: &[u8]) -> usize {
@@ -91,30 +72,11 @@ fn count(raw: &[u8], what: &[u8]) -> usize {
 }
 
 fn wait_for_placement_at(tw: &Tilework, from: usize, at: (u16, u16)) {
-    common::wait_until(&format!("a kitty placement drawn at {at:?}"), || {
-        let raw = tw.raw_tail();
-        placements_drawn(&raw[from.min(raw.len())..]).contains(&at)
-    });
+    graphics::wait_for_drawn_at(tw, "a kitty placement", PLACEMENT_START, from, at);
 }
 
-/// Types `command; echo <mark>` and waits for the mark's output and the
-/// prompt after it. Returns the screen row the mark's output is on.
 fn run(tw: &mut Tilework, command: &str, n: u32) -> u16 {
-    tw.type_line(&format!("{command}; echo M$(({n}+0))K"));
-    let mark = format!("M{n}K");
-    let mut row = 0;
-    tw.wait_for(&format!("{mark} and a prompt after it"), |s| {
-        (0..ROWS.saturating_sub(1)).any(|r| {
-            let line = s.contents_between(r, 0, r, COLS);
-            let next = s.contents_between(r + 1, 0, r + 1, COLS);
-            let found = line.contains(&mark) && next.contains("$ ");
-            if found {
-                row = r;
-            }
-            found
-        })
-    });
-    row
+    graphics::run(tw, command, n, (ROWS, COLS))
 }
 
 /// The pane's column where `text` shows on screen row `row` (the pane's

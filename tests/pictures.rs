@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{TerminalReplies, Tilework, require_program};
+use common::{TerminalReplies, Tilework, graphics, require_program};
 
 const ROWS: u16 = 24;
 const COLS: u16 = 80;
@@ -22,11 +22,7 @@ fn sixel_terminal() -> Tilework {
         sixel: true,
         ..TerminalReplies::default()
     };
-    let env = [("PATH", std::env::var("PATH").unwrap_or_default())];
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let tw = Tilework::start_answering(common::binary(), &[], ROWS, COLS, &env, replies);
-    tw.wait_for_text("$ ");
-    tw
+    graphics::start(replies, ROWS, COLS)
 }
 
 /// A 40 x 40 red picture (4 x 2 cells of 10 x 20) as a PPM file in the
@@ -39,30 +35,10 @@ fn red_picture(tw: &Tilework) {
     std::fs::write(tw.dir.path().join("red.ppm"), ppm).unwrap();
 }
 
-/// Where each sixel tilework drew starts (1-based row, column: the cursor
-/// move right before it), in the order drawn, from raw output `raw`.
+/// Where each sixel tilework drew starts (1-based row, column), in the
+/// order drawn, from raw output `raw`.
 fn sixels_drawn(raw: &[u8]) -> Vec<(u16, u16)> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(off) = raw[at..]
-        .windows(SIXEL_START.len())
-        .position(|w| w == SIXEL_START)
-    {
-        let start = at + off;
-        let before = &raw[..start];
-        if let Some(csi) = before.iter().rposition(|&b| b == b'[')
-            && before.last() == Some(&b'H')
-        {
-            let text = String::from_utf8_lossy(&before[csi + 1..start - 1]).into_owned();
-            if let Some((row, col)) = text.split_once(';')
-                && let (Ok(row), Ok(col)) = (row.parse(), col.parse())
-            {
-                out.push((row, col));
-            }
-        }
-        at = start + SIXEL_START.len();
-    }
-    out
+    graphics::drawn_at(raw, SIXEL_START)
 }
 
 /// The screen position (0-based row, column) where `text` shows.
@@ -80,31 +56,11 @@ fn find_text(tw: &Tilework, text: &str) -> (u16, u16) {
 
 /// Waits until a sixel was drawn at (1-based) `at` after raw offset `from`.
 fn wait_for_sixel_at(tw: &Tilework, from: usize, at: (u16, u16)) {
-    common::wait_until(&format!("a sixel drawn at {at:?}"), || {
-        let raw = tw.raw_tail();
-        sixels_drawn(&raw[from.min(raw.len())..]).contains(&at)
-    });
+    graphics::wait_for_drawn_at(tw, "a sixel", SIXEL_START, from, at);
 }
 
-/// Types `command; echo <mark>` and waits for the mark's output and the
-/// prompt after it (the mark is written so the typed line does not hold
-/// it). Returns the screen row the mark's output is on.
 fn run(tw: &mut Tilework, command: &str, n: u32) -> u16 {
-    tw.type_line(&format!("{command}; echo M$(({n}+0))K"));
-    let mark = format!("M{n}K");
-    let mut row = 0;
-    tw.wait_for(&format!("{mark} and a prompt after it"), |s| {
-        (0..ROWS.saturating_sub(1)).any(|r| {
-            let line = s.contents_between(r, 0, r, COLS);
-            let next = s.contents_between(r + 1, 0, r + 1, COLS);
-            let found = line.contains(&mark) && next.contains("$ ");
-            if found {
-                row = r;
-            }
-            found
-        })
-    });
-    row
+    graphics::run(tw, command, n, (ROWS, COLS))
 }
 
 #[test]
@@ -153,21 +109,41 @@ fn chafa_sixels_reach_the_terminal() {
 }
 
 #[test]
+fn a_picture_comes_back_when_a_full_screen_program_leaves() {
+    if !require_program("img2sixel") {
+        return;
+    }
+    let mut tw = sixel_terminal();
+    red_picture(&tw);
+    let mark_row = run(&mut tw, "img2sixel red.ppm", 1);
+    let col = find_text(&tw, "M1K").1;
+    // 1-based: the picture's top row is the one above the mark's.
+    let at = (mark_row, col + 1);
+    wait_for_sixel_at(&tw, 0, at);
+    // A program on the alternate screen, its text over all the picture's
+    // cells (so the terminal must be sent it again, whenever the frames
+    // came): the picture leaves with the shell's screen (frames meanwhile
+    // find no picture there)...
+    // The pane's rows are the screen's less the border above them.
+    let (first, last) = (at.0 - 1, at.0);
+    tw.type_line(&format!(
+        "printf '\\033[?1049h\\033[{first}HFULL%s\\033[{last}HFULL%s' SCREEN SCREEN; \
+         read x; printf '\\033[?1049l'"
+    ));
+    tw.wait_for_text("FULLSCREEN");
+    let from = tw.raw_tail().len();
+    // ...and comes back with it when the program leaves, drawn again
+    // where it was.
+    tw.type_line("");
+    wait_for_sixel_at(&tw, from, at);
+}
+
+#[test]
 fn a_terminal_that_does_not_speak_sixel_gets_none() {
     if !require_program("img2sixel") {
         return;
     }
-    let env = [("PATH", std::env::var("PATH").unwrap_or_default())];
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let mut tw = Tilework::start_answering(
-        common::binary(),
-        &[],
-        ROWS,
-        COLS,
-        &env,
-        TerminalReplies::default(),
-    );
-    tw.wait_for_text("$ ");
+    let mut tw = graphics::start(TerminalReplies::default(), ROWS, COLS);
     red_picture(&tw);
     run(&mut tw, "img2sixel red.ppm", 1);
     run(&mut tw, "true", 2);

@@ -16,8 +16,21 @@
 //! 22), written straight to vt100, so no style marker joins it.
 
 use std::io::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::graphics::store::{MAX_PLACEMENT_IDS, PlacementId};
+
+/// How many times anchors were made, in any pane (see [`written`]).
+static WRITTEN: AtomicU64 = AtomicU64::new(0);
+
+/// Moves whenever anchors are made for a screen. Only the pictures'
+/// intake makes them, so a screen that held none and was only written to
+/// since the count last moved holds none now, and a drawer need not look
+/// at its cells again. (A program that prints the anchors' code points
+/// itself is not looked for.)
+pub fn written() -> u64 {
+    WRITTEN.load(Ordering::Acquire)
+}
 
 /// The first code point of the anchors' range.
 const BASE: u32 = 0xE0C01;
@@ -103,6 +116,7 @@ pub fn anchor_bytes(
     screen_cols: u16,
     after: CursorAfter,
 ) -> Vec<u8> {
+    WRITTEN.fetch_add(1, Ordering::AcqRel);
     let cursor_col = cursor_col.min(screen_cols.saturating_sub(1));
     let width = cols.min(screen_cols - cursor_col).clamp(1, MAX_COLS);
     let rows = rows.clamp(1, MAX_ROWS);

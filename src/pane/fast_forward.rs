@@ -221,18 +221,19 @@ impl FastForward {
         &mut self,
         parser: &mut vt100::Parser<C>,
     ) -> Result<(), ParserPanicked> {
-        if let Some(loading) = self.loading.take() {
+        // Looked at before it is taken, and only after a sequence (a kitty
+        // command is one): text alone pays no move of the large `Option`.
+        if self.loading.is_some()
+            && let Some(loading) = self.loading.take()
+        {
             self.loading = crate::pane::kitty_apc::resume(&mut self.kitty, parser, loading)?;
             if self.loading.is_some() {
                 return Ok(());
             }
         }
         loop {
-            if self.loading.is_some() {
-                return Ok(());
-            }
             if self.in_sequence {
-                if !self.parse_sequence(parser)? {
+                if !self.parse_sequence(parser)? || self.loading.is_some() {
                     return Ok(());
                 }
                 continue;
@@ -252,7 +253,7 @@ impl FastForward {
                     self.parse_plain(parser)?;
                     // The BEL or ESC at the front goes to the parser with
                     // whatever sequence it starts.
-                    if !self.parse_sequence(parser)? {
+                    if !self.parse_sequence(parser)? || self.loading.is_some() {
                         return Ok(());
                     }
                 }

@@ -2,12 +2,13 @@
 //! cells, inside the same synchronized update and the same `write(2)`.
 //!
 //! Each frame the drawer finds the pictures' anchors on every visible
-//! pane's shown screen (only while the store holds a placement: text
-//! alone costs nothing), groups them into rectangles of cells (a picture
-//! cut by text or erases becomes several), cuts away what a floating pane
-//! drawn later covers and what the terminal does not show (its last row
-//! too: a sixel there may scroll the terminal), and compares the pieces
-//! with those drawn last frame:
+//! pane's shown screen (only while the store holds a placement, and only
+//! on a pane where anchors may have come since a look found none: text
+//! alone costs nothing, see `bare`), groups them into rectangles of
+//! cells (a picture cut by text or erases becomes several), cuts away what
+//! a floating pane drawn later covers and what the terminal does not show
+//! (its last row too: a sixel there may scroll the terminal), and compares
+//! the pieces with those drawn last frame:
 //! - a piece drawn last frame and not now is erased by writing its cells
 //!   again (text written over a sixel replaces it in the terminal);
 //! - a piece not drawn last frame, or whose cells the painter wrote this
@@ -33,7 +34,10 @@ use crate::graphics::store::{self, ImageId, PixelRect, Placement, PlacementId};
 use crate::render::painter::Painter;
 use crate::workspace::Workspace;
 
+mod bare;
 mod kitty;
+
+use bare::BarePanes;
 
 /// Encoded pieces kept per terminal, in bytes.
 const ENCODED_CAP: usize = 32 << 20;
@@ -43,6 +47,14 @@ const ENCODED_CAP: usize = 32 << 20;
 const ENCODE_INLINE_PIXELS: u32 = 128 * 128;
 /// Encodings on threads at once, per terminal.
 const MAX_ENCODING: usize = 2;
+/// Sixel bytes a frame sends at most (past its first piece): the rest go
+/// in the next frames. A terminal takes a frame whole before the next is
+/// drawn, so a key's echo waits behind at most this much, not behind
+/// every picture a scroll moved (megabytes of noise-like pictures).
+const FRAME_SIXEL_BYTES: usize = 256 << 10;
+/// A sixel piece of more pixels than this is sent in bands of rows, each
+/// a piece of its own, so [`FRAME_SIXEL_BYTES`] can split it over frames.
+const BAND_PIXELS: u32 = 128 * 1024;
 
 /// A rectangle of a placement on the terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +86,8 @@ pub struct PictureDrawer {
     finished: Finished,
     /// What a terminal that speaks kitty graphics shows (`kitty`).
     kitty: kitty::KittyPictures,
+    /// Panes whose cells need no look this frame.
+    bare: BarePanes,
 }
 
 /// What the drawer needs of the client.
@@ -106,7 +120,7 @@ impl PictureDrawer {
             // Kitty placements: sent once, placed and deleted by id.
             let placed = store::lock().placements().next().is_some();
             let pieces = if placed && !(terminal.covered)() {
-                pieces(ws, painter.fit().terminal, terminal.cell)
+                pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare)
             } else {
                 Vec::new()
             };
@@ -124,7 +138,11 @@ impl PictureDrawer {
         }
         let placed = terminal.speaks.sixel && store::lock().placements().next().is_some();
         let pieces = if placed && !(terminal.covered)() {
-            pieces(ws, painter.fit().terminal, terminal.cell)
+            let cell = terminal.cell.unwrap_or_else(reach::cell_pixels);
+            in_bands(
+                pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare),
+                u32::from(cell.height),
+            )
         } else {
             Vec::new()
         };
@@ -156,6 +174,10 @@ impl PictureDrawer {
                 || painter.wrote_within(piece.at)
                 || gone.iter().any(|g| g.intersects(piece.at));
             if !due {
+                continue;
+            }
+            if out.len() >= FRAME_SIXEL_BYTES {
+                waiting.push(piece.clone());
                 continue;
             }
             let Some(bytes) = self.encoded(piece) else {
@@ -249,6 +271,39 @@ impl PictureDrawer {
     }
 }
 
+/// `pieces` with each of more than [`BAND_PIXELS`] cut into bands of
+/// rows (a multiple of 3 rows: at 20 pixels a cell, whole sixel rows), for
+/// cells `cell_height` pixels high.
+fn in_bands(pieces: Vec<Piece>, cell_height: u32) -> Vec<Piece> {
+    let cell_height = cell_height.max(1);
+    let mut out = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        let pixels = piece.src.width * piece.src.height;
+        if pixels <= BAND_PIXELS || piece.at.height <= 3 {
+            out.push(piece);
+            continue;
+        }
+        let rows_fit = BAND_PIXELS / (piece.src.width.max(1) * cell_height);
+        let band = u16::try_from(rows_fit / 3 * 3).unwrap_or(u16::MAX).max(3);
+        let mut top = 0;
+        while top < piece.at.height {
+            let rows = band.min(piece.at.height - top);
+            let y = u32::from(top) * cell_height;
+            if y >= piece.src.height {
+                break;
+            }
+            let mut part = piece.clone();
+            part.at.y += top;
+            part.at.height = rows;
+            part.src.y += y;
+            part.src.height = (u32::from(rows) * cell_height).min(piece.src.height - y);
+            out.push(part);
+            top += rows;
+        }
+    }
+    out
+}
+
 /// The sixel of `piece` of `image`.
 fn encode_piece(image: &RgbaImage, piece: &Piece) -> Option<Vec<u8>> {
     let mut bytes = Vec::new();
@@ -305,16 +360,29 @@ struct CellRect {
     at: Rect,
 }
 
-/// The pieces of every visible placement this frame.
-fn pieces(ws: &Workspace, terminal: Rect, cell: Option<CellPixels>) -> Vec<Piece> {
+/// The pieces of every visible placement this frame (the cells of panes
+/// `bare` knows hold no anchor are not looked at).
+fn pieces(
+    ws: &Workspace,
+    terminal: Rect,
+    cell: Option<CellPixels>,
+    bare: &mut BarePanes,
+) -> Vec<Piece> {
     let visible = ws.visible();
+    bare.keep_only(|id| visible.iter().any(|(v, _)| *v == id));
     let mut rects = Vec::new();
     for (i, &(id, rect)) in visible.iter().enumerate() {
         let Some(pane) = ws.pane(id) else {
             continue;
         };
+        let shown = BarePanes::shown(pane);
+        if bare.is_bare(id, shown) {
+            continue;
+        }
+        let anchors = pane.screen().picture_anchors();
+        bare.looked(id, shown, anchors.is_empty());
         let inner = ws.content_of(id, rect);
-        let found = cell_rects(pane.screen().picture_anchors(), inner);
+        let found = cell_rects(anchors, inner);
         let above: Vec<Rect> = visible[i + 1..]
             .iter()
             .filter(|(other, _)| ws.is_floating(*other))
@@ -527,6 +595,40 @@ mod tests {
             ]
         );
         assert_eq!((rects[2].row, rects[2].col), (1, 3));
+    }
+
+    #[test]
+    fn a_large_sixel_piece_goes_in_bands_of_whole_sixel_rows_and_a_small_one_whole() {
+        use crate::graphics::store::ImageId;
+        let whole = PixelRect {
+            x: 0,
+            y: 0,
+            width: 500,
+            height: 460,
+        };
+        let piece = Piece {
+            placement: PlacementId(1),
+            image: ImageId(1),
+            at: Rect::new(2, 5, 50, 23),
+            src: whole,
+            display: (500, 460),
+            source: whole,
+        };
+        let bands = in_bands(vec![piece.clone()], 20);
+        let ats: Vec<Rect> = bands.iter().map(|b| b.at).collect();
+        assert_eq!(ats, [Rect::new(2, 5, 50, 12), Rect::new(2, 17, 50, 11)]);
+        let srcs: Vec<(u32, u32)> = bands.iter().map(|b| (b.src.y, b.src.height)).collect();
+        assert_eq!(srcs, [(0, 240), (240, 220)], "every pixel row once");
+        let small = Piece {
+            at: Rect::new(2, 5, 4, 2),
+            src: PixelRect {
+                width: 40,
+                height: 40,
+                ..whole
+            },
+            ..piece
+        };
+        assert_eq!(in_bands(vec![small.clone()], 20), [small]);
     }
 
     #[test]

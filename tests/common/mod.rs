@@ -5,6 +5,8 @@
 
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod graphics;
+
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
 use std::os::unix::fs::DirBuilderExt;
