@@ -45,10 +45,7 @@ fn kitten_icat_shows_its_picture_every_time_and_leaves_no_answer_on_screen() {
         kitty_graphics: true,
         ..TerminalReplies::default()
     };
-    let env = [("PATH", std::env::var("PATH").unwrap_or_default())];
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let mut tw = Tilework::start_answering(common::binary(), &[], ROWS, COLS, &env, replies);
-    tw.wait_for_text("$ ");
+    let mut tw = common::graphics::start(replies, ROWS, COLS);
     red_png(&tw);
     // Five times: the old race lost the answer in about 1 run of 3.
     for n in 1..=5 {
