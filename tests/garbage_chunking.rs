@@ -8,12 +8,14 @@
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
+mod common;
 #[allow(dead_code)] // shared with the equivalence suites, which resize
 mod reference;
 
 use std::num::NonZeroU16;
 use std::time::Instant;
 
+use common::SplitMix;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -26,18 +28,6 @@ const ROWS: u16 = 21;
 const COLS: u16 = 78;
 const BUDGET: usize = 8 * 1024 * 1024;
 const MARKER: &str = "garbage-done-42";
-
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// What the pane reads in the end-to-end test: the garbage through onlcr,
 /// then `printf '\033c'; echo garbage-done-42`.

@@ -11,21 +11,10 @@ mod common;
 
 use std::process::Command;
 
-use common::Tilework;
+use common::{Tilework, row_has_both, rows_with};
 
 /// The terminal's height; a pane is two columns narrower than it.
 const ROWS: u16 = 20;
-
-/// How many rows of the terminal show `needle`.
-fn rows_with(screen: &vt100::Screen, needle: &str) -> usize {
-    let cols = screen.size().1.get();
-    screen.rows(0, cols).filter(|r| r.contains(needle)).count()
-}
-
-fn row_has_both(screen: &vt100::Screen, a: &str, b: &str) -> bool {
-    let cols = screen.size().1.get();
-    screen.rows(0, cols).any(|r| r.contains(a) && r.contains(b))
-}
 
 fn status_line(s: &vt100::Screen) -> String {
     s.contents_between(ROWS - 1, 0, ROWS - 1, s.size().1.get())
@@ -50,15 +39,7 @@ fn capture_history(tw: &Tilework) -> String {
 fn a_bar_printed_wide_then_narrowed() -> Tilework {
     let mut tw = Tilework::start(&[], ROWS, 122);
     tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
-    tw.type_line(
-        "d=download; b=; i=0; while [ $i -le 20 ]; do \
-         printf \"\\r${d}ing [%-80s] %3d%% 1.2MB/s\\033[K\" \"$b\" $((i*5)); \
-         b=\"$b====\"; i=$((i+1)); done; echo; echo R''DY; \
-         seq -f 'fi''ller%02g' 1 29; echo E''ND",
-    );
-    tw.wait_for("the bar and the lines after it", |s| {
-        rows_with(s, "filler29") == 1 && rows_with(s, "END") == 1
-    });
+    common::print_wide_progress_bar(&mut tw);
     tw.resize(ROWS, 62);
     tw.wait_for("the pane at 60 columns", |s| {
         rows_with(s, "END") == 1 && s.cell(0, 61).is_some_and(|c| c.contents() == "┓")

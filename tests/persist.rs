@@ -14,7 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{TempDir, Tilework};
+use common::{TempDir, Tilework, rows_with};
 use tilework::persist::manifest::Manifest;
 use tilework::persist::restore::read_history;
 
@@ -222,12 +222,6 @@ fn a_killed_workspace_comes_back_after_a_reboot_with_its_panes_and_history() {
     assert!(home.ls_row(&a, "keep").is_none());
 }
 
-/// How many rows of the terminal show `needle`.
-fn rows_with(screen: &vt100::Screen, needle: &str) -> usize {
-    let cols = screen.size().1.get();
-    screen.rows(0, cols).filter(|r| r.contains(needle)).count()
-}
-
 #[test]
 fn a_progress_bar_saved_at_one_width_comes_back_once_at_another() {
     let home = Home::new("");
@@ -236,15 +230,7 @@ fn a_progress_bar_saved_at_one_width_comes_back_once_at_another() {
     // One pane 120 columns wide draws a `\r` progress bar for its width.
     let mut a = Tilework::start_with(&["--session", "bar"], ROWS, 122, &env);
     a.wait_for("a shell prompt", |s| s.contents().contains("$ "));
-    a.type_line(
-        "d=download; b=; i=0; while [ $i -le 20 ]; do \
-         printf \"\\r${d}ing [%-80s] %3d%% 1.2MB/s\\033[K\" \"$b\" $((i*5)); \
-         b=\"$b====\"; i=$((i+1)); done; echo; echo R''DY; \
-         seq -f 'fi''ller%02g' 1 29; echo E''ND",
-    );
-    a.wait_for("the bar and the lines after it", |s| {
-        rows_with(s, "filler29") == 1 && rows_with(s, "END") == 1
-    });
+    common::print_wide_progress_bar(&mut a);
     let saved = home.saved("bar");
     common::wait_until("the output and its sizes to be saved", || {
         let sizes = std::fs::read_dir(&saved).is_ok_and(|entries| {

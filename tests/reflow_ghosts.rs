@@ -16,7 +16,7 @@ mod common;
 
 use std::num::NonZeroU16;
 
-use common::Tilework;
+use common::{Tilework, row_has_both, rows_with};
 use tilework::pane::{Pane, PaneId};
 
 /// A terminal that reflows its grid, in a few lines (ASCII output only:
@@ -308,17 +308,6 @@ fn output_printed_between_resizes_is_laid_out_at_the_size_it_was_printed_at() {
     );
 }
 
-/// How many rows of the terminal show `needle`.
-fn rows_with(screen: &vt100::Screen, needle: &str) -> usize {
-    let cols = screen.size().1.get();
-    screen.rows(0, cols).filter(|r| r.contains(needle)).count()
-}
-
-fn row_has_both(screen: &vt100::Screen, a: &str, b: &str) -> bool {
-    let cols = screen.size().1.get();
-    screen.rows(0, cols).any(|r| r.contains(a) && r.contains(b))
-}
-
 #[test]
 fn a_progress_bar_in_a_shell_comes_back_once_when_the_window_narrows() {
     let mut tw = Tilework::start(&[], 20, 82);
@@ -465,8 +454,8 @@ fn tmux_agrees_with_the_model() {
 
 /// The pane's history opened (as the wheel or copy mode opens it): every
 /// row it holds, oldest first, the screen's last.
-fn history_rows(pane: &mut Pane) -> Vec<String> {
-    pane.settle();
+/// Opens the pane's history view and waits for its replay.
+fn open_history(pane: &mut Pane) {
     let (tx, rx) = crossbeam_channel::unbounded();
     pane.open_history(&tx.into());
     match rx.recv_timeout(std::time::Duration::from_secs(60)) {
@@ -475,6 +464,11 @@ fn history_rows(pane: &mut Pane) -> Vec<String> {
         }
         _ => panic!("no history replay"),
     }
+}
+
+fn history_rows(pane: &mut Pane) -> Vec<String> {
+    pane.settle();
+    open_history(pane);
     let history = pane.history_mut().unwrap();
     let cols = history.screen().size().1.get();
     let rows: Vec<String> = (0..history.total_rows())
@@ -581,14 +575,7 @@ fn a_history_of_many_windows_printed_at_several_widths_shows_every_line_once() {
     // Page by page from the newest row to the oldest, across windows: the
     // numbered lines come in order, none twice, none missing.
     let mailbox = tilework::pane::event::PaneMailbox::discarding();
-    let (tx, rx) = crossbeam_channel::unbounded();
-    pane.open_history(&tx.into());
-    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-        Ok(tilework::pane::event::PaneEvent::HistoryReady(_, history)) => {
-            pane.history_ready(history)
-        }
-        _ => panic!("no history replay"),
-    }
+    open_history(&mut pane);
     let mut seen: Vec<usize> = Vec::new();
     let mut bar_rows = 0;
     for _ in 0..20_000 {

@@ -17,7 +17,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{TempDir, Tilework};
+use common::{SplitMix, TempDir, Tilework};
 use crossbeam_channel::{Receiver, Sender, bounded};
 use nix::sys::signal::Signal;
 use ratatui::buffer::Buffer;
@@ -34,29 +34,6 @@ const COLS: u16 = 80;
 /// The default scrollback budget (config `scrollback = "8MiB"`).
 const DEFAULT_BUDGET: usize = 8 * 1024 * 1024;
 const MIB: u64 = 1024;
-
-/// A small deterministic generator (splitmix64): the garbage is the same on
-/// every run, so a failure reproduces.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        let mut out = Vec::with_capacity(n + 8);
-        while out.len() < n {
-            out.extend_from_slice(&self.next().to_le_bytes());
-        }
-        out.truncate(n);
-        out
-    }
-}
 
 // ---------------------------------------------------------------------------
 // Garbage output, on the pane pipeline without a PTY

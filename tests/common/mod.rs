@@ -955,3 +955,58 @@ pub fn context_switches(pid: u32) -> u64 {
         })
         .sum()
 }
+
+// ---------------------------------------------------------------------------
+// Shared by the reflow, saving and garbage tests.
+// ---------------------------------------------------------------------------
+
+/// How many rows of the terminal show `needle`.
+pub fn rows_with(screen: &vt100::Screen, needle: &str) -> usize {
+    let cols = screen.size().1.get();
+    screen.rows(0, cols).filter(|r| r.contains(needle)).count()
+}
+
+/// Whether one row of the terminal shows both `a` and `b`.
+pub fn row_has_both(screen: &vt100::Screen, a: &str, b: &str) -> bool {
+    let cols = screen.size().1.get();
+    screen.rows(0, cols).any(|r| r.contains(a) && r.contains(b))
+}
+
+/// Has the shell in `tw` (a pane about 120 columns wide) draw a progress
+/// bar for its width, redrawn 21 times with `\r` and `CSI K` (`RDY` once
+/// it is done), then 29 lines `filler01`.. and `END`; waits for them. The
+/// typed line spells none of what tests look for.
+pub fn print_wide_progress_bar(tw: &mut Tilework) {
+    tw.type_line(
+        "d=download; b=; i=0; while [ $i -le 20 ]; do \
+         printf \"\\r${d}ing [%-80s] %3d%% 1.2MB/s\\033[K\" \"$b\" $((i*5)); \
+         b=\"$b====\"; i=$((i+1)); done; echo; echo R''DY; \
+         seq -f 'fi''ller%02g' 1 29; echo E''ND",
+    );
+    tw.wait_for("the bar and the lines after it", |s| {
+        rows_with(s, "filler29") == 1 && rows_with(s, "END") == 1
+    });
+}
+
+/// A small deterministic generator (splitmix64): the garbage is the same on
+/// every run, so a failure reproduces.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(n + 8);
+        while out.len() < n {
+            out.extend_from_slice(&self.next().to_le_bytes());
+        }
+        out.truncate(n);
+        out
+    }
+}
