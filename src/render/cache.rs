@@ -75,6 +75,8 @@ struct PaneCache {
     damage_generation: u64,
     /// The generation of the pane's colour sets the image shows.
     colours: u64,
+    /// The cache's frame count when this pane was last drawn.
+    drawn_in: u64,
 }
 
 /// What a pane's border shows, as far as telling it changed goes.
@@ -106,6 +108,9 @@ pub struct RenderCache {
     bar: u64,
     /// The status bar's key hints and what they were made from.
     hints: Option<(Keymap, Mode, String)>,
+    /// Frames begun ([`RenderCache::sweep`]), to tell the panes drawn in
+    /// the last one.
+    frame: u64,
 }
 
 impl RenderCache {
@@ -211,7 +216,9 @@ impl RenderCache {
             damage: Damage::Full,
             damage_generation: NEVER_DRAWN,
             colours: 0,
+            drawn_in: 0,
         });
+        entry.drawn_in = self.frame;
         let colours = pane.colour_sets().generation();
         if entry.colours != colours {
             // Every cell may take other colours, though the screen is the
@@ -302,9 +309,17 @@ impl RenderCache {
         stale
     }
 
-    /// Forgets panes that no longer exist.
-    pub fn retain(&mut self, alive: impl Fn(PaneId) -> bool) {
-        self.panes.retain(|id, _| alive(*id));
+    /// Begins a frame: forgets panes that no longer exist, and the images
+    /// of panes the last frame did not draw (another tab's, a zoom's hidden
+    /// ones). An image is about a screen's worth of cells plus a copy of
+    /// the screen (~0.9 MB at 200x60): kept for every pane of every tab, it
+    /// was most of an idle pane's memory. Showing such a pane again
+    /// converts its rows once, as its first frame did.
+    pub fn sweep(&mut self, alive: impl Fn(PaneId) -> bool) {
+        let last = self.frame;
+        self.frame += 1;
+        self.panes
+            .retain(|id, entry| entry.drawn_in == last && alive(*id));
         self.borders.retain(|id, _| alive(*id));
     }
 }
@@ -734,5 +749,33 @@ mod tests {
         frame.reset();
         assert!(!cache.draw(&pane, area, &mut frame, false, None));
         assert_eq!(frame[(4, 0)].symbol(), "t");
+    }
+
+    /// A pane another tab shows keeps no image: only the panes the last
+    /// frame drew hold one, and a pane shown again is drawn whole.
+    #[test]
+    fn images_of_panes_the_last_frame_did_not_draw_are_forgotten() {
+        let mut shown = Pane::detached(PaneId(1), 5, 10, 1 << 20);
+        let mut hidden = Pane::detached(PaneId(2), 5, 10, 1 << 20);
+        let area = Rect::new(0, 0, 10, 5);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(area);
+        for pane in [&mut shown, &mut hidden] {
+            pane.feed(format!("pane {}", pane.id.0).into_bytes());
+            pane.settle();
+        }
+        cache.sweep(|_| true);
+        cache.draw(&shown, area, &mut frame, false, None);
+        cache.draw(&hidden, area, &mut frame, false, None);
+        cache.sweep(|_| true);
+        cache.draw(&shown, area, &mut frame, false, None);
+        cache.sweep(|_| true);
+        assert!(cache.panes.contains_key(&shown.id));
+        assert!(!cache.panes.contains_key(&hidden.id));
+        frame.reset();
+        assert!(!cache.draw(&hidden, area, &mut frame, false, None));
+        assert_eq!(frame[(5, 0)].symbol(), "2");
+        cache.sweep(|id| id != shown.id);
+        assert!(!cache.panes.contains_key(&shown.id));
     }
 }
