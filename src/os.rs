@@ -2,7 +2,7 @@
 //! that POSIX leaves each system to answer its own way. tilework runs on
 //! Linux, whose answers are in `linux` (`/proc`, `SO_PEERCRED`, Linux-only
 //! flags); a port to another system writes its own file beside it with the
-//! same functions (README.md, "Porting", says which and with what).
+//! same functions (docs/architecture.md, "Porting", says which and with what).
 //!
 //! Callers keep their logic (whom to signal, how to name a pane, what a
 //! request line says) and ask here only for facts and descriptors:
@@ -19,7 +19,7 @@ use linux as system;
 
 #[cfg(not(target_os = "linux"))]
 compile_error!(
-    "tilework runs on Linux only: a port writes src/os/<system>.rs (README.md, \"Porting\")"
+    "tilework runs on Linux only: a port writes src/os/<system>.rs (docs/architecture.md, \"Porting\")"
 );
 
 mod small_file;
