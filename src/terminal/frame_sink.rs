@@ -23,9 +23,6 @@ pub trait FrameSink: Backend<Error: std::error::Error + Send + Sync + 'static> {
     fn end_frame(&mut self) -> io::Result<()>;
     /// Bytes and `write(2)` calls so far, where they are counted.
     fn counters(&self) -> Option<Arc<WriteCounters>>;
-    /// Another terminal is on stdio now (attach, detach): frames go to it,
-    /// and the last one is no longer held open.
-    fn reopen(&mut self) -> io::Result<()>;
     /// While the terminal has not taken all of the last frame (it stopped
     /// reading): its descriptor, to wait until it takes more.
     fn unsent_fd(&self) -> Option<BorrowedFd<'_>>;
@@ -49,14 +46,6 @@ impl FrameSink for CrosstermBackend<FrameWriter> {
 
     fn counters(&self) -> Option<Arc<WriteCounters>> {
         Some(self.writer().counters())
-    }
-
-    fn reopen(&mut self) -> io::Result<()> {
-        let kind = self.writer().kind();
-        let fresh = FrameWriter::open(kind)?;
-        self.writer().abandon();
-        *self.writer_mut() = fresh;
-        Ok(())
     }
 
     fn unsent_fd(&self) -> Option<BorrowedFd<'_>> {
@@ -84,10 +73,6 @@ impl FrameSink for TestBackend {
 
     fn counters(&self) -> Option<Arc<WriteCounters>> {
         None
-    }
-
-    fn reopen(&mut self) -> io::Result<()> {
-        Ok(())
     }
 
     fn unsent_fd(&self) -> Option<BorrowedFd<'_>> {

@@ -162,7 +162,6 @@ enum Sink {
 /// does nothing.
 pub struct FrameWriter {
     sink: Sink,
-    kind: WriterKind,
     counters: Arc<WriteCounters>,
 }
 
@@ -198,7 +197,6 @@ impl FrameWriter {
         let counters = Arc::new(WriteCounters::default());
         Self {
             sink: Sink::Frames(FrameQueue::new(Counting::new(file, Arc::clone(&counters)))),
-            kind: WriterKind::BufWriterRaw,
             counters,
         }
     }
@@ -238,15 +236,7 @@ impl FrameWriter {
             }
             WriterKind::Stderr | WriterKind::Raw => Sink::Unbuffered(counting),
         };
-        Self {
-            sink,
-            kind,
-            counters,
-        }
-    }
-
-    pub fn kind(&self) -> WriterKind {
-        self.kind
+        Self { sink, counters }
     }
 
     pub fn counters(&self) -> Arc<WriteCounters> {
