@@ -10,7 +10,9 @@
 //!   [`process_name`], [`cwd_of`];
 //! - sockets: [`peer_uid`], [`send_with_fds`], [`recv_with_fds`];
 //! - terminals: [`open_pty`], [`reopen_nonblocking`], [`reopen_nonblocking_to_read`];
-//! - files: [`read_small_file`] (the same on every POSIX system).
+//! - files: [`read_small_file`]; through directory descriptors, never a
+//!   link: [`open_dir_beneath`], [`open_regular_at`], [`unlink_if_same`],
+//!   [`remove_tree_at`] (the same on every POSIX system).
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -22,6 +24,7 @@ compile_error!(
     "tilework runs on Linux only: a port writes src/os/<system>.rs (README.md, \"Porting\")"
 );
 
+mod beneath;
 mod small_file;
 
 use std::io;
@@ -29,6 +32,10 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 
+pub use beneath::{
+    FileId, OpenedFile, make_dir_at, open_dir_at, open_dir_beneath, open_regular_at,
+    remove_tree_at, unlink_if_same,
+};
 pub use small_file::read_small_file;
 
 /// `fd` opened anew for writing, non-blocking, as an open file

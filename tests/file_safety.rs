@@ -1,0 +1,133 @@
+//! Files another user can race: nothing tilework reads or deletes on a
+//! program's word, or keeps for itself, leads it outside the places it
+//! means (issue 40).
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+use std::os::fd::AsFd as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tilework::graphics::kitty::command::Command;
+use tilework::graphics::kitty::medium::read_medium;
+
+/// The temporary directories a `t=t` file may be in (as tilework counts
+/// them), so the victim below is certainly outside all of them.
+fn temp_roots() -> Vec<PathBuf> {
+    [std::env::temp_dir(), "/tmp".into(), "/dev/shm".into()]
+        .into_iter()
+        .flat_map(|dir| [std::fs::canonicalize(&dir).ok(), Some(dir)])
+        .flatten()
+        .collect()
+}
+
+/// A new directory outside every temporary directory, wherever this
+/// checkout is: the build's scratch directory, else `/var/tmp`, else home.
+fn outside_temp_dirs(tag: &str) -> tempfile::TempDir {
+    let candidates = [
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+        "/var/tmp".into(),
+        std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_default(),
+    ];
+    let roots = temp_roots();
+    let base = candidates
+        .into_iter()
+        .filter_map(|c| std::fs::canonicalize(c).ok())
+        .find(|c| !roots.iter().any(|root| c.starts_with(root)))
+        .expect("a directory outside the temporary directories");
+    tempfile::Builder::new()
+        .prefix(tag)
+        .tempdir_in(base)
+        .unwrap()
+}
+
+const FILE: &str = "data-tty-graphics-protocol";
+
+/// Another user's trick (issue 40): a directory of theirs under `/tmp`,
+/// named with the mark, swapped for a link to one of the victim's
+/// directories and back, over and over (`renameat2(RENAME_EXCHANGE)`, so
+/// the name is always one or the other), while a pane sends `t=t` for a
+/// file in it. Whatever the timing, tilework deletes only in the
+/// attacker's own directory: the victim's file of the same name survives.
+#[test]
+fn a_temporary_file_race_with_a_swapping_directory_never_deletes_outside() {
+    let victim = outside_temp_dirs("tilework-victim-");
+    let canary = victim.path().join(FILE);
+    std::fs::write(&canary, b"the victim's own file").unwrap();
+
+    let attacker = tempfile::Builder::new()
+        .prefix("tilework-attacker-")
+        .tempdir()
+        .unwrap();
+    let swapped = attacker.path().join("d-tty-graphics-protocol");
+    let other = attacker.path().join("other");
+    std::fs::create_dir(&swapped).unwrap();
+    std::os::unix::fs::symlink(victim.path(), &other).unwrap();
+    // The real directory, held open so its file can be put back after
+    // each delete wherever its name is at the moment.
+    let real = std::fs::File::open(&swapped).unwrap();
+    let put_back = |real: &std::fs::File| {
+        let fd = rustix::fs::openat(
+            real.as_fd(),
+            FILE,
+            rustix::fs::OFlags::WRONLY | rustix::fs::OFlags::CREATE,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        );
+        if let Ok(fd) = fd {
+            let _ = rustix::io::write(&fd, b"\x01\x02\x03\x04");
+        }
+    };
+    put_back(&real);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (stop, swapped, other) = (stop.clone(), swapped.clone(), other.clone());
+        std::thread::spawn(move || {
+            let mut swaps = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                rustix::fs::renameat_with(
+                    rustix::fs::CWD,
+                    &swapped,
+                    rustix::fs::CWD,
+                    &other,
+                    rustix::fs::RenameFlags::EXCHANGE,
+                )
+                .unwrap();
+                put_back(&real);
+                swaps += 1;
+            }
+            swaps
+        })
+    };
+
+    let command = Command::parse(b"t=t").unwrap();
+    let name = swapped.join(FILE);
+    let name = name.as_os_str().as_encoded_bytes();
+    let mut read = 0;
+    let mut survived = true;
+    for _ in 0..20_000 {
+        read += usize::from(read_medium(&command, name).is_ok());
+        if !canary.exists() {
+            survived = false;
+            break;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().unwrap();
+    assert!(
+        survived,
+        "the victim's file outside the temporary directories was deleted \
+         ({read} reads, {swaps} swaps)"
+    );
+    assert!(read > 0, "no read got through: the race was not run");
+    assert!(swaps > 0);
+    assert_eq!(
+        std::fs::read(&canary).unwrap(),
+        b"the victim's own file",
+        "the victim's file changed"
+    );
+    assert!(Path::new(&canary).exists());
+}
