@@ -12,7 +12,9 @@
 //! - terminals: [`open_pty`], [`reopen_nonblocking`], [`reopen_nonblocking_to_read`];
 //! - files: [`read_small_file`]; through directory descriptors, never a
 //!   link: [`open_dir_beneath`], [`open_regular_at`], [`unlink_if_same`],
-//!   [`remove_tree_at`] (the same on every POSIX system).
+//!   [`remove_tree_at`]; directories of tilework's own, private:
+//!   [`ensure_private_dir`], [`check_private_dir`], [`check_private_fd`]
+//!   (the same on every POSIX system).
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -25,6 +27,7 @@ compile_error!(
 );
 
 mod beneath;
+mod private_dir;
 mod small_file;
 
 use std::io;
@@ -33,9 +36,10 @@ use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 
 pub use beneath::{
-    FileId, OpenedFile, make_dir_at, open_dir_at, open_dir_beneath, open_regular_at,
-    remove_tree_at, unlink_if_same,
+    FileId, OpenedFile, kind_at, make_dir_at, open_dir_at, open_dir_beneath, open_regular_at,
+    remove_tree_at, rename_at, unlink_if_same,
 };
+pub use private_dir::{check_private_dir, check_private_fd, ensure_private_dir};
 pub use small_file::read_small_file;
 
 /// `fd` opened anew for writing, non-blocking, as an open file

@@ -4,11 +4,15 @@
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
+mod common;
+
 use std::os::fd::AsFd as _;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use common::{TempDir, Tilework};
 use tilework::graphics::kitty::command::Command;
 use tilework::graphics::kitty::medium::read_medium;
 
@@ -130,4 +134,97 @@ fn a_temporary_file_race_with_a_swapping_directory_never_deletes_outside() {
         "the victim's file changed"
     );
     assert!(Path::new(&canary).exists());
+}
+
+/// `tilework ARGS` (no terminal) with `state` as `XDG_STATE_HOME` and a
+/// private runtime directory of its own: stderr and the exit status.
+fn cli(state: &Path, args: &[&str]) -> (String, i32) {
+    let runtime = state.join("run");
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .create(&runtime)
+        .unwrap();
+    std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let out = std::process::Command::new(common::binary())
+        .args(args)
+        .env("XDG_STATE_HOME", state)
+        .env("XDG_CONFIG_HOME", state.join("config"))
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("HOME", state)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A state directory another user made first (issue 40): they could read
+/// the log (pane commands, paths) and put a link in place of `saved/`. It
+/// is refused, with a sentence on the terminal before the workspace is
+/// drawn, by `tilework` and by `ls`, `attach` and `forget`. Both ways of
+/// not being the user's own: open to others (any user can try this one),
+/// and owned by another uid (only root can make one, as CI runs).
+#[test]
+fn a_state_directory_not_the_users_own_is_refused_before_the_terminal_is_touched() {
+    let mut cases = vec![("open to other users", None)];
+    if rustix::process::getuid().is_root() {
+        cases.push(("belongs to uid 65534, not to you", Some(65534)));
+    }
+    for (said, owner) in cases {
+        let state = TempDir::new("foreign-state");
+        let theirs = state.path().join("tilework");
+        std::fs::create_dir_all(theirs.join("saved/w")).unwrap();
+        std::fs::write(theirs.join("saved/w/manifest.json"), "{}").unwrap();
+        let mode = if owner.is_some() { 0o700 } else { 0o777 };
+        std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(mode)).unwrap();
+        if let Some(uid) = owner {
+            let uid = Some(rustix::fs::Uid::from_raw(uid));
+            rustix::fs::chown(&theirs, uid, None).unwrap();
+        }
+
+        let env = [("XDG_STATE_HOME", state.path().to_str().unwrap())];
+        let mut tw = Tilework::start_with(&[], 24, 100, &env);
+        let status = tw.wait_exit();
+        let screen = tw.screen_text();
+        assert_eq!(status.exit_code(), 2, "{screen}");
+        assert!(
+            screen.contains(said) && screen.contains("refusing to use it"),
+            "not said on the terminal:\n{screen}"
+        );
+        assert!(!tw.raw_contains(b"\x1b[?1049h"), "the workspace was drawn");
+
+        for args in [&["ls"][..], &["attach", "w"], &["forget", "w"]] {
+            let (stderr, code) = cli(state.path(), args);
+            assert_eq!(code, 2, "tilework {args:?}: {stderr}");
+            assert!(stderr.contains(said), "tilework {args:?}: {stderr}");
+        }
+        assert!(theirs.join("saved/w/manifest.json").exists());
+        assert!(!theirs.join("tilework.log").exists(), "a log written there");
+    }
+}
+
+/// `saved/` replaced by a link to a directory of the victim's: `tilework
+/// forget` deletes nothing through it (before, `remove_dir_all` followed
+/// it and emptied the victim's directory of that name).
+#[test]
+fn forget_through_a_saved_directory_replaced_by_a_link_leaves_the_victims_files() {
+    let state = TempDir::new("saved-link");
+    let own = state.path().join("tilework");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::set_permissions(&own, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let victim = TempDir::new("saved-link-victim");
+    std::fs::create_dir_all(victim.path().join("w")).unwrap();
+    std::fs::write(victim.path().join("w/manifest.json"), "{}").unwrap();
+    std::fs::write(victim.path().join("w/precious"), "the victim's own").unwrap();
+    std::os::unix::fs::symlink(victim.path(), own.join("saved")).unwrap();
+
+    let (stderr, code) = cli(state.path(), &["forget", "w"]);
+    assert_eq!(
+        std::fs::read_to_string(victim.path().join("w/precious")).unwrap_or_default(),
+        "the victim's own",
+        "a file was deleted through the link ({stderr})"
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not a directory"), "{stderr}");
 }

@@ -136,6 +136,20 @@ pub fn unlink_if_same(dir: BorrowedFd<'_>, name: &OsStr, id: FileId) -> io::Resu
     Ok(rustix::fs::unlinkat(dir, name, AtFlags::empty())?)
 }
 
+/// What `name` in `dir` is, if anything (a link is itself, not followed).
+pub fn kind_at(dir: BorrowedFd<'_>, name: &OsStr) -> io::Result<Option<FileType>> {
+    match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat) => Ok(Some(FileType::from_raw_mode(stat.st_mode))),
+        Err(rustix::io::Errno::NOENT) => Ok(None),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Renames `from` to `to`, both in `dir`.
+pub fn rename_at(dir: BorrowedFd<'_>, from: &OsStr, to: &OsStr) -> io::Result<()> {
+    Ok(rustix::fs::renameat(dir, from, dir, to)?)
+}
+
 /// Deletes `name` in `dir`: a file or a link is unlinked itself (a link is
 /// never followed), a directory emptied the same way, through descriptors,
 /// then removed. Returns whether there was anything to delete.

@@ -43,6 +43,7 @@ pub fn is_saved(name: &str) -> bool {
 pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
     let started = std::time::Instant::now();
     let dir = place::workspace_dir(name)?;
+    place::check_state_dirs()?;
     place::ensure_private_dir(&dir)?;
     let manifest = Manifest::read(&dir)?;
     let mut profile = profile::parse(&manifest.layout, Path::new(name))
