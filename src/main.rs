@@ -200,7 +200,7 @@ impl Setup {
                 .session
                 .as_deref()
                 .context("--restore needs --session")?;
-            Startup::Restore(Box::new(tilework::persist::load(name, &config.saving)?))
+            Startup::Restore(Box::new(tilework::persist::load(name, &config)?))
         } else if !cli.commands.is_empty() {
             Startup::Commands(cli.commands.clone())
         } else {

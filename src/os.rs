@@ -10,8 +10,8 @@
 //!   [`process_name`], [`cwd_of`];
 //! - sockets: [`peer_uid`], [`send_with_fds`], [`recv_with_fds`];
 //! - terminals: [`open_pty`], [`reopen_nonblocking`], [`reopen_nonblocking_to_read`];
-//! - files: [`read_small_file`]; through directory descriptors, never a
-//!   link: [`open_dir_beneath`], [`open_regular_at`], [`unlink_if_same`],
+//! - files: [`read_small_file`], [`read_whole_small_file`]; through
+//!   directory descriptors, never a link: [`open_dir_beneath`], [`open_regular_at`], [`unlink_if_same`],
 //!   [`remove_tree_at`]; directories of tilework's own, private:
 //!   [`ensure_private_dir`], [`check_private_dir`], [`check_private_fd`]
 //!   (the same on every POSIX system).
@@ -40,7 +40,7 @@ pub use beneath::{
     remove_tree_at, rename_at, unlink_if_same,
 };
 pub use private_dir::{check_private_dir, check_private_fd, ensure_private_dir};
-pub use small_file::read_small_file;
+pub use small_file::{read_small_file, read_whole_small_file};
 
 /// `fd` opened anew for writing, non-blocking, as an open file
 /// description of its own: `O_NONBLOCK` set on a shared one would reach

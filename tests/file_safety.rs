@@ -137,7 +137,9 @@ fn a_temporary_file_race_with_a_swapping_directory_never_deletes_outside() {
 }
 
 /// `tilework ARGS` (no terminal) with `state` as `XDG_STATE_HOME` and a
-/// private runtime directory of its own: stderr and the exit status.
+/// private runtime directory of its own: stderr and the exit status. One
+/// that has not ended after a generous while is killed and fails the test
+/// (a hang, not a slow machine).
 fn cli(state: &Path, args: &[&str]) -> (String, i32) {
     let runtime = state.join("run");
     std::fs::DirBuilder::new()
@@ -145,17 +147,50 @@ fn cli(state: &Path, args: &[&str]) -> (String, i32) {
         .create(&runtime)
         .unwrap();
     std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
-    let out = std::process::Command::new(common::binary())
+    let mut child = std::process::Command::new(common::binary())
         .args(args)
         .env("XDG_STATE_HOME", state)
         .env("XDG_CONFIG_HOME", state.join("config"))
         .env("XDG_RUNTIME_DIR", &runtime)
         .env("HOME", state)
-        .output()
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
-    (
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > give_up {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("tilework {args:?} hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    (stderr, status.code().unwrap_or(-1))
+}
+
+/// `XDG_STATE_HOME` whose `tilework/saved/w` is a saved workspace's
+/// directory, private as tilework makes them, for a test to plant in.
+fn saved_dir(state: &TempDir) -> PathBuf {
+    let own = state.path().join("tilework");
+    let dir = own.join("saved/w");
+    std::fs::create_dir_all(&dir).unwrap();
+    for d in [&own, &own.join("saved"), &dir] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    dir
+}
+
+/// A manifest whose only pane's history files start with `prefix`.
+fn manifest_with_prefix(prefix: &str) -> String {
+    format!(
+        r#"{{"version":1,"saved_at":0,"layout":"[[tab]]\nname = \"one\"\n","panes":[{{"files":"{prefix}","budget":1048576}}]}}"#
     )
 }
 
@@ -227,4 +262,156 @@ fn forget_through_a_saved_directory_replaced_by_a_link_leaves_the_victims_files(
     );
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("not a directory"), "{stderr}");
+}
+
+/// Saved files that are not what tilework wrote (issue 40, §3): a FIFO
+/// planted as the manifest (reading it would wait for a writer forever),
+/// a 300 MB manifest (read whole, it took `ls` to 880 MiB), text that is
+/// not a manifest, and a history prefix leading out of the save's
+/// directory. Each: `ls` ends and says which save is damaged and how to
+/// remove it, `attach` refuses it with the same sentence, `forget` removes
+/// it.
+#[test]
+fn saved_files_that_are_not_what_tilework_wrote_are_refused_with_a_sentence() {
+    type Plant = fn(&Path);
+    let cases: [(&str, &str, Plant); 5] = [
+        ("a FIFO", "not a regular file", |manifest| {
+            nix::unistd::mkfifo(manifest, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        }),
+        ("300 MB", "larger than 1048576 bytes", |manifest| {
+            let file = std::fs::File::create(manifest).unwrap();
+            file.set_len(300 << 20).unwrap();
+        }),
+        ("not JSON", "expected value", |manifest| {
+            std::fs::write(manifest, "garbage").unwrap();
+        }),
+        (
+            "../ prefix",
+            "is not the name of a pane's history files",
+            |manifest| {
+                std::fs::write(manifest, manifest_with_prefix("../../victim")).unwrap();
+            },
+        ),
+        (
+            "/ prefix",
+            "is not the name of a pane's history files",
+            |manifest| {
+                std::fs::write(manifest, manifest_with_prefix("/etc/x")).unwrap();
+            },
+        ),
+    ];
+    for (case, why, plant) in cases {
+        let state = TempDir::new("damaged-save");
+        let dir = saved_dir(&state);
+        plant(&dir.join("manifest.json"));
+
+        let said = "saved workspace \"w\" is damaged (";
+        let remedy = "`tilework forget w` removes it";
+        let (stderr, code) = cli(state.path(), &["ls"]);
+        assert_eq!(code, 0, "{case}: ls: {stderr}");
+        for text in [said, why, remedy] {
+            assert!(stderr.contains(text), "{case}: ls said {stderr:?}");
+        }
+        // On a terminal, as a user attaches: said there, nothing drawn.
+        let env = [("XDG_STATE_HOME", state.path().to_str().unwrap())];
+        let mut tw = Tilework::start_with(&["attach", "w"], 24, 200, &env);
+        let status = tw.wait_exit();
+        let screen = tw.screen_text().replace('\n', "");
+        assert_eq!(status.exit_code(), 2, "{case}: attach: {screen}");
+        for text in [said, why, remedy] {
+            assert!(screen.contains(text), "{case}: attach said {screen:?}");
+        }
+        assert!(
+            !tw.raw_contains(b"\x1b[?1049h"),
+            "{case}: a workspace was drawn"
+        );
+        let (stderr, code) = cli(state.path(), &["forget", "w"]);
+        assert_eq!(code, 0, "{case}: forget: {stderr}");
+        assert!(!dir.exists(), "{case}: forget left it");
+    }
+}
+
+/// A save whose files claim what no pane has (issue 40, §3): a size file
+/// saying its history was printed at 65535x65535 (a replay at that size
+/// wants gigabytes of cells), blocks each claiming 16 MiB of output (a
+/// few KiB of packed zeros) and budgets of 16 EiB. Restored, the
+/// workspace takes what a pane could really have held: the real history
+/// comes back, the claims are not believed, and its peak memory stays
+/// within a pane's worth (before, such a save took a restore past 3 GiB).
+#[test]
+fn a_save_claiming_huge_sizes_and_blocks_restores_in_bounded_memory() {
+    use tilework::pane::scrollback::BLOCK_BYTES;
+    use tilework::pane::size_log::SizeFrom;
+    use tilework::persist::block_file;
+    use tilework::persist::manifest::{Manifest, SavedPane};
+    use tilework::persist::size_file::SavedSizes;
+
+    let state = TempDir::new("huge-claims");
+    let dir = saved_dir(&state);
+    // The first pane: two real blocks of numbered lines, and sizes no
+    // terminal has.
+    let mut text = Vec::new();
+    let mut n = 0;
+    while text.len() < 2 * BLOCK_BYTES {
+        n += 1;
+        text.extend_from_slice(format!("saved-line-{n:06}\r\n").as_bytes());
+    }
+    text.truncate(2 * BLOCK_BYTES);
+    let last_whole = String::from_utf8_lossy(&text)
+        .rsplit("\r\n")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let mut segment = Vec::new();
+    for (k, block) in text.chunks(BLOCK_BYTES).enumerate() {
+        block_file::encode(k as u64, block.len(), false, block, &mut segment);
+    }
+    std::fs::write(dir.join("r-p1-000000.blk"), segment).unwrap();
+    let sizes = SavedSizes {
+        block_len: BLOCK_BYTES as u64,
+        sizes: vec![SizeFrom {
+            from: 0,
+            rows: 65535,
+            cols: 65535,
+        }],
+    };
+    std::fs::write(dir.join("r-p1.sizes"), sizes.encode()).unwrap();
+    // The second pane: blocks claiming 16 MiB each.
+    let huge = vec![0u8; 16 << 20];
+    let packed = lz4_flex::block::compress(&huge);
+    let mut segment = Vec::new();
+    for k in 0..32 {
+        block_file::encode(k, huge.len(), true, &packed, &mut segment);
+    }
+    std::fs::write(dir.join("r-p2-000000.blk"), segment).unwrap();
+    let pane = |files: &str| SavedPane {
+        files: Some(files.into()),
+        budget: u64::MAX,
+    };
+    Manifest {
+        version: 1,
+        saved_at: 0,
+        layout: "[[tab]]\nlayout = { split = \"right\", panes = [{ focus = true }, {}] }\n".into(),
+        panes: vec![pane("r-p1"), pane("r-p2")],
+        active_tab: 0,
+        zoomed_tabs: Vec::new(),
+    }
+    .write(&dir)
+    .unwrap();
+
+    let env = [("XDG_STATE_HOME", state.path().to_str().unwrap())];
+    let tw = Tilework::start_with(&["attach", "w"], 24, 100, &env);
+    tw.wait_for_text(&last_whole);
+    tw.wait_for("both panes restored", |s| {
+        s.contents().matches("restored from").count() == 2
+    });
+    let pid = tw.workspace_pid();
+    let peak_kib = common::proc_status_kib(pid, "VmHWM").unwrap();
+    eprintln!("restore of huge claims: peak RSS {peak_kib} KiB");
+    assert!(
+        peak_kib < 256 * 1024,
+        "the restore peaked at {} MiB",
+        peak_kib / 1024
+    );
+    assert!(common::alive(pid));
 }

@@ -95,15 +95,11 @@ pub fn create_new(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
-/// Reads `path`, refusing a symbolic link.
-pub fn read(path: &Path) -> io::Result<Vec<u8>> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
-        .open(path)?;
-    let mut bytes = Vec::new();
-    io::Read::read_to_end(&mut file, &mut bytes)?;
-    Ok(bytes)
+/// Reads the whole of `path`, a saved file of at most `cap` bytes: a
+/// symbolic link, a FIFO (which would hang `ls` and `attach`), a device
+/// or a larger file is refused at once.
+pub fn read(path: &Path, cap: usize) -> io::Result<Vec<u8>> {
+    crate::os::read_whole_small_file(path, cap)
 }
 
 /// Replaces `path` with `bytes` whole or not at all: written to a new
@@ -243,7 +239,7 @@ mod tests {
         write_atomically(&from.join(MANIFEST), b"{}").unwrap();
         move_dir(&from, &to).unwrap();
         assert!(!from.exists());
-        assert_eq!(read(&to.join(MANIFEST)).unwrap(), b"{}");
+        assert_eq!(read(&to.join(MANIFEST), 2).unwrap(), b"{}");
         // A saved one of that name stays; a leftover without one goes.
         ensure_private_dir(&from).unwrap();
         assert!(move_dir(&from, &to).is_err());
@@ -290,7 +286,7 @@ mod tests {
         let path = dir.path().join("f");
         write_atomically(&path, b"one").unwrap();
         write_atomically(&path, b"two").unwrap();
-        assert_eq!(read(&path).unwrap(), b"two");
+        assert_eq!(read(&path, 3).unwrap(), b"two");
         assert_eq!(
             fs::metadata(&path).unwrap().permissions().mode() & 0o777,
             0o600
@@ -300,7 +296,7 @@ mod tests {
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         assert!(create_new(&link).is_err());
-        assert!(read(&link).is_err());
+        assert!(read(&link, 100).is_err());
         let private = dir.path().join("private");
         ensure_private_dir(&private).unwrap();
         let mode = fs::metadata(&private).unwrap().permissions().mode() & 0o777;
