@@ -43,7 +43,10 @@ pub fn saved_root() -> Result<PathBuf> {
 /// of what tilework deletes. Said before anything is read, written or
 /// deleted there.
 pub fn check_state_dirs() -> Result<()> {
-    let state = state_dir()?;
+    // No home and no XDG_STATE_HOME: nothing is saved (saving says so).
+    let Ok(state) = state_dir() else {
+        return Ok(());
+    };
     for dir in [state.clone(), state.join("saved")] {
         if fs::symlink_metadata(&dir).is_ok() {
             crate::os::check_private_dir(&dir)?;
