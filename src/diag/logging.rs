@@ -136,6 +136,25 @@ mod tests {
     }
 
     #[test]
+    fn a_log_file_another_user_made_is_refused() {
+        // Only root can make a file another uid owns, as CI runs.
+        if !rustix::process::getuid().is_root() {
+            return;
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let log = dir.path().join("tilework.log");
+        std::fs::write(&log, "theirs\n").expect("planted log");
+        let theirs = Some(rustix::fs::Uid::from_raw(65534));
+        rustix::fs::chown(&log, theirs, None).expect("chown");
+        let err = format!(
+            "{:#}",
+            open_log_file(&log).expect_err("their log was opened")
+        );
+        assert!(err.contains("belongs to uid 65534"), "{err}");
+        assert_eq!(std::fs::read_to_string(&log).expect("log"), "theirs\n");
+    }
+
+    #[test]
     fn an_existing_log_is_appended_to() {
         let dir = tempfile::tempdir().expect("temp dir");
         let log = dir.path().join("tilework.log");
