@@ -32,5 +32,6 @@ pub mod terminal_features;
 pub use default_toml::default_toml;
 pub use settings::{
     Config, ConfigError, DEFAULT_FPS, DEFAULT_SCROLLBACK_BYTES, DEFAULT_TERM, MAX_FPS,
-    MAX_SCROLLBACK_BYTES, Notifications, OnHangup, default_path, load, parse, parse_size,
+    MAX_MAX_PANES, MAX_SCROLLBACK_BYTES, Notifications, OnHangup, default_path, load, parse,
+    parse_size,
 };

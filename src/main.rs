@@ -48,7 +48,10 @@ fn run() -> Result<i32> {
     let setup = Setup::from_cli(&cli)?;
     // The launcher logs too (to the same file, appending): and a log path
     // that cannot be used is refused here, before the terminal is touched.
-    logging::init(&log_path(&cli))?;
+    init_log(&cli)?;
+    // Saved workspaces are read from and deleted in the state directory:
+    // one that is not the user's own is refused here, before the TUI.
+    tilework::persist::place::check_state_dirs()?;
     require_terminal(cli.writer)?;
     client::require_terminals()?;
     let dir = session::dir::runtime_dir()?;
@@ -109,6 +112,14 @@ fn session_command(
     use session::script::Place;
     use session::script_client as script;
     use tilework::cli::SplitSide;
+    if matches!(
+        command,
+        SessionCommand::Ls { .. } | SessionCommand::Forget { .. } | SessionCommand::Attach { .. }
+    ) {
+        // These read or delete saved workspaces: not in a state directory
+        // another user could have made.
+        tilework::persist::place::check_state_dirs()?;
+    }
     match command {
         SessionCommand::Ls { long } => client::ls(*long),
         SessionCommand::Forget { name } => forget(name),
@@ -189,7 +200,7 @@ impl Setup {
                 .session
                 .as_deref()
                 .context("--restore needs --session")?;
-            Startup::Restore(Box::new(tilework::persist::load(name, &config.saving)?))
+            Startup::Restore(Box::new(tilework::persist::load(name, &config)?))
         } else if !cli.commands.is_empty() {
             Startup::Commands(cli.commands.clone())
         } else {
@@ -296,7 +307,7 @@ fn start_serving(cli: &Cli, first: UnixStream) -> Result<Started> {
         .clone()
         .context("--serve-session needs --session")?;
     let path = session::dir::socket_path(&session::dir::runtime_dir()?, &name);
-    logging::init(&log_path(cli))?;
+    init_log(cli)?;
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
         session = %name,
@@ -312,8 +323,11 @@ fn start_serving(cli: &Cli, first: UnixStream) -> Result<Started> {
     })
 }
 
-fn log_path(cli: &Cli) -> std::path::PathBuf {
-    cli.log.clone().unwrap_or_else(logging::default_log_path)
+fn init_log(cli: &Cli) -> Result<()> {
+    match &cli.log {
+        Some(path) => logging::init(path),
+        None => logging::init_default(),
+    }
 }
 
 /// The workspace is drawn on the stream frames go to. A pipe or a file there

@@ -10,7 +10,11 @@
 //!   [`process_name`], [`cwd_of`];
 //! - sockets: [`peer_uid`], [`send_with_fds`], [`recv_with_fds`];
 //! - terminals: [`open_pty`], [`reopen_nonblocking`], [`reopen_nonblocking_to_read`];
-//! - files: [`read_small_file`] (the same on every POSIX system).
+//! - files: [`read_small_file`], [`read_whole_small_file`]; through
+//!   directory descriptors, never a link: [`open_dir_beneath`], [`open_regular_at`], [`unlink_if_same`],
+//!   [`remove_tree_at`]; directories of tilework's own, private:
+//!   [`ensure_private_dir`], [`check_private_dir`], [`check_private_fd`]
+//!   (the same on every POSIX system).
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -22,6 +26,8 @@ compile_error!(
     "tilework runs on Linux only: a port writes src/os/<system>.rs (docs/architecture.md, \"Porting\")"
 );
 
+mod beneath;
+mod private_dir;
 mod small_file;
 
 use std::io;
@@ -29,7 +35,12 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 
-pub use small_file::read_small_file;
+pub use beneath::{
+    FileId, OpenedFile, kind_at, make_dir_at, open_dir_at, open_dir_beneath, open_regular_at,
+    remove_tree_at, rename_at, unlink_if_same,
+};
+pub use private_dir::{check_private_dir, check_private_fd, ensure_private_dir};
+pub use small_file::{read_small_file, read_whole_small_file};
 
 /// `fd` opened anew for writing, non-blocking, as an open file
 /// description of its own: `O_NONBLOCK` set on a shared one would reach

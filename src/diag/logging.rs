@@ -2,6 +2,7 @@
 //! the screen.
 
 use std::fs::File;
+use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
@@ -14,6 +15,22 @@ pub fn default_log_path() -> PathBuf {
         .unwrap_or_else(std::env::temp_dir)
         .join("tilework")
         .join("tilework.log")
+}
+
+/// Starts logging to [`default_log_path`], in tilework's state directory:
+/// created private, and refused (before the terminal is touched) when it
+/// is not the user's own private directory, since another user who made
+/// it first could read the log or put links in it.
+pub fn init_default() -> Result<()> {
+    let path = default_log_path();
+    if let Some(dir) = path.parent() {
+        if let Some(base) = dir.parent() {
+            crate::config::private_file::create_dir_all(base)
+                .context("creating the log directory")?;
+        }
+        crate::os::ensure_private_dir(dir).context("tilework's state directory")?;
+    }
+    init(&path)
 }
 
 /// Starts logging to `path`; the level comes from `TILEWORK_LOG` (default
@@ -38,7 +55,7 @@ fn open_log_file(path: &Path) -> Result<File> {
     if let Some(dir) = path.parent() {
         crate::config::private_file::create_dir_all(dir).context("creating the log directory")?;
     }
-    crate::config::private_file::open_append(path).map_err(|err| {
+    let file = crate::config::private_file::open_append(path).map_err(|err| {
         if is_symlink(path) {
             anyhow!(
                 "the log file {} is a symbolic link; tilework does not write through one \
@@ -48,7 +65,19 @@ fn open_log_file(path: &Path) -> Result<File> {
         } else {
             anyhow!(err).context(format!("opening the log file {}", path.display()))
         }
-    })
+    })?;
+    // One another user made there (in a shared directory) is theirs to read.
+    let owner = file
+        .metadata()
+        .with_context(|| format!("checking the log file {}", path.display()))?
+        .uid();
+    if owner != rustix::process::getuid().as_raw() {
+        return Err(anyhow!(
+            "the log file {} belongs to uid {owner}, not to you: refusing to write to it",
+            path.display()
+        ));
+    }
+    Ok(file)
 }
 
 fn is_symlink(path: &Path) -> bool {
@@ -104,6 +133,25 @@ mod tests {
         open_log_file(&log).expect("log opened");
         assert_eq!(mode(&log), "600");
         assert_eq!(mode(&state.path().join("tilework")), "700");
+    }
+
+    #[test]
+    fn a_log_file_another_user_made_is_refused() {
+        // Only root can make a file another uid owns, as CI runs.
+        if !rustix::process::getuid().is_root() {
+            return;
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let log = dir.path().join("tilework.log");
+        std::fs::write(&log, "theirs\n").expect("planted log");
+        let theirs = Some(rustix::fs::Uid::from_raw(65534));
+        rustix::fs::chown(&log, theirs, None).expect("chown");
+        let err = format!(
+            "{:#}",
+            open_log_file(&log).expect_err("their log was opened")
+        );
+        assert!(err.contains("belongs to uid 65534"), "{err}");
+        assert_eq!(std::fs::read_to_string(&log).expect("log"), "theirs\n");
     }
 
     #[test]

@@ -30,6 +30,35 @@ pub fn read_small_file(path: &Path, cap: usize) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The whole of the regular file at `path`, refused as [`read_small_file`]
+/// refuses, and refused too when it holds more than `cap` bytes (it is
+/// not what it should be), before anything is read: tilework's own files,
+/// which a damaged disk or another program may have replaced with a FIFO,
+/// a link or something far larger.
+pub fn read_whole_small_file(path: &Path, cap: usize) -> io::Result<Vec<u8>> {
+    if !std::fs::symlink_metadata(path)?.file_type().is_file() {
+        return Err(not_regular());
+    }
+    let file = open_regular(path)?;
+    let cap = u64::try_from(cap).unwrap_or(u64::MAX);
+    let too_large = || {
+        io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("larger than {cap} bytes"),
+        )
+    };
+    if file.metadata()?.len() > cap {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    // Bounded even if it grows between the look and the read.
+    file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// The regular file at `path`, opened without waiting and without
 /// following a symbolic link; anything else is refused by what the open
 /// descriptor is, whatever a look before the open saw.
@@ -66,6 +95,22 @@ mod tests {
         let big = dir.path().join("big");
         std::fs::write(&big, vec![b'a'; 100_000]).unwrap();
         assert_eq!(read_small_file(&big, 4096).unwrap().len(), 4096);
+    }
+
+    #[test]
+    fn a_whole_file_over_the_cap_is_refused_before_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, vec![b'a'; 100]).unwrap();
+        assert_eq!(read_whole_small_file(&path, 100).unwrap().len(), 100);
+        let err = read_whole_small_file(&path, 99).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        assert_eq!(
+            unless_stuck(&fifo, |p| read_whole_small_file(p, 4096).is_err()),
+            Some(true)
+        );
     }
 
     #[test]

@@ -508,11 +508,8 @@ mod tests {
 
     #[test]
     fn a_file_picture_lands_where_the_command_was_and_what_follows_waits_for_it() {
-        let dir = tempfile::Builder::new()
-            .prefix("tty-graphics-protocol-")
-            .tempdir()
-            .unwrap();
-        let path = dir.path().join("picture.rgb");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tty-graphics-protocol-picture.rgb");
         std::fs::write(&path, vec![3; 20 * 40 * 3]).unwrap();
         let name = STANDARD.encode(path.to_str().unwrap());
         let mut p = parser(6, 10);

@@ -13,6 +13,13 @@ use std::collections::VecDeque;
 /// kept change is replayed at that change's size.
 pub const MAX_CHANGES: usize = 16;
 
+/// The largest grid a pane is ever given: the largest terminal drawn on
+/// (`render::frame`), 1024 columns, 512 rows. A terminal that says it is
+/// larger is drawn on at its top left; a saved size larger than this is
+/// not one a pane had.
+pub const MAX_COLS: u16 = 1024;
+pub const MAX_ROWS: u16 = 512;
+
 /// A size in effect from ring position `from` on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SizeFrom {

@@ -9,10 +9,20 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::config::MAX_MAX_PANES;
 use crate::persist::place;
 
 /// Bumped when the files change so that an older tilework cannot read them.
 pub const VERSION: u32 = 1;
+
+/// The largest manifest read: a layout of the most panes any config allows
+/// with long commands and titles takes well under this; a larger file is
+/// not one tilework wrote, and is refused before it is read.
+pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
+
+/// The longest name a pane's history files start with (tilework writes
+/// `RUN-pID`, about 20 characters).
+const MAX_PREFIX_LEN: usize = 64;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -48,7 +58,8 @@ impl Manifest {
 
     pub fn read(dir: &Path) -> Result<Self> {
         let path = dir.join(place::MANIFEST);
-        let bytes = place::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let bytes = place::read(&path, MAX_MANIFEST_BYTES)
+            .with_context(|| format!("reading {}", path.display()))?;
         let manifest: Self = serde_json::from_slice(&bytes)
             .with_context(|| format!("reading {}", path.display()))?;
         if manifest.version != VERSION {
@@ -58,8 +69,38 @@ impl Manifest {
                 manifest.version
             );
         }
+        manifest
+            .check()
+            .with_context(|| format!("reading {}", path.display()))?;
         Ok(manifest)
     }
+
+    /// What tilework never writes is refused: more panes than any config
+    /// allows, and a history file name that could lead out of the save's
+    /// directory (`../x`, `/x`) or is not one of the names it makes.
+    fn check(&self) -> Result<()> {
+        if self.panes.len() > MAX_MAX_PANES {
+            anyhow::bail!(
+                "{} panes, more than any config allows ({MAX_MAX_PANES})",
+                self.panes.len()
+            );
+        }
+        for prefix in self.panes.iter().filter_map(|p| p.files.as_deref()) {
+            let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_');
+            if prefix.is_empty() || prefix.len() > MAX_PREFIX_LEN || !prefix.chars().all(plain) {
+                anyhow::bail!("{prefix:?} is not the name of a pane's history files");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The error said when saved workspace `name` cannot be read back: what
+/// was wrong, and how to be rid of it.
+pub fn damaged(name: &str, err: &anyhow::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "saved workspace {name:?} is damaged ({err:#}); `tilework forget {name}` removes it"
+    )
 }
 
 /// A saved workspace as `tilework ls` lists it.
@@ -74,19 +115,36 @@ pub struct SavedInfo {
 
 /// The saved workspaces, by name; `disk`: with the space each takes.
 pub fn saved_list(disk: bool) -> Vec<SavedInfo> {
+    scan_saved(disk).0
+}
+
+/// The saved workspaces that read back, by name; and a sentence for each
+/// one that does not (see [`damaged`]).
+pub fn scan_saved(disk: bool) -> (Vec<SavedInfo>, Vec<String>) {
     let Ok(root) = place::saved_root() else {
-        return Vec::new();
+        return Default::default();
     };
     let Ok(entries) = std::fs::read_dir(&root) else {
-        return Vec::new();
+        return Default::default();
     };
+    let mut damaged_ones = Vec::new();
     let mut list: Vec<SavedInfo> = entries
         .flatten()
         .filter_map(|entry| {
             let name = entry.file_name().into_string().ok()?;
             place::check_name(&name).ok()?;
             let dir = entry.path();
-            let manifest = Manifest::read(&dir).ok()?;
+            let manifest = match Manifest::read(&dir) {
+                Ok(manifest) => manifest,
+                Err(err) => {
+                    // A directory without a manifest is a save not yet
+                    // made (or one being forgotten), not a damaged one.
+                    if std::fs::symlink_metadata(dir.join(place::MANIFEST)).is_ok() {
+                        damaged_ones.push(format!("{:#}", damaged(&name, &err)));
+                    }
+                    return None;
+                }
+            };
             Some(SavedInfo {
                 panes: manifest.panes.len(),
                 saved_at: u64::try_from(manifest.saved_at).unwrap_or(0),
@@ -96,7 +154,8 @@ pub fn saved_list(disk: bool) -> Vec<SavedInfo> {
         })
         .collect();
     list.sort_by(|a, b| a.name.cmp(&b.name));
-    list
+    damaged_ones.sort();
+    (list, damaged_ones)
 }
 
 /// The saved workspace `tilework attach` takes without a name when none
@@ -115,5 +174,56 @@ pub fn the_only_saved() -> Result<Option<String>> {
                 names.join(", ")
             )
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn with(panes: Vec<SavedPane>) -> Manifest {
+        Manifest {
+            version: VERSION,
+            saved_at: 0,
+            layout: String::new(),
+            panes,
+            active_tab: 0,
+            zoomed_tabs: Vec::new(),
+        }
+    }
+
+    fn pane(files: &str) -> SavedPane {
+        SavedPane {
+            files: Some(files.into()),
+            budget: 1 << 20,
+        }
+    }
+
+    #[test]
+    fn history_names_that_lead_elsewhere_and_too_many_panes_are_refused() {
+        assert!(with(vec![pane("18c2f0a1b2-p3")]).check().is_ok());
+        for bad in [
+            "../x",
+            "/etc/x",
+            "a/b",
+            "..",
+            ".hidden",
+            "",
+            "a\0b",
+            &"x".repeat(65),
+        ] {
+            assert!(with(vec![pane(bad)]).check().is_err(), "{bad:?}");
+        }
+        let many = (0..=MAX_MAX_PANES).map(|_| pane("p")).collect();
+        assert!(with(many).check().is_err());
+        // Read from disk, the same.
+        let dir = tempfile::tempdir().unwrap();
+        with(vec![pane("../../victim")]).write(dir.path()).unwrap();
+        let err = format!("{:#}", Manifest::read(dir.path()).unwrap_err());
+        assert!(
+            err.contains("not the name of a pane's history files"),
+            "{err}"
+        );
     }
 }

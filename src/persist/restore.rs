@@ -10,12 +10,14 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::config::profile::{self, LayoutSpec, PaneSpec, Profile, StartMode};
-use crate::config::saving::Saving;
+use crate::config::{Config, MAX_SCROLLBACK_BYTES};
 use crate::pane::ring_block::SealedBlock;
+use crate::pane::scrollback::BLOCK_BYTES;
 use crate::pane::size_log::SizeLog;
 use crate::persist::block_file;
-use crate::persist::manifest::{Manifest, SavedPane};
+use crate::persist::manifest::{Manifest, SavedPane, damaged};
 use crate::persist::place;
+use crate::persist::saver::SEGMENT_BLOCKS;
 use crate::persist::size_file;
 use crate::persist::tap::panes_in_order;
 use crate::workspace::Workspace;
@@ -34,20 +36,53 @@ pub struct Restored {
     pub zoomed_tabs: Vec<usize>,
 }
 
-/// Whether workspace `name` is saved.
+/// Whether workspace `name` is saved (well or not: a damaged save is
+/// said so by [`check`] and [`load`], not taken for no save).
 pub fn is_saved(name: &str) -> bool {
-    place::workspace_dir(name).is_ok_and(|dir| dir.join(place::MANIFEST).is_file())
+    place::workspace_dir(name)
+        .is_ok_and(|dir| std::fs::symlink_metadata(dir.join(place::MANIFEST)).is_ok())
 }
 
-/// Reads saved workspace `name`.
-pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
-    let started = std::time::Instant::now();
+/// Whether workspace `name` is saved, and its manifest and layout read
+/// back: what `attach` checks before starting a workspace for it, so a
+/// damaged save is said on the terminal, not by a workspace that ends at
+/// once.
+pub fn check(name: &str) -> Result<()> {
+    place::check_state_dirs()?;
+    read_layout(name, crate::config::MAX_MAX_PANES).map(|_| ())
+}
+
+/// The manifest of saved workspace `name` and the profile its layout is;
+/// refused as damaged when either does not read back, or it has more
+/// panes than `max_panes`.
+fn read_layout(name: &str, max_panes: usize) -> Result<(Manifest, Profile, std::path::PathBuf)> {
     let dir = place::workspace_dir(name)?;
+    let read = || -> Result<(Manifest, Profile)> {
+        let manifest = Manifest::read(&dir).context("manifest")?;
+        if manifest.panes.len() > max_panes {
+            anyhow::bail!(
+                "{} panes; max_panes allows {max_panes}",
+                manifest.panes.len()
+            );
+        }
+        let profile = profile::parse(&manifest.layout, Path::new(name))
+            .map_err(|err| anyhow::anyhow!("{err}"))
+            .context("layout")?;
+        Ok((manifest, profile))
+    };
+    let (manifest, profile) = read().map_err(|err| damaged(name, &err))?;
+    Ok((manifest, profile, dir))
+}
+
+/// Reads saved workspace `name` as `config` allows: no more panes than
+/// `max_panes`, no pane's history over its `scrollback` (whatever the
+/// files claim).
+pub fn load(name: &str, config: &Config) -> Result<Restored> {
+    let started = std::time::Instant::now();
+    place::check_state_dirs()?;
+    let (manifest, mut profile, dir) = read_layout(name, config.max_panes)?;
     place::ensure_private_dir(&dir)?;
-    let manifest = Manifest::read(&dir)?;
-    let mut profile = profile::parse(&manifest.layout, Path::new(name))
-        .map_err(|err| anyhow::anyhow!("{err}"))
-        .with_context(|| format!("reading the layout saved in {}", dir.display()))?;
+    let saving = &config.saving;
     for pane in profile_panes(&mut profile) {
         if let Some(line) = &pane.command
             && saving.restarts_at_once(line)
@@ -55,10 +90,11 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
             pane.start = StartMode::Auto;
         }
     }
+    let max_budget = config.scrollback_bytes as u64;
     let (histories, sizes): (Vec<SavedOutput>, Vec<Option<SizeLog>>) = manifest
         .panes
         .iter()
-        .map(|pane| read_saved_sized(&dir, pane))
+        .map(|pane| read_saved_sized(&dir, pane, max_budget))
         .unzip();
     tracing::info!(
         panes = histories.len(),
@@ -95,6 +131,13 @@ fn profile_panes(profile: &mut Profile) -> Vec<&mut PaneSpec> {
     }
     out
 }
+
+/// The most a segment file holds: [`SEGMENT_BLOCKS`] records of a block
+/// each, stored no larger than LZ4's worst case (well under twice the
+/// block). A larger file is not one tilework wrote.
+const MAX_SEGMENT_BYTES: usize = SEGMENT_BLOCKS * 2 * BLOCK_BYTES;
+/// A tail is less than one block.
+const MAX_TAIL_BYTES: usize = 2 * BLOCK_BYTES;
 
 /// Said in place of a block that could not be read.
 const LOST: &[u8] = b"\r\n\x1b[m[tilework: some of this pane's history could not be read]\r\n";
@@ -158,13 +201,17 @@ pub fn read_history(dir: &Path, pane: &SavedPane) -> Vec<u8> {
 
 /// As [`read_history`], the blocks left compressed when none is missing.
 pub fn read_saved(dir: &Path, pane: &SavedPane) -> SavedOutput {
-    read_saved_from(dir, pane).0
+    read_saved_from(dir, pane, MAX_SCROLLBACK_BYTES as u64).0
 }
 
 /// [`read_saved`] with the sizes it was printed at, when they were saved
-/// and the history has no gap.
-fn read_saved_sized(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<SizeLog>) {
-    let (saved, first_block) = read_saved_from(dir, pane);
+/// and the history has no gap; at most `max_budget` bytes of it.
+fn read_saved_sized(
+    dir: &Path,
+    pane: &SavedPane,
+    max_budget: u64,
+) -> (SavedOutput, Option<SizeLog>) {
+    let (saved, first_block) = read_saved_from(dir, pane, max_budget);
     let sizes = first_block
         .zip(pane.files.as_deref())
         .and_then(|(first, prefix)| {
@@ -174,11 +221,16 @@ fn read_saved_sized(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<SizeLo
 }
 
 /// [`read_saved`], and the index of the block its first byte was in when
-/// there is no gap.
-fn read_saved_from(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<u64>) {
+/// there is no gap. What is read is bounded whatever the files say: the
+/// pane's budget is at most `max_budget`; segments are read newest first
+/// until they hold that much output; each file is at most what tilework
+/// writes in one (refused whole if larger); a block claiming more output
+/// than a ring's block is not believed.
+fn read_saved_from(dir: &Path, pane: &SavedPane, max_budget: u64) -> (SavedOutput, Option<u64>) {
     let Some(prefix) = &pane.files else {
         return (SavedOutput::Plain(Vec::new()), None);
     };
+    let budget = pane.budget.min(max_budget);
     let mut segments: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .map(|entries| {
             entries
@@ -195,8 +247,12 @@ fn read_saved_from(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<u64>) {
     segments.sort();
     let mut blocks = std::collections::BTreeMap::new();
     let mut block_len = 0;
-    for path in &segments {
-        let bytes = match place::read(path) {
+    let mut output = 0u64;
+    for path in segments.iter().rev() {
+        if output >= budget {
+            break;
+        }
+        let bytes = match place::read(path, MAX_SEGMENT_BYTES) {
             Ok(bytes) => bytes,
             Err(err) => {
                 tracing::warn!("reading {}: {err}; its history is skipped", path.display());
@@ -211,15 +267,25 @@ fn read_saved_from(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<u64>) {
             );
         }
         for stored in read {
+            if stored.plain_len > BLOCK_BYTES {
+                tracing::warn!(
+                    "{}: a block claims {} bytes",
+                    path.display(),
+                    stored.plain_len
+                );
+                continue;
+            }
             block_len = block_len.max(stored.plain_len);
+            output += stored.plain_len as u64;
             blocks.insert(stored.index, stored);
         }
     }
-    let tail = place::read(&dir.join(format!("{prefix}.tail")))
+    let tail = place::read(&dir.join(format!("{prefix}.tail")), MAX_TAIL_BYTES)
         .ok()
-        .and_then(|bytes| block_file::decode_all(&bytes).0.into_iter().next());
+        .and_then(|bytes| block_file::decode_all(&bytes).0.into_iter().next())
+        .filter(|tail| tail.plain.len() <= BLOCK_BYTES);
     let newest = blocks.keys().next_back().copied();
-    let budget_blocks = pane.budget.div_ceil(block_len.max(1) as u64).max(1);
+    let budget_blocks = budget.div_ceil(block_len.max(1) as u64).max(1);
     let Some(newest) = newest else {
         let first = tail.as_ref().map(|t| t.index);
         return (
@@ -228,7 +294,8 @@ fn read_saved_from(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<u64>) {
         );
     };
     let oldest = newest.saturating_sub(budget_blocks - 1);
-    let first = blocks.range(oldest..).next().map_or(newest, |(k, _)| *k);
+    let kept = blocks.split_off(&oldest);
+    let first = kept.keys().next().copied().unwrap_or(newest);
     // Older than the blocks (left by a kill between writes): not used.
     let tail = tail.filter(|tail| {
         let newer = tail.index > newest;
@@ -237,31 +304,31 @@ fn read_saved_from(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<u64>) {
         }
         newer
     });
-    let whole = (first..=newest).all(|k| blocks.get(&k).is_some_and(|b| b.plain_len == block_len))
+    let whole = u64::try_from(kept.len()).is_ok_and(|n| n == newest - first + 1)
+        && kept.values().all(|b| b.plain_len == block_len)
         && tail
             .as_ref()
             .is_none_or(|t| t.index == newest + 1 && t.plain.len() < block_len);
     if whole {
         let sealed = SavedOutput::Sealed {
             block_len,
-            blocks: (first..=newest)
-                .filter_map(|k| blocks.remove(&k).map(|b| b.block))
-                .collect(),
+            blocks: kept.into_values().map(|b| b.block).collect(),
             tail: tail.map(|t| t.plain).unwrap_or_default(),
         };
         return (sealed, Some(first));
     }
     let mut out = Vec::new();
     let mut scratch = Vec::new();
-    for k in first..=newest {
-        match blocks.get(&k) {
-            Some(stored) => {
-                stored
-                    .block
-                    .read(stored.plain_len, &mut scratch, |b| out.extend_from_slice(b));
-            }
-            None => out.extend_from_slice(LOST),
+    let mut next = first;
+    for (&k, stored) in &kept {
+        // One note for each run of missing blocks.
+        if k != next {
+            out.extend_from_slice(LOST);
         }
+        stored
+            .block
+            .read(stored.plain_len, &mut scratch, |b| out.extend_from_slice(b));
+        next = k + 1;
     }
     if let Some(tail) = tail {
         // Blocks before it were lost (a cut or damaged file).
@@ -377,18 +444,82 @@ mod tests {
     }
 
     #[test]
+    fn what_the_files_claim_is_bounded_by_the_budget_and_the_block_size() {
+        let dir = tempfile::tempdir().unwrap();
+        // Blocks claiming 16 MiB of output each (zeros, a few KiB packed):
+        // not believed, none of it taken.
+        let mut segment = Vec::new();
+        let huge = vec![0u8; 16 << 20];
+        let packed = lz4_flex::block::compress(&huge);
+        for k in 0..8 {
+            block_file::encode(k, huge.len(), true, &packed, &mut segment);
+        }
+        std::fs::write(dir.path().join("h-p1-000000.blk"), segment).unwrap();
+        let pane = |files: &str, budget| SavedPane {
+            files: Some(files.into()),
+            budget,
+        };
+        assert_eq!(read_saved(dir.path(), &pane("h-p1", u64::MAX)).len(), 0);
+        // Real blocks with a budget claiming everything: no more than the
+        // config's scrollback is taken, from the newest segments only.
+        for seg in 0..3u64 {
+            let mut segment = Vec::new();
+            for k in seg * 32..(seg + 1) * 32 {
+                let plain = vec![b'a' + (k % 26) as u8; BLOCK_BYTES];
+                let packed = lz4_flex::block::compress(&plain);
+                block_file::encode(k, BLOCK_BYTES, true, &packed, &mut segment);
+            }
+            let name = format!("r-p1-{seg:06}.blk");
+            std::fs::write(dir.path().join(name), segment).unwrap();
+        }
+        let (read, first) = read_saved_from(dir.path(), &pane("r-p1", u64::MAX), 1 << 20);
+        assert_eq!(read.len(), 1 << 20);
+        assert_eq!(first, Some(96 - 16));
+        // A segment far larger than tilework writes is not read at all.
+        let big = std::fs::File::create(dir.path().join("r-p1-000003.blk")).unwrap();
+        big.set_len(300 << 20).unwrap();
+        let (read, first) = read_saved_from(dir.path(), &pane("r-p1", 2 << 20), 1 << 30);
+        assert_eq!((read.len(), first), (2 << 20, Some(96 - 32)));
+    }
+
+    #[test]
+    fn fifos_planted_as_history_files_are_skipped_without_waiting() {
+        let (dir, pane, _) = saved(&[0, 1]);
+        for name in ["r-p1-000001.blk", "r-p1.tail", "r-p1.sizes"] {
+            let path = dir.path().join(name);
+            let _ = std::fs::remove_file(&path);
+            nix::unistd::mkfifo(&path, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        }
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let path = dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            let _ = tx.send(read_saved_sized(&path, &pane, 1 << 20).0.to_plain());
+        });
+        let read = rx.recv_timeout(std::time::Duration::from_secs(30));
+        // A stuck reader is freed by writers, so the test ends either way.
+        for name in ["r-p1-000001.blk", "r-p1.tail", "r-p1.sizes"] {
+            use std::os::unix::fs::OpenOptionsExt as _;
+            let _ = std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(nix::libc::O_NONBLOCK)
+                .open(dir.path().join(name));
+        }
+        assert_eq!(read.expect("reading the history hung"), b"aaaaaaaabbbbbbbb");
+    }
+
+    #[test]
     fn saved_sizes_come_back_from_the_first_block_read_and_none_without_a_file() {
         use crate::pane::size_log::SizeLog;
         use crate::persist::size_file::{self, SavedSizes};
         // Saved before sizes were: replayed at one size, as then.
         let (dir, pane, _) = saved(&[2, 3, 4]);
-        assert!(read_saved_sized(dir.path(), &pane).1.is_none());
+        assert!(read_saved_sized(dir.path(), &pane, 1 << 20).1.is_none());
         // Printed at 120 columns, then at 60 from position 28 (block 3's
         // fifth byte); restored from block 2 (position 16) on.
         let mut log = SizeLog::new(24, 120);
         log.record(28, 24, 60, 0);
         size_file::write(dir.path(), "r-p1", &SavedSizes::of(&log, 8)).unwrap();
-        let (_, sizes) = read_saved_sized(dir.path(), &pane);
+        let (_, sizes) = read_saved_sized(dir.path(), &pane, 1 << 20);
         let stretches = sizes.unwrap().stretches(0, 27);
         let cols: Vec<(u64, u64, u16)> =
             stretches.iter().map(|s| (s.start, s.end, s.cols)).collect();
@@ -396,6 +527,6 @@ mod tests {
         // A history with a gap: where its bytes were printed is not known.
         let (dir, pane, _) = saved(&[0, 1, 3]);
         size_file::write(dir.path(), "r-p1", &SavedSizes::of(&log, 8)).unwrap();
-        assert!(read_saved_sized(dir.path(), &pane).1.is_none());
+        assert!(read_saved_sized(dir.path(), &pane, 1 << 20).1.is_none());
     }
 }

@@ -247,11 +247,8 @@ impl Saver {
 
     fn finish(&mut self, forget: bool) {
         self.panes.clear();
-        if forget
-            && let Err(err) = std::fs::remove_dir_all(&self.dir)
-            && err.kind() != io::ErrorKind::NotFound
-        {
-            tracing::warn!("forgetting {}: {err}", self.dir.display());
+        if forget && let Err(err) = place::remove_workspace_dir(&self.dir) {
+            tracing::warn!("forgetting {}: {err:#}", self.dir.display());
         }
     }
 

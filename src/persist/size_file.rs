@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use crate::pane::size_log::{SizeFrom, SizeLog};
+use crate::pane::size_log::{MAX_COLS, MAX_ROWS, SizeFrom, SizeLog};
 use crate::persist::block_file;
 use crate::persist::place;
 
@@ -25,6 +25,8 @@ const MAGIC: &[u8; 4] = b"TWS1";
 const ENTRY: usize = 8 + 2 + 2;
 /// More sizes than a log keeps (`size_log::MAX_CHANGES`) are not ours.
 const MAX_SIZES: usize = 64;
+/// The file holds one record of at most [`MAX_SIZES`] entries.
+const MAX_FILE_BYTES: usize = 4096;
 
 /// The file of the pane whose files start with `prefix`.
 pub fn path(dir: &Path, prefix: &str) -> std::path::PathBuf {
@@ -69,7 +71,7 @@ impl SavedSizes {
         if entries.len() % ENTRY != 0 || entries.len() / ENTRY > MAX_SIZES {
             return None;
         }
-        let sizes = entries
+        let sizes: Vec<SizeFrom> = entries
             .chunks_exact(ENTRY)
             .map(|e| {
                 let (from, size) = e.split_at(8);
@@ -80,6 +82,13 @@ impl SavedSizes {
                 }
             })
             .collect();
+        // A history is replayed at these sizes: one no pane can have (a
+        // 65535x65535 grid would take gigabytes) is not ours.
+        let fits =
+            |s: &SizeFrom| (1..=MAX_ROWS).contains(&s.rows) && (1..=MAX_COLS).contains(&s.cols);
+        if !sizes.iter().all(fits) {
+            return None;
+        }
         Some(Self {
             block_len: u64::from_le_bytes(*block_len),
             sizes,
@@ -102,7 +111,7 @@ pub fn write(dir: &Path, prefix: &str, sizes: &SavedSizes) -> std::io::Result<()
 /// The pane's saved sizes, if it has a readable file of them.
 pub fn read(dir: &Path, prefix: &str) -> Option<SavedSizes> {
     let path = path(dir, prefix);
-    let bytes = place::read(&path).ok()?;
+    let bytes = place::read(&path, MAX_FILE_BYTES).ok()?;
     let sizes = SavedSizes::decode(&bytes);
     if sizes.is_none() {
         tracing::warn!(
@@ -130,6 +139,13 @@ mod tests {
         damaged[last] ^= 1;
         assert_eq!(SavedSizes::decode(&damaged), None);
         assert_eq!(SavedSizes::decode(&bytes[..bytes.len() - 3]), None);
+        // A size no pane can have is not believed.
+        let mut huge = SizeLog::new(24, 120);
+        huge.record(10, 65535, 65535, 0);
+        assert_eq!(
+            SavedSizes::decode(&SavedSizes::of(&huge, 65_536).encode()),
+            None
+        );
         // Restored from block 1 (position 65,536) on.
         let back = saved.restored(1, 10_000).unwrap();
         let stretches = back.stretches(0, 10_000);

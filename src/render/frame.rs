@@ -34,8 +34,7 @@ use unicode_width::UnicodeWidthStr;
 /// left: each cell costs ~150 bytes across the frame buffers and the panes'
 /// grids, and 65535x65535 asked for a 206 GB buffer and ended the
 /// workspace with every program in it.
-pub const MAX_COLS: u16 = 1024;
-pub const MAX_ROWS: u16 = 512;
+pub use crate::pane::size_log::{MAX_COLS, MAX_ROWS};
 
 /// The area drawn on a terminal of `cols` x `rows`.
 pub fn drawable_area(cols: u16, rows: u16) -> Rect {

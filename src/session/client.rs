@@ -142,7 +142,10 @@ fn pick_to_attach(mut live: Vec<Live>) -> Result<Live> {
 pub fn ls(long: bool) -> Result<i32> {
     let dir = dir::runtime_dir()?;
     let live = live_sessions(&dir)?;
-    let saved = crate::persist::manifest::saved_list(long);
+    let (saved, damaged) = crate::persist::manifest::scan_saved(long);
+    for sentence in &damaged {
+        let _ = writeln!(io::stderr(), "tilework: {}", escape_controls(sentence));
+    }
     if live.is_empty() && saved.is_empty() {
         let _ = writeln!(io::stderr(), "no workspace is running");
         return Ok(0);
@@ -308,6 +311,9 @@ pub fn attach(name: Option<&str>, joining: Joining) -> Result<i32> {
 /// workspace that opens what was saved (see `persist`), attached to this
 /// terminal.
 pub fn launch_restored(claim: Claim, name: &str, joining: Joining) -> Result<i32> {
+    // A damaged save is said here, on the terminal, not by a workspace
+    // that ends at once.
+    crate::persist::restore::check(name)?;
     let args = ["--session", name, "--restore"].map(std::ffi::OsString::from);
     launch_with(claim, ServeArgs::These(args.to_vec()), joining)
 }

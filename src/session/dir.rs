@@ -6,8 +6,7 @@
 //! else or lets anyone else in, so no other user can plant or reach a socket.
 
 use std::fs;
-use std::io;
-use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -30,39 +29,7 @@ pub fn my_uid() -> u32 {
     rustix::process::getuid().as_raw()
 }
 
-/// Creates `dir` (0700) unless it exists, then checks it is a real
-/// directory, owned by this user, with no access for group or others.
-pub fn ensure_private_dir(dir: &Path) -> Result<()> {
-    match fs::DirBuilder::new().mode(0o700).create(dir) {
-        Ok(()) => {}
-        Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(err) => {
-            return Err(err).with_context(|| format!("creating {}", dir.display()));
-        }
-    }
-    let meta = fs::symlink_metadata(dir).with_context(|| format!("checking {}", dir.display()))?;
-    if !meta.file_type().is_dir() {
-        bail!(
-            "{} is not a directory (a symlink?): refusing to use it",
-            dir.display()
-        );
-    }
-    if meta.uid() != my_uid() {
-        bail!(
-            "{} belongs to uid {}, not to you: refusing to use it",
-            dir.display(),
-            meta.uid()
-        );
-    }
-    if meta.permissions().mode() & 0o077 != 0 {
-        bail!(
-            "{} is open to other users (mode {:o}): refusing to use it (chmod 700 it)",
-            dir.display(),
-            meta.permissions().mode() & 0o777
-        );
-    }
-    Ok(())
-}
+pub use crate::os::ensure_private_dir;
 
 /// A workspace name: letters, digits, `-`, `_` and `.`, not starting with
 /// `.`, at most [`MAX_NAME_LEN`] bytes. It names a file in the directory, so
@@ -168,27 +135,6 @@ mod tests {
         assert_eq!(name_from("...").as_deref(), None);
         let long = name_from(&"a".repeat(200)).unwrap();
         assert!(check_name(&long).is_ok() && long.len() + 4 <= MAX_NAME_LEN);
-    }
-
-    #[test]
-    fn the_directory_is_created_private_and_a_shared_one_is_refused() {
-        let base = std::env::temp_dir().join(format!("tilework-dir-test-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&base);
-        fs::create_dir_all(&base).unwrap();
-        let dir = base.join("tilework");
-        ensure_private_dir(&dir).unwrap();
-        let mode = fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o700);
-        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
-        let err = ensure_private_dir(&dir).unwrap_err().to_string();
-        assert!(err.contains("open to other users"), "{err}");
-        // A symlink to a private directory is refused too.
-        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
-        let link = base.join("link");
-        std::os::unix::fs::symlink(&dir, &link).unwrap();
-        let err = ensure_private_dir(&link).unwrap_err().to_string();
-        assert!(err.contains("not a directory"), "{err}");
-        fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]
