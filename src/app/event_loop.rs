@@ -326,7 +326,7 @@ pub(super) struct App<B: FrameSink> {
     /// When panes went quiet, for the `silence` hook.
     pub(super) silence: crate::app::silence::Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
-    pub(super) pipes: Vec<(PaneId, crate::pane::pipe::PanePipe)>,
+    pub(super) pipes: crate::pane::pipe::PanePipes,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -394,7 +394,7 @@ impl<B: FrameSink> App<B> {
             status_commands: Default::default(),
             hooks: Default::default(),
             silence: Default::default(),
-            pipes: Vec::new(),
+            pipes: Default::default(),
         };
         app.tell_panes_the_colours();
         app
