@@ -423,13 +423,18 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// Runs in A's pane a program that prints (with `cat -v`) every byte it
-/// reads, after writing `modes` (mouse reports, the alternate screen).
-/// A read-only terminal R then turns its wheel over the pane, both ways,
-/// many notches, and presses a key (its notice shows once R's earlier
-/// input was handled); A turns its wheel one notch up, which does arrive
-/// as `a_sends`, `times` times: what the program read is that alone
-/// (issue 40).
-fn read_only_wheel_reaches_nothing(name: &str, modes: &str, a_sends: &str, times: usize) {
+/// reads, after writing `modes` (mouse reports, the alternate screen,
+/// focus events). A read-only terminal R then sends `r_sends` (its wheel
+/// over the pane, its focus going) five times, and presses a
+/// key (its notice shows once R's earlier input was handled); A sends
+/// `a_sends` once, which does arrive as `a_shows`, `times` times: what
+/// the program read is that alone (issue 40).
+fn read_only_input_reaches_nothing(
+    name: &str,
+    modes: &str,
+    r_sends: &str,
+    (a_sends, a_shows, times): (&str, &str, usize),
+) {
     let rt = Runtime::new();
     let mut a = rt.start(&["--session", name], 24, 80, &[]);
     prompt(&a);
@@ -441,25 +446,50 @@ fn read_only_wheel_reaches_nothing(name: &str, modes: &str, a_sends: &str, times
     a.wait_for_text("reading-12");
     r.wait_for_text("reading-12");
     for _ in 0..5 {
-        r.send("\x1b[<64;10;5M\x1b[<65;10;5M");
+        r.send(r_sends);
     }
     r.send("x");
     r.wait_for_text("it does not type");
-    a.send("\x1b[<64;10;5M");
-    a.wait_for_text(a_sends);
+    a.send(a_sends);
+    a.wait_for_text(a_shows);
     let read = a.screen_text();
     assert_eq!(read.matches("^[").count(), times, "{read}");
     rt.kill(name);
 }
 
+/// The wheel up and down over the pane, as SGR mouse reports.
+const WHEEL: &str = "\x1b[<64;10;5M\x1b[<65;10;5M";
+
 #[test]
 fn a_read_only_terminals_wheel_reaches_no_program_that_asked_for_the_mouse() {
-    read_only_wheel_reaches_nothing("wheel-mouse", "\\033[?1000h\\033[?1006h", "^[[<64;", 1);
+    read_only_input_reaches_nothing(
+        "wheel-mouse",
+        "\\033[?1000h\\033[?1006h",
+        WHEEL,
+        ("\x1b[<64;10;5M", "^[[<64;", 1),
+    );
 }
 
 #[test]
 fn a_read_only_terminals_wheel_sends_no_arrows_to_a_full_screen_program() {
-    read_only_wheel_reaches_nothing("wheel-arrows", "\\033[?1049h", "^[[A", 3);
+    read_only_input_reaches_nothing(
+        "wheel-arrows",
+        "\\033[?1049h",
+        WHEEL,
+        ("\x1b[<64;10;5M", "^[[A", 3),
+    );
+}
+
+#[test]
+fn a_read_only_terminals_focus_sends_no_focus_events() {
+    read_only_input_reaches_nothing(
+        "focus",
+        "\\033[?1004h",
+        // Lost, and not back: coming back in the same turn would
+        // report nothing even from a terminal that types.
+        "\x1b[O",
+        ("\x1b[O", "^[[O", 1),
+    );
 }
 
 /// The size a pane's programs see (`stty size`), printed under mark `n`.
