@@ -469,3 +469,29 @@ fn a_pipe_command_that_does_not_read_drops_output_and_says_so() {
     });
     tw.wait_for_text("flood-150");
 }
+
+/// A pane that closes ends its pipe's command and process group, while
+/// the workspace goes on.
+#[test]
+fn a_closed_panes_pipe_command_is_gone() {
+    let (mut tw, _config) = start("pipe-closed", "");
+    let (out, err, code) = cli(&tw, &["run", "--split", "right", "--", "sh"]);
+    assert_eq!(code, 0, "{err}");
+    let id = out.trim().to_string();
+    let (command, patterns) = reader_with_a_job();
+    pipe(&tw, &id, &command);
+    for pattern in &patterns {
+        common::wait_until(&format!("{pattern} running"), || {
+            !common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+    let (_, err, code) = cli(&tw, &["send-keys", "--pane", &id, "exit", "Enter"]);
+    assert_eq!(code, 0, "{err}");
+    for pattern in &patterns {
+        common::wait_until(&format!("{pattern} gone"), || {
+            common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+    tw.type_line("echo still-$((8*8))");
+    tw.wait_for_text("still-64");
+}

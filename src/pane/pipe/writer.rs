@@ -291,9 +291,19 @@ fn run(shared: &Shared) {
         }
         flows.retain_mut(|flow| !flow.advance(now));
         shared.waker.park();
-        // Looked at after parking: a chunk sent from now on wakes the poll.
+        // Looked at after parking: a chunk or an order sent from now on
+        // wakes the poll; one sent before is seen here.
+        let ordered = !shared
+            .orders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty();
         let wants: Vec<bool> = flows.iter().map(Flow::has_output).collect();
-        let due = flows.iter().filter_map(Flow::due).min();
+        let due = flows
+            .iter()
+            .filter_map(Flow::due)
+            .chain(ordered.then(Instant::now))
+            .min();
         let timeout = due.map(|d| {
             let t = d.saturating_duration_since(Instant::now());
             Timespec {
