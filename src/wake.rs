@@ -17,23 +17,26 @@
 //! second sees the other (both sides fence), so no message is left behind a
 //! sleeping loop.
 //!
-//! One per process, like the loop.
+//! One per process, like the loop. Another thread that sleeps in a poll(2)
+//! of its own (the pane pipes' writer) uses a [`Waker`] of its own.
 
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering, fence};
 
-struct Wake {
+/// A wake pipe and the flag that says whether its thread is parked (see
+/// the handshake above).
+pub struct Waker {
     parked: AtomicBool,
     rx: OwnedFd,
     tx: OwnedFd,
 }
 
-static WAKE: OnceLock<Option<Wake>> = OnceLock::new();
+static WAKE: OnceLock<Option<Waker>> = OnceLock::new();
 
-fn wake() -> Option<&'static Wake> {
-    WAKE.get_or_init(|| match open() {
+fn wake() -> Option<&'static Waker> {
+    WAKE.get_or_init(|| match Waker::open() {
         Ok(wake) => Some(wake),
         Err(err) => {
             tracing::error!("creating the loop's wake pipe: {err}");
@@ -41,20 +44,6 @@ fn wake() -> Option<&'static Wake> {
         }
     })
     .as_ref()
-}
-
-fn open() -> io::Result<Wake> {
-    let (rx, tx) = std::io::pipe()?;
-    let (rx, tx) = (OwnedFd::from(rx), OwnedFd::from(tx));
-    for end in [&rx, &tx] {
-        let flags = rustix::fs::fcntl_getfl(end)?;
-        rustix::fs::fcntl_setfl(end, flags | rustix::fs::OFlags::NONBLOCK)?;
-    }
-    Ok(Wake {
-        parked: AtomicBool::new(false),
-        rx,
-        tx,
-    })
 }
 
 /// Wakes the loop if it sleeps (or is about to). Call after the send.
@@ -89,8 +78,29 @@ pub fn drain() {
     }
 }
 
-impl Wake {
-    fn wake(&self) {
+impl Waker {
+    /// A wake pipe, both ends non-blocking.
+    pub fn open() -> io::Result<Self> {
+        let (rx, tx) = std::io::pipe()?;
+        let (rx, tx) = (OwnedFd::from(rx), OwnedFd::from(tx));
+        for end in [&rx, &tx] {
+            let flags = rustix::fs::fcntl_getfl(end)?;
+            rustix::fs::fcntl_setfl(end, flags | rustix::fs::OFlags::NONBLOCK)?;
+        }
+        Ok(Self {
+            parked: AtomicBool::new(false),
+            rx,
+            tx,
+        })
+    }
+
+    /// What its thread polls.
+    pub fn fd(&self) -> BorrowedFd<'_> {
+        self.rx.as_fd()
+    }
+
+    /// Wakes the thread if it is parked. Call after the send.
+    pub fn wake(&self) {
         fence(Ordering::SeqCst);
         if self.parked.swap(false, Ordering::SeqCst) {
             // Full only when wake-ups are already pending: nothing is lost.
@@ -98,16 +108,20 @@ impl Wake {
         }
     }
 
-    fn park(&self) {
+    /// The thread is about to sleep: it looks at its work once more, then
+    /// polls [`Waker::fd`].
+    pub fn park(&self) {
         self.parked.store(true, Ordering::SeqCst);
         fence(Ordering::SeqCst);
     }
 
-    fn unpark(&self) {
+    /// The thread is awake.
+    pub fn unpark(&self) {
         self.parked.store(false, Ordering::SeqCst);
     }
 
-    fn drain(&self) {
+    /// Reads away pending wake-ups.
+    pub fn drain(&self) {
         // Each wake-up is one byte: a read short of the buffer got them all.
         let mut sink = [0u8; 64];
         while matches!(rustix::io::read(&self.rx, &mut sink), Ok(n) if n == sink.len()) {}
@@ -132,7 +146,7 @@ pub fn on_signal(sig: i32) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn readable(wake: &Wake) -> bool {
+    fn readable(wake: &Waker) -> bool {
         let mut fds = [rustix::event::PollFd::new(
             &wake.rx,
             rustix::event::PollFlags::IN,
@@ -142,7 +156,7 @@ mod tests {
 
     #[test]
     fn only_a_parked_loop_is_woken_and_unpark_reads_the_wake_up() {
-        let wake = open().expect("a pipe");
+        let wake = Waker::open().expect("a pipe");
         wake.wake();
         assert!(!readable(&wake), "an awake loop is not written to");
         wake.park();

@@ -421,3 +421,121 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
+
+/// Runs in A's pane a program that prints (with `cat -v`) every byte it
+/// reads, after writing `modes` (mouse reports, the alternate screen,
+/// focus events). A read-only terminal R then sends `r_sends` (its wheel
+/// over the pane, its focus going) five times, and presses a
+/// key (its notice shows once R's earlier input was handled); A sends
+/// `a_sends` once, which does arrive as `a_shows`, `times` times: what
+/// the program read is that alone (issue 40).
+fn read_only_input_reaches_nothing(
+    name: &str,
+    modes: &str,
+    r_sends: &str,
+    (a_sends, a_shows, times): (&str, &str, usize),
+) {
+    let rt = Runtime::new();
+    let mut a = rt.start(&["--session", name], 24, 80, &[]);
+    prompt(&a);
+    let mut r = rt.start(&["attach", "-r", name], 24, 80, &[]);
+    prompt(&r);
+    a.type_line(&format!(
+        "printf '{modes}'; stty raw -echo; echo reading-$((3*4)); cat -v"
+    ));
+    a.wait_for_text("reading-12");
+    r.wait_for_text("reading-12");
+    for _ in 0..5 {
+        r.send(r_sends);
+    }
+    r.send("x");
+    r.wait_for_text("it does not type");
+    a.send(a_sends);
+    a.wait_for_text(a_shows);
+    let read = a.screen_text();
+    assert_eq!(read.matches("^[").count(), times, "{read}");
+    rt.kill(name);
+}
+
+/// The wheel up and down over the pane, as SGR mouse reports.
+const WHEEL: &str = "\x1b[<64;10;5M\x1b[<65;10;5M";
+
+#[test]
+fn a_read_only_terminals_wheel_reaches_no_program_that_asked_for_the_mouse() {
+    read_only_input_reaches_nothing(
+        "wheel-mouse",
+        "\\033[?1000h\\033[?1006h",
+        WHEEL,
+        ("\x1b[<64;10;5M", "^[[<64;", 1),
+    );
+}
+
+#[test]
+fn a_read_only_terminals_wheel_sends_no_arrows_to_a_full_screen_program() {
+    read_only_input_reaches_nothing(
+        "wheel-arrows",
+        "\\033[?1049h",
+        WHEEL,
+        ("\x1b[<64;10;5M", "^[[A", 3),
+    );
+}
+
+#[test]
+fn a_read_only_terminals_focus_sends_no_focus_events() {
+    read_only_input_reaches_nothing(
+        "focus",
+        "\\033[?1004h",
+        // Lost, and not back: coming back in the same turn would
+        // report nothing even from a terminal that types.
+        "\x1b[O",
+        ("\x1b[O", "^[[O", 1),
+    );
+}
+
+/// The size a pane's programs see (`stty size`), printed under mark `n`.
+fn pane_size(tw: &mut Tilework, n: u32) -> String {
+    // The marks are computed, so the typed line does not hold them.
+    tw.type_line(&format!(
+        "echo size$(({n}*7))=$(stty size)=; echo done-$(({n}*11))"
+    ));
+    tw.wait_for_text(&format!("done-{}", n * 11));
+    let text = tw.screen_text();
+    let mark = format!("size{}=", n * 7);
+    let start = text.find(&mark).unwrap() + mark.len();
+    text[start..].split('=').next().unwrap().to_string()
+}
+
+/// With `window_size = "smallest"`, a tiny read-only terminal does not
+/// shrink the panes: it has no say in sizes (tmux's `ignore-size`), while
+/// the same tiny terminal attached to type does (issue 40).
+#[test]
+fn a_tiny_read_only_terminal_does_not_shrink_the_panes() {
+    let rt = Runtime::new();
+    let config = rt.path().join("config.toml");
+    std::fs::write(&config, "window_size = \"smallest\"\n").unwrap();
+    let config = config.to_str().unwrap();
+    let mut a = rt.start(&["--config", config, "--session", "tiny"], 24, 80, &[]);
+    prompt(&a);
+    let before = pane_size(&mut a, 1);
+    let mut r = rt.start(&["attach", "-r", "tiny"], 8, 30, &[]);
+    r.wait_for_text("done-11");
+    // R is drawn on: the workspace took it in (and fitted the layout).
+    assert_eq!(
+        pane_size(&mut a, 2),
+        before,
+        "a read-only terminal resized the pane"
+    );
+    r.send("\x02d");
+    assert_eq!(r.wait_exit().exit_code(), 0);
+    // The same size attached to type: the pane shrinks (the test sees it).
+    let mut b = rt.start(&["attach", "tiny"], 8, 30, &[]);
+    prompt(&b);
+    let shrunk = pane_size(&mut a, 3);
+    assert_ne!(
+        shrunk, before,
+        "a typing terminal of 8x30 left the pane as it was"
+    );
+    b.send("\x02d");
+    assert_eq!(b.wait_exit().exit_code(), 0);
+    rt.kill("tiny");
+}

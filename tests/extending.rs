@@ -343,3 +343,155 @@ fn notification_and_silence_hooks_run() {
         read("silence")
     );
 }
+
+/// The first pane's id, as `list-panes` prints it.
+fn first_pane(tw: &Tilework) -> String {
+    let (out, err, code) = cli(tw, &["list-panes", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let panes: Vec<tilework::session::script::PaneInfo> = serde_json::from_str(&out).unwrap();
+    panes[0].id.to_string()
+}
+
+/// Pipes pane `id` to `command`.
+fn pipe(tw: &Tilework, id: &str, command: &str) {
+    let (_, err, code) = cli(tw, &["pipe", "--pane", id, "--", command]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// A pipe command whose leader reads its input and a job it started in
+/// the background that never does (`sleep N & cat`), and the patterns
+/// that find each.
+fn reader_with_a_job() -> (String, [String; 2]) {
+    let (sleep, sleep_pattern) = common::unique_sleep();
+    let command = format!("{sleep} & cat");
+    let leader = format!("^/bin/sh -c {} & cat$", regex::escape(&sleep));
+    (command, [sleep_pattern, leader])
+}
+
+/// A replaced pipe's command ends, with its process group: the leader
+/// (`sh`) and the job it left in the background (issue 40).
+#[test]
+fn a_replaced_pipes_command_and_its_process_group_are_gone() {
+    let (tw, _config) = start("pipe-replaced", "");
+    let id = first_pane(&tw);
+    let (command, patterns) = reader_with_a_job();
+    pipe(&tw, &id, &command);
+    for pattern in &patterns {
+        common::wait_until(&format!("{pattern} running"), || {
+            !common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+    pipe(&tw, &id, "cat > /dev/null");
+    for pattern in &patterns {
+        common::wait_until(&format!("{pattern} gone"), || {
+            common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+}
+
+/// `tilework kill` leaves no pipe command behind: not one that never
+/// reads its input, nor a job a pipe command left in the background.
+#[test]
+fn no_pipe_command_outlives_tilework_kill() {
+    let (mut tw, _config) = start("pipe-killed", "");
+    let id = first_pane(&tw);
+    let (command, patterns) = reader_with_a_job();
+    pipe(&tw, &id, &command);
+    // A second pane whose pipe never reads.
+    let (out, err, code) = cli(&tw, &["run", "--split", "right", "--", "sh"]);
+    assert_eq!(code, 0, "{err}");
+    let (idle, idle_pattern) = common::unique_sleep();
+    pipe(&tw, out.trim(), &format!("exec {idle}"));
+    let mut all = patterns.to_vec();
+    all.push(idle_pattern);
+    for pattern in &all {
+        common::wait_until(&format!("{pattern} running"), || {
+            !common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+    let (_, err, code) = cli(&tw, &["kill", "pipe-killed"]);
+    assert_eq!(code, 0, "{err}");
+    tw.wait_exit();
+    for pattern in &all {
+        common::wait_until(&format!("{pattern} gone"), || {
+            common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+}
+
+/// Pipes replaced twenty times, each by a command that never reads: the
+/// workspace does not keep a thread per pipe (one writer serves every
+/// pipe; none waits on a command), and the commands are gone.
+#[test]
+fn twenty_replaced_pipes_leave_no_thread_or_process_each() {
+    let (tw, _config) = start("pipe-threads", "");
+    let id = first_pane(&tw);
+    let pid = tw.workspace_pid();
+    let (first, first_pattern) = common::unique_sleep();
+    pipe(&tw, &id, &format!("exec {first}"));
+    common::wait_until("the first pipe's command running", || {
+        !common::pids_matching(&first_pattern, &[]).is_empty()
+    });
+    let base = common::thread_count(pid).unwrap();
+    let mut replaced = vec![first_pattern];
+    for _ in 0..20 {
+        let (sleep, pattern) = common::unique_sleep();
+        pipe(&tw, &id, &format!("exec {sleep}"));
+        replaced.push(pattern);
+    }
+    let last = replaced.pop().unwrap();
+    common::wait_until("the last pipe's command running", || {
+        !common::pids_matching(&last, &[]).is_empty()
+    });
+    for pattern in &replaced {
+        common::wait_until(&format!("{pattern} gone"), || {
+            common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+    // Other threads come and go (a script's connection, the pane name
+    // lookup): half the pipes' count is the margin, none is per pipe.
+    common::wait_until("the workspace's threads not one per pipe", || {
+        common::thread_count(pid).unwrap() < base + 10
+    });
+}
+
+/// A pipe command that does not keep up loses output rather than slowing
+/// the pane: the pane's flood ends on screen, and the status bar says so.
+#[test]
+fn a_pipe_command_that_does_not_read_drops_output_and_says_so() {
+    let (mut tw, _config) = start("pipe-slow", "");
+    let id = first_pane(&tw);
+    let (idle, _) = common::unique_sleep();
+    pipe(&tw, &id, &format!("exec {idle}"));
+    tw.type_line("seq 1 1500000; echo flood-$((50*3))");
+    tw.wait_for("the status bar's notice", |s| {
+        s.contents().contains("is too slow, output dropped")
+    });
+    tw.wait_for_text("flood-150");
+}
+
+/// A pane that closes ends its pipe's command and process group, while
+/// the workspace goes on.
+#[test]
+fn a_closed_panes_pipe_command_is_gone() {
+    let (mut tw, _config) = start("pipe-closed", "");
+    let (out, err, code) = cli(&tw, &["run", "--split", "right", "--", "sh"]);
+    assert_eq!(code, 0, "{err}");
+    let id = out.trim().to_string();
+    let (command, patterns) = reader_with_a_job();
+    pipe(&tw, &id, &command);
+    for pattern in &patterns {
+        common::wait_until(&format!("{pattern} running"), || {
+            !common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+    let (_, err, code) = cli(&tw, &["send-keys", "--pane", &id, "exit", "Enter"]);
+    assert_eq!(code, 0, "{err}");
+    for pattern in &patterns {
+        common::wait_until(&format!("{pattern} gone"), || {
+            common::pids_matching(pattern, &[]).is_empty()
+        });
+    }
+    tw.type_line("echo still-$((8*8))");
+    tw.wait_for_text("still-64");
+}

@@ -314,3 +314,112 @@ fn each_attached_terminal_gets_what_it_can_show() {
     drop(a);
     common::end_workspaces(runtime.path());
 }
+
+/// A 400 x 198 red sixel (40 x 10 cells of 10 x 20), written by hand so
+/// no picture program is needed, and a 100 x 60 kitty picture sent
+/// directly (10 x 3 cells), as files in the test's directory.
+fn large_pictures(tw: &Tilework) {
+    let mut sixel = b"\x1bPq\"1;1;400;198#0;2;100;0;0".to_vec();
+    for _ in 0..33 {
+        sixel.extend_from_slice(b"#0!400~-");
+    }
+    sixel.extend_from_slice(b"\x1b\\");
+    std::fs::write(tw.dir.path().join("big.six"), sixel).unwrap();
+    use base64::Engine as _;
+    let data = base64::engine::general_purpose::STANDARD.encode([0u8, 0, 200].repeat(100 * 60));
+    let chunks: Vec<&[u8]> = data.as_bytes().chunks(4096).collect();
+    let mut kitty = Vec::new();
+    for (n, chunk) in chunks.iter().enumerate() {
+        let more = u8::from(n + 1 < chunks.len());
+        let keys = if n == 0 {
+            format!("a=T,f=24,s=100,v=60,i=9,q=2,m={more}")
+        } else {
+            format!("m={more}")
+        };
+        kitty.extend_from_slice(format!("\x1b_G{keys};").as_bytes());
+        kitty.extend_from_slice(chunk);
+        kitty.extend_from_slice(b"\x1b\\");
+    }
+    std::fs::write(tw.dir.path().join("big.kitty"), kitty).unwrap();
+}
+
+/// Terminals that claim cells no terminal has (issue 40): 65535 x 65535
+/// pixels, a `CSI 16 t` answer of 60000 x 60000, and the largest claim
+/// believed (512 x 512, which would scale the pictures past
+/// `image_memory`) attach one after the other while a sixel and a kitty
+/// picture show. The workspace lives through each: its programs answer,
+/// each terminal is drawn on, and its memory stays bounded (its peak
+/// resident size, whatever the claims asked of it).
+#[test]
+fn terminals_claiming_huge_cells_leave_the_workspace_alive_and_its_memory_bounded() {
+    let runtime = common::TempDir::new("pictures-huge-cells");
+    let path = std::env::var("PATH").unwrap_or_default();
+    let runtime_dir = runtime.path().to_str().unwrap().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_dir.as_str()),
+        ("PATH", path.as_str()),
+    ];
+    let sixel = TerminalReplies {
+        sixel: true,
+        ..TerminalReplies::default()
+    };
+    let mut a = Tilework::start_answering(
+        common::binary(),
+        &["--session", "huge"],
+        ROWS,
+        COLS,
+        &env,
+        sixel,
+    );
+    a.wait_for_text("$ ");
+    large_pictures(&a);
+    run(&mut a, "clear; cat big.six", 1);
+    common::wait_until("the sixel drawn", || {
+        !sixels_drawn(&a.raw_tail()).is_empty()
+    });
+    run(&mut a, "cat big.kitty", 2);
+    let pid = a.workspace_pid();
+    let peak = || common::proc_status_kib(pid, "VmHWM").unwrap();
+    let before = peak();
+
+    let claims = [
+        (65535, 65535, sixel),
+        (
+            60000,
+            60000,
+            TerminalReplies {
+                kitty_graphics: true,
+                ..TerminalReplies::default()
+            },
+        ),
+        (512, 512, sixel),
+    ];
+    for (n, (width, height, speaks)) in (3..).zip(claims) {
+        let replies = TerminalReplies {
+            cell: Some((width, height)),
+            ..speaks
+        };
+        let mut b = Tilework::start_answering(
+            common::binary(),
+            &["attach", "huge"],
+            ROWS,
+            COLS,
+            &env,
+            replies,
+        );
+        b.wait_for_text("M2K");
+        // The workspace's programs still answer, on both terminals.
+        run(&mut a, &format!("echo {width}x{height}"), n);
+        b.wait_for_text(&format!("M{n}K"));
+        assert!(common::alive(pid), "the workspace died at {width}x{height}");
+        b.send("\x02d");
+        assert_eq!(b.wait_exit().exit_code(), 0, "{width}x{height}");
+    }
+    let after = peak();
+    assert!(
+        after < 300 * 1024,
+        "the workspace peaked at {after} KiB (it was at {before} KiB before the claims)"
+    );
+    drop(a);
+    common::end_workspaces(runtime.path());
+}

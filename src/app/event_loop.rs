@@ -326,7 +326,7 @@ pub(super) struct App<B: FrameSink> {
     /// When panes went quiet, for the `silence` hook.
     pub(super) silence: crate::app::silence::Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
-    pub(super) pipes: Vec<(PaneId, crate::pane::pipe::PanePipe)>,
+    pub(super) pipes: crate::pane::pipe::PanePipes,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -394,7 +394,7 @@ impl<B: FrameSink> App<B> {
             status_commands: Default::default(),
             hooks: Default::default(),
             silence: Default::default(),
-            pipes: Vec::new(),
+            pipes: Default::default(),
         };
         app.tell_panes_the_colours();
         app
@@ -403,13 +403,18 @@ impl<B: FrameSink> App<B> {
     /// Programs asking for the terminal's colours are told those of the
     /// terminal that typed last (under the config's).
     pub(super) fn tell_panes_the_colours(&mut self) {
+        // A read-only terminal changes nothing programs are told: the
+        // colours are the acting terminal's unless it only looks.
         let facts = self
             .acting_client()
-            .map(|at| self.clients[at].facts)
+            .map(|at| &self.clients[at])
+            .filter(|c| !c.read_only)
+            .or_else(|| self.clients.iter().rev().find(|c| !c.read_only))
+            .map(|c| c.facts)
             .unwrap_or_default();
         let colours = crate::client::facts::answered_colours(self.configured_colours, &facts);
         self.ws.set_terminal_colours(colours);
-        crate::client::facts::tell_pictures(self.clients.iter().map(|c| &c.facts));
+        crate::client::facts::tell_pictures(self.clients.iter().map(|c| (&c.facts, c.read_only)));
     }
 
     fn run(&mut self) -> Result<i32> {
@@ -435,7 +440,10 @@ impl<B: FrameSink> App<B> {
         self.follow_terminal_sizes();
         self.tell_silences(Instant::now());
         for client in &mut self.clients {
-            client.focus.update(&self.ws);
+            // A read-only terminal's focus is not the programs' business.
+            if !client.read_only {
+                client.focus.update(&self.ws);
+            }
             client.router.follow_resized_history(&mut self.ws);
         }
         self.ws

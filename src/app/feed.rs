@@ -257,17 +257,12 @@ impl<B: FrameSink> App<B> {
 /// so in the status bar when the pipe's command falls behind and output
 /// is dropped (never waits for it).
 /// Returns a notice for the status bar when the pipe starts dropping.
-fn pipe_on(
-    pipes: &mut Vec<(PaneId, crate::pane::pipe::PanePipe)>,
-    id: PaneId,
-    chunk: &[u8],
-) -> Option<String> {
+fn pipe_on(pipes: &mut crate::pane::pipe::PanePipes, id: PaneId, chunk: &[u8]) -> Option<String> {
     use crate::pane::pipe::Sent;
-    let at = pipes.iter().position(|(p, _)| *p == id)?;
-    match pipes[at].1.send(chunk) {
+    match pipes.send(id, chunk)? {
         Sent::Queued | Sent::Dropped => None,
         Sent::StartedDropping => {
-            let command = &pipes[at].1.command;
+            let command = pipes.command(id)?;
             tracing::warn!(pane = id.0, %command, "pane pipe behind: dropping output");
             Some(format!(
                 "pane {}: `{command}` is too slow, output dropped",
@@ -276,7 +271,6 @@ fn pipe_on(
         }
         Sent::Closed => {
             tracing::info!(pane = id.0, "pane pipe's command ended");
-            pipes.remove(at);
             None
         }
     }

@@ -23,13 +23,16 @@ pub fn answered_colours(configured: [Option<Rgb>; 3], facts: &TerminalFacts) -> 
 }
 
 /// What programs are told of pictures from now on (`graphics::reach`):
-/// they reach a user when some attached terminal shows them; the cell size
-/// is the first terminal's that told one.
-pub fn tell_pictures<'a>(attached: impl Iterator<Item = &'a TerminalFacts>) {
+/// they reach a user when some attached terminal shows them (a read-only
+/// one too); the cell size is the first terminal's that told one, of those
+/// that are not read-only (their sizes are not the programs' business).
+pub fn tell_pictures<'a>(attached: impl Iterator<Item = (&'a TerminalFacts, bool)>) {
     let mut reach = crate::graphics::reach::Reach::default();
-    for facts in attached {
+    for (facts, read_only) in attached {
         reach.pictures |= facts.pictures.any();
-        reach.cell = reach.cell.or(facts.cell);
+        if !read_only {
+            reach.cell = reach.cell.or(facts.cell);
+        }
     }
     crate::graphics::reach::set(reach);
 }

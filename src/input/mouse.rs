@@ -179,13 +179,22 @@ fn finish_selection(cx: &mut Cx<'_>) -> Outcome {
 
 fn wheel(cx: &mut Cx<'_>, id: PaneId, ev: &MouseEvent) -> Outcome {
     let up = matches!(ev.kind, MouseEventKind::ScrollUp);
-    if wants_mouse(cx, id) {
-        return cx.to_panes.mouse(cx.ws, id, ev);
-    }
     let Some(pane) = cx.ws.pane(id) else {
         return Outcome::default();
     };
-    if !pane.is_scrolled() && pane.live_screen().alternate_screen() && !cx.ui.copy.is_active() {
+    let to_program = wants_mouse(cx, id)
+        || (!pane.is_scrolled()
+            && pane.live_screen().alternate_screen()
+            && !cx.ui.copy.is_active());
+    if to_program && cx.read_only {
+        // A read-only terminal (`attach -r`) reaches no program, its
+        // wheel neither (tmux passes nothing from a `-r` client).
+        return Outcome::default();
+    }
+    if wants_mouse(cx, id) {
+        return cx.to_panes.mouse(cx.ws, id, ev);
+    }
+    if to_program {
         // A full-screen program without mouse support (less, man): send
         // arrow keys, as xterm's alternate-scroll mode does.
         return cx.to_panes.arrows(cx.ws, id, up, WHEEL_ROWS);

@@ -20,6 +20,10 @@ use nix::unistd::Pid;
 use crate::os;
 
 static SESSIONS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+/// Process groups of commands tilework started outside the panes (a
+/// `tilework pipe` command): ended by whoever started them, and by
+/// [`kill_all`] on every exit path.
+static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
 /// How long a hung-up session gets to exit before SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(300);
@@ -70,8 +74,32 @@ pub fn end_session(sid: i32) {
     }
 }
 
-/// Kills every registered session at once: for exit paths that cannot wait.
+/// A process group to end on every exit path, until [`forget_group`].
+pub fn register_group(pgid: i32) {
+    GROUPS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(pgid);
+}
+
+/// The group was killed by its owner (its leader is not reaped yet, so the
+/// id is not reused meanwhile).
+pub fn forget_group(pgid: i32) {
+    GROUPS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .retain(|&g| g != pgid);
+}
+
+/// Kills every registered session and group at once: for exit paths that
+/// cannot wait.
 pub fn kill_all() {
+    let groups = std::mem::take(&mut *GROUPS.lock().unwrap_or_else(PoisonError::into_inner));
+    for group in groups {
+        for signal in [Signal::SIGHUP, Signal::SIGCONT, Signal::SIGKILL] {
+            let _ = killpg(Pid::from_raw(group), signal);
+        }
+    }
     let sessions = SESSIONS
         .lock()
         .unwrap_or_else(PoisonError::into_inner)

@@ -88,6 +88,32 @@ pub struct PictureDrawer {
     kitty: kitty::KittyPictures,
     /// Panes whose cells need no look this frame.
     bare: BarePanes,
+    /// Pictures too large to scale for this terminal (said once).
+    over_budget: OverBudget,
+}
+
+/// Leaves out the sixel pieces whose picture, scaled to this terminal's
+/// cells, would not fit the `image_memory` budget, and says so in the log
+/// once per terminal.
+#[derive(Default)]
+struct OverBudget {
+    said: bool,
+}
+
+impl OverBudget {
+    fn keep_within(&mut self, pieces: &mut Vec<Piece>) {
+        let budget = store::lock().budget();
+        let before = pieces.len();
+        pieces.retain(|p| p.within(budget));
+        if pieces.len() < before && !self.said {
+            self.said = true;
+            tracing::warn!(
+                budget,
+                "a picture scaled to this terminal's cells would be over image_memory: \
+                 not drawn on it"
+            );
+        }
+    }
 }
 
 /// What the drawer needs of the client.
@@ -139,10 +165,9 @@ impl PictureDrawer {
         let placed = terminal.speaks.sixel && store::lock().placements().next().is_some();
         let pieces = if placed && !(terminal.covered)() {
             let cell = terminal.cell.unwrap_or_else(reach::cell_pixels);
-            in_bands(
-                pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare),
-                u32::from(cell.height),
-            )
+            let mut found = pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare);
+            self.over_budget.keep_within(&mut found);
+            in_bands(found, u32::from(cell.height))
         } else {
             Vec::new()
         };
@@ -227,9 +252,7 @@ impl PictureDrawer {
         }
         let image = store::lock().image(piece.image)?.clone();
         let job = piece.clone();
-        if piece.src.width * piece.src.height > ENCODE_INLINE_PIXELS
-            && self.encoding.len() < MAX_ENCODING
-        {
+        if piece.pixels() > u64::from(ENCODE_INLINE_PIXELS) && self.encoding.len() < MAX_ENCODING {
             let finished = Arc::clone(&self.finished);
             let spawned = std::thread::Builder::new()
                 .name("sixel-encode".into())
@@ -251,7 +274,7 @@ impl PictureDrawer {
             let image = store::lock().image(piece.image)?.clone();
             return self.keep(key, encode_piece(&image, piece)?);
         }
-        if !self.encoding.is_empty() && piece.src.width * piece.src.height > ENCODE_INLINE_PIXELS {
+        if !self.encoding.is_empty() && piece.pixels() > u64::from(ENCODE_INLINE_PIXELS) {
             // Both threads busy: this one waits its turn.
             return None;
         }
@@ -278,25 +301,27 @@ fn in_bands(pieces: Vec<Piece>, cell_height: u32) -> Vec<Piece> {
     let cell_height = cell_height.max(1);
     let mut out = Vec::with_capacity(pieces.len());
     for piece in pieces {
-        let pixels = piece.src.width * piece.src.height;
-        if pixels <= BAND_PIXELS || piece.at.height <= 3 {
+        if piece.pixels() <= u64::from(BAND_PIXELS) || piece.at.height <= 3 {
             out.push(piece);
             continue;
         }
-        let rows_fit = BAND_PIXELS / (piece.src.width.max(1) * cell_height);
+        let rows_fit =
+            u64::from(BAND_PIXELS) / (u64::from(piece.src.width.max(1)) * u64::from(cell_height));
         let band = u16::try_from(rows_fit / 3 * 3).unwrap_or(u16::MAX).max(3);
         let mut top = 0;
         while top < piece.at.height {
             let rows = band.min(piece.at.height - top);
-            let y = u32::from(top) * cell_height;
-            if y >= piece.src.height {
+            let y = u64::from(top) * u64::from(cell_height);
+            let Some(y) = u32::try_from(y).ok().filter(|&y| y < piece.src.height) else {
                 break;
-            }
+            };
             let mut part = piece.clone();
             part.at.y += top;
             part.at.height = rows;
             part.src.y += y;
-            part.src.height = (u32::from(rows) * cell_height).min(piece.src.height - y);
+            part.src.height = u32::try_from(u64::from(rows) * u64::from(cell_height))
+                .unwrap_or(u32::MAX)
+                .min(piece.src.height - y);
             out.push(part);
             top += rows;
         }
@@ -327,7 +352,10 @@ fn scaled_part(image: &RgbaImage, piece: &Piece) -> Option<RgbaImage> {
     let (dw, dh) = piece.display;
     let s = piece.source;
     let (w, h) = (piece.src.width, piece.src.height);
-    let mut pixels = Vec::with_capacity(w as usize * h as usize * 4);
+    // Bounded by the budget (`Piece::within`); checked all the same.
+    let bytes = usize::try_from(piece.pixels().checked_mul(4)?).ok()?;
+    let mut pixels = Vec::new();
+    pixels.try_reserve_exact(bytes).ok()?;
     let stride = image.width() as usize * 4;
     for y in 0..h {
         let sy = s.y
@@ -406,28 +434,32 @@ fn pieces(
         .collect()
 }
 
+/// The piece of placement `p` that `r` shows, on a terminal of `cell`
+/// pixels a cell (`assumed`: what the pane's program was told). Every
+/// product is checked: a size past `u32` is no piece.
 fn piece_of(r: CellRect, p: &Placement, cell: CellPixels, assumed: CellPixels) -> Option<Piece> {
-    let (cw, ch) = (u32::from(cell.width), u32::from(cell.height));
+    let (cw, ch) = (u64::from(cell.width), u64::from(cell.height));
     let natural = p.cols == reach::cells_for(p.source.width, assumed.width)
         && p.rows == reach::cells_for(p.source.height, assumed.height);
+    let wide = |n: u64| u32::try_from(n).ok();
     let display = if natural {
         (
-            p.source.width * cw / u32::from(assumed.width.max(1)),
-            p.source.height * ch / u32::from(assumed.height.max(1)),
+            wide(u64::from(p.source.width) * cw / u64::from(assumed.width.max(1)))?,
+            wide(u64::from(p.source.height) * ch / u64::from(assumed.height.max(1)))?,
         )
     } else {
-        (u32::from(p.cols) * cw, u32::from(p.rows) * ch)
+        (wide(u64::from(p.cols) * cw)?, wide(u64::from(p.rows) * ch)?)
     };
-    let x = u32::from(r.col) * cw;
-    let y = u32::from(r.row) * ch;
+    let x = wide(u64::from(r.col) * cw)?;
+    let y = wide(u64::from(r.row) * ch)?;
     if x >= display.0 || y >= display.1 {
         return None;
     }
     let src = PixelRect {
         x,
         y,
-        width: (u32::from(r.at.width) * cw).min(display.0 - x),
-        height: (u32::from(r.at.height) * ch).min(display.1 - y),
+        width: wide((u64::from(r.at.width) * cw).min(u64::from(display.0 - x)))?,
+        height: wide((u64::from(r.at.height) * ch).min(u64::from(display.1 - y)))?,
     };
     Some(Piece {
         placement: r.placement,
@@ -437,6 +469,28 @@ fn piece_of(r: CellRect, p: &Placement, cell: CellPixels, assumed: CellPixels) -
         display,
         source: p.source,
     })
+}
+
+impl Piece {
+    /// Pixels of its part of the picture as displayed.
+    fn pixels(&self) -> u64 {
+        u64::from(self.src.width) * u64::from(self.src.height)
+    }
+
+    /// Whether it is drawn scaled (the terminal's cell is not the one the
+    /// program was told): sixel then needs a scaled copy of the picture.
+    fn scaled(&self) -> bool {
+        self.display != (self.source.width, self.source.height)
+    }
+
+    /// Whether its picture, scaled to the terminal's cells, fits the
+    /// `image_memory` budget (`budget` bytes) that bounds the pictures
+    /// kept: a terminal claiming huge cells must not make a frame
+    /// allocate past it.
+    fn within(&self, budget: usize) -> bool {
+        let bytes = u64::from(self.display.0) * u64::from(self.display.1) * 4;
+        !self.scaled() || bytes <= u64::try_from(budget).unwrap_or(u64::MAX)
+    }
 }
 
 /// Groups anchors (screen row, column, anchor) into rectangles: runs of a
@@ -629,6 +683,45 @@ mod tests {
             ..piece
         };
         assert_eq!(in_bands(vec![small.clone()], 20), [small]);
+    }
+
+    #[test]
+    fn a_picture_scaled_for_huge_cells_is_no_piece_or_over_the_budget_never_an_overflow() {
+        let placement = Placement {
+            image: ImageId(1),
+            source: PixelRect {
+                x: 0,
+                y: 0,
+                width: 400,
+                height: 200,
+            },
+            cols: 40,
+            rows: 10,
+            z: 0,
+            origin: Default::default(),
+        };
+        let r = CellRect {
+            placement: PlacementId(1),
+            row: 9,
+            col: 39,
+            at: Rect::new(0, 0, 40, 10),
+        };
+        let assumed = reach::DEFAULT_CELL;
+        let cell = |n| CellPixels {
+            width: n,
+            height: n,
+        };
+        // Cells no terminal has (refused where they are told, but not
+        // trusted here either) and the largest cell believed: no product
+        // overflows, and the scaled picture is over the default budget
+        // (it is not drawn); at the cell the program was told, it is
+        // drawn unscaled.
+        for n in [u16::MAX, 512] {
+            let piece = piece_of(r, &placement, cell(n), assumed).map(|p| p.within(64 << 20));
+            assert_eq!(piece, Some(false), "{n}");
+        }
+        let same = piece_of(r, &placement, assumed, assumed).map(|p| (p.scaled(), p.within(0)));
+        assert_eq!(same, Some((false, true)));
     }
 
     #[test]

@@ -184,7 +184,11 @@ fn parse_facts(words: &str) -> TerminalFacts {
                 if let Some((w, h)) = size.split_once('x')
                     && let (Ok(width), Ok(height)) = (w.parse(), h.parse())
                 {
-                    facts.cell = Some(crate::graphics::reach::CellPixels { width, height });
+                    facts.cell = crate::graphics::reach::CellPixels::claimed(
+                        width,
+                        height,
+                        "an attach request",
+                    );
                 }
             }
             Some((name, colour)) => {
@@ -407,6 +411,23 @@ mod tests {
     use super::*;
     use std::io::Write;
     use std::os::fd::AsFd;
+
+    #[test]
+    fn an_attach_claiming_a_cell_no_terminal_has_tells_none() {
+        for claim in [
+            "cell=65535x65535",
+            "cell=600x20",
+            "cell=0x0",
+            "cell=99999999999x1",
+        ] {
+            let Ok(Request::Attach(facts, _)) =
+                Request::parse(&format!("{VERSION} attach {claim}"))
+            else {
+                panic!("{claim}: not an attach");
+            };
+            assert_eq!(facts.cell, None, "{claim}");
+        }
+    }
 
     #[test]
     fn every_message_reads_back_as_itself() {

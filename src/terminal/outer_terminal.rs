@@ -105,10 +105,11 @@ pub fn ask(timeout: Duration) -> OuterTerminal {
         && ws.ws_xpixel >= ws.ws_col
         && ws.ws_ypixel >= ws.ws_row
     {
-        told.cell = Some(crate::graphics::reach::CellPixels {
-            width: ws.ws_xpixel / ws.ws_col,
-            height: ws.ws_ypixel / ws.ws_row,
-        });
+        told.cell = crate::graphics::reach::CellPixels::claimed(
+            u64::from(ws.ws_xpixel / ws.ws_col),
+            u64::from(ws.ws_ypixel / ws.ws_row),
+            "the terminal's pixel size",
+        );
     }
     tracing::info!(?told, "the user's terminal answered");
     told
@@ -198,13 +199,14 @@ pub fn parse_replies(bytes: &[u8]) -> OuterTerminal {
                 let mut numbers = body[..end].split(|&b| b == b';').map(|n| {
                     std::str::from_utf8(n)
                         .ok()
-                        .and_then(|n| n.parse::<u16>().ok())
+                        .and_then(|n| n.parse::<u64>().ok())
                 });
-                if let (Some(Some(height)), Some(Some(width))) = (numbers.next(), numbers.next())
-                    && height > 0
-                    && width > 0
-                {
-                    told.cell = Some(crate::graphics::reach::CellPixels { width, height });
+                if let (Some(Some(height)), Some(Some(width))) = (numbers.next(), numbers.next()) {
+                    told.cell = crate::graphics::reach::CellPixels::claimed(
+                        width,
+                        height,
+                        "the terminal's `CSI 16 t` answer",
+                    );
                 }
             }
             rest = &body[end.min(body.len())..];
@@ -260,6 +262,14 @@ mod tests {
                 height: 20
             })
         );
+        // A cell no real terminal has is not believed (issue 40).
+        for huge in [
+            &b"\x1b[6;60000;60000t"[..],
+            b"\x1b[6;65535;65535t",
+            b"\x1b[6;0;10t",
+        ] {
+            assert_eq!(parse_replies(huge).cell, None, "{huge:?}");
+        }
         // `4` as the class, or an error to the kitty query: neither.
         let told = parse_replies(b"\x1b_Gi=31;ENOTSUPPORTED:no\x1b\\\x1b[?4;6c");
         assert!(!told.pictures.sixel && !told.pictures.kitty);

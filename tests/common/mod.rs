@@ -133,6 +133,9 @@ pub struct TerminalReplies {
     /// Answer the kitty graphics query (`a=q`, id 31) with `OK`, and the
     /// cell size query with 10 x 20 pixels.
     pub kitty_graphics: bool,
+    /// Answer the cell size query (`CSI 16 t`) with this many pixels
+    /// (width, height) in place of 10 x 20: a broken or hostile terminal.
+    pub cell: Option<(u16, u16)>,
 }
 
 impl TerminalReplies {
@@ -155,7 +158,11 @@ impl TerminalReplies {
         if self.kitty_graphics && has(b"\x1b_Gi=31,") {
             reply.extend_from_slice(b"\x1b_Gi=31;OK\x1b\\");
         }
-        if (self.sixel || self.kitty_graphics) && has(b"\x1b[16t") {
+        if let Some((width, height)) = self.cell
+            && has(b"\x1b[16t")
+        {
+            reply.extend_from_slice(format!("\x1b[6;{height};{width}t").as_bytes());
+        } else if (self.sixel || self.kitty_graphics) && has(b"\x1b[16t") {
             reply.extend_from_slice(b"\x1b[6;20;10t");
         }
         if self.sixel && has(b"\x1b[c") {

@@ -106,7 +106,7 @@ impl<B: FrameSink> App<B> {
         self.hooks.observe(&self.ws);
         if !self.pipes.is_empty() {
             let ws = &self.ws;
-            self.pipes.retain(|(id, _)| ws.pane(*id).is_some());
+            self.pipes.keep_only(|id| ws.pane(id).is_some());
         }
     }
 }

@@ -326,14 +326,13 @@ impl<B: FrameSink> App<B> {
             Ok(id) => id,
             Err(reply) => return reply,
         };
-        self.pipes.retain(|(p, _)| *p != id);
         let Some(command) = command else {
+            self.pipes.stop(id);
             return Reply::Text(format!("pane {}: not piped\n", id.0).into_bytes());
         };
-        match crate::pane::pipe::PanePipe::start(&command) {
-            Ok(pipe) => {
+        match self.pipes.start(id, &command) {
+            Ok(()) => {
                 tracing::info!(pane = id.0, %command, "pane piped");
-                self.pipes.push((id, pipe));
                 Reply::Text(Vec::new())
             }
             Err(err) => Reply::error(format!("cannot run `{command}`: {err}")),

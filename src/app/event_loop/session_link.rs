@@ -313,22 +313,20 @@ impl<B: FrameSink> App<B> {
 
     /// The layout takes the size `window_size` picks among the attached
     /// terminals; every client draws its frames at that size (see
-    /// `render::fit`). Without terminals the layout keeps its size.
+    /// `render::fit`). A read-only terminal (`attach -r`) has no say, as
+    /// tmux's `ignore-size`: it sees the layout cut or padded, and the
+    /// programs never see its size. Without terminals that have a say the
+    /// layout keeps its size.
     pub(super) fn fit_layout(&mut self) {
-        let sizes: Vec<(u16, u16)> = self
-            .clients
-            .iter()
-            .map(|c| (c.size.width, c.size.height))
-            .collect();
-        let latest = self
-            .clients
-            .iter()
+        let sizing = || self.clients.iter().filter(|c| !c.read_only);
+        let sizes: Vec<(u16, u16)> = sizing().map(|c| (c.size.width, c.size.height)).collect();
+        let latest = sizing()
             .find(|c| c.link.is_some() && c.link == self.latest)
             .map(|c| (c.size.width, c.size.height));
-        let Some((cols, rows)) = self.window_size.pick(latest, &sizes) else {
-            return;
+        let area = match self.window_size.pick(latest, &sizes) {
+            Some((cols, rows)) => frame::drawable_area(cols, rows),
+            None => self.frame_area,
         };
-        let area = frame::drawable_area(cols, rows);
         for client in &mut self.clients {
             if client.frame_area() != area || client.needs_refit() {
                 client.refit(area);
