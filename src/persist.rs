@@ -12,10 +12,13 @@
 //! - [`tap`]: the loop's side, which hands blocks and debounced snapshots
 //!   over without waiting; [`saver`]: the thread that writes them.
 //! - [`restore`]: reading it all back into a new workspace.
+//! - [`erase`]: output a program erased (ED 3) or the user had forgotten
+//!   kept off the disk.
 //! - [`size_file`]: the sizes each pane's history was printed at, so that
 //!   it is replayed at those sizes when it comes back.
 
 pub mod block_file;
+pub mod erase;
 pub mod manifest;
 pub mod place;
 pub mod restore;

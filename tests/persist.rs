@@ -456,6 +456,72 @@ fn without_persist_history_the_layout_comes_back_without_output() {
     );
 }
 
+/// The files under `dir` (all the way down) that hold `needle`, as they
+/// are or once their records are decompressed.
+fn files_holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(files_holding(&path, needle));
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let (blocks, _) = tilework::persist::block_file::decode_all(&bytes);
+        let plain: Vec<u8> = blocks.into_iter().flat_map(|b| b.plain).collect();
+        if contains(&bytes, needle) || contains(&plain, needle) {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
+fn what_clear_erased_is_gone_from_disk_and_from_the_restored_history() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "wiped"], None);
+    a.wait_for_text("$ ");
+    // Enough output that some of it is sealed in blocks before the clear.
+    a.type_line("seq -f 'row-%g' 1 20000; echo secret-$((6*7))");
+    a.wait_for_text("secret-42");
+    let state = home.path().join("state");
+    common::wait_until("the secret to be saved", || {
+        !files_holding(&state, "secret-42").is_empty()
+    });
+    // bash's and dash's `clear` send ED 3 (`CSI 3 J`) after clearing.
+    a.type_line("clear; echo after-$((6*8))");
+    a.wait_for_text("after-48");
+    common::wait_until("the secret and what came before to leave the disk", || {
+        files_holding(&state, "secret-42").is_empty()
+            && files_holding(&state, "row-20000").is_empty()
+            && saved_histories(&home.saved("wiped"))
+                .first()
+                .is_some_and(|h| contains(h, "after-48\r\n"))
+    });
+    // The live history shows nothing before the clear either.
+    let live = home.ok(&a, &["capture", "--history", "--session", "wiped"]);
+    assert!(
+        !live.contains("secret-42") && live.contains("after-48"),
+        "{live}"
+    );
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "wiped"], Some(&a));
+    b.wait_for_text("restored from");
+    b.wait_for_text("after-48");
+    assert!(!b.screen_text().contains("secret-42"));
+    let restored = home.ok(&a, &["capture", "--history", "--session", "wiped"]);
+    assert!(
+        !restored.contains("secret-42") && !restored.contains("row-1\n"),
+        "{restored}"
+    );
+    assert!(restored.contains("after-48"), "{restored}");
+    assert_eq!(files_holding(&state, "secret-42"), Vec::<PathBuf>::new());
+}
+
 #[test]
 fn listed_commands_restart_at_once_and_others_wait_for_enter() {
     let home = Home::new("restore_commands = [\"tail\"]\n");

@@ -215,6 +215,18 @@ impl FastForward {
         &self.deferred[from..]
     }
 
+    /// Bytes of output accepted so far (positions of [`Self::take_erased`]).
+    pub fn accepted(&self) -> u64 {
+        self.scanner.pos()
+    }
+
+    /// Where the newest ED 3 on the primary screen accepted since the last
+    /// call ended, counted as [`Self::accepted`] counts: the history before
+    /// it is erased (see `EscapeScanner::take_erased`).
+    pub fn take_erased(&mut self) -> Option<u64> {
+        self.scanner.take_erased()
+    }
+
     /// Parses what of the accepted output must be parsed now and holds back
     /// the plain part.
     pub fn parse_accepted<C: vt100::Callbacks + Answers>(

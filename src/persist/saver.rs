@@ -24,7 +24,7 @@ use crate::mailbox::Mailbox;
 
 use crate::pane::PaneId;
 use crate::pane::ring_block::SealedBlock;
-use crate::persist::block_file;
+use crate::persist::erase;
 use crate::persist::manifest::{Manifest, SavedPane, VERSION};
 use crate::persist::place;
 use crate::persist::size_file::{self, SavedSizes};
@@ -45,6 +45,14 @@ pub enum Message {
         blocks: Vec<(u64, SealedBlock)>,
     },
     Snapshot(Snapshot),
+    /// The pane's output before `at` was erased (ED 3) or forgotten: it
+    /// leaves the disk, and the tail (its block index, its bytes as they
+    /// are now) is written again without it.
+    Cut {
+        pane: PaneShape,
+        at: u64,
+        tail: (u64, Vec<u8>),
+    },
     /// The workspace was renamed (`C-b $`): its directory follows, so a
     /// crash after it comes back under the new name.
     Rename(String),
@@ -88,8 +96,17 @@ struct PaneFiles {
     file: Option<File>,
     in_file: usize,
     next_seq: u64,
-    /// Segment files with the newest block index each holds, oldest first.
-    segments: VecDeque<(PathBuf, u64)>,
+    /// Segment files, oldest first.
+    segments: VecDeque<Segment>,
+    /// Output before this position is not written (see `erase`).
+    cut: u64,
+}
+
+/// A segment file and the first and newest block index it holds.
+struct Segment {
+    path: PathBuf,
+    first: u64,
+    newest: u64,
 }
 
 pub struct Saver {
@@ -201,6 +218,7 @@ impl Saver {
         let written = match message {
             Message::Blocks { pane, blocks } => self.append(pane, &blocks),
             Message::Snapshot(snapshot) => self.snapshot(snapshot),
+            Message::Cut { pane, at, tail } => self.cut(pane, at, &tail),
             Message::Rename(_) | Message::Finish { .. } => Ok(()),
         };
         if let Err(err) = written {
@@ -229,9 +247,9 @@ impl Saver {
                 // Open files moved with it; the paths kept for deleting
                 // old segments follow.
                 for files in self.panes.values_mut() {
-                    for (path, _) in &mut files.segments {
-                        if let Some(file) = path.file_name() {
-                            *path = dir.join(file);
+                    for segment in &mut files.segments {
+                        if let Some(file) = segment.path.file_name() {
+                            segment.path = dir.join(file);
                         }
                     }
                 }
@@ -264,6 +282,7 @@ impl Saver {
             in_file: 0,
             next_seq: 0,
             segments: VecDeque::new(),
+            cut: 0,
         })
     }
 
@@ -279,6 +298,20 @@ impl Saver {
         result
     }
 
+    /// The pane's output before `at` leaves the disk (see `erase`).
+    fn cut(&mut self, pane: PaneShape, at: u64, tail: &(u64, Vec<u8>)) -> io::Result<()> {
+        if !self.history {
+            return Ok(());
+        }
+        let dir = self.dir.clone();
+        let files = self.pane_files(pane);
+        files.cut_before(pane.block_len, at)?;
+        let path = dir.join(format!("{}.tail", files.prefix));
+        let mut record = Vec::new();
+        erase::encode_tail(tail.0, pane.block_len, &tail.1, files.cut, &mut record);
+        place::write_atomically(&path, &record)
+    }
+
     fn snapshot(&mut self, snapshot: Snapshot) -> io::Result<()> {
         let mut panes = Vec::with_capacity(snapshot.panes.len());
         for &pane in &snapshot.panes {
@@ -289,9 +322,10 @@ impl Saver {
             });
         }
         for (id, index, bytes) in &snapshot.tails {
-            if let Some(files) = self.panes.get(id) {
+            let shape = snapshot.panes.iter().find(|p| p.id == *id);
+            if let (Some(files), Some(shape)) = (self.panes.get(id), shape) {
                 self.scratch.clear();
-                block_file::encode(*index, bytes.len(), false, bytes, &mut self.scratch);
+                erase::encode_tail(*index, shape.block_len, bytes, files.cut, &mut self.scratch);
                 let path = self.dir.join(format!("{}.tail", files.prefix));
                 place::write_atomically(&path, &self.scratch)?;
             }
@@ -362,30 +396,53 @@ impl PaneFiles {
                 self.next_seq += 1;
                 self.file = Some(place::create_new(&path)?);
                 self.in_file = 0;
-                self.segments.push_back((path, *index));
+                self.segments.push_back(Segment {
+                    path,
+                    first: *index,
+                    newest: *index,
+                });
             }
-            match block {
-                SealedBlock::Lz4(packed) => {
-                    block_file::encode(*index, block_len, true, packed, scratch)
-                }
-                SealedBlock::Plain(plain) => {
-                    block_file::encode(*index, plain.len(), false, plain, scratch)
-                }
-            }
+            erase::encode_block(*index, block_len, block, self.cut, scratch);
             self.in_file += 1;
             if let Some(last) = self.segments.back_mut() {
-                last.1 = *index;
+                last.newest = *index;
             }
         }
         self.write_out(scratch)?;
         // Segments wholly older than the budget are let go, as the ring
         // lets its blocks go.
         let oldest_kept = newest.saturating_sub(self.budget_blocks);
-        while self.segments.len() > 1 && self.segments.front().is_some_and(|s| s.1 < oldest_kept) {
-            if let Some((path, _)) = self.segments.pop_front() {
-                std::fs::remove_file(&path)?;
+        while self.segments.len() > 1
+            && self
+                .segments
+                .front()
+                .is_some_and(|s| s.newest < oldest_kept)
+        {
+            if let Some(segment) = self.segments.pop_front() {
+                std::fs::remove_file(&segment.path)?;
             }
         }
+        Ok(())
+    }
+
+    /// Nothing before `at` is kept: segments wholly before it are deleted,
+    /// the one it falls in written again without it, and the next block
+    /// starts a new segment (the open one may have been replaced).
+    fn cut_before(&mut self, block_len: usize, at: u64) -> io::Result<()> {
+        self.cut = self.cut.max(at);
+        self.file = None;
+        let mut kept = VecDeque::with_capacity(self.segments.len());
+        for segment in self.segments.drain(..) {
+            if erase::before_cut(segment.newest, block_len, self.cut) >= block_len {
+                std::fs::remove_file(&segment.path)?;
+            } else {
+                if erase::before_cut(segment.first, block_len, self.cut) > 0 {
+                    erase::cut_segment(&segment.path, block_len, self.cut)?;
+                }
+                kept.push_back(segment);
+            }
+        }
+        self.segments = kept;
         Ok(())
     }
 

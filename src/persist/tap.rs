@@ -42,6 +42,8 @@ pub struct Tap {
     handed: HashMap<PaneId, u64>,
     /// Each pane's ring end when its tail was last handed.
     tails: HashMap<PaneId, u64>,
+    /// Each pane's erasure as last handed (see `erase`).
+    cuts: HashMap<PaneId, u64>,
     /// Each pane's size log as last handed (see `size_file`).
     sizes: HashMap<PaneId, SavedSizes>,
     /// The layout last handed, with the active tab and zoomed ones.
@@ -83,6 +85,7 @@ impl Tap {
             keep_on_quit: saving.keep_on_quit,
             handed: HashMap::new(),
             tails: HashMap::new(),
+            cuts: HashMap::new(),
             sizes: HashMap::new(),
             layout: Default::default(),
             seen: (u64::MAX, 0, 0),
@@ -110,7 +113,7 @@ impl Tap {
             let first = self.changed.map_or(now, |(first, _)| first);
             self.changed = Some((first, now));
         }
-        let all_handed = !self.history || self.hand_blocks(ws);
+        let all_handed = !self.history || (self.hand_blocks(ws) && self.hand_cuts(ws));
         if self.deadline().is_some_and(|due| now >= due) {
             self.changed = None;
             if !all_handed || !self.hand_snapshot(ws, false) {
@@ -162,6 +165,32 @@ impl Tap {
             };
             match self.tx.try_send(message) {
                 Ok(()) => *next = end,
+                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => return false,
+            }
+        }
+        true
+    }
+
+    /// Hands each pane's newest erasure (ED 3, `clear-history`) not handed
+    /// yet, with its tail as it is now; false when the channel was full.
+    fn hand_cuts(&mut self, ws: &Workspace) -> bool {
+        for pane in ws.panes() {
+            let ring = pane.history_ring();
+            let at = ring.erased();
+            if at <= self.cuts.get(&pane.id).copied().unwrap_or(0) {
+                continue;
+            }
+            let message = Message::Cut {
+                pane: shape(pane),
+                at,
+                tail: (ring.sealed_end(), ring.tail().to_vec()),
+            };
+            match self.tx.try_send(message) {
+                Ok(()) => {
+                    self.cuts.insert(pane.id, at);
+                    // The tail was written with it.
+                    self.tails.insert(pane.id, ring.end());
+                }
                 Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => return false,
             }
         }
@@ -231,6 +260,7 @@ impl Tap {
         self.tails.extend(ends);
         self.tails.retain(|id, _| ws.pane(*id).is_some());
         self.handed.retain(|id, _| ws.pane(*id).is_some());
+        self.cuts.retain(|id, _| ws.pane(*id).is_some());
         true
     }
 
@@ -253,6 +283,7 @@ impl Tap {
         } else {
             if self.history {
                 self.hand_blocks(ws);
+                self.hand_cuts(ws);
             }
             let snapshot = self.snapshot(ws, true);
             if let Err(err) = self.tx.send_timeout(Message::Snapshot(snapshot), wait) {
