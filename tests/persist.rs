@@ -523,6 +523,149 @@ fn what_clear_erased_is_gone_from_disk_and_from_the_restored_history() {
 }
 
 #[test]
+fn a_pane_with_save_false_never_reaches_the_disk_and_comes_back_empty() {
+    let home = Home::new("");
+    let profile = home.path().join("kept-out.toml");
+    std::fs::write(
+        &profile,
+        format!(
+            "[[tab]]\nlayout = {{ split = \"right\", panes = [{{ cwd = \"{}\", focus = true }}, {{ cwd = \"{}\", save = false }}] }}\n",
+            home.path().join("alpha").display(),
+            home.path().join("beta").display()
+        ),
+    )
+    .unwrap();
+    let mut a = home.start(
+        &["--session", "out", "--profile", profile.to_str().unwrap()],
+        None,
+    );
+    a.wait_for("both shells' prompts", |s| {
+        s.contents().matches("$ ").count() >= 2
+    });
+    a.type_line("echo kept-$((6*7))");
+    a.send("\x02o");
+    a.type_line("echo private-$((6*7))");
+    a.wait_for_text("kept-42");
+    a.wait_for_text("private-42");
+    let state = home.path().join("state");
+    common::wait_until("the first pane's output to be saved", || {
+        saved_histories(&home.saved("out"))
+            .first()
+            .is_some_and(|h| contains(h, "kept-42\r\n"))
+    });
+    // Saved again after the second pane's output: still only its layout.
+    a.type_line("echo more-$((6*8))");
+    a.wait_for_text("more-48");
+    common::wait_until("the layout to say so", || {
+        Manifest::read(&home.saved("out")).is_ok_and(|m| {
+            m.layout.contains("save = false") && m.panes.len() == 2 && m.panes[1].files.is_none()
+        })
+    });
+    assert_eq!(files_holding(&state, "private-42"), Vec::<PathBuf>::new());
+    assert_eq!(files_holding(&state, "more-48"), Vec::<PathBuf>::new());
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "out"], Some(&a));
+    b.wait_for("both panes back, the first with its output", |s| {
+        let text = s.contents();
+        text.contains("kept-42") && text.matches("restored from").count() == 2
+    });
+    assert!(!b.screen_text().contains("private-42"));
+    // In its directory, and still kept out of saving.
+    let json = home.ok(&a, &["list-panes", "--json", "--session", "out"]);
+    assert!(json.contains("/beta\""), "{json}");
+    common::wait_until("the restored layout to be saved", || {
+        Manifest::read(&home.saved("out")).is_ok_and(|m| m.layout.contains("save = false"))
+    });
+}
+
+#[test]
+fn a_pane_run_with_no_save_never_reaches_the_disk() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "nosave"], None);
+    a.wait_for_text("$ ");
+    a.type_line("echo kept-$((6*7))");
+    a.wait_for_text("kept-42");
+    let id = home.ok(&a, &["run", "--no-save", "--", "sh"]);
+    let id = id.trim();
+    a.wait_for("the new pane's prompt", |s| {
+        s.contents().matches("$ ").count() >= 3
+    });
+    home.ok(
+        &a,
+        &["send-keys", "--pane", id, "echo private-$((6*7))", "Enter"],
+    );
+    a.wait_for_text("private-42");
+    let state = home.path().join("state");
+    common::wait_until(
+        "both panes in the manifest, the new one without files",
+        || {
+            Manifest::read(&home.saved("nosave")).is_ok_and(|m| {
+                m.panes.len() == 2 && m.panes[0].files.is_some() && m.panes[1].files.is_none()
+            }) && saved_histories(&home.saved("nosave"))
+                .first()
+                .is_some_and(|h| contains(h, "kept-42\r\n"))
+        },
+    );
+    assert_eq!(files_holding(&state, "private-42"), Vec::<PathBuf>::new());
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "nosave"], Some(&a));
+    b.wait_for("the first pane back with its output", |s| {
+        s.contents().contains("kept-42")
+    });
+    b.wait_for_text("press Enter to run it");
+    assert!(!b.screen_text().contains("private-42"));
+}
+
+#[test]
+fn clear_history_forgets_a_pane_s_history_in_memory_and_on_disk() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "forgot"], None);
+    a.wait_for_text("$ ");
+    a.type_line("echo secret-$((6*7)); seq -f 'row-%g' 1 20000");
+    a.wait_for_text("row-20000");
+    let state = home.path().join("state");
+    common::wait_until("the secret to be saved", || {
+        !files_holding(&state, "secret-42").is_empty()
+    });
+    // tmux's name, from a script or the command prompt.
+    home.ok(&a, &["action", "clear-history"]);
+    a.type_line("echo after-$((6*8))");
+    a.wait_for_text("after-48");
+    common::wait_until("the history to leave the disk", || {
+        files_holding(&state, "secret-42").is_empty()
+            && files_holding(&state, "row-19000").is_empty()
+    });
+    let live = home.ok(&a, &["capture", "--history", "--session", "forgot"]);
+    assert!(
+        !live.contains("secret-42") && !live.contains("row-100\n"),
+        "{live}"
+    );
+    assert!(live.contains("after-48"), "{live}");
+    // The command prompt knows it too.
+    a.send("\x02:clear-history\r");
+    a.type_line("echo last-$((6*9))");
+    a.wait_for_text("last-54");
+    common::wait_until("the last history to be saved alone", || {
+        saved_histories(&home.saved("forgot"))
+            .first()
+            .is_some_and(|h| contains(h, "last-54\r\n") && !contains(h, "after-48\r\n"))
+    });
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "forgot"], Some(&a));
+    b.wait_for_text("restored from");
+    b.wait_for_text("last-54");
+    let restored = home.ok(&a, &["capture", "--history", "--session", "forgot"]);
+    assert!(
+        !restored.contains("secret-42") && !restored.contains("row-1"),
+        "{restored}"
+    );
+    assert_eq!(files_holding(&state, "secret-42"), Vec::<PathBuf>::new());
+}
+
+#[test]
 fn listed_commands_restart_at_once_and_others_wait_for_enter() {
     let home = Home::new("restore_commands = [\"tail\"]\n");
     let log = home.path().join("log");

@@ -83,6 +83,8 @@ pub struct Snapshot {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PaneShape {
     pub id: PaneId,
+    /// Its output is written (not `save = false`, `--no-save`).
+    pub history: bool,
     /// Bytes of output kept.
     pub budget: u64,
     /// Bytes of output per block.
@@ -315,7 +317,8 @@ impl Saver {
     fn snapshot(&mut self, snapshot: Snapshot) -> io::Result<()> {
         let mut panes = Vec::with_capacity(snapshot.panes.len());
         for &pane in &snapshot.panes {
-            let files = self.history.then(|| self.pane_files(pane).prefix.clone());
+            let files =
+                (self.history && pane.history).then(|| self.pane_files(pane).prefix.clone());
             panes.push(SavedPane {
                 files,
                 budget: pane.budget,
@@ -508,6 +511,7 @@ mod tests {
         );
         let shape = |id| PaneShape {
             id: PaneId(id),
+            history: true,
             budget: 1 << 20,
             block_len: 8,
         };
@@ -561,6 +565,7 @@ mod tests {
         );
         let pane = PaneShape {
             id: PaneId(1),
+            history: true,
             budget: 4 * 8,
             block_len: 8,
         };

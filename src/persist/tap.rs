@@ -147,7 +147,7 @@ impl Tap {
     /// Hands every pane's newly sealed blocks; false when the channel was
     /// full (the rest goes next turn).
     fn hand_blocks(&mut self, ws: &Workspace) -> bool {
-        for pane in ws.panes() {
+        for pane in ws.panes().filter(|p| ws.history_saved(p.id)) {
             let ring = pane.history_ring();
             let end = ring.sealed_end();
             let next = self.handed.entry(pane.id).or_insert(0);
@@ -160,7 +160,7 @@ impl Tap {
                 .filter_map(|k| ring.sealed_block(k).map(|b| (k, b)))
                 .collect();
             let message = Message::Blocks {
-                pane: shape(pane),
+                pane: shape(ws, pane),
                 blocks,
             };
             match self.tx.try_send(message) {
@@ -174,14 +174,14 @@ impl Tap {
     /// Hands each pane's newest erasure (ED 3, `clear-history`) not handed
     /// yet, with its tail as it is now; false when the channel was full.
     fn hand_cuts(&mut self, ws: &Workspace) -> bool {
-        for pane in ws.panes() {
+        for pane in ws.panes().filter(|p| ws.history_saved(p.id)) {
             let ring = pane.history_ring();
             let at = ring.erased();
             if at <= self.cuts.get(&pane.id).copied().unwrap_or(0) {
                 continue;
             }
             let message = Message::Cut {
-                pane: shape(pane),
+                pane: shape(ws, pane),
                 at,
                 tail: (ring.sealed_end(), ring.tail().to_vec()),
             };
@@ -206,7 +206,10 @@ impl Tap {
         let mut sizes = Vec::new();
         for id in order {
             let Some(pane) = ws.pane(id) else { continue };
-            panes.push(shape(pane));
+            panes.push(shape(ws, pane));
+            if !ws.history_saved(id) {
+                continue;
+            }
             let ring = pane.history_ring();
             let last = self.tails.get(&id).copied();
             if self.history && (every_tail || last != Some(ring.end())) {
@@ -304,10 +307,11 @@ impl Tap {
     }
 }
 
-fn shape(pane: &crate::pane::Pane) -> PaneShape {
+fn shape(ws: &Workspace, pane: &crate::pane::Pane) -> PaneShape {
     let ring = pane.history_ring();
     PaneShape {
         id: pane.id,
+        history: ws.history_saved(pane.id),
         budget: ring.budget() as u64,
         block_len: ring.block_bytes(),
     }

@@ -37,6 +37,8 @@ pub(super) struct Member {
     /// A file the pane's program was given (a history for its editor),
     /// removed when the pane goes.
     pub(super) file: Option<tempfile::TempPath>,
+    /// Its history is never written to disk (`save = false`, `--no-save`).
+    pub(super) unsaved: bool,
 }
 
 impl Member {
@@ -53,6 +55,7 @@ impl Member {
             place: None,
             dir: None,
             file: None,
+            unsaved: false,
         }
     }
 
@@ -91,6 +94,7 @@ impl Member {
             title: self.title.clone(),
             keep_open: self.keep_open,
             restart: self.restart,
+            unsaved: self.unsaved,
         }
     }
 }

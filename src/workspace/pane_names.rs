@@ -79,6 +79,12 @@ impl Workspace {
         self.panes.get(&id).and_then(|m| m.title.as_deref())
     }
 
+    /// Whether the pane's output may be written to disk (not `save =
+    /// false`, not `tilework run --no-save`).
+    pub fn history_saved(&self, id: PaneId) -> bool {
+        self.panes.get(&id).is_some_and(|m| !m.unsaved)
+    }
+
     /// Output or keys: what the panes run may change; look again a
     /// moment later ([`NAME_CHECK_DELAY`]).
     pub fn names_may_change(&mut self, now: Instant) {
