@@ -702,6 +702,156 @@ fn listed_commands_restart_at_once_and_others_wait_for_enter() {
     });
 }
 
+/// `tilework ARGS` with `home`'s config and state, its shell `shell`.
+/// bash reads `$HOME/.bashrc` (after the system's, which sets a prompt of
+/// its own): home is the test's, whose `.bashrc` says `$ `.
+fn start_with_shell(
+    home: &Home,
+    shell: &str,
+    args: &[&str],
+    beside: Option<&Tilework>,
+) -> Tilework {
+    std::fs::write(home.path().join(".bashrc"), "PS1='$ '\n").unwrap();
+    let mut env = home.env(beside);
+    env.push(("SHELL".to_string(), shell.to_string()));
+    env.push(("HOME".to_string(), home.path().display().to_string()));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    Tilework::start_with(args, ROWS, COLS, &env)
+}
+
+/// A profile of one shell pane in `dir`.
+fn one_pane_in(home: &Home, dir: &Path) -> PathBuf {
+    let profile = home.path().join("one.toml");
+    std::fs::write(
+        &profile,
+        format!("[[tab]]\nlayout = {{ cwd = \"{}\" }}\n", dir.display()),
+    )
+    .unwrap();
+    profile
+}
+
+/// Waits until the saved manifest says pane `index`'s shell runs a job
+/// whose first program is `program`.
+fn wait_for_saved_job(home: &Home, name: &str, index: usize, program: &str) {
+    common::wait_until(&format!("{program} to be saved as the pane's job"), || {
+        Manifest::read(&home.saved(name)).is_ok_and(|m| {
+            m.panes
+                .get(index)
+                .and_then(|p| p.job.as_ref())
+                .is_some_and(|job| {
+                    job.programs
+                        .first()
+                        .and_then(|p| p.first())
+                        .map(String::as_str)
+                        == Some(program)
+                })
+        })
+    });
+}
+
+#[test]
+fn vim_started_from_bash_is_back_in_vim_on_its_file_after_a_kill() {
+    if !common::require_program("vim") || !common::require_program("bash") {
+        return;
+    }
+    let home = Home::new("");
+    let alpha = home.path().join("alpha");
+    std::fs::write(alpha.join("notes.txt"), "a line of the notes, 42\n").unwrap();
+    let profile = one_pane_in(&home, &alpha);
+    let args = [
+        "--session",
+        "editing",
+        "--profile",
+        profile.to_str().unwrap(),
+    ];
+    let mut a = start_with_shell(&home, "/bin/bash", &args, None);
+    a.wait_for_text("$ ");
+    a.type_line("vim notes.txt");
+    a.wait_for_text("a line of the notes, 42");
+    wait_for_saved_job(&home, "editing", 0, "vim");
+    crash_and_reboot(&mut a);
+
+    let mut b = start_with_shell(&home, "/bin/bash", &["attach", "editing"], Some(&a));
+    // vim again on the file, from the shell's prompt: leaving it is the
+    // shell again.
+    b.wait_for("vim back on notes.txt", |s| {
+        let text = s.contents();
+        text.contains("a line of the notes, 42")
+            && text.contains("\"notes.txt\"")
+            && !text.contains("restored from")
+    });
+    b.send("\x1b:q\r");
+    b.wait_for("the shell under it, with its history", |s| {
+        let text = s.contents();
+        text.contains("restored from") && text.contains("$ vim notes.txt")
+    });
+}
+
+#[test]
+fn a_compound_command_waits_for_enter_on_restore() {
+    let home = Home::new("");
+    let log = home.path().join("log");
+    let mark = home.path().join("MARK");
+    std::fs::write(&log, "from-the-log\n").unwrap();
+    // `tail` is in `restore_commands`, but the line runs more than tail.
+    let line = format!(
+        "tail -n 1 {}; touch {}; sleep 1000",
+        log.display(),
+        mark.display()
+    );
+    let mut a = home.start(&["--session", "compound", "-c", &line], None);
+    a.wait_for_text("from-the-log");
+    common::wait_until("the first run to touch MARK", || mark.exists());
+    common::wait_until("the workspace to be saved", || {
+        Manifest::read(&home.saved("compound")).is_ok_and(|m| m.layout.contains("touch"))
+    });
+    crash_and_reboot(&mut a);
+    std::fs::remove_file(&mark).unwrap();
+
+    let mut b = home.start(&["attach", "compound"], Some(&a));
+    b.wait_for_text("press Enter to run it");
+    assert!(!mark.exists(), "the compound line ran at once on restore");
+    b.send("\r");
+    common::wait_until("MARK touched once Enter is pressed", || mark.exists());
+}
+
+#[test]
+fn a_job_not_in_restore_commands_is_typed_at_the_prompt_and_waits_for_enter() {
+    let home = Home::new("");
+    let alpha = home.path().join("alpha");
+    let profile = one_pane_in(&home, &alpha);
+    let (sleep, pattern) = common::unique_sleep();
+    let mut a = home.start(
+        &["--session", "typed", "--profile", profile.to_str().unwrap()],
+        None,
+    );
+    a.wait_for_text("$ ");
+    a.type_line(&sleep);
+    common::wait_until("the sleep to run", || {
+        !common::pids_matching(&pattern, &[]).is_empty()
+    });
+    wait_for_saved_job(&home, "typed", 0, "sleep");
+    crash_and_reboot(&mut a);
+    common::wait_until("the old sleep to end with its terminal", || {
+        common::pids_matching(&pattern, &[]).is_empty()
+    });
+
+    let mut b = home.start(&["attach", "typed"], Some(&a));
+    b.wait_for("the job typed at the new prompt", |s| {
+        let text = s.contents();
+        let after = text.split("restored from").nth(1).unwrap_or("");
+        after.contains(&format!("$ {sleep}"))
+    });
+    assert!(
+        common::pids_matching(&pattern, &[]).is_empty(),
+        "started without Enter"
+    );
+    b.send("\r");
+    common::wait_until("the job to run once Enter is pressed", || {
+        !common::pids_matching(&pattern, &[]).is_empty()
+    });
+}
+
 #[test]
 fn saved_files_are_private_and_a_planted_link_is_refused() {
     let home = Home::new("");

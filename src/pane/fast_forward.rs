@@ -66,6 +66,7 @@ use crate::pane::fidelity::Fidelity;
 use crate::pane::fidelity::answers::Answers;
 use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::ParserPanicked;
+use crate::pane::scrollback::ByteRing;
 use crate::pane::sync_update::SyncUpdate;
 
 const ESC: u8 = 0x1b;
@@ -215,16 +216,18 @@ impl FastForward {
         &self.deferred[from..]
     }
 
-    /// Bytes of output accepted so far (positions of [`Self::take_erased`]).
-    pub fn accepted(&self) -> u64 {
-        self.scanner.pos()
-    }
-
-    /// Where the newest ED 3 on the primary screen accepted since the last
-    /// call ended, counted as [`Self::accepted`] counts: the history before
-    /// it is erased (see `EscapeScanner::take_erased`).
-    pub fn take_erased(&mut self) -> Option<u64> {
-        self.scanner.take_erased()
+    /// [`Self::accept`], the bytes pushed to the pane's history `ring`
+    /// too, with where an ED 3 on the primary screen among them erased the
+    /// history before it (`clear`: kept out of the saved files).
+    pub fn accept_into(&mut self, bytes: &[u8], ring: &mut ByteRing) -> &[u8] {
+        let (ring_at, scanned) = (ring.end(), self.scanner.pos());
+        let from = self.deferred.len();
+        self.accept(bytes);
+        ring.push(&self.deferred[from..]);
+        if let Some(end) = self.scanner.take_erased() {
+            ring.erase_before(ring_at + end.saturating_sub(scanned));
+        }
+        &self.deferred[from..]
     }
 
     /// Parses what of the accepted output must be parsed now and holds back

@@ -764,16 +764,9 @@ impl FeedSink for Pane {
     fn feed_piece(&mut self, piece: &[u8]) {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
-        let (ring_at, accepted) = (self.ring.end(), self.fast_forward.accepted());
-        let bytes = self.fast_forward.accept(piece);
-        self.ring.push(bytes);
+        let bytes = self.fast_forward.accept_into(piece, &mut self.ring);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.feed(bytes);
-        }
-        // ED 3 (`clear`): what came before is kept out of the saved files.
-        if let Some(end) = self.fast_forward.take_erased() {
-            self.ring
-                .erase_before(ring_at + end.saturating_sub(accepted));
         }
         let parsed = self.fast_forward.parse_accepted(&mut self.parser);
         self.bytes_received += piece.len() as u64;

@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::persist::place;
+use crate::workspace::foreground::Job;
 
 /// Bumped when the files change so that an older tilework cannot read them.
 pub const VERSION: u32 = 1;
@@ -38,6 +39,9 @@ pub struct SavedPane {
     pub files: Option<String>,
     /// Bytes of output the pane kept (its `scrollback`).
     pub budget: u64,
+    /// The job its shell ran in the foreground (see `relaunch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<Job>,
 }
 
 impl Manifest {

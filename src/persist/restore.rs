@@ -16,6 +16,7 @@ use crate::pane::size_log::SizeLog;
 use crate::persist::block_file;
 use crate::persist::manifest::{Manifest, SavedPane};
 use crate::persist::place;
+use crate::persist::relaunch::{self, Typed};
 use crate::persist::size_file;
 use crate::persist::tap::panes_in_order;
 use crate::workspace::Workspace;
@@ -32,6 +33,9 @@ pub struct Restored {
     pub saved_at: i64,
     pub active_tab: usize,
     pub zoomed_tabs: Vec<usize>,
+    /// What each pane's shell types once it is up: the job it ran (see
+    /// `relaunch`), in the profile's order.
+    pub typed: Vec<Option<Typed>>,
 }
 
 /// Whether workspace `name` is saved.
@@ -48,12 +52,24 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
     let mut profile = profile::parse(&manifest.layout, Path::new(name))
         .map_err(|err| anyhow::anyhow!("{err}"))
         .with_context(|| format!("reading the layout saved in {}", dir.display()))?;
-    for pane in profile_panes(&mut profile) {
+    let mut typed = Vec::with_capacity(manifest.panes.len());
+    let saved_panes = manifest
+        .panes
+        .iter()
+        .map(Some)
+        .chain(std::iter::repeat(None));
+    for (pane, saved) in profile_panes(&mut profile).into_iter().zip(saved_panes) {
         if let Some(line) = &pane.command
             && saving.restarts_at_once(line)
         {
             pane.start = StartMode::Auto;
         }
+        // A shell pane's job is typed at its prompt; a command pane's own
+        // command is the job.
+        let job = saved
+            .and_then(|s| s.job.as_ref())
+            .filter(|_| pane.command.is_none());
+        typed.push(job.and_then(|job| relaunch::typed_for(job, pane.cwd.as_deref(), saving)));
     }
     let (histories, sizes): (Vec<SavedOutput>, Vec<Option<SizeLog>>) = manifest
         .panes
@@ -73,6 +89,7 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
         saved_at: manifest.saved_at,
         active_tab: manifest.active_tab,
         zoomed_tabs: manifest.zoomed_tabs,
+        typed,
     })
 }
 
@@ -316,6 +333,11 @@ impl Restored {
                 pane.restore_history(&history.to_plain(), &marker);
             }
         }
+        for (id, typed) in panes_in_order(ws).into_iter().zip(&self.typed) {
+            if let Some(typed) = typed {
+                ws.type_at_prompt(id, typed.keys());
+            }
+        }
         for &tab in &self.zoomed_tabs {
             if ws.select_tab(tab) || ws.active_index() == tab {
                 ws.apply(crate::config::action::Action::ToggleZoom);
@@ -352,6 +374,7 @@ mod tests {
         let pane = SavedPane {
             files: Some("r-p1".into()),
             budget: 1 << 20,
+            job: None,
         };
         (dir, pane, output)
     }

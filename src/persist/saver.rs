@@ -28,6 +28,7 @@ use crate::persist::erase;
 use crate::persist::manifest::{Manifest, SavedPane, VERSION};
 use crate::persist::place;
 use crate::persist::size_file::{self, SavedSizes};
+use crate::workspace::foreground::Job;
 
 /// Blocks per segment file: 2 MiB of output with 64 KiB blocks.
 pub const SEGMENT_BLOCKS: usize = 32;
@@ -70,6 +71,8 @@ pub struct Snapshot {
     pub layout: String,
     /// Every pane in the profile's order.
     pub panes: Vec<PaneShape>,
+    /// The job each pane's shell runs, in the same order.
+    pub jobs: Vec<Option<Job>>,
     pub active_tab: usize,
     pub zoomed_tabs: Vec<usize>,
     /// Tails that changed: the pane, the index of the block they start,
@@ -316,12 +319,14 @@ impl Saver {
 
     fn snapshot(&mut self, snapshot: Snapshot) -> io::Result<()> {
         let mut panes = Vec::with_capacity(snapshot.panes.len());
-        for &pane in &snapshot.panes {
+        let jobs = snapshot.jobs.iter().cloned().chain(std::iter::repeat(None));
+        for (&pane, job) in snapshot.panes.iter().zip(jobs) {
             let files =
                 (self.history && pane.history).then(|| self.pane_files(pane).prefix.clone());
             panes.push(SavedPane {
                 files,
                 budget: pane.budget,
+                job,
             });
         }
         for (id, index, bytes) in &snapshot.tails {
@@ -534,6 +539,7 @@ mod tests {
             panes: vec![shape(1), shape(2)],
             active_tab: 0,
             zoomed_tabs: Vec::new(),
+            jobs: Vec::new(),
             tails: Vec::new(),
             sizes: Vec::new(),
         }))
@@ -593,6 +599,7 @@ mod tests {
             panes,
             active_tab: 0,
             zoomed_tabs: Vec::new(),
+            jobs: Vec::new(),
             tails: Vec::new(),
             sizes: Vec::new(),
         };

@@ -19,6 +19,7 @@ use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
 use crate::persist::size_file::SavedSizes;
 use crate::workspace::Workspace;
+use crate::workspace::foreground::Job;
 
 /// The layout and the tails are saved once the workspace has not changed
 /// for this long (a detach, a command's output ending)...
@@ -42,12 +43,15 @@ pub struct Tap {
     handed: HashMap<PaneId, u64>,
     /// Each pane's ring end when its tail was last handed.
     tails: HashMap<PaneId, u64>,
+    /// Each pane's job as last handed (the panes without one left out).
+    jobs: HashMap<PaneId, Job>,
     /// Each pane's erasure as last handed (see `erase`).
     cuts: HashMap<PaneId, u64>,
     /// Each pane's size log as last handed (see `size_file`).
     sizes: HashMap<PaneId, SavedSizes>,
-    /// The layout last handed, with the active tab and zoomed ones.
-    layout: (String, usize, Vec<usize>),
+    /// The layout last handed, with the active tab, zoomed ones and the
+    /// panes' jobs.
+    layout: (String, usize, Vec<usize>, Vec<Option<Job>>),
     /// What the workspace looked like at the last turn: frames drawn and
     /// output received.
     seen: (u64, u64, usize),
@@ -86,6 +90,7 @@ impl Tap {
             handed: HashMap::new(),
             tails: HashMap::new(),
             cuts: HashMap::new(),
+            jobs: HashMap::new(),
             sizes: HashMap::new(),
             layout: Default::default(),
             seen: (u64::MAX, 0, 0),
@@ -108,7 +113,7 @@ impl Tap {
         self.hand_rename();
         let output: u64 = ws.panes().map(|p| p.history_ring().end()).sum();
         let seen = (frames, output, ws.panes().count());
-        if seen != self.seen {
+        if seen != self.seen || (self.changed.is_none() && self.jobs_changed(ws)) {
             self.seen = seen;
             let first = self.changed.map_or(now, |(first, _)| first);
             self.changed = Some((first, now));
@@ -121,6 +126,13 @@ impl Tap {
                 self.changed = Some((now, now + SNAPSHOT_DELAY));
             }
         }
+    }
+
+    /// Whether a pane's job (learnt off the loop, maybe after the last
+    /// change) is not the one last handed.
+    fn jobs_changed(&self, ws: &Workspace) -> bool {
+        ws.panes()
+            .any(|pane| ws.pane_job(pane.id) != self.jobs.get(&pane.id))
     }
 
     /// The workspace is called `name` from now on (`C-b $`): the saved
@@ -204,9 +216,11 @@ impl Tap {
         let mut panes = Vec::with_capacity(order.len());
         let mut tails = Vec::new();
         let mut sizes = Vec::new();
+        let mut jobs = Vec::with_capacity(order.len());
         for id in order {
             let Some(pane) = ws.pane(id) else { continue };
             panes.push(shape(ws, pane));
+            jobs.push(ws.pane_job(id).cloned());
             if !ws.history_saved(id) {
                 continue;
             }
@@ -230,6 +244,7 @@ impl Tap {
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
             layout: crate::workspace::profile_save::to_toml_from_lookups(ws, &self.name),
             panes,
+            jobs,
             active_tab: ws.active_index(),
             zoomed_tabs,
             tails,
@@ -245,6 +260,7 @@ impl Tap {
             snapshot.layout.clone(),
             snapshot.active_tab,
             snapshot.zoomed_tabs.clone(),
+            snapshot.jobs.clone(),
         );
         let nothing_new = snapshot.tails.is_empty() && snapshot.sizes.is_empty();
         if !every_tail && nothing_new && layout == self.layout {
@@ -264,6 +280,9 @@ impl Tap {
         self.tails.retain(|id, _| ws.pane(*id).is_some());
         self.handed.retain(|id, _| ws.pane(*id).is_some());
         self.cuts.retain(|id, _| ws.pane(*id).is_some());
+        self.jobs = (ws.panes())
+            .filter_map(|pane| Some((pane.id, ws.pane_job(pane.id)?.clone())))
+            .collect();
         true
     }
 

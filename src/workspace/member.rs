@@ -39,6 +39,11 @@ pub(super) struct Member {
     pub(super) file: Option<tempfile::TempPath>,
     /// Its history is never written to disk (`save = false`, `--no-save`).
     pub(super) unsaved: bool,
+    /// The job its shell runs in the foreground, as last looked up.
+    pub(super) job: Option<crate::workspace::foreground::Job>,
+    /// Text to type once its shell is up (a restored job, see
+    /// `typed_ahead`).
+    pub(super) typed_ahead: Option<Vec<u8>>,
 }
 
 impl Member {
@@ -56,6 +61,8 @@ impl Member {
             dir: None,
             file: None,
             unsaved: false,
+            job: None,
+            typed_ahead: None,
         }
     }
 
