@@ -162,7 +162,8 @@ pub struct EscapeScanner {
     /// The alternate screen is shown (`?47`, `?1047`, `?1049`, as
     /// `fidelity` takes them): an ED 3 there leaves the history alone.
     alternate: bool,
-    /// Where the newest ED 3 on the primary screen ended, since asked.
+    /// Where the newest ED 3 on the primary screen or RIS ended, since
+    /// asked.
     erased: Option<u64>,
 }
 
@@ -312,7 +313,13 @@ impl EscapeScanner {
             }
         }
         if self.seq == Seq::Ground {
-            if ended == Ended::ScrollbackCleared && self.erases_history() {
+            // RIS starts a new screen, its history empty, on either grid.
+            let erased = match ended {
+                Ended::ScrollbackCleared => self.erases_history(),
+                Ended::Reset => true,
+                _ => false,
+            };
+            if erased {
                 self.erased = Some(at + 1);
             }
             findings.push_back(Finding::Ends(at + 1, ended));
@@ -335,8 +342,9 @@ impl EscapeScanner {
             })
     }
 
-    /// Where the newest ED 3 on the primary screen scanned since the last
-    /// call ended, if any (see [`Self::erases_history`]).
+    /// Where the newest ED 3 on the primary screen (see
+    /// [`Self::erases_history`]) or RIS scanned since the last call ended,
+    /// if any: the history before it is gone from every view.
     pub fn take_erased(&mut self) -> Option<u64> {
         self.erased.take()
     }
@@ -666,7 +674,9 @@ mod tests {
         assert_eq!(s.take_erased(), None);
         scan(&mut s, b"\x1b[?1049l\x1b[3;1J");
         assert!(s.take_erased().is_some());
-        scan(&mut s, b"\x1b[?47h\x1bc\x1b[3J");
+        scan(&mut s, b"\x1b[?47h\x1bcx");
+        assert_eq!(s.take_erased(), Some(s.pos() - 1), "RIS erases it all");
+        scan(&mut s, b"\x1b[3J");
         assert!(s.take_erased().is_some(), "RIS: back on the primary screen");
     }
 

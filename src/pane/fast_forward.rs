@@ -217,8 +217,9 @@ impl FastForward {
     }
 
     /// [`Self::accept`], the bytes pushed to the pane's history `ring`
-    /// too, with where an ED 3 on the primary screen among them erased the
-    /// history before it (`clear`: kept out of the saved files).
+    /// too, with where an ED 3 on the primary screen or a RIS among them
+    /// erased the history before it (`clear`, `reset`: kept out of the
+    /// saved files).
     pub fn accept_into(&mut self, bytes: &[u8], ring: &mut ByteRing) -> &[u8] {
         let (ring_at, scanned) = (ring.end(), self.scanner.pos());
         let from = self.deferred.len();

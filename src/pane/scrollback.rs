@@ -42,7 +42,7 @@ pub struct ByteRing {
     start: u64,
     /// Absolute position of the next byte to be written.
     end: u64,
-    /// Output before this position was erased (ED 3) or forgotten
+    /// Output before this position was erased (ED 3, RIS) or forgotten
     /// (`clear-history`): no view shows it, and it is not saved.
     erased: u64,
 }

@@ -561,6 +561,61 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_deletes_the_segments_before_it_and_blanks_the_block_it_falls_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut saver = Saver::new(
+            dir.path().to_path_buf(),
+            "r".into(),
+            true,
+            Mailbox::discarding(),
+        );
+        let pane = PaneShape {
+            id: PaneId(1),
+            history: true,
+            budget: 1 << 20,
+            block_len: 8,
+        };
+        let block = |k: u64| {
+            let text = format!("blk{k:05}").into_bytes();
+            (k, SealedBlock::Plain(std::sync::Arc::new(text)))
+        };
+        let n = SEGMENT_BLOCKS as u64 * 2 + 5;
+        for k in 0..n {
+            saver.append(pane, &[block(k)]).unwrap();
+        }
+        // Cut 3 bytes into the first block of the second segment.
+        let at = SEGMENT_BLOCKS as u64 * 8 + 3;
+        let tail = (n, b"tail".to_vec());
+        saver.cut(pane, at, &tail).unwrap();
+        // Blocks sealed after the cut but from before it (queued) are
+        // blanked too, and later ones go to a new segment.
+        saver.append(pane, &[block(n)]).unwrap();
+        saver
+            .snapshot(Snapshot {
+                saved_at: 0,
+                layout: String::new(),
+                panes: vec![pane],
+                jobs: Vec::new(),
+                active_tab: 0,
+                zoomed_tabs: Vec::new(),
+                tails: vec![(pane.id, n + 1, b"end".to_vec())],
+                sizes: Vec::new(),
+            })
+            .unwrap();
+        let manifest = Manifest::read(dir.path()).unwrap();
+        let history = crate::persist::restore::read_history(dir.path(), &manifest.panes[0]);
+        let first = SEGMENT_BLOCKS as u64;
+        let mut expected = [&[0u8; 3][..], b"00032"].concat();
+        expected.extend((first + 1..=n).flat_map(|k| format!("blk{k:05}").into_bytes()));
+        expected.extend_from_slice(b"end");
+        assert_eq!(
+            String::from_utf8_lossy(&history),
+            String::from_utf8_lossy(&expected)
+        );
+        assert!(!dir.path().join("r-p1-000000.blk").exists());
+    }
+
+    #[test]
     fn the_files_stay_within_the_budget_and_a_closed_pane_takes_its_own() {
         let dir = tempfile::tempdir().unwrap();
         let mut saver = Saver::new(
