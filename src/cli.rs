@@ -175,6 +175,9 @@ pub enum SessionCommand {
         /// Its directory (default: this shell's).
         #[arg(long, value_name = "DIR")]
         cwd: Option<PathBuf>,
+        /// Never write its output to disk (the workspace's saving).
+        #[arg(long)]
+        no_save: bool,
         /// The program and its arguments.
         #[arg(last = true, required = true, value_name = "CMD")]
         argv: Vec<String>,

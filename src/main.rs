@@ -150,6 +150,7 @@ fn session_command(
             float,
             tab,
             cwd,
+            no_save,
             argv,
         } => {
             let place = match (split, float, tab) {
@@ -158,7 +159,7 @@ fn session_command(
                 (Some(SplitSide::Down), _, _) => Place::Down,
                 _ => Place::Right,
             };
-            script::run(session, place, cwd.as_deref(), argv)
+            script::run(session, place, cwd.as_deref(), argv, *no_save)
         }
         SessionCommand::Capture {
             pane,

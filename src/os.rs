@@ -7,7 +7,7 @@
 //! Callers keep their logic (whom to signal, how to name a pane, what a
 //! request line says) and ask here only for facts and descriptors:
 //! - processes: [`session_processes`], [`terminal_foreground_group`],
-//!   [`process_name`], [`cwd_of`];
+//!   [`process_name`], [`cwd_of`], [`process_args`], [`group_processes`];
 //! - sockets: [`peer_uid`], [`send_with_fds`], [`recv_with_fds`];
 //! - terminals: [`open_pty`], [`reopen_nonblocking`], [`reopen_nonblocking_to_read`];
 //! - files: [`read_small_file`], [`read_whole_small_file`]; through
@@ -82,6 +82,17 @@ pub fn process_name(pid: u32) -> Option<String> {
 /// The working directory of process `pid`.
 pub fn cwd_of(pid: u32) -> Option<PathBuf> {
     system::cwd_of(pid)
+}
+
+/// The arguments process `pid` was started with (its `argv`), when the
+/// system says and they are not too long to keep.
+pub fn process_args(pid: u32) -> Option<Vec<String>> {
+    system::process_args(pid)
+}
+
+/// The processes of process group `pgid`, each with its parent's id.
+pub fn group_processes(pgid: u32) -> Vec<(u32, u32)> {
+    system::group_processes(pgid)
 }
 
 /// The uid of the process at the other end of a Unix socket.

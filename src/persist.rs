@@ -11,13 +11,18 @@
 //!   pane's history, replaced whole.
 //! - [`tap`]: the loop's side, which hands blocks and debounced snapshots
 //!   over without waiting; [`saver`]: the thread that writes them.
-//! - [`restore`]: reading it all back into a new workspace.
+//! - [`restore`]: reading it all back into a new workspace; [`relaunch`]:
+//!   the job a shell ran, typed at its prompt again.
+//! - [`erase`]: output a program erased (ED 3) or the user had forgotten
+//!   kept off the disk.
 //! - [`size_file`]: the sizes each pane's history was printed at, so that
 //!   it is replayed at those sizes when it comes back.
 
 pub mod block_file;
+pub mod erase;
 pub mod manifest;
 pub mod place;
+pub mod relaunch;
 pub mod restore;
 pub mod saver;
 pub mod size_file;

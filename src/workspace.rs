@@ -26,6 +26,7 @@
 //!   which are kept and which show).
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
+//! - `typed_ahead`: a restored shell's job typed at its prompt.
 //!
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
@@ -56,6 +57,7 @@ mod tab;
 mod tab_list;
 #[cfg(test)]
 mod tests;
+mod typed_ahead;
 
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;

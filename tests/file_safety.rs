@@ -387,6 +387,7 @@ fn a_save_claiming_huge_sizes_and_blocks_restores_in_bounded_memory() {
     let pane = |files: &str| SavedPane {
         files: Some(files.into()),
         budget: u64::MAX,
+        job: None,
     };
     Manifest {
         version: 1,

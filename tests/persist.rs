@@ -456,6 +456,215 @@ fn without_persist_history_the_layout_comes_back_without_output() {
     );
 }
 
+/// The files under `dir` (all the way down) that hold `needle`, as they
+/// are or once their records are decompressed.
+fn files_holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(files_holding(&path, needle));
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let (blocks, _) = tilework::persist::block_file::decode_all(&bytes);
+        let plain: Vec<u8> = blocks.into_iter().flat_map(|b| b.plain).collect();
+        if contains(&bytes, needle) || contains(&plain, needle) {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
+fn what_clear_erased_is_gone_from_disk_and_from_the_restored_history() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "wiped"], None);
+    a.wait_for_text("$ ");
+    // Enough output that some of it is sealed in blocks before the clear.
+    a.type_line("seq -f 'row-%g' 1 20000; echo secret-$((6*7))");
+    a.wait_for_text("secret-42");
+    let state = home.path().join("state");
+    common::wait_until("the secret to be saved", || {
+        !files_holding(&state, "secret-42").is_empty()
+    });
+    // bash's and dash's `clear` send ED 3 (`CSI 3 J`) after clearing.
+    a.type_line("clear; echo after-$((6*8))");
+    a.wait_for_text("after-48");
+    common::wait_until("the secret and what came before to leave the disk", || {
+        files_holding(&state, "secret-42").is_empty()
+            && files_holding(&state, "row-20000").is_empty()
+            && saved_histories(&home.saved("wiped"))
+                .first()
+                .is_some_and(|h| contains(h, "after-48\r\n"))
+    });
+    // The live history shows nothing before the clear either.
+    let live = home.ok(&a, &["capture", "--history", "--session", "wiped"]);
+    assert!(
+        !live.contains("secret-42") && live.contains("after-48"),
+        "{live}"
+    );
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "wiped"], Some(&a));
+    b.wait_for_text("restored from");
+    b.wait_for_text("after-48");
+    assert!(!b.screen_text().contains("secret-42"));
+    let restored = home.ok(&a, &["capture", "--history", "--session", "wiped"]);
+    assert!(
+        !restored.contains("secret-42") && !restored.contains("row-1\n"),
+        "{restored}"
+    );
+    assert!(restored.contains("after-48"), "{restored}");
+    assert_eq!(files_holding(&state, "secret-42"), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn a_pane_with_save_false_never_reaches_the_disk_and_comes_back_empty() {
+    let home = Home::new("");
+    let profile = home.path().join("kept-out.toml");
+    std::fs::write(
+        &profile,
+        format!(
+            "[[tab]]\nlayout = {{ split = \"right\", panes = [{{ cwd = \"{}\", focus = true }}, {{ cwd = \"{}\", save = false }}] }}\n",
+            home.path().join("alpha").display(),
+            home.path().join("beta").display()
+        ),
+    )
+    .unwrap();
+    let mut a = home.start(
+        &["--session", "out", "--profile", profile.to_str().unwrap()],
+        None,
+    );
+    a.wait_for("both shells' prompts", |s| {
+        s.contents().matches("$ ").count() >= 2
+    });
+    a.type_line("echo kept-$((6*7))");
+    a.send("\x02o");
+    a.type_line("echo private-$((6*7))");
+    a.wait_for_text("kept-42");
+    a.wait_for_text("private-42");
+    let state = home.path().join("state");
+    common::wait_until("the first pane's output to be saved", || {
+        saved_histories(&home.saved("out"))
+            .first()
+            .is_some_and(|h| contains(h, "kept-42\r\n"))
+    });
+    // Saved again after the second pane's output: still only its layout.
+    a.type_line("echo more-$((6*8))");
+    a.wait_for_text("more-48");
+    common::wait_until("the layout to say so", || {
+        Manifest::read(&home.saved("out")).is_ok_and(|m| {
+            m.layout.contains("save = false") && m.panes.len() == 2 && m.panes[1].files.is_none()
+        })
+    });
+    assert_eq!(files_holding(&state, "private-42"), Vec::<PathBuf>::new());
+    assert_eq!(files_holding(&state, "more-48"), Vec::<PathBuf>::new());
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "out"], Some(&a));
+    b.wait_for("both panes back, the first with its output", |s| {
+        let text = s.contents();
+        text.contains("kept-42") && text.matches("restored from").count() == 2
+    });
+    assert!(!b.screen_text().contains("private-42"));
+    // In its directory, and still kept out of saving.
+    let json = home.ok(&a, &["list-panes", "--json", "--session", "out"]);
+    assert!(json.contains("/beta\""), "{json}");
+    common::wait_until("the restored layout to be saved", || {
+        Manifest::read(&home.saved("out")).is_ok_and(|m| m.layout.contains("save = false"))
+    });
+}
+
+#[test]
+fn a_pane_run_with_no_save_never_reaches_the_disk() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "nosave"], None);
+    a.wait_for_text("$ ");
+    a.type_line("echo kept-$((6*7))");
+    a.wait_for_text("kept-42");
+    let id = home.ok(&a, &["run", "--no-save", "--", "sh"]);
+    let id = id.trim();
+    a.wait_for("the new pane's prompt", |s| {
+        s.contents().matches("$ ").count() >= 3
+    });
+    home.ok(
+        &a,
+        &["send-keys", "--pane", id, "echo private-$((6*7))", "Enter"],
+    );
+    a.wait_for_text("private-42");
+    let state = home.path().join("state");
+    common::wait_until(
+        "both panes in the manifest, the new one without files",
+        || {
+            Manifest::read(&home.saved("nosave")).is_ok_and(|m| {
+                m.panes.len() == 2 && m.panes[0].files.is_some() && m.panes[1].files.is_none()
+            }) && saved_histories(&home.saved("nosave"))
+                .first()
+                .is_some_and(|h| contains(h, "kept-42\r\n"))
+        },
+    );
+    assert_eq!(files_holding(&state, "private-42"), Vec::<PathBuf>::new());
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "nosave"], Some(&a));
+    b.wait_for("the first pane back with its output", |s| {
+        s.contents().contains("kept-42")
+    });
+    b.wait_for_text("press Enter to run it");
+    assert!(!b.screen_text().contains("private-42"));
+}
+
+#[test]
+fn clear_history_forgets_a_pane_s_history_in_memory_and_on_disk() {
+    let home = Home::new("");
+    let mut a = home.start(&["--session", "forgot"], None);
+    a.wait_for_text("$ ");
+    a.type_line("echo secret-$((6*7)); seq -f 'row-%g' 1 20000");
+    a.wait_for_text("row-20000");
+    let state = home.path().join("state");
+    common::wait_until("the secret to be saved", || {
+        !files_holding(&state, "secret-42").is_empty()
+    });
+    // tmux's name, from a script or the command prompt.
+    home.ok(&a, &["action", "clear-history"]);
+    a.type_line("echo after-$((6*8))");
+    a.wait_for_text("after-48");
+    common::wait_until("the history to leave the disk", || {
+        files_holding(&state, "secret-42").is_empty()
+            && files_holding(&state, "row-19000").is_empty()
+    });
+    let live = home.ok(&a, &["capture", "--history", "--session", "forgot"]);
+    assert!(
+        !live.contains("secret-42") && !live.contains("row-100\n"),
+        "{live}"
+    );
+    assert!(live.contains("after-48"), "{live}");
+    // The command prompt knows it too.
+    a.send("\x02:clear-history\r");
+    a.type_line("echo last-$((6*9))");
+    a.wait_for_text("last-54");
+    common::wait_until("the last history to be saved alone", || {
+        saved_histories(&home.saved("forgot"))
+            .first()
+            .is_some_and(|h| contains(h, "last-54\r\n") && !contains(h, "after-48\r\n"))
+    });
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "forgot"], Some(&a));
+    b.wait_for_text("restored from");
+    b.wait_for_text("last-54");
+    let restored = home.ok(&a, &["capture", "--history", "--session", "forgot"]);
+    assert!(
+        !restored.contains("secret-42") && !restored.contains("row-1"),
+        "{restored}"
+    );
+    assert_eq!(files_holding(&state, "secret-42"), Vec::<PathBuf>::new());
+}
+
 #[test]
 fn listed_commands_restart_at_once_and_others_wait_for_enter() {
     let home = Home::new("restore_commands = [\"tail\"]\n");
@@ -490,6 +699,156 @@ fn listed_commands_restart_at_once_and_others_wait_for_enter() {
     b.send("\r");
     b.wait_for("the other command run after Enter", |s| {
         s.contents().matches("once-42").count() >= 2
+    });
+}
+
+/// `tilework ARGS` with `home`'s config and state, its shell `shell`.
+/// bash reads `$HOME/.bashrc` (after the system's, which sets a prompt of
+/// its own): home is the test's, whose `.bashrc` says `$ `.
+fn start_with_shell(
+    home: &Home,
+    shell: &str,
+    args: &[&str],
+    beside: Option<&Tilework>,
+) -> Tilework {
+    std::fs::write(home.path().join(".bashrc"), "PS1='$ '\n").unwrap();
+    let mut env = home.env(beside);
+    env.push(("SHELL".to_string(), shell.to_string()));
+    env.push(("HOME".to_string(), home.path().display().to_string()));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    Tilework::start_with(args, ROWS, COLS, &env)
+}
+
+/// A profile of one shell pane in `dir`.
+fn one_pane_in(home: &Home, dir: &Path) -> PathBuf {
+    let profile = home.path().join("one.toml");
+    std::fs::write(
+        &profile,
+        format!("[[tab]]\nlayout = {{ cwd = \"{}\" }}\n", dir.display()),
+    )
+    .unwrap();
+    profile
+}
+
+/// Waits until the saved manifest says pane `index`'s shell runs a job
+/// whose first program is `program`.
+fn wait_for_saved_job(home: &Home, name: &str, index: usize, program: &str) {
+    common::wait_until(&format!("{program} to be saved as the pane's job"), || {
+        Manifest::read(&home.saved(name)).is_ok_and(|m| {
+            m.panes
+                .get(index)
+                .and_then(|p| p.job.as_ref())
+                .is_some_and(|job| {
+                    job.programs
+                        .first()
+                        .and_then(|p| p.first())
+                        .map(String::as_str)
+                        == Some(program)
+                })
+        })
+    });
+}
+
+#[test]
+fn vim_started_from_bash_is_back_in_vim_on_its_file_after_a_kill() {
+    if !common::require_program("vim") || !common::require_program("bash") {
+        return;
+    }
+    let home = Home::new("");
+    let alpha = home.path().join("alpha");
+    std::fs::write(alpha.join("notes.txt"), "a line of the notes, 42\n").unwrap();
+    let profile = one_pane_in(&home, &alpha);
+    let args = [
+        "--session",
+        "editing",
+        "--profile",
+        profile.to_str().unwrap(),
+    ];
+    let mut a = start_with_shell(&home, "/bin/bash", &args, None);
+    a.wait_for_text("$ ");
+    a.type_line("vim notes.txt");
+    a.wait_for_text("a line of the notes, 42");
+    wait_for_saved_job(&home, "editing", 0, "vim");
+    crash_and_reboot(&mut a);
+
+    let mut b = start_with_shell(&home, "/bin/bash", &["attach", "editing"], Some(&a));
+    // vim again on the file, from the shell's prompt: leaving it is the
+    // shell again.
+    b.wait_for("vim back on notes.txt", |s| {
+        let text = s.contents();
+        text.contains("a line of the notes, 42")
+            && text.contains("\"notes.txt\"")
+            && !text.contains("restored from")
+    });
+    b.send("\x1b:q\r");
+    b.wait_for("the shell under it, with its history", |s| {
+        let text = s.contents();
+        text.contains("restored from") && text.contains("$ vim notes.txt")
+    });
+}
+
+#[test]
+fn a_compound_command_waits_for_enter_on_restore() {
+    let home = Home::new("");
+    let log = home.path().join("log");
+    let mark = home.path().join("MARK");
+    std::fs::write(&log, "from-the-log\n").unwrap();
+    // `tail` is in `restore_commands`, but the line runs more than tail.
+    let line = format!(
+        "tail -n 1 {}; touch {}; sleep 1000",
+        log.display(),
+        mark.display()
+    );
+    let mut a = home.start(&["--session", "compound", "-c", &line], None);
+    a.wait_for_text("from-the-log");
+    common::wait_until("the first run to touch MARK", || mark.exists());
+    common::wait_until("the workspace to be saved", || {
+        Manifest::read(&home.saved("compound")).is_ok_and(|m| m.layout.contains("touch"))
+    });
+    crash_and_reboot(&mut a);
+    std::fs::remove_file(&mark).unwrap();
+
+    let mut b = home.start(&["attach", "compound"], Some(&a));
+    b.wait_for_text("press Enter to run it");
+    assert!(!mark.exists(), "the compound line ran at once on restore");
+    b.send("\r");
+    common::wait_until("MARK touched once Enter is pressed", || mark.exists());
+}
+
+#[test]
+fn a_job_not_in_restore_commands_is_typed_at_the_prompt_and_waits_for_enter() {
+    let home = Home::new("");
+    let alpha = home.path().join("alpha");
+    let profile = one_pane_in(&home, &alpha);
+    let (sleep, pattern) = common::unique_sleep();
+    let mut a = home.start(
+        &["--session", "typed", "--profile", profile.to_str().unwrap()],
+        None,
+    );
+    a.wait_for_text("$ ");
+    a.type_line(&sleep);
+    common::wait_until("the sleep to run", || {
+        !common::pids_matching(&pattern, &[]).is_empty()
+    });
+    wait_for_saved_job(&home, "typed", 0, "sleep");
+    crash_and_reboot(&mut a);
+    common::wait_until("the old sleep to end with its terminal", || {
+        common::pids_matching(&pattern, &[]).is_empty()
+    });
+
+    let mut b = home.start(&["attach", "typed"], Some(&a));
+    b.wait_for("the job typed at the new prompt", |s| {
+        let text = s.contents();
+        let after = text.split("restored from").nth(1).unwrap_or("");
+        after.contains(&format!("$ {sleep}"))
+    });
+    assert!(
+        common::pids_matching(&pattern, &[]).is_empty(),
+        "started without Enter"
+    );
+    b.send("\r");
+    common::wait_until("the job to run once Enter is pressed", || {
+        !common::pids_matching(&pattern, &[]).is_empty()
     });
 }
 

@@ -118,6 +118,7 @@ impl<B: FrameSink> App<B> {
             }
             if fed {
                 self.ws.names_may_change(now);
+                self.ws.pane_printed(id);
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
                 };

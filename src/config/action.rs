@@ -175,6 +175,9 @@ pub enum Action {
     SourceConfig,
     /// Lists the last copies kept (paste buffers) to paste one.
     ChooseBuffer,
+    /// Forgets the focused pane's history, in memory and on disk (tmux's
+    /// `clear-history`): for a secret printed by mistake.
+    ClearHistory,
 }
 
 impl Action {
@@ -250,6 +253,7 @@ impl Action {
             Action::ScrollMode,
             Action::ScrollPageUp,
             Action::ScrollPageDown,
+            Action::ClearHistory,
             Action::ToggleHelp,
             Action::ToggleFps,
             Action::SendPrefix,
@@ -341,6 +345,7 @@ impl Action {
             Action::RenameWorkspace => "rename-workspace".into(),
             Action::SourceConfig => "source-config".into(),
             Action::ChooseBuffer => "choose-buffer".into(),
+            Action::ClearHistory => "clear-history".into(),
         }
     }
 
@@ -409,6 +414,7 @@ impl Action {
             Action::RenameWorkspace => "rename the workspace (tilework ls, attach)".into(),
             Action::SourceConfig => "reload the config file".into(),
             Action::ChooseBuffer => "choose a paste buffer to paste".into(),
+            Action::ClearHistory => "forget the pane's history, on disk too".into(),
         }
     }
 }

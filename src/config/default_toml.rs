@@ -155,7 +155,8 @@ pub fn default_toml() -> String {
     line("# persist_history = false saves the layout, directories and commands but not");
     line("# the panes' output. keep_on_quit = true keeps a workspace quit with C-b Q or");
     line("# `tilework kill` too (`tilework forget NAME` deletes it). restore_commands:");
-    line("# programs started again at once; other commands wait for Enter.");
+    line("# programs started again at once (a program run from a shell is typed at its");
+    line("# prompt with Enter); other commands, and compound lines, wait for Enter.");
     line(&format!("# persist_history = {}", d.saving.history));
     line(&format!("# keep_on_quit = {}", d.saving.keep_on_quit));
     let commands: Vec<String> = d

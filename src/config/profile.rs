@@ -89,6 +89,9 @@ pub struct PaneSpec {
     /// A floating pane's box (`x`, `y`, `width`, `height`); what is left
     /// out is where a new floating pane goes.
     pub place: FloatPlace,
+    /// `save = false`: the pane's output is never written to disk (the
+    /// workspace's saving); it comes back without its history.
+    pub unsaved: bool,
 }
 
 /// When a command pane is started again after its program ends.
@@ -301,6 +304,7 @@ struct RawNode {
     start: Option<Spanned<String>>,
     float: Option<Spanned<bool>>,
     pinned: Option<Spanned<bool>>,
+    save: Option<Spanned<bool>>,
     x: Option<Spanned<RawExtent>>,
     y: Option<Spanned<RawExtent>>,
     width: Option<Spanned<RawExtent>>,
@@ -471,6 +475,7 @@ fn convert_split(
         ("start", node.start.as_ref().map(Spanned::span)),
         ("float", node.float.as_ref().map(Spanned::span)),
         ("pinned", node.pinned.as_ref().map(Spanned::span)),
+        ("save", node.save.as_ref().map(Spanned::span)),
         ("x", node.x.as_ref().map(Spanned::span)),
         ("y", node.y.as_ref().map(Spanned::span)),
         ("width", node.width.as_ref().map(Spanned::span)),
@@ -647,6 +652,7 @@ fn convert_pane(
         start,
         pinned,
         place,
+        unsaved: node.save.is_some_and(|s| !s.into_inner()),
     })
 }
 

@@ -34,14 +34,25 @@ impl Default for Saving {
 }
 
 impl Saving {
-    /// Whether the command line `line` runs a program of
-    /// [`Self::restore_commands`] (by its first word's file name).
+    /// Whether the command line `line` is one program of
+    /// [`Self::restore_commands`] (by its first word's file name) and its
+    /// arguments. A compound line (`tail log; touch MARK`, a pipe, a
+    /// redirection, a substitution) never is: run at once, the rest would
+    /// run too.
     pub fn restarts_at_once(&self, line: &str) -> bool {
-        let Some(first) = line.split_whitespace().next() else {
+        if line.contains(|c| ";&|<>()$`\\{}\n".contains(c)) {
             return false;
-        };
-        let program = first.rsplit('/').next().unwrap_or(first);
-        self.restore_commands.iter().any(|c| c == program)
+        }
+        line.split_whitespace()
+            .next()
+            .is_some_and(|first| self.lists(first))
+    }
+
+    /// Whether `program` (a name or a path) is one of
+    /// [`Self::restore_commands`].
+    pub fn lists(&self, program: &str) -> bool {
+        let name = program.rsplit('/').next().unwrap_or(program);
+        self.restore_commands.iter().any(|c| c == name)
     }
 }
 
@@ -56,5 +67,20 @@ mod tests {
         assert!(saving.restarts_at_once("/usr/bin/tail -f log"));
         assert!(!saving.restarts_at_once("make deploy"));
         assert!(!saving.restarts_at_once(""));
+    }
+
+    #[test]
+    fn a_compound_line_is_never_restarted_at_once() {
+        let saving = Saving::default();
+        for line in [
+            "tail -n1 log; touch MARK",
+            "tail -f log | grep x",
+            "tail -f log && rm x",
+            "vim $(ls)",
+            "less log > copy",
+            "top\nrm x",
+        ] {
+            assert!(!saving.restarts_at_once(line), "{line}");
+        }
     }
 }

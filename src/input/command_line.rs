@@ -84,8 +84,10 @@ fn script_call(words: &[String]) -> Result<CommandLine, String> {
             float,
             tab,
             cwd,
+            no_save,
             argv,
         }) => Call::Run {
+            no_save,
             place: match (split, float, tab) {
                 (_, true, _) => Place::Float,
                 (_, _, true) => Place::Tab,
@@ -281,6 +283,7 @@ mod tests {
                 place: Place::Float,
                 cwd: None,
                 argv: vec!["htop".into(), "-d".into(), "5".into()],
+                no_save: false,
             }))
         );
         let err = parse("run --sideways -- top").expect_err("bad option");

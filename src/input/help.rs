@@ -63,6 +63,7 @@ fn topic(action: Action) -> usize {
         | Action::SearchAllPanes
         | Action::PasteBuffer
         | Action::ChooseBuffer
+        | Action::ClearHistory
         | Action::EditScrollback => 4,
         Action::ToggleBroadcast
         | Action::SaveSession

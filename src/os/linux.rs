@@ -48,6 +48,43 @@ pub fn cwd_of(pid: u32) -> Option<PathBuf> {
     std::fs::read_link(format!("/proc/{pid}/cwd")).ok()
 }
 
+/// From `/proc/PID/cmdline` (arguments ended by NUL bytes), read up to
+/// [`ARGS_LIMIT`]: a longer command line is not taken.
+pub fn process_args(pid: u32) -> Option<Vec<String>> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(format!("/proc/{pid}/cmdline")).ok()?;
+    let mut bytes = Vec::new();
+    file.take(ARGS_LIMIT + 1).read_to_end(&mut bytes).ok()?;
+    if bytes.len() as u64 > ARGS_LIMIT {
+        return None;
+    }
+    if bytes.last() == Some(&0) {
+        bytes.pop();
+    }
+    let args: Vec<String> = (bytes.split(|&b| b == 0))
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    (!bytes.is_empty()).then_some(args)
+}
+
+/// The longest command line [`process_args`] reads.
+const ARGS_LIMIT: u64 = 64 * 1024;
+
+/// Processes of group `pgid` with their parents (from `/proc/PID/stat`).
+pub fn group_processes(pgid: u32) -> Vec<(u32, u32)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|entry| {
+        let pid: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let group: u32 = stat_field(&stat, 2)?.parse().ok()?;
+        let parent: u32 = stat_field(&stat, 1)?.parse().ok()?;
+        (group == pgid).then_some((pid, parent))
+    })
+    .collect()
+}
+
 /// `SO_PEERCRED`.
 pub fn peer_uid(stream: &impl AsFd) -> io::Result<u32> {
     Ok(rustix::net::sockopt::socket_peercred(stream)?.uid.as_raw())

@@ -105,6 +105,9 @@ impl CsiParams {
     }
 }
 
+/// The private modes that show the alternate screen.
+const ALTERNATE_MODES: [u32; 3] = [47, 1047, 1049];
+
 /// The synchronized-update mode (`CSI ? 2026 h` starts one, `l` ends it).
 pub const SYNC_MODE: u32 = 2026;
 
@@ -156,6 +159,12 @@ pub struct EscapeScanner {
     sync_ends: u64,
     /// The kitty graphics command being scanned, and those ended.
     apc: ApcCapture,
+    /// The alternate screen is shown (`?47`, `?1047`, `?1049`, as
+    /// `fidelity` takes them): an ED 3 there leaves the history alone.
+    alternate: bool,
+    /// Where the newest ED 3 on the primary screen or RIS ended, since
+    /// asked.
+    erased: Option<u64>,
 }
 
 impl EscapeScanner {
@@ -304,8 +313,45 @@ impl EscapeScanner {
             }
         }
         if self.seq == Seq::Ground {
+            // RIS starts a new screen, its history empty, on either grid.
+            let erased = match ended {
+                Ended::ScrollbackCleared => self.erases_history(),
+                Ended::Reset => true,
+                _ => false,
+            };
+            if erased {
+                self.erased = Some(at + 1);
+            }
             findings.push_back(Finding::Ends(at + 1, ended));
         }
+    }
+
+    /// Whether the CSI just ended is ED 3 (or DECSED 3) on the primary
+    /// screen: the history before it is gone from every view (vt100
+    /// erases its scrollback), so it is not to be kept on disk either.
+    fn erases_history(&self) -> bool {
+        let csi = &self.csi;
+        let first = csi.params[..csi.len].split(|&b| b == b';').next();
+        !self.alternate
+            && (!csi.marked || csi.private)
+            && !csi.unreadable
+            && first.is_some_and(|digits| {
+                digits.iter().fold(0u32, |n, d| {
+                    (n * 10 + u32::from(d - b'0')).min(u32::from(u16::MAX))
+                }) == 3
+            })
+    }
+
+    /// Where the newest ED 3 on the primary screen (see
+    /// [`Self::erases_history`]) or RIS scanned since the last call ended,
+    /// if any: the history before it is gone from every view.
+    pub fn take_erased(&mut self) -> Option<u64> {
+        self.erased.take()
+    }
+
+    /// The position of the next byte passed on.
+    pub fn pos(&self) -> u64 {
+        self.pos
     }
 
     /// Follows vte over one byte (not in ground, or an ESC, CAN or SUB).
@@ -351,6 +397,7 @@ impl EscapeScanner {
                     b'X' | b'^' => Seq::Ignored,
                     b'c' => {
                         self.seq = Seq::Ground;
+                        self.alternate = false;
                         return Ended::Reset;
                     }
                     0x30..=0x7e => Seq::Ground,
@@ -395,6 +442,10 @@ impl EscapeScanner {
                     b'r' if !csi.marked => Ended::Decstbm(*csi),
                     // ED 3 erases the scrollback, whatever the details.
                     b'J' => Ended::ScrollbackCleared,
+                    b'h' | b'l' if csi.private && ALTERNATE_MODES.iter().any(|&m| csi.lists(m)) => {
+                        self.alternate = byte == b'h';
+                        Ended::Other
+                    }
                     b'h' if csi.private && csi.lists(SYNC_MODE) => Ended::SyncStart,
                     b'l' if csi.private && csi.lists(SYNC_MODE) => {
                         self.sync_ends += 1;
@@ -606,6 +657,27 @@ mod tests {
         assert_eq!(bounds(&long), [(0, long.len() as u64)]);
         let short = [b"\x1b[".as_slice(), &[b'1'; MAX_SGR_PARAMS], b"m"].concat();
         assert_eq!(bounds(&short), []);
+    }
+
+    #[test]
+    fn ed_3_on_the_primary_screen_is_where_the_history_was_erased() {
+        let mut s = EscapeScanner::default();
+        scan(&mut s, b"secret\r\n\x1b[H\x1b[2J\x1b[3Jafter");
+        assert_eq!(s.take_erased(), Some(19), "just after bash's clear");
+        assert_eq!(s.take_erased(), None, "told once");
+        // Cut across reads, and DECSED 3.
+        scan(&mut s, b"\x1b[?");
+        scan(&mut s, b"3J");
+        assert_eq!(s.take_erased(), Some(29));
+        // Other EDs, and ED 3 on the alternate screen, erase no history.
+        scan(&mut s, b"\x1b[2J\x1b[J\x1b[>3J\x1b[?1049h\x1b[3J");
+        assert_eq!(s.take_erased(), None);
+        scan(&mut s, b"\x1b[?1049l\x1b[3;1J");
+        assert!(s.take_erased().is_some());
+        scan(&mut s, b"\x1b[?47h\x1bcx");
+        assert_eq!(s.take_erased(), Some(s.pos() - 1), "RIS erases it all");
+        scan(&mut s, b"\x1b[3J");
+        assert!(s.take_erased().is_some(), "RIS: back on the primary screen");
     }
 
     #[test]

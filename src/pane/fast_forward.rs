@@ -66,6 +66,7 @@ use crate::pane::fidelity::Fidelity;
 use crate::pane::fidelity::answers::Answers;
 use crate::pane::osc_guard::OscGuard;
 use crate::pane::parse_guard::ParserPanicked;
+use crate::pane::scrollback::ByteRing;
 use crate::pane::sync_update::SyncUpdate;
 
 const ESC: u8 = 0x1b;
@@ -212,6 +213,21 @@ impl FastForward {
             &mut self.deferred,
             &mut self.findings,
         );
+        &self.deferred[from..]
+    }
+
+    /// [`Self::accept`], the bytes pushed to the pane's history `ring`
+    /// too, with where an ED 3 on the primary screen or a RIS among them
+    /// erased the history before it (`clear`, `reset`: kept out of the
+    /// saved files).
+    pub fn accept_into(&mut self, bytes: &[u8], ring: &mut ByteRing) -> &[u8] {
+        let (ring_at, scanned) = (ring.end(), self.scanner.pos());
+        let from = self.deferred.len();
+        self.accept(bytes);
+        ring.push(&self.deferred[from..]);
+        if let Some(end) = self.scanner.take_erased() {
+            ring.erase_before(ring_at + end.saturating_sub(scanned));
+        }
         &self.deferred[from..]
     }
 

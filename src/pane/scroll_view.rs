@@ -314,6 +314,14 @@ impl Pane {
         }
     }
 
+    /// Forgets the pane's history (`clear-history`, as tmux's): every byte
+    /// the ring holds is let go, so no view shows it and the saver deletes
+    /// it from disk. The screen stays as the program drew it.
+    pub fn forget_history(&mut self) {
+        self.ring.forget();
+        self.scroll_to_bottom();
+    }
+
     /// Back to the live screen.
     pub fn scroll_to_bottom(&mut self) {
         self.damage.note(Change::ViewMoved);

@@ -42,6 +42,9 @@ pub struct ByteRing {
     start: u64,
     /// Absolute position of the next byte to be written.
     end: u64,
+    /// Output before this position was erased (ED 3, RIS) or forgotten
+    /// (`clear-history`): no view shows it, and it is not saved.
+    erased: u64,
 }
 
 impl ByteRing {
@@ -64,6 +67,7 @@ impl ByteRing {
             tail: Vec::new(),
             start: 0,
             end: 0,
+            erased: 0,
         }
     }
 
@@ -79,6 +83,30 @@ impl ByteRing {
     /// Absolute position of the oldest byte still held.
     pub fn start(&self) -> u64 {
         self.start
+    }
+
+    /// Output before this position is not to be saved: the program erased
+    /// it (ED 3) or the user had it forgotten.
+    pub fn erased(&self) -> u64 {
+        self.erased
+    }
+
+    /// The program erased the history before `pos` (ED 3): the views no
+    /// longer show it (their parsers erase it too), and the saver deletes
+    /// it from disk. It stays in memory, where the views replay it from.
+    pub fn erase_before(&mut self, pos: u64) {
+        self.erased = self.erased.max(pos.min(self.end));
+    }
+
+    /// Forgets every byte held (`clear-history`): the sealed blocks are
+    /// let go and the tail blanked; positions go on from where they were,
+    /// so what comes next is where it would have been.
+    pub fn forget(&mut self) {
+        self.sealed.clear();
+        self.first_block = self.end / self.block_len();
+        self.tail.fill(0);
+        self.start = self.end;
+        self.erased = self.end;
     }
 
     /// Bytes of output held.

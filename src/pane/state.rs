@@ -764,8 +764,7 @@ impl FeedSink for Pane {
     fn feed_piece(&mut self, piece: &[u8]) {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
-        let bytes = self.fast_forward.accept(piece);
-        self.ring.push(bytes);
+        let bytes = self.fast_forward.accept_into(piece, &mut self.ring);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.feed(bytes);
         }

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::MAX_MAX_PANES;
 use crate::persist::place;
+use crate::workspace::foreground::Job;
 
 /// Bumped when the files change so that an older tilework cannot read them.
 pub const VERSION: u32 = 1;
@@ -48,6 +49,9 @@ pub struct SavedPane {
     pub files: Option<String>,
     /// Bytes of output the pane kept (its `scrollback`).
     pub budget: u64,
+    /// The job its shell ran in the foreground (see `relaunch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<Job>,
 }
 
 impl Manifest {
@@ -197,6 +201,7 @@ mod tests {
         SavedPane {
             files: Some(files.into()),
             budget: 1 << 20,
+            job: None,
         }
     }
 

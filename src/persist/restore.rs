@@ -17,6 +17,7 @@ use crate::pane::size_log::SizeLog;
 use crate::persist::block_file;
 use crate::persist::manifest::{Manifest, SavedPane, damaged};
 use crate::persist::place;
+use crate::persist::relaunch::{self, Typed};
 use crate::persist::saver::SEGMENT_BLOCKS;
 use crate::persist::size_file;
 use crate::persist::tap::panes_in_order;
@@ -34,6 +35,9 @@ pub struct Restored {
     pub saved_at: i64,
     pub active_tab: usize,
     pub zoomed_tabs: Vec<usize>,
+    /// What each pane's shell types once it is up: the job it ran (see
+    /// `relaunch`), in the profile's order.
+    pub typed: Vec<Option<Typed>>,
 }
 
 /// Whether workspace `name` is saved (well or not: a damaged save is
@@ -83,12 +87,24 @@ pub fn load(name: &str, config: &Config) -> Result<Restored> {
     let (manifest, mut profile, dir) = read_layout(name, config.max_panes)?;
     place::ensure_private_dir(&dir)?;
     let saving = &config.saving;
-    for pane in profile_panes(&mut profile) {
+    let mut typed = Vec::with_capacity(manifest.panes.len());
+    let saved_panes = manifest
+        .panes
+        .iter()
+        .map(Some)
+        .chain(std::iter::repeat(None));
+    for (pane, saved) in profile_panes(&mut profile).into_iter().zip(saved_panes) {
         if let Some(line) = &pane.command
             && saving.restarts_at_once(line)
         {
             pane.start = StartMode::Auto;
         }
+        // A shell pane's job is typed at its prompt; a command pane's own
+        // command is the job.
+        let job = saved
+            .and_then(|s| s.job.as_ref())
+            .filter(|_| pane.command.is_none());
+        typed.push(job.and_then(|job| relaunch::typed_for(job, pane.cwd.as_deref(), saving)));
     }
     let max_budget = config.scrollback_bytes as u64;
     let (histories, sizes): (Vec<SavedOutput>, Vec<Option<SizeLog>>) = manifest
@@ -109,6 +125,7 @@ pub fn load(name: &str, config: &Config) -> Result<Restored> {
         saved_at: manifest.saved_at,
         active_tab: manifest.active_tab,
         zoomed_tabs: manifest.zoomed_tabs,
+        typed,
     })
 }
 
@@ -135,7 +152,7 @@ fn profile_panes(profile: &mut Profile) -> Vec<&mut PaneSpec> {
 /// The most a segment file holds: [`SEGMENT_BLOCKS`] records of a block
 /// each, stored no larger than LZ4's worst case (well under twice the
 /// block). A larger file is not one tilework wrote.
-const MAX_SEGMENT_BYTES: usize = SEGMENT_BLOCKS * 2 * BLOCK_BYTES;
+pub(crate) const MAX_SEGMENT_BYTES: usize = SEGMENT_BLOCKS * 2 * BLOCK_BYTES;
 /// A tail is less than one block.
 const MAX_TAIL_BYTES: usize = 2 * BLOCK_BYTES;
 
@@ -383,6 +400,11 @@ impl Restored {
                 pane.restore_history(&history.to_plain(), &marker);
             }
         }
+        for (id, typed) in panes_in_order(ws).into_iter().zip(&self.typed) {
+            if let Some(typed) = typed {
+                ws.type_at_prompt(id, typed.keys());
+            }
+        }
         for &tab in &self.zoomed_tabs {
             if ws.select_tab(tab) || ws.active_index() == tab {
                 ws.apply(crate::config::action::Action::ToggleZoom);
@@ -419,6 +441,7 @@ mod tests {
         let pane = SavedPane {
             files: Some("r-p1".into()),
             budget: 1 << 20,
+            job: None,
         };
         (dir, pane, output)
     }
@@ -458,6 +481,7 @@ mod tests {
         let pane = |files: &str, budget| SavedPane {
             files: Some(files.into()),
             budget,
+            job: None,
         };
         assert_eq!(read_saved(dir.path(), &pane("h-p1", u64::MAX)).len(), 0);
         // Real blocks with a budget claiming everything: no more than the

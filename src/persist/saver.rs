@@ -24,10 +24,11 @@ use crate::mailbox::Mailbox;
 
 use crate::pane::PaneId;
 use crate::pane::ring_block::SealedBlock;
-use crate::persist::block_file;
+use crate::persist::erase;
 use crate::persist::manifest::{Manifest, SavedPane, VERSION};
 use crate::persist::place;
 use crate::persist::size_file::{self, SavedSizes};
+use crate::workspace::foreground::Job;
 
 /// Blocks per segment file: 2 MiB of output with 64 KiB blocks.
 pub const SEGMENT_BLOCKS: usize = 32;
@@ -45,6 +46,14 @@ pub enum Message {
         blocks: Vec<(u64, SealedBlock)>,
     },
     Snapshot(Snapshot),
+    /// The pane's output before `at` was erased (ED 3) or forgotten: it
+    /// leaves the disk, and the tail (its block index, its bytes as they
+    /// are now) is written again without it.
+    Cut {
+        pane: PaneShape,
+        at: u64,
+        tail: (u64, Vec<u8>),
+    },
     /// The workspace was renamed (`C-b $`): its directory follows, so a
     /// crash after it comes back under the new name.
     Rename(String),
@@ -62,6 +71,8 @@ pub struct Snapshot {
     pub layout: String,
     /// Every pane in the profile's order.
     pub panes: Vec<PaneShape>,
+    /// The job each pane's shell runs, in the same order.
+    pub jobs: Vec<Option<Job>>,
     pub active_tab: usize,
     pub zoomed_tabs: Vec<usize>,
     /// Tails that changed: the pane, the index of the block they start,
@@ -75,6 +86,8 @@ pub struct Snapshot {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PaneShape {
     pub id: PaneId,
+    /// Its output is written (not `save = false`, `--no-save`).
+    pub history: bool,
     /// Bytes of output kept.
     pub budget: u64,
     /// Bytes of output per block.
@@ -88,8 +101,17 @@ struct PaneFiles {
     file: Option<File>,
     in_file: usize,
     next_seq: u64,
-    /// Segment files with the newest block index each holds, oldest first.
-    segments: VecDeque<(PathBuf, u64)>,
+    /// Segment files, oldest first.
+    segments: VecDeque<Segment>,
+    /// Output before this position is not written (see `erase`).
+    cut: u64,
+}
+
+/// A segment file and the first and newest block index it holds.
+struct Segment {
+    path: PathBuf,
+    first: u64,
+    newest: u64,
 }
 
 pub struct Saver {
@@ -201,6 +223,7 @@ impl Saver {
         let written = match message {
             Message::Blocks { pane, blocks } => self.append(pane, &blocks),
             Message::Snapshot(snapshot) => self.snapshot(snapshot),
+            Message::Cut { pane, at, tail } => self.cut(pane, at, &tail),
             Message::Rename(_) | Message::Finish { .. } => Ok(()),
         };
         if let Err(err) = written {
@@ -229,9 +252,9 @@ impl Saver {
                 // Open files moved with it; the paths kept for deleting
                 // old segments follow.
                 for files in self.panes.values_mut() {
-                    for (path, _) in &mut files.segments {
-                        if let Some(file) = path.file_name() {
-                            *path = dir.join(file);
+                    for segment in &mut files.segments {
+                        if let Some(file) = segment.path.file_name() {
+                            segment.path = dir.join(file);
                         }
                     }
                 }
@@ -261,6 +284,7 @@ impl Saver {
             in_file: 0,
             next_seq: 0,
             segments: VecDeque::new(),
+            cut: 0,
         })
     }
 
@@ -276,19 +300,37 @@ impl Saver {
         result
     }
 
+    /// The pane's output before `at` leaves the disk (see `erase`).
+    fn cut(&mut self, pane: PaneShape, at: u64, tail: &(u64, Vec<u8>)) -> io::Result<()> {
+        if !self.history {
+            return Ok(());
+        }
+        let dir = self.dir.clone();
+        let files = self.pane_files(pane);
+        files.cut_before(pane.block_len, at)?;
+        let path = dir.join(format!("{}.tail", files.prefix));
+        let mut record = Vec::new();
+        erase::encode_tail(tail.0, pane.block_len, &tail.1, files.cut, &mut record);
+        place::write_atomically(&path, &record)
+    }
+
     fn snapshot(&mut self, snapshot: Snapshot) -> io::Result<()> {
         let mut panes = Vec::with_capacity(snapshot.panes.len());
-        for &pane in &snapshot.panes {
-            let files = self.history.then(|| self.pane_files(pane).prefix.clone());
+        let jobs = snapshot.jobs.iter().cloned().chain(std::iter::repeat(None));
+        for (&pane, job) in snapshot.panes.iter().zip(jobs) {
+            let files =
+                (self.history && pane.history).then(|| self.pane_files(pane).prefix.clone());
             panes.push(SavedPane {
                 files,
                 budget: pane.budget,
+                job,
             });
         }
         for (id, index, bytes) in &snapshot.tails {
-            if let Some(files) = self.panes.get(id) {
+            let shape = snapshot.panes.iter().find(|p| p.id == *id);
+            if let (Some(files), Some(shape)) = (self.panes.get(id), shape) {
                 self.scratch.clear();
-                block_file::encode(*index, bytes.len(), false, bytes, &mut self.scratch);
+                erase::encode_tail(*index, shape.block_len, bytes, files.cut, &mut self.scratch);
                 let path = self.dir.join(format!("{}.tail", files.prefix));
                 place::write_atomically(&path, &self.scratch)?;
             }
@@ -359,30 +401,53 @@ impl PaneFiles {
                 self.next_seq += 1;
                 self.file = Some(place::create_new(&path)?);
                 self.in_file = 0;
-                self.segments.push_back((path, *index));
+                self.segments.push_back(Segment {
+                    path,
+                    first: *index,
+                    newest: *index,
+                });
             }
-            match block {
-                SealedBlock::Lz4(packed) => {
-                    block_file::encode(*index, block_len, true, packed, scratch)
-                }
-                SealedBlock::Plain(plain) => {
-                    block_file::encode(*index, plain.len(), false, plain, scratch)
-                }
-            }
+            erase::encode_block(*index, block_len, block, self.cut, scratch);
             self.in_file += 1;
             if let Some(last) = self.segments.back_mut() {
-                last.1 = *index;
+                last.newest = *index;
             }
         }
         self.write_out(scratch)?;
         // Segments wholly older than the budget are let go, as the ring
         // lets its blocks go.
         let oldest_kept = newest.saturating_sub(self.budget_blocks);
-        while self.segments.len() > 1 && self.segments.front().is_some_and(|s| s.1 < oldest_kept) {
-            if let Some((path, _)) = self.segments.pop_front() {
-                std::fs::remove_file(&path)?;
+        while self.segments.len() > 1
+            && self
+                .segments
+                .front()
+                .is_some_and(|s| s.newest < oldest_kept)
+        {
+            if let Some(segment) = self.segments.pop_front() {
+                std::fs::remove_file(&segment.path)?;
             }
         }
+        Ok(())
+    }
+
+    /// Nothing before `at` is kept: segments wholly before it are deleted,
+    /// the one it falls in written again without it, and the next block
+    /// starts a new segment (the open one may have been replaced).
+    fn cut_before(&mut self, block_len: usize, at: u64) -> io::Result<()> {
+        self.cut = self.cut.max(at);
+        self.file = None;
+        let mut kept = VecDeque::with_capacity(self.segments.len());
+        for segment in self.segments.drain(..) {
+            if erase::before_cut(segment.newest, block_len, self.cut) >= block_len {
+                std::fs::remove_file(&segment.path)?;
+            } else {
+                if erase::before_cut(segment.first, block_len, self.cut) > 0 {
+                    erase::cut_segment(&segment.path, block_len, self.cut)?;
+                }
+                kept.push_back(segment);
+            }
+        }
+        self.segments = kept;
         Ok(())
     }
 
@@ -448,6 +513,7 @@ mod tests {
         );
         let shape = |id| PaneShape {
             id: PaneId(id),
+            history: true,
             budget: 1 << 20,
             block_len: 8,
         };
@@ -470,6 +536,7 @@ mod tests {
             panes: vec![shape(1), shape(2)],
             active_tab: 0,
             zoomed_tabs: Vec::new(),
+            jobs: Vec::new(),
             tails: Vec::new(),
             sizes: Vec::new(),
         }))
@@ -491,6 +558,61 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_deletes_the_segments_before_it_and_blanks_the_block_it_falls_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut saver = Saver::new(
+            dir.path().to_path_buf(),
+            "r".into(),
+            true,
+            Mailbox::discarding(),
+        );
+        let pane = PaneShape {
+            id: PaneId(1),
+            history: true,
+            budget: 1 << 20,
+            block_len: 8,
+        };
+        let block = |k: u64| {
+            let text = format!("blk{k:05}").into_bytes();
+            (k, SealedBlock::Plain(std::sync::Arc::new(text)))
+        };
+        let n = SEGMENT_BLOCKS as u64 * 2 + 5;
+        for k in 0..n {
+            saver.append(pane, &[block(k)]).unwrap();
+        }
+        // Cut 3 bytes into the first block of the second segment.
+        let at = SEGMENT_BLOCKS as u64 * 8 + 3;
+        let tail = (n, b"tail".to_vec());
+        saver.cut(pane, at, &tail).unwrap();
+        // Blocks sealed after the cut but from before it (queued) are
+        // blanked too, and later ones go to a new segment.
+        saver.append(pane, &[block(n)]).unwrap();
+        saver
+            .snapshot(Snapshot {
+                saved_at: 0,
+                layout: String::new(),
+                panes: vec![pane],
+                jobs: Vec::new(),
+                active_tab: 0,
+                zoomed_tabs: Vec::new(),
+                tails: vec![(pane.id, n + 1, b"end".to_vec())],
+                sizes: Vec::new(),
+            })
+            .unwrap();
+        let manifest = Manifest::read(dir.path()).unwrap();
+        let history = crate::persist::restore::read_history(dir.path(), &manifest.panes[0]);
+        let first = SEGMENT_BLOCKS as u64;
+        let mut expected = [&[0u8; 3][..], b"00032"].concat();
+        expected.extend((first + 1..=n).flat_map(|k| format!("blk{k:05}").into_bytes()));
+        expected.extend_from_slice(b"end");
+        assert_eq!(
+            String::from_utf8_lossy(&history),
+            String::from_utf8_lossy(&expected)
+        );
+        assert!(!dir.path().join("r-p1-000000.blk").exists());
+    }
+
+    #[test]
     fn the_files_stay_within_the_budget_and_a_closed_pane_takes_its_own() {
         let dir = tempfile::tempdir().unwrap();
         let mut saver = Saver::new(
@@ -501,6 +623,7 @@ mod tests {
         );
         let pane = PaneShape {
             id: PaneId(1),
+            history: true,
             budget: 4 * 8,
             block_len: 8,
         };
@@ -528,6 +651,7 @@ mod tests {
             panes,
             active_tab: 0,
             zoomed_tabs: Vec::new(),
+            jobs: Vec::new(),
             tails: Vec::new(),
             sizes: Vec::new(),
         };

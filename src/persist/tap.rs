@@ -19,6 +19,7 @@ use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
 use crate::persist::size_file::SavedSizes;
 use crate::workspace::Workspace;
+use crate::workspace::foreground::Job;
 
 /// The layout and the tails are saved once the workspace has not changed
 /// for this long (a detach, a command's output ending)...
@@ -42,10 +43,15 @@ pub struct Tap {
     handed: HashMap<PaneId, u64>,
     /// Each pane's ring end when its tail was last handed.
     tails: HashMap<PaneId, u64>,
+    /// Each pane's job as last handed (the panes without one left out).
+    jobs: HashMap<PaneId, Job>,
+    /// Each pane's erasure as last handed (see `erase`).
+    cuts: HashMap<PaneId, u64>,
     /// Each pane's size log as last handed (see `size_file`).
     sizes: HashMap<PaneId, SavedSizes>,
-    /// The layout last handed, with the active tab and zoomed ones.
-    layout: (String, usize, Vec<usize>),
+    /// The layout last handed, with the active tab, zoomed ones and the
+    /// panes' jobs.
+    layout: (String, usize, Vec<usize>, Vec<Option<Job>>),
     /// What the workspace looked like at the last turn: frames drawn and
     /// output received.
     seen: (u64, u64, usize),
@@ -83,6 +89,8 @@ impl Tap {
             keep_on_quit: saving.keep_on_quit,
             handed: HashMap::new(),
             tails: HashMap::new(),
+            cuts: HashMap::new(),
+            jobs: HashMap::new(),
             sizes: HashMap::new(),
             layout: Default::default(),
             seen: (u64::MAX, 0, 0),
@@ -105,12 +113,12 @@ impl Tap {
         self.hand_rename();
         let output: u64 = ws.panes().map(|p| p.history_ring().end()).sum();
         let seen = (frames, output, ws.panes().count());
-        if seen != self.seen {
+        if seen != self.seen || (self.changed.is_none() && self.jobs_changed(ws)) {
             self.seen = seen;
             let first = self.changed.map_or(now, |(first, _)| first);
             self.changed = Some((first, now));
         }
-        let all_handed = !self.history || self.hand_blocks(ws);
+        let all_handed = !self.history || (self.hand_blocks(ws) && self.hand_cuts(ws));
         if self.deadline().is_some_and(|due| now >= due) {
             self.changed = None;
             if !all_handed || !self.hand_snapshot(ws, false) {
@@ -118,6 +126,13 @@ impl Tap {
                 self.changed = Some((now, now + SNAPSHOT_DELAY));
             }
         }
+    }
+
+    /// Whether a pane's job (learnt off the loop, maybe after the last
+    /// change) is not the one last handed.
+    fn jobs_changed(&self, ws: &Workspace) -> bool {
+        ws.panes()
+            .any(|pane| ws.pane_job(pane.id) != self.jobs.get(&pane.id))
     }
 
     /// The workspace is called `name` from now on (`C-b $`): the saved
@@ -144,7 +159,7 @@ impl Tap {
     /// Hands every pane's newly sealed blocks; false when the channel was
     /// full (the rest goes next turn).
     fn hand_blocks(&mut self, ws: &Workspace) -> bool {
-        for pane in ws.panes() {
+        for pane in ws.panes().filter(|p| ws.history_saved(p.id)) {
             let ring = pane.history_ring();
             let end = ring.sealed_end();
             let next = self.handed.entry(pane.id).or_insert(0);
@@ -157,11 +172,37 @@ impl Tap {
                 .filter_map(|k| ring.sealed_block(k).map(|b| (k, b)))
                 .collect();
             let message = Message::Blocks {
-                pane: shape(pane),
+                pane: shape(ws, pane),
                 blocks,
             };
             match self.tx.try_send(message) {
                 Ok(()) => *next = end,
+                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => return false,
+            }
+        }
+        true
+    }
+
+    /// Hands each pane's newest erasure (ED 3, `clear-history`) not handed
+    /// yet, with its tail as it is now; false when the channel was full.
+    fn hand_cuts(&mut self, ws: &Workspace) -> bool {
+        for pane in ws.panes().filter(|p| ws.history_saved(p.id)) {
+            let ring = pane.history_ring();
+            let at = ring.erased();
+            if at <= self.cuts.get(&pane.id).copied().unwrap_or(0) {
+                continue;
+            }
+            let message = Message::Cut {
+                pane: shape(ws, pane),
+                at,
+                tail: (ring.sealed_end(), ring.tail().to_vec()),
+            };
+            match self.tx.try_send(message) {
+                Ok(()) => {
+                    self.cuts.insert(pane.id, at);
+                    // The tail was written with it.
+                    self.tails.insert(pane.id, ring.end());
+                }
                 Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => return false,
             }
         }
@@ -175,9 +216,14 @@ impl Tap {
         let mut panes = Vec::with_capacity(order.len());
         let mut tails = Vec::new();
         let mut sizes = Vec::new();
+        let mut jobs = Vec::with_capacity(order.len());
         for id in order {
             let Some(pane) = ws.pane(id) else { continue };
-            panes.push(shape(pane));
+            panes.push(shape(ws, pane));
+            jobs.push(ws.pane_job(id).cloned());
+            if !ws.history_saved(id) {
+                continue;
+            }
             let ring = pane.history_ring();
             let last = self.tails.get(&id).copied();
             if self.history && (every_tail || last != Some(ring.end())) {
@@ -198,6 +244,7 @@ impl Tap {
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
             layout: crate::workspace::profile_save::to_toml_from_lookups(ws, &self.name),
             panes,
+            jobs,
             active_tab: ws.active_index(),
             zoomed_tabs,
             tails,
@@ -213,6 +260,7 @@ impl Tap {
             snapshot.layout.clone(),
             snapshot.active_tab,
             snapshot.zoomed_tabs.clone(),
+            snapshot.jobs.clone(),
         );
         let nothing_new = snapshot.tails.is_empty() && snapshot.sizes.is_empty();
         if !every_tail && nothing_new && layout == self.layout {
@@ -231,6 +279,10 @@ impl Tap {
         self.tails.extend(ends);
         self.tails.retain(|id, _| ws.pane(*id).is_some());
         self.handed.retain(|id, _| ws.pane(*id).is_some());
+        self.cuts.retain(|id, _| ws.pane(*id).is_some());
+        self.jobs = (ws.panes())
+            .filter_map(|pane| Some((pane.id, ws.pane_job(pane.id)?.clone())))
+            .collect();
         true
     }
 
@@ -253,6 +305,7 @@ impl Tap {
         } else {
             if self.history {
                 self.hand_blocks(ws);
+                self.hand_cuts(ws);
             }
             let snapshot = self.snapshot(ws, true);
             if let Err(err) = self.tx.send_timeout(Message::Snapshot(snapshot), wait) {
@@ -273,10 +326,11 @@ impl Tap {
     }
 }
 
-fn shape(pane: &crate::pane::Pane) -> PaneShape {
+fn shape(ws: &Workspace, pane: &crate::pane::Pane) -> PaneShape {
     let ring = pane.history_ring();
     PaneShape {
         id: pane.id,
+        history: ws.history_saved(pane.id),
         budget: ring.budget() as u64,
         block_len: ring.block_bytes(),
     }

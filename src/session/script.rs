@@ -35,6 +35,9 @@ pub enum Call {
         place: Place,
         cwd: Option<String>,
         argv: Vec<String>,
+        /// Its history is never written to disk (`--no-save`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        no_save: bool,
     },
     /// The pane's screen, or its whole history, as text.
     Capture {
@@ -305,6 +308,7 @@ mod tests {
                 place: Place::Float,
                 cwd: Some("/tmp/a b".into()),
                 argv: vec!["sh".into(), "-c".into(), "echo $1".into()],
+                no_save: true,
             },
             Call::Capture {
                 pane: None,

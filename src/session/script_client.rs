@@ -190,6 +190,7 @@ pub fn run(
     place: Place,
     cwd: Option<&Path>,
     argv: &[String],
+    no_save: bool,
 ) -> Result<i32> {
     let here = std::env::current_dir().context("reading this shell's directory")?;
     let dir = match cwd {
@@ -208,6 +209,7 @@ pub fn run(
             place,
             cwd: Some(dir.to_string()),
             argv: argv.to_vec(),
+            no_save,
         },
     )?;
     print_out(&text)

@@ -25,6 +25,47 @@ pub struct Foreground {
     pub is_pane_process: bool,
 }
 
+/// A job started from a pane's shell, as the workspace saves it to start
+/// it again after a crash (see `persist::relaunch`): each of its programs
+/// with their arguments (`/proc/PID/cmdline`), in the order they started
+/// (a pipeline has several), and its directory. Read by [`job_of`], off the
+/// loop (`name_lookup`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Job {
+    pub programs: Vec<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
+}
+
+/// The job in the foreground of the terminal of pane process `pid` (its
+/// shell), if one is: the processes of the foreground group that the
+/// shell started (a pipeline's programs; not what they start in turn, a
+/// `make`'s compilers), else the group's leader. Reads `/proc`: never on
+/// the loop.
+pub fn job_of(pid: u32) -> Option<Job> {
+    let group = os::terminal_foreground_group(pid)?;
+    if group == pid {
+        return None;
+    }
+    let mut members: Vec<u32> = (os::group_processes(group).into_iter())
+        .filter(|&(_, parent)| parent == pid)
+        .map(|(member, _)| member)
+        .collect();
+    members.sort_unstable();
+    if members.is_empty() {
+        members.push(group);
+    }
+    let programs: Option<Vec<Vec<String>>> = members
+        .iter()
+        .map(|&member| os::process_args(member))
+        .collect();
+    let programs = programs?;
+    Some(Job {
+        programs,
+        dir: os::cwd_of(group).map(|d| d.to_string_lossy().into_owned()),
+    })
+}
+
 /// Shells a pane runs interactively: at their own prompt they are idle.
 const SHELLS: &[&str] = &[
     "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "ash", "tcsh", "csh", "nu", "xonsh",

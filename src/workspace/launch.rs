@@ -60,6 +60,7 @@ impl Workspace {
         self.insert_pane(pane, launch.keep_open, launch.restart);
         if let Some(member) = self.panes.get_mut(&id) {
             member.title = launch.title;
+            member.unsaved = launch.unsaved;
         }
     }
 

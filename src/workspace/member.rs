@@ -37,6 +37,13 @@ pub(super) struct Member {
     /// A file the pane's program was given (a history for its editor),
     /// removed when the pane goes.
     pub(super) file: Option<tempfile::TempPath>,
+    /// Its history is never written to disk (`save = false`, `--no-save`).
+    pub(super) unsaved: bool,
+    /// The job its shell runs in the foreground, as last looked up.
+    pub(super) job: Option<crate::workspace::foreground::Job>,
+    /// Text to type once its shell is up (a restored job, see
+    /// `typed_ahead`).
+    pub(super) typed_ahead: Option<Vec<u8>>,
 }
 
 impl Member {
@@ -53,6 +60,9 @@ impl Member {
             place: None,
             dir: None,
             file: None,
+            unsaved: false,
+            job: None,
+            typed_ahead: None,
         }
     }
 
@@ -91,6 +101,7 @@ impl Member {
             title: self.title.clone(),
             keep_open: self.keep_open,
             restart: self.restart,
+            unsaved: self.unsaved,
         }
     }
 }

@@ -20,7 +20,7 @@ use crossbeam_channel::{Sender, bounded};
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::pane::spawn::current_dir;
-use crate::workspace::foreground::{self, Foreground};
+use crate::workspace::foreground::{self, Foreground, Job};
 use crate::workspace::place::{PanePlace, place_of};
 
 /// How long one look may take before it is given up.
@@ -46,6 +46,9 @@ pub struct NameFacts {
     pub foreground: Option<Foreground>,
     pub dir: Option<PathBuf>,
     pub place: Option<PanePlace>,
+    /// The job its shell runs in the foreground, if any (saved with the
+    /// workspace).
+    pub job: Option<Job>,
 }
 
 /// One look's answer; `look` says which look it answers.
@@ -171,9 +174,15 @@ impl NameLookup {
 pub fn look_at(query: &NameQuery) -> NameFacts {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let dir = current_dir(query.osc7.as_deref(), query.pid);
+    let foreground = query.pid.and_then(foreground::of_process);
+    let job = query
+        .pid
+        .filter(|_| foreground.as_ref().is_some_and(|f| !f.is_pane_process))
+        .and_then(foreground::job_of);
     NameFacts {
         id: query.id,
-        foreground: query.pid.and_then(foreground::of_process),
+        job,
+        foreground,
         place: dir.as_deref().map(|d| place_of(d, home.as_deref())),
         dir,
     }
@@ -199,6 +208,7 @@ mod tests {
             foreground: None,
             dir: Some(PathBuf::from("/somewhere")),
             place: None,
+            job: None,
         }
     }
 

@@ -13,6 +13,8 @@ pub struct PaneLaunch {
     pub title: Option<String>,
     pub keep_open: Option<bool>,
     pub restart: RestartPolicy,
+    /// Its history is never written to disk (`save = false`, `--no-save`).
+    pub unsaved: bool,
 }
 
 impl PaneLaunch {
@@ -23,6 +25,7 @@ impl PaneLaunch {
             title: None,
             keep_open: None,
             restart: RestartPolicy::Never,
+            unsaved: false,
         }
     }
 
@@ -45,6 +48,7 @@ impl PaneLaunch {
             title,
             keep_open,
             restart: pane.restart,
+            unsaved: pane.unsaved,
         }
     }
 }

@@ -79,6 +79,18 @@ impl Workspace {
         self.panes.get(&id).and_then(|m| m.title.as_deref())
     }
 
+    /// The job the pane's shell runs in the foreground, as last looked up
+    /// (off the loop).
+    pub fn pane_job(&self, id: PaneId) -> Option<&crate::workspace::foreground::Job> {
+        self.panes.get(&id).and_then(|m| m.job.as_ref())
+    }
+
+    /// Whether the pane's output may be written to disk (not `save =
+    /// false`, not `tilework run --no-save`).
+    pub fn history_saved(&self, id: PaneId) -> bool {
+        self.panes.get(&id).is_some_and(|m| !m.unsaved)
+    }
+
     /// Output or keys: what the panes run may change; look again a
     /// moment later ([`NAME_CHECK_DELAY`]).
     pub fn names_may_change(&mut self, now: Instant) {
@@ -138,6 +150,7 @@ impl Workspace {
         let mut changed = false;
         for facts in report.facts {
             if let Some(member) = self.panes.get_mut(&facts.id) {
+                member.job = facts.job;
                 changed |= member.learn(
                     facts.foreground.as_ref(),
                     facts.dir,

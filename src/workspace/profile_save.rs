@@ -171,6 +171,9 @@ fn pane_fields(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> Vec<Strin
         if let Some(title) = ws.given_title(id) {
             fields.push(format!("title = {}", quote(title)));
         }
+        if !ws.history_saved(id) {
+            fields.push("save = false".to_string());
+        }
     }
     if focus {
         fields.push("focus = true".to_string());

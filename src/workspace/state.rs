@@ -332,6 +332,12 @@ impl Workspace {
             Action::Layout(preset) => self.with_tab_relayout(|t| t.apply_preset(preset)),
             Action::NextLayout => self.with_tab_relayout(|t| t.apply_preset(t.next_preset())),
             Action::ToggleBroadcast => self.tab_mut().is_some_and(Tab::toggle_broadcast),
+            Action::ClearHistory => {
+                let id = self.focused_id();
+                id.and_then(|id| self.pane_mut(id))
+                    .map(crate::pane::Pane::forget_history)
+                    .is_some()
+            }
             Action::RestartPane => match self.focused_id() {
                 Some(id) => self.restart_pane(id),
                 None => false,

@@ -86,7 +86,12 @@ impl<B: FrameSink> App<B> {
         match call {
             Call::Action { name } => self.script_action(&name),
             Call::SendKeys { pane, keys } => self.script_send_keys(pane, &keys),
-            Call::Run { place, cwd, argv } => self.script_run(place, cwd, &argv),
+            Call::Run {
+                place,
+                cwd,
+                argv,
+                no_save,
+            } => self.script_run(place, cwd, &argv, no_save),
             Call::Capture {
                 pane,
                 history,
@@ -241,7 +246,13 @@ impl<B: FrameSink> App<B> {
         Reply::Text(Vec::new())
     }
 
-    fn script_run(&mut self, place: Place, cwd: Option<String>, argv: &[String]) -> Reply {
+    fn script_run(
+        &mut self,
+        place: Place,
+        cwd: Option<String>,
+        argv: &[String],
+        no_save: bool,
+    ) -> Reply {
         if argv.is_empty() {
             return Reply::error("no command to run");
         }
@@ -249,7 +260,8 @@ impl<B: FrameSink> App<B> {
             return Reply::Error(why);
         }
         let (spec, label) = self.ws.settings().env.argv(argv, cwd.map(PathBuf::from));
-        let launch = PaneLaunch::new(spec, label);
+        let mut launch = PaneLaunch::new(spec, label);
+        launch.unsaved = no_save;
         let opened = match place {
             Place::Right => self.ws.split_with(Axis::Horizontal, launch),
             Place::Down => self.ws.split_with(Axis::Vertical, launch),
