@@ -116,17 +116,23 @@ impl<B: FrameSink> App<B> {
             .name("rename".into())
             .spawn(move || {
                 // A saved workspace's name is taken too: a crash would
-                // bring two back under one name.
-                let renamed = if crate::persist::is_saved(&name) {
-                    Err(format!(
-                        "a workspace named {name} is saved (tilework forget {name} deletes it)"
-                    ))
-                } else {
-                    crate::session::dir::runtime_dir()
-                        .and_then(|dir| crate::session::claim::rename(&dir, &old, &name))
-                        .map(|path| (name, path))
-                        .map_err(|err| format!("{err:#}"))
-                };
+                // bring two back under one name. A running one is saved as
+                // well: it is said to run (`claim::rename` refuses it).
+                let renamed = crate::session::dir::runtime_dir()
+                    .map_err(|err| format!("{err:#}"))
+                    .and_then(|dir| {
+                        if crate::persist::is_saved(&name)
+                            && !crate::session::claim::is_running(&dir, &name)
+                        {
+                            return Err(format!(
+                                "a workspace named {name} is saved (tilework forget {name} \
+                                 deletes it)"
+                            ));
+                        }
+                        crate::session::claim::rename(&dir, &old, &name)
+                            .map(|path| (name, path))
+                            .map_err(|err| format!("{err:#}"))
+                    });
                 mailbox.post(renamed);
             });
         if let Err(err) = spawned {
