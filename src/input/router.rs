@@ -103,6 +103,7 @@ impl InputRouter {
     /// own view, search, and detach; nothing else.
     pub fn with_read_only(mut self, read_only: bool) -> Self {
         self.read_only = read_only;
+        self.facts.read_only = read_only;
         self
     }
 
@@ -125,6 +126,7 @@ impl InputRouter {
 
     /// The workspace's name (`C-b $` offers it); after a rename, the new.
     pub fn set_workspace_name(&mut self, name: Option<String>) {
+        self.facts.workspace.clone_from(&name);
         self.workspace_name = name;
     }
 
