@@ -194,6 +194,17 @@ impl InputRouter {
         layers::run_action(&mut cx, action)
     }
 
+    /// Does what a command line asks, as `C-b :` would (`tilework action
+    /// rename-tab x`).
+    pub fn run_command_line(
+        &mut self,
+        ws: &mut Workspace,
+        line: crate::input::command_line::CommandLine,
+    ) -> Outcome {
+        let (mut cx, _) = self.cx(ws);
+        layers::run_command_line(&mut cx, line)
+    }
+
     /// The focus moved outside of input (`tilework run` opened a pane):
     /// copy mode ends if its pane lost the focus, as after a key.
     pub fn focus_moved(&mut self, ws: &mut Workspace) {

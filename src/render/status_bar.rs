@@ -414,8 +414,8 @@ pub fn hints_for(keymap: &Keymap, mode: Mode) -> String {
     if mode == Mode::Copy {
         return [
             "hjkl w/b/e f/t H/L PgUp move",
-            "v V C-v select",
-            "y copy",
+            "v/Space V C-v select",
+            "y/Enter copy",
             "/ search n/N",
             "q/Esc leave",
         ]

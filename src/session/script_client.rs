@@ -140,6 +140,15 @@ pub fn action(
         bail!("which action? `tilework action --list` shows them");
     };
     let full = action_name(name, args);
+    if !args.is_empty() && TAKES_AN_ANSWER.contains(&name) {
+        // The line as `C-b :` reads it, each argument one word.
+        let line = std::iter::once(name.to_string())
+            .chain(args.iter().map(|a| shell_quote(a)))
+            .collect::<Vec<_>>()
+            .join(" ");
+        call(session, &Call::Action { name: line })?;
+        return Ok(0);
+    }
     if full.parse::<Action>().is_err() {
         // Quote what was typed; the joined name too when it differs
         // (`resize-left 5` is looked up as `resize-left-5`).
@@ -159,6 +168,16 @@ pub fn action(
     }
     call(session, &Call::Action { name: full })?;
     Ok(0)
+}
+
+/// The actions that ask a question, given its answer after the name (as
+/// `input::command_line` reads them at `C-b :`).
+const TAKES_AN_ANSWER: [&str; 4] = ["rename-tab", "select-tab", "move-tab", "rename-workspace"];
+
+/// `text` as one word of a shell-like line: in single quotes, a quote
+/// inside written `'\''`.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// `focus left` is `focus-left`, `go-to-tab 3` is `go-to-tab-3`: the

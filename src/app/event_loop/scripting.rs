@@ -189,11 +189,27 @@ impl<B: FrameSink> App<B> {
     }
 
     fn script_action(&mut self, name: &str) -> Reply {
+        use crate::input::command_line::{self, CommandLine};
         let action: Action = match name.parse() {
             Ok(action) => action,
-            Err(err) => {
-                return Reply::error(format!("{err} (tilework action --list shows them)"));
-            }
+            // An action with its answer, as `C-b :` takes it (`rename-tab
+            // x`, `select-tab 2`).
+            Err(err) => match command_line::parse(name) {
+                Ok(CommandLine::Action(action)) => action,
+                Ok(CommandLine::Script(_)) => {
+                    return Reply::error("`tilework send-keys` and `tilework run` do that");
+                }
+                Ok(line) => {
+                    tracing::info!(%name, "tilework action");
+                    let (router, ws) = self.acting_router();
+                    let outcome = router.run_command_line(ws, line);
+                    self.follow_outcome(None, outcome);
+                    return Reply::Text(Vec::new());
+                }
+                Err(_) => {
+                    return Reply::error(format!("{err} (tilework action --list shows them)"));
+                }
+            },
         };
         // Refused as an error here; by keys, in the status bar.
         if self.ws.opens_pane(action)
