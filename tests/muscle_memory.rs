@@ -74,3 +74,32 @@ fn c_b_equals_draws_the_list_at_typing_speed_and_leaves_no_trace() {
     tw.wait_for_text("after-16");
     assert!(!tw.screen_text().contains("paste buffers"));
 }
+
+/// `C-b s` takes `j`/`k` and shows the chosen workspace's tab as it looks
+/// now (tmux's choose-tree preview); Enter goes there.
+#[test]
+fn c_b_s_previews_the_chosen_workspace_and_takes_j_and_k() {
+    let mut a = Tilework::start(&["--session", "one"], ROWS, COLS);
+    prompt(&a);
+    let mut b = a.start_beside(&["--session", "two"], ROWS, COLS);
+    prompt(&b);
+    b.type_line("echo in-two-$((9*9))");
+    b.wait_for_text("in-two-81");
+    a.send("\x02s");
+    a.wait_for("the list, on this workspace", |s| {
+        s.contents().contains("one *") && s.contents().contains(" one · tab 1 ")
+    });
+    // one, its tab, its pane, then two.
+    a.send("jjj");
+    a.wait_for("two's tab previewed", |s| {
+        let text = s.contents();
+        text.contains(" two · tab 1 ") && text.contains("in-two-81")
+    });
+    a.send("k");
+    a.wait_for("back on one's pane", |s| {
+        let text = s.contents();
+        text.contains(" one · tab 1 ") && !text.contains("in-two-81")
+    });
+    a.send("j\r");
+    a.wait_for("two shown here", |s| status_line(s).starts_with("[two]"));
+}
