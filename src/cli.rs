@@ -127,6 +127,10 @@ pub enum SessionCommand {
         /// else (tmux's `attach -r`).
         #[arg(short = 'r', long = "read-only")]
         read_only: bool,
+        /// Create it when no workspace of that name runs or is saved
+        /// (tmux's `new -A`): attach or create, in one command.
+        #[arg(short = 'c', long = "create", requires = "name")]
+        create: bool,
     },
     /// End a running workspace and every program in it.
     Kill {

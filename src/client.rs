@@ -308,6 +308,7 @@ impl<B: FrameSink> Client<B> {
                 echo_of.is_some(),
             )
             .context("drawing pictures")?;
+        self.outbox.title(self.title(ws));
         self.outbox.cursor_style(frame::cursor_style_sequence(ws));
         self.outbox.cursor_colour(focused_cursor_colour(ws));
         let backend = self.terminal.backend_mut();
@@ -327,6 +328,21 @@ impl<B: FrameSink> Client<B> {
             bytes: bytes_after - bytes_before,
             writes: writes_after - writes_before,
             left_stale: left_stale || owed || pictures_left,
+        })
+    }
+
+    /// The title its terminal is given (`[status] set_titles`).
+    fn title(&self, ws: &Workspace) -> Option<String> {
+        let view = self.router.view();
+        let status = &view.look.status;
+        status.set_titles.then(|| {
+            crate::render::terminal_title::expand(
+                &status.titles_string,
+                ws,
+                ws.active_index(),
+                view.facts.workspace.as_deref(),
+                &view.facts.host,
+            )
         })
     }
 

@@ -127,6 +127,7 @@ fn session_command(
             name,
             detach_others,
             read_only,
+            create,
         } => {
             let mode = match (*detach_others, *read_only) {
                 (true, _) => AttachMode::DetachOthers,
@@ -134,7 +135,12 @@ fn session_command(
                 _ => AttachMode::Join,
             };
             let names = update_environment_names(config_path);
-            client::attach(name.as_deref(), Joining::from_process(mode, &names))
+            let create = if *create {
+                Some(new_workspace_args(config_path)?)
+            } else {
+                None
+            };
+            client::attach(name.as_deref(), Joining::from_process(mode, &names), create)
         }
         SessionCommand::Kill { name } => client::kill(name),
         SessionCommand::Action { list, name, args } => {
@@ -170,6 +176,17 @@ fn session_command(
         SessionCommand::Buffers { print } => script::buffers(session, *print),
         SessionCommand::Pipe { pane, command } => script::pipe(session, *pane, command),
     }
+}
+
+/// What a workspace `attach -c` creates is started with besides its name:
+/// the config named, checked first, so a bad one is refused before the
+/// terminal is touched (as `tilework` itself refuses it).
+fn new_workspace_args(config_path: Option<&std::path::Path>) -> Result<Vec<std::ffi::OsString>> {
+    config::reload::ConfigSource::new(config_path.map(std::path::Path::to_path_buf), false)
+        .load()?;
+    Ok(config_path
+        .map(|path| vec!["--config".into(), path.as_os_str().to_owned()])
+        .unwrap_or_default())
 }
 
 /// `tilework forget NAME`: deletes a saved workspace.

@@ -21,5 +21,6 @@ pub mod pane_view;
 pub mod pictures;
 pub mod popups;
 pub mod status_bar;
+pub mod terminal_title;
 pub mod which_key;
 pub mod workspace_chooser;

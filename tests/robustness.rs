@@ -1188,7 +1188,19 @@ fn exit_path(ending: &Ending) {
         assert!(tw.outer_is_raw(), "raw mode not detected while running");
     }
     match ending {
-        Ending::Signal(sig) => tw.signal(*sig),
+        // SIGHUP to the client in the terminal, as the kernel sends it (with
+        // `on_hangup = "quit"` it ends the workspace). SIGTERM and SIGINT to
+        // a client only detach it (issue 44, `docs/signals.md`): they end
+        // the workspace when sent to its own process.
+        Ending::Signal(Signal::SIGHUP) => tw.signal(Signal::SIGHUP),
+        Ending::Signal(sig) => {
+            let workspace = tw.workspace_pid();
+            nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(i32::try_from(workspace).unwrap()),
+                *sig,
+            )
+            .unwrap();
+        }
         Ending::CloseLastPane => tw.send("\x02x"),
         Ending::Panic | Ending::LastProgramExits => {}
     }

@@ -589,3 +589,26 @@ fn capture_history_of_wide_rows_streams_in_bounded_memory() {
         text.len()
     );
 }
+
+/// `tilework action` takes an answer as `C-b :` does (issue 44):
+/// `rename-tab x`, `select-tab 1`, each argument one word.
+#[test]
+fn action_takes_arguments_as_the_command_prompt_does() {
+    let mut tw = start("answers");
+    tw.type_line("echo in-tab-one-$((2+3))");
+    tw.wait_for_text("in-tab-one-5");
+    ok(&tw, &["action", "rename-tab", "x"]);
+    tw.wait_for("the tab renamed", |s| {
+        s.contents_between(ROWS - 1, 0, ROWS - 1, COLS)
+            .contains("1:x ")
+    });
+    ok(&tw, &["action", "rename-tab", "two words"]);
+    tw.wait_for("the tab renamed to two words", |s| {
+        s.contents_between(ROWS - 1, 0, ROWS - 1, COLS)
+            .contains("1:two words ")
+    });
+    ok(&tw, &["action", "new-tab"]);
+    tw.wait_for("the second tab", |s| !s.contents().contains("in-tab-one-5"));
+    ok(&tw, &["action", "select-tab", "1"]);
+    tw.wait_for_text("in-tab-one-5");
+}

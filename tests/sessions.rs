@@ -380,12 +380,17 @@ fn sighup_detaches_by_default_whoever_gets_it() {
     assert!(common::alive(workspace));
 }
 
+/// A client is disposable (issue 44; before, SIGTERM to the client ended
+/// the workspace): SIGTERM to the terminal's `tilework` detaches that
+/// terminal, exiting as killed by it, and the workspace and its program
+/// run on. SIGTERM to the workspace's own process ends it
+/// (`sigterm_after_a_hangup_still_ends_the_workspace_cleanly`).
 #[test]
-fn sigterm_to_the_client_ends_the_workspace_as_before() {
+fn sigterm_to_the_client_detaches_it_and_the_workspace_runs_on() {
     let rt = Runtime::new();
     let (sleep, pattern) = common::unique_sleep();
     let _cleanup = common::Cleanup(vec![pattern.clone()]);
-    let mut a = rt.start(&["-c", &sleep], &[]);
+    let mut a = rt.start(&["--session", "lasting", "-c", &sleep], &[]);
     let workspace = a.workspace_pid();
     common::wait_until("the pane's program", || {
         common::pids_matching(&pattern, &[]).len() == 1
@@ -393,11 +398,9 @@ fn sigterm_to_the_client_ends_the_workspace_as_before() {
     a.signal(nix::sys::signal::Signal::SIGTERM);
     assert_eq!(a.wait_exit().exit_code(), 128 + 15);
     a.assert_terminal_restored();
-    // The client exits after the workspace is gone.
-    assert!(!common::alive(workspace));
-    common::wait_until("the pane's program to be gone", || {
-        common::pids_matching(&pattern, &[]).is_empty()
-    });
+    a.wait_for_text("[detached from workspace lasting: SIGTERM;");
+    assert!(common::alive(workspace));
+    assert_eq!(common::pids_matching(&pattern, &[]).len(), 1);
 }
 
 #[test]

@@ -31,6 +31,10 @@ impl Effects<'_> {
                         clipboard::copy_with_command(argv.to_vec(), text);
                     }
                 }
+                Command::PipeCopy { text, command } => {
+                    let argv = vec!["sh".to_string(), "-c".to_string(), command];
+                    clipboard::copy_with_command(argv, text);
+                }
                 // Taken by the loop before the rest (it owns the session).
                 Command::Detach
                 | Command::ListWorkspaces(_)

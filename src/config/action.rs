@@ -405,7 +405,9 @@ impl Action {
             Action::LastTab => "the tab shown before this one".into(),
             Action::LastPane => "the pane focused before this one".into(),
             Action::DisplayPanes => "show pane numbers; a digit focuses one".into(),
-            Action::PaneInfo => "the pane's id, command, pid, size, directory".into(),
+            Action::PaneInfo => {
+                "the workspace's name; the pane's id, command, pid, size, directory".into()
+            }
             Action::SelectTab => "go to a tab by number or name (asks)".into(),
             Action::MoveTab => "move the tab to a place (asks)".into(),
             Action::MoveTabLeft => "move the tab one place left".into(),

@@ -246,6 +246,8 @@ impl FromStr for BorderStyle {
 /// One part of the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Segment {
+    /// The workspace's name, `[work]` (tmux's `[#S]`).
+    Session,
     /// The tabs, as clickable pills.
     Tabs,
     /// PREFIX or COPY while in those modes.
@@ -272,12 +274,13 @@ pub enum Segment {
 }
 
 impl Segment {
-    pub const NAMES: [&str; 9] = [
-        "tabs", "mode", "pane", "title", "cwd", "git", "host", "clock", "hints",
+    pub const NAMES: [&str; 10] = [
+        "session", "tabs", "mode", "pane", "title", "cwd", "git", "host", "clock", "hints",
     ];
 
     fn name(&self) -> String {
         match self {
+            Segment::Session => "session".into(),
             Segment::Tabs => "tabs".into(),
             Segment::Mode => "mode".into(),
             Segment::Pane => "pane".into(),
@@ -315,6 +318,7 @@ impl FromStr for Segment {
             return Ok(Segment::Command(command.to_string()));
         }
         Ok(match s {
+            "session" => Segment::Session,
             "tabs" => Segment::Tabs,
             "mode" => Segment::Mode,
             "pane" => Segment::Pane,
@@ -345,6 +349,10 @@ pub struct StatusLayout {
     pub command_interval: Duration,
     /// How long a command segment's command may run before it is killed.
     pub command_timeout: Duration,
+    /// Set the terminal's title (tmux's `set-titles`), to
+    /// [`Self::titles_string`] expanded (`render::terminal_title`).
+    pub set_titles: bool,
+    pub titles_string: String,
 }
 
 /// `[status] command_interval`'s default, in seconds.
@@ -357,14 +365,25 @@ pub const MAX_COMMAND_TIMEOUT_SECS: u64 = 60;
 
 pub const DEFAULT_CLOCK: &str = "%H:%M";
 
+/// `[status] set_titles_string`'s default: tmux's own, without its alerts.
+pub const DEFAULT_TITLES_STRING: &str = "#S:#I:#W - \"#T\"";
+
 impl Default for StatusLayout {
     fn default() -> Self {
         Self {
-            left: vec![Segment::Tabs, Segment::Mode, Segment::Pane, Segment::Title],
+            left: vec![
+                Segment::Session,
+                Segment::Tabs,
+                Segment::Mode,
+                Segment::Pane,
+                Segment::Title,
+            ],
             right: vec![Segment::Hints],
             clock: DEFAULT_CLOCK.to_string(),
             command_interval: Duration::from_secs(DEFAULT_COMMAND_INTERVAL_SECS),
             command_timeout: Duration::from_secs(DEFAULT_COMMAND_TIMEOUT_SECS),
+            set_titles: true,
+            titles_string: DEFAULT_TITLES_STRING.to_string(),
         }
     }
 }
@@ -397,7 +416,8 @@ pub(crate) type RawTheme = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
 #[derive(Deserialize, Default)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a table with `left`, `right`, `clock`, `command_interval` and `command_timeout`"
+    expecting = "a table with `left`, `right`, `clock`, `command_interval`, `command_timeout`, \
+                 `set_titles` and `set_titles_string`"
 )]
 pub(crate) struct RawStatus {
     left: Option<Vec<Spanned<String>>>,
@@ -405,6 +425,8 @@ pub(crate) struct RawStatus {
     clock: Option<Spanned<String>>,
     command_interval: Option<Spanned<i64>>,
     command_timeout: Option<Spanned<i64>>,
+    set_titles: Option<bool>,
+    set_titles_string: Option<Spanned<String>>,
 }
 
 /// `base` with what a `[theme]` value sets.
@@ -519,6 +541,18 @@ pub(crate) fn parse(theme: RawTheme, status: RawStatus) -> Result<Appearance, Lo
     )? {
         out.status.command_timeout = d;
     }
+    if let Some(on) = status.set_titles {
+        out.status.set_titles = on;
+    }
+    if let Some(titles) = status.set_titles_string {
+        if titles.get_ref().chars().any(char::is_control) {
+            return Err((
+                titles.span(),
+                "set_titles_string cannot hold control characters".into(),
+            ));
+        }
+        out.status.titles_string = titles.into_inner();
+    }
     Ok(out)
 }
 
@@ -564,6 +598,13 @@ pub fn default_toml() -> String {
             d.status.command_interval.as_secs()
         ),
         format!("# command_timeout = {}", d.status.command_timeout.as_secs()),
+        "# The terminal's title (tmux's set-titles), put back on detach: #S the".into(),
+        "# workspace, #I the tab's number, #W its name, #T the pane's title, #H the host.".into(),
+        format!("# set_titles = {}", d.status.set_titles),
+        format!(
+            "# set_titles_string = {}",
+            toml::Value::String(d.status.titles_string.clone())
+        ),
     ];
     let mut out = lines.join("\n");
     out.push('\n');

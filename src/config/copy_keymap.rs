@@ -59,6 +59,15 @@ pub enum CopyAction {
     SelectLine,
     RectangleToggle,
     CopySelectionAndCancel,
+    /// Copy and stay in copy mode, the selection cleared (tmux's).
+    CopySelection,
+    /// Copy and pipe the text to a command (the one after the name in
+    /// `[keys.copy]`, else `copy_command`); stay, or leave.
+    CopyPipe,
+    CopyPipeAndCancel,
+    /// Add the selection to the end of the newest copy; stay, or leave.
+    AppendSelection,
+    AppendSelectionAndCancel,
     Search,
     SearchAgain,
     SearchReverse,
@@ -141,6 +150,31 @@ const COMMANDS: &[(CopyAction, &str, &str)] = &[
         "copy-selection-and-cancel",
         "copy the selection and leave",
     ),
+    (
+        C::CopySelection,
+        "copy-selection",
+        "copy the selection and stay",
+    ),
+    (
+        C::CopyPipe,
+        "copy-pipe",
+        "copy, and pipe to the command after the name (else copy_command); stay",
+    ),
+    (
+        C::CopyPipeAndCancel,
+        "copy-pipe-and-cancel",
+        "copy, and pipe to the command after the name (else copy_command); leave",
+    ),
+    (
+        C::AppendSelection,
+        "append-selection",
+        "add the selection to the newest copy and stay",
+    ),
+    (
+        C::AppendSelectionAndCancel,
+        "append-selection-and-cancel",
+        "add the selection to the newest copy and leave",
+    ),
     (C::Search, "search", "search (regex)"),
     (C::SearchAgain, "search-again", "next match, older"),
     (C::SearchReverse, "search-reverse", "next match, newer"),
@@ -202,6 +236,9 @@ impl FromStr for CopyAction {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CopyKeymap {
     pub bindings: Vec<(KeySpec, CopyAction)>,
+    /// The command a `copy-pipe` key pipes to, when its binding names one
+    /// (`"y" = "copy-pipe-and-cancel xclip -selection clipboard"`).
+    pipes: Vec<(KeySpec, String)>,
 }
 
 impl CopyKeymap {
@@ -213,8 +250,17 @@ impl CopyKeymap {
             .map(|&(_, action)| action)
     }
 
+    /// The command `ev`'s `copy-pipe` binding names, if any.
+    pub fn pipe_command(&self, ev: &KeyEvent) -> Option<&str> {
+        self.pipes
+            .iter()
+            .find(|(key, _)| key.matches(ev))
+            .map(|(_, command)| command.as_str())
+    }
+
     /// Binds `key` (in its place if it was bound).
     pub fn bind(&mut self, key: KeySpec, action: CopyAction) {
+        self.pipes.retain(|(k, _)| !k.same_key(&key));
         match self.bindings.iter_mut().find(|(k, _)| k.same_key(&key)) {
             Some(slot) => *slot = (key, action),
             None => self.bindings.push((key, action)),
@@ -223,6 +269,7 @@ impl CopyKeymap {
 
     pub fn unbind(&mut self, key: &KeySpec) {
         self.bindings.retain(|(k, _)| !k.same_key(key));
+        self.pipes.retain(|(k, _)| !k.same_key(key));
     }
 }
 
@@ -249,7 +296,7 @@ impl Default for CopyKeymap {
             (ctrl('d'), C::HalfPageDown),
             (ctrl('u'), C::HalfPageUp),
             (ctrl('f'), C::PageDown),
-            (ctrl('b'), C::PageUp),
+            // Not `C-b` (tmux's page-up): it is the prefix here too.
             (plain(KeyCode::PageUp), C::PageUp),
             (plain(KeyCode::PageDown), C::PageDown),
             (ch('w'), C::NextWord),
@@ -282,13 +329,20 @@ impl Default for CopyKeymap {
             (ctrl('v'), C::RectangleToggle),
             (ch('y'), C::CopySelectionAndCancel),
             (plain(KeyCode::Enter), C::CopySelectionAndCancel),
+            // tmux's copy-mode-vi defaults a tmux hand reaches for.
+            (plain(KeyCode::Char(' ')), C::BeginSelection),
+            (ctrl('c'), C::Cancel),
+            (ch('A'), C::AppendSelectionAndCancel),
             (ch('/'), C::Search),
             (ch('?'), C::Search),
             (ch('n'), C::SearchAgain),
             (ch('N'), C::SearchReverse),
             (ch('C'), C::SearchToggleCase),
         ];
-        Self { bindings }
+        Self {
+            bindings,
+            pipes: Vec::new(),
+        }
     }
 }
 
@@ -322,13 +376,30 @@ pub(crate) fn parse_into(
             table.unbind(&key);
             continue;
         }
-        let action = action_text.get_ref().parse::<CopyAction>().map_err(|e| {
+        // `copy-pipe CMD`, `copy-pipe-and-cancel CMD`: the rest is the
+        // command, run by `sh -c`.
+        let (name, pipe) = match action_text.get_ref().split_once(' ') {
+            Some((name, rest)) if name.starts_with("copy-pipe") && !rest.trim().is_empty() => {
+                (name, Some(rest.trim()))
+            }
+            _ => (action_text.get_ref().as_str(), None),
+        };
+        if pipe.is_some_and(|c| c.chars().any(char::is_control)) {
+            return Err(err(
+                action_text.span(),
+                "a copy-pipe command cannot hold control characters".into(),
+            ));
+        }
+        let action = name.parse::<CopyAction>().map_err(|e| {
             err(
                 action_text.span(),
                 format!("{e} (see tilework --print-config for the names)"),
             )
         })?;
         table.bind(key, action);
+        if let Some(command) = pipe {
+            table.pipes.push((key, command.to_string()));
+        }
     }
     Ok(())
 }
@@ -343,12 +414,47 @@ mod tests {
         let table = CopyKeymap::default();
         for action in CopyAction::all() {
             assert_eq!(action.name().parse::<CopyAction>(), Ok(action));
+            // As in tmux's vi table: these are for users to bind.
+            if matches!(
+                action,
+                C::CopySelection | C::CopyPipe | C::CopyPipeAndCancel | C::AppendSelection
+            ) {
+                continue;
+            }
             assert!(
                 table.bindings.iter().any(|(_, a)| *a == action),
                 "{action} has no key"
             );
         }
         assert!("jump-sideways".parse::<CopyAction>().is_err());
+    }
+
+    /// tmux's vi defaults, and `C-b` (the prefix) left out of the table.
+    #[test]
+    fn space_selects_c_c_cancels_and_c_b_is_not_page_up() {
+        let table = CopyKeymap::default();
+        let key = |code, mods| KeyEvent::new(code, mods);
+        let space = key(KeyCode::Char(' '), KeyModifiers::NONE);
+        assert_eq!(table.lookup(&space), Some(C::BeginSelection));
+        let cc = key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(table.lookup(&cc), Some(C::Cancel));
+        let enter = key(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(table.lookup(&enter), Some(C::CopySelectionAndCancel));
+        let cb = key(KeyCode::Char('b'), KeyModifiers::CONTROL);
+        assert_eq!(table.lookup(&cb), None);
+    }
+
+    #[test]
+    fn a_copy_pipe_binding_keeps_its_command() {
+        let parse = |text: &str| crate::config::parse(text, std::path::Path::new("c.toml"));
+        let config =
+            parse("[keys.copy]\n\"y\" = \"copy-pipe-and-cancel xclip -sel clip\"\n").unwrap();
+        let y = KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE);
+        assert_eq!(config.keymap.copy.lookup(&y), Some(C::CopyPipeAndCancel));
+        assert_eq!(config.keymap.copy.pipe_command(&y), Some("xclip -sel clip"));
+        let config = parse("[keys.copy]\n\"y\" = \"copy-pipe\"\n").unwrap();
+        assert_eq!(config.keymap.copy.pipe_command(&y), None);
+        assert!(parse("[keys.copy]\n\"y\" = \"copy-selection xclip\"\n").is_err());
     }
 
     #[test]

@@ -14,8 +14,8 @@ pub enum CopyCommand {
     Move(Motion, usize),
     Scroll(Scroll),
     Select(SelectKind),
-    /// `y` or Enter.
-    Yank,
+    /// `y` or Enter (and the other copy commands: how).
+    Yank(Yank),
     /// `/` or `?`.
     Search,
     /// `n` (`back`: towards older output) or `N`.
@@ -33,6 +33,15 @@ pub enum CopyCommand {
     /// A key copy mode does not use: it does nothing (it is never typed
     /// into the program).
     Unbound,
+}
+
+/// How a copy command copies: whether copy mode ends after it, whether
+/// the text is added to the newest copy, whether it goes to a command too.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Yank {
+    pub stay: bool,
+    pub append: bool,
+    pub pipe: bool,
 }
 
 /// The keys typed so far that wait for more.
@@ -158,7 +167,29 @@ fn command_for(action: CopyAction) -> CopyCommand {
         A::BeginSelection => CopyCommand::Select(SelectKind::Char),
         A::SelectLine => CopyCommand::Select(SelectKind::Line),
         A::RectangleToggle => CopyCommand::Select(SelectKind::Block),
-        A::CopySelectionAndCancel => CopyCommand::Yank,
+        A::CopySelectionAndCancel => CopyCommand::Yank(Yank::default()),
+        A::CopySelection => CopyCommand::Yank(Yank {
+            stay: true,
+            ..Yank::default()
+        }),
+        A::CopyPipe => CopyCommand::Yank(Yank {
+            stay: true,
+            pipe: true,
+            ..Yank::default()
+        }),
+        A::CopyPipeAndCancel => CopyCommand::Yank(Yank {
+            pipe: true,
+            ..Yank::default()
+        }),
+        A::AppendSelection => CopyCommand::Yank(Yank {
+            stay: true,
+            append: true,
+            ..Yank::default()
+        }),
+        A::AppendSelectionAndCancel => CopyCommand::Yank(Yank {
+            append: true,
+            ..Yank::default()
+        }),
         A::Search => CopyCommand::Search,
         A::SearchAgain => CopyCommand::NextMatch { back: true },
         A::SearchReverse => CopyCommand::NextMatch { back: false },
@@ -255,7 +286,8 @@ mod tests {
         for (code, mods) in [
             (KeyCode::Char('x'), KeyModifiers::NONE),
             (KeyCode::Char('i'), KeyModifiers::NONE),
-            (KeyCode::Char('c'), KeyModifiers::CONTROL),
+            // Not `C-c`: it cancels, as in tmux's copy-mode-vi.
+            (KeyCode::Char('x'), KeyModifiers::CONTROL),
             (KeyCode::Char('w'), KeyModifiers::ALT),
             (KeyCode::F(1), KeyModifiers::NONE),
             (KeyCode::Tab, KeyModifiers::NONE),

@@ -8,7 +8,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use crate::config::copy_keymap::CopyKeymap;
-use crate::input::copy_keys::{CopyCommand, CopyKeys};
+use crate::input::copy_keys::{CopyCommand, CopyKeys, Yank};
 use crate::input::copy_mode::{CopyMode, MAX_COUNT, Motion, Search, scroll_rows};
 use crate::input::copy_window::{self, STEP_ROWS};
 use crate::input::search_worker::{Found, SearchMailbox};
@@ -44,8 +44,8 @@ pub enum CopyKey {
     /// `q`, Esc with nothing selected, or the history is gone.
     Leave,
     /// `y` or Enter with a selection: this text is copied, then copy mode
-    /// ends.
-    Yank(String),
+    /// ends (or not, and more: see [`Yank`]).
+    Yank(String, Yank),
     /// `y` or Enter with nothing selected.
     NothingSelected,
     /// `/` or `?`: the search prompt opens.
@@ -331,11 +331,15 @@ fn copy_key(
         CopyCommand::Leave => return CopyKey::Leave,
         CopyCommand::Escape if copy.selection.is_some() => copy.selection = None,
         CopyCommand::Escape => return CopyKey::Leave,
-        CopyCommand::Yank => {
-            return match copy.selected_text(history) {
-                Some(text) => CopyKey::Yank(text),
-                None => CopyKey::NothingSelected,
+        CopyCommand::Yank(how) => {
+            let Some(text) = copy.selected_text(history) else {
+                return CopyKey::NothingSelected;
             };
+            if how.stay {
+                // As tmux's copy-selection: the view stays, unselected.
+                copy.selection = None;
+            }
+            return CopyKey::Yank(text, how);
         }
         CopyCommand::Search => return CopyKey::OpenSearch,
         CopyCommand::ToggleCase => {

@@ -84,6 +84,12 @@ pub fn dispatch(cx: &mut Cx<'_>, key: &KeyEvent) -> Outcome {
     outcome
 }
 
+/// A command line as `C-b :` does it (for scripts: `tilework action
+/// rename-tab x`).
+pub fn run_command_line(cx: &mut Cx<'_>, line: crate::input::command_line::CommandLine) -> Outcome {
+    prompt::apply(cx, line)
+}
+
 /// An action as a bound key does it (for scripts: `tilework action`).
 pub fn run_action(cx: &mut Cx<'_>, action: crate::config::action::Action) -> Outcome {
     if cx.ui.mode == crate::input::ui_state::Mode::Prefix {

@@ -15,6 +15,8 @@ pub enum Command {
     /// Put this text on the user's clipboard: OSC 52 with the next frame,
     /// and the local copy command if there is one.
     Clipboard(String),
+    /// Pipe this text to a shell command (`copy-pipe CMD`), on a thread.
+    PipeCopy { text: String, command: String },
     /// Search the history of each of these panes for `pattern` (already
     /// validated), each on its own thread; results come back as loop
     /// events.

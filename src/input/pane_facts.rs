@@ -1,5 +1,5 @@
-//! `C-b i`: the focused pane's facts in one status-bar line (tmux's
-//! `display-message` of pane facts): its id (as `tilework list-panes` and
+//! `C-b i`: the workspace's name and the focused pane's facts in one
+//! status-bar line (tmux's `display-message` of pane facts): its id (as `tilework list-panes` and
 //! `--pane` take it), number, command, pid or how it ended, size and
 //! directory. Read from what the workspace already knows: the directory
 //! is the one last looked up off the loop, so nothing here reads a file.
@@ -11,14 +11,18 @@ use crate::workspace::Workspace;
 /// Longest command shown; the bar is one line.
 const COMMAND_WIDTH: usize = 40;
 
-pub fn describe(ws: &Workspace) -> String {
-    let Some(id) = ws.focused_id() else {
-        return "no pane is focused".into();
+/// `workspace`: its name, as `tilework ls` shows it (none outside a
+/// session).
+pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
+    let mut parts: Vec<String> = workspace
+        .map(|name| format!("workspace {name}"))
+        .into_iter()
+        .collect();
+    let Some((id, pane)) = ws.focused_id().and_then(|id| Some((id, ws.pane(id)?))) else {
+        parts.push("no pane is focused".into());
+        return parts.join(" · ");
     };
-    let Some(pane) = ws.pane(id) else {
-        return "no pane is focused".into();
-    };
-    let mut parts = vec![format!("pane {}", ws.script_id(id))];
+    parts.push(format!("pane {}", ws.script_id(id)));
     if let Some(n) = number_of(ws, id) {
         parts.push(format!("#{n}"));
     }

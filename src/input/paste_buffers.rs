@@ -53,6 +53,17 @@ impl PasteBuffers {
         list.truncate(MAX_BUFFERS);
     }
 
+    /// Adds `text` to the end of the newest copy (a copy of its own when
+    /// there is none); returns the whole copy.
+    pub fn append_to_newest(&mut self, text: &str) -> String {
+        let mut list = self.copies.list();
+        let mut whole = list.pop_front().unwrap_or_default();
+        whole.push_str(text);
+        list.retain(|kept| *kept != whole);
+        list.push_front(whole.clone());
+        whole
+    }
+
     /// The newest copy.
     pub fn newest(&self) -> Option<String> {
         self.get(0)

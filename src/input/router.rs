@@ -103,6 +103,7 @@ impl InputRouter {
     /// own view, search, and detach; nothing else.
     pub fn with_read_only(mut self, read_only: bool) -> Self {
         self.read_only = read_only;
+        self.facts.read_only = read_only;
         self
     }
 
@@ -125,6 +126,7 @@ impl InputRouter {
 
     /// The workspace's name (`C-b $` offers it); after a rename, the new.
     pub fn set_workspace_name(&mut self, name: Option<String>) {
+        self.facts.workspace.clone_from(&name);
         self.workspace_name = name;
     }
 
@@ -190,6 +192,17 @@ impl InputRouter {
     pub fn run_action(&mut self, ws: &mut Workspace, action: Action) -> Outcome {
         let (mut cx, _) = self.cx(ws);
         layers::run_action(&mut cx, action)
+    }
+
+    /// Does what a command line asks, as `C-b :` would (`tilework action
+    /// rename-tab x`).
+    pub fn run_command_line(
+        &mut self,
+        ws: &mut Workspace,
+        line: crate::input::command_line::CommandLine,
+    ) -> Outcome {
+        let (mut cx, _) = self.cx(ws);
+        layers::run_command_line(&mut cx, line)
     }
 
     /// The focus moved outside of input (`tilework run` opened a pane):

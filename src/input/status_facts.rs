@@ -1,5 +1,6 @@
 //! What the status bar shows that the workspace does not hold: the clock's
-//! text and this machine's name. The clock is a deadline the loop waits
+//! text, this machine's name, the workspace's name and whether this
+//! terminal only looks (`attach -r`). The clock is a deadline the loop waits
 //! for (through the router's `next_deadline`), due when its text changes:
 //! an idle workspace showing `%H:%M` wakes once a minute, and one without
 //! a clock segment never.
@@ -14,6 +15,11 @@ pub struct StatusFacts {
     /// The clock's text, empty without a clock segment.
     pub clock: String,
     pub host: String,
+    /// The workspace's name, as `tilework ls` shows it (none outside a
+    /// session).
+    pub workspace: Option<String>,
+    /// This terminal was attached with `attach -r`: the bar says so.
+    pub read_only: bool,
     ticking: Option<Ticking>,
     /// What each command segment's command printed last (its last line,
     /// sanitized), by command.
@@ -30,7 +36,9 @@ struct Ticking {
 impl StatusFacts {
     /// The facts `layout` shows, read now.
     pub fn for_layout(layout: &StatusLayout) -> Self {
-        let host = if layout.has(&Segment::Host) {
+        let host = if layout.has(&Segment::Host)
+            || (layout.set_titles && layout.titles_string.contains("#H"))
+        {
             host_name()
         } else {
             String::new()
@@ -38,6 +46,8 @@ impl StatusFacts {
         let mut facts = Self {
             clock: String::new(),
             host,
+            workspace: None,
+            read_only: false,
             ticking: None,
             commands: Vec::new(),
         };
@@ -58,6 +68,8 @@ impl StatusFacts {
         Self {
             clock: clock.into(),
             host: host.into(),
+            workspace: None,
+            read_only: false,
             ticking: None,
             commands: Vec::new(),
         }
@@ -75,6 +87,8 @@ impl StatusFacts {
     /// until they run again).
     pub fn keep_commands_of(&mut self, old: &mut StatusFacts) {
         self.commands = std::mem::take(&mut old.commands);
+        self.workspace = old.workspace.take();
+        self.read_only = old.read_only;
     }
 
     /// `command` printed `shown`. Returns whether the bar changes.

@@ -367,6 +367,15 @@ impl UiState {
         self.buffers.push(text);
         self.notify(format!("copied {chars} characters"));
     }
+
+    /// `text` added to the end of the newest copy (tmux's
+    /// append-selection); the whole copy now.
+    pub(in crate::input) fn appended(&mut self, text: &str) -> String {
+        let whole = self.buffers.append_to_newest(text);
+        let chars = whole.chars().count();
+        self.notify(format!("appended: the copy has {chars} characters"));
+        whole
+    }
 }
 
 /// What rendering needs from input: the UI state and the keymap (for the

@@ -31,6 +31,8 @@ pub struct Row {
     pub target: WorkspaceTarget,
     /// The workspace this terminal shows.
     pub current: bool,
+    /// What its tab shows (an index into the chooser's previews).
+    preview: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -38,6 +40,8 @@ pub struct WorkspaceChooser {
     /// `None` while the list is being gathered.
     rows: Option<Vec<Row>>,
     chosen: usize,
+    /// Each previewed tab: its workspace's name, its number and its text.
+    previews: Vec<(String, usize, String)>,
 }
 
 impl WorkspaceChooser {
@@ -50,7 +54,24 @@ impl WorkspaceChooser {
     /// workspace's row chosen.
     pub fn fill(&mut self, entries: &[WorkspaceEntry], current: &str) {
         let mut rows = Vec::new();
+        self.previews.clear();
         for entry in entries {
+            let first = self.previews.len();
+            self.previews.extend(
+                entry
+                    .previews
+                    .iter()
+                    .map(|(tab, text)| (entry.name.clone(), *tab, text.clone())),
+            );
+            let preview_of = |tab: usize| {
+                entry
+                    .previews
+                    .iter()
+                    .position(|(t, _)| *t == tab)
+                    .map(|at| first + at)
+            };
+            // A workspace's row shows the tab its focused pane is in.
+            let shown_tab = entry.panes.iter().find(|p| p.focused).map_or(1, |p| p.tab);
             if let Some(panes) = entry.saved {
                 rows.push(Row {
                     text: format!(
@@ -63,6 +84,7 @@ impl WorkspaceChooser {
                         pane: None,
                     },
                     current: false,
+                    preview: None,
                 });
                 continue;
             }
@@ -87,6 +109,7 @@ impl WorkspaceChooser {
                     pane: None,
                 },
                 current: is_current,
+                preview: preview_of(shown_tab),
             });
             let mut last_tab = 0;
             for pane in &entry.panes {
@@ -100,6 +123,7 @@ impl WorkspaceChooser {
                             pane: None,
                         },
                         current: false,
+                        preview: preview_of(pane.tab),
                     });
                 }
                 rows.push(Row {
@@ -115,6 +139,7 @@ impl WorkspaceChooser {
                         pane: Some(pane.id),
                     },
                     current: false,
+                    preview: preview_of(pane.tab),
                 });
             }
         }
@@ -138,6 +163,13 @@ impl WorkspaceChooser {
         }
         let at = isize::try_from(self.chosen).unwrap_or(0) + step;
         self.chosen = usize::try_from(at.clamp(0, len as isize - 1)).unwrap_or(0);
+    }
+
+    /// The chosen row's tab as it looks now: (workspace, tab, its text).
+    pub fn preview(&self) -> Option<(&str, usize, &str)> {
+        let row = self.rows.as_ref()?.get(self.chosen)?;
+        let (name, tab, text) = self.previews.get(row.preview?)?;
+        Some((name, *tab, text))
     }
 
     /// Where Enter goes.
@@ -169,18 +201,21 @@ mod tests {
                 clients: 0,
                 panes: vec![pane(1, 1, "sh"), pane(2, 2, "vim")],
                 saved: None,
+                previews: vec![(2, "vim's screen".into())],
             },
             WorkspaceEntry {
                 name: "b".into(),
                 clients: 2,
                 panes: vec![pane(1, 1, "top")],
                 saved: None,
+                previews: Vec::new(),
             },
             WorkspaceEntry {
                 name: "c".into(),
                 clients: 0,
                 panes: Vec::new(),
                 saved: Some(3),
+                previews: Vec::new(),
             },
         ];
         let mut chooser = WorkspaceChooser::waiting();
@@ -196,6 +231,7 @@ mod tests {
         assert!(rows[5].text.starts_with("b *"), "{}", rows[5].text);
         assert_eq!(chooser.chosen(), 5);
         chooser.step(-2);
+        assert_eq!(chooser.preview(), Some(("a", 2, "vim's screen")));
         assert_eq!(
             chooser.target(),
             Some(&WorkspaceTarget {

@@ -137,11 +137,11 @@ pub fn frame_shape(ws: &Workspace, ui: &UiState, fps_overlay: bool) -> FrameShap
     FrameShape {
         panes: ws.visible(),
         focused: ws.focused_id(),
+        // Every popup, from the one list of them: `C-b =`'s chooser was
+        // left out once, and was not drawn by a frame that reused the
+        // last, nor wiped when it closed.
         overlays: fps_overlay
-            || ui.help_shown()
-            || ui.which_key_shown()
-            || ui.search_all().is_some()
-            || ui.workspaces().is_some()
+            || ui.popup_shown()
             || ui.pane_numbers_shown()
             || ui.copy().is_active()
             || ui.mouse_selection().is_some(),

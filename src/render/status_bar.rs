@@ -149,6 +149,14 @@ impl StatusBar<'_> {
         let focused = ws.focused_id();
         let place = focused.and_then(|id| ws.pane_place(id));
         match segment {
+            Segment::Session => {
+                if let Some(name) = &self.ui.facts.workspace {
+                    out.push(Piece {
+                        pill: true,
+                        ..text(format!("[{}]", truncate(name, 24)))
+                    });
+                }
+            }
             Segment::Tabs => {
                 for (_, _, i, label) in tab_spans(ws) {
                     let tab = &ws.tabs()[i];
@@ -256,7 +264,15 @@ impl StatusBar<'_> {
         let mut x = area.x;
         let mut last_pill_end = area.x;
         let mut prev_pill = true;
-        for piece in self.side(&layout.left) {
+        // Whatever the segments: a terminal that only looks says so from
+        // its first frame, not only after a refused key.
+        let read_only = self.ui.facts.read_only.then(|| Piece {
+            text: " READ-ONLY ".into(),
+            style: self.theme().mode,
+            pill: true,
+            tab: None,
+        });
+        for piece in read_only.into_iter().chain(self.side(&layout.left)) {
             if x > area.x {
                 x = x.saturating_add(if piece.pill || prev_pill { 1 } else { 2 });
             }
@@ -398,8 +414,8 @@ pub fn hints_for(keymap: &Keymap, mode: Mode) -> String {
     if mode == Mode::Copy {
         return [
             "hjkl w/b/e f/t H/L PgUp move",
-            "v V C-v select",
-            "y copy",
+            "v/Space V C-v select",
+            "y/Enter copy",
             "/ search n/N",
             "q/Esc leave",
         ]

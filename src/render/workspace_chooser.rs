@@ -21,7 +21,7 @@ impl Widget for WorkspaceChooserPopup<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let width = area.width.saturating_sub(8).clamp(20, 100);
         let hint = Line::styled(
-            " ↑↓ pick · Enter: show it here · Esc: close",
+            " ↑↓ or j/k pick · Enter: show it here · Esc: close",
             Style::default().fg(Color::DarkGray),
         );
         let Some(rows) = self.chooser.rows() else {
@@ -32,9 +32,20 @@ impl Widget for WorkspaceChooserPopup<'_> {
                 .render(rect, buf);
             return;
         };
+        // With a preview of the chosen row's tab, the list takes the top
+        // half and the preview the rest, as tmux's choose-tree.
+        let preview = self.chooser.preview();
+        let list_area = if preview.is_some() {
+            Rect {
+                height: area.height / 2,
+                ..area
+            }
+        } else {
+            area
+        };
         // Rows that fit between the frame and the hint; the chosen one in
         // view.
-        let room = usize::from(area.height.saturating_sub(3)).max(1);
+        let room = usize::from(list_area.height.saturating_sub(3)).max(1);
         let shown = rows.len().min(room);
         let first = self
             .chooser
@@ -61,9 +72,45 @@ impl Widget for WorkspaceChooserPopup<'_> {
             })
             .collect();
         lines.push(hint);
-        let rect = centered(area, width, lines.len() + 2);
-        Clear.render(rect, buf);
-        Paragraph::new(lines).block(self.block()).render(rect, buf);
+        let Some((name, tab, text)) = preview else {
+            let rect = centered(area, width, lines.len() + 2);
+            Clear.render(rect, buf);
+            Paragraph::new(lines).block(self.block()).render(rect, buf);
+            return;
+        };
+        let list_h = u16::try_from(lines.len() + 2)
+            .unwrap_or(u16::MAX)
+            .min(list_area.height);
+        let list = Rect {
+            y: area.y + list_area.height - list_h,
+            ..centered(area, width, usize::from(list_h))
+        };
+        Clear.render(list, buf);
+        Paragraph::new(lines).block(self.block()).render(list, buf);
+        let below = Rect {
+            y: list.bottom(),
+            height: area.bottom().saturating_sub(list.bottom()),
+            ..list
+        };
+        if below.height < 3 {
+            return;
+        }
+        // Another workspace's screen, as text: shown, never acted on.
+        let inner = usize::from(below.height - 2);
+        let shown: Vec<Line<'_>> = text
+            .lines()
+            .take(inner)
+            .map(|l| Line::from(escape_controls(l).into_owned()))
+            .collect();
+        Clear.render(below, buf);
+        Paragraph::new(shown)
+            .block(
+                Block::bordered()
+                    .border_type(BorderType::Rounded)
+                    .border_style(self.frame)
+                    .title(format!(" {} · tab {tab} ", escape_controls(name))),
+            )
+            .render(below, buf);
     }
 }
 

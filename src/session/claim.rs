@@ -107,6 +107,11 @@ pub fn remove_if_dead(path: &Path) -> Result<bool> {
     }
 }
 
+/// Whether a live workspace listens on `name`'s socket in `dir`.
+pub fn is_running(dir: &Path, name: &str) -> bool {
+    matches!(probe(&dir::socket_path(dir, name)), Ok(Probe::Live))
+}
+
 /// Renames a live workspace's socket `old` to `new` (`C-b $`): clients
 /// find it by the new name from then on, and the listener goes on
 /// accepting (a renamed socket file is the same socket). Refused when a

@@ -12,6 +12,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
@@ -257,8 +258,13 @@ pub fn kill(name: &str) -> Result<i32> {
     }
 }
 
-/// `tilework attach [NAME]`.
-pub fn attach(name: Option<&str>, joining: Joining) -> Result<i32> {
+/// `tilework attach [NAME]`; `create`: `attach -c`, which starts workspace
+/// NAME with these arguments when none of that name runs or is saved.
+pub fn attach(
+    name: Option<&str>,
+    joining: Joining,
+    create: Option<Vec<std::ffi::OsString>>,
+) -> Result<i32> {
     require_terminals()?;
     let dir = dir::runtime_dir()?;
     let target = match name {
@@ -276,7 +282,17 @@ pub fn attach(name: Option<&str>, joining: Joining) -> Result<i32> {
                     if crate::persist::is_saved(name) {
                         return launch_restored(claim::claim_named(&dir, name)?, name, joining);
                     }
-                    bail!("no workspace named {name} is running (tilework ls lists them)");
+                    if let Some(args) = create {
+                        let mut serve: Vec<std::ffi::OsString> =
+                            vec!["--session".into(), name.into()];
+                        serve.extend(args);
+                        let claim = claim::claim_named(&dir, name)?;
+                        return launch_with(claim, ServeArgs::These(serve), joining);
+                    }
+                    bail!(
+                        "no workspace named {name} is running (tilework ls lists them; \
+                         `tilework attach -c {name}` creates it)"
+                    );
                 }
                 Err(err) => {
                     return Err(err).with_context(|| format!("reaching workspace {name}"));
@@ -478,11 +494,17 @@ pub fn run_attached(
                 DetachReason::TakenOver => ": another terminal attached with `attach -d`".into(),
                 DetachReason::TerminalLost => ": the terminal was lost".into(),
                 DetachReason::Hangup => ": hangup".into(),
+                DetachReason::Signal => format!(": {}", signal_name(quit_signal())),
             };
             say(&format!(
                 "[detached from workspace {name}{why}; `tilework attach {name}` returns to it]"
             ));
-            Ok(0)
+            // Killed by a signal, as whoever sent it expects to see (a
+            // `timeout`'s 124 needs it; a shell prints nothing for 143).
+            Ok(match reason {
+                DetachReason::Signal => 128 + quit_signal(),
+                _ => 0,
+            })
         }
         Word::Exit { code, killed } => {
             if killed {
@@ -506,9 +528,7 @@ pub fn run_attached(
                 fallback.restore_screen();
             }
             fallback.restore_mode();
-            say(&format!(
-                "[workspace {name} ended unexpectedly; its log may say why]"
-            ));
+            say(&crash_message(name, crate::persist::is_saved(name)));
             use std::os::unix::process::ExitStatusExt;
             Ok(status
                 .map(|s| s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0)))
@@ -644,7 +664,67 @@ impl Fallback {
         let _ = io::stdout().write_all(crate::terminal::guard::LEAVE_SEQUENCE);
         let _ = io::stdout().flush();
     }
+
+    /// The workspace does not answer: puts the terminal back and exits as
+    /// killed by `sig`.
+    fn give_up(&self, sig: i32) -> ! {
+        self.restore_screen();
+        self.restore_mode();
+        std::process::exit(128 + sig);
+    }
+
+    /// [`Self::give_up`] after `wait`, unless the process has exited by
+    /// then (the workspace let the terminal go).
+    fn give_up_after(&self, wait: Duration, sig: i32) {
+        let fallback = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("detach-deadline".into())
+            .spawn(move || {
+                std::thread::sleep(wait);
+                tracing::warn!("the workspace did not let the terminal go after a signal");
+                fallback.give_up(sig);
+            });
+        if let Err(err) = spawned {
+            tracing::warn!("a thread for the detach deadline: {err}");
+        }
+    }
 }
+
+/// What the user reads when workspace `name` died without a word (a
+/// SIGKILL, an OOM kill, a crash); `saved`: its state is on disk.
+fn crash_message(name: &str, saved: bool) -> String {
+    if saved {
+        format!(
+            "[workspace {name} ended unexpectedly; it was saved: `tilework attach {name}` \
+             brings it back (its log may say why)]"
+        )
+    } else {
+        format!("[workspace {name} ended unexpectedly; its log may say why]")
+    }
+}
+
+/// The SIGTERM or SIGINT this client got (0: none): it detached because
+/// of it, and exits as killed by it.
+static QUIT_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+fn quit_signal() -> i32 {
+    match QUIT_SIGNAL.load(Ordering::Relaxed) {
+        0 => signal_hook::consts::SIGTERM,
+        sig => sig,
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        signal_hook::consts::SIGINT => "SIGINT",
+        _ => "SIGTERM",
+    }
+}
+
+/// How long a client that got SIGTERM waits for its workspace to let the
+/// terminal go before it puts the terminal back itself and exits: a stuck
+/// workspace must not keep `kill` or `timeout` waiting.
+const DETACH_DEADLINE: Duration = Duration::from_secs(3);
 
 /// The signal thread of an attached client.
 struct Forwarder {
@@ -659,8 +739,9 @@ impl Forwarder {
 
 /// SIGWINCH, SIGHUP, SIGTERM and SIGINT reach the client (it is the
 /// terminal's foreground process); each becomes a note to the workspace.
-/// A second SIGTERM/SIGINT means the workspace does not answer: the client
-/// puts the terminal back and exits.
+/// SIGTERM and SIGINT detach this terminal only (see `docs/signals.md`).
+/// A second one, or no word within [`DETACH_DEADLINE`], means the
+/// workspace does not answer: the client puts the terminal back and exits.
 fn forward_signals(stream: &UnixStream, fallback: Fallback) -> Result<Forwarder> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGWINCH};
     let mut signals = signal_hook::iterator::Signals::new([SIGWINCH, SIGHUP, SIGTERM, SIGINT])
@@ -678,11 +759,11 @@ fn forward_signals(stream: &UnixStream, fallback: Fallback) -> Result<Forwarder>
                     _ => {
                         quits += 1;
                         if quits > 1 {
-                            fallback.restore_screen();
-                            fallback.restore_mode();
-                            std::process::exit(128 + sig);
+                            fallback.give_up(sig);
                         }
-                        ClientNote::Quit(sig)
+                        QUIT_SIGNAL.store(sig, Ordering::Relaxed);
+                        fallback.give_up_after(DETACH_DEADLINE, sig);
+                        ClientNote::Signalled(sig)
                     }
                 };
                 let _ = (&notes).write_all(note.line().as_bytes());

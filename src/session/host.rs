@@ -316,7 +316,12 @@ impl Host {
             LinkNews::ClientGone => Verdict::Detach(link, DetachReason::TerminalLost),
             LinkNews::TerminalHungUp => hangup(DetachReason::TerminalLost),
             LinkNews::Client(ClientNote::Hangup) => hangup(DetachReason::Hangup),
-            LinkNews::Client(ClientNote::Quit(sig)) => Verdict::Quit(128 + sig),
+            // A client is disposable (tmux's is): SIGTERM or SIGINT to it
+            // (`kill`, `timeout`, a terminal emulator ending its child)
+            // lets its terminal go; only the workspace's own ends it.
+            LinkNews::Client(ClientNote::Signalled(_)) => {
+                Verdict::Detach(link, DetachReason::Signal)
+            }
             LinkNews::Client(ClientNote::Resize) => Verdict::Resize(link),
         }
     }

@@ -46,8 +46,10 @@ pub enum ClientNote {
     Resize,
     /// The client got SIGHUP: its terminal is going away.
     Hangup,
-    /// The client got SIGTERM/SIGINT (this number): quit, as before sessions.
-    Quit(i32),
+    /// The client got SIGTERM/SIGINT (this number): its terminal goes, the
+    /// workspace stays (a client is disposable, as tmux's is; the
+    /// workspace's own SIGTERM ends it). `quit N` on the wire, as before.
+    Signalled(i32),
 }
 
 /// Why a terminal was let go, told to its client.
@@ -61,6 +63,8 @@ pub enum DetachReason {
     TerminalLost,
     /// SIGHUP reached the client or the workspace.
     Hangup,
+    /// The client got SIGTERM or SIGINT.
+    Signal,
 }
 
 /// What the workspace tells its client.
@@ -214,7 +218,7 @@ impl ClientNote {
         match self {
             ClientNote::Resize => "resize\n".into(),
             ClientNote::Hangup => "hangup\n".into(),
-            ClientNote::Quit(sig) => format!("quit {sig}\n"),
+            ClientNote::Signalled(sig) => format!("quit {sig}\n"),
         }
     }
 
@@ -222,7 +226,7 @@ impl ClientNote {
         match line.split_once(' ') {
             None if line == "resize" => Some(ClientNote::Resize),
             None if line == "hangup" => Some(ClientNote::Hangup),
-            Some(("quit", sig)) => sig.parse().ok().map(ClientNote::Quit),
+            Some(("quit", sig)) => sig.parse().ok().map(ClientNote::Signalled),
             _ => None,
         }
     }
@@ -235,6 +239,7 @@ impl DetachReason {
             DetachReason::TakenOver => "taken-over",
             DetachReason::TerminalLost => "terminal-lost",
             DetachReason::Hangup => "hangup",
+            DetachReason::Signal => "signal",
         }
     }
 
@@ -244,6 +249,7 @@ impl DetachReason {
             DetachReason::TakenOver,
             DetachReason::TerminalLost,
             DetachReason::Hangup,
+            DetachReason::Signal,
         ]
         .into_iter()
         .find(|r| r.word() == word)
@@ -463,7 +469,11 @@ mod tests {
             let line = req.line();
             assert_eq!(Request::parse(line.trim_end()), Ok(req));
         }
-        for note in [ClientNote::Resize, ClientNote::Hangup, ClientNote::Quit(15)] {
+        for note in [
+            ClientNote::Resize,
+            ClientNote::Hangup,
+            ClientNote::Signalled(15),
+        ] {
             assert_eq!(ClientNote::parse(note.line().trim_end()), Some(note));
         }
         for note in [
@@ -471,6 +481,7 @@ mod tests {
             ServerNote::Detached(DetachReason::TakenOver),
             ServerNote::Detached(DetachReason::TerminalLost),
             ServerNote::Detached(DetachReason::Hangup),
+            ServerNote::Detached(DetachReason::Signal),
             ServerNote::Exit {
                 code: 143,
                 killed: false,

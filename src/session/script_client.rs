@@ -112,6 +112,26 @@ pub fn panes_of(path: &Path, timeout: Duration) -> Result<Vec<PaneInfo>> {
     serde_json::from_slice(&text).context("reading the workspace's list of panes")
 }
 
+/// The screen text of pane `pane` of the workspace at `path` (for `C-b
+/// s`'s preview), waiting at most `timeout` for each step.
+pub fn screen_of(path: &Path, pane: u32, timeout: Duration) -> Result<String> {
+    let stream = client::connect(path).context("reaching the workspace")?;
+    stream.set_read_timeout(Some(timeout))?;
+    stream.set_write_timeout(Some(timeout))?;
+    let capture = Call::Capture {
+        pane: Some(pane),
+        history: false,
+        ansi: false,
+    };
+    script::write_call(&stream, &capture).context("calling the workspace")?;
+    let mut text = Vec::new();
+    match script::copy_answer(&stream, &mut text) {
+        Ok(Ok(())) => Ok(String::from_utf8_lossy(&text).into_owned()),
+        Ok(Err(message)) => bail!("{message}"),
+        Err(err) => Err(err).context("reading the workspace's answer"),
+    }
+}
+
 /// Writes `bytes` to stdout; a reader that stopped (`| head`) is fine.
 fn print_out(bytes: &[u8]) -> Result<i32> {
     let mut out = io::stdout().lock();
@@ -140,6 +160,15 @@ pub fn action(
         bail!("which action? `tilework action --list` shows them");
     };
     let full = action_name(name, args);
+    if !args.is_empty() && TAKES_AN_ANSWER.contains(&name) {
+        // The line as `C-b :` reads it, each argument one word.
+        let line = std::iter::once(name.to_string())
+            .chain(args.iter().map(|a| shell_quote(a)))
+            .collect::<Vec<_>>()
+            .join(" ");
+        call(session, &Call::Action { name: line })?;
+        return Ok(0);
+    }
     if full.parse::<Action>().is_err() {
         // Quote what was typed; the joined name too when it differs
         // (`resize-left 5` is looked up as `resize-left-5`).
@@ -159,6 +188,16 @@ pub fn action(
     }
     call(session, &Call::Action { name: full })?;
     Ok(0)
+}
+
+/// The actions that ask a question, given its answer after the name (as
+/// `input::command_line` reads them at `C-b :`).
+const TAKES_AN_ANSWER: [&str; 4] = ["rename-tab", "select-tab", "move-tab", "rename-workspace"];
+
+/// `text` as one word of a shell-like line: in single quotes, a quote
+/// inside written `'\''`.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// `focus left` is `focus-left`, `go-to-tab 3` is `go-to-tab-3`: the
@@ -270,6 +309,33 @@ pub fn list_panes(session: Option<&str>, json: bool) -> Result<i32> {
     print_out(out.as_bytes())
 }
 
+/// How wide `list-panes`' title column is, in terminal columns.
+const TITLE_COLUMNS: usize = 20;
+
+/// `text` cut to `width` terminal columns (the cut marked `…`) and padded
+/// with spaces to it, wide characters counted as two.
+fn column(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let mut out = String::new();
+    let mut used = 0;
+    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    let room = if total > width { width - 1 } else { width };
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if total > width {
+        out.push('…');
+        used += 1;
+    }
+    out.push_str(&" ".repeat(width.saturating_sub(used)));
+    out
+}
+
 /// The panes as a table for people (escape sequences in a title or a
 /// directory's name are shown, not acted on).
 pub fn table(panes: &[PaneInfo]) -> String {
@@ -292,15 +358,16 @@ pub fn table(panes: &[PaneInfo]) -> String {
             state.push(format!("exited {code}"));
         }
         out.push_str(&format!(
-            "{:>3} {:>3}  {:<8} {:<17} {:>7}  {:<20} {}\n",
+            "{:>3} {:>3}  {:<8} {:<17} {:>7}  {} {}\n",
             p.id,
             p.tab,
             format!("{}x{}", p.cols, p.rows),
             state.join(","),
             p.pid.map_or("-".into(), |pid| pid.to_string()),
             // A program names its title, a directory can be named anything:
-            // neither may act on the terminal.
-            escape_controls(&p.title),
+            // neither may act on the terminal. A long (or wide) title is cut
+            // to its column: the directory stays in its place.
+            column(&escape_controls(&p.title), TITLE_COLUMNS),
             escape_controls(p.cwd.as_deref().unwrap_or("-")),
         ));
     }
@@ -377,5 +444,43 @@ mod tests {
             words,
             ["4", "2", "60x20", "focused,floating", "77", "htop", "/srv"]
         );
+    }
+
+    /// A long or wide title is cut to its column: the directory starts
+    /// where it does for a short one.
+    #[test]
+    fn a_long_title_does_not_push_the_columns_out() {
+        let pane = |title: &str| PaneInfo {
+            id: 1,
+            tab: 1,
+            tab_name: "sh".into(),
+            title: title.into(),
+            command: vec!["sh".into()],
+            cwd: Some("/srv".into()),
+            rows: 20,
+            cols: 60,
+            focused: false,
+            tab_focused: false,
+            floating: false,
+            zoomed: false,
+            pid: Some(7),
+            exit_code: None,
+        };
+        let text = table(&[
+            pane("sh"),
+            pane("a very long title that goes on and on"),
+            pane("日本語のとても長いタイトルです"),
+        ]);
+        let starts: Vec<usize> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let at = l.find("/srv").unwrap();
+                unicode_width::UnicodeWidthStr::width(&l[..at])
+            })
+            .collect();
+        assert_eq!(starts[0], starts[1], "{text}");
+        assert_eq!(starts[0], starts[2], "{text}");
+        assert!(text.contains("a very long title t…"), "{text}");
     }
 }

@@ -28,7 +28,14 @@ pub struct WorkspaceEntry {
     /// Not running: saved after a crash or a reboot; choosing it brings it
     /// back. How many panes it had.
     pub saved: Option<usize>,
+    /// What each tab shows (its focused pane's screen as text), by tab
+    /// number, for the chooser's preview (tmux's choose-tree preview).
+    pub previews: Vec<(usize, String)>,
 }
+
+/// At most this many tabs are previewed in one listing: each is a call to
+/// its workspace.
+const MAX_PREVIEWS: usize = 32;
 
 /// Every running workspace, then every saved one not running, each sorted
 /// by name.
@@ -48,14 +55,19 @@ pub fn gather() -> Vec<WorkspaceEntry> {
             clients: 0,
             panes: Vec::new(),
             saved: Some(s.panes),
+            previews: Vec::new(),
         })
         .collect();
-    let mut all: Vec<WorkspaceEntry> = live.into_iter().map(entry).collect();
+    let mut budget = MAX_PREVIEWS;
+    let mut all: Vec<WorkspaceEntry> = live
+        .into_iter()
+        .map(|live| entry(live, &mut budget))
+        .collect();
     all.extend(saved);
     all
 }
 
-fn entry(live: Live) -> WorkspaceEntry {
+fn entry(live: Live, budget: &mut usize) -> WorkspaceEntry {
     let panes = match script_client::panes_of(&live.path, PANES_TIMEOUT) {
         Ok(mut panes) => {
             panes.sort_by_key(|p| (p.tab, p.id));
@@ -66,11 +78,23 @@ fn entry(live: Live) -> WorkspaceEntry {
             Vec::new()
         }
     };
+    let mut previews = Vec::new();
+    for pane in panes.iter().filter(|p| p.tab_focused) {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        match script_client::screen_of(&live.path, pane.id, PANES_TIMEOUT) {
+            Ok(text) => previews.push((pane.tab, text)),
+            Err(err) => tracing::info!("previewing {} tab {}: {err:#}", live.name, pane.tab),
+        }
+    }
     WorkspaceEntry {
         name: live.name,
         clients: live.info.clients,
         panes,
         saved: None,
+        previews,
     }
 }
 

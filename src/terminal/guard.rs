@@ -26,6 +26,13 @@ const ENTER_WITHOUT_MOUSE: &[u8] = b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l"
 const LEAVE: &[u8] =
     b"\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0 q\x1b]112\x07\x1b[m\x1b[?1049l\x1b[?25h";
 
+/// Saves the terminal's title on its own stack (xterm's XTWINOPS 22), so
+/// the title tilework sets (`set_titles`) is the terminal's own again
+/// after a detach; [`TITLE_POP`] puts it back. A terminal without the
+/// stack ignores both.
+const TITLE_PUSH: &[u8] = b"\x1b[22;0t";
+const TITLE_POP: &[u8] = b"\x1b[23;0t";
+
 /// Leaves workspace mode on every attached terminal ([`TerminalModes`]).
 /// Safe to call from any thread, any number of times (each terminal is put
 /// back once): the panic hook, the signal thread and the exit watchdog
@@ -64,7 +71,9 @@ struct Held {
 impl Held {
     fn leave(&mut self) {
         if let Some(out) = self.output.as_mut() {
-            let _ = out.write_all(LEAVE);
+            // The pop apart from [`LEAVE_SEQUENCE`]: a client that writes
+            // that after the workspace did must not pop a title twice.
+            let _ = out.write_all(&[LEAVE, TITLE_POP].concat());
         }
         let _ = rustix::termios::tcsetattr(&self.input, OptionalActions::Now, &self.saved);
     }
@@ -106,7 +115,8 @@ impl TerminalModes {
         });
         let modes = Self { id };
         rustix::termios::tcsetattr(&input, OptionalActions::Now, &raw)?;
-        out.write_all(if mouse { ENTER } else { ENTER_WITHOUT_MOUSE })?;
+        let enter = if mouse { ENTER } else { ENTER_WITHOUT_MOUSE };
+        out.write_all(&[TITLE_PUSH, enter].concat())?;
         Ok(modes)
     }
 }

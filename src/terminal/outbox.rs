@@ -31,6 +31,9 @@ pub struct Outbox {
     /// one last written (`None`: the terminal's own).
     cursor_colour: Option<(u8, u8, u8)>,
     written_cursor_colour: Option<(u8, u8, u8)>,
+    /// The terminal's title wanted (`set_titles`) and the one last written.
+    title: Option<String>,
+    written_title: Option<String>,
 }
 
 impl Outbox {
@@ -72,6 +75,7 @@ impl Outbox {
     pub fn terminal_changed(&mut self) {
         self.written_cursor_style = b"";
         self.written_cursor_colour = None;
+        self.written_title = None;
         self.kitty_keyboard = false;
     }
 
@@ -85,6 +89,12 @@ impl Outbox {
     /// (or reset, OSC 112) only when it differs from the last one written.
     pub fn cursor_colour(&mut self, colour: Option<(u8, u8, u8)>) {
         self.cursor_colour = colour;
+    }
+
+    /// The terminal's title (sanitized; `None`: left alone); written only
+    /// when it differs from the last one written.
+    pub fn title(&mut self, title: Option<String>) {
+        self.title = title;
     }
 
     /// Writes and forgets everything pending.
@@ -102,6 +112,13 @@ impl Outbox {
                 None => out.write_all(b"\x1b]112\x07")?,
             }
             self.written_cursor_colour = self.cursor_colour;
+        }
+        if self.title.is_some() && self.title != self.written_title {
+            let title = self.title.clone().unwrap_or_default();
+            // Sanitized by whoever made it: no control character ends
+            // the sequence early.
+            write!(out, "\x1b]2;{title}\x07")?;
+            self.written_title = Some(title);
         }
         for osc52 in [self.from_program.take(), self.from_user.take()]
             .into_iter()
@@ -186,6 +203,18 @@ mod tests {
         outbox.set_clipboard_from_program(b"MQ==");
         outbox.set_clipboard_from_program(b"Mg==");
         assert_eq!(written(&mut outbox), b"\x1b]52;c;Mg==\x07");
+    }
+
+    #[test]
+    fn the_title_is_written_when_it_changes_and_again_after_an_attach() {
+        let mut outbox = Outbox::default();
+        outbox.title(Some("work:1".into()));
+        assert_eq!(written(&mut outbox), b"\x1b]2;work:1\x07");
+        assert_eq!(written(&mut outbox), b"");
+        outbox.terminal_changed();
+        assert_eq!(written(&mut outbox), b"\x1b]2;work:1\x07");
+        outbox.title(None);
+        assert_eq!(written(&mut outbox), b"");
     }
 
     #[test]

@@ -624,6 +624,22 @@ impl Tilework {
         self.dir.path().join("run")
     }
 
+    /// Another terminal, `rows` x `cols`, running `tilework ARGS` beside
+    /// this one: it reaches this one's workspaces and saved state.
+    pub fn start_beside(&self, args: &[&str], rows: u16, cols: u16) -> Tilework {
+        let runtime = self.runtime_dir();
+        let state = self.dir.path().join("state");
+        Tilework::start_with(
+            args,
+            rows,
+            cols,
+            &[
+                ("XDG_RUNTIME_DIR", runtime.to_str().unwrap()),
+                ("XDG_STATE_HOME", state.to_str().unwrap()),
+            ],
+        )
+    }
+
     /// The workspace process: the terminal runs a client that started it
     /// (and only waits), so memory, threads and wake-ups are measured
     /// here. Waits until it exists.

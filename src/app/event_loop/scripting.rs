@@ -121,17 +121,23 @@ impl<B: FrameSink> App<B> {
             .name("rename".into())
             .spawn(move || {
                 // A saved workspace's name is taken too: a crash would
-                // bring two back under one name.
-                let renamed = if crate::persist::is_saved(&name) {
-                    Err(format!(
-                        "a workspace named {name} is saved (tilework forget {name} deletes it)"
-                    ))
-                } else {
-                    crate::session::dir::runtime_dir()
-                        .and_then(|dir| crate::session::claim::rename(&dir, &old, &name))
-                        .map(|path| (name, path))
-                        .map_err(|err| format!("{err:#}"))
-                };
+                // bring two back under one name. A running one is saved as
+                // well: it is said to run (`claim::rename` refuses it).
+                let renamed = crate::session::dir::runtime_dir()
+                    .map_err(|err| format!("{err:#}"))
+                    .and_then(|dir| {
+                        if crate::persist::is_saved(&name)
+                            && !crate::session::claim::is_running(&dir, &name)
+                        {
+                            return Err(format!(
+                                "a workspace named {name} is saved (tilework forget {name} \
+                                 deletes it)"
+                            ));
+                        }
+                        crate::session::claim::rename(&dir, &old, &name)
+                            .map(|path| (name, path))
+                            .map_err(|err| format!("{err:#}"))
+                    });
                 mailbox.post(renamed);
             });
         if let Err(err) = spawned {
@@ -188,11 +194,27 @@ impl<B: FrameSink> App<B> {
     }
 
     fn script_action(&mut self, name: &str) -> Reply {
+        use crate::input::command_line::{self, CommandLine};
         let action: Action = match name.parse() {
             Ok(action) => action,
-            Err(err) => {
-                return Reply::error(format!("{err} (tilework action --list shows them)"));
-            }
+            // An action with its answer, as `C-b :` takes it (`rename-tab
+            // x`, `select-tab 2`).
+            Err(err) => match command_line::parse(name) {
+                Ok(CommandLine::Action(action)) => action,
+                Ok(CommandLine::Script(_)) => {
+                    return Reply::error("`tilework send-keys` and `tilework run` do that");
+                }
+                Ok(line) => {
+                    tracing::info!(%name, "tilework action");
+                    let (router, ws) = self.acting_router();
+                    let outcome = router.run_command_line(ws, line);
+                    self.follow_outcome(None, outcome);
+                    return Reply::Text(Vec::new());
+                }
+                Err(_) => {
+                    return Reply::error(format!("{err} (tilework action --list shows them)"));
+                }
+            },
         };
         // Refused as an error here; by keys, in the status bar.
         if self.ws.opens_pane(action)

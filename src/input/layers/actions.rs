@@ -63,7 +63,7 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
         Action::DisplayPanes => {
             cx.ui.pane_numbers_until = Some(Instant::now() + PANE_NUMBERS_TIME);
         }
-        Action::PaneInfo => cx.ui.notify(pane_facts::describe(cx.ws)),
+        Action::PaneInfo => cx.ui.notify(pane_facts::describe(cx.ws, cx.workspace_name)),
         Action::SelectTab => cx.ui.open_prompt(PromptKind::SelectTab, ""),
         Action::MoveTab => cx.ui.open_prompt(PromptKind::MoveTab, ""),
         Action::CommandPrompt => cx.ui.open_prompt(PromptKind::Command, ""),

@@ -29,14 +29,25 @@ impl Layer for Copy {
                 cx.ui.clear_notice();
                 cx.ui.leave_copy(cx.ws);
             }
-            CopyKey::Yank(text) => {
-                cx.ui.copied(&text);
-                cx.ui.leave_copy(cx.ws);
-                out = out.with(Command::Clipboard(text));
+            CopyKey::Yank(text, how) => {
+                let text = if how.append {
+                    cx.ui.appended(&text)
+                } else {
+                    cx.ui.copied(&text);
+                    text
+                };
+                if !how.stay {
+                    cx.ui.leave_copy(cx.ws);
+                }
+                let pipe = cx.keymap.copy.pipe_command(key).map(str::to_string);
+                out = out.with(Command::Clipboard(text.clone()));
+                if let (true, Some(command)) = (how.pipe, pipe) {
+                    out = out.with(Command::PipeCopy { text, command });
+                }
             }
             CopyKey::NothingSelected => cx
                 .ui
-                .notify("nothing selected: v, V or C-v starts a selection".into()),
+                .notify("nothing selected: v, Space, V or C-v starts a selection".into()),
             CopyKey::OpenSearch => cx.ui.open_prompt(PromptKind::Search, ""),
             CopyKey::CaseToggled(label) => cx.ui.notify_search(format!("search {label}")),
             CopyKey::Stepped(status) => cx.ui.set_search_status(status),

@@ -119,13 +119,17 @@ fn command(cx: &mut Cx<'_>, text: &str) -> Outcome {
     if text.trim().is_empty() {
         return Outcome::redraw();
     }
-    let line = match command_line::parse(text) {
-        Ok(line) => line,
+    match command_line::parse(text) {
+        Ok(line) => apply(cx, line),
         Err(why) => {
             cx.ui.notify(why);
-            return Outcome::redraw();
+            Outcome::redraw()
         }
-    };
+    }
+}
+
+/// Does what a command line asks (`C-b :`, `tilework action rename-tab x`).
+pub(super) fn apply(cx: &mut Cx<'_>, line: CommandLine) -> Outcome {
     match line {
         CommandLine::Action(action) => actions::run(cx, action),
         CommandLine::RenameTab(name) => {

@@ -793,14 +793,15 @@ fn yank_with_nothing_selected_says_how_to_select() {
 }
 
 #[test]
-fn no_key_in_copy_mode_is_typed_into_the_program_and_only_q_and_esc_leave() {
+fn no_key_in_copy_mode_is_typed_into_the_program_and_only_q_c_c_and_esc_leave() {
     let printable = (' '..='~')
         .filter(|&c| c != 'q')
         .map(|c| (KeyCode::Char(c), KeyModifiers::NONE));
     let named = [
         (KeyCode::Char('e'), KeyModifiers::CONTROL),
         (KeyCode::Char('y'), KeyModifiers::CONTROL),
-        (KeyCode::Char('c'), KeyModifiers::CONTROL),
+        // `C-c` leaves, as `q` does (tmux's copy-mode-vi); `C-x` does not.
+        (KeyCode::Char('x'), KeyModifiers::CONTROL),
         (KeyCode::Char('x'), KeyModifiers::ALT),
         (KeyCode::Tab, KeyModifiers::NONE),
         (KeyCode::Backspace, KeyModifiers::NONE),
