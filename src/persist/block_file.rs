@@ -10,7 +10,17 @@
 
 use std::sync::Arc;
 
+use crate::pane::scrollback::BLOCK_BYTES;
+
 use crate::pane::ring_block::SealedBlock;
+
+/// Blocks per segment file: 2 MiB of output with 64 KiB blocks.
+pub const SEGMENT_BLOCKS: usize = 32;
+
+/// The most a segment file holds: [`SEGMENT_BLOCKS`] records of a block
+/// each, stored no larger than LZ4's worst case (well under twice the
+/// block). A larger file is not one tilework wrote.
+pub const MAX_SEGMENT_BYTES: usize = SEGMENT_BLOCKS * 2 * BLOCK_BYTES;
 
 /// Each record starts with these bytes.
 pub const MAGIC: [u8; 4] = *b"TWB1";

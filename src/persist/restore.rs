@@ -15,10 +15,10 @@ use crate::pane::ring_block::SealedBlock;
 use crate::pane::scrollback::BLOCK_BYTES;
 use crate::pane::size_log::SizeLog;
 use crate::persist::block_file;
+use crate::persist::block_file::MAX_SEGMENT_BYTES;
 use crate::persist::manifest::{Manifest, SavedPane, damaged};
 use crate::persist::place;
 use crate::persist::relaunch::{self, Typed};
-use crate::persist::saver::SEGMENT_BLOCKS;
 use crate::persist::size_file;
 use crate::persist::tap::panes_in_order;
 use crate::workspace::Workspace;
@@ -149,10 +149,6 @@ fn profile_panes(profile: &mut Profile) -> Vec<&mut PaneSpec> {
     out
 }
 
-/// The most a segment file holds: [`SEGMENT_BLOCKS`] records of a block
-/// each, stored no larger than LZ4's worst case (well under twice the
-/// block). A larger file is not one tilework wrote.
-pub(crate) const MAX_SEGMENT_BYTES: usize = SEGMENT_BLOCKS * 2 * BLOCK_BYTES;
 /// A tail is less than one block.
 const MAX_TAIL_BYTES: usize = 2 * BLOCK_BYTES;
 

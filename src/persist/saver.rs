@@ -30,8 +30,7 @@ use crate::persist::place;
 use crate::persist::size_file::{self, SavedSizes};
 use crate::workspace::foreground::Job;
 
-/// Blocks per segment file: 2 MiB of output with 64 KiB blocks.
-pub const SEGMENT_BLOCKS: usize = 32;
+pub use crate::persist::block_file::SEGMENT_BLOCKS;
 
 /// How long the saver lets blocks gather after writing some. A kill loses
 /// the blocks sealed in that time (during a flood ~1 MiB of output; at a
