@@ -7,7 +7,8 @@
 //! Callers keep their logic (whom to signal, how to name a pane, what a
 //! request line says) and ask here only for facts and descriptors:
 //! - processes: [`session_processes`], [`terminal_foreground_group`],
-//!   [`process_name`], [`cwd_of`], [`process_args`], [`group_processes`];
+//!   [`process_name`], [`cwd_of`], [`process_args`], [`children_of`],
+//!   [`process_group`];
 //! - sockets: [`peer_uid`], [`send_with_fds`], [`recv_with_fds`];
 //! - terminals: [`open_pty`], [`reopen_nonblocking`], [`reopen_nonblocking_to_read`];
 //! - files: [`read_small_file`], [`read_whole_small_file`]; through
@@ -90,9 +91,14 @@ pub fn process_args(pid: u32) -> Option<Vec<String>> {
     system::process_args(pid)
 }
 
-/// The processes of process group `pgid`, each with its parent's id.
-pub fn group_processes(pgid: u32) -> Vec<(u32, u32)> {
-    system::group_processes(pgid)
+/// The children of process `pid`, when the system says.
+pub fn children_of(pid: u32) -> Option<Vec<u32>> {
+    system::children_of(pid)
+}
+
+/// The process group of process `pid`.
+pub fn process_group(pid: u32) -> Option<u32> {
+    system::process_group(pid)
 }
 
 /// The uid of the process at the other end of a Unix socket.

@@ -842,6 +842,15 @@ fn a_job_not_in_restore_commands_is_typed_at_the_prompt_and_waits_for_enter() {
         let after = text.split("restored from").nth(1).unwrap_or("");
         after.contains(&format!("$ {sleep}"))
     });
+    // No Enter came with it: the cursor is still on its line.
+    b.with_screen(|s| {
+        let text = s.contents();
+        let lines: Vec<&str> = text.lines().collect();
+        let row = lines
+            .iter()
+            .rposition(|l| l.contains(&format!("$ {sleep}")));
+        assert_eq!(row, Some(usize::from(s.cursor_position().0)), "{text}");
+    });
     assert!(
         common::pids_matching(&pattern, &[]).is_empty(),
         "started without Enter"
@@ -849,6 +858,50 @@ fn a_job_not_in_restore_commands_is_typed_at_the_prompt_and_waits_for_enter() {
     b.send("\r");
     common::wait_until("the job to run once Enter is pressed", || {
         !common::pids_matching(&pattern, &[]).is_empty()
+    });
+}
+
+#[test]
+fn a_pipeline_is_typed_whole_and_waits_even_when_its_first_program_is_listed() {
+    let home = Home::new("");
+    let alpha = home.path().join("alpha");
+    std::fs::write(alpha.join("log"), "from-the-log\n").unwrap();
+    let profile = one_pane_in(&home, &alpha);
+    let mut a = home.start(
+        &["--session", "piped", "--profile", profile.to_str().unwrap()],
+        None,
+    );
+    a.wait_for_text("$ ");
+    a.type_line("tail -f log | cat -n");
+    a.wait_for_text("from-the-log");
+    common::wait_until("the pipeline to be saved as the pane's job", || {
+        Manifest::read(&home.saved("piped")).is_ok_and(|m| {
+            m.panes[0]
+                .job
+                .as_ref()
+                .is_some_and(|job| job.programs.len() == 2)
+        })
+    });
+    crash_and_reboot(&mut a);
+
+    let b = home.start(&["attach", "piped"], Some(&a));
+    b.wait_for("the whole pipeline typed at the new prompt", |s| {
+        let text = s.contents();
+        let after = text.split("restored from").nth(1).unwrap_or("");
+        after.contains("$ tail -f log | cat -n")
+    });
+    // Not run: no Enter came with it (the cursor is still on its line,
+    // where the text and an Enter typed together would have moved it off),
+    // and no output of it.
+    b.with_screen(|s| {
+        let text = s.contents();
+        let lines: Vec<&str> = text.lines().collect();
+        let row = lines
+            .iter()
+            .rposition(|l| l.contains("$ tail -f log | cat -n"));
+        assert_eq!(row, Some(usize::from(s.cursor_position().0)), "{text}");
+        let after = text.split("restored from").nth(1).unwrap_or("");
+        assert!(!after.contains("from-the-log"), "{text}");
     });
 }
 

@@ -70,19 +70,21 @@ pub fn process_args(pid: u32) -> Option<Vec<String>> {
 /// The longest command line [`process_args`] reads.
 const ARGS_LIMIT: u64 = 64 * 1024;
 
-/// Processes of group `pgid` with their parents (from `/proc/PID/stat`).
-pub fn group_processes(pgid: u32) -> Vec<(u32, u32)> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|entry| {
-        let pid: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let group: u32 = stat_field(&stat, 2)?.parse().ok()?;
-        let parent: u32 = stat_field(&stat, 1)?.parse().ok()?;
-        (group == pgid).then_some((pid, parent))
-    })
-    .collect()
+/// From `/proc/PID/task/PID/children` (the children of the process's
+/// main thread, which a shell's are): one read, no scan of `/proc`.
+pub fn children_of(pid: u32) -> Option<Vec<u32>> {
+    let list = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    Some(
+        list.split_whitespace()
+            .filter_map(|c| c.parse().ok())
+            .collect(),
+    )
+}
+
+/// From `/proc/PID/stat`'s `pgrp`.
+pub fn process_group(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat_field(&stat, 2)?.parse().ok()
 }
 
 /// `SO_PEERCRED`.

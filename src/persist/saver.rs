@@ -583,8 +583,7 @@ mod tests {
         let at = SEGMENT_BLOCKS as u64 * 8 + 3;
         let tail = (n, b"tail".to_vec());
         saver.cut(pane, at, &tail).unwrap();
-        // Blocks sealed after the cut but from before it (queued) are
-        // blanked too, and later ones go to a new segment.
+        // The next block goes to a new segment (the open one was replaced).
         saver.append(pane, &[block(n)]).unwrap();
         saver
             .snapshot(Snapshot {

@@ -38,18 +38,17 @@ pub struct Job {
 }
 
 /// The job in the foreground of the terminal of pane process `pid` (its
-/// shell), if one is: the processes of the foreground group that the
-/// shell started (a pipeline's programs; not what they start in turn, a
-/// `make`'s compilers), else the group's leader. Reads `/proc`: never on
-/// the loop.
+/// shell), if one is: the shell's children in the foreground group (a
+/// pipeline's programs; not what they start in turn, a `make`'s
+/// compilers), else the group's leader. Reads a few `/proc` files (the
+/// shell's children, then each one's): never on the loop.
 pub fn job_of(pid: u32) -> Option<Job> {
     let group = os::terminal_foreground_group(pid)?;
     if group == pid {
         return None;
     }
-    let mut members: Vec<u32> = (os::group_processes(group).into_iter())
-        .filter(|&(_, parent)| parent == pid)
-        .map(|(member, _)| member)
+    let mut members: Vec<u32> = (os::children_of(pid).unwrap_or_default().into_iter())
+        .filter(|&child| os::process_group(child) == Some(group))
         .collect();
     members.sort_unstable();
     if members.is_empty() {
@@ -107,6 +106,38 @@ mod tests {
         assert!(is_shell("sh"));
         assert!(!is_shell("vim"));
         assert!(!is_shell("/usr/bin/sleep"));
+    }
+
+    #[test]
+    fn a_shell_s_children_and_their_arguments_are_read() {
+        let mut shell = std::process::Command::new("/bin/sh")
+            .args(["-c", "sleep 30 & sleep 31 & wait"])
+            .spawn()
+            .expect("sh");
+        let pid = shell.id();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let mut children = Vec::new();
+        while children.len() < 2 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            children = os::children_of(pid).unwrap_or_default();
+        }
+        let mut found: Vec<Vec<String>> = children
+            .iter()
+            .filter_map(|&c| os::process_args(c))
+            .collect();
+        let groups: Vec<Option<u32>> = children.iter().map(|&c| os::process_group(c)).collect();
+        for child in children {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(child as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        let _ = shell.kill();
+        let _ = shell.wait();
+        found.sort();
+        assert_eq!(found, [["sleep", "30"], ["sleep", "31"]]);
+        // A shell without job control: its children in its own group.
+        assert!(groups.iter().all(|g| g.is_some()), "{groups:?}");
     }
 
     #[test]
