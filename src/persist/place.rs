@@ -3,6 +3,15 @@
 //! `~/.local/state/tilework/saved/`), every directory 0700 and every file
 //! 0600 from the moment it exists, none reached through a symbolic link
 //! (pane output can hold secrets; see `config::private_file`).
+//!
+//! The state directory and `saved/` are refused unless they are the
+//! user's own private directories ([`check_state_dirs`]): another user who
+//! made one first could read what is saved or put a link where tilework
+//! deletes. A workspace's directory is deleted or renamed only through
+//! descriptors of `tilework/saved`, opened without following links
+//! ([`remove_workspace_dir`]); what is written and deleted inside it goes
+//! by path, which is safe once the directories above are checked private:
+//! nobody else can change them.
 
 use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions, Permissions};
