@@ -206,7 +206,7 @@ fn move_dir(from: &Path, to: &Path) -> Result<()> {
 }
 
 /// Deletes the saved workspace directory `dir`, through descriptors (see
-/// [`open_saved_parent`]): a link there is removed itself, and nothing
+/// `open_saved_parent`): a link there is removed itself, and nothing
 /// is ever deleted through one. Returns whether there was anything.
 pub fn remove_workspace_dir(dir: &Path) -> Result<bool> {
     let name = dir.file_name().context("a saved workspace's directory")?;
