@@ -112,7 +112,7 @@ fn a_temporary_file_race_with_a_swapping_directory_never_deletes_outside() {
     let name = name.as_os_str().as_encoded_bytes();
     let mut read = 0;
     let mut survived = true;
-    for _ in 0..20_000 {
+    for _ in 0..50_000 {
         read += usize::from(read_medium(&command, name).is_ok());
         if !canary.exists() {
             survived = false;

@@ -3,6 +3,15 @@
 //! `~/.local/state/tilework/saved/`), every directory 0700 and every file
 //! 0600 from the moment it exists, none reached through a symbolic link
 //! (pane output can hold secrets; see `config::private_file`).
+//!
+//! The state directory and `saved/` are refused unless they are the
+//! user's own private directories ([`check_state_dirs`]): another user who
+//! made one first could read what is saved or put a link where tilework
+//! deletes. A workspace's directory is deleted or renamed only through
+//! descriptors of `tilework/saved`, opened without following links
+//! ([`remove_workspace_dir`]); what is written and deleted inside it goes
+//! by path, which is safe once the directories above are checked private:
+//! nobody else can change them.
 
 use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions, Permissions};
@@ -197,7 +206,7 @@ fn move_dir(from: &Path, to: &Path) -> Result<()> {
 }
 
 /// Deletes the saved workspace directory `dir`, through descriptors (see
-/// [`open_saved_parent`]): a link there is removed itself, and nothing
+/// `open_saved_parent`): a link there is removed itself, and nothing
 /// is ever deleted through one. Returns whether there was anything.
 pub fn remove_workspace_dir(dir: &Path) -> Result<bool> {
     let name = dir.file_name().context("a saved workspace's directory")?;

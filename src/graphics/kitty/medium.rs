@@ -194,6 +194,10 @@ fn read_range(opened: OpenedFile, offset: u32, size: u32) -> Result<Vec<u8>, Kit
 }
 
 fn io_error(e: &std::io::Error) -> KittyError {
+    // What the descriptor turned out to be (a FIFO, a device, a directory).
+    if e.kind() == std::io::ErrorKind::InvalidInput {
+        return KittyError::new("EBADF", "not a regular file");
+    }
     let code = match e.kind() {
         std::io::ErrorKind::NotFound => "ENOENT",
         std::io::ErrorKind::PermissionDenied => "EPERM",
