@@ -56,6 +56,7 @@ mod tab;
 mod tab_list;
 #[cfg(test)]
 mod tests;
+pub mod view;
 
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;
