@@ -22,6 +22,7 @@
 pub mod facts;
 pub mod input_source;
 pub mod terminal_input;
+pub mod views;
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
@@ -100,6 +101,9 @@ pub struct Client<B: FrameSink> {
     /// Frames were not drawn while the terminal was not reading: the
     /// next one, once it reads again, is drawn whole.
     frames_skipped: bool,
+    /// Its own tab and focus (`client_views = "own"`); `None`: it shares
+    /// the workspace's.
+    pub own_view: Option<views::OwnView>,
 }
 
 impl<B: FrameSink> Client<B> {
@@ -132,6 +136,7 @@ impl<B: FrameSink> Client<B> {
             facts: TerminalFacts::default(),
             pictures: Default::default(),
             frames_skipped: false,
+            own_view: None,
         };
         client.told(facts);
         client

@@ -58,6 +58,7 @@ mod tab_list;
 #[cfg(test)]
 mod tests;
 mod typed_ahead;
+pub mod view;
 
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;

@@ -73,3 +73,26 @@ fn set_titles_false_sets_no_title() {
     a.wait_for_text("drawn-4");
     assert!(!a.raw_contains(b"\x1b]2;"), "a title was set");
 }
+
+/// `C-b $` onto the name of a workspace that runs says it runs (it was
+/// said to be saved, with `forget` to delete it).
+#[test]
+fn renaming_onto_a_running_workspace_says_it_runs() {
+    let mut a = Tilework::start(&["--session", "first"], ROWS, COLS);
+    prompt(&a);
+    let b = a.start_beside(&["--session", "second"], ROWS, COLS);
+    prompt(&b);
+    // Running, and saved as it runs.
+    let manifest = a
+        .dir
+        .path()
+        .join("state/tilework/saved/second/manifest.json");
+    common::wait_until("second saved", || manifest.is_file());
+    a.send("\x02$");
+    a.wait_for("the rename prompt", |s| status_line(s).contains("first"));
+    a.send("\x15second\r");
+    a.wait_for("the refusal", |s| {
+        status_line(s).contains("a workspace named second is already running")
+    });
+    assert!(!a.screen_text().contains("forget"));
+}

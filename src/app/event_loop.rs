@@ -227,6 +227,8 @@ fn run_workspace(
     app.spare_router = (app.new_router)(SPARE_ROUTER);
     app.writer = opts.writer;
     app.window_size = opts.config.window_size;
+    app.client_views = opts.config.client_views;
+    app.give_own_views();
     app.latest = Some(first_link);
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
@@ -280,6 +282,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) writer: WriterKind,
     /// Whose size the layout takes (`window_size`).
     pub(super) window_size: crate::config::clients::WindowSize,
+    /// Whether each terminal has its own view (`client_views`).
+    pub(super) client_views: crate::config::clients::ClientViews,
     /// The link of the terminal that typed (or attached) last.
     pub(super) latest: Option<u64>,
     /// The layout's drawable area: every client draws its frames at it.
@@ -369,6 +373,7 @@ impl<B: FrameSink> App<B> {
             spare_router,
             writer: WriterKind::BufWriterRaw,
             window_size: crate::config::clients::WindowSize::Latest,
+            client_views: crate::config::clients::ClientViews::Shared,
             latest: None,
             frame_area,
             events_rx,
@@ -655,11 +660,25 @@ impl<B: FrameSink> App<B> {
         // the others may show their previous image.
         let focused = self.ws.focused_id();
         self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
+        // With views of their own, each terminal's tab is settled as its
+        // frame comes (below).
+        let own_views = self.clients.iter().any(|c| c.own_view.is_some());
         // Damage is taken from the panes once, then handed to each client.
         let damage = crate::render::cache::take_damage(self.ws.panes_mut());
         let (mut bytes, mut writes, mut left_stale) = (0, 0, false);
         let mut failed = Vec::new();
-        for (at, client) in self.clients.iter_mut().enumerate() {
+        for at in 0..self.clients.len() {
+            if own_views {
+                use crate::client::views;
+                views::show_for(&mut self.ws, &mut self.clients, at);
+                let focused = self.ws.focused_id();
+                self.settle_visible(|id| {
+                    echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
+                });
+                let elsewhere = views::seen_elsewhere(&self.ws, &self.clients, at);
+                self.clients[at].router.set_tabs_seen_elsewhere(elsewhere);
+            }
+            let client = &mut self.clients[at];
             client.render_cache.note_damage(&damage);
             if client.unsent_fd().is_some() {
                 // It stopped reading: drawn whole once it reads again.

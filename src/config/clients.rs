@@ -42,6 +42,26 @@ impl WindowSize {
     }
 }
 
+/// Whether the attached terminals share one view of the workspace (the
+/// tab shown, the focused pane), as tmux's clients of one session do, or
+/// each has its own, as zellij's multiplayer clients do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClientViews {
+    #[default]
+    Shared,
+    Own,
+}
+
+impl ClientViews {
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "shared" => Some(Self::Shared),
+            "own" => Some(Self::Own),
+            _ => None,
+        }
+    }
+}
+
 /// What tmux's `update-environment` names by default, and what terminals
 /// and desktops set that a new pane should see fresh.
 pub const DEFAULT_UPDATE_ENVIRONMENT: [&str; 13] = [

@@ -442,6 +442,12 @@ mod tests {
         assert_eq!(table.lookup(&enter), Some(C::CopySelectionAndCancel));
         let cb = key(KeyCode::Char('b'), KeyModifiers::CONTROL);
         assert_eq!(table.lookup(&cb), None);
+        let listed = crate::config::default_toml();
+        assert!(!listed.contains("\"C-b\" = \"page-up\""), "{listed}");
+        assert!(
+            listed.contains("\"Space\" = \"begin-selection\""),
+            "{listed}"
+        );
     }
 
     #[test]

@@ -139,6 +139,11 @@ pub fn default_toml() -> String {
     line("# \"largest\"; a smaller terminal shows its top left, marked `…`.");
     line("# window_size = \"latest\"");
     line("");
+    line("# \"shared\": every terminal shows the same tab and focus (tmux's clients);");
+    line("# \"own\": each terminal its own tab and focused pane (zellij's), the");
+    line("# status bar marking with ◆ the tabs other terminals show.");
+    line("# client_views = \"shared\"");
+    line("");
     line("# Variables an attaching terminal brings for panes opened after it attached");
     line("# (tmux's update-environment); one unset there is unset in new panes.");
     line(&format!(
@@ -299,7 +304,7 @@ mod tests {
             // `[theme]` and `[status]`: name, borders; left, right, clock;
             // the `[status]` command settings, `[hooks]` timeout and
             // silence_after, and the copy keys; `[status]` set_titles and
-            // set_titles_string.
+            // set_titles_string; client_views.
             14 + 1
                 + 1
                 + 1
@@ -308,7 +313,7 @@ mod tests {
                 + km.direct.len()
                 + km.copy.bindings.len()
                 + 9
-                + 2,
+                + 3,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

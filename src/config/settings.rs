@@ -136,6 +136,8 @@ pub struct Config {
     pub notifications: Notifications,
     /// Whose size the layout takes with several terminals attached.
     pub window_size: crate::config::clients::WindowSize,
+    /// Each terminal its own tab and focus, or one view for all.
+    pub client_views: crate::config::clients::ClientViews,
     /// Variables an attaching terminal brings for new panes.
     pub update_environment: Vec<String>,
     /// What is saved to disk for after a crash or reboot
@@ -171,6 +173,7 @@ impl Default for Config {
             on_hangup: OnHangup::Detach,
             notifications: Notifications::default(),
             window_size: crate::config::clients::WindowSize::Latest,
+            client_views: crate::config::clients::ClientViews::Shared,
             update_environment: crate::config::clients::default_update_environment(),
             saving: crate::config::saving::Saving::default(),
             hyperlinks: true,
@@ -395,6 +398,18 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
                 )
             })?;
     }
+    if let Some(views) = &raw.client_views {
+        config.client_views = crate::config::clients::ClientViews::parse(views.get_ref())
+            .ok_or_else(|| {
+                err(
+                    views.span(),
+                    format!(
+                        "client_views is \"shared\" or \"own\", not {:?}",
+                        views.get_ref()
+                    ),
+                )
+            })?;
+    }
     if let Some(names) = &raw.update_environment {
         config.update_environment = names.clone();
     }
@@ -555,6 +570,7 @@ struct RawConfig {
     on_hangup: Option<Spanned<String>>,
     notifications: Option<Spanned<String>>,
     window_size: Option<Spanned<String>>,
+    client_views: Option<Spanned<String>>,
     update_environment: Option<Vec<String>>,
     persist_history: Option<bool>,
     keep_on_quit: Option<bool>,

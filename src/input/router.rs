@@ -124,6 +124,12 @@ impl InputRouter {
         self
     }
 
+    /// The tabs (by serial) other terminals with views of their own show:
+    /// the status bar marks them.
+    pub fn set_tabs_seen_elsewhere(&mut self, tabs: Vec<u64>) {
+        self.facts.seen_elsewhere = tabs;
+    }
+
     /// The workspace's name (`C-b $` offers it); after a rename, the new.
     pub fn set_workspace_name(&mut self, name: Option<String>) {
         self.facts.workspace.clone_from(&name);

@@ -20,6 +20,9 @@ pub struct StatusFacts {
     pub workspace: Option<String>,
     /// This terminal was attached with `attach -r`: the bar says so.
     pub read_only: bool,
+    /// The tabs (by serial) other terminals show, with views of their own
+    /// (`client_views = "own"`): marked on the bar.
+    pub seen_elsewhere: Vec<u64>,
     ticking: Option<Ticking>,
     /// What each command segment's command printed last (its last line,
     /// sanitized), by command.
@@ -48,6 +51,7 @@ impl StatusFacts {
             host,
             workspace: None,
             read_only: false,
+            seen_elsewhere: Vec::new(),
             ticking: None,
             commands: Vec::new(),
         };
@@ -70,6 +74,7 @@ impl StatusFacts {
             host: host.into(),
             workspace: None,
             read_only: false,
+            seen_elsewhere: Vec::new(),
             ticking: None,
             commands: Vec::new(),
         }

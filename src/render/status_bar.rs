@@ -33,7 +33,8 @@ pub fn split_screen(size: Rect) -> (Rect, Rect) {
 }
 
 /// A tab's label and where it sits on the bar, for drawing and for clicks.
-pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
+/// `seen_elsewhere`: the tabs (by serial) other terminals show, marked ◆.
+pub fn tab_spans(ws: &Workspace, seen_elsewhere: &[u64]) -> Vec<(u16, u16, usize, String)> {
     let mut x = 0u16;
     let mut spans = Vec::new();
     for (i, tab) in ws.tabs().iter().enumerate() {
@@ -50,6 +51,9 @@ pub fn tab_spans(ws: &Workspace) -> Vec<(u16, u16, usize, String)> {
             marks.push_str(" !");
         } else if tab.activity {
             marks.push_str(" •");
+        }
+        if seen_elsewhere.contains(&tab.serial) {
+            marks.push_str(" ◆");
         }
         let label = format!(" {}:{}{marks} ", i + 1, truncate(&ws.tab_name(i), 16));
         let w = u16::try_from(label.width()).unwrap_or(u16::MAX);
@@ -158,7 +162,7 @@ impl StatusBar<'_> {
                 }
             }
             Segment::Tabs => {
-                for (_, _, i, label) in tab_spans(ws) {
+                for (_, _, i, label) in tab_spans(ws, &self.ui.facts.seen_elsewhere) {
                     let tab = &ws.tabs()[i];
                     let style = if i == ws.active_index() {
                         theme.tab_active

@@ -357,7 +357,10 @@ impl<B: FrameSink> App<B> {
         }
         router.set_workspace_name(self.session.as_ref().map(|h| h.name().to_string()));
         match Client::on_terminal(joined, self.writer, router, self.frame_area) {
-            Ok(client) => self.clients.push(client),
+            Ok(client) => {
+                self.clients.push(client);
+                self.give_own_views();
+            }
             Err(err) => {
                 tracing::warn!("a terminal attached but cannot be drawn on: {err:#}");
                 if let Some(host) = self.session.as_mut() {
@@ -383,6 +386,20 @@ impl<B: FrameSink> App<B> {
             .iter()
             .position(|c| c.link.is_some() && c.link == self.latest)
             .or_else(|| self.clients.len().checked_sub(1))
+    }
+
+    /// With `client_views = "own"`, each terminal without a view of its
+    /// own gets one, starting where the workspace is now.
+    pub(super) fn give_own_views(&mut self) {
+        if self.client_views != crate::config::clients::ClientViews::Own {
+            return;
+        }
+        for at in 0..self.clients.len() {
+            if self.clients[at].own_view.is_none() {
+                let view = self.ws.view();
+                self.clients[at].own_view = Some(crate::client::views::OwnView::starting_at(view));
+            }
+        }
     }
 
     /// Draws a frame on each attached terminal that is reading. One that

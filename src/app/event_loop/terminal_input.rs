@@ -75,6 +75,8 @@ impl<B: FrameSink> App<B> {
                 std::thread::park();
             }
         }
+        // Its own tab and focus, if it has them, before its keys act.
+        crate::client::views::show_for(&mut self.ws, &mut self.clients, at);
         if matches!(ev, Event::Key(_) | Event::Paste(_) | Event::Mouse(_))
             && !self.clients[at].read_only
         {
