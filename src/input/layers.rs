@@ -120,7 +120,7 @@ impl Cx<'_> {
     /// Says why a read-only terminal's input went nowhere.
     pub fn refuse_read_only(&mut self) -> Outcome {
         self.ui
-            .notify("read-only (attach -r): this terminal looks, it does not type".into());
+            .notify("read-only: it does not type".into());
         Outcome::redraw()
     }
 
