@@ -315,6 +315,13 @@ impl<B: FrameSink> App<B> {
     /// terminals; every client draws its frames at that size (see
     /// `render::fit`). Without terminals the layout keeps its size.
     pub(super) fn fit_layout(&mut self) {
+        if self.clients.iter().any(|c| c.own_view.is_some()) {
+            // Each terminal's tab at the size of those showing it.
+            for at in 0..self.clients.len() {
+                self.show_own_view(at);
+            }
+            return;
+        }
         let sizes: Vec<(u16, u16)> = self
             .clients
             .iter()
