@@ -83,3 +83,27 @@ fn shared_views_move_together() {
     a.type_line("echo both-see-$((8*8))");
     b.wait_for_text("both-see-64");
 }
+
+/// With views of their own, a tab shown by one terminal alone is sized for
+/// that terminal: two terminals of different sizes on different tabs each
+/// see their own size in `stty size`, whoever typed last.
+#[test]
+fn a_tab_shown_by_one_terminal_alone_is_sized_for_it() {
+    let (mut a, _cfg) = start_with_config("sizes", "client_views = \"own\"\n");
+    let mut b = a.start_beside(&["attach", "sizes"], 30, 100);
+    prompt(&b);
+    a.send("\x02c");
+    a.wait_for("A on a second tab", |s| status_line(s).contains(" 2:"));
+    a.wait_for("the second tab's prompt", |s| s.contents().contains("$ "));
+    // Inside the borders, above the bar: A 21x78, B 27x98.
+    a.type_line("stty size; echo a-done");
+    a.wait_for_text("21 78");
+    b.type_line("stty size; echo b-done");
+    b.wait_for_text("27 98");
+    // B typed last; A's tab keeps A's size.
+    a.type_line("clear; stty size");
+    a.wait_for("A's size again", |s| {
+        let text = s.contents();
+        text.contains("21 78") && !text.contains("27 98")
+    });
+}

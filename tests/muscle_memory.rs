@@ -103,3 +103,43 @@ fn c_b_s_previews_the_chosen_workspace_and_takes_j_and_k() {
     a.send("j\r");
     a.wait_for("two shown here", |s| status_line(s).starts_with("[two]"));
 }
+
+/// `copy-pipe-and-cancel CMD` copies and pipes the text to the command;
+/// `append-selection` adds to the newest copy and stays in copy mode.
+#[test]
+fn copy_pipe_sends_the_selection_to_a_command_and_append_adds_to_the_copy() {
+    let cfg = common::TempDir::new("pipe");
+    let out = cfg.path().join("piped.txt");
+    let config = cfg.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[keys.copy]\n\"Y\" = \"copy-pipe-and-cancel cat > {}\"\n\"a\" = \"append-selection\"\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let mut tw = Tilework::start(&["--config", config.to_str().unwrap()], ROWS, COLS);
+    prompt(&tw);
+    tw.type_line("clear; echo piped-word");
+    tw.wait_for("the word alone on its line", |s| {
+        s.contents()
+            .lines()
+            .any(|l| l.trim_matches(|c: char| c == '┃' || c == ' ') == "piped-word")
+    });
+    tw.send("\x02[");
+    tw.wait_for("copy mode", |s| status_line(s).contains("COPY"));
+    tw.send("k0 $Y");
+    common::wait_until("the command to get the text", || {
+        std::fs::read_to_string(&out).is_ok_and(|t| t == "piped-word")
+    });
+    tw.wait_for("copy mode left", |s| !status_line(s).contains("COPY"));
+    // Appended: the newest copy grows, copy mode stays.
+    tw.send("\x02[");
+    tw.wait_for("copy mode", |s| status_line(s).contains("COPY"));
+    tw.send("k0 $a");
+    tw.wait_for("the append said", |s| {
+        status_line(s).contains("appended: the copy has 20 characters")
+    });
+    assert!(tw.with_screen(|s| status_line(s).contains("COPY")));
+}

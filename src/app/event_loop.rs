@@ -43,6 +43,7 @@ use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
+mod client_views;
 mod loop_mailbox;
 mod reload;
 mod scripting;
@@ -670,7 +671,7 @@ impl<B: FrameSink> App<B> {
         for at in 0..self.clients.len() {
             if own_views {
                 use crate::client::views;
-                views::show_for(&mut self.ws, &mut self.clients, at);
+                self.show_own_view(at);
                 let focused = self.ws.focused_id();
                 self.settle_visible(|id| {
                     echo_of.is_none_or(|echo| echo == id || Some(id) == focused)

@@ -141,7 +141,8 @@ pub fn default_toml() -> String {
     line("");
     line("# \"shared\": every terminal shows the same tab and focus (tmux's clients);");
     line("# \"own\": each terminal its own tab and focused pane (zellij's), the");
-    line("# status bar marking with ◆ the tabs other terminals show.");
+    line("# status bar marking with ◆ the tabs other terminals show; each tab is");
+    line("# laid out at the window_size of the terminals showing it.");
     line("# client_views = \"shared\"");
     line("");
     line("# Variables an attaching terminal brings for panes opened after it attached");

@@ -62,6 +62,19 @@ impl Workspace {
         }
     }
 
+    /// The shown tab laid out at `area` (`client_views = "own"`: each tab
+    /// at the size of the terminals showing it); the other tabs keep the
+    /// sizes they were last shown at. Panes already at their size are not
+    /// touched.
+    pub fn set_shown_tab_area(&mut self, area: ratatui::layout::Rect) {
+        self.area = area;
+        let active = self.active;
+        if let Some(tab) = self.tabs.get_mut(active) {
+            tab.floats.fit(area);
+        }
+        self.relayout_tab(active);
+    }
+
     /// The serial of the tab shown now.
     pub fn shown_tab_serial(&self) -> Option<u64> {
         self.tab().map(|t| t.serial)

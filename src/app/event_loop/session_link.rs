@@ -318,6 +318,13 @@ impl<B: FrameSink> App<B> {
     /// programs never see its size. Without terminals that have a say the
     /// layout keeps its size.
     pub(super) fn fit_layout(&mut self) {
+        if self.clients.iter().any(|c| c.own_view.is_some()) {
+            // Each terminal's tab at the size of those showing it.
+            for at in 0..self.clients.len() {
+                self.show_own_view(at);
+            }
+            return;
+        }
         let sizing = || self.clients.iter().filter(|c| !c.read_only);
         let sizes: Vec<(u16, u16)> = sizing().map(|c| (c.size.width, c.size.height)).collect();
         let latest = sizing()

@@ -76,7 +76,7 @@ impl<B: FrameSink> App<B> {
             }
         }
         // Its own tab and focus, if it has them, before its keys act.
-        crate::client::views::show_for(&mut self.ws, &mut self.clients, at);
+        self.show_own_view(at);
         if matches!(ev, Event::Key(_) | Event::Paste(_) | Event::Mouse(_))
             && !self.clients[at].read_only
         {

@@ -848,8 +848,9 @@ fn an_unbound_key_says_so_in_the_status_bar() {
         "x: not a copy-mode key · q or Esc leaves",
         "C-y is bound"
     );
-    h.press(KeyCode::Char('c'), KeyModifiers::CONTROL);
-    assert_eq!(h.notice(), "C-c: not a copy-mode key · q or Esc leaves");
+    // Not `C-c`: it leaves, as in tmux's copy-mode-vi.
+    h.press(KeyCode::Char('x'), KeyModifiers::CONTROL);
+    assert_eq!(h.notice(), "C-x: not a copy-mode key · q or Esc leaves");
 }
 
 /// What copy mode said goes with it: after `q` the bar no longer hints
