@@ -119,8 +119,7 @@ pub struct Cx<'a> {
 impl Cx<'_> {
     /// Says why a read-only terminal's input went nowhere.
     pub fn refuse_read_only(&mut self) -> Outcome {
-        self.ui
-            .notify("read-only: it does not type".into());
+        self.ui.notify("read-only: it does not type".into());
         Outcome::redraw()
     }
 
