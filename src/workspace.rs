@@ -56,6 +56,8 @@ mod tab;
 mod tab_list;
 #[cfg(test)]
 mod tests;
+pub mod tmux_env;
+pub mod tmux_ops;
 
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;
