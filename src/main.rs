@@ -274,6 +274,9 @@ fn serve(cli: &Cli) -> Result<i32> {
         }
     };
     let on_hangup = setup.config.on_hangup;
+    if setup.config.tmux_compat {
+        tilework::tmux_compat::announce(&session::dir::runtime_dir()?, path.clone());
+    }
     app::run(RunOptions {
         config: setup.config,
         config_source: setup.source,

@@ -71,3 +71,36 @@ pub fn main(args: &[String]) -> i32 {
     let _ = out.flush();
     ctx.exit.unwrap_or(status)
 }
+
+/// Tells this workspace's panes where it is, for tools built for tmux:
+/// `$TMUX` names `socket`, and `PATH` starts with a private directory
+/// whose `tmux` is this very binary (made, or made again, here).
+pub fn announce(runtime: &std::path::Path, socket: std::path::PathBuf) {
+    let bin_dir = match link_dir(runtime) {
+        Ok(dir) => Some(dir),
+        Err(err) => {
+            tracing::warn!("panes will have no tmux on PATH: {err:#}");
+            None
+        }
+    };
+    crate::workspace::tmux_env::set(crate::workspace::tmux_env::TmuxIdentity { socket, bin_dir });
+}
+
+/// `RUNTIME/.tmux-bin/tmux` → this binary; the directory is returned.
+fn link_dir(runtime: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
+    use anyhow::Context;
+    let dir = runtime.join(".tmux-bin");
+    std::fs::create_dir_all(&dir).with_context(|| format!("making {}", dir.display()))?;
+    let exe = std::env::current_exe().context("finding tilework's own binary")?;
+    let link = dir.join("tmux");
+    if std::fs::read_link(&link).is_ok_and(|to| to == exe) {
+        return Ok(dir);
+    }
+    // Made aside and renamed over: a pane starting meanwhile finds the old
+    // link or the new one, never none.
+    let tmp = dir.join(format!(".tmux.{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    std::os::unix::fs::symlink(&exe, &tmp).with_context(|| format!("linking {}", tmp.display()))?;
+    std::fs::rename(&tmp, &link).with_context(|| format!("placing {}", link.display()))?;
+    Ok(dir)
+}

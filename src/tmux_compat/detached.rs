@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
-use super::server::Launch;
 use crate::session::dir;
 use crate::session::script::Call;
 use crate::session::script_client;
@@ -119,4 +118,15 @@ pub fn start(workspace: &str, number: u32, launch: &Launch) -> Result<()> {
         std::thread::sleep(Duration::from_millis(5));
     }
     Ok(())
+}
+
+/// What a new session runs, and where.
+#[derive(Debug, Clone, Default)]
+pub struct Launch {
+    pub cols: u16,
+    pub rows: u16,
+    pub cwd: Option<String>,
+    pub argv: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub window_name: Option<String>,
 }

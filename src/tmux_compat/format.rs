@@ -179,7 +179,8 @@ fn condition_value(cond: &str, vars: &dyn Lookup, depth: usize) -> String {
     }
 }
 
-fn truthy(value: &str) -> bool {
+/// tmux's truth: anything but empty and `0`.
+pub fn truthy(value: &str) -> bool {
     !value.is_empty() && value != "0"
 }
 

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use super::argv::Globals;
+pub use super::detached::Launch;
 use crate::session::dir;
 use crate::session::script::Call;
 use crate::session::script_client;
@@ -229,15 +230,4 @@ impl Server {
             std::thread::sleep(Duration::from_millis(5));
         }
     }
-}
-
-/// What a new session runs, and where.
-#[derive(Debug, Clone, Default)]
-pub struct Launch {
-    pub cols: u16,
-    pub rows: u16,
-    pub cwd: Option<String>,
-    pub argv: Vec<String>,
-    pub env: Vec<(String, String)>,
-    pub window_name: Option<String>,
 }

@@ -141,6 +141,17 @@ pub fn resolve(
         None => here.ok_or("no current session")?.session,
     };
     let same_session = here.filter(|h| h.session == session);
+    // `name.1` without a colon: a window of the current session, else a
+    // session's active window.
+    let (session, window_part, same_session) = match (session_part, window_part) {
+        (None, Some(w))
+            if find_window(&sessions[session], same_session.map(|h| h.tab), w).is_none() =>
+        {
+            let s = find_session(sessions, w).ok_or_else(|| format!("can't find window: {w}"))?;
+            (s, None, here.filter(|h| h.session == s))
+        }
+        _ => (session, window_part, same_session),
+    };
     let tab = match window_part.filter(|w| !w.is_empty()) {
         Some(w) => find_window(&sessions[session], same_session.map(|h| h.tab), w)
             .ok_or_else(|| format!("can't find window: {w}"))?,

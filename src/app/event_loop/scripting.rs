@@ -144,6 +144,7 @@ impl<B: FrameSink> App<B> {
     ) {
         let said = match renamed {
             Ok((name, path)) => {
+                crate::workspace::tmux_env::socket_moved(path.clone());
                 if let Some(host) = self.session.as_mut() {
                     host.renamed(name.clone(), path);
                 }

@@ -3,9 +3,9 @@
 use std::io::Read;
 
 use super::Ctx;
-use super::sessions::truthy;
 use crate::session::script::{Call, KeyArg};
 use crate::tmux_compat::argv::Parsed;
+use crate::tmux_compat::format::truthy;
 use crate::tmux_compat::target::Kind;
 
 fn no_buffer(name: Option<&str>) -> String {

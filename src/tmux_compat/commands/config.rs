@@ -489,7 +489,7 @@ pub fn if_shell(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     };
     let at = ctx.find(p.value('t'), Kind::Pane).ok();
     let yes = if p.has('F') {
-        super::sessions::truthy(&ctx.expand(cond, at))
+        crate::tmux_compat::format::truthy(&ctx.expand(cond, at))
     } else {
         let cond = ctx.expand(cond, at);
         shell(ctx, &cond).is_ok_and(|o| o.status.success())

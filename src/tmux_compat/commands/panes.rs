@@ -1,9 +1,9 @@
 //! Windows (tabs) and panes.
 
-use super::sessions::truthy;
 use super::{Ctx, Found};
 use crate::session::tmux_call::{Command, Split, TmuxCall};
 use crate::tmux_compat::argv::Parsed;
+use crate::tmux_compat::format::truthy;
 use crate::tmux_compat::target::Kind;
 
 const LIST_PANES: &str = "#{pane_index}: [#{pane_width}x#{pane_height}] [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}#{?pane_active, (active),}#{?pane_dead, (dead),}";

@@ -4,6 +4,7 @@ use super::{Ctx, Found};
 use crate::session::script::Call;
 use crate::session::tmux_call::TmuxCall;
 use crate::tmux_compat::argv::Parsed;
+use crate::tmux_compat::format::truthy;
 use crate::tmux_compat::server::{Launch, clean_session_name};
 use crate::tmux_compat::store::Store;
 use crate::tmux_compat::target::Kind;
@@ -243,8 +244,4 @@ pub fn switch_client(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     let pane = ctx.pane_number(found);
     ctx.call(found, TmuxCall::Focus { pane })?;
     Ok(())
-}
-
-pub fn truthy(value: &str) -> bool {
-    !value.is_empty() && value != "0"
 }
