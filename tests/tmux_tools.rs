@@ -172,3 +172,110 @@ echo "repl $repl"
         "{screen}"
     );
 }
+
+/// tmuxp (PyPI), unmodified: `tmuxp load -d` of a three-window file with
+/// `start_directory` and `shell_command`s builds its session as a new,
+/// detached workspace: the windows are tabs with their names, each pane
+/// in its directory, each command run there.
+#[test]
+fn tmuxp_load_builds_three_windows_with_their_directories_and_commands() {
+    if !common::require_program("tmuxp") {
+        return;
+    }
+    let tw = start("host");
+    let base = tw.dir.path().to_path_buf();
+    for dir in ["a", "b", "c"] {
+        std::fs::create_dir_all(base.join(dir)).unwrap();
+    }
+    let yaml = format!(
+        "session_name: proj
+windows:
+  - window_name: editor
+    start_directory: {base}/a
+    panes:
+      - shell_command: echo in-editor-$((1+1))
+  - window_name: server
+    start_directory: {base}/b
+    layout: even-horizontal
+    panes:
+      - shell_command: echo srv-$((2+1))
+      - shell_command:
+          - echo srv-$((3+1))
+  - window_name: logs
+    start_directory: {base}/c
+    panes:
+      - echo logs-$((4+1))
+",
+        base = base.display()
+    );
+    std::fs::write(base.join("proj.yaml"), yaml).unwrap();
+    // tmuxp finds `tmux` on PATH: tilework's, by its name.
+    let bin = base.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(common::binary(), bin.join("tmux")).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = Command::new("tmuxp")
+        .args(["load", "-d", "-y", "proj.yaml"])
+        .current_dir(&base)
+        .env("PATH", path)
+        .env("XDG_RUNTIME_DIR", tw.runtime_dir())
+        .env("XDG_CONFIG_HOME", base.join("config"))
+        .env("XDG_STATE_HOME", base.join("state"))
+        .env("HOME", &base)
+        .env("SHELL", "/bin/sh")
+        .env("PS1", "$ ")
+        .env("ENV", "")
+        .env_remove("TMUX")
+        .env_remove("TMUX_PANE")
+        .env_remove("TILEWORK")
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "tmuxp failed: {said}");
+    let json = ok(&tw, &["--session", "proj", "list-panes", "--json"]);
+    let panes: Vec<PaneInfo> = serde_json::from_str(&json).unwrap();
+    let layout: Vec<(usize, &str, String)> = panes
+        .iter()
+        .map(|p| {
+            (
+                p.tab,
+                p.tab_name.as_str(),
+                p.cwd.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let dir = |d: &str| base.join(d).display().to_string();
+    assert_eq!(
+        layout,
+        [
+            (1, "editor", dir("a")),
+            (2, "server", dir("b")),
+            (2, "server", dir("b")),
+            (3, "logs", dir("c")),
+        ],
+        "{said}"
+    );
+    for (pane, printed) in panes
+        .iter()
+        .zip(["in-editor-2", "srv-3", "srv-4", "logs-5"])
+    {
+        common::wait_until(&format!("{printed} in pane {}", pane.id), || {
+            ok(
+                &tw,
+                &[
+                    "--session",
+                    "proj",
+                    "capture",
+                    "--pane",
+                    &pane.id.to_string(),
+                ],
+            )
+            .lines()
+            .any(|l| l.trim_end() == printed)
+        });
+    }
+}

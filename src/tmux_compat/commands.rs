@@ -52,6 +52,7 @@ const COMMANDS: &[Spec] = &[
     Spec("last-window", "last", "t:", panes::last_window),
     Spec("list-panes", "lsp", "asF:f:t:", panes::list_panes),
     Spec("list-windows", "lsw", "aF:f:t:", panes::list_windows),
+    Spec("move-window", "movew", "abdkrs:t:", panes::move_window),
     Spec("new-window", "neww", "abc:de:F:kn:PSt:", panes::new_window),
     Spec("next-window", "next", "at:", panes::next_window),
     Spec("previous-window", "prev", "at:", panes::previous_window),

@@ -188,20 +188,11 @@ fn single(
         tab: sessions[session].state.active,
         pane: active_pane(&sessions[session], sessions[session].state.active),
     };
-    if target.starts_with('$') || kind == Kind::Session {
+    if target.starts_with('$') {
         return find_session(sessions, target).map(whole);
     }
-    if let Some(h) = here
-        && let Some(tab) = find_window(&sessions[h.session], Some(h.tab), target)
-    {
-        return Some(Found {
-            session: h.session,
-            tab,
-            pane: active_pane(&sessions[h.session], tab),
-        });
-    }
     if target.starts_with('@') {
-        // A window id of another session.
+        // A window id, of any session (a session's target too: its own).
         for (s, session) in sessions.iter().enumerate() {
             if let Some(tab) = find_window(session, None, target) {
                 return Some(Found {
@@ -213,6 +204,18 @@ fn single(
         }
         return None;
     }
+    if kind == Kind::Session {
+        return find_session(sessions, target).map(whole);
+    }
+    if let Some(h) = here
+        && let Some(tab) = find_window(&sessions[h.session], Some(h.tab), target)
+    {
+        return Some(Found {
+            session: h.session,
+            tab,
+            pane: active_pane(&sessions[h.session], tab),
+        });
+    }
     if let Some(s) = find_session(sessions, target) {
         return Some(whole(s));
     }
@@ -223,6 +226,10 @@ fn single(
 
 /// `$N`, a name, or a name's unique prefix.
 pub fn find_session(sessions: &[Session], s: &str) -> Option<usize> {
+    // `=name`: that name exactly, no prefix.
+    if let Some(exact) = s.strip_prefix('=') {
+        return sessions.iter().position(|x| x.name == exact);
+    }
     if let Some(n) = s.strip_prefix('$').and_then(|n| n.parse::<u32>().ok()) {
         return sessions.iter().position(|x| x.state.number == n);
     }
@@ -266,6 +273,9 @@ fn find_window(session: &Session, current: Option<usize>, w: &str) -> Option<usi
     }
     if let Ok(index) = w.parse::<usize>() {
         return (index < n).then_some(index);
+    }
+    if let Some(exact) = w.strip_prefix('=') {
+        return tabs.iter().position(|t| t.name == exact);
     }
     if let Some(i) = tabs.iter().position(|t| t.name == w) {
         return Some(i);

@@ -461,3 +461,35 @@ pub fn join_pane(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     }
     Err("join-pane: tilework moves a pane to the next tab only (C-b m)".into())
 }
+
+/// Moves a window to index `-t`'s (tilework's tabs have no gaps: an index
+/// past the end is the end); `-r` (renumber) has nothing to do.
+pub fn move_window(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    if p.has('r') {
+        return Ok(());
+    }
+    let src = ctx.find(p.value('s'), Kind::Window)?;
+    let target = p.value('t').unwrap_or("");
+    let index = target
+        .rsplit(':')
+        .next()
+        .and_then(|i| i.parse::<usize>().ok());
+    let n = ctx.session(src).state.tabs.len();
+    let to = index.map_or(n - 1, |i| i.min(n - 1));
+    let (action, steps) = if to > src.tab {
+        ("move-tab-right", to - src.tab)
+    } else {
+        ("move-tab-left", src.tab - to)
+    };
+    for _ in 0..steps {
+        let at = ctx.find(Some(&window_target(ctx, src)), Kind::Window)?;
+        act(ctx, at, action, true)?;
+    }
+    Ok(())
+}
+
+/// `@N` of the window `found` names, stable across moves.
+fn window_target(ctx: &Ctx, found: Found) -> String {
+    let session = ctx.session(found);
+    crate::tmux_compat::vars::window_id(session, session.state.tabs[found.tab].serial)
+}
