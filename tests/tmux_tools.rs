@@ -279,3 +279,19 @@ windows:
         });
     }
 }
+
+/// A program that sees `$TMUX` wraps sequences for the outer terminal in
+/// tmux's passthrough (`ESC P tmux; …`, ESCs doubled): tilework takes the
+/// wrapper off and acts on what is inside, here a title.
+#[test]
+fn a_sequence_wrapped_in_tmux_passthrough_is_acted_on() {
+    let mut tw = start("wrapped");
+    // `\164` is `t`: the typed line itself does not show `tmux;`.
+    tw.type_line(r"printf '\033P\164mux;\033\033]2;wrapped-title\007\033\\'; echo printed");
+    tw.wait_for_text("printed");
+    common::wait_until("the wrapped title", || {
+        panes(&tw)[0].title == "wrapped-title"
+    });
+    // Nothing of the wrapper reached the screen.
+    assert!(!tw.screen_text().contains("tmux;"), "{}", tw.screen_text());
+}

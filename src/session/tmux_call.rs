@@ -157,6 +157,21 @@ pub struct TmuxPane {
     pub cursor_x: u16,
     pub cursor_y: u16,
     pub alternate: bool,
+    /// The terminal modes tmux's `*_flag` variables report.
+    pub modes: PaneModes,
+}
+
+/// A pane's terminal modes, as tmux's format variables name them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaneModes {
+    pub cursor_hidden: bool,
+    pub keypad_cursor: bool,
+    pub keypad: bool,
+    pub bracketed_paste: bool,
+    /// 0 none, 1 presses (X10), 2 standard, 3 button motion, 4 any motion.
+    pub mouse: u8,
+    pub mouse_sgr: bool,
+    pub mouse_utf8: bool,
 }
 
 #[cfg(test)]

@@ -80,6 +80,13 @@ const COMMANDS: &[Spec] = &[
         panes::split_window,
     ),
     Spec("swap-pane", "swapp", "dDs:t:UZ", panes::swap_pane),
+    Spec("choose-buffer", "", "F:f:GK:NO:rt:Z", panes::choose_buffer),
+    Spec("choose-client", "", "F:f:K:NO:rt:Z", panes::choose_tree),
+    Spec("choose-tree", "", "F:f:GK:NO:rst:wZ", panes::choose_tree),
+    Spec("copy-mode", "", "eHMqSt:u", panes::copy_mode),
+    Spec("display-panes", "displayp", "bd:Nt:", panes::display_panes),
+    Spec("pipe-pane", "pipep", "IOot:", text::pipe_pane),
+    Spec("send-prefix", "", "2t:", panes::send_prefix),
     Spec(
         "capture-pane",
         "capturep",

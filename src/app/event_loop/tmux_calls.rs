@@ -9,8 +9,11 @@ use std::time::Instant;
 use super::App;
 use crate::config::action::Action;
 use crate::pane::PaneId;
+use crate::pane::screen::{MouseProtocolEncoding, MouseProtocolMode};
 use crate::session::script::Reply;
-use crate::session::tmux_call::{Command, Split, TmuxCall, TmuxPane, TmuxState, TmuxTab};
+use crate::session::tmux_call::{
+    Command, PaneModes, Split, TmuxCall, TmuxPane, TmuxState, TmuxTab,
+};
 use crate::terminal::frame_sink::FrameSink;
 use crate::workspace::PaneLaunch;
 use crate::workspace::layout::Axis;
@@ -259,6 +262,7 @@ impl<B: FrameSink> App<B> {
                     cursor_x,
                     cursor_y,
                     alternate: screen.alternate_screen(),
+                    modes: modes_of(screen),
                 });
             }
             tabs.push(TmuxTab {
@@ -290,5 +294,24 @@ impl<B: FrameSink> App<B> {
             Ok(json) => Reply::Text(json),
             Err(err) => Reply::error(format!("describing the workspace: {err}")),
         }
+    }
+}
+
+/// The modes tmux's `*_flag` variables report, from the pane's screen.
+fn modes_of(screen: crate::pane::screen::ScreenView<'_>) -> PaneModes {
+    PaneModes {
+        cursor_hidden: screen.hide_cursor(),
+        keypad_cursor: screen.application_cursor(),
+        keypad: screen.application_keypad(),
+        bracketed_paste: screen.bracketed_paste(),
+        mouse: match screen.mouse_protocol_mode() {
+            MouseProtocolMode::None => 0,
+            MouseProtocolMode::Press => 1,
+            MouseProtocolMode::PressRelease => 2,
+            MouseProtocolMode::ButtonMotion => 3,
+            MouseProtocolMode::AnyMotion => 4,
+        },
+        mouse_sgr: screen.mouse_protocol_encoding() == MouseProtocolEncoding::Sgr,
+        mouse_utf8: screen.mouse_protocol_encoding() == MouseProtocolEncoding::Utf8,
     }
 }

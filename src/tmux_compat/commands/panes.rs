@@ -493,3 +493,47 @@ fn window_target(ctx: &Ctx, found: Found) -> String {
     let session = ctx.session(found);
     crate::tmux_compat::vars::window_id(session, session.state.tabs[found.tab].serial)
 }
+
+/// Commands that are a tilework action on the target pane.
+fn action_on(ctx: &mut Ctx, p: &Parsed, action: &str) -> Result<(), String> {
+    let at = ctx.find(p.value('t'), Kind::Pane)?;
+    act(ctx, at, action, false)
+}
+
+pub fn copy_mode(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    let at = ctx.find(p.value('t'), Kind::Pane)?;
+    let pane = &ctx.session(at).state.tabs[at.tab].panes[at.pane];
+    if p.has('q') {
+        // Leaving: only an open copy mode has anything to leave.
+        return Ok(());
+    }
+    if pane.in_mode {
+        return Ok(());
+    }
+    act(
+        ctx,
+        at,
+        if p.has('u') {
+            "scroll-page-up"
+        } else {
+            "copy-mode"
+        },
+        false,
+    )
+}
+
+pub fn send_prefix(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    action_on(ctx, p, "send-prefix")
+}
+
+pub fn display_panes(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    action_on(ctx, p, "display-panes")
+}
+
+pub fn choose_tree(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    action_on(ctx, p, "choose-workspace")
+}
+
+pub fn choose_buffer(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    action_on(ctx, p, "choose-buffer")
+}

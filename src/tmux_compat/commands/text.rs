@@ -150,3 +150,21 @@ pub fn display_popup(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     )?;
     Ok(())
 }
+
+/// `pipe-pane [-o] [-t pane] [command]`: the pane's output from now on to
+/// the command (tilework's `pipe`); without one, the pipe stops.
+pub fn pipe_pane(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    let at = ctx.find(p.value('t'), Kind::Pane)?;
+    let pane = ctx.pane_number(at);
+    let path = ctx.session(at).path.clone();
+    let command = p.args.first().filter(|c| !c.is_empty()).cloned();
+    ctx.server
+        .call_raw(
+            &path,
+            &Call::Pipe {
+                pane: Some(pane),
+                command,
+            },
+        )
+        .map(|_| ())
+}
