@@ -185,3 +185,20 @@ impl Workspace {
         self.tabs.iter().position(|t| t.serial == serial)
     }
 }
+
+/// The programs vim-tmux-navigator's keys belong to when in front.
+const NAVIGATORS: &[&str] = &[
+    "vim", "nvim", "vi", "view", "vimdiff", "nvimdiff", "gvim", "fzf",
+];
+
+impl Workspace {
+    /// Whether the focused pane's foreground program takes
+    /// vim-tmux-navigator's keys itself (`navigate-*`): vim, neovim, fzf.
+    /// Asked of the kernel when the key comes (`/proc`, as `C-b x` asks).
+    pub fn focused_runs_navigator(&self) -> bool {
+        let Some(member) = self.focused_id().and_then(|id| self.panes.get(&id)) else {
+            return false;
+        };
+        (self.probe)(&member.pane).is_some_and(|fg| NAVIGATORS.contains(&fg.program.as_str()))
+    }
+}
