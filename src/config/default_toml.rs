@@ -302,7 +302,15 @@ mod tests {
             // `[theme]` and `[status]`: name, borders; left, right, clock;
             // the `[status]` command settings, `[hooks]` timeout and
             // silence_after, and the copy keys; `tmux_compat`.
-            14 + 1 + 1 + 1 + 3 + 1 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 9,
+            14 + 1
+                + 1
+                + 1
+                + 3
+                + 1
+                + km.prefixed.len()
+                + km.direct.len()
+                + km.copy.bindings.len()
+                + 9,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());

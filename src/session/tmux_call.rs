@@ -62,6 +62,12 @@ pub enum TmuxCall {
     KillTab {
         tab: u64,
     },
+    /// Lays the tabs out at this size (tmux's `resize-window`): only while
+    /// no terminal is attached, whose size the layout takes otherwise.
+    ResizeWindow {
+        cols: Option<u16>,
+        rows: Option<u16>,
+    },
     /// Renames the workspace (tmux's `rename-session`): done on a thread
     /// of its own, as `C-b $` does; its socket moves soon after.
     RenameSession {

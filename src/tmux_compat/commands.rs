@@ -63,6 +63,12 @@ const COMMANDS: &[Spec] = &[
         "DLMRTt:Ux:y:Z",
         panes::resize_pane,
     ),
+    Spec(
+        "resize-window",
+        "resizew",
+        "aADLRt:Ux:y:",
+        panes::resize_window,
+    ),
     Spec("respawn-pane", "respawnp", "c:e:kt:", panes::respawn_pane),
     Spec("rotate-window", "rotatew", "DUZt:", panes::rotate_window),
     Spec("select-layout", "selectl", "Enopt:", panes::select_layout),

@@ -79,6 +79,20 @@ impl<B: FrameSink> App<B> {
                 self.ws.rename_tab_at(index, &name);
                 Ok(String::new())
             }
+            TmuxCall::ResizeWindow { cols, rows } => {
+                if !self.clients.is_empty() {
+                    return Err("resize-window: the window is the attached terminal's size".into());
+                }
+                let area = self.ws.area();
+                let size = |v: Option<u16>, now: u16, max: u16| v.unwrap_or(now).clamp(2, max);
+                self.ws.set_area(ratatui::layout::Rect::new(
+                    0,
+                    0,
+                    size(cols, area.width, 1024),
+                    size(rows, area.height, 512),
+                ));
+                Ok(String::new())
+            }
             TmuxCall::RenameSession { name } => {
                 self.rename_workspace(None, name);
                 Ok(String::new())

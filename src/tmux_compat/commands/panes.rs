@@ -537,3 +537,21 @@ pub fn choose_tree(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
 pub fn choose_buffer(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     action_on(ctx, p, "choose-buffer")
 }
+
+/// `resize-window -x W -y H`: the tabs laid out at that size while no
+/// terminal is attached (one attached sizes them itself).
+pub fn resize_window(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    let at = ctx.find(p.value('t'), Kind::Window)?;
+    let number = |flag: char| -> Result<Option<u16>, String> {
+        p.value(flag)
+            .map(|v| v.parse::<u16>().map_err(|_| format!("invalid size: {v}")))
+            .transpose()
+    };
+    let (cols, rows) = (number('x')?, number('y')?);
+    if cols.is_none() && rows.is_none() {
+        // -A, -a, -L…: sizes the attached terminals decide here.
+        return Ok(());
+    }
+    ctx.call(at, TmuxCall::ResizeWindow { cols, rows })
+        .map(|_| ())
+}

@@ -114,6 +114,14 @@ pub fn display_message(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
         .unwrap_or_else(|| {
             "[#{session_name}] #{window_index}:#{window_name}, current pane #{pane_index}".into()
         });
+    if p.has('a') {
+        // Every variable, as `name=value`.
+        for name in crate::tmux_compat::vars::NAMES {
+            let line = format!("{name}={}", ctx.expand(&format!("#{{{name}}}"), Some(at)));
+            ctx.print(&line);
+        }
+        return Ok(());
+    }
     let line = ctx.expand(&format, Some(at));
     // Without -p tmux shows it on the client's status line; with no
     // client to show it (a script), it is printed, as tmux does then.
