@@ -38,7 +38,7 @@ run() { # NAME PATH-PREFIX
         export XDG_RUNTIME_DIR="$home/run" XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" TMUX_TMPDIR="$home/tmux"
         mkdir -p "$XDG_RUNTIME_DIR" "$TMUX_TMPDIR"; chmod 700 "$XDG_RUNTIME_DIR"
         unset TMUX TMUX_PANE TILEWORK
-        timeout 1500 python3 -m pytest -o addopts="" -p no:cacheprovider -q -rA \
+        COLUMNS=250 timeout 1500 python3 -m pytest -o addopts="" -p no:cacheprovider -q -rA \
             --timeout=60 tests "$@" > "$log" 2>&1 || true
         rm -rf "$home"
     )

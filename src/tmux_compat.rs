@@ -14,6 +14,7 @@ pub mod argv;
 pub mod commands;
 pub mod detached;
 pub mod format;
+pub mod option_table;
 pub mod server;
 pub mod store;
 pub mod target;

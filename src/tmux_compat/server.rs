@@ -115,7 +115,22 @@ impl Server {
     /// Whether workspace `name` belongs to this server.
     fn holds(&self, workspace: &str) -> bool {
         let (server, _) = family_of(workspace);
-        server == self.name
+        server == self.prefix()
+    }
+
+    /// What this server's workspace names start with (before the `.`):
+    /// its name, or for a name longer than 8 characters a hash of it, so
+    /// that session names keep most of the 40 characters a workspace name
+    /// may have (`libtmux_test3k2j9x1a` → `5c1f09a2`).
+    fn prefix(&self) -> String {
+        if self.name.len() <= 8 {
+            return self.name.clone();
+        }
+        // FNV-1a: stable across runs and builds.
+        let hash = self.name.bytes().fold(0x811c_9dc5_u32, |h, b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        });
+        format!("{hash:08x}")
     }
 
     /// The workspace name of session `session`.
@@ -124,7 +139,7 @@ impl Server {
         if self.name == "default" {
             session
         } else {
-            format!("{}.{session}", self.name)
+            format!("{}.{session}", self.prefix())
         }
     }
 

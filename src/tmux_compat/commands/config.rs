@@ -8,46 +8,7 @@ use super::Ctx;
 use crate::tmux_compat::argv::Parsed;
 use crate::tmux_compat::target::Kind;
 
-/// tmux's defaults for the options tools ask about.
-const DEFAULTS: &[(&str, &str, &str)] = &[
-    ("server", "buffer-limit", "50"),
-    ("server", "default-terminal", "tmux-256color"),
-    ("server", "escape-time", "500"),
-    ("server", "exit-empty", "on"),
-    ("server", "focus-events", "off"),
-    ("server", "history-file", ""),
-    ("server", "set-clipboard", "external"),
-    ("session", "base-index", "0"),
-    ("session", "default-command", ""),
-    ("session", "default-shell", "/bin/sh"),
-    ("session", "default-size", "80x24"),
-    ("session", "destroy-unattached", "off"),
-    ("session", "display-time", "750"),
-    ("session", "history-limit", "2000"),
-    ("session", "mouse", "off"),
-    ("session", "prefix", "C-b"),
-    ("session", "renumber-windows", "off"),
-    ("session", "repeat-time", "500"),
-    ("session", "set-titles", "off"),
-    ("session", "status", "on"),
-    ("session", "status-keys", "emacs"),
-    ("session", "status-position", "bottom"),
-    ("session", "visual-activity", "off"),
-    ("session", "visual-bell", "off"),
-    ("window", "aggressive-resize", "off"),
-    ("window", "allow-passthrough", "on"),
-    ("window", "allow-rename", "off"),
-    ("window", "automatic-rename", "on"),
-    ("window", "main-pane-height", "24"),
-    ("window", "main-pane-width", "80"),
-    ("window", "mode-keys", "emacs"),
-    ("window", "monitor-activity", "off"),
-    ("window", "pane-base-index", "0"),
-    ("window", "remain-on-exit", "off"),
-    ("window", "synchronize-panes", "off"),
-    ("window", "window-size", "latest"),
-    ("window", "wrap-search", "on"),
-];
+use crate::tmux_compat::option_table::DEFAULTS;
 
 /// Which table an option command works on: `server`, `session`,
 /// `window`, `pane` (global with -g) or one session's or window's.
@@ -96,13 +57,37 @@ fn scope(ctx: &mut Ctx, p: &Parsed, window: bool) -> Result<String, String> {
 }
 
 fn kind_of(name: &str) -> Option<&'static str> {
-    DEFAULTS.iter().find(|d| d.1 == name).map(|d| d.0)
+    let base = name.split('[').next().unwrap_or(name);
+    DEFAULTS
+        .iter()
+        .find(|d| d.1.split('[').next() == Some(base))
+        .map(|d| d.0)
+}
+
+/// The option `name` names: itself, a user option (`@…`), or a unique
+/// prefix of one; tmux's error otherwise.
+fn option_name(name: &str) -> Result<String, String> {
+    if name.starts_with('@') || kind_of(name).is_some() {
+        return Ok(name.to_string());
+    }
+    let mut found: Vec<&str> = DEFAULTS
+        .iter()
+        .map(|d| d.1.split('[').next().unwrap_or(d.1))
+        .filter(|n| n.starts_with(name))
+        .collect();
+    found.dedup();
+    match found.as_slice() {
+        [one] => Ok((*one).to_string()),
+        [] => Err(format!("invalid option: {name}")),
+        _ => Err(format!("ambiguous option: {name}")),
+    }
 }
 
 fn set(ctx: &mut Ctx, p: &Parsed, window: bool, table_name: &str) -> Result<(), String> {
     let Some(name) = p.args.first() else {
         return Err("usage: set-option [-aFgopqsuUw] [-t target-pane] option [value]".into());
     };
+    let name = &option_name(name)?;
     let scope = last_scope(p, window, ctx)?;
     let mut value = p.args.get(1).cloned().unwrap_or_default();
     if p.has('F') {
@@ -187,35 +172,50 @@ fn show(ctx: &mut Ctx, p: &Parsed, window: bool, table_name: &str) -> Result<(),
             }
         }
     }
+    let quoted = |m: &BTreeMap<String, String>| -> Vec<(String, String)> {
+        m.iter().map(|(k, v)| (k.clone(), quote(v))).collect()
+    };
     if let Some(global) = table.get(&kind) {
-        shown.extend(global.clone());
+        shown.extend(quoted(global));
     }
     if scope_name.contains(':') {
         if !p.has('A') && table_name == "options" {
             shown.clear();
         }
         if let Some(own) = table.get(&scope_name) {
-            shown.extend(own.clone());
+            shown.extend(quoted(own));
         }
     }
+    let one = match one {
+        Some(name) if table_name == "options" => Some(option_name(&name)?),
+        other => other,
+    };
     match one {
         Some(name) => match shown.get(&name) {
-            Some(value) if p.has('v') => ctx.print(value),
-            Some(value) => ctx.print(&format!("{name} {}", quote(value))),
-            None if p.has('q') || scope_name.contains(':') => {}
+            Some(value) if p.has('v') => ctx.print(&unquote(value)),
+            Some(value) => ctx.print(&format!("{name} {value}")),
+            None if p.has('q') || scope_name.contains(':') || name.starts_with('@') => {}
             None => return Err(format!("invalid option: {name}")),
         },
         None => {
             for (name, value) in shown {
                 if p.has('v') {
-                    ctx.print(&value);
+                    ctx.print(&unquote(&value));
                 } else {
-                    ctx.print(&format!("{name} {}", quote(&value)));
+                    ctx.print(&format!("{name} {value}"));
                 }
             }
         }
     }
     Ok(())
+}
+
+/// A value as `-v` prints it: without tmux's quotes.
+fn unquote(value: &str) -> String {
+    value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .map_or_else(|| value.to_string(), |v| v.replace("\\\"", "\""))
 }
 
 fn quote(value: &str) -> String {

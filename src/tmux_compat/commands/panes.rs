@@ -555,3 +555,16 @@ pub fn resize_window(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     ctx.call(at, TmuxCall::ResizeWindow { cols, rows })
         .map(|_| ())
 }
+
+/// `next-layout`: tilework's presets in turn (`previous-layout` too: the
+/// cycle has no way back).
+pub fn next_layout(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    let at = ctx.find(p.value('t'), Kind::Window)?;
+    act(ctx, at, "next-layout", true)
+}
+
+/// `respawn-window`: the window's active pane respawned (tilework's
+/// window of one pane is its tab's; with more, the active one).
+pub fn respawn_window(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
+    respawn_pane(ctx, p)
+}
