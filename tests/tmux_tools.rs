@@ -295,3 +295,18 @@ fn a_sequence_wrapped_in_tmux_passthrough_is_acted_on() {
     // Nothing of the wrapper reached the screen.
     assert!(!tw.screen_text().contains("tmux;"), "{}", tw.screen_text());
 }
+
+/// `display-message` without `-p` shows its text in the status bar of the
+/// terminal attached (tmux's status line), expanded; with `-p` it prints.
+#[test]
+fn display_message_shows_in_the_status_bar_and_prints_with_p() {
+    let mut tw = start("said");
+    tw.type_line("tmux display-message 'said-#{session_name}-#{window_index}'");
+    tw.wait_for("the message in the status bar", |s| {
+        let (rows, cols) = (s.size().0.get(), s.size().1.get());
+        s.contents_between(rows - 1, 0, rows - 1, cols)
+            .contains("said-said-0")
+    });
+    tw.type_line("tmux display -p 'printed-#{pane_id}'");
+    tw.wait_for_text("printed-%1");
+}

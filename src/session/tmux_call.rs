@@ -62,6 +62,11 @@ pub enum TmuxCall {
     KillTab {
         tab: u64,
     },
+    /// Shows `text` in the status bar of the attached terminals
+    /// (`display-message` without `-p`).
+    Notify {
+        text: String,
+    },
     /// Lays the tabs out at this size (tmux's `resize-window`): only while
     /// no terminal is attached, whose size the layout takes otherwise.
     ResizeWindow {

@@ -79,6 +79,13 @@ impl<B: FrameSink> App<B> {
                 self.ws.rename_tab_at(index, &name);
                 Ok(String::new())
             }
+            TmuxCall::Notify { text } => {
+                let text = crate::sanitize::sanitize_title(text.as_bytes());
+                for client in &mut self.clients {
+                    client.router.notify(text.clone());
+                }
+                Ok(String::new())
+            }
             TmuxCall::ResizeWindow { cols, rows } => {
                 if !self.clients.is_empty() {
                     return Err("resize-window: the window is the attached terminal's size".into());

@@ -2,6 +2,7 @@
 
 use super::Ctx;
 use crate::session::script::{self, Call};
+use crate::session::tmux_call::TmuxCall;
 use crate::tmux_compat::argv::Parsed;
 use crate::tmux_compat::target::Kind;
 
@@ -125,6 +126,9 @@ pub fn display_message(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     let line = ctx.expand(&format, Some(at));
     // Without -p tmux shows it on the client's status line; with no
     // client to show it (a script), it is printed, as tmux does then.
+    if !p.has('p') && ctx.session(at).state.clients > 0 {
+        return ctx.call(at, TmuxCall::Notify { text: line }).map(|_| ());
+    }
     ctx.print(&line);
     Ok(())
 }
