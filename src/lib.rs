@@ -16,6 +16,7 @@
 //! - [`persist`]: saved workspaces: back after a crash or a reboot.
 //! - [`os`]: what tilework asks of the kernel that differs between systems.
 //! - [`shell_job`]: a user's shell command run off the loop, with a deadline.
+//! - [`tmux_compat`]: tmux's command line on tilework (`tmux` as a symlink).
 
 pub mod app;
 pub mod cli;
@@ -33,5 +34,6 @@ pub mod sanitize;
 pub mod session;
 pub mod shell_job;
 pub mod terminal;
+pub mod tmux_compat;
 pub mod wake;
 pub mod workspace;

@@ -31,6 +31,21 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<i32> {
+    // Run as `tmux` (a symlink) or `tilework tmux ARGS`: tmux's command
+    // line (see `tmux_compat`), before clap sees any of it.
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let called = args
+        .first()
+        .map(|a| a.rsplit('/').next().unwrap_or(a).to_string())
+        .unwrap_or_default();
+    if called == "tmux" {
+        return Ok(tilework::tmux_compat::main(&args[1..]));
+    }
+    if args.get(1).map(String::as_str) == Some("tmux") {
+        return Ok(tilework::tmux_compat::main(&args[2..]));
+    }
     let cli = Cli::parse();
     if cli.print_config {
         print!("{}", config::default_toml());
@@ -288,6 +303,9 @@ fn serve(cli: &Cli) -> Result<i32> {
         }
     };
     let on_hangup = setup.config.on_hangup;
+    if setup.config.tmux_compat {
+        tilework::tmux_compat::announce(&session::dir::runtime_dir()?, path.clone());
+    }
     app::run(RunOptions {
         config: setup.config,
         config_source: setup.source,

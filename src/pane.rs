@@ -70,6 +70,7 @@ pub mod spawn;
 mod state;
 pub mod sync_update;
 pub mod terminal_queries;
+pub mod tmux_passthrough;
 pub mod unfed;
 
 pub use id::PaneId;

@@ -30,4 +30,5 @@ pub mod proto;
 pub mod script;
 pub mod script_client;
 pub mod script_host;
+pub mod tmux_call;
 pub mod workspace_list;

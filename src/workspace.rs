@@ -57,6 +57,8 @@ mod tab;
 mod tab_list;
 #[cfg(test)]
 mod tests;
+pub mod tmux_env;
+pub mod tmux_ops;
 mod typed_ahead;
 pub mod view;
 

@@ -49,6 +49,7 @@ mod reload;
 mod scripting;
 mod session_link;
 mod terminal_input;
+mod tmux_calls;
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.
 /// ~0.4 ms of parsing at 80 MB/s: a key typed during a flood waits at most

@@ -81,6 +81,10 @@ pub enum Action {
     /// Split the focused pane; the new pane goes below.
     SplitDown,
     Focus(Direction),
+    /// vim-tmux-navigator's move: the key (`C-h`, `C-j`, `C-k`, `C-l`) to
+    /// the pane when vim, neovim or fzf is in front there, else focus the
+    /// pane in that direction.
+    Navigate(Direction),
     FocusNext,
     FocusPrev,
     /// Move the focused pane's border in a direction by [`RESIZE_STEP`] cells.
@@ -219,6 +223,7 @@ impl Action {
     pub fn all() -> Vec<Action> {
         let mut all = vec![Action::SplitRight, Action::SplitDown];
         all.extend(Direction::ALL.map(Action::Focus));
+        all.extend(Direction::ALL.map(Action::Navigate));
         all.extend([Action::FocusNext, Action::FocusPrev]);
         all.extend(Direction::ALL.map(Action::Resize));
         all.extend([
@@ -292,6 +297,7 @@ impl Action {
             Action::SplitRight => "split-right".into(),
             Action::SplitDown => "split-down".into(),
             Action::Focus(d) => format!("focus-{}", d.name()),
+            Action::Navigate(d) => format!("navigate-{}", d.name()),
             Action::FocusNext => "focus-next".into(),
             Action::FocusPrev => "focus-prev".into(),
             Action::Resize(d) => format!("resize-{}", d.name()),
@@ -355,6 +361,9 @@ impl Action {
             Action::SplitRight => "split: new pane to the right".into(),
             Action::SplitDown => "split: new pane below".into(),
             Action::Focus(d) => format!("focus the pane {}", d.name()),
+            Action::Navigate(d) => {
+                format!("the key to vim in front, else focus the pane {}", d.name())
+            }
             Action::FocusNext => "focus the next pane".into(),
             Action::FocusPrev => "focus the previous pane".into(),
             Action::Resize(d) => format!("move the border {}", d.name()),

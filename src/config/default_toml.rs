@@ -104,6 +104,10 @@ pub fn default_toml() -> String {
     line("# its colours as SGR sequences, for an editor or pager that shows them.");
     line(&format!("# editor_ansi = {}", d.editor_ansi));
     line("");
+    line("# Tools built for tmux (libtmux, tmuxp, agent teams, vim-slime) find tilework:");
+    line("# panes get $TMUX, $TMUX_PANE and a `tmux` on PATH that is tilework.");
+    line(&format!("# tmux_compat = {}", d.tmux_compat));
+    line("");
     line("# OSC 8 hyperlinks that programs print (ls --hyperlink, gcc, cargo): kept");
     line("# on their cells and drawn as links in your terminal. false drops them.");
     line(&format!("# hyperlinks = {}", d.hyperlinks));
@@ -305,11 +309,12 @@ mod tests {
             // `[theme]` and `[status]`: name, borders; left, right, clock;
             // the `[status]` command settings, `[hooks]` timeout and
             // silence_after, and the copy keys; `[status]` set_titles and
-            // set_titles_string; client_views.
+            // set_titles_string; client_views; `tmux_compat`.
             14 + 1
                 + 1
                 + 1
                 + 3
+                + 1
                 + km.prefixed.len()
                 + km.direct.len()
                 + km.copy.bindings.len()

@@ -126,6 +126,9 @@ pub struct Config {
     /// `C-b e` hands the editor the history with its colours, as SGR
     /// sequences (for `less -R`, `bat`); plain text by default.
     pub editor_ansi: bool,
+    /// Panes get `$TMUX`, `$TMUX_PANE` and a `tmux` on `PATH` that is
+    /// tilework (`crate::tmux_compat`), so tools built for tmux drive it.
+    pub tmux_compat: bool,
     /// What a program asking for the terminal's foreground, background and
     /// cursor colours (OSC 10/11/12) is told, over what the user's terminal
     /// answers at start (`None`: its answer, or no answer).
@@ -169,6 +172,7 @@ impl Default for Config {
             copy_command: None,
             appearance: Appearance::default(),
             editor_ansi: false,
+            tmux_compat: true,
             terminal_colours: [None; 3],
             on_hangup: OnHangup::Detach,
             notifications: Notifications::default(),
@@ -325,6 +329,9 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(ansi) = raw.editor_ansi {
         config.editor_ansi = ansi;
+    }
+    if let Some(on) = raw.tmux_compat {
+        config.tmux_compat = on;
     }
     if let Some(on) = raw.hyperlinks {
         config.hyperlinks = on;
@@ -564,6 +571,7 @@ struct RawConfig {
     clipboard_from_programs: Option<bool>,
     copy_command: Option<Spanned<String>>,
     editor_ansi: Option<bool>,
+    tmux_compat: Option<bool>,
     terminal_foreground: Option<Spanned<String>>,
     terminal_background: Option<Spanned<String>>,
     terminal_cursor: Option<Spanned<String>>,

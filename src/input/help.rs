@@ -39,6 +39,7 @@ fn topic(action: Action) -> usize {
         | Action::TogglePin
         | Action::PaneInfo => 0,
         Action::Focus(_)
+        | Action::Navigate(_)
         | Action::FocusNext
         | Action::FocusPrev
         | Action::Resize(_)

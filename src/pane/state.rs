@@ -77,6 +77,9 @@ pub struct Pane {
     /// drops what would scroll off unseen; [`Pane::settle`] brings the
     /// parser up to date.
     fast_forward: FastForward,
+    /// Takes tmux's passthrough wrapper off what programs that see `$TMUX`
+    /// write (`tmux_passthrough`).
+    passthrough: crate::pane::tmux_passthrough::Passthrough,
     /// What changed since the renderer last looked, beyond the rows the
     /// fast-forward's parsing reports.
     pub(super) damage: DamageLog,
@@ -207,6 +210,7 @@ impl Pane {
             output_closed: false,
             unfed: Unfed::default(),
             fast_forward: FastForward::default(),
+            passthrough: Default::default(),
             damage: DamageLog::default(),
             rows,
             cols,
@@ -764,7 +768,8 @@ impl FeedSink for Pane {
     fn feed_piece(&mut self, piece: &[u8]) {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
-        let bytes = self.fast_forward.accept_into(piece, &mut self.ring);
+        let unwrapped = self.passthrough.unwrap(piece);
+        let bytes = self.fast_forward.accept_into(&unwrapped, &mut self.ring);
         if let ScrollView::Viewing(history) = &mut self.view {
             history.feed(bytes);
         }

@@ -55,6 +55,8 @@ pub enum Call {
         pane: Option<u32>,
         command: Option<String>,
     },
+    /// What the `tmux` front-end asks (`crate::tmux_compat`).
+    Tmux { call: super::tmux_call::TmuxCall },
 }
 
 /// One argument of `send-keys`.

@@ -374,6 +374,24 @@ pub fn table(panes: &[PaneInfo]) -> String {
     out
 }
 
+/// Makes `call` to the workspace listening on `path` and returns its
+/// answer's text, waiting at most `timeout` for each piece (the `tmux`
+/// front-end, which finds workspaces its own way). The error of a
+/// workspace that refused is its message alone; `Ok(Err(..))` keeps it
+/// apart from a socket nobody answers on.
+pub fn call_at(path: &Path, call: &Call, timeout: Duration) -> Result<Result<Vec<u8>, String>> {
+    let stream = client::connect(path).context("reaching the workspace")?;
+    stream.set_read_timeout(Some(timeout))?;
+    stream.set_write_timeout(Some(timeout))?;
+    script::write_call(&stream, call).context("calling the workspace")?;
+    let mut text = Vec::new();
+    match script::copy_answer(&stream, &mut text) {
+        Ok(Ok(())) => Ok(Ok(text)),
+        Ok(Err(message)) => Ok(Err(message)),
+        Err(err) => Err(err).context("reading the workspace's answer"),
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -46,7 +46,9 @@ impl Workspace {
     }
 
     /// Starts pane `id` with content area `inner`.
-    pub(super) fn start_pane_in(&mut self, id: PaneId, launch: PaneLaunch, inner: Rect) {
+    pub(super) fn start_pane_in(&mut self, id: PaneId, mut launch: PaneLaunch, inner: Rect) {
+        // A respawn set the id it keeps already.
+        crate::workspace::tmux_env::add_pane_vars(&mut launch.spec, id.0);
         let mut pane = Pane::spawn(
             id,
             launch.spec,

@@ -12,6 +12,7 @@ use crate::pane::PaneId;
 use crate::pane::pty::ExitInfo;
 use crate::workspace::Workspace;
 use crate::workspace::member::Member;
+use crate::workspace::pane_launch::PaneLaunch;
 
 /// How long a command pane waits before it is started again, so a command
 /// that fails at once cannot spin.
@@ -51,16 +52,25 @@ impl Workspace {
 
     /// [`Workspace::restart_pane`], `failures` in a row behind it.
     fn restart_pane_after(&mut self, old: PaneId, failures: u32) -> bool {
-        let Some(tab_index) = self.tab_of(old) else {
-            return false;
-        };
-        let Some(member) = self.panes.remove(&old) else {
-            return false;
-        };
+        self.relaunch_pane(old, None, failures).is_some()
+    }
+
+    /// Pane `old`'s program ended (if it still ran) and `launch` (else
+    /// its own command again) started in a fresh pane in its place, which
+    /// scripts know by the same id. Returns the fresh pane.
+    pub(super) fn relaunch_pane(
+        &mut self,
+        old: PaneId,
+        launch: Option<PaneLaunch>,
+        failures: u32,
+    ) -> Option<PaneId> {
+        let tab_index = self.tab_of(old)?;
+        let member = self.panes.remove(&old)?;
         member.pane.terminate();
-        let launch = member.relaunch();
-        let file = member.file;
         let script_id = member.script_id;
+        let mut launch = launch.unwrap_or_else(|| member.relaunch());
+        let file = member.file;
+        crate::workspace::tmux_env::set_pane_vars(&mut launch.spec, script_id);
         let id = self.alloc_id();
         let tiles = self.tiles();
         let rect = self.tabs[tab_index].replace_pane(old, id, tiles);
@@ -72,7 +82,7 @@ impl Workspace {
             member.script_id = script_id;
         }
         self.relayout_tab(tab_index);
-        true
+        Some(id)
     }
 
     /// Removes a pane: kills its program, gives its space to its sibling,

@@ -295,7 +295,7 @@ impl Workspace {
         match action {
             Action::SplitRight => self.split(Axis::Horizontal),
             Action::SplitDown => self.split(Axis::Vertical),
-            Action::Focus(dir) => {
+            Action::Focus(dir) | Action::Navigate(dir) => {
                 let tiles = self.tiles();
                 self.tab_mut().is_some_and(|t| t.focus_towards(tiles, dir))
             }

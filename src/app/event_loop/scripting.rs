@@ -100,13 +100,14 @@ impl<B: FrameSink> App<B> {
             Call::ListPanes => self.script_list_panes(),
             Call::Buffers { print } => self.script_buffers(print),
             Call::Pipe { pane, command } => self.script_pipe(pane, command),
+            Call::Tmux { call } => self.tmux_call(call),
         }
     }
 
     /// `C-b $`: the socket is renamed on a thread (it takes the socket
     /// directory's lock, which may wait); [`Self::workspace_renamed`]
     /// follows.
-    fn rename_workspace(&mut self, from: Option<usize>, name: String) {
+    pub(super) fn rename_workspace(&mut self, from: Option<usize>, name: String) {
         let (Some(host), Some(tx)) = (&self.session, &self.loop_tx) else {
             self.router_of(from)
                 .notify("not renamed: this workspace has no session".into());
@@ -154,6 +155,7 @@ impl<B: FrameSink> App<B> {
     ) {
         let said = match renamed {
             Ok((name, path)) => {
+                crate::workspace::tmux_env::socket_moved(path.clone());
                 if let Some(host) = self.session.as_mut() {
                     host.renamed(name.clone(), path);
                 }

@@ -88,6 +88,17 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             Some(text) => return cx.paste(&text),
             None => cx.ui.notify("nothing copied yet".into()),
         },
+        Action::Navigate(dir) if cx.ws.focused_runs_navigator() => {
+            use crate::config::action::Direction;
+            use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+            let key = match dir {
+                Direction::Left => 'h',
+                Direction::Down => 'j',
+                Direction::Up => 'k',
+                Direction::Right => 'l',
+            };
+            return cx.send_key(&KeyEvent::new(KeyCode::Char(key), KeyModifiers::CONTROL));
+        }
         Action::SendPrefix => {
             let prefix = KeyEvent::new(cx.keymap.prefix.code, cx.keymap.prefix.modifiers);
             return cx.send_key(&prefix);

@@ -1277,3 +1277,22 @@ mod extending;
 /// tmux's muscle memory: `C-b l ; q i ' . < > : $`, and keys that do
 /// nothing saying why.
 mod habits;
+
+// ---- vim-tmux-navigator's move ----
+
+#[test]
+fn navigate_sends_its_key_to_vim_in_front_and_moves_the_focus_from_anything_else() {
+    use crate::config::action::{Action, Direction};
+    let mut h = Harness::new("");
+    h.prefix('%');
+    let right = h.focused();
+    with_foreground(&mut h, Some("nvim"));
+    h.router
+        .run_action(&mut h.ws, Action::Navigate(Direction::Left));
+    assert_eq!(h.focused(), right, "vim keeps the key");
+    assert!(h.sent().ends_with('\u{8}'), "{:?}", h.sent());
+    with_foreground(&mut h, None);
+    h.router
+        .run_action(&mut h.ws, Action::Navigate(Direction::Left));
+    assert_ne!(h.focused(), right, "a shell's pane is left");
+}

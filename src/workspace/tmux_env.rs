@@ -1,0 +1,112 @@
+//! What a pane is told so that tools built for tmux find this workspace:
+//! `$TMUX` (`SOCKET,PID,SESSION` as tmux writes it), `$TMUX_PANE` (`%N`)
+//! and, first on `$PATH`, a directory holding a `tmux` that is tilework
+//! (see `crate::tmux_compat`). Set once the workspace knows its socket
+//! (`tmux_compat = true`); until then, and with it off, panes get none.
+//!
+//! The identity is the process's, like `std::process::id()`: one
+//! workspace per process, renamed at most by `C-b $`.
+
+use std::path::PathBuf;
+use std::sync::RwLock;
+
+use crate::pane::pty::SpawnSpec;
+
+/// Pane and window ids of session `$N` are `N * ID_BASE + n`: unique in a
+/// tmux server of several workspaces, and a plain workspace's (`$0`) are
+/// the ids `tilework list-panes` shows.
+pub const ID_BASE: u64 = 10_000;
+
+/// The variable a workspace started by `tmux new-session` finds its
+/// session number in.
+pub const SESSION_NUMBER_VAR: &str = "TILEWORK_TMUX_SESSION";
+
+/// What this workspace tells its panes.
+#[derive(Debug, Clone)]
+pub struct TmuxIdentity {
+    /// The workspace's socket: `tmux` in a pane reaches it there.
+    pub socket: PathBuf,
+    /// The directory holding the `tmux` link, put first on `PATH`.
+    pub bin_dir: Option<PathBuf>,
+}
+
+static IDENTITY: RwLock<Option<TmuxIdentity>> = RwLock::new(None);
+
+/// Panes started from now on get `identity`'s variables.
+pub fn set(identity: TmuxIdentity) {
+    if let Ok(mut slot) = IDENTITY.write() {
+        *slot = Some(identity);
+    }
+}
+
+/// The workspace's socket moved (a rename): new panes get the new one.
+pub fn socket_moved(socket: PathBuf) {
+    if let Ok(mut slot) = IDENTITY.write()
+        && let Some(identity) = slot.as_mut()
+    {
+        identity.socket = socket;
+    }
+}
+
+/// This workspace's session number (`$N`): given by `tmux new-session`,
+/// else 0.
+pub fn session_number() -> u32 {
+    static NUMBER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *NUMBER.get_or_init(|| {
+        std::env::var(SESSION_NUMBER_VAR)
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    })
+}
+
+/// The `%N` (or `@N`) number of pane (or tab) `n` of session `session`.
+pub fn tmux_id(session: u32, n: u64) -> u64 {
+    u64::from(session) * ID_BASE + n
+}
+
+/// Gives pane `script_id`'s program the variables, unless it has them
+/// (a respawn set them already, for the id it keeps).
+pub fn add_pane_vars(spec: &mut SpawnSpec, script_id: u32) {
+    if spec.env.iter().any(|(name, _)| name == "TMUX_PANE") {
+        return;
+    }
+    set_pane_vars(spec, script_id);
+}
+
+/// Gives pane `script_id`'s program the variables, in place of any.
+pub fn set_pane_vars(spec: &mut SpawnSpec, script_id: u32) {
+    let Ok(slot) = IDENTITY.read() else {
+        return;
+    };
+    let Some(identity) = slot.as_ref() else {
+        return;
+    };
+    let session = session_number();
+    let tmux = format!(
+        "{},{},{session}",
+        identity.socket.display(),
+        std::process::id()
+    );
+    let pane = format!("%{}", tmux_id(session, u64::from(script_id)));
+    spec.env
+        .retain(|(name, _)| name != "TMUX" && name != "TMUX_PANE");
+    spec.env.push(("TMUX".into(), tmux));
+    spec.env.push(("TMUX_PANE".into(), pane));
+    spec.unset
+        .retain(|name| name != "TMUX" && name != "TMUX_PANE");
+    if let Some(dir) = &identity.bin_dir {
+        let dir = dir.to_string_lossy().into_owned();
+        let path = spec
+            .env
+            .iter()
+            .find(|(name, _)| name == "PATH")
+            .map(|(_, value)| value.clone())
+            .or_else(|| std::env::var("PATH").ok())
+            .unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into());
+        if path.split(':').next() != Some(dir.as_str()) {
+            spec.env.retain(|(name, _)| name != "PATH");
+            spec.env.push(("PATH".into(), format!("{dir}:{path}")));
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The few changes tmux's commands make that tilework's actions do not
+//! say (`crate::tmux_compat` asks for them over the socket): a split of a
+//! given pane, before it or at a size, that may leave the focus where it
+//! was; a respawn with a new command under the same id; a pane's title; a
+//! pane resized to a size.
+
+use crate::config::action::Direction;
+use crate::pane::PaneId;
+use crate::workspace::Workspace;
+use crate::workspace::layout::Axis;
+use crate::workspace::pane_launch::PaneLaunch;
+
+/// How [`Workspace::split_pane`] splits.
+#[derive(Debug, Clone, Copy)]
+pub struct SplitHow {
+    pub axis: Axis,
+    /// The new pane goes left of / above the split one.
+    pub before: bool,
+    /// The new pane's length along the axis, in cells.
+    pub cells: Option<u16>,
+    /// The focus stays on the pane focused before.
+    pub keep_focus: bool,
+}
+
+impl Workspace {
+    /// Shows pane `id`'s tab and focuses it there. False if there is no
+    /// such pane.
+    pub fn show_pane(&mut self, id: PaneId) -> bool {
+        let Some(index) = self.tab_of(id) else {
+            return false;
+        };
+        self.select_tab(index);
+        self.focus_pane(id);
+        true
+    }
+
+    /// Splits pane `target` (a tiled one) with a pane running `launch`.
+    /// Returns the new pane.
+    pub fn split_pane(
+        &mut self,
+        target: PaneId,
+        how: SplitHow,
+        launch: PaneLaunch,
+    ) -> Option<PaneId> {
+        let before = (self.active, self.focused_id());
+        let index = self.tab_of(target)?;
+        // The split happens in the target's tab, shown for it.
+        self.active = index;
+        self.focus_pane(target);
+        let new = self.split_with(how.axis, launch);
+        if let Some(new) = new {
+            if how.before {
+                self.tab_mut().map(|t| t.layout.swap(target, new));
+            }
+            if let Some(cells) = how.cells {
+                self.size_pane(new, how.axis, cells);
+            }
+            self.relayout_tab(index);
+        }
+        if how.keep_focus || new.is_none() {
+            self.active = before.0.min(self.tabs.len().saturating_sub(1));
+            if let Some(old) = before.1 {
+                self.focus_pane(old);
+            }
+        }
+        new
+    }
+
+    /// Gives pane `id` `cells` cells along `axis` (as near as the layout's
+    /// minimum sizes allow).
+    pub fn size_pane(&mut self, id: PaneId, axis: Axis, cells: u16) -> bool {
+        let Some(index) = self.tab_of(id) else {
+            return false;
+        };
+        let tiles = self.tiles();
+        let Some(rect) = self.tabs[index].layout.pane_rect(tiles, id) else {
+            return false;
+        };
+        let now = match axis {
+            Axis::Horizontal => rect.width,
+            Axis::Vertical => rect.height,
+        };
+        // The frame's cells count: the pane's content is what tmux sizes.
+        let content = self.content_of(id, rect);
+        let frame = match axis {
+            Axis::Horizontal => rect.width - content.width,
+            Axis::Vertical => rect.height - content.height,
+        };
+        let want = cells.saturating_add(frame);
+        if want == now {
+            return false;
+        }
+        let (grow, shrink) = match axis {
+            Axis::Horizontal => (Direction::Right, Direction::Left),
+            Axis::Vertical => (Direction::Down, Direction::Up),
+        };
+        let layout = &mut self.tabs[index].layout;
+        let mut changed = if want > now {
+            layout.resize(tiles, id, grow, want - now)
+        } else {
+            layout.resize(tiles, id, shrink, now - want)
+        };
+        let after = layout.pane_rect(tiles, id).map_or(now, |r| match axis {
+            Axis::Horizontal => r.width,
+            Axis::Vertical => r.height,
+        });
+        // The pane was at the right (or bottom) edge: moving its far border
+        // moved the wrong way; its near border is the one to move.
+        if after.abs_diff(want) > now.abs_diff(want) || (after == now && !changed) {
+            let layout = &mut self.tabs[index].layout;
+            if after != now {
+                // Undo, then move the other way.
+                let (back, len) = if after > now {
+                    (shrink, after - now)
+                } else {
+                    (grow, now - after)
+                };
+                layout.resize(tiles, id, back, len);
+            }
+            changed = if want > now {
+                layout.resize(tiles, id, shrink, want - now)
+            } else {
+                layout.resize(tiles, id, grow, now - want)
+            };
+        }
+        self.relayout_tab(index);
+        changed
+    }
+
+    /// Runs `launch` in place of pane `old`'s program (ended first): a
+    /// fresh pane in the same place, which scripts know by the same id.
+    pub fn respawn_pane(&mut self, old: PaneId, launch: PaneLaunch) -> Option<PaneId> {
+        self.relaunch_pane(old, Some(launch), 0)
+    }
+
+    /// Sets the title tmux's `select-pane -T` gives (a title the program
+    /// sets still wins, as in tmux after it).
+    pub fn set_pane_title(&mut self, id: PaneId, title: &str) -> bool {
+        let title = crate::sanitize::sanitize_title(title.as_bytes());
+        match self.panes.get_mut(&id) {
+            Some(member) => {
+                member.title = Some(title);
+                member.pane.name_changed();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Renames tab `index` (an empty name gives back the automatic one).
+    pub fn rename_tab_at(&mut self, index: usize, name: &str) -> bool {
+        let shown = self.active;
+        if index >= self.tabs.len() {
+            return false;
+        }
+        self.active = index;
+        let renamed = self.rename_tab(name);
+        self.active = shown;
+        renamed
+    }
+
+    /// Closes tab `index` and its panes.
+    pub fn kill_tab_at(&mut self, index: usize) -> bool {
+        let Some(tab) = self.tabs.get(index) else {
+            return false;
+        };
+        let mut ids = tab.layout.panes();
+        ids.extend(tab.floats.iter().map(|f| f.id));
+        for id in ids {
+            self.close_pane(id, None);
+        }
+        true
+    }
+}
+
+impl Workspace {
+    /// The tab shown before the shown one (tmux's last window), by serial.
+    pub fn last_tab_serial(&self) -> Option<u64> {
+        self.last_tab
+            .filter(|serial| self.tabs.iter().any(|t| t.serial == *serial))
+    }
+
+    /// The index of the tab whose serial is `serial`.
+    pub fn tab_by_serial(&self, serial: u64) -> Option<usize> {
+        self.tabs.iter().position(|t| t.serial == serial)
+    }
+}
+
+/// The programs vim-tmux-navigator's keys belong to when in front.
+const NAVIGATORS: &[&str] = &[
+    "vim", "nvim", "vi", "view", "vimdiff", "nvimdiff", "gvim", "fzf",
+];
+
+impl Workspace {
+    /// Whether the focused pane's foreground program takes
+    /// vim-tmux-navigator's keys itself (`navigate-*`): vim, neovim, fzf.
+    /// Asked of the kernel when the key comes (`/proc`, as `C-b x` asks).
+    pub fn focused_runs_navigator(&self) -> bool {
+        let Some(member) = self.focused_id().and_then(|id| self.panes.get(&id)) else {
+            return false;
+        };
+        (self.probe)(&member.pane).is_some_and(|fg| NAVIGATORS.contains(&fg.program.as_str()))
+    }
+}
