@@ -14,9 +14,12 @@
 //! - [`restore`]: reading it all back into a new workspace.
 //! - [`size_file`]: the sizes each pane's history was printed at, so that
 //!   it is replayed at those sizes when it comes back.
+//! - [`marks_file`]: each pane's commands (OSC 133 marks), so they come
+//!   back with the history.
 
 pub mod block_file;
 pub mod manifest;
+pub mod marks_file;
 pub mod place;
 pub mod restore;
 pub mod saver;

@@ -18,7 +18,9 @@
 //! - [`client`]: the terminal's side (`tilework`, `attach`, `ls`, `kill`).
 //! - [`script`]: scripts' calls on the socket (`tilework action`,
 //!   `send-keys`, `run`, `capture`, `list-panes`); [`script_host`] serves
-//!   them in the workspace, [`script_client`] makes them.
+//!   them in the workspace, [`script_client`] makes them;
+//!   [`script_commands`]: the calls about commands (`capture --command`,
+//!   `wait`).
 
 pub mod claim;
 pub mod client;
@@ -29,5 +31,6 @@ pub mod joining;
 pub mod proto;
 pub mod script;
 pub mod script_client;
+pub mod script_commands;
 pub mod script_host;
 pub mod workspace_list;

@@ -43,6 +43,7 @@ use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
+mod command_calls;
 mod loop_mailbox;
 mod reload;
 mod scripting;
@@ -327,6 +328,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) silence: crate::app::silence::Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
     pub(super) pipes: Vec<(PaneId, crate::pane::pipe::PanePipe)>,
+    /// Scripts waiting on panes (`tilework wait`).
+    pub(super) command_watch: crate::app::command_watch::CommandWatch,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -394,6 +397,7 @@ impl<B: FrameSink> App<B> {
             status_commands: Default::default(),
             hooks: Default::default(),
             silence: Default::default(),
+            command_watch: Default::default(),
             pipes: Vec::new(),
         };
         app.tell_panes_the_colours();
@@ -434,6 +438,7 @@ impl<B: FrameSink> App<B> {
         self.drain_events();
         self.follow_terminal_sizes();
         self.tell_silences(Instant::now());
+        self.check_waits();
         for client in &mut self.clients {
             client.focus.update(&self.ws);
             client.router.follow_resized_history(&mut self.ws);
@@ -518,6 +523,7 @@ impl<B: FrameSink> App<B> {
                         .silence_after()
                         .and_then(|after| self.silence.deadline(after)),
                 )
+                .min_with(self.command_watch.deadline())
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with({
                     let now = Instant::now();

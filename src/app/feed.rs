@@ -122,6 +122,9 @@ impl<B: FrameSink> App<B> {
                     continue;
                 };
                 let notification = pane.take_notification();
+                if notification.is_some() {
+                    self.command_watch.notified(id);
+                }
                 let notified = notification.is_some_and(|n| self.notified(id, &n));
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;

@@ -16,6 +16,7 @@ use crate::pane::size_log::SizeLog;
 use crate::persist::block_file;
 use crate::persist::manifest::{Manifest, SavedPane};
 use crate::persist::place;
+use crate::persist::marks_file;
 use crate::persist::size_file;
 use crate::persist::tap::panes_in_order;
 use crate::workspace::Workspace;
@@ -28,6 +29,8 @@ pub struct Restored {
     /// The sizes each history was printed at, when saved (`size_file`;
     /// none for a workspace saved before they were, or a history with gaps).
     pub sizes: Vec<Option<SizeLog>>,
+    /// Each history's commands (`marks_file`; empty when none were saved).
+    pub marks: Vec<Vec<crate::pane::command_marks::Command>>,
     /// When it was saved last, in seconds since the epoch.
     pub saved_at: i64,
     pub active_tab: usize,
@@ -55,11 +58,15 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
             pane.start = StartMode::Auto;
         }
     }
-    let (histories, sizes): (Vec<SavedOutput>, Vec<Option<SizeLog>>) = manifest
-        .panes
-        .iter()
-        .map(|pane| read_saved_sized(&dir, pane))
-        .unzip();
+    let mut histories = Vec::with_capacity(manifest.panes.len());
+    let mut sizes = Vec::with_capacity(manifest.panes.len());
+    let mut marks = Vec::with_capacity(manifest.panes.len());
+    for pane in &manifest.panes {
+        let (saved, first_block) = read_saved_from(&dir, pane);
+        sizes.push(sizes_of(&dir, pane, first_block, saved.len() as u64));
+        marks.push(read_marks(&dir, pane, first_block, saved.len() as u64));
+        histories.push(saved);
+    }
     tracing::info!(
         panes = histories.len(),
         bytes = histories.iter().map(SavedOutput::len).sum::<usize>(),
@@ -70,6 +77,7 @@ pub fn load(name: &str, saving: &Saving) -> Result<Restored> {
         profile,
         histories,
         sizes,
+        marks,
         saved_at: manifest.saved_at,
         active_tab: manifest.active_tab,
         zoomed_tabs: manifest.zoomed_tabs,
@@ -163,14 +171,33 @@ pub fn read_saved(dir: &Path, pane: &SavedPane) -> SavedOutput {
 
 /// [`read_saved`] with the sizes it was printed at, when they were saved
 /// and the history has no gap.
+#[cfg(test)]
 fn read_saved_sized(dir: &Path, pane: &SavedPane) -> (SavedOutput, Option<SizeLog>) {
     let (saved, first_block) = read_saved_from(dir, pane);
-    let sizes = first_block
-        .zip(pane.files.as_deref())
-        .and_then(|(first, prefix)| {
-            size_file::read(dir, prefix)?.restored(first, saved.len() as u64)
-        });
+    let sizes = sizes_of(dir, pane, first_block, saved.len() as u64);
     (saved, sizes)
+}
+
+/// The sizes a history of `len` bytes whose first byte was in block
+/// `first_block` was printed at, when saved.
+fn sizes_of(dir: &Path, pane: &SavedPane, first_block: Option<u64>, len: u64) -> Option<SizeLog> {
+    first_block
+        .zip(pane.files.as_deref())
+        .and_then(|(first, prefix)| size_file::read(dir, prefix)?.restored(first, len))
+}
+
+/// The commands saved with a history of `len` bytes read back, in the
+/// restored ring's positions (none when there is a gap or no file).
+fn read_marks(
+    dir: &Path,
+    pane: &SavedPane,
+    first_block: Option<u64>,
+    len: u64,
+) -> Vec<crate::pane::command_marks::Command> {
+    first_block
+        .zip(pane.files.as_deref())
+        .and_then(|(first, prefix)| Some(marks_file::read(dir, prefix)?.restored(first, len)))
+        .unwrap_or_default()
 }
 
 /// [`read_saved`], and the index of the block its first byte was in when
@@ -293,14 +320,17 @@ impl Restored {
         ws.open_profile(&self.profile);
         let marker = marker(self.saved_at);
         let sizes = self.sizes.iter().cloned().chain(std::iter::repeat(None));
+        let mut marks = self.marks.iter();
         for ((id, history), sizes) in panes_in_order(ws)
             .into_iter()
             .zip(&self.histories)
             .zip(sizes)
         {
+            let commands = marks.next().cloned().unwrap_or_default();
             let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
+            pane.adopt_commands(commands);
             if let Some(sizes) = sizes {
                 pane.adopt_size_log(sizes);
             }

@@ -69,6 +69,8 @@ pub struct Snapshot {
     pub tails: Vec<(PaneId, u64, Vec<u8>)>,
     /// Size logs that changed (see `size_file`).
     pub sizes: Vec<(PaneId, SavedSizes)>,
+    /// Commands that changed (see `marks_file`).
+    pub marks: Vec<(PaneId, crate::persist::marks_file::SavedMarks)>,
 }
 
 /// A pane's history ring as the files follow it.
@@ -301,6 +303,11 @@ impl Saver {
                 size_file::write(&self.dir, &files.prefix, sizes)?;
             }
         }
+        for (id, marks) in &snapshot.marks {
+            if let Some(files) = self.panes.get(id) {
+                crate::persist::marks_file::write(&self.dir, &files.prefix, marks)?;
+            }
+        }
         for files in self.panes.values_mut() {
             if let Some(file) = &files.file {
                 file.sync_data()?;
@@ -475,6 +482,7 @@ mod tests {
             zoomed_tabs: Vec::new(),
             tails: Vec::new(),
             sizes: Vec::new(),
+            marks: Vec::new(),
         }))
         .unwrap();
         let (done_tx, done) = crossbeam_channel::bounded(1);
@@ -533,6 +541,7 @@ mod tests {
             zoomed_tabs: Vec::new(),
             tails: Vec::new(),
             sizes: Vec::new(),
+            marks: Vec::new(),
         };
         saver.snapshot(snapshot(vec![pane])).unwrap();
         assert!(segments(dir.path()) > 0);

@@ -52,6 +52,12 @@ pub enum Call {
         pane: Option<u32>,
         command: Option<String>,
     },
+    /// One command's output (`capture --command`, issue 43).
+    CaptureCommand(super::script_commands::CommandCapture),
+    /// The pane's commands, as JSON (`capture --commands`).
+    Commands { pane: Option<u32> },
+    /// Answered once its condition holds (`tilework wait`).
+    Wait(super::script_commands::WaitCall),
 }
 
 /// One argument of `send-keys`.
