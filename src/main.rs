@@ -157,7 +157,9 @@ fn session_command(
             commands,
             json,
         } => match (command, commands) {
-            (Some(index), _) => session::script_commands::capture_command(session, *pane, *index, *ansi),
+            (Some(index), _) => {
+                session::script_commands::capture_command(session, *pane, *index, *ansi)
+            }
             (None, true) => session::script_commands::list_commands(session, *pane, *json),
             (None, false) => script::capture(session, *pane, *history, *ansi),
         },
@@ -170,10 +172,12 @@ fn session_command(
             notification,
             timeout,
         } => {
-            use session::script_commands::{WaitCall, WaitFor};
+            use session::command_calls::{WaitCall, WaitFor};
             let millis = |secs: f64| (secs.max(0.0) * 1000.0) as u64;
             let until = match (output, prompt, exit, silence, notification) {
-                (Some(regex), ..) => WaitFor::Output { regex: regex.clone() },
+                (Some(regex), ..) => WaitFor::Output {
+                    regex: regex.clone(),
+                },
                 (_, true, ..) => WaitFor::Prompt,
                 (_, _, true, ..) => WaitFor::Exit,
                 (_, _, _, Some(secs), _) => WaitFor::Silence { ms: millis(*secs) },

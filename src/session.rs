@@ -19,11 +19,12 @@
 //! - [`script`]: scripts' calls on the socket (`tilework action`,
 //!   `send-keys`, `run`, `capture`, `list-panes`); [`script_host`] serves
 //!   them in the workspace, [`script_client`] makes them;
-//!   [`script_commands`]: the calls about commands (`capture --command`,
-//!   `wait`).
+//!   [`command_calls`]: what the calls about commands carry
+//!   (`capture --command`, `wait`), [`script_commands`] makes them.
 
 pub mod claim;
 pub mod client;
+pub mod command_calls;
 pub mod conversation;
 pub mod dir;
 pub mod host;

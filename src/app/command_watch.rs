@@ -11,8 +11,8 @@ use regex::Regex;
 
 use crate::pane::command_marks::plain::Plain;
 use crate::pane::{Pane, PaneId};
+use crate::session::command_calls::WaitFor;
 use crate::session::script::Reply;
-use crate::session::script_commands::WaitFor;
 
 /// Waits held at once; one more is refused (each also holds a socket
 /// conversation, of which a uid has 32).
@@ -134,9 +134,8 @@ impl CommandWatch {
                 Some(p) => wait.until.holds(p, now),
                 None => Some(Reply::error(format!("pane {} closed", wait.number))),
             };
-            let answer = answer.or_else(|| {
-                (now >= wait.deadline).then(|| Reply::error("timed out"))
-            });
+            let answer =
+                answer.or_else(|| (now >= wait.deadline).then(|| Reply::error("timed out")));
             match answer {
                 Some(reply) => {
                     // Capacity one, one reply: never blocks.
@@ -181,9 +180,7 @@ impl Until {
                     None
                 }
             }
-            Until::Notification { sent } => {
-                (*sent).then(|| Reply::Text(Vec::new()))
-            }
+            Until::Notification { sent } => (*sent).then(|| Reply::Text(Vec::new())),
             Until::Silence { quiet, seen, since } => {
                 let end = pane.history_ring().end();
                 if end != *seen {

@@ -38,10 +38,13 @@ pub struct Command {
     pub prompt_line: u64,
     /// Where the command line starts (`B`).
     pub input: Option<u64>,
-    /// Where its output starts (`C`).
+    /// Where its output starts (`C`), and the line start at or before.
     pub output: Option<u64>,
-    /// Where it finished (`D`, or the next prompt when no `D` came).
+    pub output_line: Option<u64>,
+    /// Where it finished (`D`, or the next prompt when no `D` came), and
+    /// the line start at or before.
     pub end: Option<u64>,
+    pub end_line: Option<u64>,
     /// Its exit status, when the shell told it.
     pub status: Option<i32>,
     /// When its output started and when it finished, in milliseconds since
@@ -88,6 +91,12 @@ pub struct CommandMarks {
     generation: u64,
 }
 
+/// The line start at or before `pos` (a mark's row begins there).
+fn line_start(ring: &ByteRing, pos: u64) -> u64 {
+    let floor = pos.saturating_sub(64 * 1024);
+    ring.last_line_start_in(floor, pos).unwrap_or(pos)
+}
+
 fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -97,12 +106,15 @@ fn now_ms() -> u64 {
 impl CommandMarks {
     /// Takes the marks in `bytes`, which the ring holds from `pos` on
     /// (just pushed), and forgets commands the ring no longer holds.
-    pub fn scan(&mut self, bytes: &[u8], pos: u64, ring: &ByteRing) {
+    /// Returns whether a command finished (the border may say so).
+    pub fn scan(&mut self, bytes: &[u8], pos: u64, ring: &ByteRing) -> bool {
+        let finished = self.finished;
         let mut found = Vec::new();
-        self.scanner
-            .scan(bytes, pos, &mut |at, body| found.push((at, osc133::parse(body))));
-        for (at, mark) in found {
-            self.take(at, mark, ring);
+        self.scanner.scan(bytes, pos, &mut |at, after, body| {
+            found.push((at, after, osc133::parse(body)));
+        });
+        for (at, after, mark) in found {
+            self.take(at, after, mark, ring);
         }
         while self
             .commands
@@ -111,19 +123,21 @@ impl CommandMarks {
         {
             self.commands.pop_front();
         }
+        self.finished != finished
     }
 
-    fn take(&mut self, at: u64, mark: Osc133, ring: &ByteRing) {
+    /// Takes `mark`, which starts at `at` and ends before `after`.
+    fn take(&mut self, at: u64, after: u64, mark: Osc133, ring: &ByteRing) {
         self.generation += 1;
         match mark {
             Osc133::Prompt => self.prompt(at, ring),
             Osc133::NewCommand => {
-                self.finish(at, None);
+                self.finish(at, None, ring);
                 self.prompt(at, ring);
             }
             Osc133::Input => {
                 if let Some(c) = self.open_mut() {
-                    c.input = Some(at);
+                    c.input = Some(after);
                 }
             }
             Osc133::Output { command_line } => {
@@ -139,14 +153,17 @@ impl CommandMarks {
                     // Output marked with no prompt before it.
                     self.prompt(at, ring);
                 }
+                let line = line_start(ring, at);
                 if let Some(c) = self.open_mut() {
-                    c.output = Some(at);
+                    // The output is what follows the mark.
+                    c.output = Some(after);
+                    c.output_line = Some(line);
                     c.started_ms = Some(now_ms());
                     c.command_line = command_line.clone();
                     self.event(CommandEvent::Started { command_line });
                 }
             }
-            Osc133::Finished { status } => self.finish(at, status),
+            Osc133::Finished { status } => self.finish(at, status, ring),
             Osc133::Ignored => {}
         }
     }
@@ -164,15 +181,14 @@ impl CommandMarks {
             .back()
             .is_some_and(|c| c.output.is_some() && c.end.is_none())
         {
-            self.finish(at, None);
+            self.finish(at, None, ring);
         }
         // A prompt drawn again (Ctrl-C, an empty line, a resize) replaces
         // one that ran nothing.
         if self.commands.back().is_some_and(|c| c.output.is_none()) {
             self.commands.pop_back();
         }
-        let floor = at.saturating_sub(64 * 1024);
-        let prompt_line = ring.last_line_start_in(floor, at).unwrap_or(at);
+        let prompt_line = line_start(ring, at);
         if self.commands.len() >= MAX_COMMANDS {
             self.commands.pop_front();
         }
@@ -183,7 +199,8 @@ impl CommandMarks {
         });
     }
 
-    fn finish(&mut self, at: u64, status: Option<i32>) {
+    fn finish(&mut self, at: u64, status: Option<i32>, ring: &ByteRing) {
+        let line = line_start(ring, at);
         let Some(c) = self
             .commands
             .back_mut()
@@ -192,6 +209,7 @@ impl CommandMarks {
             return;
         };
         c.end = Some(at);
+        c.end_line = Some(line);
         c.status = status;
         c.finished_ms = Some(now_ms());
         let duration_ms = c.duration_ms();
@@ -224,6 +242,13 @@ impl CommandMarks {
         self.finished
     }
 
+    /// What the pane's border says when the last command failed: `✗ exit
+    /// STATUS`.
+    pub fn failure_badge(&self) -> Option<String> {
+        let status = self.last_finished()?.status.filter(|&s| s != 0)?;
+        Some(format!("✗ exit {status}"))
+    }
+
     /// Every command held, oldest first.
     pub fn commands(&self) -> impl DoubleEndedIterator<Item = &Command> + ExactSizeIterator {
         self.commands.iter()
@@ -245,7 +270,7 @@ impl CommandMarks {
         let mut stops: Vec<u64> = self
             .commands
             .iter()
-            .flat_map(|c| [Some(c.prompt_line), c.output, c.end])
+            .flat_map(|c| [Some(c.prompt_line), c.output_line, c.end_line])
             .flatten()
             .filter(|&p| p >= from && p < to)
             .collect();
@@ -268,6 +293,7 @@ impl CommandMarks {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -326,5 +352,31 @@ mod tests {
         let stops = marks.stops(0, ring.end());
         assert!(stops.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(stops[0], 0);
+    }
+}
+
+#[cfg(test)]
+mod history_rows {
+    use super::*;
+    use crate::pane::history::{History, ReplayRequest};
+
+    #[test]
+    fn a_window_knows_the_row_of_each_prompt() {
+        let text = b"\x1b[?2004h\x1b]133;A\x07$ \x1b]133;B\x07echo one\r\n\x1b[?2004l\r\x1b]133;C\x07one\r\n\x1b]133;D;0\x07\x1b[?2004h\x1b]133;A\x07$ \x1b]133;B\x07false\r\n\x1b[?2004l\r\x1b]133;C\x07\x1b]133;D;1\x07\x1b[?2004h\x1b]133;A\x07$ \x1b]133;B\x07echo three\r\n\x1b[?2004l\r\x1b]133;C\x07three\r\n\x1b]133;D;7\x07\x1b[?2004h\x1b]133;A\x07$ ";
+        let mut ring = ByteRing::new(1 << 20);
+        let mut marks = CommandMarks::default();
+        for piece in text.chunks(5) {
+            let pos = ring.end();
+            ring.push(piece);
+            marks.scan(piece, pos, &ring);
+        }
+        let stops = marks.stops(0, ring.end());
+        let history =
+            History::replay(ReplayRequest::from_ring(&ring, 10, 40, 1000).with_stops(stops));
+        let rows: Vec<Option<usize>> = marks
+            .commands()
+            .map(|c| history.stop_row(c.prompt_line))
+            .collect();
+        assert_eq!(rows, [Some(0), Some(2), Some(3), Some(5)]);
     }
 }

@@ -256,7 +256,9 @@ impl History {
         new.reverse();
         new.extend_from_slice(&self.stops_ahead);
         self.stops_ahead = new;
-        self.next_boundary = self.next_boundary.min(self.stops_ahead[self.stops_ahead.len() - 1]);
+        self.next_boundary = self
+            .next_boundary
+            .min(self.stops_ahead[self.stops_ahead.len() - 1]);
     }
 
     /// The row the line starting at stop `pos` begins on, when this window
@@ -330,7 +332,10 @@ impl History {
             }
         }
         let boundary = (self.fed_to / ANCHOR_SPACING + 1) * ANCHOR_SPACING;
-        self.next_boundary = self.stops_ahead.last().map_or(boundary, |&p| p.min(boundary));
+        self.next_boundary = self
+            .stops_ahead
+            .last()
+            .map_or(boundary, |&p| p.min(boundary));
     }
 
     /// Rows dropped off the top of the scrollback since the window began.

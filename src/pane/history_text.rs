@@ -109,8 +109,11 @@ pub fn write_range(
             .max(history_window::most_rows(window_rows) + usize::from(rows));
         let mut out = Pieces::new(sink);
         let mut start = from;
+        let mut written = 0;
         while start < to {
-            let end = history_window::from(ring, start, window_rows, cols).end.min(to);
+            let end = history_window::from(ring, start, window_rows, cols)
+                .end
+                .min(to);
             let extent = history_window::Extent { start, end };
             let mut history = History::replay(ReplayRequest::window(
                 ring,
@@ -123,10 +126,15 @@ pub fn write_range(
             // ends inside a line.
             let (row, col) = history.screen().cursor_position();
             let total = history.len() + usize::from(row) + usize::from(col > 0);
+            written += total;
             if write_first_rows(&mut history, total, ansi, &mut out).is_break() || end <= start {
                 break;
             }
             start = end;
+        }
+        if written == 0 {
+            // Output that left no row (a mode set, a `\r`): nothing.
+            return Ok(());
         }
         out.finish()
     }

@@ -772,7 +772,10 @@ impl FeedSink for Pane {
         let bytes = self.fast_forward.accept(piece);
         let at = self.ring.end();
         self.ring.push(bytes);
-        self.marks.scan(bytes, at, &self.ring);
+        if self.marks.scan(bytes, at, &self.ring) {
+            // The border tells a failed command.
+            self.damage.note(Change::Titled);
+        }
         if let ScrollView::Viewing(history) = &mut self.view {
             history.add_stops(self.marks.stops(at, self.ring.end()));
             history.feed(bytes);

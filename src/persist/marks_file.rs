@@ -9,8 +9,8 @@
 //! version: a later layout takes another magic, and this one stays
 //! readable), the ring's block length (u64 LE), the number of commands
 //! (u32 LE), then per command: the positions of its prompt, its prompt's
-//! line, its command line, its output and its end (u64 LE each,
-//! `u64::MAX` for none), its status (a byte 0/1 for none/some, i32 LE),
+//! line, its command line, its output, its output's line, its end and its
+//! end's line (u64 LE each, `u64::MAX` for none), its status (a byte 0/1 for none/some, i32 LE),
 //! its start and finish times (u64 LE milliseconds, `u64::MAX` for none),
 //! and its command line as sent (u16 LE length, UTF-8). Positions are the
 //! saving ring's, as in `size_file`. A damaged file is the same as none.
@@ -74,7 +74,9 @@ impl SavedMarks {
             payload.extend_from_slice(&c.prompt_line.to_le_bytes());
             put_opt(&mut payload, c.input);
             put_opt(&mut payload, c.output);
+            put_opt(&mut payload, c.output_line);
             put_opt(&mut payload, c.end);
+            put_opt(&mut payload, c.end_line);
             payload.push(u8::from(c.status.is_some()));
             payload.extend_from_slice(&c.status.unwrap_or(0).to_le_bytes());
             put_opt(&mut payload, c.started_ms);
@@ -103,7 +105,8 @@ impl SavedMarks {
         for _ in 0..count {
             let prompt = r.u64()?;
             let prompt_line = r.u64()?;
-            let (input, output, end) = (r.opt()?, r.opt()?, r.opt()?);
+            let (input, output, output_line) = (r.opt()?, r.opt()?, r.opt()?);
+            let (end, end_line) = (r.opt()?, r.opt()?);
             let has_status = r.bytes(1)?[0] == 1;
             let status = i32::from_le_bytes(r.bytes(4)?.try_into().ok()?);
             let (started_ms, finished_ms) = (r.opt()?, r.opt()?);
@@ -114,7 +117,9 @@ impl SavedMarks {
                 prompt_line,
                 input,
                 output,
+                output_line,
                 end,
+                end_line,
                 status: has_status.then_some(status),
                 started_ms,
                 finished_ms,
@@ -143,7 +148,9 @@ impl SavedMarks {
                     prompt_line: at(c.prompt_line)?,
                     input: c.input.and_then(at),
                     output: c.output.and_then(at),
+                    output_line: c.output_line.and_then(at),
                     end: c.end.and_then(at),
+                    end_line: c.end_line.and_then(at),
                     ..c.clone()
                 })
             })
@@ -180,7 +187,9 @@ mod tests {
                 prompt_line: 69_990,
                 input: Some(70_010),
                 output: Some(70_020),
+                output_line: Some(70_019),
                 end: Some(70_100),
+                end_line: Some(70_100),
                 status: Some(1),
                 started_ms: Some(5),
                 finished_ms: Some(9),

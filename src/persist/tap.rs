@@ -15,9 +15,9 @@ use crossbeam_channel::{Sender, TrySendError, bounded};
 use crate::config::saving::Saving;
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
+use crate::persist::marks_file::SavedMarks;
 use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
-use crate::persist::marks_file::SavedMarks;
 use crate::persist::size_file::SavedSizes;
 use crate::workspace::Workspace;
 
@@ -193,9 +193,7 @@ impl Tap {
                 sizes.push((id, log));
             }
             let commands = pane.command_marks();
-            if self.history
-                && (every_tail || self.marks.get(&id) != Some(&commands.generation()))
-            {
+            if self.history && (every_tail || self.marks.get(&id) != Some(&commands.generation())) {
                 let saved = SavedMarks {
                     block_len: ring.block_bytes() as u64,
                     commands: commands.commands().cloned().collect(),
@@ -230,9 +228,8 @@ impl Tap {
             snapshot.active_tab,
             snapshot.zoomed_tabs.clone(),
         );
-        let nothing_new = snapshot.tails.is_empty()
-            && snapshot.sizes.is_empty()
-            && snapshot.marks.is_empty();
+        let nothing_new =
+            snapshot.tails.is_empty() && snapshot.sizes.is_empty() && snapshot.marks.is_empty();
         if !every_tail && nothing_new && layout == self.layout {
             return true;
         }

@@ -53,11 +53,19 @@ pub enum Call {
         command: Option<String>,
     },
     /// One command's output (`capture --command`, issue 43).
-    CaptureCommand(super::script_commands::CommandCapture),
+    CaptureCommand(super::command_calls::CommandCapture),
     /// The pane's commands, as JSON (`capture --commands`).
     Commands { pane: Option<u32> },
     /// Answered once its condition holds (`tilework wait`).
-    Wait(super::script_commands::WaitCall),
+    Wait(super::command_calls::WaitCall),
+}
+
+/// How long the client and the call's thread wait for `call`'s answer.
+pub fn answer_timeout(call: &Call) -> std::time::Duration {
+    match call {
+        Call::Wait(wait) => wait.timeout() + std::time::Duration::from_secs(5),
+        _ => super::command_calls::DEFAULT_ANSWER,
+    }
 }
 
 /// One argument of `send-keys`.

@@ -82,7 +82,7 @@ pub(super) fn call_into(session: Option<&str>, call: &Call, out: &mut dyn Write)
         }
         Err(err) => return Err(err).with_context(|| format!("reaching workspace {name}")),
     };
-    let answer = super::script_commands::answer_timeout(call).max(ANSWER_TIMEOUT);
+    let answer = script::answer_timeout(call).max(ANSWER_TIMEOUT);
     stream.set_read_timeout(Some(answer))?;
     stream.set_write_timeout(Some(ANSWER_TIMEOUT))?;
     script::write_call(&stream, call).with_context(|| format!("calling workspace {name}"))?;

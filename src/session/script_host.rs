@@ -46,7 +46,7 @@ pub fn serve(
         }
     };
     tracing::debug!(?call, "script call");
-    let answer_timeout = super::script_commands::answer_timeout(&call).max(ANSWER_TIMEOUT);
+    let answer_timeout = script::answer_timeout(&call).max(ANSWER_TIMEOUT);
     let (tx, rx) = bounded(1);
     if !mailbox.post(ScriptCall { call, reply: tx }) {
         refuse(stream, "the workspace is ending");

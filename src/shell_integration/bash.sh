@@ -1,16 +1,19 @@
-# tilework shell integration for bash: marks each prompt, command line,
-# output and exit status with OSC 133, so tilework knows where commands
-# begin and end. In ~/.bashrc, after PS1 is set:
+# tilework shell integration for bash (4.4 or later): marks each prompt,
+# command line, output and exit status with OSC 133, so tilework knows
+# where commands begin and end. In ~/.bashrc, after PS1 is set:
 #   eval "$(tilework shell-integration bash)"
 if [[ $- == *i* && -z ${__tilework_si-} ]]; then
     __tilework_si=1
-    __tilework_ran=
+    # The prompt's command number (\#) grows only when a command ran, so
+    # an empty line or Ctrl-C at the prompt ends no command.
+    __tilework_number='\#'
+    __tilework_last=
     __tilework_precmd() {
-        local status=$?
-        if [[ -n $__tilework_ran ]]; then
+        local status=$? number=${__tilework_number@P}
+        if [[ -n $__tilework_last && $number != "$__tilework_last" ]]; then
             printf '\e]133;D;%s\a' "$status"
-            __tilework_ran=
         fi
+        __tilework_last=$number
         # A prompt set anew (by a theme, each time) is marked again.
         if [[ $PS1 != *'133;A'* ]]; then
             PS1='\[\e]133;A\a\]'"$PS1"'\[\e]133;B\a\]'
@@ -18,7 +21,6 @@ if [[ $- == *i* && -z ${__tilework_si-} ]]; then
         return $status
     }
     # PS0 is printed when a command line is accepted: its output starts.
-    # The arithmetic notes, in this shell, that a command ran.
-    PS0+='\[\e]133;C\a\]${__tilework_none:$((__tilework_ran=1)):0}'
+    PS0+='\e]133;C\a'
     PROMPT_COMMAND="__tilework_precmd${PROMPT_COMMAND:+;$PROMPT_COMMAND}"
 fi

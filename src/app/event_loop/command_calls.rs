@@ -9,11 +9,11 @@ use crossbeam_channel::Sender;
 
 use super::App;
 use crate::pane::command_marks::Command;
-use crate::pane::command_marks::plain::plain_text;
+use crate::pane::command_marks::plain::echoed_text;
 use crate::pane::history_text;
 use crate::pane::scrollback::ByteRing;
+use crate::session::command_calls::{CommandCapture, CommandInfo, WaitCall};
 use crate::session::script::Reply;
-use crate::session::script_commands::{CommandCapture, CommandInfo, WaitCall};
 use crate::terminal::frame_sink::FrameSink;
 
 /// The most bytes of an echoed command line read for its text.
@@ -50,7 +50,9 @@ impl<B: FrameSink> App<B> {
         let from = command.output.unwrap_or(command.prompt);
         let to = command.end.unwrap_or_else(|| pane.history_ring().end());
         pane.settle();
-        Reply::Pieces(Box::new(history_text::write_range(pane, from, to, call.ansi)))
+        Reply::Pieces(Box::new(history_text::write_range(
+            pane, from, to, call.ansi,
+        )))
     }
 
     /// `tilework capture --commands`: every command held, as JSON.
@@ -66,7 +68,7 @@ impl<B: FrameSink> App<B> {
         let commands: Vec<&Command> = pane.command_marks().commands().collect();
         let finished = commands.iter().filter(|c| c.end.is_some()).count();
         let mut lines = LineCounter::new(ring);
-        let mut seen_finished = 0;
+        let mut seen_finished: usize = 0;
         let infos: Vec<CommandInfo> = commands
             .iter()
             .map(|c| {
@@ -78,12 +80,15 @@ impl<B: FrameSink> App<B> {
                 } else {
                     0
                 };
-                let output_lines = c
-                    .output
-                    .map(|from| [lines.line_of(from), lines.line_of(c.end.unwrap_or(ring.end()))]);
+                let output_lines = c.output.map(|from| {
+                    [
+                        lines.line_of(from),
+                        lines.line_of(c.end.unwrap_or(ring.end())),
+                    ]
+                });
                 CommandInfo {
                     index,
-                    command: command_line(ring, c),
+                    command: command_line(ring, c, pane.size().1),
                     status: c.status,
                     failed: c.failed(),
                     finished: c.end.is_some(),
@@ -115,6 +120,8 @@ impl<B: FrameSink> App<B> {
             let _ = reply.send(Reply::error(format!("no pane {number}")));
             return;
         };
+        // Said in the log: a script (or a test) can tell the wait is on.
+        tracing::info!(pane = number, until = ?call.until, "a script waits");
         self.command_watch
             .add(pane, number, &call.until, call.timeout(), reply);
         // It may hold already (the program ended).
@@ -133,7 +140,7 @@ impl<B: FrameSink> App<B> {
 
 /// The command line: as the shell sent it, else the text echoed between
 /// the prompt's end and the output.
-fn command_line(ring: &ByteRing, c: &Command) -> String {
+fn command_line(ring: &ByteRing, c: &Command, cols: u16) -> String {
     if let Some(line) = &c.command_line {
         return line.clone();
     }
@@ -141,7 +148,7 @@ fn command_line(ring: &ByteRing, c: &Command) -> String {
         return String::new();
     };
     let to = c.output.unwrap_or(ring.end()).min(from + MAX_ECHO);
-    plain_text(&ring.copy_range(from, to)).trim().to_string()
+    echoed_text(&ring.copy_range(from, to), cols)
 }
 
 /// Line numbers of ring positions, as `capture --history` counts its

@@ -135,8 +135,9 @@ pub struct Osc133Scanner {
 
 impl Osc133Scanner {
     /// Scans `bytes`, whose first byte is at position `pos`, calling
-    /// `found` with the position of each OSC 133's ESC and its body.
-    pub fn scan(&mut self, bytes: &[u8], pos: u64, found: &mut impl FnMut(u64, &[u8])) {
+    /// `found` with the position of each OSC 133's ESC, the position just
+    /// after it, and its body.
+    pub fn scan(&mut self, bytes: &[u8], pos: u64, found: &mut impl FnMut(u64, u64, &[u8])) {
         let mut i = 0;
         if !self.partial.is_empty() {
             i = self.resume(bytes, 0, found);
@@ -156,7 +157,12 @@ impl Osc133Scanner {
 
     /// Goes on with the sequence in `partial` from `bytes[i]`; returns
     /// where scanning for the next ESC goes on.
-    fn resume(&mut self, bytes: &[u8], mut i: usize, found: &mut impl FnMut(u64, &[u8])) -> usize {
+    fn resume(
+        &mut self,
+        bytes: &[u8],
+        mut i: usize,
+        found: &mut impl FnMut(u64, u64, &[u8]),
+    ) -> usize {
         while self.partial.len() < INTRO.len() {
             let Some(&b) = bytes.get(i) else {
                 return i;
@@ -176,7 +182,7 @@ impl Osc133Scanner {
                     return i;
                 }
                 Some(b'\\') => {
-                    self.finish(found);
+                    self.finish(found, 2);
                     return i + 1;
                 }
                 // An ESC that is no ST aborts the string.
@@ -198,7 +204,7 @@ impl Osc133Scanner {
                     return i + k;
                 }
                 if rest[k] == BEL {
-                    self.finish(found);
+                    self.finish(found, 1);
                     return i + k + 1;
                 }
                 match rest.get(k + 1) {
@@ -207,7 +213,7 @@ impl Osc133Scanner {
                         bytes.len()
                     }
                     Some(b'\\') => {
-                        self.finish(found);
+                        self.finish(found, 2);
                         i + k + 2
                     }
                     Some(_) => {
@@ -227,9 +233,11 @@ impl Osc133Scanner {
         }
     }
 
-    fn finish(&mut self, found: &mut impl FnMut(u64, &[u8])) {
+    /// The sequence ended with a terminator of `end` bytes.
+    fn finish(&mut self, found: &mut impl FnMut(u64, u64, &[u8]), end: u64) {
         if !self.partial.is_empty() {
-            found(self.start, &self.partial[INTRO.len()..]);
+            let after = self.start + self.partial.len() as u64 + end;
+            found(self.start, after, &self.partial[INTRO.len()..]);
         }
         self.partial.clear();
     }
@@ -244,7 +252,7 @@ mod tests {
         let mut out = Vec::new();
         let mut pos = 0;
         for piece in pieces {
-            scanner.scan(piece, pos, &mut |at, body| out.push((at, parse(body))));
+            scanner.scan(piece, pos, &mut |at, _, body| out.push((at, parse(body))));
             pos += piece.len() as u64;
         }
         out
@@ -252,7 +260,8 @@ mod tests {
 
     #[test]
     fn each_form_is_read() {
-        let text = b"\x1b]133;A\x07$ \x1b]133;B\x07ls\r\n\x1b]133;C\x1b\\out\r\n\x1b]133;D;2;aid=7\x07";
+        let text =
+            b"\x1b]133;A\x07$ \x1b]133;B\x07ls\r\n\x1b]133;C\x1b\\out\r\n\x1b]133;D;2;aid=7\x07";
         let found = all(&[text]);
         let kinds: Vec<Osc133> = found.iter().map(|(_, k)| k.clone()).collect();
         assert_eq!(
@@ -274,7 +283,11 @@ mod tests {
         for cut in 0..text.len() {
             for cut2 in cut..text.len() {
                 let found = all(&[&text[..cut], &text[cut..cut2], &text[cut2..]]);
-                assert_eq!(found, [(11, Osc133::Finished { status: Some(1) })], "{cut} {cut2}");
+                assert_eq!(
+                    found,
+                    [(11, Osc133::Finished { status: Some(1) })],
+                    "{cut} {cut2}"
+                );
             }
         }
     }

@@ -59,6 +59,34 @@ pub fn plain_text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// A command line as its echo left it on the screen: `bytes` (what the
+/// shell wrote between the prompt's end and the output) replayed on a
+/// small screen `cols` wide, which undoes a line editor's redraws (zsh
+/// writes a typed line's first letter, then the line again). Rows of one
+/// line are joined.
+pub fn echoed_text(bytes: &[u8], cols: u16) -> String {
+    const ROWS: u16 = 16;
+    let size = |n: u16| std::num::NonZeroU16::new(n.max(2)).unwrap_or(std::num::NonZeroU16::MIN);
+    let mut parser = vt100::Parser::new(size(ROWS), size(cols), 0);
+    if crate::diag::panic_guard::contain(|| parser.process(bytes)).is_err() {
+        return plain_text(bytes);
+    }
+    let screen = parser.screen();
+    let mut out = String::new();
+    for (i, row) in screen.rows(0, size(cols).get()).enumerate() {
+        out.push_str(&row);
+        let wrapped = u16::try_from(i).is_ok_and(|r| screen.row_wrapped(r));
+        if !wrapped {
+            out.push('\n');
+        }
+    }
+    out.trim()
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +95,11 @@ mod tests {
     fn escapes_go_and_text_stays() {
         let text = plain_text(b"\x1b[1mls\x1b[m -l\r\n\x1b]0;t\x07ok\x1b]133;D\x1b\\!");
         assert_eq!(text, "ls -l\nok!");
+    }
+
+    #[test]
+    fn an_echo_redrawn_by_a_line_editor_reads_as_typed() {
+        assert_eq!(echoed_text(b"f\x08false\r\n", 20), "false");
+        assert_eq!(echoed_text(b"echo abcdefghij\r\n", 8), "echo abcdefghij");
     }
 }
