@@ -246,6 +246,54 @@ fn copy_mode_walks_the_prompts(home: &Home, tw: &mut Tilework) {
     assert_eq!(copy("[oy").trim_end(), "three\nfour");
 }
 
+/// The hooks see each command start and finish, with its status and
+/// duration; a command that ran longer than `notify_after` and finished
+/// in a pane nobody looks at is told in the status bar.
+#[test]
+fn hooks_and_a_long_command_finished_out_of_sight() {
+    if !common::require_program("bash") {
+        return;
+    }
+    let home = Home(TempDir::new("command-hooks"));
+    let log = home.0.path().join("hooks.log");
+    let config = home.0.path().join("config/tilework");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!(
+            "[hooks]\nnotify_after = 1\ncommand-started = \"echo started >> {log}\"\n\
+             command-finished = \"echo finished $TILEWORK_EXIT_CODE $TILEWORK_DURATION >> {log}\"\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    let argv = shell_argv(&home, "bash");
+    let mut args = vec!["--session", "hooks", "--"];
+    args.extend(argv.iter().map(String::as_str));
+    let mut tw = home.start(&args, None);
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    // A second pane takes the focus; the first runs a long command.
+    tw.send("\x02%");
+    tw.wait_for("two panes", |s| s.contents().matches("$ ").count() >= 2);
+    home.ok(
+        &tw,
+        &[
+            "send-keys",
+            "--pane",
+            "1",
+            "sleep 1.2; sh -c 'exit 3'",
+            "Enter",
+        ],
+    );
+    common::wait_until("the hooks to run", || {
+        std::fs::read_to_string(&log).is_ok_and(|l| l.contains("finished 3 1."))
+    });
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("started\n"), "{text}");
+    tw.wait_for_text("command failed (3) after 1s");
+    home.ok(&tw, &["kill", "hooks"]);
+}
+
 #[test]
 fn bash_commands_are_units() {
     commands_are_units("bash");

@@ -133,9 +133,6 @@ impl<B: FrameSink> App<B> {
                 let shown = visible
                     .get_or_insert_with(|| self.ws_visible_ids())
                     .contains(&id);
-                let Some(pane) = self.ws.pane_mut(id) else {
-                    continue;
-                };
                 if shown {
                     if bell {
                         for client in &mut self.clients {
@@ -146,6 +143,15 @@ impl<B: FrameSink> App<B> {
                 } else {
                     hidden_activity.push((id, bell || notified));
                 }
+                let finished_unseen = self.command_events(id, shown);
+                if finished_unseen && shown {
+                    rang.push(id);
+                } else if finished_unseen {
+                    hidden_activity.push((id, true));
+                }
+                let Some(pane) = self.ws.pane_mut(id) else {
+                    continue;
+                };
                 if self.clock.output_from(id, shown) {
                     self.metrics.key_reflected();
                 }
@@ -199,6 +205,10 @@ impl<B: FrameSink> App<B> {
 
     /// Pane `id`'s program sent `notification`: kept for the status bar
     /// and passed on, as the config says. Returns whether it marks the tab.
+    pub(super) fn notify_from(&mut self, id: PaneId, notification: &Notification) -> bool {
+        self.notified(id, notification)
+    }
+
     fn notified(&mut self, id: PaneId, notification: &Notification) -> bool {
         let mode = self.ws.notifications();
         if mode == Notifications::Off {

@@ -45,6 +45,12 @@ pub struct Hooks {
 impl Hooks {
     /// How long a pane stays quiet before the `silence` hook runs, when
     /// one is set (otherwise output is not even timed).
+    /// How long a command must have run to be told when it finishes
+    /// unseen (`None`: never).
+    pub fn notify_after(&self) -> Option<std::time::Duration> {
+        Some(self.config.notify_after).filter(|d| !d.is_zero())
+    }
+
     pub fn silence_after(&self) -> Option<std::time::Duration> {
         self.config
             .command(HookEvent::Silence)
