@@ -296,9 +296,9 @@ mod tests {
             // `image_memory`, `on_hangup`, `window_size`, `update_environment`,
             // `notifications`, `hyperlinks`, the three of saving, then
             // `[theme]` and `[status]`: name, borders; left, right, clock;
-            // the `[status]` command settings, `[hooks]` timeout and
-            // silence_after, and the copy keys.
-            14 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 9,
+            // the `[status]` command settings, `[hooks]` timeout,
+            // silence_after and notify_after, and the copy keys.
+            14 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 10,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());
