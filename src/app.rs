@@ -27,6 +27,7 @@ mod loop_tests;
 mod signals;
 mod silence;
 pub mod status_commands;
+mod subscribers;
 pub mod typing_throttle;
 
 pub use event_loop::{ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, RunOptions, Startup, run};

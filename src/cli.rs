@@ -231,6 +231,22 @@ pub enum SessionCommand {
         #[arg(long, value_name = "SECS")]
         timeout: Option<f64>,
     },
+    /// Follow what happens in the workspace: one JSON object per line
+    /// (output, command-started, command-finished, pane-exited,
+    /// pane-focused, tab-created, client-attached, client-detached, bell,
+    /// notification, silence). A subscriber that does not keep up is cut
+    /// off with an `overflow` event.
+    Subscribe {
+        /// Only this pane's events.
+        #[arg(long, value_name = "N")]
+        pane: Option<u32>,
+        /// Only these events (comma-separated names).
+        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+        events: Vec<String>,
+        /// Output with its escape sequences, not as plain text.
+        #[arg(long)]
+        escapes: bool,
+    },
     /// Print the shell code that marks prompts and commands (OSC 133) for
     /// bash, zsh or fish: `eval "$(tilework shell-integration bash)"` in
     /// ~/.bashrc (fish: `tilework shell-integration fish | source`).

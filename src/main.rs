@@ -190,6 +190,18 @@ fn session_command(
             };
             session::script_commands::wait(session, call)
         }
+        SessionCommand::Subscribe {
+            pane,
+            events,
+            escapes,
+        } => session::script_commands::subscribe(
+            session,
+            session::command_calls::SubscribeCall {
+                pane: *pane,
+                events: events.clone(),
+                escapes: *escapes,
+            },
+        ),
         SessionCommand::ShellIntegration { shell } => {
             print!("{}", tilework::shell_integration::snippet(*shell));
             Ok(0)

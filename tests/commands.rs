@@ -308,3 +308,101 @@ fn zsh_commands_are_units() {
 fn fish_commands_are_units() {
     commands_are_units("fish");
 }
+
+/// `tilework subscribe` follows a flood's output as it runs, without
+/// slowing it much; a subscriber that stops reading is cut off with an
+/// `overflow` event, the flood goes on and the workspace's memory stays
+/// bounded.
+#[test]
+fn subscribers_follow_a_flood_and_one_that_stops_reading_is_cut_off() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let home = Home(TempDir::new("subscribe"));
+    let mut tw = home.start(&["--session", "events"], None);
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let flood = |tw: &mut Tilework, round: usize| -> u64 {
+        // Past 8 MiB in all when the subscriber has stopped.
+        let lines = if round > 2 { 1_500_000 } else { 300_000 };
+        tw.type_line(&format!(
+            "a=$(date +%s%N); seq 1 {lines}; b=$(date +%s%N); echo round-{round} took $(( (b - a) / 1000 ))"
+        ));
+        let mut took = 0;
+        tw.wait_for("the flood's end", |s| {
+            let text = s.contents();
+            let Some(at) = text.find(&format!("round-{round} took ")) else {
+                return false;
+            };
+            let rest = &text[at..];
+            took = rest
+                .split_whitespace()
+                .nth(2)
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            took > 0
+        });
+        took
+    };
+    let alone = flood(&mut tw, 1);
+
+    // A subscriber that reads everything.
+    let mut reader = Command::new(common::binary())
+        .args(["subscribe", "--events", "output"])
+        .envs(home.env(Some(&tw)))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(reader.stdout.take().unwrap()).lines();
+    assert_eq!(lines.next().unwrap().unwrap(), "{\"event\":\"subscribed\"}");
+    let followed = flood(&mut tw, 2);
+    let mut seen = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let event: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(event["event"], "output", "{line}");
+        seen.push_str(event["text"].as_str().unwrap());
+        // (Its last line; the command line echoed says `300000;`.)
+        if seen.contains("\n300000\n") {
+            break;
+        }
+    }
+    // Generous: one run on a shared machine (the measured figures are in
+    // docs/commands.md).
+    assert!(
+        followed < alone * 3,
+        "{followed} µs with, {alone} µs without"
+    );
+    reader.kill().unwrap();
+    reader.wait().unwrap();
+
+    // A subscriber that stops reading.
+    let mut stalled = Command::new(common::binary())
+        .args(["subscribe", "--events", "output"])
+        .envs(home.env(Some(&tw)))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = tw.workspace_pid();
+    let before = common::rss_kib(pid).unwrap();
+    for round in 3..5 {
+        flood(&mut tw, round);
+    }
+    let after = common::rss_kib(pid).unwrap();
+    assert!(
+        after < before + 48 * 1024,
+        "RSS {before} KiB before, {after} KiB after"
+    );
+    let mut out = String::new();
+    stalled
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(
+        out.trim_end().ends_with("{\"event\":\"overflow\"}"),
+        "{}",
+        &out[out.len().saturating_sub(300)..]
+    );
+    stalled.wait().unwrap();
+    home.ok(&tw, &["kill", "events"]);
+}

@@ -100,7 +100,14 @@ impl<B: FrameSink> App<B> {
             if fed && self.hooks.silence_after().is_some() {
                 self.silence.output(id, now);
             }
+            let number = self.ws.script_id(id);
+            let Some(pane) = self.ws.pane_mut(id) else {
+                continue;
+            };
             for chunk in self.batch.drain(..) {
+                if !self.hooks.subscribers.is_empty() {
+                    self.hooks.subscribers.output(number, &chunk);
+                }
                 if !self.pipes.is_empty()
                     && let Some(notice) = pipe_on(&mut self.pipes, id, &chunk)
                 {

@@ -80,3 +80,14 @@ pub struct CommandInfo {
     pub prompt_line: u64,
     pub output_lines: Option<[u64; 2]>,
 }
+
+/// `tilework subscribe`: events as NDJSON lines until the client leaves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubscribeCall {
+    /// Only this pane's events (and the workspace's own).
+    pub pane: Option<u32>,
+    /// Only these events (empty: all).
+    pub events: Vec<String>,
+    /// Output with its escape sequences, not as plain text.
+    pub escapes: bool,
+}

@@ -58,12 +58,15 @@ pub enum Call {
     Commands { pane: Option<u32> },
     /// Answered once its condition holds (`tilework wait`).
     Wait(super::command_calls::WaitCall),
+    /// Events as they happen (`tilework subscribe`).
+    Subscribe(super::command_calls::SubscribeCall),
 }
 
 /// How long the client and the call's thread wait for `call`'s answer.
 pub fn answer_timeout(call: &Call) -> std::time::Duration {
     match call {
         Call::Wait(wait) => wait.timeout() + std::time::Duration::from_secs(5),
+        Call::Subscribe(_) => super::command_calls::LONGEST_WAIT,
         _ => super::command_calls::DEFAULT_ANSWER,
     }
 }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 
-use super::command_calls::{CommandCapture, CommandInfo, WaitCall, WaitFor};
+use super::command_calls::{CommandCapture, CommandInfo, SubscribeCall, WaitCall, WaitFor};
 use super::script::Call;
 use super::script_client::{call, call_into};
 
@@ -59,6 +59,23 @@ fn table_row(c: &CommandInfo) -> String {
         .map_or(String::new(), |ms| format!("{:.1}s", ms as f64 / 1000.0));
     let line = crate::sanitize::escape_controls(&c.command).into_owned();
     format!("{:>4}  {status:>7}  {took:>7}  {line}\n", c.index)
+}
+
+/// `tilework subscribe`: events as NDJSON lines on stdout until the
+/// workspace ends or cuts this subscriber off (an `overflow` event).
+pub fn subscribe(session: Option<&str>, call: SubscribeCall) -> Result<i32> {
+    let mut out = io::LineWriter::new(io::stdout().lock());
+    match call_into(session, &Call::Subscribe(call), &mut out) {
+        Ok(()) => Ok(0),
+        Err(err)
+            if err
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(0)
+        }
+        Err(err) => Err(err),
+    }
 }
 
 /// `tilework wait`: returns the exit status to end with (a command's, for

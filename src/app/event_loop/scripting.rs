@@ -103,6 +103,11 @@ impl<B: FrameSink> App<B> {
             Call::CaptureCommand(capture) => self.script_capture_command(&capture),
             Call::Commands { pane } => self.script_commands(pane),
             Call::Wait(_) => Reply::error("wait is for scripts (tilework wait)"),
+            Call::Subscribe(call) => {
+                self.hooks
+                    .subscribers
+                    .add(call.pane, call.events, call.escapes)
+            }
         }
     }
 
