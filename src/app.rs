@@ -14,6 +14,8 @@
 //! - [`status_commands`]: the status bar's `"cmd:…"` segments, run off
 //!   the loop once per interval.
 
+mod command_events;
+mod command_watch;
 mod event_loop;
 mod feed;
 pub mod frame_clock;
@@ -25,6 +27,7 @@ mod loop_tests;
 mod signals;
 mod silence;
 pub mod status_commands;
+mod subscribers;
 pub mod typing_throttle;
 
 pub use event_loop::{ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, RunOptions, Startup, run};

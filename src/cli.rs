@@ -198,6 +198,68 @@ pub enum SessionCommand {
         /// Keep colours and text attributes (as SGR sequences).
         #[arg(long)]
         ansi: bool,
+        /// Only one command's output: -1 the last command that finished,
+        /// -2 the one before (needs OSC 133 marks: tilework
+        /// shell-integration).
+        #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with_all = ["history", "commands"])]
+        command: Option<i64>,
+        /// List the pane's commands: index, exit status, time, command line.
+        #[arg(long, conflicts_with = "history")]
+        commands: bool,
+        /// With --commands: as a JSON array (status, times, line ranges).
+        #[arg(long, requires = "commands")]
+        json: bool,
+    },
+    /// Wait until something happens in a pane; exits non-zero at
+    /// --timeout. `--prompt` prints the finished command's exit status and
+    /// exits with it.
+    #[command(group(clap::ArgGroup::new("until").required(true).args(["output", "prompt", "exit", "silence", "notification"])))]
+    Wait {
+        /// The pane (default: the focused one).
+        #[arg(long, value_name = "N")]
+        pane: Option<u32>,
+        /// Output from now on with a line matching this regex (printed).
+        #[arg(long, value_name = "REGEX")]
+        output: Option<String>,
+        /// The next command finishes (OSC 133 marks: tilework
+        /// shell-integration).
+        #[arg(long)]
+        prompt: bool,
+        /// The pane's program ends (prints its exit code).
+        #[arg(long)]
+        exit: bool,
+        /// The pane prints nothing for this many seconds.
+        #[arg(long, value_name = "SECS")]
+        silence: Option<f64>,
+        /// The pane's program sends a notification (OSC 9, 777, 99).
+        #[arg(long)]
+        notification: bool,
+        /// Give up (exit status 2) after this many seconds.
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<f64>,
+    },
+    /// Follow what happens in the workspace: one JSON object per line
+    /// (output, command-started, command-finished, pane-exited,
+    /// pane-focused, tab-created, client-attached, client-detached, bell,
+    /// notification, silence). A subscriber that does not keep up is cut
+    /// off with an `overflow` event.
+    Subscribe {
+        /// Only this pane's events.
+        #[arg(long, value_name = "N")]
+        pane: Option<u32>,
+        /// Only these events (comma-separated names).
+        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+        events: Vec<String>,
+        /// Output with its escape sequences, not as plain text.
+        #[arg(long)]
+        escapes: bool,
+    },
+    /// Print the shell code that marks prompts and commands (OSC 133) for
+    /// bash, zsh or fish: `eval "$(tilework shell-integration bash)"` in
+    /// ~/.bashrc (fish: `tilework shell-integration fish | source`).
+    ShellIntegration {
+        /// bash, zsh or fish.
+        shell: crate::shell_integration::Shell,
     },
     /// List the paste buffers (the last copies, newest first, as `C-b =`
     /// shows them).

@@ -31,6 +31,7 @@
 pub mod command_line;
 pub mod copy_keys;
 pub mod copy_mode;
+pub mod copy_prompts;
 pub mod copy_session;
 pub mod copy_window;
 pub mod focus_events;

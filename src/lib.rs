@@ -32,6 +32,7 @@ pub mod persist;
 pub mod render;
 pub mod sanitize;
 pub mod session;
+pub mod shell_integration;
 pub mod shell_job;
 pub mod terminal;
 pub mod tmux_compat;

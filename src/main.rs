@@ -186,7 +186,59 @@ fn session_command(
             pane,
             history,
             ansi,
-        } => script::capture(session, *pane, *history, *ansi),
+            command,
+            commands,
+            json,
+        } => match (command, commands) {
+            (Some(index), _) => {
+                session::script_commands::capture_command(session, *pane, *index, *ansi)
+            }
+            (None, true) => session::script_commands::list_commands(session, *pane, *json),
+            (None, false) => script::capture(session, *pane, *history, *ansi),
+        },
+        SessionCommand::Wait {
+            pane,
+            output,
+            prompt,
+            exit,
+            silence,
+            notification,
+            timeout,
+        } => {
+            use session::command_calls::{WaitCall, WaitFor};
+            let millis = |secs: f64| (secs.max(0.0) * 1000.0) as u64;
+            let until = match (output, prompt, exit, silence, notification) {
+                (Some(regex), ..) => WaitFor::Output {
+                    regex: regex.clone(),
+                },
+                (_, true, ..) => WaitFor::Prompt,
+                (_, _, true, ..) => WaitFor::Exit,
+                (_, _, _, Some(secs), _) => WaitFor::Silence { ms: millis(*secs) },
+                _ => WaitFor::Notification,
+            };
+            let call = WaitCall {
+                pane: *pane,
+                until,
+                timeout_ms: timeout.map(millis),
+            };
+            session::script_commands::wait(session, call)
+        }
+        SessionCommand::Subscribe {
+            pane,
+            events,
+            escapes,
+        } => session::script_commands::subscribe(
+            session,
+            session::command_calls::SubscribeCall {
+                pane: *pane,
+                events: events.clone(),
+                escapes: *escapes,
+            },
+        ),
+        SessionCommand::ShellIntegration { shell } => {
+            print!("{}", tilework::shell_integration::snippet(*shell));
+            Ok(0)
+        }
         SessionCommand::ListPanes { json } => script::list_panes(session, *json),
         SessionCommand::Buffers { print } => script::buffers(session, *print),
         SessionCommand::Pipe { pane, command } => script::pipe(session, *pane, command),

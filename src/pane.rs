@@ -29,6 +29,8 @@
 //! underlines, strikethrough, overline, blink, conceal, OSC 8 links) as
 //! zero-width markers the fidelity layer's `pen` appends, with the values
 //! themselves in [`cell_style`].
+//! [`command_marks`] finds where each command a shell ran begins and
+//! ends (OSC 133), by positions in the ring.
 //! [`pipe`] sends a pane's output on to a command (`tilework pipe`).
 //! Sixel pictures are taken in the fidelity layer (`fidelity::pictures`)
 //! and anchored in the cells (`crate::graphics`); [`picture_queries`]
@@ -37,6 +39,7 @@
 pub mod cell_extras;
 pub mod cell_style;
 pub mod children;
+pub mod command_marks;
 pub mod damage;
 pub mod escape_scanner;
 pub mod event;

@@ -17,10 +17,13 @@
 //!   kept off the disk.
 //! - [`size_file`]: the sizes each pane's history was printed at, so that
 //!   it is replayed at those sizes when it comes back.
+//! - [`marks_file`]: each pane's commands (OSC 133 marks), so they come
+//!   back with the history.
 
 pub mod block_file;
 pub mod erase;
 pub mod manifest;
+pub mod marks_file;
 pub mod place;
 pub mod relaunch;
 pub mod restore;

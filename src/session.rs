@@ -18,10 +18,13 @@
 //! - [`client`]: the terminal's side (`tilework`, `attach`, `ls`, `kill`).
 //! - [`script`]: scripts' calls on the socket (`tilework action`,
 //!   `send-keys`, `run`, `capture`, `list-panes`); [`script_host`] serves
-//!   them in the workspace, [`script_client`] makes them.
+//!   them in the workspace, [`script_client`] makes them;
+//!   [`command_calls`]: what the calls about commands carry
+//!   (`capture --command`, `wait`), [`script_commands`] makes them.
 
 pub mod claim;
 pub mod client;
+pub mod command_calls;
 pub mod conversation;
 pub mod dir;
 pub mod host;
@@ -29,6 +32,7 @@ pub mod joining;
 pub mod proto;
 pub mod script;
 pub mod script_client;
+pub mod script_commands;
 pub mod script_host;
 pub mod tmux_call;
 pub mod workspace_list;

@@ -14,7 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{TempDir, Tilework, rows_with};
+use common::{TempDir, Tilework, crash_and_reboot, rows_with};
 use tilework::persist::manifest::Manifest;
 use tilework::persist::restore::read_history;
 
@@ -145,23 +145,6 @@ fn saved_histories(dir: &Path) -> Vec<Vec<u8>> {
 
 fn contains(haystack: &[u8], needle: &str) -> bool {
     memchr::memmem::find(haystack, needle.as_bytes()).is_some()
-}
-
-/// SIGKILLs `tw`'s workspace and empties the runtime directory, as a crash
-/// and a reboot would leave them.
-fn crash_and_reboot(tw: &mut Tilework) {
-    let pid = tw.workspace_pid();
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap()),
-        nix::sys::signal::Signal::SIGKILL,
-    )
-    .unwrap();
-    common::wait_until("the workspace to die", || !common::alive(pid));
-    tw.wait_exit();
-    let runtime = tw.runtime_dir().join("tilework");
-    for entry in std::fs::read_dir(&runtime).unwrap().flatten() {
-        std::fs::remove_file(entry.path()).unwrap();
-    }
 }
 
 #[test]

@@ -44,6 +44,7 @@ use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 mod client_views;
+mod command_calls;
 mod loop_mailbox;
 mod reload;
 mod scripting;
@@ -333,6 +334,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) silence: crate::app::silence::Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
     pub(super) pipes: crate::pane::pipe::PanePipes,
+    /// Scripts waiting on panes (`tilework wait`).
+    pub(super) command_watch: crate::app::command_watch::CommandWatch,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -401,6 +404,7 @@ impl<B: FrameSink> App<B> {
             status_commands: Default::default(),
             hooks: Default::default(),
             silence: Default::default(),
+            command_watch: Default::default(),
             pipes: Default::default(),
         };
         app.tell_panes_the_colours();
@@ -446,6 +450,7 @@ impl<B: FrameSink> App<B> {
         self.drain_events();
         self.follow_terminal_sizes();
         self.tell_silences(Instant::now());
+        self.check_waits();
         for client in &mut self.clients {
             // A read-only terminal's focus is not the programs' business.
             if !client.read_only {
@@ -533,6 +538,7 @@ impl<B: FrameSink> App<B> {
                         .silence_after()
                         .and_then(|after| self.silence.deadline(after)),
                 )
+                .min_with(self.command_watch.deadline())
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with({
                     let now = Instant::now();

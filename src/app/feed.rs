@@ -100,7 +100,14 @@ impl<B: FrameSink> App<B> {
             if fed && self.hooks.silence_after().is_some() {
                 self.silence.output(id, now);
             }
+            let number = self.ws.script_id(id);
+            let Some(pane) = self.ws.pane_mut(id) else {
+                continue;
+            };
             for chunk in self.batch.drain(..) {
+                if !self.hooks.subscribers.is_empty() {
+                    self.hooks.subscribers.output(number, &chunk);
+                }
                 if !self.pipes.is_empty()
                     && let Some(notice) = pipe_on(&mut self.pipes, id, &chunk)
                 {
@@ -123,6 +130,9 @@ impl<B: FrameSink> App<B> {
                     continue;
                 };
                 let notification = pane.take_notification();
+                if notification.is_some() {
+                    self.command_watch.notified(id);
+                }
                 let notified = notification.is_some_and(|n| self.notified(id, &n));
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
@@ -131,9 +141,6 @@ impl<B: FrameSink> App<B> {
                 let shown = visible
                     .get_or_insert_with(|| self.ws_visible_ids())
                     .contains(&id);
-                let Some(pane) = self.ws.pane_mut(id) else {
-                    continue;
-                };
                 if shown {
                     if bell {
                         for client in &mut self.clients {
@@ -144,6 +151,15 @@ impl<B: FrameSink> App<B> {
                 } else {
                     hidden_activity.push((id, bell || notified));
                 }
+                let finished_unseen = self.command_events(id, shown);
+                if finished_unseen && shown {
+                    rang.push(id);
+                } else if finished_unseen {
+                    hidden_activity.push((id, true));
+                }
+                let Some(pane) = self.ws.pane_mut(id) else {
+                    continue;
+                };
                 if self.clock.output_from(id, shown) {
                     self.metrics.key_reflected();
                 }
@@ -197,6 +213,10 @@ impl<B: FrameSink> App<B> {
 
     /// Pane `id`'s program sent `notification`: kept for the status bar
     /// and passed on, as the config says. Returns whether it marks the tab.
+    pub(super) fn notify_from(&mut self, id: PaneId, notification: &Notification) -> bool {
+        self.notified(id, notification)
+    }
+
     fn notified(&mut self, id: PaneId, notification: &Notification) -> bool {
         let mode = self.ws.notifications();
         if mode == Notifications::Off {

@@ -40,9 +40,18 @@ pub struct Hooks {
     /// What [`Hooks::observe`] saw last.
     focused: Option<PaneId>,
     tabs: usize,
+    /// Scripts following the events hooks run on, and pane output
+    /// (`tilework subscribe`).
+    pub subscribers: crate::app::subscribers::Subscribers,
 }
 
 impl Hooks {
+    /// How long a command must have run to be told when it finishes
+    /// unseen (`None`: never).
+    pub fn notify_after(&self) -> Option<std::time::Duration> {
+        Some(self.config.notify_after).filter(|d| !d.is_zero())
+    }
+
     /// How long a pane stays quiet before the `silence` hook runs, when
     /// one is set (otherwise output is not even timed).
     pub fn silence_after(&self) -> Option<std::time::Duration> {
@@ -65,6 +74,7 @@ impl Hooks {
     /// Runs `event`'s hook, if there is one, with `env` and the facts
     /// every hook gets.
     pub fn fire(&mut self, event: HookEvent, mut env: Env) {
+        self.subscribers.hook(event.name(), &env);
         let Some(command) = self.config.command(event) else {
             return;
         };

@@ -74,6 +74,10 @@ pub enum CopyAction {
     SearchToggleCase,
     Cancel,
     ClearSelection,
+    /// Commands as units (OSC 133 marks, issue 43).
+    PreviousPrompt,
+    NextPrompt,
+    SelectOutput,
 }
 
 use CopyAction as C;
@@ -188,6 +192,17 @@ const COMMANDS: &[(CopyAction, &str, &str)] = &[
         C::ClearSelection,
         "clear-selection",
         "clear the selection, or leave",
+    ),
+    (
+        C::PreviousPrompt,
+        "previous-prompt",
+        "previous command's prompt",
+    ),
+    (C::NextPrompt, "next-prompt", "next command's prompt"),
+    (
+        C::SelectOutput,
+        "select-output",
+        "select the command's output",
     ),
 ];
 
@@ -338,6 +353,9 @@ impl Default for CopyKeymap {
             (ch('n'), C::SearchAgain),
             (ch('N'), C::SearchReverse),
             (ch('C'), C::SearchToggleCase),
+            (ch('['), C::PreviousPrompt),
+            (ch(']'), C::NextPrompt),
+            (ch('o'), C::SelectOutput),
         ];
         Self {
             bindings,

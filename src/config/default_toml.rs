@@ -307,9 +307,9 @@ mod tests {
             // `image_memory`, `on_hangup`, `window_size`, `update_environment`,
             // `notifications`, `hyperlinks`, the three of saving, then
             // `[theme]` and `[status]`: name, borders; left, right, clock;
-            // the `[status]` command settings, `[hooks]` timeout and
-            // silence_after, and the copy keys; `[status]` set_titles and
-            // set_titles_string; client_views; `tmux_compat`.
+            // the `[status]` command settings, `[hooks]` timeout,
+            // silence_after and notify_after, and the copy keys; `[status]`
+            // set_titles and set_titles_string; client_views; `tmux_compat`.
             14 + 1
                 + 1
                 + 1
@@ -318,7 +318,7 @@ mod tests {
                 + km.prefixed.len()
                 + km.direct.len()
                 + km.copy.bindings.len()
-                + 9
+                + 10
                 + 3,
             "{text}"
         );

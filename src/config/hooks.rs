@@ -30,10 +30,17 @@ pub enum HookEvent {
     /// A pane that printed has printed nothing for `silence_after`
     /// seconds (once until it prints again; tmux's monitor-silence).
     Silence,
+    /// A shell marked a command's start (OSC 133 C; issue 43):
+    /// `TILEWORK_COMMAND` holds its command line when the shell sent it.
+    CommandStarted,
+    /// A shell marked a command's end (OSC 133 D): `TILEWORK_EXIT_CODE`
+    /// (empty when the shell did not tell it), `TILEWORK_DURATION` (in
+    /// seconds, with milliseconds).
+    CommandFinished,
 }
 
 impl HookEvent {
-    pub const ALL: [HookEvent; 9] = [
+    pub const ALL: [HookEvent; 11] = [
         HookEvent::PaneExited,
         HookEvent::PaneFocused,
         HookEvent::TabCreated,
@@ -43,6 +50,8 @@ impl HookEvent {
         HookEvent::Activity,
         HookEvent::Notification,
         HookEvent::Silence,
+        HookEvent::CommandStarted,
+        HookEvent::CommandFinished,
     ];
 
     /// The key in `[hooks]`, and `TILEWORK_HOOK`'s value.
@@ -57,6 +66,8 @@ impl HookEvent {
             HookEvent::Activity => "activity",
             HookEvent::Notification => "notification",
             HookEvent::Silence => "silence",
+            HookEvent::CommandStarted => "command-started",
+            HookEvent::CommandFinished => "command-finished",
         }
     }
 }
@@ -64,6 +75,10 @@ impl HookEvent {
 /// `[hooks] timeout`'s default and its bounds, in seconds.
 pub const DEFAULT_HOOK_TIMEOUT_SECS: u64 = 10;
 pub const MAX_HOOK_TIMEOUT_SECS: u64 = 600;
+
+/// `[hooks] notify_after`'s default, in seconds: a command that ran this
+/// long and finished where nobody looks is told (issue 43).
+pub const DEFAULT_NOTIFY_AFTER_SECS: u64 = 10;
 
 /// `[hooks] silence_after`'s default and its bound, in seconds.
 pub const DEFAULT_SILENCE_SECS: u64 = 30;
@@ -77,6 +92,9 @@ pub struct Hooks {
     pub timeout: Duration,
     /// How long a pane stays quiet before `silence` runs.
     pub silence_after: Duration,
+    /// How long a command must have run for its end in a pane nobody
+    /// looks at to be told as a notification (0: never).
+    pub notify_after: Duration,
 }
 
 impl Default for Hooks {
@@ -85,6 +103,7 @@ impl Default for Hooks {
             commands: Vec::new(),
             timeout: Duration::from_secs(DEFAULT_HOOK_TIMEOUT_SECS),
             silence_after: Duration::from_secs(DEFAULT_SILENCE_SECS),
+            notify_after: Duration::from_secs(DEFAULT_NOTIFY_AFTER_SECS),
         }
     }
 }
@@ -112,7 +131,11 @@ pub(crate) struct RawHooks {
     activity: Option<Spanned<String>>,
     notification: Option<Spanned<String>>,
     silence: Option<Spanned<String>>,
+    command_started: Option<Spanned<String>>,
+    command_finished: Option<Spanned<String>>,
     timeout: Option<Spanned<i64>>,
+    #[serde(rename = "notify_after")]
+    notify_after: Option<Spanned<i64>>,
     #[serde(rename = "silence_after")]
     silence_after: Option<Spanned<i64>>,
 }
@@ -130,6 +153,8 @@ pub(crate) fn parse(raw: RawHooks) -> Result<Hooks, (std::ops::Range<usize>, Str
         (HookEvent::Activity, raw.activity),
         (HookEvent::Notification, raw.notification),
         (HookEvent::Silence, raw.silence),
+        (HookEvent::CommandStarted, raw.command_started),
+        (HookEvent::CommandFinished, raw.command_finished),
     ];
     for (event, command) in written {
         let Some(command) = command else { continue };
@@ -169,6 +194,20 @@ pub(crate) fn parse(raw: RawHooks) -> Result<Hooks, (std::ops::Range<usize>, Str
             }
         };
     }
+    if let Some(t) = raw.notify_after {
+        hooks.notify_after = match u64::try_from(*t.get_ref()) {
+            Ok(n) if n <= MAX_SILENCE_SECS => Duration::from_secs(n),
+            _ => {
+                return Err((
+                    t.span(),
+                    format!(
+                        "notify_after is 0 to {MAX_SILENCE_SECS} seconds, not {}",
+                        t.get_ref()
+                    ),
+                ));
+            }
+        };
+    }
     Ok(hooks)
 }
 
@@ -190,6 +229,13 @@ pub fn default_toml() -> String {
     out.push_str("# notification gets TILEWORK_NOTIFICATION (the text, sanitized); silence runs\n");
     out.push_str("# once a pane that printed has been quiet this many seconds.\n");
     out.push_str(&format!("# silence_after = {DEFAULT_SILENCE_SECS}\n"));
+    out.push_str("# command-started and command-finished need a shell that marks its commands\n");
+    out.push_str("# (tilework shell-integration); command-finished gets TILEWORK_EXIT_CODE and\n");
+    out.push_str("# TILEWORK_DURATION (seconds). A command that ran this many seconds and ends\n");
+    out.push_str(
+        "# in a pane nobody looks at marks its tab and is told as a notification (0: never).\n",
+    );
+    out.push_str(&format!("# notify_after = {DEFAULT_NOTIFY_AFTER_SECS}\n"));
     out
 }
 

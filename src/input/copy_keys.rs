@@ -33,6 +33,14 @@ pub enum CopyCommand {
     /// A key copy mode does not use: it does nothing (it is never typed
     /// into the program).
     Unbound,
+    /// To the prompt of a command before or after the cursor's (OSC 133),
+    /// `count` times.
+    Prompt {
+        forward: bool,
+        count: usize,
+    },
+    /// Selects the output of the command the cursor is in.
+    SelectOutput,
 }
 
 /// How a copy command copies: whether copy mode ends after it, whether
@@ -96,6 +104,7 @@ impl CopyKeys {
                 Scroll::HalfPages(n) => Scroll::HalfPages(n * times),
                 Scroll::Pages(n) => Scroll::Pages(n * times),
             }),
+            CopyCommand::Prompt { forward, .. } => CopyCommand::Prompt { forward, count },
             other => other,
         }
     }
@@ -194,6 +203,15 @@ fn command_for(action: CopyAction) -> CopyCommand {
         A::SearchAgain => CopyCommand::NextMatch { back: true },
         A::SearchReverse => CopyCommand::NextMatch { back: false },
         A::SearchToggleCase => CopyCommand::ToggleCase,
+        A::PreviousPrompt => CopyCommand::Prompt {
+            forward: false,
+            count: 1,
+        },
+        A::NextPrompt => CopyCommand::Prompt {
+            forward: true,
+            count: 1,
+        },
+        A::SelectOutput => CopyCommand::SelectOutput,
         // Taken before (they wait for their character).
         A::JumpForward | A::JumpBackward | A::JumpToForward | A::JumpToBackward => {
             CopyCommand::Pending

@@ -306,6 +306,14 @@ fn copy_key(
             });
             return CopyKey::Moved;
         }
+        CopyCommand::Prompt { forward, count } => {
+            crate::input::copy_prompts::jump(pane, copy, forward, count);
+            return CopyKey::Moved;
+        }
+        CopyCommand::SelectOutput => {
+            crate::input::copy_prompts::select_output(pane, copy);
+            return CopyKey::Moved;
+        }
         CopyCommand::Move(Motion::HistoryTop, _) => copy_window::to_top(pane, copy),
         CopyCommand::Move(Motion::HistoryBottom, _) => copy_window::to_tail(pane, copy),
         CopyCommand::Move(..) => copy_window::ensure_room(pane, copy, 0, 0),
@@ -349,7 +357,11 @@ fn copy_key(
             }
         }
         CopyCommand::Unbound => return CopyKey::Unbound,
-        CopyCommand::Pending | CopyCommand::Scroll(_) | CopyCommand::NextMatch { .. } => {}
+        CopyCommand::Pending
+        | CopyCommand::Scroll(_)
+        | CopyCommand::NextMatch { .. }
+        | CopyCommand::Prompt { .. }
+        | CopyCommand::SelectOutput => {}
     }
     CopyKey::Moved
 }

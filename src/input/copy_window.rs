@@ -77,6 +77,13 @@ pub fn go_to_match(pane: &mut Pane, copy: &mut CopyMode, m: GlobalMatch) {
     }
 }
 
+/// Shows the window around the line starting at ring position `pos` (a
+/// command's mark, see `copy_prompts`) unless the window shown holds it.
+pub fn show_line(pane: &mut Pane, copy: &mut CopyMode, pos: u64) {
+    let anchor = crate::pane::history_window::RowAnchor { pos, sub: 0 };
+    shift(pane, copy, WindowTarget::Around(anchor));
+}
+
 /// Shows the window `target` names and carries copy mode over to it.
 fn shift(pane: &mut Pane, copy: &mut CopyMode, target: WindowTarget) {
     let Some(old) = pane.shift_history(target) else {

@@ -57,6 +57,9 @@ pub struct ReplayRequest {
     pub is_tail: bool,
     /// The sizes `bytes` were printed at, oldest first.
     pub sizes: Vec<Stretch>,
+    /// Line starts whose rows the history is to know (commands' marks,
+    /// see `command_marks`), in order: each gets an anchor of its own.
+    pub stops: Vec<u64>,
 }
 
 impl ReplayRequest {
@@ -90,7 +93,19 @@ impl ReplayRequest {
             at_top: start <= ring.first_line_start(),
             is_tail: end == ring.end(),
             sizes: sizes.stretches(start, end),
+            stops: Vec::new(),
         }
+    }
+
+    /// The same request, knowing the rows of `stops` (line starts, in
+    /// order; those outside the bytes are left out).
+    pub fn with_stops(mut self, stops: Vec<u64>) -> Self {
+        let end = self.start + self.bytes.len() as u64;
+        self.stops = stops
+            .into_iter()
+            .filter(|&p| p > self.start && p < end)
+            .collect();
+        self
     }
 }
 
@@ -171,6 +186,10 @@ pub struct History {
     /// The window this one replaced when the pane was resized, until copy
     /// mode has carried its rows over (see `place`).
     pub replaced: Option<Box<History>>,
+    /// Line starts not yet reached that get an anchor of their own (see
+    /// [`ReplayRequest::stops`]), soonest last; and those passed.
+    stops_ahead: Vec<u64>,
+    stops_passed: Vec<u64>,
 }
 
 /// Replays made so far, to name each.
@@ -221,6 +240,36 @@ impl History {
             at_line_start: true,
             generation: REPLAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             replaced: None,
+            stops_ahead: Vec::new(),
+            stops_passed: Vec::new(),
+        }
+    }
+
+    /// Line starts from `stops` (in order) that the replay is to name by
+    /// an anchor of their own, when it reaches them.
+    pub fn add_stops(&mut self, stops: impl IntoIterator<Item = u64>) {
+        let newest = self.stops_ahead.first().copied().unwrap_or(self.fed_to);
+        let mut new: Vec<u64> = stops.into_iter().filter(|&p| p > newest).collect();
+        if new.is_empty() {
+            return;
+        }
+        new.reverse();
+        new.extend_from_slice(&self.stops_ahead);
+        self.stops_ahead = new;
+        self.next_boundary = self
+            .next_boundary
+            .min(self.stops_ahead[self.stops_ahead.len() - 1]);
+    }
+
+    /// The row the line starting at stop `pos` begins on, when this window
+    /// holds it.
+    pub fn stop_row(&self, pos: u64) -> Option<usize> {
+        if pos != self.start {
+            self.stops_passed.binary_search(&pos).ok()?;
+        }
+        match self.locate(RowAnchor { pos, sub: 0 }) {
+            Located::At(row) => Some(row),
+            _ => None,
         }
     }
 
@@ -238,6 +287,7 @@ impl History {
         let mut history = Self::empty(req.start, (req.rows, req.cols), req.history_rows);
         history.at_top = req.at_top;
         history.is_tail = req.is_tail;
+        history.add_stops(req.stops.iter().copied());
         history.feed_tracked(&req.bytes);
         history
     }
@@ -268,11 +318,24 @@ impl History {
     fn mark_here(&mut self) {
         let row =
             self.dropped() + self.len() + usize::from(self.parser.screen().cursor_position().0);
-        self.marks.push(Mark {
-            pos: self.fed_to,
-            row,
-        });
-        self.next_boundary = (self.fed_to / ANCHOR_SPACING + 1) * ANCHOR_SPACING;
+        if self.marks.last().is_none_or(|m| m.pos != self.fed_to) {
+            self.marks.push(Mark {
+                pos: self.fed_to,
+                row,
+            });
+        }
+        while self.stops_ahead.last().is_some_and(|&p| p <= self.fed_to) {
+            if let Some(p) = self.stops_ahead.pop()
+                && p == self.fed_to
+            {
+                self.stops_passed.push(p);
+            }
+        }
+        let boundary = (self.fed_to / ANCHOR_SPACING + 1) * ANCHOR_SPACING;
+        self.next_boundary = self
+            .stops_ahead
+            .last()
+            .map_or(boundary, |&p| p.min(boundary));
     }
 
     /// Rows dropped off the top of the scrollback since the window began.

@@ -86,6 +86,76 @@ pub fn write_history(
     }
 }
 
+/// The text of `pane`'s output in ring positions `[from, to)` (one
+/// command's output, see `command_marks`), as [`write_history`] writes a
+/// whole history: a window at a time, at the pane's width. Nothing (not
+/// even a newline) when the range is empty or no longer held.
+pub fn write_range(
+    pane: &Pane,
+    from: u64,
+    to: u64,
+    ansi: bool,
+) -> impl FnOnce(&mut TextSink<'_>) -> io::Result<()> + Send + use<> {
+    let source = pane.ring_copy();
+    move |sink| {
+        let (ring, rows, cols) = (&source.ring, source.rows, source.cols);
+        let from = from.max(ring.first_line_start());
+        let to = to.min(ring.end());
+        if from >= to {
+            return Ok(());
+        }
+        let window_rows = text_window_rows(cols);
+        let cap = max_history_rows(ring.budget(), cols)
+            .max(history_window::most_rows(window_rows) + usize::from(rows));
+        let mut out = Pieces::new(sink);
+        let mut start = from;
+        let mut written = 0;
+        while start < to {
+            let end = history_window::from(ring, start, window_rows, cols)
+                .end
+                .min(to);
+            let extent = history_window::Extent { start, end };
+            let mut history = History::replay(ReplayRequest::window(
+                ring,
+                &source.sizes,
+                extent,
+                (rows, cols),
+                cap,
+            ));
+            // The rows up to the cursor's, and the cursor's when the range
+            // ends inside a line.
+            let (row, col) = history.screen().cursor_position();
+            let total = history.len() + usize::from(row) + usize::from(col > 0);
+            written += total;
+            if write_first_rows(&mut history, total, ansi, &mut out).is_break() || end <= start {
+                break;
+            }
+            start = end;
+        }
+        if written == 0 {
+            // Output that left no row (a mode set, a `\r`): nothing.
+            return Ok(());
+        }
+        out.finish()
+    }
+}
+
+/// The first `total` rows `history` holds, as [`write_rows`] writes all.
+fn write_first_rows(
+    history: &mut History,
+    total: usize,
+    ansi: bool,
+    out: &mut Pieces<'_, '_>,
+) -> ControlFlow<()> {
+    for row in 0..total {
+        history.with_row(row, |screen, at| {
+            write_row(screen, at, ansi, &mut out.text);
+        });
+        out.row_done()?;
+    }
+    ControlFlow::Continue(())
+}
+
 /// `pane`'s history as one text, built by the job this returns (slow on a
 /// big history: run it off the render loop).
 pub fn history_text(pane: &Pane, ansi: bool) -> impl FnOnce() -> String + Send + use<> {

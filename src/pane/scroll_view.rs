@@ -217,7 +217,8 @@ impl Pane {
         let window = history_window::most_rows(self.window_rows()) + usize::from(self.rows);
         let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
         let size = (self.rows, self.cols);
-        ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap)
+        let stops = self.command_marks().stops(extent.start, extent.end);
+        ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap).with_stops(stops)
     }
 
     /// Replaces the history window shown with the one `target` names,

@@ -12,6 +12,7 @@ use crossbeam_channel::{Receiver, TryRecvError};
 
 use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
+use crate::pane::command_marks::CommandMarks;
 use crate::pane::damage::{Change, Damage, DamageLog};
 use crate::pane::fast_forward::FastForward;
 use crate::pane::fidelity::Modes;
@@ -28,6 +29,7 @@ use crate::pane::size_log::SizeLog;
 use crate::pane::terminal_queries::PaneEvents;
 use crate::pane::unfed::{FeedSink, Unfed};
 
+mod commands;
 mod graphics_load;
 mod query_answers;
 
@@ -101,6 +103,8 @@ pub struct Pane {
     pub bytes_received: u64,
     /// The command this pane was started with, for saving profiles.
     pub spec: SpawnSpec,
+    /// Where each command the shell ran begins and ends (OSC 133).
+    pub(super) marks: CommandMarks,
 }
 
 /// The screen's modes as bytes that set them on a fresh parser: the
@@ -220,6 +224,7 @@ impl Pane {
             held_replies: HeldReplies::default(),
             bytes_received: 0,
             spec,
+            marks: CommandMarks::default(),
         }
     }
 
@@ -769,8 +774,14 @@ impl FeedSink for Pane {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
         let unwrapped = self.passthrough.unwrap(piece);
+        let at = self.ring.end();
         let bytes = self.fast_forward.accept_into(&unwrapped, &mut self.ring);
+        if self.marks.scan(bytes, at, &self.ring) {
+            // The border tells a failed command.
+            self.damage.note(Change::Titled);
+        }
         if let ScrollView::Viewing(history) = &mut self.view {
+            history.add_stops(self.marks.stops(at, self.ring.end()));
             history.feed(bytes);
         }
         let parsed = self.fast_forward.parse_accepted(&mut self.parser);

@@ -17,6 +17,7 @@ use crate::pane::size_log::SizeLog;
 use crate::persist::block_file;
 use crate::persist::block_file::MAX_SEGMENT_BYTES;
 use crate::persist::manifest::{Manifest, SavedPane, damaged};
+use crate::persist::marks_file;
 use crate::persist::place;
 use crate::persist::relaunch::{self, Typed};
 use crate::persist::size_file;
@@ -31,6 +32,8 @@ pub struct Restored {
     /// The sizes each history was printed at, when saved (`size_file`;
     /// none for a workspace saved before they were, or a history with gaps).
     pub sizes: Vec<Option<SizeLog>>,
+    /// Each history's commands (`marks_file`; empty when none were saved).
+    pub marks: Vec<Vec<crate::pane::command_marks::Command>>,
     /// When it was saved last, in seconds since the epoch.
     pub saved_at: i64,
     pub active_tab: usize,
@@ -107,11 +110,15 @@ pub fn load(name: &str, config: &Config) -> Result<Restored> {
         typed.push(job.and_then(|job| relaunch::typed_for(job, pane.cwd.as_deref(), saving)));
     }
     let max_budget = config.scrollback_bytes as u64;
-    let (histories, sizes): (Vec<SavedOutput>, Vec<Option<SizeLog>>) = manifest
-        .panes
-        .iter()
-        .map(|pane| read_saved_sized(&dir, pane, max_budget))
-        .unzip();
+    let mut histories = Vec::with_capacity(manifest.panes.len());
+    let mut sizes = Vec::with_capacity(manifest.panes.len());
+    let mut marks = Vec::with_capacity(manifest.panes.len());
+    for pane in &manifest.panes {
+        let (saved, first_block) = read_saved_from(&dir, pane, max_budget);
+        sizes.push(sizes_of(&dir, pane, first_block, saved.len() as u64));
+        marks.push(read_marks(&dir, pane, first_block, saved.len() as u64));
+        histories.push(saved);
+    }
     tracing::info!(
         panes = histories.len(),
         bytes = histories.iter().map(SavedOutput::len).sum::<usize>(),
@@ -122,6 +129,7 @@ pub fn load(name: &str, config: &Config) -> Result<Restored> {
         profile,
         histories,
         sizes,
+        marks,
         saved_at: manifest.saved_at,
         active_tab: manifest.active_tab,
         zoomed_tabs: manifest.zoomed_tabs,
@@ -219,18 +227,37 @@ pub fn read_saved(dir: &Path, pane: &SavedPane) -> SavedOutput {
 
 /// [`read_saved`] with the sizes it was printed at, when they were saved
 /// and the history has no gap; at most `max_budget` bytes of it.
+#[cfg(test)]
 fn read_saved_sized(
     dir: &Path,
     pane: &SavedPane,
     max_budget: u64,
 ) -> (SavedOutput, Option<SizeLog>) {
     let (saved, first_block) = read_saved_from(dir, pane, max_budget);
-    let sizes = first_block
-        .zip(pane.files.as_deref())
-        .and_then(|(first, prefix)| {
-            size_file::read(dir, prefix)?.restored(first, saved.len() as u64)
-        });
+    let sizes = sizes_of(dir, pane, first_block, saved.len() as u64);
     (saved, sizes)
+}
+
+/// The sizes a history of `len` bytes whose first byte was in block
+/// `first_block` was printed at, when saved.
+fn sizes_of(dir: &Path, pane: &SavedPane, first_block: Option<u64>, len: u64) -> Option<SizeLog> {
+    first_block
+        .zip(pane.files.as_deref())
+        .and_then(|(first, prefix)| size_file::read(dir, prefix)?.restored(first, len))
+}
+
+/// The commands saved with a history of `len` bytes read back, in the
+/// restored ring's positions (none when there is a gap or no file).
+fn read_marks(
+    dir: &Path,
+    pane: &SavedPane,
+    first_block: Option<u64>,
+    len: u64,
+) -> Vec<crate::pane::command_marks::Command> {
+    first_block
+        .zip(pane.files.as_deref())
+        .and_then(|(first, prefix)| Some(marks_file::read(dir, prefix)?.restored(first, len)))
+        .unwrap_or_default()
 }
 
 /// [`read_saved`], and the index of the block its first byte was in when
@@ -373,14 +400,17 @@ impl Restored {
         ws.open_profile(&self.profile);
         let marker = marker(self.saved_at);
         let sizes = self.sizes.iter().cloned().chain(std::iter::repeat(None));
+        let mut marks = self.marks.iter();
         for ((id, history), sizes) in panes_in_order(ws)
             .into_iter()
             .zip(&self.histories)
             .zip(sizes)
         {
+            let commands = marks.next().cloned().unwrap_or_default();
             let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
+            pane.adopt_commands(commands);
             if let Some(sizes) = sizes {
                 pane.adopt_size_log(sizes);
             }

@@ -79,6 +79,8 @@ pub struct Snapshot {
     pub tails: Vec<(PaneId, u64, Vec<u8>)>,
     /// Size logs that changed (see `size_file`).
     pub sizes: Vec<(PaneId, SavedSizes)>,
+    /// Commands that changed (see `marks_file`).
+    pub marks: Vec<(PaneId, crate::persist::marks_file::SavedMarks)>,
 }
 
 /// A pane's history ring as the files follow it.
@@ -339,6 +341,11 @@ impl Saver {
                 size_file::write(&self.dir, &files.prefix, sizes)?;
             }
         }
+        for (id, marks) in &snapshot.marks {
+            if let Some(files) = self.panes.get(id) {
+                crate::persist::marks_file::write(&self.dir, &files.prefix, marks)?;
+            }
+        }
         for files in self.panes.values_mut() {
             if let Some(file) = &files.file {
                 file.sync_data()?;
@@ -538,6 +545,7 @@ mod tests {
             jobs: Vec::new(),
             tails: Vec::new(),
             sizes: Vec::new(),
+            marks: Vec::new(),
         }))
         .unwrap();
         let (done_tx, done) = crossbeam_channel::bounded(1);
@@ -595,6 +603,7 @@ mod tests {
                 zoomed_tabs: Vec::new(),
                 tails: vec![(pane.id, n + 1, b"end".to_vec())],
                 sizes: Vec::new(),
+                marks: Vec::new(),
             })
             .unwrap();
         let manifest = Manifest::read(dir.path()).unwrap();
@@ -652,6 +661,7 @@ mod tests {
             jobs: Vec::new(),
             tails: Vec::new(),
             sizes: Vec::new(),
+            marks: Vec::new(),
         };
         saver.snapshot(snapshot(vec![pane])).unwrap();
         assert!(segments(dir.path()) > 0);

@@ -15,6 +15,7 @@ use crossbeam_channel::{Sender, TrySendError, bounded};
 use crate::config::saving::Saving;
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
+use crate::persist::marks_file::SavedMarks;
 use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
 use crate::persist::size_file::SavedSizes;
@@ -49,6 +50,8 @@ pub struct Tap {
     cuts: HashMap<PaneId, u64>,
     /// Each pane's size log as last handed (see `size_file`).
     sizes: HashMap<PaneId, SavedSizes>,
+    /// Each pane's commands' generation as last handed (see `marks_file`).
+    marks: HashMap<PaneId, u64>,
     /// The layout last handed, with the active tab, zoomed ones and the
     /// panes' jobs.
     layout: (String, usize, Vec<usize>, Vec<Option<Job>>),
@@ -92,6 +95,7 @@ impl Tap {
             cuts: HashMap::new(),
             jobs: HashMap::new(),
             sizes: HashMap::new(),
+            marks: HashMap::new(),
             layout: Default::default(),
             seen: (u64::MAX, 0, 0),
             changed: None,
@@ -217,6 +221,7 @@ impl Tap {
         let mut tails = Vec::new();
         let mut sizes = Vec::new();
         let mut jobs = Vec::with_capacity(order.len());
+        let mut marks = Vec::new();
         for id in order {
             let Some(pane) = ws.pane(id) else { continue };
             panes.push(shape(ws, pane));
@@ -232,6 +237,14 @@ impl Tap {
             let log = SavedSizes::of(pane.size_log(), ring.block_bytes());
             if self.history && (every_tail || self.sizes.get(&id) != Some(&log)) {
                 sizes.push((id, log));
+            }
+            let commands = pane.command_marks();
+            if self.history && (every_tail || self.marks.get(&id) != Some(&commands.generation())) {
+                let saved = SavedMarks {
+                    block_len: ring.block_bytes() as u64,
+                    commands: commands.commands().cloned().collect(),
+                };
+                marks.push((id, commands.generation(), saved));
             }
         }
         let zoomed_tabs = (ws.tabs().iter().enumerate())
@@ -249,6 +262,7 @@ impl Tap {
             zoomed_tabs,
             tails,
             sizes,
+            marks: marks.into_iter().map(|(id, _, m)| (id, m)).collect(),
         }
     }
 
@@ -262,7 +276,8 @@ impl Tap {
             snapshot.zoomed_tabs.clone(),
             snapshot.jobs.clone(),
         );
-        let nothing_new = snapshot.tails.is_empty() && snapshot.sizes.is_empty();
+        let nothing_new =
+            snapshot.tails.is_empty() && snapshot.sizes.is_empty() && snapshot.marks.is_empty();
         if !every_tail && nothing_new && layout == self.layout {
             return true;
         }
@@ -270,11 +285,16 @@ impl Tap {
             .filter_map(|(id, _, _)| Some((*id, ws.pane(*id)?.history_ring().end())))
             .collect();
         let logs = snapshot.sizes.clone();
+        let marked: Vec<(PaneId, u64)> = (snapshot.marks.iter())
+            .filter_map(|(id, _)| Some((*id, ws.pane(*id)?.command_marks().generation())))
+            .collect();
         if self.tx.try_send(Message::Snapshot(snapshot)).is_err() {
             return false;
         }
         self.sizes.extend(logs);
         self.sizes.retain(|id, _| ws.pane(*id).is_some());
+        self.marks.extend(marked);
+        self.marks.retain(|id, _| ws.pane(*id).is_some());
         self.layout = layout;
         self.tails.extend(ends);
         self.tails.retain(|id, _| ws.pane(*id).is_some());

@@ -393,6 +393,7 @@ fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
             status.push(format!("{place}{begin}"));
         }
     }
+    status.extend(pane.command_marks().failure_badge());
     if let Some(exit) = pane.exit() {
         status.push(if exit.signal {
             format!("exited: signal {}", exit.code - 128)

@@ -57,6 +57,23 @@ pub enum Call {
     },
     /// What the `tmux` front-end asks (`crate::tmux_compat`).
     Tmux { call: super::tmux_call::TmuxCall },
+    /// One command's output (`capture --command`, issue 43).
+    CaptureCommand(super::command_calls::CommandCapture),
+    /// The pane's commands, as JSON (`capture --commands`).
+    Commands { pane: Option<u32> },
+    /// Answered once its condition holds (`tilework wait`).
+    Wait(super::command_calls::WaitCall),
+    /// Events as they happen (`tilework subscribe`).
+    Subscribe(super::command_calls::SubscribeCall),
+}
+
+/// How long the client and the call's thread wait for `call`'s answer.
+pub fn answer_timeout(call: &Call) -> std::time::Duration {
+    match call {
+        Call::Wait(wait) => wait.timeout() + std::time::Duration::from_secs(5),
+        Call::Subscribe(_) => super::command_calls::LONGEST_WAIT,
+        _ => super::command_calls::DEFAULT_ANSWER,
+    }
 }
 
 /// One argument of `send-keys`.

@@ -64,7 +64,7 @@ fn pick(live: Vec<Live>, own: Option<u32>) -> Result<Target> {
 
 /// Makes `call` to the workspace and returns its answer's text; a refusal
 /// is an error with the workspace's reason.
-fn call(session: Option<&str>, call: &Call) -> Result<Vec<u8>> {
+pub(super) fn call(session: Option<&str>, call: &Call) -> Result<Vec<u8>> {
     let mut text = Vec::new();
     call_into(session, call, &mut text)?;
     Ok(text)
@@ -72,7 +72,7 @@ fn call(session: Option<&str>, call: &Call) -> Result<Vec<u8>> {
 
 /// Makes `call` to the workspace and copies its answer's text to `out` as
 /// it arrives; a refusal is an error with the workspace's reason.
-fn call_into(session: Option<&str>, call: &Call, out: &mut dyn Write) -> Result<()> {
+pub(super) fn call_into(session: Option<&str>, call: &Call, out: &mut dyn Write) -> Result<()> {
     let target = target(session)?;
     let name = &target.name;
     let stream = match client::connect(&target.path) {
@@ -82,7 +82,8 @@ fn call_into(session: Option<&str>, call: &Call, out: &mut dyn Write) -> Result<
         }
         Err(err) => return Err(err).with_context(|| format!("reaching workspace {name}")),
     };
-    stream.set_read_timeout(Some(ANSWER_TIMEOUT))?;
+    let answer = script::answer_timeout(call).max(ANSWER_TIMEOUT);
+    stream.set_read_timeout(Some(answer))?;
     stream.set_write_timeout(Some(ANSWER_TIMEOUT))?;
     script::write_call(&stream, call).with_context(|| format!("calling workspace {name}"))?;
     match script::copy_answer(&stream, out) {

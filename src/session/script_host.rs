@@ -46,13 +46,14 @@ pub fn serve(
         }
     };
     tracing::debug!(?call, "script call");
+    let answer_timeout = script::answer_timeout(&call).max(ANSWER_TIMEOUT);
     let (tx, rx) = bounded(1);
     if !mailbox.post(ScriptCall { call, reply: tx }) {
         refuse(stream, "the workspace is ending");
         return false;
     }
     let reply = rx
-        .recv_timeout(ANSWER_TIMEOUT)
+        .recv_timeout(answer_timeout)
         .unwrap_or_else(|_| Reply::error("the workspace did not answer"));
     let written = match reply {
         Reply::Text(text) => script::write_ok(stream, &text),

@@ -657,6 +657,23 @@ impl Tilework {
     }
 }
 
+/// SIGKILLs `tw`'s workspace and empties the runtime directory, as a crash
+/// and a reboot would leave them.
+pub fn crash_and_reboot(tw: &mut Tilework) {
+    let pid = tw.workspace_pid();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap()),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    wait_until("the workspace to die", || !alive(pid));
+    tw.wait_exit();
+    let runtime = tw.runtime_dir().join("tilework");
+    for entry in std::fs::read_dir(&runtime).unwrap().flatten() {
+        std::fs::remove_file(entry.path()).unwrap();
+    }
+}
+
 /// Live children of `parent`, from /proc/*/stat.
 pub fn child_pids(parent: u32) -> Vec<u32> {
     unwaited_children(parent)

@@ -29,6 +29,11 @@ impl<B: FrameSink> App<B> {
             self.start_reload(Some(call.reply));
             return;
         }
+        // A wait is answered on a later turn (`command_calls`).
+        if let Call::Wait(wait) = &call.call {
+            self.script_wait(wait, call.reply);
+            return;
+        }
         let reply = self.answer(call.call);
         // Capacity one, one reply: never blocks. The thread may have given
         // up waiting; then nobody needs the answer.
@@ -101,6 +106,14 @@ impl<B: FrameSink> App<B> {
             Call::Buffers { print } => self.script_buffers(print),
             Call::Pipe { pane, command } => self.script_pipe(pane, command),
             Call::Tmux { call } => self.tmux_call(call),
+            Call::CaptureCommand(capture) => self.script_capture_command(&capture),
+            Call::Commands { pane } => self.script_commands(pane),
+            Call::Wait(_) => Reply::error("wait is for scripts (tilework wait)"),
+            Call::Subscribe(call) => {
+                self.hooks
+                    .subscribers
+                    .add(call.pane, call.events, call.escapes)
+            }
         }
     }
 
@@ -183,7 +196,7 @@ impl<B: FrameSink> App<B> {
     }
 
     /// Pane `pane`, or the focused one.
-    fn script_target(&self, pane: Option<u32>) -> Result<PaneId, Reply> {
+    pub(super) fn script_target(&self, pane: Option<u32>) -> Result<PaneId, Reply> {
         match pane {
             Some(n) => self.ws.pane_by_script_id(n).ok_or_else(|| {
                 Reply::error(format!("no pane {n} (tilework list-panes shows them)"))

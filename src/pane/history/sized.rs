@@ -308,6 +308,7 @@ pub fn replay(req: &ReplayRequest) -> Option<History> {
     let mut history = History::empty(req.start, first, kept);
     history.at_top = req.at_top;
     history.is_tail = req.is_tail;
+    history.add_stops(req.stops.iter().copied());
     history.parser.callbacks_mut().stream = Some(Box::default());
     let mut target = Target {
         parser: new_parser(req.rows, req.cols, req.history_rows),
