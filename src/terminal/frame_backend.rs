@@ -346,7 +346,9 @@ mod tests {
         let mut ours = FrameBackend::new(Vec::new());
         ours.draw(cells.iter().copied()).expect("drawing to a Vec");
         let mut theirs = CrosstermBackend::new(Vec::new());
-        theirs.draw(cells.iter().copied()).expect("drawing to a Vec");
+        theirs
+            .draw(cells.iter().copied())
+            .expect("drawing to a Vec");
         assert_eq!(
             String::from_utf8_lossy(ours.writer()),
             String::from_utf8_lossy(theirs.writer())
