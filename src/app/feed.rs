@@ -121,8 +121,10 @@ impl<B: FrameSink> App<B> {
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
                 };
-                let notification = pane.take_notification();
-                let notified = notification.is_some_and(|n| self.notified(id, &n));
+                let mut notified = false;
+                for notification in pane.take_notifications() {
+                    notified |= self.notified(id, &notification);
+                }
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
                 };

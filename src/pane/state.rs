@@ -64,8 +64,8 @@ pub struct Pane {
     spawn_error: Option<String>,
     cwd: Option<String>,
     bell: bool,
-    /// The newest notification the program sent, not yet taken.
-    notification: Option<crate::pane::notifications::Notification>,
+    /// The notifications the program sent, not yet taken, oldest first.
+    notifications: Vec<crate::pane::notifications::Notification>,
     /// The colour sets' generation the damage has told of.
     colours_noted: u64,
     /// The newest OSC 52 clipboard write (base64), not yet handled.
@@ -202,7 +202,7 @@ impl Pane {
             cwd: None,
             bell: false,
             colours_noted: 0,
-            notification: None,
+            notifications: Vec::new(),
             clipboard: None,
             output_closed: false,
             unfed: Unfed::default(),
@@ -412,8 +412,8 @@ impl Pane {
             self.cwd = Some(cwd);
         }
         self.bell |= std::mem::take(&mut events.bell);
-        if let Some(notification) = events.notification.take() {
-            self.notification = Some(notification);
+        for notification in events.notifications.drain(..) {
+            crate::pane::notifications::queue(&mut self.notifications, notification);
         }
         if let Some(data) = events.clipboard.pop() {
             self.clipboard = Some(data);
@@ -653,9 +653,10 @@ impl Pane {
         self.clipboard.take()
     }
 
-    /// The newest notification (OSC 9, 777, 99) since the last call.
-    pub fn take_notification(&mut self) -> Option<crate::pane::notifications::Notification> {
-        self.notification.take()
+    /// The notifications (OSC 9, 777, 99) since the last call, oldest
+    /// first: a burst of them is all there.
+    pub fn take_notifications(&mut self) -> Vec<crate::pane::notifications::Notification> {
+        std::mem::take(&mut self.notifications)
     }
 
     pub fn take_bell(&mut self) -> bool {

@@ -3,8 +3,8 @@
 //! chunks, and the whole is bounded before anything is kept.
 
 use base64::Engine as _;
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 
 use super::command::Command;
 use super::reply::KittyError;
