@@ -349,8 +349,12 @@ impl Pane {
     fn modes_to_carry(&self) -> Vec<u8> {
         // Reading modes cannot touch a broken grid, but stay careful.
         let mut modes = contain(|| modes_of(self.parser.screen())).unwrap_or_default();
-        if self.fidelity_modes().focus_events {
+        let kept = self.fidelity_modes();
+        if kept.focus_events {
             modes.extend_from_slice(b"\x1b[?1004h");
+        }
+        if kept.in_band_resize {
+            modes.extend_from_slice(b"\x1b[?2048h");
         }
         let flags = self.keyboard_flags();
         if flags != 0 {
@@ -480,6 +484,15 @@ impl Pane {
         self.resize_history();
         if let Some(p) = &self.process {
             p.resize(rows, cols);
+        }
+        if self.fidelity_modes().in_band_resize {
+            // After the PTY's size, so a program reading it hears the same.
+            let cell = crate::graphics::reach::cell_pixels();
+            let (height, width) = (
+                rows.saturating_mul(cell.height),
+                cols.saturating_mul(cell.width),
+            );
+            self.send(format!("\x1b[48;{rows};{cols};{height};{width}t").as_bytes());
         }
     }
 

@@ -104,6 +104,7 @@ fn mode_state(private: bool, mode: u16, screen: &vt100::Screen, modes: &Modes) -
         1006 => set(screen.mouse_protocol_encoding() == Enc::Sgr),
         2004 => set(screen.bracketed_paste()),
         2026 => set(modes.synchronized),
+        2048 => set(modes.in_band_resize),
         _ => 0,
     }
 }

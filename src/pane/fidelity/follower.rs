@@ -211,6 +211,7 @@ impl Follower {
                 [6] => self.modes.origin.set(set),
                 [1004] => self.modes.focus_events = set,
                 [2026] => self.modes.synchronized = set,
+                [2048] => self.modes.in_band_resize = set,
                 // `?47` and `?1047` keep the cursor where it was, as
                 // xterm's screens share it; `?66` is DECKPAM / DECKPNM.
                 [47 | 66 | 1047..=1049] => replace = true,
