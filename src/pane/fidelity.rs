@@ -48,6 +48,7 @@ pub mod pictures;
 mod replacements;
 pub mod sgr;
 pub mod tabs;
+pub mod theme;
 
 use std::io::Write as _;
 

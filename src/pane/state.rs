@@ -356,6 +356,9 @@ impl Pane {
         if kept.in_band_resize {
             modes.extend_from_slice(b"\x1b[?2048h");
         }
+        if kept.theme_reports {
+            modes.extend_from_slice(b"\x1b[?2031h");
+        }
         let flags = self.keyboard_flags();
         if flags != 0 {
             modes.extend_from_slice(format!("\x1b[>{flags}u").as_bytes());
@@ -612,6 +615,20 @@ impl Pane {
     pub fn keyboard_flags(&self) -> u8 {
         let alternate = self.parser.screen().alternate_screen();
         self.fast_forward.fidelity().keyboard_flags(alternate)
+    }
+
+    /// The terminals' theme changed (mode 2031): a program that subscribed
+    /// (`CSI ? 2031 h`) is told.
+    pub fn theme_changed(&self) {
+        let fidelity = self.fast_forward.fidelity();
+        if !fidelity.modes().theme_reports {
+            return;
+        }
+        if let Some(dark) = crate::pane::fidelity::theme::dark(fidelity.terminal_colours()[1]) {
+            let mut report = Vec::new();
+            crate::pane::fidelity::theme::report(dark, &mut report);
+            self.send(&report);
+        }
     }
 
     /// What the program is told when it asks for the terminal's

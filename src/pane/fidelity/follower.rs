@@ -212,6 +212,7 @@ impl Follower {
                 [1004] => self.modes.focus_events = set,
                 [2026] => self.modes.synchronized = set,
                 [2048] => self.modes.in_band_resize = set,
+                [2031] => self.modes.theme_reports = set,
                 // `?47` and `?1047` keep the cursor where it was, as
                 // xterm's screens share it; `?66` is DECKPAM / DECKPNM.
                 [47 | 66 | 1047..=1049] => replace = true,
@@ -367,6 +368,7 @@ impl vte::Perform for Follower {
                 mode: first,
             })),
             ([b'>'], 'q') if first == 0 => self.stop(Stop::Answer(Query::Version)),
+            ([b'?'], 'n') if first == 996 => self.stop(Stop::Answer(Query::Theme)),
             ([b'?'], 'u') => self.stop(Stop::Answer(Query::KeyboardFlags)),
             ([b'>'], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Push(first))),
             ([b'<'], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Pop(param(params, 0, 1)))),

@@ -16,6 +16,9 @@ pub struct Modes {
     /// `CSI ? 2048 h`: the program wants `CSI 48 ; rows ; cols ; height ;
     /// width t` on every resize of its pane (in-band resize).
     pub in_band_resize: bool,
+    /// `CSI ? 2031 h`: the program wants `CSI ? 997 ; 1 n` (dark) or `2 n`
+    /// (light) when the terminal's theme changes.
+    pub theme_reports: bool,
     /// DECOM (`CSI ? 6 h`): vt100 follows it but has no accessor for it;
     /// followed here to answer DECRQM.
     pub origin: Origin,
@@ -29,6 +32,7 @@ impl Default for Modes {
             focus_events: false,
             synchronized: false,
             in_band_resize: false,
+            theme_reports: false,
             origin: Origin::default(),
         }
     }
