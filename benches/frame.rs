@@ -39,7 +39,6 @@ use std::io::Write;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use tilework::config::keymap::Keymap;
@@ -51,13 +50,14 @@ use tilework::pane::spawn::ChildEnv;
 use tilework::render::cache::RenderCache;
 use tilework::render::frame;
 use tilework::render::painter::Painter;
+use tilework::terminal::frame_backend::FrameBackend;
 use tilework::terminal::output::{FrameWriter, SYNC_BEGIN, SYNC_END, WriterKind};
 use tilework::workspace::layout::Layout;
 use tilework::workspace::{Workspace, WorkspaceSettings};
 
 use common::{COLS, ROWS};
 
-type Term = Terminal<CrosstermBackend<FrameWriter>>;
+type Term = Terminal<FrameBackend<FrameWriter>>;
 
 const PANE: PaneId = PaneId(1);
 
@@ -82,7 +82,7 @@ fn render_loop() -> Loop {
     let writer = FrameWriter::from_file(sink, WriterKind::BufWriterRaw);
     let area = Rect::new(0, 0, COLS + 2, ROWS + 3);
     let term = Terminal::with_options(
-        CrosstermBackend::new(writer),
+        FrameBackend::new(writer),
         TerminalOptions {
             viewport: Viewport::Fixed(area),
         },

@@ -138,3 +138,23 @@ fn a_notification_in_a_hidden_tab_marks_the_tab() {
         !bar.contains('!') && !bar.contains("look here")
     });
 }
+
+/// Three notifications sent at once (one `printf`): each is forwarded to
+/// the user's terminal, and the status bar shows all three, newest last.
+#[test]
+fn three_notifications_in_a_burst_are_all_shown_and_forwarded() {
+    let (tw, _dir) = two_panes_notifying(
+        None,
+        "\\033]9;first\\007\\033]777;notify;build;second\\033\\\\\\033]9;third\\007",
+    );
+    tw.wait_for("all three in the status bar", |s| {
+        status_line(s).contains("first · build: second · third")
+    });
+    for forwarded in [
+        &b"\x1b]9;first\x1b\\"[..],
+        b"\x1b]777;notify;build;second\x1b\\",
+        b"\x1b]9;third\x1b\\",
+    ] {
+        tw.wait_for_raw(forwarded);
+    }
+}

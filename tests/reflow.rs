@@ -239,3 +239,26 @@ fn a_reset_after_the_alternate_screen_and_a_resize_shows_what_follows_it() {
     pane.settle();
     assert_eq!(pane.screen().contents_between(0, 0, 0, 4), "ok");
 }
+
+/// 54 CJK characters (108 columns), each position recognisable.
+fn cjk_line() -> String {
+    (0..54u32)
+        .map(|i| char::from_u32(0x4e00 + i * 7).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_line_of_wide_characters_narrowed_twice_and_widened_back_is_whole_again() {
+    let bytes = format!("$ cat cjk\r\n{}\r\n$ ", cjk_line()).into_bytes();
+    let mut pane = Pane::detached(PaneId(1), 8, 80, 1 << 20);
+    pane.feed(bytes.clone());
+    for cols in [61, 33, 80] {
+        pane.resize(8, cols);
+        pane.settle();
+    }
+    let expected = reference(8, 80, &bytes);
+    assert_same_screen(&mut pane, expected.screen());
+    // Whole again: its first row holds 40 of its characters (80 columns).
+    let first = pane.screen().contents_between(1, 0, 1, 80);
+    assert_eq!(first, cjk_line().chars().take(40).collect::<String>());
+}

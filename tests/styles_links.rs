@@ -118,3 +118,59 @@ fn a_repeat_a_combining_mark_and_a_programs_own_replacement_character_pass_throu
     tw.wait_for_raw("e\u{301}".as_bytes());
     tw.wait_for_raw("a\u{FFFD}b".as_bytes());
 }
+
+/// A program's bold red (`ls` directories, git, gcc) reaches the terminal as
+/// SGR 31, which xterm shows bright when bold, never as `38;5;1`, which it
+/// shows dark; so do the other basic colours, foreground and background.
+#[test]
+fn bold_basic_colours_are_sent_as_sgr_31() {
+    let program = "printf '\\033[1;31mBOLDRED\\033[0m \\033[92;44mBRIGHT\\033[m \
+        \\033[38;5;1;48;5;15mINDEXED\\033[m done-%s\\n' $((6*7)); exec sleep 600";
+    let (tw, _dir) = start_program(program, "", TerminalReplies::default());
+    common::wait_until("bold red in its short form", || {
+        drawn_with(&tw.raw_tail(), b"\x1b[31;49m", b"BOLDRED")
+    });
+    // Still bold (ratatui sets bold once for a run of bold cells).
+    let bold = tw.with_screen(|screen| {
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let text_at = |row, col| screen.cell(row, col).map(|c| c.contents().to_owned());
+        (0..rows).any(|row| {
+            (0..cols.saturating_sub(7)).any(|col| {
+                let word: Option<String> = (col..col + 7).map(|c| text_at(row, c)).collect();
+                let cell = screen.cell(row, col).unwrap();
+                word.as_deref() == Some("BOLDRED")
+                    && cell.bold()
+                    && cell.fgcolor() == vt100::Color::Idx(1)
+            })
+        })
+    });
+    assert!(bold, "bold red is not bold red on the terminal");
+    assert!(drawn_with(&tw.raw_tail(), b"\x1b[92;44m", b"BRIGHT"));
+    // The 256-colour form of a basic colour is the same colour to xterm.
+    assert!(drawn_with(&tw.raw_tail(), b"\x1b[31;107m", b"INDEXED"));
+    let raw = tw.raw_tail();
+    for sgr in raw
+        .split(|&b| b == 0x1b)
+        .filter_map(|s| s.strip_prefix(b"["))
+    {
+        let Some(end) = sgr
+            .iter()
+            .position(|b| !(b.is_ascii_digit() || b";:".contains(b)))
+        else {
+            continue;
+        };
+        if sgr[end] != b'm' {
+            continue;
+        }
+        let params: Vec<&[u8]> = sgr[..end].split(|&b| b == b';').collect();
+        for w in params.windows(3) {
+            let basic =
+                std::str::from_utf8(w[2]).is_ok_and(|n| n.parse::<u8>().is_ok_and(|n| n < 16));
+            assert!(
+                !((w[0] == b"38" || w[0] == b"48") && w[1] == b"5" && basic),
+                "a basic colour went out long: {:?}",
+                String::from_utf8_lossy(&sgr[..end])
+            );
+        }
+    }
+}

@@ -281,6 +281,68 @@ fn inserted_and_scrolled_in_lines_take_the_background_colour() {
     assert_eq!(pane.live_screen().cursor_position(), (3, 1));
 }
 
+/// xterm's background colour erase: a row LF scrolls in at the bottom of
+/// the region, or RI at its top, takes the current background; an LF that
+/// only moves down, and rows already there, keep theirs.
+#[test]
+fn rows_scrolled_in_by_lf_and_ri_take_the_background_colour() {
+    let pane = pane_after(3, 3, b"a\r\nb\x1b[44m\r\nc\r\nd\x1b[m");
+    assert_eq!(shown(&pane), ["b··", "c··", "d··"]);
+    let bg = |pane: &Pane, r| pane.live_screen().cell(r, 2).unwrap().bg();
+    assert_eq!(bg(&pane, 0), Colour::Default, "the LF that only moved down");
+    assert_eq!(bg(&pane, 1), Colour::Default, "moved down, not scrolled in");
+    assert_eq!(bg(&pane, 2), Colour::Indexed(4));
+    // RI at the top of a region; VT and FF, which xterm reads as LF, at
+    // its bottom.
+    let rows_of = |pane: &Pane| -> Vec<Colour> { (0..4).map(|r| bg(pane, r)).collect() };
+    let pane = pane_after(4, 3, b"\x1b[2;3r\x1b[2;1H\x1b[41m\x1bM\x1b[m");
+    let red = Colour::Indexed(1);
+    assert_eq!(
+        rows_of(&pane),
+        [Colour::Default, red, Colour::Default, Colour::Default]
+    );
+    assert_eq!(pane.live_screen().cursor_position(), (1, 0));
+    for feed in [b"\x0b", b"\x0c"] {
+        let output = [&b"\x1b[2;3r\x1b[3;1H\x1b[41m"[..], feed, b"\x1b[m"].concat();
+        let pane = pane_after(4, 3, &output);
+        assert_eq!(
+            rows_of(&pane),
+            [Colour::Default, Colour::Default, red, Colour::Default]
+        );
+        assert_eq!(pane.live_screen().cursor_position(), (2, 0));
+    }
+    // A foreground from the 256 colours is no background.
+    let pane = pane_after(2, 3, b"a\r\n\x1b[38;5;44m\r\nb");
+    assert_eq!(bg(&pane, 1), Colour::Default);
+}
+
+/// xterm's screens share one cursor: `?47` and `?1047` switch screens with
+/// the cursor where it was (only `?1049` saves and restores it).
+#[test]
+fn the_alternate_screen_shares_the_cursor_with_the_main_one() {
+    assert_eq!(
+        screen_after(3, 6, b"main\x1b[2;3H\x1b[?47hX\x1b[3;5H\x1b[?47lY"),
+        ["main··", "······", "····Y·"]
+    );
+    assert_eq!(
+        screen_after(3, 6, b"main\x1b[2;3H\x1b[?1047hX"),
+        ["······", "··X···", "······"]
+    );
+    assert_eq!(
+        screen_after(3, 6, b"main\x1b[?1047h\x1b[3;2H\x1b[?1047lY"),
+        ["main··", "······", "·Y····"]
+    );
+}
+
+/// `CSI ? 66 h` is DECNKM, the keypad's application mode, as `ESC =`.
+#[test]
+fn keypad_application_mode_66_is_kept_and_reported() {
+    assert_eq!(answers_to(b"\x1b[?66h\x1b[?66$p"), "\x1b[?66;1$y");
+    assert_eq!(answers_to(b"\x1b[?66h\x1b[?66l\x1b[?66$p"), "\x1b[?66;2$y");
+    let pane = pane_after(2, 4, b"\x1b[?66h");
+    assert!(pane.live_screen().application_keypad());
+}
+
 /// A parser as a pane's, fed through a live layer; returns the answers.
 fn answers_to(output: &[u8]) -> String {
     answers_with_colours_to([None; 3], output)

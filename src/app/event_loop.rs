@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use crossbeam_channel::{Receiver, bounded};
-use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 
 use crate::app::frame_clock::FrameClock;
@@ -37,6 +36,7 @@ use crate::pane::spawn::ChildEnv;
 use crate::pane::{Pane, PaneId};
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
+use crate::terminal::frame_backend::FrameBackend;
 use crate::terminal::frame_sink::FrameSink;
 use crate::terminal::output::{FrameWriter, WriterKind};
 use crate::workspace::name_lookup::NameLookup;
@@ -167,7 +167,7 @@ fn run_workspace(
     let first_env = first.env.clone();
     let mut router = new_router(first_link).with_read_only(first.read_only);
     router.set_workspace_name(host.as_ref().map(|h| h.name().to_string()));
-    let client = Client::<CrosstermBackend<FrameWriter>>::on_terminal(
+    let client = Client::<FrameBackend<FrameWriter>>::on_terminal(
         first,
         opts.writer,
         router,

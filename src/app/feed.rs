@@ -129,11 +129,11 @@ impl<B: FrameSink> App<B> {
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
                 };
-                let notification = pane.take_notification();
-                if notification.is_some() {
+                let mut notified = false;
+                for notification in pane.take_notifications() {
                     self.command_watch.notified(id);
+                    notified |= self.notified(id, &notification);
                 }
-                let notified = notification.is_some_and(|n| self.notified(id, &n));
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
                 };

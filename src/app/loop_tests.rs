@@ -288,7 +288,7 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
     use std::io::{Read, Write};
     use std::os::fd::{AsFd, OwnedFd};
 
-    use ratatui::backend::CrosstermBackend;
+    use crate::terminal::frame_backend::FrameBackend;
 
     use crate::terminal::output::FrameWriter;
 
@@ -301,7 +301,7 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
     // The terminal stopped reading: its pipe is full.
     while writer.write(&[b'.'; 4096]).is_ok() {}
     let queue = FrameWriter::queued(writer.try_clone().expect("the pipe's writing end"));
-    let (mut app, _keys) = app_on(CrosstermBackend::new(queue), 60, 12);
+    let (mut app, _keys) = app_on(FrameBackend::new(queue), 60, 12);
     let limit = Instant::now() + LIMIT;
     while app.clients[0].unsent_fd().is_none() {
         assert!(Instant::now() < limit, "no frame was cut");

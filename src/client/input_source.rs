@@ -135,6 +135,15 @@ impl InputSource {
         Ok(Self::from(Source::Own(TerminalInput::open(tty)?)))
     }
 
+    /// The theme the terminal told since the last call (mode 2031: dark
+    /// is `true`).
+    pub fn take_theme(&mut self) -> Option<bool> {
+        match &mut self.source {
+            Source::Own(input) => input.take_theme(),
+            Source::Channel { .. } => None,
+        }
+    }
+
     /// Colours the terminal answered after its client stopped waiting
     /// (slot 0 foreground, 1 background, 2 cursor).
     pub fn take_late_colours(&mut self) -> Vec<(usize, Rgb)> {

@@ -35,6 +35,9 @@ pub struct TerminalInput {
     parser: InputParser,
     events: VecDeque<(Instant, Event)>,
     colours: Vec<(usize, Rgb)>,
+    /// The theme the terminal last told (mode 2031: dark is `true`), not
+    /// yet taken.
+    theme: Option<bool>,
     /// The terminal hung up or failed: no longer polled (its link reports
     /// the end).
     gone: bool,
@@ -54,6 +57,7 @@ impl TerminalInput {
             parser: InputParser::new(),
             events: VecDeque::new(),
             colours: Vec::new(),
+            theme: None,
             gone: false,
             ready: Cell::new(false),
             last_look: Cell::new(None),
@@ -101,8 +105,10 @@ impl TerminalInput {
 
     fn take_replies(&mut self) {
         for reply in self.parser.take_replies() {
-            if let Reply::Colour { slot, colour } = reply {
-                self.colours.push((slot, colour));
+            match reply {
+                Reply::Colour { slot, colour } => self.colours.push((slot, colour)),
+                Reply::Theme { dark } => self.theme = Some(dark),
+                _ => {}
             }
         }
     }
@@ -176,5 +182,10 @@ impl TerminalInput {
     /// background, 2 cursor).
     pub fn take_colours(&mut self) -> Vec<(usize, Rgb)> {
         std::mem::take(&mut self.colours)
+    }
+
+    /// The theme the terminal told since the last call (mode 2031).
+    pub fn take_theme(&mut self) -> Option<bool> {
+        self.theme.take()
     }
 }

@@ -29,7 +29,8 @@
 //! Handled here: DEC special graphics and the UK set with SI/SO; `CSI s` /
 //! `CSI u`; IND and NEL; DECSTR; `?1047` / `?1048`; DECALN; HTS, TBC, CHT,
 //! CBT; IRM; no auto-wrap (`?7l`); SGR colon forms and styled underlines
-//! ([`sgr`]); background colour erase for IL, DL, SU and SD; focus event
+//! ([`sgr`]); background colour erase for IL, DL, SU, SD and rows LF and
+//! RI scroll in; `?47` sharing the cursor; `?66` (keypad); focus event
 //! mode `?1004`; the kitty keyboard flags ([`keyboard`]); the colours a
 //! program sets for its pane ([`colour_sets`]); XTVERSION, DECRQM and
 //! OSC 4/10/11/12 answers.
@@ -47,10 +48,11 @@ pub mod pictures;
 mod replacements;
 pub mod sgr;
 pub mod tabs;
+pub mod theme;
 
 use std::io::Write as _;
 
-use memchr::memchr2;
+use memchr::{memchr2, memchr3};
 use unicode_width::UnicodeWidthChar as _;
 
 use crate::pane::cell_extras;
@@ -179,6 +181,7 @@ impl Fidelity {
                 pen: pen::Pen::default(),
                 replacements: follower::Replacements::default(),
                 pictures: pictures::SixelIntake::default(),
+                background: false,
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
@@ -299,7 +302,18 @@ impl Fidelity {
         } else {
             None
         };
-        let chunk = &bytes[..shift.map_or(bytes.len(), |at| at + 1)];
+        // vte sees the stop of an LF only after the text that follows it:
+        // while LF may scroll in a coloured row, the chunk ends at one.
+        let line_feed = if self.follower.background {
+            memchr3(b'\n', 0x0b, 0x0c, bytes)
+        } else {
+            None
+        };
+        let end = match (shift, line_feed) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let chunk = &bytes[..end.map_or(bytes.len(), |at| at + 1)];
         let read = self.vte.advance_until_terminated(&mut self.follower, chunk);
         let through = &chunk[..read];
         match self.follower.stop.take() {
@@ -556,6 +570,20 @@ impl Fidelity {
                     _ => {}
                 }
             }
+            Stop::Blank(what @ (Blanked::LineFeed | Blanked::ReverseIndex), _) => {
+                // It scrolled if the cursor was on the region's edge.
+                parse_guard::process(parser, before)?;
+                let screen = parser.screen();
+                let (row, _) = screen.cursor_position();
+                let (top, bottom) = self.region(screen.alternate_screen());
+                parse_guard::process(parser, last)?;
+                let scrolled = match what {
+                    Blanked::LineFeed if row == bottom => Blanked::ScrollUp,
+                    Blanked::ReverseIndex if row == top => Blanked::ScrollDown,
+                    _ => return Ok(()),
+                };
+                self.blank_in_background(parser, scrolled, 1)?;
+            }
             Stop::Blank(what, count) => {
                 parse_guard::process(parser, through)?;
                 self.blank_in_background(parser, what, count)?;
@@ -674,7 +702,7 @@ impl Fidelity {
         parse_guard::process(parser, &self.out)
     }
 
-    /// DECSET / DECRST with `1047`, `1048` or `1049` among `modes`, one
+    /// DECSET / DECRST with `47`, `66`, `1047`, `1048` or `1049` among `modes`, one
     /// mode at a time (each may depend on the screen the one before left).
     fn private_modes<C: vt100::Callbacks + Answers>(
         &mut self,
@@ -686,11 +714,25 @@ impl Fidelity {
         for &mode in modes {
             self.out.clear();
             let _ = match (mode, set) {
+                // xterm's screens share the cursor: it stays where it was.
+                (47 | 1047, true) if !parser.screen().alternate_screen() => {
+                    let (row, col) = parser.screen().cursor_position();
+                    write!(self.out, "\x1b[?47h\x1b[{}d\x1b[{}G", row + 1, col + 1)
+                }
                 (1047, true) => write!(self.out, "\x1b[?47h"),
                 // Leaving, xterm clears the alternate screen first.
-                (1047, false) if parser.screen().alternate_screen() => {
-                    write!(self.out, "\x1b[2J\x1b[?47l")
+                (47 | 1047, false) if parser.screen().alternate_screen() => {
+                    let (row, col) = parser.screen().cursor_position();
+                    let clear = if mode == 1047 { "\x1b[2J" } else { "" };
+                    write!(
+                        self.out,
+                        "{clear}\x1b[?47l\x1b[{}d\x1b[{}G",
+                        row + 1,
+                        col + 1
+                    )
                 }
+                (66, true) => write!(self.out, "\x1b="),
+                (66, false) => write!(self.out, "\x1b>"),
                 (1047, false) => write!(self.out, "\x1b[?47l"),
                 (1048, true) => write!(self.out, "\x1b7"),
                 (1048, false) => write!(self.out, "\x1b8"),
@@ -703,6 +745,12 @@ impl Fidelity {
             }
         }
         Ok(())
+    }
+
+    /// The scroll region of the main or alternate grid: (top, bottom).
+    fn region(&self, alternate: bool) -> (u16, u16) {
+        let rows = self.follower.rows;
+        self.regions[usize::from(alternate)].unwrap_or((0, rows - 1))
     }
 
     /// After IL, DL, SU or SD: vt100 leaves the new rows in the default
@@ -720,9 +768,7 @@ impl Fidelity {
         if screen.bgcolor() == vt100::Color::Default {
             return Ok(());
         }
-        let rows = self.follower.rows;
-        let (top, bottom) =
-            self.regions[usize::from(screen.alternate_screen())].unwrap_or((0, rows - 1));
+        let (top, bottom) = self.region(screen.alternate_screen());
         let (row, _) = screen.cursor_position();
         let in_region = (top..=bottom).contains(&row);
         let count = count.max(1);

@@ -84,6 +84,19 @@ pub struct KittyChunks {
 }
 
 /// The notification an OSC carries, if it is one (and complete).
+/// The most notifications a pane's output holds between two looks of the
+/// loop: a burst of them reaches the user whole (each shown and
+/// forwarded); a program sending more at once has its oldest dropped.
+pub const BURST: usize = 8;
+
+/// Adds `notification` to `waiting`, dropping the oldest past [`BURST`].
+pub fn queue(waiting: &mut Vec<Notification>, notification: Notification) {
+    if waiting.len() >= BURST {
+        waiting.remove(0);
+    }
+    waiting.push(notification);
+}
+
 pub fn from_osc(params: &[&[u8]], kitty: &mut KittyChunks) -> Option<Notification> {
     let (&number, rest) = params.split_first()?;
     let notification = match number {

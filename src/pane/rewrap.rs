@@ -41,6 +41,27 @@ fn used_columns(screen: &vt100::Screen, row: u16) -> usize {
         .map_or(0, |col| usize::from(col) + 1)
 }
 
+/// Whether row `row` of the screen (as shown, scrollback offset and all)
+/// goes on in the next row: vt100 says so, or a wide character that did
+/// not fit in the last column moved down. vt100 does not mark that row
+/// (its last cell is empty), so a line of CJK text laid out at an odd
+/// width would come apart into lines at each such row. The one thing it
+/// cannot tell apart: a program that printed exactly the row's width less
+/// one, a newline and then a wide character; those rows are joined.
+pub fn row_continues(screen: &vt100::Screen, row: u16) -> bool {
+    if screen.row_wrapped(row) {
+        return true;
+    }
+    let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+    if cols < 3 || row + 1 >= rows {
+        return false;
+    }
+    let cell = |col| screen.cell(row, col);
+    cell(cols - 1).is_some_and(|last| !used(last))
+        && cell(cols - 2).is_some_and(|c| used(c) || c.is_wide_continuation())
+        && screen.cell(row + 1, 0).is_some_and(vt100::Cell::is_wide)
+}
+
 /// The length of the escape sequence `text` starts with (CSI only: the
 /// capture writes nothing else).
 fn escape_len(text: &[u8]) -> usize {
@@ -161,14 +182,14 @@ fn read_lines<'a>(screen: &vt100::Screen, captured: &'a str) -> Lines<'a> {
     let (cursor_row, cursor_col) = screen.cursor_position();
     // The lines after the cursor's begin at the unwrapped rows below it.
     let after = (cursor_row..rows - 1)
-        .filter(|&r| !screen.row_wrapped(r))
+        .filter(|&r| !row_continues(screen, r))
         .count();
     let line = lines.len().saturating_sub(1 + after);
     // Its rows above the cursor's (on the screen: a line that began above
     // it counts from the screen's top).
     let ahead: usize = (0..cursor_row)
         .rev()
-        .take_while(|&r| screen.row_wrapped(r))
+        .take_while(|&r| row_continues(screen, r))
         .map(|r| used_columns(screen, r))
         .sum();
     let col = usize::from(cursor_col);
@@ -284,23 +305,70 @@ pub struct LaidOut {
     pub wrapped: Vec<bool>,
 }
 
-/// Whether each row `screen` holds, its scrollback's first, wraps on.
-fn wrapped_rows(screen: &mut vt100::Screen) -> Vec<bool> {
+/// `captured` (lines from the first row `screen` holds) with the lines
+/// joined that vt100 left apart where a wide character moved down (see
+/// [`row_continues`]). Costs a look at the last cells of each row the
+/// parser holds, on a resize only.
+fn join_wide_wraps(screen: &mut vt100::Screen, captured: String) -> String {
+    let mut line = 0;
+    let mut joined = Vec::new();
+    // The capture ends a line at each row vt100 did not mark.
+    for (vt100_says, goes_on) in rows_wrapping(screen) {
+        if !vt100_says {
+            if goes_on {
+                joined.push(line);
+            }
+            line += 1;
+        }
+    }
+    if joined.is_empty() {
+        return captured;
+    }
+    let mut out = String::with_capacity(captured.len());
+    let mut joined = joined.into_iter().peekable();
+    for (i, text) in captured.split('\n').enumerate() {
+        if i > 0 && joined.next_if_eq(&(i - 1)).is_none() {
+            out.push('\n');
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+/// For each row `screen` holds, its scrollback's first: whether vt100
+/// marked it wrapped, and whether it goes on in the next row
+/// ([`row_continues`]).
+fn rows_wrapping(screen: &mut vt100::Screen) -> Vec<(bool, bool)> {
     let rows = usize::from(screen.size().0.get());
     let held = screen.scrollback_len();
-    let mut out = Vec::with_capacity(held + rows);
-    while out.len() < held + rows {
+    let total = held + rows;
+    let mut out = Vec::with_capacity(total);
+    while out.len() < total {
         screen.set_scrollback(held.saturating_sub(out.len()));
         let top = held - screen.scrollback();
-        let first = u16::try_from(out.len() - top).unwrap_or(u16::MAX);
-        let last = u16::try_from(rows).unwrap_or(u16::MAX);
+        let Ok(first) = u16::try_from(out.len() - top) else {
+            break;
+        };
+        // A window's bottom row is looked at from the next window, where
+        // the row below it shows too (but the last row: nothing is below).
+        let last = if top + rows == total { rows } else { rows - 1 };
+        let last = u16::try_from(last).unwrap_or(u16::MAX);
         if first >= last {
             break;
         }
-        out.extend((first..last).map(|row| screen.row_wrapped(row)));
+        let screen = &*screen;
+        out.extend((first..last).map(|row| (screen.row_wrapped(row), row_continues(screen, row))));
     }
     screen.set_scrollback(0);
     out
+}
+
+/// Whether each row `screen` holds, its scrollback's first, wraps on.
+fn wrapped_rows(screen: &mut vt100::Screen) -> Vec<bool> {
+    rows_wrapping(screen)
+        .into_iter()
+        .map(|(_, goes_on)| goes_on)
+        .collect()
 }
 
 /// [`laid_out`], with where each line went, and written after rows
@@ -352,6 +420,7 @@ pub fn lay_out<C: vt100::Callbacks>(
             }
         }
     };
+    let captured = join_wide_wraps(old.screen_mut(), captured);
     let lines = read_lines(old.screen(), &captured);
     let size = (usize::from(rows.get()), usize::from(cols.get()));
     let mut line_starts = Vec::new();
@@ -449,6 +518,23 @@ mod tests {
         assert_eq!(screen.cell(0, 3).unwrap().fgcolor(), vt100::Color::Default);
         assert_eq!(screen.cell(0, 4).unwrap().contents(), "e\u{301}");
         assert!(screen.cell(1, 0).unwrap().is_wide());
+    }
+
+    /// vt100 leaves a row unmarked where a wide character did not fit in
+    /// its last column; the line is still one line at the next width.
+    #[test]
+    fn a_wide_character_moved_down_by_the_width_keeps_its_line_whole() {
+        let mut old = parser(4, 5, 10);
+        old.process("\u{4e00}\u{4e01}\u{4e02}x\r\n$ ".as_bytes());
+        assert!(!old.screen().row_wrapped(0));
+        let new = rewrapped(&mut old, 4, 8);
+        assert_eq!(rows_of(&new), ["\u{4e00}\u{4e01}\u{4e02}x", "$ ", "", ""]);
+        // One column less and a newline is another line, told apart only
+        // when the next one does not start wide.
+        let mut old = parser(4, 5, 10);
+        old.process("\u{4e00}\u{4e01}\r\nx\r\n$ ".as_bytes());
+        let new = rewrapped(&mut old, 4, 8);
+        assert_eq!(rows_of(&new), ["\u{4e00}\u{4e01}", "x", "$ ", ""]);
     }
 
     #[test]

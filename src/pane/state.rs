@@ -66,8 +66,8 @@ pub struct Pane {
     spawn_error: Option<String>,
     cwd: Option<String>,
     bell: bool,
-    /// The newest notification the program sent, not yet taken.
-    notification: Option<crate::pane::notifications::Notification>,
+    /// The notifications the program sent, not yet taken, oldest first.
+    notifications: Vec<crate::pane::notifications::Notification>,
     /// The colour sets' generation the damage has told of.
     colours_noted: u64,
     /// The newest OSC 52 clipboard write (base64), not yet handled.
@@ -209,7 +209,7 @@ impl Pane {
             cwd: None,
             bell: false,
             colours_noted: 0,
-            notification: None,
+            notifications: Vec::new(),
             clipboard: None,
             output_closed: false,
             unfed: Unfed::default(),
@@ -358,8 +358,15 @@ impl Pane {
     fn modes_to_carry(&self) -> Vec<u8> {
         // Reading modes cannot touch a broken grid, but stay careful.
         let mut modes = contain(|| modes_of(self.parser.screen())).unwrap_or_default();
-        if self.fidelity_modes().focus_events {
+        let kept = self.fidelity_modes();
+        if kept.focus_events {
             modes.extend_from_slice(b"\x1b[?1004h");
+        }
+        if kept.in_band_resize {
+            modes.extend_from_slice(b"\x1b[?2048h");
+        }
+        if kept.theme_reports {
+            modes.extend_from_slice(b"\x1b[?2031h");
         }
         let flags = self.keyboard_flags();
         if flags != 0 {
@@ -421,8 +428,8 @@ impl Pane {
             self.cwd = Some(cwd);
         }
         self.bell |= std::mem::take(&mut events.bell);
-        if let Some(notification) = events.notification.take() {
-            self.notification = Some(notification);
+        for notification in events.notifications.drain(..) {
+            crate::pane::notifications::queue(&mut self.notifications, notification);
         }
         if let Some(data) = events.clipboard.pop() {
             self.clipboard = Some(data);
@@ -489,6 +496,15 @@ impl Pane {
         self.resize_history();
         if let Some(p) = &self.process {
             p.resize(rows, cols);
+        }
+        if self.fidelity_modes().in_band_resize {
+            // After the PTY's size, so a program reading it hears the same.
+            let cell = crate::graphics::reach::cell_pixels();
+            let (height, width) = (
+                rows.saturating_mul(cell.height),
+                cols.saturating_mul(cell.width),
+            );
+            self.send(format!("\x1b[48;{rows};{cols};{height};{width}t").as_bytes());
         }
     }
 
@@ -610,6 +626,20 @@ impl Pane {
         self.fast_forward.fidelity().keyboard_flags(alternate)
     }
 
+    /// The terminals' theme changed (mode 2031): a program that subscribed
+    /// (`CSI ? 2031 h`) is told.
+    pub fn theme_changed(&self) {
+        let fidelity = self.fast_forward.fidelity();
+        if !fidelity.modes().theme_reports {
+            return;
+        }
+        if let Some(dark) = crate::pane::fidelity::theme::dark(fidelity.terminal_colours()[1]) {
+            let mut report = Vec::new();
+            crate::pane::fidelity::theme::report(dark, &mut report);
+            self.send(&report);
+        }
+    }
+
     /// What the program is told when it asks for the terminal's
     /// foreground, background and cursor colours (OSC 10/11/12).
     pub fn set_terminal_colours(&mut self, colours: [Option<crate::config::colour::Rgb>; 3]) {
@@ -662,9 +692,10 @@ impl Pane {
         self.clipboard.take()
     }
 
-    /// The newest notification (OSC 9, 777, 99) since the last call.
-    pub fn take_notification(&mut self) -> Option<crate::pane::notifications::Notification> {
-        self.notification.take()
+    /// The notifications (OSC 9, 777, 99) since the last call, oldest
+    /// first: a burst of them is all there.
+    pub fn take_notifications(&mut self) -> Vec<crate::pane::notifications::Notification> {
+        std::mem::take(&mut self.notifications)
     }
 
     pub fn take_bell(&mut self) -> bool {

@@ -22,8 +22,9 @@ pub struct PaneEvents {
     /// OSC 52 clipboard writes (base64 data, checked by vt100), newest last.
     /// Whether they reach the user's terminal is the config's decision.
     pub clipboard: Vec<Vec<u8>>,
-    /// The newest notification (OSC 9, 777, 99), already sanitized.
-    pub notification: Option<Notification>,
+    /// The notifications (OSC 9, 777, 99) not yet taken, oldest first,
+    /// already sanitized (at most `notifications::BURST`).
+    pub notifications: Vec<Notification>,
     /// A kitty notification whose last chunk has not come yet.
     pub kitty_chunks: KittyChunks,
 }
@@ -102,7 +103,7 @@ impl vt100::Callbacks for PaneEvents {
         {
             self.cwd = parse_osc7_path(url);
         } else if let Some(notification) = notifications::from_osc(params, &mut self.kitty_chunks) {
-            self.notification = Some(notification);
+            notifications::queue(&mut self.notifications, notification);
         }
     }
 }
@@ -222,10 +223,16 @@ mod tests {
     fn notifications_are_noticed_sanitized() {
         let mut p = parser();
         p.process(b"\x1b]777;notify;agent;needs \xe2\x80\xae input\x1b\\");
-        let n = p.callbacks_mut().notification.take().unwrap();
+        let n = p.callbacks_mut().notifications.pop().unwrap();
         assert_eq!(n.summary(), "agent: needs  input");
-        p.process(b"\x1b]9;done\x07");
-        assert_eq!(p.callbacks().notification.as_ref().unwrap().body, "done");
+        p.process(b"\x1b]9;done\x07\x1b]9;and more\x07");
+        let bodies: Vec<_> = p
+            .callbacks()
+            .notifications
+            .iter()
+            .map(|n| &n.body[..])
+            .collect();
+        assert_eq!(bodies, ["done", "and more"]);
     }
 
     #[test]

@@ -1,14 +1,16 @@
 //! What the loop needs of the backend a frame goes to, beyond ratatui's
 //! `Backend`: bytes around the cells (the synchronized-update brackets, the
 //! outbox), exactly one flush per frame, and the write counters behind
-//! `--fps`. The real one is crossterm over a [`FrameWriter`]; tests drive
+//! `--fps`. The real one is a [`FrameBackend`] over a [`FrameWriter`]; tests drive
 //! the whole loop in-process over ratatui's `TestBackend`.
 
 use std::io::{self, Write};
 use std::os::fd::BorrowedFd;
 use std::sync::Arc;
 
-use ratatui::backend::{Backend, CrosstermBackend, TestBackend};
+use ratatui::backend::{Backend, TestBackend};
+
+use super::frame_backend::FrameBackend;
 
 use super::output::{FrameWriter, WriteCounters, WriterKind};
 
@@ -31,9 +33,9 @@ pub trait FrameSink: Backend<Error: std::error::Error + Send + Sync + 'static> {
     fn send_unsent(&mut self) -> io::Result<bool>;
 }
 
-impl FrameSink for CrosstermBackend<FrameWriter> {
+impl FrameSink for FrameBackend<FrameWriter> {
     fn open_on(output: BorrowedFd<'_>, kind: WriterKind) -> io::Result<Self> {
-        Ok(CrosstermBackend::new(FrameWriter::open_on(output, kind)?))
+        Ok(FrameBackend::new(FrameWriter::open_on(output, kind)?))
     }
 
     fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {

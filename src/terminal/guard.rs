@@ -16,15 +16,16 @@ use std::sync::atomic::Ordering;
 use rustix::termios::{OptionalActions, Termios};
 
 /// Alternate screen, SGR mouse with button motion, bracketed paste, focus
-/// events, hidden cursor.
-const ENTER: &[u8] = b"\x1b[?1049h\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[?25l";
+/// events, theme reports (mode 2031), hidden cursor.
+const ENTER: &[u8] =
+    b"\x1b[?1049h\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[?2031h\x1b[?25l";
 /// [`ENTER`] without mouse reporting, so the outer terminal's own
 /// selection keeps working.
-const ENTER_WITHOUT_MOUSE: &[u8] = b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?25l";
+const ENTER_WITHOUT_MOUSE: &[u8] = b"\x1b[?1049h\x1b[?2004h\x1b[?1004h\x1b[?2031h\x1b[?25l";
 /// The reverse of [`ENTER`], plus a reset of the cursor shape, the cursor
 /// colour (a pane's program may have set it, see `outbox`) and of SGR.
 const LEAVE: &[u8] =
-    b"\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0 q\x1b]112\x07\x1b[m\x1b[?1049l\x1b[?25h";
+    b"\x1b[?2031l\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0 q\x1b]112\x07\x1b[m\x1b[?1049l\x1b[?25h";
 
 /// Saves the terminal's title on its own stack (xterm's XTWINOPS 22), so
 /// the title tilework sets (`set_titles`) is the terminal's own again

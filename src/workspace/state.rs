@@ -126,6 +126,14 @@ impl Workspace {
         }
     }
 
+    /// A terminal told its theme (mode 2031): the programs that
+    /// subscribed hear it.
+    pub fn terminal_theme_changed(&self) {
+        for pane in self.panes() {
+            pane.theme_changed();
+        }
+    }
+
     /// Histories opened in the editor (`C-b e`) keep colours as SGR.
     pub fn set_editor_ansi(&mut self, on: bool) {
         self.editor_ansi = on;

@@ -51,6 +51,14 @@ impl<B: FrameSink> App<B> {
         let Some(client) = self.clients.get_mut(at) else {
             return;
         };
+        if let Some(dark) = client.input.take_theme()
+            && crate::pane::fidelity::theme::set_told(dark)
+        {
+            self.ws.terminal_theme_changed();
+        }
+        let Some(client) = self.clients.get_mut(at) else {
+            return;
+        };
         let late = client.input.take_late_colours();
         if !late.is_empty() {
             for (slot, colour) in late {

@@ -522,6 +522,11 @@ fn answer(cmd: &Command, key: u32, result: Result<(), KittyError>) -> Vec<u8> {
     } else {
         key
     };
+    if let Err(e) = &result {
+        // Said in the log too: a program told `q=2` hears nothing, and
+        // the user only sees no picture.
+        tracing::info!("kitty graphics: command refused (image {key}): {e}");
+    }
     reply_for(cmd, id, &result, &mut out);
     out
 }

@@ -3,8 +3,8 @@
 //! chunks, and the whole is bounded before anything is kept.
 
 use base64::Engine as _;
+use base64::engine::DecodePaddingMode;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::{DecodePaddingMode, general_purpose};
 
 use super::command::Command;
 use super::reply::KittyError;
@@ -14,10 +14,21 @@ use super::reply::KittyError;
 /// budget alone.
 pub const MAX_DATA: usize = 64 * 1024 * 1024;
 
-/// Padding may be there or not: the last chunk of a stream cut anywhere.
+/// Base64 as kitty reads it: the bits after the data's last byte need not
+/// be zero (`chafa -f kitty` 1.12 leaves them set at the end of about one
+/// chunk in four; a strict decoder refused the picture).
+const KITTY: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
+);
+
+/// As [`KITTY`], and padding may be there or not: the last chunk of a
+/// stream cut anywhere.
 const LENIENT: GeneralPurpose = GeneralPurpose::new(
     &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    GeneralPurposeConfig::new()
+        .with_decode_allow_trailing_bits(true)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
 /// A transmission whose chunks are still arriving: the first chunk's
@@ -50,7 +61,7 @@ impl Transfer {
         if self.data.len().saturating_add(decoded_len) > MAX_DATA + 3 {
             return Err(too_big());
         }
-        general_purpose::STANDARD
+        KITTY
             .decode_vec(&text[..whole], &mut self.data)
             .map_err(|e| KittyError::invalid(format!("bad base64 data: {e}")))?;
         if self.data.len() > MAX_DATA {
@@ -98,6 +109,7 @@ pub fn decode_whole(command: Command, payload: &[u8]) -> Result<(Command, Vec<u8
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use base64::engine::general_purpose;
 
     fn b64(bytes: &[u8]) -> Vec<u8> {
         general_purpose::STANDARD.encode(bytes).into_bytes()
@@ -120,6 +132,23 @@ mod tests {
     fn unpadded_and_wrapped_base64_is_read() {
         let (_, data) = decode_whole(Command::default(), b"AQID\nBA").unwrap();
         assert_eq!(data, [1, 2, 3, 4]);
+    }
+
+    /// `AR==` and `AQN=` end in set bits past the data (`AQ==`, `AQI=`
+    /// without them); kitty reads them, as chafa 1.12 writes them.
+    #[test]
+    fn set_bits_after_the_last_byte_are_read_as_kitty_reads_them() {
+        for (chunks, data) in [
+            (&[&b"AR=="[..]][..], &[1u8][..]),
+            (&[b"AQN=", b"AQID"], &[1, 3, 1, 2, 3]),
+            (&[b"AQID", b"AR"], &[1, 2, 3, 1]),
+        ] {
+            let mut t = Transfer::new(Command::default());
+            for chunk in chunks {
+                t.push(chunk).unwrap();
+            }
+            assert_eq!(t.finish().unwrap().1, data, "{chunks:?}");
+        }
     }
 
     #[test]

@@ -39,6 +39,8 @@ pub enum Query {
     Colours { asked: u8, bel: bool },
     /// The kitty keyboard flags: `CSI ? u`.
     KeyboardFlags,
+    /// Light or dark: `CSI ? 996 n` (mode 2031's query).
+    Theme,
     /// OSC 4 with `?`: the entries asked for are the colour sets' (see
     /// `ColourSets::answer_palette`).
     Palette { bel: bool },
@@ -61,6 +63,12 @@ pub fn answer(
             write!(out, "\x1b[{mark}{mode};{state}$y")
         }
         Query::KeyboardFlags => write!(out, "\x1b[?{keyboard_flags}u"),
+        Query::Theme => {
+            if let Some(dark) = super::theme::dark(colours[1]) {
+                super::theme::report(dark, out);
+            }
+            Ok(())
+        }
         Query::Palette { .. } => Ok(()),
         Query::Colours { asked, bel } => {
             let end = if bel { "\x07" } else { "\x1b\\" };
@@ -104,6 +112,8 @@ fn mode_state(private: bool, mode: u16, screen: &vt100::Screen, modes: &Modes) -
         1006 => set(screen.mouse_protocol_encoding() == Enc::Sgr),
         2004 => set(screen.bracketed_paste()),
         2026 => set(modes.synchronized),
+        2048 => set(modes.in_band_resize),
+        2031 => set(modes.theme_reports),
         _ => 0,
     }
 }

@@ -18,6 +18,9 @@ const CAN: u8 = 0x18;
 const SUB: u8 = 0x1a;
 const SO: u8 = 0x0e;
 const SI: u8 = 0x0f;
+const LF: u8 = 0x0a;
+const VT: u8 = 0x0b;
+const FF: u8 = 0x0c;
 
 /// A sequence replaced by ones vt100 reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,13 +48,19 @@ pub(super) enum Replace {
     PrivateModes(bool),
 }
 
-/// What IL, DL, SU and SD blank.
+/// What IL, DL, SU and SD blank; LF and RI blank a row when they scroll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Blanked {
     InsertLines,
     DeleteLines,
     ScrollUp,
     ScrollDown,
+    /// LF (or VT, FF): a row scrolled in at the bottom of the region if
+    /// the cursor was on it.
+    LineFeed,
+    /// RI: a row scrolled in at the top of the region if the cursor was
+    /// on it.
+    ReverseIndex,
 }
 
 /// A kitty keyboard flags change.
@@ -140,6 +149,9 @@ pub(super) struct Follower {
     pub(super) replacements: Replacements,
     /// The sixel picture being read.
     pub(super) pictures: SixelIntake,
+    /// The pen's background may not be the default (an SGR set one): LF
+    /// and RI then stop, as rows they scroll in take it.
+    pub(super) background: bool,
 }
 
 impl Follower {
@@ -199,7 +211,11 @@ impl Follower {
                 [6] => self.modes.origin.set(set),
                 [1004] => self.modes.focus_events = set,
                 [2026] => self.modes.synchronized = set,
-                [1047..=1049] => replace = true,
+                [2048] => self.modes.in_band_resize = set,
+                [2031] => self.modes.theme_reports = set,
+                // `?47` and `?1047` keep the cursor where it was, as
+                // xterm's screens share it; `?66` is DECKPAM / DECKPNM.
+                [47 | 66 | 1047..=1049] => replace = true,
                 _ => {}
             }
             if let [mode @ (47 | 1047..=1049)] = p {
@@ -260,6 +276,9 @@ impl vte::Perform for Follower {
             SO => self.charsets.shift(true),
             SI => self.charsets.shift(false),
             CAN | SUB => self.ground = true,
+            LF | VT | FF if self.background => {
+                self.stop(Stop::Blank(Blanked::LineFeed, 1));
+            }
             _ => {}
         }
     }
@@ -276,13 +295,16 @@ impl vte::Perform for Follower {
         // SGR first: nearly every sequence is one, and most need no look at
         // their parameters beyond this.
         if let ([], 'm') = (intermediates, action) {
+            let had_background = self.background;
+            self.background = sgr::sets_background(params, had_background);
             let was = self.pen.active();
             let suspicious = self.pen.sgr(params);
             if suspicious && sgr::needs_rewrite(params) {
                 self.sgr.clear();
                 sgr::rewrite(params, &mut self.sgr);
                 self.stop(Stop::Replace(Replace::Sgr));
-            } else if was != self.pen.active() {
+            } else if was != self.pen.active() || (self.background && !had_background) {
+                // (A background set: the text after it is cut at each LF.)
                 self.stop(Stop::Recheck);
             }
             return;
@@ -346,6 +368,7 @@ impl vte::Perform for Follower {
                 mode: first,
             })),
             ([b'>'], 'q') if first == 0 => self.stop(Stop::Answer(Query::Version)),
+            ([b'?'], 'n') if first == 996 => self.stop(Stop::Answer(Query::Theme)),
             ([b'?'], 'u') => self.stop(Stop::Answer(Query::KeyboardFlags)),
             ([b'>'], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Push(first))),
             ([b'<'], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Pop(param(params, 0, 1)))),
@@ -374,9 +397,11 @@ impl vte::Perform for Follower {
                 self.tabs.reset();
                 self.colour_sets.reset();
                 self.pen.reset();
+                self.background = false;
                 self.stop(Stop::Reset);
             }
             ([], b'D') => self.stop(Stop::Replace(Replace::Index)),
+            ([], b'M') if self.background => self.stop(Stop::Blank(Blanked::ReverseIndex, 1)),
             ([], b'E') => self.stop(Stop::Replace(Replace::NextLine)),
             ([], b'H') => self.stop(Stop::TabSet),
             ([], b'7') => self.save_cursor(),

@@ -13,6 +13,12 @@ pub struct Modes {
     /// `CSI ? 2026 h`: the program is inside a synchronized update (what
     /// the pane shows meanwhile is `sync_update`'s; this answers DECRQM).
     pub synchronized: bool,
+    /// `CSI ? 2048 h`: the program wants `CSI 48 ; rows ; cols ; height ;
+    /// width t` on every resize of its pane (in-band resize).
+    pub in_band_resize: bool,
+    /// `CSI ? 2031 h`: the program wants `CSI ? 997 ; 1 n` (dark) or `2 n`
+    /// (light) when the terminal's theme changes.
+    pub theme_reports: bool,
     /// DECOM (`CSI ? 6 h`): vt100 follows it but has no accessor for it;
     /// followed here to answer DECRQM.
     pub origin: Origin,
@@ -25,6 +31,8 @@ impl Default for Modes {
             autowrap: true,
             focus_events: false,
             synchronized: false,
+            in_band_resize: false,
+            theme_reports: false,
             origin: Origin::default(),
         }
     }

@@ -92,6 +92,46 @@ pub fn rewrite(params: &vte::Params, out: &mut Vec<u8>) {
     }
 }
 
+/// Whether the pen's background is other than the default after `params`
+/// (`was`: before it). Colour forms are skipped whole, so `38;5;41` sets
+/// no background.
+pub fn sets_background(params: &vte::Params, was: bool) -> bool {
+    if params.is_empty() {
+        return false;
+    }
+    let mut background = was;
+    // Parameters left of a `38;5;n` / `38;2;r;g;b` written with
+    // semicolons: its numbers are parameters of their own.
+    let mut skip = 0;
+    let mut colour_form = false;
+    for p in params {
+        let code = p.first().copied().unwrap_or(0);
+        if colour_form {
+            colour_form = false;
+            skip = match code {
+                5 => 1,
+                2 => 3,
+                _ => 0,
+            };
+            continue;
+        }
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        match code {
+            0 | 49 => background = false,
+            40..=47 | 100..=107 => background = true,
+            38 | 48 | 58 => {
+                background |= code == 48;
+                colour_form = p.len() == 1;
+            }
+            _ => {}
+        }
+    }
+    background
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
@@ -112,6 +152,38 @@ mod tests {
         let mut grab = Grab(None);
         vte::Parser::new().advance(&mut grab, format!("\x1b[{body}m").as_bytes());
         grab.0
+    }
+
+    fn background_after(body: &str, was: bool) -> bool {
+        struct Bg(bool, bool);
+        impl vte::Perform for Bg {
+            fn csi_dispatch(&mut self, params: &vte::Params, _: &[u8], _: bool, _: char) {
+                self.1 = sets_background(params, self.0);
+            }
+        }
+        let mut bg = Bg(was, was);
+        vte::Parser::new().advance(&mut bg, format!("\x1b[{body}m").as_bytes());
+        bg.1
+    }
+
+    #[test]
+    fn the_background_is_followed_through_every_colour_form() {
+        for (body, was, set) in [
+            ("44", false, true),
+            ("1;104", false, true),
+            ("48;5;1", false, true),
+            ("48:2::1:2:3", false, true),
+            ("38;5;41", false, false),
+            ("38;2;44;45;46;1", false, false),
+            ("1", true, true),
+            ("", true, false),
+            ("0", true, false),
+            ("49", true, false),
+            ("44;0", false, false),
+            ("38;5;1;49", true, false),
+        ] {
+            assert_eq!(background_after(body, was), set, "{body:?} after {was}");
+        }
     }
 
     #[test]

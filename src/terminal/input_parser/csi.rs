@@ -33,6 +33,9 @@ pub fn meaning(body: &[u8], final_byte: u8) -> Meaning {
         (Some(b'<'), b"", b'M' | b'm') => mouse(&params, final_byte == b'm'),
         (Some(b'?'), b"", b'u') => Meaning::Reply(Reply::KittyFlags(params.number(0, 0))),
         (Some(b'?'), b"", b'c') => Meaning::Reply(Reply::PrimaryAttributes),
+        (Some(b'?'), b"", b'n') if params.number(0, 0) == 997 => Meaning::Reply(Reply::Theme {
+            dark: params.number(1, 0) == 1,
+        }),
         (Some(b'>'), b"", b'c') => Meaning::Reply(Reply::SecondaryAttributes),
         (Some(b'?') | None, b"$", b'y') => Meaning::Reply(Reply::Mode {
             mode: params.number(0, 0),

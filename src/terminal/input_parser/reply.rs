@@ -19,6 +19,8 @@ pub enum Reply {
     SecondaryAttributes,
     /// DECRPM `CSI ? mode ; setting $ y`.
     Mode { mode: u32, setting: u32 },
+    /// Mode 2031's theme report `CSI ? 997 ; 1 n` (dark) or `2 n` (light).
+    Theme { dark: bool },
     /// A cursor position report `CSI row ; column R`.
     CursorPosition { row: u32, column: u32 },
     /// A DCS answer (XTGETTCAP `1+r…`, DECRQSS `1$r…`, XTVERSION `>|…`):
