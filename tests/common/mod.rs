@@ -669,8 +669,15 @@ pub fn crash_and_reboot(tw: &mut Tilework) {
     wait_until("the workspace to die", || !alive(pid));
     tw.wait_exit();
     let runtime = tw.runtime_dir().join("tilework");
+    // Sockets, and the directory of the `tmux` link panes find first on
+    // their PATH (tmux_compat): a reboot leaves none of them.
     for entry in std::fs::read_dir(&runtime).unwrap().flatten() {
-        std::fs::remove_file(entry.path()).unwrap();
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::remove_dir_all(path).unwrap();
+        } else {
+            std::fs::remove_file(path).unwrap();
+        }
     }
 }
 
