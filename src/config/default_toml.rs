@@ -209,6 +209,8 @@ pub fn default_toml() -> String {
     out.push_str(&appearance::default_toml());
     out.push('\n');
     out.push_str(&crate::config::hooks::default_toml());
+    out.push('\n');
+    out.push_str(&crate::config::remote::default_toml());
     out
 }
 
@@ -297,8 +299,8 @@ mod tests {
             // `notifications`, `hyperlinks`, the three of saving, then
             // `[theme]` and `[status]`: name, borders; left, right, clock;
             // the `[status]` command settings, `[hooks]` timeout and
-            // silence_after, and the copy keys.
-            14 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 9,
+            // silence_after, `[remote]` ssh_command, tilework and keepalive, and the copy keys.
+            14 + 1 + 1 + 1 + 3 + km.prefixed.len() + km.direct.len() + km.copy.bindings.len() + 12,
             "{text}"
         );
         assert_eq!(parse_ok(&text), Config::default());
