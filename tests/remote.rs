@@ -140,8 +140,15 @@ impl Sshd {
             return;
         }
         self.stopped = true;
-        let listener = self.child.id();
-        let mut all = vec![listener];
+        self.drop_connections();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Ends every connection the server serves (it goes on listening):
+    /// a dropped link, shared connection and all.
+    fn drop_connections(&self) {
+        let mut all = common::child_pids(self.child.id());
         let mut at = 0;
         while at < all.len() {
             all.extend(common::child_pids(all[at]));
@@ -150,7 +157,6 @@ impl Sshd {
         for pid in all {
             let _ = kill(Pid::from_raw(i32::try_from(pid).unwrap()), Signal::SIGKILL);
         }
-        let _ = self.child.wait();
     }
 }
 
@@ -318,4 +324,74 @@ fn giving_up_while_reconnecting_leaves_the_workspace_running() {
     b.assert_terminal_restored();
     b.wait_for_text("gave up reconnecting to localhost");
     assert!(common::alive(workspace));
+}
+
+/// An `ssh-agent` of the test's own holding the test's user key; killed
+/// when dropped.
+struct Agent {
+    socket: PathBuf,
+    child: Child,
+}
+
+impl Agent {
+    fn start(sshd: &Sshd) -> Option<Self> {
+        if !common::require_program("ssh-agent") || !common::require_program("ssh-add") {
+            return None;
+        }
+        let socket = sshd.dir.path().join("agent.sock");
+        let child = Command::new("ssh-agent")
+            .arg("-D")
+            .arg("-a")
+            .arg(&socket)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        common::wait_until("the agent's socket", || socket.exists());
+        let status = Command::new("ssh-add")
+            .arg("-q")
+            .arg(sshd.dir.path().join("user_key"))
+            .env("SSH_AUTH_SOCK", &socket)
+            .stdin(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "ssh-add");
+        Some(Self { socket, child })
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_pane_open_before_a_reattach_reaches_the_new_agent() {
+    let Some(sshd) = Sshd::start() else { return };
+    let Some(agent) = Agent::start(&sshd) else {
+        return;
+    };
+    let (a, _) = detached_workspace("far");
+    let mut b = attach_over_ssh(&sshd, &a, "far", Some(&agent.socket));
+    b.wait_for("the workspace's prompt", |s| s.contents().contains("$ "));
+    // A pane opened while this ssh connection (and its forwarded agent
+    // socket) is the terminal's.
+    b.send("\x02%");
+    b.wait_for("two prompts", |s| s.contents().matches("$ ").count() >= 2);
+    b.type_line("ssh-add -l >/dev/null 2>&1; echo first-rc-$?");
+    b.wait_for_text("first-rc-0");
+    // The connection drops (the server's side of it ends); the reattach
+    // is a new connection, which forwards the agent at another path (the
+    // old one is gone with the connection).
+    sshd.drop_connections();
+    b.wait_for_text("reconnecting to localhost");
+    b.wait_for("the workspace again", |s| {
+        !s.contents().contains("reconnecting") && s.contents().contains("first-rc-0")
+    });
+    b.type_line("clear; ssh-add -l >/dev/null 2>&1; echo agent-rc-$?");
+    b.wait_for_text("agent-rc-0");
+    b.type_line("case $SSH_AUTH_SOCK in */tilework/agents/far) echo link-ok;; esac");
+    b.wait_for_text("link-ok");
 }
