@@ -72,7 +72,7 @@ impl Sshd {
                  PasswordAuthentication no\n\
                  KbdInteractiveAuthentication no\n\
                  AllowAgentForwarding yes\n\
-                 AcceptEnv XDG_RUNTIME_DIR XDG_STATE_HOME XDG_CONFIG_HOME\n"
+                 AcceptEnv XDG_RUNTIME_DIR XDG_STATE_HOME XDG_CONFIG_HOME SHLVL\n"
             ),
         )
         .unwrap();
@@ -100,7 +100,9 @@ impl Sshd {
     }
 
     /// An ssh client config that reaches this server as `localhost`, with
-    /// the test's key, known-hosts file and directories.
+    /// the test's key, known-hosts file and directories. `SHLVL=1` keeps
+    /// the user's `~/.bashrc` out of it: bash reads it for an ssh command
+    /// only as a top-level shell (level 1 before it counts itself).
     fn client_config(&self, home: &Path, runtime: &Path, forward_agent: bool) -> PathBuf {
         let d = self.dir.path().display();
         let user = Command::new("id").arg("-un").output().unwrap().stdout;
@@ -121,7 +123,7 @@ impl Sshd {
                  LogLevel ERROR\n\
                  ForwardAgent {agent}\n\
                  SetEnv XDG_RUNTIME_DIR={runtime} XDG_STATE_HOME={home}/state \
-                 XDG_CONFIG_HOME={home}/config\n",
+                 XDG_CONFIG_HOME={home}/config SHLVL=1\n",
                 port = self.port,
                 agent = if forward_agent { "yes" } else { "no" },
                 runtime = runtime.display(),
@@ -146,7 +148,9 @@ impl Sshd {
     }
 
     /// Ends every connection the server serves (it goes on listening):
-    /// a dropped link, shared connection and all.
+    /// a dropped link, shared connection and all. Only the server's own
+    /// processes are killed: the remote commands see their terminal hang
+    /// up, as over a real dropped link, and end by themselves.
     fn drop_connections(&self) {
         let mut all = common::child_pids(self.child.id());
         let mut at = 0;
@@ -155,7 +159,11 @@ impl Sshd {
             at += 1;
         }
         for pid in all {
-            let _ = kill(Pid::from_raw(i32::try_from(pid).unwrap()), Signal::SIGKILL);
+            let is_sshd = std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|c| c.trim() == "sshd");
+            if is_sshd {
+                let _ = kill(Pid::from_raw(i32::try_from(pid).unwrap()), Signal::SIGKILL);
+            }
         }
     }
 }
@@ -347,16 +355,21 @@ impl Agent {
             .stdout(Stdio::null())
             .spawn()
             .unwrap();
-        common::wait_until("the agent's socket", || socket.exists());
+        // Owned at once: killed even if what follows fails.
+        let agent = Self { socket, child };
+        // The file exists before the agent listens: wait for a connection.
+        common::wait_until("the agent to listen", || {
+            std::os::unix::net::UnixStream::connect(&agent.socket).is_ok()
+        });
         let status = Command::new("ssh-add")
             .arg("-q")
             .arg(sshd.dir.path().join("user_key"))
-            .env("SSH_AUTH_SOCK", &socket)
+            .env("SSH_AUTH_SOCK", &agent.socket)
             .stdin(Stdio::null())
             .status()
             .unwrap();
         assert!(status.success(), "ssh-add");
-        Some(Self { socket, child })
+        Some(agent)
     }
 }
 

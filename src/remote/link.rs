@@ -39,6 +39,11 @@ enum Seen {
     Ended(Ending),
 }
 
+/// How often the run is looked at: for a stop that lasts, and until the
+/// connection is up, for its control socket.
+const WATCH_TICK: Duration = Duration::from_millis(250);
+const CONNECT_TICK: Duration = Duration::from_millis(20);
+
 /// Without a shared connection, a run that lasted this long got through.
 const CONNECTED_WITHOUT_SHARING: Duration = Duration::from_secs(5);
 
@@ -72,7 +77,11 @@ pub fn run(argv: &[String], dead_after: Duration, control_socket: Option<&Path>)
     let mut stopped_since: Option<Instant> = None;
     loop {
         connected = connected || got_through(control_socket, started);
-        match rx.recv_timeout(Duration::from_millis(250)) {
+        // Until the connection is up, its socket is looked for often: a
+        // link that drops soon after must not pass for one that never got
+        // through (that one is not retried).
+        let tick = if connected { WATCH_TICK } else { CONNECT_TICK };
+        match rx.recv_timeout(tick) {
             Ok(Seen::Ended(ending)) => {
                 connected = connected || got_through(control_socket, started);
                 return Ok(Run { ending, connected });
