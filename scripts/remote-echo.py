@@ -125,13 +125,25 @@ def read_until(fd, needle, seen, timeout=20.0):
         seen.extend(data)
 
 
+def first_echo(fd, seen):
+    """Types `0` until the pane echoes it: the first keys may come before
+    the pane's program has its terminal in raw mode."""
+    for _ in range(30):
+        os.write(fd, b"0")
+        try:
+            read_until(fd, b"0>", seen, timeout=1.0)
+            return
+        except TimeoutError:
+            continue
+    raise TimeoutError(f"no echo; got {bytes(seen[-300:])!r}")
+
+
 def one_way(argv, env, keys):
     pid, fd = spawn(argv, env)
     seen = bytearray()
     try:
         # Attached and drawn: the workspace answers a first key.
-        os.write(fd, b"0")
-        read_until(fd, b"0>", seen)
+        first_echo(fd, seen)
         times = []
         letters = b"abcdefgijkoprsvwxyz"
         for i in range(keys):
@@ -177,8 +189,7 @@ def main():
     # The workspace, started and detached.
     pid, fd = spawn([remote, "--session", "echo", "--", "python3", "-c", ECHO_PANE], env)
     seen = bytearray()
-    os.write(fd, b"0")
-    read_until(fd, b"0>", seen)
+    first_echo(fd, seen)
     os.write(fd, b"\x02d")
     os.waitpid(pid, 0)
     os.close(fd)
