@@ -106,6 +106,10 @@ pub enum SessionCommand {
         /// Also the disk space each saved workspace takes.
         #[arg(short, long)]
         long: bool,
+        /// Another machine's workspaces instead: `HOST:` (as ssh takes
+        /// it) or `ssh://[user@]host[:port]`.
+        #[arg(value_name = "HOST:")]
+        host: Option<String>,
     },
     /// Delete a saved workspace (its layout and history on disk).
     Forget {
@@ -118,7 +122,9 @@ pub enum SessionCommand {
     /// into it.
     #[command(visible_alias = "a")]
     Attach {
-        /// The workspace's name, as `tilework ls` shows it.
+        /// The workspace's name, as `tilework ls` shows it; `HOST:NAME` or
+        /// `ssh://[user@]host[:port]/NAME` for one on another machine
+        /// (over ssh, reconnecting when the link drops).
         name: Option<String>,
         /// Detach the other terminals first (tmux's `attach -d`).
         #[arg(short = 'd', long = "detach-others", conflicts_with = "read_only")]
@@ -321,7 +327,14 @@ mod tests {
             matches!(cli.command, Some(SessionCommand::Attach { name: Some(ref n), .. }) if n == "dev")
         );
         let cli = Cli::try_parse_from(["tilework", "ls"]).expect("parses");
-        assert!(matches!(cli.command, Some(SessionCommand::Ls { .. })));
+        assert!(matches!(
+            cli.command,
+            Some(SessionCommand::Ls { host: None, .. })
+        ));
+        let cli = Cli::try_parse_from(["tilework", "ls", "build1:"]).expect("parses");
+        assert!(
+            matches!(cli.command, Some(SessionCommand::Ls { host: Some(ref h), .. }) if h == "build1:")
+        );
         // After `--`, `ls` is the program to run in the pane.
         let cli = Cli::try_parse_from(["tilework", "--", "ls", "-l"]).expect("parses");
         assert!(cli.command.is_none());

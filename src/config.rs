@@ -8,7 +8,8 @@
 //! reading either file and errors that point into it, by line, column and
 //! key ([`file_error`]), reading the file again while running
 //! ([`reload`]), files written private to the user ([`private_file`]),
-//! and what is saved for after a reboot ([`saving`]).
+//! what is saved for after a reboot ([`saving`]), and how other machines
+//! are reached ([`remote`]).
 
 pub mod action;
 pub mod appearance;
@@ -25,6 +26,7 @@ pub mod keymap;
 pub mod private_file;
 pub mod profile;
 pub mod reload;
+pub mod remote;
 pub mod saving;
 mod settings;
 pub mod terminal_features;

@@ -14,6 +14,7 @@
 //! - [`diag`]: metrics and logs.
 //! - [`session`]: detach and attach: the workspace outlives its terminal.
 //! - [`persist`]: saved workspaces: back after a crash or a reboot.
+//! - [`remote`]: workspaces on other machines, over OpenSSH.
 //! - [`os`]: what tilework asks of the kernel that differs between systems.
 //! - [`shell_job`]: a user's shell command run off the loop, with a deadline.
 //! - [`tmux_compat`]: tmux's command line on tilework (`tmux` as a symlink).
@@ -29,6 +30,7 @@ pub mod mailbox;
 pub mod os;
 pub mod pane;
 pub mod persist;
+pub mod remote;
 pub mod render;
 pub mod sanitize;
 pub mod session;

@@ -11,6 +11,7 @@ use tilework::app::{self, RunOptions, Startup};
 use tilework::cli::{Cli, SessionCommand};
 use tilework::config::{self, profile};
 use tilework::diag::logging;
+use tilework::remote::{self, target::Target};
 use tilework::sanitize::escape_controls;
 use tilework::session::proto::{AttachMode, Joining};
 use tilework::session::{self, client, host, host::SessionStart};
@@ -96,10 +97,11 @@ fn run() -> Result<i32> {
     client::launch(claim, given, joining)
 }
 
-/// The variables `tilework attach` brings for new panes: the config's
-/// `update_environment`. A config that cannot be read does not stop an
-/// attach (the workspace read it already): the defaults are sent.
-fn update_environment_names(config_path: Option<&std::path::Path>) -> Vec<String> {
+/// The config `tilework attach` and `ls` go by (the variables brought for
+/// new panes, how other machines are reached). A config that cannot be
+/// read does not stop an attach (the workspace read it already): the
+/// defaults are used.
+fn config_for_attach(config_path: Option<&std::path::Path>) -> config::Config {
     let loaded = match config_path {
         Some(path) => config::load(path, true).map(Some),
         None => config::default_path()
@@ -107,11 +109,11 @@ fn update_environment_names(config_path: Option<&std::path::Path>) -> Vec<String
             .transpose(),
     };
     match loaded {
-        Ok(Some(config)) => config.update_environment,
-        Ok(None) => config::Config::default().update_environment,
+        Ok(Some(config)) => config,
+        Ok(None) => config::Config::default(),
         Err(err) => {
-            tracing::warn!("reading the config for update_environment: {err}");
-            config::Config::default().update_environment
+            tracing::warn!("reading the config for attach: {err}");
+            config::Config::default()
         }
     }
 }
@@ -136,7 +138,14 @@ fn session_command(
         tilework::persist::place::check_state_dirs()?;
     }
     match command {
-        SessionCommand::Ls { long } => client::ls(*long),
+        SessionCommand::Ls {
+            long,
+            host: Some(host),
+        } => {
+            let target = remote_host(host)?;
+            remote::ls(&config_for_attach(config_path).remote, &target, *long)
+        }
+        SessionCommand::Ls { long, host: None } => client::ls(*long),
         SessionCommand::Forget { name } => forget(name),
         SessionCommand::Attach {
             name,
@@ -149,7 +158,16 @@ fn session_command(
                 (_, true) => AttachMode::ReadOnly,
                 _ => AttachMode::Join,
             };
-            let names = update_environment_names(config_path);
+            let config = config_for_attach(config_path);
+            if let Some(target) = name.as_deref().map(Target::parse).transpose()?.flatten() {
+                let flags: &[&str] = match mode {
+                    AttachMode::DetachOthers => &["-d"],
+                    AttachMode::ReadOnly => &["-r"],
+                    AttachMode::Join => &[],
+                };
+                return remote::attach_remote(&config.remote, &target, flags);
+            }
+            let names = config.update_environment;
             let create = if *create {
                 Some(new_workspace_args(config_path)?)
             } else {
@@ -254,6 +272,17 @@ fn new_workspace_args(config_path: Option<&std::path::Path>) -> Result<Vec<std::
     Ok(config_path
         .map(|path| vec!["--config".into(), path.as_os_str().to_owned()])
         .unwrap_or_default())
+}
+
+/// `HOST:` of `tilework ls HOST:` (or an `ssh://` address).
+fn remote_host(text: &str) -> Result<Target> {
+    match Target::parse(text)? {
+        Some(target) if target.name.is_none() => Ok(target),
+        _ => anyhow::bail!(
+            "`tilework ls` takes another machine as HOST: (with the colon) or \
+             ssh://[user@]host[:port], not {text:?}"
+        ),
+    }
 }
 
 /// `tilework forget NAME`: deletes a saved workspace.

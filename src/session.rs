@@ -14,7 +14,8 @@
 //! - [`proto`]: the messages on the socket, and passing descriptors.
 //! - [`conversation`]: each peer's deadline and each uid's share of the
 //!   socket (a thread per conversation: no peer waits on another).
-//! - [`host`]: the workspace's side (listener, links, attach, detach).
+//! - [`host`]: the workspace's side (listener, links, attach, detach);
+//!   [`agent_link`]: the panes' `SSH_AUTH_SOCK`, following the terminals.
 //! - [`client`]: the terminal's side (`tilework`, `attach`, `ls`, `kill`).
 //! - [`script`]: scripts' calls on the socket (`tilework action`,
 //!   `send-keys`, `run`, `capture`, `list-panes`); [`script_host`] serves
@@ -22,6 +23,7 @@
 //!   [`command_calls`]: what the calls about commands carry
 //!   (`capture --command`, `wait`), [`script_commands`] makes them.
 
+pub mod agent_link;
 pub mod claim;
 pub mod client;
 pub mod command_calls;

@@ -176,8 +176,20 @@ fn run_workspace(
     )?;
     let size = client.size;
 
+    let mut env = ChildEnv::new(opts.config.shell.as_deref(), &opts.config.term);
+    // Panes reach the agent of whichever terminal attached or typed last,
+    // through one path that outlives each ssh connection.
+    if opts
+        .config
+        .update_environment
+        .iter()
+        .any(|n| n == "SSH_AUTH_SOCK")
+        && let Some(host) = host.as_ref()
+    {
+        env.set_agent_socket(host.agent_socket().to_path_buf());
+    }
     let settings = WorkspaceSettings {
-        env: ChildEnv::new(opts.config.shell.as_deref(), &opts.config.term),
+        env,
         scrollback_bytes: opts.config.scrollback_bytes,
         keep_exited_panes: opts.config.keep_exited_panes,
     };

@@ -220,6 +220,8 @@ pub fn default_toml() -> String {
     out.push_str(&appearance::default_toml());
     out.push('\n');
     out.push_str(&crate::config::hooks::default_toml());
+    out.push('\n');
+    out.push_str(&crate::config::remote::default_toml());
     out
 }
 
@@ -309,7 +311,8 @@ mod tests {
             // `[theme]` and `[status]`: name, borders; left, right, clock;
             // the `[status]` command settings, `[hooks]` timeout,
             // silence_after and notify_after, and the copy keys; `[status]`
-            // set_titles and set_titles_string; client_views; `tmux_compat`.
+            // set_titles and set_titles_string; client_views; `tmux_compat`;
+            // `[remote]` ssh_command, tilework and keepalive.
             14 + 1
                 + 1
                 + 1
@@ -318,7 +321,7 @@ mod tests {
                 + km.prefixed.len()
                 + km.direct.len()
                 + km.copy.bindings.len()
-                + 10
+                + 12
                 + 3,
             "{text}"
         );

@@ -152,6 +152,8 @@ pub struct Config {
     pub terminal_features: crate::config::terminal_features::TerminalFeatures,
     /// Commands run when something happens (`[hooks]`).
     pub hooks: crate::config::hooks::Hooks,
+    /// How other machines are reached (`[remote]`).
+    pub remote: crate::config::remote::Remote,
 }
 
 impl Default for Config {
@@ -183,6 +185,7 @@ impl Default for Config {
             hyperlinks: true,
             terminal_features: Default::default(),
             hooks: crate::config::hooks::Hooks::default(),
+            remote: crate::config::remote::Remote::default(),
         }
     }
 }
@@ -450,6 +453,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         }
     }
     config.hooks = crate::config::hooks::parse(raw.hooks).map_err(|(span, m)| err(span, m))?;
+    config.remote = crate::config::remote::parse(raw.remote).map_err(|(span, m)| err(span, m))?;
     crate::config::copy_keymap::parse_into(&mut config.keymap.copy, &raw.keys.copy, &err)?;
     Ok(config)
 }
@@ -593,6 +597,8 @@ struct RawConfig {
     status: appearance::RawStatus,
     #[serde(default)]
     hooks: crate::config::hooks::RawHooks,
+    #[serde(default)]
+    remote: crate::config::remote::RawRemote,
 }
 
 #[derive(Deserialize, Default)]

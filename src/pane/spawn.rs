@@ -5,6 +5,9 @@ use std::path::PathBuf;
 
 use crate::pane::pty::SpawnSpec;
 
+/// The agent variable a workspace may give a stable path of its own.
+const AGENT_VAR: &str = "SSH_AUTH_SOCK";
+
 /// Settings every child gets.
 #[derive(Debug, Clone)]
 pub struct ChildEnv {
@@ -14,6 +17,9 @@ pub struct ChildEnv {
     /// Variables the last attaching terminal brought (`update_environment`):
     /// a value, or `None` for one it had unset.
     fresh: Vec<(String, Option<String>)>,
+    /// The workspace's own `SSH_AUTH_SOCK` (a link that follows the
+    /// terminals' agents: `session::agent_link`), over any other.
+    agent_socket: Option<PathBuf>,
 }
 
 impl ChildEnv {
@@ -27,7 +33,13 @@ impl ChildEnv {
             shell,
             term: term.to_string(),
             fresh: Vec::new(),
+            agent_socket: None,
         }
+    }
+
+    /// Every child's `SSH_AUTH_SOCK` is `path` from now on.
+    pub fn set_agent_socket(&mut self, path: PathBuf) {
+        self.agent_socket = Some(path);
     }
 
     /// New panes get `vars` as a terminal that attached had them (tmux's
@@ -44,6 +56,7 @@ impl ChildEnv {
         self.fresh
             .iter()
             .filter(|(n, v)| v.is_none() && n != "TERM" && n != "TILEWORK")
+            .filter(|(n, _)| self.agent_socket.is_none() || n != AGENT_VAR)
             .map(|(n, _)| n.clone())
             .collect()
     }
@@ -75,6 +88,10 @@ impl ChildEnv {
             if let Some(value) = value {
                 env.push((name.clone(), value.clone()));
             }
+        }
+        if let Some(path) = &self.agent_socket {
+            env.retain(|(n, _)| n != AGENT_VAR);
+            env.push((AGENT_VAR.into(), path.display().to_string()));
         }
         env
     }

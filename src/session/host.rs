@@ -12,7 +12,7 @@
 use std::io::{self, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::{UnixListener, UnixStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -21,6 +21,7 @@ use anyhow::{Context, Result, bail};
 use crossbeam_channel::{Sender, bounded};
 use rustix::event::{PollFd, PollFlags};
 
+use super::agent_link::AgentLink;
 use super::conversation::{Deadline, MAX_PEERS_PER_UID, PeerSlot, Peers, REQUEST_DEADLINE};
 use super::proto::{
     self, AttachMode, ClientNote, DetachReason, Info, Joining, LineReader, Request, ServerNote,
@@ -159,6 +160,8 @@ pub struct Host {
     mailbox: Mailbox<SessionEvent>,
     /// `tilework kill` clients waiting for the end.
     killers: Vec<UnixStream>,
+    /// The panes' `SSH_AUTH_SOCK`, pointed at the terminals' agents.
+    agent: AgentLink,
 }
 
 impl Host {
@@ -171,7 +174,10 @@ impl Host {
         on_hangup: OnHangup,
         mailbox: Mailbox<SessionEvent>,
     ) -> Result<Self> {
+        let runtime_dir = path.parent().unwrap_or(Path::new("/"));
+        let agent = AgentLink::new(runtime_dir, &name);
         let host = Self {
+            agent,
             name,
             path,
             mouse,
@@ -236,6 +242,7 @@ impl Host {
             }
         };
         let link = self.link(arrival.stream, &input)?;
+        self.agent.attached(link, &arrival.joining.env);
         Ok(Joined {
             link,
             input,
@@ -248,6 +255,16 @@ impl Host {
             detach_others: arrival.joining.mode == AttachMode::DetachOthers,
             select: arrival.joining.select,
         })
+    }
+
+    /// The path every pane's `SSH_AUTH_SOCK` is (see [`AgentLink`]).
+    pub fn agent_socket(&self) -> &Path {
+        self.agent.path()
+    }
+
+    /// Terminal `link` typed after another did: the panes' agent is its.
+    pub fn typed(&mut self, link: u64) {
+        self.agent.typed(link);
     }
 
     /// The links of the attached terminals, oldest first.
@@ -279,6 +296,7 @@ impl Host {
             return;
         };
         let attached = self.attached.remove(at);
+        self.agent.left(link);
         let _ = tell(&attached.stream, &ServerNote::Detached(reason));
         // The link thread sees the end and exits, closing its copy.
         let _ = attached.stream.shutdown(std::net::Shutdown::Both);
@@ -293,6 +311,7 @@ impl Host {
             return;
         };
         let attached = self.attached.remove(at);
+        self.agent.left(link);
         let note = ServerNote::Switch {
             name: name.to_string(),
             select,
@@ -371,6 +390,7 @@ impl Host {
     /// ended. Last thing before the process exits.
     pub fn finish(mut self, result: &Result<i32>) {
         let _ = std::fs::remove_file(&self.path);
+        self.agent.remove();
         let note = match result {
             Ok(code) => ServerNote::Exit {
                 code: *code,

@@ -304,6 +304,9 @@ impl<B: FrameSink> App<B> {
         let link = self.clients.get(at).and_then(|c| c.link);
         if link.is_some() && link != self.latest {
             self.latest = link;
+            if let (Some(host), Some(link)) = (self.session.as_mut(), link) {
+                host.typed(link);
+            }
             if self.window_size == WindowSize::Latest {
                 self.fit_layout();
                 self.clock.changed_now();

@@ -1,0 +1,48 @@
+//! Workspaces on other machines, reached over OpenSSH: tilework has no
+//! network layer of its own; ssh does the auth, keys, agents, jump hosts
+//! and connection sharing.
+//!
+//! - [`target`]: `HOST:NAME` and `ssh://[user@]host[:port]/NAME`.
+//! - [`ssh`]: the ssh command lines (`[remote] ssh_command`, shared
+//!   connection, keep-alives).
+//! - [`link`]: one run of ssh, watched: detached, exited, or dropped.
+//! - [`attach`]: `tilework attach HOST:NAME`, reconnecting when the link
+//!   drops; [`waiting_screen`] is what the terminal shows meanwhile.
+
+pub mod attach;
+pub mod link;
+pub mod ssh;
+pub mod target;
+pub mod waiting_screen;
+
+use anyhow::{Context, Result};
+
+use crate::config::remote::Remote;
+use ssh::Ssh;
+use target::Target;
+
+/// `tilework attach` of a remote target.
+pub fn attach_remote(settings: &Remote, target: &Target, flags: &[&str]) -> Result<i32> {
+    let ssh = ssh_to(settings, target)?;
+    attach::attach(&ssh, target, flags)
+}
+
+/// `tilework ls HOST:`: the remote `tilework ls`, its output and status as
+/// they are.
+pub fn ls(settings: &Remote, target: &Target, long: bool) -> Result<i32> {
+    let ssh = ssh_to(settings, target)?;
+    let argv = ssh.ls_argv(target, long);
+    let (program, args) = argv.split_first().context("an empty ssh command")?;
+    let status = std::process::Command::new(program)
+        .args(args)
+        .status()
+        .with_context(|| format!("running {program}"))?;
+    Ok(status.code().unwrap_or(255))
+}
+
+/// The ssh to `target`, sharing connections in tilework's runtime
+/// directory.
+fn ssh_to(settings: &Remote, target: &Target) -> Result<Ssh> {
+    let dir = crate::session::dir::runtime_dir()?;
+    Ok(Ssh::new(settings, &dir, target))
+}

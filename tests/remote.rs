@@ -1,0 +1,410 @@
+//! Workspaces on other machines (issue 47), against a real OpenSSH server:
+//! each test starts its own `sshd` on 127.0.0.1 (a host key and a user key
+//! made for it, in a temp dir), and `tilework attach localhost:NAME` goes
+//! through it to a workspace of the test's own. The remote tilework is the
+//! built binary (`[remote] tilework`), and the remote session gets the
+//! test's runtime, state and config directories (`SetEnv`, the server's
+//! `AcceptEnv`), so it reaches the test's workspace and nothing else.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use common::{TempDir, Tilework};
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+/// An `sshd` of the test's own, on loopback, stopped when dropped.
+struct Sshd {
+    dir: TempDir,
+    port: u16,
+    child: Child,
+    stopped: bool,
+}
+
+impl Sshd {
+    /// `None` (the test skips) where there is no sshd, or where it cannot
+    /// run (its privilege-separation directory cannot be made).
+    fn start() -> Option<Self> {
+        if !common::require_program("sshd") || !common::require_program("ssh-keygen") {
+            return None;
+        }
+        let sshd = which::which("sshd").unwrap();
+        // Debian's sshd refuses to start without it.
+        if std::fs::create_dir_all("/run/sshd").is_err() && !Path::new("/run/sshd").is_dir() {
+            assert!(
+                std::env::var_os(common::REQUIRE_ALL).is_none(),
+                "sshd cannot run here: no /run/sshd"
+            );
+            return None;
+        }
+        let dir = TempDir::new("sshd");
+        for key in ["host_key", "user_key"] {
+            let status = Command::new("ssh-keygen")
+                .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+                .arg(dir.path().join(key))
+                .stdin(Stdio::null())
+                .status()
+                .unwrap();
+            assert!(status.success(), "ssh-keygen");
+        }
+        std::fs::copy(
+            dir.path().join("user_key.pub"),
+            dir.path().join("authorized_keys"),
+        )
+        .unwrap();
+        let d = dir.path().display();
+        std::fs::write(
+            dir.path().join("sshd_config"),
+            format!(
+                "HostKey {d}/host_key\n\
+                 AuthorizedKeysFile {d}/authorized_keys\n\
+                 PidFile {d}/sshd.pid\n\
+                 StrictModes no\n\
+                 UsePAM no\n\
+                 PasswordAuthentication no\n\
+                 KbdInteractiveAuthentication no\n\
+                 AllowAgentForwarding yes\n\
+                 AcceptEnv XDG_RUNTIME_DIR XDG_STATE_HOME XDG_CONFIG_HOME SHLVL\n"
+            ),
+        )
+        .unwrap();
+        let port = free_port();
+        let child = Command::new(sshd)
+            .arg("-D")
+            .arg("-f")
+            .arg(dir.path().join("sshd_config"))
+            .args(["-p", &port.to_string(), "-o", "ListenAddress=127.0.0.1"])
+            .arg("-E")
+            .arg(dir.path().join("sshd.log"))
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap();
+        let sshd = Self {
+            dir,
+            port,
+            child,
+            stopped: false,
+        };
+        common::wait_until("sshd to listen", || {
+            TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_ok()
+        });
+        Some(sshd)
+    }
+
+    /// An ssh client config that reaches this server as `localhost`, with
+    /// the test's key, known-hosts file and directories. `SHLVL=1` keeps
+    /// the user's `~/.bashrc` out of it: bash reads it for an ssh command
+    /// only as a top-level shell (level 1 before it counts itself).
+    fn client_config(&self, home: &Path, runtime: &Path, forward_agent: bool) -> PathBuf {
+        let d = self.dir.path().display();
+        let user = Command::new("id").arg("-un").output().unwrap().stdout;
+        let user = String::from_utf8(user).unwrap().trim().to_string();
+        let path = home.join("ssh_config");
+        std::fs::write(
+            &path,
+            format!(
+                "Host localhost\n\
+                 HostName 127.0.0.1\n\
+                 Port {port}\n\
+                 User {user}\n\
+                 IdentityFile {d}/user_key\n\
+                 IdentitiesOnly yes\n\
+                 UserKnownHostsFile {d}/known_hosts\n\
+                 StrictHostKeyChecking accept-new\n\
+                 BatchMode yes\n\
+                 LogLevel ERROR\n\
+                 ForwardAgent {agent}\n\
+                 SetEnv XDG_RUNTIME_DIR={runtime} XDG_STATE_HOME={home}/state \
+                 XDG_CONFIG_HOME={home}/config SHLVL=1\n",
+                port = self.port,
+                agent = if forward_agent { "yes" } else { "no" },
+                runtime = runtime.display(),
+                home = home.display(),
+            ),
+        )
+        .unwrap();
+        path
+    }
+}
+
+impl Sshd {
+    /// Stops the server and every connection it serves: the link drops.
+    fn stop(&mut self) {
+        if self.stopped {
+            return;
+        }
+        self.stopped = true;
+        self.drop_connections();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Ends every connection the server serves (it goes on listening):
+    /// a dropped link, shared connection and all. Only the server's own
+    /// processes are killed: the remote commands see their terminal hang
+    /// up, as over a real dropped link, and end by themselves.
+    fn drop_connections(&self) {
+        let mut all = common::child_pids(self.child.id());
+        let mut at = 0;
+        while at < all.len() {
+            all.extend(common::child_pids(all[at]));
+            at += 1;
+        }
+        for pid in all {
+            let is_sshd = std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|c| c.trim() == "sshd");
+            if is_sshd {
+                let _ = kill(Pid::from_raw(i32::try_from(pid).unwrap()), Signal::SIGKILL);
+            }
+        }
+    }
+}
+
+impl Drop for Sshd {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A workspace named `name` started in terminal A and detached: what the
+/// remote attach reaches; and its process.
+fn detached_workspace(name: &str) -> (Tilework, u32) {
+    let mut a = Tilework::start(&["--session", name], ROWS, COLS);
+    a.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let workspace = a.workspace_pid();
+    a.send("\x02d");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    (a, workspace)
+}
+
+/// Terminal B: `tilework attach localhost:NAME` through the test's sshd,
+/// with `[remote]` pointing at its client config and the built binary.
+fn attach_over_ssh(sshd: &Sshd, a: &Tilework, name: &str, agent: Option<&Path>) -> Tilework {
+    let home = a.dir.path();
+    let runtime = a.runtime_dir();
+    let ssh_config = sshd.client_config(home, &runtime, agent.is_some());
+    let config = home.join("remote.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[remote]\nssh_command = \"ssh -F {}\"\ntilework = \"{}\"\nkeepalive = 1\n",
+            ssh_config.display(),
+            common::binary()
+        ),
+    )
+    .unwrap();
+    let target = format!("localhost:{name}");
+    let config = config.to_str().unwrap().to_string();
+    let runtime = runtime.to_str().unwrap().to_string();
+    let mut env = vec![("XDG_RUNTIME_DIR", runtime.as_str())];
+    let agent_text = agent.map(|p| p.to_str().unwrap().to_string());
+    if let Some(agent) = &agent_text {
+        env.push(("SSH_AUTH_SOCK", agent));
+    }
+    Tilework::start_with(&["--config", &config, "attach", &target], ROWS, COLS, &env)
+}
+
+/// The ssh that B runs (its child; the shared connection's master is a
+/// process of its own).
+fn ssh_of(b: &Tilework) -> Pid {
+    let parent = b.pid().unwrap();
+    let mut found = None;
+    common::wait_until("B's ssh", || {
+        found = common::child_pids(parent).into_iter().find(|&p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "ssh")
+        });
+        found.is_some()
+    });
+    Pid::from_raw(i32::try_from(found.unwrap()).unwrap())
+}
+
+/// The highest `tick-N` on screen.
+fn last_tick(b: &Tilework) -> u32 {
+    b.screen_text()
+        .split("tick-")
+        .skip(1)
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn attach_host_name_shows_the_remote_workspace_and_types_into_it() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (a, workspace) = detached_workspace("far");
+    let mut b = attach_over_ssh(&sshd, &a, "far", None);
+    b.wait_for("the workspace's prompt", |s| s.contents().contains("$ "));
+    b.type_line("echo typed-over-ssh-$((6*7))");
+    b.wait_for_text("typed-over-ssh-42");
+    // `ls HOST:` lists it, attached (through the same shared connection).
+    let out = Command::new(common::binary())
+        .args(["--config"])
+        .arg(a.dir.path().join("remote.toml"))
+        .args(["ls", "localhost:"])
+        .env("XDG_RUNTIME_DIR", a.runtime_dir())
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed
+            .lines()
+            .any(|l| l.starts_with("far ") && l.contains("attached")),
+        "{listed}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A detach over there ends the attach here, with its status.
+    b.send("\x02d");
+    assert_eq!(b.wait_exit().exit_code(), 0);
+    assert!(common::alive(workspace), "the remote workspace lives on");
+}
+
+/// Kills or stops B's ssh while a program prints in the remote workspace:
+/// B says it is reconnecting, gets through on its own, and shows the
+/// program's output, which went on meanwhile.
+fn survives(signal: Signal) {
+    let Some(sshd) = Sshd::start() else { return };
+    let (a, workspace) = detached_workspace("far");
+    let mut b = attach_over_ssh(&sshd, &a, "far", None);
+    b.wait_for("the workspace's prompt", |s| s.contents().contains("$ "));
+    b.type_line("i=0; while :; do i=$((i+1)); echo tick-$i; sleep 0.2; done");
+    common::wait_until("a few ticks", || last_tick(&b) >= 3);
+    let ssh = ssh_of(&b);
+    let before = last_tick(&b);
+    kill(ssh, signal).unwrap();
+    b.wait_for_text("reconnecting to localhost");
+    // Back: the remote screen drawn again, and the ticks that came while
+    // the link was down are there (the program never stopped).
+    common::wait_until("the ticks to go on, on screen", || {
+        last_tick(&b) > before + 5 && !b.screen_text().contains("reconnecting")
+    });
+    assert_ne!(ssh_of(&b), ssh, "a new ssh carries the attach");
+    assert!(common::alive(workspace));
+    b.type_line("\x03echo after-$((6*7))");
+    b.wait_for_text("after-42");
+    b.send("\x02d");
+    assert_eq!(b.wait_exit().exit_code(), 0);
+}
+
+#[test]
+fn a_killed_ssh_reconnects_and_the_remote_program_ran_on() {
+    survives(Signal::SIGKILL);
+}
+
+#[test]
+fn a_stopped_ssh_counts_as_a_dropped_link_and_reconnects() {
+    survives(Signal::SIGSTOP);
+}
+
+#[test]
+fn giving_up_while_reconnecting_leaves_the_workspace_running() {
+    let Some(mut sshd) = Sshd::start() else {
+        return;
+    };
+    let (a, workspace) = detached_workspace("far");
+    let mut b = attach_over_ssh(&sshd, &a, "far", None);
+    b.wait_for("the workspace's prompt", |s| s.contents().contains("$ "));
+    // The server goes away: every attempt fails until the user gives up.
+    sshd.stop();
+    b.wait_for_text("reconnecting to localhost");
+    b.send("x");
+    b.wait_for_text("1 key(s) dropped");
+    b.send("q");
+    assert_eq!(b.wait_exit().exit_code(), 1);
+    b.assert_terminal_restored();
+    b.wait_for_text("gave up reconnecting to localhost");
+    assert!(common::alive(workspace));
+}
+
+/// An `ssh-agent` of the test's own holding the test's user key; killed
+/// when dropped.
+struct Agent {
+    socket: PathBuf,
+    child: Child,
+}
+
+impl Agent {
+    fn start(sshd: &Sshd) -> Option<Self> {
+        if !common::require_program("ssh-agent") || !common::require_program("ssh-add") {
+            return None;
+        }
+        let socket = sshd.dir.path().join("agent.sock");
+        let child = Command::new("ssh-agent")
+            .arg("-D")
+            .arg("-a")
+            .arg(&socket)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Owned at once: killed even if what follows fails.
+        let agent = Self { socket, child };
+        // The file exists before the agent listens: wait for a connection.
+        common::wait_until("the agent to listen", || {
+            std::os::unix::net::UnixStream::connect(&agent.socket).is_ok()
+        });
+        let status = Command::new("ssh-add")
+            .arg("-q")
+            .arg(sshd.dir.path().join("user_key"))
+            .env("SSH_AUTH_SOCK", &agent.socket)
+            .stdin(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "ssh-add");
+        Some(agent)
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_pane_open_before_a_reattach_reaches_the_new_agent() {
+    let Some(sshd) = Sshd::start() else { return };
+    let Some(agent) = Agent::start(&sshd) else {
+        return;
+    };
+    let (a, _) = detached_workspace("far");
+    let mut b = attach_over_ssh(&sshd, &a, "far", Some(&agent.socket));
+    b.wait_for("the workspace's prompt", |s| s.contents().contains("$ "));
+    // A pane opened while this ssh connection (and its forwarded agent
+    // socket) is the terminal's.
+    b.send("\x02%");
+    b.wait_for("two prompts", |s| s.contents().matches("$ ").count() >= 2);
+    b.type_line("ssh-add -l >/dev/null 2>&1; echo first-rc-$?");
+    b.wait_for_text("first-rc-0");
+    // The connection drops (the server's side of it ends); the reattach
+    // is a new connection, which forwards the agent at another path (the
+    // old one is gone with the connection).
+    sshd.drop_connections();
+    b.wait_for_text("reconnecting to localhost");
+    b.wait_for("the workspace again", |s| {
+        !s.contents().contains("reconnecting") && s.contents().contains("first-rc-0")
+    });
+    b.type_line("clear; ssh-add -l >/dev/null 2>&1; echo agent-rc-$?");
+    b.wait_for_text("agent-rc-0");
+    b.type_line("case $SSH_AUTH_SOCK in */tilework/agents/far) echo link-ok;; esac");
+    b.wait_for_text("link-ok");
+}
