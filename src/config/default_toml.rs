@@ -321,7 +321,7 @@ mod tests {
                 + km.prefixed.len()
                 + km.direct.len()
                 + km.copy.bindings.len()
-                + 12
+                + 13
                 + 3,
             "{text}"
         );
