@@ -12,6 +12,8 @@ use ratatui::layout::{Position, Rect};
 use ratatui::style::Color;
 
 use crate::pane::fidelity::colour_sets::{BACKGROUND, ColourSets, FOREGROUND, to_rgb8};
+// The inverse of `pane_view::map_color` for the 16 named colours.
+use crate::terminal::frame_backend::palette_index;
 
 /// Maps the cells of row `row` of a pane drawn at `at` in `buf` (line
 /// `at.y + row`, as `render_row` draws it) through `sets`.
@@ -57,30 +59,6 @@ fn map(colour: Color, default: Option<Color>, sets: &ColourSets) -> Color {
         },
     };
     sets.palette(index).map_or(colour, rgb)
-}
-
-/// The palette index of one of ratatui's 16 named colours (the inverse of
-/// `pane_view::map_color`).
-fn palette_index(colour: Color) -> Option<u8> {
-    Some(match colour {
-        Color::Black => 0,
-        Color::Red => 1,
-        Color::Green => 2,
-        Color::Yellow => 3,
-        Color::Blue => 4,
-        Color::Magenta => 5,
-        Color::Cyan => 6,
-        Color::Gray => 7,
-        Color::DarkGray => 8,
-        Color::LightRed => 9,
-        Color::LightGreen => 10,
-        Color::LightYellow => 11,
-        Color::LightBlue => 12,
-        Color::LightMagenta => 13,
-        Color::LightCyan => 14,
-        Color::White => 15,
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

@@ -165,13 +165,15 @@ fn colour_params(out: &mut [u8], colour: Color, base: u8) -> usize {
             }
             n
         }
-        named => put_number(out, u16::from(basic(named_index(named)))),
+        named => put_number(out, u16::from(basic(palette_index(named).unwrap_or(0)))),
     }
 }
 
-/// The palette index of one of ratatui's named colours.
-fn named_index(colour: Color) -> u8 {
-    match colour {
+/// The palette index of one of ratatui's 16 named colours (`None` for
+/// `Reset`, `Rgb` and `Indexed`).
+pub fn palette_index(colour: Color) -> Option<u8> {
+    Some(match colour {
+        Color::Black => 0,
         Color::Red => 1,
         Color::Green => 2,
         Color::Yellow => 3,
@@ -187,9 +189,8 @@ fn named_index(colour: Color) -> u8 {
         Color::LightMagenta => 13,
         Color::LightCyan => 14,
         Color::White => 15,
-        // Black; the others are matched by the caller.
-        _ => 0,
-    }
+        _ => return None,
+    })
 }
 
 fn put_number(out: &mut [u8], n: u16) -> usize {
@@ -213,7 +214,7 @@ fn crossterm_colour(colour: Color) -> CrosstermColor {
         Color::Reset => CrosstermColor::Reset,
         Color::Rgb(r, g, b) => CrosstermColor::Rgb { r, g, b },
         Color::Indexed(i) => CrosstermColor::AnsiValue(i),
-        named => CrosstermColor::AnsiValue(named_index(named)),
+        named => CrosstermColor::AnsiValue(palette_index(named).unwrap_or(0)),
     }
 }
 
