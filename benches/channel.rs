@@ -2,7 +2,7 @@
 //!
 //! Question: each pane's reader thread hands the render loop `Vec<u8>` chunks
 //! of ~4 KiB (what a flooding PTY returns per `read(2)`) through a bounded
-//! crossbeam channel of `tilework::pane::pty::OUTPUT_CHANNEL_CAPACITY` (16)
+//! crossbeam channel of `tilework::pane::program::pty::OUTPUT_CHANNEL_CAPACITY` (16)
 //! messages; full means the reader waits, the PTY fills, the child blocks:
 //! backpressure, nothing dropped, memory bounded. Does a small capacity cost
 //! throughput? Measured for capacities 1, 4, 16 (ours), 64 and unbounded,
@@ -49,8 +49,8 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 use tilework::config::DEFAULT_SCROLLBACK_BYTES;
-use tilework::pane::pty::OUTPUT_CHANNEL_CAPACITY;
-use tilework::pane::scrollback::ByteRing;
+use tilework::pane::history::scrollback::ByteRing;
+use tilework::pane::program::pty::OUTPUT_CHANNEL_CAPACITY;
 
 use common::{COLS, PTY_CHUNK, ROWS, nz};
 

@@ -46,7 +46,7 @@ use tilework::input::router::InputRouter;
 use tilework::mailbox::Mailbox;
 use tilework::pane::Pane;
 use tilework::pane::PaneId;
-use tilework::pane::spawn::ChildEnv;
+use tilework::pane::program::spawn::ChildEnv;
 use tilework::render::cache::RenderCache;
 use tilework::render::frame;
 use tilework::render::painter::Painter;

@@ -41,10 +41,10 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
 use tilework::pane::event::{PaneEvent, PaneMailbox};
-use tilework::pane::history::{History, ReplayRequest};
-use tilework::pane::history_window;
-use tilework::pane::scrollback::ByteRing;
-use tilework::pane::size_log::SizeLog;
+use tilework::pane::history::anchors;
+use tilework::pane::history::scrollback::ByteRing;
+use tilework::pane::history::size_log::SizeLog;
+use tilework::pane::history::window::{History, ReplayRequest};
 use tilework::pane::{Pane, PaneId};
 
 use common::{COLS, ROWS};
@@ -62,7 +62,7 @@ fn ring_of(output: &[u8]) -> ByteRing {
 
 fn replay(ring: &ByteRing, sizes: &SizeLog) -> History {
     let middle = (ring.start() + ring.end()) / 2;
-    let extent = history_window::around(ring, middle, WINDOW_ROWS, COLS);
+    let extent = anchors::around(ring, middle, WINDOW_ROWS, COLS);
     History::replay(ReplayRequest::window(
         ring,
         sizes,

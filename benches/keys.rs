@@ -58,7 +58,7 @@ use tilework::config::keymap::Keymap;
 use tilework::input::router::InputRouter;
 use tilework::mailbox::Mailbox;
 use tilework::pane::event::PaneEvent;
-use tilework::pane::spawn::ChildEnv;
+use tilework::pane::program::spawn::ChildEnv;
 use tilework::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 /// Keys queued to the pane per timed batch: well under the input channel's

@@ -34,7 +34,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
-use tilework::pane::screen::ScreenView;
+use tilework::pane::term::screen::ScreenView;
 use tilework::render::pane_view::PaneWidget;
 
 use common::nz;

@@ -61,8 +61,8 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tilework::config::DEFAULT_SCROLLBACK_BYTES;
-use tilework::pane::scrollback::ByteRing;
-use tilework::pane::terminal_queries::PaneEvents;
+use tilework::pane::history::scrollback::ByteRing;
+use tilework::pane::term::terminal_queries::PaneEvents;
 use tilework::pane::{Pane, PaneId};
 
 use common::{COLS, PARSE_CHUNK, PTY_CHUNK, ROWS, nz};
@@ -203,7 +203,7 @@ fn parse(c: &mut Criterion) {
     bench_pane(&mut group, "cjk", &cjk);
 
     // Strikethrough, curly underlines and links in every line: what the
-    // cells' markers cost (`pane::cell_extras`).
+    // cells' markers cost (`pane::term::cell_marks`).
     let styled = styled_lines(INPUT_LEN);
     bench_pane(&mut group, "styled", &styled);
 

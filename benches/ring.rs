@@ -29,8 +29,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use tilework::pane::ring_block::Packing;
-use tilework::pane::scrollback::{BLOCK_BYTES, ByteRing};
+use tilework::pane::history::ring_block::Packing;
+use tilework::pane::history::scrollback::{BLOCK_BYTES, ByteRing};
 
 const RING: usize = 8 << 20;
 

@@ -398,7 +398,7 @@ fn terminal_size(fd: BorrowedFd<'_>) -> std::io::Result<(u16, u16)> {
 
 /// The cursor colour the focused pane's program set (OSC 12), if any.
 fn focused_cursor_colour(ws: &Workspace) -> Option<(u8, u8, u8)> {
-    use crate::pane::fidelity::colour_sets::{CURSOR, to_rgb8};
+    use crate::pane::term::fidelity::colour_sets::{CURSOR, to_rgb8};
     let pane = ws.focused()?;
     pane.colour_sets().dynamic(CURSOR).map(to_rgb8)
 }

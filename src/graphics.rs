@@ -16,7 +16,7 @@
 //! - [`sixel`]: sixel decoding (a pane's `DCS q`) and encoding (drawing).
 //!
 //! This room imports nothing of `pane`, `render` or `client`: they use it.
-//! The pane's intake is `pane::fidelity::pictures` (sixel); each client's
+//! The pane's intake is `pane::term::fidelity::sixel_images` (sixel); each client's
 //! drawing is `render::pictures`.
 //!
 //! # The API the kitty graphics intake uses

@@ -1,7 +1,7 @@
 //! `tilework shell-integration bash|zsh|fish` (issue 43): the shell code a
 //! user evaluates in their shell's startup file so that the shell marks
 //! its prompts, command lines, output and exit statuses with OSC 133
-//! (see `pane::command_marks`). Opt-in: tilework never edits a shell's
+//! (see `pane::history::command_marks`). Opt-in: tilework never edits a shell's
 //! startup. A shell or prompt that marks its prompts already (fish 4,
 //! starship, oh-my-posh) needs none.
 

@@ -28,7 +28,7 @@
 //!   detach and attach, in [`crate::session`]).
 //! - `typed_ahead`: a restored shell's job typed at its prompt.
 //!
-//! Programs start through a [`Launcher`](crate::pane::process::Launcher);
+//! Programs start through a [`Launcher`](crate::pane::program::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
 
 mod attention;

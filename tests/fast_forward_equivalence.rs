@@ -31,8 +31,8 @@ use proptest::test_runner::{Config, RngAlgorithm};
 mod reference;
 
 use reference::Reference;
-use tilework::pane::fast_forward::FastForward;
-use tilework::pane::parse_guard::ParserPanicked;
+use tilework::pane::term::fast_forward::FastForward;
+use tilework::pane::term::parse_guard::ParserPanicked;
 
 fn config() -> Config {
     let cases = std::env::var("PROPTEST_CASES")

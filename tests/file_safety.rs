@@ -340,8 +340,8 @@ fn saved_files_that_are_not_what_tilework_wrote_are_refused_with_a_sentence() {
 /// within a pane's worth (before, such a save took a restore past 3 GiB).
 #[test]
 fn a_save_claiming_huge_sizes_and_blocks_restores_in_bounded_memory() {
-    use tilework::pane::scrollback::BLOCK_BYTES;
-    use tilework::pane::size_log::SizeFrom;
+    use tilework::pane::history::scrollback::BLOCK_BYTES;
+    use tilework::pane::history::size_log::SizeFrom;
     use tilework::persist::block_file;
     use tilework::persist::manifest::{Manifest, SavedPane};
     use tilework::persist::size_file::SavedSizes;

@@ -79,7 +79,7 @@ fn reference_rows(bytes: &[u8]) -> Vec<String> {
     reference
         .screen()
         .rows(0, COLS)
-        .map(tilework::pane::cell_extras::strip)
+        .map(tilework::pane::term::cell_marks::strip)
         .collect()
 }
 

@@ -4,7 +4,7 @@
 //! away input that came before it (`TCSAFLUSH`). tilework answered within
 //! a fraction of a millisecond, so the answer was thrown away about half
 //! the time and icat said the terminal has no graphics; the answer now
-//! waits for the program's raw mode (`pane::held_replies`). The picture
+//! waits for the program's raw mode (`pane::term::held_replies`). The picture
 //! must reach an outer terminal that speaks kitty graphics each time, and
 //! no answer may be left on the screen as text.
 

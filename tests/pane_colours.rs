@@ -11,9 +11,9 @@ use std::num::NonZeroU16;
 
 use common::{TempDir, Tilework};
 
-use tilework::pane::fidelity::Fidelity;
-use tilework::pane::fidelity::answers::Rgb;
-use tilework::pane::terminal_queries::PaneEvents;
+use tilework::pane::term::fidelity::Fidelity;
+use tilework::pane::term::fidelity::answers::Rgb;
+use tilework::pane::term::terminal_queries::PaneEvents;
 
 /// What a pane whose user's terminal has background `#111111` answers to
 /// `output`.

@@ -513,7 +513,7 @@ fn assert_history_like_the_model(bytes: &[u8], sizes: &[(u16, u16)]) -> Vec<Stri
         screen,
         "joins the screen"
     );
-    let text = tilework::pane::history_text::history_text(&pane, false)();
+    let text = tilework::pane::history::as_text::history_text(&pane, false)();
     assert_eq!(text, model_lines(&model), "the history's text");
     rows
 }
@@ -566,7 +566,7 @@ fn long_history_through_four_widths() -> Pane {
 #[test]
 fn a_history_of_many_windows_printed_at_several_widths_shows_every_line_once() {
     let mut pane = long_history_through_four_widths();
-    let text = tilework::pane::history_text::history_text(&pane, false)();
+    let text = tilework::pane::history::as_text::history_text(&pane, false)();
     let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("line ")).collect();
     let expected: Vec<String> = (1..=10_000).map(|i| format!("line {i:05}")).collect();
     assert_eq!(lines, expected);

@@ -35,9 +35,9 @@ use proptest::test_runner::{Config, RngAlgorithm};
 mod reference;
 
 use reference::Reference;
-use tilework::pane::fast_forward::FastForward;
-use tilework::pane::fidelity::Fidelity;
-use tilework::pane::parse_guard::ParserPanicked;
+use tilework::pane::term::fast_forward::FastForward;
+use tilework::pane::term::fidelity::Fidelity;
+use tilework::pane::term::parse_guard::ParserPanicked;
 
 fn nz(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n).unwrap()

@@ -5,9 +5,9 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use tilework::pane::history::{History, ReplayRequest};
-use tilework::pane::ring_block::Packing;
-use tilework::pane::scrollback::ByteRing;
+use tilework::pane::history::ring_block::Packing;
+use tilework::pane::history::scrollback::ByteRing;
+use tilework::pane::history::window::{History, ReplayRequest};
 
 /// Output made of few distinct bytes (so blocks do compress) with a
 /// newline now and then, and now and then arbitrary bytes (so some blocks

@@ -249,7 +249,7 @@ fn cursor_moves_and_counts_far_out_of_range_are_clamped() {
 
 /// vt100 0.18.1 panics on this at any grid size (an unwrap on `None` in
 /// `Screen::text_cleanup`).
-const PARSER_CRASH: &[u8] = tilework::pane::parse_guard::VT100_PANIC;
+const PARSER_CRASH: &[u8] = tilework::pane::term::parse_guard::VT100_PANIC;
 const RESET_NOTICE: &str =
     "tilework: the terminal parser failed on this output; the screen was reset";
 
@@ -263,7 +263,7 @@ fn a_parser_panic_resets_the_pane_and_its_history_instead_of_ending_the_workspac
         std::num::NonZeroU16::new(COLS).unwrap(),
         0,
     );
-    assert!(tilework::pane::parse_guard::process(&mut bare, PARSER_CRASH).is_err());
+    assert!(tilework::pane::term::parse_guard::process(&mut bare, PARSER_CRASH).is_err());
 
     feed(&mut pane, &seq_bytes(100));
     feed(&mut pane, PARSER_CRASH);
@@ -417,7 +417,7 @@ fn scrolling_to_the_top_of_a_full_history_keeps_memory_near_the_budget() {
     let held = history.len();
     // A window aims at 2,000 rows; its ends are snapped out to line starts
     // at most 1 KiB away (512 rows of empty lines each side).
-    let bound = tilework::pane::history_window::WINDOW_ROWS + 2 * 512 + usize::from(ROWS);
+    let bound = tilework::pane::history::anchors::WINDOW_ROWS + 2 * 512 + usize::from(ROWS);
     assert!(
         held <= bound,
         "{held} history rows ({} MiB of cells) held at once",

@@ -457,7 +457,7 @@ fn a_saved_profile_keeps_a_floating_panes_box() {
 
 /// Output that streams, then pauses, by turns: read by the pane's reader
 /// thread while it streams and by the loop itself once it is quiet (issue
-/// 14, `pane::reader_gate`). Every line arrives once, in order.
+/// 14, `pane::program::reader_gate`). Every line arrives once, in order.
 #[test]
 fn output_read_by_turns_by_the_thread_and_the_loop_stays_whole_and_in_order() {
     let tw = start("by-turns");

@@ -9,7 +9,7 @@
 //! of one differently.
 //!
 //! Blink and overline are not compared: alacritty does not keep them (the
-//! unit tests in `pane::fidelity::pen` do). Differences between vt100 and
+//! unit tests in `pane::term::fidelity::pen` do). Differences between vt100 and
 //! alacritty that have nothing to do with these attributes are kept out
 //! of the output: text never reaches the last column (alacritty reflows
 //! wrapped lines on a resize, vt100 cuts them), a screen never gets
@@ -30,8 +30,8 @@ use alacritty_terminal::term::test::TermSize;
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Color, Processor};
 use proptest::prelude::*;
-use tilework::pane::fidelity::Fidelity;
-use tilework::pane::screen::{Attrs, CellView, Colour, ScreenView, UnderlineStyle};
+use tilework::pane::term::fidelity::Fidelity;
+use tilework::pane::term::screen::{Attrs, CellView, Colour, ScreenView, UnderlineStyle};
 
 #[derive(Debug, Clone)]
 enum Op {

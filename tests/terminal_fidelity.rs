@@ -16,10 +16,10 @@ use std::num::NonZeroU16;
 
 use common::{TempDir, Tilework};
 
-use tilework::pane::fidelity::Fidelity;
-use tilework::pane::fidelity::answers::Rgb;
-use tilework::pane::screen::{Attrs, Colour};
-use tilework::pane::terminal_queries::PaneEvents;
+use tilework::pane::term::fidelity::Fidelity;
+use tilework::pane::term::fidelity::answers::Rgb;
+use tilework::pane::term::screen::{Attrs, Colour};
+use tilework::pane::term::terminal_queries::PaneEvents;
 use tilework::pane::{Pane, PaneId};
 
 /// A pane of `rows` × `cols` after `output`, fed in one piece and then

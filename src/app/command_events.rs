@@ -9,8 +9,8 @@ use std::time::Duration;
 use super::event_loop::App;
 use crate::config::hooks::HookEvent;
 use crate::pane::PaneId;
-use crate::pane::command_marks::CommandEvent;
-use crate::pane::notifications::{Kind, Notification};
+use crate::pane::history::command_marks::CommandEvent;
+use crate::pane::term::notifications::{Kind, Notification};
 use crate::terminal::frame_sink::FrameSink;
 
 impl<B: FrameSink> App<B> {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 use regex::Regex;
 
-use crate::pane::command_marks::plain::Plain;
+use crate::pane::history::command_marks::plain::Plain;
 use crate::pane::{Pane, PaneId};
 use crate::session::command_calls::WaitFor;
 use crate::session::script::Reply;

@@ -2,7 +2,7 @@
 //! output and frame deadlines, and writes each frame in one `write(2)`.
 //!
 //! It sleeps in one poll(2) over the user's terminal, which it reads itself
-//! (`client::terminal_input`, one per attached terminal), the PTYs of quiet panes (`pane::reader_gate`)
+//! (`client::terminal_input`, one per attached terminal), the PTYs of quiet panes (`pane::program::reader_gate`)
 //! and the wake pipe every other thread writes to after handing it work
 //! (`crate::wake`).
 //!
@@ -31,8 +31,8 @@ use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::InputRouter;
-use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
-use crate::pane::spawn::ChildEnv;
+use crate::pane::program::pty::OUTPUT_CHANNEL_CAPACITY;
+use crate::pane::program::spawn::ChildEnv;
 use crate::pane::{Pane, PaneId};
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
@@ -61,7 +61,7 @@ pub const PANE_BYTE_BUDGET: usize = 32 * 1024;
 pub const ECHO_WAIT_BUDGET: usize = 8 * 1024;
 
 /// The most time one pane's output is parsed for in one turn, checked
-/// between pieces (see `pane::unfed`): ordinary output never reaches it,
+/// between pieces (see `pane::program::unfed`): ordinary output never reaches it,
 /// output that is costly per byte (a flood of REP) stops there so the
 /// user's keys are read and echoed in between.
 pub const PANE_TIME_BUDGET: Duration = Duration::from_millis(2);
@@ -131,11 +131,11 @@ fn run_workspace(
     crate::diag::panic_guard::clean_up_on_panic(|| {
         let message = crate::diag::panic_guard::last_panic();
         crate::terminal::guard::restore_telling(message.as_deref());
-        crate::pane::children::kill_all();
+        crate::pane::program::children::kill_all();
     });
     // Before the first client is made: what its terminal is told to draw
     // depends on them.
-    crate::pane::cell_extras::set_keep_links(opts.config.hyperlinks);
+    crate::pane::term::cell_marks::set_keep_links(opts.config.hyperlinks);
     crate::graphics::store::lock().set_budget(opts.config.image_memory);
     crate::render::cell_extras::set_configured(opts.config.terminal_features);
     let (started, first) = opts.session.begin(
@@ -319,7 +319,7 @@ pub(super) struct App<B: FrameSink> {
     /// attached terminal answers fills in the rest.
     pub(super) configured_colours: [Option<crate::config::colour::Rgb>; 3],
     /// Reused every wake-up: chunks taken from one pane, pane visit order.
-    pub(super) batch: Vec<crate::pane::pty::OutputChunk>,
+    pub(super) batch: Vec<crate::pane::program::pty::OutputChunk>,
     pub(super) order: Vec<PaneId>,
     /// Where in the pane order this turn's feeding starts.
     pub(super) feed_rotation: usize,
@@ -345,7 +345,7 @@ pub(super) struct App<B: FrameSink> {
     /// When panes went quiet, for the `silence` hook.
     pub(super) silence: crate::app::silence::Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
-    pub(super) pipes: crate::pane::pipe::PanePipes,
+    pub(super) pipes: crate::pane::program::pipe::PanePipes,
     /// Scripts waiting on panes (`tilework wait`).
     pub(super) command_watch: crate::app::command_watch::CommandWatch,
 }
@@ -492,7 +492,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed_now();
         }
         // A synchronized update a program left open is shown as it is
-        // once its time is out (`pane::sync_update`).
+        // once its time is out (`pane::term::sync_update`).
         if self
             .ws
             .panes_mut()
@@ -500,7 +500,7 @@ impl<B: FrameSink> App<B> {
         {
             self.clock.changed();
         }
-        // Query answers held for a program's raw mode (`pane::held_replies`).
+        // Query answers held for a program's raw mode (`pane::term::held_replies`).
         for pane in self.ws.panes_mut() {
             pane.release_held_replies(now);
         }
@@ -598,7 +598,7 @@ impl<B: FrameSink> App<B> {
     }
 
     /// Sleeps in poll(2) on the terminals, the wake pipe and the quiet
-    /// panes' PTYs (see `pane::reader_gate`).
+    /// panes' PTYs (see `pane::program::reader_gate`).
     fn sleep(&mut self, deadline: Option<Instant>) {
         use rustix::event::{PollFd, PollFlags, Timespec};
         let wake = crate::wake::fd();

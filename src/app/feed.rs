@@ -13,7 +13,7 @@ use super::typing_throttle;
 use crate::config::Notifications;
 use crate::config::hooks::HookEvent;
 use crate::pane::PaneId;
-use crate::pane::notifications::Notification;
+use crate::pane::term::notifications::Notification;
 use crate::terminal::frame_sink::FrameSink;
 
 impl<B: FrameSink> App<B> {
@@ -238,7 +238,7 @@ impl<B: FrameSink> App<B> {
         true
     }
 
-    /// The panes whose PTY the loop holds (see `pane::reader_gate`) and
+    /// The panes whose PTY the loop holds (see `pane::program::reader_gate`) and
     /// may read now (not held back while the user types), with those PTYs.
     pub(super) fn quiet_fds(&self, now: Instant) -> (Vec<PaneId>, Vec<BorrowedFd<'_>>) {
         self.ws
@@ -278,8 +278,12 @@ impl<B: FrameSink> App<B> {
 /// so in the status bar when the pipe's command falls behind and output
 /// is dropped (never waits for it).
 /// Returns a notice for the status bar when the pipe starts dropping.
-fn pipe_on(pipes: &mut crate::pane::pipe::PanePipes, id: PaneId, chunk: &[u8]) -> Option<String> {
-    use crate::pane::pipe::Sent;
+fn pipe_on(
+    pipes: &mut crate::pane::program::pipe::PanePipes,
+    id: PaneId,
+    chunk: &[u8],
+) -> Option<String> {
+    use crate::pane::program::pipe::Sent;
     match pipes.send(id, chunk)? {
         Sent::Queued | Sent::Dropped => None,
         Sent::StartedDropping => {

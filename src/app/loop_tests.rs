@@ -16,7 +16,7 @@ use super::loop_event::{LOOP_EVENT_CAPACITY, pane_mailbox, search_mailbox};
 use crate::client::Client;
 use crate::config::Config;
 use crate::input::router::InputRouter;
-use crate::pane::spawn::ChildEnv;
+use crate::pane::program::spawn::ChildEnv;
 use crate::render::frame;
 use crate::terminal::frame_sink::FrameSink;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};

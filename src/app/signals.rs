@@ -25,7 +25,7 @@ pub(super) fn spawn_signal_thread(tx: crossbeam_channel::Sender<LoopEvent>) -> R
                 }
                 if tally.stuck_after(sig, sent) {
                     crate::terminal::guard::restore();
-                    crate::pane::children::kill_all();
+                    crate::pane::program::children::kill_all();
                     std::process::exit(128 + sig);
                 }
             }

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 
-use crate::pane::command_marks::plain::Plain;
+use crate::pane::history::command_marks::plain::Plain;
 use crate::session::script::{Reply, TextJob};
 
 /// Subscribers at once; one more is refused (each also holds one of the 32

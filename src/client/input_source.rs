@@ -2,7 +2,7 @@
 //! itself, or a channel (the loop's own tests, which have no terminal).
 //!
 //! Input is held back (left unread, in the terminal) while a pane's
-//! program is still taking a big paste (see `pane::input_queue`): a
+//! program is still taking a big paste (see `pane::program::input_queue`): a
 //! program that reads gets every byte, however big the paste.
 
 use std::os::fd::{BorrowedFd, OwnedFd};

@@ -10,7 +10,7 @@
 //!
 //! An anchor is four code points from `U+E0C01..=U+E0FFF` (unassigned,
 //! default-ignorable, no width: vt100 appends them to the cell as it does
-//! combining marks, like [`crate::pane::cell_extras`]'s style markers, which
+//! combining marks, like [`crate::pane::term::cell_marks`]'s style markers, which
 //! skip them): two digits of the placement id, the placement's row and
 //! its column. A cell holds a space and one anchor (17 bytes of vt100's
 //! 22), written straight to vt100, so no style marker joins it.
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn anchoring_blanks_each_row_and_leaves_the_cursor_as_asked() {
-        let mut term = crate::pane::screen::PlainTerminal::new(4, 10);
+        let mut term = crate::pane::term::screen::PlainTerminal::new(4, 10);
         term.process(b"xxxxxxxxxx\r\nxxxxxxxxxx\r\nab");
         let bytes = anchor_bytes(PlacementId(9), 3, 3, 2, 10, CursorAfter::LastRowSameColumn);
         term.process(&bytes);

@@ -14,8 +14,8 @@ pub use search::Search;
 pub use crate::input::row_text::{GlobalMatch, Match, RowText, find_all, find_all_while, snapshot};
 
 use crate::pane::PaneId;
-use crate::pane::history::History;
-use crate::pane::screen::ScreenView;
+use crate::pane::history::window::History;
+use crate::pane::term::screen::ScreenView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Point {
@@ -241,9 +241,9 @@ mod tests {
     use super::*;
     use crate::input::search_worker::{Found, SearchReport};
     use crate::pane::RingCopy;
-    use crate::pane::history::{Located, ReplayRequest};
-    use crate::pane::screen::PlainTerminal;
-    use crate::pane::scrollback::ByteRing;
+    use crate::pane::history::scrollback::ByteRing;
+    use crate::pane::history::window::{Located, ReplayRequest};
+    use crate::pane::term::screen::PlainTerminal;
     use crossbeam_channel::Receiver;
     use regex::Regex;
     use std::time::Duration;

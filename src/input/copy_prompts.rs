@@ -8,7 +8,7 @@
 use crate::input::copy_mode::{CopyMode, Point, SelectKind};
 use crate::input::copy_window;
 use crate::pane::Pane;
-use crate::pane::history::History;
+use crate::pane::history::window::History;
 
 /// Moves the cursor `count` prompts back (or forward). Stops at the
 /// oldest (newest) prompt held.

@@ -255,7 +255,7 @@ fn move_rows(
     copy: &mut CopyMode,
     pane: &mut Pane,
     rows: isize,
-    mut step: impl FnMut(&mut CopyMode, &mut crate::pane::history::History, isize),
+    mut step: impl FnMut(&mut CopyMode, &mut crate::pane::history::window::History, isize),
 ) {
     let mut left = rows.unsigned_abs().min(MAX_COUNT * 1000);
     while left > 0 {

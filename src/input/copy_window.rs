@@ -8,8 +8,8 @@
 //! A selection reaching beyond the new window is cut at its edge.
 
 use crate::input::copy_mode::{CopyMode, GlobalMatch, Point};
-use crate::pane::history::{History, Located, carry_cell};
-use crate::pane::history_window::WINDOW_ROWS;
+use crate::pane::history::anchors::WINDOW_ROWS;
+use crate::pane::history::window::{History, Located, carry_cell};
 use crate::pane::{Pane, RingCopy, WindowTarget};
 
 /// The most rows one motion moves inside one window; a longer one (a count,
@@ -80,7 +80,7 @@ pub fn go_to_match(pane: &mut Pane, copy: &mut CopyMode, m: GlobalMatch) {
 /// Shows the window around the line starting at ring position `pos` (a
 /// command's mark, see `copy_prompts`) unless the window shown holds it.
 pub fn show_line(pane: &mut Pane, copy: &mut CopyMode, pos: u64) {
-    let anchor = crate::pane::history_window::RowAnchor { pos, sub: 0 };
+    let anchor = crate::pane::history::anchors::RowAnchor { pos, sub: 0 };
     shift(pane, copy, WindowTarget::Around(anchor));
 }
 

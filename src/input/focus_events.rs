@@ -68,8 +68,8 @@ mod tests {
     use ratatui::layout::Rect;
 
     use crate::config::action::Action;
-    use crate::pane::process::fake::FakeLauncher;
-    use crate::pane::spawn::ChildEnv;
+    use crate::pane::program::process::fake::FakeLauncher;
+    use crate::pane::program::spawn::ChildEnv;
     use crate::workspace::{PaneLaunch, WorkspaceSettings};
 
     fn workspace() -> (Workspace, FakeLauncher) {

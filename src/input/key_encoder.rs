@@ -14,7 +14,7 @@ use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-use crate::pane::screen::{MouseProtocolEncoding, MouseProtocolMode};
+use crate::pane::term::screen::{MouseProtocolEncoding, MouseProtocolMode};
 
 mod kitty;
 

@@ -15,7 +15,7 @@ use crate::input::outcome::{Command, Outcome};
 use crate::input::to_panes::inner_rect;
 use crate::input::ui_state::MouseSelection;
 use crate::pane::PaneId;
-use crate::pane::screen::MouseProtocolMode;
+use crate::pane::term::screen::MouseProtocolMode;
 use crate::workspace::Workspace;
 use crate::workspace::grip::Grip;
 

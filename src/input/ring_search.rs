@@ -6,8 +6,8 @@
 use regex::Regex;
 
 use crate::input::copy_mode::{GlobalMatch, RowText, find_all_while, snapshot};
-use crate::pane::history::{History, ReplayRequest};
-use crate::pane::history_window::{self, WINDOW_ROWS};
+use crate::pane::history::anchors::{self, WINDOW_ROWS};
+use crate::pane::history::window::{History, ReplayRequest};
 use crate::pane::{RingCopy, max_history_rows};
 
 /// Rows a search replays at a time: fewer, larger windows than a view's
@@ -24,8 +24,8 @@ pub fn for_each_window(
     let ring = &source.ring;
     let cols = source.cols;
     let cap = max_history_rows(ring.budget(), cols)
-        .max(history_window::most_rows(SEARCH_WINDOW_ROWS) + usize::from(source.rows));
-    let mut extent = history_window::top(ring, SEARCH_WINDOW_ROWS, cols);
+        .max(anchors::most_rows(SEARCH_WINDOW_ROWS) + usize::from(source.rows));
+    let mut extent = anchors::top(ring, SEARCH_WINDOW_ROWS, cols);
     loop {
         if !keep_going() {
             return None;
@@ -37,7 +37,7 @@ pub fn for_each_window(
         if extent.end >= ring.end() {
             return Some(());
         }
-        let next = history_window::from(ring, extent.end, SEARCH_WINDOW_ROWS, cols);
+        let next = anchors::from(ring, extent.end, SEARCH_WINDOW_ROWS, cols);
         if next.end <= extent.end {
             return Some(());
         }
@@ -91,7 +91,7 @@ pub fn matching_rows(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::pane::scrollback::ByteRing;
+    use crate::pane::history::scrollback::ByteRing;
 
     fn source(lines: usize, rows: u16, cols: u16) -> RingCopy {
         let mut ring = ByteRing::new(8 << 20);

@@ -5,9 +5,9 @@
 
 use regex::Regex;
 
-use crate::pane::history::History;
-use crate::pane::history_window::RowAnchor;
-use crate::pane::screen::ScreenView;
+use crate::pane::history::anchors::RowAnchor;
+use crate::pane::history::window::History;
+use crate::pane::term::screen::ScreenView;
 
 /// A match on the rows of the window shown: from (`row`, `start`) to
 /// (`end_row`, `end`), the end exclusive. It spans rows where the program's

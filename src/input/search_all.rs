@@ -171,7 +171,7 @@ pub fn search(pane: PaneId, source: &RingCopy, pattern: &str) -> PaneMatches {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pane::scrollback::ByteRing;
+    use crate::pane::history::scrollback::ByteRing;
 
     #[test]
     fn counts_matching_rows_and_keeps_the_newest() {

@@ -315,7 +315,7 @@ mod tests {
     }
 
     fn rows(lines: &[&str]) -> RingCopy {
-        let mut ring = crate::pane::scrollback::ByteRing::new(1 << 20);
+        let mut ring = crate::pane::history::scrollback::ByteRing::new(1 << 20);
         ring.push(lines.join("\r\n").as_bytes());
         RingCopy::at_one_size(ring, 5, 20)
     }

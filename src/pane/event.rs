@@ -2,8 +2,8 @@
 //! loop, or a test), through a [`crate::mailbox::Mailbox`].
 
 use crate::pane::PaneId;
-use crate::pane::history::History;
-use crate::pane::pty::ExitInfo;
+use crate::pane::history::window::History;
+use crate::pane::program::pty::ExitInfo;
 
 pub enum PaneEvent {
     /// A pane's program ended (after its last output was read).

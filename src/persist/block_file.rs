@@ -10,9 +10,9 @@
 
 use std::sync::Arc;
 
-use crate::pane::scrollback::BLOCK_BYTES;
+use crate::pane::history::scrollback::BLOCK_BYTES;
 
-use crate::pane::ring_block::SealedBlock;
+use crate::pane::history::ring_block::SealedBlock;
 
 /// Blocks per segment file: 2 MiB of output with 64 KiB blocks.
 pub const SEGMENT_BLOCKS: usize = 32;

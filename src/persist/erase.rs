@@ -10,7 +10,7 @@
 use std::io;
 use std::path::Path;
 
-use crate::pane::ring_block::SealedBlock;
+use crate::pane::history::ring_block::SealedBlock;
 use crate::persist::block_file;
 use crate::persist::place;
 

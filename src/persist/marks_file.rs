@@ -1,4 +1,4 @@
-//! A pane's commands (OSC 133 marks, `pane::command_marks`) saved beside
+//! A pane's commands (OSC 133 marks, `pane::history::command_marks`) saved beside
 //! its history, in a small file of its own, `PREFIX.marks`, replaced whole
 //! with each snapshot in which they changed, as `size_file` is. After a
 //! crash and `tilework attach`, the restored history has its commands:
@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use crate::pane::command_marks::{Command, MAX_COMMANDS};
+use crate::pane::history::command_marks::{Command, MAX_COMMANDS};
 use crate::persist::block_file;
 use crate::persist::place;
 

@@ -11,9 +11,9 @@ use anyhow::{Context, Result};
 
 use crate::config::profile::{self, LayoutSpec, PaneSpec, Profile, StartMode};
 use crate::config::{Config, MAX_SCROLLBACK_BYTES};
-use crate::pane::ring_block::SealedBlock;
-use crate::pane::scrollback::BLOCK_BYTES;
-use crate::pane::size_log::SizeLog;
+use crate::pane::history::ring_block::SealedBlock;
+use crate::pane::history::scrollback::BLOCK_BYTES;
+use crate::pane::history::size_log::SizeLog;
 use crate::persist::block_file;
 use crate::persist::block_file::MAX_SEGMENT_BYTES;
 use crate::persist::manifest::{Manifest, SavedPane, damaged};
@@ -33,7 +33,7 @@ pub struct Restored {
     /// none for a workspace saved before they were, or a history with gaps).
     pub sizes: Vec<Option<SizeLog>>,
     /// Each history's commands (`marks_file`; empty when none were saved).
-    pub marks: Vec<Vec<crate::pane::command_marks::Command>>,
+    pub marks: Vec<Vec<crate::pane::history::command_marks::Command>>,
     /// When it was saved last, in seconds since the epoch.
     pub saved_at: i64,
     pub active_tab: usize,
@@ -253,7 +253,7 @@ fn read_marks(
     pane: &SavedPane,
     first_block: Option<u64>,
     len: u64,
-) -> Vec<crate::pane::command_marks::Command> {
+) -> Vec<crate::pane::history::command_marks::Command> {
     first_block
         .zip(pane.files.as_deref())
         .and_then(|(first, prefix)| Some(marks_file::read(dir, prefix)?.restored(first, len)))
@@ -559,7 +559,7 @@ mod tests {
 
     #[test]
     fn saved_sizes_come_back_from_the_first_block_read_and_none_without_a_file() {
-        use crate::pane::size_log::SizeLog;
+        use crate::pane::history::size_log::SizeLog;
         use crate::persist::size_file::{self, SavedSizes};
         // Saved before sizes were: replayed at one size, as then.
         let (dir, pane, _) = saved(&[2, 3, 4]);

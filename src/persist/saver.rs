@@ -23,7 +23,7 @@ use crossbeam_channel::{Receiver, Sender};
 use crate::mailbox::Mailbox;
 
 use crate::pane::PaneId;
-use crate::pane::ring_block::SealedBlock;
+use crate::pane::history::ring_block::SealedBlock;
 use crate::persist::erase;
 use crate::persist::manifest::{Manifest, SavedPane, VERSION};
 use crate::persist::place;

@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use crate::pane::size_log::{MAX_COLS, MAX_ROWS, SizeFrom, SizeLog};
+use crate::pane::history::size_log::{MAX_COLS, MAX_ROWS, SizeFrom, SizeLog};
 use crate::persist::block_file;
 use crate::persist::place;
 

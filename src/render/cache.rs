@@ -23,9 +23,9 @@ use crate::config::keymap::Keymap;
 use crate::input::ui_state::Mode;
 use crate::pane::Pane;
 use crate::pane::PaneId;
-use crate::pane::damage::Damage;
-use crate::pane::fidelity::colour_sets::ColourSets;
-use crate::pane::screen::{ScreenSnapshot, ScreenView};
+use crate::pane::term::damage::Damage;
+use crate::pane::term::fidelity::colour_sets::ColourSets;
+use crate::pane::term::screen::{ScreenSnapshot, ScreenView};
 use crate::render::pane_colours;
 use crate::render::pane_view::render_row;
 use crate::render::status_bar::hints_for;
@@ -89,7 +89,7 @@ pub struct BorderKey {
 }
 
 /// A pane's damage as taken, with the damage generation it was taken at.
-pub type PaneDamage = (PaneId, crate::pane::damage::Damage, u64);
+pub type PaneDamage = (PaneId, crate::pane::term::damage::Damage, u64);
 
 /// Takes each pane's damage, for every client's cache to note.
 pub fn take_damage<'a>(panes: impl IntoIterator<Item = &'a mut Pane>) -> Vec<PaneDamage> {

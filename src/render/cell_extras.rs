@@ -2,7 +2,7 @@
 //! overline, hyperlinks) on its way to the user's terminal.
 //!
 //! A pane cell with any of these is drawn into the frame's buffer with a
-//! zero-width marker after its text ([`crate::pane::cell_extras`]), so the
+//! zero-width marker after its text ([`crate::pane::term::cell_marks`]), so the
 //! painter's comparison of frames sees a change of link or underline as it
 //! sees a change of colour. [`draw`] hands runs of unmarked cells to the
 //! backend as they are (a frame without marked cells is one `draw`, the
@@ -23,8 +23,8 @@ use ratatui::backend::Backend;
 use ratatui::buffer::Cell;
 
 use crate::config::terminal_features::TerminalFeatures;
-use crate::pane::cell_extras::{self, Extra};
-use crate::pane::screen::{Attrs, CellStyle, Colour, UnderlineStyle};
+use crate::pane::term::cell_marks::{self, Extra};
+use crate::pane::term::screen::{Attrs, CellStyle, Colour, UnderlineStyle};
 use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 
 /// What the user's terminal is known to draw.
@@ -59,7 +59,7 @@ impl Features {
         Self {
             styled_underlines: facts.styled_underlines || configured & STYLED != 0,
             underline_colours: facts.underline_colours || configured & COLOURS != 0,
-            hyperlinks: cell_extras::keep_links(),
+            hyperlinks: cell_marks::keep_links(),
         }
     }
 }
@@ -69,7 +69,7 @@ impl Features {
 #[inline]
 pub fn frame_marker(style: &CellStyle, extra_id: Option<u32>) -> Option<u32> {
     let id = extra_id?;
-    let extra = cell_extras::extra(id);
+    let extra = cell_marks::extra(id);
     let underline_plain = matches!(
         style.underline,
         UnderlineStyle::None | UnderlineStyle::Single
@@ -77,7 +77,7 @@ pub fn frame_marker(style: &CellStyle, extra_id: Option<u32>) -> Option<u32> {
     if underline_plain && !style.has(Attrs::OVERLINE) && extra.link.is_none() {
         return None;
     }
-    cell_extras::intern(Extra {
+    cell_marks::intern(Extra {
         attrs: Attrs::from_bits(style.attrs.bits() & Attrs::OVERLINE.bits()),
         underline: style.underline,
         underline_colour: style.underline_colour,
@@ -116,11 +116,11 @@ pub fn draw<'a, B: Backend>(
         run.clear();
         while let Some((x, y, cell)) = cells.next_if(|(_, _, c)| marker_of(c) == Some(id)) {
             let mut cell = cell.clone();
-            let text = cell_extras::split(cell.symbol()).0.into_owned();
+            let text = cell_marks::split(cell.symbol()).0.into_owned();
             cell.set_symbol(&text);
             run.push((x, y, cell));
         }
-        let (open, close) = sequences(cell_extras::extra(id), features);
+        let (open, close) = sequences(cell_marks::extra(id), features);
         if let Some((_, _, cell)) = run.first_mut() {
             let text = format!("{open}{}", cell.symbol());
             cell.set_symbol(&text);
@@ -136,7 +136,7 @@ pub fn draw<'a, B: Backend>(
 
 #[inline]
 fn marker_of(cell: &Cell) -> Option<u32> {
-    cell_extras::split(cell.symbol()).1
+    cell_marks::split(cell.symbol()).1
 }
 
 /// What turns the extras of a frame marker on, and what closes its link.
@@ -171,7 +171,7 @@ fn sequences(extra: Extra, features: Features) -> (String, &'static str) {
     }
     let mut close = "";
     if features.hyperlinks
-        && let Some(link) = extra.link.and_then(cell_extras::link)
+        && let Some(link) = extra.link.and_then(cell_marks::link)
     {
         // Sanitized when kept: no control character can end it early.
         let id = link.id.as_deref().unwrap_or("");
@@ -186,7 +186,7 @@ fn sequences(extra: Extra, features: Features) -> (String, &'static str) {
 mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
-    use crate::pane::cell_extras::Link;
+    use crate::pane::term::cell_marks::Link;
     use ratatui::backend::CrosstermBackend;
 
     fn cell(text: &str) -> Cell {
@@ -219,14 +219,14 @@ mod tests {
 
     #[test]
     fn a_run_of_marked_cells_is_wrapped_in_its_extras() {
-        let link = cell_extras::intern_link(Link::sanitized(b"id=a", b"https://x.test").unwrap());
+        let link = cell_marks::intern_link(Link::sanitized(b"id=a", b"https://x.test").unwrap());
         let extra = Extra {
             underline: UnderlineStyle::Curly,
             underline_colour: Colour::Indexed(9),
             attrs: Attrs::OVERLINE,
             link,
         };
-        let m = cell_extras::marker(cell_extras::intern(extra).unwrap());
+        let m = cell_marks::marker(cell_marks::intern(extra).unwrap());
         // As the pane view says when it paints such a cell.
         frame_markers_drawn();
         let cells = [

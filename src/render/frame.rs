@@ -12,8 +12,8 @@ use crate::config::appearance::{BorderStyle, Theme};
 use crate::input::copy_mode::{self, CopyMode};
 use crate::input::ui_state::{Mode, UiState, UiView};
 use crate::pane::PaneId;
-use crate::pane::history::History;
-use crate::pane::screen::CursorStyle;
+use crate::pane::history::window::History;
+use crate::pane::term::screen::CursorStyle;
 use crate::pane::{Pane, ScrollView};
 use crate::render::cache::{BorderKey, RenderCache};
 use crate::render::dividers::draw_dividers;
@@ -34,7 +34,7 @@ use unicode_width::UnicodeWidthStr;
 /// left: each cell costs ~150 bytes across the frame buffers and the panes'
 /// grids, and 65535x65535 asked for a 206 GB buffer and ended the
 /// workspace with every program in it.
-pub use crate::pane::size_log::{MAX_COLS, MAX_ROWS};
+pub use crate::pane::history::size_log::{MAX_COLS, MAX_ROWS};
 
 /// The area drawn on a terminal of `cols` x `rows`.
 pub fn drawable_area(cols: u16, rows: u16) -> Rect {
@@ -646,8 +646,8 @@ mod tests {
     use crate::input::status_facts::StatusFacts;
     use crate::mailbox::Mailbox;
     use crate::pane::Pane;
-    use crate::pane::screen::{Attrs, Colour, PlainTerminal};
-    use crate::pane::spawn::ChildEnv;
+    use crate::pane::program::spawn::ChildEnv;
+    use crate::pane::term::screen::{Attrs, Colour, PlainTerminal};
     use crate::workspace::layout::Layout;
     use crate::workspace::pane_frame::PaneFrame;
     use crate::workspace::{WorkspaceSettings, content_rect};
@@ -1046,7 +1046,7 @@ mod tests {
         );
         let pane = ws.pane_mut(id).unwrap();
         pane.scroll_to_bottom();
-        pane.mark_exited(crate::pane::pty::ExitInfo {
+        pane.mark_exited(crate::pane::program::pty::ExitInfo {
             code: 3,
             signal: false,
         });

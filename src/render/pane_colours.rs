@@ -11,7 +11,7 @@ use ratatui::buffer::{Buffer, Cell};
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Color;
 
-use crate::pane::fidelity::colour_sets::{BACKGROUND, ColourSets, FOREGROUND, to_rgb8};
+use crate::pane::term::fidelity::colour_sets::{BACKGROUND, ColourSets, FOREGROUND, to_rgb8};
 // The inverse of `pane_view::map_color` for the 16 named colours.
 use crate::terminal::frame_backend::palette_index;
 
@@ -64,7 +64,7 @@ fn map(colour: Color, default: Option<Color>, sets: &ColourSets) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pane::screen::Colour;
+    use crate::pane::term::screen::Colour;
     use crate::render::pane_view::map_color;
 
     fn sets(osc: &[&str]) -> ColourSets {

@@ -7,8 +7,8 @@ use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
 
-use crate::pane::cell_extras;
-use crate::pane::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
+use crate::pane::term::cell_marks;
+use crate::pane::term::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
 use crate::render::cell_extras::frame_marker;
 
 pub struct PaneWidget<'a> {
@@ -123,7 +123,7 @@ fn paint_with_extras(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
 #[cold]
 fn paint_marked(target: &mut ratatui::buffer::Cell, text: &str, marker: u32) {
     crate::render::cell_extras::frame_markers_drawn();
-    target.set_symbol(&format!("{text}{}", cell_extras::marker(marker)));
+    target.set_symbol(&format!("{text}{}", cell_marks::marker(marker)));
     target.modifier.remove(Modifier::UNDERLINED);
 }
 
@@ -207,7 +207,7 @@ fn line_mut(buf: &mut Buffer, area: Rect, y: u16) -> Option<&mut [ratatui::buffe
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::pane::screen::PlainTerminal;
+    use crate::pane::term::screen::PlainTerminal;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::style::Style;

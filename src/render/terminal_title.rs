@@ -54,7 +54,7 @@ mod tests {
     use super::*;
 
     use crate::mailbox::Mailbox;
-    use crate::pane::spawn::ChildEnv;
+    use crate::pane::program::spawn::ChildEnv;
     use crate::workspace::WorkspaceSettings;
     use ratatui::layout::Rect;
 

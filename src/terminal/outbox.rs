@@ -19,7 +19,7 @@ pub struct Outbox {
     from_user: Option<Vec<u8>>,
     bell: bool,
     /// Programs' notifications to pass on (sanitized, see
-    /// `pane::notifications`), the newest few.
+    /// `pane::term::notifications`), the newest few.
     notifications: Vec<Vec<u8>>,
     /// Turn on the kitty keyboard flags tilework wants (a terminal that
     /// speaks the protocol just attached).

@@ -1,5 +1,5 @@
 //! `C-b e`: a pane's whole history in the user's editor. A thread replays
-//! the history into text (`pane::history_text`) and writes it to a private
+//! the history into text (`pane::history::as_text`) and writes it to a private
 //! temporary file (mode 0600: output can hold secrets); the loop then opens
 //! `$VISUAL`, else `$EDITOR`, else `vi` on it in a floating pane, which
 //! owns the file: it is removed when that pane closes.
@@ -8,8 +8,9 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
+use crate::pane::Pane;
 use crate::pane::event::{PaneEvent, PaneMailbox};
-use crate::pane::{Pane, history_text};
+use crate::pane::history::as_text;
 
 /// The temporary files' names begin so: `ls /tmp` tells whose they are.
 pub const FILE_PREFIX: &str = "tilework-history-";
@@ -19,7 +20,7 @@ pub const FILE_PREFIX: &str = "tilework-history-";
 /// keeps colours as SGR.
 pub fn start(pane: &Pane, ansi: bool, events: &PaneMailbox) {
     let id = pane.id;
-    let text = history_text::history_text(pane, ansi);
+    let text = as_text::history_text(pane, ansi);
     let mailbox = events.clone();
     let spawned = std::thread::Builder::new()
         .name("history-file".into())

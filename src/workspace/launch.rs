@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use crate::config::profile::RestartPolicy;
 use crate::pane::Pane;
 use crate::pane::PaneId;
-use crate::pane::spawn::current_dir;
+use crate::pane::program::spawn::current_dir;
 use crate::workspace::history_editor;
 use crate::workspace::layout::{Axis, Layout};
 use crate::workspace::pane_launch::PaneLaunch;

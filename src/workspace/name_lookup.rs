@@ -19,7 +19,7 @@ use crossbeam_channel::{Sender, bounded};
 
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
-use crate::pane::spawn::current_dir;
+use crate::pane::program::spawn::current_dir;
 use crate::workspace::foreground::{self, Foreground, Job};
 use crate::workspace::place::{PanePlace, place_of};
 

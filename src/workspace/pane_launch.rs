@@ -2,8 +2,8 @@
 //! what a profile said of it (title, kept open, restarted).
 
 use crate::config::profile::{PaneSpec, RestartPolicy, StartMode};
-use crate::pane::pty::SpawnSpec;
-use crate::pane::spawn::ChildEnv;
+use crate::pane::program::pty::SpawnSpec;
+use crate::pane::program::spawn::ChildEnv;
 
 /// What a pane should run, before it has a size.
 pub struct PaneLaunch {

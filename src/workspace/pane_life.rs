@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::config::profile::RestartPolicy;
 use crate::pane::Pane;
 use crate::pane::PaneId;
-use crate::pane::pty::ExitInfo;
+use crate::pane::program::pty::ExitInfo;
 use crate::workspace::Workspace;
 use crate::workspace::member::Member;
 use crate::workspace::pane_launch::PaneLaunch;

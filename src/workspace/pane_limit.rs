@@ -46,8 +46,8 @@ mod tests {
     use ratatui::layout::Rect;
 
     use super::*;
-    use crate::pane::process::fake::FakeLauncher;
-    use crate::pane::spawn::ChildEnv;
+    use crate::pane::program::process::fake::FakeLauncher;
+    use crate::pane::program::spawn::ChildEnv;
     use crate::workspace::layout::Axis;
     use crate::workspace::{PaneLaunch, WorkspaceSettings};
 

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::pane::PaneId;
-use crate::pane::spawn::current_dir;
+use crate::pane::program::spawn::current_dir;
 use crate::workspace::Workspace;
 #[cfg(test)]
 use crate::workspace::foreground::ForegroundProbe;

@@ -15,9 +15,9 @@ use crate::config::profile::{
 };
 use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
-use crate::pane::process::fake::FakeLauncher;
-use crate::pane::pty::ExitInfo;
-use crate::pane::spawn::ChildEnv;
+use crate::pane::program::process::fake::FakeLauncher;
+use crate::pane::program::pty::ExitInfo;
+use crate::pane::program::spawn::ChildEnv;
 use crate::workspace::{PaneLaunch, RESTART_DELAY, Workspace, WorkspaceSettings, content_rect};
 
 const AREA: Rect = Rect {

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::sync::RwLock;
 
-use crate::pane::pty::SpawnSpec;
+use crate::pane::program::pty::SpawnSpec;
 
 /// Pane and window ids of session `$N` are `N * ID_BASE + n`: unique in a
 /// tmux server of several workspaces, and a plain workspace's (`$0`) are

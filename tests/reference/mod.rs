@@ -4,7 +4,7 @@
 
 use std::num::NonZeroU16;
 
-use tilework::pane::fidelity::Fidelity;
+use tilework::pane::term::fidelity::Fidelity;
 
 /// The reference: vt100 behind the fidelity layer alone (what vt100 lacks
 /// completed, every REP written whole, nothing skipped).

@@ -8,10 +8,10 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 
 use super::App;
-use crate::pane::command_marks::Command;
-use crate::pane::command_marks::plain::echoed_text;
-use crate::pane::history_text;
-use crate::pane::scrollback::ByteRing;
+use crate::pane::history::as_text;
+use crate::pane::history::command_marks::Command;
+use crate::pane::history::command_marks::plain::echoed_text;
+use crate::pane::history::scrollback::ByteRing;
 use crate::session::command_calls::{CommandCapture, CommandInfo, WaitCall};
 use crate::session::script::Reply;
 use crate::terminal::frame_sink::FrameSink;
@@ -50,9 +50,7 @@ impl<B: FrameSink> App<B> {
         let from = command.output.unwrap_or(command.prompt);
         let to = command.end.unwrap_or_else(|| pane.history_ring().end());
         pane.settle();
-        Reply::Pieces(Box::new(history_text::write_range(
-            pane, from, to, call.ansi,
-        )))
+        Reply::Pieces(Box::new(as_text::write_range(pane, from, to, call.ansi)))
     }
 
     /// `tilework capture --commands`: every command held, as JSON.

@@ -12,7 +12,8 @@ use crate::config::action::Action;
 use crate::input::key_encoder::KeyModes;
 use crate::input::router::{Command, Outcome};
 use crate::input::script_keys;
-use crate::pane::{PaneId, history_text};
+use crate::pane::PaneId;
+use crate::pane::history::as_text;
 use crate::session::script::{Call, KeyArg, PaneInfo, Place, Reply};
 use crate::session::script_host::ScriptCall;
 use crate::terminal::frame_sink::FrameSink;
@@ -342,9 +343,9 @@ impl<B: FrameSink> App<B> {
         pane.settle();
         if history {
             // Replaying a big history takes a while: the call's thread does.
-            return Reply::Pieces(Box::new(history_text::write_history(pane, ansi)));
+            return Reply::Pieces(Box::new(as_text::write_history(pane, ansi)));
         }
-        Reply::Text(history_text::screen_text(pane.live_screen(), ansi).into_bytes())
+        Reply::Text(as_text::screen_text(pane.live_screen(), ansi).into_bytes())
     }
 
     /// The paste buffers, newest first: one line each (`0  5 chars:

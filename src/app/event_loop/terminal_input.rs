@@ -52,7 +52,7 @@ impl<B: FrameSink> App<B> {
             return;
         };
         if let Some(dark) = client.input.take_theme()
-            && crate::pane::fidelity::theme::set_told(dark)
+            && crate::pane::term::fidelity::theme::set_told(dark)
         {
             self.ws.terminal_theme_changed();
         }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::App;
 use crate::config::action::Action;
 use crate::pane::PaneId;
-use crate::pane::screen::{MouseProtocolEncoding, MouseProtocolMode};
+use crate::pane::term::screen::{MouseProtocolEncoding, MouseProtocolMode};
 use crate::session::script::Reply;
 use crate::session::tmux_call::{
     Command, PaneModes, Split, TmuxCall, TmuxPane, TmuxState, TmuxTab,
@@ -319,7 +319,7 @@ impl<B: FrameSink> App<B> {
 }
 
 /// The modes tmux's `*_flag` variables report, from the pane's screen.
-fn modes_of(screen: crate::pane::screen::ScreenView<'_>) -> PaneModes {
+fn modes_of(screen: crate::pane::term::screen::ScreenView<'_>) -> PaneModes {
     PaneModes {
         cursor_hidden: screen.hide_cursor(),
         keypad_cursor: screen.application_cursor(),

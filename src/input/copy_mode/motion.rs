@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::{CopyMode, Point, RowText};
-use crate::pane::history::History;
+use crate::pane::history::window::History;
 
 /// A cursor motion; a count repeats it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 
 use super::{GlobalMatch, Match};
 use crate::input::search_worker::{Found, SearchMailbox, SearchWorker};
-use crate::pane::history::{History, Located};
+use crate::pane::history::window::{History, Located};
 use crate::pane::{PaneId, RingCopy};
 
 /// A regex search of one pane's history, run off the render loop as the

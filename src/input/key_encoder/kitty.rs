@@ -26,7 +26,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::{KeyModes, encode_legacy, push_char, push_decimal};
-use crate::pane::fidelity::keyboard::{
+use crate::pane::term::fidelity::keyboard::{
     DISAMBIGUATE, REPORT_ALL_KEYS, REPORT_ALTERNATE_KEYS, REPORT_EVENT_TYPES, REPORT_TEXT,
 };
 

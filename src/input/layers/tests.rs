@@ -23,8 +23,8 @@ use crate::input::ui_state::{Mode, REPEAT_TIME, WHICH_KEY_DELAY};
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
-use crate::pane::process::fake::FakeLauncher;
-use crate::pane::spawn::ChildEnv;
+use crate::pane::program::process::fake::FakeLauncher;
+use crate::pane::program::spawn::ChildEnv;
 use crate::workspace::foreground::Foreground;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 

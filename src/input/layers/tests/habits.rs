@@ -238,7 +238,7 @@ fn pane_info_tells_the_panes_facts() {
     let ws = &mut h.ws;
     ws.pane_mut(id)
         .unwrap()
-        .mark_exited(crate::pane::pty::ExitInfo {
+        .mark_exited(crate::pane::program::pty::ExitInfo {
             code: 3,
             signal: false,
         });
