@@ -44,7 +44,7 @@ use tilework::pane::event::{PaneEvent, PaneMailbox};
 use tilework::pane::history::anchors;
 use tilework::pane::history::scrollback::ByteRing;
 use tilework::pane::history::size_log::SizeLog;
-use tilework::pane::history::window::{History, ReplayRequest};
+use tilework::pane::history::window::{ReplayRequest, Window};
 use tilework::pane::{Pane, PaneId};
 
 use common::{COLS, ROWS};
@@ -60,10 +60,10 @@ fn ring_of(output: &[u8]) -> ByteRing {
     ring
 }
 
-fn replay(ring: &ByteRing, sizes: &SizeLog) -> History {
+fn replay(ring: &ByteRing, sizes: &SizeLog) -> Window {
     let middle = (ring.start() + ring.end()) / 2;
     let extent = anchors::around(ring, middle, WINDOW_ROWS, COLS);
-    History::replay(ReplayRequest::window(
+    Window::replay(ReplayRequest::window(
         ring,
         sizes,
         extent,
@@ -75,20 +75,25 @@ fn replay(ring: &ByteRing, sizes: &SizeLog) -> History {
 /// Pages from the newest row to the oldest; returns the time and pages.
 fn page_through(pane: &mut Pane) -> (Duration, usize) {
     let (tx, rx) = crossbeam_channel::unbounded();
-    pane.open_history(&tx.into());
+    pane.history_mut().open_history(&tx.into());
     match rx.recv_timeout(Duration::from_secs(60)) {
-        Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
+        Ok(PaneEvent::HistoryReady(_, history)) => pane.history_mut().history_ready(history),
         _ => panic!("no history replay"),
     }
     let mailbox = PaneMailbox::discarding();
     let started = Instant::now();
     let mut pages = 0;
-    while !pane.history().is_some_and(|h| h.at_top && h.top_row() == 0) {
-        pane.scroll(isize::try_from(ROWS).unwrap(), &mailbox);
+    while !pane
+        .history()
+        .window()
+        .is_some_and(|h| h.at_top && h.top_row() == 0)
+    {
+        pane.history_mut()
+            .scroll(isize::try_from(ROWS).unwrap(), &mailbox);
         pages += 1;
     }
     let took = started.elapsed();
-    pane.scroll_to_bottom();
+    pane.history_mut().scroll_to_bottom();
     (took, pages)
 }
 
@@ -181,7 +186,7 @@ fn reflow_through_a_drag(iterations: usize) {
         pane.resize(ROWS, if i % 2 == 0 { 80 } else { COLS });
     }
     for i in 0..iterations {
-        pane.forget_reflow_checkpoint();
+        pane.term_mut().forget_reflow_checkpoint();
         pane.resize(ROWS, if i % 2 == 0 { 90 } else { 96 });
         pane.settle();
     }

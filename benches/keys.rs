@@ -114,7 +114,7 @@ impl Bench {
         let deadline = Instant::now() + Duration::from_secs(5);
         loop {
             for pane in self.ws.panes_mut() {
-                while let Some(chunk) = pane.try_output() {
+                while let Some(chunk) = pane.program_mut().try_output() {
                     self.received += chunk.len() as u64;
                     pane.feed(chunk);
                 }

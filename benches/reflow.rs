@@ -57,7 +57,7 @@ fn full_pane(output: &[u8]) -> Pane {
         pane.feed(chunk.to_vec());
     }
     pane.settle();
-    assert_eq!(pane.history_bytes(), RING);
+    assert_eq!(pane.history().bytes(), RING);
     pane
 }
 
@@ -80,7 +80,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(format!("{name}, replayed"), |b| {
             b.iter(|| {
                 narrow = !narrow;
-                pane.forget_reflow_checkpoint();
+                pane.term_mut().forget_reflow_checkpoint();
                 pane.resize(ROWS, if narrow { 80 } else { COLS });
                 pane.settle();
             });
@@ -108,7 +108,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("log lines at 64 sizes, replayed", |b| {
         b.iter(|| {
             narrow = !narrow;
-            pane.forget_reflow_checkpoint();
+            pane.term_mut().forget_reflow_checkpoint();
             pane.resize(ROWS, if narrow { 90 } else { 96 });
             pane.settle();
         });

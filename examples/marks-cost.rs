@@ -44,6 +44,6 @@ fn main() {
         }
     }
     pane.settle();
-    let commands = pane.command_marks().commands().count();
+    let commands = pane.history().command_marks().commands().count();
     println!("{} bytes fed, {commands} commands held", input.len());
 }

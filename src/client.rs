@@ -400,5 +400,5 @@ fn terminal_size(fd: BorrowedFd<'_>) -> std::io::Result<(u16, u16)> {
 fn focused_cursor_colour(ws: &Workspace) -> Option<(u8, u8, u8)> {
     use crate::pane::term::fidelity::colour_sets::{CURSOR, to_rgb8};
     let pane = ws.focused()?;
-    pane.colour_sets().dynamic(CURSOR).map(to_rgb8)
+    pane.term().colour_sets().dynamic(CURSOR).map(to_rgb8)
 }

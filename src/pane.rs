@@ -20,8 +20,11 @@ mod id;
 pub mod program;
 pub mod term;
 
-pub use composed::{MIN_GRID, Pane, ScrollView};
+pub use composed::Pane;
 pub use history::scroll_view::{
     HISTORY_MEMORY_CAP, HISTORY_MEMORY_PER_BUDGET_BYTE, RingCopy, WindowTarget, max_history_rows,
 };
+pub use history::scroll_view::{History, ScrollView};
 pub use id::PaneId;
+pub use program::Program;
+pub use term::emulator::{MIN_GRID, Term};

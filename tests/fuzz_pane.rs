@@ -313,11 +313,11 @@ fn render_checked(pane: &Pane, target: &Target) -> Result<(), TestCaseError> {
 
 /// Waits for a replay the pane started, as the render loop would.
 fn settle(pane: &mut Pane, rx: &Receiver<PaneEvent>) -> Result<(), TestCaseError> {
-    while matches!(pane.view(), ScrollView::Loading { .. }) {
+    while matches!(pane.history().view(), ScrollView::Loading { .. }) {
         match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(PaneEvent::HistoryReady(id, history)) => {
                 prop_assert_eq!(id, pane.id);
-                pane.history_ready(history);
+                pane.history_mut().history_ready(history);
             }
             Ok(PaneEvent::Exited(..)) => prop_assert!(false, "the pane exited"),
             Ok(PaneEvent::HistoryFile(..)) => prop_assert!(false, "an unasked history file"),
@@ -341,10 +341,10 @@ fn run_ops(
             Op::Feed(bytes) => pane.feed(bytes.clone()),
             Op::Resize(r, c) => pane.resize(*r, *c),
             Op::Scroll(delta) => {
-                pane.scroll(*delta, tx);
+                pane.history_mut().scroll(*delta, tx);
                 settle(&mut pane, rx)?;
             }
-            Op::ScrollToBottom => pane.scroll_to_bottom(),
+            Op::ScrollToBottom => pane.history_mut().scroll_to_bottom(),
             Op::Render(target) => {
                 // The render loop parses held-back output before drawing.
                 pane.settle();
@@ -352,23 +352,25 @@ fn run_ops(
             }
         }
         prop_assert!(
-            pane.history_bytes() <= budget.max(1),
+            pane.history().bytes() <= budget.max(1),
             "history of {} bytes over a {budget}-byte budget",
-            pane.history_bytes()
+            pane.history().bytes()
         );
-        let (r, c) = pane.size();
+        let (r, c) = pane.term().size();
         prop_assert!(r >= 2 && c >= 2, "pane size {r}x{c} below the 2x2 minimum");
     }
     // Whatever came before, a reset and text show that text.
-    pane.scroll_to_bottom();
+    pane.history_mut().scroll_to_bottom();
     pane.feed(b"\x1bcok".to_vec());
     pane.settle();
-    let first = pane.screen().contents_between(0, 0, 0, pane.size().1);
+    let first = pane
+        .screen()
+        .contents_between(0, 0, 0, pane.term().size().1);
     prop_assert!(
         first.starts_with("ok"),
         "after a reset the first row is {first:?}"
     );
-    let (rows, cols) = pane.size();
+    let (rows, cols) = pane.term().size();
     let area = Rect::new(0, 0, cols, rows);
     let mut buf = Buffer::empty(area);
     PaneWidget::new(pane.screen()).render(area, &mut buf);

@@ -121,7 +121,7 @@ fn cut_at_escapes(bytes: &[u8], offset: usize) -> Vec<String> {
 /// with the screen settled for a frame after each.
 fn feed_piece(pane: &mut Pane, piece: &[u8], sliced: bool) {
     if sliced {
-        pane.take_in(piece.to_vec());
+        pane.program_mut().take_in(piece.to_vec());
         let mut rounds = 0;
         while !pane.feed_until(Instant::now(), || false) {
             pane.settle();

@@ -457,10 +457,10 @@ fn tmux_agrees_with_the_model() {
 /// Opens the pane's history view and waits for its replay.
 fn open_history(pane: &mut Pane) {
     let (tx, rx) = crossbeam_channel::unbounded();
-    pane.open_history(&tx.into());
+    pane.history_mut().open_history(&tx.into());
     match rx.recv_timeout(std::time::Duration::from_secs(60)) {
         Ok(tilework::pane::event::PaneEvent::HistoryReady(_, history)) => {
-            pane.history_ready(history)
+            pane.history_mut().history_ready(history)
         }
         _ => panic!("no history replay"),
     }
@@ -469,12 +469,12 @@ fn open_history(pane: &mut Pane) {
 fn history_rows(pane: &mut Pane) -> Vec<String> {
     pane.settle();
     open_history(pane);
-    let history = pane.history_mut().unwrap();
+    let history = pane.history_mut().window_mut().unwrap();
     let cols = history.screen().size().1.get();
     let rows: Vec<String> = (0..history.total_rows())
         .map(|row| history.with_row(row, |s, r| s.contents_between(r, 0, r, cols)))
         .collect();
-    pane.scroll_to_bottom();
+    pane.history_mut().scroll_to_bottom();
     rows
 }
 
@@ -579,7 +579,7 @@ fn a_history_of_many_windows_printed_at_several_widths_shows_every_line_once() {
     let mut seen: Vec<usize> = Vec::new();
     let mut bar_rows = 0;
     for _ in 0..20_000 {
-        let history = pane.history().unwrap();
+        let history = pane.history().window().unwrap();
         let at_top = history.top_row() == 0 && history.at_top;
         let rows: Vec<String> = pane.screen().row_texts().collect();
         // The last page back stops at the first row: it repeats some of
@@ -596,7 +596,7 @@ fn a_history_of_many_windows_printed_at_several_widths_shows_every_line_once() {
         if at_top {
             break;
         }
-        pane.scroll(24, &mailbox);
+        pane.history_mut().scroll(24, &mailbox);
     }
     let expected: Vec<usize> = (1..=10_000).rev().collect();
     assert_eq!(seen.len(), expected.len(), "lines seen once each");

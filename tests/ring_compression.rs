@@ -7,7 +7,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use tilework::pane::history::ring_block::Packing;
 use tilework::pane::history::scrollback::ByteRing;
-use tilework::pane::history::window::{History, ReplayRequest};
+use tilework::pane::history::window::{ReplayRequest, Window};
 
 /// Output made of few distinct bytes (so blocks do compress) with a
 /// newline now and then, and now and then arbitrary bytes (so some blocks
@@ -20,7 +20,7 @@ fn piece() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-fn screen_text(history: &History) -> String {
+fn screen_text(history: &Window) -> String {
     history.screen().contents()
 }
 
@@ -62,7 +62,7 @@ proptest! {
             prop_assert_eq!(packed.line_start_at_or_after(a), plain.line_start_at_or_after(a));
         }
 
-        let replay = |ring: &ByteRing| History::replay(ReplayRequest::from_ring(ring, 6, 13, 500));
+        let replay = |ring: &ByteRing| Window::replay(ReplayRequest::from_ring(ring, 6, 13, 500));
         let (from_packed, from_plain) = (replay(&packed), replay(&plain));
         prop_assert_eq!(from_packed.fed_to, from_plain.fed_to);
         prop_assert_eq!(screen_text(&from_packed), screen_text(&from_plain));

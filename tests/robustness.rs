@@ -50,14 +50,17 @@ fn feed(pane: &mut Pane, bytes: &[u8]) {
 
 /// Scrolls back and waits for the replay, as the render loop would.
 fn scroll_back(pane: &mut Pane, rows: isize, tx: &Sender<PaneEvent>, rx: &Receiver<PaneEvent>) {
-    pane.scroll(rows, &tx.clone().into());
-    if !matches!(pane.view(), tilework::pane::ScrollView::Loading { .. }) {
+    pane.history_mut().scroll(rows, &tx.clone().into());
+    if !matches!(
+        pane.history().view(),
+        tilework::pane::ScrollView::Loading { .. }
+    ) {
         return;
     }
     match rx.recv_timeout(Duration::from_secs(300)) {
         Ok(PaneEvent::HistoryReady(id, history)) => {
             assert_eq!(id, pane.id);
-            pane.history_ready(history);
+            pane.history_mut().history_ready(history);
         }
         Ok(PaneEvent::Exited(..)) => panic!("the pane exited"),
         Ok(PaneEvent::HistoryFile(..)) => panic!("a history file nobody asked for"),
@@ -67,7 +70,7 @@ fn scroll_back(pane: &mut Pane, rows: isize, tx: &Sender<PaneEvent>, rx: &Receiv
 
 /// Renders the pane's screen into a buffer of exactly its size.
 fn render(pane: &Pane) -> Buffer {
-    let (rows, cols) = pane.size();
+    let (rows, cols) = pane.term().size();
     let area = Rect::new(0, 0, cols, rows);
     let mut buf = Buffer::empty(area);
     PaneWidget::new(pane.screen()).render(area, &mut buf);
@@ -83,23 +86,25 @@ fn buffer_row(buf: &Buffer, y: u16) -> String {
 /// The pane works again after a reset: `ESC c` then text shows that text at
 /// the top left, in the parser and in what would be drawn.
 fn assert_recovers(pane: &mut Pane, what: &str) {
-    pane.scroll_to_bottom();
+    pane.history_mut().scroll_to_bottom();
     feed(pane, b"\x1bcok-after-garbage");
-    let first = pane.screen().contents_between(0, 0, 0, pane.size().1);
+    let first = pane
+        .screen()
+        .contents_between(0, 0, 0, pane.term().size().1);
     assert!(
-        first.starts_with("ok-after") || pane.size().1 < 10,
+        first.starts_with("ok-after") || pane.term().size().1 < 10,
         "after {what}: first row is {first:?}"
     );
     let buf = render(pane);
     let row = buffer_row(&buf, 0);
     assert!(
-        row.starts_with(&"ok-after-garbage"[..usize::from(pane.size().1).min(16)]),
+        row.starts_with(&"ok-after-garbage"[..usize::from(pane.term().size().1).min(16)]),
         "after {what}: drawn first row is {row:?}"
     );
     assert!(
-        pane.history_bytes() <= DEFAULT_BUDGET,
+        pane.history().bytes() <= DEFAULT_BUDGET,
         "after {what}: history holds {} bytes, over the {DEFAULT_BUDGET} budget",
-        pane.history_bytes()
+        pane.history().bytes()
     );
 }
 
@@ -114,12 +119,12 @@ fn twenty_megabytes_of_random_bytes_leave_a_working_pane_and_bounded_history() {
         // ring and the replay all see size changes in the middle of garbage.
         feed(&mut pane, &rng.bytes(4_000_000));
         pane.resize(rows, cols);
-        assert!(pane.history_bytes() <= DEFAULT_BUDGET, "chunk {i}");
+        assert!(pane.history().bytes() <= DEFAULT_BUDGET, "chunk {i}");
         render(&pane);
     }
     // The history replay of 8 MiB of garbage must not panic either.
     scroll_back(&mut pane, 30, &tx, &rx);
-    assert!(pane.is_scrolled());
+    assert!(pane.history().is_scrolled());
     render(&pane);
     scroll_back(&mut pane, isize::MAX / 2, &tx, &rx);
     render(&pane);
@@ -280,7 +285,10 @@ fn a_parser_panic_resets_the_pane_and_its_history_instead_of_ending_the_workspac
     // arrives, starting over where the parser failed.
     feed(&mut pane, &seq_bytes(2000));
     scroll_back(&mut pane, 30, &tx, &rx);
-    assert!(pane.history().is_some(), "the history never arrived");
+    assert!(
+        pane.history().window().is_some(),
+        "the history never arrived"
+    );
     scroll_back(&mut pane, isize::MAX / 2, &tx, &rx);
     assert!(pane.screen().contents().starts_with(RESET_NOTICE));
     render(&pane);
@@ -289,7 +297,7 @@ fn a_parser_panic_resets_the_pane_and_its_history_instead_of_ending_the_workspac
     // bytes, on this thread.
     feed(&mut pane, PARSER_CRASH);
     render(&pane);
-    pane.scroll_to_bottom();
+    pane.history_mut().scroll_to_bottom();
     assert!(pane.screen().contents().starts_with(RESET_NOTICE));
     assert_recovers(&mut pane, "a parser panic");
 }
@@ -412,7 +420,7 @@ fn scrolling_to_the_top_of_a_full_history_keeps_memory_near_the_budget() {
     // Scroll back to the oldest line, as the wheel does: each step past
     // the rows loaded replays the next window, and only one is held.
     scroll_back(&mut pane, isize::MAX / 2, &tx, &rx);
-    let history = pane.history().unwrap();
+    let history = pane.history().window().unwrap();
     assert!(history.at_top && history.top_row() == 0, "not at the top");
     let held = history.len();
     // A window aims at 2,000 rows; its ends are snapped out to line starts
@@ -1892,7 +1900,7 @@ fn the_history_replay_holds_every_line_that_fits_the_budget_in_order() {
     }
     let mut pane = Pane::detached(PaneId(1), rows, cols, budget);
     feed(&mut pane, &bytes);
-    assert_eq!(pane.history_bytes(), budget);
+    assert_eq!(pane.history().bytes(), budget);
     let tail = &bytes[bytes.len() - budget..];
     let kept = &tail[tail.iter().position(|&b| b == b'\n').unwrap() + 1..];
     let mut reference = vt100::Parser::new(
@@ -1906,9 +1914,9 @@ fn the_history_replay_holds_every_line_that_fits_the_budget_in_order() {
     // One scroll far back goes through every window to the oldest line.
     let (tx, rx) = bounded(LOOP_EVENT_CAPACITY);
     scroll_back(&mut pane, isize::MAX / 2, &tx, &rx);
-    let history = pane.history().unwrap();
+    let history = pane.history().window().unwrap();
     assert!(history.at_top && history.top_row() == 0, "not at the top");
-    let (_, _, truncated) = pane.scroll_position().unwrap();
+    let (_, _, truncated) = pane.history().scroll_position().unwrap();
     assert!(
         truncated,
         "older output was dropped but the view does not say so"
@@ -1925,7 +1933,7 @@ fn the_history_replay_holds_every_line_that_fits_the_budget_in_order() {
             "offset {offset} of {expected_len}"
         );
         if offset == 0 {
-            assert!(!pane.is_scrolled(), "the live screen at the end");
+            assert!(!pane.history().is_scrolled(), "the live screen at the end");
             break;
         }
         let step = offset.min(usize::from(rows));

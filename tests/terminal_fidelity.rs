@@ -40,15 +40,15 @@ fn pane_after(rows: u16, cols: u16, output: &[u8]) -> Pane {
         "fed whole and a byte at a time"
     );
     assert_eq!(
-        whole.live_screen().cursor_position(),
-        bytewise.live_screen().cursor_position()
+        whole.term().screen().cursor_position(),
+        bytewise.term().screen().cursor_position()
     );
     whole
 }
 
 /// The screen, one string a row, `·` for an empty cell.
 fn shown(pane: &Pane) -> Vec<String> {
-    let screen = pane.live_screen();
+    let screen = pane.term().screen();
     let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
     (0..rows)
         .map(|r| {
@@ -103,7 +103,10 @@ fn a_box_keeps_its_lines_through_a_flood_the_fast_forward_skips() {
     let mut pane = Pane::detached(PaneId(1), 4, 5, 1 << 20);
     pane.feed(flood.clone());
     pane.settle();
-    assert!(pane.bytes_skipped() > 0, "the flood was fast-forwarded");
+    assert!(
+        pane.term().bytes_skipped() > 0,
+        "the flood was fast-forwarded"
+    );
     assert_eq!(shown(&pane), ["┌─┐··", "┌─┐··", "┌─┐··", "└─┘··"]);
     // And shifted in inside the dropped part: ASCII after it.
     let mut mixed = flood;
@@ -114,7 +117,7 @@ fn a_box_keeps_its_lines_through_a_flood_the_fast_forward_skips() {
     let mut pane = Pane::detached(PaneId(1), 4, 5, 1 << 20);
     pane.feed(mixed);
     pane.settle();
-    assert!(pane.bytes_skipped() > 0);
+    assert!(pane.term().bytes_skipped() > 0);
     assert_eq!(shown(&pane), ["lqk··", "lqk··", "lqk··", "·····"]);
 }
 
@@ -147,10 +150,10 @@ fn soft_reset_restores_modes_but_keeps_the_cursor_and_screen() {
     // and the region is gone (the line feed at the bottom scrolls the whole
     // screen).
     assert_eq!(shown(&pane), ["········", "····q···", "next····"]);
-    let cell = pane.live_screen().cell(1, 4).unwrap().style();
+    let cell = pane.term().screen().cell(1, 4).unwrap().style();
     assert!(!cell.has(Attrs::BOLD));
     assert_eq!(cell.fg, Colour::Default);
-    let modes = pane.fidelity_modes();
+    let modes = pane.term().modes();
     assert!(!modes.insert && modes.autowrap);
 }
 
@@ -176,10 +179,13 @@ fn screen_alignment_fills_the_screen_with_e_and_homes_the_cursor() {
     // vttest 1: "the screen should be filled with E's".
     let pane = pane_after(3, 4, b"\x1b[2;3rold\x1b[44m\x1b#8");
     assert_eq!(shown(&pane), ["EEEE", "EEEE", "EEEE"]);
-    assert_eq!(pane.live_screen().cursor_position(), (0, 0));
+    assert_eq!(pane.term().screen().cursor_position(), (0, 0));
     // The E's have the default attributes; the current ones stay.
-    assert_eq!(pane.live_screen().cell(2, 3).unwrap().bg(), Colour::Default);
-    assert_eq!(pane.live_screen().pen().bg, Colour::Indexed(4));
+    assert_eq!(
+        pane.term().screen().cell(2, 3).unwrap().bg(),
+        Colour::Default
+    );
+    assert_eq!(pane.term().screen().pen().bg, Colour::Indexed(4));
 }
 
 #[test]
@@ -247,7 +253,7 @@ fn colon_truecolour_styled_underlines_and_underline_colours_read_right() {
         8,
         b"\x1b[38:2::10:20:30mA\x1b[0;48:2::1:2:3mB\x1b[0;4:3mC\x1b[0;21mD\x1b[0;58;2;1;2;3mE\x1b[4:0mF",
     );
-    let cell = |c| pane.live_screen().cell(0, c).unwrap().style();
+    let cell = |c| pane.term().screen().cell(0, c).unwrap().style();
     assert_eq!(cell(0).fg, Colour::Rgb(10, 20, 30));
     assert_eq!(cell(1).bg, Colour::Rgb(1, 2, 3));
     assert!(cell(2).is_underlined(), "curly underline");
@@ -261,14 +267,14 @@ fn colon_truecolour_styled_underlines_and_underline_colours_read_right() {
 fn inserted_and_scrolled_in_lines_take_the_background_colour() {
     let pane = pane_after(4, 3, b"aaa\r\nbbb\r\nccc\x1b[2;1H\x1b[44m\x1b[L\x1b[m");
     assert_eq!(shown(&pane), ["aaa", "···", "bbb", "ccc"]);
-    let bg = |r, c| pane.live_screen().cell(r, c).unwrap().bg();
+    let bg = |r, c| pane.term().screen().cell(r, c).unwrap().bg();
     assert_eq!(bg(1, 0), Colour::Indexed(4));
     assert_eq!(bg(1, 2), Colour::Indexed(4));
     assert_eq!(bg(2, 0), Colour::Default, "moved rows keep theirs");
-    assert_eq!(pane.live_screen().cursor_position(), (1, 0));
+    assert_eq!(pane.term().screen().cursor_position(), (1, 0));
     // SU in a region fills the rows it brings in; the cursor stays.
     let pane = pane_after(4, 3, b"\x1b[2;3r\x1b[4;2H\x1b[41m\x1b[2S");
-    let bg = |r, c| pane.live_screen().cell(r, c).unwrap().bg();
+    let bg = |r, c| pane.term().screen().cell(r, c).unwrap().bg();
     assert_eq!(
         [bg(0, 0), bg(1, 0), bg(2, 0), bg(3, 0)],
         [
@@ -278,7 +284,7 @@ fn inserted_and_scrolled_in_lines_take_the_background_colour() {
             Colour::Default
         ]
     );
-    assert_eq!(pane.live_screen().cursor_position(), (3, 1));
+    assert_eq!(pane.term().screen().cursor_position(), (3, 1));
 }
 
 /// xterm's background colour erase: a row LF scrolls in at the bottom of
@@ -288,7 +294,7 @@ fn inserted_and_scrolled_in_lines_take_the_background_colour() {
 fn rows_scrolled_in_by_lf_and_ri_take_the_background_colour() {
     let pane = pane_after(3, 3, b"a\r\nb\x1b[44m\r\nc\r\nd\x1b[m");
     assert_eq!(shown(&pane), ["b··", "c··", "d··"]);
-    let bg = |pane: &Pane, r| pane.live_screen().cell(r, 2).unwrap().bg();
+    let bg = |pane: &Pane, r| pane.term().screen().cell(r, 2).unwrap().bg();
     assert_eq!(bg(&pane, 0), Colour::Default, "the LF that only moved down");
     assert_eq!(bg(&pane, 1), Colour::Default, "moved down, not scrolled in");
     assert_eq!(bg(&pane, 2), Colour::Indexed(4));
@@ -301,7 +307,7 @@ fn rows_scrolled_in_by_lf_and_ri_take_the_background_colour() {
         rows_of(&pane),
         [Colour::Default, red, Colour::Default, Colour::Default]
     );
-    assert_eq!(pane.live_screen().cursor_position(), (1, 0));
+    assert_eq!(pane.term().screen().cursor_position(), (1, 0));
     for feed in [b"\x0b", b"\x0c"] {
         let output = [&b"\x1b[2;3r\x1b[3;1H\x1b[41m"[..], feed, b"\x1b[m"].concat();
         let pane = pane_after(4, 3, &output);
@@ -309,7 +315,7 @@ fn rows_scrolled_in_by_lf_and_ri_take_the_background_colour() {
             rows_of(&pane),
             [Colour::Default, Colour::Default, red, Colour::Default]
         );
-        assert_eq!(pane.live_screen().cursor_position(), (2, 0));
+        assert_eq!(pane.term().screen().cursor_position(), (2, 0));
     }
     // A foreground from the 256 colours is no background.
     let pane = pane_after(2, 3, b"a\r\n\x1b[38;5;44m\r\nb");
@@ -340,7 +346,7 @@ fn keypad_application_mode_66_is_kept_and_reported() {
     assert_eq!(answers_to(b"\x1b[?66h\x1b[?66$p"), "\x1b[?66;1$y");
     assert_eq!(answers_to(b"\x1b[?66h\x1b[?66l\x1b[?66$p"), "\x1b[?66;2$y");
     let pane = pane_after(2, 4, b"\x1b[?66h");
-    assert!(pane.live_screen().application_keypad());
+    assert!(pane.term().screen().application_keypad());
 }
 
 /// A parser as a pane's, fed through a live layer; returns the answers.
@@ -437,7 +443,7 @@ fn kitty_keyboard_flags_are_kept_per_screen_and_answered() {
         "\x1b[?0u\x1b[?1u"
     );
     let pane = pane_after(2, 4, b"\x1b[>3u");
-    assert_eq!(pane.keyboard_flags(), 3);
+    assert_eq!(pane.term().keyboard_flags(), 3);
 }
 
 #[test]
@@ -463,9 +469,9 @@ fn colour_queries_get_the_users_terminal_colours_or_no_answer() {
 #[test]
 fn focus_event_mode_is_kept_for_the_pane() {
     let mut pane = pane_after(2, 4, b"\x1b[?1004h");
-    assert!(pane.wants_focus_events());
+    assert!(pane.term().wants_focus_events());
     pane.feed(b"\x1b[?1004l".to_vec());
-    assert!(!pane.wants_focus_events());
+    assert!(!pane.term().wants_focus_events());
 }
 
 /// End to end: a program that asks for focus events hears the user's
@@ -573,14 +579,14 @@ fn floods_under_the_layers_modes_show_what_parsing_every_byte_shows() {
             pane.feed(chunk.to_vec());
         }
         pane.settle();
-        assert_eq!(pane.bytes_skipped() > 0, skips, "{setup:?}");
+        assert_eq!(pane.term().bytes_skipped() > 0, skips, "{setup:?}");
         assert_eq!(
-            pane.live_screen().contents_formatted(),
+            pane.term().screen().contents_formatted(),
             reference.screen().contents_formatted(),
             "{setup:?}"
         );
         assert_eq!(
-            pane.live_screen().cursor_position(),
+            pane.term().screen().cursor_position(),
             reference.screen().cursor_position()
         );
     }

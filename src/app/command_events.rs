@@ -20,10 +20,14 @@ impl<B: FrameSink> App<B> {
         let Some(pane) = self.ws.pane_mut(id) else {
             return false;
         };
-        if !pane.command_marks().has_events() {
+        if !pane.history().command_marks().has_events() {
             return false;
         }
-        let events: Vec<CommandEvent> = pane.command_marks_mut().take_events().collect();
+        let events: Vec<CommandEvent> = pane
+            .history_mut()
+            .command_marks_mut()
+            .take_events()
+            .collect();
         let looked_at = shown && self.ws.focused_id() == Some(id);
         let mut mark = false;
         for event in events {

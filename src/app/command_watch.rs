@@ -79,7 +79,7 @@ impl CommandWatch {
             return;
         }
         let now = Instant::now();
-        let end = pane.history_ring().end();
+        let end = pane.history().ring().end();
         let until = match until {
             WaitFor::Output { regex } => match Regex::new(regex) {
                 Ok(regex) => Until::Output {
@@ -94,7 +94,7 @@ impl CommandWatch {
                 }
             },
             WaitFor::Prompt => Until::Prompt {
-                finished: pane.command_marks().finished_count(),
+                finished: pane.history().command_marks().finished_count(),
             },
             WaitFor::Exit => Until::Exit,
             WaitFor::Silence { ms } => Until::Silence {
@@ -162,14 +162,14 @@ impl CommandWatch {
 
 impl Until {
     fn holds(&mut self, pane: &Pane, now: Instant) -> Option<Reply> {
-        let ended = pane.exit().is_some() || pane.spawn_error().is_some();
+        let ended = pane.program().exit().is_some() || pane.program().spawn_error().is_some();
         match self {
             Until::Exit => ended.then(|| {
-                let code = pane.exit().map_or(-1, |e| e.code);
+                let code = pane.program().exit().map_or(-1, |e| e.code);
                 Reply::Text(format!("{code}\n").into_bytes())
             }),
             Until::Prompt { finished } => {
-                let marks = pane.command_marks();
+                let marks = pane.history().command_marks();
                 if marks.finished_count() > *finished {
                     let status = marks.last_finished().and_then(|c| c.status);
                     let text = status.map_or(String::from("\n"), |s| format!("{s}\n"));
@@ -182,7 +182,7 @@ impl Until {
             }
             Until::Notification { sent } => (*sent).then(|| Reply::Text(Vec::new())),
             Until::Silence { quiet, seen, since } => {
-                let end = pane.history_ring().end();
+                let end = pane.history().ring().end();
                 if end != *seen {
                     *seen = end;
                     *since = now;
@@ -195,7 +195,7 @@ impl Until {
                 plain,
                 tail,
             } => {
-                let ring = pane.history_ring();
+                let ring = pane.history().ring();
                 let end = ring.end();
                 if end == *seen {
                     return None;

@@ -31,9 +31,9 @@ use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::InputRouter;
+use crate::pane::PaneId;
 use crate::pane::program::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::pane::program::spawn::ChildEnv;
-use crate::pane::{Pane, PaneId};
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
 use crate::terminal::frame_backend::FrameBackend;
@@ -472,7 +472,7 @@ impl<B: FrameSink> App<B> {
         }
         self.ws
             .panes_mut()
-            .for_each(|p| p.forget_replaced_history());
+            .for_each(|p| p.history_mut().forget_replaced_history());
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
         }
@@ -493,11 +493,9 @@ impl<B: FrameSink> App<B> {
         }
         // A synchronized update a program left open is shown as it is
         // once its time is out (`pane::term::sync_update`).
-        if self
-            .ws
-            .panes_mut()
-            .fold(false, |any, pane| pane.end_overdue_sync(now) | any)
-        {
+        if self.ws.panes_mut().fold(false, |any, pane| {
+            pane.term_mut().end_overdue_sync(now) | any
+        }) {
             self.clock.changed();
         }
         // Query answers held for a program's raw mode (`pane::term::held_replies`).
@@ -551,12 +549,17 @@ impl<B: FrameSink> App<B> {
                         .and_then(|after| self.silence.deadline(after)),
                 )
                 .min_with(self.command_watch.deadline())
-                .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
+                .min_with(
+                    self.ws
+                        .panes()
+                        .filter_map(|p| p.term().sync_deadline())
+                        .min(),
+                )
                 .min_with({
                     let now = Instant::now();
                     self.ws
                         .panes()
-                        .filter_map(|p| p.held_replies_check(now))
+                        .filter_map(|p| p.term().held_replies_check(now))
                         .min()
                 })
                 .min_with(wait_limit),
@@ -592,7 +595,7 @@ impl<B: FrameSink> App<B> {
         self.clients.iter().any(|c| c.input.pending())
             || !self.events_rx.is_empty()
             || self.ws.panes().any(|pane| {
-                pane.output().is_some_and(|rx| !rx.is_empty())
+                pane.program().output().is_some_and(|rx| !rx.is_empty())
                     && !self.throttle.holds_back(pane.id, now)
             })
     }
@@ -738,7 +741,7 @@ impl<B: FrameSink> App<B> {
                 self.metrics.last_key_latency,
                 self.ws
                     .panes()
-                    .map(|pane| (pane.queued(), pane.bytes_received)),
+                    .map(|pane| (pane.program().queued(), pane.term().bytes_received())),
             );
         }
         Ok(())
@@ -749,11 +752,11 @@ impl<B: FrameSink> App<B> {
         let mut panes = Vec::new();
         for pane in self.ws.panes() {
             let rate = self.metrics.pane_rates.entry(pane.id.0).or_default();
-            rate.record(now, pane.bytes_received);
+            rate.record(now, pane.term().bytes_received());
             panes.push(PaneMetrics {
                 label: pane.title().to_string(),
                 bytes_per_sec: rate.per_second(now),
-                queued: pane.queued(),
+                queued: pane.program().queued(),
                 capacity: OUTPUT_CHANNEL_CAPACITY,
             });
         }

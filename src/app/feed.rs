@@ -64,7 +64,7 @@ impl<B: FrameSink> App<B> {
             // woken once per batch instead of once per chunk (a blocked
             // sender wakes on every freed slot and spins meanwhile). Output
             // left from the last turn's slice goes first and counts.
-            let waiting = pane.unfed();
+            let waiting = pane.program().unfed();
             let mut taken = waiting;
             // Lines are counted only for an allowance: a flood nobody types
             // beside is not scanned twice.
@@ -72,10 +72,10 @@ impl<B: FrameSink> App<B> {
             let mut cost = 0;
             let mut quiet = quiet_ready.contains(&id);
             while taken < budget {
-                let chunk = match pane.try_output() {
+                let chunk = match pane.program_mut().try_output() {
                     Some(chunk) => chunk,
                     // The channel is empty: the loop reads the PTY itself.
-                    None if std::mem::take(&mut quiet) => match pane.read_quiet() {
+                    None if std::mem::take(&mut quiet) => match pane.program_mut().read_quiet() {
                         Some(chunk) => chunk,
                         None => break,
                     },
@@ -95,7 +95,7 @@ impl<B: FrameSink> App<B> {
             self.throttle.fed(id, cost, now);
             // A pane waiting on a kitty graphics file read goes on when
             // it is in (its thread wakes the loop).
-            let loading = pane.graphics_loading();
+            let loading = pane.term().graphics_loading();
             let fed = waiting > 0 || !self.batch.is_empty() || loading;
             if fed && self.hooks.silence_after().is_some() {
                 self.silence.output(id, now);
@@ -115,7 +115,7 @@ impl<B: FrameSink> App<B> {
                         client.router.notify(notice.clone());
                     }
                 }
-                pane.take_in(chunk);
+                pane.program_mut().take_in(chunk);
             }
             // A key typed meanwhile stops the slice: keys come first.
             let clients = &self.clients;
@@ -129,15 +129,16 @@ impl<B: FrameSink> App<B> {
                 let Some(pane) = self.ws.pane_mut(id) else {
                     continue;
                 };
+                let mut news = pane.term_mut().take_news();
                 let mut notified = false;
-                for notification in pane.take_notifications() {
+                for notification in std::mem::take(&mut news.notifications) {
                     self.command_watch.notified(id);
                     notified |= self.notified(id, &notification);
                 }
-                let Some(pane) = self.ws.pane_mut(id) else {
+                if self.ws.pane(id).is_none() {
                     continue;
-                };
-                let bell = pane.take_bell();
+                }
+                let bell = news.bell;
                 let shown = visible
                     .get_or_insert_with(|| self.ws_visible_ids())
                     .contains(&id);
@@ -163,13 +164,13 @@ impl<B: FrameSink> App<B> {
                 if self.clock.output_from(id, shown) {
                     self.metrics.key_reflected();
                 }
-                if pane.queued() > 0
+                if pane.program().queued() > 0
                     && !self.throttle.holds_back(id, now)
-                    && !pane.graphics_loading()
+                    && !pane.term().graphics_loading()
                 {
                     more = true;
                 }
-                if let Some(data) = pane.take_clipboard() {
+                if let Some(data) = news.clipboard.take() {
                     if self.clipboard_from_programs {
                         for client in &mut self.clients {
                             client.outbox.set_clipboard_from_program(&data);
@@ -182,7 +183,7 @@ impl<B: FrameSink> App<B> {
                         );
                     }
                 }
-            } else if pane.queued() > 0 && !loading {
+            } else if pane.program().queued() > 0 && !loading {
                 more = true;
             }
         }
@@ -244,7 +245,7 @@ impl<B: FrameSink> App<B> {
         self.ws
             .panes()
             .filter(|pane| !self.throttle.holds_back(pane.id, now))
-            .filter_map(|pane| Some((pane.id, pane.quiet_fd()?)))
+            .filter_map(|pane| Some((pane.id, pane.program().quiet_fd()?)))
             .unzip()
     }
 

@@ -47,7 +47,7 @@ impl Effects<'_> {
                         if let Some(pane) = self.ws.pane(id) {
                             crate::input::search_all::spawn(
                                 id,
-                                pane.ring_copy(),
+                                pane.history().ring_copy(),
                                 pattern.clone(),
                                 self.router.searches(),
                             );

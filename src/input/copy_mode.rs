@@ -14,7 +14,7 @@ pub use search::Search;
 pub use crate::input::row_text::{GlobalMatch, Match, RowText, find_all, find_all_while, snapshot};
 
 use crate::pane::PaneId;
-use crate::pane::history::window::History;
+use crate::pane::history::window::Window;
 use crate::pane::term::screen::ScreenView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -47,7 +47,7 @@ impl CopyMode {
     /// Starts with the cursor where the program's cursor is, or on the
     /// view's bottom row when the view is scrolled back (`C-b PgUp`), so
     /// the first motion does not jump back to the live screen.
-    pub fn new(pane: PaneId, history: &History) -> Self {
+    pub fn new(pane: PaneId, history: &Window) -> Self {
         let (row, col) = history.screen().cursor_position();
         let live = history.len() + usize::from(row);
         let view_bottom = history.top_row() + usize::from(history.screen().size().0.get()) - 1;
@@ -66,7 +66,7 @@ impl CopyMode {
 
     /// Moves the cursor by rows/cols within the history, and keeps it in
     /// view.
-    pub fn move_by(&mut self, history: &mut History, rows: isize, cols: i32) {
+    pub fn move_by(&mut self, history: &mut Window, rows: isize, cols: i32) {
         let max_row = history.total_rows().saturating_sub(1);
         let width = history.screen().size().1.get();
         self.cursor.row = self.cursor.row.saturating_add_signed(rows).min(max_row);
@@ -75,7 +75,7 @@ impl CopyMode {
         history.reveal(self.cursor.row);
     }
 
-    pub fn move_to(&mut self, history: &mut History, point: Point) {
+    pub fn move_to(&mut self, history: &mut Window, point: Point) {
         let max_row = history.total_rows().saturating_sub(1);
         let width = history.screen().size().1.get();
         self.cursor = Point {
@@ -105,7 +105,7 @@ impl CopyMode {
 
     /// The selected text, rows joined by newlines (wrapped rows joined
     /// without one), trailing blanks trimmed like every terminal does.
-    pub fn selected_text(&self, history: &mut History) -> Option<String> {
+    pub fn selected_text(&self, history: &mut Window) -> Option<String> {
         let (anchor, kind) = self.selection?;
         Some(extract(history, anchor, self.cursor, kind))
     }
@@ -140,7 +140,7 @@ fn selected(anchor: Point, cursor: Point, kind: SelectKind, row: usize, col: u16
 }
 
 /// Text between two points of a history.
-pub fn extract(history: &mut History, a: Point, b: Point, kind: SelectKind) -> String {
+pub fn extract(history: &mut Window, a: Point, b: Point, kind: SelectKind) -> String {
     let (start, end) = if a <= b { (a, b) } else { (b, a) };
     let width = history.screen().size().1.get();
     let mut out = String::new();
@@ -257,13 +257,13 @@ mod tests {
 
     /// A history of `text` (lines joined by CR LF) replayed at `rows` x `cols`
     /// (also for `motion`'s tests).
-    pub(super) fn history(text: &str, rows: u16, cols: u16) -> History {
+    pub(super) fn history(text: &str, rows: u16, cols: u16) -> Window {
         let src = ring(text, rows, cols);
-        History::replay(ReplayRequest::from_ring(&src.ring, rows, cols, 1000))
+        Window::replay(ReplayRequest::from_ring(&src.ring, rows, cols, 1000))
     }
 
     /// The row of `h` a match found in the whole history begins on.
-    fn row_of(h: &History, m: GlobalMatch) -> usize {
+    fn row_of(h: &Window, m: GlobalMatch) -> usize {
         match h.locate(m.start) {
             Located::At(row) => row,
             other => panic!("{m:?} is {other:?}"),
@@ -285,14 +285,14 @@ mod tests {
 
     /// A search of `text` whose results come back on the test's own
     /// channel, and the history it is shown on.
-    fn search_of(text: &str, rows: u16, cols: u16) -> (History, Search, Receiver<SearchReport>) {
+    fn search_of(text: &str, rows: u16, cols: u16) -> (Window, Search, Receiver<SearchReport>) {
         let (tx, rx) = crossbeam_channel::bounded(16);
         let s = Search::new(PaneId(1), ring(text, rows, cols), tx.into());
         (history(text, rows, cols), s, rx)
     }
 
     /// Waits for the worker's answer to the latest request and applies it.
-    fn settle(s: &mut Search, rx: &Receiver<SearchReport>, h: &History, from: Point) {
+    fn settle(s: &mut Search, rx: &Receiver<SearchReport>, h: &Window, from: Point) {
         while s.is_searching() {
             let event = rx
                 .recv_timeout(Duration::from_secs(30))
@@ -306,7 +306,7 @@ mod tests {
     fn search_for(
         s: &mut Search,
         rx: &Receiver<SearchReport>,
-        h: &History,
+        h: &Window,
         pattern: &str,
         from: Point,
     ) {

@@ -8,7 +8,7 @@
 use crate::input::copy_mode::{CopyMode, Point, SelectKind};
 use crate::input::copy_window;
 use crate::pane::Pane;
-use crate::pane::history::window::History;
+use crate::pane::history::window::Window;
 
 /// Moves the cursor `count` prompts back (or forward). Stops at the
 /// oldest (newest) prompt held.
@@ -23,6 +23,7 @@ pub fn jump(pane: &mut Pane, copy: &mut CopyMode, forward: bool, count: usize) {
 /// The line starts of the pane's prompts, oldest first.
 fn prompt_lines(pane: &Pane) -> Vec<u64> {
     let mut lines: Vec<u64> = pane
+        .history()
         .command_marks()
         .commands()
         .map(|c| c.prompt_line)
@@ -32,7 +33,7 @@ fn prompt_lines(pane: &Pane) -> Vec<u64> {
 }
 
 /// The row of the nearest prompt before (after) `row` in `history`.
-fn nearest_row(history: &History, prompts: &[u64], row: usize, forward: bool) -> Option<usize> {
+fn nearest_row(history: &Window, prompts: &[u64], row: usize, forward: bool) -> Option<usize> {
     let rows = prompts.iter().filter_map(|&p| history.stop_row(p));
     if forward {
         rows.filter(|&r| r > row).min()
@@ -43,7 +44,7 @@ fn nearest_row(history: &History, prompts: &[u64], row: usize, forward: bool) ->
 
 fn jump_once(pane: &mut Pane, copy: &mut CopyMode, forward: bool) -> bool {
     let prompts = prompt_lines(pane);
-    let Some(history) = pane.history() else {
+    let Some(history) = pane.history().window() else {
         return false;
     };
     let here = nearest_row(history, &prompts, copy.cursor.row, forward);
@@ -59,7 +60,7 @@ fn jump_once(pane: &mut Pane, copy: &mut CopyMode, forward: bool) -> bool {
             return false;
         };
         copy_window::show_line(pane, copy, pos);
-        let Some(history) = pane.history_mut() else {
+        let Some(history) = pane.history_mut().window_mut() else {
             return false;
         };
         let Some(row) = history.stop_row(pos) else {
@@ -68,7 +69,7 @@ fn jump_once(pane: &mut Pane, copy: &mut CopyMode, forward: bool) -> bool {
         copy.move_to(history, Point { row, col: 0 });
         return true;
     }
-    let Some(history) = pane.history_mut() else {
+    let Some(history) = pane.history_mut().window_mut() else {
         return false;
     };
     match here {
@@ -85,11 +86,12 @@ fn jump_once(pane: &mut Pane, copy: &mut CopyMode, forward: bool) -> bool {
 /// window shown.
 pub fn select_output(pane: &mut Pane, copy: &mut CopyMode) {
     let commands: Vec<(u64, Option<u64>, Option<u64>)> = pane
+        .history()
         .command_marks()
         .commands()
         .map(|c| (c.prompt_line, c.output_line, c.end_line))
         .collect();
-    let Some(history) = pane.history_mut() else {
+    let Some(history) = pane.history_mut().window_mut() else {
         return;
     };
     let cursor = copy.cursor.row;

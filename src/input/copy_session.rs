@@ -81,7 +81,7 @@ impl CopySession {
     pub fn enter(&mut self, ws: &mut Workspace) {
         let events = ws.events();
         if let Some(pane) = ws.focused_mut() {
-            pane.open_history(&events);
+            pane.history_mut().open_history(&events);
         }
         self.sync(ws);
     }
@@ -94,7 +94,7 @@ impl CopySession {
         if self.pane() == Some(id) {
             return;
         }
-        if let Some(history) = ws.pane(id).and_then(|p| p.history()) {
+        if let Some(history) = ws.pane(id).and_then(|p| p.history().window()) {
             self.copy = Some(CopyMode::new(id, history));
         }
     }
@@ -126,10 +126,10 @@ impl CopySession {
         if let Some(copy) = self.copy.take()
             && let Some(p) = ws.pane_mut(copy.pane)
         {
-            p.scroll_to_bottom();
+            p.history_mut().scroll_to_bottom();
         }
         if let Some(p) = ws.focused_mut() {
-            p.scroll_to_bottom();
+            p.history_mut().scroll_to_bottom();
         }
     }
 
@@ -160,10 +160,12 @@ impl CopySession {
         self.sync(ws);
         let events = searches.clone();
         let copy = self.copy.as_mut()?;
-        let pane = ws.pane(copy.pane).filter(|p| p.history().is_some())?;
+        let pane = ws
+            .pane(copy.pane)
+            .filter(|p| p.history().window().is_some())?;
         let search = copy
             .search
-            .get_or_insert_with(|| Search::new(copy.pane, pane.ring_copy(), events));
+            .get_or_insert_with(|| Search::new(copy.pane, pane.history().ring_copy(), events));
         if toggle_case {
             search.toggle_case();
         } else {
@@ -191,7 +193,7 @@ impl CopySession {
     pub fn search_result(&mut self, ws: &mut Workspace, found: Found) -> Option<String> {
         let copy = self.copy.as_mut().filter(|c| c.pane == found.pane)?;
         let pane = ws.pane_mut(copy.pane)?;
-        let history = pane.history()?;
+        let history = pane.history().window()?;
         let cursor = copy.cursor;
         let search = copy.search.as_mut()?;
         if !search.apply(found, history, cursor) {
@@ -213,7 +215,7 @@ impl CopySession {
         let Some(copy) = self.copy.as_mut().filter(|c| c.pane == id) else {
             return false;
         };
-        let Some(pane) = ws.pane_mut(id).filter(|p| p.history().is_some()) else {
+        let Some(pane) = ws.pane_mut(id).filter(|p| p.history().window().is_some()) else {
             return false;
         };
         move_rows(copy, pane, rows, |copy, history, step| {
@@ -228,7 +230,10 @@ impl CopySession {
         let Some(copy) = self.copy.as_mut() else {
             return self.key_while_loading(key);
         };
-        let Some(pane) = ws.pane_mut(copy.pane).filter(|p| p.history().is_some()) else {
+        let Some(pane) = ws
+            .pane_mut(copy.pane)
+            .filter(|p| p.history().window().is_some())
+        else {
             return CopyKey::Leave;
         };
         copy_key(copy, &mut self.keys, pane, key, table)
@@ -255,14 +260,14 @@ fn move_rows(
     copy: &mut CopyMode,
     pane: &mut Pane,
     rows: isize,
-    mut step: impl FnMut(&mut CopyMode, &mut crate::pane::history::window::History, isize),
+    mut step: impl FnMut(&mut CopyMode, &mut crate::pane::history::window::Window, isize),
 ) {
     let mut left = rows.unsigned_abs().min(MAX_COUNT * 1000);
     while left > 0 {
         let now = left.min(STEP_ROWS);
         let (back, fwd) = if rows < 0 { (now, 0) } else { (0, now) };
         copy_window::ensure_room(pane, copy, back, fwd);
-        let Some(history) = pane.history_mut() else {
+        let Some(history) = pane.history_mut().window_mut() else {
             return;
         };
         let signed = isize::try_from(now).unwrap_or(isize::MAX);
@@ -297,7 +302,7 @@ fn copy_key(
             return CopyKey::Moved;
         }
         CopyCommand::Scroll(scroll) => {
-            let Some(history) = pane.history() else {
+            let Some(history) = pane.history().window() else {
                 return CopyKey::Leave;
             };
             let (rows, follows) = scroll_rows(history, scroll);
@@ -330,7 +335,7 @@ fn copy_key(
         }
         _ => {}
     }
-    let Some(history) = pane.history_mut() else {
+    let Some(history) = pane.history_mut().window_mut() else {
         return CopyKey::Leave;
     };
     match command {

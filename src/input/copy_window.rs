@@ -9,7 +9,7 @@
 
 use crate::input::copy_mode::{CopyMode, GlobalMatch, Point};
 use crate::pane::history::anchors::WINDOW_ROWS;
-use crate::pane::history::window::{History, Located, carry_cell};
+use crate::pane::history::window::{Located, Window, carry_cell};
 use crate::pane::{Pane, RingCopy, WindowTarget};
 
 /// The most rows one motion moves inside one window; a longer one (a count,
@@ -18,7 +18,7 @@ pub const STEP_ROWS: usize = WINDOW_ROWS / 4;
 
 /// Rows to keep beyond the cursor and the view besides a motion's own, so
 /// a page or half a page always lands inside the window.
-fn margin(history: &History) -> usize {
+fn margin(history: &Window) -> usize {
     history.view_rows() * 3
 }
 
@@ -26,7 +26,7 @@ fn margin(history: &History) -> usize {
 /// and `fwd` rows after them (or all there are), replaying the window
 /// around the cursor when it does not.
 pub fn ensure_room(pane: &mut Pane, copy: &mut CopyMode, back: usize, fwd: usize) {
-    let Some(history) = pane.history() else {
+    let Some(history) = pane.history().window() else {
         return;
     };
     let margin = margin(history);
@@ -44,14 +44,14 @@ pub fn ensure_room(pane: &mut Pane, copy: &mut CopyMode, back: usize, fwd: usize
 
 /// `g`: the window of the oldest rows.
 pub fn to_top(pane: &mut Pane, copy: &mut CopyMode) {
-    if pane.history().is_some_and(|h| !h.at_top) {
+    if pane.history().window().is_some_and(|h| !h.at_top) {
         shift(pane, copy, WindowTarget::Top);
     }
 }
 
 /// `G`: the window of the newest rows.
 pub fn to_tail(pane: &mut Pane, copy: &mut CopyMode) {
-    if pane.history().is_some_and(|h| !h.is_tail) {
+    if pane.history().window().is_some_and(|h| !h.is_tail) {
         shift(pane, copy, WindowTarget::Tail);
     }
 }
@@ -59,11 +59,11 @@ pub fn to_tail(pane: &mut Pane, copy: &mut CopyMode) {
 /// Puts the cursor on match `m`, replaying the window around it when it is
 /// elsewhere in the history.
 pub fn go_to_match(pane: &mut Pane, copy: &mut CopyMode, m: GlobalMatch) {
-    let here = pane.history().map(|h| h.locate(m.start));
+    let here = pane.history().window().map(|h| h.locate(m.start));
     if !matches!(here, Some(Located::At(_))) {
         shift(pane, copy, WindowTarget::Around(m.start));
     }
-    let Some(history) = pane.history_mut() else {
+    let Some(history) = pane.history_mut().window_mut() else {
         return;
     };
     if let Located::At(row) = history.locate(m.start) {
@@ -86,17 +86,17 @@ pub fn show_line(pane: &mut Pane, copy: &mut CopyMode, pos: u64) {
 
 /// Shows the window `target` names and carries copy mode over to it.
 fn shift(pane: &mut Pane, copy: &mut CopyMode, target: WindowTarget) {
-    let Some(old) = pane.shift_history(target) else {
+    let Some(old) = pane.history_mut().shift_history(target) else {
         return;
     };
-    if let Some(new) = pane.history_mut() {
+    if let Some(new) = pane.history_mut().window_mut() {
         rebase(copy, &old, new);
     }
 }
 
 /// Row `row` of `old` as a row of `new` (its first or last row when `new`
 /// does not hold it).
-fn carry(old: &History, new: &History, row: usize) -> usize {
+fn carry(old: &Window, new: &Window, row: usize) -> usize {
     match new.locate(old.anchor_of(row)) {
         Located::At(row) => row,
         Located::Before => 0,
@@ -104,7 +104,7 @@ fn carry(old: &History, new: &History, row: usize) -> usize {
     }
 }
 
-fn rebase(copy: &mut CopyMode, old: &History, new: &mut History) {
+fn rebase(copy: &mut CopyMode, old: &Window, new: &mut Window) {
     copy.generation = new.generation;
     let top = carry(old, new, old.top_row());
     copy.cursor.row = carry(old, new, copy.cursor.row);
@@ -126,11 +126,11 @@ fn rebase(copy: &mut CopyMode, old: &History, new: &mut History) {
 /// one); the match the cursor is on stays the current one. Returns the
 /// copy of the pane's bytes to search when there is a search.
 pub fn follow_resize(pane: &mut Pane, copy: &mut CopyMode) -> Option<RingCopy> {
-    let generation = pane.history()?.generation;
+    let generation = pane.history().window()?.generation;
     if generation == copy.generation {
         return None;
     }
-    let new = pane.history_mut()?;
+    let new = pane.history_mut().window_mut()?;
     copy.generation = generation;
     let Some(mut old) = new.replaced.take() else {
         // Replaced some other way (nothing to carry from): kept in bounds.
@@ -152,5 +152,5 @@ pub fn follow_resize(pane: &mut Pane, copy: &mut CopyMode) -> Option<RingCopy> {
         new.show_top(top);
     }
     new.reveal(copy.cursor.row);
-    copy.search.is_some().then(|| pane.ring_copy())
+    copy.search.is_some().then(|| pane.history().ring_copy())
 }

@@ -50,9 +50,9 @@ impl FocusReporter {
         }
         for (id, event) in [(self.reported, FOCUS_OUT), (focused, FOCUS_IN)] {
             if let Some(pane) = id.and_then(|id| ws.pane(id))
-                && pane.wants_focus_events()
+                && pane.term().wants_focus_events()
             {
-                pane.send(event);
+                pane.program().send(event);
             }
         }
         self.reported = focused;

@@ -135,7 +135,8 @@ impl MouseInput {
 /// while its history is shown or copy mode is on).
 fn wants_mouse(cx: &Cx<'_>, id: PaneId) -> bool {
     cx.ws.pane(id).is_some_and(|p| {
-        !p.is_scrolled() && p.live_screen().mouse_protocol_mode() != MouseProtocolMode::None
+        !p.history().is_scrolled()
+            && p.term().screen().mouse_protocol_mode() != MouseProtocolMode::None
     }) && !cx.ui.copy.is_active()
 }
 
@@ -183,8 +184,8 @@ fn wheel(cx: &mut Cx<'_>, id: PaneId, ev: &MouseEvent) -> Outcome {
         return Outcome::default();
     };
     let to_program = wants_mouse(cx, id)
-        || (!pane.is_scrolled()
-            && pane.live_screen().alternate_screen()
+        || (!pane.history().is_scrolled()
+            && pane.term().screen().alternate_screen()
             && !cx.ui.copy.is_active());
     if to_program && cx.read_only {
         // A read-only terminal (`attach -r`) reaches no program, its

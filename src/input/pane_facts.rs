@@ -31,7 +31,7 @@ pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
     }
     let command = sanitize_title(pane.spec.argv.join(" ").as_bytes());
     parts.push(shorten(&command, COMMAND_WIDTH));
-    match (pane.exit(), pane.pid()) {
+    match (pane.program().exit(), pane.program().pid()) {
         (Some(exit), _) if exit.signal => {
             parts.push(format!("ended by signal {}", exit.code - 128))
         }
@@ -39,12 +39,12 @@ pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
         (None, Some(pid)) => parts.push(format!("pid {pid}")),
         (None, None) => {}
     }
-    let (rows, cols) = pane.size();
+    let (rows, cols) = pane.term().size();
     parts.push(format!("{cols}x{rows}"));
     let dir = ws
         .pane_place(id)
         .map(|p| p.dir.clone())
-        .or_else(|| pane.cwd().map(|d| sanitize_title(d.as_bytes())));
+        .or_else(|| pane.term().cwd().map(|d| sanitize_title(d.as_bytes())));
     if let Some(dir) = dir {
         parts.push(dir);
     }

@@ -7,7 +7,7 @@ use regex::Regex;
 
 use crate::input::copy_mode::{GlobalMatch, RowText, find_all_while, snapshot};
 use crate::pane::history::anchors::{self, WINDOW_ROWS};
-use crate::pane::history::window::{History, ReplayRequest};
+use crate::pane::history::window::{ReplayRequest, Window};
 use crate::pane::{RingCopy, max_history_rows};
 
 /// Rows a search replays at a time: fewer, larger windows than a view's
@@ -19,7 +19,7 @@ pub const SEARCH_WINDOW_ROWS: usize = 4 * WINDOW_ROWS;
 pub fn for_each_window(
     source: &RingCopy,
     keep_going: &impl Fn() -> bool,
-    mut f: impl FnMut(&mut History) -> Option<()>,
+    mut f: impl FnMut(&mut Window) -> Option<()>,
 ) -> Option<()> {
     let ring = &source.ring;
     let cols = source.cols;
@@ -32,7 +32,7 @@ pub fn for_each_window(
         }
         let size = (source.rows, cols);
         let request = ReplayRequest::window(ring, &source.sizes, extent, size, cap);
-        let mut history = History::replay(request);
+        let mut history = Window::replay(request);
         f(&mut history)?;
         if extent.end >= ring.end() {
             return Some(());

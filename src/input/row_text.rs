@@ -6,7 +6,7 @@
 use regex::Regex;
 
 use crate::pane::history::anchors::RowAnchor;
-use crate::pane::history::window::History;
+use crate::pane::history::window::Window;
 use crate::pane::term::screen::ScreenView;
 
 /// A match on the rows of the window shown: from (`row`, `start`) to
@@ -105,7 +105,7 @@ pub struct GlobalMatch {
 
 impl GlobalMatch {
     /// The match `m` found on the rows of `history`.
-    pub fn of(history: &History, m: &Match) -> Self {
+    pub fn of(history: &Window, m: &Match) -> Self {
         Self {
             start: history.anchor_of(m.row),
             start_col: m.start,
@@ -116,7 +116,7 @@ impl GlobalMatch {
 }
 
 /// Every row of a history window as text, for searching it.
-pub fn snapshot(history: &mut History) -> Vec<RowText> {
+pub fn snapshot(history: &mut Window) -> Vec<RowText> {
     let total = history.total_rows();
     let view = history.screen().size().0.get();
     let mut out = Vec::with_capacity(total);

@@ -52,17 +52,17 @@ impl PaneInput {
             let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
-            if pane.is_scrolled() {
-                pane.scroll_to_bottom();
+            if pane.history().is_scrolled() {
+                pane.history_mut().scroll_to_bottom();
                 out.outcome.redraw = true;
             }
             let modes = KeyModes {
-                application_cursor: pane.live_screen().application_cursor(),
-                kitty_flags: pane.keyboard_flags(),
+                application_cursor: pane.term().screen().application_cursor(),
+                kitty_flags: pane.term().keyboard_flags(),
             };
             self.scratch.clear();
             if encode_key(key, modes, &mut self.scratch) {
-                if !pane.send(&self.scratch) && pane.exit().is_none() {
+                if !pane.program().send(&self.scratch) && pane.program().exit().is_none() {
                     out.refused = true;
                     out.outcome.redraw = true;
                 }
@@ -85,12 +85,12 @@ impl PaneInput {
             let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
-            pane.scroll_to_bottom();
+            pane.history_mut().scroll_to_bottom();
             // Handed to the pane's queue as it is: a paste of megabytes is
             // not copied again.
             let mut bytes = Vec::with_capacity(text.len() + 12);
-            encode_paste(text, pane.live_screen().bracketed_paste(), &mut bytes);
-            if !pane.send_owned(bytes) {
+            encode_paste(text, pane.term().screen().bracketed_paste(), &mut bytes);
+            if !pane.program().send_owned(bytes) {
                 out.refused = true;
                 out.outcome.redraw = true;
             }
@@ -108,8 +108,8 @@ impl PaneInput {
             return Outcome::default();
         };
         let modes = KeyModes {
-            application_cursor: pane.live_screen().application_cursor(),
-            kitty_flags: pane.keyboard_flags(),
+            application_cursor: pane.term().screen().application_cursor(),
+            kitty_flags: pane.term().keyboard_flags(),
         };
         let code = if up { KeyCode::Up } else { KeyCode::Down };
         self.scratch.clear();
@@ -120,7 +120,7 @@ impl PaneInput {
                 &mut self.scratch,
             );
         }
-        pane.send(&self.scratch);
+        pane.program().send(&self.scratch);
         Outcome::sent_to(id)
     }
 
@@ -133,7 +133,7 @@ impl PaneInput {
         let Some(pane) = ws.pane(id) else {
             return Outcome::default();
         };
-        let screen = pane.live_screen();
+        let screen = pane.term().screen();
         let col = ev
             .column
             .saturating_sub(inner.x)
@@ -153,7 +153,7 @@ impl PaneInput {
         ) {
             return Outcome::default();
         }
-        pane.send(&self.scratch);
+        pane.program().send(&self.scratch);
         Outcome::sent_to(id)
     }
 }

@@ -1,128 +1,38 @@
-//! One pane: a program on a PTY, the parser that mirrors its screen and
-//! its byte history. What it shows when scrolled back is `scroll_view`.
+//! One pane: a program on a PTY ([`Program`]), the terminal that mirrors
+//! its screen ([`Term`]) and its byte history ([`History`]), put together.
+//! Output goes from the program into the history's ring and through the
+//! terminal to the screen; a resize reaches all three.
 //!
 //! The render loop owns every pane; nothing here is shared with another
 //! thread except through channels.
 
-use std::num::NonZeroU16;
-use std::os::fd::BorrowedFd;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, TryRecvError};
-
-use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
-use crate::pane::history::command_marks::CommandMarks;
 use crate::pane::history::reflow;
-use crate::pane::history::scrollback::ByteRing;
-use crate::pane::history::size_log::SizeLog;
-use crate::pane::history::window::History;
-use crate::pane::program::process::{Launcher, PaneProcess};
-use crate::pane::program::pty::{ExitInfo, OutputChunk, QUIET_READ_SIZE, QuietRead, SpawnSpec};
+use crate::pane::history::scroll_view::History;
+use crate::pane::program::Program;
+use crate::pane::program::process::Launcher;
+use crate::pane::program::pty::{ExitInfo, OutputChunk, SpawnSpec};
 use crate::pane::program::unfed::{FeedSink, Unfed};
-use crate::pane::term::damage::{Change, Damage, DamageLog};
-use crate::pane::term::fast_forward::FastForward;
-use crate::pane::term::fidelity::Modes;
-use crate::pane::term::fidelity::colour_sets::ColourSets;
-use crate::pane::term::held_replies::HeldReplies;
-use crate::pane::term::parse_guard::{ParserPanicked, RESET_NOTICE};
+use crate::pane::term::damage::{Change, Damage};
+use crate::pane::term::emulator::{MIN_GRID, Term};
 use crate::pane::term::screen::ScreenView;
 use crate::pane::term::terminal_queries::PaneEvents;
 
-mod graphics_load;
-mod marks;
 mod query_answers;
-
-/// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
-/// PTY) and shows the part that fits.
-pub const MIN_GRID: u16 = 2;
-
-/// What the pane shows: the live screen or a replayed history.
-pub enum ScrollView {
-    Live,
-    /// A replay is running; `offset` is where to land when it arrives.
-    Loading {
-        offset: usize,
-    },
-    Viewing(Box<History>),
-}
+mod restored;
 
 pub struct Pane {
     pub id: PaneId,
-    parser: vt100::Parser<PaneEvents>,
-    process: Option<Box<dyn PaneProcess>>,
-    pub(super) ring: ByteRing,
-    pub(super) view: ScrollView,
     /// The command as the user would recognise it, the title until the
     /// program sets one.
     label: String,
-    title: Option<String>,
-    /// Set when the program ended and the pane stays open to show it.
-    exit: Option<ExitInfo>,
-    /// What happens next to an ended command (`restarting in 4 s`), for
-    /// its border.
-    exit_note: Option<String>,
-    /// Why the program could not start, shown in the pane.
-    spawn_error: Option<String>,
-    cwd: Option<String>,
-    bell: bool,
-    /// The notifications the program sent, not yet taken, oldest first.
-    notifications: Vec<crate::pane::term::notifications::Notification>,
-    /// The colour sets' generation the damage has told of.
-    colours_noted: u64,
-    /// The newest OSC 52 clipboard write (base64), not yet handled.
-    clipboard: Option<Vec<u8>>,
-    output_closed: bool,
-    /// Output taken from the reader, waiting for the loop's next turn.
-    unfed: Unfed,
-    /// Scans the output (capping OSC strings), holds back plain output and
-    /// drops what would scroll off unseen; [`Pane::settle`] brings the
-    /// parser up to date.
-    fast_forward: FastForward,
-    /// Takes tmux's passthrough wrapper off what programs that see `$TMUX`
-    /// write (`tmux_passthrough`).
-    passthrough: crate::pane::term::tmux_passthrough::Passthrough,
-    /// What changed since the renderer last looked, beyond the rows the
-    /// fast-forward's parsing reports.
-    pub(super) damage: DamageLog,
-    pub(super) rows: u16,
-    pub(super) cols: u16,
-    /// The width changed while the alternate screen showed: the primary
-    /// screen underneath was cut by vt100's resize, not reflowed. It is laid
-    /// out again from the ring when the program leaves the alternate screen
-    /// (quitting vim or less after resizing the window).
-    primary_cut: bool,
-    /// The size each stretch of the ring's output was printed at, for a
-    /// reflow to replay it at that size.
-    pub(super) sizes: SizeLog,
-    /// Where the next reflow's replay can start (see `reflow::Checkpoint`).
-    reflowed: Option<reflow::Checkpoint>,
-    /// Answers to queries waiting for the program's raw mode.
-    held_replies: HeldReplies,
-    /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
-    pub bytes_received: u64,
     /// The command this pane was started with, for saving profiles.
     pub spec: SpawnSpec,
-    /// Where each command the shell ran begins and ends (OSC 133).
-    pub(super) marks: CommandMarks,
-}
-
-/// The screen's modes as bytes that set them on a fresh parser: the
-/// alternate screen, the input modes and a hidden cursor.
-fn modes_of(screen: &vt100::Screen) -> Vec<u8> {
-    let mut modes = Vec::new();
-    if screen.alternate_screen() {
-        modes.extend_from_slice(b"\x1b[?1049h");
-    }
-    modes.extend_from_slice(screen.input_mode_formatted().as_bytes());
-    if screen.hide_cursor() {
-        modes.extend_from_slice(b"\x1b[?25l");
-    }
-    modes
-}
-
-fn grid(n: u16) -> NonZeroU16 {
-    NonZeroU16::new(n.max(MIN_GRID)).unwrap_or(NonZeroU16::MIN)
+    program: Program,
+    term: Term,
+    history: History,
 }
 
 impl Pane {
@@ -147,13 +57,14 @@ impl Pane {
                 (None, Some(format!("{err:#}")))
             }
         };
-        let closed = process.is_none();
-        let mut pane = Self::with_parts(id, rows, cols, scrollback_bytes, process, spec, label);
-        pane.output_closed = closed;
-        if let Some(err) = &spawn_error {
-            pane.write_notice(format!("\x1b[31mtilework: {err}\x1b[m\r\n").as_bytes());
+        let notice = spawn_error
+            .as_ref()
+            .map(|err| format!("\x1b[31mtilework: {err}\x1b[m\r\n"));
+        let program = Program::new(process, spawn_error);
+        let mut pane = Self::with_parts(id, rows, cols, scrollback_bytes, program, spec, label);
+        if let Some(notice) = notice {
+            pane.term.write_notice(notice.as_bytes());
         }
-        pane.spawn_error = spawn_error;
         pane
     }
 
@@ -167,112 +78,63 @@ impl Pane {
             unset: Vec::new(),
         };
         let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
-        let mut pane = Self::with_parts(
+        let program = Program::new(None, None);
+        Self::with_parts(
             id,
             rows,
             cols,
             scrollback_bytes,
-            None,
+            program,
             spec,
             "detached".into(),
-        );
-        pane.output_closed = true;
-        pane
+        )
     }
 
-    fn new_parser(rows: u16, cols: u16, events: PaneEvents) -> vt100::Parser<PaneEvents> {
-        vt100::Parser::new_with_callbacks(grid(rows), grid(cols), 0, events)
-    }
-
-    /// The one place a pane's fields are put together.
+    /// The one place a pane's parts are put together.
     fn with_parts(
         id: PaneId,
         rows: u16,
         cols: u16,
         scrollback_bytes: usize,
-        process: Option<Box<dyn PaneProcess>>,
+        program: Program,
         spec: SpawnSpec,
         label: String,
     ) -> Self {
-        let ring = ByteRing::new(scrollback_bytes);
         Self {
             id,
-            parser: Self::new_parser(rows, cols, PaneEvents::default()),
-            process,
-            ring,
-            view: ScrollView::Live,
             label,
-            title: None,
-            exit: None,
-            exit_note: None,
-            spawn_error: None,
-            cwd: None,
-            bell: false,
-            colours_noted: 0,
-            notifications: Vec::new(),
-            clipboard: None,
-            output_closed: false,
-            unfed: Unfed::default(),
-            fast_forward: FastForward::default(),
-            passthrough: Default::default(),
-            damage: DamageLog::default(),
-            rows,
-            cols,
-            primary_cut: false,
-            sizes: SizeLog::new(rows, cols),
-            reflowed: None,
-            held_replies: HeldReplies::default(),
-            bytes_received: 0,
             spec,
-            marks: CommandMarks::default(),
+            program,
+            term: Term::new(id, rows, cols),
+            history: History::new(id, scrollback_bytes, rows, cols),
         }
     }
 
-    /// The channel the render loop selects on; `None` when nothing runs or
-    /// the reader has finished (a disconnected channel is always "ready" and
-    /// would spin the loop).
-    pub fn output(&self) -> Option<&Receiver<OutputChunk>> {
-        if self.output_closed {
-            return None;
-        }
-        self.process.as_ref().map(|p| p.output())
+    /// The program on the pane's PTY.
+    pub fn program(&self) -> &Program {
+        &self.program
     }
 
-    /// The next chunk of output, if one is waiting.
-    pub fn try_output(&mut self) -> Option<OutputChunk> {
-        if self.output_closed {
-            return None;
-        }
-        match self.process.as_ref()?.output().try_recv() {
-            Ok(chunk) => Some(chunk),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => {
-                self.output_closed = true;
-                None
-            }
-        }
+    pub fn program_mut(&mut self) -> &mut Program {
+        &mut self.program
     }
 
-    /// The PTY the loop polls while this pane is quiet (see
-    /// `reader_gate`), if it does.
-    pub fn quiet_fd(&self) -> Option<BorrowedFd<'_>> {
-        self.process.as_ref()?.quiet_fd()
+    /// The terminal that mirrors the program's screen.
+    pub fn term(&self) -> &Term {
+        &self.term
     }
 
-    /// Output the loop reads itself from a quiet PTY, as a chunk. Call
-    /// only after the output channel came up empty, having seen
-    /// [`Self::quiet_fd`] before taking from it: then it is in order.
-    pub fn read_quiet(&mut self) -> Option<OutputChunk> {
-        let mut buf = [0u8; QUIET_READ_SIZE];
-        match self.process.as_ref()?.read_quiet(&mut buf) {
-            QuietRead::Bytes(n) => Some(buf[..n].to_vec()),
-            QuietRead::Nothing | QuietRead::Ended => None,
-        }
+    pub fn term_mut(&mut self) -> &mut Term {
+        &mut self.term
     }
 
-    /// Messages waiting in the output channel, for the overlay.
-    pub fn queued(&self) -> usize {
-        self.process.as_ref().map_or(0, |p| p.output().len())
+    /// The pane's history and the view of it shown when scrolled back.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    pub fn history_mut(&mut self) -> &mut History {
+        &mut self.history
     }
 
     /// Takes a chunk of program output: into the history ring, and to the
@@ -280,20 +142,17 @@ impl Pane {
     /// [`Pane::settle`]), after any output still waiting. The chunk's buffer
     /// goes back to the reader.
     pub fn feed(&mut self, chunk: OutputChunk) {
-        self.unfed.push(chunk);
+        self.program.take_in(chunk);
         self.feed_unfed(|unfed, pane| unfed.feed_all(pane));
     }
 
-    /// Takes a chunk of program output to feed with [`Pane::feed_until`].
-    pub fn take_in(&mut self, chunk: OutputChunk) {
-        self.unfed.push(chunk);
-    }
-
-    /// Feeds the output taken in, in pieces, until `deadline` or until
-    /// `interrupted()` (asked between pieces: the user typed something).
-    /// Returns whether all of it was fed; the rest waits.
+    /// Feeds the output taken in (`Program::take_in`), in pieces, until
+    /// `deadline` or until `interrupted()` (asked between pieces: the user
+    /// typed something). Returns whether all of it was fed; the rest waits.
     pub fn feed_until(&mut self, deadline: Instant, interrupted: impl Fn() -> bool) -> bool {
-        if !self.resume_graphics_load() {
+        let resumed = self.term.resume_graphics_load();
+        self.answer_program();
+        if !resumed {
             return true;
         }
         self.feed_unfed(|unfed, pane| {
@@ -304,207 +163,61 @@ impl Pane {
     /// Runs `feed` over the waiting output with the pane as its sink (the
     /// queue is lent out meanwhile: feeding borrows the whole pane).
     fn feed_unfed<T>(&mut self, feed: impl FnOnce(&mut Unfed, &mut Self) -> T) -> T {
-        let mut unfed = std::mem::take(&mut self.unfed);
+        let mut unfed = std::mem::take(&mut self.program.unfed);
         let result = feed(&mut unfed, self);
-        self.unfed = unfed;
+        self.program.unfed = unfed;
         result
     }
 
-    /// Output taken in but not fed yet, in bytes.
-    pub fn unfed(&self) -> usize {
-        self.unfed.len()
+    /// Drains whatever the reader already queued (its last bytes), without
+    /// blocking.
+    pub fn drain_pending(&mut self) {
+        self.program.take_in_pending();
+        self.feed_unfed(|unfed, pane| unfed.feed_all(pane));
     }
 
     /// Parses held-back output, so the screen is current. Call before
     /// reading the screen's contents or cursor (modes are always current).
     pub fn settle(&mut self) {
-        if !self.fast_forward.is_settled() {
-            // The screen changes now, not when the bytes arrived.
-            self.damage.note(Change::Output);
-            if let Err(failure) = self.fast_forward.settle(&mut self.parser) {
-                self.parser_failed("on this pane's output", &failure);
-            }
-            self.drain_parser_events();
-        }
+        self.term.settle();
+        self.answer_program();
     }
 
-    /// vt100 panicked on this pane's output (see `parse_guard`) and its grid
-    /// may be inconsistent: the pane starts over with a fresh parser of the
-    /// same size and says so on its screen. Lost: the screen's contents, the
-    /// held-back output and the rest of the chunk being parsed (the history
-    /// ring still has them). Kept: the callbacks' state (query replies not
-    /// yet sent, so a program waiting for an answer gets it, and a new title
-    /// or clipboard write), the input modes, the alternate screen and a
-    /// hidden cursor, which the program still believes are set.
-    fn parser_failed(&mut self, during: &str, failure: &ParserPanicked) {
-        tracing::warn!(
-            id = ?self.id,
-            "the vt100 parser panicked {during} ({}); the pane's screen was reset",
-            failure.message
-        );
-        let events = std::mem::take(self.parser.callbacks_mut());
-        let modes = self.modes_to_carry();
-        self.parser = Self::new_parser(self.rows, self.cols, events);
-        self.fast_forward.reset();
-        // The screen no longer follows from the last reflow's grid.
-        self.reflowed = None;
-        self.damage.note(Change::ScreenReplaced);
-        self.write_notice(&[&modes[..], RESET_NOTICE].concat());
-    }
-
-    /// The modes the program set, as bytes that set them again on a fresh
-    /// parser: the screen's (input modes, alternate screen, hidden cursor)
-    /// and what the fidelity layer keeps (focus events, kitty key flags).
-    fn modes_to_carry(&self) -> Vec<u8> {
-        // Reading modes cannot touch a broken grid, but stay careful.
-        let mut modes = contain(|| modes_of(self.parser.screen())).unwrap_or_default();
-        let kept = self.fidelity_modes();
-        if kept.focus_events {
-            modes.extend_from_slice(b"\x1b[?1004h");
-        }
-        if kept.in_band_resize {
-            modes.extend_from_slice(b"\x1b[?2048h");
-        }
-        if kept.theme_reports {
-            modes.extend_from_slice(b"\x1b[?2031h");
-        }
-        let flags = self.keyboard_flags();
-        if flags != 0 {
-            modes.extend_from_slice(format!("\x1b[>{flags}u").as_bytes());
-        }
-        modes
-    }
-
-    /// Writes tilework's own text (and modes) into the live screen. Only
-    /// when nothing is held back: a new pane, or a fresh parser.
-    fn write_notice(&mut self, bytes: &[u8]) {
-        self.damage.note(Change::ScreenReplaced);
-        // Through the fast-forward, which follows REP's character.
-        if let Err(failure) = self.fast_forward.parse_now(&mut self.parser, bytes) {
-            // Not expected from a fresh parser; a blank screen rather than
-            // another round of recovery.
-            tracing::warn!(id = ?self.id, "{failure}, on tilework's own notice");
-            let events = std::mem::take(self.parser.callbacks_mut());
-            self.parser = Self::new_parser(self.rows, self.cols, events);
-            self.fast_forward.reset();
-        }
-    }
-
-    /// Which rows of the live screen may have changed since the last call
+    /// Which rows of the screen shown may have changed since the last call
     /// (for the render cache).
     pub fn take_damage(&mut self) -> Damage {
-        if self.fast_forward.sync_mut().holds_drawn_picture() {
-            // What parsing changes meanwhile waits for the update's end
-            // (it ends with every row possibly changed); what the pane did
-            // itself (the view moved) still counts.
-            return self.damage.take(Damage::None);
-        }
-        self.damage.take(self.fast_forward.take_damage())
+        self.term.take_damage().merge(self.history.take_damage())
     }
 
-    /// Whether the screen shows all output received so far.
-    pub fn is_settled(&self) -> bool {
-        self.fast_forward.is_settled()
+    /// Changes whenever what the pane shows may have changed.
+    pub fn damage_generation(&self) -> u64 {
+        self.term.damage.generation() + self.history.damage.generation()
     }
 
-    /// Output bytes never parsed because later output scrolled them off.
-    pub fn bytes_skipped(&self) -> u64 {
-        self.fast_forward.skipped
-    }
-
-    fn drain_parser_events(&mut self) {
-        let colours = self.fast_forward.fidelity().colour_sets().generation();
-        if colours != self.colours_noted {
-            // Every cell may be drawn in other colours now.
-            self.colours_noted = colours;
-            self.damage.note(Change::ScreenReplaced);
-        }
-        let events = self.parser.callbacks_mut();
-        if let Some(title) = events.title.take() {
-            self.title = Some(title);
-            self.damage.note(Change::Titled);
-        }
-        if let Some(cwd) = events.cwd.take() {
-            self.cwd = Some(cwd);
-        }
-        self.bell |= std::mem::take(&mut events.bell);
-        for notification in events.notifications.drain(..) {
-            crate::pane::term::notifications::queue(&mut self.notifications, notification);
-        }
-        if let Some(data) = events.clipboard.pop() {
-            self.clipboard = Some(data);
-        }
-        if !events.replies.is_empty() {
-            let replies = std::mem::take(&mut events.replies);
-            self.answer_program(replies);
-        }
-    }
-
-    /// Sends bytes to the program (keys, paste, query answers). Never blocks.
-    pub fn send(&self, bytes: &[u8]) -> bool {
-        match &self.process {
-            Some(p) if self.exit.is_none() => p.send_input(bytes),
-            _ => false,
-        }
-    }
-
-    /// [`Self::send`] of a buffer the pane may keep as it is (a paste).
-    pub fn send_owned(&self, bytes: Vec<u8>) -> bool {
-        match &self.process {
-            Some(p) if self.exit.is_none() => p.send_input_owned(bytes),
-            _ => false,
-        }
-    }
-
-    /// Until when the loop should leave the user's terminal unread: much
-    /// input waits for this pane's program, which is taking it.
-    pub fn input_hold(&self) -> Option<std::time::Instant> {
-        self.process.as_ref().and_then(|p| p.input_hold())
+    /// Changes whenever the pane's border may show something else (title,
+    /// scroll position, exit status).
+    pub fn border_generation(&self) -> u64 {
+        self.term.damage.border_generation() + self.history.damage.border_generation()
     }
 
     /// Resizes grid and PTY together: the child must never see a size the
     /// parser does not have.
     pub fn resize(&mut self, rows: u16, cols: u16) {
         let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
-        if (rows, cols) == (self.rows, self.cols) {
+        if (rows, cols) == self.term.size() {
             return;
         }
-        // Held-back output was written for the old size.
-        self.settle();
-        // A held picture has the old size too; the program redraws anyway.
-        self.release_sync();
-        let alternate = self.parser.screen().alternate_screen();
-        // A wider or narrower grid is rewrapped; a taller one takes back
-        // the rows a shorter one pushed above the screen. (A shorter one
-        // loses rows below the cursor, then pushes rows up, as vt100 does.)
-        let relayout = cols != self.cols || rows > self.rows;
-        self.primary_cut |= relayout && alternate;
-        self.fast_forward.grid_resized(self.rows, rows);
-        self.sizes
-            .record(self.ring.end(), rows, cols, self.ring.start());
-        self.rows = rows;
-        self.cols = cols;
-        self.damage.note(Change::Resized);
-        if !(relayout && !alternate && self.reflow()) {
-            // vt100 can leave a grid inconsistent without panicking at once
-            // (a wide cell in the last column); resizing it must not end the
-            // workspace either.
-            if let Err(message) = contain(|| self.parser.set_size(grid(rows), grid(cols))) {
-                self.parser_failed("resizing this pane", &ParserPanicked { message });
-            }
+        let relayout = self.term.resize(rows, cols);
+        self.answer_program();
+        self.history.record_size(rows, cols);
+        if !(relayout && self.reflow()) {
+            self.term.resize_grid();
         }
-        self.resize_history();
-        if let Some(p) = &self.process {
-            p.resize(rows, cols);
-        }
-        if self.fidelity_modes().in_band_resize {
+        self.history.resize_history();
+        self.program.resize(rows, cols);
+        if let Some(report) = self.term.size_report() {
             // After the PTY's size, so a program reading it hears the same.
-            let cell = crate::graphics::reach::cell_pixels();
-            let (height, width) = (
-                rows.saturating_mul(cell.height),
-                cols.saturating_mul(cell.width),
-            );
-            self.send(format!("\x1b[48;{rows};{cols};{height};{width}t").as_bytes());
+            self.program.send(&report);
         }
     }
 
@@ -512,171 +225,51 @@ impl Pane {
     /// (see `reflow`). Returns false when the replay failed and the old
     /// parser is to be resized instead.
     fn reflow(&mut self) -> bool {
-        reflow::can_replay(&self.ring) && self.replay_ring()
+        reflow::can_replay(&self.history.ring) && self.replay_ring()
     }
 
     /// A fresh parser fed the ring's newest output (see `reflow`) takes
     /// the old one's place. Returns false when the replay failed.
     fn replay_ring(&mut self) -> bool {
-        let mut parser = Self::new_parser(self.rows, self.cols, PaneEvents::default());
+        let (rows, cols) = self.term.size();
+        let mut parser = Term::new_parser(rows, cols, PaneEvents::default());
         // The modes the program set may be older than the bytes replayed:
         // set them first, and the replay changes them as the program did.
-        let modes = self.modes_to_carry();
-        let checkpoint = self.reflowed.take();
-        let rebuilt = reflow::rebuild(&self.ring, &self.sizes, &modes, &mut parser, checkpoint);
-        let mut fast_forward = match rebuilt {
+        let modes = self.term.modes_to_carry();
+        let checkpoint = self.term.reflowed.take();
+        let (ring, sizes) = (&self.history.ring, &self.history.sizes);
+        match reflow::rebuild(ring, sizes, &modes, &mut parser, checkpoint) {
             Ok((fast_forward, checkpoint)) => {
-                self.reflowed = checkpoint;
-                fast_forward
+                self.term.adopt_replay(parser, fast_forward, checkpoint);
+                true
             }
             Err(failure) => {
                 tracing::warn!(id = ?self.id, "{failure}, reflowing this pane; resized instead");
-                return false;
+                false
             }
-        };
-        // Titles, bells and query replies of the replay were seen (and sent)
-        // the first time: the old parser's pending ones carry on instead.
-        *parser.callbacks_mut() = std::mem::take(self.parser.callbacks_mut());
-        // The counts of bytes skipped and cut are the live output's.
-        fast_forward.skipped = self.fast_forward.skipped;
-        let colours = self.fast_forward.fidelity().terminal_colours();
-        fast_forward.fidelity_mut().set_terminal_colours(colours);
-        fast_forward.osc_guard = std::mem::take(&mut self.fast_forward.osc_guard);
-        fast_forward.kitty = std::mem::take(&mut self.fast_forward.kitty);
-        self.parser = parser;
-        self.fast_forward = fast_forward;
-        self.damage.note(Change::ScreenReplaced);
-        true
-    }
-
-    pub fn size(&self) -> (u16, u16) {
-        (self.rows, self.cols)
-    }
-
-    /// Makes the next reflow replay from the ring, as the first one does
-    /// (for `benches/reflow.rs`).
-    #[doc(hidden)]
-    pub fn forget_reflow_checkpoint(&mut self) {
-        self.reflowed = None;
+        }
     }
 
     /// The screen to draw: the live one (as it was at the start of a
     /// synchronized update still open) or the history view.
     pub fn screen(&self) -> ScreenView<'_> {
-        match &self.view {
-            ScrollView::Viewing(h) => h.screen(),
-            _ => ScreenView::new(match self.fast_forward.sync().frozen() {
-                Some(frozen) => frozen,
-                None => self.parser.screen(),
-            }),
+        match self.history.window() {
+            Some(window) => window.screen(),
+            None => self.term.shown_screen(),
         }
-    }
-
-    /// When the synchronized update the program left open is shown as it
-    /// is ([`crate::pane::term::sync_update::TIMEOUT`] after it started).
-    pub fn sync_deadline(&self) -> Option<Instant> {
-        self.fast_forward.sync().deadline()
-    }
-
-    /// Shows the live screen if the open synchronized update ran out of
-    /// time by `now`. Returns whether the picture changed.
-    pub fn end_overdue_sync(&mut self, now: Instant) -> bool {
-        if self.sync_deadline().is_none_or(|due| now < due) {
-            return false;
-        }
-        tracing::debug!(id = ?self.id, "a synchronized update did not end in time");
-        self.release_sync()
-    }
-
-    /// Ends the hold of an open synchronized update. Returns whether there
-    /// was one.
-    fn release_sync(&mut self) -> bool {
-        let held = self.fast_forward.release_sync();
-        if held {
-            self.damage.note(Change::ScreenReplaced);
-        }
-        held
-    }
-
-    /// The program's screen, even while the history is shown.
-    pub fn live_screen(&self) -> ScreenView<'_> {
-        ScreenView::new(self.parser.screen())
-    }
-
-    /// The modes the program set that vt100 does not keep (focus events,
-    /// insert mode, auto-wrap). Always current.
-    pub fn fidelity_modes(&self) -> Modes {
-        self.fast_forward.fidelity().modes()
-    }
-
-    /// The colours the program set for this pane (OSC 4, 10, 11, 12).
-    pub fn colour_sets(&self) -> &ColourSets {
-        self.fast_forward.fidelity().colour_sets()
-    }
-
-    /// Whether the program asked for focus events (`CSI ? 1004 h`).
-    pub fn wants_focus_events(&self) -> bool {
-        self.fidelity_modes().focus_events
-    }
-
-    /// The kitty keyboard flags the program asked for on the screen it
-    /// shows (0: legacy keys).
-    pub fn keyboard_flags(&self) -> u8 {
-        let alternate = self.parser.screen().alternate_screen();
-        self.fast_forward.fidelity().keyboard_flags(alternate)
     }
 
     /// The terminals' theme changed (mode 2031): a program that subscribed
     /// (`CSI ? 2031 h`) is told.
     pub fn theme_changed(&self) {
-        let fidelity = self.fast_forward.fidelity();
-        if !fidelity.modes().theme_reports {
-            return;
+        if let Some(report) = self.term.theme_report() {
+            self.program.send(&report);
         }
-        if let Some(dark) = crate::pane::term::fidelity::theme::dark(fidelity.terminal_colours()[1])
-        {
-            let mut report = Vec::new();
-            crate::pane::term::fidelity::theme::report(dark, &mut report);
-            self.send(&report);
-        }
-    }
-
-    /// What the program is told when it asks for the terminal's
-    /// foreground, background and cursor colours (OSC 10/11/12).
-    pub fn set_terminal_colours(&mut self, colours: [Option<crate::config::colour::Rgb>; 3]) {
-        self.fast_forward
-            .fidelity_mut()
-            .set_terminal_colours(colours);
     }
 
     /// Title for the border: what the program set, else the command.
     pub fn title(&self) -> &str {
-        self.title
-            .as_deref()
-            .filter(|t| !t.is_empty())
-            .unwrap_or(&self.label)
-    }
-
-    /// The title the program set (OSC 0/2), if it set one.
-    pub fn program_title(&self) -> Option<&str> {
-        self.title.as_deref().filter(|t| !t.is_empty())
-    }
-
-    /// Changes whenever what the pane shows may have changed.
-    pub fn damage_generation(&self) -> u64 {
-        self.damage.generation()
-    }
-
-    /// What tilework calls the pane besides its program's title (the
-    /// foreground program, the directory) changed: its border is redrawn.
-    pub fn name_changed(&mut self) {
-        self.damage.note(Change::Titled);
-    }
-
-    /// Changes whenever the pane's border may show something else (title,
-    /// scroll position, exit status).
-    pub fn border_generation(&self) -> u64 {
-        self.damage.border_generation()
+        self.term.title().unwrap_or(&self.label)
     }
 
     /// The command as started (the title before the program sets one).
@@ -684,119 +277,19 @@ impl Pane {
         &self.label
     }
 
-    pub fn cwd(&self) -> Option<&str> {
-        self.cwd.as_deref()
-    }
-
-    /// The program's newest clipboard write (base64), if any.
-    pub fn take_clipboard(&mut self) -> Option<Vec<u8>> {
-        self.clipboard.take()
-    }
-
-    /// The notifications (OSC 9, 777, 99) since the last call, oldest
-    /// first: a burst of them is all there.
-    pub fn take_notifications(&mut self) -> Vec<crate::pane::term::notifications::Notification> {
-        std::mem::take(&mut self.notifications)
-    }
-
-    pub fn take_bell(&mut self) -> bool {
-        std::mem::take(&mut self.bell)
-    }
-
-    pub fn exit(&self) -> Option<ExitInfo> {
-        self.exit
-    }
-
-    pub fn spawn_error(&self) -> Option<&str> {
-        self.spawn_error.as_deref()
-    }
-
     /// The program ended; the pane stays open to show its status.
     pub fn mark_exited(&mut self, info: ExitInfo) {
         // Its last update will not end now: show what it left.
-        self.release_sync();
-        self.held_replies.clear();
-        self.damage.note(Change::Exited);
-        self.exit = Some(info);
+        self.term.release_sync();
+        self.term.held_replies.clear();
+        self.term.damage.note(Change::Exited);
+        self.program.set_exit(info);
     }
 
     /// What the border says after the exit status (a restart's back-off).
     pub fn set_exit_note(&mut self, note: Option<String>) {
-        self.damage.note(Change::Exited);
-        self.exit_note = note;
-    }
-
-    pub fn exit_note(&self) -> Option<&str> {
-        self.exit_note.as_deref()
-    }
-
-    /// Drains whatever the reader already queued (its last bytes), without
-    /// blocking.
-    pub fn drain_pending(&mut self) {
-        let chunks: Vec<OutputChunk> = match &self.process {
-            Some(p) => p.output().try_iter().collect(),
-            None => Vec::new(),
-        };
-        for chunk in chunks {
-            self.unfed.push(chunk);
-        }
-        self.feed_unfed(|unfed, pane| unfed.feed_all(pane));
-    }
-
-    /// Hangs up on the program (non-blocking; the waiter thread reaps it).
-    pub fn terminate(&self) {
-        if let Some(p) = &self.process {
-            p.terminate();
-        }
-    }
-
-    pub fn kill_now(&self) {
-        if let Some(p) = &self.process {
-            p.kill_now();
-        }
-    }
-
-    pub fn pid(&self) -> Option<u32> {
-        self.process.as_ref().and_then(|p| p.pid())
-    }
-
-    pub fn history_bytes(&self) -> usize {
-        self.ring.len()
-    }
-
-    /// The pane's history ring, for saving it (see `persist`).
-    pub fn history_ring(&self) -> &ByteRing {
-        &self.ring
-    }
-
-    /// Puts `saved` (a history saved before a crash or reboot, see
-    /// `persist`) in front of this pane's output, its newest screenful on
-    /// the screen, then `marker`. Call before any output is fed. What the
-    /// replay of `saved` would tell (titles, query replies) was told to
-    /// the old program, never to this one.
-    pub fn restore_history(&mut self, saved: &[u8], marker: &[u8]) {
-        self.ring.push(saved);
-        self.show_restored(marker);
-    }
-
-    /// The restored history in the ring goes on screen, then `marker`.
-    pub(super) fn show_restored(&mut self, marker: &[u8]) {
-        // The saved sizes (if any) end here; what follows is printed now.
-        self.sizes
-            .record(self.ring.end(), self.rows, self.cols, self.ring.start());
-        if !self.replay_ring() {
-            self.ring = ByteRing::new(self.ring.budget());
-        }
-        // A full-screen program was running: the shell comes back on the
-        // primary screen.
-        let mut notice = Vec::new();
-        if self.parser.screen().alternate_screen() {
-            notice.extend_from_slice(b"\x1b[?1049l");
-        }
-        notice.extend_from_slice(b"\x1b[m\x1b[?25h");
-        notice.extend_from_slice(marker);
-        self.ring.push(&notice);
-        self.write_notice(&notice);
+        self.term.damage.note(Change::Exited);
+        self.program.set_exit_note(note);
     }
 }
 
@@ -805,29 +298,13 @@ impl FeedSink for Pane {
     fn feed_piece(&mut self, piece: &[u8]) {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
-        let unwrapped = self.passthrough.unwrap(piece);
-        let at = self.ring.end();
-        let bytes = self.fast_forward.accept_into(&unwrapped, &mut self.ring);
-        if self.marks.scan(bytes, at, &self.ring) {
-            // The border tells a failed command.
-            self.damage.note(Change::Titled);
+        let (bytes, erased) = self.term.accept(piece);
+        if !self.history.push(bytes, erased) {
+            self.term.damage.note(Change::Output);
         }
-        if let ScrollView::Viewing(history) = &mut self.view {
-            history.add_stops(self.marks.stops(at, self.ring.end()));
-            history.feed(bytes);
-        }
-        let parsed = self.fast_forward.parse_accepted(&mut self.parser);
-        self.bytes_received += piece.len() as u64;
-        self.damage.note(match self.view {
-            ScrollView::Viewing(_) => Change::HistoryGrew,
-            _ => Change::Output,
-        });
-        if let Err(failure) = parsed {
-            self.parser_failed("on this pane's output", &failure);
-        }
-        self.drain_parser_events();
-        if self.primary_cut && !self.parser.screen().alternate_screen() {
-            self.primary_cut = false;
+        let primary_back = self.term.parse_accepted();
+        self.answer_program();
+        if primary_back {
             // The ring ends with this piece: the replay brings the new
             // parser as far as the old one, through the alternate screen
             // and back, all at the current size. (If it fails, the cut
@@ -837,9 +314,7 @@ impl FeedSink for Pane {
     }
 
     fn chunk_done(&mut self, chunk: OutputChunk) {
-        if let Some(p) = &self.process {
-            p.recycle(chunk);
-        }
+        self.program.recycle(chunk);
     }
 }
 
@@ -905,9 +380,9 @@ mod tests {
         pane.feed(bytes);
         pane.settle();
         assert_eq!(pane.title(), "my title");
-        assert!(pane.wants_focus_events());
-        assert_eq!(pane.keyboard_flags(), 5);
-        let screen = pane.live_screen();
+        assert!(pane.term().wants_focus_events());
+        assert_eq!(pane.term().keyboard_flags(), 5);
+        let screen = pane.term().screen();
         assert!(screen.alternate_screen());
         assert!(screen.application_cursor());
         assert!(screen.bracketed_paste());
@@ -957,14 +432,14 @@ mod tests {
             pane.feed(piece.to_vec());
             assert_eq!(shown(&mut pane), first);
             assert_eq!(pane.take_damage(), damage);
-            assert!(pane.sync_deadline().is_some());
+            assert!(pane.term().sync_deadline().is_some());
         }
         pane.feed(c.to_vec());
         assert_eq!(shown(&mut pane), redraw_text(1));
         assert_eq!(pane.take_damage(), Damage::Full);
-        assert_eq!(pane.sync_deadline(), None);
+        assert_eq!(pane.term().sync_deadline(), None);
         // The live screen and the modes were current all along.
-        assert_eq!(pane.live_screen().contents(), redraw_text(1));
+        assert_eq!(pane.term().screen().contents(), redraw_text(1));
     }
 
     fn redraw_text(frame: usize) -> String {
@@ -1002,7 +477,7 @@ mod tests {
             .flat_map(|f| [SYNC_START, &redraw(f), SYNC_END].concat())
             .collect();
         pane.feed(frames);
-        assert_eq!(pane.sync_deadline(), None);
+        assert_eq!(pane.term().sync_deadline(), None);
         assert_eq!(shown(&mut pane), redraw_text(2));
     }
 
@@ -1012,11 +487,15 @@ mod tests {
             let mut pane = Pane::detached(PaneId(1), 4, 30, 1 << 20);
             pane.feed([&redraw(0)[..], SYNC_START, b"\x1b[Hnever ended"].concat());
             assert!(shown(&mut pane).starts_with("frame 0"), "{how}");
-            let due = pane.sync_deadline().unwrap();
+            let due = pane.term().sync_deadline().unwrap();
             match how {
                 "time" => {
-                    assert!(!pane.end_overdue_sync(due - std::time::Duration::from_millis(1)));
-                    assert!(pane.end_overdue_sync(due));
+                    assert!(
+                        !pane
+                            .term_mut()
+                            .end_overdue_sync(due - std::time::Duration::from_millis(1))
+                    );
+                    assert!(pane.term_mut().end_overdue_sync(due));
                 }
                 "resize" => pane.resize(5, 30),
                 _ => pane.mark_exited(ExitInfo {
@@ -1025,7 +504,7 @@ mod tests {
                 }),
             }
             assert!(shown(&mut pane).starts_with("never ended"), "{how}");
-            assert_eq!(pane.sync_deadline(), None, "{how}");
+            assert_eq!(pane.term().sync_deadline(), None, "{how}");
         }
     }
 
@@ -1045,17 +524,17 @@ mod tests {
             pane.feed(chunk.to_vec());
         }
         let screen = shown(&mut pane);
-        let skipped = pane.bytes_skipped() as usize;
+        let skipped = pane.term().bytes_skipped() as usize;
         assert!(skipped > bursts.len() / 2, "{skipped} of {}", bursts.len());
         assert!(screen.ends_with("burst 19 line 99"), "{screen}");
         // A flood inside an update left open is skipped too, and held
         // nowhere but in the parser: the pane shows the update's start.
         pane.feed(SYNC_START.to_vec());
-        let before = pane.bytes_skipped();
+        let before = pane.term().bytes_skipped();
         for i in 0..20_000 {
             pane.feed(format!("held line {i}\r\n").into_bytes());
         }
-        assert!(pane.bytes_skipped() - before > 200_000);
+        assert!(pane.term().bytes_skipped() - before > 200_000);
         assert_eq!(shown(&mut pane), screen);
         pane.feed(SYNC_END.to_vec());
         assert!(shown(&mut pane).ends_with("held line 19999"));
@@ -1071,7 +550,7 @@ mod tests {
             .collect();
         pane.feed(flood);
         let screen = text(&mut pane);
-        assert!(pane.bytes_skipped() > 0);
+        assert!(pane.term().bytes_skipped() > 0);
         assert!(screen.ends_with("line 499"), "{screen}");
     }
 }

@@ -14,7 +14,6 @@ pub mod anchors;
 pub mod as_text;
 pub mod command_marks;
 pub mod reflow;
-mod restored;
 pub mod ring_block;
 pub mod scroll_view;
 pub mod scrollback;

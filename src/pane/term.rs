@@ -27,9 +27,11 @@
 pub mod cell_marks;
 pub mod cell_style;
 pub mod damage;
+pub mod emulator;
 pub mod escape_scanner;
 pub mod fast_forward;
 pub mod fidelity;
+pub mod grid_scrolling;
 pub mod held_replies;
 pub mod kitty_apc;
 pub mod notifications;

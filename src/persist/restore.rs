@@ -410,9 +410,9 @@ impl Restored {
             let Some(pane) = ws.pane_mut(id) else {
                 continue;
             };
-            pane.adopt_commands(commands);
+            pane.history_mut().adopt_commands(commands);
             if let Some(sizes) = sizes {
-                pane.adopt_size_log(sizes);
+                pane.history_mut().adopt_size_log(sizes);
             }
             let taken = match history {
                 SavedOutput::Sealed {

@@ -115,7 +115,7 @@ impl Tap {
     /// the snapshot.
     pub fn turn(&mut self, ws: &Workspace, frames: u64, now: Instant) {
         self.hand_rename();
-        let output: u64 = ws.panes().map(|p| p.history_ring().end()).sum();
+        let output: u64 = ws.panes().map(|p| p.history().ring().end()).sum();
         let seen = (frames, output, ws.panes().count());
         if seen != self.seen || (self.changed.is_none() && self.jobs_changed(ws)) {
             self.seen = seen;
@@ -164,7 +164,7 @@ impl Tap {
     /// full (the rest goes next turn).
     fn hand_blocks(&mut self, ws: &Workspace) -> bool {
         for pane in ws.panes().filter(|p| ws.history_saved(p.id)) {
-            let ring = pane.history_ring();
+            let ring = pane.history().ring();
             let end = ring.sealed_end();
             let next = self.handed.entry(pane.id).or_insert(0);
             if *next >= end {
@@ -191,7 +191,7 @@ impl Tap {
     /// yet, with its tail as it is now; false when the channel was full.
     fn hand_cuts(&mut self, ws: &Workspace) -> bool {
         for pane in ws.panes().filter(|p| ws.history_saved(p.id)) {
-            let ring = pane.history_ring();
+            let ring = pane.history().ring();
             let at = ring.erased();
             if at <= self.cuts.get(&pane.id).copied().unwrap_or(0) {
                 continue;
@@ -229,16 +229,16 @@ impl Tap {
             if !ws.history_saved(id) {
                 continue;
             }
-            let ring = pane.history_ring();
+            let ring = pane.history().ring();
             let last = self.tails.get(&id).copied();
             if self.history && (every_tail || last != Some(ring.end())) {
                 tails.push((id, ring.sealed_end(), ring.tail().to_vec()));
             }
-            let log = SavedSizes::of(pane.size_log(), ring.block_bytes());
+            let log = SavedSizes::of(pane.history().size_log(), ring.block_bytes());
             if self.history && (every_tail || self.sizes.get(&id) != Some(&log)) {
                 sizes.push((id, log));
             }
-            let commands = pane.command_marks();
+            let commands = pane.history().command_marks();
             if self.history && (every_tail || self.marks.get(&id) != Some(&commands.generation())) {
                 let saved = SavedMarks {
                     block_len: ring.block_bytes() as u64,
@@ -282,11 +282,11 @@ impl Tap {
             return true;
         }
         let ends: Vec<(PaneId, u64)> = (snapshot.tails.iter())
-            .filter_map(|(id, _, _)| Some((*id, ws.pane(*id)?.history_ring().end())))
+            .filter_map(|(id, _, _)| Some((*id, ws.pane(*id)?.history().ring().end())))
             .collect();
         let logs = snapshot.sizes.clone();
         let marked: Vec<(PaneId, u64)> = (snapshot.marks.iter())
-            .filter_map(|(id, _)| Some((*id, ws.pane(*id)?.command_marks().generation())))
+            .filter_map(|(id, _)| Some((*id, ws.pane(*id)?.history().command_marks().generation())))
             .collect();
         if self.tx.try_send(Message::Snapshot(snapshot)).is_err() {
             return false;
@@ -347,7 +347,7 @@ impl Tap {
 }
 
 fn shape(ws: &Workspace, pane: &crate::pane::Pane) -> PaneShape {
-    let ring = pane.history_ring();
+    let ring = pane.history().ring();
     PaneShape {
         id: pane.id,
         history: ws.history_saved(pane.id),

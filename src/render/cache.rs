@@ -198,10 +198,10 @@ impl RenderCache {
             return false;
         }
         let size = Rect::new(0, 0, inner.width, inner.height);
-        let live = !pane.is_scrolled();
+        let live = !pane.history().is_scrolled();
         // A pane with held-back output shows an older screen: as stale as a
         // cached image, and as soon refreshed.
-        let behind = live && !pane.is_settled();
+        let behind = live && !pane.term().is_settled();
         let may_be_stale = may_be_stale || behind;
         let entry = self.panes.entry(pane.id).or_insert_with(|| PaneCache {
             buf: Buffer::empty(Rect::default()),
@@ -219,7 +219,7 @@ impl RenderCache {
             drawn_in: 0,
         });
         entry.drawn_in = self.frame;
-        let colours = pane.colour_sets().generation();
+        let colours = pane.term().colour_sets().generation();
         if entry.colours != colours {
             // Every cell may take other colours, though the screen is the
             // same: compared with the image, not with a copy of the screen.
@@ -246,7 +246,7 @@ impl RenderCache {
         let up_to_date = same_shape && entry.generation == generation;
         let look = Look {
             screen: pane.screen(),
-            colours: pane.colour_sets(),
+            colours: pane.term().colour_sets(),
         };
         let mut stale = false;
         let mut mostly_changed = false;
@@ -723,7 +723,7 @@ mod tests {
         let mut cache = RenderCache::default();
         let mut frame = Buffer::empty(area);
         pane.feed(b"one".to_vec());
-        assert!(!pane.is_settled());
+        assert!(!pane.term().is_settled());
         // Nothing cached yet: the older screen is drawn, marked stale.
         assert!(cache.draw(&pane, area, &mut frame, false, None));
         pane.settle();

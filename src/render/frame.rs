@@ -12,7 +12,7 @@ use crate::config::appearance::{BorderStyle, Theme};
 use crate::input::copy_mode::{self, CopyMode};
 use crate::input::ui_state::{Mode, UiState, UiView};
 use crate::pane::PaneId;
-use crate::pane::history::window::History;
+use crate::pane::history::window::Window;
 use crate::pane::term::screen::CursorStyle;
 use crate::pane::{Pane, ScrollView};
 use crate::render::cache::{BorderKey, RenderCache};
@@ -372,7 +372,7 @@ fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
     if zoomed {
         status.push("zoom".to_string());
     }
-    match pane.view() {
+    match pane.history().view() {
         ScrollView::Live => {}
         ScrollView::Loading { .. } => status.push("loading history…".into()),
         ScrollView::Viewing(h) => {
@@ -393,14 +393,14 @@ fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
             status.push(format!("{place}{begin}"));
         }
     }
-    status.extend(pane.command_marks().failure_badge());
-    if let Some(exit) = pane.exit() {
+    status.extend(pane.history().command_marks().failure_badge());
+    if let Some(exit) = pane.program().exit() {
         status.push(if exit.signal {
             format!("exited: signal {}", exit.code - 128)
         } else {
             format!("exited: {}", exit.code)
         });
-        status.extend(pane.exit_note().map(str::to_string));
+        status.extend(pane.program().exit_note().map(str::to_string));
     }
     (!status.is_empty()).then(|| format!(" {} ", status.join(" · ")))
 }
@@ -494,7 +494,7 @@ fn draw_pane(
     }
 
     let copy = ui.copy().view().filter(|c| c.pane == pane.id);
-    if let (Some(copy), Some(history)) = (copy, pane.history()) {
+    if let (Some(copy), Some(history)) = (copy, pane.history().window()) {
         if let Some(pos) = paint_copy_mode(frame, copy, history, inner, theme)
             && !ui.popup_shown()
         {
@@ -519,7 +519,7 @@ fn draw_pane(
         }
     }
 
-    let live = !pane.is_scrolled();
+    let live = !pane.history().is_scrolled();
     if focused
         && live
         && ui.mode() != Mode::Copy
@@ -527,7 +527,7 @@ fn draw_pane(
         && ui.confirm().is_none()
         && !ui.popup_shown()
         && !screen.hide_cursor()
-        && pane.exit().is_none()
+        && pane.program().exit().is_none()
     {
         let (row, col) = screen.cursor_position();
         let pos = Position {
@@ -568,7 +568,7 @@ fn clear_edges(buf: &mut ratatui::buffer::Buffer, rect: Rect) {
 fn paint_copy_mode(
     frame: &mut Frame<'_>,
     copy: &CopyMode,
-    history: &History,
+    history: &Window,
     inner: Rect,
     theme: &Theme,
 ) -> Option<Position> {
@@ -625,7 +625,7 @@ fn paint_copy_mode(
 
 /// The cursor shape the focused program asked for, as DECSCUSR.
 pub fn cursor_style_sequence(ws: &Workspace) -> &'static [u8] {
-    match ws.focused().map(|p| p.live_screen().cursor_style()) {
+    match ws.focused().map(|p| p.term().screen().cursor_style()) {
         Some(CursorStyle::BlinkBlock) => b"\x1b[1 q",
         Some(CursorStyle::SteadyBlock) => b"\x1b[2 q",
         Some(CursorStyle::BlinkUnderline) => b"\x1b[3 q",
@@ -929,8 +929,9 @@ mod tests {
                 5 => ws
                     .pane_mut(id)
                     .unwrap()
+                    .history_mut()
                     .open_history(&Mailbox::discarding()),
-                11 => ws.pane_mut(id).unwrap().scroll_to_bottom(),
+                11 => ws.pane_mut(id).unwrap().history_mut().scroll_to_bottom(),
                 _ => {}
             }
             // Now and then a popup: full frames, with titles changing under
@@ -1036,6 +1037,7 @@ mod tests {
         frames.draw(&ws, &ui);
         ws.pane_mut(id)
             .unwrap()
+            .history_mut()
             .open_history(&Mailbox::discarding());
         frames.cache.note_changes(ws.panes_mut());
         frames.draw(&ws, &ui);
@@ -1045,7 +1047,7 @@ mod tests {
             top(&frames)
         );
         let pane = ws.pane_mut(id).unwrap();
-        pane.scroll_to_bottom();
+        pane.history_mut().scroll_to_bottom();
         pane.mark_exited(crate::pane::program::pty::ExitInfo {
             code: 3,
             signal: false,
@@ -1189,9 +1191,9 @@ mod tests {
     fn dividers_draw_one_line_between_panes_and_no_box() {
         let (w, h) = (21, 6);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"left", b"right"]);
-        let boxed: Vec<(u16, u16)> = ws.panes().map(|p| p.size()).collect();
+        let boxed: Vec<(u16, u16)> = ws.panes().map(|p| p.term().size()).collect();
         ws.set_pane_frame(PaneFrame::Dividers);
-        let sizes: Vec<(u16, u16)> = ws.panes().map(|p| p.size()).collect();
+        let sizes: Vec<(u16, u16)> = ws.panes().map(|p| p.term().size()).collect();
         assert_eq!(boxed, vec![(3, 9), (3, 8)]);
         assert_eq!(sizes, vec![(5, 10), (5, 10)], "two more rows and columns");
         let look = Appearance {

@@ -58,7 +58,7 @@ impl Workspace {
             self.settings.scrollback_bytes,
             self.launcher.as_ref(),
         );
-        pane.set_terminal_colours(self.terminal_colours);
+        pane.term_mut().set_terminal_colours(self.terminal_colours);
         self.insert_pane(pane, launch.keep_open, launch.restart);
         if let Some(member) = self.panes.get_mut(&id) {
             member.title = launch.title;
@@ -81,7 +81,9 @@ impl Workspace {
 
     /// A new shell in the focused pane's directory, like zellij.
     pub(super) fn shell_launch_here(&self) -> PaneLaunch {
-        let cwd = self.focused().and_then(|p| current_dir(p.cwd(), p.pid()));
+        let cwd = self
+            .focused()
+            .and_then(|p| current_dir(p.term().cwd(), p.program().pid()));
         let (spec, label) = self.settings.env.shell(cwd);
         PaneLaunch::new(spec, label)
     }

@@ -87,7 +87,7 @@ impl Member {
         }
         if name != self.name {
             self.name = name;
-            self.pane.name_changed();
+            self.pane.term_mut().name_changed();
             changed = true;
         }
         changed

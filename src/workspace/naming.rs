@@ -47,7 +47,7 @@ pub fn is_shell_pane(pane: &Pane) -> bool {
 /// say) counts as idle: asking needlessly is the lesser fault only when we
 /// know.
 pub fn is_busy(pane: &Pane, foreground: Option<&Foreground>) -> bool {
-    if pane.exit().is_some() {
+    if pane.program().exit().is_some() {
         return false;
     }
     match foreground {
@@ -64,7 +64,7 @@ pub fn name_of(
     dir: Option<&Path>,
     home: Option<&Path>,
 ) -> Option<PaneName> {
-    if pane.exit().is_some() {
+    if pane.program().exit().is_some() {
         return None;
     }
     let fg = foreground?;

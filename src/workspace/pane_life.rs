@@ -66,7 +66,7 @@ impl Workspace {
     ) -> Option<PaneId> {
         let tab_index = self.tab_of(old)?;
         let member = self.panes.remove(&old)?;
-        member.pane.terminate();
+        member.pane.program().terminate();
         let script_id = member.script_id;
         let mut launch = launch.unwrap_or_else(|| member.relaunch());
         let file = member.file;
@@ -94,8 +94,8 @@ impl Workspace {
         if let Some(member) = self.panes.remove(&id) {
             // A pane kept open after its program ended (`--keep-exited`)
             // still ends tilework with that program's status.
-            exit = exit.or(member.pane.exit());
-            member.pane.terminate();
+            exit = exit.or(member.pane.program().exit());
+            member.pane.program().terminate();
         }
         let Some(tab_index) = self.tab_of(id) else {
             return;
@@ -215,7 +215,10 @@ impl Workspace {
     /// has ended (panes kept open, `--keep-exited`), the last one's, as
     /// when the last pane closes by itself; else 0.
     pub(super) fn quit_status(&self) -> i32 {
-        let all_ended = self.panes.values().all(|m| m.pane.exit().is_some());
+        let all_ended = self
+            .panes
+            .values()
+            .all(|m| m.pane.program().exit().is_some());
         match self.last_exit {
             Some(code) if all_ended => code,
             _ => 0,
@@ -225,7 +228,7 @@ impl Workspace {
     /// Ends every program at once (quitting).
     pub fn kill_all(&mut self) {
         for pane in self.panes() {
-            pane.kill_now();
+            pane.program().kill_now();
         }
         // Including panes closed moments ago and still in their grace period.
         self.launcher.kill_all();

@@ -56,7 +56,8 @@ impl Workspace {
             return "";
         };
         let pane = &member.pane;
-        pane.program_title()
+        pane.term()
+            .title()
             .or(member.title.as_deref())
             .or(member.name.as_ref().map(PaneName::long))
             .unwrap_or_else(|| pane.label())
@@ -116,8 +117,8 @@ impl Workspace {
                     .values()
                     .map(|member| NameQuery {
                         id: member.pane.id,
-                        pid: member.pane.pid(),
-                        osc7: member.pane.cwd().map(str::to_string),
+                        pid: member.pane.program().pid(),
+                        osc7: member.pane.term().cwd().map(str::to_string),
                     })
                     .collect();
                 if !lookup.ask(panes, now) {
@@ -169,7 +170,7 @@ impl Workspace {
         for member in self.panes.values_mut() {
             let pane = &member.pane;
             let fg = (self.probe)(pane);
-            let dir = current_dir(pane.cwd(), pane.pid());
+            let dir = current_dir(pane.term().cwd(), pane.program().pid());
             let place = dir.as_deref().map(|d| place_of(d, home.as_deref()));
             changed |= member.learn(fg.as_ref(), dir, place, home.as_deref());
         }

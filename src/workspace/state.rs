@@ -103,7 +103,7 @@ impl Workspace {
             launcher,
             exit_code: None,
             frame: PaneFrame::default(),
-            probe: Box::new(|pane: &Pane| pane.pid().and_then(foreground::of_process)),
+            probe: Box::new(|pane: &Pane| pane.program().pid().and_then(foreground::of_process)),
             name_lookup: None,
             names_due: None,
             editor_ansi: false,
@@ -122,7 +122,7 @@ impl Workspace {
     pub fn set_terminal_colours(&mut self, colours: [Option<crate::config::colour::Rgb>; 3]) {
         self.terminal_colours = colours;
         for pane in self.panes_mut() {
-            pane.set_terminal_colours(colours);
+            pane.term_mut().set_terminal_colours(colours);
         }
     }
 
@@ -343,7 +343,7 @@ impl Workspace {
             Action::ClearHistory => {
                 let id = self.focused_id();
                 id.and_then(|id| self.pane_mut(id))
-                    .map(crate::pane::Pane::forget_history)
+                    .map(|pane| pane.history_mut().forget_history())
                     .is_some()
             }
             Action::RestartPane => match self.focused_id() {
@@ -441,8 +441,8 @@ impl Workspace {
         let Some(pane) = self.focused_mut() else {
             return false;
         };
-        let page = pane.size().0.saturating_sub(1).max(1) as isize;
-        pane.scroll(pages * page, &events);
+        let page = pane.term().size().0.saturating_sub(1).max(1) as isize;
+        pane.history_mut().scroll(pages * page, &events);
         true
     }
 
@@ -450,14 +450,14 @@ impl Workspace {
     pub fn scroll_pane(&mut self, id: PaneId, rows: isize) {
         let events = self.events.clone();
         if let Some(pane) = self.pane_mut(id) {
-            pane.scroll(rows, &events);
+            pane.history_mut().scroll(rows, &events);
         }
     }
 
     /// Directory a new pane would start in, for saving profiles.
     pub fn pane_dir(&self, id: PaneId) -> Option<PathBuf> {
         let pane = self.pane(id)?;
-        current_dir(pane.cwd(), pane.pid())
+        current_dir(pane.term().cwd(), pane.program().pid())
     }
 
     /// Every pane of every tab.

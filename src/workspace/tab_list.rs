@@ -89,7 +89,7 @@ impl Workspace {
         };
         for id in tab.pane_ids() {
             if let Some(member) = self.panes.remove(&id) {
-                member.pane.terminate();
+                member.pane.program().terminate();
             }
         }
         if !self.remove_tab(index) {

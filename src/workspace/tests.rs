@@ -249,7 +249,7 @@ fn keys_reach_the_focused_program_only() {
     h.ws.apply(Action::SplitRight);
     let second = h.focused();
 
-    assert!(h.ws.focused().unwrap().send(b"ls\r"));
+    assert!(h.ws.focused().unwrap().program().send(b"ls\r"));
 
     assert_eq!(h.fake.input(second), b"ls\r");
     assert!(h.fake.input(first).is_empty());
@@ -355,13 +355,13 @@ fn with_keep_exited_panes_an_ended_program_stays_on_screen_with_its_status() {
 
     let pane = h.ws.pane(id).expect("the pane stays");
     assert_eq!(
-        pane.exit(),
+        pane.program().exit(),
         Some(ExitInfo {
             code: 2,
             signal: false
         })
     );
-    assert!(!pane.send(b"x"), "nothing runs to take keys");
+    assert!(!pane.program().send(b"x"), "nothing runs to take keys");
     assert!(h.fake.input(id).is_empty());
     assert!(
         h.screen(id).contains("build finished"),
@@ -441,7 +441,7 @@ fn a_profile_command_that_ends_well_stays_with_its_output_until_closed() {
 
     let pane = h.ws.pane(cmd).expect("the command pane stays");
     assert_eq!(
-        pane.exit(),
+        pane.program().exit(),
         Some(ExitInfo {
             code: 0,
             signal: false
@@ -469,14 +469,14 @@ fn a_program_that_cannot_start_leaves_a_pane_that_says_why() {
     h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
 
     let id = h.focused();
-    assert!(h.ws.pane(id).unwrap().spawn_error().is_some());
+    assert!(h.ws.pane(id).unwrap().program().spawn_error().is_some());
     assert!(
         h.screen(id)
             .contains("tilework: no such program: frobnicate"),
         "{}",
         h.screen(id)
     );
-    assert!(!h.ws.pane(id).unwrap().send(b"x"));
+    assert!(!h.ws.pane(id).unwrap().program().send(b"x"));
 }
 
 #[test]
@@ -516,7 +516,7 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
     h.exit(failing, 1);
 
     // It shows how it ended meanwhile.
-    assert!(h.ws.pane(failing).unwrap().exit().is_some());
+    assert!(h.ws.pane(failing).unwrap().program().exit().is_some());
     assert_eq!(h.ws.next_restart(), Some(exited_at + RESTART_DELAY));
     assert!(!h.wait(RESTART_DELAY - Duration::from_millis(1)));
     assert_eq!(h.tab_panes(), [failing, other], "not yet");
@@ -534,7 +534,7 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
     assert_eq!(h.fake.spec(restarted), Some(spec));
     assert_eq!(h.focused(), restarted, "focus follows");
     assert!(h.ws.pane(failing).is_none());
-    assert!(h.ws.pane(restarted).unwrap().exit().is_none());
+    assert!(h.ws.pane(restarted).unwrap().program().exit().is_none());
     assert_eq!(h.ws.next_restart(), None);
     h.assert_sizes_follow_layout();
 
@@ -698,7 +698,7 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
         format!("\x1b]7;file://host{}\x07", project.display()).as_bytes(),
     );
     let p = h.ws.pane_mut(pane).unwrap();
-    while let Some(chunk) = p.try_output() {
+    while let Some(chunk) = p.program_mut().try_output() {
         p.feed(chunk);
     }
     p.settle();
@@ -742,7 +742,7 @@ fn a_title_the_program_sets_wins_over_the_fallback() {
     assert_eq!(h.ws.pane_title(pane), "htop");
     h.fake.print(pane, b"\x1b]2;load average\x07");
     let p = h.ws.pane_mut(pane).unwrap();
-    while let Some(chunk) = p.try_output() {
+    while let Some(chunk) = p.program_mut().try_output() {
         p.feed(chunk);
     }
     p.settle();
@@ -809,7 +809,7 @@ fn edit_scrollback_floats_an_editor_on_a_private_copy_of_the_history() {
     }
     h.fake.print(shell, &output);
     let p = h.ws.pane_mut(shell).unwrap();
-    while let Some(chunk) = p.try_output() {
+    while let Some(chunk) = p.program_mut().try_output() {
         p.feed(chunk);
     }
 

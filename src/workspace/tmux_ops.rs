@@ -140,7 +140,7 @@ impl Workspace {
         match self.panes.get_mut(&id) {
             Some(member) => {
                 member.title = Some(title);
-                member.pane.name_changed();
+                member.pane.term_mut().name_changed();
                 true
             }
             None => false,

@@ -20,7 +20,7 @@ impl Workspace {
     pub fn pane_printed(&mut self, id: PaneId) {
         if let Some(member) = self.panes.get_mut(&id)
             && let Some(text) = member.typed_ahead.take()
-            && !member.pane.send_owned(text)
+            && !member.pane.program().send_owned(text)
         {
             tracing::warn!(?id, "the restored job could not be typed");
         }

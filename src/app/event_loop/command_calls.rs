@@ -31,7 +31,7 @@ impl<B: FrameSink> App<B> {
         let Some(pane) = self.ws.pane_mut(id) else {
             return Reply::error(format!("no pane {number}"));
         };
-        let marks = pane.command_marks();
+        let marks = pane.history().command_marks();
         let chosen = if call.index < 0 {
             let back = usize::try_from(call.index.unsigned_abs() - 1).unwrap_or(usize::MAX);
             marks.finished().nth(back)
@@ -48,7 +48,7 @@ impl<B: FrameSink> App<B> {
             ));
         };
         let from = command.output.unwrap_or(command.prompt);
-        let to = command.end.unwrap_or_else(|| pane.history_ring().end());
+        let to = command.end.unwrap_or_else(|| pane.history().ring().end());
         pane.settle();
         Reply::Pieces(Box::new(as_text::write_range(pane, from, to, call.ansi)))
     }
@@ -62,8 +62,8 @@ impl<B: FrameSink> App<B> {
         let Some(pane) = self.ws.pane(id) else {
             return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
-        let ring = pane.history_ring();
-        let commands: Vec<&Command> = pane.command_marks().commands().collect();
+        let ring = pane.history().ring();
+        let commands: Vec<&Command> = pane.history().command_marks().commands().collect();
         let finished = commands.iter().filter(|c| c.end.is_some()).count();
         let mut lines = LineCounter::new(ring);
         let mut seen_finished: usize = 0;
@@ -86,7 +86,7 @@ impl<B: FrameSink> App<B> {
                 });
                 CommandInfo {
                     index,
-                    command: command_line(ring, c, pane.size().1),
+                    command: command_line(ring, c, pane.term().size().1),
                     status: c.status,
                     failed: c.failed(),
                     finished: c.end.is_some(),

@@ -31,7 +31,7 @@ impl<B: FrameSink> App<B> {
                 }
                 LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {
                     if let Some(pane) = self.ws.pane_mut(id) {
-                        pane.history_ready(history);
+                        pane.history_mut().history_ready(history);
                         // Every client whose copy mode waited for it.
                         for at in 0..self.clients.len() {
                             let outcome = self.clients[at].router.history_arrived(&mut self.ws);

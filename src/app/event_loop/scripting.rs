@@ -254,15 +254,15 @@ impl<B: FrameSink> App<B> {
         let Some(pane) = self.ws.pane_mut(id) else {
             return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
-        if pane.exit().is_some() || pane.spawn_error().is_some() {
+        if pane.program().exit().is_some() || pane.program().spawn_error().is_some() {
             return Reply::error(format!(
                 "pane {}'s program has ended",
                 self.ws.script_id(id)
             ));
         }
         let modes = KeyModes {
-            application_cursor: pane.live_screen().application_cursor(),
-            kitty_flags: pane.keyboard_flags(),
+            application_cursor: pane.term().screen().application_cursor(),
+            kitty_flags: pane.term().keyboard_flags(),
         };
         let mut bytes = Vec::new();
         for key in keys {
@@ -271,11 +271,11 @@ impl<B: FrameSink> App<B> {
             }
         }
         // As for a typed key: a pane scrolled back shows its live screen.
-        if pane.is_scrolled() {
-            pane.scroll_to_bottom();
+        if pane.history().is_scrolled() {
+            pane.history_mut().scroll_to_bottom();
             self.clock.changed_now();
         }
-        if !bytes.is_empty() && !pane.send(&bytes) {
+        if !bytes.is_empty() && !pane.program().send(&bytes) {
             return Reply::error(format!(
                 "pane {number}'s program is not reading its input (its queue is full)"
             ));
@@ -322,7 +322,7 @@ impl<B: FrameSink> App<B> {
         }
         self.clock.changed_now();
         self.ws.names_may_change(Instant::now());
-        if let Some(err) = self.ws.pane(id).and_then(|p| p.spawn_error()) {
+        if let Some(err) = self.ws.pane(id).and_then(|p| p.program().spawn_error()) {
             let message = format!("cannot run {}: {err}", argv.join(" "));
             self.ws.close_pane(id, None);
             return Reply::Error(message);
@@ -345,7 +345,7 @@ impl<B: FrameSink> App<B> {
             // Replaying a big history takes a while: the call's thread does.
             return Reply::Pieces(Box::new(as_text::write_history(pane, ansi)));
         }
-        Reply::Text(as_text::screen_text(pane.live_screen(), ansi).into_bytes())
+        Reply::Text(as_text::screen_text(pane.term().screen(), ansi).into_bytes())
     }
 
     /// The paste buffers, newest first: one line each (`0  5 chars:
@@ -403,7 +403,7 @@ impl<B: FrameSink> App<B> {
                 let Some(pane) = self.ws.pane(id) else {
                     continue;
                 };
-                let (rows, cols) = pane.size();
+                let (rows, cols) = pane.term().size();
                 panes.push(PaneInfo {
                     id: self.ws.script_id(id),
                     tab: index + 1,
@@ -420,8 +420,11 @@ impl<B: FrameSink> App<B> {
                     tab_focused: tab.focus == id,
                     floating: tab.floats.contains(id),
                     zoomed: tab.zoomed && tab.tiled_focus() == id,
-                    pid: pane.pid().filter(|_| pane.exit().is_none()),
-                    exit_code: pane.exit().map(|e| e.code),
+                    pid: pane
+                        .program()
+                        .pid()
+                        .filter(|_| pane.program().exit().is_none()),
+                    exit_code: pane.program().exit().map(|e| e.code),
                 });
             }
         }

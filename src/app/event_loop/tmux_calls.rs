@@ -184,7 +184,7 @@ impl<B: FrameSink> App<B> {
                 if self.ws.is_floating(target) {
                     return Err("can't split a floating pane".into());
                 }
-                let (rows, cols) = self.ws.pane(target).map_or((0, 0), |p| p.size());
+                let (rows, cols) = self.ws.pane(target).map_or((0, 0), |p| p.term().size());
                 let along = if split.beside { cols } else { rows };
                 let cells = split.cells.or_else(|| {
                     split
@@ -218,7 +218,7 @@ impl<B: FrameSink> App<B> {
                 id
             }
         };
-        if let Some(err) = self.ws.pane(id).and_then(|p| p.spawn_error()) {
+        if let Some(err) = self.ws.pane(id).and_then(|p| p.program().spawn_error()) {
             let message = format!("create pane failed: {err}");
             self.ws.close_pane(id, None);
             return Err(message);
@@ -260,9 +260,9 @@ impl<B: FrameSink> App<B> {
                     continue;
                 };
                 let inner = self.ws.content_of(id, rect);
-                let screen = pane.live_screen();
+                let screen = pane.term().screen();
                 let (cursor_y, cursor_x) = screen.cursor_position();
-                let (rows, cols) = pane.size();
+                let (rows, cols) = pane.term().size();
                 panes.push(TmuxPane {
                     id: self.ws.script_id(id),
                     left: inner.x,
@@ -270,15 +270,15 @@ impl<B: FrameSink> App<B> {
                     cols,
                     rows,
                     floating: tab.floats.contains(id),
-                    pid: pane.pid(),
-                    exit_code: pane.exit().map(|e| e.code),
+                    pid: pane.program().pid(),
+                    exit_code: pane.program().exit().map(|e| e.code),
                     cwd: self
                         .ws
                         .pane_dir(id)
                         .map(|dir| dir.to_string_lossy().into_owned()),
                     title: self.ws.pane_title(id).to_string(),
                     command: pane.spec.argv.clone(),
-                    in_mode: pane.is_scrolled(),
+                    in_mode: pane.history().is_scrolled(),
                     history: 0,
                     cursor_x,
                     cursor_y,

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::{CopyMode, Point, RowText};
-use crate::pane::history::window::History;
+use crate::pane::history::window::Window;
 
 /// A cursor motion; a count repeats it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub const MAX_COUNT: usize = 99_999;
 
 impl CopyMode {
     /// Moves the cursor by `motion`, `count` times, and keeps it in view.
-    pub fn motion(&mut self, history: &mut History, motion: Motion, count: usize) {
+    pub fn motion(&mut self, history: &mut Window, motion: Motion, count: usize) {
         let count = count.clamp(1, MAX_COUNT);
         let signed = isize::try_from(count).unwrap_or(isize::MAX);
         let cols = i32::try_from(count).unwrap_or(i32::MAX);
@@ -117,14 +117,14 @@ impl CopyMode {
 
     /// Scrolls the view; the cursor moves along by as many rows (`Lines`:
     /// only as far as it must to stay in view).
-    pub fn scroll(&mut self, history: &mut History, scroll: Scroll) {
+    pub fn scroll(&mut self, history: &mut Window, scroll: Scroll) {
         let (rows, cursor_follows) = scroll_rows(history, scroll);
         self.scroll_by(history, rows, cursor_follows);
     }
 
     /// Scrolls the view `rows` (negative: back), the cursor moving along
     /// or (not `cursor_follows`) only as far as it must to stay in view.
-    pub fn scroll_by(&mut self, history: &mut History, rows: isize, cursor_follows: bool) {
+    pub fn scroll_by(&mut self, history: &mut Window, rows: isize, cursor_follows: bool) {
         let view_rows = history.view_rows();
         let top = history
             .top_row()
@@ -142,7 +142,7 @@ impl CopyMode {
 
 /// How many rows `scroll` moves the view (negative: back), and whether
 /// the cursor moves along.
-pub fn scroll_rows(history: &History, scroll: Scroll) -> (isize, bool) {
+pub fn scroll_rows(history: &Window, scroll: Scroll) -> (isize, bool) {
     let view_rows = history.view_rows();
     let page = isize::try_from(view_rows.saturating_sub(1).max(1)).unwrap_or(1);
     match scroll {
@@ -153,7 +153,7 @@ pub fn scroll_rows(history: &History, scroll: Scroll) -> (isize, bool) {
 }
 
 /// The absolute row `H`, `M` or `L` goes to.
-fn view_row(history: &History, motion: Motion, count: usize) -> usize {
+fn view_row(history: &Window, motion: Motion, count: usize) -> usize {
     let top = history.top_row();
     let rows = usize::from(history.screen().size().0.get());
     let last = top + rows.saturating_sub(1);
@@ -271,14 +271,14 @@ fn class(c: char, big: bool) -> Class {
 
 /// The history's rows as [`Line`]s, read as the motions need them.
 struct Text<'h> {
-    history: &'h mut History,
+    history: &'h mut Window,
     lines: HashMap<usize, Line>,
     total_rows: usize,
     width: u16,
 }
 
 impl<'h> Text<'h> {
-    fn new(history: &'h mut History) -> Self {
+    fn new(history: &'h mut Window) -> Self {
         let total_rows = history.total_rows();
         let width = history.screen().size().1.get();
         Self {
@@ -598,7 +598,7 @@ mod tests {
     use crate::input::copy_mode::tests::history;
 
     /// Copy mode over `text` (in a 6x20 pane) with the cursor at (row, col).
-    fn at(text: &str, row: usize, col: u16) -> (CopyMode, History) {
+    fn at(text: &str, row: usize, col: u16) -> (CopyMode, Window) {
         let h = history(text, 6, 20);
         let mut cm = CopyMode::new(PaneId(1), &h);
         cm.cursor = Point { row, col };
@@ -796,7 +796,7 @@ mod tests {
         assert_eq!(walk(text, (0, 9), &[pct]), [(0, 9)], "no bracket: no move");
     }
 
-    fn scrolled(n: usize) -> (CopyMode, History) {
+    fn scrolled(n: usize) -> (CopyMode, Window) {
         let h = history(
             &(1..=n).map(|i| format!("line {i}\n")).collect::<String>(),
             6,

@@ -8,7 +8,7 @@
 
 use super::{GlobalMatch, Match};
 use crate::input::search_worker::{Found, SearchMailbox, SearchWorker};
-use crate::pane::history::window::{History, Located};
+use crate::pane::history::window::{Located, Window};
 use crate::pane::{PaneId, RingCopy};
 
 /// A regex search of one pane's history, run off the render loop as the
@@ -117,7 +117,7 @@ impl Search {
     /// one is dropped: returns false). The current match becomes the one
     /// nearest before `from` (a row and column of `history`; searching
     /// backwards, like tmux's `?`), moved by any `n`/`N` pressed meanwhile.
-    pub fn apply(&mut self, found: Found, history: &History, from: super::Point) -> bool {
+    pub fn apply(&mut self, found: Found, history: &Window, from: super::Point) -> bool {
         let wanted = self.searching == Some(found.generation)
             && self
                 .worker
@@ -153,7 +153,7 @@ impl Search {
     }
 
     /// Finds the matches on the window `history` shows, for drawing.
-    pub fn locate(&mut self, history: &History) {
+    pub fn locate(&mut self, history: &Window) {
         self.matches.clear();
         self.located.clear();
         let extent = history.extent();

@@ -91,7 +91,7 @@ impl Harness {
     fn print(&mut self, id: PaneId, text: &str) {
         self.fake.print(id, text.replace('\n', "\r\n").as_bytes());
         let pane = self.ws.pane_mut(id).unwrap();
-        while let Some(chunk) = pane.try_output() {
+        while let Some(chunk) = pane.program_mut().try_output() {
             pane.feed(chunk);
         }
         pane.settle();
@@ -143,7 +143,11 @@ impl Harness {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.events.recv_timeout(left).expect("a history replay") {
                 Report::Pane(PaneEvent::HistoryReady(id, history)) => {
-                    self.ws.pane_mut(id).unwrap().history_ready(history);
+                    self.ws
+                        .pane_mut(id)
+                        .unwrap()
+                        .history_mut()
+                        .history_ready(history);
                     return self.router.history_arrived(&mut self.ws);
                 }
                 Report::Search(report) => {
@@ -188,7 +192,7 @@ impl Harness {
     }
 
     fn scrolled(&self, id: PaneId) -> bool {
-        self.ws.pane(id).unwrap().is_scrolled()
+        self.ws.pane(id).unwrap().history().is_scrolled()
     }
 
     /// Copy mode on the focused pane, its history there.
@@ -600,7 +604,7 @@ fn enter_on_a_result_line_opens_its_pane_in_copy_mode_on_that_match() {
     };
     assert_eq!(panes, &[left, right]);
     for pane in [left, right] {
-        let source = h.ws.pane(pane).unwrap().ring_copy();
+        let source = h.ws.pane(pane).unwrap().history().ring_copy();
         let found = crate::input::search_all::search(pane, &source, "error");
         h.router
             .search_result(&mut h.ws, SearchReport::AllPanes(found));
@@ -675,7 +679,7 @@ fn shown_rows(h: &Harness) -> Vec<String> {
 
 /// The copy-mode cursor as a row of the view and that row's text.
 fn cursor_on_view(h: &Harness) -> (usize, String) {
-    let history = h.ws.pane(h.focused()).unwrap().history().unwrap();
+    let history = h.ws.pane(h.focused()).unwrap().history().window().unwrap();
     let row = h.router.ui().copy().view().unwrap().cursor.row - history.top_row();
     (row, shown_rows(h)[row].clone())
 }
@@ -690,7 +694,7 @@ fn copy_mode_at_the_bottom_stays_on_its_lines_while_the_program_prints() {
     let before = shown_rows(&h);
     let (row, line) = cursor_on_view(&h);
     assert_eq!(line, "flow-40");
-    let offset = |h: &Harness| h.ws.pane(id).unwrap().history().unwrap().offset();
+    let offset = |h: &Harness| h.ws.pane(id).unwrap().history().window().unwrap().offset();
     assert_eq!(offset(&h), 0, "entered at the bottom");
 
     let more: String = (41..=100).map(|i| format!("flow-{i}\n")).collect();
@@ -755,9 +759,9 @@ fn copy_mode_entered_a_page_back_starts_on_that_page() {
     h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
     h.key(KeyCode::PageUp);
     h.history_lands();
-    let top = h.ws.pane(id).unwrap().history().unwrap().top_row();
+    let top = h.ws.pane(id).unwrap().history().window().unwrap().top_row();
     h.key(KeyCode::Char('k'));
-    let history = h.ws.pane(id).unwrap().history().unwrap();
+    let history = h.ws.pane(id).unwrap().history().window().unwrap();
     assert_eq!(
         history.top_row(),
         top,

@@ -6,30 +6,31 @@ use std::time::Instant;
 use super::Pane;
 
 impl Pane {
-    /// Sends `replies` to the program, or holds them for its raw mode.
-    pub(super) fn answer_program(&mut self, replies: Vec<u8>) {
-        let process = self.process.as_deref();
-        let reads_lines = || process.is_some_and(|p| p.reads_lines());
+    /// Sends the answers parsing made to the program, or holds them for
+    /// its raw mode.
+    pub(super) fn answer_program(&mut self) {
+        let replies = self.term.take_replies();
+        if replies.is_empty() {
+            return;
+        }
+        let program = &self.program;
+        let reads_lines = || program.reads_lines();
         if let Some(now) = self
+            .term
             .held_replies
             .offer(replies, reads_lines, Instant::now())
         {
-            self.send(&now);
+            self.program.send(&now);
         }
-    }
-
-    /// When the loop should look at held answers again.
-    pub fn held_replies_check(&self, now: Instant) -> Option<Instant> {
-        self.held_replies.next_check(now)
     }
 
     /// Sends the held answers once the program reads raw, or their time
     /// is out.
     pub fn release_held_replies(&mut self, now: Instant) {
-        let process = self.process.as_deref();
-        let reads_lines = || process.is_some_and(|p| p.reads_lines());
-        if let Some(replies) = self.held_replies.due(reads_lines, now) {
-            self.send(&replies);
+        let program = &self.program;
+        let reads_lines = || program.reads_lines();
+        if let Some(replies) = self.term.held_replies.due(reads_lines, now) {
+            self.program.send(&replies);
         }
     }
 }

@@ -14,7 +14,7 @@ use std::io;
 use std::ops::ControlFlow;
 
 use crate::pane::history::anchors::{self, WINDOW_ROWS};
-use crate::pane::history::window::{History, ReplayRequest};
+use crate::pane::history::window::{ReplayRequest, Window};
 use crate::pane::term::cell_marks::Link;
 use crate::pane::term::screen::{Attrs, CellStyle, CellView, Colour, ScreenView, UnderlineStyle};
 use crate::pane::{Pane, max_history_rows};
@@ -35,7 +35,7 @@ pub const TEXT_PIECE_BYTES: usize = 64 * 1024;
 pub type TextSink<'a> = dyn FnMut(&[u8]) -> io::Result<()> + 'a;
 
 /// What [`replay_all`] hands each window to; `Break` ends the walk.
-pub type EachWindow<'a> = dyn FnMut(&mut History) -> ControlFlow<()> + 'a;
+pub type EachWindow<'a> = dyn FnMut(&mut Window) -> ControlFlow<()> + 'a;
 
 /// The rows a window aims for in a pane `cols` wide.
 fn text_window_rows(cols: u16) -> usize {
@@ -48,7 +48,7 @@ fn text_window_rows(cols: u16) -> usize {
 /// one window. (The same walk as `input::ring_search::for_each_window`,
 /// which lives above `pane`.)
 pub fn replay_all(pane: &Pane) -> impl FnOnce(&mut EachWindow<'_>) + Send + use<> {
-    let source = pane.ring_copy();
+    let source = pane.history().ring_copy();
     move |each| {
         let (ring, rows, cols) = (&source.ring, source.rows, source.cols);
         let window_rows = text_window_rows(cols);
@@ -57,7 +57,7 @@ pub fn replay_all(pane: &Pane) -> impl FnOnce(&mut EachWindow<'_>) + Send + use<
         let mut extent = anchors::top(ring, window_rows, cols);
         loop {
             let request = ReplayRequest::window(ring, &source.sizes, extent, (rows, cols), cap);
-            if each(&mut History::replay(request)).is_break() || extent.end >= ring.end() {
+            if each(&mut Window::replay(request)).is_break() || extent.end >= ring.end() {
                 return;
             }
             let next = anchors::from(ring, extent.end, window_rows, cols);
@@ -96,7 +96,7 @@ pub fn write_range(
     to: u64,
     ansi: bool,
 ) -> impl FnOnce(&mut TextSink<'_>) -> io::Result<()> + Send + use<> {
-    let source = pane.ring_copy();
+    let source = pane.history().ring_copy();
     move |sink| {
         let (ring, rows, cols) = (&source.ring, source.rows, source.cols);
         let from = from.max(ring.first_line_start());
@@ -113,7 +113,7 @@ pub fn write_range(
         while start < to {
             let end = anchors::from(ring, start, window_rows, cols).end.min(to);
             let extent = anchors::Extent { start, end };
-            let mut history = History::replay(ReplayRequest::window(
+            let mut history = Window::replay(ReplayRequest::window(
                 ring,
                 &source.sizes,
                 extent,
@@ -140,7 +140,7 @@ pub fn write_range(
 
 /// The first `total` rows `history` holds, as [`write_rows`] writes all.
 fn write_first_rows(
-    history: &mut History,
+    history: &mut Window,
     total: usize,
     ansi: bool,
     out: &mut Pieces<'_, '_>,
@@ -261,7 +261,7 @@ pub fn screen_text(screen: ScreenView<'_>, ansi: bool) -> String {
 
 /// Appends every row `history` holds, oldest first; stops early once the
 /// pieces' sink failed.
-fn write_rows(history: &mut History, ansi: bool, out: &mut Pieces<'_, '_>) -> ControlFlow<()> {
+fn write_rows(history: &mut Window, ansi: bool, out: &mut Pieces<'_, '_>) -> ControlFlow<()> {
     let total = history.total_rows();
     let rows = usize::from(history.screen().size().0.get()).max(1);
     // A screenful at a time: `with_row` scrolls so the page's first row is
@@ -516,7 +516,7 @@ mod tests {
         );
         assert_eq!(history_text(&pane, false)(), "S link.\n");
         assert_eq!(
-            screen_text(pane.live_screen(), true).lines().next(),
+            screen_text(pane.term().screen(), true).lines().next(),
             ansi.lines().next()
         );
     }

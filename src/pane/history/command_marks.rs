@@ -358,7 +358,7 @@ mod tests {
 #[cfg(test)]
 mod history_rows {
     use super::*;
-    use crate::pane::history::window::{History, ReplayRequest};
+    use crate::pane::history::window::{ReplayRequest, Window};
 
     #[test]
     fn a_window_knows_the_row_of_each_prompt() {
@@ -372,7 +372,7 @@ mod history_rows {
         }
         let stops = marks.stops(0, ring.end());
         let history =
-            History::replay(ReplayRequest::from_ring(&ring, 10, 40, 1000).with_stops(stops));
+            Window::replay(ReplayRequest::from_ring(&ring, 10, 40, 1000).with_stops(stops));
         let rows: Vec<Option<usize>> = marks
             .commands()
             .map(|c| history.stop_row(c.prompt_line))

@@ -36,7 +36,7 @@ use crate::pane::history::scrollback::ByteRing;
 use crate::pane::history::size_log::SizeLog;
 use crate::pane::term::fast_forward::FastForward;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
-use crate::pane::term::rewrap;
+use crate::pane::term::rewrap::{self, Checkpoint};
 
 /// The most output a reflow replays: ~40x the cells of a 300x150 screen,
 /// and a bound on the cost of one resize step however costly the output
@@ -91,20 +91,6 @@ impl crate::pane::term::fidelity::answers::Answers for Replayed {
 fn replay_parser(rows: u16, cols: u16, kept: usize) -> vt100::Parser<Replayed> {
     let size = |n: u16| std::num::NonZeroU16::new(n.max(2)).unwrap_or(std::num::NonZeroU16::MIN);
     vt100::Parser::new_with_callbacks(size(rows), size(cols), kept, Replayed)
-}
-
-/// The replay's grid as the last reflow left it, rows above the screen
-/// included: the bytes that lay it out again on a fresh parser of its size,
-/// and the ring position it is up to date with. The next reflow starts
-/// from it rather than from [`REFLOW_MAX_BYTES`] back, so each step of a
-/// border drag costs one rewrap, not one for every size the drag went
-/// through (each with a prompt redrawn at it).
-#[derive(Debug, Clone)]
-pub struct Checkpoint {
-    bytes: String,
-    at: u64,
-    rows: u16,
-    cols: u16,
 }
 
 /// Lays the ring's output out again into `parser` (fresh, of the new

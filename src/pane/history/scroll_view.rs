@@ -3,13 +3,45 @@
 //! a time (the first on a worker thread, the next ones in place as the view
 //! passes an end), and the copy of the ring a search takes.
 
-use crate::pane::composed::{MIN_GRID, Pane, ScrollView};
+use crate::pane::PaneId;
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::history::anchors::{self, Extent, RowAnchor, WINDOW_ROWS};
+use crate::pane::history::command_marks::{Command, CommandMarks};
 use crate::pane::history::scrollback::ByteRing;
 use crate::pane::history::size_log::SizeLog;
-use crate::pane::history::window::{History, Located, ReplayRequest};
-use crate::pane::term::damage::Change;
+use crate::pane::history::window::{Located, ReplayRequest, Window};
+use crate::pane::term::damage::{Change, Damage, DamageLog};
+use crate::pane::term::emulator::MIN_GRID;
+
+/// What the pane shows: the live screen or a replayed window of history.
+pub enum ScrollView {
+    Live,
+    /// A replay is running; `offset` is where to land when it arrives.
+    Loading {
+        offset: usize,
+    },
+    Viewing(Box<Window>),
+}
+
+/// A pane's history: every byte its program wrote (the ring), the sizes
+/// it was printed at, where the shell's commands begin and end, and the
+/// view shown instead of the live screen when scrolled back.
+pub struct History {
+    id: PaneId,
+    pub(in crate::pane) ring: ByteRing,
+    pub(in crate::pane) view: ScrollView,
+    /// The size each stretch of the ring's output was printed at, for a
+    /// reflow to replay it at that size.
+    pub(in crate::pane) sizes: SizeLog,
+    /// Where each command the shell ran begins and ends (OSC 133).
+    pub(in crate::pane) marks: CommandMarks,
+    /// The pane's size, which a window is replayed at.
+    rows: u16,
+    cols: u16,
+    /// What changed in the view since the renderer last looked (the pane
+    /// merges it with its terminal's).
+    pub(in crate::pane) damage: DamageLog,
+}
 
 /// Which window of history to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,13 +94,99 @@ pub fn max_history_rows(budget: usize, cols: u16) -> usize {
 }
 
 /// A pane's history view.
-impl Pane {
+impl History {
+    /// An empty history of `budget` bytes for a pane of `rows` x `cols`.
+    pub(in crate::pane) fn new(id: PaneId, budget: usize, rows: u16, cols: u16) -> Self {
+        Self {
+            id,
+            ring: ByteRing::new(budget),
+            view: ScrollView::Live,
+            sizes: SizeLog::new(rows, cols),
+            marks: CommandMarks::default(),
+            rows,
+            cols,
+            damage: DamageLog::default(),
+        }
+    }
+
+    /// Takes a piece of output, as the parser will see it, at the ring's
+    /// end; `erased` (an offset into `bytes`) is where a `clear` erased
+    /// the history before it. Returns whether the view shows it (else the
+    /// live screen does).
+    pub(in crate::pane) fn push(&mut self, bytes: &[u8], erased: Option<u64>) -> bool {
+        let at = self.ring.end();
+        self.ring.push(bytes);
+        if let Some(end) = erased {
+            self.ring.erase_before(at + end);
+        }
+        if self.marks.scan(bytes, at, &self.ring) {
+            // The border tells a failed command.
+            self.damage.note(Change::Titled);
+        }
+        let ScrollView::Viewing(window) = &mut self.view else {
+            return false;
+        };
+        window.add_stops(self.marks.stops(at, self.ring.end()));
+        window.feed(bytes);
+        self.damage.note(Change::HistoryGrew);
+        true
+    }
+
+    /// The pane's new size, from the ring's end on.
+    pub(in crate::pane) fn record_size(&mut self, rows: u16, cols: u16) {
+        self.sizes
+            .record(self.ring.end(), rows, cols, self.ring.start());
+        self.rows = rows;
+        self.cols = cols;
+    }
+
+    /// What changed in the view since the last call.
+    pub(in crate::pane) fn take_damage(&mut self) -> Damage {
+        self.damage.take(Damage::None)
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.ring.len()
+    }
+
+    /// The ring, for saving it (see `persist`).
+    pub fn ring(&self) -> &ByteRing {
+        &self.ring
+    }
+
+    /// The sizes this pane's output was printed at (saved with its history).
+    pub fn size_log(&self) -> &SizeLog {
+        &self.sizes
+    }
+
+    /// The sizes a restored history was printed at, before it is put back
+    /// (`restore_history`, `restore_sealed_history`), so that it is
+    /// replayed at those sizes, without ghosts of redraws (issue 30).
+    pub fn adopt_size_log(&mut self, sizes: SizeLog) {
+        self.sizes = sizes;
+    }
+
+    /// Where each command the shell ran begins and ends.
+    pub fn command_marks(&self) -> &CommandMarks {
+        &self.marks
+    }
+
+    pub fn command_marks_mut(&mut self) -> &mut CommandMarks {
+        &mut self.marks
+    }
+
+    /// Puts back commands saved with the history (see
+    /// `persist::marks_file`); positions in this ring's terms.
+    pub fn adopt_commands(&mut self, commands: Vec<Command>) {
+        self.marks.adopt(commands);
+    }
+
     pub fn view(&self) -> &ScrollView {
         &self.view
     }
 
     /// The replayed history while the view shows it.
-    pub fn history_mut(&mut self) -> Option<&mut History> {
+    pub fn window_mut(&mut self) -> Option<&mut Window> {
         // The caller may move the view (copy mode).
         self.damage.note(Change::ViewMoved);
         match &mut self.view {
@@ -77,7 +195,7 @@ impl Pane {
         }
     }
 
-    pub fn history(&self) -> Option<&History> {
+    pub fn window(&self) -> Option<&Window> {
         match &self.view {
             ScrollView::Viewing(h) => Some(h),
             _ => None,
@@ -162,11 +280,11 @@ impl Pane {
                 let anchor = history.anchor_of(top);
                 let before = history.extent();
                 self.shift_history(WindowTarget::Around(anchor));
-                if self.history().is_some_and(|h| h.extent() == before) {
+                if self.window().is_some_and(|h| h.extent() == before) {
                     // No other window to go to (the ring changed under it).
                     break;
                 }
-                let Some(history) = self.history_mut() else {
+                let Some(history) = self.window_mut() else {
                     return;
                 };
                 if let Located::At(row) = history.locate(anchor) {
@@ -198,7 +316,7 @@ impl Pane {
         let spawned = std::thread::Builder::new()
             .name("history-replay".into())
             .spawn(move || {
-                let history = History::replay(request);
+                let history = Window::replay(request);
                 events.post(PaneEvent::HistoryReady(id, Box::new(history)));
             });
         match spawned {
@@ -217,7 +335,7 @@ impl Pane {
         let window = anchors::most_rows(self.window_rows()) + usize::from(self.rows);
         let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
         let size = (self.rows, self.cols);
-        let stops = self.command_marks().stops(extent.start, extent.end);
+        let stops = self.marks.stops(extent.start, extent.end);
         ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap).with_stops(stops)
     }
 
@@ -225,7 +343,7 @@ impl Pane {
     /// replayed here and now (a window is a few thousand rows: milliseconds).
     /// Returns the window it replaces, to translate positions from; `None`
     /// when no history is shown.
-    pub fn shift_history(&mut self, target: WindowTarget) -> Option<Box<History>> {
+    pub fn shift_history(&mut self, target: WindowTarget) -> Option<Box<Window>> {
         let ScrollView::Viewing(_) = self.view else {
             return None;
         };
@@ -238,7 +356,7 @@ impl Pane {
                 anchors::around(&self.ring, pos, rows, self.cols)
             }
         };
-        let mut history = Box::new(History::replay(self.window_request(extent)));
+        let mut history = Box::new(Window::replay(self.window_request(extent)));
         history.truncated = self.ring.start() > 0;
         let ScrollView::Viewing(old) =
             std::mem::replace(&mut self.view, ScrollView::Viewing(history))
@@ -250,7 +368,7 @@ impl Pane {
     }
 
     /// A replay finished: catch it up with output that arrived meanwhile.
-    pub fn history_ready(&mut self, mut history: Box<History>) {
+    pub fn history_ready(&mut self, mut history: Box<Window>) {
         self.damage.note(Change::ViewMoved);
         let ScrollView::Loading { offset } = self.view else {
             // The user left the view before it arrived.
@@ -261,7 +379,7 @@ impl Pane {
         if history.size() != (self.rows, self.cols) {
             // The pane was resized while it loaded: replayed at the size
             // now, as a view open then is (see `resize_history`).
-            history = Box::new(History::replay(self.window_request(history.extent())));
+            history = Box::new(Window::replay(self.window_request(history.extent())));
         }
         history.truncated = self.ring.start() > 0;
         let wanted = offset;
@@ -283,13 +401,13 @@ impl Pane {
     /// new one's `replaced` for copy mode to carry its cursor over
     /// (`input::copy_window::follow_resize`) until the loop's turn ends.
     pub(in crate::pane) fn resize_history(&mut self) {
-        let Some(old) = self.history() else {
+        let Some(old) = self.window() else {
             return;
         };
         if old.size() == (self.rows, self.cols) {
             return;
         }
-        let mut new = Box::new(History::replay(self.window_request(old.extent())));
+        let mut new = Box::new(Window::replay(self.window_request(old.extent())));
         let ScrollView::Viewing(mut old) = std::mem::replace(&mut self.view, ScrollView::Live)
         else {
             return;
@@ -343,7 +461,7 @@ impl Pane {
 mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
-    use crate::pane::PaneId;
+    use crate::pane::Pane;
 
     /// A pane that printed `lines` numbered lines, its history open at the
     /// newest rows.
@@ -352,9 +470,9 @@ mod tests {
         let text: String = (1..=lines).map(|i| format!("row{i:05}\r\n")).collect();
         pane.feed(text.into_bytes());
         let (tx, rx) = crossbeam_channel::unbounded();
-        pane.scroll(back, &tx.into());
+        pane.history_mut().scroll(back, &tx.into());
         match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
+            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_mut().history_ready(history),
             _ => panic!("no history replay"),
         }
         pane
@@ -374,19 +492,19 @@ mod tests {
         let mut pane = scrolled_pane(50_000, 10, 1);
         let mailbox = PaneMailbox::discarding();
         for _ in 0..10_000 {
-            pane.scroll(3, &mailbox);
+            pane.history_mut().scroll(3, &mailbox);
         }
         let top = top_line(&mut pane);
         assert!(top.as_str() <= "row20000", "{top}");
         for _ in 0..10_000 {
-            pane.scroll(3, &mailbox);
+            pane.history_mut().scroll(3, &mailbox);
         }
         assert_eq!(top_line(&mut pane), "row00001");
         // And forward again to the live screen.
         for _ in 0..20_000 {
-            pane.scroll(-3, &mailbox);
+            pane.history_mut().scroll(-3, &mailbox);
         }
-        assert!(!pane.is_scrolled());
+        assert!(!pane.history().is_scrolled());
     }
 
     #[test]
@@ -394,7 +512,7 @@ mod tests {
         let mut pane = scrolled_pane(50_000, 21, 6_000);
         let top = top_line(&mut pane);
         assert_eq!(top, format!("row{:05}", 50_000 - 6_000 - 20 + 1));
-        pane.scroll(3, &PaneMailbox::discarding());
+        pane.history_mut().scroll(3, &PaneMailbox::discarding());
         assert_eq!(
             top_line(&mut pane),
             format!("row{:05}", 50_000 - 6_000 - 20 - 2)
@@ -407,19 +525,19 @@ mod tests {
         let mut pane = Pane::detached(PaneId(1), 24, 80, budget);
         pane.feed(b"\r\n".repeat(budget));
         let (tx, rx) = crossbeam_channel::unbounded();
-        pane.scroll(isize::MAX / 2, &tx.into());
+        pane.history_mut().scroll(isize::MAX / 2, &tx.into());
         match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
+            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_mut().history_ready(history),
             _ => panic!("no history replay"),
         }
-        let h = pane.history().unwrap();
+        let h = pane.history().window().unwrap();
         assert!(
             h.at_top && h.top_row() == 0,
             "{:?} {} {} first {}",
             h.extent(),
             h.at_top,
             h.top_row(),
-            pane.ring.first_line_start()
+            pane.history().ring.first_line_start()
         );
     }
 
@@ -432,14 +550,14 @@ mod tests {
             .collect();
         pane.feed(text.into_bytes());
         let (tx, rx) = crossbeam_channel::unbounded();
-        pane.scroll(50, &tx.into());
+        pane.history_mut().scroll(50, &tx.into());
         match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_ready(history),
+            Ok(PaneEvent::HistoryReady(_, history)) => pane.history_mut().history_ready(history),
             _ => panic!("no history replay"),
         }
         let top = top_line(&mut pane);
         assert!(top.starts_with("row3"), "{top}");
-        let first = pane.history().map(|h| h.generation);
+        let first = pane.history().window().map(|h| h.generation);
         pane.resize(10, 60);
         let rows: Vec<String> = pane.screen().row_texts().collect();
         assert_eq!(rows[0], top[..60], "{rows:?}");
@@ -447,9 +565,13 @@ mod tests {
         // Resized again before copy mode followed: it still finds the
         // window it knows.
         pane.resize(10, 80);
-        let replaced = pane.history().and_then(|h| h.replaced.as_ref());
+        let replaced = pane.history().window().and_then(|h| h.replaced.as_ref());
         assert_eq!(replaced.map(|h| h.generation), first);
-        pane.forget_replaced_history();
-        assert!(pane.history().is_some_and(|h| h.replaced.is_none()));
+        pane.history_mut().forget_replaced_history();
+        assert!(
+            pane.history()
+                .window()
+                .is_some_and(|h| h.replaced.is_none())
+        );
     }
 }

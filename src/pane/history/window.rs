@@ -158,7 +158,7 @@ pub enum Located {
 }
 
 /// A replayed window of history and the ring position it has seen up to.
-pub struct History {
+pub struct Window {
     parser: vt100::Parser<RowsDropped>,
     /// What every byte goes through on its way to the parser.
     rep: Fidelity,
@@ -185,7 +185,7 @@ pub struct History {
     pub generation: u64,
     /// The window this one replaced when the pane was resized, until copy
     /// mode has carried its rows over (see `place`).
-    pub replaced: Option<Box<History>>,
+    pub replaced: Option<Box<Window>>,
     /// Line starts not yet reached that get an anchor of their own (see
     /// [`ReplayRequest::stops`]), soonest last; and those passed.
     stops_ahead: Vec<u64>,
@@ -203,7 +203,7 @@ fn new_parser(rows: u16, cols: u16, history_rows: usize) -> vt100::Parser<RowsDr
     vt100::Parser::new_with_callbacks(size(rows), size(cols), history_rows, RowsDropped::default())
 }
 
-impl History {
+impl Window {
     /// Replays `req`. Slow (tens of ms per MiB): call from a worker thread
     /// for more than a window. Never panics on the bytes: where vt100
     /// fails, the history starts over; should anything else fail, the
@@ -540,7 +540,7 @@ mod tests {
     #[test]
     fn replay_holds_the_lines_that_scrolled_off() {
         let ring = ring_with_lines(100, 1 << 20);
-        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
+        let mut h = Window::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
         assert!(!h.truncated);
         assert_eq!(h.len(), 96);
         h.set_offset(96);
@@ -550,7 +550,7 @@ mod tests {
     #[test]
     fn replay_of_a_truncated_ring_starts_at_a_whole_line() {
         let ring = ring_with_lines(1000, 100);
-        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
+        let mut h = Window::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
         assert!(h.truncated);
         h.set_offset(usize::MAX);
         let first = h
@@ -568,7 +568,7 @@ mod tests {
     #[test]
     fn feeding_new_output_keeps_the_view_in_place() {
         let ring = ring_with_lines(50, 1 << 20);
-        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
+        let mut h = Window::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
         h.set_offset(10);
         let before = h.screen().contents();
         h.feed(b"more 1\r\nmore 2\r\n");
@@ -579,7 +579,7 @@ mod tests {
     #[test]
     fn feeding_new_output_at_the_bottom_keeps_the_view_too() {
         let ring = ring_with_lines(50, 1 << 20);
-        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
+        let mut h = Window::replay(ReplayRequest::from_ring(&ring, 5, 20, 1000));
         assert_eq!(h.offset(), 0);
         assert_eq!(h.screen().contents(), "line 46\nline 47\nline 48\nline 49");
         h.feed(b"more 1\r\nmore 2\r\nmore 3\r\n");
@@ -604,7 +604,7 @@ mod tests {
         for i in 0..1000 {
             ring.push(format!("after {i}\r\n").as_bytes());
         }
-        let mut h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 10_000));
+        let mut h = Window::replay(ReplayRequest::from_ring(&ring, 5, 20, 10_000));
         assert_eq!(h.fed_to, ring.end());
         h.set_offset(usize::MAX);
         let top = h.screen().contents();
@@ -620,7 +620,7 @@ mod tests {
     #[test]
     fn history_is_capped_at_the_requested_rows() {
         let ring = ring_with_lines(500, 1 << 20);
-        let h = History::replay(ReplayRequest::from_ring(&ring, 5, 20, 100));
+        let h = Window::replay(ReplayRequest::from_ring(&ring, 5, 20, 100));
         assert_eq!(h.len(), 100);
         // Rows keep their anchors though older ones were dropped.
         let anchor = h.anchor_of(0);
@@ -631,7 +631,7 @@ mod tests {
     fn two_windows_name_the_same_row_alike() {
         use crate::pane::history::anchors::{around, tail};
         let ring = ring_with_lines(20_000, 1 << 20);
-        let mut t = History::replay(ReplayRequest::window(
+        let mut t = Window::replay(ReplayRequest::window(
             &ring,
             &SizeLog::new(5, 20),
             tail(&ring, 500, 20),
@@ -643,7 +643,7 @@ mod tests {
         let anchor = t.anchor_of(row);
         let text = t.with_row(row, |s, r| s.contents_between(r, 0, r, 20));
         let mid = t.start;
-        let mut older = History::replay(ReplayRequest::window(
+        let mut older = Window::replay(ReplayRequest::window(
             &ring,
             &SizeLog::new(5, 20),
             around(&ring, mid, 500, 20),

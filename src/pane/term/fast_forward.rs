@@ -60,11 +60,12 @@ use std::collections::VecDeque;
 
 use memchr::{memchr, memrchr, memrchr2};
 
-use crate::pane::history::scrollback::ByteRing;
 use crate::pane::term::damage::Damage;
 use crate::pane::term::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
 use crate::pane::term::fidelity::Fidelity;
 use crate::pane::term::fidelity::answers::Answers;
+use crate::pane::term::grid_scrolling::GridScrolling;
+use crate::pane::term::kitty_apc::KittyState;
 use crate::pane::term::osc_guard::OscGuard;
 use crate::pane::term::parse_guard::ParserPanicked;
 use crate::pane::term::sync_update::SyncUpdate;
@@ -109,16 +110,11 @@ pub struct FastForward {
     /// The front of `deferred` is inside a sequence whose end has not been
     /// parsed (its [`Finding::Starts`] was).
     in_sequence: bool,
-    /// Whether the main or the alternate grid may have a scroll region.
-    region: [bool; 2],
     /// Do not try to cut again before `plain` reaches this.
     next_trim_at: usize,
     replay: Vec<u8>,
-    /// A lower bound of vt100's count of rows scrolled off the main grid.
-    scrolled_at_least: u64,
-    /// Once that count is this far above the grid's height, no growth of the
-    /// grid can tell its exact value.
-    saturation: u64,
+    /// The grids' scroll regions and rows scrolled off, as far as followed.
+    scrolling: GridScrolling,
     /// Bytes dropped unparsed, for the log and the tests.
     pub skipped: u64,
     /// Screen rows parsing may have changed since [`FastForward::take_damage`]
@@ -130,18 +126,9 @@ pub struct FastForward {
     /// The screen shown while a synchronized update is open (followed
     /// here: its start must be copied before the parser reads on).
     sync: SyncUpdate,
-    /// Rows of scrollback the parser keeps that must come out as if every
-    /// byte had been parsed (a reflow's replay reads them): each cut keeps
-    /// that many more lines. While it is not 0, vt100's count of rows
-    /// scrolled off is not kept exact (it only tells how many blank rows a
-    /// taller grid takes in, and a replay's grid takes rows from its
-    /// scrollback).
-    history_rows: usize,
-    /// The pane's kitty graphics state (the pictures its program named).
-    pub kitty: crate::graphics::kitty::intake::KittyIntake,
-    /// A kitty graphics command waits on a file read: nothing after it is
-    /// parsed until it is in (see `pane::term::kitty_apc`).
-    loading: Option<crate::pane::term::kitty_apc::Loading>,
+    /// The pane's kitty graphics state (the pictures its program named,
+    /// a command waiting on a file read).
+    pub kitty: KittyState,
 }
 
 impl Default for FastForward {
@@ -163,32 +150,28 @@ impl FastForward {
             findings: VecDeque::new(),
             base: 0,
             in_sequence: false,
-            region: [false; 2],
             next_trim_at: 0,
             replay: Vec::new(),
-            scrolled_at_least: 0,
-            saturation,
+            scrolling: GridScrolling::new(saturation),
             skipped: 0,
             touched: Damage::Full,
             rep: Fidelity::live(),
             sync: SyncUpdate::default(),
-            history_rows: 0,
-            kitty: Default::default(),
-            loading: None,
+            kitty: KittyState::default(),
         }
     }
 
     /// Keeps the newest `rows` rows of a parser's scrollback exact (see
     /// `history_rows`); 0 for a parser without scrollback.
     pub fn keep_history_rows(&mut self, rows: usize) {
-        self.history_rows = rows;
+        self.scrolling.history_rows = rows;
     }
 
     /// The parser was replaced by a fresh one laid out from the old (see
     /// `rewrap`): it has no scroll region and has scrolled off no rows.
     pub fn parser_replaced(&mut self, old_rows: u16) {
         self.grid_resized(old_rows, u16::MAX);
-        self.scrolled_at_least = 0;
+        self.scrolling.scrolled_at_least = 0;
     }
 
     /// Takes output for the parser: parses what must be parsed now and
@@ -216,19 +199,19 @@ impl FastForward {
         &self.deferred[from..]
     }
 
-    /// [`Self::accept`], the bytes pushed to the pane's history `ring`
-    /// too, with where an ED 3 on the primary screen or a RIS among them
-    /// erased the history before it (`clear`, `reset`: kept out of the
-    /// saved files).
-    pub fn accept_into(&mut self, bytes: &[u8], ring: &mut ByteRing) -> &[u8] {
-        let (ring_at, scanned) = (ring.end(), self.scanner.pos());
+    /// [`Self::accept`], with where an ED 3 on the primary screen or a RIS
+    /// among the bytes erased the history before it (`clear`, `reset`:
+    /// kept out of the saved files), as an offset into the bytes returned,
+    /// which the pane's history ring stores.
+    pub fn accept_erasing(&mut self, bytes: &[u8]) -> (&[u8], Option<u64>) {
+        let scanned = self.scanner.pos();
         let from = self.deferred.len();
         self.accept(bytes);
-        ring.push(&self.deferred[from..]);
-        if let Some(end) = self.scanner.take_erased() {
-            ring.erase_before(ring_at + end.saturating_sub(scanned));
-        }
-        &self.deferred[from..]
+        let erased = self
+            .scanner
+            .take_erased()
+            .map(|end| end.saturating_sub(scanned));
+        (&self.deferred[from..], erased)
     }
 
     /// Parses what of the accepted output must be parsed now and holds back
@@ -239,17 +222,18 @@ impl FastForward {
     ) -> Result<(), ParserPanicked> {
         // Looked at before it is taken, and only after a sequence (a kitty
         // command is one): text alone pays no move of the large `Option`.
-        if self.loading.is_some()
-            && let Some(loading) = self.loading.take()
+        if self.kitty.loading.is_some()
+            && let Some(loading) = self.kitty.loading.take()
         {
-            self.loading = crate::pane::term::kitty_apc::resume(&mut self.kitty, parser, loading)?;
-            if self.loading.is_some() {
+            self.kitty.loading =
+                crate::pane::term::kitty_apc::resume(&mut self.kitty.intake, parser, loading)?;
+            if self.kitty.loading.is_some() {
                 return Ok(());
             }
         }
         loop {
             if self.in_sequence {
-                if !self.parse_sequence(parser)? || self.loading.is_some() {
+                if !self.parse_sequence(parser)? || self.kitty.loading.is_some() {
                     return Ok(());
                 }
                 continue;
@@ -269,7 +253,7 @@ impl FastForward {
                     self.parse_plain(parser)?;
                     // The BEL or ESC at the front goes to the parser with
                     // whatever sequence it starts.
-                    if !self.parse_sequence(parser)? || self.loading.is_some() {
+                    if !self.parse_sequence(parser)? || self.kitty.loading.is_some() {
                         return Ok(());
                     }
                 }
@@ -343,15 +327,18 @@ impl FastForward {
         *self = Self {
             skipped: self.skipped,
             osc_guard: std::mem::take(&mut self.osc_guard),
-            kitty: std::mem::take(&mut self.kitty),
-            ..Self::with_saturation(self.saturation)
+            kitty: KittyState {
+                intake: std::mem::take(&mut self.kitty.intake),
+                loading: None,
+            },
+            ..Self::with_saturation(self.scrolling.saturation())
         };
         self.rep.set_terminal_colours(colours);
     }
 
     /// Whether parsing waits on a kitty graphics command's file read.
     pub fn loading(&self) -> bool {
-        self.loading.is_some()
+        self.kitty.loading.is_some()
     }
 
     /// The layer every byte goes through (its modes, keyboard flags).
@@ -397,9 +384,7 @@ impl FastForward {
     /// the scroll region of both grids, and a taller grid takes back up to
     /// the growth from the count of scrolled-off rows.
     pub fn grid_resized(&mut self, old_rows: u16, new_rows: u16) {
-        self.region = [false; 2];
-        let grown = u64::from(new_rows.saturating_sub(old_rows));
-        self.scrolled_at_least = self.scrolled_at_least.saturating_sub(grown);
+        self.scrolling.grid_resized(old_rows, new_rows);
         self.rep.grid_resized(old_rows, new_rows);
     }
 
@@ -433,7 +418,7 @@ impl FastForward {
         };
         match row_advances(&self.deferred[..self.plain], col, cols, wraps) {
             Some(0) => Damage::Rows(row, row),
-            Some(down) if !self.region[usize::from(screen.alternate_screen())] => {
+            Some(down) if !self.scrolling.region[usize::from(screen.alternate_screen())] => {
                 match u16::try_from(down).ok().and_then(|d| row.checked_add(d)) {
                     Some(last) if last < rows => Damage::Rows(row, last),
                     _ => Damage::Full,
@@ -473,14 +458,14 @@ impl FastForward {
                 // Parsed up to it, to learn which grid it set.
                 let screen = parser.screen();
                 let grid = usize::from(screen.alternate_screen());
-                self.region[grid] = params.may_set_region(screen.size().0);
+                self.scrolling.region[grid] = params.may_set_region(screen.size().0);
             }
-            Ended::ScrollbackCleared => self.scrolled_at_least = 0,
+            Ended::ScrollbackCleared => self.scrolling.scrolled_at_least = 0,
             // RIS: vt100 starts a new screen, both grids without regions,
             // and no update is open.
             Ended::Reset => {
-                self.scrolled_at_least = 0;
-                self.region = [false; 2];
+                self.scrolling.scrolled_at_least = 0;
+                self.scrolling.region = [false; 2];
                 self.sync.release();
             }
             Ended::SyncStart => {
@@ -491,8 +476,8 @@ impl FastForward {
             }
             Ended::Apc => {
                 if let Some(apc) = self.scanner.take_apc() {
-                    self.loading =
-                        crate::pane::term::kitty_apc::handle(&mut self.kitty, parser, apc)?;
+                    self.kitty.loading =
+                        crate::pane::term::kitty_apc::handle(&mut self.kitty.intake, parser, apc)?;
                 }
             }
             Ended::Other => {}
@@ -518,10 +503,10 @@ impl FastForward {
         // A scroll region, or tab stops the count cannot follow, break the
         // count of rows.
         let wraps = self.rep.text_wraps();
-        let cut = if self.region[usize::from(alternate)] || wraps.is_none() {
+        let cut = if self.scrolling.region[usize::from(alternate)] || wraps.is_none() {
             None
         } else {
-            cut_point(plain, 2 * usize::from(rows) + self.history_rows)
+            cut_point(plain, 2 * usize::from(rows) + self.scrolling.history_rows)
         };
         // vt100 counts the rows scrolled off the main grid, and a grid that
         // grows takes that many (up to the growth) blank rows in at the top.
@@ -530,7 +515,13 @@ impl FastForward {
         let feeds = match cut {
             // A replay parser's scrollback holds the rows that matter
             // (`history_rows`), and vt100's count is not followed there.
-            Some(_) if alternate || self.history_rows > 0 || self.count_saturated(rows) => Some(0),
+            Some(_)
+                if alternate
+                    || self.scrolling.history_rows > 0
+                    || self.scrolling.count_saturated(rows) =>
+            {
+                Some(0)
+            }
             Some(cut) => row_advances(&plain[..cut], col, cols, wraps.unwrap_or(true)),
             None => None,
         };
@@ -550,7 +541,7 @@ impl FastForward {
         }
         self.rep.process(parser, &self.replay)?;
         let to_bottom = usize::from(rows - 1 - row.min(rows - 1));
-        self.scrolled_at_least += feeds.saturating_sub(to_bottom) as u64;
+        self.scrolling.scrolled_at_least += feeds.saturating_sub(to_bottom) as u64;
         self.drain(cut);
         self.plain -= cut;
         self.skipped += cut as u64;
@@ -566,10 +557,6 @@ impl FastForward {
             self.parse_plain(parser)?;
         }
         Ok(())
-    }
-
-    fn count_saturated(&self, rows: u16) -> bool {
-        self.scrolled_at_least >= self.saturation.saturating_sub(u64::from(rows))
     }
 }
 

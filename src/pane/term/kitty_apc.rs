@@ -38,6 +38,15 @@ use crate::pane::term::screen::ScreenView;
 /// an error and the pane goes on (a file on a stalled network mount).
 const LOAD_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// A pane's kitty graphics: the pictures its program named, and the
+/// command that waits on a file read, if one does.
+#[derive(Debug, Default)]
+pub struct KittyState {
+    pub intake: KittyIntake,
+    /// Nothing after the command is parsed until its file is in.
+    pub loading: Option<Loading>,
+}
+
 /// A file being read for a command, on a thread: the pane parses nothing
 /// past the command until it is in (so the picture lands where the
 /// program put it, and the reply comes before the answers to what

@@ -443,6 +443,20 @@ pub fn lay_out<C: vt100::Callbacks>(
     })
 }
 
+/// The replay's grid as the last reflow left it, rows above the screen
+/// included: the bytes that lay it out again on a fresh parser of its size,
+/// and the ring position it is up to date with. The next reflow starts
+/// from it rather than from `reflow::REFLOW_MAX_BYTES` back, so each step of a
+/// border drag costs one rewrap, not one for every size the drag went
+/// through (each with a prompt redrawn at it).
+#[derive(Debug, Clone)]
+pub struct Checkpoint {
+    pub(in crate::pane) bytes: String,
+    pub(in crate::pane) at: u64,
+    pub(in crate::pane) rows: u16,
+    pub(in crate::pane) cols: u16,
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

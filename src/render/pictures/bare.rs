@@ -34,13 +34,13 @@ impl BarePanes {
     /// cannot be remembered (a history view is replayed on a thread and
     /// swapped in whole).
     pub fn shown(pane: &Pane) -> Option<Shown> {
-        if pane.history().is_some() {
+        if pane.history().window().is_some() {
             return None;
         }
         Some(Shown {
             written: anchor::written(),
             alternate: pane.screen().alternate_screen(),
-            held: pane.sync_deadline().is_some(),
+            held: pane.term().sync_deadline().is_some(),
         })
     }
 

@@ -25,7 +25,13 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
         let id = h.focused();
         h.exit(id, 2);
         let delay = restart_delay(failures);
-        let note = h.ws.pane(id).unwrap().exit_note().unwrap().to_string();
+        let note =
+            h.ws.pane(id)
+                .unwrap()
+                .program()
+                .exit_note()
+                .unwrap()
+                .to_string();
         assert!(
             note.ends_with(&format!("restarting in {} s", delay.as_secs())),
             "{note}"
@@ -44,7 +50,7 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
     assert!(!h.wait(MAX_RESTART_DELAY));
     let pane = h.ws.pane(id).unwrap();
     assert_eq!(
-        pane.exit_note(),
+        pane.program().exit_note(),
         Some("failed 10 times in a row: not restarted")
     );
     let notices = h.ws.take_notices();
@@ -73,7 +79,7 @@ fn a_success_starts_the_count_again() {
     h.exit(id, 0);
     assert_eq!(h.ws.next_restart(), Some(h.now + RESTART_DELAY));
     assert_eq!(
-        h.ws.pane(id).unwrap().exit_note(),
+        h.ws.pane(id).unwrap().program().exit_note(),
         Some("restarting in 1 s")
     );
 }

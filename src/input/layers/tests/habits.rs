@@ -228,7 +228,7 @@ fn pane_info_tells_the_panes_facts() {
     let id = h.focused();
     h.prefix('i');
     let notice = h.notice();
-    let (rows, cols) = h.ws.pane(id).unwrap().size();
+    let (rows, cols) = h.ws.pane(id).unwrap().term().size();
     assert!(
         notice.starts_with(&format!("pane {} · #2 · /bin/sh", id.0)),
         "{notice}"
@@ -452,13 +452,13 @@ fn a_digit_on_a_zoomed_tab_zooms_the_pane_it_names_at_full_size() {
     h.prefix('%');
     let second = h.focused();
     h.prefix('z');
-    let zoomed = h.ws.pane(second).unwrap().size();
+    let zoomed = h.ws.pane(second).unwrap().term().size();
     h.prefix('q');
     h.key(KeyCode::Char('1'));
     assert_eq!(h.focused(), first);
     assert!(h.ws.tab().unwrap().zoomed);
     assert_eq!(
-        h.ws.pane(first).unwrap().size(),
+        h.ws.pane(first).unwrap().term().size(),
         zoomed,
         "resized to the zoom"
     );

@@ -5,7 +5,7 @@
 //! rows its line wraps to there, so copy mode's cursor, selection and view
 //! keep their place across a resize (see `scroll_view::resize_history`).
 
-use super::{History, Located, Mark};
+use super::{Located, Mark, Window};
 use crate::pane::history::anchors::RowAnchor;
 
 /// A cell as a place in the text: `cells` cells into the logical line
@@ -18,7 +18,7 @@ pub struct LinePlace {
     cells: usize,
 }
 
-impl History {
+impl Window {
     /// The rows and columns of the view.
     pub fn size(&self) -> (u16, u16) {
         let (rows, cols) = self.parser.screen().size();
@@ -89,7 +89,7 @@ impl History {
 /// Cell (`row`, `col`) of `old` as a cell of `new`, the same window of
 /// bytes replayed at another size: by its place in the text, or failing
 /// that by its anchor (its first or last row when `new` does not hold it).
-pub fn carry_cell(old: &mut History, new: &mut History, row: usize, col: u16) -> (usize, u16) {
+pub fn carry_cell(old: &mut Window, new: &mut Window, row: usize, col: u16) -> (usize, u16) {
     if let Some(found) = old
         .line_place(row, col)
         .and_then(|place| new.find_line_place(place))
@@ -113,8 +113,8 @@ mod tests {
     use crate::pane::history::size_log::SizeLog;
     use crate::pane::history::window::ReplayRequest;
 
-    fn replay(ring: &ByteRing, rows: u16, cols: u16) -> History {
-        History::replay(ReplayRequest::window(
+    fn replay(ring: &ByteRing, rows: u16, cols: u16) -> Window {
+        Window::replay(ReplayRequest::window(
             ring,
             &SizeLog::new(rows, cols),
             tail(ring, 10_000, cols),
@@ -123,7 +123,7 @@ mod tests {
         ))
     }
 
-    fn row_text(h: &mut History, row: usize) -> String {
+    fn row_text(h: &mut Window, row: usize) -> String {
         let cols = h.size().1;
         h.with_row(row, |s, r| s.contents_between(r, 0, r, cols))
     }

@@ -23,7 +23,7 @@
 
 use vt100::capture::{BasicFormattedCaptureState, RowContents};
 
-use super::{History, Mark, ReplayRequest, RowsDropped, new_parser, size};
+use super::{Mark, ReplayRequest, RowsDropped, Window, new_parser, size};
 use crate::diag::panic_guard::contain;
 use crate::pane::history::reflow::kept_rows;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
@@ -175,7 +175,7 @@ fn feed_marking(
 
 /// Hands the rows the replay parser let go to the window's parser, with
 /// the anchors on them.
-fn drain(history: &mut History, target: &mut Target) -> Result<(), ParserPanicked> {
+fn drain(history: &mut Window, target: &mut Target) -> Result<(), ParserPanicked> {
     let Some(stream) = history.parser.callbacks_mut().stream.as_mut() else {
         return Ok(());
     };
@@ -229,7 +229,7 @@ fn line_offsets(marks: &[Mark], dropped: usize, laid: &LaidOut) -> Vec<(u64, usi
 /// The replay parser's height as vt100 changes it, what that pushes above
 /// the rows it keeps handed to the window's parser.
 fn change_height(
-    history: &mut History,
+    history: &mut Window,
     rows: u16,
     target: &mut Target,
 ) -> Result<(), ParserPanicked> {
@@ -242,7 +242,7 @@ fn change_height(
 /// The replay goes on at `rows` x `cols`: the grid so far rewrapped into
 /// a fresh replay parser of that size that keeps `kept` rows.
 fn change_size(
-    history: &mut History,
+    history: &mut Window,
     (rows, cols): (u16, u16),
     kept: usize,
     target: &mut Target,
@@ -274,7 +274,7 @@ fn change_size(
 
 /// The replay parser's grid rewrapped into the window's parser, after the
 /// rows streamed; the window's parser becomes the history's.
-fn finish(mut history: History, mut target: Target) -> Result<History, ParserPanicked> {
+fn finish(mut history: Window, mut target: Target) -> Result<Window, ParserPanicked> {
     let (rows, cols) = target.parser.screen().size();
     let old_rows = history.parser.screen().size().0.get();
     change_height(&mut history, rows.get(), &mut target)?;
@@ -300,12 +300,12 @@ fn finish(mut history: History, mut target: Target) -> Result<History, ParserPan
 /// Replays `req` stretch by stretch at the sizes it was printed at, into
 /// a window of the view's size; `None` when vt100 failed on the way (the
 /// caller replays it all at the view's size instead).
-pub fn replay(req: &ReplayRequest) -> Option<History> {
+pub fn replay(req: &ReplayRequest) -> Option<Window> {
     let now = (req.rows, req.cols);
     let sizes = req.sizes.iter().map(|s| (s.rows.max(2), s.cols.max(2)));
     let kept = kept_rows(sizes.chain([(now.0.max(2), now.1.max(2))]));
     let first = req.sizes.first().map_or(now, |s| (s.rows, s.cols));
-    let mut history = History::empty(req.start, first, kept);
+    let mut history = Window::empty(req.start, first, kept);
     history.at_top = req.at_top;
     history.is_tail = req.is_tail;
     history.add_stops(req.stops.iter().copied());

@@ -122,6 +122,16 @@ pub(super) enum Last {
     Execute(u8),
 }
 
+/// The parameters a [`Replace`] writes instead of the program's, kept
+/// from one replacement to the next so their buffers are reused.
+#[derive(Debug, Default)]
+pub(super) struct Rewritten {
+    /// The rewritten SGR of a [`Replace::Sgr`].
+    pub(super) sgr: Vec<u8>,
+    /// The parameters of a [`Replace::PrivateModes`].
+    pub(super) private_modes: Vec<u16>,
+}
+
 /// The follower's view of the output: vte calls it for every byte the
 /// parser gets.
 #[derive(Debug)]
@@ -138,10 +148,8 @@ pub(super) struct Follower {
     pub(super) ground: bool,
     pub(super) last: Last,
     pub(super) stop: Option<Stop>,
-    /// The rewritten SGR of a [`Replace::Sgr`].
-    pub(super) sgr: Vec<u8>,
-    /// The parameters of a [`Replace::PrivateModes`].
-    pub(super) private_modes: Vec<u16>,
+    /// What a [`Replace`] of SGR or private modes writes instead.
+    pub(super) rewritten: Rewritten,
     /// Colours the program set for its pane (OSC 4, 10-12 and resets).
     pub(super) colour_sets: ColourSets,
     /// What of the pen vt100 does not keep.
@@ -232,8 +240,9 @@ impl Follower {
             }
         }
         if replace {
-            self.private_modes.clear();
-            self.private_modes
+            self.rewritten.private_modes.clear();
+            self.rewritten
+                .private_modes
                 .extend(params.iter().filter_map(|p| p.first().copied()));
             self.stop(Stop::Replace(Replace::PrivateModes(set)));
         } else if let Some(stop) = recheck {
@@ -300,8 +309,8 @@ impl vte::Perform for Follower {
             let was = self.pen.active();
             let suspicious = self.pen.sgr(params);
             if suspicious && sgr::needs_rewrite(params) {
-                self.sgr.clear();
-                sgr::rewrite(params, &mut self.sgr);
+                self.rewritten.sgr.clear();
+                sgr::rewrite(params, &mut self.rewritten.sgr);
                 self.stop(Stop::Replace(Replace::Sgr));
             } else if was != self.pen.active() || (self.background && !had_background) {
                 // (A background set: the text after it is cut at each LF.)
