@@ -1,7 +1,7 @@
 //! The workspace: tabs of layout trees over a set of panes, which pane has
 //! focus, and the profiles it opens from and saves to.
 //!
-//! - `state`: the [`Workspace`] itself: its look-ups, sizes, what each
+//! - `workspace_core`: the [`Workspace`] itself: its look-ups, sizes, what each
 //!   action does, the mouse's grips.
 //! - `tab`: a [`Tab`] (its split tree, floating panes and focus);
 //!   `tab_list`: the list of tabs.
@@ -21,7 +21,7 @@
 //! - `pane_limit`: how many panes may be open at once (`max_panes`).
 //! - `recent`: the tab and pane focused before (`last-tab`,
 //!   `last-pane`), and moving a tab along the list.
-//! - [`place`]: a pane's directory and git branch, for the status bar;
+//! - [`cwd`]: a pane's directory and git branch, for the status bar;
 //!   `notices`: programs' notifications waiting to be seen (`attention`:
 //!   which are kept and which show).
 //! - [`profile_save`]: saving the workspace as a profile (a session is
@@ -32,6 +32,7 @@
 //! `tests` drives the workspace headless with a fake one.
 
 mod attention;
+pub mod cwd;
 mod environment;
 pub mod floating;
 pub mod foreground;
@@ -48,11 +49,9 @@ mod pane_launch;
 mod pane_life;
 mod pane_limit;
 mod pane_names;
-pub mod place;
 mod profile_open;
 pub mod profile_save;
 mod recent;
-mod state;
 mod tab;
 mod tab_list;
 #[cfg(test)]
@@ -61,11 +60,12 @@ pub mod tmux_env;
 pub mod tmux_ops;
 mod typed_ahead;
 pub mod view;
+mod workspace_core;
 
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;
 pub use pane_launch::PaneLaunch;
 pub use pane_life::{MAX_FAILURES, MAX_RESTART_DELAY, RESTART_DELAY, restart_delay};
 pub use pane_names::NAME_CHECK_DELAY;
-pub use state::{Workspace, WorkspaceSettings};
 pub use tab::Tab;
+pub use workspace_core::{Workspace, WorkspaceSettings};

@@ -15,8 +15,8 @@ use crossbeam_channel::{Sender, TrySendError, bounded};
 use crate::config::saving::Saving;
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
+use crate::persist::dirs;
 use crate::persist::marks_file::SavedMarks;
-use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
 use crate::persist::size_file::SavedSizes;
 use crate::workspace::Workspace;
@@ -71,7 +71,7 @@ impl Tap {
     /// Starts saving workspace `name` (its directory made private first).
     /// Saving stopping is told to `problems`.
     pub fn start(name: &str, saving: &Saving, problems: Mailbox<String>) -> Result<Self> {
-        let dir = place::make_workspace_dir(name)?;
+        let dir = dirs::make_workspace_dir(name)?;
         let run = format!(
             "{:x}",
             SystemTime::now()

@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use crate::pane::PaneId;
 use crate::pane::spawn::current_dir;
 use crate::workspace::Workspace;
+use crate::workspace::cwd::{PanePlace, place_of};
 #[cfg(test)]
 use crate::workspace::foreground::ForegroundProbe;
 use crate::workspace::name_lookup::{NameLookup, NameQuery, NameReport};
 use crate::workspace::naming::{PaneName, is_busy};
-use crate::workspace::place::{PanePlace, place_of};
 
 /// After output or keys, how long before the workspace looks at what the
 /// panes run (for names): a program started by a key has begun by then,
