@@ -1078,4 +1078,5 @@ fn a_profiles_names_and_commands_reach_borders_without_controls_or_bidi_override
 /// Issue 33's rough edges: a failing command pane backs off and gives
 /// up, a kept pane's status, saved profiles one key per line.
 mod rough_edges;
+mod saved_layout;
 mod views;
