@@ -7,6 +7,8 @@
 //!   `tab_list`: the list of tabs.
 //! - `pane_launch`: what a pane runs ([`PaneLaunch`]); `launch`: how new
 //!   panes join; `profile_open`: a profile's tabs planned and started.
+//! - [`Panes`]: the pane table and how new panes start (launcher,
+//!   settings, environment, `max_panes`), and what was learnt of each.
 //! - `member`: what the workspace keeps beside each pane; `pane_life`: a
 //!   pane's program ends, restarts, or the pane closes.
 //! - [`grip`]: what the mouse holds on a border or floating pane.
@@ -18,7 +20,7 @@
 //! - [`floating`]: panes over the layout, in z-order.
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
-//! - `pane_limit`: how many panes may be open at once (`max_panes`).
+//! - `pane_limit`: which actions open a pane.
 //! - `recent`: the tab and pane focused before (`last-tab`,
 //!   `last-pane`), and moving a tab along the list.
 //! - [`cwd`]: a pane's directory and git branch, for the status bar;
@@ -26,14 +28,12 @@
 //!   which are kept and which show).
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
-//! - `typed_ahead`: a restored shell's job typed at its prompt.
 //!
 //! Programs start through a [`Launcher`](crate::pane::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
 
 mod attention;
 pub mod cwd;
-mod environment;
 pub mod floating;
 pub mod foreground;
 pub mod grip;
@@ -49,6 +49,7 @@ mod pane_launch;
 mod pane_life;
 mod pane_limit;
 mod pane_names;
+mod panes;
 mod profile_open;
 pub mod profile_save;
 mod recent;
@@ -58,7 +59,6 @@ mod tab_list;
 mod tests;
 pub mod tmux_env;
 pub mod tmux_ops;
-mod typed_ahead;
 pub mod view;
 mod workspace_core;
 
@@ -67,5 +67,6 @@ pub use pane_frame::content_rect;
 pub use pane_launch::PaneLaunch;
 pub use pane_life::{MAX_FAILURES, MAX_RESTART_DELAY, RESTART_DELAY, restart_delay};
 pub use pane_names::NAME_CHECK_DELAY;
+pub use panes::Panes;
 pub use tab::Tab;
 pub use workspace_core::{Workspace, WorkspaceSettings};

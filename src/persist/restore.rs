@@ -407,7 +407,7 @@ impl Restored {
             .zip(sizes)
         {
             let commands = marks.next().cloned().unwrap_or_default();
-            let Some(pane) = ws.pane_mut(id) else {
+            let Some(pane) = ws.panes_mut().get_mut(id) else {
                 continue;
             };
             pane.adopt_commands(commands);
@@ -428,7 +428,7 @@ impl Restored {
         }
         for (id, typed) in panes_in_order(ws).into_iter().zip(&self.typed) {
             if let Some(typed) = typed {
-                ws.type_at_prompt(id, typed.keys());
+                ws.panes_mut().type_at_prompt(id, typed.keys());
             }
         }
         for &tab in &self.zoomed_tabs {

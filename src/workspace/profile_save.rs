@@ -148,10 +148,10 @@ fn pane_node(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> RawNode {
         focus: focus.then(|| written(true)),
         ..RawNode::default()
     };
-    let Some(pane) = ws.pane(id) else {
+    let Some(pane) = ws.panes().get(id) else {
         return node;
     };
-    let shell = &ws.settings().env.shell;
+    let shell = &ws.panes().settings().env.shell;
     let argv = &pane.spec.argv;
     let is_shell = argv.len() == 1 && &argv[0] == shell;
     if !is_shell {
@@ -169,12 +169,15 @@ fn pane_node(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> RawNode {
         node.start = Some(written("manual".to_string()));
     }
     let dir = match dirs {
-        Dirs::Ask => ws.pane_dir(id),
-        Dirs::Known => ws.known_pane_dir(id),
+        Dirs::Ask => ws.panes().dir(id),
+        Dirs::Known => ws.panes().known_dir(id),
     };
     node.cwd = dir.map(|dir| written(dir.to_string_lossy().into_owned()));
-    node.title = ws.given_title(id).map(|title| written(title.to_string()));
-    node.save = (!ws.history_saved(id)).then(|| written(false));
+    node.title = ws
+        .panes()
+        .given_title(id)
+        .map(|title| written(title.to_string()));
+    node.save = (!ws.panes().history_saved(id)).then(|| written(false));
     node
 }
 

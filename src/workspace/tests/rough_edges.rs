@@ -25,7 +25,13 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
         let id = h.focused();
         h.exit(id, 2);
         let delay = restart_delay(failures);
-        let note = h.ws.pane(id).unwrap().exit_note().unwrap().to_string();
+        let note =
+            h.ws.panes()
+                .get(id)
+                .unwrap()
+                .exit_note()
+                .unwrap()
+                .to_string();
         assert!(
             note.ends_with(&format!("restarting in {} s", delay.as_secs())),
             "{note}"
@@ -42,7 +48,7 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
     h.exit(id, 2);
     assert_eq!(h.ws.next_restart(), None, "given up");
     assert!(!h.wait(MAX_RESTART_DELAY));
-    let pane = h.ws.pane(id).unwrap();
+    let pane = h.ws.panes().get(id).unwrap();
     assert_eq!(
         pane.exit_note(),
         Some("failed 10 times in a row: not restarted")
@@ -73,7 +79,7 @@ fn a_success_starts_the_count_again() {
     h.exit(id, 0);
     assert_eq!(h.ws.next_restart(), Some(h.now + RESTART_DELAY));
     assert_eq!(
-        h.ws.pane(id).unwrap().exit_note(),
+        h.ws.panes().get(id).unwrap().exit_note(),
         Some("restarting in 1 s")
     );
 }
@@ -90,7 +96,7 @@ fn a_kept_pane_ends_tilework_with_its_programs_status() {
         let mut h = Harness::with_program(true, "make");
         let id = h.focused();
         h.exit(id, 3);
-        assert!(h.ws.pane(id).is_some(), "kept open");
+        assert!(h.ws.panes().get(id).is_some(), "kept open");
         assert_eq!(h.ws.exit_code(), None);
         h.ws.apply(key);
         assert_eq!(h.ws.exit_code(), Some(3), "{key:?}");

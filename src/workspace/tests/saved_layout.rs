@@ -75,7 +75,7 @@ fn a_profile_saved_before_serde_still_opens_the_same() {
     let panes = reopened.ws.tabs()[0].layout.panes();
     let titles: Vec<Option<&str>> = panes
         .iter()
-        .map(|&id| reopened.ws.given_title(id))
+        .map(|&id| reopened.ws.panes().given_title(id))
         .collect();
     assert_eq!(
         titles,
@@ -88,10 +88,20 @@ fn a_profile_saved_before_serde_still_opens_the_same() {
     );
     let saved: Vec<bool> = panes
         .iter()
-        .map(|&id| reopened.ws.history_saved(id))
+        .map(|&id| reopened.ws.panes().history_saved(id))
         .collect();
     assert_eq!(saved, [true, true, false, true]);
-    let command = |id: PaneId| reopened.ws.pane(id).unwrap().spec.argv.last().cloned();
+    let command = |id: PaneId| {
+        reopened
+            .ws
+            .panes()
+            .get(id)
+            .unwrap()
+            .spec
+            .argv
+            .last()
+            .cloned()
+    };
     assert_eq!(
         command(panes[0]).as_deref(),
         Some("printf '%s\\n' \"a]b\" # c = d")
@@ -227,12 +237,12 @@ mod round_trip {
                     .chain(tab.floats.iter().map(|f| f.id));
                 let panes = ids
                     .map(|id| {
-                        let argv = &ws.pane(id).unwrap().spec.argv;
+                        let argv = &ws.panes().get(id).unwrap().spec.argv;
                         (
-                            ws.given_title(id).map(String::from),
-                            ws.known_pane_dir(id),
+                            ws.panes().given_title(id).map(String::from),
+                            ws.panes().known_dir(id),
                             argv.last().cloned().unwrap_or_default(),
-                            ws.history_saved(id),
+                            ws.panes().history_saved(id),
                         )
                     })
                     .collect();
