@@ -108,17 +108,17 @@ fn render_loop() -> Loop {
 
 impl Loop {
     fn output(&mut self, bytes: &[u8]) {
-        if let Some(pane) = self.ws.pane_mut(PANE) {
+        if let Some(pane) = self.ws.panes_mut().get_mut(PANE) {
             pane.feed(bytes.to_vec());
         }
     }
 
     /// One frame as the render loop draws and writes it.
     fn frame(&mut self) {
-        for pane in self.ws.panes_mut() {
+        for pane in self.ws.panes_mut().iter_mut() {
             pane.settle();
         }
-        self.cache.note_changes(self.ws.panes_mut());
+        self.cache.note_changes(self.ws.panes_mut().iter_mut());
         let writer = self.term.backend_mut().writer_mut();
         writer.write_all(SYNC_BEGIN).expect("sync begin");
         frame::render_frame(

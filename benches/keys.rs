@@ -113,7 +113,7 @@ impl Bench {
     fn drain(&mut self) -> bool {
         let deadline = Instant::now() + Duration::from_secs(5);
         loop {
-            for pane in self.ws.panes_mut() {
+            for pane in self.ws.panes_mut().iter_mut() {
                 while let Some(chunk) = pane.program_mut().try_output() {
                     self.received += chunk.len() as u64;
                     pane.feed(chunk);

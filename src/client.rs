@@ -276,7 +276,7 @@ impl<B: FrameSink> Client<B> {
                 .map_or((0, 0), |c| (c.bytes(), c.writes()))
         };
         let (bytes_before, writes_before) = count();
-        self.render_cache.sweep(|id| ws.pane(id).is_some());
+        self.render_cache.sweep(|id| ws.panes().get(id).is_some());
         let backend = self.terminal.backend_mut();
         backend
             .write_raw(SYNC_BEGIN)

@@ -25,6 +25,7 @@ pub mod key_spec;
 pub mod keymap;
 pub mod private_file;
 pub mod profile;
+pub mod profile_toml;
 pub mod reload;
 pub mod remote;
 pub mod saving;

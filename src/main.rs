@@ -67,7 +67,7 @@ fn run() -> Result<i32> {
     init_log(&cli)?;
     // Saved workspaces are read from and deleted in the state directory:
     // one that is not the user's own is refused here, before the TUI.
-    tilework::persist::place::check_state_dirs()?;
+    tilework::persist::dirs::check_state_dirs()?;
     require_terminal(cli.writer)?;
     client::require_terminals()?;
     let dir = session::dir::runtime_dir()?;
@@ -135,7 +135,7 @@ fn session_command(
     ) {
         // These read or delete saved workspaces: not in a state directory
         // another user could have made.
-        tilework::persist::place::check_state_dirs()?;
+        tilework::persist::dirs::check_state_dirs()?;
     }
     match command {
         SessionCommand::Ls {
@@ -287,7 +287,7 @@ fn remote_host(text: &str) -> Result<Target> {
 
 /// `tilework forget NAME`: deletes a saved workspace.
 fn forget(name: &str) -> Result<i32> {
-    if tilework::persist::place::forget(name)? {
+    if tilework::persist::dirs::forget(name)? {
         Ok(0)
     } else {
         anyhow::bail!("no workspace named {name} is saved (tilework ls lists them)")

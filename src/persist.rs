@@ -2,7 +2,7 @@
 //! it changes, and comes back after a crash, a kill or a reboot with
 //! `tilework attach NAME`.
 //!
-//! - [`place`]: where (a private directory per workspace under
+//! - [`dirs`]: where (a private directory per workspace under
 //!   `$XDG_STATE_HOME/tilework/saved/`), files private and never reached
 //!   through a link, forgetting.
 //! - [`block_file`]: a pane's history as checksummed records of the ring's
@@ -21,10 +21,10 @@
 //!   back with the history.
 
 pub mod block_file;
+pub mod dirs;
 pub mod erase;
 pub mod manifest;
 pub mod marks_file;
-pub mod place;
 pub mod relaunch;
 pub mod restore;
 pub mod saver;

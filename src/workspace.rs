@@ -1,12 +1,14 @@
 //! The workspace: tabs of layout trees over a set of panes, which pane has
 //! focus, and the profiles it opens from and saves to.
 //!
-//! - `state`: the [`Workspace`] itself: its look-ups, sizes, what each
+//! - `workspace_core`: the [`Workspace`] itself: its look-ups, sizes, what each
 //!   action does, the mouse's grips.
 //! - `tab`: a [`Tab`] (its split tree, floating panes and focus);
 //!   `tab_list`: the list of tabs.
 //! - `pane_launch`: what a pane runs ([`PaneLaunch`]); `launch`: how new
 //!   panes join; `profile_open`: a profile's tabs planned and started.
+//! - [`Panes`]: the pane table and how new panes start (launcher,
+//!   settings, environment, `max_panes`), and what was learnt of each.
 //! - `member`: what the workspace keeps beside each pane; `pane_life`: a
 //!   pane's program ends, restarts, or the pane closes.
 //! - [`grip`]: what the mouse holds on a border or floating pane.
@@ -18,21 +20,20 @@
 //! - [`floating`]: panes over the layout, in z-order.
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
 //! - [`pane_frame`]: boxes or dividers, and the content area they leave.
-//! - `pane_limit`: how many panes may be open at once (`max_panes`).
+//! - `pane_limit`: which actions open a pane.
 //! - `recent`: the tab and pane focused before (`last-tab`,
 //!   `last-pane`), and moving a tab along the list.
-//! - [`place`]: a pane's directory and git branch, for the status bar;
+//! - [`cwd`]: a pane's directory and git branch, for the status bar;
 //!   `notices`: programs' notifications waiting to be seen (`attention`:
 //!   which are kept and which show).
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
-//! - `typed_ahead`: a restored shell's job typed at its prompt.
 //!
 //! Programs start through a [`Launcher`](crate::pane::program::process::Launcher);
 //! `tests` drives the workspace headless with a fake one.
 
 mod attention;
-mod environment;
+pub mod cwd;
 pub mod floating;
 pub mod foreground;
 pub mod grip;
@@ -48,24 +49,24 @@ mod pane_launch;
 mod pane_life;
 mod pane_limit;
 mod pane_names;
-pub mod place;
+mod panes;
 mod profile_open;
 pub mod profile_save;
 mod recent;
-mod state;
 mod tab;
 mod tab_list;
 #[cfg(test)]
 mod tests;
 pub mod tmux_env;
 pub mod tmux_ops;
-mod typed_ahead;
 pub mod view;
+mod workspace_core;
 
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;
 pub use pane_launch::PaneLaunch;
 pub use pane_life::{MAX_FAILURES, MAX_RESTART_DELAY, RESTART_DELAY, restart_delay};
 pub use pane_names::NAME_CHECK_DELAY;
-pub use state::{Workspace, WorkspaceSettings};
+pub use panes::Panes;
 pub use tab::Tab;
+pub use workspace_core::{Workspace, WorkspaceSettings};

@@ -17,7 +17,7 @@ impl<B: FrameSink> App<B> {
     /// Handles pane `id`'s command events since the last turn; `shown`:
     /// the pane is on screen. Returns whether its tab is to be marked.
     pub(super) fn command_events(&mut self, id: PaneId, shown: bool) -> bool {
-        let Some(pane) = self.ws.pane_mut(id) else {
+        let Some(pane) = self.ws.panes_mut().get_mut(id) else {
             return false;
         };
         if !pane.history().command_marks().has_events() {

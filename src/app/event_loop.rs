@@ -197,12 +197,13 @@ fn run_workspace(
     let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
     ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
-    ws.set_editor_ansi(opts.config.editor_ansi);
+    ws.panes_mut().set_editor_ansi(opts.config.editor_ansi);
     ws.set_notifications(opts.config.notifications);
-    ws.set_max_panes(opts.config.max_panes);
-    ws.set_update_environment(opts.config.update_environment.clone());
-    ws.update_environment(&first_env);
-    let settings = ws.settings().clone();
+    ws.panes_mut().set_max_panes(opts.config.max_panes);
+    ws.panes_mut()
+        .set_update_environment(opts.config.update_environment.clone());
+    ws.panes_mut().update_environment(&first_env);
+    let settings = ws.panes().settings().clone();
     match std::mem::replace(&mut opts.startup, Startup::Commands(Vec::new())) {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
@@ -436,7 +437,7 @@ impl<B: FrameSink> App<B> {
             .map(|c| c.facts)
             .unwrap_or_default();
         let colours = crate::client::facts::answered_colours(self.configured_colours, &facts);
-        self.ws.set_terminal_colours(colours);
+        self.ws.panes_mut().set_terminal_colours(colours);
         crate::client::facts::tell_pictures(self.clients.iter().map(|c| (&c.facts, c.read_only)));
     }
 
@@ -472,6 +473,7 @@ impl<B: FrameSink> App<B> {
         }
         self.ws
             .panes_mut()
+            .iter_mut()
             .for_each(|p| p.history_mut().forget_replaced_history());
         if let Some(code) = self.ws.exit_code() {
             return Ok(Some(code));
@@ -493,13 +495,14 @@ impl<B: FrameSink> App<B> {
         }
         // A synchronized update a program left open is shown as it is
         // once its time is out (`pane::term::sync_update`).
-        if self.ws.panes_mut().fold(false, |any, pane| {
+        if self.ws.panes_mut().iter_mut()
+            .fold(false, |any, pane| {
             pane.term_mut().end_overdue_sync(now) | any
         }) {
             self.clock.changed();
         }
         // Query answers held for a program's raw mode (`pane::term::held_replies`).
-        for pane in self.ws.panes_mut() {
+        for pane in self.ws.panes_mut().iter_mut() {
             pane.release_held_replies(now);
         }
         // Output that never lets the loop sleep would keep poll(2) from
@@ -551,7 +554,7 @@ impl<B: FrameSink> App<B> {
                 .min_with(self.command_watch.deadline())
                 .min_with(
                     self.ws
-                        .panes()
+                        .panes().iter()
                         .filter_map(|p| p.term().sync_deadline())
                         .min(),
                 )
@@ -559,6 +562,7 @@ impl<B: FrameSink> App<B> {
                     let now = Instant::now();
                     self.ws
                         .panes()
+                        .iter()
                         .filter_map(|p| p.term().held_replies_check(now))
                         .min()
                 })
@@ -572,7 +576,7 @@ impl<B: FrameSink> App<B> {
         let Some(after) = self.hooks.silence_after() else {
             return;
         };
-        self.silence.retain(|id| self.ws.pane(id).is_some());
+        self.silence.retain(|id| self.ws.panes().get(id).is_some());
         for id in self.silence.due(after, now) {
             let env = crate::app::hooks::pane_env(&self.ws, id);
             self.hooks
@@ -594,7 +598,7 @@ impl<B: FrameSink> App<B> {
     fn work_waiting(&self, now: Instant) -> bool {
         self.clients.iter().any(|c| c.input.pending())
             || !self.events_rx.is_empty()
-            || self.ws.panes().any(|pane| {
+            || self.ws.panes().iter().any(|pane| {
                 pane.program().output().is_some_and(|rx| !rx.is_empty())
                     && !self.throttle.holds_back(pane.id, now)
             })
@@ -687,7 +691,7 @@ impl<B: FrameSink> App<B> {
         // frame comes (below).
         let own_views = self.clients.iter().any(|c| c.own_view.is_some());
         // Damage is taken from the panes once, then handed to each client.
-        let damage = crate::render::cache::take_damage(self.ws.panes_mut());
+        let damage = crate::render::cache::take_damage(self.ws.panes_mut().iter_mut());
         let (mut bytes, mut writes, mut left_stale) = (0, 0, false);
         let mut failed = Vec::new();
         for at in 0..self.clients.len() {
@@ -741,6 +745,7 @@ impl<B: FrameSink> App<B> {
                 self.metrics.last_key_latency,
                 self.ws
                     .panes()
+                    .iter()
                     .map(|pane| (pane.program().queued(), pane.term().bytes_received())),
             );
         }
@@ -750,7 +755,7 @@ impl<B: FrameSink> App<B> {
     /// Samples per-pane rates and snapshots the metrics for the overlay.
     fn overlay_data(&mut self, now: Instant) -> OverlayData {
         let mut panes = Vec::new();
-        for pane in self.ws.panes() {
+        for pane in self.ws.panes().iter() {
             let rate = self.metrics.pane_rates.entry(pane.id.0).or_default();
             rate.record(now, pane.term().bytes_received());
             panes.push(PaneMetrics {
@@ -762,7 +767,7 @@ impl<B: FrameSink> App<B> {
         }
         self.metrics
             .pane_rates
-            .retain(|id, _| self.ws.pane(PaneId(*id)).is_some());
+            .retain(|id, _| self.ws.panes().get(PaneId(*id)).is_some());
         OverlayData::from_metrics(&mut self.metrics, now, panes)
     }
 }

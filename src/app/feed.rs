@@ -28,10 +28,10 @@ impl<B: FrameSink> App<B> {
         let echo = self.clock.awaited_echo();
         self.order.clear();
         self.order
-            .extend(echo.filter(|id| self.ws.pane(*id).is_some()));
+            .extend(echo.filter(|id| self.ws.panes().get(*id).is_some()));
         let first_other = self.order.len();
         self.order
-            .extend(self.ws.pane_ids().filter(|id| Some(*id) != echo));
+            .extend(self.ws.panes().ids().filter(|id| Some(*id) != echo));
         // While typing, the other panes share one allowance: who goes first
         // takes turns, or the last panes would get none of it.
         let others = &mut self.order[first_other..];
@@ -52,7 +52,7 @@ impl<B: FrameSink> App<B> {
             if !self.throttle.may_feed(id, now) {
                 continue;
             }
-            let Some(pane) = self.ws.pane_mut(id) else {
+            let Some(pane) = self.ws.panes_mut().get_mut(id) else {
                 continue;
             };
             let budget = if echo.is_some() && echo != Some(id) {
@@ -101,7 +101,7 @@ impl<B: FrameSink> App<B> {
                 self.silence.output(id, now);
             }
             let number = self.ws.script_id(id);
-            let Some(pane) = self.ws.pane_mut(id) else {
+            let Some(pane) = self.ws.panes_mut().get_mut(id) else {
                 continue;
             };
             for chunk in self.batch.drain(..) {
@@ -125,8 +125,8 @@ impl<B: FrameSink> App<B> {
             }
             if fed {
                 self.ws.names_may_change(now);
-                self.ws.pane_printed(id);
-                let Some(pane) = self.ws.pane_mut(id) else {
+                self.ws.panes_mut().pane_printed(id);
+                let Some(pane) = self.ws.panes_mut().get_mut(id) else {
                     continue;
                 };
                 let mut news = pane.term_mut().take_news();
@@ -135,7 +135,7 @@ impl<B: FrameSink> App<B> {
                     self.command_watch.notified(id);
                     notified |= self.notified(id, &notification);
                 }
-                if self.ws.pane(id).is_none() {
+                if self.ws.panes().get(id).is_none() {
                     continue;
                 }
                 let bell = news.bell;
@@ -158,7 +158,7 @@ impl<B: FrameSink> App<B> {
                 } else if finished_unseen {
                     hidden_activity.push((id, true));
                 }
-                let Some(pane) = self.ws.pane_mut(id) else {
+                let Some(pane) = self.ws.panes_mut().get_mut(id) else {
                     continue;
                 };
                 if self.clock.output_from(id, shown) {
@@ -244,6 +244,7 @@ impl<B: FrameSink> App<B> {
     pub(super) fn quiet_fds(&self, now: Instant) -> (Vec<PaneId>, Vec<BorrowedFd<'_>>) {
         self.ws
             .panes()
+            .iter()
             .filter(|pane| !self.throttle.holds_back(pane.id, now))
             .filter_map(|pane| Some((pane.id, pane.program().quiet_fd()?)))
             .unzip()

@@ -136,7 +136,7 @@ pub fn pane_env(ws: &Workspace, id: PaneId) -> Env {
     if let Some(tab) = ws.tabs().iter().position(|t| t.holds(id)) {
         env.push(("TILEWORK_TAB".into(), (tab + 1).to_string()));
     }
-    if let Some(pane) = ws.pane(id) {
+    if let Some(pane) = ws.panes().get(id) {
         env.push(("TILEWORK_PANE_COMMAND".into(), pane.spec.argv.join(" ")));
     }
     env

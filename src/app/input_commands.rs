@@ -44,7 +44,7 @@ impl Effects<'_> {
                 | Command::SourceConfig => {}
                 Command::SearchPanes { pattern, panes } => {
                     for id in panes {
-                        if let Some(pane) = self.ws.pane(id) {
+                        if let Some(pane) = self.ws.panes().get(id) {
                             crate::input::search_all::spawn(
                                 id,
                                 pane.history().ring_copy(),

@@ -311,7 +311,8 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
     // Far more output than a turn parses: no turn sleeps for a while.
     let pane = app.ws.focused_id().expect("a pane");
     app.ws
-        .pane_mut(pane)
+        .panes_mut()
+        .get_mut(pane)
         .expect("the pane")
         .program_mut()
         .take_in(b"\x1b[1;1Hx".repeat(2_000_000));
@@ -319,7 +320,7 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
     let mut buf = vec![0; 1 << 16];
     while reader.read(&mut buf).is_ok_and(|n| n > 0) {}
     app.turn(Some(Instant::now())).expect("a turn of the loop");
-    let output_left = app.ws.pane(pane).is_some_and(|p| p.program().unfed() > 0);
+    let output_left = app.ws.panes().get(pane).is_some_and(|p| p.program().unfed() > 0);
     let frame_sent = app.clients[0].unsent_fd().is_none();
     app.ws.kill_all();
     assert!(output_left, "the turn parsed all the output");

@@ -57,6 +57,7 @@ impl InputSource {
     pub fn hold_for(&mut self, ws: &Workspace, now: Instant) {
         self.held_until = ws
             .panes()
+            .iter()
             .filter_map(|pane| pane.program().input_hold())
             .filter(|&until| until > now)
             .min();

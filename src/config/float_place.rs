@@ -53,7 +53,7 @@ impl FloatPlace {
 }
 
 /// An extent as written: a whole number of cells or `"N%"`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(
     untagged,
     expecting = "a number of cells or a percentage such as \"50%\""

@@ -12,11 +12,11 @@ use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use toml::Spanned;
 
 use super::file_error::line_col;
 use super::float_place::{FloatPlace, RawExtent};
+use super::profile_toml::{RawNode, RawProfile};
 use crate::config::file_error::{self, FileError};
 
 /// The most panes one profile may open, over all its tabs. Each pane is a
@@ -261,54 +261,6 @@ pub fn default_profile() -> Profile {
             floating: Vec::new(),
         }],
     }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a table with `[[tab]]` entries")]
-struct RawProfile {
-    name: Option<String>,
-    #[serde(default)]
-    tab: Vec<Spanned<RawTab>>,
-}
-
-#[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a tab table (`name`, `layout`, `floating`)"
-)]
-struct RawTab {
-    name: Option<String>,
-    layout: Option<Spanned<RawNode>>,
-    floating: Option<Vec<Spanned<RawNode>>>,
-}
-
-/// A pane and a split share one table shape in the file (`split` tells them
-/// apart), so both sets of keys are accepted here and mixing is refused in
-/// [`convert_node`] with a message that says which kind the node is.
-#[derive(Deserialize, Default)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a layout table: a pane (`command`, `cwd`, ...) or a split (`split`, `panes`)"
-)]
-struct RawNode {
-    split: Option<Spanned<String>>,
-    #[serde(alias = "weights")]
-    ratios: Option<Spanned<Vec<Spanned<i64>>>>,
-    panes: Option<Spanned<Vec<Spanned<RawNode>>>>,
-    command: Option<Spanned<String>>,
-    cwd: Option<Spanned<String>>,
-    focus: Option<Spanned<bool>>,
-    title: Option<Spanned<String>>,
-    keep_open: Option<Spanned<bool>>,
-    restart: Option<Spanned<String>>,
-    start: Option<Spanned<String>>,
-    float: Option<Spanned<bool>>,
-    pinned: Option<Spanned<bool>>,
-    save: Option<Spanned<bool>>,
-    x: Option<Spanned<RawExtent>>,
-    y: Option<Spanned<RawExtent>>,
-    width: Option<Spanned<RawExtent>>,
-    height: Option<Spanned<RawExtent>>,
 }
 
 /// Parses a profile text; `source` labels errors and, by its file stem,

@@ -79,7 +79,7 @@ impl CopySession {
     /// Opens the focused pane's history (a replay, unless it is open) and
     /// starts at once if it is already there.
     pub fn enter(&mut self, ws: &mut Workspace) {
-        let events = ws.events();
+        let events = ws.panes().events();
         if let Some(pane) = ws.focused_mut() {
             pane.history_mut().open_history(&events);
         }
@@ -94,7 +94,7 @@ impl CopySession {
         if self.pane() == Some(id) {
             return;
         }
-        if let Some(history) = ws.pane(id).and_then(|p| p.history().window()) {
+        if let Some(history) = ws.panes().get(id).and_then(|p| p.history().window()) {
             self.copy = Some(CopyMode::new(id, history));
         }
     }
@@ -105,7 +105,7 @@ impl CopySession {
         let Some(copy) = self.copy.as_mut() else {
             return;
         };
-        let Some(pane) = ws.pane_mut(copy.pane) else {
+        let Some(pane) = ws.panes_mut().get_mut(copy.pane) else {
             return;
         };
         if let Some(source) = copy_window::follow_resize(pane, copy)
@@ -124,7 +124,7 @@ impl CopySession {
         self.keys = CopyKeys::default();
         self.jump_to_row_from_end = None;
         if let Some(copy) = self.copy.take()
-            && let Some(p) = ws.pane_mut(copy.pane)
+            && let Some(p) = ws.panes_mut().get_mut(copy.pane)
         {
             p.history_mut().scroll_to_bottom();
         }
@@ -161,7 +161,8 @@ impl CopySession {
         let events = searches.clone();
         let copy = self.copy.as_mut()?;
         let pane = ws
-            .pane(copy.pane)
+            .panes()
+            .get(copy.pane)
             .filter(|p| p.history().window().is_some())?;
         let search = copy
             .search
@@ -192,7 +193,7 @@ impl CopySession {
     /// search's status for the prompt.
     pub fn search_result(&mut self, ws: &mut Workspace, found: Found) -> Option<String> {
         let copy = self.copy.as_mut().filter(|c| c.pane == found.pane)?;
-        let pane = ws.pane_mut(copy.pane)?;
+        let pane = ws.panes_mut().get_mut(copy.pane)?;
         let history = pane.history().window()?;
         let cursor = copy.cursor;
         let search = copy.search.as_mut()?;
@@ -215,7 +216,7 @@ impl CopySession {
         let Some(copy) = self.copy.as_mut().filter(|c| c.pane == id) else {
             return false;
         };
-        let Some(pane) = ws.pane_mut(id).filter(|p| p.history().window().is_some()) else {
+        let Some(pane) = ws.panes_mut().get_mut(id).filter(|p| p.history().window().is_some()) else {
             return false;
         };
         move_rows(copy, pane, rows, |copy, history, step| {
@@ -231,7 +232,8 @@ impl CopySession {
             return self.key_while_loading(key);
         };
         let Some(pane) = ws
-            .pane_mut(copy.pane)
+            .panes_mut()
+            .get_mut(copy.pane)
             .filter(|p| p.history().window().is_some())
         else {
             return CopyKey::Leave;

@@ -49,7 +49,7 @@ impl FocusReporter {
             return;
         }
         for (id, event) in [(self.reported, FOCUS_OUT), (focused, FOCUS_IN)] {
-            if let Some(pane) = id.and_then(|id| ws.pane(id))
+            if let Some(pane) = id.and_then(|id| ws.panes().get(id))
                 && pane.term().wants_focus_events()
             {
                 pane.program().send(event);
@@ -82,14 +82,17 @@ mod tests {
         };
         let area = Rect::new(0, 0, 80, 24);
         let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake.clone()));
-        let (spec, label) = ws.settings().env.argv(&["vim".to_string()], None);
+        let (spec, label) = ws.panes().settings().env.argv(&["vim".to_string()], None);
         ws.open_row(vec![PaneLaunch::new(spec, label)]);
         (ws, fake)
     }
 
     /// Pane `id`'s program asks for focus events.
     fn asks(ws: &mut Workspace, id: PaneId) {
-        ws.pane_mut(id).unwrap().feed(b"\x1b[?1004h".to_vec());
+        ws.panes_mut()
+            .get_mut(id)
+            .unwrap()
+            .feed(b"\x1b[?1004h".to_vec());
     }
 
     #[test]
@@ -137,7 +140,10 @@ mod tests {
         focus.update(&ws);
         assert_eq!(fake.input(id), [FOCUS_IN, FOCUS_OUT, FOCUS_IN].concat());
         // A program that turned the mode off hears nothing.
-        ws.pane_mut(id).unwrap().feed(b"\x1b[?1004l".to_vec());
+        ws.panes_mut()
+            .get_mut(id)
+            .unwrap()
+            .feed(b"\x1b[?1004l".to_vec());
         focus.outer_focus(false);
         focus.update(&ws);
         assert_eq!(fake.input(id), [FOCUS_IN, FOCUS_OUT, FOCUS_IN].concat());

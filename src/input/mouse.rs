@@ -116,7 +116,7 @@ impl MouseInput {
             kind: SelectKind::Char,
             pending: count == 1,
         };
-        if let Some(pane) = cx.ws.pane(id) {
+        if let Some(pane) = cx.ws.panes().get(id) {
             match count {
                 2 => {
                     let (a, b) = copy_mode::word_bounds(pane.screen(), point.0, point.1);
@@ -134,7 +134,7 @@ impl MouseInput {
 /// The program under the mouse asked for mouse reports and gets them (not
 /// while its history is shown or copy mode is on).
 fn wants_mouse(cx: &Cx<'_>, id: PaneId) -> bool {
-    cx.ws.pane(id).is_some_and(|p| {
+    cx.ws.panes().get(id).is_some_and(|p| {
         !p.history().is_scrolled()
             && p.term().screen().mouse_protocol_mode() != MouseProtocolMode::None
     }) && !cx.ui.copy.is_active()
@@ -167,7 +167,7 @@ fn finish_selection(cx: &mut Cx<'_>) -> Outcome {
         cx.ui.mouse_selection = None;
         return Outcome::redraw();
     }
-    let Some(pane) = cx.ws.pane(sel.pane) else {
+    let Some(pane) = cx.ws.panes().get(sel.pane) else {
         return Outcome::redraw();
     };
     let text = copy_mode::extract_screen(pane.screen(), sel.start, sel.end, sel.kind);
@@ -180,7 +180,7 @@ fn finish_selection(cx: &mut Cx<'_>) -> Outcome {
 
 fn wheel(cx: &mut Cx<'_>, id: PaneId, ev: &MouseEvent) -> Outcome {
     let up = matches!(ev.kind, MouseEventKind::ScrollUp);
-    let Some(pane) = cx.ws.pane(id) else {
+    let Some(pane) = cx.ws.panes().get(id) else {
         return Outcome::default();
     };
     let to_program = wants_mouse(cx, id)
@@ -202,7 +202,7 @@ fn wheel(cx: &mut Cx<'_>, id: PaneId, ev: &MouseEvent) -> Outcome {
     }
     let rows = if up { -WHEEL_ROWS } else { WHEEL_ROWS };
     if !cx.ui.copy.scroll(cx.ws, id, rows) {
-        cx.ws.scroll_pane(id, -rows);
+        cx.ws.panes_mut().scroll(id, -rows);
     }
     Outcome::redraw()
 }

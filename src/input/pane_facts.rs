@@ -18,7 +18,10 @@ pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
         .map(|name| format!("workspace {name}"))
         .into_iter()
         .collect();
-    let Some((id, pane)) = ws.focused_id().and_then(|id| Some((id, ws.pane(id)?))) else {
+    let Some((id, pane)) = ws
+        .focused_id()
+        .and_then(|id| Some((id, ws.panes().get(id)?)))
+    else {
         parts.push("no pane is focused".into());
         return parts.join(" · ");
     };
@@ -42,7 +45,8 @@ pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
     let (rows, cols) = pane.term().size();
     parts.push(format!("{cols}x{rows}"));
     let dir = ws
-        .pane_place(id)
+        .panes()
+        .place(id)
         .map(|p| p.dir.clone())
         .or_else(|| pane.term().cwd().map(|d| sanitize_title(d.as_bytes())));
     if let Some(dir) = dir {

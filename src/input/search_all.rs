@@ -54,7 +54,7 @@ impl SearchAllResults {
         self.panes.push(PaneResult {
             pane: result.pane,
             place: pane_place(ws, result.pane),
-            title: ws.pane_title(result.pane).to_string(),
+            title: ws.panes().title(result.pane).to_string(),
             count: result.count,
             lines: result.lines,
         });

@@ -49,7 +49,7 @@ impl PaneInput {
         };
         let focused = ws.focused_id();
         for id in Self::targets(ws) {
-            let Some(pane) = ws.pane_mut(id) else {
+            let Some(pane) = ws.panes_mut().get_mut(id) else {
                 continue;
             };
             if pane.history().is_scrolled() {
@@ -82,7 +82,7 @@ impl PaneInput {
         };
         let focused = ws.focused_id();
         for id in Self::targets(ws) {
-            let Some(pane) = ws.pane_mut(id) else {
+            let Some(pane) = ws.panes_mut().get_mut(id) else {
                 continue;
             };
             pane.history_mut().scroll_to_bottom();
@@ -104,7 +104,7 @@ impl PaneInput {
     /// `rows` presses of an arrow key for pane `id` (the wheel over a
     /// full-screen program without mouse support).
     pub fn arrows(&mut self, ws: &Workspace, id: PaneId, up: bool, rows: isize) -> Outcome {
-        let Some(pane) = ws.pane(id) else {
+        let Some(pane) = ws.panes().get(id) else {
             return Outcome::default();
         };
         let modes = KeyModes {
@@ -130,7 +130,7 @@ impl PaneInput {
         let Some(inner) = inner_rect(ws, id) else {
             return Outcome::default();
         };
-        let Some(pane) = ws.pane(id) else {
+        let Some(pane) = ws.panes().get(id) else {
             return Outcome::default();
         };
         let screen = pane.term().screen();

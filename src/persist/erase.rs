@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::pane::history::ring_block::SealedBlock;
 use crate::persist::block_file;
-use crate::persist::place;
+use crate::persist::dirs;
 
 /// How many of block `index`'s bytes (blocks of `block_len` bytes) come
 /// before `cut`.
@@ -70,7 +70,7 @@ pub fn encode_tail(index: u64, block_len: usize, tail: &[u8], cut: u64, out: &mu
 /// Writes segment file `path` again without what comes before `cut`
 /// (replaced whole, as the manifest is); deletes it when nothing is left.
 pub fn cut_segment(path: &Path, block_len: usize, cut: u64) -> io::Result<()> {
-    let bytes = place::read(path, block_file::MAX_SEGMENT_BYTES)?;
+    let bytes = dirs::read(path, block_file::MAX_SEGMENT_BYTES)?;
     let (blocks, _) = block_file::decode_all_stored(&bytes);
     let mut out = Vec::with_capacity(bytes.len());
     for stored in &blocks {
@@ -79,7 +79,7 @@ pub fn cut_segment(path: &Path, block_len: usize, cut: u64) -> io::Result<()> {
     if out.is_empty() {
         std::fs::remove_file(path)
     } else {
-        place::write_atomically(path, &out)
+        dirs::write_atomically(path, &out)
     }
 }
 

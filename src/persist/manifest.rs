@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::config::MAX_MAX_PANES;
-use crate::persist::place;
+use crate::persist::dirs;
 use crate::workspace::foreground::Job;
 
 /// Bumped when the files change so that an older tilework cannot read them.
@@ -57,12 +57,12 @@ pub struct SavedPane {
 impl Manifest {
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
         let text = serde_json::to_vec(self).map_err(std::io::Error::other)?;
-        place::write_atomically(&dir.join(place::MANIFEST), &text)
+        dirs::write_atomically(&dir.join(dirs::MANIFEST), &text)
     }
 
     pub fn read(dir: &Path) -> Result<Self> {
-        let path = dir.join(place::MANIFEST);
-        let bytes = place::read(&path, MAX_MANIFEST_BYTES)
+        let path = dir.join(dirs::MANIFEST);
+        let bytes = dirs::read(&path, MAX_MANIFEST_BYTES)
             .with_context(|| format!("reading {}", path.display()))?;
         let manifest: Self = serde_json::from_slice(&bytes)
             .with_context(|| format!("reading {}", path.display()))?;
@@ -125,7 +125,7 @@ pub fn saved_list(disk: bool) -> Vec<SavedInfo> {
 /// The saved workspaces that read back, by name; and a sentence for each
 /// one that does not (see [`damaged`]).
 pub fn scan_saved(disk: bool) -> (Vec<SavedInfo>, Vec<String>) {
-    let Ok(root) = place::saved_root() else {
+    let Ok(root) = dirs::saved_root() else {
         return Default::default();
     };
     let Ok(entries) = std::fs::read_dir(&root) else {
@@ -136,14 +136,14 @@ pub fn scan_saved(disk: bool) -> (Vec<SavedInfo>, Vec<String>) {
         .flatten()
         .filter_map(|entry| {
             let name = entry.file_name().into_string().ok()?;
-            place::check_name(&name).ok()?;
+            dirs::check_name(&name).ok()?;
             let dir = entry.path();
             let manifest = match Manifest::read(&dir) {
                 Ok(manifest) => manifest,
                 Err(err) => {
                     // A directory without a manifest is a save not yet
                     // made (or one being forgotten), not a damaged one.
-                    if std::fs::symlink_metadata(dir.join(place::MANIFEST)).is_ok() {
+                    if std::fs::symlink_metadata(dir.join(dirs::MANIFEST)).is_ok() {
                         damaged_ones.push(format!("{:#}", damaged(&name, &err)));
                     }
                     return None;
@@ -152,7 +152,7 @@ pub fn scan_saved(disk: bool) -> (Vec<SavedInfo>, Vec<String>) {
             Some(SavedInfo {
                 panes: manifest.panes.len(),
                 saved_at: u64::try_from(manifest.saved_at).unwrap_or(0),
-                disk: disk.then(|| place::disk_use(&dir)),
+                disk: disk.then(|| dirs::disk_use(&dir)),
                 name,
             })
         })

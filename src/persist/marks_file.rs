@@ -19,7 +19,7 @@ use std::path::Path;
 
 use crate::pane::history::command_marks::{Command, MAX_COMMANDS};
 use crate::persist::block_file;
-use crate::persist::place;
+use crate::persist::dirs;
 
 const MAGIC: &[u8; 4] = b"TWM1";
 const NONE: u64 = u64::MAX;
@@ -163,13 +163,13 @@ impl SavedMarks {
 
 /// Replaces the pane's file of marks.
 pub fn write(dir: &Path, prefix: &str, marks: &SavedMarks) -> std::io::Result<()> {
-    place::write_atomically(&path(dir, prefix), &marks.encode())
+    dirs::write_atomically(&path(dir, prefix), &marks.encode())
 }
 
 /// The pane's saved marks, if it has a readable file of them.
 pub fn read(dir: &Path, prefix: &str) -> Option<SavedMarks> {
     let path = path(dir, prefix);
-    let bytes = place::read(&path, MAX_FILE_BYTES).ok()?;
+    let bytes = dirs::read(&path, MAX_FILE_BYTES).ok()?;
     let marks = SavedMarks::decode(&bytes);
     if marks.is_none() {
         tracing::warn!("{}: damaged; its commands are not restored", path.display());

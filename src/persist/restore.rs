@@ -16,9 +16,9 @@ use crate::pane::history::scrollback::BLOCK_BYTES;
 use crate::pane::history::size_log::SizeLog;
 use crate::persist::block_file;
 use crate::persist::block_file::MAX_SEGMENT_BYTES;
+use crate::persist::dirs;
 use crate::persist::manifest::{Manifest, SavedPane, damaged};
 use crate::persist::marks_file;
-use crate::persist::place;
 use crate::persist::relaunch::{self, Typed};
 use crate::persist::size_file;
 use crate::persist::tap::panes_in_order;
@@ -46,8 +46,8 @@ pub struct Restored {
 /// Whether workspace `name` is saved (well or not: a damaged save is
 /// said so by [`check`] and [`load`], not taken for no save).
 pub fn is_saved(name: &str) -> bool {
-    place::workspace_dir(name)
-        .is_ok_and(|dir| std::fs::symlink_metadata(dir.join(place::MANIFEST)).is_ok())
+    dirs::workspace_dir(name)
+        .is_ok_and(|dir| std::fs::symlink_metadata(dir.join(dirs::MANIFEST)).is_ok())
 }
 
 /// Whether workspace `name` is saved, and its manifest and layout read
@@ -55,7 +55,7 @@ pub fn is_saved(name: &str) -> bool {
 /// damaged save is said on the terminal, not by a workspace that ends at
 /// once.
 pub fn check(name: &str) -> Result<()> {
-    place::check_state_dirs()?;
+    dirs::check_state_dirs()?;
     read_layout(name, crate::config::MAX_MAX_PANES).map(|_| ())
 }
 
@@ -63,7 +63,7 @@ pub fn check(name: &str) -> Result<()> {
 /// refused as damaged when either does not read back, or it has more
 /// panes than `max_panes`.
 fn read_layout(name: &str, max_panes: usize) -> Result<(Manifest, Profile, std::path::PathBuf)> {
-    let dir = place::workspace_dir(name)?;
+    let dir = dirs::workspace_dir(name)?;
     let read = || -> Result<(Manifest, Profile)> {
         let manifest = Manifest::read(&dir).context("manifest")?;
         if manifest.panes.len() > max_panes {
@@ -86,9 +86,9 @@ fn read_layout(name: &str, max_panes: usize) -> Result<(Manifest, Profile, std::
 /// files claim).
 pub fn load(name: &str, config: &Config) -> Result<Restored> {
     let started = std::time::Instant::now();
-    place::check_state_dirs()?;
+    dirs::check_state_dirs()?;
     let (manifest, mut profile, dir) = read_layout(name, config.max_panes)?;
-    place::ensure_private_dir(&dir)?;
+    dirs::ensure_private_dir(&dir)?;
     let saving = &config.saving;
     let mut typed = Vec::with_capacity(manifest.panes.len());
     let saved_panes = manifest
@@ -292,7 +292,7 @@ fn read_saved_from(dir: &Path, pane: &SavedPane, max_budget: u64) -> (SavedOutpu
         if output >= budget {
             break;
         }
-        let bytes = match place::read(path, MAX_SEGMENT_BYTES) {
+        let bytes = match dirs::read(path, MAX_SEGMENT_BYTES) {
             Ok(bytes) => bytes,
             Err(err) => {
                 tracing::warn!("reading {}: {err}; its history is skipped", path.display());
@@ -320,7 +320,7 @@ fn read_saved_from(dir: &Path, pane: &SavedPane, max_budget: u64) -> (SavedOutpu
             blocks.insert(stored.index, stored);
         }
     }
-    let tail = place::read(&dir.join(format!("{prefix}.tail")), MAX_TAIL_BYTES)
+    let tail = dirs::read(&dir.join(format!("{prefix}.tail")), MAX_TAIL_BYTES)
         .ok()
         .and_then(|bytes| block_file::decode_all(&bytes).0.into_iter().next())
         .filter(|tail| tail.plain.len() <= BLOCK_BYTES);
@@ -407,7 +407,7 @@ impl Restored {
             .zip(sizes)
         {
             let commands = marks.next().cloned().unwrap_or_default();
-            let Some(pane) = ws.pane_mut(id) else {
+            let Some(pane) = ws.panes_mut().get_mut(id) else {
                 continue;
             };
             pane.history_mut().adopt_commands(commands);
@@ -428,7 +428,7 @@ impl Restored {
         }
         for (id, typed) in panes_in_order(ws).into_iter().zip(&self.typed) {
             if let Some(typed) = typed {
-                ws.type_at_prompt(id, typed.keys());
+                ws.panes_mut().type_at_prompt(id, typed.keys());
             }
         }
         for &tab in &self.zoomed_tabs {

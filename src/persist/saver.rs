@@ -24,9 +24,9 @@ use crate::mailbox::Mailbox;
 
 use crate::pane::PaneId;
 use crate::pane::history::ring_block::SealedBlock;
+use crate::persist::dirs;
 use crate::persist::erase;
 use crate::persist::manifest::{Manifest, SavedPane, VERSION};
-use crate::persist::place;
 use crate::persist::size_file::{self, SavedSizes};
 use crate::workspace::foreground::Job;
 
@@ -248,7 +248,7 @@ impl Saver {
     }
 
     fn rename(&mut self, name: &str) {
-        match place::rename_workspace_dir(&self.dir, name) {
+        match dirs::rename_workspace_dir(&self.dir, name) {
             Ok(dir) => {
                 // Open files moved with it; the paths kept for deleting
                 // old segments follow.
@@ -271,7 +271,7 @@ impl Saver {
 
     fn finish(&mut self, forget: bool) {
         self.panes.clear();
-        if forget && let Err(err) = place::remove_workspace_dir(&self.dir) {
+        if forget && let Err(err) = dirs::remove_workspace_dir(&self.dir) {
             tracing::warn!("forgetting {}: {err:#}", self.dir.display());
         }
     }
@@ -312,7 +312,7 @@ impl Saver {
         let path = dir.join(format!("{}.tail", files.prefix));
         let mut record = Vec::new();
         erase::encode_tail(tail.0, pane.block_len, &tail.1, files.cut, &mut record);
-        place::write_atomically(&path, &record)
+        dirs::write_atomically(&path, &record)
     }
 
     fn snapshot(&mut self, snapshot: Snapshot) -> io::Result<()> {
@@ -333,7 +333,7 @@ impl Saver {
                 self.scratch.clear();
                 erase::encode_tail(*index, shape.block_len, bytes, files.cut, &mut self.scratch);
                 let path = self.dir.join(format!("{}.tail", files.prefix));
-                place::write_atomically(&path, &self.scratch)?;
+                dirs::write_atomically(&path, &self.scratch)?;
             }
         }
         for (id, sizes) in &snapshot.sizes {
@@ -380,7 +380,7 @@ impl Saver {
             self.cleaned = true;
             let run = format!("{}-", self.run);
             remove_files(&self.dir, |name| {
-                name != place::MANIFEST && !name.starts_with(&run)
+                name != dirs::MANIFEST && !name.starts_with(&run)
             });
         }
         Ok(())
@@ -405,7 +405,7 @@ impl PaneFiles {
                 self.write_out(scratch)?;
                 let path = dir.join(format!("{}-{:06}.blk", self.prefix, self.next_seq));
                 self.next_seq += 1;
-                self.file = Some(place::create_new(&path)?);
+                self.file = Some(dirs::create_new(&path)?);
                 self.in_file = 0;
                 self.segments.push_back(Segment {
                     path,

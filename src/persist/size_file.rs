@@ -19,7 +19,7 @@ use std::path::Path;
 
 use crate::pane::history::size_log::{MAX_COLS, MAX_ROWS, SizeFrom, SizeLog};
 use crate::persist::block_file;
-use crate::persist::place;
+use crate::persist::dirs;
 
 const MAGIC: &[u8; 4] = b"TWS1";
 const ENTRY: usize = 8 + 2 + 2;
@@ -105,13 +105,13 @@ impl SavedSizes {
 
 /// Replaces the pane's file of sizes.
 pub fn write(dir: &Path, prefix: &str, sizes: &SavedSizes) -> std::io::Result<()> {
-    place::write_atomically(&path(dir, prefix), &sizes.encode())
+    dirs::write_atomically(&path(dir, prefix), &sizes.encode())
 }
 
 /// The pane's saved sizes, if it has a readable file of them.
 pub fn read(dir: &Path, prefix: &str) -> Option<SavedSizes> {
     let path = path(dir, prefix);
-    let bytes = place::read(&path, MAX_FILE_BYTES).ok()?;
+    let bytes = dirs::read(&path, MAX_FILE_BYTES).ok()?;
     let sizes = SavedSizes::decode(&bytes);
     if sizes.is_none() {
         tracing::warn!(

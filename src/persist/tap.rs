@@ -15,8 +15,8 @@ use crossbeam_channel::{Sender, TrySendError, bounded};
 use crate::config::saving::Saving;
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
+use crate::persist::dirs;
 use crate::persist::marks_file::SavedMarks;
-use crate::persist::place;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
 use crate::persist::size_file::SavedSizes;
 use crate::workspace::Workspace;
@@ -71,7 +71,7 @@ impl Tap {
     /// Starts saving workspace `name` (its directory made private first).
     /// Saving stopping is told to `problems`.
     pub fn start(name: &str, saving: &Saving, problems: Mailbox<String>) -> Result<Self> {
-        let dir = place::make_workspace_dir(name)?;
+        let dir = dirs::make_workspace_dir(name)?;
         let run = format!(
             "{:x}",
             SystemTime::now()
@@ -115,8 +115,8 @@ impl Tap {
     /// the snapshot.
     pub fn turn(&mut self, ws: &Workspace, frames: u64, now: Instant) {
         self.hand_rename();
-        let output: u64 = ws.panes().map(|p| p.history().ring().end()).sum();
-        let seen = (frames, output, ws.panes().count());
+        let output: u64 = ws.panes().iter().map(|p| p.history().ring().end()).sum();
+        let seen = (frames, output, ws.panes().iter().count());
         if seen != self.seen || (self.changed.is_none() && self.jobs_changed(ws)) {
             self.seen = seen;
             let first = self.changed.map_or(now, |(first, _)| first);
@@ -136,7 +136,8 @@ impl Tap {
     /// change) is not the one last handed.
     fn jobs_changed(&self, ws: &Workspace) -> bool {
         ws.panes()
-            .any(|pane| ws.pane_job(pane.id) != self.jobs.get(&pane.id))
+            .iter()
+            .any(|pane| ws.panes().job(pane.id) != self.jobs.get(&pane.id))
     }
 
     /// The workspace is called `name` from now on (`C-b $`): the saved
@@ -163,7 +164,7 @@ impl Tap {
     /// Hands every pane's newly sealed blocks; false when the channel was
     /// full (the rest goes next turn).
     fn hand_blocks(&mut self, ws: &Workspace) -> bool {
-        for pane in ws.panes().filter(|p| ws.history_saved(p.id)) {
+        for pane in ws.panes().iter().filter(|p| ws.panes().history_saved(p.id)) {
             let ring = pane.history().ring();
             let end = ring.sealed_end();
             let next = self.handed.entry(pane.id).or_insert(0);
@@ -190,7 +191,7 @@ impl Tap {
     /// Hands each pane's newest erasure (ED 3, `clear-history`) not handed
     /// yet, with its tail as it is now; false when the channel was full.
     fn hand_cuts(&mut self, ws: &Workspace) -> bool {
-        for pane in ws.panes().filter(|p| ws.history_saved(p.id)) {
+        for pane in ws.panes().iter().filter(|p| ws.panes().history_saved(p.id)) {
             let ring = pane.history().ring();
             let at = ring.erased();
             if at <= self.cuts.get(&pane.id).copied().unwrap_or(0) {
@@ -223,10 +224,12 @@ impl Tap {
         let mut jobs = Vec::with_capacity(order.len());
         let mut marks = Vec::new();
         for id in order {
-            let Some(pane) = ws.pane(id) else { continue };
+            let Some(pane) = ws.panes().get(id) else {
+                continue;
+            };
             panes.push(shape(ws, pane));
-            jobs.push(ws.pane_job(id).cloned());
-            if !ws.history_saved(id) {
+            jobs.push(ws.panes().job(id).cloned());
+            if !ws.panes().history_saved(id) {
                 continue;
             }
             let ring = pane.history().ring();
@@ -282,26 +285,26 @@ impl Tap {
             return true;
         }
         let ends: Vec<(PaneId, u64)> = (snapshot.tails.iter())
-            .filter_map(|(id, _, _)| Some((*id, ws.pane(*id)?.history().ring().end())))
+            .filter_map(|(id, _, _)| Some((*id, ws.panes().get(*id)?.history().ring().end())))
             .collect();
         let logs = snapshot.sizes.clone();
         let marked: Vec<(PaneId, u64)> = (snapshot.marks.iter())
-            .filter_map(|(id, _)| Some((*id, ws.pane(*id)?.history().command_marks().generation())))
+            .filter_map(|(id, _)| Some((*id, ws.panes().get(*id)?.history().command_marks().generation())))
             .collect();
         if self.tx.try_send(Message::Snapshot(snapshot)).is_err() {
             return false;
         }
         self.sizes.extend(logs);
-        self.sizes.retain(|id, _| ws.pane(*id).is_some());
+        self.sizes.retain(|id, _| ws.panes().get(*id).is_some());
         self.marks.extend(marked);
-        self.marks.retain(|id, _| ws.pane(*id).is_some());
+        self.marks.retain(|id, _| ws.panes().get(*id).is_some());
         self.layout = layout;
         self.tails.extend(ends);
-        self.tails.retain(|id, _| ws.pane(*id).is_some());
-        self.handed.retain(|id, _| ws.pane(*id).is_some());
-        self.cuts.retain(|id, _| ws.pane(*id).is_some());
-        self.jobs = (ws.panes())
-            .filter_map(|pane| Some((pane.id, ws.pane_job(pane.id)?.clone())))
+        self.tails.retain(|id, _| ws.panes().get(*id).is_some());
+        self.handed.retain(|id, _| ws.panes().get(*id).is_some());
+        self.cuts.retain(|id, _| ws.panes().get(*id).is_some());
+        self.jobs = (ws.panes().iter())
+            .filter_map(|pane| Some((pane.id, ws.panes().job(pane.id)?.clone())))
             .collect();
         true
     }
@@ -350,7 +353,7 @@ fn shape(ws: &Workspace, pane: &crate::pane::Pane) -> PaneShape {
     let ring = pane.history().ring();
     PaneShape {
         id: pane.id,
-        history: ws.history_saved(pane.id),
+        history: ws.panes().history_saved(pane.id),
         budget: ring.budget() as u64,
         block_len: ring.block_bytes(),
     }

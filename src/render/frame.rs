@@ -170,7 +170,7 @@ pub fn draw(
     // the frame a full one.
     let mut dividers_due = look.borders == BorderStyle::Dividers && !cache.partial;
     for &(id, rect) in &visible {
-        let Some(pane) = ws.pane(id) else {
+        let Some(pane) = ws.panes().get(id) else {
             continue;
         };
         let floating = ws.is_floating(id);
@@ -181,7 +181,7 @@ pub fn draw(
             dividers_due = false;
         }
         let pane_look = PaneLook {
-            title: ws.pane_title(id),
+            title: ws.panes().title(id),
             rect,
             inner: ws.content_of(id, rect),
             focused: Some(id) == focused,
@@ -918,7 +918,7 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             let id = ids[(seed % ids.len() as u64) as usize];
-            let pane = ws.pane_mut(id).unwrap();
+            let pane = ws.panes_mut().get_mut(id).unwrap();
             pane.feed(outputs[((seed >> 8) % outputs.len() as u64) as usize].to_vec());
             pane.settle();
             if step % 17 == 0 {
@@ -927,11 +927,12 @@ mod tests {
             // Now and then a badge on a border (or over a screen).
             match step % 29 {
                 5 => ws
-                    .pane_mut(id)
+                    .panes_mut()
+                    .get_mut(id)
                     .unwrap()
                     .history_mut()
                     .open_history(&Mailbox::discarding()),
-                11 => ws.pane_mut(id).unwrap().history_mut().scroll_to_bottom(),
+                11 => ws.panes_mut().get_mut(id).unwrap().history_mut().scroll_to_bottom(),
                 _ => {}
             }
             // Now and then a popup: full frames, with titles changing under
@@ -944,7 +945,7 @@ mod tests {
             // As the render loop does; every other step, so that changes
             // not noted (compared instead) are covered too.
             if step % 2 == 0 {
-                frames.cache.note_changes(ws.panes_mut());
+                frames.cache.note_changes(ws.panes_mut().iter_mut());
             }
             frames.draw(&ws, &ui);
             let mut fresh = Frames::new(w, h);
@@ -980,11 +981,11 @@ mod tests {
             (b"\x1b]0;zsh\x07", false),
         ];
         for (output, help) in steps {
-            let pane = ws.pane_mut(id).unwrap();
+            let pane = ws.panes_mut().get_mut(id).unwrap();
             pane.feed(output.to_vec());
             pane.settle();
             ui.set_help_shown(help);
-            frames.cache.note_changes(ws.panes_mut());
+            frames.cache.note_changes(ws.panes_mut().iter_mut());
             frames.draw(&ws, &ui);
         }
         let top = frames.outer.screen().contents_between(0, 0, 0, w);
@@ -1002,13 +1003,13 @@ mod tests {
         let mut frames = Frames::new(w, h);
         let id = ws.focused_id().unwrap();
         let bar = |frames: &Frames| frames.outer.screen().contents_between(h - 1, 0, h - 1, w);
-        frames.cache.note_changes(ws.panes_mut());
+        frames.cache.note_changes(ws.panes_mut().iter_mut());
         assert!(!frames.draw_for(&ws, &ui, None));
         assert!(bar(&frames).contains("zsh"), "{:?}", bar(&frames));
-        let pane = ws.pane_mut(id).unwrap();
+        let pane = ws.panes_mut().get_mut(id).unwrap();
         pane.feed(b"\x1b]0;make\x07x".to_vec());
         pane.settle();
-        frames.cache.note_changes(ws.panes_mut());
+        frames.cache.note_changes(ws.panes_mut().iter_mut());
         assert!(
             frames.draw_for(&ws, &ui, Some(id)),
             "a regular frame is asked for"
@@ -1018,7 +1019,7 @@ mod tests {
             "the echo is drawn"
         );
         assert!(bar(&frames).contains("zsh"), "{:?}", bar(&frames));
-        frames.cache.note_changes(ws.panes_mut());
+        frames.cache.note_changes(ws.panes_mut().iter_mut());
         assert!(!frames.draw_for(&ws, &ui, None));
         assert!(bar(&frames).contains("make"), "{:?}", bar(&frames));
     }
@@ -1033,26 +1034,27 @@ mod tests {
         let mut frames = Frames::new(w, h);
         let id = ws.focused_id().unwrap();
         let top = |frames: &Frames| frames.outer.screen().contents_between(0, 0, 0, w);
-        frames.cache.note_changes(ws.panes_mut());
+        frames.cache.note_changes(ws.panes_mut().iter_mut());
         frames.draw(&ws, &ui);
-        ws.pane_mut(id)
+        ws.panes_mut()
+            .get_mut(id)
             .unwrap()
             .history_mut()
             .open_history(&Mailbox::discarding());
-        frames.cache.note_changes(ws.panes_mut());
+        frames.cache.note_changes(ws.panes_mut().iter_mut());
         frames.draw(&ws, &ui);
         assert!(
             top(&frames).contains("loading history"),
             "{:?}",
             top(&frames)
         );
-        let pane = ws.pane_mut(id).unwrap();
+        let pane = ws.panes_mut().get_mut(id).unwrap();
         pane.history_mut().scroll_to_bottom();
         pane.mark_exited(crate::pane::program::pty::ExitInfo {
             code: 3,
             signal: false,
         });
-        frames.cache.note_changes(ws.panes_mut());
+        frames.cache.note_changes(ws.panes_mut().iter_mut());
         frames.draw(&ws, &ui);
         let shown = top(&frames);
         assert!(
@@ -1191,9 +1193,9 @@ mod tests {
     fn dividers_draw_one_line_between_panes_and_no_box() {
         let (w, h) = (21, 6);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"left", b"right"]);
-        let boxed: Vec<(u16, u16)> = ws.panes().map(|p| p.term().size()).collect();
+        let boxed: Vec<(u16, u16)> = ws.panes().iter().map(|p| p.term().size()).collect();
         ws.set_pane_frame(PaneFrame::Dividers);
-        let sizes: Vec<(u16, u16)> = ws.panes().map(|p| p.term().size()).collect();
+        let sizes: Vec<(u16, u16)> = ws.panes().iter().map(|p| p.term().size()).collect();
         assert_eq!(boxed, vec![(3, 9), (3, 8)]);
         assert_eq!(sizes, vec![(5, 10), (5, 10)], "two more rows and columns");
         let look = Appearance {

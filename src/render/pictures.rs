@@ -400,7 +400,7 @@ fn pieces(
     bare.keep_only(|id| visible.iter().any(|(v, _)| *v == id));
     let mut rects = Vec::new();
     for (i, &(id, rect)) in visible.iter().enumerate() {
-        let Some(pane) = ws.pane(id) else {
+        let Some(pane) = ws.panes().get(id) else {
             continue;
         };
         let shown = BarePanes::shown(pane);

@@ -151,7 +151,7 @@ impl StatusBar<'_> {
             tab: None,
         };
         let focused = ws.focused_id();
-        let place = focused.and_then(|id| ws.pane_place(id));
+        let place = focused.and_then(|id| ws.panes().place(id));
         match segment {
             Segment::Session => {
                 if let Some(name) = &self.ui.facts.workspace {
@@ -198,7 +198,7 @@ impl StatusBar<'_> {
             Segment::Pane => out.push(text(pane_position(ws))),
             Segment::Title => {
                 if let Some(id) = focused {
-                    out.push(text(truncate(ws.pane_title(id), 40)));
+                    out.push(text(truncate(ws.panes().title(id), 40)));
                 }
             }
             Segment::Cwd => {
@@ -249,7 +249,7 @@ impl StatusBar<'_> {
             // A program asked for attention: which pane, and what it said.
             None => match self.ws.notification() {
                 Some((id, text)) => {
-                    format!("{}: {}", truncate(self.ws.pane_title(id), 20), text)
+                    format!("{}: {}", truncate(self.ws.panes().title(id), 20), text)
                 }
                 None => return None,
             },

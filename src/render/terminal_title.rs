@@ -33,7 +33,7 @@ pub fn expand(
             Some('W') => out.push_str(&ws.tab_name(tab)),
             Some('T') => {
                 if let Some(id) = ws.focused_id() {
-                    out.push_str(ws.pane_title(id));
+                    out.push_str(ws.panes().title(id));
                 }
             }
             Some('H') => out.push_str(host),

@@ -32,7 +32,7 @@ impl Workspace {
             return false;
         }
         let focused = self.focused_id();
-        let panes = &self.panes;
+        let panes = &self.panes.members;
         self.kept_notifications
             .retain(|id| Some(id) != focused && panes.contains_key(&id))
     }

@@ -16,15 +16,9 @@ use crate::workspace::tab::Tab;
 use crate::workspace::{Workspace, content_rect};
 
 impl Workspace {
-    pub(super) fn alloc_id(&mut self) -> PaneId {
-        let id = PaneId(self.next_id);
-        self.next_id += 1;
-        id
-    }
-
     /// Opens one tab whose panes run `launches` side by side.
     pub fn open_row(&mut self, launches: Vec<PaneLaunch>) {
-        let ids: Vec<PaneId> = launches.iter().map(|_| self.alloc_id()).collect();
+        let ids: Vec<PaneId> = launches.iter().map(|_| self.panes.alloc_id()).collect();
         let Some(layout) = Layout::even(Axis::Horizontal, &ids) else {
             return;
         };
@@ -55,12 +49,12 @@ impl Workspace {
             launch.label,
             inner.height,
             inner.width,
-            self.settings.scrollback_bytes,
-            self.launcher.as_ref(),
+            self.panes.settings.scrollback_bytes,
+            self.panes.launcher.as_ref(),
         );
-        pane.term_mut().set_terminal_colours(self.terminal_colours);
+        pane.term_mut().set_terminal_colours(self.panes.terminal_colours);
         self.insert_pane(pane, launch.keep_open, launch.restart);
-        if let Some(member) = self.panes.get_mut(&id) {
+        if let Some(member) = self.panes.members.get_mut(&id) {
             member.title = launch.title;
             member.unsaved = launch.unsaved;
         }
@@ -84,7 +78,7 @@ impl Workspace {
         let cwd = self
             .focused()
             .and_then(|p| current_dir(p.term().cwd(), p.program().pid()));
-        let (spec, label) = self.settings.env.shell(cwd);
+        let (spec, label) = self.panes.settings.env.shell(cwd);
         PaneLaunch::new(spec, label)
     }
 
@@ -97,9 +91,9 @@ impl Workspace {
     /// Splits the focused pane (a tiled one) along `axis`; the new pane,
     /// focused, runs `launch`. Returns its id.
     pub fn split_with(&mut self, axis: Axis, launch: PaneLaunch) -> Option<PaneId> {
-        self.room_for_pane().ok()?;
+        self.panes.room_for_pane().ok()?;
         self.tab()?;
-        let id = self.alloc_id();
+        let id = self.panes.alloc_id();
         let tiles = self.tiles();
         let rect = self.tab_mut()?.split_focused(axis, id, tiles)?;
         self.start_pane(id, launch, rect);
@@ -115,8 +109,8 @@ impl Workspace {
 
     /// Opens a tab, shown, whose one pane runs `launch`. Returns its id.
     pub fn new_tab_with(&mut self, launch: PaneLaunch) -> Option<PaneId> {
-        self.room_for_pane().ok()?;
-        let id = self.alloc_id();
+        self.panes.room_for_pane().ok()?;
+        let id = self.panes.alloc_id();
         self.push_tab(Tab::new(None, Layout::new(id), id));
         self.start_pane(id, launch, self.tiles());
         Some(id)
@@ -138,9 +132,9 @@ impl Workspace {
     /// Opens a pane running `launch` floating on top of the shown tab,
     /// focused. Returns its id.
     pub fn open_floating(&mut self, launch: PaneLaunch) -> Option<PaneId> {
-        self.room_for_pane().ok()?;
+        self.panes.room_for_pane().ok()?;
         let area = self.area;
-        let id = self.alloc_id();
+        let id = self.panes.alloc_id();
         let rect = self.tab_mut()?.float_new(id, area);
         self.start_pane_in(id, launch, content_rect(rect));
         Some(id)
@@ -168,15 +162,16 @@ impl Workspace {
         file: tempfile::TempPath,
     ) -> Option<PaneId> {
         let editor = history_editor::from_env();
-        let cwd = self.pane_dir(from);
+        let cwd = self.panes.dir(from);
         let (spec, _) = self
+            .panes
             .settings
             .env
             .argv(&history_editor::argv(&editor, &file), cwd);
         let mut launch = PaneLaunch::new(spec, editor);
         launch.keep_open = Some(false);
         let id = self.open_floating(launch)?;
-        if let Some(member) = self.panes.get_mut(&id) {
+        if let Some(member) = self.panes.members.get_mut(&id) {
             member.file = Some(file);
         }
         Some(id)

@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use crate::config::profile::RestartPolicy;
 use crate::pane::Pane;
+use crate::workspace::cwd::PanePlace;
 use crate::workspace::foreground::Foreground;
 use crate::workspace::naming::{PaneName, name_of};
 use crate::workspace::pane_launch::PaneLaunch;
-use crate::workspace::place::PanePlace;
 
 /// A pane and what the workspace decides about it when its program ends.
 pub(super) struct Member {

@@ -20,8 +20,8 @@ use crossbeam_channel::{Sender, bounded};
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::pane::program::spawn::current_dir;
+use crate::workspace::cwd::{PanePlace, place_of};
 use crate::workspace::foreground::{self, Foreground, Job};
-use crate::workspace::place::{PanePlace, place_of};
 
 /// How long one look may take before it is given up.
 pub const LOOK_LIMIT: Duration = Duration::from_secs(2);

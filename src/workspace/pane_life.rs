@@ -38,8 +38,9 @@ impl Workspace {
         restart: RestartPolicy,
     ) {
         // Panes made elsewhere (see `open_tab_of`) keep their ids.
-        self.next_id = self.next_id.max(pane.id.0.saturating_add(1));
+        self.panes.next_id = self.panes.next_id.max(pane.id.0.saturating_add(1));
         self.panes
+            .members
             .insert(pane.id, Member::new(pane, keep_open, restart));
     }
 
@@ -65,18 +66,18 @@ impl Workspace {
         failures: u32,
     ) -> Option<PaneId> {
         let tab_index = self.tab_of(old)?;
-        let member = self.panes.remove(&old)?;
+        let member = self.panes.members.remove(&old)?;
         member.pane.program().terminate();
         let script_id = member.script_id;
         let mut launch = launch.unwrap_or_else(|| member.relaunch());
         let file = member.file;
         crate::workspace::tmux_env::set_pane_vars(&mut launch.spec, script_id);
-        let id = self.alloc_id();
+        let id = self.panes.alloc_id();
         let tiles = self.tiles();
         let rect = self.tabs[tab_index].replace_pane(old, id, tiles);
         let inner = self.content_of(id, rect);
         self.start_pane_in(id, launch, inner);
-        if let Some(member) = self.panes.get_mut(&id) {
+        if let Some(member) = self.panes.members.get_mut(&id) {
             member.file = file;
             member.failures = failures;
             member.script_id = script_id;
@@ -91,7 +92,7 @@ impl Workspace {
         // Even when the program already exited: what it left running in its
         // session (background jobs, a grandchild holding the PTY) goes too.
         let mut exit = exit;
-        if let Some(member) = self.panes.remove(&id) {
+        if let Some(member) = self.panes.members.remove(&id) {
             // A pane kept open after its program ended (`--keep-exited`)
             // still ends tilework with that program's status.
             exit = exit.or(member.pane.program().exit());
@@ -118,8 +119,8 @@ impl Workspace {
     /// the status, or (command panes) start it again [`RESTART_DELAY`]
     /// later, when the loop calls [`Workspace::run_due_restarts`].
     pub fn pane_exited(&mut self, id: PaneId, info: ExitInfo, now: Instant) {
-        let keep_by_default = self.settings.keep_exited_panes;
-        let Some(member) = self.panes.get_mut(&id) else {
+        let keep_by_default = self.panes.settings.keep_exited_panes;
+        let Some(member) = self.panes.members.get_mut(&id) else {
             // Closed or restarted meanwhile; nothing of it is left to show.
             self.close_pane(id, Some(info));
             return;
@@ -166,12 +167,13 @@ impl Workspace {
     /// The id scripts know pane `id` by: the same across its command's
     /// restarts.
     pub fn script_id(&self, id: PaneId) -> u32 {
-        self.panes.get(&id).map_or(id.0, |m| m.script_id)
+        self.panes.members.get(&id).map_or(id.0, |m| m.script_id)
     }
 
     /// The pane scripts know as `n` (see [`Workspace::script_id`]).
     pub fn pane_by_script_id(&self, n: u32) -> Option<PaneId> {
         self.panes
+            .members
             .iter()
             .find(|(_, m)| m.script_id == n)
             .map(|(id, _)| *id)
@@ -186,7 +188,11 @@ impl Workspace {
     /// When the next ended command pane is due to start again, for the
     /// loop's wait.
     pub fn next_restart(&self) -> Option<Instant> {
-        self.panes.values().filter_map(|m| m.restart_at).min()
+        self.panes
+            .members
+            .values()
+            .filter_map(|m| m.restart_at)
+            .min()
     }
 
     /// Starts again every command pane whose restart is due at `now`.
@@ -194,6 +200,7 @@ impl Workspace {
     pub fn run_due_restarts(&mut self, now: Instant) -> bool {
         let due: Vec<PaneId> = self
             .panes
+            .members
             .iter_mut()
             .filter(|(_, m)| m.restart_at.is_some_and(|at| at <= now))
             .map(|(id, m)| {
@@ -205,7 +212,7 @@ impl Workspace {
             .collect();
         let mut restarted = false;
         for id in due {
-            let failures = self.panes.get(&id).map_or(0, |m| m.failures);
+            let failures = self.panes.members.get(&id).map_or(0, |m| m.failures);
             restarted |= self.restart_pane_after(id, failures);
         }
         restarted
@@ -217,6 +224,7 @@ impl Workspace {
     pub(super) fn quit_status(&self) -> i32 {
         let all_ended = self
             .panes
+            .members
             .values()
             .all(|m| m.pane.program().exit().is_some());
         match self.last_exit {
@@ -227,10 +235,10 @@ impl Workspace {
 
     /// Ends every program at once (quitting).
     pub fn kill_all(&mut self) {
-        for pane in self.panes() {
+        for pane in self.panes.iter() {
             pane.program().kill_now();
         }
         // Including panes closed moments ago and still in their grace period.
-        self.launcher.kill_all();
+        self.panes.launcher.kill_all();
     }
 }

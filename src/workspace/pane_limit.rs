@@ -8,22 +8,6 @@ use super::Workspace;
 use crate::config::action::Action;
 
 impl Workspace {
-    /// At most `n` panes open at once (the config's `max_panes`).
-    pub fn set_max_panes(&mut self, n: usize) {
-        self.max_panes = n.max(1);
-    }
-
-    /// Whether one more pane may open; if not, why, for the user.
-    pub fn room_for_pane(&self) -> Result<(), String> {
-        let open = self.panes().count();
-        if open < self.max_panes {
-            return Ok(());
-        }
-        Err(format!(
-            "{open} panes are open, the most there may be (max_panes): close one first"
-        ))
-    }
-
     /// Whether `action` would open a pane.
     pub fn opens_pane(&self, action: Action) -> bool {
         match action {
@@ -61,12 +45,12 @@ mod tests {
         };
         let area = Rect::new(0, 0, 80, 24);
         let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake));
-        ws.set_max_panes(max_panes);
+        ws.panes_mut().set_max_panes(max_panes);
         ws
     }
 
     fn shell(ws: &Workspace) -> PaneLaunch {
-        let (spec, label) = ws.settings().env.argv(&["sh".to_string()], None);
+        let (spec, label) = ws.panes().settings().env.argv(&["sh".to_string()], None);
         PaneLaunch::new(spec, label)
     }
 
@@ -77,8 +61,8 @@ mod tests {
         ws.open_row(vec![first]);
         assert!(ws.split_with(Axis::Horizontal, shell(&ws)).is_some());
         assert!(ws.new_tab_with(shell(&ws)).is_some());
-        assert_eq!(ws.panes().count(), 3);
-        let why = ws.room_for_pane().unwrap_err();
+        assert_eq!(ws.panes().iter().count(), 3);
+        let why = ws.panes().room_for_pane().unwrap_err();
         assert!(
             why.contains("3 panes are open") && why.contains("max_panes"),
             "{why}"
@@ -96,12 +80,12 @@ mod tests {
             assert!(ws.opens_pane(action), "{action}");
             ws.apply(action);
         }
-        assert_eq!(ws.panes().count(), 3);
+        assert_eq!(ws.panes().iter().count(), 3);
         assert_eq!(ws.tabs().len(), 2);
         // One closed makes room for one.
         let id = ws.focused_id().unwrap();
         ws.close_pane(id, None);
-        assert!(ws.room_for_pane().is_ok());
+        assert!(ws.panes().room_for_pane().is_ok());
         assert!(ws.open_floating(shell(&ws)).is_some());
     }
 }

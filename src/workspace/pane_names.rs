@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use crate::pane::PaneId;
 use crate::pane::program::spawn::current_dir;
 use crate::workspace::Workspace;
+use crate::workspace::cwd::place_of;
 #[cfg(test)]
 use crate::workspace::foreground::ForegroundProbe;
 use crate::workspace::name_lookup::{NameLookup, NameQuery, NameReport};
-use crate::workspace::naming::{PaneName, is_busy};
-use crate::workspace::place::{PanePlace, place_of};
+use crate::workspace::naming::is_busy;
 
 /// After output or keys, how long before the workspace looks at what the
 /// panes run (for names): a program started by a key has begun by then,
@@ -39,57 +39,13 @@ impl Workspace {
         if let Some(name) = &tab.name {
             return name.clone();
         }
-        match self.panes.get(&tab.focus) {
+        match self.panes.members.get(&tab.focus) {
             Some(member) => match &member.name {
                 Some(name) => name.short().to_string(),
                 None => member.pane.label().to_string(),
             },
             None => (index + 1).to_string(),
         }
-    }
-
-    /// What pane `id`'s border shows: the title its program set, else the
-    /// one the profile gave, else the program in its foreground or the
-    /// directory its idle shell is in, else its command.
-    pub fn pane_title(&self, id: PaneId) -> &str {
-        let Some(member) = self.panes.get(&id) else {
-            return "";
-        };
-        let pane = &member.pane;
-        pane.term()
-            .title()
-            .or(member.title.as_deref())
-            .or(member.name.as_ref().map(PaneName::long))
-            .unwrap_or_else(|| pane.label())
-    }
-
-    /// Pane `id`'s directory and git branch, as last looked up.
-    pub fn pane_place(&self, id: PaneId) -> Option<&PanePlace> {
-        self.panes.get(&id).and_then(|m| m.place.as_ref())
-    }
-
-    /// Pane `id`'s directory as last looked up, else the one it started
-    /// in: asks the system nothing.
-    pub fn known_pane_dir(&self, id: PaneId) -> Option<PathBuf> {
-        let member = self.panes.get(&id)?;
-        (member.dir.clone()).or_else(|| member.pane.spec.cwd.clone())
-    }
-
-    /// The title the profile gave pane `id`, if any (saved with it).
-    pub fn given_title(&self, id: PaneId) -> Option<&str> {
-        self.panes.get(&id).and_then(|m| m.title.as_deref())
-    }
-
-    /// The job the pane's shell runs in the foreground, as last looked up
-    /// (off the loop).
-    pub fn pane_job(&self, id: PaneId) -> Option<&crate::workspace::foreground::Job> {
-        self.panes.get(&id).and_then(|m| m.job.as_ref())
-    }
-
-    /// Whether the pane's output may be written to disk (not `save =
-    /// false`, not `tilework run --no-save`).
-    pub fn history_saved(&self, id: PaneId) -> bool {
-        self.panes.get(&id).is_some_and(|m| !m.unsaved)
     }
 
     /// Output or keys: what the panes run may change; look again a
@@ -114,6 +70,7 @@ impl Workspace {
                 };
                 let panes = self
                     .panes
+                    .members
                     .values()
                     .map(|member| NameQuery {
                         id: member.pane.id,
@@ -150,7 +107,7 @@ impl Workspace {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let mut changed = false;
         for facts in report.facts {
-            if let Some(member) = self.panes.get_mut(&facts.id) {
+            if let Some(member) = self.panes.members.get_mut(&facts.id) {
                 member.job = facts.job;
                 changed |= member.learn(
                     facts.foreground.as_ref(),
@@ -167,7 +124,7 @@ impl Workspace {
     pub fn refresh_names(&mut self) -> bool {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let mut changed = false;
-        for member in self.panes.values_mut() {
+        for member in self.panes.members.values_mut() {
             let pane = &member.pane;
             let fg = (self.probe)(pane);
             let dir = current_dir(pane.term().cwd(), pane.program().pid());
@@ -181,7 +138,7 @@ impl Workspace {
     /// shell at its prompt), by name, for the question asked first.
     pub fn busy_programs(&self, ids: &[PaneId]) -> Vec<String> {
         ids.iter()
-            .filter_map(|id| self.panes.get(id))
+            .filter_map(|id| self.panes.members.get(id))
             .filter_map(|member| {
                 let fg = (self.probe)(&member.pane);
                 if !is_busy(&member.pane, fg.as_ref()) {

@@ -52,8 +52,8 @@ impl Workspace {
         let area = self.area;
         let mut focus = None;
         for spec in specs {
-            let id = self.alloc_id();
-            let launch = PaneLaunch::from_profile(spec, &self.settings.env);
+            let id = self.panes.alloc_id();
+            let launch = PaneLaunch::from_profile(spec, &self.panes.settings.env);
             let Some(tab) = self.tabs.last_mut() else {
                 return false;
             };
@@ -83,8 +83,8 @@ impl Workspace {
     fn plan(&mut self, spec: &LayoutSpec) -> (Node, Vec<(PaneId, PaneLaunch)>, Option<PaneId>) {
         match spec {
             LayoutSpec::Pane(pane) => {
-                let id = self.alloc_id();
-                let launch = PaneLaunch::from_profile(pane, &self.settings.env);
+                let id = self.panes.alloc_id();
+                let launch = PaneLaunch::from_profile(pane, &self.panes.settings.env);
                 (Node::Leaf(id), vec![(id, launch)], pane.focus.then_some(id))
             }
             LayoutSpec::Split {
@@ -119,7 +119,7 @@ impl Workspace {
                     });
                     rest_weight += weights.get(i).copied().unwrap_or(1.0);
                 }
-                let id = self.alloc_id();
+                let id = self.panes.alloc_id();
                 (node.unwrap_or(Node::Leaf(id)), launches, focus)
             }
         }

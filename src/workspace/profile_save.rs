@@ -3,11 +3,13 @@
 //! other commands come back ready to run (`start = "manual"`), never
 //! silently re-run.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use toml::Spanned;
 
+use crate::config::float_place::RawExtent;
+use crate::config::profile_toml::{RawNode, RawProfile, RawTab, written};
 use crate::pane::PaneId;
 use crate::workspace::Workspace;
 use crate::workspace::layout::{Axis, Node};
@@ -35,7 +37,9 @@ fn write_profile(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
 
 /// The profile text for the workspace as it is now: one key per line,
 /// each pane and split a table of its own (`[[tab.layout.panes]]`), so a
-/// saved profile reads and edits as a hand-written one does.
+/// saved profile reads and edits as a hand-written one does. Written by
+/// serde from the type the profile is read into
+/// ([`crate::config::profile_toml`]), so every name reads back as it was.
 pub fn to_toml(ws: &Workspace, name: &str) -> String {
     to_toml_with(ws, name, Dirs::Ask)
 }
@@ -58,58 +62,60 @@ enum Dirs {
 }
 
 fn to_toml_with(ws: &Workspace, name: &str, dirs: Dirs) -> String {
-    let mut out = format!(
-        "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n"
+    let header = format!(
+        "# Saved by tilework. Open with: tilework --profile {name}\n# Commands other than shells wait for Enter before they run again.\n\n"
     );
-    for tab in ws.tabs() {
-        out.push_str("\n[[tab]]\n");
-        // A tab named after what it runs is named so again when opened.
-        if let Some(name) = &tab.name {
-            let _ = writeln!(out, "name = {}", quote(name));
-        }
-        out.push_str("\n[tab.layout]\n");
-        node_toml(
-            ws,
-            tab.layout.root(),
-            Some(tab.focus),
-            dirs,
-            "tab.layout",
-            &mut out,
-        );
-        // Floating panes come back where they were, in the same order
-        // (cells from the panes' area's top left; kept inside a smaller
-        // screen when opened).
-        let area = ws.area();
-        for f in tab.floats.iter() {
-            out.push_str("\n[[tab.floating]]\n");
-            let mut fields = pane_fields(ws, f.id, f.id == tab.focus, dirs);
-            if f.pinned {
-                fields.push("pinned = true".to_string());
-            }
-            fields.extend([
-                format!("x = {}", f.rect.x.saturating_sub(area.x)),
-                format!("y = {}", f.rect.y.saturating_sub(area.y)),
-                format!("width = {}", f.rect.width),
-                format!("height = {}", f.rect.height),
-            ]);
-            write_lines(&mut out, &fields);
+    let file = layout_of(ws, dirs);
+    match toml::to_string(&file) {
+        Ok(text) => header + &text,
+        // Strings, numbers and tables: serde has nothing to refuse here.
+        Err(err) => {
+            tracing::error!("the layout could not be written as TOML: {err}");
+            header
         }
     }
-    out
 }
 
-/// Writes `node`'s keys into the table at `path` (its header written),
-/// then each of a split's panes as a table of `path.panes`.
-fn node_toml(
-    ws: &Workspace,
-    node: &Node,
-    focus: Option<PaneId>,
-    dirs: Dirs,
-    path: &str,
-    out: &mut String,
-) {
+/// The workspace's layout in the shape of a profile file: what is saved
+/// and what [`crate::config::profile::parse`] reads back.
+fn layout_of(ws: &Workspace, dirs: Dirs) -> RawProfile {
+    // Floating panes come back where they were, in the same order (cells
+    // from the panes' area's top left; kept inside a smaller screen when
+    // opened).
+    let area = ws.area();
+    let tab = ws
+        .tabs()
+        .iter()
+        .map(|tab| {
+            let floating: Vec<Spanned<RawNode>> = tab
+                .floats
+                .iter()
+                .map(|f| {
+                    let mut node = pane_node(ws, f.id, f.id == tab.focus, dirs);
+                    node.pinned = f.pinned.then(|| written(true));
+                    let cells = |n: u16| Some(written(RawExtent::Cells(i64::from(n))));
+                    node.x = cells(f.rect.x.saturating_sub(area.x));
+                    node.y = cells(f.rect.y.saturating_sub(area.y));
+                    node.width = cells(f.rect.width);
+                    node.height = cells(f.rect.height);
+                    written(node)
+                })
+                .collect();
+            written(RawTab {
+                // A tab named after what it runs is named so again when opened.
+                name: tab.name.clone(),
+                layout: Some(written(node_of(ws, tab.layout.root(), tab.focus, dirs))),
+                floating: (!floating.is_empty()).then_some(floating),
+            })
+        })
+        .collect();
+    RawProfile { name: None, tab }
+}
+
+/// `node` as a profile's layout table: a pane, or a split and its panes.
+fn node_of(ws: &Workspace, node: &Node, focus: PaneId, dirs: Dirs) -> RawNode {
     match node {
-        Node::Leaf(id) => write_lines(out, &pane_fields(ws, *id, focus == Some(*id), dirs)),
+        Node::Leaf(id) => pane_node(ws, *id, focus == *id, dirs),
         Node::Split {
             axis,
             ratio,
@@ -121,82 +127,58 @@ fn node_toml(
                 Axis::Vertical => "down",
             };
             // Ratios as whole-number weights out of 1000.
-            let a = ((ratio.clamp(0.001, 0.999)) * 1000.0).round() as u32;
-            let _ = writeln!(out, "split = \"{split}\"");
-            let _ = writeln!(out, "ratios = [{a}, {}]", 1000 - a);
-            let panes = format!("{path}.panes");
-            for child in [first, second] {
-                let _ = write!(out, "\n[[{panes}]]\n");
-                node_toml(ws, child, focus, dirs, &panes, out);
+            let a = ((ratio.clamp(0.001, 0.999)) * 1000.0).round() as i64;
+            let panes = [first, second]
+                .into_iter()
+                .map(|child| written(node_of(ws, child, focus, dirs)))
+                .collect();
+            RawNode {
+                split: Some(written(split.to_string())),
+                ratios: Some(written(vec![written(a), written(1000 - a)])),
+                panes: Some(written(panes)),
+                ..RawNode::default()
             }
         }
     }
 }
 
-fn write_lines(out: &mut String, fields: &[String]) {
-    for field in fields {
-        out.push_str(field);
-        out.push('\n');
-    }
-}
-
-/// What a pane's table in the profile says: `key = value` each.
-fn pane_fields(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> Vec<String> {
-    let mut fields = Vec::new();
-    if let Some(pane) = ws.pane(id) {
-        let shell = &ws.settings().env.shell;
-        let argv = &pane.spec.argv;
-        let is_shell = argv.len() == 1 && &argv[0] == shell;
-        if !is_shell {
-            let command = match argv.as_slice() {
-                [sh, c, line] if sh == "/bin/sh" && c == "-c" => line.clone(),
-                // A manual-start wrapper: the real command is its $0.
-                [sh, c, _script, line] if sh == "/bin/sh" && c == "-c" => line.clone(),
-                _ => argv
-                    .iter()
-                    .map(|a| shell_quote(a))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            };
-            fields.push(format!("command = {}", quote(&command)));
-            fields.push("start = \"manual\"".to_string());
-        }
-        let dir = match dirs {
-            Dirs::Ask => ws.pane_dir(id),
-            Dirs::Known => ws.known_pane_dir(id),
+/// What a pane's table in the profile says.
+fn pane_node(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> RawNode {
+    let mut node = RawNode {
+        focus: focus.then(|| written(true)),
+        ..RawNode::default()
+    };
+    let Some(pane) = ws.panes().get(id) else {
+        return node;
+    };
+    let shell = &ws.panes().settings().env.shell;
+    let argv = &pane.spec.argv;
+    let is_shell = argv.len() == 1 && &argv[0] == shell;
+    if !is_shell {
+        let command = match argv.as_slice() {
+            [sh, c, line] if sh == "/bin/sh" && c == "-c" => line.clone(),
+            // A manual-start wrapper: the real command is its $0.
+            [sh, c, _script, line] if sh == "/bin/sh" && c == "-c" => line.clone(),
+            _ => argv
+                .iter()
+                .map(|a| shell_quote(a))
+                .collect::<Vec<_>>()
+                .join(" "),
         };
-        if let Some(dir) = dir {
-            fields.push(format!("cwd = {}", quote(&dir.to_string_lossy())));
-        }
-        if let Some(title) = ws.given_title(id) {
-            fields.push(format!("title = {}", quote(title)));
-        }
-        if !ws.history_saved(id) {
-            fields.push("save = false".to_string());
-        }
+        node.command = Some(written(command));
+        node.start = Some(written("manual".to_string()));
     }
-    if focus {
-        fields.push("focus = true".to_string());
-    }
-    fields
-}
-
-/// A TOML basic string.
-fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    let dir = match dirs {
+        Dirs::Ask => ws.panes().dir(id),
+        Dirs::Known => ws.panes().known_dir(id),
+    };
+    node.cwd = dir.map(|dir| written(dir.to_string_lossy().into_owned()));
+    node.title = ws
+        .panes()
+        .given_title(id)
+        .map(|title| written(title.to_string()));
+    node.save = (!ws.panes().history_saved(id)).then(|| written(false));
+    node
 }
 
 /// Quotes an argument for `sh -c` when it needs it.
@@ -219,7 +201,6 @@ mod tests {
 
     #[test]
     fn quoting() {
-        assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000A\"");
         assert_eq!(shell_quote("ls"), "ls");
         assert_eq!(shell_quote("it's here"), r"'it'\''s here'");
     }

@@ -30,7 +30,7 @@ impl Workspace {
             return;
         };
         let tab_left = self.tabs.iter().any(|t| t.serial == before.tab);
-        let pane_left = self.panes.contains_key(&before.pane);
+        let pane_left = self.panes.members.contains_key(&before.pane);
         let Some(tab) = self.tab_mut() else {
             return;
         };

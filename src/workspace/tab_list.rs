@@ -88,7 +88,7 @@ impl Workspace {
             return false;
         };
         for id in tab.pane_ids() {
-            if let Some(member) = self.panes.remove(&id) {
+            if let Some(member) = self.panes.members.remove(&id) {
                 member.pane.program().terminate();
             }
         }

@@ -57,7 +57,11 @@ impl Harness {
     /// One pane running `program`, as `tilework -- program` opens.
     fn with_program(keep_exited_panes: bool, program: &str) -> Self {
         let mut h = Self::new(keep_exited_panes);
-        let (spec, label) = h.ws.settings().env.argv(&[program.to_string()], None);
+        let (spec, label) =
+            h.ws.panes()
+                .settings()
+                .env
+                .argv(&[program.to_string()], None);
         h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
         h
     }
@@ -126,7 +130,7 @@ impl Harness {
     }
 
     fn screen(&mut self, id: PaneId) -> String {
-        let pane = self.ws.pane_mut(id).unwrap();
+        let pane = self.ws.panes_mut().get_mut(id).unwrap();
         pane.settle();
         pane.screen().contents()
     }
@@ -178,7 +182,7 @@ fn closing_a_pane_hangs_up_on_it_and_gives_its_space_back() {
 
     assert!(h.fake.terminated(second));
     assert!(!h.fake.terminated(first));
-    assert!(h.ws.pane(second).is_none());
+    assert!(h.ws.panes().get(second).is_none());
     assert_eq!(h.focused(), first);
     assert_eq!(h.ws.visible(), [(first, AREA)]);
     h.assert_sizes_follow_layout();
@@ -339,7 +343,7 @@ fn a_pane_whose_program_ends_closes_and_its_sibling_takes_the_space() {
 
     h.exit(second, 0);
 
-    assert!(h.ws.pane(second).is_none());
+    assert!(h.ws.panes().get(second).is_none());
     assert_eq!(h.ws.visible(), [(first, AREA)]);
     assert_eq!(h.focused(), first);
     assert_eq!(h.ws.exit_code(), None);
@@ -353,7 +357,7 @@ fn with_keep_exited_panes_an_ended_program_stays_on_screen_with_its_status() {
 
     h.exit(id, 2);
 
-    let pane = h.ws.pane(id).expect("the pane stays");
+    let pane = h.ws.panes().get(id).expect("the pane stays");
     assert_eq!(
         pane.program().exit(),
         Some(ExitInfo {
@@ -377,7 +381,7 @@ fn a_command_that_could_not_run_stays_to_say_so() {
         let mut h = Harness::with_program(false, "nonexistent");
         let id = h.focused();
         h.exit(id, code);
-        assert!(h.ws.pane(id).is_some(), "{code}");
+        assert!(h.ws.panes().get(id).is_some(), "{code}");
         assert_eq!(h.ws.exit_code(), None, "{code}");
     }
 }
@@ -411,7 +415,7 @@ fn a_profile_pane_overrides_keep_exited_panes_either_way() {
         panic!("two panes")
     };
     h.exit(kept, 0);
-    assert!(h.ws.pane(kept).is_some());
+    assert!(h.ws.panes().get(kept).is_some());
 
     let close = PaneSpec {
         keep_open: Some(false),
@@ -422,7 +426,7 @@ fn a_profile_pane_overrides_keep_exited_panes_either_way() {
         panic!("two panes")
     };
     h.exit(closed, 0);
-    assert!(h.ws.pane(closed).is_none());
+    assert!(h.ws.panes().get(closed).is_none());
 }
 
 #[test]
@@ -439,7 +443,7 @@ fn a_profile_command_that_ends_well_stays_with_its_output_until_closed() {
 
     h.exit(cmd, 0);
 
-    let pane = h.ws.pane(cmd).expect("the command pane stays");
+    let pane = h.ws.panes().get(cmd).expect("the command pane stays");
     assert_eq!(
         pane.program().exit(),
         Some(ExitInfo {
@@ -453,30 +457,34 @@ fn a_profile_command_that_ends_well_stays_with_its_output_until_closed() {
 
     // A shell pane of the same profile follows `keep_exited_panes` (off).
     h.exit(shell, 0);
-    assert!(h.ws.pane(shell).is_none());
+    assert!(h.ws.panes().get(shell).is_none());
 
     // It goes when the user closes it, and tilework with it.
     assert_eq!(h.focused(), cmd);
     assert!(h.ws.apply(Action::ClosePane));
-    assert!(h.ws.pane(cmd).is_none());
+    assert!(h.ws.panes().get(cmd).is_none());
 }
 
 #[test]
 fn a_program_that_cannot_start_leaves_a_pane_that_says_why() {
     let mut h = Harness::new(false);
     h.fake.fail_next("no such program: frobnicate");
-    let (spec, label) = h.ws.settings().env.argv(&["frobnicate".into()], None);
+    let (spec, label) =
+        h.ws.panes()
+            .settings()
+            .env
+            .argv(&["frobnicate".into()], None);
     h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
 
     let id = h.focused();
-    assert!(h.ws.pane(id).unwrap().program().spawn_error().is_some());
+    assert!(h.ws.panes().get(id).unwrap().program().spawn_error().is_some());
     assert!(
         h.screen(id)
             .contains("tilework: no such program: frobnicate"),
         "{}",
         h.screen(id)
     );
-    assert!(!h.ws.pane(id).unwrap().program().send(b"x"));
+    assert!(!h.ws.panes().get(id).unwrap().program().send(b"x"));
 }
 
 #[test]
@@ -516,7 +524,7 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
     h.exit(failing, 1);
 
     // It shows how it ended meanwhile.
-    assert!(h.ws.pane(failing).unwrap().program().exit().is_some());
+    assert!(h.ws.panes().get(failing).unwrap().program().exit().is_some());
     assert_eq!(h.ws.next_restart(), Some(exited_at + RESTART_DELAY));
     assert!(!h.wait(RESTART_DELAY - Duration::from_millis(1)));
     assert_eq!(h.tab_panes(), [failing, other], "not yet");
@@ -533,8 +541,8 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
     assert_eq!(still, other);
     assert_eq!(h.fake.spec(restarted), Some(spec));
     assert_eq!(h.focused(), restarted, "focus follows");
-    assert!(h.ws.pane(failing).is_none());
-    assert!(h.ws.pane(restarted).unwrap().program().exit().is_none());
+    assert!(h.ws.panes().get(failing).is_none());
+    assert!(h.ws.panes().get(restarted).unwrap().program().exit().is_none());
     assert_eq!(h.ws.next_restart(), None);
     h.assert_sizes_follow_layout();
 
@@ -559,7 +567,7 @@ fn restart_policies_decide_by_exit_status() {
         let id = h.focused();
         h.exit(id, code);
         assert!(
-            h.ws.pane(id).is_some(),
+            h.ws.panes().get(id).is_some(),
             "{policy:?} {code}: command panes show how they ended"
         );
         assert_eq!(h.ws.next_restart().is_some(), restarts, "{policy:?} {code}");
@@ -589,14 +597,14 @@ fn the_earliest_of_several_restarts_is_the_loops_deadline() {
     assert_eq!(h.ws.next_restart(), Some(start + RESTART_DELAY));
     h.now = start;
     assert!(h.wait(RESTART_DELAY));
-    assert!(h.ws.pane(a).is_some(), "a is not due yet");
-    assert!(h.ws.pane(b).is_none());
+    assert!(h.ws.panes().get(a).is_some(), "a is not due yet");
+    assert!(h.ws.panes().get(b).is_none());
     assert_eq!(
         h.ws.next_restart(),
         Some(start + Duration::from_millis(300) + RESTART_DELAY)
     );
     assert!(h.wait(Duration::from_millis(300)));
-    assert!(h.ws.pane(a).is_none());
+    assert!(h.ws.panes().get(a).is_none());
     assert_eq!(h.ws.next_restart(), None);
 }
 
@@ -631,7 +639,7 @@ fn restarting_a_running_pane_hangs_up_on_it_and_its_late_exit_changes_nothing() 
     assert!(h.fake.terminated(old));
     h.exit(old, 129);
     assert_eq!(h.focused(), new);
-    assert!(h.ws.pane(new).is_some());
+    assert!(h.ws.panes().get(new).is_some());
     assert_eq!(h.ws.exit_code(), None);
 }
 
@@ -679,7 +687,7 @@ fn fake_foregrounds(h: &mut Harness) -> Foregrounds {
 /// A shell pane in `dir`, as a new tab opens it.
 fn shell_in(dir: &std::path::Path) -> Harness {
     let mut h = Harness::new(false);
-    let (spec, label) = h.ws.settings().env.shell(Some(dir.to_path_buf()));
+    let (spec, label) = h.ws.panes().settings().env.shell(Some(dir.to_path_buf()));
     h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
     h
 }
@@ -697,7 +705,7 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
         pane,
         format!("\x1b]7;file://host{}\x07", project.display()).as_bytes(),
     );
-    let p = h.ws.pane_mut(pane).unwrap();
+    let p = h.ws.panes_mut().get_mut(pane).unwrap();
     while let Some(chunk) = p.program_mut().try_output() {
         p.feed(chunk);
     }
@@ -707,15 +715,15 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
     assert!(h.ws.refresh_names());
     assert_eq!(h.ws.tab_name(0), "project");
     assert!(
-        h.ws.pane_title(pane).ends_with("/project"),
+        h.ws.panes().title(pane).ends_with("/project"),
         "{}",
-        h.ws.pane_title(pane)
+        h.ws.panes().title(pane)
     );
 
     jobs.lock().unwrap().insert(pane, "vim".into());
     assert!(h.ws.refresh_names());
     assert_eq!(h.ws.tab_name(0), "vim");
-    assert_eq!(h.ws.pane_title(pane), "vim");
+    assert_eq!(h.ws.panes().title(pane), "vim");
     assert!(!h.ws.refresh_names(), "nothing changed");
 
     h.ws.rename_tab("notes");
@@ -739,14 +747,14 @@ fn a_title_the_program_sets_wins_over_the_fallback() {
     let pane = h.focused();
     jobs.lock().unwrap().insert(pane, "htop".into());
     h.ws.refresh_names();
-    assert_eq!(h.ws.pane_title(pane), "htop");
+    assert_eq!(h.ws.panes().title(pane), "htop");
     h.fake.print(pane, b"\x1b]2;load average\x07");
-    let p = h.ws.pane_mut(pane).unwrap();
+    let p = h.ws.panes_mut().get_mut(pane).unwrap();
     while let Some(chunk) = p.program_mut().try_output() {
         p.feed(chunk);
     }
     p.settle();
-    assert_eq!(h.ws.pane_title(pane), "load average");
+    assert_eq!(h.ws.panes().title(pane), "load average");
 }
 
 #[test]
@@ -793,7 +801,7 @@ fn a_saved_workspace_keeps_given_tab_names_and_pane_titles_only() {
     reopened.ws.open_profile(&profile);
     assert_eq!(reopened.ws.tab_name(0), "monitor");
     let pane = reopened.ws.tabs()[0].focus;
-    assert_eq!(reopened.ws.pane_title(pane), "load");
+    assert_eq!(reopened.ws.panes().title(pane), "load");
 }
 
 /// `C-b e`: the focused pane's history goes to a private file that an
@@ -808,7 +816,7 @@ fn edit_scrollback_floats_an_editor_on_a_private_copy_of_the_history() {
         output.extend_from_slice(format!("row {i}\r\n").as_bytes());
     }
     h.fake.print(shell, &output);
-    let p = h.ws.pane_mut(shell).unwrap();
+    let p = h.ws.panes_mut().get_mut(shell).unwrap();
     while let Some(chunk) = p.program_mut().try_output() {
         p.feed(chunk);
     }
@@ -837,7 +845,10 @@ fn edit_scrollback_floats_an_editor_on_a_private_copy_of_the_history() {
     assert_eq!(argv.last().map(String::as_str), path.to_str());
 
     h.exit(editor, 0);
-    assert!(h.ws.pane(editor).is_none(), "the editor's pane closed");
+    assert!(
+        h.ws.panes().get(editor).is_none(),
+        "the editor's pane closed"
+    );
     assert!(!path.exists(), "the history file is gone");
     assert_eq!(h.focused(), shell);
 }
@@ -966,14 +977,14 @@ floating = [{ command = "lazygit", title = "git" }]
     let [htop, lazygit] = floats[..] else {
         panic!("two floating panes: {floats:?}")
     };
-    assert!(h.ws.is_floating(htop) && h.ws.pane(htop).is_some());
+    assert!(h.ws.is_floating(htop) && h.ws.panes().get(htop).is_some());
     let vim = h.focused();
     assert!(!h.ws.is_floating(vim), "the tiled pane has the focus");
     let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
     assert_eq!(ids, [vim, htop], "only the pinned one is on screen");
     assert!(h.ws.apply(Action::ToggleFloating));
     assert_eq!(h.focused(), lazygit);
-    assert_eq!(h.ws.pane_title(lazygit), "git");
+    assert_eq!(h.ws.panes().title(lazygit), "git");
 
     let saved = crate::workspace::profile_save::to_toml(&h.ws, "p");
     assert!(saved.contains("[[tab.floating]]"), "{saved}");
@@ -985,7 +996,7 @@ floating = [{ command = "lazygit", title = "git" }]
     assert_eq!(pinned, [true, false]);
     // The floating pane had the focus: it has it again, shown.
     assert!(reopened.ws.is_floating(reopened.focused()));
-    assert_eq!(reopened.ws.pane_title(reopened.focused()), "git");
+    assert_eq!(reopened.ws.panes().title(reopened.focused()), "git");
     assert_eq!(reopened.ws.visible().len(), 3);
 }
 
@@ -1058,7 +1069,7 @@ fn a_profiles_names_and_commands_reach_borders_without_controls_or_bidi_override
     let panes = tab.layout.panes();
     assert_eq!(panes.len(), 2);
     for id in panes {
-        let title = h.ws.pane_title(id).to_string();
+        let title = h.ws.panes().title(id).to_string();
         assert!(shown_is_clean(&title), "{title:?}");
         assert!(title.contains("evil"), "{title:?}");
     }
@@ -1078,4 +1089,5 @@ fn a_profiles_names_and_commands_reach_borders_without_controls_or_bidi_override
 /// Issue 33's rough edges: a failing command pane backs off and gives
 /// up, a kept pane's status, saved profiles one key per line.
 mod rough_edges;
+mod saved_layout;
 mod views;

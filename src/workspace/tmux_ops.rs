@@ -137,7 +137,7 @@ impl Workspace {
     /// sets still wins, as in tmux after it).
     pub fn set_pane_title(&mut self, id: PaneId, title: &str) -> bool {
         let title = crate::sanitize::sanitize_title(title.as_bytes());
-        match self.panes.get_mut(&id) {
+        match self.panes.members.get_mut(&id) {
             Some(member) => {
                 member.title = Some(title);
                 member.pane.term_mut().name_changed();
@@ -196,7 +196,7 @@ impl Workspace {
     /// vim-tmux-navigator's keys itself (`navigate-*`): vim, neovim, fzf.
     /// Asked of the kernel when the key comes (`/proc`, as `C-b x` asks).
     pub fn focused_runs_navigator(&self) -> bool {
-        let Some(member) = self.focused_id().and_then(|id| self.panes.get(&id)) else {
+        let Some(member) = self.focused_id().and_then(|id| self.panes.members.get(&id)) else {
             return false;
         };
         (self.probe)(&member.pane).is_some_and(|fg| NAVIGATORS.contains(&fg.program.as_str()))

@@ -28,7 +28,7 @@ impl<B: FrameSink> App<B> {
             Err(reply) => return reply,
         };
         let number = self.ws.script_id(id);
-        let Some(pane) = self.ws.pane_mut(id) else {
+        let Some(pane) = self.ws.panes_mut().get_mut(id) else {
             return Reply::error(format!("no pane {number}"));
         };
         let marks = pane.history().command_marks();
@@ -59,7 +59,7 @@ impl<B: FrameSink> App<B> {
             Ok(id) => id,
             Err(reply) => return reply,
         };
-        let Some(pane) = self.ws.pane(id) else {
+        let Some(pane) = self.ws.panes().get(id) else {
             return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
         let ring = pane.history().ring();
@@ -114,7 +114,7 @@ impl<B: FrameSink> App<B> {
             }
         };
         let number = self.ws.script_id(id);
-        let Some(pane) = self.ws.pane(id) else {
+        let Some(pane) = self.ws.panes().get(id) else {
             let _ = reply.send(Reply::error(format!("no pane {number}")));
             return;
         };
@@ -132,7 +132,8 @@ impl<B: FrameSink> App<B> {
             return;
         }
         let ws = &self.ws;
-        self.command_watch.check(Instant::now(), |id| ws.pane(id));
+        self.command_watch
+            .check(Instant::now(), |id| ws.panes().get(id));
     }
 }
 

@@ -30,7 +30,7 @@ impl<B: FrameSink> App<B> {
                     self.clock.changed_now();
                 }
                 LoopEvent::Pane(PaneEvent::HistoryReady(id, history)) => {
-                    if let Some(pane) = self.ws.pane_mut(id) {
+                    if let Some(pane) = self.ws.panes_mut().get_mut(id) {
                         pane.history_mut().history_ready(history);
                         // Every client whose copy mode waited for it.
                         for at in 0..self.clients.len() {
@@ -106,7 +106,7 @@ impl<B: FrameSink> App<B> {
         self.hooks.observe(&self.ws);
         if !self.pipes.is_empty() {
             let ws = &self.ws;
-            self.pipes.keep_only(|id| ws.pane(id).is_some());
+            self.pipes.keep_only(|id| ws.panes().get(id).is_some());
         }
     }
 }

@@ -57,7 +57,7 @@ impl<B: FrameSink> App<B> {
                     if let Call::Run { cwd, .. } = &mut call {
                         // As a split opens its shell: in the focused
                         // pane's directory, which a relative one is under.
-                        let here = self.ws.focused_id().and_then(|id| self.ws.pane_dir(id));
+                        let here = self.ws.focused_id().and_then(|id| self.ws.panes().dir(id));
                         let dir = match (here, cwd.take()) {
                             (Some(here), Some(dir)) => Some(here.join(dir)),
                             (Some(here), None) => Some(here),
@@ -234,7 +234,7 @@ impl<B: FrameSink> App<B> {
         };
         // Refused as an error here; by keys, in the status bar.
         if self.ws.opens_pane(action)
-            && let Err(why) = self.ws.room_for_pane()
+            && let Err(why) = self.ws.panes().room_for_pane()
         {
             return Reply::Error(why);
         }
@@ -251,7 +251,7 @@ impl<B: FrameSink> App<B> {
             Err(reply) => return reply,
         };
         let number = self.ws.script_id(id);
-        let Some(pane) = self.ws.pane_mut(id) else {
+        let Some(pane) = self.ws.panes_mut().get_mut(id) else {
             return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
         if pane.program().exit().is_some() || pane.program().spawn_error().is_some() {
@@ -294,10 +294,15 @@ impl<B: FrameSink> App<B> {
         if argv.is_empty() {
             return Reply::error("no command to run");
         }
-        if let Err(why) = self.ws.room_for_pane() {
+        if let Err(why) = self.ws.panes().room_for_pane() {
             return Reply::Error(why);
         }
-        let (spec, label) = self.ws.settings().env.argv(argv, cwd.map(PathBuf::from));
+        let (spec, label) = self
+            .ws
+            .panes()
+            .settings()
+            .env
+            .argv(argv, cwd.map(PathBuf::from));
         let mut launch = PaneLaunch::new(spec, label);
         launch.unsaved = no_save;
         let opened = match place {
@@ -322,7 +327,7 @@ impl<B: FrameSink> App<B> {
         }
         self.clock.changed_now();
         self.ws.names_may_change(Instant::now());
-        if let Some(err) = self.ws.pane(id).and_then(|p| p.program().spawn_error()) {
+        if let Some(err) = self.ws.panes().get(id).and_then(|p| p.program().spawn_error()) {
             let message = format!("cannot run {}: {err}", argv.join(" "));
             self.ws.close_pane(id, None);
             return Reply::Error(message);
@@ -336,7 +341,7 @@ impl<B: FrameSink> App<B> {
             Ok(id) => id,
             Err(reply) => return reply,
         };
-        let Some(pane) = self.ws.pane_mut(id) else {
+        let Some(pane) = self.ws.panes_mut().get_mut(id) else {
             return Reply::error(format!("no pane {}", self.ws.script_id(id)));
         };
         // What arrived is on the screen, even output not yet drawn.
@@ -400,7 +405,7 @@ impl<B: FrameSink> App<B> {
                 .into_iter()
                 .chain(tab.floats.iter().map(|f| f.id));
             for id in ids {
-                let Some(pane) = self.ws.pane(id) else {
+                let Some(pane) = self.ws.panes().get(id) else {
                     continue;
                 };
                 let (rows, cols) = pane.term().size();
@@ -408,11 +413,12 @@ impl<B: FrameSink> App<B> {
                     id: self.ws.script_id(id),
                     tab: index + 1,
                     tab_name: tab_name.clone(),
-                    title: self.ws.pane_title(id).to_string(),
+                    title: self.ws.panes().title(id).to_string(),
                     command: pane.spec.argv.clone(),
                     cwd: self
                         .ws
-                        .pane_dir(id)
+                        .panes()
+                        .dir(id)
                         .map(|dir| dir.to_string_lossy().into_owned()),
                     rows,
                     cols,

@@ -231,7 +231,7 @@ impl<B: FrameSink> App<B> {
             }
             SessionEvent::Info(reply) => {
                 let stalled = self.clients.iter().any(|c| c.unsent_fd().is_some());
-                let _ = reply.send(host.info(self.ws.panes().count(), stalled));
+                let _ = reply.send(host.info(self.ws.panes().iter().count(), stalled));
             }
             SessionEvent::Kill(stream) => {
                 host.add_killer(stream);
@@ -359,7 +359,7 @@ impl<B: FrameSink> App<B> {
         let read_only = joined.read_only;
         let select = joined.select;
         if !joined.env.is_empty() {
-            self.ws.update_environment(&joined.env);
+            self.ws.panes_mut().update_environment(&joined.env);
         }
         let mut router = (self.new_router)(link).with_read_only(read_only);
         if let Some(config) = &self.reloaded_config {

@@ -54,7 +54,7 @@ impl<B: FrameSink> App<B> {
         if let Some(dark) = client.input.take_theme()
             && crate::pane::term::fidelity::theme::set_told(dark)
         {
-            self.ws.terminal_theme_changed();
+            self.ws.panes().terminal_theme_changed();
         }
         let Some(client) = self.clients.get_mut(at) else {
             return;
@@ -206,7 +206,7 @@ impl<B: FrameSink> App<B> {
     pub(super) fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
         for id in self.ws_visible_ids() {
             if which(id)
-                && let Some(pane) = self.ws.pane_mut(id)
+                && let Some(pane) = self.ws.panes_mut().get_mut(id)
             {
                 pane.settle();
             }

@@ -141,7 +141,7 @@ impl<B: FrameSink> App<B> {
 
     /// What `command` runs, as a pane launch.
     fn tmux_launch(&self, command: &Command) -> PaneLaunch {
-        let env = &self.ws.settings().env;
+        let env = &self.ws.panes().settings().env;
         let cwd = command.cwd.as_ref().map(PathBuf::from);
         let (mut spec, label) = match command.argv.as_slice() {
             [] => env.shell(cwd),
@@ -164,7 +164,7 @@ impl<B: FrameSink> App<B> {
         command: Command,
         name: Option<&str>,
     ) -> Result<String, String> {
-        self.ws.room_for_pane()?;
+        self.ws.panes().room_for_pane()?;
         let mut launch = self.tmux_launch(&command);
         // tmux runs a new pane's command in the target pane's directory
         // when none is given, as a split here does.
@@ -173,7 +173,7 @@ impl<B: FrameSink> App<B> {
                 Some(n) => self.tmux_pane(n).ok(),
                 None => self.ws.focused_id(),
             };
-            launch.spec.cwd = from.and_then(|id| self.ws.pane_dir(id));
+            launch.spec.cwd = from.and_then(|id| self.ws.panes().dir(id));
         }
         let id = match split {
             Some(split) => {
@@ -184,7 +184,7 @@ impl<B: FrameSink> App<B> {
                 if self.ws.is_floating(target) {
                     return Err("can't split a floating pane".into());
                 }
-                let (rows, cols) = self.ws.pane(target).map_or((0, 0), |p| p.term().size());
+                let (rows, cols) = self.ws.panes().get(target).map_or((0, 0), |p| p.term().size());
                 let along = if split.beside { cols } else { rows };
                 let cells = split.cells.or_else(|| {
                     split
@@ -218,7 +218,7 @@ impl<B: FrameSink> App<B> {
                 id
             }
         };
-        if let Some(err) = self.ws.pane(id).and_then(|p| p.program().spawn_error()) {
+        if let Some(err) = self.ws.panes().get(id).and_then(|p| p.program().spawn_error()) {
             let message = format!("create pane failed: {err}");
             self.ws.close_pane(id, None);
             return Err(message);
@@ -240,7 +240,7 @@ impl<B: FrameSink> App<B> {
         if keep_focus {
             self.ws.select_tab(before.0);
             if let Some(old) = before.1
-                && self.ws.pane(old).is_some()
+                && self.ws.panes().get(old).is_some()
             {
                 self.ws.show_pane(old);
             }
@@ -256,7 +256,7 @@ impl<B: FrameSink> App<B> {
             let mut rects = tab.layout.rects(area);
             rects.extend(tab.floats.iter().map(|f| (f.id, f.rect)));
             for (id, rect) in rects {
-                let Some(pane) = self.ws.pane(id) else {
+                let Some(pane) = self.ws.panes().get(id) else {
                     continue;
                 };
                 let inner = self.ws.content_of(id, rect);
@@ -274,9 +274,10 @@ impl<B: FrameSink> App<B> {
                     exit_code: pane.program().exit().map(|e| e.code),
                     cwd: self
                         .ws
-                        .pane_dir(id)
+                        .panes()
+                        .dir(id)
                         .map(|dir| dir.to_string_lossy().into_owned()),
-                    title: self.ws.pane_title(id).to_string(),
+                    title: self.ws.panes().title(id).to_string(),
                     command: pane.spec.argv.clone(),
                     in_mode: pane.history().is_scrolled(),
                     history: 0,

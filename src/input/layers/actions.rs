@@ -144,7 +144,7 @@ fn close(cx: &mut Cx<'_>, action: Action) -> Outcome {
             cx.ws.tab().map(|t| t.layout.panes()).unwrap_or_default(),
             "close the tab",
         ),
-        _ => (cx.ws.all_pane_ids(), "quit tilework"),
+        _ => (cx.ws.panes().ids().collect::<Vec<_>>(), "quit tilework"),
     };
     let busy = cx.ws.busy_programs(&panes);
     if busy.is_empty() {
@@ -173,7 +173,7 @@ fn running(programs: &[String]) -> String {
 /// pane loses the focus.
 pub(super) fn workspace_action(cx: &mut Cx<'_>, action: Action) -> Outcome {
     if cx.ws.opens_pane(action)
-        && let Err(why) = cx.ws.room_for_pane()
+        && let Err(why) = cx.ws.panes().room_for_pane()
     {
         cx.ui.notify(why);
         return Outcome::redraw();

@@ -68,7 +68,7 @@ pub fn start(cx: &mut Cx<'_>, pattern: &str) -> Outcome {
         .map(|t| t.layout.panes())
         .unwrap_or_default()
         .into_iter()
-        .filter(|id| cx.ws.pane(*id).is_some())
+        .filter(|id| cx.ws.panes().get(*id).is_some())
         .collect();
     cx.ui.search_all = Some(SearchAllResults {
         pattern: pattern.to_string(),

@@ -70,7 +70,7 @@ impl Harness {
             keep_exited_panes: false,
         };
         let mut ws = Workspace::with_launcher(settings, AREA, panes, Box::new(fake.clone()));
-        let (spec, label) = ws.settings().env.argv(&["sh".to_string()], None);
+        let (spec, label) = ws.panes().settings().env.argv(&["sh".to_string()], None);
         ws.open_row(vec![PaneLaunch::new(spec, label)]);
         let mut h = Self {
             router: InputRouter::new(keymap, false, Mailbox::wrapping(tx, Report::Search)),
@@ -90,7 +90,7 @@ impl Harness {
     /// Pane `id`'s program prints `text`; the pane reads and parses it.
     fn print(&mut self, id: PaneId, text: &str) {
         self.fake.print(id, text.replace('\n', "\r\n").as_bytes());
-        let pane = self.ws.pane_mut(id).unwrap();
+        let pane = self.ws.panes_mut().get_mut(id).unwrap();
         while let Some(chunk) = pane.program_mut().try_output() {
             pane.feed(chunk);
         }
@@ -144,7 +144,8 @@ impl Harness {
             match self.events.recv_timeout(left).expect("a history replay") {
                 Report::Pane(PaneEvent::HistoryReady(id, history)) => {
                     self.ws
-                        .pane_mut(id)
+                        .panes_mut()
+                        .get_mut(id)
                         .unwrap()
                         .history_mut()
                         .history_ready(history);
@@ -192,7 +193,7 @@ impl Harness {
     }
 
     fn scrolled(&self, id: PaneId) -> bool {
-        self.ws.pane(id).unwrap().history().is_scrolled()
+        self.ws.panes().get(id).unwrap().history().is_scrolled()
     }
 
     /// Copy mode on the focused pane, its history there.
@@ -604,7 +605,7 @@ fn enter_on_a_result_line_opens_its_pane_in_copy_mode_on_that_match() {
     };
     assert_eq!(panes, &[left, right]);
     for pane in [left, right] {
-        let source = h.ws.pane(pane).unwrap().history().ring_copy();
+        let source = h.ws.panes().get(pane).unwrap().history().ring_copy();
         let found = crate::input::search_all::search(pane, &source, "error");
         h.router
             .search_result(&mut h.ws, SearchReport::AllPanes(found));
@@ -670,7 +671,7 @@ fn yanking_a_selection_copies_it_leaves_copy_mode_and_pastes_back() {
 
 /// The focused pane's rows as drawn, top to bottom.
 fn shown_rows(h: &Harness) -> Vec<String> {
-    let screen = h.ws.pane(h.focused()).unwrap().screen();
+    let screen = h.ws.panes().get(h.focused()).unwrap().screen();
     let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
     (0..rows)
         .map(|r| screen.contents_between(r, 0, r, cols))
@@ -679,7 +680,7 @@ fn shown_rows(h: &Harness) -> Vec<String> {
 
 /// The copy-mode cursor as a row of the view and that row's text.
 fn cursor_on_view(h: &Harness) -> (usize, String) {
-    let history = h.ws.pane(h.focused()).unwrap().history().window().unwrap();
+    let history = h.ws.panes().get(h.focused()).unwrap().history().window().unwrap();
     let row = h.router.ui().copy().view().unwrap().cursor.row - history.top_row();
     (row, shown_rows(h)[row].clone())
 }
@@ -694,7 +695,7 @@ fn copy_mode_at_the_bottom_stays_on_its_lines_while_the_program_prints() {
     let before = shown_rows(&h);
     let (row, line) = cursor_on_view(&h);
     assert_eq!(line, "flow-40");
-    let offset = |h: &Harness| h.ws.pane(id).unwrap().history().window().unwrap().offset();
+    let offset = |h: &Harness| h.ws.panes().get(id).unwrap().history().window().unwrap().offset();
     assert_eq!(offset(&h), 0, "entered at the bottom");
 
     let more: String = (41..=100).map(|i| format!("flow-{i}\n")).collect();
@@ -759,9 +760,9 @@ fn copy_mode_entered_a_page_back_starts_on_that_page() {
     h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
     h.key(KeyCode::PageUp);
     h.history_lands();
-    let top = h.ws.pane(id).unwrap().history().window().unwrap().top_row();
+    let top = h.ws.panes().get(id).unwrap().history().window().unwrap().top_row();
     h.key(KeyCode::Char('k'));
-    let history = h.ws.pane(id).unwrap().history().window().unwrap();
+    let history = h.ws.panes().get(id).unwrap().history().window().unwrap();
     assert_eq!(
         history.top_row(),
         top,
@@ -1148,7 +1149,7 @@ fn closing_a_pane_at_its_shell_prompt_asks_nothing() {
     let right = h.focused();
     h.prefix('x');
     assert!(h.router.ui().confirm().is_none());
-    assert!(h.ws.pane(right).is_none(), "closed at once");
+    assert!(h.ws.panes().get(right).is_none(), "closed at once");
 }
 
 #[test]
@@ -1169,10 +1170,10 @@ fn closing_a_busy_pane_asks_and_only_y_closes_it() {
         question.contains("close the pane") && question.contains("vim"),
         "{question}"
     );
-    assert!(h.ws.pane(right).is_some(), "not closed yet");
+    assert!(h.ws.panes().get(right).is_some(), "not closed yet");
     h.key(KeyCode::Char('n'));
     assert!(h.router.ui().confirm().is_none());
-    assert!(h.ws.pane(right).is_some(), "n keeps it");
+    assert!(h.ws.panes().get(right).is_some(), "n keeps it");
     assert_eq!(
         h.fake.input(right),
         b"",
@@ -1181,7 +1182,7 @@ fn closing_a_busy_pane_asks_and_only_y_closes_it() {
 
     h.prefix('x');
     h.key(KeyCode::Char('y'));
-    assert!(h.ws.pane(right).is_none(), "y closes it");
+    assert!(h.ws.panes().get(right).is_none(), "y closes it");
 }
 
 #[test]

@@ -26,7 +26,8 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
         h.exit(id, 2);
         let delay = restart_delay(failures);
         let note =
-            h.ws.pane(id)
+            h.ws.panes()
+                .get(id)
                 .unwrap()
                 .program()
                 .exit_note()
@@ -48,7 +49,7 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
     h.exit(id, 2);
     assert_eq!(h.ws.next_restart(), None, "given up");
     assert!(!h.wait(MAX_RESTART_DELAY));
-    let pane = h.ws.pane(id).unwrap();
+    let pane = h.ws.panes().get(id).unwrap();
     assert_eq!(
         pane.program().exit_note(),
         Some("failed 10 times in a row: not restarted")
@@ -79,7 +80,7 @@ fn a_success_starts_the_count_again() {
     h.exit(id, 0);
     assert_eq!(h.ws.next_restart(), Some(h.now + RESTART_DELAY));
     assert_eq!(
-        h.ws.pane(id).unwrap().program().exit_note(),
+        h.ws.panes().get(id).unwrap().program().exit_note(),
         Some("restarting in 1 s")
     );
 }
@@ -96,7 +97,7 @@ fn a_kept_pane_ends_tilework_with_its_programs_status() {
         let mut h = Harness::with_program(true, "make");
         let id = h.focused();
         h.exit(id, 3);
-        assert!(h.ws.pane(id).is_some(), "kept open");
+        assert!(h.ws.panes().get(id).is_some(), "kept open");
         assert_eq!(h.ws.exit_code(), None);
         h.ws.apply(key);
         assert_eq!(h.ws.exit_code(), Some(3), "{key:?}");

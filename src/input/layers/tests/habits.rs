@@ -174,7 +174,7 @@ fn last_pane_goes_back_to_the_pane_focused_before_and_prev_moved_to_shift_o() {
     h.prefix('x');
     h.prefix(';');
     assert_ne!(h.focused(), b);
-    assert!(h.ws.pane(b).is_none());
+    assert!(h.ws.panes().get(b).is_none());
 }
 
 // ---- C-b q ----
@@ -228,7 +228,7 @@ fn pane_info_tells_the_panes_facts() {
     let id = h.focused();
     h.prefix('i');
     let notice = h.notice();
-    let (rows, cols) = h.ws.pane(id).unwrap().term().size();
+    let (rows, cols) = h.ws.panes().get(id).unwrap().term().size();
     assert!(
         notice.starts_with(&format!("pane {} · #2 · /bin/sh", id.0)),
         "{notice}"
@@ -236,7 +236,8 @@ fn pane_info_tells_the_panes_facts() {
     assert!(notice.contains(&format!("{cols}x{rows}")), "{notice}");
     h.fake.exit(id, 3);
     let ws = &mut h.ws;
-    ws.pane_mut(id)
+    ws.panes_mut()
+        .get_mut(id)
         .unwrap()
         .mark_exited(crate::pane::program::pty::ExitInfo {
             code: 3,
@@ -405,17 +406,20 @@ fn restarting_a_running_program_asks_first() {
     h.key(KeyCode::Char('n'));
     assert_eq!(h.notice(), "nothing restarted");
     assert_eq!(h.focused(), id, "the same program runs on");
-    assert!(h.ws.pane(id).is_some());
+    assert!(h.ws.panes().get(id).is_some());
     h.prefix('r');
     h.key(KeyCode::Char('y'));
-    assert!(h.ws.pane(id).is_none(), "y restarts it in a new pane");
+    assert!(
+        h.ws.panes().get(id).is_none(),
+        "y restarts it in a new pane"
+    );
 
     // At a shell prompt nothing is asked.
     super::with_foreground(&mut h, None);
     let id = h.focused();
     h.prefix('r');
     assert!(h.router.ui().confirm().is_none());
-    assert!(h.ws.pane(id).is_none(), "restarted at once");
+    assert!(h.ws.panes().get(id).is_none(), "restarted at once");
 }
 
 #[test]
@@ -452,13 +456,13 @@ fn a_digit_on_a_zoomed_tab_zooms_the_pane_it_names_at_full_size() {
     h.prefix('%');
     let second = h.focused();
     h.prefix('z');
-    let zoomed = h.ws.pane(second).unwrap().term().size();
+    let zoomed = h.ws.panes().get(second).unwrap().term().size();
     h.prefix('q');
     h.key(KeyCode::Char('1'));
     assert_eq!(h.focused(), first);
     assert!(h.ws.tab().unwrap().zoomed);
     assert_eq!(
-        h.ws.pane(first).unwrap().term().size(),
+        h.ws.panes().get(first).unwrap().term().size(),
         zoomed,
         "resized to the zoom"
     );

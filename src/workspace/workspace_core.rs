@@ -10,8 +10,6 @@
 //! dispatch and the mouse's grips. Its parts are beside it: `tab`,
 //! `launch` and `profile_open`, `pane_life`, `pane_names`.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::pane::event::PaneMailbox;
@@ -21,13 +19,13 @@ use crate::config::action::{Action, RESIZE_STEP};
 use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::program::process::{Launcher, PtyLauncher};
-use crate::pane::program::spawn::{ChildEnv, current_dir};
+use crate::pane::program::spawn::ChildEnv;
 use crate::workspace::foreground;
 use crate::workspace::foreground::ForegroundProbe;
 use crate::workspace::history_editor;
 use crate::workspace::layout::Axis;
-use crate::workspace::member::Member;
 use crate::workspace::pane_frame::{PaneFrame, content_rect};
+use crate::workspace::panes::Panes;
 use crate::workspace::tab::Tab;
 
 /// Settings the workspace needs from the config.
@@ -41,13 +39,9 @@ pub struct WorkspaceSettings {
 pub struct Workspace {
     pub(super) tabs: Vec<Tab>,
     pub(super) active: usize,
-    pub(super) panes: BTreeMap<PaneId, Member>,
-    pub(super) next_id: u32,
+    pub(super) panes: Panes,
     /// Where panes go: the whole terminal minus the status bar.
     pub(super) area: Rect,
-    pub(super) settings: WorkspaceSettings,
-    events: PaneMailbox,
-    pub(super) launcher: Box<dyn Launcher>,
     /// Set when the workspace should end, with tilework's exit status.
     pub(super) exit_code: Option<i32>,
     /// Boxes or dividers: how much of its rectangle a pane's content gets.
@@ -58,16 +52,6 @@ pub struct Workspace {
     pub(super) name_lookup: Option<crate::workspace::name_lookup::NameLookup>,
     /// When to look at what the panes run again, for their names.
     pub(super) names_due: Option<Instant>,
-    /// A history opened in the editor keeps its colours (`editor_ansi`).
-    editor_ansi: bool,
-    /// The most panes open at once (see `pane_limit`).
-    pub(super) max_panes: usize,
-    /// Which variables an attaching terminal may refresh for new panes
-    /// (`update_environment`; see `environment`).
-    pub(super) update_names: Vec<String>,
-    /// What programs asking for the terminal's colours are told (the
-    /// attached terminal's, under the config's).
-    pub(super) terminal_colours: [Option<crate::config::colour::Rgb>; 3],
     /// Programs' notifications waiting to be seen.
     pub(super) kept_notifications: crate::workspace::notices::Notices,
     /// The tab shown before the one shown now, by serial (`last-tab`).
@@ -95,21 +79,13 @@ impl Workspace {
         Self {
             tabs: Vec::new(),
             active: 0,
-            panes: BTreeMap::new(),
-            next_id: 1,
+            panes: Panes::new(settings, events, launcher),
             area,
-            settings,
-            events,
-            launcher,
             exit_code: None,
             frame: PaneFrame::default(),
             probe: Box::new(|pane: &Pane| pane.program().pid().and_then(foreground::of_process)),
             name_lookup: None,
             names_due: None,
-            editor_ansi: false,
-            max_panes: crate::config::profile::MAX_PANES,
-            update_names: crate::config::clients::default_update_environment(),
-            terminal_colours: [None; 3],
             kept_notifications: Default::default(),
             last_tab: None,
             notices: Vec::new(),
@@ -117,26 +93,13 @@ impl Workspace {
         }
     }
 
-    /// Programs asking for the terminal's colours are told `colours`, in
-    /// every pane and every pane opened later.
-    pub fn set_terminal_colours(&mut self, colours: [Option<crate::config::colour::Rgb>; 3]) {
-        self.terminal_colours = colours;
-        for pane in self.panes_mut() {
-            pane.term_mut().set_terminal_colours(colours);
-        }
+    /// The pane table and how new panes start.
+    pub fn panes(&self) -> &Panes {
+        &self.panes
     }
 
-    /// A terminal told its theme (mode 2031): the programs that
-    /// subscribed hear it.
-    pub fn terminal_theme_changed(&self) {
-        for pane in self.panes() {
-            pane.theme_changed();
-        }
-    }
-
-    /// Histories opened in the editor (`C-b e`) keep colours as SGR.
-    pub fn set_editor_ansi(&mut self, on: bool) {
-        self.editor_ansi = on;
+    pub fn panes_mut(&mut self) -> &mut Panes {
+        &mut self.panes
     }
 
     pub fn area(&self) -> Rect {
@@ -168,15 +131,6 @@ impl Workspace {
         }
     }
 
-    /// Where panes' work on other threads (history replays) reports.
-    pub fn events(&self) -> PaneMailbox {
-        self.events.clone()
-    }
-
-    pub fn settings(&self) -> &WorkspaceSettings {
-        &self.settings
-    }
-
     pub fn tab(&self) -> Option<&Tab> {
         self.tabs.get(self.active)
     }
@@ -188,27 +142,6 @@ impl Workspace {
     /// Index of the tab shown.
     pub fn active_index(&self) -> usize {
         self.active
-    }
-
-    pub fn pane(&self, id: PaneId) -> Option<&Pane> {
-        self.panes.get(&id).map(|m| &m.pane)
-    }
-
-    pub fn pane_mut(&mut self, id: PaneId) -> Option<&mut Pane> {
-        self.panes.get_mut(&id).map(|m| &mut m.pane)
-    }
-
-    /// Every pane of every tab, by id.
-    pub fn panes(&self) -> impl Iterator<Item = &Pane> + Clone {
-        self.panes.values().map(|m| &m.pane)
-    }
-
-    pub fn panes_mut(&mut self) -> impl Iterator<Item = &mut Pane> {
-        self.panes.values_mut().map(|m| &mut m.pane)
-    }
-
-    pub fn pane_ids(&self) -> impl Iterator<Item = PaneId> + '_ {
-        self.panes.keys().copied()
     }
 
     /// Set when the workspace should end: tilework's exit status.
@@ -230,12 +163,12 @@ impl Workspace {
     }
 
     pub fn focused(&self) -> Option<&Pane> {
-        self.focused_id().and_then(|id| self.pane(id))
+        self.focused_id().and_then(|id| self.panes.get(id))
     }
 
     pub fn focused_mut(&mut self) -> Option<&mut Pane> {
         let id = self.focused_id()?;
-        self.pane_mut(id)
+        self.panes.get_mut(id)
     }
 
     /// The panes on screen and their rectangles (border included), from
@@ -278,13 +211,13 @@ impl Workspace {
         let floats: Vec<(PaneId, Rect)> = tab.floats.iter().map(|f| (f.id, f.rect)).collect();
         let frame = self.frame;
         for (id, rect) in rects {
-            if let Some(pane) = self.pane_mut(id) {
+            if let Some(pane) = self.panes.get_mut(id) {
                 let inner = frame.content(rect);
                 pane.resize(inner.height, inner.width);
             }
         }
         for (id, rect) in floats {
-            if let Some(pane) = self.pane_mut(id) {
+            if let Some(pane) = self.panes.get_mut(id) {
                 let inner = content_rect(rect);
                 pane.resize(inner.height, inner.width);
             }
@@ -342,7 +275,7 @@ impl Workspace {
             Action::ToggleBroadcast => self.tab_mut().is_some_and(Tab::toggle_broadcast),
             Action::ClearHistory => {
                 let id = self.focused_id();
-                id.and_then(|id| self.pane_mut(id))
+                id.and_then(|id| self.panes.get_mut(id))
                     .map(|pane| pane.history_mut().forget_history())
                     .is_some()
             }
@@ -393,7 +326,7 @@ impl Workspace {
             Action::TogglePin => self.tab_mut().is_some_and(Tab::toggle_pin),
             Action::EditScrollback => {
                 if let Some(pane) = self.focused() {
-                    history_editor::start(pane, self.editor_ansi, &self.events);
+                    history_editor::start(pane, self.panes.editor_ansi, &self.panes.events);
                 }
                 // The editor opens when the file is written.
                 false
@@ -437,32 +370,13 @@ impl Workspace {
     }
 
     fn scroll_focused_pages(&mut self, pages: isize) -> bool {
-        let events = self.events.clone();
+        let events = self.panes.events.clone();
         let Some(pane) = self.focused_mut() else {
             return false;
         };
         let page = pane.term().size().0.saturating_sub(1).max(1) as isize;
         pane.history_mut().scroll(pages * page, &events);
         true
-    }
-
-    /// Scrolls a pane's history by `rows` (positive: back in time).
-    pub fn scroll_pane(&mut self, id: PaneId, rows: isize) {
-        let events = self.events.clone();
-        if let Some(pane) = self.pane_mut(id) {
-            pane.history_mut().scroll(rows, &events);
-        }
-    }
-
-    /// Directory a new pane would start in, for saving profiles.
-    pub fn pane_dir(&self, id: PaneId) -> Option<PathBuf> {
-        let pane = self.pane(id)?;
-        current_dir(pane.term().cwd(), pane.program().pid())
-    }
-
-    /// Every pane of every tab.
-    pub fn all_pane_ids(&self) -> Vec<PaneId> {
-        self.panes.keys().copied().collect()
     }
 
     /// Position of the focused pane in its tab (1-based) and the tab's size.
