@@ -19,7 +19,7 @@ mod command_watch;
 mod event_loop;
 mod feed;
 pub mod frame_clock;
-pub mod hooks;
+pub mod hook_runner;
 mod input_commands;
 pub mod loop_event;
 #[cfg(test)]

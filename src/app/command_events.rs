@@ -27,7 +27,7 @@ impl<B: FrameSink> App<B> {
         let looked_at = shown && self.ws.focused_id() == Some(id);
         let mut mark = false;
         for event in events {
-            let mut env = crate::app::hooks::pane_env(&self.ws, id);
+            let mut env = crate::app::hook_runner::pane_env(&self.ws, id);
             match event {
                 CommandEvent::Started { command_line } => {
                     env.push(("TILEWORK_COMMAND".into(), command_line.unwrap_or_default()));

@@ -44,12 +44,12 @@ use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 mod client_views;
-mod command_calls;
+mod command_answers;
+mod config_reload;
+mod input_dispatch;
 mod loop_mailbox;
-mod reload;
 mod scripting;
 mod session_link;
-mod terminal_input;
 mod tmux_calls;
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.
@@ -136,7 +136,7 @@ fn run_workspace(
     // Before the first client is made: what its terminal is told to draw
     // depends on them.
     crate::pane::cell_extras::set_keep_links(opts.config.hyperlinks);
-    crate::graphics::store::lock().set_budget(opts.config.image_memory);
+    crate::graphics::picture_store::lock().set_budget(opts.config.image_memory);
     crate::render::cell_extras::set_configured(opts.config.terminal_features);
     let (started, first) = opts.session.begin(
         opts.config.mouse,
@@ -249,7 +249,7 @@ fn run_workspace(
     // The first terminal's frames at its own size.
     app.fit_layout();
     app.persist = persist;
-    app.reload = reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
+    app.reload = config_reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
     app.status_commands = StatusCommands::new(status_commands_mailbox(&events_tx));
     app.status_commands
         .configure(&opts.config.appearance.status, Instant::now());
@@ -335,13 +335,13 @@ pub(super) struct App<B: FrameSink> {
     /// Saving the workspace for after a crash or reboot (sessions only).
     pub(super) persist: Option<crate::persist::Tap>,
     /// Reading the config again (`source-config`).
-    pub(super) reload: reload::Reload,
+    pub(super) reload: config_reload::Reload,
     /// The config read again last, for terminals attaching after it.
     pub(super) reloaded_config: Option<Box<Config>>,
     /// The status bar's command segments.
     pub(super) status_commands: crate::app::status_commands::StatusCommands,
     /// `[hooks]`.
-    pub(super) hooks: crate::app::hooks::Hooks,
+    pub(super) hooks: crate::app::hook_runner::Hooks,
     /// When panes went quiet, for the `silence` hook.
     pub(super) silence: crate::app::silence::Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
@@ -411,7 +411,7 @@ impl<B: FrameSink> App<B> {
             loop_tx: None,
             resize_news: Vec::new(),
             persist: None,
-            reload: reload::Reload::default(),
+            reload: config_reload::Reload::default(),
             reloaded_config: None,
             status_commands: Default::default(),
             hooks: Default::default(),
@@ -571,7 +571,7 @@ impl<B: FrameSink> App<B> {
         };
         self.silence.retain(|id| self.ws.pane(id).is_some());
         for id in self.silence.due(after, now) {
-            let env = crate::app::hooks::pane_env(&self.ws, id);
+            let env = crate::app::hook_runner::pane_env(&self.ws, id);
             self.hooks
                 .fire(crate::config::hooks::HookEvent::Silence, env);
         }

@@ -196,7 +196,7 @@ impl<B: FrameSink> App<B> {
                 // The status bar's tab markers changed.
                 self.clock.changed();
                 if tab_was_quiet {
-                    let env = crate::app::hooks::pane_env(&self.ws, id);
+                    let env = crate::app::hook_runner::pane_env(&self.ws, id);
                     self.hooks.fire(HookEvent::Activity, env);
                 }
             }
@@ -205,7 +205,7 @@ impl<B: FrameSink> App<B> {
             }
         }
         for id in rang {
-            let env = crate::app::hooks::pane_env(&self.ws, id);
+            let env = crate::app::hook_runner::pane_env(&self.ws, id);
             self.hooks.fire(HookEvent::Bell, env);
         }
         more
@@ -222,7 +222,7 @@ impl<B: FrameSink> App<B> {
         if mode == Notifications::Off {
             return false;
         }
-        let mut env = crate::app::hooks::pane_env(&self.ws, id);
+        let mut env = crate::app::hook_runner::pane_env(&self.ws, id);
         env.push(("TILEWORK_NOTIFICATION".into(), notification.summary()));
         self.hooks.fire(HookEvent::Notification, env);
         if self.ws.note_notification(id, notification.summary()) {

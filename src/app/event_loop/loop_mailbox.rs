@@ -17,7 +17,7 @@ impl<B: FrameSink> App<B> {
             match ev {
                 LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");
-                    let mut env = crate::app::hooks::pane_env(&self.ws, id);
+                    let mut env = crate::app::hook_runner::pane_env(&self.ws, id);
                     env.push(("TILEWORK_EXIT_CODE".into(), info.code.to_string()));
                     self.hooks.fire(HookEvent::PaneExited, env);
                     self.ws.pane_exited(id, info, Instant::now());

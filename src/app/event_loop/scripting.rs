@@ -29,7 +29,7 @@ impl<B: FrameSink> App<B> {
             self.start_reload(Some(call.reply));
             return;
         }
-        // A wait is answered on a later turn (`command_calls`).
+        // A wait is answered on a later turn (`command_answers`).
         if let Call::Wait(wait) = &call.call {
             self.script_wait(wait, call.reply);
             return;
