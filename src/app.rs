@@ -16,6 +16,7 @@
 
 mod command_events;
 mod command_watch;
+mod deadlines;
 mod event_loop;
 mod feed;
 pub mod frame_clock;

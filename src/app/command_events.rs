@@ -72,6 +72,6 @@ impl<B: FrameSink> App<B> {
             title: format!("pane {number}"),
             body: format!("command {outcome} after {}s", took_ms / 1000),
         };
-        self.notify_from(id, &notification)
+        self.notified(id, &notification)
     }
 }

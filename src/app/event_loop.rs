@@ -19,21 +19,22 @@ use anyhow::Result;
 use crossbeam_channel::{Receiver, bounded};
 use ratatui::layout::Rect;
 
+use crate::app::deadlines;
+use crate::app::feed::Feed;
 use crate::app::frame_clock::FrameClock;
 use crate::app::loop_event::{
     LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, reload_mailbox, search_mailbox,
     status_commands_mailbox,
 };
 use crate::app::status_commands::StatusCommands;
-use crate::app::typing_throttle::TypingThrottle;
 use crate::client::Client;
 use crate::config::Config;
 use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::InputRouter;
+use crate::pane::PaneId;
 use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::pane::spawn::ChildEnv;
-use crate::pane::{Pane, PaneId};
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
 use crate::terminal::frame_backend::FrameBackend;
@@ -48,6 +49,7 @@ mod command_answers;
 mod config_reload;
 mod input_dispatch;
 mod loop_mailbox;
+mod pane_output;
 mod scripting;
 mod session_link;
 mod tmux_calls;
@@ -318,12 +320,9 @@ pub(super) struct App<B: FrameSink> {
     /// The colours programs are told, as the config sets them; what each
     /// attached terminal answers fills in the rest.
     pub(super) configured_colours: [Option<crate::config::colour::Rgb>; 3],
-    /// Reused every wake-up: chunks taken from one pane, pane visit order.
-    pub(super) batch: Vec<crate::pane::pty::OutputChunk>,
-    pub(super) order: Vec<PaneId>,
-    /// Where in the pane order this turn's feeding starts.
-    pub(super) feed_rotation: usize,
-    pub(super) throttle: TypingThrottle,
+    /// Feeding the panes: its buffers, order, throttle, silences and
+    /// pipes.
+    pub(super) feed: Feed,
     /// Attach and detach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
     pub(super) session: Option<crate::session::host::Host>,
@@ -342,10 +341,6 @@ pub(super) struct App<B: FrameSink> {
     pub(super) status_commands: crate::app::status_commands::StatusCommands,
     /// `[hooks]`.
     pub(super) hooks: crate::app::hook_runner::Hooks,
-    /// When panes went quiet, for the `silence` hook.
-    pub(super) silence: crate::app::silence::Silence,
-    /// Panes whose output goes on to a command (`tilework pipe`).
-    pub(super) pipes: crate::pane::pipe::PanePipes,
     /// Scripts waiting on panes (`tilework wait`).
     pub(super) command_watch: crate::app::command_watch::CommandWatch,
 }
@@ -403,10 +398,7 @@ impl<B: FrameSink> App<B> {
             clipboard_from_programs: settings.clipboard_from_programs,
             copy_command: settings.copy_command.clone(),
             configured_colours: settings.configured_colours,
-            batch: Vec::with_capacity(64),
-            order: Vec::with_capacity(16),
-            feed_rotation: 0,
-            throttle: TypingThrottle::default(),
+            feed: Feed::default(),
             session: None,
             loop_tx: None,
             resize_news: Vec::new(),
@@ -415,9 +407,7 @@ impl<B: FrameSink> App<B> {
             reloaded_config: None,
             status_commands: Default::default(),
             hooks: Default::default(),
-            silence: Default::default(),
             command_watch: Default::default(),
-            pipes: Default::default(),
         };
         app.tell_panes_the_colours();
         app
@@ -522,45 +512,28 @@ impl<B: FrameSink> App<B> {
         if more_output {
             return Ok(None);
         }
-        let deadline = self.clock.deadline(Instant::now());
-        let clients = self
-            .clients
-            .iter()
-            .fold(None, |soonest: Option<Instant>, c| {
-                soonest
-                    .min_with(c.router.next_deadline())
-                    .min_with(c.input.deadline())
-            });
-        self.wait(
-            deadline
-                .min_with(self.deadline_exit)
-                .min_with(self.overlay_refresh_at)
-                .min_with(clients)
-                .min_with(self.throttle.next_deadline(Instant::now()))
-                .min_with(self.ws.next_restart())
-                .min_with(self.ws.next_name_check())
-                .min_with(
-                    self.persist
-                        .as_ref()
-                        .and_then(crate::persist::Tap::deadline),
-                )
-                .min_with(self.status_commands.next_deadline())
-                .min_with(
-                    self.hooks
-                        .silence_after()
-                        .and_then(|after| self.silence.deadline(after)),
-                )
-                .min_with(self.command_watch.deadline())
-                .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
-                .min_with({
-                    let now = Instant::now();
-                    self.ws
-                        .panes()
-                        .filter_map(|p| p.held_replies_check(now))
-                        .min()
-                })
-                .min_with(wait_limit),
+        let now = Instant::now();
+        let silence = self
+            .hooks
+            .silence_after()
+            .and_then(|after| self.feed.silence.deadline(after));
+        let deadline = deadlines::soonest(
+            &[
+                &self.clock,
+                &self.deadline_exit,
+                &self.overlay_refresh_at,
+                &self.clients,
+                &self.feed.throttle,
+                &self.ws,
+                &self.persist,
+                &self.status_commands,
+                &silence,
+                &self.command_watch,
+                &wait_limit,
+            ],
+            now,
         );
+        self.wait(deadline);
         Ok(None)
     }
 
@@ -569,8 +542,7 @@ impl<B: FrameSink> App<B> {
         let Some(after) = self.hooks.silence_after() else {
             return;
         };
-        self.silence.retain(|id| self.ws.pane(id).is_some());
-        for id in self.silence.due(after, now) {
+        for id in self.feed.gone_quiet(&self.ws, after, now) {
             let env = crate::app::hook_runner::pane_env(&self.ws, id);
             self.hooks
                 .fire(crate::config::hooks::HookEvent::Silence, env);
@@ -591,10 +563,7 @@ impl<B: FrameSink> App<B> {
     fn work_waiting(&self, now: Instant) -> bool {
         self.clients.iter().any(|c| c.input.pending())
             || !self.events_rx.is_empty()
-            || self.ws.panes().any(|pane| {
-                pane.output().is_some_and(|rx| !rx.is_empty())
-                    && !self.throttle.holds_back(pane.id, now)
-            })
+            || self.feed.output_waiting(&self.ws, now)
     }
 
     /// Sleeps in poll(2) on the terminals, the wake pipe and the quiet
@@ -614,7 +583,7 @@ impl<B: FrameSink> App<B> {
         // Each client's input, then (while a frame waits) its output.
         let inputs: Vec<_> = self.clients.iter().map(|c| c.input.fd()).collect();
         let unsent: Vec<_> = self.clients.iter().map(|c| c.unsent_fd()).collect();
-        let (_, quiet) = self.quiet_fds(Instant::now());
+        let (_, quiet) = self.feed.quiet_fds(&self.ws, Instant::now());
         let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(1 + 2 * self.clients.len() + quiet.len());
         fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
         for (input, unsent) in inputs.iter().zip(&unsent) {
@@ -761,18 +730,5 @@ impl<B: FrameSink> App<B> {
             .pane_rates
             .retain(|id, _| self.ws.pane(PaneId(*id)).is_some());
         OverlayData::from_metrics(&mut self.metrics, now, panes)
-    }
-}
-
-trait MinWith {
-    fn min_with(self, other: Option<Instant>) -> Option<Instant>;
-}
-
-impl MinWith for Option<Instant> {
-    fn min_with(self, other: Option<Instant>) -> Option<Instant> {
-        match (self, other) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
     }
 }

@@ -154,7 +154,7 @@ impl<B: FrameSink> App<B> {
         if let Some(id) = outcome.sent_to {
             let now = Instant::now();
             self.clock.typing_until(now + TYPING_WINDOW);
-            self.throttle.key_sent(id, now);
+            self.feed.throttle.key_sent(id, now);
         }
         self.follow_outcome(Some(at), outcome);
     }

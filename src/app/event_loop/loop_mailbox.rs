@@ -104,9 +104,9 @@ impl<B: FrameSink> App<B> {
         }
         self.status_commands.run_due(Instant::now());
         self.hooks.observe(&self.ws);
-        if !self.pipes.is_empty() {
+        if !self.feed.pipes.is_empty() {
             let ws = &self.ws;
-            self.pipes.keep_only(|id| ws.pane(id).is_some());
+            self.feed.pipes.keep_only(|id| ws.pane(id).is_some());
         }
     }
 }

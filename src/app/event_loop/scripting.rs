@@ -376,10 +376,10 @@ impl<B: FrameSink> App<B> {
             Err(reply) => return reply,
         };
         let Some(command) = command else {
-            self.pipes.stop(id);
+            self.feed.pipes.stop(id);
             return Reply::Text(format!("pane {}: not piped\n", id.0).into_bytes());
         };
-        match self.pipes.start(id, &command) {
+        match self.feed.pipes.start(id, &command) {
             Ok(()) => {
                 tracing::info!(pane = id.0, %command, "pane piped");
                 Reply::Text(Vec::new())
