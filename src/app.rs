@@ -14,6 +14,7 @@
 //! - [`status_commands`]: the status bar's `"cmd:…"` segments, run off
 //!   the loop once per interval.
 
+mod attached;
 mod command_events;
 mod command_watch;
 mod deadlines;

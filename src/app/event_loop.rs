@@ -19,6 +19,7 @@ use anyhow::Result;
 use crossbeam_channel::{Receiver, bounded};
 use ratatui::layout::Rect;
 
+use crate::app::attached::{Attached, RouterMaker, SPARE_ROUTER};
 use crate::app::deadlines;
 use crate::app::feed::Feed;
 use crate::app::frame_clock::FrameClock;
@@ -44,7 +45,6 @@ use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
-mod client_views;
 mod command_answers;
 mod config_reload;
 mod input_dispatch;
@@ -240,16 +240,16 @@ fn run_workspace(
     let mut app = App::new(ws, client, events_rx, &loop_settings);
     app.stats = stats;
     app.session = host.take();
-    app.new_router = new_router;
-    app.spare_router = (app.new_router)(SPARE_ROUTER);
-    app.writer = opts.writer;
-    app.window_size = opts.config.window_size;
-    app.client_views = opts.config.client_views;
-    app.give_own_views();
-    app.latest = Some(first_link);
+    app.clients.new_router = new_router;
+    app.clients.spare_router = (app.clients.new_router)(SPARE_ROUTER);
+    app.clients.writer = opts.writer;
+    app.clients.window_size = opts.config.window_size;
+    app.clients.client_views = opts.config.client_views;
+    app.clients.give_own_views(&app.ws);
+    app.clients.latest = Some(first_link);
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
-    app.fit_layout();
+    app.clients.fit_layout(&mut app.ws);
     app.persist = persist;
     app.reload = config_reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
     app.status_commands = StatusCommands::new(status_commands_mailbox(&events_tx));
@@ -276,35 +276,12 @@ fn run_workspace(
     result
 }
 
-/// Makes the input router of a new client (numbered for its searches'
-/// reports).
-pub(super) type RouterMaker = Box<dyn Fn(u64) -> InputRouter>;
-
-/// The number of the router that acts for scripts while no terminal is
-/// attached.
-const SPARE_ROUTER: u64 = u64::MAX;
-
 /// The loop's state: the workspace and what all clients share, and each
 /// attached terminal's [`Client`].
 pub(super) struct App<B: FrameSink> {
     pub(super) ws: Workspace,
-    /// The attached terminals, in the order they attached (none while
-    /// detached).
-    pub(super) clients: Vec<Client<B>>,
-    /// Makes each new client's input router.
-    pub(super) new_router: RouterMaker,
-    /// Acts for scripts while no terminal is attached.
-    pub(super) spare_router: InputRouter,
-    /// How frames are written to new clients.
-    pub(super) writer: WriterKind,
-    /// Whose size the layout takes (`window_size`).
-    pub(super) window_size: crate::config::clients::WindowSize,
-    /// Whether each terminal has its own view (`client_views`).
-    pub(super) client_views: crate::config::clients::ClientViews,
-    /// The link of the terminal that typed (or attached) last.
-    pub(super) latest: Option<u64>,
-    /// The layout's drawable area: every client draws its frames at it.
-    pub(super) frame_area: Rect,
+    /// The attached terminals and what the loop keeps about them.
+    pub(super) clients: Attached<B>,
     pub(super) events_rx: Receiver<LoopEvent>,
     pub(super) clock: FrameClock,
     pub(super) deadline_exit: Option<Instant>,
@@ -328,9 +305,6 @@ pub(super) struct App<B: FrameSink> {
     pub(super) session: Option<crate::session::host::Host>,
     /// Where threads the loop starts for input report (`C-b s`'s list).
     pub(super) loop_tx: Option<crossbeam_channel::Sender<LoopEvent>>,
-    /// The links whose clients said their terminal changed size: see
-    /// `follow_terminal_sizes`.
-    pub(super) resize_news: Vec<u64>,
     /// Saving the workspace for after a crash or reboot (sessions only).
     pub(super) persist: Option<crate::persist::Tap>,
     /// Reading the config again (`source-config`).
@@ -366,28 +340,9 @@ impl<B: FrameSink> App<B> {
         events_rx: Receiver<LoopEvent>,
         settings: &LoopSettings,
     ) -> Self {
-        let frame_area = client.size;
-        let spare_router = InputRouter::new(
-            crate::config::keymap::Keymap::default(),
-            false,
-            crate::mailbox::Mailbox::discarding(),
-        );
         let mut app = Self {
             ws,
-            clients: vec![client],
-            new_router: Box::new(|_| {
-                InputRouter::new(
-                    crate::config::keymap::Keymap::default(),
-                    false,
-                    crate::mailbox::Mailbox::discarding(),
-                )
-            }),
-            spare_router,
-            writer: WriterKind::BufWriterRaw,
-            window_size: crate::config::clients::WindowSize::Latest,
-            client_views: crate::config::clients::ClientViews::Shared,
-            latest: None,
-            frame_area,
+            clients: Attached::new(client),
             events_rx,
             clock: FrameClock::new(settings.frame_interval),
             deadline_exit: settings.exit_after.map(|d| Instant::now() + d),
@@ -401,7 +356,6 @@ impl<B: FrameSink> App<B> {
             feed: Feed::default(),
             session: None,
             loop_tx: None,
-            resize_news: Vec::new(),
             persist: None,
             reload: config_reload::Reload::default(),
             reloaded_config: None,
@@ -416,18 +370,12 @@ impl<B: FrameSink> App<B> {
     /// Programs asking for the terminal's colours are told those of the
     /// terminal that typed last (under the config's).
     pub(super) fn tell_panes_the_colours(&mut self) {
-        // A read-only terminal changes nothing programs are told: the
-        // colours are the acting terminal's unless it only looks.
-        let facts = self
-            .acting_client()
-            .map(|at| &self.clients[at])
-            .filter(|c| !c.read_only)
-            .or_else(|| self.clients.iter().rev().find(|c| !c.read_only))
-            .map(|c| c.facts)
-            .unwrap_or_default();
+        let facts = self.clients.acting_facts();
         let colours = crate::client::facts::answered_colours(self.configured_colours, &facts);
         self.ws.set_terminal_colours(colours);
-        crate::client::facts::tell_pictures(self.clients.iter().map(|c| (&c.facts, c.read_only)));
+        crate::client::facts::tell_pictures(
+            self.clients.list.iter().map(|c| (&c.facts, c.read_only)),
+        );
     }
 
     fn run(&mut self) -> Result<i32> {
@@ -450,10 +398,12 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
-        self.follow_terminal_sizes();
+        if self.clients.follow_sizes(&mut self.ws) {
+            self.clock.changed_now();
+        }
         self.tell_silences(Instant::now());
         self.check_waits();
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             // A read-only terminal's focus is not the programs' business.
             if !client.read_only {
                 client.focus.update(&self.ws);
@@ -476,6 +426,7 @@ impl<B: FrameSink> App<B> {
         }
         let ticked = self
             .clients
+            .list
             .iter_mut()
             .fold(false, |any, c| c.router.tick(now) | any);
         if ticked {
@@ -522,7 +473,7 @@ impl<B: FrameSink> App<B> {
                 &self.clock,
                 &self.deadline_exit,
                 &self.overlay_refresh_at,
-                &self.clients,
+                &self.clients.list,
                 &self.feed.throttle,
                 &self.ws,
                 &self.persist,
@@ -561,7 +512,7 @@ impl<B: FrameSink> App<B> {
     /// Work the poll would not announce: what was sent before the loop
     /// parked (senders only write to the wake pipe after).
     fn work_waiting(&self, now: Instant) -> bool {
-        self.clients.iter().any(|c| c.input.pending())
+        self.clients.list.iter().any(|c| c.input.pending())
             || !self.events_rx.is_empty()
             || self.feed.output_waiting(&self.ws, now)
     }
@@ -581,10 +532,11 @@ impl<B: FrameSink> App<B> {
             tv_nsec: i64::from(t.subsec_nanos()),
         });
         // Each client's input, then (while a frame waits) its output.
-        let inputs: Vec<_> = self.clients.iter().map(|c| c.input.fd()).collect();
-        let unsent: Vec<_> = self.clients.iter().map(|c| c.unsent_fd()).collect();
+        let inputs: Vec<_> = self.clients.list.iter().map(|c| c.input.fd()).collect();
+        let unsent: Vec<_> = self.clients.list.iter().map(|c| c.unsent_fd()).collect();
         let (_, quiet) = self.feed.quiet_fds(&self.ws, Instant::now());
-        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(1 + 2 * self.clients.len() + quiet.len());
+        let mut fds: Vec<PollFd<'_>> =
+            Vec::with_capacity(1 + 2 * self.clients.list.len() + quiet.len());
         fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
         for (input, unsent) in inputs.iter().zip(&unsent) {
             fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
@@ -619,7 +571,7 @@ impl<B: FrameSink> App<B> {
         drop(quiet);
         for (at, (input, writable)) in polled.into_iter().enumerate() {
             if let Some(revents) = input
-                && let Some(client) = self.clients.get_mut(at)
+                && let Some(client) = self.clients.list.get_mut(at)
             {
                 client.input.polled(revents);
             }
@@ -640,6 +592,7 @@ impl<B: FrameSink> App<B> {
         let started = Instant::now();
         let overlay = self
             .clients
+            .list
             .iter()
             .any(|c| c.router.ui().fps_shown())
             .then(|| self.overlay_data(started));
@@ -651,23 +604,25 @@ impl<B: FrameSink> App<B> {
         self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
         // With views of their own, each terminal's tab is settled as its
         // frame comes (below).
-        let own_views = self.clients.iter().any(|c| c.own_view.is_some());
+        let own_views = self.clients.list.iter().any(|c| c.own_view.is_some());
         // Damage is taken from the panes once, then handed to each client.
         let damage = crate::render::cache::take_damage(self.ws.panes_mut());
         let (mut bytes, mut writes, mut left_stale) = (0, 0, false);
         let mut failed = Vec::new();
-        for at in 0..self.clients.len() {
+        for at in 0..self.clients.list.len() {
             if own_views {
                 use crate::client::views;
-                self.show_own_view(at);
+                self.clients.show_own_view(&mut self.ws, at);
                 let focused = self.ws.focused_id();
                 self.settle_visible(|id| {
                     echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
                 });
-                let elsewhere = views::seen_elsewhere(&self.ws, &self.clients, at);
-                self.clients[at].router.set_tabs_seen_elsewhere(elsewhere);
+                let elsewhere = views::seen_elsewhere(&self.ws, &self.clients.list, at);
+                self.clients.list[at]
+                    .router
+                    .set_tabs_seen_elsewhere(elsewhere);
             }
-            let client = &mut self.clients[at];
+            let client = &mut self.clients.list[at];
             client.render_cache.note_damage(&damage);
             if client.unsent_fd().is_some() {
                 // It stopped reading: drawn whole once it reads again.

@@ -97,7 +97,7 @@ impl<B: FrameSink> App<B> {
         let text = match &outcome {
             Ok(text) | Err(text) => text.clone(),
         };
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             client.router.notify(text.clone());
         }
         self.clock.changed_now();
@@ -115,10 +115,10 @@ impl<B: FrameSink> App<B> {
     /// pane limit and the editor's colours. The shell, `TERM` and the
     /// scrollback of panes already open stay as they started.
     pub(super) fn apply_config(&mut self, config: &Config) {
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             client.router.reconfigure(config);
         }
-        self.spare_router.reconfigure(config);
+        self.clients.spare_router.reconfigure(config);
         // Terminals that attach later get it too.
         self.reloaded_config = Some(Box::new(config.clone()));
         self.ws
@@ -129,7 +129,7 @@ impl<B: FrameSink> App<B> {
             .configure(&config.appearance.status, std::time::Instant::now());
         self.hooks.configure(&config.hooks, &self.ws);
         // The theme may colour every cell tilework draws: a whole frame.
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             let frame = client.frame_area();
             client.refit(frame);
         }

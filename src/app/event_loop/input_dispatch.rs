@@ -11,23 +11,22 @@ use ratatui::layout::Position;
 use super::App;
 use crate::app::input_commands::Effects;
 use crate::app::typing_throttle::TYPING_WINDOW;
-use crate::input::router::{Command, InputRouter, Outcome};
+use crate::input::router::{Command, Outcome};
 use crate::pane::PaneId;
 use crate::render::frame;
 use crate::render::status_bar::tab_at;
 use crate::terminal::frame_sink::FrameSink;
-use crate::workspace::Workspace;
 
 impl<B: FrameSink> App<B> {
     pub(super) fn drain_input(&mut self) {
-        for at in 0..self.clients.len() {
+        for at in 0..self.clients.list.len() {
             self.drain_client_input(at);
         }
     }
 
     /// Handles what client `at`'s terminal sent.
     pub(super) fn drain_client_input(&mut self, at: usize) {
-        let Some(client) = self.clients.get_mut(at) else {
+        let Some(client) = self.clients.list.get_mut(at) else {
             return;
         };
         let link = client.link;
@@ -35,7 +34,7 @@ impl<B: FrameSink> App<B> {
         client.input.hold_for(&self.ws, Instant::now());
         loop {
             // The client may be gone (its key detached it).
-            let Some(client) = self.clients.get_mut(at).filter(|c| c.link == link) else {
+            let Some(client) = self.clients.list.get_mut(at).filter(|c| c.link == link) else {
                 return;
             };
             let Some((when, ev)) = client.input.next_event() else {
@@ -43,12 +42,12 @@ impl<B: FrameSink> App<B> {
             };
             self.handle_input(at, when, &ev);
             if matches!(ev, Event::Paste(_))
-                && let Some(client) = self.clients.get_mut(at)
+                && let Some(client) = self.clients.list.get_mut(at)
             {
                 client.input.hold_for(&self.ws, Instant::now());
             }
         }
-        let Some(client) = self.clients.get_mut(at) else {
+        let Some(client) = self.clients.list.get_mut(at) else {
             return;
         };
         if let Some(dark) = client.input.take_theme()
@@ -56,7 +55,7 @@ impl<B: FrameSink> App<B> {
         {
             self.ws.terminal_theme_changed();
         }
-        let Some(client) = self.clients.get_mut(at) else {
+        let Some(client) = self.clients.list.get_mut(at) else {
             return;
         };
         let late = client.input.take_late_colours();
@@ -84,9 +83,9 @@ impl<B: FrameSink> App<B> {
             }
         }
         // Its own tab and focus, if it has them, before its keys act.
-        self.show_own_view(at);
+        self.clients.show_own_view(&mut self.ws, at);
         if matches!(ev, Event::Key(_) | Event::Paste(_) | Event::Mouse(_))
-            && !self.clients[at].read_only
+            && !self.clients.list[at].read_only
         {
             self.client_typed(at);
         }
@@ -95,7 +94,7 @@ impl<B: FrameSink> App<B> {
         if matches!(ev, Event::Mouse(_)) {
             self.settle_visible(|_| true);
         }
-        let client = &mut self.clients[at];
+        let client = &mut self.clients.list[at];
         let outcome = match ev {
             Event::Key(key) => {
                 // Timed UI changes due before the key arrived come first: a
@@ -137,7 +136,7 @@ impl<B: FrameSink> App<B> {
             }
             Event::Resize(cols, rows) => {
                 client.resized(frame::drawable_area(*cols, *rows));
-                self.fit_layout();
+                self.clients.fit_layout(&mut self.ws);
                 Outcome::redraw()
             }
             Event::FocusGained | Event::FocusLost => {
@@ -184,13 +183,13 @@ impl<B: FrameSink> App<B> {
         self.take_session_commands(from, &mut commands);
         self.take_prompt_commands(from, &mut commands);
         self.take_reload_commands(&mut commands);
-        let from = from.filter(|&at| at < self.clients.len());
-        let (router, outbox) = match from.or_else(|| self.acting_client()) {
+        let from = from.filter(|&at| at < self.clients.list.len());
+        let (router, outbox) = match from.or_else(|| self.clients.acting()) {
             Some(at) => {
-                let client = &mut self.clients[at];
+                let client = &mut self.clients.list[at];
                 (&mut client.router, Some(&mut client.outbox))
             }
-            None => (&mut self.spare_router, None),
+            None => (&mut self.clients.spare_router, None),
         };
         let mut spare_outbox = crate::terminal::outbox::Outbox::default();
         Effects {
@@ -215,15 +214,5 @@ impl<B: FrameSink> App<B> {
 
     pub(in crate::app) fn ws_visible_ids(&self) -> Vec<PaneId> {
         self.ws.visible().into_iter().map(|(id, _)| id).collect()
-    }
-
-    /// The router that acts for the loop where no terminal's input asked
-    /// (a script, a history that came back): the acting client's; with
-    /// the workspace, to work on.
-    pub(in crate::app) fn acting_router(&mut self) -> (&mut InputRouter, &mut Workspace) {
-        match self.acting_client() {
-            Some(at) => (&mut self.clients[at].router, &mut self.ws),
-            None => (&mut self.spare_router, &mut self.ws),
-        }
     }
 }

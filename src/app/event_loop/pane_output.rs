@@ -58,12 +58,12 @@ impl<B: FrameSink> App<B> {
                 .feed
                 .hand_over(pane, number, &mut self.hooks.subscribers)
             {
-                for client in &mut self.clients {
+                for client in &mut self.clients.list {
                     client.router.notify(notice.clone());
                 }
             }
             // A key typed meanwhile stops the slice: keys come first.
-            let clients = &self.clients;
+            let clients = &self.clients.list;
             let key_waits = || clients.iter().any(|c| c.input.keys_waiting());
             if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET, key_waits) {
                 more = true;
@@ -88,7 +88,7 @@ impl<B: FrameSink> App<B> {
                     .contains(&id);
                 if shown {
                     if bell {
-                        for client in &mut self.clients {
+                        for client in &mut self.clients.list {
                             client.outbox.ring_bell();
                         }
                         rang.push(id);
@@ -116,7 +116,7 @@ impl<B: FrameSink> App<B> {
                 }
                 if let Some(data) = pane.take_clipboard() {
                     if self.clipboard_from_programs {
-                        for client in &mut self.clients {
+                        for client in &mut self.clients.list {
                             client.outbox.set_clipboard_from_program(&data);
                         }
                         self.clock.changed();
@@ -172,7 +172,7 @@ impl<B: FrameSink> App<B> {
         }
         if mode == Notifications::Forward {
             let forward = notification.forward();
-            for client in &mut self.clients {
+            for client in &mut self.clients.list {
                 client.outbox.notify(forward.clone());
             }
             self.clock.changed();

@@ -73,7 +73,7 @@ impl<B: FrameSink> App<B> {
                         _ => None,
                     };
                     if let Some(said) = said {
-                        self.router_of(from).notify(said);
+                        self.clients.router_of(from).notify(said);
                     }
                     self.clock.changed_now();
                 }
@@ -122,13 +122,14 @@ impl<B: FrameSink> App<B> {
     /// follows.
     pub(super) fn rename_workspace(&mut self, from: Option<usize>, name: String) {
         let (Some(host), Some(tx)) = (&self.session, &self.loop_tx) else {
-            self.router_of(from)
+            self.clients
+                .router_of(from)
                 .notify("not renamed: this workspace has no session".into());
             return;
         };
         let old = host.name().to_string();
         let client = from
-            .and_then(|at| self.clients.get(at))
+            .and_then(|at| self.clients.list.get(at))
             .map(crate::client::Client::router_key);
         let mailbox = crate::app::loop_event::rename_mailbox(tx, client);
         let spawned = std::thread::Builder::new()
@@ -155,7 +156,8 @@ impl<B: FrameSink> App<B> {
                 mailbox.post(renamed);
             });
         if let Err(err) = spawned {
-            self.router_of(from)
+            self.clients
+                .router_of(from)
                 .notify(format!("not renamed: starting a thread: {err}"));
         }
     }
@@ -175,24 +177,17 @@ impl<B: FrameSink> App<B> {
                 if let Some(persist) = self.persist.as_mut() {
                     persist.rename(&name);
                 }
-                for c in &mut self.clients {
+                for c in &mut self.clients.list {
                     c.router.set_workspace_name(Some(name.clone()));
                 }
                 format!("workspace renamed to {name}")
             }
             Err(why) => format!("not renamed: {why}"),
         };
-        let at = client.and_then(|key| self.clients.iter().position(|c| c.router_key() == key));
-        self.router_of(at).notify(said);
+        let at =
+            client.and_then(|key| self.clients.list.iter().position(|c| c.router_key() == key));
+        self.clients.router_of(at).notify(said);
         self.clock.changed_now();
-    }
-
-    /// Client `at`'s router, or the one acting for scripts.
-    fn router_of(&mut self, at: Option<usize>) -> &mut crate::input::router::InputRouter {
-        match at.filter(|&at| at < self.clients.len()) {
-            Some(at) => &mut self.clients[at].router,
-            None => self.acting_router().0,
-        }
     }
 
     /// Pane `pane`, or the focused one.
@@ -221,7 +216,7 @@ impl<B: FrameSink> App<B> {
                 }
                 Ok(line) => {
                     tracing::info!(%name, "tilework action");
-                    let (router, ws) = self.acting_router();
+                    let (router, ws) = (self.clients.acting_router(), &mut self.ws);
                     let outcome = router.run_command_line(ws, line);
                     self.follow_outcome(None, outcome);
                     return Reply::Text(Vec::new());
@@ -238,7 +233,7 @@ impl<B: FrameSink> App<B> {
             return Reply::Error(why);
         }
         tracing::info!(%action, "tilework action");
-        let (router, ws) = self.acting_router();
+        let (router, ws) = (self.clients.acting_router(), &mut self.ws);
         let outcome = router.run_action(ws, action);
         self.follow_outcome(None, outcome);
         Reply::Text(Vec::new())
@@ -316,7 +311,7 @@ impl<B: FrameSink> App<B> {
                 _ => "there is no tab to open the pane in",
             });
         };
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             client.router.focus_moved(&mut self.ws);
         }
         self.clock.changed_now();
@@ -351,7 +346,7 @@ impl<B: FrameSink> App<B> {
     /// hello`), or buffer `print` as it is.
     fn script_buffers(&mut self, print: Option<usize>) -> Reply {
         // The copies are the workspace's (every router shares them).
-        let buffers = self.acting_router().0.ui().buffers();
+        let buffers = self.clients.acting_router().ui().buffers();
         if let Some(n) = print {
             return match buffers.get(n) {
                 Some(text) => Reply::Text(text.into_bytes()),

@@ -25,7 +25,7 @@ impl<B: FrameSink> App<B> {
             return self.tmux_state();
         }
         let reply = self.tmux_change(call);
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             client.router.focus_moved(&mut self.ws);
         }
         self.clock.changed_now();
@@ -81,13 +81,13 @@ impl<B: FrameSink> App<B> {
             }
             TmuxCall::Notify { text } => {
                 let text = crate::sanitize::sanitize_title(text.as_bytes());
-                for client in &mut self.clients {
+                for client in &mut self.clients.list {
                     client.router.notify(text.clone());
                 }
                 Ok(String::new())
             }
             TmuxCall::ResizeWindow { cols, rows } => {
-                if !self.clients.is_empty() {
+                if !self.clients.list.is_empty() {
                     return Err("resize-window: the window is the attached terminal's size".into());
                 }
                 let area = self.ws.area();
@@ -304,7 +304,7 @@ impl<B: FrameSink> App<B> {
             pid: std::process::id(),
             number: crate::workspace::tmux_env::session_number(),
             created,
-            clients: self.clients.len(),
+            clients: self.clients.list.len(),
             cols: area.width,
             rows: area.height,
             active: self.ws.active_index(),
