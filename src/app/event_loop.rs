@@ -402,7 +402,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed_now();
         }
         self.tell_silences(Instant::now());
-        self.check_waits();
+        self.command_watch.check_in(&self.ws);
         for client in &mut self.clients.list {
             // A read-only terminal's focus is not the programs' business.
             if !client.read_only {

@@ -16,8 +16,8 @@ use crate::pane::{PaneId, history_text};
 use crate::session::script::{Call, KeyArg, PaneInfo, Place, Reply};
 use crate::session::script_host::ScriptCall;
 use crate::terminal::frame_sink::FrameSink;
-use crate::workspace::PaneLaunch;
 use crate::workspace::layout::Axis;
+use crate::workspace::{PaneLaunch, Workspace};
 
 impl<B: FrameSink> App<B> {
     pub(super) fn script_call(&mut self, call: ScriptCall) {
@@ -31,7 +31,12 @@ impl<B: FrameSink> App<B> {
         }
         // A wait is answered on a later turn (`command_answers`).
         if let Call::Wait(wait) = &call.call {
-            self.script_wait(wait, call.reply);
+            match target(&self.ws, wait.pane) {
+                Ok(id) => self.command_watch.wait(&self.ws, id, wait, call.reply),
+                Err(refused) => {
+                    let _ = call.reply.send(refused);
+                }
+            }
             return;
         }
         let reply = self.answer(call.call);
@@ -101,13 +106,13 @@ impl<B: FrameSink> App<B> {
                 pane,
                 history,
                 ansi,
-            } => self.script_capture(pane, history, ansi),
-            Call::ListPanes => self.script_list_panes(),
+            } => Desk { ws: &mut self.ws }.capture(pane, history, ansi),
+            Call::ListPanes => Desk { ws: &mut self.ws }.list_panes(),
             Call::Buffers { print } => self.script_buffers(print),
             Call::Pipe { pane, command } => self.script_pipe(pane, command),
             Call::Tmux { call } => self.tmux_call(call),
-            Call::CaptureCommand(capture) => self.script_capture_command(&capture),
-            Call::Commands { pane } => self.script_commands(pane),
+            Call::CaptureCommand(capture) => Desk { ws: &mut self.ws }.capture_command(&capture),
+            Call::Commands { pane } => Desk { ws: &mut self.ws }.commands(pane),
             Call::Wait(_) => Reply::error("wait is for scripts (tilework wait)"),
             Call::Subscribe(call) => {
                 self.hooks
@@ -190,19 +195,6 @@ impl<B: FrameSink> App<B> {
         self.clock.changed_now();
     }
 
-    /// Pane `pane`, or the focused one.
-    pub(super) fn script_target(&self, pane: Option<u32>) -> Result<PaneId, Reply> {
-        match pane {
-            Some(n) => self.ws.pane_by_script_id(n).ok_or_else(|| {
-                Reply::error(format!("no pane {n} (tilework list-panes shows them)"))
-            }),
-            None => self
-                .ws
-                .focused_id()
-                .ok_or_else(|| Reply::error("no pane is focused")),
-        }
-    }
-
     fn script_action(&mut self, name: &str) -> Reply {
         use crate::input::command_line::{self, CommandLine};
         let action: Action = match name.parse() {
@@ -240,7 +232,7 @@ impl<B: FrameSink> App<B> {
     }
 
     fn script_send_keys(&mut self, pane: Option<u32>, keys: &[KeyArg]) -> Reply {
-        let id = match self.script_target(pane) {
+        let id = match target(&self.ws, pane) {
             Ok(id) => id,
             Err(reply) => return reply,
         };
@@ -325,23 +317,6 @@ impl<B: FrameSink> App<B> {
         Reply::Text(format!("{}\n", self.ws.script_id(id)).into_bytes())
     }
 
-    fn script_capture(&mut self, pane: Option<u32>, history: bool, ansi: bool) -> Reply {
-        let id = match self.script_target(pane) {
-            Ok(id) => id,
-            Err(reply) => return reply,
-        };
-        let Some(pane) = self.ws.pane_mut(id) else {
-            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
-        };
-        // What arrived is on the screen, even output not yet drawn.
-        pane.settle();
-        if history {
-            // Replaying a big history takes a while: the call's thread does.
-            return Reply::Pieces(Box::new(history_text::write_history(pane, ansi)));
-        }
-        Reply::Text(history_text::screen_text(pane.live_screen(), ansi).into_bytes())
-    }
-
     /// The paste buffers, newest first: one line each (`0  5 chars:
     /// hello`), or buffer `print` as it is.
     fn script_buffers(&mut self, print: Option<usize>) -> Reply {
@@ -366,7 +341,7 @@ impl<B: FrameSink> App<B> {
     /// Pipes the pane's output to `command` from now on (in place of a
     /// pipe it had), or stops its pipe.
     fn script_pipe(&mut self, pane: Option<u32>, command: Option<String>) -> Reply {
-        let id = match self.script_target(pane) {
+        let id = match target(&self.ws, pane) {
             Ok(id) => id,
             Err(reply) => return reply,
         };
@@ -382,8 +357,33 @@ impl<B: FrameSink> App<B> {
             Err(err) => Reply::error(format!("cannot run `{command}`: {err}")),
         }
     }
+}
 
-    fn script_list_panes(&self) -> Reply {
+/// What scripts ask of the workspace alone: a borrow of it, for the
+/// answers that need nothing else of the loop.
+pub(super) struct Desk<'a> {
+    pub(super) ws: &'a mut Workspace,
+}
+
+impl Desk<'_> {
+    fn capture(&mut self, pane: Option<u32>, history: bool, ansi: bool) -> Reply {
+        let id = match target(self.ws, pane) {
+            Ok(id) => id,
+            Err(reply) => return reply,
+        };
+        let Some(pane) = self.ws.pane_mut(id) else {
+            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
+        };
+        // What arrived is on the screen, even output not yet drawn.
+        pane.settle();
+        if history {
+            // Replaying a big history takes a while: the call's thread does.
+            return Reply::Pieces(Box::new(history_text::write_history(pane, ansi)));
+        }
+        Reply::Text(history_text::screen_text(pane.live_screen(), ansi).into_bytes())
+    }
+
+    fn list_panes(&self) -> Reply {
         let focused = self.ws.focused_id();
         let mut panes = Vec::new();
         for (index, tab) in self.ws.tabs().iter().enumerate() {
@@ -423,5 +423,17 @@ impl<B: FrameSink> App<B> {
             Ok(json) => Reply::Text(json),
             Err(err) => Reply::error(format!("listing the panes: {err}")),
         }
+    }
+}
+
+/// Pane `pane`, or the focused one.
+pub(super) fn target(ws: &Workspace, pane: Option<u32>) -> Result<PaneId, Reply> {
+    match pane {
+        Some(n) => ws
+            .pane_by_script_id(n)
+            .ok_or_else(|| Reply::error(format!("no pane {n} (tilework list-panes shows them)"))),
+        None => ws
+            .focused_id()
+            .ok_or_else(|| Reply::error("no pane is focused")),
     }
 }
