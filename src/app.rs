@@ -21,6 +21,7 @@ mod deadlines;
 mod event_loop;
 mod feed;
 pub mod frame_clock;
+mod frame_stats;
 pub mod hook_runner;
 mod input_commands;
 pub mod loop_event;

@@ -43,6 +43,8 @@ pub(super) struct Attached<B: FrameSink> {
     /// The links whose clients said their terminal changed size: see
     /// [`Self::follow_sizes`].
     pub(super) resize_news: Vec<u64>,
+    /// The config read again last, for terminals attaching after it.
+    pub(super) reloaded_config: Option<Box<crate::config::Config>>,
 }
 
 impl<B: FrameSink> Attached<B> {
@@ -66,6 +68,7 @@ impl<B: FrameSink> Attached<B> {
             client_views: ClientViews::Shared,
             latest: None,
             resize_news: Vec::new(),
+            reloaded_config: None,
         }
     }
 

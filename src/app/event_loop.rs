@@ -23,6 +23,7 @@ use crate::app::attached::{Attached, RouterMaker, SPARE_ROUTER};
 use crate::app::deadlines;
 use crate::app::feed::Feed;
 use crate::app::frame_clock::FrameClock;
+use crate::app::frame_stats::{Drawn, FrameStats};
 use crate::app::loop_event::{
     LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, reload_mailbox, search_mailbox,
     status_commands_mailbox,
@@ -30,13 +31,9 @@ use crate::app::loop_event::{
 use crate::app::status_commands::StatusCommands;
 use crate::client::Client;
 use crate::config::Config;
-use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::InputRouter;
-use crate::pane::PaneId;
-use crate::pane::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::pane::spawn::ChildEnv;
-use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
 use crate::terminal::frame_backend::FrameBackend;
 use crate::terminal::frame_sink::FrameSink;
@@ -238,7 +235,7 @@ fn run_workspace(
         configured_colours: opts.config.terminal_colours,
     };
     let mut app = App::new(ws, client, events_rx, &loop_settings);
-    app.stats = stats;
+    app.measures.stats = stats;
     app.session = host.take();
     app.clients.new_router = new_router;
     app.clients.spare_router = (app.clients.new_router)(SPARE_ROUTER);
@@ -285,18 +282,10 @@ pub(super) struct App<B: FrameSink> {
     pub(super) events_rx: Receiver<LoopEvent>,
     pub(super) clock: FrameClock,
     pub(super) deadline_exit: Option<Instant>,
-    pub(super) metrics: Metrics,
-    pub(super) stats: Option<StatsFile>,
-    /// With the overlay on, one frame a second after the last one so the
-    /// overlay can show that activity stopped (then nothing more).
-    pub(super) overlay_refresh_at: Option<Instant>,
-    pub(super) started: Instant,
-    pub(super) clipboard_from_programs: bool,
-    /// The local clipboard command (wl-copy, xclip), if any.
-    pub(super) copy_command: Option<Vec<String>>,
-    /// The colours programs are told, as the config sets them; what each
-    /// attached terminal answers fills in the rest.
-    pub(super) configured_colours: [Option<crate::config::colour::Rgb>; 3],
+    /// The metrics the overlay shows, the `--stats` file.
+    pub(super) measures: FrameStats,
+    /// How the loop runs (clipboard, colours, frames).
+    pub(super) settings: LoopSettings,
     /// Feeding the panes: its buffers, order, throttle, silences and
     /// pipes.
     pub(super) feed: Feed,
@@ -309,8 +298,6 @@ pub(super) struct App<B: FrameSink> {
     pub(super) persist: Option<crate::persist::Tap>,
     /// Reading the config again (`source-config`).
     pub(super) reload: config_reload::Reload,
-    /// The config read again last, for terminals attaching after it.
-    pub(super) reloaded_config: Option<Box<Config>>,
     /// The status bar's command segments.
     pub(super) status_commands: crate::app::status_commands::StatusCommands,
     /// `[hooks]`.
@@ -320,6 +307,7 @@ pub(super) struct App<B: FrameSink> {
 }
 
 /// How the loop runs, from the config and the command line.
+#[derive(Clone)]
 pub(super) struct LoopSettings {
     pub frame_interval: Duration,
     /// Quit after this long (`--exit-after`, for benchmarks).
@@ -346,19 +334,13 @@ impl<B: FrameSink> App<B> {
             events_rx,
             clock: FrameClock::new(settings.frame_interval),
             deadline_exit: settings.exit_after.map(|d| Instant::now() + d),
-            metrics: Metrics::new(settings.writer_name),
-            stats: None,
-            overlay_refresh_at: None,
-            started: Instant::now(),
-            clipboard_from_programs: settings.clipboard_from_programs,
-            copy_command: settings.copy_command.clone(),
-            configured_colours: settings.configured_colours,
+            measures: FrameStats::new(settings.writer_name),
+            settings: settings.clone(),
             feed: Feed::default(),
             session: None,
             loop_tx: None,
             persist: None,
             reload: config_reload::Reload::default(),
-            reloaded_config: None,
             status_commands: Default::default(),
             hooks: Default::default(),
             command_watch: Default::default(),
@@ -371,7 +353,8 @@ impl<B: FrameSink> App<B> {
     /// terminal that typed last (under the config's).
     pub(super) fn tell_panes_the_colours(&mut self) {
         let facts = self.clients.acting_facts();
-        let colours = crate::client::facts::answered_colours(self.configured_colours, &facts);
+        let colours =
+            crate::client::facts::answered_colours(self.settings.configured_colours, &facts);
         self.ws.set_terminal_colours(colours);
         crate::client::facts::tell_pictures(
             self.clients.list.iter().map(|c| (&c.facts, c.read_only)),
@@ -401,7 +384,8 @@ impl<B: FrameSink> App<B> {
         if self.clients.follow_sizes(&mut self.ws) {
             self.clock.changed_now();
         }
-        self.tell_silences(Instant::now());
+        self.hooks
+            .tell_silences(&mut self.feed, &self.ws, Instant::now());
         self.command_watch.check_in(&self.ws);
         for client in &mut self.clients.list {
             // A read-only terminal's focus is not the programs' business.
@@ -420,8 +404,7 @@ impl<B: FrameSink> App<B> {
             return Ok(Some(0));
         }
         let now = Instant::now();
-        if self.overlay_refresh_at.is_some_and(|t| now >= t) {
-            self.overlay_refresh_at = None;
+        if self.measures.overlay_refresh_due(now) {
             self.clock.changed();
         }
         let ticked = self
@@ -449,7 +432,7 @@ impl<B: FrameSink> App<B> {
         // saying a terminal takes the rest of a frame again.
         self.send_unsent_frames();
         if self.clock.due(now) {
-            self.draw_clients(now)?;
+            self.render(now)?;
         }
         // Tab and border names follow what the panes run, looked up on a
         // thread of their own (`workspace::name_lookup`); asked after the
@@ -458,7 +441,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed();
         }
         if let Some(persist) = &mut self.persist {
-            persist.turn(&self.ws, self.metrics.frames, Instant::now());
+            persist.turn(&self.ws, self.measures.metrics.frames, Instant::now());
         }
         if more_output {
             return Ok(None);
@@ -472,7 +455,7 @@ impl<B: FrameSink> App<B> {
             &[
                 &self.clock,
                 &self.deadline_exit,
-                &self.overlay_refresh_at,
+                &self.measures.overlay_refresh_at,
                 &self.clients.list,
                 &self.feed.throttle,
                 &self.ws,
@@ -488,33 +471,19 @@ impl<B: FrameSink> App<B> {
         Ok(None)
     }
 
-    /// Runs the `silence` hook for each pane quiet long enough.
-    fn tell_silences(&mut self, now: Instant) {
-        let Some(after) = self.hooks.silence_after() else {
-            return;
-        };
-        for id in self.feed.gone_quiet(&self.ws, after, now) {
-            let env = crate::app::hook_runner::pane_env(&self.ws, id);
-            self.hooks
-                .fire(crate::config::hooks::HookEvent::Silence, env);
-        }
-    }
-
     /// Blocks until input, output or an event is ready, or `deadline`.
     fn wait(&mut self, deadline: Option<Instant>) {
         crate::wake::park();
-        if !self.work_waiting(Instant::now()) {
+        // Work the poll would not announce: what was sent before the loop
+        // parked (senders only write to the wake pipe after).
+        let now = Instant::now();
+        let waiting = self.clients.list.iter().any(|c| c.input.pending())
+            || !self.events_rx.is_empty()
+            || self.feed.output_waiting(&self.ws, now);
+        if !waiting {
             self.sleep(deadline);
         }
         crate::wake::unpark();
-    }
-
-    /// Work the poll would not announce: what was sent before the loop
-    /// parked (senders only write to the wake pipe after).
-    fn work_waiting(&self, now: Instant) -> bool {
-        self.clients.list.iter().any(|c| c.input.pending())
-            || !self.events_rx.is_empty()
-            || self.feed.output_waiting(&self.ws, now)
     }
 
     /// Sleeps in poll(2) on the terminals, the wake pipe and the quiet
@@ -581,12 +550,23 @@ impl<B: FrameSink> App<B> {
         }
     }
 
-    /// Draws a frame for every client whose terminal is reading.
-    fn render(&mut self) -> Result<()> {
+    /// Draws a frame on each attached terminal that is reading. One that
+    /// stopped reading is skipped (the loop goes back to sleep; it is drawn
+    /// whole when it reads again); one that cannot be written to is let go.
+    fn render(&mut self, now: Instant) -> Result<()> {
+        let reading = self.clients.list.iter().any(|c| c.unsent_fd().is_none());
+        if !reading {
+            for client in &mut self.clients.list {
+                client.frame_skipped();
+            }
+            self.clock.begin_frame();
+            self.clock.frame_done(now, false);
+            return Ok(());
+        }
         // Tests of the panic exit path (debug builds only): the terminal must
         // come back and the children must die.
         #[cfg(debug_assertions)]
-        if self.metrics.frames >= 2 && std::env::var_os("TILEWORK_DEBUG_PANIC").is_some() {
+        if self.measures.metrics.frames >= 2 && std::env::var_os("TILEWORK_DEBUG_PANIC").is_some() {
             panic!("TILEWORK_DEBUG_PANIC is set: panicking on purpose");
         }
         let started = Instant::now();
@@ -595,13 +575,15 @@ impl<B: FrameSink> App<B> {
             .list
             .iter()
             .any(|c| c.router.ui().fps_shown())
-            .then(|| self.overlay_data(started));
+            .then(|| self.measures.overlay_data(&self.ws, started));
         let echo_of = self.clock.begin_frame();
         // A frame drawn early for an echo parses only the echoing pane's
         // held-back output (and the focused one's, whose cursor is shown);
         // the others may show their previous image.
         let focused = self.ws.focused_id();
-        self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
+        input_dispatch::settle_visible(&mut self.ws, |id| {
+            echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
+        });
         // With views of their own, each terminal's tab is settled as its
         // frame comes (below).
         let own_views = self.clients.list.iter().any(|c| c.own_view.is_some());
@@ -614,7 +596,7 @@ impl<B: FrameSink> App<B> {
                 use crate::client::views;
                 self.clients.show_own_view(&mut self.ws, at);
                 let focused = self.ws.focused_id();
-                self.settle_visible(|id| {
+                input_dispatch::settle_visible(&mut self.ws, |id| {
                     echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
                 });
                 let elsewhere = views::seen_elsewhere(&self.ws, &self.clients.list, at);
@@ -644,46 +626,16 @@ impl<B: FrameSink> App<B> {
             self.terminal_failed(at, &err);
         }
         let done = Instant::now();
-        self.metrics.frame_done(done, done - started, bytes, writes);
         // A pane drawn from a stale image gets a regular frame soon.
         self.clock.frame_done(done, left_stale);
-        self.overlay_refresh_at = match &overlay {
-            Some(data) if data.fps > 0 || self.metrics.fps.fps(done) > 0 => {
-                Some(done + Duration::from_millis(1050))
-            }
-            _ => None,
+        let drawn = Drawn {
+            started,
+            done,
+            bytes,
+            writes,
+            overlay_active: overlay.as_ref().map(|data| data.fps > 0),
         };
-        if let Some(stats) = &mut self.stats {
-            stats.frame(
-                done.duration_since(self.started),
-                done - started,
-                bytes,
-                writes,
-                self.metrics.last_key_latency,
-                self.ws
-                    .panes()
-                    .map(|pane| (pane.queued(), pane.bytes_received)),
-            );
-        }
+        self.measures.frame_done(&self.ws, &drawn);
         Ok(())
-    }
-
-    /// Samples per-pane rates and snapshots the metrics for the overlay.
-    fn overlay_data(&mut self, now: Instant) -> OverlayData {
-        let mut panes = Vec::new();
-        for pane in self.ws.panes() {
-            let rate = self.metrics.pane_rates.entry(pane.id.0).or_default();
-            rate.record(now, pane.bytes_received);
-            panes.push(PaneMetrics {
-                label: pane.title().to_string(),
-                bytes_per_sec: rate.per_second(now),
-                queued: pane.queued(),
-                capacity: OUTPUT_CHANNEL_CAPACITY,
-            });
-        }
-        self.metrics
-            .pane_rates
-            .retain(|id, _| self.ws.pane(PaneId(*id)).is_some());
-        OverlayData::from_metrics(&mut self.metrics, now, panes)
     }
 }

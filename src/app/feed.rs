@@ -13,6 +13,7 @@ use super::typing_throttle::{self, TypingThrottle};
 use crate::pane::pipe::PanePipes;
 use crate::pane::pty::OutputChunk;
 use crate::pane::{Pane, PaneId};
+use crate::session::script::Reply;
 use crate::workspace::Workspace;
 
 /// What feeding the panes keeps from turn to turn: the buffers reused
@@ -187,6 +188,22 @@ impl Feed {
     ) -> Vec<PaneId> {
         self.silence.retain(|id| ws.pane(id).is_some());
         self.silence.due(after, now)
+    }
+
+    /// `tilework pipe`: pane `id`'s output goes to `command` from now on
+    /// (in place of a pipe it had), or its pipe stops.
+    pub(super) fn pipe(&mut self, id: PaneId, command: Option<String>) -> Reply {
+        let Some(command) = command else {
+            self.pipes.stop(id);
+            return Reply::Text(format!("pane {}: not piped\n", id.0).into_bytes());
+        };
+        match self.pipes.start(id, &command) {
+            Ok(()) => {
+                tracing::info!(pane = id.0, %command, "pane piped");
+                Reply::Text(Vec::new())
+            }
+            Err(err) => Reply::error(format!("cannot run `{command}`: {err}")),
+        }
     }
 
     /// Whether pane output waits that the poll would not announce.

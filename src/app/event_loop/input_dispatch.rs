@@ -16,6 +16,7 @@ use crate::pane::PaneId;
 use crate::render::frame;
 use crate::render::status_bar::tab_at;
 use crate::terminal::frame_sink::FrameSink;
+use crate::workspace::Workspace;
 
 impl<B: FrameSink> App<B> {
     pub(super) fn drain_input(&mut self) {
@@ -92,7 +93,7 @@ impl<B: FrameSink> App<B> {
         // Mouse selections read the screens' contents (keys only need
         // modes, always current; copy mode and search read the history).
         if matches!(ev, Event::Mouse(_)) {
-            self.settle_visible(|_| true);
+            settle_visible(&mut self.ws, |_| true);
         }
         let client = &mut self.clients.list[at];
         let outcome = match ev {
@@ -145,10 +146,10 @@ impl<B: FrameSink> App<B> {
             }
         };
         if outcome.redraw || outcome.sent_to.is_some() {
-            self.metrics.key_arrived(when);
+            self.measures.metrics.key_arrived(when);
         }
         if outcome.redraw {
-            self.metrics.key_reflected();
+            self.measures.metrics.key_reflected();
         }
         if let Some(id) = outcome.sent_to {
             let now = Instant::now();
@@ -182,7 +183,9 @@ impl<B: FrameSink> App<B> {
         }
         self.take_session_commands(from, &mut commands);
         self.take_prompt_commands(from, &mut commands);
-        self.take_reload_commands(&mut commands);
+        if super::config_reload::Reload::take_command(&mut commands) {
+            self.start_reload(None);
+        }
         let from = from.filter(|&at| at < self.clients.list.len());
         let (router, outbox) = match from.or_else(|| self.clients.acting()) {
             Some(at) => {
@@ -196,23 +199,19 @@ impl<B: FrameSink> App<B> {
             ws: &self.ws,
             router,
             outbox: outbox.unwrap_or(&mut spare_outbox),
-            copy_command: self.copy_command.as_deref(),
+            copy_command: self.settings.copy_command.as_deref(),
         }
         .perform(commands);
     }
+}
 
-    /// Parses the held-back output of the visible panes `which` picks.
-    pub(super) fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
-        for id in self.ws_visible_ids() {
-            if which(id)
-                && let Some(pane) = self.ws.pane_mut(id)
-            {
-                pane.settle();
-            }
+/// Parses the held-back output of the visible panes `which` picks.
+pub(super) fn settle_visible(ws: &mut Workspace, which: impl Fn(PaneId) -> bool) {
+    for (id, _) in ws.visible() {
+        if which(id)
+            && let Some(pane) = ws.pane_mut(id)
+        {
+            pane.settle();
         }
-    }
-
-    pub(in crate::app) fn ws_visible_ids(&self) -> Vec<PaneId> {
-        self.ws.visible().into_iter().map(|(id, _)| id).collect()
     }
 }

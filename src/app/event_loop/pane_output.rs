@@ -84,7 +84,9 @@ impl<B: FrameSink> App<B> {
                 };
                 let bell = pane.take_bell();
                 let shown = visible
-                    .get_or_insert_with(|| self.ws_visible_ids())
+                    .get_or_insert_with(|| {
+                        self.ws.visible().into_iter().map(|(id, _)| id).collect()
+                    })
                     .contains(&id);
                 if shown {
                     if bell {
@@ -106,7 +108,7 @@ impl<B: FrameSink> App<B> {
                     continue;
                 };
                 if self.clock.output_from(id, shown) {
-                    self.metrics.key_reflected();
+                    self.measures.metrics.key_reflected();
                 }
                 if pane.queued() > 0
                     && !self.feed.throttle.holds_back(id, now)
@@ -115,7 +117,7 @@ impl<B: FrameSink> App<B> {
                     more = true;
                 }
                 if let Some(data) = pane.take_clipboard() {
-                    if self.clipboard_from_programs {
+                    if self.settings.clipboard_from_programs {
                         for client in &mut self.clients.list {
                             client.outbox.set_clipboard_from_program(&data);
                         }

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::App;
 use crate::config::action::Action;
 use crate::input::key_encoder::KeyModes;
-use crate::input::router::{Command, Outcome};
+use crate::input::router::{Command, InputRouter, Outcome};
 use crate::input::script_keys;
 use crate::pane::{PaneId, history_text};
 use crate::session::script::{Call, KeyArg, PaneInfo, Place, Reply};
@@ -108,8 +108,11 @@ impl<B: FrameSink> App<B> {
                 ansi,
             } => Desk { ws: &mut self.ws }.capture(pane, history, ansi),
             Call::ListPanes => Desk { ws: &mut self.ws }.list_panes(),
-            Call::Buffers { print } => self.script_buffers(print),
-            Call::Pipe { pane, command } => self.script_pipe(pane, command),
+            Call::Buffers { print } => buffers(self.clients.acting_router(), print),
+            Call::Pipe { pane, command } => match target(&self.ws, pane) {
+                Ok(id) => self.feed.pipe(id, command),
+                Err(reply) => reply,
+            },
             Call::Tmux { call } => self.tmux_call(call),
             Call::CaptureCommand(capture) => Desk { ws: &mut self.ws }.capture_command(&capture),
             Call::Commands { pane } => Desk { ws: &mut self.ws }.commands(pane),
@@ -316,47 +319,6 @@ impl<B: FrameSink> App<B> {
         tracing::info!(?id, ?place, "tilework run");
         Reply::Text(format!("{}\n", self.ws.script_id(id)).into_bytes())
     }
-
-    /// The paste buffers, newest first: one line each (`0  5 chars:
-    /// hello`), or buffer `print` as it is.
-    fn script_buffers(&mut self, print: Option<usize>) -> Reply {
-        // The copies are the workspace's (every router shares them).
-        let buffers = self.clients.acting_router().ui().buffers();
-        if let Some(n) = print {
-            return match buffers.get(n) {
-                Some(text) => Reply::Text(text.into_bytes()),
-                None => Reply::error(format!("no paste buffer {n} ({} kept)", buffers.len())),
-            };
-        }
-        let mut out = String::new();
-        for (i, text) in buffers.all().iter().enumerate() {
-            out.push_str(&format!(
-                "{i}  {}\n",
-                crate::input::paste_buffers::preview(text, 72)
-            ));
-        }
-        Reply::Text(out.into_bytes())
-    }
-
-    /// Pipes the pane's output to `command` from now on (in place of a
-    /// pipe it had), or stops its pipe.
-    fn script_pipe(&mut self, pane: Option<u32>, command: Option<String>) -> Reply {
-        let id = match target(&self.ws, pane) {
-            Ok(id) => id,
-            Err(reply) => return reply,
-        };
-        let Some(command) = command else {
-            self.feed.pipes.stop(id);
-            return Reply::Text(format!("pane {}: not piped\n", id.0).into_bytes());
-        };
-        match self.feed.pipes.start(id, &command) {
-            Ok(()) => {
-                tracing::info!(pane = id.0, %command, "pane piped");
-                Reply::Text(Vec::new())
-            }
-            Err(err) => Reply::error(format!("cannot run `{command}`: {err}")),
-        }
-    }
 }
 
 /// What scripts ask of the workspace alone: a borrow of it, for the
@@ -436,4 +398,25 @@ pub(super) fn target(ws: &Workspace, pane: Option<u32>) -> Result<PaneId, Reply>
             .focused_id()
             .ok_or_else(|| Reply::error("no pane is focused")),
     }
+}
+
+/// The paste buffers, newest first: one line each (`0  5 chars:
+/// hello`), or buffer `print` as it is.
+fn buffers(router: &InputRouter, print: Option<usize>) -> Reply {
+    // The copies are the workspace's (every router shares them).
+    let buffers = router.ui().buffers();
+    if let Some(n) = print {
+        return match buffers.get(n) {
+            Some(text) => Reply::Text(text.into_bytes()),
+            None => Reply::error(format!("no paste buffer {n} ({} kept)", buffers.len())),
+        };
+    }
+    let mut out = String::new();
+    for (i, text) in buffers.all().iter().enumerate() {
+        out.push_str(&format!(
+            "{i}  {}\n",
+            crate::input::paste_buffers::preview(text, 72)
+        ));
+    }
+    Reply::Text(out.into_bytes())
 }

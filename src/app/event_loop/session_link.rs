@@ -5,10 +5,6 @@
 //! with an error, and the layout takes the size `window_size` picks among
 //! the terminals attached.
 
-use std::time::Instant;
-
-use anyhow::Result;
-
 use super::App;
 use crate::client::Client;
 use crate::config::clients::WindowSize;
@@ -172,7 +168,10 @@ impl<B: FrameSink> App<B> {
             return;
         };
         if target.name == host.name() {
-            self.select_place(target.tab.map(|tab| (tab, target.pane)));
+            if let Some(tab) = target.tab {
+                select_place(&mut self.ws, Some((tab, target.pane)));
+                self.clock.changed_now();
+            }
             return;
         }
         // Put back before the other workspace takes it (see `let_go`): it
@@ -190,20 +189,6 @@ impl<B: FrameSink> App<B> {
         self.clients.left(link);
         self.clients.fit_layout(&mut self.ws);
         self.tell_panes_the_colours();
-    }
-
-    /// Shows tab `tab` (from 1) and focuses pane `pane` there.
-    fn select_place(&mut self, select: Option<(usize, Option<u32>)>) {
-        let Some((tab, pane)) = select else {
-            return;
-        };
-        if tab > 0 {
-            self.ws.select_tab(tab - 1);
-        }
-        if let Some(pane) = pane {
-            self.ws.focus_pane(crate::pane::PaneId(pane));
-        }
-        self.clock.changed_now();
     }
 
     /// SIGHUP follows `on_hangup` in a session; every other signal (and
@@ -311,7 +296,7 @@ impl<B: FrameSink> App<B> {
             self.ws.update_environment(&joined.env);
         }
         let mut router = (self.clients.new_router)(link).with_read_only(read_only);
-        if let Some(config) = &self.reloaded_config {
+        if let Some(config) = &self.clients.reloaded_config {
             router.reconfigure(config);
         }
         router.set_workspace_name(self.session.as_ref().map(|h| h.name().to_string()));
@@ -331,27 +316,11 @@ impl<B: FrameSink> App<B> {
         if !read_only {
             self.clients.latest = Some(link);
         }
-        self.select_place(select);
+        select_place(&mut self.ws, select);
         self.hooks.fire(HookEvent::ClientAttached, Vec::new());
         self.tell_panes_the_colours();
         self.clients.fit_layout(&mut self.ws);
         self.clock.changed_now();
-    }
-
-    /// Draws a frame on each attached terminal that is reading. One that
-    /// stopped reading is skipped (the loop goes back to sleep; it is drawn
-    /// whole when it reads again); one that cannot be written to is let go.
-    pub(super) fn draw_clients(&mut self, now: Instant) -> Result<()> {
-        let reading = self.clients.list.iter().any(|c| c.unsent_fd().is_none());
-        if !reading {
-            for client in &mut self.clients.list {
-                client.frame_skipped();
-            }
-            self.clock.begin_frame();
-            self.clock.frame_done(now, false);
-            return Ok(());
-        }
-        self.render()
     }
 }
 
@@ -360,4 +329,17 @@ fn is_session_command(command: &Command) -> bool {
         command,
         Command::Detach | Command::ListWorkspaces(_) | Command::SwitchWorkspace(_)
     )
+}
+
+/// Shows tab `tab` (from 1) and focuses pane `pane` there.
+fn select_place(ws: &mut crate::workspace::Workspace, select: Option<(usize, Option<u32>)>) {
+    let Some((tab, pane)) = select else {
+        return;
+    };
+    if tab > 0 {
+        ws.select_tab(tab - 1);
+    }
+    if let Some(pane) = pane {
+        ws.focus_pane(crate::pane::PaneId(pane));
+    }
 }
