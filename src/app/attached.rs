@@ -4,11 +4,15 @@
 //! each has a view of its own (`client_views`), and the router that acts
 //! for scripts while none is attached.
 
+use std::os::fd::BorrowedFd;
+use std::time::{Duration, Instant};
+
 use ratatui::layout::Rect;
 
 use crate::client::Client;
 use crate::client::facts::TerminalFacts;
 use crate::config::clients::{ClientViews, WindowSize};
+use crate::config::colour::Rgb;
 use crate::input::router::InputRouter;
 use crate::render::frame;
 use crate::terminal::frame_sink::FrameSink;
@@ -18,6 +22,10 @@ use crate::workspace::Workspace;
 /// Makes the input router of a new client (numbered for its searches'
 /// reports).
 pub(super) type RouterMaker = Box<dyn Fn(u64) -> InputRouter>;
+
+/// Without a wake pipe (it could not be made) the loop looks for work
+/// this often.
+const NO_WAKE_POLL: Duration = Duration::from_millis(5);
 
 /// The number of the router that acts for scripts while no terminal is
 /// attached.
@@ -149,11 +157,24 @@ impl<B: FrameSink> Attached<B> {
         Some(link)
     }
 
-    /// Link `link`'s client was dropped: the latest is the newest left.
-    pub(super) fn left(&mut self, link: u64) {
+    /// Link `link`'s client was dropped: the latest is the newest left,
+    /// and the layout and the colours programs are told follow the
+    /// terminals that stay (`configured`: the config's colours).
+    pub(super) fn left(&mut self, link: u64, ws: &mut Workspace, configured: [Option<Rgb>; 3]) {
         if self.latest == Some(link) {
             self.latest = self.list.last().and_then(|c| c.link);
         }
+        self.fit_layout(ws);
+        self.tell_colours(ws, configured);
+    }
+
+    /// Programs asking for the terminal's colours are told those of the
+    /// terminal that typed last, under `configured` (the config's); the
+    /// pictures programs may send follow what the terminals speak.
+    pub(super) fn tell_colours(&self, ws: &mut Workspace, configured: [Option<Rgb>; 3]) {
+        let facts = self.acting_facts();
+        ws.set_terminal_colours(crate::client::facts::answered_colours(configured, &facts));
+        crate::client::facts::tell_pictures(self.list.iter().map(|c| (&c.facts, c.read_only)));
     }
 
     /// The layout takes the size `window_size` picks among the attached
@@ -239,5 +260,76 @@ impl<B: FrameSink> Attached<B> {
             .map(|c| (c.size.width, c.size.height));
         let (cols, rows) = self.window_size.pick(latest, &sizes)?;
         Some(frame::drawable_area(cols, rows))
+    }
+
+    /// Sleeps in poll(2) on the terminals, the wake pipe and `quiet` (the
+    /// quiet panes' PTYs, see `pane::reader_gate`) until one is ready or
+    /// `deadline`. Each terminal's input is told what the poll saw;
+    /// returns the clients whose terminal can take more of a frame it
+    /// stopped reading.
+    pub(super) fn sleep(
+        &mut self,
+        quiet: &[BorrowedFd<'_>],
+        deadline: Option<Instant>,
+    ) -> Vec<usize> {
+        use rustix::event::{PollFd, PollFlags, Timespec};
+        let wake = crate::wake::fd();
+        let mut timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if wake.is_none() {
+            // No way to be woken: look again soon.
+            timeout = Some(timeout.map_or(NO_WAKE_POLL, |t| t.min(NO_WAKE_POLL)));
+        }
+        let timeout = timeout.map(|t| Timespec {
+            tv_sec: i64::try_from(t.as_secs()).unwrap_or(i64::MAX),
+            tv_nsec: i64::from(t.subsec_nanos()),
+        });
+        // Each client's input, then (while a frame waits) its output.
+        let inputs: Vec<_> = self.list.iter().map(|c| c.input.fd()).collect();
+        let unsent: Vec<_> = self.list.iter().map(|c| c.unsent_fd()).collect();
+        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(1 + 2 * self.list.len() + quiet.len());
+        fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
+        for (input, unsent) in inputs.iter().zip(&unsent) {
+            fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
+            fds.extend(unsent.as_ref().map(|fd| PollFd::new(fd, PollFlags::OUT)));
+        }
+        fds.extend(quiet.iter().map(|fd| PollFd::new(fd, PollFlags::IN)));
+        match rustix::event::poll(&mut fds, timeout.as_ref()) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(err) => tracing::warn!("waiting in poll(2): {err}"),
+        }
+        let mut at = 0;
+        let mut next = |present: bool| {
+            let revents = present.then(|| fds[at].revents());
+            at += usize::from(present);
+            revents
+        };
+        let woken = next(wake.is_some()).is_some_and(|r| !r.is_empty());
+        let polled: Vec<_> = inputs
+            .iter()
+            .zip(&unsent)
+            .map(|(input, unsent)| {
+                let input = next(input.is_some());
+                let writable = next(unsent.is_some()).is_some_and(|r| !r.is_empty());
+                (input, writable)
+            })
+            .collect();
+        drop(fds);
+        drop(unsent);
+        drop(inputs);
+        if woken {
+            crate::wake::drain();
+        }
+        let mut writable = Vec::new();
+        for (at, (input, can_write)) in polled.into_iter().enumerate() {
+            if let Some(revents) = input
+                && let Some(client) = self.list.get_mut(at)
+            {
+                client.input.polled(revents);
+            }
+            if can_write {
+                writable.push(at);
+            }
+        }
+        writable
     }
 }

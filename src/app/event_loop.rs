@@ -65,10 +65,6 @@ pub const ECHO_WAIT_BUDGET: usize = 8 * 1024;
 /// user's keys are read and echoed in between.
 pub const PANE_TIME_BUDGET: Duration = Duration::from_millis(2);
 
-/// Without a wake pipe (it could not be made) the loop looks for work
-/// this often.
-const NO_WAKE_POLL: Duration = Duration::from_millis(5);
-
 /// What to open at start.
 pub enum Startup {
     Profile(crate::config::profile::Profile),
@@ -345,20 +341,9 @@ impl<B: FrameSink> App<B> {
             hooks: Default::default(),
             command_watch: Default::default(),
         };
-        app.tell_panes_the_colours();
+        app.clients
+            .tell_colours(&mut app.ws, app.settings.configured_colours);
         app
-    }
-
-    /// Programs asking for the terminal's colours are told those of the
-    /// terminal that typed last (under the config's).
-    pub(super) fn tell_panes_the_colours(&mut self) {
-        let facts = self.clients.acting_facts();
-        let colours =
-            crate::client::facts::answered_colours(self.settings.configured_colours, &facts);
-        self.ws.set_terminal_colours(colours);
-        crate::client::facts::tell_pictures(
-            self.clients.list.iter().map(|c| (&c.facts, c.read_only)),
-        );
     }
 
     fn run(&mut self) -> Result<i32> {
@@ -481,73 +466,16 @@ impl<B: FrameSink> App<B> {
             || !self.events_rx.is_empty()
             || self.feed.output_waiting(&self.ws, now);
         if !waiting {
-            self.sleep(deadline);
-        }
-        crate::wake::unpark();
-    }
-
-    /// Sleeps in poll(2) on the terminals, the wake pipe and the quiet
-    /// panes' PTYs (see `pane::reader_gate`).
-    fn sleep(&mut self, deadline: Option<Instant>) {
-        use rustix::event::{PollFd, PollFlags, Timespec};
-        let wake = crate::wake::fd();
-        let mut timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if wake.is_none() {
-            // No way to be woken: look again soon.
-            timeout = Some(timeout.map_or(NO_WAKE_POLL, |t| t.min(NO_WAKE_POLL)));
-        }
-        let timeout = timeout.map(|t| Timespec {
-            tv_sec: i64::try_from(t.as_secs()).unwrap_or(i64::MAX),
-            tv_nsec: i64::from(t.subsec_nanos()),
-        });
-        // Each client's input, then (while a frame waits) its output.
-        let inputs: Vec<_> = self.clients.list.iter().map(|c| c.input.fd()).collect();
-        let unsent: Vec<_> = self.clients.list.iter().map(|c| c.unsent_fd()).collect();
-        let (_, quiet) = self.feed.quiet_fds(&self.ws, Instant::now());
-        let mut fds: Vec<PollFd<'_>> =
-            Vec::with_capacity(1 + 2 * self.clients.list.len() + quiet.len());
-        fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
-        for (input, unsent) in inputs.iter().zip(&unsent) {
-            fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
-            fds.extend(unsent.as_ref().map(|fd| PollFd::new(fd, PollFlags::OUT)));
-        }
-        fds.extend(quiet.iter().map(|fd| PollFd::new(fd, PollFlags::IN)));
-        match rustix::event::poll(&mut fds, timeout.as_ref()) {
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(err) => tracing::warn!("waiting in poll(2): {err}"),
-        }
-        let mut at = 0;
-        let mut next = |present: bool| {
-            let revents = present.then(|| fds[at].revents());
-            at += usize::from(present);
-            revents
-        };
-        let woken = next(wake.is_some()).is_some_and(|r| !r.is_empty());
-        let polled: Vec<_> = inputs
-            .iter()
-            .zip(&unsent)
-            .map(|(input, unsent)| {
-                let input = next(input.is_some());
-                let writable = next(unsent.is_some()).is_some_and(|r| !r.is_empty());
-                (input, writable)
-            })
-            .collect();
-        drop(fds);
-        drop(unsent);
-        if woken {
-            crate::wake::drain();
-        }
-        drop(quiet);
-        for (at, (input, writable)) in polled.into_iter().enumerate() {
-            if let Some(revents) = input
-                && let Some(client) = self.clients.list.get_mut(at)
-            {
-                client.input.polled(revents);
-            }
-            if writable {
+            let (_, quiet) = self.feed.quiet_fds(&self.ws, now);
+            let writable = self.clients.sleep(&quiet, deadline);
+            drop(quiet);
+            // From the last: one that fails is let go, which moves those
+            // after.
+            for at in writable.into_iter().rev() {
                 self.terminal_writable(at);
             }
         }
+        crate::wake::unpark();
     }
 
     /// Draws a frame on each attached terminal that is reading. One that

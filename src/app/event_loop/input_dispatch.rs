@@ -64,7 +64,8 @@ impl<B: FrameSink> App<B> {
             for (slot, colour) in late {
                 client.facts.colours[slot] = Some(colour);
             }
-            self.tell_panes_the_colours();
+            self.clients
+                .tell_colours(&mut self.ws, self.settings.configured_colours);
         }
         // A terminal's resizes come as its client's news (the workspace is
         // in no terminal's foreground group and gets no SIGWINCH): see

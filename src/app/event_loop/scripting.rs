@@ -95,7 +95,19 @@ impl<B: FrameSink> App<B> {
     fn answer(&mut self, call: Call) -> Reply {
         match call {
             Call::Action { name } => self.script_action(&name),
-            Call::SendKeys { pane, keys } => self.script_send_keys(pane, &keys),
+            Call::SendKeys { pane, keys } => {
+                let (sent, scrolled) = Desk { ws: &mut self.ws }.send_keys(pane, &keys);
+                if scrolled {
+                    self.clock.changed_now();
+                }
+                match sent {
+                    Ok(id) => {
+                        self.follow_outcome(None, Outcome::sent_to(id));
+                        Reply::Text(Vec::new())
+                    }
+                    Err(refused) => refused,
+                }
+            }
             Call::Run {
                 place,
                 cwd,
@@ -234,45 +246,6 @@ impl<B: FrameSink> App<B> {
         Reply::Text(Vec::new())
     }
 
-    fn script_send_keys(&mut self, pane: Option<u32>, keys: &[KeyArg]) -> Reply {
-        let id = match target(&self.ws, pane) {
-            Ok(id) => id,
-            Err(reply) => return reply,
-        };
-        let number = self.ws.script_id(id);
-        let Some(pane) = self.ws.pane_mut(id) else {
-            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
-        };
-        if pane.exit().is_some() || pane.spawn_error().is_some() {
-            return Reply::error(format!(
-                "pane {}'s program has ended",
-                self.ws.script_id(id)
-            ));
-        }
-        let modes = KeyModes {
-            application_cursor: pane.live_screen().application_cursor(),
-            kitty_flags: pane.keyboard_flags(),
-        };
-        let mut bytes = Vec::new();
-        for key in keys {
-            if let Err(err) = script_keys::encode(key, modes, &mut bytes) {
-                return Reply::Error(err);
-            }
-        }
-        // As for a typed key: a pane scrolled back shows its live screen.
-        if pane.is_scrolled() {
-            pane.scroll_to_bottom();
-            self.clock.changed_now();
-        }
-        if !bytes.is_empty() && !pane.send(&bytes) {
-            return Reply::error(format!(
-                "pane {number}'s program is not reading its input (its queue is full)"
-            ));
-        }
-        self.follow_outcome(None, Outcome::sent_to(id));
-        Reply::Text(Vec::new())
-    }
-
     fn script_run(
         &mut self,
         place: Place,
@@ -328,6 +301,47 @@ pub(super) struct Desk<'a> {
 }
 
 impl Desk<'_> {
+    /// `tilework send-keys`: `keys` encoded for the pane's modes and
+    /// sent. Returns the pane they went to, and whether it was scrolled
+    /// back (it shows its live screen now) even when sending failed.
+    fn send_keys(&mut self, pane: Option<u32>, keys: &[KeyArg]) -> (Result<PaneId, Reply>, bool) {
+        let id = match target(self.ws, pane) {
+            Ok(id) => id,
+            Err(reply) => return (Err(reply), false),
+        };
+        let number = self.ws.script_id(id);
+        let Some(pane) = self.ws.pane_mut(id) else {
+            return (Err(Reply::error(format!("no pane {number}"))), false);
+        };
+        if pane.exit().is_some() || pane.spawn_error().is_some() {
+            return (
+                Err(Reply::error(format!("pane {number}'s program has ended"))),
+                false,
+            );
+        }
+        let modes = KeyModes {
+            application_cursor: pane.live_screen().application_cursor(),
+            kitty_flags: pane.keyboard_flags(),
+        };
+        let mut bytes = Vec::new();
+        for key in keys {
+            if let Err(err) = script_keys::encode(key, modes, &mut bytes) {
+                return (Err(Reply::Error(err)), false);
+            }
+        }
+        // As for a typed key: a pane scrolled back shows its live screen.
+        let scrolled = pane.is_scrolled();
+        if scrolled {
+            pane.scroll_to_bottom();
+        }
+        if !bytes.is_empty() && !pane.send(&bytes) {
+            let full =
+                format!("pane {number}'s program is not reading its input (its queue is full)");
+            return (Err(Reply::error(full)), scrolled);
+        }
+        (Ok(id), scrolled)
+    }
+
     fn capture(&mut self, pane: Option<u32>, history: bool, ansi: bool) -> Reply {
         let id = match target(self.ws, pane) {
             Ok(id) => id,

@@ -180,15 +180,8 @@ impl<B: FrameSink> App<B> {
         if let Some(host) = self.session.as_mut() {
             host.switch(link, &target.name, target.tab.map(|tab| (tab, target.pane)));
         }
-        self.client_left(link);
-    }
-
-    /// Link `link`'s client was dropped: the layout and the colours
-    /// programs are told follow the terminals that stay.
-    fn client_left(&mut self, link: u64) {
-        self.clients.left(link);
-        self.clients.fit_layout(&mut self.ws);
-        self.tell_panes_the_colours();
+        self.clients
+            .left(link, &mut self.ws, self.settings.configured_colours);
     }
 
     /// SIGHUP follows `on_hangup` in a session; every other signal (and
@@ -261,7 +254,8 @@ impl<B: FrameSink> App<B> {
         }
         if self.clients.list.len() != before {
             self.hooks.fire(HookEvent::ClientDetached, Vec::new());
-            self.client_left(link);
+            self.clients
+                .left(link, &mut self.ws, self.settings.configured_colours);
         }
     }
 
@@ -318,7 +312,8 @@ impl<B: FrameSink> App<B> {
         }
         select_place(&mut self.ws, select);
         self.hooks.fire(HookEvent::ClientAttached, Vec::new());
-        self.tell_panes_the_colours();
+        self.clients
+            .tell_colours(&mut self.ws, self.settings.configured_colours);
         self.clients.fit_layout(&mut self.ws);
         self.clock.changed_now();
     }
