@@ -14,12 +14,15 @@
 //! - [`status_commands`]: the status bar's `"cmd:…"` segments, run off
 //!   the loop once per interval.
 
+mod attached;
 mod command_events;
 mod command_watch;
+mod deadlines;
 mod event_loop;
 mod feed;
 pub mod frame_clock;
-pub mod hooks;
+mod frame_stats;
+pub mod hook_runner;
 mod input_commands;
 pub mod loop_event;
 #[cfg(test)]

@@ -5,11 +5,11 @@
 //! - [`image`]: a decoded picture, the one form every protocol becomes.
 //! - [`kitty`]: the kitty graphics protocol: commands read, pictures
 //!   decoded, replies, and the encoder for terminals that speak it.
-//! - [`store`]: the workspace's pictures and placements, under the
-//!   `image_memory` budget (one store per process, [`store::lock`]).
+//! - [`picture_store`]: the workspace's pictures and placements, under the
+//!   `image_memory` budget (one store per process, [`picture_store::lock`]).
 //! - [`anchor`]: where a placement is: an anchor in each cell it covers
 //!   (placement, row, column), which vt100 moves with the text.
-//! - [`place`]: placing a picture at a pane's cursor (checks, store,
+//! - [`placement`]: placing a picture at a pane's cursor (checks, store,
 //!   anchor bytes): every protocol's intake ends here.
 //! - [`reach`]: what the attached terminals speak, their cell size, and so
 //!   what programs are told.
@@ -23,17 +23,17 @@
 //!
 //! From the fidelity layer, at a parsed `APC G` (the follower stops there
 //! like at any sequence it acts on; vt100 gets CAN, then the anchor bytes):
-//! - keep a picture: `store::lock().add_image(RgbaImage) -> Result<ImageId>`
+//! - keep a picture: `picture_store::lock().add_image(RgbaImage) -> Result<ImageId>`
 //!   (the budget may drop the oldest placements to make room; a picture
 //!   over the whole budget is refused). Keep the program's `i=`/`I=` to
-//!   [`store::ImageId`] map on the kitty side.
-//! - place it at the cursor: [`place::place_kept`]`(id, Request { source,
+//!   [`picture_store::ImageId`] map on the kitty side.
+//! - place it at the cursor: [`placement::place_kept`]`(id, Request { source,
 //!   cells: Some((c, r)) or None, z, origin: Origin::Kitty { image: i,
 //!   placement: p }, cursor_after: CursorAfter::LastRowAfter or Stays (C=1)
-//!   }, At { rows, cols, cursor_col })` gives the [`store::PlacementId`] and
+//!   }, At { rows, cols, cursor_col })` gives the [`picture_store::PlacementId`] and
 //!   the bytes to hand vt100 (after a CAN) so the pane's cells carry it.
-//!   [`place::place_new`] keeps and places at once (`a=T`).
-//! - delete: `store::lock()`: `delete_image(id)`,
+//!   [`placement::place_new`] keeps and places at once (`a=T`).
+//! - delete: `picture_store::lock()`: `delete_image(id)`,
 //!   `delete_placement(pid)`, `delete_placements_where(|pid, p| ...)` (by
 //!   `p.origin`'s kitty numbers, `p.z`, ...). "Visible" and "at a cell"
 //!   need the pane's screen: `ScreenView::picture_anchors()` lists the
@@ -56,7 +56,7 @@
 pub mod anchor;
 pub mod image;
 pub mod kitty;
-pub mod place;
+pub mod picture_store;
+pub mod placement;
 pub mod reach;
 pub mod sixel;
-pub mod store;

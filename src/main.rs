@@ -14,7 +14,7 @@ use tilework::diag::logging;
 use tilework::remote::{self, target::Target};
 use tilework::sanitize::escape_controls;
 use tilework::session::proto::{AttachMode, Joining};
-use tilework::session::{self, client, host, host::SessionStart};
+use tilework::session::{self, attach_process, host, host::SessionStart};
 use tilework::terminal::output::WriterKind;
 
 fn main() -> ExitCode {
@@ -69,7 +69,7 @@ fn run() -> Result<i32> {
     // one that is not the user's own is refused here, before the TUI.
     tilework::persist::dirs::check_state_dirs()?;
     require_terminal(cli.writer)?;
-    client::require_terminals()?;
+    attach_process::require_terminals()?;
     let dir = session::dir::runtime_dir()?;
     let joining = Joining::from_process(AttachMode::Join, &setup.config.update_environment);
     let (claim, given) = match &cli.session {
@@ -80,7 +80,7 @@ fn run() -> Result<i32> {
                 // Its name after a crash or reboot: it comes back, unless
                 // told to run something else.
                 if cli.argv.is_empty() && cli.commands.is_empty() && cli.profile.is_none() {
-                    return client::launch_restored(claim, name, joining);
+                    return attach_process::launch_restored(claim, name, joining);
                 }
                 anyhow::bail!(
                     "a workspace named {name} is saved: `tilework attach {name}` brings it \
@@ -94,7 +94,7 @@ fn run() -> Result<i32> {
             false,
         ),
     };
-    client::launch(claim, given, joining)
+    attach_process::launch(claim, given, joining)
 }
 
 /// The config `tilework attach` and `ls` go by (the variables brought for
@@ -145,7 +145,7 @@ fn session_command(
             let target = remote_host(host)?;
             remote::ls(&config_for_attach(config_path).remote, &target, *long)
         }
-        SessionCommand::Ls { long, host: None } => client::ls(*long),
+        SessionCommand::Ls { long, host: None } => attach_process::ls(*long),
         SessionCommand::Forget { name } => forget(name),
         SessionCommand::Attach {
             name,
@@ -173,9 +173,9 @@ fn session_command(
             } else {
                 None
             };
-            client::attach(name.as_deref(), Joining::from_process(mode, &names), create)
+            attach_process::attach(name.as_deref(), Joining::from_process(mode, &names), create)
         }
-        SessionCommand::Kill { name } => client::kill(name),
+        SessionCommand::Kill { name } => attach_process::kill(name),
         SessionCommand::Action { list, name, args } => {
             script::action(session, *list, name.as_deref(), args)
         }

@@ -16,7 +16,7 @@
 //!   socket (a thread per conversation: no peer waits on another).
 //! - [`host`]: the workspace's side (listener, links, attach, detach);
 //!   [`agent_link`]: the panes' `SSH_AUTH_SOCK`, following the terminals.
-//! - [`client`]: the terminal's side (`tilework`, `attach`, `ls`, `kill`).
+//! - [`attach_process`]: the attach process, the terminal's side (`tilework`, `attach`, `ls`, `kill`).
 //! - [`script`]: scripts' calls on the socket (`tilework action`,
 //!   `send-keys`, `run`, `capture`, `list-panes`); [`script_host`] serves
 //!   them in the workspace, [`script_client`] makes them;
@@ -24,8 +24,8 @@
 //!   (`capture --command`, `wait`), [`script_commands`] makes them.
 
 pub mod agent_link;
+pub mod attach_process;
 pub mod claim;
-pub mod client;
 pub mod command_calls;
 pub mod conversation;
 pub mod dir;

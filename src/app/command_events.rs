@@ -31,7 +31,7 @@ impl<B: FrameSink> App<B> {
         let looked_at = shown && self.ws.focused_id() == Some(id);
         let mut mark = false;
         for event in events {
-            let mut env = crate::app::hooks::pane_env(&self.ws, id);
+            let mut env = crate::app::hook_runner::pane_env(&self.ws, id);
             match event {
                 CommandEvent::Started { command_line } => {
                     env.push(("TILEWORK_COMMAND".into(), command_line.unwrap_or_default()));
@@ -54,28 +54,27 @@ impl<B: FrameSink> App<B> {
                         .notify_after()
                         .is_some_and(|after| Duration::from_millis(took) >= after);
                     if long && !looked_at {
-                        mark |= self.finished_unseen(id, status, took);
+                        let number = self.ws.script_id(id);
+                        mark |= self.notified(id, &finished_unseen(number, status, took));
                     }
                 }
             }
         }
         mark
     }
+}
 
-    /// A long command finished where nobody looks: told through the
-    /// workspace's notification path.
-    fn finished_unseen(&mut self, id: PaneId, status: Option<i32>, took_ms: u64) -> bool {
-        let number = self.ws.script_id(id);
-        let outcome = match status {
-            Some(0) => "finished".to_string(),
-            Some(s) => format!("failed ({s})"),
-            None => "finished".to_string(),
-        };
-        let notification = Notification {
-            kind: Kind::Osc9,
-            title: format!("pane {number}"),
-            body: format!("command {outcome} after {}s", took_ms / 1000),
-        };
-        self.notify_from(id, &notification)
+/// A long command of pane `number` finished where nobody looks: told
+/// through the workspace's notification path.
+fn finished_unseen(number: u32, status: Option<i32>, took_ms: u64) -> Notification {
+    let outcome = match status {
+        Some(0) => "finished".to_string(),
+        Some(s) => format!("failed ({s})"),
+        None => "finished".to_string(),
+    };
+    Notification {
+        kind: Kind::Osc9,
+        title: format!("pane {number}"),
+        body: format!("command {outcome} after {}s", took_ms / 1000),
     }
 }

@@ -11,8 +11,9 @@ use regex::Regex;
 
 use crate::pane::history::command_marks::plain::Plain;
 use crate::pane::{Pane, PaneId};
-use crate::session::command_calls::WaitFor;
+use crate::session::command_calls::{WaitCall, WaitFor};
 use crate::session::script::Reply;
+use crate::workspace::Workspace;
 
 /// Waits held at once; one more is refused (each also holds a socket
 /// conversation, of which a uid has 32).
@@ -115,6 +116,29 @@ impl CommandWatch {
 
     pub fn is_empty(&self) -> bool {
         self.waits.is_empty()
+    }
+
+    /// `tilework wait` on pane `id` of `ws`: held until its condition
+    /// holds (it may already: the program ended).
+    pub fn wait(&mut self, ws: &Workspace, id: PaneId, call: &WaitCall, reply: Sender<Reply>) {
+        let number = ws.script_id(id);
+        let Some(pane) = ws.panes().get(id) else {
+            let _ = reply.send(Reply::error(format!("no pane {number}")));
+            return;
+        };
+        // Said in the log: a script (or a test) can tell the wait is on.
+        tracing::info!(pane = number, until = ?call.until, "a script waits");
+        self.add(pane, number, &call.until, call.timeout(), reply);
+        self.check_in(ws);
+    }
+
+    /// Answers the waits whose condition holds in `ws` now. Cheap with
+    /// none.
+    pub fn check_in(&mut self, ws: &Workspace) {
+        if self.is_empty() {
+            return;
+        }
+        self.check(Instant::now(), |id| ws.panes().get(id));
     }
 
     /// Pane `id`'s program sent a notification.

@@ -19,22 +19,21 @@ use anyhow::Result;
 use crossbeam_channel::{Receiver, bounded};
 use ratatui::layout::Rect;
 
+use crate::app::attached::{Attached, RouterMaker, SPARE_ROUTER};
+use crate::app::deadlines;
+use crate::app::feed::Feed;
 use crate::app::frame_clock::FrameClock;
+use crate::app::frame_stats::{Drawn, FrameStats};
 use crate::app::loop_event::{
     LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, reload_mailbox, search_mailbox,
     status_commands_mailbox,
 };
 use crate::app::status_commands::StatusCommands;
-use crate::app::typing_throttle::TypingThrottle;
 use crate::client::Client;
 use crate::config::Config;
-use crate::diag::metrics::{Metrics, PaneMetrics};
 use crate::diag::stats::StatsFile;
 use crate::input::router::InputRouter;
-use crate::pane::PaneId;
-use crate::pane::program::pty::OUTPUT_CHANNEL_CAPACITY;
 use crate::pane::program::spawn::ChildEnv;
-use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
 use crate::terminal::frame_backend::FrameBackend;
 use crate::terminal::frame_sink::FrameSink;
@@ -43,13 +42,13 @@ use crate::workspace::name_lookup::NameLookup;
 use crate::workspace::pane_frame::PaneFrame;
 use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
-mod client_views;
-mod command_calls;
+mod command_answers;
+mod config_reload;
+mod input_dispatch;
 mod loop_mailbox;
-mod reload;
+mod pane_output;
 mod scripting;
 mod session_link;
-mod terminal_input;
 mod tmux_calls;
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.
@@ -65,10 +64,6 @@ pub const ECHO_WAIT_BUDGET: usize = 8 * 1024;
 /// output that is costly per byte (a flood of REP) stops there so the
 /// user's keys are read and echoed in between.
 pub const PANE_TIME_BUDGET: Duration = Duration::from_millis(2);
-
-/// Without a wake pipe (it could not be made) the loop looks for work
-/// this often.
-const NO_WAKE_POLL: Duration = Duration::from_millis(5);
 
 /// What to open at start.
 pub enum Startup {
@@ -136,7 +131,7 @@ fn run_workspace(
     // Before the first client is made: what its terminal is told to draw
     // depends on them.
     crate::pane::term::cell_marks::set_keep_links(opts.config.hyperlinks);
-    crate::graphics::store::lock().set_budget(opts.config.image_memory);
+    crate::graphics::picture_store::lock().set_budget(opts.config.image_memory);
     crate::render::cell_extras::set_configured(opts.config.terminal_features);
     let (started, first) = opts.session.begin(
         opts.config.mouse,
@@ -237,20 +232,20 @@ fn run_workspace(
         configured_colours: opts.config.terminal_colours,
     };
     let mut app = App::new(ws, client, events_rx, &loop_settings);
-    app.stats = stats;
+    app.measures.stats = stats;
     app.session = host.take();
-    app.new_router = new_router;
-    app.spare_router = (app.new_router)(SPARE_ROUTER);
-    app.writer = opts.writer;
-    app.window_size = opts.config.window_size;
-    app.client_views = opts.config.client_views;
-    app.give_own_views();
-    app.latest = Some(first_link);
+    app.clients.new_router = new_router;
+    app.clients.spare_router = (app.clients.new_router)(SPARE_ROUTER);
+    app.clients.writer = opts.writer;
+    app.clients.window_size = opts.config.window_size;
+    app.clients.client_views = opts.config.client_views;
+    app.clients.give_own_views(&app.ws);
+    app.clients.latest = Some(first_link);
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
-    app.fit_layout();
+    app.clients.fit_layout(&mut app.ws);
     app.persist = persist;
-    app.reload = reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
+    app.reload = config_reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
     app.status_commands = StatusCommands::new(status_commands_mailbox(&events_tx));
     app.status_commands
         .configure(&opts.config.appearance.status, Instant::now());
@@ -275,83 +270,41 @@ fn run_workspace(
     result
 }
 
-/// Makes the input router of a new client (numbered for its searches'
-/// reports).
-pub(super) type RouterMaker = Box<dyn Fn(u64) -> InputRouter>;
-
-/// The number of the router that acts for scripts while no terminal is
-/// attached.
-const SPARE_ROUTER: u64 = u64::MAX;
-
 /// The loop's state: the workspace and what all clients share, and each
 /// attached terminal's [`Client`].
 pub(super) struct App<B: FrameSink> {
     pub(super) ws: Workspace,
-    /// The attached terminals, in the order they attached (none while
-    /// detached).
-    pub(super) clients: Vec<Client<B>>,
-    /// Makes each new client's input router.
-    pub(super) new_router: RouterMaker,
-    /// Acts for scripts while no terminal is attached.
-    pub(super) spare_router: InputRouter,
-    /// How frames are written to new clients.
-    pub(super) writer: WriterKind,
-    /// Whose size the layout takes (`window_size`).
-    pub(super) window_size: crate::config::clients::WindowSize,
-    /// Whether each terminal has its own view (`client_views`).
-    pub(super) client_views: crate::config::clients::ClientViews,
-    /// The link of the terminal that typed (or attached) last.
-    pub(super) latest: Option<u64>,
-    /// The layout's drawable area: every client draws its frames at it.
-    pub(super) frame_area: Rect,
+    /// The attached terminals and what the loop keeps about them.
+    pub(super) clients: Attached<B>,
     pub(super) events_rx: Receiver<LoopEvent>,
     pub(super) clock: FrameClock,
     pub(super) deadline_exit: Option<Instant>,
-    pub(super) metrics: Metrics,
-    pub(super) stats: Option<StatsFile>,
-    /// With the overlay on, one frame a second after the last one so the
-    /// overlay can show that activity stopped (then nothing more).
-    pub(super) overlay_refresh_at: Option<Instant>,
-    pub(super) started: Instant,
-    pub(super) clipboard_from_programs: bool,
-    /// The local clipboard command (wl-copy, xclip), if any.
-    pub(super) copy_command: Option<Vec<String>>,
-    /// The colours programs are told, as the config sets them; what each
-    /// attached terminal answers fills in the rest.
-    pub(super) configured_colours: [Option<crate::config::colour::Rgb>; 3],
-    /// Reused every wake-up: chunks taken from one pane, pane visit order.
-    pub(super) batch: Vec<crate::pane::program::pty::OutputChunk>,
-    pub(super) order: Vec<PaneId>,
-    /// Where in the pane order this turn's feeding starts.
-    pub(super) feed_rotation: usize,
-    pub(super) throttle: TypingThrottle,
+    /// The metrics the overlay shows, the `--stats` file.
+    pub(super) measures: FrameStats,
+    /// How the loop runs (clipboard, colours, frames).
+    pub(super) settings: LoopSettings,
+    /// Feeding the panes: its buffers, order, throttle, silences and
+    /// pipes.
+    pub(super) feed: Feed,
     /// Attach and detach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
     pub(super) session: Option<crate::session::host::Host>,
     /// Where threads the loop starts for input report (`C-b s`'s list).
     pub(super) loop_tx: Option<crossbeam_channel::Sender<LoopEvent>>,
-    /// The links whose clients said their terminal changed size: see
-    /// `follow_terminal_sizes`.
-    pub(super) resize_news: Vec<u64>,
     /// Saving the workspace for after a crash or reboot (sessions only).
     pub(super) persist: Option<crate::persist::Tap>,
     /// Reading the config again (`source-config`).
-    pub(super) reload: reload::Reload,
-    /// The config read again last, for terminals attaching after it.
-    pub(super) reloaded_config: Option<Box<Config>>,
+    pub(super) reload: config_reload::Reload,
     /// The status bar's command segments.
     pub(super) status_commands: crate::app::status_commands::StatusCommands,
     /// `[hooks]`.
-    pub(super) hooks: crate::app::hooks::Hooks,
-    /// When panes went quiet, for the `silence` hook.
-    pub(super) silence: crate::app::silence::Silence,
-    /// Panes whose output goes on to a command (`tilework pipe`).
-    pub(super) pipes: crate::pane::program::pipe::PanePipes,
+    pub(super) hooks: crate::app::hook_runner::Hooks,
     /// Scripts waiting on panes (`tilework wait`).
     pub(super) command_watch: crate::app::command_watch::CommandWatch,
 }
 
 /// How the loop runs, from the config and the command line.
+#[derive(Clone)]
 pub(super) struct LoopSettings {
     pub frame_interval: Duration,
     /// Quit after this long (`--exit-after`, for benchmarks).
@@ -372,73 +325,26 @@ impl<B: FrameSink> App<B> {
         events_rx: Receiver<LoopEvent>,
         settings: &LoopSettings,
     ) -> Self {
-        let frame_area = client.size;
-        let spare_router = InputRouter::new(
-            crate::config::keymap::Keymap::default(),
-            false,
-            crate::mailbox::Mailbox::discarding(),
-        );
         let mut app = Self {
             ws,
-            clients: vec![client],
-            new_router: Box::new(|_| {
-                InputRouter::new(
-                    crate::config::keymap::Keymap::default(),
-                    false,
-                    crate::mailbox::Mailbox::discarding(),
-                )
-            }),
-            spare_router,
-            writer: WriterKind::BufWriterRaw,
-            window_size: crate::config::clients::WindowSize::Latest,
-            client_views: crate::config::clients::ClientViews::Shared,
-            latest: None,
-            frame_area,
+            clients: Attached::new(client),
             events_rx,
             clock: FrameClock::new(settings.frame_interval),
             deadline_exit: settings.exit_after.map(|d| Instant::now() + d),
-            metrics: Metrics::new(settings.writer_name),
-            stats: None,
-            overlay_refresh_at: None,
-            started: Instant::now(),
-            clipboard_from_programs: settings.clipboard_from_programs,
-            copy_command: settings.copy_command.clone(),
-            configured_colours: settings.configured_colours,
-            batch: Vec::with_capacity(64),
-            order: Vec::with_capacity(16),
-            feed_rotation: 0,
-            throttle: TypingThrottle::default(),
+            measures: FrameStats::new(settings.writer_name),
+            settings: settings.clone(),
+            feed: Feed::default(),
             session: None,
             loop_tx: None,
-            resize_news: Vec::new(),
             persist: None,
-            reload: reload::Reload::default(),
-            reloaded_config: None,
+            reload: config_reload::Reload::default(),
             status_commands: Default::default(),
             hooks: Default::default(),
-            silence: Default::default(),
             command_watch: Default::default(),
-            pipes: Default::default(),
         };
-        app.tell_panes_the_colours();
+        app.clients
+            .tell_colours(&mut app.ws, app.settings.configured_colours);
         app
-    }
-
-    /// Programs asking for the terminal's colours are told those of the
-    /// terminal that typed last (under the config's).
-    pub(super) fn tell_panes_the_colours(&mut self) {
-        // A read-only terminal changes nothing programs are told: the
-        // colours are the acting terminal's unless it only looks.
-        let facts = self
-            .acting_client()
-            .map(|at| &self.clients[at])
-            .filter(|c| !c.read_only)
-            .or_else(|| self.clients.iter().rev().find(|c| !c.read_only))
-            .map(|c| c.facts)
-            .unwrap_or_default();
-        let colours = crate::client::facts::answered_colours(self.configured_colours, &facts);
-        self.ws.panes_mut().set_terminal_colours(colours);
-        crate::client::facts::tell_pictures(self.clients.iter().map(|c| (&c.facts, c.read_only)));
     }
 
     fn run(&mut self) -> Result<i32> {
@@ -461,10 +367,13 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
-        self.follow_terminal_sizes();
-        self.tell_silences(Instant::now());
-        self.check_waits();
-        for client in &mut self.clients {
+        if self.clients.follow_sizes(&mut self.ws) {
+            self.clock.changed_now();
+        }
+        self.hooks
+            .tell_silences(&mut self.feed, &self.ws, Instant::now());
+        self.command_watch.check_in(&self.ws);
+        for client in &mut self.clients.list {
             // A read-only terminal's focus is not the programs' business.
             if !client.read_only {
                 client.focus.update(&self.ws);
@@ -482,12 +391,12 @@ impl<B: FrameSink> App<B> {
             return Ok(Some(0));
         }
         let now = Instant::now();
-        if self.overlay_refresh_at.is_some_and(|t| now >= t) {
-            self.overlay_refresh_at = None;
+        if self.measures.overlay_refresh_due(now) {
             self.clock.changed();
         }
         let ticked = self
             .clients
+            .list
             .iter_mut()
             .fold(false, |any, c| c.router.tick(now) | any);
         if ticked {
@@ -495,8 +404,7 @@ impl<B: FrameSink> App<B> {
         }
         // A synchronized update a program left open is shown as it is
         // once its time is out (`pane::term::sync_update`).
-        if self.ws.panes_mut().iter_mut()
-            .fold(false, |any, pane| {
+        if self.ws.panes_mut().iter_mut().fold(false, |any, pane| {
             pane.term_mut().end_overdue_sync(now) | any
         }) {
             self.clock.changed();
@@ -509,7 +417,7 @@ impl<B: FrameSink> App<B> {
         // saying a terminal takes the rest of a frame again.
         self.send_unsent_frames();
         if self.clock.due(now) {
-            self.draw_clients(now)?;
+            self.render(now)?;
         }
         // Tab and border names follow what the panes run, looked up on a
         // thread of their own (`workspace::name_lookup`); asked after the
@@ -518,194 +426,113 @@ impl<B: FrameSink> App<B> {
             self.clock.changed();
         }
         if let Some(persist) = &mut self.persist {
-            persist.turn(&self.ws, self.metrics.frames, Instant::now());
+            persist.turn(&self.ws, self.measures.metrics.frames, Instant::now());
         }
         if more_output {
             return Ok(None);
         }
-        let deadline = self.clock.deadline(Instant::now());
-        let clients = self
-            .clients
-            .iter()
-            .fold(None, |soonest: Option<Instant>, c| {
-                soonest
-                    .min_with(c.router.next_deadline())
-                    .min_with(c.input.deadline())
-            });
-        self.wait(
-            deadline
-                .min_with(self.deadline_exit)
-                .min_with(self.overlay_refresh_at)
-                .min_with(clients)
-                .min_with(self.throttle.next_deadline(Instant::now()))
-                .min_with(self.ws.next_restart())
-                .min_with(self.ws.next_name_check())
-                .min_with(
-                    self.persist
-                        .as_ref()
-                        .and_then(crate::persist::Tap::deadline),
-                )
-                .min_with(self.status_commands.next_deadline())
-                .min_with(
-                    self.hooks
-                        .silence_after()
-                        .and_then(|after| self.silence.deadline(after)),
-                )
-                .min_with(self.command_watch.deadline())
-                .min_with(
-                    self.ws
-                        .panes().iter()
-                        .filter_map(|p| p.term().sync_deadline())
-                        .min(),
-                )
-                .min_with({
-                    let now = Instant::now();
-                    self.ws
-                        .panes()
-                        .iter()
-                        .filter_map(|p| p.term().held_replies_check(now))
-                        .min()
-                })
-                .min_with(wait_limit),
+        let now = Instant::now();
+        let silence = self
+            .hooks
+            .silence_after()
+            .and_then(|after| self.feed.silence.deadline(after));
+        let deadline = deadlines::soonest(
+            &[
+                &self.clock,
+                &self.deadline_exit,
+                &self.measures.overlay_refresh_at,
+                &self.clients.list,
+                &self.feed.throttle,
+                &self.ws,
+                &self.persist,
+                &self.status_commands,
+                &silence,
+                &self.command_watch,
+                &wait_limit,
+            ],
+            now,
         );
+        self.wait(deadline);
         Ok(None)
-    }
-
-    /// Runs the `silence` hook for each pane quiet long enough.
-    fn tell_silences(&mut self, now: Instant) {
-        let Some(after) = self.hooks.silence_after() else {
-            return;
-        };
-        self.silence.retain(|id| self.ws.panes().get(id).is_some());
-        for id in self.silence.due(after, now) {
-            let env = crate::app::hooks::pane_env(&self.ws, id);
-            self.hooks
-                .fire(crate::config::hooks::HookEvent::Silence, env);
-        }
     }
 
     /// Blocks until input, output or an event is ready, or `deadline`.
     fn wait(&mut self, deadline: Option<Instant>) {
         crate::wake::park();
-        if !self.work_waiting(Instant::now()) {
-            self.sleep(deadline);
+        // Work the poll would not announce: what was sent before the loop
+        // parked (senders only write to the wake pipe after).
+        let now = Instant::now();
+        let waiting = self.clients.list.iter().any(|c| c.input.pending())
+            || !self.events_rx.is_empty()
+            || self.feed.output_waiting(&self.ws, now);
+        if !waiting {
+            let (_, quiet) = self.feed.quiet_fds(&self.ws, now);
+            let writable = self.clients.sleep(&quiet, deadline);
+            drop(quiet);
+            // From the last: one that fails is let go, which moves those
+            // after.
+            for at in writable.into_iter().rev() {
+                self.terminal_writable(at);
+            }
         }
         crate::wake::unpark();
     }
 
-    /// Work the poll would not announce: what was sent before the loop
-    /// parked (senders only write to the wake pipe after).
-    fn work_waiting(&self, now: Instant) -> bool {
-        self.clients.iter().any(|c| c.input.pending())
-            || !self.events_rx.is_empty()
-            || self.ws.panes().iter().any(|pane| {
-                pane.program().output().is_some_and(|rx| !rx.is_empty())
-                    && !self.throttle.holds_back(pane.id, now)
-            })
-    }
-
-    /// Sleeps in poll(2) on the terminals, the wake pipe and the quiet
-    /// panes' PTYs (see `pane::program::reader_gate`).
-    fn sleep(&mut self, deadline: Option<Instant>) {
-        use rustix::event::{PollFd, PollFlags, Timespec};
-        let wake = crate::wake::fd();
-        let mut timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if wake.is_none() {
-            // No way to be woken: look again soon.
-            timeout = Some(timeout.map_or(NO_WAKE_POLL, |t| t.min(NO_WAKE_POLL)));
-        }
-        let timeout = timeout.map(|t| Timespec {
-            tv_sec: i64::try_from(t.as_secs()).unwrap_or(i64::MAX),
-            tv_nsec: i64::from(t.subsec_nanos()),
-        });
-        // Each client's input, then (while a frame waits) its output.
-        let inputs: Vec<_> = self.clients.iter().map(|c| c.input.fd()).collect();
-        let unsent: Vec<_> = self.clients.iter().map(|c| c.unsent_fd()).collect();
-        let (_, quiet) = self.quiet_fds(Instant::now());
-        let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(1 + 2 * self.clients.len() + quiet.len());
-        fds.extend(wake.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
-        for (input, unsent) in inputs.iter().zip(&unsent) {
-            fds.extend(input.as_ref().map(|fd| PollFd::new(fd, PollFlags::IN)));
-            fds.extend(unsent.as_ref().map(|fd| PollFd::new(fd, PollFlags::OUT)));
-        }
-        fds.extend(quiet.iter().map(|fd| PollFd::new(fd, PollFlags::IN)));
-        match rustix::event::poll(&mut fds, timeout.as_ref()) {
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(err) => tracing::warn!("waiting in poll(2): {err}"),
-        }
-        let mut at = 0;
-        let mut next = |present: bool| {
-            let revents = present.then(|| fds[at].revents());
-            at += usize::from(present);
-            revents
-        };
-        let woken = next(wake.is_some()).is_some_and(|r| !r.is_empty());
-        let polled: Vec<_> = inputs
-            .iter()
-            .zip(&unsent)
-            .map(|(input, unsent)| {
-                let input = next(input.is_some());
-                let writable = next(unsent.is_some()).is_some_and(|r| !r.is_empty());
-                (input, writable)
-            })
-            .collect();
-        drop(fds);
-        drop(unsent);
-        if woken {
-            crate::wake::drain();
-        }
-        drop(quiet);
-        for (at, (input, writable)) in polled.into_iter().enumerate() {
-            if let Some(revents) = input
-                && let Some(client) = self.clients.get_mut(at)
-            {
-                client.input.polled(revents);
+    /// Draws a frame on each attached terminal that is reading. One that
+    /// stopped reading is skipped (the loop goes back to sleep; it is drawn
+    /// whole when it reads again); one that cannot be written to is let go.
+    fn render(&mut self, now: Instant) -> Result<()> {
+        let reading = self.clients.list.iter().any(|c| c.unsent_fd().is_none());
+        if !reading {
+            for client in &mut self.clients.list {
+                client.frame_skipped();
             }
-            if writable {
-                self.terminal_writable(at);
-            }
+            self.clock.begin_frame();
+            self.clock.frame_done(now, false);
+            return Ok(());
         }
-    }
-
-    /// Draws a frame for every client whose terminal is reading.
-    fn render(&mut self) -> Result<()> {
         // Tests of the panic exit path (debug builds only): the terminal must
         // come back and the children must die.
         #[cfg(debug_assertions)]
-        if self.metrics.frames >= 2 && std::env::var_os("TILEWORK_DEBUG_PANIC").is_some() {
+        if self.measures.metrics.frames >= 2 && std::env::var_os("TILEWORK_DEBUG_PANIC").is_some() {
             panic!("TILEWORK_DEBUG_PANIC is set: panicking on purpose");
         }
         let started = Instant::now();
         let overlay = self
             .clients
+            .list
             .iter()
             .any(|c| c.router.ui().fps_shown())
-            .then(|| self.overlay_data(started));
+            .then(|| self.measures.overlay_data(&self.ws, started));
         let echo_of = self.clock.begin_frame();
         // A frame drawn early for an echo parses only the echoing pane's
         // held-back output (and the focused one's, whose cursor is shown);
         // the others may show their previous image.
         let focused = self.ws.focused_id();
-        self.settle_visible(|id| echo_of.is_none_or(|echo| echo == id || Some(id) == focused));
+        input_dispatch::settle_visible(&mut self.ws, |id| {
+            echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
+        });
         // With views of their own, each terminal's tab is settled as its
         // frame comes (below).
-        let own_views = self.clients.iter().any(|c| c.own_view.is_some());
+        let own_views = self.clients.list.iter().any(|c| c.own_view.is_some());
         // Damage is taken from the panes once, then handed to each client.
         let damage = crate::render::cache::take_damage(self.ws.panes_mut().iter_mut());
         let (mut bytes, mut writes, mut left_stale) = (0, 0, false);
         let mut failed = Vec::new();
-        for at in 0..self.clients.len() {
+        for at in 0..self.clients.list.len() {
             if own_views {
                 use crate::client::views;
-                self.show_own_view(at);
+                self.clients.show_own_view(&mut self.ws, at);
                 let focused = self.ws.focused_id();
-                self.settle_visible(|id| {
+                input_dispatch::settle_visible(&mut self.ws, |id| {
                     echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
                 });
-                let elsewhere = views::seen_elsewhere(&self.ws, &self.clients, at);
-                self.clients[at].router.set_tabs_seen_elsewhere(elsewhere);
+                let elsewhere = views::seen_elsewhere(&self.ws, &self.clients.list, at);
+                self.clients.list[at]
+                    .router
+                    .set_tabs_seen_elsewhere(elsewhere);
             }
-            let client = &mut self.clients[at];
+            let client = &mut self.clients.list[at];
             client.render_cache.note_damage(&damage);
             if client.unsent_fd().is_some() {
                 // It stopped reading: drawn whole once it reads again.
@@ -727,60 +554,16 @@ impl<B: FrameSink> App<B> {
             self.terminal_failed(at, &err);
         }
         let done = Instant::now();
-        self.metrics.frame_done(done, done - started, bytes, writes);
         // A pane drawn from a stale image gets a regular frame soon.
         self.clock.frame_done(done, left_stale);
-        self.overlay_refresh_at = match &overlay {
-            Some(data) if data.fps > 0 || self.metrics.fps.fps(done) > 0 => {
-                Some(done + Duration::from_millis(1050))
-            }
-            _ => None,
+        let drawn = Drawn {
+            started,
+            done,
+            bytes,
+            writes,
+            overlay_active: overlay.as_ref().map(|data| data.fps > 0),
         };
-        if let Some(stats) = &mut self.stats {
-            stats.frame(
-                done.duration_since(self.started),
-                done - started,
-                bytes,
-                writes,
-                self.metrics.last_key_latency,
-                self.ws
-                    .panes()
-                    .iter()
-                    .map(|pane| (pane.program().queued(), pane.term().bytes_received())),
-            );
-        }
+        self.measures.frame_done(&self.ws, &drawn);
         Ok(())
-    }
-
-    /// Samples per-pane rates and snapshots the metrics for the overlay.
-    fn overlay_data(&mut self, now: Instant) -> OverlayData {
-        let mut panes = Vec::new();
-        for pane in self.ws.panes().iter() {
-            let rate = self.metrics.pane_rates.entry(pane.id.0).or_default();
-            rate.record(now, pane.term().bytes_received());
-            panes.push(PaneMetrics {
-                label: pane.title().to_string(),
-                bytes_per_sec: rate.per_second(now),
-                queued: pane.program().queued(),
-                capacity: OUTPUT_CHANNEL_CAPACITY,
-            });
-        }
-        self.metrics
-            .pane_rates
-            .retain(|id, _| self.ws.panes().get(PaneId(*id)).is_some());
-        OverlayData::from_metrics(&mut self.metrics, now, panes)
-    }
-}
-
-trait MinWith {
-    fn min_with(self, other: Option<Instant>) -> Option<Instant>;
-}
-
-impl MinWith for Option<Instant> {
-    fn min_with(self, other: Option<Instant>) -> Option<Instant> {
-        match (self, other) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
     }
 }

@@ -1,249 +1,154 @@
-//! Feeding the panes on every turn: each pane's output, up to its byte
-//! budget and the parse time slice, the pane awaiting a key's echo first
-//! and flooding panes on a small slice meanwhile; while the user types,
-//! the other panes share one allowance (`typing_throttle`). What parsing
-//! turns up (a bell, a notification, a program's clipboard write, activity
-//! in a hidden tab) goes to the client and the status bar.
+//! Feeding the panes on every turn ([`Feed`]): each pane's output, up to
+//! its byte budget and the parse time slice, the pane awaiting a key's
+//! echo first and flooding panes on a small slice meanwhile; while the
+//! user types, the other panes share one allowance (`typing_throttle`).
+//! The loop's turn that uses it is `event_loop::pane_output`.
 
 use std::os::fd::BorrowedFd;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::event_loop::{App, ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, PANE_TIME_BUDGET};
-use super::typing_throttle;
-use crate::config::Notifications;
-use crate::config::hooks::HookEvent;
-use crate::pane::PaneId;
-use crate::pane::term::notifications::Notification;
-use crate::terminal::frame_sink::FrameSink;
+use super::silence::Silence;
+use super::subscribers::Subscribers;
+use super::typing_throttle::{self, TypingThrottle};
+use crate::pane::program::pipe::PanePipes;
+use crate::pane::program::pty::OutputChunk;
+use crate::pane::{Pane, PaneId};
+use crate::session::script::Reply;
+use crate::workspace::Workspace;
 
-impl<B: FrameSink> App<B> {
-    /// Feeds each pane up to its byte budget. Returns whether bytes remain.
-    pub(super) fn drain_panes(&mut self) -> bool {
-        let mut more = false;
-        let mut hidden_activity = Vec::new();
-        let mut rang = Vec::new();
-        let mut visible: Option<Vec<PaneId>> = None;
-        // The pane waiting to echo a key goes first; while it waits, flooding
-        // panes get only a small slice so the echo is not stuck behind them.
-        let echo = self.clock.awaited_echo();
+/// What feeding the panes keeps from turn to turn: the buffers reused
+/// every wake-up, where the turn starts, the typing throttle, when panes
+/// went quiet (the `silence` hook), and the panes whose output also goes
+/// to a command (`tilework pipe`).
+pub(super) struct Feed {
+    /// Chunks taken from one pane before any is parsed.
+    batch: Vec<OutputChunk>,
+    /// This turn's pane visit order.
+    pub(super) order: Vec<PaneId>,
+    /// Where in the pane order this turn's feeding starts.
+    rotation: usize,
+    pub(super) throttle: TypingThrottle,
+    /// When panes went quiet, for the `silence` hook.
+    pub(super) silence: Silence,
+    /// Panes whose output goes on to a command (`tilework pipe`).
+    pub(super) pipes: PanePipes,
+}
+
+impl Default for Feed {
+    fn default() -> Self {
+        Self {
+            batch: Vec::with_capacity(64),
+            order: Vec::with_capacity(16),
+            rotation: 0,
+            throttle: TypingThrottle::default(),
+            silence: Silence::default(),
+            pipes: PanePipes::default(),
+        }
+    }
+}
+
+impl Feed {
+    /// This turn's order: the pane waiting to echo a key first, then the
+    /// others from a place that moves every turn (while typing they share
+    /// one allowance: who goes first takes turns, or the last panes would
+    /// get none of it).
+    pub(super) fn order_panes(&mut self, echo: Option<PaneId>, ws: &Workspace) {
         self.order.clear();
         self.order
-            .extend(echo.filter(|id| self.ws.panes().get(*id).is_some()));
+            .extend(echo.filter(|id| ws.panes().get(*id).is_some()));
         let first_other = self.order.len();
         self.order
-            .extend(self.ws.panes().ids().filter(|id| Some(*id) != echo));
-        // While typing, the other panes share one allowance: who goes first
-        // takes turns, or the last panes would get none of it.
+            .extend(ws.panes().ids().filter(|id| Some(*id) != echo));
         let others = &mut self.order[first_other..];
         if !others.is_empty() {
-            self.feed_rotation = self.feed_rotation.wrapping_add(1);
-            others.rotate_left(self.feed_rotation % others.len());
+            self.rotation = self.rotation.wrapping_add(1);
+            others.rotate_left(self.rotation % others.len());
         }
-        if self.ws.drop_seen_notifications() {
-            // The pane was focused: its notification leaves the status bar.
-            self.clock.changed();
-        }
-        let now = Instant::now();
-        // Seen before their channels are emptied below, which keeps a
-        // quiet pane's own reads after its thread's chunks.
-        let quiet_ready = self.quiet_panes_ready(now);
-        for i in 0..self.order.len() {
-            let id = self.order[i];
-            if !self.throttle.may_feed(id, now) {
-                continue;
-            }
-            let Some(pane) = self.ws.panes_mut().get_mut(id) else {
-                continue;
-            };
-            let budget = if echo.is_some() && echo != Some(id) {
-                ECHO_WAIT_BUDGET
-            } else {
-                PANE_BYTE_BUDGET
-            };
-            // Take the whole slice before parsing any of it: the reader is
-            // woken once per batch instead of once per chunk (a blocked
-            // sender wakes on every freed slot and spins meanwhile). Output
-            // left from the last turn's slice goes first and counts.
-            let waiting = pane.program().unfed();
-            let mut taken = waiting;
-            // Lines are counted only for an allowance: a flood nobody types
-            // beside is not scanned twice.
-            let charged = self.throttle.limits(id, now);
-            let mut cost = 0;
-            let mut quiet = quiet_ready.contains(&id);
-            while taken < budget {
-                let chunk = match pane.program_mut().try_output() {
+    }
+
+    /// Takes pane `id`'s slice of output (up to `budget` bytes, and what
+    /// the throttle allows) into the batch. `quiet`: the loop reads the
+    /// pane's PTY itself once its channel is empty. Returns whether the
+    /// pane is to be fed: bytes left from the last turn, bytes taken, or
+    /// a kitty graphics file read going on.
+    pub(super) fn take_slice(
+        &mut self,
+        pane: &mut Pane,
+        budget: usize,
+        quiet: bool,
+        now: Instant,
+    ) -> bool {
+        let id = pane.id;
+        // Take the whole slice before parsing any of it: the reader is
+        // woken once per batch instead of once per chunk (a blocked
+        // sender wakes on every freed slot and spins meanwhile). Output
+        // left from the last turn's slice goes first and counts.
+        let waiting = pane.program().unfed();
+        let mut taken = waiting;
+        // Lines are counted only for an allowance: a flood nobody types
+        // beside is not scanned twice.
+        let charged = self.throttle.limits(id, now);
+        let mut cost = 0;
+        let mut quiet = quiet;
+        while taken < budget {
+            let chunk = match pane.program_mut().try_output() {
+                Some(chunk) => chunk,
+                // The channel is empty: the loop reads the PTY itself.
+                None if std::mem::take(&mut quiet) => match pane.program_mut().read_quiet() {
                     Some(chunk) => chunk,
-                    // The channel is empty: the loop reads the PTY itself.
-                    None if std::mem::take(&mut quiet) => match pane.program_mut().read_quiet() {
-                        Some(chunk) => chunk,
-                        None => break,
-                    },
                     None => break,
-                };
-                taken += chunk.len();
-                cost += if charged {
-                    typing_throttle::cost_of(&chunk)
-                } else {
-                    chunk.len()
-                };
-                self.batch.push(chunk);
-                if !self.throttle.may_feed_more(id, cost, now) {
-                    break;
-                }
-            }
-            self.throttle.fed(id, cost, now);
-            // A pane waiting on a kitty graphics file read goes on when
-            // it is in (its thread wakes the loop).
-            let loading = pane.term().graphics_loading();
-            let fed = waiting > 0 || !self.batch.is_empty() || loading;
-            if fed && self.hooks.silence_after().is_some() {
-                self.silence.output(id, now);
-            }
-            let number = self.ws.script_id(id);
-            let Some(pane) = self.ws.panes_mut().get_mut(id) else {
-                continue;
+                },
+                None => break,
             };
-            for chunk in self.batch.drain(..) {
-                if !self.hooks.subscribers.is_empty() {
-                    self.hooks.subscribers.output(number, &chunk);
-                }
-                if !self.pipes.is_empty()
-                    && let Some(notice) = pipe_on(&mut self.pipes, id, &chunk)
-                {
-                    for client in &mut self.clients {
-                        client.router.notify(notice.clone());
-                    }
-                }
-                pane.program_mut().take_in(chunk);
-            }
-            // A key typed meanwhile stops the slice: keys come first.
-            let clients = &self.clients;
-            let key_waits = || clients.iter().any(|c| c.input.keys_waiting());
-            if fed && !pane.feed_until(Instant::now() + PANE_TIME_BUDGET, key_waits) {
-                more = true;
-            }
-            if fed {
-                self.ws.names_may_change(now);
-                self.ws.panes_mut().pane_printed(id);
-                let Some(pane) = self.ws.panes_mut().get_mut(id) else {
-                    continue;
-                };
-                let mut news = pane.term_mut().take_news();
-                let mut notified = false;
-                for notification in std::mem::take(&mut news.notifications) {
-                    self.command_watch.notified(id);
-                    notified |= self.notified(id, &notification);
-                }
-                if self.ws.panes().get(id).is_none() {
-                    continue;
-                }
-                let bell = news.bell;
-                let shown = visible
-                    .get_or_insert_with(|| self.ws_visible_ids())
-                    .contains(&id);
-                if shown {
-                    if bell {
-                        for client in &mut self.clients {
-                            client.outbox.ring_bell();
-                        }
-                        rang.push(id);
-                    }
-                } else {
-                    hidden_activity.push((id, bell || notified));
-                }
-                let finished_unseen = self.command_events(id, shown);
-                if finished_unseen && shown {
-                    rang.push(id);
-                } else if finished_unseen {
-                    hidden_activity.push((id, true));
-                }
-                let Some(pane) = self.ws.panes_mut().get_mut(id) else {
-                    continue;
-                };
-                if self.clock.output_from(id, shown) {
-                    self.metrics.key_reflected();
-                }
-                if pane.program().queued() > 0
-                    && !self.throttle.holds_back(id, now)
-                    && !pane.term().graphics_loading()
-                {
-                    more = true;
-                }
-                if let Some(data) = news.clipboard.take() {
-                    if self.clipboard_from_programs {
-                        for client in &mut self.clients {
-                            client.outbox.set_clipboard_from_program(&data);
-                        }
-                        self.clock.changed();
-                    } else {
-                        tracing::info!(
-                            ?id,
-                            "OSC 52 clipboard write refused (clipboard_from_programs = false)"
-                        );
-                    }
-                }
-            } else if pane.program().queued() > 0 && !loading {
-                more = true;
+            taken += chunk.len();
+            cost += if charged {
+                typing_throttle::cost_of(&chunk)
+            } else {
+                chunk.len()
+            };
+            self.batch.push(chunk);
+            if !self.throttle.may_feed_more(id, cost, now) {
+                break;
             }
         }
-        for (id, bell) in hidden_activity {
-            let tab_was_quiet = self
-                .ws
-                .tab_of(id)
-                .and_then(|i| self.ws.tabs().get(i))
-                .is_some_and(|t| !t.activity);
-            if self.ws.note_activity(id, bell) {
-                // The status bar's tab markers changed.
-                self.clock.changed();
-                if tab_was_quiet {
-                    let env = crate::app::hooks::pane_env(&self.ws, id);
-                    self.hooks.fire(HookEvent::Activity, env);
-                }
-            }
-            if bell {
-                rang.push(id);
-            }
-        }
-        for id in rang {
-            let env = crate::app::hooks::pane_env(&self.ws, id);
-            self.hooks.fire(HookEvent::Bell, env);
-        }
-        more
+        self.throttle.fed(id, cost, now);
+        // A pane waiting on a kitty graphics file read goes on when
+        // it is in (its thread wakes the loop).
+        waiting > 0 || !self.batch.is_empty() || pane.term().graphics_loading()
     }
 
-    /// Pane `id`'s program sent `notification`: kept for the status bar
-    /// and passed on, as the config says. Returns whether it marks the tab.
-    pub(super) fn notify_from(&mut self, id: PaneId, notification: &Notification) -> bool {
-        self.notified(id, notification)
-    }
-
-    fn notified(&mut self, id: PaneId, notification: &Notification) -> bool {
-        let mode = self.ws.notifications();
-        if mode == Notifications::Off {
-            return false;
-        }
-        let mut env = crate::app::hooks::pane_env(&self.ws, id);
-        env.push(("TILEWORK_NOTIFICATION".into(), notification.summary()));
-        self.hooks.fire(HookEvent::Notification, env);
-        if self.ws.note_notification(id, notification.summary()) {
-            self.clock.changed();
-        }
-        if mode == Notifications::Forward {
-            let forward = notification.forward();
-            for client in &mut self.clients {
-                client.outbox.notify(forward.clone());
+    /// Hands the batch to the pane, after the subscribers (as script
+    /// number `number`) and the pane's pipe. Returns the notices for the
+    /// status bar (the pipe started dropping output).
+    pub(super) fn hand_over(
+        &mut self,
+        pane: &mut Pane,
+        number: u32,
+        subscribers: &mut Subscribers,
+    ) -> Vec<String> {
+        let mut notices = Vec::new();
+        for chunk in self.batch.drain(..) {
+            if !subscribers.is_empty() {
+                subscribers.output(number, &chunk);
             }
-            self.clock.changed();
+            if !self.pipes.is_empty()
+                && let Some(said) = pipe_on(&mut self.pipes, pane.id, &chunk)
+            {
+                notices.push(said);
+            }
+            pane.program_mut().take_in(chunk);
         }
-        true
+        notices
     }
 
     /// The panes whose PTY the loop holds (see `pane::program::reader_gate`) and
     /// may read now (not held back while the user types), with those PTYs.
-    pub(super) fn quiet_fds(&self, now: Instant) -> (Vec<PaneId>, Vec<BorrowedFd<'_>>) {
-        self.ws
-            .panes()
+    pub(super) fn quiet_fds<'a>(
+        &self,
+        ws: &'a Workspace,
+        now: Instant,
+    ) -> (Vec<PaneId>, Vec<BorrowedFd<'a>>) {
+        ws.panes()
             .iter()
             .filter(|pane| !self.throttle.holds_back(pane.id, now))
             .filter_map(|pane| Some((pane.id, pane.program().quiet_fd()?)))
@@ -252,9 +157,9 @@ impl<B: FrameSink> App<B> {
 
     /// Of [`Self::quiet_fds`], the panes with something to read (or hung
     /// up).
-    fn quiet_panes_ready(&self, now: Instant) -> Vec<PaneId> {
+    pub(super) fn quiet_panes_ready(&self, ws: &Workspace, now: Instant) -> Vec<PaneId> {
         use rustix::event::{PollFd, PollFlags, Timespec};
-        let (ids, fds) = self.quiet_fds(now);
+        let (ids, fds) = self.quiet_fds(ws, now);
         if fds.is_empty() {
             return Vec::new();
         }
@@ -273,6 +178,42 @@ impl<B: FrameSink> App<B> {
             .filter(|(_, fd)| !fd.revents().is_empty())
             .map(|(id, _)| id)
             .collect()
+    }
+
+    /// The panes quiet for `after` by `now` (each told once), among those
+    /// still open.
+    pub(super) fn gone_quiet(
+        &mut self,
+        ws: &Workspace,
+        after: Duration,
+        now: Instant,
+    ) -> Vec<PaneId> {
+        self.silence.retain(|id| ws.panes().get(id).is_some());
+        self.silence.due(after, now)
+    }
+
+    /// `tilework pipe`: pane `id`'s output goes to `command` from now on
+    /// (in place of a pipe it had), or its pipe stops.
+    pub(super) fn pipe(&mut self, id: PaneId, command: Option<String>) -> Reply {
+        let Some(command) = command else {
+            self.pipes.stop(id);
+            return Reply::Text(format!("pane {}: not piped\n", id.0).into_bytes());
+        };
+        match self.pipes.start(id, &command) {
+            Ok(()) => {
+                tracing::info!(pane = id.0, %command, "pane piped");
+                Reply::Text(Vec::new())
+            }
+            Err(err) => Reply::error(format!("cannot run `{command}`: {err}")),
+        }
+    }
+
+    /// Whether pane output waits that the poll would not announce.
+    pub(super) fn output_waiting(&self, ws: &Workspace, now: Instant) -> bool {
+        ws.panes().iter().any(|pane| {
+            pane.program().output().is_some_and(|rx| !rx.is_empty())
+                && !self.throttle.holds_back(pane.id, now)
+        })
     }
 }
 

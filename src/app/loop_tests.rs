@@ -88,7 +88,7 @@ impl Harness {
     }
 
     fn screen(&self) -> String {
-        let buffer = self.app.clients[0].terminal.backend().buffer();
+        let buffer = self.app.clients.list[0].terminal.backend().buffer();
         let area = buffer.area;
         (0..area.height)
             .map(|y| {
@@ -196,7 +196,7 @@ fn the_loop_draws_the_shell_and_the_echo_of_typed_keys() {
 fn the_loop_keeps_no_second_screen_buffer_across_a_resize() {
     let mut h = Harness::start(40, 10);
     h.run_until("the prompt", |s| s.contains("$ "));
-    h.app.clients[0].terminal.backend_mut().resize(50, 14);
+    h.app.clients.list[0].terminal.backend_mut().resize(50, 14);
     h.keys
         .send((Instant::now(), Event::Resize(50, 14)))
         .expect("the loop's input channel");
@@ -207,9 +207,13 @@ fn the_loop_keeps_no_second_screen_buffer_across_a_resize() {
     h.run_until("the command's output", |s| s.contains("after-42"));
     // Swapping makes the spare buffer current (and clears the real one:
     // this is the test's last look at the screen).
-    h.app.clients[0].terminal.swap_buffers();
+    h.app.clients.list[0].terminal.swap_buffers();
     assert_eq!(
-        h.app.clients[0].terminal.current_buffer_mut().content.len(),
+        h.app.clients.list[0]
+            .terminal
+            .current_buffer_mut()
+            .content
+            .len(),
         0
     );
 }
@@ -303,7 +307,7 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
     let queue = FrameWriter::queued(writer.try_clone().expect("the pipe's writing end"));
     let (mut app, _keys) = app_on(FrameBackend::new(queue), 60, 12);
     let limit = Instant::now() + LIMIT;
-    while app.clients[0].unsent_fd().is_none() {
+    while app.clients.list[0].unsent_fd().is_none() {
         assert!(Instant::now() < limit, "no frame was cut");
         app.turn(Some(Instant::now() + Duration::from_millis(50)))
             .expect("a turn of the loop");
@@ -320,8 +324,12 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
     let mut buf = vec![0; 1 << 16];
     while reader.read(&mut buf).is_ok_and(|n| n > 0) {}
     app.turn(Some(Instant::now())).expect("a turn of the loop");
-    let output_left = app.ws.panes().get(pane).is_some_and(|p| p.program().unfed() > 0);
-    let frame_sent = app.clients[0].unsent_fd().is_none();
+    let output_left = app
+        .ws
+        .panes()
+        .get(pane)
+        .is_some_and(|p| p.program().unfed() > 0);
+    let frame_sent = app.clients.list[0].unsent_fd().is_none();
     app.ws.kill_all();
     assert!(output_left, "the turn parsed all the output");
     assert!(frame_sent, "the rest of the frame still waits");

@@ -8,7 +8,7 @@
 //!
 //! Events come from three places: each chunk of a pane's output (`feed`),
 //! each command's start and end (`command_events`), and every event a
-//! hook could run on (`hooks::Hooks::fire`: pane exited, focused, tab
+//! hook could run on (`hook_runner::Hooks::fire`: pane exited, focused, tab
 //! created, client attached or detached, bell, notification, silence).
 
 use std::io;

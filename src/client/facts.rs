@@ -3,7 +3,7 @@
 //! speaks the kitty keyboard protocol.
 //!
 //! They are asked at every attach, by the process that brings the terminal
-//! (`tilework` or `tilework attach`, see `session::client`), before it
+//! (`tilework` or `tilework attach`, see `session::attach_process`), before it
 //! hands the terminal over: that process waits for the answers, the loop
 //! never does. A terminal attached later may be another terminal
 //! altogether (another emulator, another theme), so nothing learnt from

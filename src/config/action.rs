@@ -121,7 +121,7 @@ pub enum Action {
     /// Type into every pane of the tab at once (toggle).
     ToggleBroadcast,
     /// Save the workspace as a profile (asks for a name).
-    SaveSession,
+    SaveProfile,
     /// Start the focused pane's command again.
     RestartPane,
     /// Enter scrollback view on the focused pane (PgUp/PgDn/arrows, `q` to leave).
@@ -251,7 +251,7 @@ impl Action {
             Action::SearchBackward,
             Action::SearchAllPanes,
             Action::ToggleBroadcast,
-            Action::SaveSession,
+            Action::SaveProfile,
             Action::RestartPane,
         ]);
         all.extend([
@@ -320,7 +320,7 @@ impl Action {
             Action::SearchBackward => "search".into(),
             Action::SearchAllPanes => "search-all-panes".into(),
             Action::ToggleBroadcast => "toggle-broadcast".into(),
-            Action::SaveSession => "save-session".into(),
+            Action::SaveProfile => "save-session".into(),
             Action::RestartPane => "restart-pane".into(),
             Action::ScrollMode => "copy-mode".into(),
             Action::ScrollPageUp => "scroll-page-up".into(),
@@ -386,7 +386,7 @@ impl Action {
             Action::SearchBackward => "search the pane's history (regex)".into(),
             Action::SearchAllPanes => "search every pane of the tab".into(),
             Action::ToggleBroadcast => "type into every pane of the tab".into(),
-            Action::SaveSession => "save the workspace as a profile".into(),
+            Action::SaveProfile => "save the workspace as a profile".into(),
             Action::RestartPane => "restart the pane's command".into(),
             Action::ScrollMode => {
                 "copy mode: scroll, select (v V C-v), copy (y), search (/ ?), q leaves".into()

@@ -253,7 +253,7 @@ impl Default for Keymap {
             (key(Char('/'), none), Action::SearchBackward),
             (key(Char('F'), none), Action::SearchAllPanes),
             (key(Char('B'), none), Action::ToggleBroadcast),
-            (key(Char('S'), none), Action::SaveSession),
+            (key(Char('S'), none), Action::SaveProfile),
             (key(Char('r'), none), Action::RestartPane),
             // Floating panes (zellij's `w` and `e` are taken here by tmux's
             // keys, so `w` toggles and `W` opens another, `E` embeds).

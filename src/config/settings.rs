@@ -163,7 +163,7 @@ impl Default for Config {
             shell: None,
             scrollback_bytes: DEFAULT_SCROLLBACK_BYTES,
             fps: DEFAULT_FPS,
-            image_memory: crate::graphics::store::DEFAULT_BUDGET,
+            image_memory: crate::graphics::picture_store::DEFAULT_BUDGET,
             keep_exited_panes: false,
             max_panes: crate::config::profile::MAX_PANES,
             confirm_close: true,

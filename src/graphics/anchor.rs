@@ -18,7 +18,7 @@
 use std::io::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::graphics::store::{MAX_PLACEMENT_IDS, PlacementId};
+use crate::graphics::picture_store::{MAX_PLACEMENT_IDS, PlacementId};
 
 /// How many times anchors were made, in any pane (see [`written`]).
 static WRITTEN: AtomicU64 = AtomicU64::new(0);

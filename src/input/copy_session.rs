@@ -216,7 +216,11 @@ impl CopySession {
         let Some(copy) = self.copy.as_mut().filter(|c| c.pane == id) else {
             return false;
         };
-        let Some(pane) = ws.panes_mut().get_mut(id).filter(|p| p.history().window().is_some()) else {
+        let Some(pane) = ws
+            .panes_mut()
+            .get_mut(id)
+            .filter(|p| p.history().window().is_some())
+        else {
             return false;
         };
         move_rows(copy, pane, rows, |copy, history, step| {

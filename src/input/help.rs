@@ -67,7 +67,7 @@ fn topic(action: Action) -> usize {
         | Action::ClearHistory
         | Action::EditScrollback => 4,
         Action::ToggleBroadcast
-        | Action::SaveSession
+        | Action::SaveProfile
         | Action::ToggleHelp
         | Action::ToggleFps
         | Action::SendPrefix

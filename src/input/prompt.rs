@@ -11,7 +11,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptKind {
     RenameTab,
-    SaveSession,
+    SaveProfile,
     /// Search in the focused pane (copy mode).
     Search,
     /// Search every pane of the tab.
@@ -30,7 +30,7 @@ impl PromptKind {
     fn label(self) -> &'static str {
         match self {
             PromptKind::RenameTab => "rename tab",
-            PromptKind::SaveSession => "save workspace as profile",
+            PromptKind::SaveProfile => "save workspace as profile",
             PromptKind::Search => "search (regex, Alt-c: case)",
             PromptKind::SearchAll => "search all panes (regex)",
             PromptKind::SelectTab => "go to tab (number or name)",

@@ -289,7 +289,12 @@ impl Tap {
             .collect();
         let logs = snapshot.sizes.clone();
         let marked: Vec<(PaneId, u64)> = (snapshot.marks.iter())
-            .filter_map(|(id, _)| Some((*id, ws.panes().get(*id)?.history().command_marks().generation())))
+            .filter_map(|(id, _)| {
+                Some((
+                    *id,
+                    ws.panes().get(*id)?.history().command_marks().generation(),
+                ))
+            })
             .collect();
         if self.tx.try_send(Message::Snapshot(snapshot)).is_err() {
             return false;

@@ -932,7 +932,12 @@ mod tests {
                     .unwrap()
                     .history_mut()
                     .open_history(&Mailbox::discarding()),
-                11 => ws.panes_mut().get_mut(id).unwrap().history_mut().scroll_to_bottom(),
+                11 => ws
+                    .panes_mut()
+                    .get_mut(id)
+                    .unwrap()
+                    .history_mut()
+                    .scroll_to_bottom(),
                 _ => {}
             }
             // Now and then a popup: full frames, with titles changing under

@@ -28,9 +28,9 @@ use ratatui::backend::Backend;
 use ratatui::layout::Rect;
 
 use crate::graphics::image::RgbaImage;
+use crate::graphics::picture_store::{self, ImageId, PixelRect, Placement, PlacementId};
 use crate::graphics::reach::{self, CellPixels, Speaks};
 use crate::graphics::sixel::encode;
-use crate::graphics::store::{self, ImageId, PixelRect, Placement, PlacementId};
 use crate::render::painter::Painter;
 use crate::workspace::Workspace;
 
@@ -102,7 +102,7 @@ struct OverBudget {
 
 impl OverBudget {
     fn keep_within(&mut self, pieces: &mut Vec<Piece>) {
-        let budget = store::lock().budget();
+        let budget = picture_store::lock().budget();
         let before = pieces.len();
         pieces.retain(|p| p.within(budget));
         if pieces.len() < before && !self.said {
@@ -144,7 +144,7 @@ impl PictureDrawer {
     ) -> std::io::Result<bool> {
         if terminal.speaks.kitty {
             // Kitty placements: sent once, placed and deleted by id.
-            let placed = store::lock().placements().next().is_some();
+            let placed = picture_store::lock().placements().next().is_some();
             let pieces = if placed && !(terminal.covered)() {
                 pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare)
             } else {
@@ -162,7 +162,7 @@ impl PictureDrawer {
             }
             return Ok(false);
         }
-        let placed = terminal.speaks.sixel && store::lock().placements().next().is_some();
+        let placed = terminal.speaks.sixel && picture_store::lock().placements().next().is_some();
         let pieces = if placed && !(terminal.covered)() {
             let cell = terminal.cell.unwrap_or_else(reach::cell_pixels);
             let mut found = pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare);
@@ -250,7 +250,7 @@ impl PictureDrawer {
         if self.encoding.contains(&key) {
             return None;
         }
-        let image = store::lock().image(piece.image)?.clone();
+        let image = picture_store::lock().image(piece.image)?.clone();
         let job = piece.clone();
         if piece.pixels() > u64::from(ENCODE_INLINE_PIXELS) && self.encoding.len() < MAX_ENCODING {
             let finished = Arc::clone(&self.finished);
@@ -271,7 +271,7 @@ impl PictureDrawer {
                 }
                 Err(err) => tracing::warn!("encoding a picture on a thread: {err}"),
             }
-            let image = store::lock().image(piece.image)?.clone();
+            let image = picture_store::lock().image(piece.image)?.clone();
             return self.keep(key, encode_piece(&image, piece)?);
         }
         if !self.encoding.is_empty() && piece.pixels() > u64::from(ENCODE_INLINE_PIXELS) {
@@ -424,7 +424,7 @@ fn pieces(
     }
     let assumed = reach::cell_pixels();
     let cell = cell.unwrap_or(assumed);
-    let store = store::lock();
+    let store = picture_store::lock();
     rects
         .into_iter()
         .filter_map(|r| {
@@ -653,7 +653,7 @@ mod tests {
 
     #[test]
     fn a_large_sixel_piece_goes_in_bands_of_whole_sixel_rows_and_a_small_one_whole() {
-        use crate::graphics::store::ImageId;
+        use crate::graphics::picture_store::ImageId;
         let whole = PixelRect {
             x: 0,
             y: 0,

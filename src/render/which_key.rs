@@ -65,7 +65,7 @@ const TOPICS: &[(&str, &[Hint])] = &[
         &[
             Hint::Keys(&[Action::ToggleHelp], "all keys"),
             Hint::Keys(&[Action::NextLayout], "layout"),
-            Hint::Keys(&[Action::SaveSession], "save"),
+            Hint::Keys(&[Action::SaveProfile], "save"),
             Hint::Keys(&[Action::Quit], "quit"),
             Hint::Keys(&[Action::CommandPrompt], "command"),
         ],

@@ -2,7 +2,7 @@
 //! output (`tilework capture --command -1`), the list of a pane's commands
 //! (`capture --commands`), and waits (`tilework wait`). They travel as any
 //! script call (`script::Call`); the client's side is `script_commands`,
-//! the loop's `app::event_loop::command_calls`.
+//! the loop's `app::event_loop::command_answers`.
 
 use std::time::Duration;
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use super::client::{self, Live};
+use super::attach_process::{self, Live};
 use super::dir;
 use super::script::{self, Call, PaneInfo, Place};
 use crate::config::action::Action;
@@ -42,7 +42,7 @@ fn target(session: Option<&str>) -> Result<Target> {
             path,
         });
     }
-    let live = client::live_sessions(&dir)?;
+    let live = attach_process::live_sessions(&dir)?;
     let own = std::env::var("TILEWORK")
         .ok()
         .and_then(|pid| pid.parse::<u32>().ok());
@@ -53,7 +53,7 @@ fn target(session: Option<&str>) -> Result<Target> {
 fn pick(live: Vec<Live>, own: Option<u32>) -> Result<Target> {
     let chosen = match own.and_then(|pid| live.iter().position(|s| s.info.pid == pid)) {
         Some(i) => live.into_iter().nth(i),
-        None => Some(client::the_only(live, " with --session NAME")?),
+        None => Some(attach_process::the_only(live, " with --session NAME")?),
     };
     let live = chosen.context("the workspace went away")?;
     Ok(Target {
@@ -75,9 +75,9 @@ pub(super) fn call(session: Option<&str>, call: &Call) -> Result<Vec<u8>> {
 pub(super) fn call_into(session: Option<&str>, call: &Call, out: &mut dyn Write) -> Result<()> {
     let target = target(session)?;
     let name = &target.name;
-    let stream = match client::connect(&target.path) {
+    let stream = match attach_process::connect(&target.path) {
         Ok(stream) => stream,
-        Err(err) if client::is_stale(&err) => {
+        Err(err) if attach_process::is_stale(&err) => {
             bail!("no workspace named {name} is running (tilework ls lists them)")
         }
         Err(err) => return Err(err).with_context(|| format!("reaching workspace {name}")),
@@ -100,7 +100,7 @@ pub(super) fn call_into(session: Option<&str>, call: &Call, out: &mut dyn Write)
 /// `timeout` for each piece of the answer (`C-b s`'s look at the other
 /// workspaces, on a thread of its own).
 pub fn panes_of(path: &Path, timeout: Duration) -> Result<Vec<PaneInfo>> {
-    let stream = client::connect(path).context("reaching the workspace")?;
+    let stream = attach_process::connect(path).context("reaching the workspace")?;
     stream.set_read_timeout(Some(timeout))?;
     stream.set_write_timeout(Some(timeout))?;
     script::write_call(&stream, &Call::ListPanes).context("calling the workspace")?;
@@ -116,7 +116,7 @@ pub fn panes_of(path: &Path, timeout: Duration) -> Result<Vec<PaneInfo>> {
 /// The screen text of pane `pane` of the workspace at `path` (for `C-b
 /// s`'s preview), waiting at most `timeout` for each step.
 pub fn screen_of(path: &Path, pane: u32, timeout: Duration) -> Result<String> {
-    let stream = client::connect(path).context("reaching the workspace")?;
+    let stream = attach_process::connect(path).context("reaching the workspace")?;
     stream.set_read_timeout(Some(timeout))?;
     stream.set_write_timeout(Some(timeout))?;
     let capture = Call::Capture {
@@ -381,7 +381,7 @@ pub fn table(panes: &[PaneInfo]) -> String {
 /// workspace that refused is its message alone; `Ok(Err(..))` keeps it
 /// apart from a socket nobody answers on.
 pub fn call_at(path: &Path, call: &Call, timeout: Duration) -> Result<Result<Vec<u8>, String>> {
-    let stream = client::connect(path).context("reaching the workspace")?;
+    let stream = attach_process::connect(path).context("reaching the workspace")?;
     stream.set_read_timeout(Some(timeout))?;
     stream.set_write_timeout(Some(timeout))?;
     script::write_call(&stream, call).context("calling the workspace")?;

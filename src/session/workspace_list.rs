@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::client::{self, Live};
+use super::attach_process::{self, Live};
 use super::dir;
 use super::script::PaneInfo;
 use super::script_client;
@@ -40,7 +40,7 @@ const MAX_PREVIEWS: usize = 32;
 /// Every running workspace, then every saved one not running, each sorted
 /// by name.
 pub fn gather() -> Vec<WorkspaceEntry> {
-    let live = match dir::runtime_dir().and_then(|dir| client::live_sessions(&dir)) {
+    let live = match dir::runtime_dir().and_then(|dir| attach_process::live_sessions(&dir)) {
         Ok(live) => live,
         Err(err) => {
             tracing::warn!("listing the workspaces: {err:#}");

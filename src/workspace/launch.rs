@@ -52,7 +52,8 @@ impl Workspace {
             self.panes.settings.scrollback_bytes,
             self.panes.launcher.as_ref(),
         );
-        pane.term_mut().set_terminal_colours(self.panes.terminal_colours);
+        pane.term_mut()
+            .set_terminal_colours(self.panes.terminal_colours);
         self.insert_pane(pane, launch.keep_open, launch.restart);
         if let Some(member) = self.panes.members.get_mut(&id) {
             member.title = launch.title;

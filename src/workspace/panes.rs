@@ -191,7 +191,8 @@ impl Panes {
             return "";
         };
         let pane = &member.pane;
-        pane.term().title()
+        pane.term()
+            .title()
             .or(member.title.as_deref())
             .or(member.name.as_ref().map(PaneName::long))
             .unwrap_or_else(|| pane.label())

@@ -477,7 +477,14 @@ fn a_program_that_cannot_start_leaves_a_pane_that_says_why() {
     h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
 
     let id = h.focused();
-    assert!(h.ws.panes().get(id).unwrap().program().spawn_error().is_some());
+    assert!(
+        h.ws.panes()
+            .get(id)
+            .unwrap()
+            .program()
+            .spawn_error()
+            .is_some()
+    );
     assert!(
         h.screen(id)
             .contains("tilework: no such program: frobnicate"),
@@ -524,7 +531,14 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
     h.exit(failing, 1);
 
     // It shows how it ended meanwhile.
-    assert!(h.ws.panes().get(failing).unwrap().program().exit().is_some());
+    assert!(
+        h.ws.panes()
+            .get(failing)
+            .unwrap()
+            .program()
+            .exit()
+            .is_some()
+    );
     assert_eq!(h.ws.next_restart(), Some(exited_at + RESTART_DELAY));
     assert!(!h.wait(RESTART_DELAY - Duration::from_millis(1)));
     assert_eq!(h.tab_panes(), [failing, other], "not yet");
@@ -542,7 +556,14 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
     assert_eq!(h.fake.spec(restarted), Some(spec));
     assert_eq!(h.focused(), restarted, "focus follows");
     assert!(h.ws.panes().get(failing).is_none());
-    assert!(h.ws.panes().get(restarted).unwrap().program().exit().is_none());
+    assert!(
+        h.ws.panes()
+            .get(restarted)
+            .unwrap()
+            .program()
+            .exit()
+            .is_none()
+    );
     assert_eq!(h.ws.next_restart(), None);
     h.assert_sizes_follow_layout();
 

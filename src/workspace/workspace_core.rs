@@ -293,7 +293,7 @@ impl Workspace {
             | Action::PasteBuffer
             | Action::SearchBackward
             | Action::SearchAllPanes
-            | Action::SaveSession
+            | Action::SaveProfile
             | Action::Detach
             | Action::ChooseWorkspace
             | Action::PrevWorkspace

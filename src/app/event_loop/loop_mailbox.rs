@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use super::{App, SPARE_ROUTER};
+use super::App;
+use crate::app::attached::SPARE_ROUTER;
 use crate::app::loop_event::LoopEvent;
 use crate::config::hooks::HookEvent;
 use crate::pane::event::PaneEvent;
@@ -17,13 +18,13 @@ impl<B: FrameSink> App<B> {
             match ev {
                 LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");
-                    let mut env = crate::app::hooks::pane_env(&self.ws, id);
+                    let mut env = crate::app::hook_runner::pane_env(&self.ws, id);
                     env.push(("TILEWORK_EXIT_CODE".into(), info.code.to_string()));
                     self.hooks.fire(HookEvent::PaneExited, env);
                     self.ws.pane_exited(id, info, Instant::now());
                     // Every terminal is told (the workspace's news).
                     for notice in self.ws.take_notices() {
-                        for client in &mut self.clients {
+                        for client in &mut self.clients.list {
                             client.router.notify(notice.clone());
                         }
                     }
@@ -33,12 +34,13 @@ impl<B: FrameSink> App<B> {
                     if let Some(pane) = self.ws.panes_mut().get_mut(id) {
                         pane.history_mut().history_ready(history);
                         // Every client whose copy mode waited for it.
-                        for at in 0..self.clients.len() {
-                            let outcome = self.clients[at].router.history_arrived(&mut self.ws);
+                        for at in 0..self.clients.list.len() {
+                            let outcome =
+                                self.clients.list[at].router.history_arrived(&mut self.ws);
                             // Keys typed while it loaded may have yanked text.
                             self.perform(Some(at), outcome.commands);
                         }
-                        let outcome = self.spare_router.history_arrived(&mut self.ws);
+                        let outcome = self.clients.spare_router.history_arrived(&mut self.ws);
                         self.perform(None, outcome.commands);
                         self.clock.changed_now();
                     }
@@ -47,16 +49,21 @@ impl<B: FrameSink> App<B> {
                     let opened = file.map(|file| self.ws.open_history_editor(id, file));
                     if let Err(err) = opened {
                         tracing::warn!("writing a pane's history for the editor: {err:#}");
-                        self.acting_router()
-                            .0
+                        self.clients
+                            .acting_router()
                             .notify(format!("history not opened: {err:#}"));
                     }
                     self.clock.changed_now();
                 }
                 LoopEvent::Search(client, result) => {
-                    let router = match self.clients.iter().position(|c| c.router_key() == client) {
-                        Some(at) => &mut self.clients[at].router,
-                        None if client == SPARE_ROUTER => &mut self.spare_router,
+                    let router = match self
+                        .clients
+                        .list
+                        .iter()
+                        .position(|c| c.router_key() == client)
+                    {
+                        Some(at) => &mut self.clients.list[at].router,
+                        None if client == SPARE_ROUTER => &mut self.clients.spare_router,
                         // Its client is gone.
                         None => continue,
                     };
@@ -77,7 +84,7 @@ impl<B: FrameSink> App<B> {
                 LoopEvent::Signal(sig) => self.on_signal(sig),
                 LoopEvent::Session(event) => self.session_event(event),
                 LoopEvent::Saving(notice) => {
-                    for client in &mut self.clients {
+                    for client in &mut self.clients.list {
                         client.router.notify(notice.clone());
                     }
                     self.clock.changed_now();
@@ -86,7 +93,7 @@ impl<B: FrameSink> App<B> {
                 LoopEvent::StatusCommand(report) => {
                     self.status_commands.finished(&report, Instant::now());
                     let mut changed = false;
-                    for client in &mut self.clients {
+                    for client in &mut self.clients.list {
                         changed |= client
                             .router
                             .status_command_ran(&report.command, report.shown.clone());
@@ -104,9 +111,9 @@ impl<B: FrameSink> App<B> {
         }
         self.status_commands.run_due(Instant::now());
         self.hooks.observe(&self.ws);
-        if !self.pipes.is_empty() {
+        if !self.feed.pipes.is_empty() {
             let ws = &self.ws;
-            self.pipes.keep_only(|id| ws.panes().get(id).is_some());
+            self.feed.pipes.keep_only(|id| ws.panes().get(id).is_some());
         }
     }
 }

@@ -10,15 +10,15 @@ use std::time::Instant;
 use super::App;
 use crate::config::action::Action;
 use crate::input::key_encoder::KeyModes;
-use crate::input::router::{Command, Outcome};
+use crate::input::router::{Command, InputRouter, Outcome};
 use crate::input::script_keys;
 use crate::pane::PaneId;
 use crate::pane::history::as_text;
 use crate::session::script::{Call, KeyArg, PaneInfo, Place, Reply};
 use crate::session::script_host::ScriptCall;
 use crate::terminal::frame_sink::FrameSink;
-use crate::workspace::PaneLaunch;
 use crate::workspace::layout::Axis;
+use crate::workspace::{PaneLaunch, Workspace};
 
 impl<B: FrameSink> App<B> {
     pub(super) fn script_call(&mut self, call: ScriptCall) {
@@ -30,9 +30,14 @@ impl<B: FrameSink> App<B> {
             self.start_reload(Some(call.reply));
             return;
         }
-        // A wait is answered on a later turn (`command_calls`).
+        // A wait is answered on a later turn (`command_answers`).
         if let Call::Wait(wait) = &call.call {
-            self.script_wait(wait, call.reply);
+            match target(&self.ws, wait.pane) {
+                Ok(id) => self.command_watch.wait(&self.ws, id, wait, call.reply),
+                Err(refused) => {
+                    let _ = call.reply.send(refused);
+                }
+            }
             return;
         }
         let reply = self.answer(call.call);
@@ -74,7 +79,7 @@ impl<B: FrameSink> App<B> {
                         _ => None,
                     };
                     if let Some(said) = said {
-                        self.router_of(from).notify(said);
+                        self.clients.router_of(from).notify(said);
                     }
                     self.clock.changed_now();
                 }
@@ -91,7 +96,19 @@ impl<B: FrameSink> App<B> {
     fn answer(&mut self, call: Call) -> Reply {
         match call {
             Call::Action { name } => self.script_action(&name),
-            Call::SendKeys { pane, keys } => self.script_send_keys(pane, &keys),
+            Call::SendKeys { pane, keys } => {
+                let (sent, scrolled) = Desk { ws: &mut self.ws }.send_keys(pane, &keys);
+                if scrolled {
+                    self.clock.changed_now();
+                }
+                match sent {
+                    Ok(id) => {
+                        self.follow_outcome(None, Outcome::sent_to(id));
+                        Reply::Text(Vec::new())
+                    }
+                    Err(refused) => refused,
+                }
+            }
             Call::Run {
                 place,
                 cwd,
@@ -102,13 +119,16 @@ impl<B: FrameSink> App<B> {
                 pane,
                 history,
                 ansi,
-            } => self.script_capture(pane, history, ansi),
-            Call::ListPanes => self.script_list_panes(),
-            Call::Buffers { print } => self.script_buffers(print),
-            Call::Pipe { pane, command } => self.script_pipe(pane, command),
+            } => Desk { ws: &mut self.ws }.capture(pane, history, ansi),
+            Call::ListPanes => Desk { ws: &mut self.ws }.list_panes(),
+            Call::Buffers { print } => buffers(self.clients.acting_router(), print),
+            Call::Pipe { pane, command } => match target(&self.ws, pane) {
+                Ok(id) => self.feed.pipe(id, command),
+                Err(reply) => reply,
+            },
             Call::Tmux { call } => self.tmux_call(call),
-            Call::CaptureCommand(capture) => self.script_capture_command(&capture),
-            Call::Commands { pane } => self.script_commands(pane),
+            Call::CaptureCommand(capture) => Desk { ws: &mut self.ws }.capture_command(&capture),
+            Call::Commands { pane } => Desk { ws: &mut self.ws }.commands(pane),
             Call::Wait(_) => Reply::error("wait is for scripts (tilework wait)"),
             Call::Subscribe(call) => {
                 self.hooks
@@ -123,13 +143,14 @@ impl<B: FrameSink> App<B> {
     /// follows.
     pub(super) fn rename_workspace(&mut self, from: Option<usize>, name: String) {
         let (Some(host), Some(tx)) = (&self.session, &self.loop_tx) else {
-            self.router_of(from)
+            self.clients
+                .router_of(from)
                 .notify("not renamed: this workspace has no session".into());
             return;
         };
         let old = host.name().to_string();
         let client = from
-            .and_then(|at| self.clients.get(at))
+            .and_then(|at| self.clients.list.get(at))
             .map(crate::client::Client::router_key);
         let mailbox = crate::app::loop_event::rename_mailbox(tx, client);
         let spawned = std::thread::Builder::new()
@@ -156,7 +177,8 @@ impl<B: FrameSink> App<B> {
                 mailbox.post(renamed);
             });
         if let Err(err) = spawned {
-            self.router_of(from)
+            self.clients
+                .router_of(from)
                 .notify(format!("not renamed: starting a thread: {err}"));
         }
     }
@@ -176,37 +198,17 @@ impl<B: FrameSink> App<B> {
                 if let Some(persist) = self.persist.as_mut() {
                     persist.rename(&name);
                 }
-                for c in &mut self.clients {
+                for c in &mut self.clients.list {
                     c.router.set_workspace_name(Some(name.clone()));
                 }
                 format!("workspace renamed to {name}")
             }
             Err(why) => format!("not renamed: {why}"),
         };
-        let at = client.and_then(|key| self.clients.iter().position(|c| c.router_key() == key));
-        self.router_of(at).notify(said);
+        let at =
+            client.and_then(|key| self.clients.list.iter().position(|c| c.router_key() == key));
+        self.clients.router_of(at).notify(said);
         self.clock.changed_now();
-    }
-
-    /// Client `at`'s router, or the one acting for scripts.
-    fn router_of(&mut self, at: Option<usize>) -> &mut crate::input::router::InputRouter {
-        match at.filter(|&at| at < self.clients.len()) {
-            Some(at) => &mut self.clients[at].router,
-            None => self.acting_router().0,
-        }
-    }
-
-    /// Pane `pane`, or the focused one.
-    pub(super) fn script_target(&self, pane: Option<u32>) -> Result<PaneId, Reply> {
-        match pane {
-            Some(n) => self.ws.pane_by_script_id(n).ok_or_else(|| {
-                Reply::error(format!("no pane {n} (tilework list-panes shows them)"))
-            }),
-            None => self
-                .ws
-                .focused_id()
-                .ok_or_else(|| Reply::error("no pane is focused")),
-        }
     }
 
     fn script_action(&mut self, name: &str) -> Reply {
@@ -222,7 +224,7 @@ impl<B: FrameSink> App<B> {
                 }
                 Ok(line) => {
                     tracing::info!(%name, "tilework action");
-                    let (router, ws) = self.acting_router();
+                    let (router, ws) = (self.clients.acting_router(), &mut self.ws);
                     let outcome = router.run_command_line(ws, line);
                     self.follow_outcome(None, outcome);
                     return Reply::Text(Vec::new());
@@ -239,48 +241,9 @@ impl<B: FrameSink> App<B> {
             return Reply::Error(why);
         }
         tracing::info!(%action, "tilework action");
-        let (router, ws) = self.acting_router();
+        let (router, ws) = (self.clients.acting_router(), &mut self.ws);
         let outcome = router.run_action(ws, action);
         self.follow_outcome(None, outcome);
-        Reply::Text(Vec::new())
-    }
-
-    fn script_send_keys(&mut self, pane: Option<u32>, keys: &[KeyArg]) -> Reply {
-        let id = match self.script_target(pane) {
-            Ok(id) => id,
-            Err(reply) => return reply,
-        };
-        let number = self.ws.script_id(id);
-        let Some(pane) = self.ws.panes_mut().get_mut(id) else {
-            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
-        };
-        if pane.program().exit().is_some() || pane.program().spawn_error().is_some() {
-            return Reply::error(format!(
-                "pane {}'s program has ended",
-                self.ws.script_id(id)
-            ));
-        }
-        let modes = KeyModes {
-            application_cursor: pane.term().screen().application_cursor(),
-            kitty_flags: pane.term().keyboard_flags(),
-        };
-        let mut bytes = Vec::new();
-        for key in keys {
-            if let Err(err) = script_keys::encode(key, modes, &mut bytes) {
-                return Reply::Error(err);
-            }
-        }
-        // As for a typed key: a pane scrolled back shows its live screen.
-        if pane.history().is_scrolled() {
-            pane.history_mut().scroll_to_bottom();
-            self.clock.changed_now();
-        }
-        if !bytes.is_empty() && !pane.program().send(&bytes) {
-            return Reply::error(format!(
-                "pane {number}'s program is not reading its input (its queue is full)"
-            ));
-        }
-        self.follow_outcome(None, Outcome::sent_to(id));
         Reply::Text(Vec::new())
     }
 
@@ -322,12 +285,17 @@ impl<B: FrameSink> App<B> {
                 _ => "there is no tab to open the pane in",
             });
         };
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             client.router.focus_moved(&mut self.ws);
         }
         self.clock.changed_now();
         self.ws.names_may_change(Instant::now());
-        if let Some(err) = self.ws.panes().get(id).and_then(|p| p.program().spawn_error()) {
+        if let Some(err) = self
+            .ws
+            .panes()
+            .get(id)
+            .and_then(|p| p.program().spawn_error())
+        {
             let message = format!("cannot run {}: {err}", argv.join(" "));
             self.ws.close_pane(id, None);
             return Reply::Error(message);
@@ -335,9 +303,58 @@ impl<B: FrameSink> App<B> {
         tracing::info!(?id, ?place, "tilework run");
         Reply::Text(format!("{}\n", self.ws.script_id(id)).into_bytes())
     }
+}
 
-    fn script_capture(&mut self, pane: Option<u32>, history: bool, ansi: bool) -> Reply {
-        let id = match self.script_target(pane) {
+/// What scripts ask of the workspace alone: a borrow of it, for the
+/// answers that need nothing else of the loop.
+pub(super) struct Desk<'a> {
+    pub(super) ws: &'a mut Workspace,
+}
+
+impl Desk<'_> {
+    /// `tilework send-keys`: `keys` encoded for the pane's modes and
+    /// sent. Returns the pane they went to, and whether it was scrolled
+    /// back (it shows its live screen now) even when sending failed.
+    fn send_keys(&mut self, pane: Option<u32>, keys: &[KeyArg]) -> (Result<PaneId, Reply>, bool) {
+        let id = match target(self.ws, pane) {
+            Ok(id) => id,
+            Err(reply) => return (Err(reply), false),
+        };
+        let number = self.ws.script_id(id);
+        let Some(pane) = self.ws.panes_mut().get_mut(id) else {
+            return (Err(Reply::error(format!("no pane {number}"))), false);
+        };
+        if pane.program().exit().is_some() || pane.program().spawn_error().is_some() {
+            return (
+                Err(Reply::error(format!("pane {number}'s program has ended"))),
+                false,
+            );
+        }
+        let modes = KeyModes {
+            application_cursor: pane.term().screen().application_cursor(),
+            kitty_flags: pane.term().keyboard_flags(),
+        };
+        let mut bytes = Vec::new();
+        for key in keys {
+            if let Err(err) = script_keys::encode(key, modes, &mut bytes) {
+                return (Err(Reply::Error(err)), false);
+            }
+        }
+        // As for a typed key: a pane scrolled back shows its live screen.
+        let scrolled = pane.history().is_scrolled();
+        if scrolled {
+            pane.history_mut().scroll_to_bottom();
+        }
+        if !bytes.is_empty() && !pane.program().send(&bytes) {
+            let full =
+                format!("pane {number}'s program is not reading its input (its queue is full)");
+            return (Err(Reply::error(full)), scrolled);
+        }
+        (Ok(id), scrolled)
+    }
+
+    fn capture(&mut self, pane: Option<u32>, history: bool, ansi: bool) -> Reply {
+        let id = match target(self.ws, pane) {
             Ok(id) => id,
             Err(reply) => return reply,
         };
@@ -353,48 +370,7 @@ impl<B: FrameSink> App<B> {
         Reply::Text(as_text::screen_text(pane.term().screen(), ansi).into_bytes())
     }
 
-    /// The paste buffers, newest first: one line each (`0  5 chars:
-    /// hello`), or buffer `print` as it is.
-    fn script_buffers(&mut self, print: Option<usize>) -> Reply {
-        // The copies are the workspace's (every router shares them).
-        let buffers = self.acting_router().0.ui().buffers();
-        if let Some(n) = print {
-            return match buffers.get(n) {
-                Some(text) => Reply::Text(text.into_bytes()),
-                None => Reply::error(format!("no paste buffer {n} ({} kept)", buffers.len())),
-            };
-        }
-        let mut out = String::new();
-        for (i, text) in buffers.all().iter().enumerate() {
-            out.push_str(&format!(
-                "{i}  {}\n",
-                crate::input::paste_buffers::preview(text, 72)
-            ));
-        }
-        Reply::Text(out.into_bytes())
-    }
-
-    /// Pipes the pane's output to `command` from now on (in place of a
-    /// pipe it had), or stops its pipe.
-    fn script_pipe(&mut self, pane: Option<u32>, command: Option<String>) -> Reply {
-        let id = match self.script_target(pane) {
-            Ok(id) => id,
-            Err(reply) => return reply,
-        };
-        let Some(command) = command else {
-            self.pipes.stop(id);
-            return Reply::Text(format!("pane {}: not piped\n", id.0).into_bytes());
-        };
-        match self.pipes.start(id, &command) {
-            Ok(()) => {
-                tracing::info!(pane = id.0, %command, "pane piped");
-                Reply::Text(Vec::new())
-            }
-            Err(err) => Reply::error(format!("cannot run `{command}`: {err}")),
-        }
-    }
-
-    fn script_list_panes(&self) -> Reply {
+    fn list_panes(&self) -> Reply {
         let focused = self.ws.focused_id();
         let mut panes = Vec::new();
         for (index, tab) in self.ws.tabs().iter().enumerate() {
@@ -439,4 +415,37 @@ impl<B: FrameSink> App<B> {
             Err(err) => Reply::error(format!("listing the panes: {err}")),
         }
     }
+}
+
+/// Pane `pane`, or the focused one.
+pub(super) fn target(ws: &Workspace, pane: Option<u32>) -> Result<PaneId, Reply> {
+    match pane {
+        Some(n) => ws
+            .pane_by_script_id(n)
+            .ok_or_else(|| Reply::error(format!("no pane {n} (tilework list-panes shows them)"))),
+        None => ws
+            .focused_id()
+            .ok_or_else(|| Reply::error("no pane is focused")),
+    }
+}
+
+/// The paste buffers, newest first: one line each (`0  5 chars:
+/// hello`), or buffer `print` as it is.
+fn buffers(router: &InputRouter, print: Option<usize>) -> Reply {
+    // The copies are the workspace's (every router shares them).
+    let buffers = router.ui().buffers();
+    if let Some(n) = print {
+        return match buffers.get(n) {
+            Some(text) => Reply::Text(text.into_bytes()),
+            None => Reply::error(format!("no paste buffer {n} ({} kept)", buffers.len())),
+        };
+    }
+    let mut out = String::new();
+    for (i, text) in buffers.all().iter().enumerate() {
+        out.push_str(&format!(
+            "{i}  {}\n",
+            crate::input::paste_buffers::preview(text, 72)
+        ));
+    }
+    Reply::Text(out.into_bytes())
 }

@@ -5,17 +5,12 @@
 //! with an error, and the layout takes the size `window_size` picks among
 //! the terminals attached.
 
-use std::time::Instant;
-
-use anyhow::Result;
-
 use super::App;
 use crate::client::Client;
 use crate::config::clients::WindowSize;
 use crate::config::hooks::HookEvent;
 use crate::input::router::Command;
 use crate::input::workspace_chooser::{WorkspaceTarget, WorkspacesWanted};
-use crate::render::frame;
 use crate::session::host::{Joined, SessionEvent, Verdict};
 use crate::session::proto::DetachReason;
 use crate::session::workspace_list::{WorkspaceEntry, neighbour};
@@ -26,7 +21,7 @@ impl<B: FrameSink> App<B> {
     /// (or the workspace ends, per `on_hangup`).
     pub(super) fn terminal_failed(&mut self, at: usize, err: &anyhow::Error) {
         tracing::warn!("writing to a terminal: {err:#}");
-        let link = self.clients.get(at).and_then(|c| c.link);
+        let link = self.clients.list.get(at).and_then(|c| c.link);
         // Without a session (the loop's own tests) there is nothing to
         // let go.
         if let (Some(host), Some(link)) = (&self.session, link) {
@@ -39,7 +34,7 @@ impl<B: FrameSink> App<B> {
     /// sent; drawn whole at once if frames were dropped meanwhile. A
     /// terminal that fails is let go ([`Self::terminal_failed`]).
     pub(super) fn terminal_writable(&mut self, at: usize) {
-        let Some(client) = self.clients.get_mut(at) else {
+        let Some(client) = self.clients.list.get_mut(at) else {
             return;
         };
         match client.terminal_writable() {
@@ -56,8 +51,8 @@ impl<B: FrameSink> App<B> {
     /// would stay cut off all that time (issue 30).
     pub(super) fn send_unsent_frames(&mut self) {
         // From the last: one that fails is let go, which moves those after.
-        for at in (0..self.clients.len()).rev() {
-            if self.clients[at].unsent_fd().is_some() {
+        for at in (0..self.clients.list.len()).rev() {
+            if self.clients.list[at].unsent_fd().is_some() {
                 self.terminal_writable(at);
             }
         }
@@ -78,7 +73,7 @@ impl<B: FrameSink> App<B> {
             .into_iter()
             .partition(is_session_command);
         *commands = rest;
-        let client = from.and_then(|at| self.clients.get(at));
+        let client = from.and_then(|at| self.clients.list.get(at));
         let link = client.and_then(|c| c.link);
         let key = client.map(Client::router_key);
         if self.session.is_none() {
@@ -118,7 +113,12 @@ impl<B: FrameSink> App<B> {
         wanted: WorkspacesWanted,
         list: &[WorkspaceEntry],
     ) {
-        let Some(at) = self.clients.iter().position(|c| c.router_key() == client) else {
+        let Some(at) = self
+            .clients
+            .list
+            .iter()
+            .position(|c| c.router_key() == client)
+        else {
             return;
         };
         let current = self
@@ -128,7 +128,10 @@ impl<B: FrameSink> App<B> {
             .unwrap_or_default();
         match wanted {
             WorkspacesWanted::Chooser => {
-                if self.clients[at].router.workspaces_listed(list, &current) {
+                if self.clients.list[at]
+                    .router
+                    .workspaces_listed(list, &current)
+                {
                     self.clock.changed_now();
                 }
             }
@@ -144,10 +147,10 @@ impl<B: FrameSink> App<B> {
                     tab: None,
                     pane: None,
                 });
-                match (target, self.clients[at].link) {
+                match (target, self.clients.list[at].link) {
                     (Some(target), Some(link)) => self.switch_workspace(link, &target),
                     _ => {
-                        self.clients[at]
+                        self.clients.list[at]
                             .router
                             .notify("no other workspace is running".into());
                         self.clock.changed_now();
@@ -165,40 +168,20 @@ impl<B: FrameSink> App<B> {
             return;
         };
         if target.name == host.name() {
-            self.select_place(target.tab.map(|tab| (tab, target.pane)));
+            if let Some(tab) = target.tab {
+                select_place(&mut self.ws, Some((tab, target.pane)));
+                self.clock.changed_now();
+            }
             return;
         }
         // Put back before the other workspace takes it (see `let_go`): it
         // saves the mode it finds, to restore at its end.
-        self.clients.retain(|c| c.link != Some(link));
+        self.clients.list.retain(|c| c.link != Some(link));
         if let Some(host) = self.session.as_mut() {
             host.switch(link, &target.name, target.tab.map(|tab| (tab, target.pane)));
         }
-        self.client_left(link);
-    }
-
-    /// Link `link`'s client was dropped: the layout and the colours
-    /// programs are told follow the terminals that stay.
-    fn client_left(&mut self, link: u64) {
-        if self.latest == Some(link) {
-            self.latest = self.clients.last().and_then(|c| c.link);
-        }
-        self.fit_layout();
-        self.tell_panes_the_colours();
-    }
-
-    /// Shows tab `tab` (from 1) and focuses pane `pane` there.
-    fn select_place(&mut self, select: Option<(usize, Option<u32>)>) {
-        let Some((tab, pane)) = select else {
-            return;
-        };
-        if tab > 0 {
-            self.ws.select_tab(tab - 1);
-        }
-        if let Some(pane) = pane {
-            self.ws.focus_pane(crate::pane::PaneId(pane));
-        }
-        self.clock.changed_now();
+        self.clients
+            .left(link, &mut self.ws, self.settings.configured_colours);
     }
 
     /// SIGHUP follows `on_hangup` in a session; every other signal (and
@@ -230,7 +213,7 @@ impl<B: FrameSink> App<B> {
                 self.carry_out(verdict);
             }
             SessionEvent::Info(reply) => {
-                let stalled = self.clients.iter().any(|c| c.unsent_fd().is_some());
+                let stalled = self.clients.list.iter().any(|c| c.unsent_fd().is_some());
                 let _ = reply.send(host.info(self.ws.panes().iter().count(), stalled));
             }
             SessionEvent::Kill(stream) => {
@@ -247,16 +230,12 @@ impl<B: FrameSink> App<B> {
             Verdict::Nothing => {}
             Verdict::Detach(link, reason) => self.let_go(link, reason),
             Verdict::DetachAll(reason) => {
-                let links: Vec<u64> = self.clients.iter().filter_map(|c| c.link).collect();
+                let links: Vec<u64> = self.clients.list.iter().filter_map(|c| c.link).collect();
                 for link in links {
                     self.let_go(link, reason);
                 }
             }
-            Verdict::Resize(link) => {
-                if !self.resize_news.contains(&link) {
-                    self.resize_news.push(link);
-                }
-            }
+            Verdict::Resize(link) => self.clients.resize_news(link),
             Verdict::Quit(code) => self.ws.quit(code),
         }
     }
@@ -268,89 +247,38 @@ impl<B: FrameSink> App<B> {
         // The terminal is put back (the client dropped) before its client
         // hears: what the client does next (its shell's own mode, another
         // workspace saving the mode it finds) must come after.
-        let before = self.clients.len();
-        self.clients.retain(|c| c.link != Some(link));
+        let before = self.clients.list.len();
+        self.clients.list.retain(|c| c.link != Some(link));
         if let Some(host) = self.session.as_mut() {
             host.detach(link, reason);
         }
-        if self.clients.len() != before {
+        if self.clients.list.len() != before {
             self.hooks.fire(HookEvent::ClientDetached, Vec::new());
-            self.client_left(link);
+            self.clients
+                .left(link, &mut self.ws, self.settings.configured_colours);
         }
-    }
-
-    /// Terminals that changed size since the last turn: their sizes are
-    /// read now, after all of the news (the last size wins), and each is
-    /// drawn whole even at the size it had. A terminal may have been
-    /// another size in between and cut its screen to it; the frames after
-    /// this one only draw what changed, and nothing else would repair it.
-    pub(super) fn follow_terminal_sizes(&mut self) {
-        if self.resize_news.is_empty() {
-            return;
-        }
-        for link in std::mem::take(&mut self.resize_news) {
-            if let Some(client) = self.clients.iter_mut().find(|c| c.link == Some(link)) {
-                let size = client.read_size().unwrap_or(client.size);
-                client.resized(size);
-            }
-        }
-        self.fit_layout();
-        self.clock.changed_now();
     }
 
     /// Client `at` typed: with `window_size = "latest"`, the layout takes
     /// its size.
     pub(super) fn client_typed(&mut self, at: usize) {
-        let link = self.clients.get(at).and_then(|c| c.link);
-        if link.is_some() && link != self.latest {
-            self.latest = link;
-            if let (Some(host), Some(link)) = (self.session.as_mut(), link) {
-                host.typed(link);
-            }
-            if self.window_size == WindowSize::Latest {
-                self.fit_layout();
-                self.clock.changed_now();
-            }
-        }
-    }
-
-    /// The layout takes the size `window_size` picks among the attached
-    /// terminals; every client draws its frames at that size (see
-    /// `render::fit`). A read-only terminal (`attach -r`) has no say, as
-    /// tmux's `ignore-size`: it sees the layout cut or padded, and the
-    /// programs never see its size. Without terminals that have a say the
-    /// layout keeps its size.
-    pub(super) fn fit_layout(&mut self) {
-        if self.clients.iter().any(|c| c.own_view.is_some()) {
-            // Each terminal's tab at the size of those showing it.
-            for at in 0..self.clients.len() {
-                self.show_own_view(at);
-            }
+        let Some(link) = self.clients.typed(at) else {
             return;
-        }
-        let sizing = || self.clients.iter().filter(|c| !c.read_only);
-        let sizes: Vec<(u16, u16)> = sizing().map(|c| (c.size.width, c.size.height)).collect();
-        let latest = sizing()
-            .find(|c| c.link.is_some() && c.link == self.latest)
-            .map(|c| (c.size.width, c.size.height));
-        let area = match self.window_size.pick(latest, &sizes) {
-            Some((cols, rows)) => frame::drawable_area(cols, rows),
-            None => self.frame_area,
         };
-        for client in &mut self.clients {
-            if client.frame_area() != area || client.needs_refit() {
-                client.refit(area);
-            }
+        if let Some(host) = self.session.as_mut() {
+            host.typed(link);
         }
-        self.frame_area = area;
-        self.ws.set_area(frame::split_screen(area).0);
+        if self.clients.window_size == WindowSize::Latest {
+            self.clients.fit_layout(&mut self.ws);
+            self.clock.changed_now();
+        }
     }
 
     /// A terminal was attached: a client is made of it, the layout may
     /// take its size, and everything is drawn on it at once.
     pub(super) fn attached(&mut self, joined: Joined) {
         if joined.detach_others {
-            let others: Vec<u64> = self.clients.iter().filter_map(|c| c.link).collect();
+            let others: Vec<u64> = self.clients.list.iter().filter_map(|c| c.link).collect();
             for link in others {
                 self.let_go(link, DetachReason::TakenOver);
             }
@@ -361,15 +289,15 @@ impl<B: FrameSink> App<B> {
         if !joined.env.is_empty() {
             self.ws.panes_mut().update_environment(&joined.env);
         }
-        let mut router = (self.new_router)(link).with_read_only(read_only);
-        if let Some(config) = &self.reloaded_config {
+        let mut router = (self.clients.new_router)(link).with_read_only(read_only);
+        if let Some(config) = &self.clients.reloaded_config {
             router.reconfigure(config);
         }
         router.set_workspace_name(self.session.as_ref().map(|h| h.name().to_string()));
-        match Client::on_terminal(joined, self.writer, router, self.frame_area) {
+        match Client::on_terminal(joined, self.clients.writer, router, self.clients.frame_area) {
             Ok(client) => {
-                self.clients.push(client);
-                self.give_own_views();
+                self.clients.list.push(client);
+                self.clients.give_own_views(&self.ws);
             }
             Err(err) => {
                 tracing::warn!("a terminal attached but cannot be drawn on: {err:#}");
@@ -380,52 +308,14 @@ impl<B: FrameSink> App<B> {
             }
         }
         if !read_only {
-            self.latest = Some(link);
+            self.clients.latest = Some(link);
         }
-        self.select_place(select);
+        select_place(&mut self.ws, select);
         self.hooks.fire(HookEvent::ClientAttached, Vec::new());
-        self.tell_panes_the_colours();
-        self.fit_layout();
-        self.clock.changed_now();
-    }
-
-    /// The client that acts for scripts and for what has no terminal of
-    /// its own: the one that typed last, else the newest.
-    pub(super) fn acting_client(&self) -> Option<usize> {
         self.clients
-            .iter()
-            .position(|c| c.link.is_some() && c.link == self.latest)
-            .or_else(|| self.clients.len().checked_sub(1))
-    }
-
-    /// With `client_views = "own"`, each terminal without a view of its
-    /// own gets one, starting where the workspace is now.
-    pub(super) fn give_own_views(&mut self) {
-        if self.client_views != crate::config::clients::ClientViews::Own {
-            return;
-        }
-        for at in 0..self.clients.len() {
-            if self.clients[at].own_view.is_none() {
-                let view = self.ws.view();
-                self.clients[at].own_view = Some(crate::client::views::OwnView::starting_at(view));
-            }
-        }
-    }
-
-    /// Draws a frame on each attached terminal that is reading. One that
-    /// stopped reading is skipped (the loop goes back to sleep; it is drawn
-    /// whole when it reads again); one that cannot be written to is let go.
-    pub(super) fn draw_clients(&mut self, now: Instant) -> Result<()> {
-        let reading = self.clients.iter().any(|c| c.unsent_fd().is_none());
-        if !reading {
-            for client in &mut self.clients {
-                client.frame_skipped();
-            }
-            self.clock.begin_frame();
-            self.clock.frame_done(now, false);
-            return Ok(());
-        }
-        self.render()
+            .tell_colours(&mut self.ws, self.settings.configured_colours);
+        self.clients.fit_layout(&mut self.ws);
+        self.clock.changed_now();
     }
 }
 
@@ -434,4 +324,17 @@ fn is_session_command(command: &Command) -> bool {
         command,
         Command::Detach | Command::ListWorkspaces(_) | Command::SwitchWorkspace(_)
     )
+}
+
+/// Shows tab `tab` (from 1) and focuses pane `pane` there.
+fn select_place(ws: &mut crate::workspace::Workspace, select: Option<(usize, Option<u32>)>) {
+    let Some((tab, pane)) = select else {
+        return;
+    };
+    if tab > 0 {
+        ws.select_tab(tab - 1);
+    }
+    if let Some(pane) = pane {
+        ws.focus_pane(crate::pane::PaneId(pane));
+    }
 }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::App;
+use super::scripting::Desk;
 use crate::config::action::Action;
 use crate::pane::PaneId;
 use crate::pane::term::screen::{MouseProtocolEncoding, MouseProtocolMode};
@@ -15,17 +16,21 @@ use crate::session::tmux_call::{
     Command, PaneModes, Split, TmuxCall, TmuxPane, TmuxState, TmuxTab,
 };
 use crate::terminal::frame_sink::FrameSink;
-use crate::workspace::PaneLaunch;
 use crate::workspace::layout::Axis;
 use crate::workspace::tmux_ops::SplitHow;
+use crate::workspace::{PaneLaunch, Workspace};
 
 impl<B: FrameSink> App<B> {
     pub(super) fn tmux_call(&mut self, call: TmuxCall) -> Reply {
         if call == TmuxCall::State {
-            return self.tmux_state();
+            let (name, created) = match &self.session {
+                Some(host) => (host.name().to_string(), host.info(0, false).started),
+                None => (String::new(), 0),
+            };
+            return Desk { ws: &mut self.ws }.tmux_state(name, created, self.clients.list.len());
         }
         let reply = self.tmux_change(call);
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             client.router.focus_moved(&mut self.ws);
         }
         self.clock.changed_now();
@@ -45,22 +50,28 @@ impl<B: FrameSink> App<B> {
                 keep_focus,
                 command,
                 name,
-            } => self.tmux_open(split, pane, keep_focus, command, name.as_deref()),
+            } => Desk { ws: &mut self.ws }.tmux_open(
+                split,
+                pane,
+                keep_focus,
+                command,
+                name.as_deref(),
+            ),
             TmuxCall::Respawn { pane, command } => {
-                let id = self.tmux_pane(pane)?;
-                let launch = self.tmux_launch(&command);
+                let id = tmux_pane(&self.ws, pane)?;
+                let launch = tmux_launch(&self.ws, &command);
                 match self.ws.respawn_pane(id, launch) {
                     Some(_) => Ok(String::new()),
                     None => Err(format!("can't respawn pane %{pane}")),
                 }
             }
             TmuxCall::Focus { pane } => {
-                let id = self.tmux_pane(pane)?;
+                let id = tmux_pane(&self.ws, pane)?;
                 self.ws.show_pane(id);
                 Ok(String::new())
             }
             TmuxCall::SelectTab { tab } => {
-                let index = self.tmux_tab(tab)?;
+                let index = tmux_tab(&self.ws, tab)?;
                 self.ws.select_tab(index);
                 Ok(String::new())
             }
@@ -68,26 +79,26 @@ impl<B: FrameSink> App<B> {
                 pane,
                 action,
                 keep_focus,
-            } => self.tmux_act(pane, &action, keep_focus),
+            } => Desk { ws: &mut self.ws }.tmux_act(pane, &action, keep_focus),
             TmuxCall::SetTitle { pane, title } => {
-                let id = self.tmux_pane(pane)?;
+                let id = tmux_pane(&self.ws, pane)?;
                 self.ws.set_pane_title(id, &title);
                 Ok(String::new())
             }
             TmuxCall::RenameTab { tab, name } => {
-                let index = self.tmux_tab(tab)?;
+                let index = tmux_tab(&self.ws, tab)?;
                 self.ws.rename_tab_at(index, &name);
                 Ok(String::new())
             }
             TmuxCall::Notify { text } => {
                 let text = crate::sanitize::sanitize_title(text.as_bytes());
-                for client in &mut self.clients {
+                for client in &mut self.clients.list {
                     client.router.notify(text.clone());
                 }
                 Ok(String::new())
             }
             TmuxCall::ResizeWindow { cols, rows } => {
-                if !self.clients.is_empty() {
+                if !self.clients.list.is_empty() {
                     return Err("resize-window: the window is the attached terminal's size".into());
                 }
                 let area = self.ws.area();
@@ -105,17 +116,17 @@ impl<B: FrameSink> App<B> {
                 Ok(String::new())
             }
             TmuxCall::KillPane { pane } => {
-                let id = self.tmux_pane(pane)?;
+                let id = tmux_pane(&self.ws, pane)?;
                 self.ws.close_pane(id, None);
                 Ok(String::new())
             }
             TmuxCall::KillTab { tab } => {
-                let index = self.tmux_tab(tab)?;
+                let index = tmux_tab(&self.ws, tab)?;
                 self.ws.kill_tab_at(index);
                 Ok(String::new())
             }
             TmuxCall::Resize { pane, cols, rows } => {
-                let id = self.tmux_pane(pane)?;
+                let id = tmux_pane(&self.ws, pane)?;
                 if let Some(cols) = cols {
                     self.ws.size_pane(id, Axis::Horizontal, cols);
                 }
@@ -126,37 +137,11 @@ impl<B: FrameSink> App<B> {
             }
         }
     }
+}
 
-    fn tmux_pane(&self, n: u32) -> Result<PaneId, String> {
-        self.ws
-            .pane_by_script_id(n)
-            .ok_or_else(|| format!("can't find pane: {n}"))
-    }
-
-    fn tmux_tab(&self, serial: u64) -> Result<usize, String> {
-        self.ws
-            .tab_by_serial(serial)
-            .ok_or_else(|| format!("can't find window: @{serial}"))
-    }
-
-    /// What `command` runs, as a pane launch.
-    fn tmux_launch(&self, command: &Command) -> PaneLaunch {
-        let env = &self.ws.panes().settings().env;
-        let cwd = command.cwd.as_ref().map(PathBuf::from);
-        let (mut spec, label) = match command.argv.as_slice() {
-            [] => env.shell(cwd),
-            [line] => env.command_line(line, cwd),
-            argv => env.argv(argv, cwd),
-        };
-        for (name, value) in &command.env {
-            spec.env.retain(|(n, _)| n != name);
-            spec.unset.retain(|n| n != name);
-            spec.env.push((name.clone(), value.clone()));
-        }
-        PaneLaunch::new(spec, label)
-    }
-
-    fn tmux_open(
+/// The tmux front-end's calls that need the workspace alone.
+impl Desk<'_> {
+    pub(super) fn tmux_open(
         &mut self,
         split: Option<Split>,
         pane: Option<u32>,
@@ -165,12 +150,12 @@ impl<B: FrameSink> App<B> {
         name: Option<&str>,
     ) -> Result<String, String> {
         self.ws.panes().room_for_pane()?;
-        let mut launch = self.tmux_launch(&command);
+        let mut launch = tmux_launch(self.ws, &command);
         // tmux runs a new pane's command in the target pane's directory
         // when none is given, as a split here does.
         if command.cwd.is_none() {
             let from = match pane {
-                Some(n) => self.tmux_pane(n).ok(),
+                Some(n) => tmux_pane(self.ws, n).ok(),
                 None => self.ws.focused_id(),
             };
             launch.spec.cwd = from.and_then(|id| self.ws.panes().dir(id));
@@ -178,13 +163,17 @@ impl<B: FrameSink> App<B> {
         let id = match split {
             Some(split) => {
                 let target = match pane {
-                    Some(n) => self.tmux_pane(n)?,
+                    Some(n) => tmux_pane(self.ws, n)?,
                     None => self.ws.focused_id().ok_or("no current pane")?,
                 };
                 if self.ws.is_floating(target) {
                     return Err("can't split a floating pane".into());
                 }
-                let (rows, cols) = self.ws.panes().get(target).map_or((0, 0), |p| p.term().size());
+                let (rows, cols) = self
+                    .ws
+                    .panes()
+                    .get(target)
+                    .map_or((0, 0), |p| p.term().size());
                 let along = if split.beside { cols } else { rows };
                 let cells = split.cells.or_else(|| {
                     split
@@ -218,7 +207,12 @@ impl<B: FrameSink> App<B> {
                 id
             }
         };
-        if let Some(err) = self.ws.panes().get(id).and_then(|p| p.program().spawn_error()) {
+        if let Some(err) = self
+            .ws
+            .panes()
+            .get(id)
+            .and_then(|p| p.program().spawn_error())
+        {
             let message = format!("create pane failed: {err}");
             self.ws.close_pane(id, None);
             return Err(message);
@@ -231,9 +225,14 @@ impl<B: FrameSink> App<B> {
         Ok(format!("{tab} {}\n", self.ws.script_id(id)))
     }
 
-    fn tmux_act(&mut self, pane: u32, action: &str, keep_focus: bool) -> Result<String, String> {
+    pub(super) fn tmux_act(
+        &mut self,
+        pane: u32,
+        action: &str,
+        keep_focus: bool,
+    ) -> Result<String, String> {
         let action: Action = action.parse().map_err(|err| format!("{err}"))?;
-        let id = self.tmux_pane(pane)?;
+        let id = tmux_pane(self.ws, pane)?;
         let before = (self.ws.active_index(), self.ws.focused_id());
         self.ws.show_pane(id);
         self.ws.apply(action);
@@ -248,7 +247,7 @@ impl<B: FrameSink> App<B> {
         Ok(String::new())
     }
 
-    fn tmux_state(&mut self) -> Reply {
+    pub(super) fn tmux_state(&mut self, name: String, created: u64, clients: usize) -> Reply {
         let area = self.ws.area();
         let mut tabs = Vec::new();
         for (index, tab) in self.ws.tabs().iter().enumerate() {
@@ -296,16 +295,12 @@ impl<B: FrameSink> App<B> {
                 last_focus: tab.last_focus.map(|id| self.ws.script_id(id)),
             });
         }
-        let (name, created) = match &self.session {
-            Some(host) => (host.name().to_string(), host.info(0, false).started),
-            None => (String::new(), 0),
-        };
         let state = TmuxState {
             name,
             pid: std::process::id(),
             number: crate::workspace::tmux_env::session_number(),
             created,
-            clients: self.clients.len(),
+            clients,
             cols: area.width,
             rows: area.height,
             active: self.ws.active_index(),
@@ -317,6 +312,35 @@ impl<B: FrameSink> App<B> {
             Err(err) => Reply::error(format!("describing the workspace: {err}")),
         }
     }
+}
+
+/// Pane `n` by its script number.
+fn tmux_pane(ws: &Workspace, n: u32) -> Result<PaneId, String> {
+    ws.pane_by_script_id(n)
+        .ok_or_else(|| format!("can't find pane: {n}"))
+}
+
+/// Tab `@serial`'s index.
+fn tmux_tab(ws: &Workspace, serial: u64) -> Result<usize, String> {
+    ws.tab_by_serial(serial)
+        .ok_or_else(|| format!("can't find window: @{serial}"))
+}
+
+/// What `command` runs, as a pane launch.
+fn tmux_launch(ws: &Workspace, command: &Command) -> PaneLaunch {
+    let env = &ws.panes().settings().env;
+    let cwd = command.cwd.as_ref().map(PathBuf::from);
+    let (mut spec, label) = match command.argv.as_slice() {
+        [] => env.shell(cwd),
+        [line] => env.command_line(line, cwd),
+        argv => env.argv(argv, cwd),
+    };
+    for (name, value) in &command.env {
+        spec.env.retain(|(n, _)| n != name);
+        spec.unset.retain(|n| n != name);
+        spec.env.push((name.clone(), value.clone()));
+    }
+    PaneLaunch::new(spec, label)
 }
 
 /// The modes tmux's `*_flag` variables report, from the pane's screen.

@@ -12,7 +12,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
 use crate::graphics::image::RgbaImage;
-use crate::graphics::store::PixelRect;
+use crate::graphics::picture_store::PixelRect;
 
 /// Base64 bytes per escape sequence (the spec's limit).
 pub const CHUNK: usize = 4096;

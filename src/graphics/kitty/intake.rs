@@ -21,7 +21,7 @@ use super::decode::decode;
 use super::reply::{KittyError, reply_for};
 use super::transfer::{Transfer, decode_whole};
 use crate::graphics::image::RgbaImage;
-use crate::graphics::store::{ImageId, PixelRect};
+use crate::graphics::picture_store::{ImageId, PixelRect};
 
 /// The pane's screen where a command arrives, 0-based.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,7 @@
 use std::io::Write as _;
 
 use crate::graphics::image::RgbaImage;
-use crate::graphics::store::PixelRect;
+use crate::graphics::picture_store::PixelRect;
 
 /// The register of an RGB colour.
 #[inline]

@@ -75,9 +75,9 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             let name = cx.ws.tab_name(cx.ws.active_index());
             cx.ui.open_prompt(PromptKind::RenameTab, &name);
         }
-        Action::SaveSession => {
+        Action::SaveProfile => {
             let name = cx.session_name.unwrap_or_default();
-            cx.ui.open_prompt(PromptKind::SaveSession, name);
+            cx.ui.open_prompt(PromptKind::SaveProfile, name);
         }
         Action::ChooseBuffer => {
             if !cx.ui.buffers.open_chooser() {

@@ -56,7 +56,7 @@ fn submit(cx: &mut Cx<'_>, kind: PromptKind, text: String) -> Outcome {
         PromptKind::RenameTab => {
             cx.ws.rename_tab(&text);
         }
-        PromptKind::SaveSession => return save(cx, text.trim()),
+        PromptKind::SaveProfile => return save(cx, text.trim()),
         // The history is still loading: search when it lands.
         PromptKind::Search if !cx.ui.copy.is_active() => cx.ui.copy.search_later(text),
         PromptKind::Search => cx.search_copy(&text, false),

@@ -680,7 +680,13 @@ fn shown_rows(h: &Harness) -> Vec<String> {
 
 /// The copy-mode cursor as a row of the view and that row's text.
 fn cursor_on_view(h: &Harness) -> (usize, String) {
-    let history = h.ws.panes().get(h.focused()).unwrap().history().window().unwrap();
+    let history =
+        h.ws.panes()
+            .get(h.focused())
+            .unwrap()
+            .history()
+            .window()
+            .unwrap();
     let row = h.router.ui().copy().view().unwrap().cursor.row - history.top_row();
     (row, shown_rows(h)[row].clone())
 }
@@ -695,7 +701,15 @@ fn copy_mode_at_the_bottom_stays_on_its_lines_while_the_program_prints() {
     let before = shown_rows(&h);
     let (row, line) = cursor_on_view(&h);
     assert_eq!(line, "flow-40");
-    let offset = |h: &Harness| h.ws.panes().get(id).unwrap().history().window().unwrap().offset();
+    let offset = |h: &Harness| {
+        h.ws.panes()
+            .get(id)
+            .unwrap()
+            .history()
+            .window()
+            .unwrap()
+            .offset()
+    };
     assert_eq!(offset(&h), 0, "entered at the bottom");
 
     let more: String = (41..=100).map(|i| format!("flow-{i}\n")).collect();
@@ -760,7 +774,14 @@ fn copy_mode_entered_a_page_back_starts_on_that_page() {
     h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
     h.key(KeyCode::PageUp);
     h.history_lands();
-    let top = h.ws.panes().get(id).unwrap().history().window().unwrap().top_row();
+    let top =
+        h.ws.panes()
+            .get(id)
+            .unwrap()
+            .history()
+            .window()
+            .unwrap()
+            .top_row();
     h.key(KeyCode::Char('k'));
     let history = h.ws.panes().get(id).unwrap().history().window().unwrap();
     assert_eq!(

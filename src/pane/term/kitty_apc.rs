@@ -26,9 +26,9 @@ use crate::graphics::kitty::intake::{
 };
 use crate::graphics::kitty::medium;
 use crate::graphics::kitty::reply::KittyError;
-use crate::graphics::place::{self, At, PlaceError, Request};
+use crate::graphics::picture_store::{self, ImageId, Origin, PixelRect, PlacementId, StoreError};
+use crate::graphics::placement::{self, At, PlaceError, Request};
 use crate::graphics::reach;
-use crate::graphics::store::{self, ImageId, Origin, PixelRect, PlacementId, StoreError};
 use crate::pane::term::escape_scanner::{ApcBody, is_reference};
 use crate::pane::term::fidelity::answers::Answers;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
@@ -206,7 +206,7 @@ fn replay<C: vt100::Callbacks>(
     let Some(key) = reference_key(reference) else {
         return Ok(());
     };
-    let Some((id, placement)) = store::lock().reuse_content(key) else {
+    let Some((id, placement)) = picture_store::lock().reuse_content(key) else {
         return Ok(());
     };
     let cursor = cursor_of(parser);
@@ -235,7 +235,7 @@ const KEEPER: Origin = Origin::Kitty {
 
 /// Frees those of `images` that only their keeper still holds (kitty's
 /// upper-case deletes).
-fn free_unplaced(store: &mut store::Store, images: impl Iterator<Item = ImageId>) {
+fn free_unplaced(store: &mut picture_store::Store, images: impl Iterator<Item = ImageId>) {
     for image in images {
         let shown = store
             .placements()
@@ -264,7 +264,7 @@ fn store_error(e: StoreError) -> KittyError {
 
 impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
     fn keep(&mut self, image: RgbaImage) -> Result<ImageId, KittyError> {
-        let mut store = store::lock();
+        let mut store = picture_store::lock();
         let source = PixelRect::whole(&image);
         let id = store.add_image(image).map_err(store_error)?;
         // The store frees a picture with its last placement; kitty keeps
@@ -272,7 +272,7 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
         // in lower case, is shown again without sending the data again).
         // A placement never anchored holds it: no cell shows it.
         store
-            .place(store::Placement {
+            .place(picture_store::Placement {
                 image: id,
                 source,
                 cols: 1,
@@ -285,7 +285,7 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
     }
 
     fn size(&self, image: ImageId) -> Option<(u32, u32)> {
-        store::lock()
+        picture_store::lock()
             .image(image)
             .map(|picture| (picture.width(), picture.height()))
     }
@@ -298,7 +298,7 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
                 image: placement.kitty_image,
                 placement: placement.kitty_placement,
             };
-            store::lock()
+            picture_store::lock()
                 .delete_placements_where(|_, p| p.image == placement.image && p.origin == same);
         }
         let cursor = cursor_of(self.parser);
@@ -321,13 +321,13 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
             cols: cursor.cols,
             cursor_col: cursor.col,
         };
-        let placed = place::place_kept(placement.image, request, at).map_err(|e| match e {
+        let placed = placement::place_kept(placement.image, request, at).map_err(|e| match e {
             PlaceError::Store(e) => store_error(e),
             PlaceError::LargerThanPane => KittyError::new("EFBIG", e.to_string()),
             PlaceError::BadSource => KittyError::invalid(e.to_string()),
         })?;
         if let Some(token) = self.token {
-            store::lock().remember_content(token, placed.placement);
+            picture_store::lock().remember_content(token, placed.placement);
         }
         if let Err(failure) = parse_guard::process(self.parser, &placed.anchor_bytes) {
             self.failed = Some(failure);
@@ -336,7 +336,7 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
     }
 
     fn delete(&mut self, which: &Deletion, free: bool) {
-        let mut store = store::lock();
+        let mut store = picture_store::lock();
         if let Deletion::Images { images, placement } = which {
             store.delete_placements_where(|_, p| {
                 images.contains(&p.image)
@@ -395,7 +395,7 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
     }
 
     fn forget(&mut self, image: ImageId) {
-        store::lock().delete_image(image);
+        picture_store::lock().delete_image(image);
     }
 }
 
@@ -405,7 +405,7 @@ mod tests {
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD;
 
-    use crate::graphics::store;
+    use crate::graphics::picture_store;
     use crate::pane::term::fast_forward::FastForward;
     use crate::pane::term::screen::ScreenView;
     use crate::pane::term::terminal_queries::PaneEvents;
@@ -477,14 +477,14 @@ mod tests {
         assert_eq!(ids.len(), 2, "the old cells keep a stale anchor");
         let live: Vec<_> = ids
             .iter()
-            .filter(|id| store::lock().placement(**id).is_some())
+            .filter(|id| picture_store::lock().placement(**id).is_some())
             .collect();
         assert_eq!(live.len(), 1, "one placement: it moved");
         assert_eq!(p.callbacks().replies, b"\x1b_Gi=102,p=1;OK\x1b\\");
         // A delete at a cell the picture covers (1-based) takes it.
         ff.push(&mut p, b"\x1b_Ga=d,d=p,x=12,y=6\x1b\\").unwrap();
         ff.settle(&mut p).unwrap();
-        assert!(store::lock().placement(*live[0]).is_none());
+        assert!(picture_store::lock().placement(*live[0]).is_none());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::io::Write as _;
 
 use super::Piece;
 use crate::graphics::kitty::encode;
-use crate::graphics::store::{self, ImageId, PixelRect};
+use crate::graphics::picture_store::{self, ImageId, PixelRect};
 
 /// One client's pictures in its kitty terminal.
 #[derive(Debug, Default)]
@@ -49,7 +49,7 @@ impl KittyPictures {
                 continue;
             }
             if !self.sent.contains(&piece.image) {
-                let Some(image) = store::lock().image(piece.image).cloned() else {
+                let Some(image) = picture_store::lock().image(piece.image).cloned() else {
                     continue;
                 };
                 encode::transmit(piece.image.0, &image, out);
@@ -86,7 +86,7 @@ impl KittyPictures {
         if self.sent.is_empty() {
             return;
         }
-        let store = store::lock();
+        let store = picture_store::lock();
         let gone: Vec<ImageId> = self
             .sent
             .iter()
@@ -103,7 +103,9 @@ impl KittyPictures {
 
 /// The stacking order the program asked for.
 fn piece_z(piece: &Piece) -> i32 {
-    store::lock().placement(piece.placement).map_or(0, |p| p.z)
+    picture_store::lock()
+        .placement(piece.placement)
+        .map_or(0, |p| p.z)
 }
 
 /// The part of the picture (in its own pixels) a piece shows: the piece's
@@ -137,7 +139,7 @@ mod tests {
 
     use super::*;
     use crate::graphics::image::RgbaImage;
-    use crate::graphics::store::PlacementId;
+    use crate::graphics::picture_store::PlacementId;
 
     fn piece(image: ImageId, at: Rect, src: PixelRect) -> Piece {
         Piece {
@@ -162,7 +164,7 @@ mod tests {
     #[test]
     fn a_picture_is_sent_once_placed_per_piece_and_deleted_when_gone() {
         let image = RgbaImage::new(80, 80, vec![5; 80 * 80 * 4]).unwrap();
-        let id = store::lock().add_image(image).unwrap();
+        let id = picture_store::lock().add_image(image).unwrap();
         let whole = PixelRect {
             x: 0,
             y: 0,
@@ -200,7 +202,7 @@ mod tests {
         assert_eq!(count(&out, b"a=d,d=i,"), 1);
         assert_eq!(count(&out, b"x=0,y=40,w=80,h=40,c=4,r=1"), 1);
         // The store drops the picture: the terminal forgets it too.
-        store::lock().delete_image(id);
+        picture_store::lock().delete_image(id);
         let mut out = Vec::new();
         k.draw(&[], &mut out);
         assert_eq!(count(&out, b"a=d,d=I,"), 1);

@@ -12,10 +12,10 @@
 //! is anchored again, not decoded into a second picture.
 
 use crate::graphics::anchor::{self, CursorAfter};
-use crate::graphics::place::{self, At, Request};
+use crate::graphics::picture_store::{self, Origin};
+use crate::graphics::placement::{self, At, Request};
 use crate::graphics::reach;
 use crate::graphics::sixel::decode::Decoder;
-use crate::graphics::store::{self, Origin};
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0100_0000_01b3;
@@ -105,7 +105,7 @@ impl SixelIntake {
             cols,
             cursor_col,
         };
-        let reused = store::lock().reuse_content(self.hash);
+        let reused = picture_store::lock().reuse_content(self.hash);
         if let Some((id, placement)) = reused
             && placement.rows <= rows
             && placement.cols <= cols
@@ -133,7 +133,7 @@ impl SixelIntake {
             let cols = reach::cells_for(image.width(), cell.width).min(cols);
             let rows = reach::cells_for(image.height(), cell.height).min(rows);
             return Some(anchor::anchor_bytes(
-                store::PlacementId(0),
+                picture_store::PlacementId(0),
                 cols,
                 rows,
                 cursor_col,
@@ -148,9 +148,9 @@ impl SixelIntake {
             origin: Origin::Sixel,
             cursor_after: CursorAfter::LastRowSameColumn,
         };
-        match place::place_new(image, request, at) {
+        match placement::place_new(image, request, at) {
             Ok(placed) => {
-                store::lock().remember_content(self.hash, placed.placement);
+                picture_store::lock().remember_content(self.hash, placed.placement);
                 Some(placed.anchor_bytes)
             }
             Err(err) => {
@@ -163,7 +163,7 @@ impl SixelIntake {
 
 #[cfg(test)]
 mod tests {
-    use crate::graphics::store;
+    use crate::graphics::picture_store;
     use crate::pane::term::fidelity::Fidelity;
     use crate::pane::term::screen::ScreenView;
     use crate::pane::term::terminal_queries::PaneEvents;
@@ -221,7 +221,7 @@ mod tests {
         );
         assert_eq!(screen.contents_between(3, 0, 3, 10).trim_end(), "  x");
         let placement = anchors[0].2.placement;
-        let store = store::lock();
+        let store = picture_store::lock();
         let placed = store.placement(placement).expect("placed");
         assert_eq!((placed.cols, placed.rows), (2, 3));
         assert_eq!(store.image(placed.image).map(|i| i.height()), Some(42));
@@ -260,7 +260,7 @@ mod tests {
         assert!(
             anchors
                 .iter()
-                .all(|a| a.2.placement == store::PlacementId(0))
+                .all(|a| a.2.placement == picture_store::PlacementId(0))
         );
         assert_eq!(screen.cursor_position(), (3, 1));
     }

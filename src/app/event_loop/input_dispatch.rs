@@ -11,7 +11,7 @@ use ratatui::layout::Position;
 use super::App;
 use crate::app::input_commands::Effects;
 use crate::app::typing_throttle::TYPING_WINDOW;
-use crate::input::router::{Command, InputRouter, Outcome};
+use crate::input::router::{Command, Outcome};
 use crate::pane::PaneId;
 use crate::render::frame;
 use crate::render::status_bar::tab_at;
@@ -20,14 +20,14 @@ use crate::workspace::Workspace;
 
 impl<B: FrameSink> App<B> {
     pub(super) fn drain_input(&mut self) {
-        for at in 0..self.clients.len() {
+        for at in 0..self.clients.list.len() {
             self.drain_client_input(at);
         }
     }
 
     /// Handles what client `at`'s terminal sent.
     pub(super) fn drain_client_input(&mut self, at: usize) {
-        let Some(client) = self.clients.get_mut(at) else {
+        let Some(client) = self.clients.list.get_mut(at) else {
             return;
         };
         let link = client.link;
@@ -35,7 +35,7 @@ impl<B: FrameSink> App<B> {
         client.input.hold_for(&self.ws, Instant::now());
         loop {
             // The client may be gone (its key detached it).
-            let Some(client) = self.clients.get_mut(at).filter(|c| c.link == link) else {
+            let Some(client) = self.clients.list.get_mut(at).filter(|c| c.link == link) else {
                 return;
             };
             let Some((when, ev)) = client.input.next_event() else {
@@ -43,12 +43,12 @@ impl<B: FrameSink> App<B> {
             };
             self.handle_input(at, when, &ev);
             if matches!(ev, Event::Paste(_))
-                && let Some(client) = self.clients.get_mut(at)
+                && let Some(client) = self.clients.list.get_mut(at)
             {
                 client.input.hold_for(&self.ws, Instant::now());
             }
         }
-        let Some(client) = self.clients.get_mut(at) else {
+        let Some(client) = self.clients.list.get_mut(at) else {
             return;
         };
         if let Some(dark) = client.input.take_theme()
@@ -56,7 +56,7 @@ impl<B: FrameSink> App<B> {
         {
             self.ws.panes().terminal_theme_changed();
         }
-        let Some(client) = self.clients.get_mut(at) else {
+        let Some(client) = self.clients.list.get_mut(at) else {
             return;
         };
         let late = client.input.take_late_colours();
@@ -64,7 +64,8 @@ impl<B: FrameSink> App<B> {
             for (slot, colour) in late {
                 client.facts.colours[slot] = Some(colour);
             }
-            self.tell_panes_the_colours();
+            self.clients
+                .tell_colours(&mut self.ws, self.settings.configured_colours);
         }
         // A terminal's resizes come as its client's news (the workspace is
         // in no terminal's foreground group and gets no SIGWINCH): see
@@ -84,18 +85,18 @@ impl<B: FrameSink> App<B> {
             }
         }
         // Its own tab and focus, if it has them, before its keys act.
-        self.show_own_view(at);
+        self.clients.show_own_view(&mut self.ws, at);
         if matches!(ev, Event::Key(_) | Event::Paste(_) | Event::Mouse(_))
-            && !self.clients[at].read_only
+            && !self.clients.list[at].read_only
         {
             self.client_typed(at);
         }
         // Mouse selections read the screens' contents (keys only need
         // modes, always current; copy mode and search read the history).
         if matches!(ev, Event::Mouse(_)) {
-            self.settle_visible(|_| true);
+            settle_visible(&mut self.ws, |_| true);
         }
-        let client = &mut self.clients[at];
+        let client = &mut self.clients.list[at];
         let outcome = match ev {
             Event::Key(key) => {
                 // Timed UI changes due before the key arrived come first: a
@@ -137,7 +138,7 @@ impl<B: FrameSink> App<B> {
             }
             Event::Resize(cols, rows) => {
                 client.resized(frame::drawable_area(*cols, *rows));
-                self.fit_layout();
+                self.clients.fit_layout(&mut self.ws);
                 Outcome::redraw()
             }
             Event::FocusGained | Event::FocusLost => {
@@ -146,15 +147,15 @@ impl<B: FrameSink> App<B> {
             }
         };
         if outcome.redraw || outcome.sent_to.is_some() {
-            self.metrics.key_arrived(when);
+            self.measures.metrics.key_arrived(when);
         }
         if outcome.redraw {
-            self.metrics.key_reflected();
+            self.measures.metrics.key_reflected();
         }
         if let Some(id) = outcome.sent_to {
             let now = Instant::now();
             self.clock.typing_until(now + TYPING_WINDOW);
-            self.throttle.key_sent(id, now);
+            self.feed.throttle.key_sent(id, now);
         }
         self.follow_outcome(Some(at), outcome);
     }
@@ -183,47 +184,35 @@ impl<B: FrameSink> App<B> {
         }
         self.take_session_commands(from, &mut commands);
         self.take_prompt_commands(from, &mut commands);
-        self.take_reload_commands(&mut commands);
-        let from = from.filter(|&at| at < self.clients.len());
-        let (router, outbox) = match from.or_else(|| self.acting_client()) {
+        if super::config_reload::Reload::take_command(&mut commands) {
+            self.start_reload(None);
+        }
+        let from = from.filter(|&at| at < self.clients.list.len());
+        let (router, outbox) = match from.or_else(|| self.clients.acting()) {
             Some(at) => {
-                let client = &mut self.clients[at];
+                let client = &mut self.clients.list[at];
                 (&mut client.router, Some(&mut client.outbox))
             }
-            None => (&mut self.spare_router, None),
+            None => (&mut self.clients.spare_router, None),
         };
         let mut spare_outbox = crate::terminal::outbox::Outbox::default();
         Effects {
             ws: &self.ws,
             router,
             outbox: outbox.unwrap_or(&mut spare_outbox),
-            copy_command: self.copy_command.as_deref(),
+            copy_command: self.settings.copy_command.as_deref(),
         }
         .perform(commands);
     }
+}
 
-    /// Parses the held-back output of the visible panes `which` picks.
-    pub(super) fn settle_visible(&mut self, which: impl Fn(PaneId) -> bool) {
-        for id in self.ws_visible_ids() {
-            if which(id)
-                && let Some(pane) = self.ws.panes_mut().get_mut(id)
-            {
-                pane.settle();
-            }
-        }
-    }
-
-    pub(in crate::app) fn ws_visible_ids(&self) -> Vec<PaneId> {
-        self.ws.visible().into_iter().map(|(id, _)| id).collect()
-    }
-
-    /// The router that acts for the loop where no terminal's input asked
-    /// (a script, a history that came back): the acting client's; with
-    /// the workspace, to work on.
-    pub(in crate::app) fn acting_router(&mut self) -> (&mut InputRouter, &mut Workspace) {
-        match self.acting_client() {
-            Some(at) => (&mut self.clients[at].router, &mut self.ws),
-            None => (&mut self.spare_router, &mut self.ws),
+/// Parses the held-back output of the visible panes `which` picks.
+pub(super) fn settle_visible(ws: &mut Workspace, which: impl Fn(PaneId) -> bool) {
+    for (id, _) in ws.visible() {
+        if which(id)
+            && let Some(pane) = ws.panes_mut().get_mut(id)
+        {
+            pane.settle();
         }
     }
 }

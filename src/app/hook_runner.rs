@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Sender, TrySendError, bounded};
 
+use crate::app::feed::Feed;
 use crate::config::hooks::{HookEvent, Hooks as HooksConfig};
 use crate::pane::PaneId;
 use crate::shell_job::{self, Stream};
@@ -69,6 +70,22 @@ impl Hooks {
         }
         self.focused = ws.focused_id();
         self.tabs = ws.tabs().len();
+    }
+
+    /// Runs the `silence` hook for each pane `feed` says is quiet long
+    /// enough.
+    pub(super) fn tell_silences(
+        &mut self,
+        feed: &mut Feed,
+        ws: &Workspace,
+        now: std::time::Instant,
+    ) {
+        let Some(after) = self.silence_after() else {
+            return;
+        };
+        for id in feed.gone_quiet(ws, after, now) {
+            self.fire(HookEvent::Silence, pane_env(ws, id));
+        }
     }
 
     /// Runs `event`'s hook, if there is one, with `env` and the facts

@@ -3,27 +3,23 @@
 //! `app::command_watch` and answered on a later turn).
 
 use std::ops::ControlFlow;
-use std::time::Instant;
 
-use crossbeam_channel::Sender;
-
-use super::App;
+use super::scripting::{Desk, target};
 use crate::pane::history::as_text;
 use crate::pane::history::command_marks::Command;
 use crate::pane::history::command_marks::plain::echoed_text;
 use crate::pane::history::scrollback::ByteRing;
-use crate::session::command_calls::{CommandCapture, CommandInfo, WaitCall};
+use crate::session::command_calls::{CommandCapture, CommandInfo};
 use crate::session::script::Reply;
-use crate::terminal::frame_sink::FrameSink;
 
 /// The most bytes of an echoed command line read for its text.
 const MAX_ECHO: u64 = 2048;
 
-impl<B: FrameSink> App<B> {
+impl Desk<'_> {
     /// `tilework capture --command N`: the output of one command, replayed
     /// on the call's thread.
-    pub(super) fn script_capture_command(&mut self, call: &CommandCapture) -> Reply {
-        let id = match self.script_target(call.pane) {
+    pub(super) fn capture_command(&mut self, call: &CommandCapture) -> Reply {
+        let id = match target(self.ws, call.pane) {
             Ok(id) => id,
             Err(reply) => return reply,
         };
@@ -54,8 +50,8 @@ impl<B: FrameSink> App<B> {
     }
 
     /// `tilework capture --commands`: every command held, as JSON.
-    pub(super) fn script_commands(&mut self, pane: Option<u32>) -> Reply {
-        let id = match self.script_target(pane) {
+    pub(super) fn commands(&mut self, pane: Option<u32>) -> Reply {
+        let id = match target(self.ws, pane) {
             Ok(id) => id,
             Err(reply) => return reply,
         };
@@ -102,38 +98,6 @@ impl<B: FrameSink> App<B> {
             Ok(json) => Reply::Text(json),
             Err(err) => Reply::error(format!("writing the list: {err}")),
         }
-    }
-
-    /// `tilework wait`: held until its condition holds.
-    pub(super) fn script_wait(&mut self, call: &WaitCall, reply: Sender<Reply>) {
-        let id = match self.script_target(call.pane) {
-            Ok(id) => id,
-            Err(refused) => {
-                let _ = reply.send(refused);
-                return;
-            }
-        };
-        let number = self.ws.script_id(id);
-        let Some(pane) = self.ws.panes().get(id) else {
-            let _ = reply.send(Reply::error(format!("no pane {number}")));
-            return;
-        };
-        // Said in the log: a script (or a test) can tell the wait is on.
-        tracing::info!(pane = number, until = ?call.until, "a script waits");
-        self.command_watch
-            .add(pane, number, &call.until, call.timeout(), reply);
-        // It may hold already (the program ended).
-        self.check_waits();
-    }
-
-    /// Answers the waits whose condition holds now. Cheap with none.
-    pub(super) fn check_waits(&mut self) {
-        if self.command_watch.is_empty() {
-            return;
-        }
-        let ws = &self.ws;
-        self.command_watch
-            .check(Instant::now(), |id| ws.panes().get(id));
     }
 }
 

@@ -35,6 +35,16 @@ pub(in crate::app) struct Reload {
 }
 
 impl Reload {
+    /// Takes [`Command::SourceConfig`] out of `commands`: whether there
+    /// was one.
+    pub(in crate::app) fn take_command(commands: &mut Vec<Command>) -> bool {
+        let asked = commands.contains(&Command::SourceConfig);
+        if asked {
+            commands.retain(|c| *c != Command::SourceConfig);
+        }
+        asked
+    }
+
     pub(in crate::app) fn new(source: ConfigSource, mailbox: Mailbox<Reloaded>) -> Self {
         Self {
             source,
@@ -46,15 +56,6 @@ impl Reload {
 }
 
 impl<B: FrameSink> App<B> {
-    /// Takes [`Command::SourceConfig`] out of `commands` and starts the
-    /// read.
-    pub(super) fn take_reload_commands(&mut self, commands: &mut Vec<Command>) {
-        if commands.contains(&Command::SourceConfig) {
-            commands.retain(|c| *c != Command::SourceConfig);
-            self.start_reload(None);
-        }
-    }
-
     /// Starts reading the config file again; `reply` hears the outcome.
     pub(super) fn start_reload(&mut self, reply: Option<Sender<Reply>>) {
         self.reload.replies.extend(reply);
@@ -97,7 +98,7 @@ impl<B: FrameSink> App<B> {
         let text = match &outcome {
             Ok(text) | Err(text) => text.clone(),
         };
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             client.router.notify(text.clone());
         }
         self.clock.changed_now();
@@ -115,12 +116,12 @@ impl<B: FrameSink> App<B> {
     /// pane limit and the editor's colours. The shell, `TERM` and the
     /// scrollback of panes already open stay as they started.
     pub(super) fn apply_config(&mut self, config: &Config) {
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             client.router.reconfigure(config);
         }
-        self.spare_router.reconfigure(config);
+        self.clients.spare_router.reconfigure(config);
         // Terminals that attach later get it too.
-        self.reloaded_config = Some(Box::new(config.clone()));
+        self.clients.reloaded_config = Some(Box::new(config.clone()));
         self.ws
             .set_pane_frame(PaneFrame::of(config.appearance.borders));
         self.ws.panes_mut().set_editor_ansi(config.editor_ansi);
@@ -129,7 +130,7 @@ impl<B: FrameSink> App<B> {
             .configure(&config.appearance.status, std::time::Instant::now());
         self.hooks.configure(&config.hooks, &self.ws);
         // The theme may colour every cell tilework draws: a whole frame.
-        for client in &mut self.clients {
+        for client in &mut self.clients.list {
             let frame = client.frame_area();
             client.refit(frame);
         }

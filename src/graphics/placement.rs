@@ -5,10 +5,10 @@
 
 use crate::graphics::anchor::{self, CursorAfter};
 use crate::graphics::image::RgbaImage;
-use crate::graphics::reach::{self, CellPixels};
-use crate::graphics::store::{
+use crate::graphics::picture_store::{
     self, ImageId, Origin, PixelRect, Placement, PlacementId, StoreError,
 };
+use crate::graphics::reach::{self, CellPixels};
 
 /// Where and how a picture is placed.
 #[derive(Debug, Clone, Copy)]
@@ -64,14 +64,16 @@ impl std::error::Error for PlaceError {}
 /// Keeps `image` and places it (sixel: a new picture each time).
 pub fn place_new(image: RgbaImage, request: Request, at: At) -> Result<Placed, PlaceError> {
     check_fits(&image, request, at, reach::cell_pixels())?;
-    let id = store::lock().add_image(image).map_err(PlaceError::Store)?;
+    let id = picture_store::lock()
+        .add_image(image)
+        .map_err(PlaceError::Store)?;
     place_kept(id, request, at)
 }
 
 /// Places a picture already in the store (kitty's `a=p`).
 pub fn place_kept(image: ImageId, request: Request, at: At) -> Result<Placed, PlaceError> {
     let cell = reach::cell_pixels();
-    let mut store = store::lock();
+    let mut store = picture_store::lock();
     let picture = store
         .image(image)
         .ok_or(PlaceError::Store(StoreError::NoSuchImage))?;
