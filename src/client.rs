@@ -296,7 +296,7 @@ impl<B: FrameSink> Client<B> {
             echo_of,
         )
         .context("drawing a frame")?;
-        let ui = self.router.view().state;
+        let ui = self.router.view();
         let covered = || frame::frame_shape(ws, ui, overlay.is_some()).overlays || ui.popup_shown();
         let pictures_left = self
             .pictures
