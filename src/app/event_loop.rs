@@ -2,7 +2,7 @@
 //! output and frame deadlines, and writes each frame in one `write(2)`.
 //!
 //! It sleeps in one poll(2) over the user's terminal, which it reads itself
-//! (`client::terminal_input`, one per attached terminal), the PTYs of quiet panes (`pane::reader_gate`)
+//! (`client::terminal_reader`, one per attached terminal), the PTYs of quiet panes (`pane::reader_gate`)
 //! and the wake pipe every other thread writes to after handing it work
 //! (`crate::wake`).
 //!
@@ -689,7 +689,7 @@ impl<B: FrameSink> App<B> {
         let mut failed = Vec::new();
         for at in 0..self.clients.len() {
             if own_views {
-                use crate::client::views;
+                use crate::client::own_view as views;
                 self.show_own_view(at);
                 let focused = self.ws.focused_id();
                 self.settle_visible(|id| {

@@ -1,4 +1,4 @@
-//! The loop's side of `client_views = "own"` (see `client::views`): a
+//! The loop's side of `client_views = "own"` (see `client::own_view`): a
 //! terminal's own view is shown before its input and its frame, its tab
 //! laid out at the size `window_size` picks among the terminals showing
 //! that tab, so a tab shown by one terminal alone is sized for it.
@@ -6,7 +6,7 @@
 use ratatui::layout::Rect;
 
 use super::App;
-use crate::client::views;
+use crate::client::own_view as views;
 use crate::render::frame;
 use crate::terminal::frame_sink::FrameSink;
 

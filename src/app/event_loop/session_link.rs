@@ -407,7 +407,8 @@ impl<B: FrameSink> App<B> {
         for at in 0..self.clients.len() {
             if self.clients[at].own_view.is_none() {
                 let view = self.ws.view();
-                self.clients[at].own_view = Some(crate::client::views::OwnView::starting_at(view));
+                self.clients[at].own_view =
+                    Some(crate::client::own_view::OwnView::starting_at(view));
             }
         }
     }
