@@ -348,3 +348,210 @@ impl Cx<'_> {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+mod tests {
+    use std::time::Duration;
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+
+    use super::*;
+    use crate::config::appearance::Appearance;
+    use crate::mailbox::Mailbox;
+    use crate::pane::spawn::ChildEnv;
+    use crate::workspace::WorkspaceSettings;
+
+    const AREA: Rect = Rect {
+        x: 0,
+        y: 0,
+        width: 30,
+        height: 8,
+    };
+
+    /// A popup that fills the panes' area with its letter, takes that
+    /// letter's key and closes on it, and passes every other key.
+    #[derive(Debug)]
+    struct Stamp<const C: char>;
+
+    impl<const C: char> Popup for Stamp<C> {
+        fn handle_key(&mut self, _cx: &mut Cx<'_>, key: &KeyEvent) -> Reply {
+            if key.code == KeyCode::Char(C) {
+                Reply::close(Outcome::redraw())
+            } else {
+                Reply::pass(false)
+            }
+        }
+
+        fn draw(&self, buf: &mut Buffer, at: &DrawCx<'_>) {
+            let row = C.to_string().repeat(usize::from(at.panes.width));
+            for y in at.panes.top()..at.panes.bottom() {
+                buf.set_string(at.panes.x, y, &row, ratatui::style::Style::default());
+            }
+        }
+    }
+
+    /// What a router holds, around one stack of popups.
+    struct Bench {
+        ws: Workspace,
+        ui: UiState,
+        popups: Popups,
+        keymap: Keymap,
+        to_panes: PaneInput,
+        searches: SearchMailbox,
+        look: Appearance,
+        terminal: Terminal<TestBackend>,
+    }
+
+    impl Bench {
+        fn new() -> Self {
+            let settings = WorkspaceSettings {
+                env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
+                scrollback_bytes: 1 << 16,
+                keep_exited_panes: false,
+            };
+            Self {
+                ws: Workspace::new(settings, AREA, Mailbox::discarding()),
+                ui: UiState::new(false),
+                popups: Popups::default(),
+                keymap: Keymap::default(),
+                to_panes: PaneInput::new(),
+                searches: Mailbox::discarding(),
+                look: Appearance::default(),
+                terminal: Terminal::new(TestBackend::new(AREA.width, AREA.height)).unwrap(),
+            }
+        }
+
+        /// `key` down the stack: what took it, if a popup did.
+        fn key(&mut self, c: char) -> Option<Outcome> {
+            let mut cx = Cx {
+                ws: &mut self.ws,
+                ui: &mut self.ui,
+                popups: &mut self.popups,
+                keymap: &self.keymap,
+                to_panes: &mut self.to_panes,
+                session_name: None,
+                workspace_name: None,
+                searches: &self.searches,
+                confirm_close: true,
+                read_only: false,
+            };
+            let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+            Popups::route(&mut cx, &key).map(|(outcome, _)| outcome)
+        }
+
+        /// A fresh frame of only the popups; its rows.
+        fn draw(&mut self) -> Vec<String> {
+            let (ws, ui, popups) = (&self.ws, &self.ui, &self.popups);
+            let (keymap, theme) = (&self.keymap, &self.look.theme);
+            self.terminal.clear().unwrap();
+            let frame = self
+                .terminal
+                .draw(|f| {
+                    let screen = f.area();
+                    let bar = Rect {
+                        y: screen.bottom() - 1,
+                        height: 1,
+                        ..screen
+                    };
+                    let panes = Rect {
+                        height: screen.height - 1,
+                        ..screen
+                    };
+                    let at = DrawCx {
+                        ws,
+                        ui,
+                        keymap,
+                        theme,
+                        screen,
+                        panes,
+                        bar,
+                    };
+                    popups.draw(f.buffer_mut(), &at);
+                })
+                .unwrap();
+            let buf = frame.buffer;
+            (0..buf.area.height)
+                .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect())
+                .collect()
+        }
+    }
+
+    fn blank() -> Vec<String> {
+        vec![" ".repeat(usize::from(AREA.width)); usize::from(AREA.height)]
+    }
+
+    #[test]
+    fn a_popup_opened_is_drawn_and_takes_keys_and_closed_leaves_no_trace() {
+        let mut b = Bench::new();
+        assert_eq!(b.draw(), blank());
+        assert!(b.key('a').is_none(), "no popup: the layers get the key");
+
+        b.popups.open(Stamp::<'a'>);
+        let rows = b.draw();
+        assert!(rows[..7].iter().all(|r| r == &"a".repeat(30)), "{rows:#?}");
+        assert!(b.key('x').is_none(), "a key it passes goes on down");
+        assert!(b.popups.get::<Stamp<'a'>>().is_some(), "and it stays");
+
+        assert_eq!(b.key('a'), Some(Outcome::redraw()), "its key is taken");
+        assert!(b.popups.is_empty());
+        assert_eq!(b.draw(), blank(), "closed, nothing of it is drawn");
+        assert!(b.key('a').is_none(), "nor does it take keys");
+    }
+
+    #[test]
+    fn the_newest_popup_takes_keys_first_and_is_drawn_on_top() {
+        let mut b = Bench::new();
+        b.popups.open(Stamp::<'a'>);
+        b.popups.open(Stamp::<'b'>);
+        assert_eq!(b.draw()[0], "b".repeat(30));
+        // `b` passes `a` down to the older popup, which takes it and goes.
+        assert!(b.key('a').is_some());
+        assert!(b.popups.get::<Stamp<'a'>>().is_none());
+        assert_eq!(b.draw()[0], "b".repeat(30));
+        assert!(b.key('b').is_some());
+        assert_eq!(b.draw(), blank());
+    }
+
+    #[test]
+    fn opening_a_popup_again_keeps_one_of_its_kind_on_top() {
+        let mut b = Bench::new();
+        b.popups.open(Stamp::<'a'>);
+        b.popups.open(Stamp::<'b'>);
+        b.popups.open(Stamp::<'a'>);
+        assert_eq!(b.popups.len(), 2);
+        assert_eq!(b.draw()[0], "a".repeat(30), "the one opened last on top");
+    }
+
+    #[test]
+    fn real_popups_draw_where_they_belong_and_go_without_a_trace() {
+        let mut b = Bench::new();
+        b.popups.open(help::HelpView::default());
+        let rows = b.draw();
+        assert!(rows[0].contains("tilework keys"), "{rows:#?}");
+        assert!(b.key('q').is_some(), "q closes help");
+        assert_eq!(b.draw(), blank());
+
+        b.popups
+            .open(prompt::Prompt::new(prompt::PromptKind::RenameTab, "logs"));
+        let rows = b.draw();
+        assert!(rows[7].contains("rename tab: logs"), "{rows:#?}");
+        assert!(rows[..7].iter().all(|r| r.trim().is_empty()), "{rows:#?}");
+        assert!(b.key('s').is_some(), "the prompt takes every key");
+        assert!(b.draw()[7].contains("logs"));
+    }
+
+    #[test]
+    fn a_popup_with_a_deadline_closes_by_itself() {
+        let mut b = Bench::new();
+        let until = Instant::now() + Duration::from_secs(2);
+        b.popups.open(pane_numbers::PaneNumbers { until });
+        assert_eq!(b.popups.next_deadline(), Some(until));
+        assert!(!b.popups.tick(until - Duration::from_millis(1)));
+        assert!(b.popups.tick(until));
+        assert!(b.popups.is_empty());
+        assert_eq!(b.popups.next_deadline(), None);
+    }
+}
