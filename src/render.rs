@@ -2,8 +2,9 @@
 //! [`pane_view`] draws a pane's screen into the buffer (through [`cache`],
 //! which converts only what changed; [`pane_colours`] in the colours the
 //! pane's program set), [`dividers`] between panes in tmux's
-//! look, [`status_bar`], [`which_key`] and the fps overlay draw on top,
-//! the popups over them (each draws itself: `input::popups`), and
+//! look, [`status_bar`] and the fps overlay draw on top, the layers'
+//! which-key popup and the popups over them (each draws itself:
+//! `input::layers::draw`), and
 //! [`painter`] sends the terminal only the rows that differ.
 
 pub mod cache;
@@ -18,4 +19,3 @@ pub mod pane_view;
 pub mod pictures;
 pub mod status_bar;
 pub mod terminal_title;
-pub mod which_key;

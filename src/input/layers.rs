@@ -16,17 +16,23 @@ mod repeat;
 mod selection;
 #[cfg(test)]
 mod tests;
+mod which_key;
 
+use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::KeyEvent;
 
 use crate::input::outcome::Outcome;
-use crate::input::popups::{FollowUp, Popups};
+use crate::input::popups::{DrawCx, FollowUp, Popups};
 
 pub use crate::input::popups::{Cx, Handled};
 
 /// One modal layer of input.
 pub trait Layer {
     fn handle_key(&self, cx: &mut Cx<'_>, key: &KeyEvent) -> Handled;
+
+    /// What it shows over the panes while it waits for keys (the prefix:
+    /// the which-key popup); most show nothing.
+    fn draw(&self, _buf: &mut Buffer, _at: &DrawCx<'_>) {}
 }
 
 /// The layers, top first. [`normal::Normal`] at the bottom takes every key
@@ -60,6 +66,15 @@ pub fn dispatch(cx: &mut Cx<'_>, key: &KeyEvent) -> Outcome {
         outcome.redraw = true;
     }
     outcome
+}
+
+/// Draws what the layers show, then the popups: bottom first, as keys
+/// reach them top first.
+pub fn draw(buf: &mut Buffer, at: &DrawCx<'_>, popups: &Popups) {
+    for layer in STACK.iter().rev() {
+        layer.draw(buf, at);
+    }
+    popups.draw(buf, at);
 }
 
 /// What a popup left to the actions, done.

@@ -24,7 +24,6 @@ use crate::render::painter::{FrameShape, Painter};
 // `split_screen` is the status bar's to know; the loop finds it here.
 use crate::render::status_bar::StatusBar;
 pub use crate::render::status_bar::split_screen;
-use crate::render::which_key::WhichKey;
 use crate::workspace::Workspace;
 use unicode_width::UnicodeWidthStr;
 
@@ -266,15 +265,6 @@ pub fn draw(
     if let Some(data) = overlay {
         frame.render_widget(FpsOverlay { data }, frame.area());
     }
-    if state.which_key_shown() {
-        frame.render_widget(
-            WhichKey {
-                keymap,
-                frame: theme.popup,
-            },
-            panes_area,
-        );
-    }
     let at = DrawCx {
         ws,
         ui: state,
@@ -284,7 +274,7 @@ pub fn draw(
         panes: panes_area,
         bar,
     };
-    ui.popups.draw(frame.buffer_mut(), &at);
+    crate::input::layers::draw(frame.buffer_mut(), &at, ui.popups);
 }
 
 /// The lines between the tiled panes (tmux's look).
