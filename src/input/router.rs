@@ -1,5 +1,6 @@
-//! Routes user input: a key walks the stack of modal layers (`layers`), a
-//! paste goes to the programs, a mouse event to `mouse`. Replays and
+//! Routes user input: a key goes to the open popups (`popups`), newest
+//! first, then walks the modal layers (`layers`); a paste goes to the
+//! programs, a mouse event to `mouse`. Replays and
 //! searches that finish on other threads come back here, and so does the
 //! result of a save the loop made for a key.
 

@@ -249,6 +249,12 @@ impl UiState {
         self.notify(format!("copied {chars} characters"));
     }
 
+    /// Keeps `text` as a copy (render tests).
+    #[cfg(test)]
+    pub(crate) fn copied_for_test(&mut self, text: &str) {
+        self.buffers.push(text);
+    }
+
     /// `text` added to the end of the newest copy (tmux's
     /// append-selection); the whole copy now.
     pub(in crate::input) fn appended(&mut self, text: &str) -> String {

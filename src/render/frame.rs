@@ -1120,6 +1120,88 @@ mod tests {
         assert_eq!(rows(&ui), plain);
     }
 
+    /// Every kind of popup is drawn by the frame while it is open, and
+    /// makes the frame a whole one (`C-b =`'s chooser was once left out of
+    /// the frame's list of popups); closed, the frame is as before.
+    #[test]
+    fn every_popup_open_is_drawn_and_closed_leaves_no_trace() {
+        use crate::input::popups::buffer_chooser::BufferChooser;
+        use crate::input::popups::confirm::Confirm;
+        use crate::input::popups::pane_numbers::PaneNumbers;
+        use crate::input::popups::prompt::{Prompt, PromptKind};
+        use crate::input::popups::search_all::SearchAllResults;
+        use crate::input::popups::workspace_chooser::WorkspaceChooser;
+
+        let (w, h) = (60, 16);
+        let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc"]);
+        let keymap = Keymap::default();
+        let (look, facts) = (Appearance::default(), StatusFacts::default());
+        let view = |ui: &TestUi| -> String {
+            let t = draw_full(&ws, ui, &look, &facts, None, w, h);
+            let buf = t.backend().buffer();
+            (0..h)
+                .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+                .collect()
+        };
+        let over_panes = |ui: &TestUi| {
+            let ui = UiView {
+                state: &ui.state,
+                popups: &ui.popups,
+                keymap: &keymap,
+                look: &look,
+                facts: &facts,
+            };
+            frame_shape(&ws, ui, false).overlays
+        };
+        let mut ui = TestUi::new(false);
+        ui.state.copied_for_test("a copy");
+        let plain = view(&ui);
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        /// Opens a popup; what it shows; whether it covers the panes.
+        type Case = (fn(&mut Popups), &'static str, bool);
+        let open: Vec<Case> = vec![
+            (|p| p.open(BufferChooser { at: 0 }), "paste buffers", true),
+            (|p| p.open(WorkspaceChooser::waiting()), "workspaces", true),
+            (
+                |p| {
+                    p.open(SearchAllResults {
+                        pattern: "abc".into(),
+                        ..SearchAllResults::default()
+                    });
+                },
+                "search /abc/",
+                true,
+            ),
+            (|p| p.open(HelpView::default()), "tilework keys", true),
+            (
+                |p| p.open(Prompt::new(PromptKind::SelectTab, "2")),
+                "go to tab",
+                false,
+            ),
+            (
+                |p| {
+                    p.open(Confirm {
+                        action: crate::config::action::Action::Quit,
+                        question: "quit tilework? it stops vim".into(),
+                    });
+                },
+                "it stops vim",
+                false,
+            ),
+        ];
+        for (open, shows, covers) in open {
+            open(&mut ui.popups);
+            let shown = view(&ui);
+            assert!(shown.contains(shows), "{shows}: {shown}");
+            assert_eq!(over_panes(&ui), covers, "{shows}");
+            ui.popups = Popups::default();
+            assert_eq!(view(&ui), plain, "{shows} left a trace");
+        }
+        ui.popups.open(PaneNumbers { until });
+        assert!(view(&ui).contains("│ 1 │"), "{}", view(&ui));
+        assert!(over_panes(&ui));
+    }
+
     #[test]
     fn a_hidden_cursor_stays_hidden() {
         let (w, h) = (40, 10);

@@ -196,7 +196,12 @@ impl HelpView {
     }
 
     /// A key while help is shown, on a screen `screen_rows` high.
-    pub fn handle_key(&mut self, key: &KeyEvent, keymap: &Keymap, screen_rows: u16) -> HelpKey {
+    pub fn scroll_or_filter(
+        &mut self,
+        key: &KeyEvent,
+        keymap: &Keymap,
+        screen_rows: u16,
+    ) -> HelpKey {
         if self.editing {
             self.edit_filter(key);
             return HelpKey::Stay;
@@ -261,7 +266,7 @@ impl Popup for HelpView {
         }
         // Help covers the whole terminal, status bar included.
         let screen_rows = cx.ws.area().height.saturating_add(1);
-        match self.handle_key(key, cx.keymap, screen_rows) {
+        match self.scroll_or_filter(key, cx.keymap, screen_rows) {
             HelpKey::Close => Reply::close(Outcome::redraw()),
             HelpKey::Stay => Reply::stay(Outcome::redraw()),
         }
@@ -452,15 +457,15 @@ mod tests {
         let keymap = Keymap::default();
         let total = lines(&keymap, "").len();
         let mut view = HelpView::default();
-        view.handle_key(&key(KeyCode::Char('G')), &keymap, 24);
+        view.scroll_or_filter(&key(KeyCode::Char('G')), &keymap, 24);
         assert_eq!(view.first_line(total, 24), total - visible_rows(24));
         for _ in 0..100 {
-            view.handle_key(&key(KeyCode::Char('j')), &keymap, 24);
+            view.scroll_or_filter(&key(KeyCode::Char('j')), &keymap, 24);
         }
         assert_eq!(view.first_line(total, 24), total - visible_rows(24));
-        view.handle_key(&key(KeyCode::Char('k')), &keymap, 24);
+        view.scroll_or_filter(&key(KeyCode::Char('k')), &keymap, 24);
         assert_eq!(view.first_line(total, 24), total - visible_rows(24) - 1);
-        view.handle_key(&key(KeyCode::Char('g')), &keymap, 24);
+        view.scroll_or_filter(&key(KeyCode::Char('g')), &keymap, 24);
         assert_eq!(view.scroll, 0);
     }
 
@@ -468,24 +473,24 @@ mod tests {
     fn slash_types_a_filter_and_esc_clears_it_before_closing() {
         let keymap = Keymap::default();
         let mut view = HelpView::default();
-        view.handle_key(&key(KeyCode::Char('/')), &keymap, 24);
+        view.scroll_or_filter(&key(KeyCode::Char('/')), &keymap, 24);
         for c in "quit".chars() {
-            view.handle_key(&key(KeyCode::Char(c)), &keymap, 24);
+            view.scroll_or_filter(&key(KeyCode::Char(c)), &keymap, 24);
         }
         assert_eq!(view.filter, "quit");
         // `q` types while the filter is edited; Enter ends the editing.
         assert_eq!(
-            view.handle_key(&key(KeyCode::Enter), &keymap, 24),
+            view.scroll_or_filter(&key(KeyCode::Enter), &keymap, 24),
             HelpKey::Stay
         );
         assert!(!view.editing);
         assert_eq!(
-            view.handle_key(&key(KeyCode::Esc), &keymap, 24),
+            view.scroll_or_filter(&key(KeyCode::Esc), &keymap, 24),
             HelpKey::Stay
         );
         assert!(view.filter.is_empty());
         assert_eq!(
-            view.handle_key(&key(KeyCode::Esc), &keymap, 24),
+            view.scroll_or_filter(&key(KeyCode::Esc), &keymap, 24),
             HelpKey::Close
         );
     }
