@@ -213,7 +213,11 @@ fn keys(c: &mut Criterion) {
         });
     }
     assert!(
-        !bench.router.ui().help_shown(),
+        bench
+            .router
+            .popups()
+            .get::<tilework::input::popups::help::HelpView>()
+            .is_none(),
         "the overlay bench left help open"
     );
     drop(bench);

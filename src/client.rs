@@ -18,11 +18,14 @@
 //! - [`input_source`]: the terminal read on the loop's thread, or a channel
 //!   in the loop's own tests.
 //! - [`facts`]: what the terminal told about itself, asked at every attach.
+//! - [`terminal_reader`]: its bytes read without waiting and parsed into
+//!   keys, mouse, pastes and the terminal's answers.
+//! - [`own_view`]: its own tab and focus (`client_views = "own"`).
 
 pub mod facts;
 pub mod input_source;
-pub mod terminal_input;
-pub mod views;
+pub mod own_view;
+pub mod terminal_reader;
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
@@ -57,6 +60,40 @@ pub struct Drawn {
     pub left_stale: bool,
 }
 
+/// An attached terminal's own descriptor, and the modes that keep it in
+/// workspace mode: dropped with the client, the terminal is put back as it
+/// was.
+struct Tty {
+    _modes: TerminalModes,
+    /// To read its size.
+    fd: OwnedFd,
+}
+
+/// The area frames are drawn at, and what makes the next one whole.
+struct Fitting {
+    /// The workspace's layout's size.
+    frame: Rect,
+    /// Its size changed and frames are not fitted to it yet.
+    stale: bool,
+    /// The next frame clears the whole screen first (the frame does not
+    /// cover all of it).
+    clear_first: bool,
+    /// Frames were not drawn while the terminal was not reading: the
+    /// next one, once it reads again, is drawn whole.
+    frames_skipped: bool,
+}
+
+impl Fitting {
+    fn at(frame: Rect) -> Self {
+        Self {
+            frame,
+            stale: false,
+            clear_first: false,
+            frames_skipped: false,
+        }
+    }
+}
+
 /// One user's terminal attached to the workspace.
 pub struct Client<B: FrameSink> {
     /// Frames go here: the one `write(2)` per frame. Its buffer is the
@@ -65,23 +102,16 @@ pub struct Client<B: FrameSink> {
     pub terminal: Terminal<B>,
     /// The terminal's drawable area, as last reported.
     pub size: Rect,
-    /// The area frames are drawn at: the workspace's layout's.
-    frame: Rect,
+    /// The area frames are drawn at, and when the next is drawn whole.
+    fitting: Fitting,
     /// Its session link (`None`: the loop's own tests).
     pub link: Option<u64>,
     /// Attached with `attach -r`: its keys only scroll its view and
     /// detach.
     pub read_only: bool,
-    /// Keeps its terminal in workspace mode; dropped with the client, the
-    /// terminal is put back as it was.
-    modes: Option<TerminalModes>,
-    /// Its terminal, to read its size.
-    tty: Option<OwnedFd>,
-    /// Its size changed and frames are not fitted to it yet.
-    stale_fit: bool,
-    /// The next frame clears the whole screen first (the frame does not
-    /// cover all of it).
-    clear_first: bool,
+    /// Its terminal, held in workspace mode (`None`: the loop's own
+    /// tests).
+    tty: Option<Tty>,
     /// Where its keys, mouse and resizes come from.
     pub input: InputSource,
     /// Its modal input state and what the screen shows of it.
@@ -98,12 +128,9 @@ pub struct Client<B: FrameSink> {
     pub facts: TerminalFacts,
     /// The panes' pictures drawn to it (issue 34).
     pictures: crate::render::pictures::PictureDrawer,
-    /// Frames were not drawn while the terminal was not reading: the
-    /// next one, once it reads again, is drawn whole.
-    frames_skipped: bool,
     /// Its own tab and focus (`client_views = "own"`); `None`: it shares
     /// the workspace's.
-    pub own_view: Option<views::OwnView>,
+    pub own_view: Option<own_view::OwnView>,
 }
 
 impl<B: FrameSink> Client<B> {
@@ -120,13 +147,10 @@ impl<B: FrameSink> Client<B> {
         let mut client = Self {
             terminal,
             size,
-            frame: size,
+            fitting: Fitting::at(size),
             link: None,
             read_only: false,
-            modes: None,
             tty: None,
-            stale_fit: false,
-            clear_first: false,
             input,
             router,
             painter: Painter::new(size),
@@ -135,7 +159,6 @@ impl<B: FrameSink> Client<B> {
             focus: FocusReporter::default(),
             facts: TerminalFacts::default(),
             pictures: Default::default(),
-            frames_skipped: false,
             own_view: None,
         };
         client.told(facts);
@@ -187,8 +210,10 @@ impl<B: FrameSink> Client<B> {
         let mut client = Self::new(terminal, input, router, joined.facts);
         client.link = Some(joined.link);
         client.read_only = joined.read_only;
-        client.modes = Some(joined.modes);
-        client.tty = Some(joined.output);
+        client.tty = Some(Tty {
+            _modes: joined.modes,
+            fd: joined.output,
+        });
         client.size = frame::drawable_area(cols, rows);
         client.refit(frame);
         Ok(client)
@@ -197,7 +222,7 @@ impl<B: FrameSink> Client<B> {
     /// The terminal's own size, read now (`None` when it cannot be read
     /// or says 0).
     pub fn read_size(&self) -> Option<Rect> {
-        let fd = self.tty.as_ref()?;
+        let fd = &self.tty.as_ref()?.fd;
         match terminal_size(fd.as_fd()) {
             Ok((cols, rows)) if cols > 0 && rows > 0 => Some(frame::drawable_area(cols, rows)),
             Ok(_) => None,
@@ -214,20 +239,20 @@ impl<B: FrameSink> Client<B> {
     /// frame's size, would clear its screen once more for nothing.
     pub fn resized(&mut self, size: Rect) {
         self.size = size;
-        self.stale_fit = true;
+        self.fitting.stale = true;
     }
 
     /// Its terminal changed size since frames were last fitted to it.
     pub fn needs_refit(&self) -> bool {
-        self.stale_fit
+        self.fitting.stale
     }
 
     /// Frames are drawn at `frame` now (the layout's size), or the
     /// terminal's screen must be drawn whole again: the screen is cleared
     /// and the next frame is whole.
     pub fn refit(&mut self, frame: Rect) {
-        self.frame = frame;
-        self.stale_fit = false;
+        self.fitting.frame = frame;
+        self.fitting.stale = false;
         if let Err(err) = self.terminal.resize(frame) {
             tracing::warn!("resizing the terminal: {err}");
         }
@@ -238,7 +263,7 @@ impl<B: FrameSink> Client<B> {
             // terminal, and its own bar row, are cleared here.
             // Inside the next frame's synchronized update, so the terminal
             // never shows the cleared screen alone.
-            self.clear_first = true;
+            self.fitting.clear_first = true;
         }
         self.painter.refitted(fit);
         // The screen is drawn whole again: so are its pictures.
@@ -253,12 +278,12 @@ impl<B: FrameSink> Client<B> {
 
     /// The area frames are drawn at.
     pub fn frame_area(&self) -> Rect {
-        self.frame
+        self.fitting.frame
     }
 
     /// Where a click on this terminal is in the frame.
     pub fn unplace(&self, at: Position) -> Option<Position> {
-        Fit::new(self.frame, self.size).unplace(at)
+        Fit::new(self.fitting.frame, self.size).unplace(at)
     }
 
     /// Draws one frame of `ws` for this terminal, in one synchronized
@@ -281,7 +306,7 @@ impl<B: FrameSink> Client<B> {
         backend
             .write_raw(SYNC_BEGIN)
             .context("writing to the terminal")?;
-        if std::mem::take(&mut self.clear_first) {
+        if std::mem::take(&mut self.fitting.clear_first) {
             backend
                 .write_raw(CLEAR_SCREEN)
                 .context("writing to the terminal")?;
@@ -296,7 +321,7 @@ impl<B: FrameSink> Client<B> {
             echo_of,
         )
         .context("drawing a frame")?;
-        let ui = self.router.view().state;
+        let ui = self.router.view();
         let covered = || frame::frame_shape(ws, ui, overlay.is_some()).overlays || ui.popup_shown();
         let pictures_left = self
             .pictures
@@ -359,7 +384,7 @@ impl<B: FrameSink> Client<B> {
 
     /// A frame was due but not drawn: the terminal is not reading.
     pub fn frame_skipped(&mut self) {
-        self.frames_skipped = true;
+        self.fitting.frames_skipped = true;
     }
 
     /// The terminal can take more: sends it what waits. True when it took
@@ -372,10 +397,10 @@ impl<B: FrameSink> Client<B> {
             .send_unsent()
             .context("writing to the terminal")?;
         let drained = self.unsent_fd().is_none();
-        let redraw = drained && (dropped || std::mem::take(&mut self.frames_skipped));
+        let redraw = drained && (dropped || std::mem::take(&mut self.fitting.frames_skipped));
         if redraw {
             // As after a resize: the screen is cleared and drawn whole.
-            self.refit(self.frame);
+            self.refit(self.fitting.frame);
         }
         Ok(redraw)
     }
@@ -383,7 +408,7 @@ impl<B: FrameSink> Client<B> {
     /// The part of the frame the panes are drawn on (the rest is the
     /// status bar).
     pub fn pane_area(&self) -> Rect {
-        frame::split_screen(self.frame).0
+        frame::split_screen(self.fitting.frame).0
     }
 }
 

@@ -218,7 +218,7 @@ impl<B: FrameSink> Attached<B> {
         }
         for client in &mut self.list {
             if client.own_view.is_none() {
-                client.own_view = Some(crate::client::views::OwnView::starting_at(ws.view()));
+                client.own_view = Some(crate::client::own_view::OwnView::starting_at(ws.view()));
             }
         }
     }
@@ -229,7 +229,7 @@ impl<B: FrameSink> Attached<B> {
         if self.list.get(at).is_none_or(|c| c.own_view.is_none()) {
             return;
         }
-        crate::client::views::show_for(ws, &mut self.list, at);
+        crate::client::own_view::show_for(ws, &mut self.list, at);
         let Some(area) = self.own_area(ws, at) else {
             return;
         };

@@ -2,7 +2,7 @@
 //! output and frame deadlines, and writes each frame in one `write(2)`.
 //!
 //! It sleeps in one poll(2) over the user's terminal, which it reads itself
-//! (`client::terminal_input`, one per attached terminal), the PTYs of quiet panes (`pane::program::reader_gate`)
+//! (`client::terminal_reader`, one per attached terminal), the PTYs of quiet panes (`pane::program::reader_gate`)
 //! and the wake pipe every other thread writes to after handing it work
 //! (`crate::wake`).
 //!
@@ -521,7 +521,7 @@ impl<B: FrameSink> App<B> {
         let mut failed = Vec::new();
         for at in 0..self.clients.list.len() {
             if own_views {
-                use crate::client::views;
+                use crate::client::own_view as views;
                 self.clients.show_own_view(&mut self.ws, at);
                 let focused = self.ws.focused_id();
                 input_dispatch::settle_visible(&mut self.ws, |id| {

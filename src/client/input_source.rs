@@ -12,7 +12,7 @@ use crossbeam_channel::{Receiver, TryRecvError};
 use ratatui::crossterm::event::Event;
 use rustix::event::PollFlags;
 
-use super::terminal_input::TerminalInput;
+use super::terminal_reader::TerminalInput;
 use crate::config::colour::Rgb;
 use crate::workspace::Workspace;
 

@@ -16,7 +16,7 @@ use ratatui::crossterm::event::{
 
 use crate::pane::term::screen::{MouseProtocolEncoding, MouseProtocolMode};
 
-mod kitty;
+mod kitty_keys;
 
 const ESC: u8 = 0x1b;
 
@@ -54,8 +54,8 @@ pub struct KeyModes {
 /// A program that asked for the kitty keyboard protocol gets its keys in
 /// the form it asked for ([`kitty`]).
 pub fn encode_key(key: &KeyEvent, modes: KeyModes, out: &mut Vec<u8>) -> bool {
-    if kitty::applies(modes.kitty_flags) {
-        return kitty::encode_key(key, modes, out);
+    if kitty_keys::applies(modes.kitty_flags) {
+        return kitty_keys::encode_key(key, modes, out);
     }
     encode_legacy(key, modes, out)
 }

@@ -3,7 +3,6 @@
 //! ([`Command`]s), so key handling itself writes no files and starts no
 //! threads of its own.
 
-use crate::input::workspace_chooser::{WorkspaceTarget, WorkspacesWanted};
 use crate::pane::PaneId;
 
 /// Work for the loop that follows from input.
@@ -86,4 +85,23 @@ impl Outcome {
         self.sent_to = other.sent_to.or(self.sent_to);
         self.commands.extend(other.commands);
     }
+}
+
+/// Where `C-b s`, `C-b (` or `C-b )` sends this terminal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkspaceTarget {
+    pub name: String,
+    /// The tab to show there (from 1, as the status bar numbers them).
+    pub tab: Option<usize>,
+    /// The pane to focus there (`--pane`'s number).
+    pub pane: Option<u32>,
+}
+
+/// What a list of the workspaces is wanted for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkspacesWanted {
+    /// `C-b s`: the chooser.
+    Chooser,
+    /// `C-b (` (-1) or `C-b )` (+1): the previous or next by name.
+    Step(isize),
 }

@@ -4,7 +4,7 @@
 //! directory. Read from what the workspace already knows: the directory
 //! is the one last looked up off the loop, so nothing here reads a file.
 
-use crate::input::pane_numbers::number_of;
+use crate::input::popups::pane_numbers::number_of;
 use crate::sanitize::sanitize_title;
 use crate::workspace::Workspace;
 

@@ -1,6 +1,6 @@
 //! tilework's paste buffers (tmux's): the last [`MAX_BUFFERS`] copies,
 //! newest first. `C-b ]` pastes the newest; `C-b =` opens a chooser over
-//! them (`layers::choose_buffer`); `tilework buffers` lists them.
+//! them (`popups::buffer_chooser`); `tilework buffers` lists them.
 //!
 //! As in tmux, the copies are the workspace's: every attached terminal
 //! pastes what any of them copied (each router holds the same
@@ -26,21 +26,16 @@ impl SharedCopies {
     }
 }
 
-/// The copies kept, and this terminal's chooser when it is open.
+/// The copies kept.
 #[derive(Debug, Default)]
 pub struct PasteBuffers {
     copies: SharedCopies,
-    /// The chooser is open on this buffer.
-    choosing: Option<usize>,
 }
 
 impl PasteBuffers {
     /// Buffers over `copies`, kept with other terminals'.
     pub fn sharing(copies: SharedCopies) -> Self {
-        Self {
-            copies,
-            choosing: None,
-        }
+        Self { copies }
     }
 
     /// Keeps `text` as the newest; the oldest beyond [`MAX_BUFFERS`] goes.
@@ -86,33 +81,6 @@ impl PasteBuffers {
     pub fn is_empty(&self) -> bool {
         self.copies.list().is_empty()
     }
-
-    /// Opens the chooser on the newest; false when nothing was copied.
-    pub fn open_chooser(&mut self) -> bool {
-        self.choosing = (!self.is_empty()).then_some(0);
-        self.choosing.is_some()
-    }
-
-    pub fn close_chooser(&mut self) {
-        self.choosing = None;
-    }
-
-    /// Which buffer the open chooser is on.
-    pub fn chosen(&self) -> Option<usize> {
-        self.choosing
-    }
-
-    /// Moves the chooser by `step`, wrapping around.
-    pub fn step(&mut self, step: isize) {
-        let len = self.len();
-        if let Some(at) = self.choosing.as_mut()
-            && len > 0
-        {
-            let len = isize::try_from(len).unwrap_or(isize::MAX);
-            let next = (isize::try_from(*at).unwrap_or(0) + step).rem_euclid(len);
-            *at = usize::try_from(next).unwrap_or(0);
-        }
-    }
 }
 
 /// One line about a buffer, for the chooser and `tilework buffers`: its
@@ -156,27 +124,12 @@ mod tests {
     }
 
     #[test]
-    fn terminals_sharing_copies_paste_each_others_but_choose_alone() {
+    fn terminals_sharing_copies_paste_each_others() {
         let copies = SharedCopies::default();
         let mut one = PasteBuffers::sharing(copies.clone());
-        let mut two = PasteBuffers::sharing(copies);
+        let two = PasteBuffers::sharing(copies);
         one.push("from one");
         assert_eq!(two.newest().as_deref(), Some("from one"));
-        assert!(two.open_chooser());
-        assert_eq!(one.chosen(), None);
-    }
-
-    #[test]
-    fn the_chooser_wraps_and_opens_only_on_something() {
-        let mut buffers = PasteBuffers::default();
-        assert!(!buffers.open_chooser());
-        buffers.push("a");
-        buffers.push("b");
-        assert!(buffers.open_chooser());
-        buffers.step(-1);
-        assert_eq!(buffers.chosen(), Some(1));
-        buffers.step(1);
-        assert_eq!(buffers.chosen(), Some(0));
     }
 
     #[test]

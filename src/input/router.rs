@@ -1,5 +1,6 @@
-//! Routes user input: a key walks the stack of modal layers (`layers`), a
-//! paste goes to the programs, a mouse event to `mouse`. Replays and
+//! Routes user input: a key goes to the open popups (`popups`), newest
+//! first, then walks the modal layers (`layers`); a paste goes to the
+//! programs, a mouse event to `mouse`. Replays and
 //! searches that finish on other threads come back here, and so does the
 //! result of a save the loop made for a key.
 
@@ -13,10 +14,15 @@ use crate::config::appearance::Appearance;
 use crate::config::keymap::Keymap;
 use crate::input::layers::{self, Cx};
 use crate::input::mouse::MouseInput;
+use crate::input::popups::Popups;
+use crate::input::popups::prompt::{Prompt, PromptKind};
+use crate::input::popups::search_all::SearchAllResults;
+use crate::input::popups::workspace_chooser::WorkspaceChooser;
 use crate::input::search_worker::{PaneMatches, SearchMailbox, SearchReport};
 use crate::input::status_facts::StatusFacts;
 use crate::input::to_panes::PaneInput;
-use crate::input::ui_state::{UiState, UiView};
+use crate::input::ui_state::UiState;
+use crate::input::ui_view::UiView;
 use crate::workspace::Workspace;
 
 pub use crate::input::outcome::{Command, Outcome};
@@ -24,6 +30,8 @@ pub use crate::input::outcome::{Command, Outcome};
 pub struct InputRouter {
     keymap: Keymap,
     ui: UiState,
+    /// The open popups, newest last.
+    popups: Popups,
     /// A profile name to save to (`--save-profile`, the save prompt's
     /// default); the last name saved to.
     session_name: Option<String>,
@@ -48,6 +56,7 @@ impl InputRouter {
         Self {
             keymap,
             ui: UiState::new(show_fps),
+            popups: Popups::default(),
             session_name: None,
             workspace_name: None,
             to_panes: PaneInput::new(),
@@ -145,10 +154,16 @@ impl InputRouter {
         &self.ui
     }
 
+    /// The open popups.
+    pub fn popups(&self) -> &Popups {
+        &self.popups
+    }
+
     /// What rendering reads.
     pub fn view(&self) -> UiView<'_> {
         UiView {
             state: &self.ui,
+            popups: &self.popups,
             keymap: &self.keymap,
             look: &self.look,
             facts: &self.facts,
@@ -157,23 +172,29 @@ impl InputRouter {
 
     /// Deadline of the next timed UI change (which-key popup, notice expiry).
     pub fn next_deadline(&self) -> Option<Instant> {
-        match (self.ui.next_deadline(), self.facts.next_deadline()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.ui.next_deadline(),
+            self.facts.next_deadline(),
+            self.popups.next_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Applies timed UI changes that are due. Returns whether to redraw.
     pub fn tick(&mut self, now: Instant) -> bool {
         // Both, always: each forgets what is due once it is handled.
         let ui = self.ui.tick(now);
-        self.facts.tick(now) | ui
+        let popups = self.popups.tick(now);
+        self.facts.tick(now) | ui | popups
     }
 
     fn cx<'a>(&'a mut self, ws: &'a mut Workspace) -> (Cx<'a>, &'a mut MouseInput) {
         let cx = Cx {
             ws,
             ui: &mut self.ui,
+            popups: &mut self.popups,
             keymap: &self.keymap,
             to_panes: &mut self.to_panes,
             session_name: self.session_name.as_deref(),
@@ -239,7 +260,7 @@ impl InputRouter {
     /// search and the keys that waited for it run now.
     pub fn history_arrived(&mut self, ws: &mut Workspace) -> Outcome {
         let mut out = Outcome::default();
-        if !self.ui.awaits_history() {
+        if !self.awaits_history() {
             return out;
         }
         self.ui.copy.sync(ws);
@@ -251,7 +272,6 @@ impl InputRouter {
             out.merge(self.handle_key(ws, &key));
         }
         let typed = self
-            .ui
             .search_prompt()
             .filter(|p| !p.text.is_empty())
             .map(|p| p.text.clone());
@@ -261,6 +281,18 @@ impl InputRouter {
         out
     }
 
+    /// Copy mode is waiting for its history, or the search prompt is open
+    /// (both have work to do when it lands).
+    fn awaits_history(&self) -> bool {
+        self.ui.mode() == crate::input::ui_state::Mode::Copy || self.search_prompt().is_some()
+    }
+
+    fn search_prompt(&self) -> Option<&Prompt> {
+        self.popups
+            .get::<Prompt>()
+            .filter(|p| p.kind == PromptKind::Search)
+    }
+
     /// A search thread reported: a copy-mode search's matches, or one
     /// pane's part of a search across the tab.
     pub fn search_result(&mut self, ws: &mut Workspace, report: SearchReport) {
@@ -268,14 +300,14 @@ impl InputRouter {
             SearchReport::AllPanes(matches) => self.search_all_result(ws, matches),
             SearchReport::CopyMode(found) => {
                 if let Some(status) = self.ui.copy.search_result(ws, found) {
-                    self.ui.set_search_status(status);
+                    self.cx(ws).0.show_search_status(status);
                 }
             }
         }
     }
 
     fn search_all_result(&mut self, ws: &Workspace, result: PaneMatches) {
-        if let Some(results) = self.ui.search_all.as_mut() {
+        if let Some(results) = self.popups.get_mut::<SearchAllResults>() {
             results.add(ws, result);
         }
     }
@@ -290,7 +322,7 @@ impl InputRouter {
         list: &[crate::session::workspace_list::WorkspaceEntry],
         current: &str,
     ) -> bool {
-        match self.ui.workspaces.as_mut() {
+        match self.popups.get_mut::<WorkspaceChooser>() {
             Some(chooser) => {
                 chooser.fill(list, current);
                 true

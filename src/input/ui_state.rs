@@ -1,21 +1,14 @@
-//! What the screen shows besides the panes: the mode, a notice, the
-//! which-key popup, help, the fps overlay switch, the prompt, the results
-//! of a search across panes, a mouse selection, and copy mode. Input
-//! writes it (`layers`, `mouse`); rendering only reads it.
+//! What the screen shows besides the panes and the popups (`popups`): the
+//! mode, a notice, the which-key popup, the fps overlay switch, a mouse
+//! selection, copy mode and the paste buffers. Input writes it (`layers`,
+//! `mouse`, `popups`); rendering only reads it.
 
 use std::time::{Duration, Instant};
 
-use crate::config::appearance::Appearance;
-use crate::config::keymap::Keymap;
 use crate::input::copy_mode::SelectKind;
 use crate::input::copy_session::CopySession;
-use crate::input::help::HelpView;
-use crate::input::prompt::{Prompt, PromptKind};
-use crate::input::status_facts::StatusFacts;
 use crate::pane::PaneId;
 use crate::workspace::Workspace;
-
-pub use crate::input::search_all::SearchAllResults;
 
 /// After the prefix, how long before the which-key popup appears.
 pub const WHICH_KEY_DELAY: Duration = Duration::from_millis(500);
@@ -51,33 +44,14 @@ pub struct MouseSelection {
     pub pending: bool,
 }
 
-/// A close or quit that asks first: the pane's program is more than an
-/// idle shell.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Confirm {
-    /// What `y` does.
-    pub action: crate::config::action::Action,
-    /// Shown in the status bar, e.g. `close the pane running vim? (y/n)`.
-    pub question: String,
-}
-
 /// The UI model. Fields are open to the input layers that change them
 /// (each its own part); everyone else reads through the methods.
 #[derive(Debug, Default)]
 pub struct UiState {
     pub(in crate::input) mode: Mode,
-    /// Help is shown, scrolled and filtered so.
-    pub(in crate::input) help: Option<HelpView>,
-    /// A close or quit waits for `y` (see `layers::confirm`).
-    pub(in crate::input) confirm: Option<Confirm>,
     pub(in crate::input) show_fps: bool,
-    pub(in crate::input) prompt: Option<Prompt>,
-    pub(in crate::input) search_all: Option<SearchAllResults>,
-    /// `C-b s`'s list of workspaces, open.
-    pub(in crate::input) workspaces: Option<crate::input::workspace_chooser::WorkspaceChooser>,
     pub(in crate::input) mouse_selection: Option<MouseSelection>,
-    /// tilework's own paste buffers: the last copies, and `C-b =`'s
-    /// chooser over them.
+    /// tilework's own paste buffers: the last copies.
     pub(in crate::input) buffers: crate::input::paste_buffers::PasteBuffers,
     pub(in crate::input) copy: CopySession,
     /// When the prefix was pressed, for the which-key popup.
@@ -93,9 +67,6 @@ pub struct UiState {
     /// The notice is about copy mode's search (its counter, its case): it
     /// goes when copy mode ends, as the search does.
     notice_is_search: bool,
-    /// `C-b q`: each pane's number is shown over it until then, and a
-    /// digit focuses that pane (see `layers::pane_numbers`).
-    pub(in crate::input) pane_numbers_until: Option<Instant>,
 }
 
 impl UiState {
@@ -134,49 +105,8 @@ impl UiState {
         self.show_which_key && self.mode == Mode::Prefix
     }
 
-    pub fn help_shown(&self) -> bool {
-        self.help.is_some()
-    }
-
-    pub fn help(&self) -> Option<&HelpView> {
-        self.help.as_ref()
-    }
-
-    /// The question a close or quit waits on.
-    pub fn confirm(&self) -> Option<&Confirm> {
-        self.confirm.as_ref()
-    }
-
-    /// A popup covers the panes (help, which-key, search results): the
-    /// terminal's cursor is hidden, or it would blink on top of it.
-    pub fn popup_shown(&self) -> bool {
-        self.help_shown()
-            || self.which_key_shown()
-            || self.search_all.is_some()
-            || self.workspaces.is_some()
-            || self.buffers.chosen().is_some()
-    }
-
-    /// `C-b q`'s numbers are over the panes.
-    pub fn pane_numbers_shown(&self) -> bool {
-        self.pane_numbers_until.is_some()
-    }
-
     pub fn fps_shown(&self) -> bool {
         self.show_fps
-    }
-
-    pub fn prompt(&self) -> Option<&Prompt> {
-        self.prompt.as_ref()
-    }
-
-    /// `C-b s`'s chooser, when open.
-    pub fn workspaces(&self) -> Option<&crate::input::workspace_chooser::WorkspaceChooser> {
-        self.workspaces.as_ref()
-    }
-
-    pub fn search_all(&self) -> Option<&SearchAllResults> {
-        self.search_all.as_ref()
     }
 
     pub fn mouse_selection(&self) -> Option<MouseSelection> {
@@ -187,26 +117,12 @@ impl UiState {
         &self.copy
     }
 
-    /// Shows or hides help (render tests; keys go through the layers).
-    #[cfg(test)]
-    pub(crate) fn set_help_shown(&mut self, shown: bool) {
-        self.help = shown.then(HelpView::default);
-    }
-
-    /// Scrolls help to line `scroll` (render tests).
-    #[cfg(test)]
-    pub(crate) fn set_help_scroll(&mut self, scroll: usize) {
-        if let Some(help) = &mut self.help {
-            help.scroll = scroll;
-        }
-    }
-
     /// tilework's paste buffer: the newest copy.
     pub fn copy_buffer(&self) -> Option<String> {
         self.buffers.newest()
     }
 
-    /// Every copy kept, and the chooser.
+    /// Every copy kept.
     pub fn buffers(&self) -> &crate::input::paste_buffers::PasteBuffers {
         &self.buffers
     }
@@ -221,7 +137,7 @@ impl UiState {
             _ => None,
         };
         let notice = self.notice.as_ref().map(|(_, until)| *until);
-        [which, self.repeat_until, notice, self.pane_numbers_until]
+        [which, self.repeat_until, notice]
             .into_iter()
             .flatten()
             .min()
@@ -243,10 +159,6 @@ impl UiState {
         }
         if self.notice.as_ref().is_some_and(|(_, until)| now >= *until) {
             self.notice = None;
-            changed = true;
-        }
-        if self.pane_numbers_until.is_some_and(|until| now >= until) {
-            self.pane_numbers_until = None;
             changed = true;
         }
         changed
@@ -330,42 +242,17 @@ impl UiState {
         }
     }
 
-    /// Copy mode is waiting for its history, or the search prompt is open
-    /// (both have work to do when it lands).
-    pub(in crate::input) fn awaits_history(&self) -> bool {
-        self.mode == Mode::Copy || self.search_prompt().is_some()
-    }
-
-    pub(in crate::input) fn open_prompt(&mut self, kind: PromptKind, text: &str) {
-        self.prompt = Some(Prompt::new(kind, text));
-    }
-
-    pub(in crate::input) fn search_prompt(&self) -> Option<&Prompt> {
-        self.prompt
-            .as_ref()
-            .filter(|p| p.kind == PromptKind::Search)
-    }
-
-    /// Shows a copy-mode search's progress after the search prompt's text,
-    /// or in the status bar once the prompt is closed (a search opened
-    /// from the `C-b F` results has none).
-    pub(in crate::input) fn set_search_status(&mut self, status: String) {
-        if let Some(prompt) = self
-            .prompt
-            .as_mut()
-            .filter(|p| p.kind == PromptKind::Search)
-        {
-            prompt.status = status;
-        } else if !status.is_empty() {
-            self.notify_search(format!("search: {status}"));
-        }
-    }
-
     /// Keeps `text` as the paste buffer and says so.
     pub(in crate::input) fn copied(&mut self, text: &str) {
         let chars = text.chars().count();
         self.buffers.push(text);
         self.notify(format!("copied {chars} characters"));
+    }
+
+    /// Keeps `text` as a copy (render tests).
+    #[cfg(test)]
+    pub(crate) fn copied_for_test(&mut self, text: &str) {
+        self.buffers.push(text);
     }
 
     /// `text` added to the end of the newest copy (tmux's
@@ -376,15 +263,4 @@ impl UiState {
         self.notify(format!("appended: the copy has {chars} characters"));
         whole
     }
-}
-
-/// What rendering needs from input: the UI state and the keymap (for the
-/// hints, the which-key popup and help), and the look the router was given
-/// (theme, borders, status segments) with the status bar's clock and host.
-#[derive(Clone, Copy)]
-pub struct UiView<'a> {
-    pub state: &'a UiState,
-    pub keymap: &'a Keymap,
-    pub look: &'a Appearance,
-    pub facts: &'a StatusFacts,
 }

@@ -10,7 +10,9 @@ use ratatui::{Frame, Terminal};
 
 use crate::config::appearance::{BorderStyle, Theme};
 use crate::input::copy_mode::{self, CopyMode};
-use crate::input::ui_state::{Mode, UiState, UiView};
+use crate::input::popups::DrawCx;
+use crate::input::ui_state::Mode;
+use crate::input::ui_view::UiView;
 use crate::pane::PaneId;
 use crate::pane::history::window::Window;
 use crate::pane::term::screen::CursorStyle;
@@ -18,13 +20,10 @@ use crate::pane::{Pane, ScrollView};
 use crate::render::cache::{BorderKey, RenderCache};
 use crate::render::dividers::draw_dividers;
 use crate::render::fps_overlay::{FpsOverlay, OverlayData};
-use crate::render::help_overlay::HelpOverlay;
 use crate::render::painter::{FrameShape, Painter};
-use crate::render::popups::SearchAllOverlay;
 // `split_screen` is the status bar's to know; the loop finds it here.
+use crate::render::status_bar::StatusBar;
 pub use crate::render::status_bar::split_screen;
-use crate::render::status_bar::{ConfirmBar, StatusBar};
-use crate::render::which_key::WhichKey;
 use crate::workspace::Workspace;
 use unicode_width::UnicodeWidthStr;
 
@@ -81,7 +80,7 @@ pub fn render_frame<B: Backend>(
     overlay: Option<&OverlayData>,
     echo_of: Option<PaneId>,
 ) -> Result<bool, B::Error> {
-    let full = painter.begin(frame_shape(ws, ui.state, overlay.is_some()));
+    let full = painter.begin(frame_shape(ws, ui, overlay.is_some()));
     let fit = painter.fit();
     let mut frame = terminal.get_frame();
     if full {
@@ -133,18 +132,18 @@ pub fn release_back_buffer<B: Backend>(terminal: &mut Terminal<B>) {
 }
 
 /// What decides whether the next frame can reuse the last one.
-pub fn frame_shape(ws: &Workspace, ui: &UiState, fps_overlay: bool) -> FrameShape {
+pub fn frame_shape(ws: &Workspace, ui: UiView<'_>, fps_overlay: bool) -> FrameShape {
     FrameShape {
         panes: ws.visible(),
         focused: ws.focused_id(),
-        // Every popup, from the one list of them: `C-b =`'s chooser was
-        // left out once, and was not drawn by a frame that reused the
-        // last, nor wiped when it closed.
+        // Every popup over the panes, from the one stack of them: `C-b =`'s
+        // chooser was left out of a list once, and was not drawn by a
+        // frame that reused the last, nor wiped when it closed.
         overlays: fps_overlay
-            || ui.popup_shown()
-            || ui.pane_numbers_shown()
-            || ui.copy().is_active()
-            || ui.mouse_selection().is_some(),
+            || ui.popups.over_panes()
+            || ui.state.which_key_shown()
+            || ui.state.copy().is_active()
+            || ui.state.mouse_selection().is_some(),
     }
 }
 
@@ -226,12 +225,12 @@ pub fn draw(
             // The cursor of a pane below would blink over this one.
             cache.cursor = None;
         }
-        draw_pane(frame, pane, &pane_look, state, cache);
+        draw_pane(frame, pane, &pane_look, ui, cache);
     }
     if dividers_due {
         draw_tiled_dividers(frame, ws, &visible, panes_area, theme);
     }
-    let replaced = state.prompt().is_some() || state.confirm().is_some();
+    let replaced = ui.popups.hold_bar();
     if bar.height > 0 && cache.partial && cache.echo_of.is_some() && !replaced {
         // A frame drawn early for an echo leaves the bar to the regular
         // frame that follows: working out whether the bar changed was ~7%
@@ -254,16 +253,9 @@ pub fn draw(
             // frame drawn in place still holds the last bar there.
             frame.render_widget(Clear, bar);
             cache.mark(bar.y..bar.bottom());
-            match (state.confirm(), state.prompt()) {
-                (Some(confirm), _) => frame.render_widget(
-                    ConfirmBar {
-                        confirm,
-                        style: theme.mode,
-                    },
-                    bar,
-                ),
-                (None, Some(prompt)) => frame.render_widget(prompt, bar),
-                (None, None) => frame.render_widget(status, bar),
+            // The prompt or question in its place is drawn with the popups.
+            if !replaced {
+                frame.render_widget(status, bar);
             }
         }
     }
@@ -273,63 +265,16 @@ pub fn draw(
     if let Some(data) = overlay {
         frame.render_widget(FpsOverlay { data }, frame.area());
     }
-    let popup = theme.popup;
-    if state.pane_numbers_shown() {
-        frame.render_widget(
-            crate::render::pane_numbers::PaneNumbers {
-                ws,
-                focused: theme.mode,
-                other: popup,
-            },
-            panes_area,
-        );
-    }
-    if state.which_key_shown() {
-        frame.render_widget(
-            WhichKey {
-                keymap,
-                frame: popup,
-            },
-            panes_area,
-        );
-    }
-    if let Some(results) = state.search_all() {
-        frame.render_widget(
-            SearchAllOverlay {
-                results,
-                frame: popup,
-            },
-            panes_area,
-        );
-    }
-    if let Some(chooser) = state.workspaces() {
-        frame.render_widget(
-            crate::render::workspace_chooser::WorkspaceChooserPopup {
-                chooser,
-                frame: popup,
-            },
-            panes_area,
-        );
-    }
-    if state.buffers().chosen().is_some() {
-        frame.render_widget(
-            crate::render::buffer_chooser::BufferChooser {
-                buffers: state.buffers(),
-                frame: popup,
-            },
-            panes_area,
-        );
-    }
-    if let Some(view) = state.help() {
-        frame.render_widget(
-            HelpOverlay {
-                keymap,
-                view,
-                frame: popup,
-            },
-            frame.area(),
-        );
-    }
+    let at = DrawCx {
+        ws,
+        ui: state,
+        keymap,
+        theme,
+        screen: frame.area(),
+        panes: panes_area,
+        bar,
+    };
+    crate::input::layers::draw(frame.buffer_mut(), &at, ui.popups);
 }
 
 /// The lines between the tiled panes (tmux's look).
@@ -409,9 +354,10 @@ fn draw_pane(
     frame: &mut Frame<'_>,
     pane: &Pane,
     look: &PaneLook<'_>,
-    ui: &UiState,
+    view: UiView<'_>,
     cache: &mut FrameCache<'_>,
 ) {
+    let ui = view.state;
     let PaneLook {
         title,
         rect,
@@ -496,7 +442,7 @@ fn draw_pane(
     let copy = ui.copy().view().filter(|c| c.pane == pane.id);
     if let (Some(copy), Some(history)) = (copy, pane.history().window()) {
         if let Some(pos) = paint_copy_mode(frame, copy, history, inner, theme)
-            && !ui.popup_shown()
+            && !view.popup_shown()
         {
             frame.set_cursor_position(pos);
             cache.cursor = Some(pos);
@@ -523,9 +469,8 @@ fn draw_pane(
     if focused
         && live
         && ui.mode() != Mode::Copy
-        && ui.prompt().is_none()
-        && ui.confirm().is_none()
-        && !ui.popup_shown()
+        && !view.popups.hold_bar()
+        && !view.popup_shown()
         && !screen.hide_cursor()
         && pane.program().exit().is_none()
     {
@@ -643,7 +588,10 @@ mod tests {
     use crate::config::action::Action;
     use crate::config::appearance::{Appearance, Segment, StatusLayout};
     use crate::config::keymap::Keymap;
+    use crate::input::popups::Popups;
+    use crate::input::popups::help::HelpView;
     use crate::input::status_facts::StatusFacts;
+    use crate::input::ui_state::UiState;
     use crate::mailbox::Mailbox;
     use crate::pane::Pane;
     use crate::pane::program::spawn::ChildEnv;
@@ -653,6 +601,37 @@ mod tests {
     use crate::workspace::{WorkspaceSettings, content_rect};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
+
+    /// The UI state and the popups, as a router holds them.
+    #[derive(Default)]
+    struct TestUi {
+        state: UiState,
+        popups: Popups,
+    }
+
+    impl TestUi {
+        fn new(show_fps: bool) -> Self {
+            Self {
+                state: UiState::new(show_fps),
+                popups: Popups::default(),
+            }
+        }
+
+        /// Opens or closes help, as `C-b ?` does.
+        fn set_help_shown(&mut self, shown: bool) {
+            self.popups.close::<HelpView>();
+            if shown {
+                self.popups.open(HelpView::default());
+            }
+        }
+
+        /// Scrolls help to line `scroll`.
+        fn set_help_scroll(&mut self, scroll: usize) {
+            if let Some(help) = self.popups.get_mut::<HelpView>() {
+                help.scroll = scroll;
+            }
+        }
+    }
 
     /// A workspace of detached panes (no programs) laid out side by side.
     fn workspace(area: Rect, feeds: &[&[u8]]) -> Workspace {
@@ -677,10 +656,10 @@ mod tests {
     }
 
     fn draw_to(ws: &Workspace, w: u16, h: u16) -> Terminal<TestBackend> {
-        draw_with(ws, &UiState::new(false), w, h)
+        draw_with(ws, &TestUi::new(false), w, h)
     }
 
-    fn draw_with(ws: &Workspace, ui: &UiState, w: u16, h: u16) -> Terminal<TestBackend> {
+    fn draw_with(ws: &Workspace, ui: &TestUi, w: u16, h: u16) -> Terminal<TestBackend> {
         let (look, facts) = (Appearance::default(), StatusFacts::default());
         draw_full(ws, ui, &look, &facts, None, w, h)
     }
@@ -689,7 +668,7 @@ mod tests {
     /// overlay if given its data.
     fn draw_full(
         ws: &Workspace,
-        ui: &UiState,
+        ui: &TestUi,
         look: &Appearance,
         facts: &StatusFacts,
         overlay: Option<&OverlayData>,
@@ -698,7 +677,8 @@ mod tests {
     ) -> Terminal<TestBackend> {
         let keymap = Keymap::default();
         let ui = UiView {
-            state: ui,
+            state: &ui.state,
+            popups: &ui.popups,
             keymap: &keymap,
             look,
             facts,
@@ -814,13 +794,13 @@ mod tests {
         }
 
         /// Draws a frame and feeds its bytes to the outer terminal.
-        fn draw(&mut self, ws: &Workspace, ui: &UiState) {
+        fn draw(&mut self, ws: &Workspace, ui: &TestUi) {
             self.draw_for(ws, ui, None);
         }
 
         /// Draws a frame (early for `echo_of`'s echo, if given); returns
         /// whether it left something stale.
-        fn draw_for(&mut self, ws: &Workspace, ui: &UiState, echo_of: Option<PaneId>) -> bool {
+        fn draw_for(&mut self, ws: &Workspace, ui: &TestUi, echo_of: Option<PaneId>) -> bool {
             let keymap = Keymap::default();
             let left_stale = render_frame(
                 &mut self.terminal,
@@ -828,7 +808,8 @@ mod tests {
                 &mut self.cache,
                 ws,
                 UiView {
-                    state: ui,
+                    state: &ui.state,
+                    popups: &ui.popups,
                     keymap: &keymap,
                     look: &self.look,
                     facts: &StatusFacts::default(),
@@ -889,7 +870,7 @@ mod tests {
         if float {
             ws.open_floating_of(Pane::detached(PaneId(9), 5, 10, 1 << 20));
         }
-        let mut ui = UiState::new(false);
+        let mut ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
         frames.look = look.clone();
         let mut ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
@@ -975,7 +956,7 @@ mod tests {
     fn a_title_changed_under_a_popup_and_back_is_redrawn() {
         let (w, h) = (40, 10);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"\x1b]0;zsh\x07"]);
-        let mut ui = UiState::new(false);
+        let mut ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
         let id = ws.focused_id().unwrap();
         let steps: [(&[u8], bool); 5] = [
@@ -1004,7 +985,7 @@ mod tests {
     fn an_echo_frame_leaves_the_status_bar_to_the_next_frame() {
         let (w, h) = (40, 10);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"\x1b]0;zsh\x07"]);
-        let ui = UiState::new(false);
+        let ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
         let id = ws.focused_id().unwrap();
         let bar = |frames: &Frames| frames.outer.screen().contents_between(h - 1, 0, h - 1, w);
@@ -1035,7 +1016,7 @@ mod tests {
     fn a_border_status_change_alone_is_redrawn_in_place() {
         let (w, h) = (40, 10);
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"hello"]);
-        let ui = UiState::new(false);
+        let ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
         let id = ws.focused_id().unwrap();
         let top = |frames: &Frames| frames.outer.screen().contents_between(0, 0, 0, w);
@@ -1086,7 +1067,7 @@ mod tests {
     fn the_cursor_is_hidden_while_a_popup_is_open() {
         let (w, h) = (80, 24);
         let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc"]);
-        let mut ui = UiState::new(false);
+        let mut ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
         frames.draw(&ws, &ui);
         assert!(shown(&frames.outer).1.is_some(), "shown without a popup");
@@ -1105,7 +1086,7 @@ mod tests {
     fn help_at_80x24_scrolled_down_shows_its_last_line() {
         let (w, h) = (80, 24);
         let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc"]);
-        let mut ui = UiState::new(false);
+        let mut ui = TestUi::new(false);
         ui.set_help_shown(true);
         ui.set_help_scroll(usize::MAX);
         let t = draw_with(&ws, &ui, w, h);
@@ -1126,14 +1107,14 @@ mod tests {
         let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc"]);
         let (look, facts) = (Appearance::default(), StatusFacts::default());
         let data = OverlayData::default();
-        let rows = |ui: &UiState| -> Vec<String> {
+        let rows = |ui: &TestUi| -> Vec<String> {
             let t = draw_full(&ws, ui, &look, &facts, Some(&data), w, h);
             let buf = t.backend().buffer();
             (0..h)
                 .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
                 .collect()
         };
-        let mut ui = UiState::new(true);
+        let mut ui = TestUi::new(true);
         let plain = rows(&ui);
         assert!(plain[0].contains("╭ --fps "), "{plain:#?}");
 
@@ -1146,6 +1127,88 @@ mod tests {
 
         ui.set_help_shown(false);
         assert_eq!(rows(&ui), plain);
+    }
+
+    /// Every kind of popup is drawn by the frame while it is open, and
+    /// makes the frame a whole one (`C-b =`'s chooser was once left out of
+    /// the frame's list of popups); closed, the frame is as before.
+    #[test]
+    fn every_popup_open_is_drawn_and_closed_leaves_no_trace() {
+        use crate::input::popups::buffer_chooser::BufferChooser;
+        use crate::input::popups::confirm::Confirm;
+        use crate::input::popups::pane_numbers::PaneNumbers;
+        use crate::input::popups::prompt::{Prompt, PromptKind};
+        use crate::input::popups::search_all::SearchAllResults;
+        use crate::input::popups::workspace_chooser::WorkspaceChooser;
+
+        let (w, h) = (60, 16);
+        let ws = workspace(Rect::new(0, 0, w, h - 1), &[b"abc"]);
+        let keymap = Keymap::default();
+        let (look, facts) = (Appearance::default(), StatusFacts::default());
+        let view = |ui: &TestUi| -> String {
+            let t = draw_full(&ws, ui, &look, &facts, None, w, h);
+            let buf = t.backend().buffer();
+            (0..h)
+                .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+                .collect()
+        };
+        let over_panes = |ui: &TestUi| {
+            let ui = UiView {
+                state: &ui.state,
+                popups: &ui.popups,
+                keymap: &keymap,
+                look: &look,
+                facts: &facts,
+            };
+            frame_shape(&ws, ui, false).overlays
+        };
+        let mut ui = TestUi::new(false);
+        ui.state.copied_for_test("a copy");
+        let plain = view(&ui);
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        /// Opens a popup; what it shows; whether it covers the panes.
+        type Case = (fn(&mut Popups), &'static str, bool);
+        let open: Vec<Case> = vec![
+            (|p| p.open(BufferChooser { at: 0 }), "paste buffers", true),
+            (|p| p.open(WorkspaceChooser::waiting()), "workspaces", true),
+            (
+                |p| {
+                    p.open(SearchAllResults {
+                        pattern: "abc".into(),
+                        ..SearchAllResults::default()
+                    });
+                },
+                "search /abc/",
+                true,
+            ),
+            (|p| p.open(HelpView::default()), "tilework keys", true),
+            (
+                |p| p.open(Prompt::new(PromptKind::SelectTab, "2")),
+                "go to tab",
+                false,
+            ),
+            (
+                |p| {
+                    p.open(Confirm {
+                        action: crate::config::action::Action::Quit,
+                        question: "quit tilework? it stops vim".into(),
+                    });
+                },
+                "it stops vim",
+                false,
+            ),
+        ];
+        for (open, shows, covers) in open {
+            open(&mut ui.popups);
+            let shown = view(&ui);
+            assert!(shown.contains(shows), "{shows}: {shown}");
+            assert_eq!(over_panes(&ui), covers, "{shows}");
+            ui.popups = Popups::default();
+            assert_eq!(view(&ui), plain, "{shows} left a trace");
+        }
+        ui.popups.open(PaneNumbers { until });
+        assert!(view(&ui).contains("│ 1 │"), "{}", view(&ui));
+        assert!(over_panes(&ui));
     }
 
     #[test]
@@ -1184,7 +1247,7 @@ mod tests {
         w: u16,
         h: u16,
     ) -> Vec<String> {
-        let t = draw_full(ws, &UiState::new(false), look, facts, None, w, h);
+        let t = draw_full(ws, &TestUi::new(false), look, facts, None, w, h);
         let buf = t.backend().buffer();
         (0..h)
             .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())

@@ -13,7 +13,8 @@ use unicode_width::UnicodeWidthStr;
 use crate::config::action::Action;
 use crate::config::appearance::{Segment, Theme};
 use crate::config::keymap::Keymap;
-use crate::input::ui_state::{Confirm, Mode, UiView};
+use crate::input::ui_state::Mode;
+use crate::input::ui_view::UiView;
 use crate::workspace::Workspace;
 
 /// Splits the terminal into the pane area and the status bar (its bottom
@@ -395,21 +396,6 @@ impl Widget for StatusBar<'_> {
         if let Some((x, p)) = &placed.notice_over {
             put(*x, p);
         }
-    }
-}
-
-/// A close or quit waiting for `y`, in place of the status bar.
-pub struct ConfirmBar<'a> {
-    pub confirm: &'a Confirm,
-    pub style: Style,
-}
-
-impl Widget for ConfirmBar<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let style = self.style;
-        buf.set_style(area, style);
-        let text = format!(" {} (y/n) ", self.confirm.question);
-        buf.set_stringn(area.x, area.y, &text, usize::from(area.width), style);
     }
 }
 

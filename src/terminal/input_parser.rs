@@ -28,17 +28,17 @@
 //! wakes at [`InputParser::deadline`] and then, when nothing more came,
 //! calls [`InputParser::flush`].
 
+pub mod answer;
 mod csi;
 mod keys;
 mod paste;
-pub mod reply;
 
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent};
 
+pub use answer::Reply;
 pub use paste::PASTE_PIECE;
-pub use reply::Reply;
 
 /// How long a lone ESC waits for the rest of a sequence before it is the
 /// Esc key.
@@ -364,9 +364,9 @@ impl InputParser {
         let osc = self.state == State::Osc;
         let body = &self.held[2..];
         let fits = match self.state {
-            State::Osc => reply::fits_osc(body, byte),
-            State::Apc => reply::fits_apc(body, byte),
-            _ => reply::fits_dcs(body, byte),
+            State::Osc => answer::fits_osc(body, byte),
+            State::Apc => answer::fits_apc(body, byte),
+            _ => answer::fits_dcs(body, byte),
         };
         match byte {
             0x07 if osc && !body.is_empty() => self.finish_string(),
@@ -385,9 +385,9 @@ impl InputParser {
     fn finish_string(&mut self) {
         let body = &self.held[2..];
         let reply = match self.held.get(1) {
-            Some(b']') => reply::from_osc(body),
-            Some(b'_') => Some(reply::from_apc(body)),
-            _ => Some(reply::from_dcs(body)),
+            Some(b']') => answer::from_osc(body),
+            Some(b'_') => Some(answer::from_apc(body)),
+            _ => Some(answer::from_dcs(body)),
         };
         if let Some(reply) = reply {
             self.keep(reply);

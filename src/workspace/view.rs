@@ -3,7 +3,7 @@
 //! what `C-b l` and `C-b ;` go back to. The workspace holds one view at a
 //! time (the one its actions and drawing use); the loop saves the view it
 //! holds into its terminal's client and shows another's before that
-//! terminal's input or frame (`client::views`).
+//! terminal's input or frame (`client::own_view`).
 //!
 //! Tabs are known by serial and panes by id, so a view outlives tabs and
 //! panes opening, closing and moving: what is gone is skipped.

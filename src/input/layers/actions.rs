@@ -7,13 +7,16 @@ use std::time::Instant;
 
 use super::{Cx, no_op};
 use crate::config::action::Action;
-use crate::input::help::HelpView;
+use crate::input::command_line::CommandLine;
 use crate::input::outcome::{Command, Outcome};
 use crate::input::pane_facts;
-use crate::input::prompt::PromptKind;
-use crate::input::ui_state::Confirm;
+use crate::input::popups::buffer_chooser::BufferChooser;
+use crate::input::popups::confirm::Confirm;
+use crate::input::popups::help::HelpView;
+use crate::input::popups::pane_numbers::PaneNumbers;
+use crate::input::popups::prompt::{self, Prompt, PromptKind};
+use crate::input::popups::workspace_chooser::{WorkspaceChooser, WorkspacesWanted};
 use crate::input::ui_state::PANE_NUMBERS_TIME;
-use crate::input::workspace_chooser::WorkspacesWanted;
 
 pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     // A notice tells how the last command went: left up for its three
@@ -26,7 +29,7 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
     }
     match action {
         Action::ChooseWorkspace => {
-            cx.ui.workspaces = Some(crate::input::workspace_chooser::WorkspaceChooser::waiting());
+            cx.popups.open(WorkspaceChooser::waiting());
             let mut out = Outcome::redraw();
             out.commands
                 .push(Command::ListWorkspaces(WorkspacesWanted::Chooser));
@@ -44,9 +47,8 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             return out;
         }
         Action::ToggleHelp => {
-            cx.ui.help = match cx.ui.help {
-                Some(_) => None,
-                None => Some(HelpView::default()),
+            if cx.popups.close::<HelpView>().is_none() {
+                cx.popups.open(HelpView::default());
             }
         }
         Action::ToggleFps => cx.ui.show_fps = !cx.ui.show_fps,
@@ -57,33 +59,32 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
         }
         Action::SearchBackward => {
             cx.ui.enter_copy(cx.ws);
-            cx.ui.open_prompt(PromptKind::Search, "");
+            open_prompt(cx, PromptKind::Search, "");
         }
-        Action::SearchAllPanes => cx.ui.open_prompt(PromptKind::SearchAll, ""),
-        Action::DisplayPanes => {
-            cx.ui.pane_numbers_until = Some(Instant::now() + PANE_NUMBERS_TIME);
-        }
+        Action::SearchAllPanes => open_prompt(cx, PromptKind::SearchAll, ""),
+        Action::DisplayPanes => cx.popups.open(PaneNumbers {
+            until: Instant::now() + PANE_NUMBERS_TIME,
+        }),
         Action::PaneInfo => cx.ui.notify(pane_facts::describe(cx.ws, cx.workspace_name)),
-        Action::SelectTab => cx.ui.open_prompt(PromptKind::SelectTab, ""),
-        Action::MoveTab => cx.ui.open_prompt(PromptKind::MoveTab, ""),
-        Action::CommandPrompt => cx.ui.open_prompt(PromptKind::Command, ""),
+        Action::SelectTab => open_prompt(cx, PromptKind::SelectTab, ""),
+        Action::MoveTab => open_prompt(cx, PromptKind::MoveTab, ""),
+        Action::CommandPrompt => open_prompt(cx, PromptKind::Command, ""),
         Action::RenameWorkspace => {
             let name = cx.workspace_name.unwrap_or_default();
-            cx.ui.open_prompt(PromptKind::RenameWorkspace, name);
+            open_prompt(cx, PromptKind::RenameWorkspace, name);
         }
         Action::RenameTab => {
             let name = cx.ws.tab_name(cx.ws.active_index());
-            cx.ui.open_prompt(PromptKind::RenameTab, &name);
+            open_prompt(cx, PromptKind::RenameTab, &name);
         }
         Action::SaveProfile => {
             let name = cx.session_name.unwrap_or_default();
-            cx.ui.open_prompt(PromptKind::SaveProfile, name);
+            open_prompt(cx, PromptKind::SaveProfile, name);
         }
-        Action::ChooseBuffer => {
-            if !cx.ui.buffers.open_chooser() {
-                cx.ui.notify("nothing copied yet".into());
-            }
-        }
+        Action::ChooseBuffer => match BufferChooser::over(&cx.ui.buffers) {
+            Some(chooser) => cx.popups.open(chooser),
+            None => cx.ui.notify("nothing copied yet".into()),
+        },
         Action::PasteBuffer => match cx.ui.buffers.newest() {
             Some(text) => return cx.paste(&text),
             None => cx.ui.notify("nothing copied yet".into()),
@@ -151,12 +152,38 @@ fn close(cx: &mut Cx<'_>, action: Action) -> Outcome {
         return workspace_action(cx, action);
     }
     // Help covers the status bar, where the question is.
-    cx.ui.help = None;
-    cx.ui.confirm = Some(Confirm {
+    cx.popups.close::<HelpView>();
+    cx.popups.open(Confirm {
         action,
         question: format!("{what}? it stops {}", running(&busy)),
     });
     Outcome::redraw()
+}
+
+/// Opens the one-line prompt for `kind`, `text` typed already.
+pub(in crate::input) fn open_prompt(cx: &mut Cx<'_>, kind: PromptKind, text: &str) {
+    cx.popups.open(Prompt::new(kind, text));
+}
+
+/// Does what a command line asks (`C-b :`, `tilework action rename-tab x`).
+pub(super) fn command_line(cx: &mut Cx<'_>, line: CommandLine) -> Outcome {
+    match line {
+        CommandLine::Action(action) => run(cx, action),
+        CommandLine::RenameTab(name) => {
+            cx.ws.rename_tab(&name);
+            Outcome::redraw()
+        }
+        CommandLine::SelectTab(tab) => {
+            prompt::select_tab(cx, &tab);
+            Outcome::redraw()
+        }
+        CommandLine::MoveTab(place) => {
+            prompt::move_tab(cx, &place);
+            Outcome::redraw()
+        }
+        CommandLine::RenameWorkspace(name) => prompt::rename_workspace(cx, &name),
+        CommandLine::Script(call) => Outcome::redraw().with(Command::Script(call)),
+    }
 }
 
 /// `vim`, `vim and sleep`, `vim, sleep and 2 more`.

@@ -6,7 +6,7 @@ use super::{Cx, Handled, Layer, actions};
 use crate::config::keymap::KeySpec;
 use crate::input::copy_session::CopyKey;
 use crate::input::outcome::{Command, Outcome};
-use crate::input::prompt::PromptKind;
+use crate::input::popups::prompt::PromptKind;
 use crate::input::ui_state::Mode;
 
 pub struct Copy;
@@ -48,9 +48,9 @@ impl Layer for Copy {
             CopyKey::NothingSelected => cx
                 .ui
                 .notify("nothing selected: v, Space, V or C-v starts a selection".into()),
-            CopyKey::OpenSearch => cx.ui.open_prompt(PromptKind::Search, ""),
+            CopyKey::OpenSearch => actions::open_prompt(cx, PromptKind::Search, ""),
             CopyKey::CaseToggled(label) => cx.ui.notify_search(format!("search {label}")),
-            CopyKey::Stepped(status) => cx.ui.set_search_status(status),
+            CopyKey::Stepped(status) => cx.show_search_status(status),
             CopyKey::Unbound => match cx.keymap.lookup_direct(key) {
                 // Keys bound without the prefix (`M-o`...) work here too.
                 Some(action) => out = actions::run(cx, action),

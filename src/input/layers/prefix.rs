@@ -1,15 +1,20 @@
-//! The key after the prefix is a command (the which-key popup lists them).
+//! The key after the prefix is a command; the which-key popup lists them
+//! when the key is slow to come (`which_key`).
 //! An unbound one does nothing but say so in the status bar, and `Esc`
 //! takes the prefix back quietly; either way the prefix is over. A
 //! repeating command (a resize) starts the repeat time, in which its key
 //! works without the prefix (`layers::repeat`).
 
+use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::widgets::Widget;
 
+use super::which_key::WhichKey;
 use super::{Cx, Handled, Layer, actions, copy};
 use crate::config::action::Action;
 use crate::config::keymap::Keymap;
 use crate::input::outcome::Outcome;
+use crate::input::popups::DrawCx;
 use crate::input::ui_state::Mode;
 
 pub struct Prefix;
@@ -34,6 +39,16 @@ impl Layer for Prefix {
                 Outcome::redraw()
             }
         })
+    }
+
+    fn draw(&self, buf: &mut Buffer, at: &DrawCx<'_>) {
+        if at.ui.which_key_shown() {
+            WhichKey {
+                keymap: at.keymap,
+                frame: at.theme.popup,
+            }
+            .render(at.panes, buf);
+        }
     }
 }
 

@@ -189,7 +189,10 @@ impl Harness {
     }
 
     fn prompt_text(&self) -> Option<String> {
-        self.router.ui().prompt().map(|p| p.text.clone())
+        self.router
+            .popups()
+            .get::<crate::input::popups::prompt::Prompt>()
+            .map(|p| p.text.clone())
     }
 
     fn scrolled(&self, id: PaneId) -> bool {
@@ -465,16 +468,38 @@ fn in_copy_mode_a_resize_repeats_and_copy_mode_stays() {
 fn help_keeps_every_key_from_the_program_q_closes_it_and_the_prefix_toggles_it() {
     let mut h = Harness::new("");
     h.prefix('?');
-    assert!(h.router.ui().help_shown());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .is_some()
+    );
     h.type_text("xjj");
-    assert!(h.router.ui().help_shown(), "only q and Esc close it");
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .is_some(),
+        "only q and Esc close it"
+    );
     assert_eq!(h.sent(), "");
     h.key(KeyCode::Char('q'));
-    assert!(!h.router.ui().help_shown());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .is_none()
+    );
 
     h.prefix('?');
     h.prefix('?');
-    assert!(!h.router.ui().help_shown(), "prefix ? closes it again");
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .is_none(),
+        "prefix ? closes it again"
+    );
     assert_eq!(h.sent(), "", "the prefix reached help, not the program");
 }
 
@@ -483,27 +508,54 @@ fn help_scrolls_to_its_end_and_filters_as_typed() {
     let mut h = Harness::new("");
     h.prefix('?');
     h.key(KeyCode::Char('G'));
-    let help = h.router.ui().help().unwrap().clone();
-    let total = crate::input::help::lines(&Keymap::default(), "").len();
+    let help = h
+        .router
+        .popups()
+        .get::<crate::input::popups::help::HelpView>()
+        .unwrap()
+        .clone();
+    let total = crate::input::popups::help::lines(&Keymap::default(), "").len();
     // The harness's screen: 12 rows of panes and the status bar.
     let screen = AREA.height + 1;
     assert_eq!(
         help.first_line(total, screen),
-        total - crate::input::help::visible_rows(screen)
+        total - crate::input::popups::help::visible_rows(screen)
     );
     h.key(KeyCode::Char('k'));
     assert_eq!(
-        h.router.ui().help().unwrap().first_line(total, screen),
-        total - crate::input::help::visible_rows(screen) - 1,
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .unwrap()
+            .first_line(total, screen),
+        total - crate::input::popups::help::visible_rows(screen) - 1,
         "up from the bottom moves at once"
     );
     h.key(KeyCode::Char('/'));
     h.type_text("quit");
-    assert_eq!(h.router.ui().help().unwrap().filter, "quit");
-    assert!(h.router.ui().help_shown(), "q typed into the filter");
+    assert_eq!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .unwrap()
+            .filter,
+        "quit"
+    );
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .is_some(),
+        "q typed into the filter"
+    );
     h.key(KeyCode::Esc);
     h.key(KeyCode::Esc);
-    assert!(!h.router.ui().help_shown());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .is_none()
+    );
     assert_eq!(h.sent(), "");
 }
 
@@ -569,7 +621,14 @@ fn a_search_across_panes_asks_the_loop_to_search_each_and_lists_results() {
             panes: vec![id],
         }]
     );
-    assert_eq!(h.router.ui().search_all().unwrap().pending, 1);
+    assert_eq!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::search_all::SearchAllResults>()
+            .unwrap()
+            .pending,
+        1
+    );
 
     let matches = PaneMatches {
         pane: id,
@@ -579,7 +638,11 @@ fn a_search_across_panes_asks_the_loop_to_search_each_and_lists_results() {
     };
     h.router
         .search_result(&mut h.ws, SearchReport::AllPanes(matches));
-    let results = h.router.ui().search_all().unwrap();
+    let results = h
+        .router
+        .popups()
+        .get::<crate::input::popups::search_all::SearchAllResults>()
+        .unwrap();
     assert_eq!((results.pending, results.panes.len()), (0, 1));
     assert_eq!(
         (
@@ -610,7 +673,11 @@ fn enter_on_a_result_line_opens_its_pane_in_copy_mode_on_that_match() {
         h.router
             .search_result(&mut h.ws, SearchReport::AllPanes(found));
     }
-    let results = h.router.ui().search_all().unwrap();
+    let results = h
+        .router
+        .popups()
+        .get::<crate::input::popups::search_all::SearchAllResults>()
+        .unwrap();
     let places: Vec<_> = results.panes.iter().map(|p| p.place.as_str()).collect();
     // Only the pane with a match is listed (issue 33); the other counted.
     assert_eq!(places, ["tab 1 · pane 1"]);
@@ -619,7 +686,12 @@ fn enter_on_a_result_line_opens_its_pane_in_copy_mode_on_that_match() {
     // Down to "error two", the second of the three.
     h.key(KeyCode::Down);
     h.key(KeyCode::Enter);
-    assert!(h.router.ui().search_all().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::search_all::SearchAllResults>()
+            .is_none()
+    );
     assert_eq!(h.focused(), left);
     assert_eq!(h.mode(), Mode::Copy);
     assert!(h.prompt_text().is_none(), "no search prompt in the way");
@@ -642,7 +714,12 @@ fn a_bad_pattern_is_refused_at_once_and_nothing_is_searched() {
     h.type_text("(oops");
     let out = h.key(KeyCode::Enter);
     assert!(out.commands.is_empty());
-    assert!(h.router.ui().search_all().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::search_all::SearchAllResults>()
+            .is_none()
+    );
     assert!(h.notice().starts_with("bad regex: "), "{}", h.notice());
 }
 
@@ -961,7 +1038,12 @@ fn the_prefix_in_copy_mode_runs_a_command_and_returns_to_copy_mode() {
     let mut h = Harness::new("hello\n");
     h.enter_copy_mode();
     h.prefix('?');
-    assert!(h.router.ui().help_shown());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .is_some()
+    );
     assert_eq!(h.mode(), Mode::Copy);
 }
 
@@ -977,12 +1059,21 @@ fn search_runs_off_the_loop_and_moves_the_cursor_to_the_match() {
     let copy = h.router.ui().copy().view().unwrap();
     assert_eq!((copy.cursor.row, copy.cursor.col), (1, 0));
     assert_ne!(copy.cursor, start);
-    let prompt = h.router.ui().prompt().unwrap();
+    let prompt = h
+        .router
+        .popups()
+        .get::<crate::input::popups::prompt::Prompt>()
+        .unwrap();
     assert_eq!(prompt.status, "1/1 (any case)");
 
     // Esc clears the search and its highlights; copy mode stays.
     h.key(KeyCode::Esc);
-    assert!(h.router.ui().prompt().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::prompt::Prompt>()
+            .is_none()
+    );
     assert!(h.router.ui().copy().view().unwrap().search.is_none());
     h.key(KeyCode::Char('q'));
     assert_eq!(h.mode(), Mode::Normal);
@@ -1095,7 +1186,12 @@ fn a_search_typed_before_the_history_lands_runs_when_it_does() {
     h.prefix('/');
     h.type_text("alp");
     h.key(KeyCode::Enter);
-    assert!(h.router.ui().prompt().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::prompt::Prompt>()
+            .is_none()
+    );
     h.history_lands();
     h.search_lands();
     let copy = h.router.ui().copy().view().unwrap();
@@ -1169,7 +1265,12 @@ fn closing_a_pane_at_its_shell_prompt_asks_nothing() {
     h.prefix('%');
     let right = h.focused();
     h.prefix('x');
-    assert!(h.router.ui().confirm().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::confirm::Confirm>()
+            .is_none()
+    );
     assert!(h.ws.panes().get(right).is_none(), "closed at once");
 }
 
@@ -1182,8 +1283,8 @@ fn closing_a_busy_pane_asks_and_only_y_closes_it() {
     h.prefix('x');
     let question = h
         .router
-        .ui()
-        .confirm()
+        .popups()
+        .get::<crate::input::popups::confirm::Confirm>()
         .expect("a question")
         .question
         .clone();
@@ -1193,7 +1294,12 @@ fn closing_a_busy_pane_asks_and_only_y_closes_it() {
     );
     assert!(h.ws.panes().get(right).is_some(), "not closed yet");
     h.key(KeyCode::Char('n'));
-    assert!(h.router.ui().confirm().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::confirm::Confirm>()
+            .is_none()
+    );
     assert!(h.ws.panes().get(right).is_some(), "n keeps it");
     assert_eq!(
         h.fake.input(right),
@@ -1213,8 +1319,8 @@ fn closing_a_busy_tab_or_quitting_asks_first() {
     h.prefix('&');
     assert!(
         h.router
-            .ui()
-            .confirm()
+            .popups()
+            .get::<crate::input::popups::confirm::Confirm>()
             .unwrap()
             .question
             .contains("close the tab")
@@ -1225,14 +1331,17 @@ fn closing_a_busy_tab_or_quitting_asks_first() {
     h.prefix('Q');
     assert!(
         h.router
-            .ui()
-            .confirm()
+            .popups()
+            .get::<crate::input::popups::confirm::Confirm>()
             .unwrap()
             .question
             .contains("quit tilework? it stops sleep")
     );
     assert!(
-        !h.router.ui().help_shown(),
+        h.router
+            .popups()
+            .get::<crate::input::popups::help::HelpView>()
+            .is_none(),
         "help closed to show the question"
     );
     h.key(KeyCode::Char('y'));
@@ -1253,7 +1362,13 @@ fn a_closes_answer_replaces_the_notice_of_the_one_before() {
     assert_eq!(h.ws.tabs().len(), 2);
 
     h.prefix('&');
-    assert!(h.router.ui().confirm().is_some(), "asked again");
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::confirm::Confirm>()
+            .is_some(),
+        "asked again"
+    );
     assert_eq!(h.notice(), "", "the close is a new command");
     h.key(KeyCode::Char('y'));
     assert_eq!(h.ws.tabs().len(), 1, "y closed the tab");
@@ -1295,7 +1410,12 @@ fn with_confirm_close_off_nothing_is_asked() {
     let searches = h.router.searches();
     h.router = InputRouter::new(keymap, false, searches).with_confirm_close(false);
     h.prefix('Q');
-    assert!(h.router.ui().confirm().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::confirm::Confirm>()
+            .is_none()
+    );
     assert_eq!(h.ws.exit_code(), Some(0));
 }
 

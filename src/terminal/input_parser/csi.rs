@@ -7,8 +7,8 @@ use ratatui::crossterm::event::{
     MouseEventKind,
 };
 
+use super::answer::Reply;
 use super::keys;
-use super::reply::Reply;
 
 /// What a sequence stands for.
 #[derive(Debug, PartialEq)]

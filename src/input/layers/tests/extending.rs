@@ -60,18 +60,33 @@ fn choose_buffer_pastes_an_older_copy() {
     let mut h = Harness::new("");
     h.prefix('=');
     assert_eq!(h.notice(), "nothing copied yet");
-    assert!(h.router.ui().buffers().chosen().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::buffer_chooser::BufferChooser>()
+            .map(|c| c.at)
+            .is_none()
+    );
     copy_line(&mut h, "first");
     copy_line(&mut h, "second");
     h.prefix('=');
     assert_eq!(
-        h.router.ui().buffers().chosen(),
+        h.router
+            .popups()
+            .get::<crate::input::popups::buffer_chooser::BufferChooser>()
+            .map(|c| c.at),
         Some(0),
         "the chooser opens"
     );
     h.key(KeyCode::Char('j'));
     h.key(KeyCode::Enter);
-    assert!(h.router.ui().buffers().chosen().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::buffer_chooser::BufferChooser>()
+            .map(|c| c.at)
+            .is_none()
+    );
     assert_eq!(h.sent(), "first");
     // A digit pastes that buffer at once; another key only closes.
     h.prefix('=');
@@ -79,6 +94,12 @@ fn choose_buffer_pastes_an_older_copy() {
     assert_eq!(h.sent(), "firstsecond");
     h.prefix('=');
     h.key(KeyCode::Char('x'));
-    assert!(h.router.ui().buffers().chosen().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::buffer_chooser::BufferChooser>()
+            .map(|c| c.at)
+            .is_none()
+    );
     assert_eq!(h.sent(), "firstsecond", "nothing pasted, nothing typed");
 }

@@ -15,7 +15,7 @@ fn ctrl_b(h: &mut Harness) {
 
 /// The panes of the tab in `C-b q`'s order.
 fn panes(h: &Harness) -> Vec<crate::pane::PaneId> {
-    crate::input::pane_numbers::numbered(&h.ws)
+    crate::input::popups::pane_numbers::numbered(&h.ws)
 }
 
 fn tab_names(h: &Harness) -> Vec<String> {
@@ -187,11 +187,21 @@ fn display_panes_shows_numbers_and_a_digit_focuses_that_pane() {
     let order = panes(&h);
     assert_eq!(order.len(), 3);
     h.prefix('q');
-    assert!(h.router.ui().pane_numbers_shown());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::pane_numbers::PaneNumbers>()
+            .is_some()
+    );
     let out = h.key(KeyCode::Char('1'));
     assert!(out.redraw);
     assert_eq!(h.focused(), order[0]);
-    assert!(!h.router.ui().pane_numbers_shown());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::pane_numbers::PaneNumbers>()
+            .is_none()
+    );
     assert_eq!(h.sent(), "", "the digit was not typed");
 
     h.prefix('q');
@@ -203,7 +213,12 @@ fn display_panes_shows_numbers_and_a_digit_focuses_that_pane() {
     h.prefix('q');
     let out = h.key(KeyCode::Char('x'));
     assert!(out.redraw, "the numbers are drawn away");
-    assert!(!h.router.ui().pane_numbers_shown());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::pane_numbers::PaneNumbers>()
+            .is_none()
+    );
     assert_eq!(h.sent(), "x");
 }
 
@@ -214,7 +229,12 @@ fn display_panes_goes_by_itself() {
     let due = h.router.next_deadline().expect("the numbers' end");
     assert!(due <= std::time::Instant::now() + PANE_NUMBERS_TIME);
     assert!(h.router.tick(due));
-    assert!(!h.router.ui().pane_numbers_shown());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::pane_numbers::PaneNumbers>()
+            .is_none()
+    );
     h.key(KeyCode::Char('1'));
     assert_eq!(h.sent(), "1", "a digit after they went is typed");
 }
@@ -335,12 +355,20 @@ fn the_command_prompt_completes_names_with_tab() {
     h.press(KeyCode::Char('u'), KeyModifiers::CONTROL);
     h.type_text("split");
     h.key(KeyCode::Tab);
-    let prompt = h.router.ui().prompt().unwrap();
+    let prompt = h
+        .router
+        .popups()
+        .get::<crate::input::popups::prompt::Prompt>()
+        .unwrap();
     assert_eq!(prompt.text, "split-");
     assert_eq!(prompt.status, "split-down split-right");
     h.type_text("d");
     assert_eq!(
-        h.router.ui().prompt().unwrap().status,
+        h.router
+            .popups()
+            .get::<crate::input::popups::prompt::Prompt>()
+            .unwrap()
+            .status,
         "",
         "typing clears it"
     );
@@ -394,8 +422,8 @@ fn restarting_a_running_program_asks_first() {
     h.prefix('r');
     let question = h
         .router
-        .ui()
-        .confirm()
+        .popups()
+        .get::<crate::input::popups::confirm::Confirm>()
         .expect("a question")
         .question
         .clone();
@@ -418,7 +446,12 @@ fn restarting_a_running_program_asks_first() {
     super::with_foreground(&mut h, None);
     let id = h.focused();
     h.prefix('r');
-    assert!(h.router.ui().confirm().is_none());
+    assert!(
+        h.router
+            .popups()
+            .get::<crate::input::popups::confirm::Confirm>()
+            .is_none()
+    );
     assert!(h.ws.panes().get(id).is_none(), "restarted at once");
 }
 
@@ -442,7 +475,11 @@ fn a_search_across_panes_lists_only_the_panes_with_a_match() {
         h.router
             .search_result(&mut h.ws, SearchReport::AllPanes(matches));
     }
-    let results = h.router.ui().search_all().unwrap();
+    let results = h
+        .router
+        .popups()
+        .get::<crate::input::popups::search_all::SearchAllResults>()
+        .unwrap();
     assert_eq!(results.pending, 0);
     let listed: Vec<_> = results.panes.iter().map(|p| p.pane).collect();
     assert_eq!(listed, [first]);

@@ -1,27 +1,22 @@
 //! `C-b s`'s chooser (tmux's `choose-tree`): the running workspaces, each
 //! with its tabs and their panes, one row each; Enter shows the chosen one
-//! on this terminal (a tab or pane row also selects it there).
+//! on this terminal (a tab or pane row also selects it there). Up and
+//! down (or `k` `j`) pick a row, Esc or `q` closes the list.
 
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
+
+use super::{Cx, DrawCx, Popup, Reply, centered};
+use crate::input::outcome::{Command, Outcome};
+use crate::sanitize::escape_controls;
 use crate::session::workspace_list::WorkspaceEntry;
 
-/// Where `C-b s`, `C-b (` or `C-b )` sends this terminal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WorkspaceTarget {
-    pub name: String,
-    /// The tab to show there (from 1, as the status bar numbers them).
-    pub tab: Option<usize>,
-    /// The pane to focus there (`--pane`'s number).
-    pub pane: Option<u32>,
-}
-
-/// What a list of the workspaces is wanted for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WorkspacesWanted {
-    /// `C-b s`: the chooser.
-    Chooser,
-    /// `C-b (` (-1) or `C-b )` (+1): the previous or next by name.
-    Step(isize),
-}
+// What the chooser hands the loop; the loop names them by this path.
+pub use crate::input::outcome::{WorkspaceTarget, WorkspacesWanted};
 
 /// One row of the chooser.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,6 +170,149 @@ impl WorkspaceChooser {
     /// Where Enter goes.
     pub fn target(&self) -> Option<&WorkspaceTarget> {
         self.rows.as_ref()?.get(self.chosen).map(|r| &r.target)
+    }
+}
+
+impl Popup for WorkspaceChooser {
+    fn handle_key(&mut self, _cx: &mut Cx<'_>, key: &KeyEvent) -> Reply {
+        let step = match key.code {
+            KeyCode::Up | KeyCode::Char('k') => -1,
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => 1,
+            KeyCode::PageUp => -10,
+            KeyCode::PageDown => 10,
+            KeyCode::Enter => {
+                let mut out = Outcome::redraw();
+                if let Some(target) = self.target().cloned() {
+                    out.commands.push(Command::SwitchWorkspace(target));
+                }
+                return Reply::close(out);
+            }
+            KeyCode::Esc | KeyCode::Char('q') => return Reply::close(Outcome::redraw()),
+            // Other keys do nothing while the list is open.
+            _ => return Reply::stay(Outcome::default()),
+        };
+        self.step(step);
+        Reply::stay(Outcome::redraw())
+    }
+
+    fn draw(&self, buf: &mut Buffer, at: &DrawCx<'_>) {
+        WorkspaceChooserPopup {
+            chooser: self,
+            frame: at.theme.popup,
+        }
+        .render(at.panes, buf);
+    }
+}
+
+struct WorkspaceChooserPopup<'a> {
+    chooser: &'a WorkspaceChooser,
+    /// The frame's style (the theme's `popup`).
+    frame: Style,
+}
+
+impl Widget for WorkspaceChooserPopup<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let width = area.width.saturating_sub(8).clamp(20, 100);
+        let hint = Line::styled(
+            " ↑↓ or j/k pick · Enter: show it here · Esc: close",
+            Style::default().fg(Color::DarkGray),
+        );
+        let Some(rows) = self.chooser.rows() else {
+            let rect = centered(area, width, 3);
+            Clear.render(rect, buf);
+            Paragraph::new(vec![Line::from(" looking for workspaces…")])
+                .block(self.block())
+                .render(rect, buf);
+            return;
+        };
+        // With a preview of the chosen row's tab, the list takes the top
+        // half and the preview the rest, as tmux's choose-tree.
+        let preview = self.chooser.preview();
+        let list_area = if preview.is_some() {
+            Rect {
+                height: area.height / 2,
+                ..area
+            }
+        } else {
+            area
+        };
+        // Rows that fit between the frame and the hint; the chosen one in
+        // view.
+        let room = usize::from(list_area.height.saturating_sub(3)).max(1);
+        let shown = rows.len().min(room);
+        let first = self
+            .chooser
+            .chosen()
+            .saturating_sub(shown.saturating_sub(1))
+            .min(rows.len() - shown);
+        let mut lines: Vec<Line<'_>> = rows
+            .iter()
+            .enumerate()
+            .skip(first)
+            .take(shown)
+            .map(|(i, row)| {
+                // Names and titles come from programs and other users'
+                // workspaces: shown, never acted on.
+                let text = format!(" {}", escape_controls(&row.text));
+                let style = if i == self.chooser.chosen() {
+                    Style::default().add_modifier(Modifier::REVERSED)
+                } else if row.current {
+                    Style::default().add_modifier(Modifier::BOLD)
+                } else {
+                    Style::default()
+                };
+                Line::styled(text, style)
+            })
+            .collect();
+        lines.push(hint);
+        let Some((name, tab, text)) = preview else {
+            let rect = centered(area, width, lines.len() + 2);
+            Clear.render(rect, buf);
+            Paragraph::new(lines).block(self.block()).render(rect, buf);
+            return;
+        };
+        let list_h = u16::try_from(lines.len() + 2)
+            .unwrap_or(u16::MAX)
+            .min(list_area.height);
+        let list = Rect {
+            y: area.y + list_area.height - list_h,
+            ..centered(area, width, usize::from(list_h))
+        };
+        Clear.render(list, buf);
+        Paragraph::new(lines).block(self.block()).render(list, buf);
+        let below = Rect {
+            y: list.bottom(),
+            height: area.bottom().saturating_sub(list.bottom()),
+            ..list
+        };
+        if below.height < 3 {
+            return;
+        }
+        // Another workspace's screen, as text: shown, never acted on.
+        let inner = usize::from(below.height - 2);
+        let shown: Vec<Line<'_>> = text
+            .lines()
+            .take(inner)
+            .map(|l| Line::from(escape_controls(l).into_owned()))
+            .collect();
+        Clear.render(below, buf);
+        Paragraph::new(shown)
+            .block(
+                Block::bordered()
+                    .border_type(BorderType::Rounded)
+                    .border_style(self.frame)
+                    .title(format!(" {} · tab {tab} ", escape_controls(name))),
+            )
+            .render(below, buf);
+    }
+}
+
+impl WorkspaceChooserPopup<'_> {
+    fn block(&self) -> Block<'static> {
+        Block::bordered()
+            .border_type(BorderType::Rounded)
+            .border_style(self.frame)
+            .title(" workspaces ")
     }
 }
 

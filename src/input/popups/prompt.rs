@@ -1,5 +1,7 @@
-//! A one-line text prompt drawn over the status bar: renaming a tab,
-//! naming a saved session, typing a search pattern.
+//! The one-line prompt in the status bar's place: renaming a tab or the
+//! workspace, naming a profile to save, a copy-mode search (run as the
+//! pattern is typed), a search across panes, a tab to go to, and the
+//! command line (`C-b :`). It takes every key while it is open.
 
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -7,6 +9,10 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use super::{Cx, DrawCx, FollowUp, Popup, Reply, search_all};
+use crate::input::command_line;
+use crate::input::outcome::{Command, Outcome};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptKind {
@@ -71,7 +77,8 @@ impl Prompt {
         }
     }
 
-    pub fn handle_key(&mut self, key: &KeyEvent) -> PromptEvent {
+    /// A key typed into the line.
+    pub fn edit(&mut self, key: &KeyEvent) -> PromptEvent {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let alt = key.modifiers.contains(KeyModifiers::ALT);
         match key.code {
@@ -163,6 +170,130 @@ fn tail_fitting(text: &str, room: usize) -> &str {
     &text[start..]
 }
 
+impl Popup for Prompt {
+    fn handle_key(&mut self, cx: &mut Cx<'_>, key: &KeyEvent) -> Reply {
+        let event = self.edit(key);
+        let kind = self.kind;
+        match event {
+            PromptEvent::Cancel => {
+                if kind == PromptKind::Search {
+                    cx.ui.copy.clear_search();
+                }
+                return Reply::close(Outcome::redraw());
+            }
+            PromptEvent::Submit(text) => return submit(cx, kind, text),
+            PromptEvent::Edited | PromptEvent::ToggleCase if kind == PromptKind::Search => {
+                let toggle = event == PromptEvent::ToggleCase;
+                if let Some(status) = cx.copy_search(&self.text.clone(), toggle) {
+                    self.status = status;
+                }
+            }
+            PromptEvent::Complete if kind == PromptKind::Command => {
+                let (completed, candidates) = command_line::complete(&self.text);
+                self.text = completed;
+                self.status = candidates.join(" ");
+            }
+            PromptEvent::Edited if kind == PromptKind::Command => self.status.clear(),
+            _ => {}
+        }
+        Reply::stay(Outcome::redraw())
+    }
+
+    fn draw(&self, buf: &mut Buffer, at: &DrawCx<'_>) {
+        self.render(at.bar, buf);
+    }
+
+    fn in_bar(&self) -> bool {
+        true
+    }
+
+    fn show_search_status(&mut self, status: &str) -> bool {
+        if self.kind != PromptKind::Search {
+            return false;
+        }
+        self.status = status.to_string();
+        true
+    }
+}
+
+/// Enter: what the prompt was opened for. It closes first.
+fn submit(cx: &mut Cx<'_>, kind: PromptKind, text: String) -> Reply {
+    let done = |outcome| Reply::close(outcome);
+    match kind {
+        PromptKind::RenameTab => {
+            cx.ws.rename_tab(&text);
+        }
+        PromptKind::SaveProfile => return done(save(cx, text.trim())),
+        // The history is still loading: search when it lands.
+        PromptKind::Search if !cx.ui.copy.is_active() => cx.ui.copy.search_later(text),
+        PromptKind::Search => cx.search_copy(&text, false),
+        PromptKind::SearchAll => return done(search_all::start(cx, &text)),
+        PromptKind::SelectTab => select_tab(cx, &text),
+        PromptKind::MoveTab => move_tab(cx, &text),
+        PromptKind::Command if text.trim().is_empty() => {}
+        PromptKind::Command => match command_line::parse(&text) {
+            Ok(line) => return done(Outcome::default()).then(FollowUp::CommandLine(line)),
+            Err(why) => cx.ui.notify(why),
+        },
+        PromptKind::RenameWorkspace => return done(rename_workspace(cx, &text)),
+    }
+    done(Outcome::redraw())
+}
+
+/// `C-b '`: a tab's number, else its name.
+pub(in crate::input) fn select_tab(cx: &mut Cx<'_>, text: &str) {
+    let text = text.trim();
+    let by_number = text
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=cx.ws.tabs().len()).contains(n));
+    let by_name = || (0..cx.ws.tabs().len()).find(|&i| cx.ws.tab_name(i) == text);
+    match by_number.map(|n| n - 1).or_else(by_name) {
+        Some(index) => {
+            cx.ws.select_tab(index);
+            cx.ui.leave_copy_if_unfocused(cx.ws);
+        }
+        None if text.is_empty() => {}
+        None => cx.ui.notify(format!(
+            "no tab {text}: there are {} (a number or a name)",
+            cx.ws.tabs().len()
+        )),
+    }
+}
+
+/// `C-b .`: the place (1-based) to move the tab to.
+pub(in crate::input) fn move_tab(cx: &mut Cx<'_>, text: &str) {
+    let text = text.trim();
+    let count = cx.ws.tabs().len();
+    match text.parse::<usize>() {
+        Ok(n) if (1..=count).contains(&n) => {
+            cx.ws.move_tab_to(n - 1);
+        }
+        _ if text.is_empty() => {}
+        _ => cx
+            .ui
+            .notify(format!("no place {text}: a number from 1 to {count}")),
+    }
+}
+
+/// `C-b $`: the loop renames the workspace's socket.
+pub(in crate::input) fn rename_workspace(cx: &mut Cx<'_>, text: &str) -> Outcome {
+    let name = text.trim();
+    if name.is_empty() || Some(name) == cx.workspace_name {
+        return Outcome::redraw();
+    }
+    Outcome::redraw().with(Command::RenameWorkspace(name.to_string()))
+}
+
+/// Asks the loop to save the workspace as profile `name`.
+fn save(cx: &mut Cx<'_>, name: &str) -> Outcome {
+    if name.is_empty() {
+        cx.ui.notify("not saved: a profile needs a name".into());
+        return Outcome::redraw();
+    }
+    Outcome::redraw().with(Command::SaveProfile(name.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,20 +305,20 @@ mod tests {
     #[test]
     fn edits_and_submits() {
         let mut p = Prompt::new(PromptKind::RenameTab, "ol");
-        assert_eq!(p.handle_key(&key(KeyCode::Backspace)), PromptEvent::Edited);
+        assert_eq!(p.edit(&key(KeyCode::Backspace)), PromptEvent::Edited);
         for c in "ne two".chars() {
-            p.handle_key(&key(KeyCode::Char(c)));
+            p.edit(&key(KeyCode::Char(c)));
         }
         assert_eq!(p.text, "one two");
-        p.handle_key(&KeyEvent::new(KeyCode::Char('w'), KeyModifiers::CONTROL));
+        p.edit(&KeyEvent::new(KeyCode::Char('w'), KeyModifiers::CONTROL));
         assert_eq!(p.text, "one ");
         assert_eq!(
-            p.handle_key(&key(KeyCode::Enter)),
+            p.edit(&key(KeyCode::Enter)),
             PromptEvent::Submit("one ".into())
         );
-        assert_eq!(p.handle_key(&key(KeyCode::Esc)), PromptEvent::Cancel);
+        assert_eq!(p.edit(&key(KeyCode::Esc)), PromptEvent::Cancel);
         assert_eq!(
-            p.handle_key(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::ALT)),
+            p.edit(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::ALT)),
             PromptEvent::ToggleCase
         );
     }

@@ -1,7 +1,8 @@
 //! The which-key popup after the prefix: a short hint of the keys most
 //! used, by topic, one line each (`1-9 go to tab`, `hjkl focus`), built
 //! from the keymap so it shows what the keys really do. Everything else is
-//! in help (`?`), which the hint names.
+//! in help (`?`), which the hint names. The prefix layer draws it while it
+//! waits for the key after the prefix (`layers::prefix`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -1,8 +1,22 @@
 //! Searching every pane of a tab: each pane's whole history is replayed
 //! (a window at a time, see `ring_search`) and searched on its own worker
 //! thread; results come back through a [`SearchMailbox`].
+//!
+//! [`SearchAllResults`] is the popup listing them: up and down pick a
+//! matching line, Enter opens its pane in copy mode on it (the search
+//! kept, so `n`/`N` go on through the pane's matches), any other key
+//! closes the list.
 
 use std::collections::VecDeque;
+
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
+
+use super::{Cx, DrawCx, Popup, Reply, centered};
+use crate::input::outcome::{Command, Outcome};
 
 use crate::input::search_worker::{PaneMatches, SearchMailbox, SearchReport};
 use crate::pane::{PaneId, RingCopy};
@@ -166,6 +180,129 @@ pub fn search(pane: PaneId, source: &RingCopy, pattern: &str) -> PaneMatches {
     });
     out.lines = newest.into();
     out
+}
+
+impl Popup for SearchAllResults {
+    fn handle_key(&mut self, cx: &mut Cx<'_>, key: &KeyEvent) -> Reply {
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') => self.step(-1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => self.step(1),
+            KeyCode::Enter => {
+                if let Some((pane, row_from_end)) = self.picked() {
+                    open_at_match(cx, pane, &self.pattern, row_from_end);
+                }
+                return Reply::close(Outcome::redraw());
+            }
+            _ => return Reply::close(Outcome::redraw()),
+        }
+        Reply::stay(Outcome::redraw())
+    }
+
+    fn draw(&self, buf: &mut Buffer, at: &DrawCx<'_>) {
+        let r = self;
+        let mut lines = Vec::new();
+        for (i, pane) in r.panes.iter().enumerate() {
+            let head = Style::default()
+                .fg(if pane.count > 0 {
+                    Color::Green
+                } else {
+                    Color::DarkGray
+                })
+                .add_modifier(Modifier::BOLD);
+            lines.push(Line::styled(
+                // The title last: it is the part that may be cut off.
+                format!(
+                    " {} · {} matching lines · {} ",
+                    pane.place, pane.count, pane.title
+                ),
+                head,
+            ));
+            for (j, m) in pane.lines.iter().enumerate() {
+                let style = if r.is_selected(i, j) {
+                    Style::default().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::default().fg(Color::Gray)
+                };
+                lines.push(Line::styled(format!("    {m}"), style));
+            }
+        }
+        if r.pending > 0 {
+            lines.push(Line::styled(
+                format!(" searching {} more panes…", r.pending),
+                Style::default().fg(Color::Yellow),
+            ));
+        }
+        if r.unmatched > 0 {
+            let text = match (r.panes.len(), r.unmatched) {
+                (0, _) if r.pending == 0 => " no match in any pane".to_string(),
+                (_, 1) => " 1 pane without a match".to_string(),
+                (_, n) => format!(" {n} panes without a match"),
+            };
+            lines.push(Line::styled(text, Style::default().fg(Color::DarkGray)));
+        }
+        lines.push(Line::styled(
+            " ↑↓ pick a line · Enter: copy mode there (n/N: more) · other keys close",
+            Style::default().fg(Color::DarkGray),
+        ));
+        let area = at.panes;
+        let rect = centered(area, area.width.saturating_sub(8).max(20), lines.len() + 2);
+        Clear.render(rect, buf);
+        Paragraph::new(lines)
+            .block(
+                Block::bordered()
+                    .border_type(BorderType::Rounded)
+                    .border_style(at.theme.popup)
+                    .title(format!(" search /{}/ in every pane ", r.pattern)),
+            )
+            .render(rect, buf);
+    }
+}
+
+/// Copy mode on `pane`, searching for `pattern`, the cursor on its
+/// `row_from_end`-th newest matching row once the search lands.
+fn open_at_match(cx: &mut Cx<'_>, pane: PaneId, pattern: &str, row_from_end: usize) {
+    if cx.ui.copy.is_active() {
+        cx.ui.leave_copy(cx.ws);
+    }
+    cx.ws.focus_pane(pane);
+    cx.ui.enter_copy(cx.ws);
+    cx.ui.copy.jump_to_match_from_end(row_from_end);
+    if cx.ui.copy.is_active() {
+        cx.search_copy(pattern, false);
+    } else {
+        // The history is still loading: search when it lands.
+        cx.ui.copy.search_later(pattern.to_string());
+    }
+}
+
+/// Opens the results list for `pattern` and asks the loop to search every
+/// pane of the tab. A bad or oversized pattern is refused with a reason at
+/// once (compiled here within the same limits the workers use).
+pub fn start(cx: &mut Cx<'_>, pattern: &str) -> Outcome {
+    if pattern.is_empty() {
+        return Outcome::redraw();
+    }
+    if let Err(err) = crate::input::search_worker::compile(pattern, true) {
+        cx.ui.notify(format!("bad regex: {err}"));
+        return Outcome::redraw();
+    }
+    let panes: Vec<_> = cx
+        .ws
+        .tab()
+        .map(|t| t.layout.panes())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|id| cx.ws.panes().get(*id).is_some())
+        .collect();
+    cx.popups.open(SearchAllResults {
+        pattern: pattern.to_string(),
+        pending: panes.len(),
+        ..SearchAllResults::default()
+    });
+    Outcome::redraw().with(Command::SearchPanes {
+        pattern: pattern.to_string(),
+        panes,
+    })
 }
 
 #[cfg(test)]

@@ -1,9 +1,21 @@
 //! `prefix ?`: every binding, grouped by topic, generated from the keymap
-//! itself so it can never disagree with what the keys do. The overlay
-//! scrolls and filters; [`HelpView`] is where it is scrolled to and what it
-//! is filtered by, and the layer (`layers::help`) moves it.
+//! itself so it can never disagree with what the keys do, in a popup that
+//! fits the terminal. [`HelpView`] is the popup: where it is scrolled to
+//! and what it is filtered by. It takes every key while it is open: it
+//! scrolls (`j k`, arrows, `PgUp PgDn`, `g G`), filters (`/`), and `q` or
+//! `Esc` close it. The prefix still works, so that `prefix ?` toggles it.
 
+use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
+use unicode_width::UnicodeWidthStr;
+
+use super::{Cx, DrawCx, Popup, Reply, centered};
+use crate::input::outcome::Outcome;
+use crate::input::ui_state::Mode;
 
 use crate::config::action::Action;
 use crate::config::keymap::Keymap;
@@ -184,7 +196,12 @@ impl HelpView {
     }
 
     /// A key while help is shown, on a screen `screen_rows` high.
-    pub fn handle_key(&mut self, key: &KeyEvent, keymap: &Keymap, screen_rows: u16) -> HelpKey {
+    pub fn scroll_or_filter(
+        &mut self,
+        key: &KeyEvent,
+        keymap: &Keymap,
+        screen_rows: u16,
+    ) -> HelpKey {
         if self.editing {
             self.edit_filter(key);
             return HelpKey::Stay;
@@ -241,6 +258,152 @@ impl HelpView {
     }
 }
 
+impl Popup for HelpView {
+    fn handle_key(&mut self, cx: &mut Cx<'_>, key: &KeyEvent) -> Reply {
+        // While the filter is typed, the prefix key is a key like others.
+        if !self.editing && (cx.ui.mode == Mode::Prefix || cx.keymap.is_prefix(key)) {
+            return Reply::pass(false);
+        }
+        // Help covers the whole terminal, status bar included.
+        let screen_rows = cx.ws.area().height.saturating_add(1);
+        match self.scroll_or_filter(key, cx.keymap, screen_rows) {
+            HelpKey::Close => Reply::close(Outcome::redraw()),
+            HelpKey::Stay => Reply::stay(Outcome::redraw()),
+        }
+    }
+
+    fn draw(&self, buf: &mut Buffer, at: &DrawCx<'_>) {
+        HelpOverlay {
+            keymap: at.keymap,
+            view: self,
+            frame: at.theme.popup,
+        }
+        .render(at.screen, buf);
+    }
+}
+
+/// Widest the keys column gets; longer key lists are cut.
+const MAX_KEYS_WIDTH: usize = 34;
+
+pub struct HelpOverlay<'a> {
+    pub keymap: &'a Keymap,
+    pub view: &'a HelpView,
+    /// The frame's style (the theme's `popup`).
+    pub frame: Style,
+}
+
+/// `text` cut to `width` columns, with `…` when something was cut.
+fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        if out.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) + 1 > width {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+impl HelpOverlay<'_> {
+    fn styled(all: &[HelpLine], inner_width: usize) -> Vec<Line<'static>> {
+        let keys_w = all
+            .iter()
+            .filter_map(|l| match l {
+                HelpLine::Binding { keys, .. } => Some(keys.width()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+            .min(MAX_KEYS_WIDTH)
+            .min(inner_width / 2);
+        let what_w = inner_width.saturating_sub(keys_w + 3);
+        let key_style = Style::default()
+            .fg(Color::Yellow)
+            .add_modifier(Modifier::BOLD);
+        all.iter()
+            .map(|line| match line {
+                HelpLine::Heading(title) => Line::styled(
+                    format!(" {title}"),
+                    Style::default()
+                        .fg(Color::Cyan)
+                        .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+                ),
+                HelpLine::Binding { keys, what } => Line::from(vec![
+                    Span::styled(format!(" {:<keys_w$}  ", fit(keys, keys_w)), key_style),
+                    Span::raw(fit(what, what_w)),
+                ]),
+                HelpLine::Blank => Line::default(),
+            })
+            .collect()
+    }
+
+    fn footer(&self, first: usize, shown: usize, total: usize) -> Line<'static> {
+        let dim = Style::default().fg(Color::DarkGray);
+        let view = self.view;
+        if view.editing {
+            return Line::from(vec![
+                Span::styled(" search: ", Style::default().fg(Color::Yellow)),
+                Span::raw(format!("{}▏", view.filter)),
+                Span::styled("  Enter keeps · Esc clears", dim),
+            ]);
+        }
+        let place = if total == 0 {
+            "nothing matches".to_string()
+        } else {
+            format!("{}-{} of {total}", first + 1, first + shown)
+        };
+        let filter = if view.filter.is_empty() {
+            String::new()
+        } else {
+            format!("/{} · Esc clears · ", view.filter)
+        };
+        Line::styled(
+            format!(" {place} · {filter}↑↓ PgUp PgDn g G scroll · / search · q close"),
+            dim,
+        )
+    }
+}
+
+impl Widget for HelpOverlay<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let all = lines(self.keymap, &self.view.filter);
+        let rows = visible_rows(area.height);
+        let first = self.view.first_line(all.len(), area.height);
+        let width = area.width.min(100);
+        let styled = Self::styled(&all, usize::from(width.saturating_sub(2)));
+        let body: Vec<Line<'static>> = styled.into_iter().skip(first).take(rows).collect();
+        let footer = self.footer(first, body.len(), all.len());
+        // As tall as the help needs, never taller than the terminal.
+        let height = (all.len().max(1) + CHROME_ROWS).min(usize::from(area.height));
+        let rect = centered(area, width, height);
+        Clear.render(rect, buf);
+        let block = Block::bordered()
+            .border_type(BorderType::Rounded)
+            .border_style(self.frame)
+            .title(" tilework keys ");
+        let inner = block.inner(rect);
+        block.render(rect, buf);
+        if inner.height == 0 {
+            return;
+        }
+        let body_area = Rect {
+            height: inner.height - 1,
+            ..inner
+        };
+        Paragraph::new(body).render(body_area, buf);
+        let footer_area = Rect {
+            y: inner.bottom() - 1,
+            height: 1,
+            ..inner
+        };
+        Paragraph::new(footer).render(footer_area, buf);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,15 +457,15 @@ mod tests {
         let keymap = Keymap::default();
         let total = lines(&keymap, "").len();
         let mut view = HelpView::default();
-        view.handle_key(&key(KeyCode::Char('G')), &keymap, 24);
+        view.scroll_or_filter(&key(KeyCode::Char('G')), &keymap, 24);
         assert_eq!(view.first_line(total, 24), total - visible_rows(24));
         for _ in 0..100 {
-            view.handle_key(&key(KeyCode::Char('j')), &keymap, 24);
+            view.scroll_or_filter(&key(KeyCode::Char('j')), &keymap, 24);
         }
         assert_eq!(view.first_line(total, 24), total - visible_rows(24));
-        view.handle_key(&key(KeyCode::Char('k')), &keymap, 24);
+        view.scroll_or_filter(&key(KeyCode::Char('k')), &keymap, 24);
         assert_eq!(view.first_line(total, 24), total - visible_rows(24) - 1);
-        view.handle_key(&key(KeyCode::Char('g')), &keymap, 24);
+        view.scroll_or_filter(&key(KeyCode::Char('g')), &keymap, 24);
         assert_eq!(view.scroll, 0);
     }
 
@@ -310,25 +473,87 @@ mod tests {
     fn slash_types_a_filter_and_esc_clears_it_before_closing() {
         let keymap = Keymap::default();
         let mut view = HelpView::default();
-        view.handle_key(&key(KeyCode::Char('/')), &keymap, 24);
+        view.scroll_or_filter(&key(KeyCode::Char('/')), &keymap, 24);
         for c in "quit".chars() {
-            view.handle_key(&key(KeyCode::Char(c)), &keymap, 24);
+            view.scroll_or_filter(&key(KeyCode::Char(c)), &keymap, 24);
         }
         assert_eq!(view.filter, "quit");
         // `q` types while the filter is edited; Enter ends the editing.
         assert_eq!(
-            view.handle_key(&key(KeyCode::Enter), &keymap, 24),
+            view.scroll_or_filter(&key(KeyCode::Enter), &keymap, 24),
             HelpKey::Stay
         );
         assert!(!view.editing);
         assert_eq!(
-            view.handle_key(&key(KeyCode::Esc), &keymap, 24),
+            view.scroll_or_filter(&key(KeyCode::Esc), &keymap, 24),
             HelpKey::Stay
         );
         assert!(view.filter.is_empty());
         assert_eq!(
-            view.handle_key(&key(KeyCode::Esc), &keymap, 24),
+            view.scroll_or_filter(&key(KeyCode::Esc), &keymap, 24),
             HelpKey::Close
         );
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod drawing_tests {
+    use super::*;
+
+    fn render(view: &HelpView, w: u16, h: u16) -> Vec<String> {
+        let keymap = Keymap::default();
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        HelpOverlay {
+            keymap: &keymap,
+            view,
+            frame: Style::default(),
+        }
+        .render(area, &mut buf);
+        (0..h)
+            .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect()
+    }
+
+    #[test]
+    fn at_80x24_it_fits_and_scrolled_down_shows_its_last_line() {
+        let top = render(&HelpView::default(), 80, 24);
+        assert!(top[0].contains("tilework keys"), "{top:#?}");
+        assert!(top[1].contains("Panes"), "{top:#?}");
+        assert!(
+            top[23].starts_with('╰'),
+            "the bottom border shows: {top:#?}"
+        );
+        assert!(top[22].contains("q close"), "{top:#?}");
+        assert!(!top.join("\n").contains("quit tilework"));
+
+        let view = HelpView {
+            scroll: usize::MAX,
+            ..HelpView::default()
+        };
+        let bottom = render(&view, 80, 24);
+        let text = bottom.join("\n");
+        assert!(
+            bottom[21].contains("rename the workspace"),
+            "the last binding is on the last row: {bottom:#?}"
+        );
+        assert!(text.contains("Workspace"), "{text}");
+        assert!(!text.contains(" Panes"), "{text}");
+        for row in &bottom {
+            assert_eq!(row.width(), 80);
+        }
+    }
+
+    #[test]
+    fn a_filter_shows_only_what_matches() {
+        let view = HelpView {
+            filter: "zoom".into(),
+            ..HelpView::default()
+        };
+        let shown = render(&view, 80, 24).join("\n");
+        assert!(shown.contains("C-b z"), "{shown}");
+        assert!(!shown.contains("split"), "{shown}");
+        assert!(shown.contains("/zoom"), "{shown}");
     }
 }
