@@ -52,6 +52,7 @@ pub mod place;
 mod profile_open;
 pub mod profile_save;
 mod recent;
+pub mod stable_ids;
 mod state;
 mod tab;
 mod tab_list;
@@ -61,6 +62,7 @@ pub mod tmux_env;
 pub mod tmux_ops;
 mod typed_ahead;
 pub mod view;
+mod wanted_ids;
 
 pub use foreground::ForegroundProbe;
 pub use pane_frame::content_rect;

@@ -310,3 +310,96 @@ fn display_message_shows_in_the_status_bar_and_prints_with_p() {
     tw.type_line("tmux display -p 'printed-#{pane_id}'");
     tw.wait_for_text("printed-%1");
 }
+
+/// tmux's ids outlive a crash (issue 42 §1): the `%N` and `@N` a tool
+/// kept before the workspace was SIGKILLed name the same panes and
+/// windows after `attach`, the restored shells' `$TMUX_PANE` included,
+/// and a pane made afterwards gets an id no pane had before.
+#[test]
+fn pane_and_window_ids_come_back_the_same_after_a_kill_and_attach() {
+    let mut tw = start("kept");
+    let listing = "tmux list-panes -a -F '#{window_id} #{pane_id} #{pane_title}'";
+    let before = run_in_pane(
+        &mut tw,
+        "ids",
+        &format!(
+            r#"set -e
+gone=$(tmux split-window -h -d -P -F '#{{pane_id}}')
+right=$(tmux split-window -h -d -P -F '#{{pane_id}}')
+tmux kill-pane -t "$gone"
+tmux select-pane -T right -t "$right"
+tmux new-window -d -n second -P -F '#{{window_id}} #{{pane_id}}' > /dev/null
+second=$(tmux list-panes -t :1 -F '#{{pane_id}}')
+tmux select-pane -T second -t "$second"
+tmux select-pane -T leader -t "$TMUX_PANE"
+{listing}
+"#
+        ),
+    );
+    let lines: Vec<&str> = before.lines().collect();
+    assert_eq!(lines.len(), 3, "{before}");
+    // The panes' ids have a gap (the killed one) for the restore to keep.
+    assert!(lines.iter().all(|l| !l.contains(" %2 ")), "{before}");
+    let saved = tw.dir.path().join("state/tilework/saved/kept");
+    common::wait_until("the ids and titles to be saved", || {
+        tilework::persist::manifest::Manifest::read(&saved).is_ok_and(|m| {
+            m.ids.is_some_and(|ids| ids.panes.len() == 3) && m.layout.contains("second")
+        })
+    });
+    common::crash_and_reboot(&mut tw);
+
+    let mut back = tw.start_beside(&["attach", "kept"], ROWS, COLS);
+    back.wait_for("the restored shell's prompt", |s| {
+        s.contents().contains("$ ")
+    });
+    // The restored shell is in the first terminal's directory.
+    let here = back.dir.path().display().to_string();
+    back.type_line(&format!("cd {here}"));
+    let after = run_in_pane(
+        &mut back,
+        "ids-after",
+        &format!(
+            r#"set -e
+{listing}
+echo "own $TMUX_PANE $(tmux display -p '#{{pane_id}}')"
+tmux split-window -d -P -F 'new #{{pane_id}}'
+tmux new-window -d -P -F 'new #{{window_id}}'
+"#
+        ),
+    );
+    assert!(
+        after.starts_with(&before),
+        "before:\n{before}after:\n{after}"
+    );
+    let leader = lines[0].split_whitespace().nth(1).unwrap();
+    assert!(
+        after.contains(&format!("own {leader} {leader}\n")),
+        "{after}"
+    );
+    // New ids are past every id handed out before the crash.
+    let number = |l: &str| -> u64 { l[1..].parse().unwrap() };
+    let new: Vec<u64> = after
+        .lines()
+        .filter_map(|l| l.strip_prefix("new "))
+        .map(number)
+        .collect();
+    assert_eq!(new.len(), 2, "{after}");
+    let old_panes: Vec<u64> = lines
+        .iter()
+        .map(|l| number(l.split_whitespace().nth(1).unwrap()))
+        .collect();
+    let old_windows: Vec<u64> = lines
+        .iter()
+        .map(|l| number(l.split_whitespace().next().unwrap()))
+        .collect();
+    assert!(
+        new[0] > *old_panes.iter().max().unwrap() + 1,
+        "new pane %{} among or next to the killed one: {before}",
+        new[0]
+    );
+    assert!(
+        new[1] > *old_windows.iter().max().unwrap(),
+        "new window @{}: {before}",
+        new[1]
+    );
+}

@@ -76,6 +76,8 @@ pub struct Workspace {
     pub(super) notices: Vec<String>,
     /// The status of the program that ended last (see `quit_status`).
     pub(super) last_exit: Option<i32>,
+    /// The ids a restore's panes take (see `stable_ids`).
+    pub(super) wanted_ids: crate::workspace::wanted_ids::WantedIds,
 }
 
 impl Workspace {
@@ -114,6 +116,7 @@ impl Workspace {
             last_tab: None,
             notices: Vec::new(),
             last_exit: None,
+            wanted_ids: Default::default(),
         }
     }
 
