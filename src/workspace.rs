@@ -47,6 +47,8 @@ pub mod pane_frame;
 mod pane_launch;
 mod pane_life;
 mod pane_limit;
+pub mod pane_mark;
+pub mod pane_moves;
 mod pane_names;
 pub mod place;
 mod profile_open;

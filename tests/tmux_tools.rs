@@ -403,3 +403,122 @@ tmux new-window -d -P -F 'new #{{window_id}}'
         new[1]
     );
 }
+
+/// tmux's marked pane as keys (issue 44 §5): `C-b m` marks the focused
+/// pane (its border says so), and `join-pane` with no `-s`, typed in a
+/// pane of another tab, brings the marked pane beside it there; the tab
+/// it leaves, empty, goes. `C-b M` clears a mark.
+#[test]
+fn c_b_m_marks_a_pane_that_join_pane_brings_from_another_tab() {
+    let mut tw = start("marks");
+    let out = run_in_pane(
+        &mut tw,
+        "mark-setup",
+        r#"set -e
+tmux new-window -d -P -F '#{pane_id}' -- cat
+"#,
+    );
+    let far = out.trim().to_string();
+    tw.send("\x02n");
+    tw.wait_for("the second tab shown", |s| {
+        s.contents().contains("pane 1/1") && !s.contents().contains("mark-setup")
+    });
+    tw.send("\x02m");
+    tw.wait_for("the mark on the pane's border", |s| {
+        s.contents()
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("marked"))
+    });
+    tw.send("\x02M");
+    tw.wait_for("the mark cleared", |s| {
+        !s.contents()
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("marked"))
+    });
+    tw.send("\x02m");
+    tw.wait_for("the mark on the pane's border again", |s| {
+        s.contents()
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("marked"))
+    });
+    tw.send("\x02p");
+    tw.wait_for("the first tab again", |s| {
+        s.contents().contains("mark-setup")
+    });
+    let out = run_in_pane(
+        &mut tw,
+        "join",
+        r#"set -e
+tmux display -p 'marked #{pane_marked_set} #{window_marked_flag}'
+tmux list-panes -a -F '#{pane_id} #{pane_marked}' | grep ' 1$'
+tmux join-pane -h
+tmux list-panes -a -F 'after #{window_index} #{pane_id} #{pane_active} #{pane_marked}'
+tmux list-windows | wc -l
+"#,
+    );
+    assert!(out.starts_with("marked 1 0\n"), "{out}");
+    assert!(out.contains(&format!("\n{far} 1\n")), "{out}");
+    // One window left: the leader, and the marked pane beside it,
+    // focused (no -d) and still marked.
+    assert!(out.contains("after 0 %1 0 0\n"), "{out}");
+    assert!(out.contains(&format!("after 0 {far} 1 1\n")), "{out}");
+    assert!(out.ends_with("1\n"), "{out}");
+    let left = panes(&tw);
+    assert_eq!(left.len(), 2, "{left:?}");
+    tw.wait_for("both panes side by side, the mark on the joined one", |s| {
+        let top = s.contents().lines().next().unwrap_or_default().to_string();
+        top.matches("marked").count() == 1 && top.find("marked") > Some(top.len() / 3)
+    });
+}
+
+/// `swap-window` and `break-pane` (issue 44 §5): two windows change
+/// places, the status bar follows; a pane broken out with `-d -n -P -F`
+/// gets a named window of its own, printed, while the focus stays.
+#[test]
+fn swap_window_and_break_pane_move_windows_and_panes() {
+    let mut tw = start("swaps");
+    let out = run_in_pane(
+        &mut tw,
+        "swaps",
+        r#"set -e
+tmux rename-window first
+tmux new-window -d -n second -- cat
+tmux swap-window -d -s :0 -t :1
+tmux list-windows -F 'swapped #{window_index} #{window_name} #{window_active}'
+side=$(tmux split-window -h -d -P -F '#{pane_id}' -- cat)
+tmux break-pane -d -s "$side" -n broken -P -F 'broke #{window_index} #{window_name} #{pane_id}'
+echo "side $side"
+tmux display -p 'still #{pane_id} #{window_name}'
+tmux swap-window -s :2 -t :0
+tmux display -p -t "$side" 'now #{window_index} #{window_active}'
+"#,
+    );
+    assert!(
+        out.contains("swapped 0 second 0\nswapped 1 first 1\n"),
+        "{out}"
+    );
+    let side = out
+        .lines()
+        .find_map(|l| l.strip_prefix("side "))
+        .unwrap()
+        .to_string();
+    assert!(out.contains(&format!("broke 2 broken {side}\n")), "{out}");
+    assert!(out.contains("still %1 first\n"), "{out}");
+    // Without -d the window moved is shown, at its new place.
+    assert!(out.contains("now 0 1\n"), "{out}");
+    tw.wait_for("the windows in their new order in the status bar", |s| {
+        let (rows, cols) = (s.size().0.get(), s.size().1.get());
+        let bar = s.contents_between(rows - 1, 0, rows - 1, cols);
+        match (
+            bar.find("1:broken"),
+            bar.find("2:first"),
+            bar.find("3:second"),
+        ) {
+            (Some(a), Some(b), Some(c)) => a < b && b < c,
+            _ => false,
+        }
+    });
+}

@@ -84,6 +84,38 @@ pub enum TmuxCall {
         cols: Option<u16>,
         rows: Option<u16>,
     },
+    /// Moves pane `src` out of its tab to split pane `dst` as `split`
+    /// says (`join-pane`, `move-pane`), in any tab.
+    Join {
+        src: u32,
+        dst: u32,
+        split: Split,
+        keep_focus: bool,
+    },
+    /// Gives pane `pane` a tab of its own, named `name` (`break-pane`).
+    /// Answers `TAB PANE` as [`TmuxCall::Open`] does.
+    Break {
+        pane: u32,
+        name: Option<String>,
+        keep_focus: bool,
+    },
+    /// Panes `src` and `dst` change places (`swap-pane`), in any tabs.
+    SwapPanes {
+        src: u32,
+        dst: u32,
+        keep_focus: bool,
+    },
+    /// Tabs `src` and `dst` change places (`swap-window`).
+    SwapTabs {
+        src: u64,
+        dst: u64,
+        keep_focus: bool,
+    },
+    /// Marks pane `pane` (`None`: unmarks the marked one): the mark
+    /// `C-b m` sets.
+    Mark {
+        pane: Option<u32>,
+    },
 }
 
 /// How a pane is split for [`TmuxCall::Open`].
@@ -131,6 +163,9 @@ pub struct TmuxState {
     /// The tab shown before it (tmux's last window), by serial.
     pub last_tab: Option<u64>,
     pub tabs: Vec<TmuxTab>,
+    /// The marked pane (`C-b m`, `select-pane -m`), by script id.
+    #[serde(default)]
+    pub marked: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

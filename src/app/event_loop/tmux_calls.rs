@@ -37,6 +37,9 @@ impl<B: FrameSink> App<B> {
     }
 
     fn tmux_change(&mut self, call: TmuxCall) -> Result<String, String> {
+        if super::tmux_moves::is_move(&call) {
+            return super::tmux_moves::answer(&mut self.ws, call);
+        }
         match call {
             TmuxCall::State => Ok(String::new()),
             TmuxCall::Open {
@@ -124,6 +127,7 @@ impl<B: FrameSink> App<B> {
                 }
                 Ok(String::new())
             }
+            _ => Err("not a tmux change".into()),
         }
     }
 
@@ -310,6 +314,7 @@ impl<B: FrameSink> App<B> {
             active: self.ws.active_index(),
             last_tab: self.ws.last_tab_serial(),
             tabs,
+            marked: crate::workspace::pane_moves::marked(&self.ws).map(|id| self.ws.script_id(id)),
         };
         match serde_json::to_vec(&state) {
             Ok(json) => Reply::Text(json),
