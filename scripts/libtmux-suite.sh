@@ -40,6 +40,15 @@ run() { # NAME PATH-PREFIX
         unset TMUX TMUX_PANE TILEWORK
         COLUMNS=250 timeout 1500 python3 -m pytest -o addopts="" -p no:cacheprovider -q -rA \
             --timeout=60 tests "$@" > "$log" 2>&1 || true
+        # What the suite left running (a server a test started and never
+        # killed, as the reap probe's): ended before its directory goes,
+        # else it would run on with no socket anyone can reach.
+        for sock in "$XDG_RUNTIME_DIR"/tilework/*; do
+            if [ -S "$sock" ]; then "$TILEWORK" kill "$(basename "$sock")" > /dev/null 2>&1 || true; fi
+        done
+        for sock in "$TMUX_TMPDIR"/tmux-*/*; do
+            if [ -S "$sock" ]; then tmux -S "$sock" kill-server > /dev/null 2>&1 || true; fi
+        done
         rm -rf "$home"
     )
     grep -c '^PASSED' "$log" || true
