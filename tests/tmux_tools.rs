@@ -522,3 +522,43 @@ tmux display -p -t "$side" 'now #{window_index} #{window_active}'
         }
     });
 }
+
+/// tmux's copy-mode commands (issue 42 §1): `copy-mode`, then `send-keys
+/// -X` with tmux's names moves tilework's copy mode, selects a line and
+/// copies it into a paste buffer `show-buffer` prints; `copy-pipe-and-
+/// cancel CMD` pipes another line to a command, and leaves copy mode.
+#[test]
+fn send_keys_x_drives_copy_mode_and_copies_a_line_into_a_buffer() {
+    let mut tw = start("copying");
+    tw.type_line("printf 'alpha-line\\nbeta-line\\n'");
+    tw.wait_for("the two lines", |s| {
+        s.contents().matches("beta-line").count() == 2
+    });
+    let out = run_in_pane(
+        &mut tw,
+        "copy",
+        r#"set -e
+tmux copy-mode
+tmux display -p 'mode #{pane_in_mode}'
+tmux send-keys -X -N 2 cursor-up
+tmux send-keys -X start-of-line
+tmux send-keys -X begin-selection
+tmux send-keys -X end-of-line
+tmux send-keys -X copy-selection-and-cancel
+echo "buffer [$(tmux show-buffer)]"
+tmux display -p 'after #{pane_in_mode}'
+tmux copy-mode
+tmux send-keys -X -N 3 cursor-up
+tmux send-keys -X select-line
+tmux send-keys -X copy-pipe-and-cancel 'cat > piped.txt'
+until [ -s piped.txt ]; do sleep 0.02; done
+echo "piped [$(cat piped.txt)]"
+tmux send-keys -X cursor-up 2>&1 || echo "exit $?"
+"#,
+    );
+    assert!(out.starts_with("mode 1\n"), "{out}");
+    assert!(out.contains("buffer [beta-line]\n"), "{out}");
+    assert!(out.contains("after 0\n"), "{out}");
+    assert!(out.contains("piped [alpha-line]\n"), "{out}");
+    assert!(out.contains("not in a mode\nexit 1"), "{out}");
+}

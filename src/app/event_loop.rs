@@ -51,6 +51,7 @@ mod scripting;
 mod session_link;
 mod terminal_input;
 mod tmux_calls;
+mod tmux_copy;
 mod tmux_moves;
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.

@@ -111,12 +111,24 @@ pub enum TmuxCall {
         dst: u64,
         keep_focus: bool,
     },
+    /// Copy mode on pane `pane` (focused for it): `command: None` enters
+    /// it; else one of tmux's copy-mode commands with its arguments
+    /// (`send-keys -X`). Answers the text it copied, if it copied.
+    CopyMode {
+        pane: u32,
+        command: Option<String>,
+        args: Vec<String>,
+    },
     /// Marks pane `pane` (`None`: unmarks the marked one): the mark
     /// `C-b m` sets.
     Mark {
         pane: Option<u32>,
     },
 }
+
+/// The error [`TmuxCall::CopyMode`] answers while copy mode waits for the
+/// pane's history: the caller asks again.
+pub const COPY_LOADING: &str = "copy mode is loading";
 
 /// How a pane is split for [`TmuxCall::Open`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -127,6 +127,11 @@ impl<B: FrameSink> App<B> {
                 }
                 Ok(String::new())
             }
+            TmuxCall::CopyMode {
+                pane,
+                command,
+                args,
+            } => self.tmux_copy_mode(pane, command.as_deref(), &args),
             _ => Err("not a tmux change".into()),
         }
     }
@@ -254,6 +259,10 @@ impl<B: FrameSink> App<B> {
 
     fn tmux_state(&mut self) -> Reply {
         let area = self.ws.area();
+        // Copy mode is the acting terminal's, on its focused pane.
+        let copying = (self.acting_router().0.ui().mode() == crate::input::ui_state::Mode::Copy)
+            .then(|| self.ws.focused_id())
+            .flatten();
         let mut tabs = Vec::new();
         for (index, tab) in self.ws.tabs().iter().enumerate() {
             let mut panes = Vec::new();
@@ -282,7 +291,7 @@ impl<B: FrameSink> App<B> {
                         .map(|dir| dir.to_string_lossy().into_owned()),
                     title: self.ws.pane_title(id).to_string(),
                     command: pane.spec.argv.clone(),
-                    in_mode: pane.is_scrolled(),
+                    in_mode: pane.is_scrolled() || copying == Some(id),
                     history: 0,
                     cursor_x,
                     cursor_y,

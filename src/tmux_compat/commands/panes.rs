@@ -426,26 +426,29 @@ fn action_on(ctx: &mut Ctx, p: &Parsed, action: &str) -> Result<(), String> {
     act(ctx, at, action, false)
 }
 
+/// `copy-mode` (`-u`: a page up at once; `-q`: leaves it) on tilework's
+/// copy mode, which `send-keys -X` then drives.
 pub fn copy_mode(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     let at = ctx.find(p.value('t'), Kind::Pane)?;
-    let pane = &ctx.session(at).state.tabs[at.tab].panes[at.pane];
+    let pane = ctx.pane_number(at);
+    let in_mode = ctx.session(at).state.tabs[at.tab].panes[at.pane].in_mode;
+    let call = |command: Option<&str>| TmuxCall::CopyMode {
+        pane,
+        command: command.map(str::to_string),
+        args: Vec::new(),
+    };
     if p.has('q') {
         // Leaving: only an open copy mode has anything to leave.
+        if in_mode {
+            ctx.call(at, call(Some("cancel")))?;
+        }
         return Ok(());
     }
-    if pane.in_mode {
-        return Ok(());
+    ctx.call(at, call(None))?;
+    if p.has('u') {
+        ctx.call(at, call(Some("page-up")))?;
     }
-    act(
-        ctx,
-        at,
-        if p.has('u') {
-            "scroll-page-up"
-        } else {
-            "copy-mode"
-        },
-        false,
-    )
+    Ok(())
 }
 
 pub fn send_prefix(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
