@@ -14,6 +14,9 @@ cd "$(dirname "$0")/.."
 LIBTMUX_VERSION=0.62.0
 OUT=${OUT:-$PWD/target/libtmux-suite}
 TILEWORK=${TILEWORK:-$PWD/target/debug/tilework}
+# The runs unset $TILEWORK (a pane's variable of that name would steer
+# tilework's own commands): the binary is kept under another name.
+tilework_bin=$TILEWORK
 mkdir -p "$OUT"
 only_tilework=0
 if [ "${1:-}" = "--tilework-only" ]; then only_tilework=1; shift; fi
@@ -40,6 +43,15 @@ run() { # NAME PATH-PREFIX
         unset TMUX TMUX_PANE TILEWORK
         COLUMNS=250 timeout 1500 python3 -m pytest -o addopts="" -p no:cacheprovider -q -rA \
             --timeout=60 tests "$@" > "$log" 2>&1 || true
+        # What the suite left running (a server a test started and never
+        # killed, as the reap probe's): ended before its directory goes,
+        # else it would run on with no socket anyone can reach.
+        for sock in "$XDG_RUNTIME_DIR"/tilework/*; do
+            if [ -S "$sock" ]; then "$tilework_bin" kill "$(basename "$sock")" > /dev/null 2>&1 || true; fi
+        done
+        for sock in "$TMUX_TMPDIR"/tmux-*/*; do
+            if [ -S "$sock" ]; then tmux -S "$sock" kill-server > /dev/null 2>&1 || true; fi
+        done
         rm -rf "$home"
     )
     grep -c '^PASSED' "$log" || true
@@ -47,7 +59,7 @@ run() { # NAME PATH-PREFIX
 
 bin="$OUT/bin"
 mkdir -p "$bin"
-ln -sf "$TILEWORK" "$bin/tmux"
+ln -sf "$tilework_bin" "$bin/tmux"
 
 if [ $only_tilework -eq 0 ]; then
     tmux_passed=$(run tmux "" "$@")

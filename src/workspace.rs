@@ -48,11 +48,14 @@ pub mod pane_frame;
 mod pane_launch;
 mod pane_life;
 mod pane_limit;
+pub mod pane_mark;
+pub mod pane_moves;
 mod pane_names;
 mod panes;
 mod profile_open;
 pub mod profile_save;
 mod recent;
+pub mod stable_ids;
 mod tab;
 mod tab_list;
 #[cfg(test)]
@@ -60,6 +63,7 @@ mod tests;
 pub mod tmux_env;
 pub mod tmux_ops;
 pub mod view;
+mod wanted_ids;
 mod workspace_core;
 
 pub use foreground::ForegroundProbe;

@@ -396,6 +396,7 @@ fn a_save_claiming_huge_sizes_and_blocks_restores_in_bounded_memory() {
         panes: vec![pane("r-p1"), pane("r-p2")],
         active_tab: 0,
         zoomed_tabs: Vec::new(),
+        ids: None,
     }
     .write(&dir)
     .unwrap();

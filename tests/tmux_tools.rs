@@ -310,3 +310,255 @@ fn display_message_shows_in_the_status_bar_and_prints_with_p() {
     tw.type_line("tmux display -p 'printed-#{pane_id}'");
     tw.wait_for_text("printed-%1");
 }
+
+/// tmux's ids outlive a crash (issue 42 §1): the `%N` and `@N` a tool
+/// kept before the workspace was SIGKILLed name the same panes and
+/// windows after `attach`, the restored shells' `$TMUX_PANE` included,
+/// and a pane made afterwards gets an id no pane had before.
+#[test]
+fn pane_and_window_ids_come_back_the_same_after_a_kill_and_attach() {
+    let mut tw = start("kept");
+    let listing = "tmux list-panes -a -F '#{window_id} #{pane_id} #{pane_title}'";
+    let before = run_in_pane(
+        &mut tw,
+        "ids",
+        &format!(
+            r#"set -e
+gone=$(tmux split-window -h -d -P -F '#{{pane_id}}')
+right=$(tmux split-window -h -d -P -F '#{{pane_id}}')
+tmux kill-pane -t "$gone"
+tmux select-pane -T right -t "$right"
+tmux new-window -d -n second -P -F '#{{window_id}} #{{pane_id}}' > /dev/null
+second=$(tmux list-panes -t :1 -F '#{{pane_id}}')
+tmux select-pane -T second -t "$second"
+tmux select-pane -T leader -t "$TMUX_PANE"
+{listing}
+"#
+        ),
+    );
+    let lines: Vec<&str> = before.lines().collect();
+    assert_eq!(lines.len(), 3, "{before}");
+    // The panes' ids have a gap (the killed one) for the restore to keep.
+    assert!(lines.iter().all(|l| !l.contains(" %2 ")), "{before}");
+    let saved = tw.dir.path().join("state/tilework/saved/kept");
+    common::wait_until("the ids and titles to be saved", || {
+        tilework::persist::manifest::Manifest::read(&saved).is_ok_and(|m| {
+            m.ids.is_some_and(|ids| ids.panes.len() == 3) && m.layout.contains("second")
+        })
+    });
+    common::crash_and_reboot(&mut tw);
+
+    let mut back = tw.start_beside(&["attach", "kept"], ROWS, COLS);
+    back.wait_for("the restored shell's prompt", |s| {
+        s.contents().contains("$ ")
+    });
+    // The restored shell is in the first terminal's directory.
+    let here = back.dir.path().display().to_string();
+    back.type_line(&format!("cd {here}"));
+    let after = run_in_pane(
+        &mut back,
+        "ids-after",
+        &format!(
+            r#"set -e
+{listing}
+echo "own $TMUX_PANE $(tmux display -p '#{{pane_id}}')"
+tmux split-window -d -P -F 'new #{{pane_id}}'
+tmux new-window -d -P -F 'new #{{window_id}}'
+"#
+        ),
+    );
+    assert!(
+        after.starts_with(&before),
+        "before:\n{before}after:\n{after}"
+    );
+    let leader = lines[0].split_whitespace().nth(1).unwrap();
+    assert!(
+        after.contains(&format!("own {leader} {leader}\n")),
+        "{after}"
+    );
+    // New ids are past every id handed out before the crash.
+    let number = |l: &str| -> u64 { l[1..].parse().unwrap() };
+    let new: Vec<u64> = after
+        .lines()
+        .filter_map(|l| l.strip_prefix("new "))
+        .map(number)
+        .collect();
+    assert_eq!(new.len(), 2, "{after}");
+    let old_panes: Vec<u64> = lines
+        .iter()
+        .map(|l| number(l.split_whitespace().nth(1).unwrap()))
+        .collect();
+    let old_windows: Vec<u64> = lines
+        .iter()
+        .map(|l| number(l.split_whitespace().next().unwrap()))
+        .collect();
+    assert!(
+        new[0] > *old_panes.iter().max().unwrap() + 1,
+        "new pane %{} among or next to the killed one: {before}",
+        new[0]
+    );
+    assert!(
+        new[1] > *old_windows.iter().max().unwrap(),
+        "new window @{}: {before}",
+        new[1]
+    );
+}
+
+/// tmux's marked pane as keys (issue 44 §5): `C-b m` marks the focused
+/// pane (its border says so), and `join-pane` with no `-s`, typed in a
+/// pane of another tab, brings the marked pane beside it there; the tab
+/// it leaves, empty, goes. `C-b M` clears a mark.
+#[test]
+fn c_b_m_marks_a_pane_that_join_pane_brings_from_another_tab() {
+    let mut tw = start("marks");
+    let out = run_in_pane(
+        &mut tw,
+        "mark-setup",
+        r#"set -e
+tmux new-window -d -P -F '#{pane_id}' -- cat
+"#,
+    );
+    let far = out.trim().to_string();
+    tw.send("\x02n");
+    tw.wait_for("the second tab shown", |s| {
+        s.contents().contains("pane 1/1") && !s.contents().contains("mark-setup")
+    });
+    tw.send("\x02m");
+    tw.wait_for("the mark on the pane's border", |s| {
+        s.contents()
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("marked"))
+    });
+    tw.send("\x02M");
+    tw.wait_for("the mark cleared", |s| {
+        !s.contents()
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("marked"))
+    });
+    tw.send("\x02m");
+    tw.wait_for("the mark on the pane's border again", |s| {
+        s.contents()
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("marked"))
+    });
+    tw.send("\x02p");
+    tw.wait_for("the first tab again", |s| {
+        s.contents().contains("mark-setup")
+    });
+    let out = run_in_pane(
+        &mut tw,
+        "join",
+        r#"set -e
+tmux display -p 'marked #{pane_marked_set} #{window_marked_flag}'
+tmux list-panes -a -F '#{pane_id} #{pane_marked}' | grep ' 1$'
+tmux join-pane -h
+tmux list-panes -a -F 'after #{window_index} #{pane_id} #{pane_active} #{pane_marked}'
+tmux list-windows | wc -l
+"#,
+    );
+    assert!(out.starts_with("marked 1 0\n"), "{out}");
+    assert!(out.contains(&format!("\n{far} 1\n")), "{out}");
+    // One window left: the leader, and the marked pane beside it,
+    // focused (no -d) and still marked.
+    assert!(out.contains("after 0 %1 0 0\n"), "{out}");
+    assert!(out.contains(&format!("after 0 {far} 1 1\n")), "{out}");
+    assert!(out.ends_with("1\n"), "{out}");
+    let left = panes(&tw);
+    assert_eq!(left.len(), 2, "{left:?}");
+    tw.wait_for("both panes side by side, the mark on the joined one", |s| {
+        let top = s.contents().lines().next().unwrap_or_default().to_string();
+        top.matches("marked").count() == 1 && top.find("marked") > Some(top.len() / 3)
+    });
+}
+
+/// `swap-window` and `break-pane` (issue 44 §5): two windows change
+/// places, the status bar follows; a pane broken out with `-d -n -P -F`
+/// gets a named window of its own, printed, while the focus stays.
+#[test]
+fn swap_window_and_break_pane_move_windows_and_panes() {
+    let mut tw = start("swaps");
+    let out = run_in_pane(
+        &mut tw,
+        "swaps",
+        r#"set -e
+tmux rename-window first
+tmux new-window -d -n second -- cat
+tmux swap-window -d -s :0 -t :1
+tmux list-windows -F 'swapped #{window_index} #{window_name} #{window_active}'
+side=$(tmux split-window -h -d -P -F '#{pane_id}' -- cat)
+tmux break-pane -d -s "$side" -n broken -P -F 'broke #{window_index} #{window_name} #{pane_id}'
+echo "side $side"
+tmux display -p 'still #{pane_id} #{window_name}'
+tmux swap-window -s :2 -t :0
+tmux display -p -t "$side" 'now #{window_index} #{window_active}'
+"#,
+    );
+    assert!(
+        out.contains("swapped 0 second 0\nswapped 1 first 1\n"),
+        "{out}"
+    );
+    let side = out
+        .lines()
+        .find_map(|l| l.strip_prefix("side "))
+        .unwrap()
+        .to_string();
+    assert!(out.contains(&format!("broke 2 broken {side}\n")), "{out}");
+    assert!(out.contains("still %1 first\n"), "{out}");
+    // Without -d the window moved is shown, at its new place.
+    assert!(out.contains("now 0 1\n"), "{out}");
+    tw.wait_for("the windows in their new order in the status bar", |s| {
+        let (rows, cols) = (s.size().0.get(), s.size().1.get());
+        let bar = s.contents_between(rows - 1, 0, rows - 1, cols);
+        match (
+            bar.find("1:broken"),
+            bar.find("2:first"),
+            bar.find("3:second"),
+        ) {
+            (Some(a), Some(b), Some(c)) => a < b && b < c,
+            _ => false,
+        }
+    });
+}
+
+/// tmux's copy-mode commands (issue 42 §1): `copy-mode`, then `send-keys
+/// -X` with tmux's names moves tilework's copy mode, selects a line and
+/// copies it into a paste buffer `show-buffer` prints; `copy-pipe-and-
+/// cancel CMD` pipes another line to a command, and leaves copy mode.
+#[test]
+fn send_keys_x_drives_copy_mode_and_copies_a_line_into_a_buffer() {
+    let mut tw = start("copying");
+    tw.type_line("printf 'alpha-line\\nbeta-line\\n'");
+    tw.wait_for("the two lines", |s| {
+        s.contents().matches("beta-line").count() == 2
+    });
+    let out = run_in_pane(
+        &mut tw,
+        "copy",
+        r#"set -e
+tmux copy-mode
+tmux display -p 'mode #{pane_in_mode}'
+tmux send-keys -X -N 2 cursor-up
+tmux send-keys -X start-of-line
+tmux send-keys -X begin-selection
+tmux send-keys -X end-of-line
+tmux send-keys -X copy-selection-and-cancel
+echo "buffer [$(tmux show-buffer)]"
+tmux display -p 'after #{pane_in_mode}'
+tmux copy-mode
+tmux send-keys -X -N 3 cursor-up
+tmux send-keys -X select-line
+tmux send-keys -X copy-pipe-and-cancel 'cat > piped.txt'
+until [ -s piped.txt ]; do sleep 0.02; done
+echo "piped [$(cat piped.txt)]"
+tmux send-keys -X cursor-up 2>&1 || echo "exit $?"
+"#,
+    );
+    assert!(out.starts_with("mode 1\n"), "{out}");
+    assert!(out.contains("buffer [beta-line]\n"), "{out}");
+    assert!(out.contains("after 0\n"), "{out}");
+    assert!(out.contains("piped [alpha-line]\n"), "{out}");
+    assert!(out.contains("not in a mode\nexit 1"), "{out}");
+}

@@ -50,6 +50,8 @@ mod pane_output;
 mod scripting;
 mod session_link;
 mod tmux_calls;
+mod tmux_copy;
+mod tmux_moves;
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.
 /// ~0.4 ms of parsing at 80 MB/s: a key typed during a flood waits at most

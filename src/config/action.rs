@@ -103,6 +103,11 @@ pub enum Action {
     BreakPane,
     /// Move the focused pane into the next tab, splitting its focused pane.
     MovePaneToNextTab,
+    /// Mark the focused pane, or unmark it when marked (tmux's `C-b m`):
+    /// the pane tmux's `{marked}` and `join-pane` take.
+    MarkPane,
+    /// Unmark the marked pane (tmux's `C-b M`).
+    ClearPaneMark,
     /// Exchange the focused pane with the next / previous one in the tab.
     SwapNext,
     SwapPrev,
@@ -239,6 +244,8 @@ impl Action {
             Action::RenameTab,
             Action::BreakPane,
             Action::MovePaneToNextTab,
+            Action::MarkPane,
+            Action::ClearPaneMark,
             Action::SwapNext,
             Action::SwapPrev,
             Action::RotatePanes,
@@ -311,6 +318,8 @@ impl Action {
             Action::RenameTab => "rename-tab".into(),
             Action::BreakPane => "break-pane".into(),
             Action::MovePaneToNextTab => "move-pane-to-next-tab".into(),
+            Action::MarkPane => "mark-pane".into(),
+            Action::ClearPaneMark => "clear-pane-mark".into(),
             Action::SwapNext => "swap-next".into(),
             Action::SwapPrev => "swap-prev".into(),
             Action::RotatePanes => "rotate-panes".into(),
@@ -377,6 +386,8 @@ impl Action {
             Action::RenameTab => "rename the tab".into(),
             Action::BreakPane => "move the pane to a new tab".into(),
             Action::MovePaneToNextTab => "move the pane to the next tab".into(),
+            Action::MarkPane => "mark or unmark the pane (tmux's marked pane)".into(),
+            Action::ClearPaneMark => "unmark the marked pane".into(),
             Action::SwapNext => "swap the pane with the next one".into(),
             Action::SwapPrev => "swap the pane with the previous one".into(),
             Action::RotatePanes => "rotate the panes of the tab".into(),

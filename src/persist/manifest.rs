@@ -40,6 +40,9 @@ pub struct Manifest {
     /// The tabs whose focused pane was zoomed.
     #[serde(default)]
     pub zoomed_tabs: Vec<usize>,
+    /// The panes' and tabs' ids, which a restore gives back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids: Option<crate::workspace::stable_ids::SavedIds>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -194,6 +197,7 @@ mod tests {
             panes,
             active_tab: 0,
             zoomed_tabs: Vec::new(),
+            ids: None,
         }
     }
 

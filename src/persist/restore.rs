@@ -41,6 +41,8 @@ pub struct Restored {
     /// What each pane's shell types once it is up: the job it ran (see
     /// `relaunch`), in the profile's order.
     pub typed: Vec<Option<Typed>>,
+    /// The panes' and tabs' ids (none in a save older than them).
+    pub ids: Option<crate::workspace::stable_ids::SavedIds>,
 }
 
 /// Whether workspace `name` is saved (well or not: a damaged save is
@@ -134,6 +136,7 @@ pub fn load(name: &str, config: &Config) -> Result<Restored> {
         active_tab: manifest.active_tab,
         zoomed_tabs: manifest.zoomed_tabs,
         typed,
+        ids: manifest.ids,
     })
 }
 
@@ -397,7 +400,13 @@ impl Restored {
     /// back.
     pub fn open(&self, ws: &mut Workspace) {
         let started = std::time::Instant::now();
+        if let Some(ids) = &self.ids {
+            crate::workspace::stable_ids::expect(ws, ids);
+        }
         ws.open_profile(&self.profile);
+        if let Some(ids) = &self.ids {
+            crate::workspace::stable_ids::adopt_tabs(ws, ids);
+        }
         let marker = marker(self.saved_at);
         let sizes = self.sizes.iter().cloned().chain(std::iter::repeat(None));
         let mut marks = self.marks.iter();

@@ -81,6 +81,8 @@ pub struct Snapshot {
     pub sizes: Vec<(PaneId, SavedSizes)>,
     /// Commands that changed (see `marks_file`).
     pub marks: Vec<(PaneId, crate::persist::marks_file::SavedMarks)>,
+    /// The panes' and tabs' ids.
+    pub ids: Option<crate::workspace::stable_ids::SavedIds>,
 }
 
 /// A pane's history ring as the files follow it.
@@ -358,6 +360,7 @@ impl Saver {
             panes,
             active_tab: snapshot.active_tab,
             zoomed_tabs: snapshot.zoomed_tabs,
+            ids: snapshot.ids,
         };
         manifest.write(&self.dir)?;
         // Panes that closed: their history goes with them.
@@ -546,6 +549,7 @@ mod tests {
             tails: Vec::new(),
             sizes: Vec::new(),
             marks: Vec::new(),
+            ids: None,
         }))
         .unwrap();
         let (done_tx, done) = crossbeam_channel::bounded(1);
@@ -604,6 +608,7 @@ mod tests {
                 tails: vec![(pane.id, n + 1, b"end".to_vec())],
                 sizes: Vec::new(),
                 marks: Vec::new(),
+                ids: None,
             })
             .unwrap();
         let manifest = Manifest::read(dir.path()).unwrap();
@@ -662,6 +667,7 @@ mod tests {
             tails: Vec::new(),
             sizes: Vec::new(),
             marks: Vec::new(),
+            ids: None,
         };
         saver.snapshot(snapshot(vec![pane])).unwrap();
         assert!(segments(dir.path()) > 0);

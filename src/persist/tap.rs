@@ -218,6 +218,7 @@ impl Tap {
     /// they were last handed (all of them when `every_tail`).
     fn snapshot(&self, ws: &Workspace, every_tail: bool) -> Snapshot {
         let order = panes_in_order(ws);
+        let ids = crate::workspace::stable_ids::SavedIds::of(ws, &order);
         let mut panes = Vec::with_capacity(order.len());
         let mut tails = Vec::new();
         let mut sizes = Vec::new();
@@ -266,6 +267,7 @@ impl Tap {
             tails,
             sizes,
             marks: marks.into_iter().map(|(id, _, m)| (id, m)).collect(),
+            ids: Some(ids),
         }
     }
 

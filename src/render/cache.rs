@@ -84,6 +84,8 @@ struct PaneCache {
 pub struct BorderKey {
     pub focused: bool,
     pub zoomed: bool,
+    /// tmux's marked pane (`C-b m`).
+    pub marked: bool,
     /// The pane's [`Pane::border_generation`].
     pub generation: u64,
 }

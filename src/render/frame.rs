@@ -165,6 +165,7 @@ pub fn draw(
     let focused = ws.focused_id();
     let zoomed = ws.tab().is_some_and(|t| t.zoomed);
     let visible = ws.visible();
+    let marked = crate::workspace::pane_moves::marked(ws);
     // Dividers change only with the layout or the focus, and either makes
     // the frame a full one.
     let mut dividers_due = look.borders == BorderStyle::Dividers && !cache.partial;
@@ -184,6 +185,7 @@ pub fn draw(
             rect,
             inner: ws.content_of(id, rect),
             focused: Some(id) == focused,
+            marked: Some(id) == marked,
             // Dividers leave a badge no border to sit on: it would hide the
             // end of the program's first row for as long as the zoom lasts.
             // The status bar's `Z` says it instead, as tmux's window flag
@@ -304,6 +306,8 @@ struct PaneLook<'a> {
     focused: bool,
     /// Its border says `zoom`.
     zoomed: bool,
+    /// Its border says `marked` (tmux's marked pane).
+    marked: bool,
     borders: BorderStyle,
     theme: &'a Theme,
     /// Over other panes: what its border does not cover must not show them.
@@ -312,8 +316,11 @@ struct PaneLook<'a> {
 
 /// What the pane's frame says besides its title: zoom, the history view,
 /// how its program ended.
-fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
+fn pane_badge(pane: &Pane, zoomed: bool, marked: bool) -> Option<String> {
     let mut status = Vec::new();
+    if marked {
+        status.push("marked".to_string());
+    }
     if zoomed {
         status.push("zoom".to_string());
     }
@@ -364,14 +371,16 @@ fn draw_pane(
         inner,
         focused,
         zoomed,
+        marked,
         borders,
         theme,
         floating,
     } = *look;
-    let badge = pane_badge(pane, zoomed);
+    let badge = pane_badge(pane, zoomed, marked);
     let border_key = BorderKey {
         focused,
         zoomed,
+        marked,
         generation: pane.border_generation(),
     };
     // Noted in every frame, full ones included, so the next partial frame

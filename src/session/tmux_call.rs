@@ -84,7 +84,51 @@ pub enum TmuxCall {
         cols: Option<u16>,
         rows: Option<u16>,
     },
+    /// Moves pane `src` out of its tab to split pane `dst` as `split`
+    /// says (`join-pane`, `move-pane`), in any tab.
+    Join {
+        src: u32,
+        dst: u32,
+        split: Split,
+        keep_focus: bool,
+    },
+    /// Gives pane `pane` a tab of its own, named `name` (`break-pane`).
+    /// Answers `TAB PANE` as [`TmuxCall::Open`] does.
+    Break {
+        pane: u32,
+        name: Option<String>,
+        keep_focus: bool,
+    },
+    /// Panes `src` and `dst` change places (`swap-pane`), in any tabs.
+    SwapPanes {
+        src: u32,
+        dst: u32,
+        keep_focus: bool,
+    },
+    /// Tabs `src` and `dst` change places (`swap-window`).
+    SwapTabs {
+        src: u64,
+        dst: u64,
+        keep_focus: bool,
+    },
+    /// Copy mode on pane `pane` (focused for it): `command: None` enters
+    /// it; else one of tmux's copy-mode commands with its arguments
+    /// (`send-keys -X`). Answers the text it copied, if it copied.
+    CopyMode {
+        pane: u32,
+        command: Option<String>,
+        args: Vec<String>,
+    },
+    /// Marks pane `pane` (`None`: unmarks the marked one): the mark
+    /// `C-b m` sets.
+    Mark {
+        pane: Option<u32>,
+    },
 }
+
+/// The error [`TmuxCall::CopyMode`] answers while copy mode waits for the
+/// pane's history: the caller asks again.
+pub const COPY_LOADING: &str = "copy mode is loading";
 
 /// How a pane is split for [`TmuxCall::Open`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,6 +175,9 @@ pub struct TmuxState {
     /// The tab shown before it (tmux's last window), by serial.
     pub last_tab: Option<u64>,
     pub tabs: Vec<TmuxTab>,
+    /// The marked pane (`C-b m`, `select-pane -m`), by script id.
+    #[serde(default)]
+    pub marked: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

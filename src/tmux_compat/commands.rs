@@ -4,6 +4,7 @@
 
 mod buffers;
 mod config;
+mod moves;
 mod panes;
 mod sessions;
 mod text;
@@ -44,15 +45,15 @@ const COMMANDS: &[Spec] = &[
         "ElnprZc:t:T:",
         sessions::switch_client,
     ),
-    Spec("break-pane", "breakp", "abdPF:n:s:t:", panes::break_pane),
-    Spec("join-pane", "joinp", "bdfhvl:p:s:t:", panes::join_pane),
+    Spec("break-pane", "breakp", "abdPF:n:s:t:", moves::break_pane),
+    Spec("join-pane", "joinp", "bdfhvl:p:s:t:", moves::join_pane),
     Spec("kill-pane", "killp", "at:", panes::kill_pane),
     Spec("kill-window", "killw", "at:", panes::kill_window),
     Spec("last-pane", "lastp", "deZt:", panes::last_pane),
     Spec("last-window", "last", "t:", panes::last_window),
     Spec("list-panes", "lsp", "asF:f:t:", panes::list_panes),
     Spec("list-windows", "lsw", "aF:f:t:", panes::list_windows),
-    Spec("move-pane", "movep", "bdfhvl:p:s:t:", panes::join_pane),
+    Spec("move-pane", "movep", "bdfhvl:p:s:t:", moves::join_pane),
     Spec("next-layout", "nextl", "t:", panes::next_layout),
     Spec("previous-layout", "prevl", "t:", panes::next_layout),
     Spec(
@@ -94,7 +95,8 @@ const COMMANDS: &[Spec] = &[
         "bc:de:fF:hIl:p:Pt:vZ",
         panes::split_window,
     ),
-    Spec("swap-pane", "swapp", "dDs:t:UZ", panes::swap_pane),
+    Spec("swap-pane", "swapp", "dDs:t:UZ", moves::swap_pane),
+    Spec("swap-window", "swapw", "ds:t:", moves::swap_window),
     Spec("choose-buffer", "", "F:f:GK:NO:rt:Z", panes::choose_buffer),
     Spec("choose-client", "", "F:f:K:NO:rt:Z", panes::choose_tree),
     Spec("choose-tree", "", "F:f:GK:NO:rst:wZ", panes::choose_tree),
@@ -260,7 +262,15 @@ impl Ctx {
         Current {
             session,
             pane: self.server.current_pane,
-            marked: Store::of(&self.server).ok().and_then(|s| s.marked()),
+            marked: self.sessions.as_ref().and_then(|sessions| {
+                sessions.iter().find_map(|s| {
+                    let pane = s.state.marked?;
+                    Some(crate::workspace::tmux_env::tmux_id(
+                        s.state.number,
+                        u64::from(pane),
+                    ))
+                })
+            }),
         }
     }
 

@@ -1,6 +1,6 @@
 //! What a tmux server keeps that no workspace holds: paste buffers by
-//! name, options, the environment, hooks, key bindings, the marked pane
-//! and wait-for channels. Files in a private directory per server (inside
+//! name, options, the environment, hooks, key bindings and wait-for
+//! channels. Files in a private directory per server (inside
 //! tilework's socket directory), shared by every `tmux` call; removed by
 //! `kill-server`.
 
@@ -112,25 +112,6 @@ impl Store {
 
     pub fn rename_buffer(&self, from: &str, to: &str) -> bool {
         std::fs::rename(self.buffer_path(from), self.buffer_path(to)).is_ok()
-    }
-
-    /// The marked pane's number.
-    pub fn marked(&self) -> Option<u64> {
-        std::fs::read_to_string(self.dir.join("marked"))
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-    }
-
-    pub fn set_marked(&self, pane: Option<u64>) {
-        let path = self.dir.join("marked");
-        match pane {
-            Some(n) => {
-                let _ = std::fs::write(path, n.to_string());
-            }
-            None => {
-                let _ = std::fs::remove_file(path);
-            }
-        }
     }
 
     /// `wait-for NAME`: returns once `signal(NAME)` is called (or was,

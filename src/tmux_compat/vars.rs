@@ -239,11 +239,12 @@ fn window_var(session: &Session, tab: &TmuxTab, index: usize, name: &str) -> Opt
         "window_format" => "1".into(),
         "window_start_flag" => flag(index == 0),
         "window_end_flag" => flag(index + 1 == state.tabs.len()),
-        "window_bell_flag"
-        | "window_activity_flag"
-        | "window_silence_flag"
-        | "window_marked_flag"
-        | "window_linked" => "0".into(),
+        "window_bell_flag" | "window_activity_flag" | "window_silence_flag" | "window_linked" => {
+            "0".into()
+        }
+        "window_marked_flag" => {
+            flag((tab.panes.iter()).any(|p| Some(p.id) == session.state.marked))
+        }
         "window_active_clients" | "window_active_sessions" => flag(active),
         _ => return None,
     })
@@ -296,8 +297,9 @@ fn pane_var(
         "pane_at_right" => flag(right >= edges.2),
         "pane_at_bottom" => flag(bottom >= edges.3),
         "pane_format" => "1".into(),
-        "pane_marked" | "pane_marked_set" | "pane_synchronized" | "pane_input_off"
-        | "pane_pipe" => "0".into(),
+        "pane_marked" => flag(session.state.marked == Some(pane.id)),
+        "pane_marked_set" => flag(session.state.marked.is_some()),
+        "pane_synchronized" | "pane_input_off" | "pane_pipe" => "0".into(),
         "pane_floating_flag" => flag(pane.floating),
         "cursor_x" => pane.cursor_x.to_string(),
         "cursor_y" => pane.cursor_y.to_string(),

@@ -42,7 +42,8 @@ impl Workspace {
     /// Starts pane `id` with content area `inner`.
     pub(super) fn start_pane_in(&mut self, id: PaneId, mut launch: PaneLaunch, inner: Rect) {
         // A respawn set the id it keeps already.
-        crate::workspace::tmux_env::add_pane_vars(&mut launch.spec, id.0);
+        let script_id = self.wanted_ids.next_script_id(id);
+        crate::workspace::tmux_env::add_pane_vars(&mut launch.spec, script_id);
         let mut pane = Pane::spawn(
             id,
             launch.spec,
@@ -58,6 +59,7 @@ impl Workspace {
         if let Some(member) = self.panes.members.get_mut(&id) {
             member.title = launch.title;
             member.unsaved = launch.unsaved;
+            member.script_id = script_id;
         }
     }
 

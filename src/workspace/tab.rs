@@ -38,6 +38,17 @@ pub struct Tab {
 /// Hands out [`Tab::serial`]s: unique in the process.
 static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
+/// The serial the next tab gets.
+pub fn next_serial() -> u64 {
+    NEXT_SERIAL.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// New tabs' serials start at `next` or later (restored tabs keep theirs,
+/// see `stable_ids`).
+pub fn reserve_serials(next: u64) {
+    NEXT_SERIAL.fetch_max(next, std::sync::atomic::Ordering::Relaxed);
+}
+
 impl Tab {
     pub fn new(name: Option<String>, layout: Layout, focus: PaneId) -> Self {
         Self {

@@ -29,8 +29,8 @@ const AREA: Rect = Rect {
 
 /// A workspace with a fake launcher, and the loop's part: it hands the
 /// workspace what the programs report, at the test's `now`.
-struct Harness {
-    ws: Workspace,
+pub(super) struct Harness {
+    pub(super) ws: Workspace,
     fake: FakeLauncher,
     events: Receiver<PaneEvent>,
     now: Instant,
@@ -55,7 +55,7 @@ impl Harness {
     }
 
     /// One pane running `program`, as `tilework -- program` opens.
-    fn with_program(keep_exited_panes: bool, program: &str) -> Self {
+    pub(super) fn with_program(keep_exited_panes: bool, program: &str) -> Self {
         let mut h = Self::new(keep_exited_panes);
         let (spec, label) =
             h.ws.panes()

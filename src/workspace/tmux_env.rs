@@ -48,16 +48,27 @@ pub fn socket_moved(socket: PathBuf) {
     }
 }
 
+static NUMBER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+/// The session number `tmux new-session` gave, if it started this process.
+fn given_number() -> Option<u32> {
+    std::env::var(SESSION_NUMBER_VAR)
+        .ok()
+        .and_then(|n| n.parse().ok())
+}
+
 /// This workspace's session number (`$N`): given by `tmux new-session`,
-/// else 0.
+/// else the saved one of a restored workspace, else 0.
 pub fn session_number() -> u32 {
-    static NUMBER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *NUMBER.get_or_init(|| {
-        std::env::var(SESSION_NUMBER_VAR)
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0)
-    })
+    *NUMBER.get_or_init(|| given_number().unwrap_or(0))
+}
+
+/// A restored workspace keeps the session number it was saved with
+/// (unless `tmux new-session` gave one): called before its panes start.
+pub fn adopt_session_number(saved: u32) {
+    if given_number().is_none() {
+        let _ = NUMBER.set(saved);
+    }
 }
 
 /// The `%N` (or `@N`) number of pane (or tab) `n` of session `session`.

@@ -60,6 +60,10 @@ pub struct Workspace {
     pub(super) notices: Vec<String>,
     /// The status of the program that ended last (see `quit_status`).
     pub(super) last_exit: Option<i32>,
+    /// The ids a restore's panes take (see `stable_ids`).
+    pub(super) wanted_ids: crate::workspace::wanted_ids::WantedIds,
+    /// tmux's marked pane (`C-b m`, see `pane_mark`).
+    pub(super) mark: crate::workspace::pane_mark::PaneMark,
 }
 
 impl Workspace {
@@ -90,6 +94,8 @@ impl Workspace {
             last_tab: None,
             notices: Vec::new(),
             last_exit: None,
+            wanted_ids: Default::default(),
+            mark: Default::default(),
         }
     }
 
@@ -267,6 +273,11 @@ impl Workspace {
             Action::CloseTab => self.close_tab(self.active),
             Action::BreakPane => self.break_pane(),
             Action::MovePaneToNextTab => self.move_pane_to_next_tab(),
+            Action::MarkPane => {
+                let focused = self.focused_id().map(|id| self.script_id(id));
+                self.mark.toggle(focused)
+            }
+            Action::ClearPaneMark => self.mark.clear(),
             Action::SwapNext => self.with_tab_relayout(|t| t.swap_focused(1)),
             Action::SwapPrev => self.with_tab_relayout(|t| t.swap_focused(-1)),
             Action::RotatePanes => self.with_tab_relayout(|tab| tab.layout.rotate()),

@@ -27,7 +27,13 @@ impl<B: FrameSink> App<B> {
                 Some(host) => (host.name().to_string(), host.info(0, false).started),
                 None => (String::new(), 0),
             };
-            return Desk { ws: &mut self.ws }.tmux_state(name, created, self.clients.list.len());
+            // Copy mode is the acting terminal's, on its focused pane.
+            let copying = (self.clients.acting_router().ui().mode()
+                == crate::input::ui_state::Mode::Copy)
+                .then(|| self.ws.focused_id())
+                .flatten();
+            let clients = self.clients.list.len();
+            return Desk { ws: &mut self.ws }.tmux_state(name, created, clients, copying);
         }
         let reply = self.tmux_change(call);
         for client in &mut self.clients.list {
@@ -42,6 +48,9 @@ impl<B: FrameSink> App<B> {
     }
 
     fn tmux_change(&mut self, call: TmuxCall) -> Result<String, String> {
+        if super::tmux_moves::is_move(&call) {
+            return super::tmux_moves::answer(&mut self.ws, call);
+        }
         match call {
             TmuxCall::State => Ok(String::new()),
             TmuxCall::Open {
@@ -135,6 +144,12 @@ impl<B: FrameSink> App<B> {
                 }
                 Ok(String::new())
             }
+            TmuxCall::CopyMode {
+                pane,
+                command,
+                args,
+            } => self.tmux_copy_mode(pane, command.as_deref(), &args),
+            _ => Err("not a tmux change".into()),
         }
     }
 }
@@ -247,7 +262,13 @@ impl Desk<'_> {
         Ok(String::new())
     }
 
-    pub(super) fn tmux_state(&mut self, name: String, created: u64, clients: usize) -> Reply {
+    pub(super) fn tmux_state(
+        &mut self,
+        name: String,
+        created: u64,
+        clients: usize,
+        copying: Option<PaneId>,
+    ) -> Reply {
         let area = self.ws.area();
         let mut tabs = Vec::new();
         for (index, tab) in self.ws.tabs().iter().enumerate() {
@@ -278,7 +299,7 @@ impl Desk<'_> {
                         .map(|dir| dir.to_string_lossy().into_owned()),
                     title: self.ws.panes().title(id).to_string(),
                     command: pane.spec.argv.clone(),
-                    in_mode: pane.history().is_scrolled(),
+                    in_mode: pane.history().is_scrolled() || copying == Some(id),
                     history: 0,
                     cursor_x,
                     cursor_y,
@@ -306,6 +327,7 @@ impl Desk<'_> {
             active: self.ws.active_index(),
             last_tab: self.ws.last_tab_serial(),
             tabs,
+            marked: crate::workspace::pane_moves::marked(&self.ws).map(|id| self.ws.script_id(id)),
         };
         match serde_json::to_vec(&state) {
             Ok(json) => Reply::Text(json),

@@ -41,6 +41,8 @@ fn topic(action: Action) -> usize {
         | Action::RestartPane
         | Action::BreakPane
         | Action::MovePaneToNextTab
+        | Action::MarkPane
+        | Action::ClearPaneMark
         | Action::SwapNext
         | Action::SwapPrev
         | Action::RotatePanes

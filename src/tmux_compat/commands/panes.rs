@@ -223,12 +223,7 @@ pub fn select_pane(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
         return Ok(());
     }
     if p.has('m') || p.has('M') {
-        let store = ctx.store()?;
-        let id = crate::workspace::tmux_env::tmux_id(ctx.session(at).state.number, u64::from(pane));
-        let marked = store.marked();
-        let on = p.has('m') && marked != Some(id);
-        store.set_marked(on.then_some(id));
-        return Ok(());
+        return super::moves::mark(ctx, p);
     }
     for (flag, dir) in [('L', "left"), ('R', "right"), ('U', "up"), ('D', "down")] {
         if p.has(flag) {
@@ -393,75 +388,6 @@ pub fn select_layout(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     act(ctx, at, action, true)
 }
 
-pub fn swap_pane(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
-    let at = ctx.find(p.value('t'), Kind::Pane)?;
-    let action = if p.has('U') {
-        "swap-prev"
-    } else if p.has('D') || p.value('s').is_none() {
-        "swap-next"
-    } else {
-        // -s SRC -t DST: swap by steps from the target to the source.
-        let src = ctx.find(p.value('s'), Kind::Pane)?;
-        if src.session != at.session || src.tab != at.tab {
-            return Err(
-                "swap-pane: panes of different windows (tilework swaps within a tab)".into(),
-            );
-        }
-        let n = ctx.session(at).state.tabs[at.tab].panes.len();
-        let steps = (src.pane + n - at.pane) % n;
-        if steps == 1 {
-            "swap-next"
-        } else if steps + 1 == n {
-            "swap-prev"
-        } else if steps == 0 {
-            return Ok(());
-        } else {
-            return Err("swap-pane: tilework swaps a pane with a neighbour only".into());
-        }
-    };
-    act(ctx, at, action, p.has('d'))
-}
-
-pub fn break_pane(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
-    let at = ctx.find(p.value('s'), Kind::Pane)?;
-    let pane = ctx.pane_number(at);
-    act(ctx, at, "break-pane", p.has('d'))?;
-    if let Some(name) = p.value('n') {
-        let number = ctx.session(at).state.number;
-        let id = crate::workspace::tmux_env::tmux_id(number, u64::from(pane));
-        let now = ctx.find(Some(&format!("%{id}")), Kind::Pane)?;
-        let tab = ctx.tab_serial(now);
-        ctx.call(
-            now,
-            TmuxCall::RenameTab {
-                tab,
-                name: name.to_string(),
-            },
-        )?;
-    }
-    if p.has('P') {
-        let number = ctx.session(at).state.number;
-        let id = crate::workspace::tmux_env::tmux_id(number, u64::from(pane));
-        let now = ctx.find(Some(&format!("%{id}")), Kind::Pane)?;
-        let line = ctx.expand(p.value('F').unwrap_or(NEW_PANE), Some(now));
-        ctx.print(&line);
-    }
-    Ok(())
-}
-
-pub fn join_pane(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
-    let src = ctx.find(p.value('s'), Kind::Pane)?;
-    let dst = ctx.find(p.value('t'), Kind::Pane)?;
-    if src.session != dst.session {
-        return Err("join-pane: panes of different sessions (workspaces) cannot be joined".into());
-    }
-    let tabs = &ctx.session(dst).state.tabs;
-    if dst.tab == (src.tab + 1) % tabs.len() && src.tab != dst.tab {
-        return act(ctx, src, "move-pane-to-next-tab", p.has('d'));
-    }
-    Err("join-pane: tilework moves a pane to the next tab only (C-b m)".into())
-}
-
 /// Moves a window to index `-t`'s (tilework's tabs have no gaps: an index
 /// past the end is the end); `-r` (renumber) has nothing to do.
 pub fn move_window(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
@@ -500,26 +426,29 @@ fn action_on(ctx: &mut Ctx, p: &Parsed, action: &str) -> Result<(), String> {
     act(ctx, at, action, false)
 }
 
+/// `copy-mode` (`-u`: a page up at once; `-q`: leaves it) on tilework's
+/// copy mode, which `send-keys -X` then drives.
 pub fn copy_mode(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     let at = ctx.find(p.value('t'), Kind::Pane)?;
-    let pane = &ctx.session(at).state.tabs[at.tab].panes[at.pane];
+    let pane = ctx.pane_number(at);
+    let in_mode = ctx.session(at).state.tabs[at.tab].panes[at.pane].in_mode;
+    let call = |command: Option<&str>| TmuxCall::CopyMode {
+        pane,
+        command: command.map(str::to_string),
+        args: Vec::new(),
+    };
     if p.has('q') {
         // Leaving: only an open copy mode has anything to leave.
+        if in_mode {
+            ctx.call(at, call(Some("cancel")))?;
+        }
         return Ok(());
     }
-    if pane.in_mode {
-        return Ok(());
+    ctx.call(at, call(None))?;
+    if p.has('u') {
+        ctx.call(at, call(Some("page-up")))?;
     }
-    act(
-        ctx,
-        at,
-        if p.has('u') {
-            "scroll-page-up"
-        } else {
-            "copy-mode"
-        },
-        false,
-    )
+    Ok(())
 }
 
 pub fn send_prefix(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {

@@ -10,16 +10,26 @@ pub fn send_keys(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     let at = ctx.find(p.value('t'), Kind::Pane)?;
     let pane = ctx.pane_number(at);
     if p.has('X') {
-        let x = &ctx.session(at).state.tabs[at.tab].panes[at.pane];
-        if !x.in_mode {
-            return Err("not in a mode".into());
+        let Some((command, args)) = p.args.split_first() else {
+            return Err("send-keys -X: no command".into());
+        };
+        let repeat: usize = p.value('N').and_then(|n| n.parse().ok()).unwrap_or(1);
+        let call = TmuxCall::CopyMode {
+            pane,
+            command: Some(command.clone()),
+            args: args.to_vec(),
+        };
+        for _ in 0..repeat.clamp(1, 1000) {
+            let copied = copy_call(ctx, at, &call)?;
+            // As tmux's copy commands: the copy is a new paste buffer.
+            if !copied.is_empty() {
+                let store = ctx.store()?;
+                store
+                    .set_buffer(None, copied.as_bytes())
+                    .map_err(|e| format!("{e:#}"))?;
+            }
         }
-        // tilework's copy mode takes keys, not tmux's copy-mode commands.
-        let _ = pane;
-        return Err(format!(
-            "send-keys -X {}: tmux's copy-mode commands are not supported",
-            p.args.first().map_or("", String::as_str)
-        ));
+        return Ok(());
     }
     if p.has('R') || p.args.is_empty() {
         return Ok(());
@@ -180,4 +190,21 @@ pub fn pipe_pane(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
             },
         )
         .map(|_| ())
+}
+
+/// Sends a copy-mode `call`, asking again while the pane's history is
+/// still being read (a moment after `copy-mode`), for at most 5 seconds.
+fn copy_call(ctx: &mut Ctx, at: super::Found, call: &TmuxCall) -> Result<String, String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match ctx.call(at, call.clone()) {
+            Err(err)
+                if err == crate::session::tmux_call::COPY_LOADING
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            answer => return answer,
+        }
+    }
 }
