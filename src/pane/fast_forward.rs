@@ -61,6 +61,7 @@ use std::collections::VecDeque;
 use memchr::{memchr, memrchr, memrchr2};
 
 use crate::pane::damage::Damage;
+use crate::pane::escape_scanner::osc133::Osc133Found;
 use crate::pane::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
 use crate::pane::fidelity::Fidelity;
 use crate::pane::fidelity::answers::Answers;
@@ -219,8 +220,13 @@ impl FastForward {
     /// [`Self::accept`], the bytes pushed to the pane's history `ring`
     /// too, with where an ED 3 on the primary screen or a RIS among them
     /// erased the history before it (`clear`, `reset`: kept out of the
-    /// saved files).
-    pub fn accept_into(&mut self, bytes: &[u8], ring: &mut ByteRing) -> &[u8] {
+    /// saved files). Also returns the OSC 133 sequences (command marks)
+    /// that ended among them, at their positions in the ring.
+    pub fn accept_into<'a>(
+        &'a mut self,
+        bytes: &[u8],
+        ring: &mut ByteRing,
+    ) -> (&'a [u8], impl Iterator<Item = Osc133Found<'a>> + use<'a>) {
         let (ring_at, scanned) = (ring.end(), self.scanner.pos());
         let from = self.deferred.len();
         self.accept(bytes);
@@ -228,7 +234,14 @@ impl FastForward {
         if let Some(end) = self.scanner.take_erased() {
             ring.erase_before(ring_at + end.saturating_sub(scanned));
         }
-        &self.deferred[from..]
+        // A mark may have started in an earlier piece: before `scanned`.
+        let in_ring = move |p: u64| (ring_at + p).saturating_sub(scanned);
+        let marks = self.scanner.osc133_found().map(move |m| Osc133Found {
+            at: in_ring(m.at),
+            after: in_ring(m.after),
+            body: m.body,
+        });
+        (&self.deferred[from..], marks)
     }
 
     /// Parses what of the accepted output must be parsed now and holds back

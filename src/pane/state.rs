@@ -806,8 +806,8 @@ impl FeedSink for Pane {
         // the parser's buffer either.
         let unwrapped = self.passthrough.unwrap(piece);
         let at = self.ring.end();
-        let bytes = self.fast_forward.accept_into(&unwrapped, &mut self.ring);
-        if self.marks.scan(bytes, at, &self.ring) {
+        let (bytes, marks) = self.fast_forward.accept_into(&unwrapped, &mut self.ring);
+        if self.marks.take_found(marks, &self.ring) {
             // The border tells a failed command.
             self.damage.note(Change::Titled);
         }
