@@ -406,3 +406,72 @@ fn subscribers_follow_a_flood_and_one_that_stops_reading_is_cut_off() {
     stalled.wait().unwrap();
     home.ok(&tw, &["kill", "events"]);
 }
+
+/// The last command's output, from bash with the shipped integration:
+/// `C-b y` and `tilework action copy-last-output` copy it (a paste
+/// buffer, as copy mode's `y`); `C-b Y` and `action edit-last-output`
+/// open it in `$VISUAL`, in a floating pane.
+#[test]
+fn the_last_commands_output_is_copied_and_opened_in_the_editor() {
+    if !common::require_program("bash") {
+        return;
+    }
+    let home = Home(TempDir::new("last-output"));
+    let dir = home.0.path();
+    // The editor: keeps a copy of the file it got and shows it, until
+    // told to quit.
+    let editor = dir.join("editor.sh");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\ncp \"$1\" {dir}/edited-$$.txt\nmv {dir}/edited-$$.txt {dir}/edited.txt\n\
+             echo EDITOR-GOT; cat \"$1\"\n\
+             while [ ! -e {dir}/quit ]; do sleep 0.05; done; rm {dir}/quit\n",
+            dir = dir.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let argv = shell_argv(&home, "bash");
+    let mut args = vec!["--session", "last-output", "--"];
+    args.extend(argv.iter().map(String::as_str));
+    let mut env = home.env(None);
+    env.push(("VISUAL".into(), editor.display().to_string()));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut tw = Tilework::start_with(&args, ROWS, COLS, &env);
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+
+    let run = |tw: &mut Tilework, line: &str, finished: usize| {
+        tw.type_line(line);
+        common::wait_until("the command to finish", || {
+            statuses(&home.commands(tw)).len() == finished
+        });
+    };
+    run(&mut tw, "printf 'alpha\\nbeta\\n'", 1);
+    home.ok(&tw, &["action", "copy-last-output"]);
+    common::wait_until("the copy", || copied(&home, &tw) == "alpha\nbeta");
+    run(&mut tw, "echo gamma; false", 2);
+    tw.send("\x02y");
+    common::wait_until("the copy by key", || copied(&home, &tw) == "gamma");
+    tw.wait_for_text("copied 5 characters");
+
+    // In the editor, by key, then by `tilework action`.
+    let edited = dir.join("edited.txt");
+    run(&mut tw, "printf 'delta\\nepsilon\\n'", 3);
+    tw.send("\x02Y");
+    common::wait_until("the editor to get the output", || {
+        std::fs::read_to_string(&edited).is_ok_and(|t| t == "delta\nepsilon\n")
+    });
+    tw.wait_for_text("EDITOR-GOT");
+    tw.wait_for_text("epsilon");
+    // The editor quits: its pane closes, the shell's gets the focus back.
+    std::fs::write(dir.join("quit"), "").unwrap();
+    tw.wait_for("the editor gone", |s| !s.contents().contains("EDITOR-GOT"));
+    run(&mut tw, "echo zeta", 4);
+    std::fs::remove_file(&edited).unwrap();
+    home.ok(&tw, &["action", "edit-last-output"]);
+    common::wait_until("the editor to get the newest output", || {
+        std::fs::read_to_string(&edited).is_ok_and(|t| t == "zeta\n")
+    });
+    home.ok(&tw, &["kill", "last-output"]);
+}

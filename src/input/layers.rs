@@ -14,6 +14,7 @@ mod choose_workspace;
 mod confirm;
 mod copy;
 mod help;
+mod last_output;
 mod no_op;
 mod normal;
 mod pane_numbers;
