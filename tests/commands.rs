@@ -475,3 +475,105 @@ fn the_last_commands_output_is_copied_and_opened_in_the_editor() {
     });
     home.ok(&tw, &["kill", "last-output"]);
 }
+
+/// `tilework subscribe` tells what happens to panes, tabs and terminals,
+/// one JSON object a line: a pane opened, resized, focused and exited;
+/// a tab created, renamed, selected and closed; a terminal detached and
+/// attached.
+#[test]
+fn subscribers_are_told_of_panes_tabs_and_terminals() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+    let home = Home(TempDir::new("workspace-events"));
+    let mut tw = home.start(&["--session", "ws-events"], None);
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let mut reader = Command::new(common::binary())
+        .args(["subscribe"])
+        .envs(home.env(Some(&tw)))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = BufReader::new(reader.stdout.take().unwrap()).lines();
+    let (tx, rx) = mpsc::channel::<serde_json::Value>();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            let event = serde_json::from_str(&line).expect("each line is JSON");
+            if tx.send(event).is_err() {
+                return;
+            }
+        }
+    });
+    let mut seen: Vec<serde_json::Value> = Vec::new();
+    // The first event named `name` not yet checked whose fields hold
+    // `fields` (the order of events in one turn is not promised).
+    let mut expect = |name: &str, fields: serde_json::Value| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let matches = |e: &serde_json::Value| {
+            e["event"] == name && fields.as_object().unwrap().iter().all(|(k, v)| &e[k] == v)
+        };
+        loop {
+            if let Some(at) = seen.iter().position(matches) {
+                return seen.remove(at);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(event) => seen.push(event),
+                Err(_) => panic!("no {name} event with {fields}; seen: {seen:?}"),
+            }
+        }
+    };
+    expect("subscribed", serde_json::json!({}));
+
+    home.ok(&tw, &["action", "split-right"]);
+    let opened = expect("pane-opened", serde_json::json!({"tab": 1}));
+    let second = opened["pane"].as_u64().unwrap();
+    assert!(opened["cols"].as_u64().unwrap() < u64::from(COLS) / 2 + 1);
+    // The first pane gave it half its width.
+    expect("pane-resized", serde_json::json!({"pane": 1}));
+    expect("pane-focused", serde_json::json!({"pane": second}));
+
+    home.ok(&tw, &["action", "new-tab"]);
+    expect("tab-created", serde_json::json!({"tab": "2"}));
+    expect("tab-selected", serde_json::json!({"tab": 2}));
+    home.ok(&tw, &["action", "rename-tab", "logs"]);
+    expect("tab-renamed", serde_json::json!({"tab": 2, "name": "logs"}));
+    home.ok(&tw, &["action", "go-to-tab-1"]);
+    expect("tab-selected", serde_json::json!({"tab": 1}));
+    home.ok(&tw, &["action", "go-to-tab-2"]);
+    expect("tab-selected", serde_json::json!({"tab": 2}));
+    home.ok(&tw, &["action", "close-tab"]);
+    expect("tab-closed", serde_json::json!({"tab": 2}));
+
+    // The terminal grows: every pane of the tab shown is resized.
+    tw.resize(ROWS + 4, COLS);
+    expect(
+        "pane-resized",
+        serde_json::json!({"pane": second, "rows": opened["rows"].as_u64().unwrap() + 4}),
+    );
+    home.ok(
+        &tw,
+        &[
+            "send-keys",
+            "--pane",
+            &second.to_string(),
+            "exit 3",
+            "Enter",
+        ],
+    );
+    expect(
+        "pane-exited",
+        serde_json::json!({"pane": second, "exit_code": "3"}),
+    );
+
+    // The terminal detaches, and attaches again.
+    tw.send("\x02d");
+    expect("client-detached", serde_json::json!({}));
+    let back = home.start(&["attach", "ws-events"], Some(&tw));
+    back.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    expect("client-attached", serde_json::json!({}));
+    reader.kill().unwrap();
+    reader.wait().unwrap();
+    home.ok(&tw, &["kill", "ws-events"]);
+}
