@@ -577,3 +577,46 @@ fn subscribers_are_told_of_panes_tabs_and_terminals() {
     reader.wait().unwrap();
     home.ok(&tw, &["kill", "ws-events"]);
 }
+
+/// Copy-mode search limited to command lines: `/cmd:PATTERN` finds the
+/// pattern on prompts and the command lines typed, not in the output.
+#[test]
+fn copy_mode_search_in_command_lines_only() {
+    if !common::require_program("bash") {
+        return;
+    }
+    let home = Home(TempDir::new("command-search"));
+    let argv = shell_argv(&home, "bash");
+    let mut args = vec!["--session", "cmd-search", "--"];
+    args.extend(argv.iter().map(String::as_str));
+    let mut tw = home.start(&args, None);
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    // The word is in the first command's output, not on its line; on the
+    // second's line, not in its output.
+    tw.type_line("x=ne; echo ${x}edle-out");
+    tw.type_line("echo needle-cmd >/dev/null");
+    tw.type_line("echo done");
+    common::wait_until("the commands to finish", || {
+        statuses(&home.commands(&tw)).len() == 3
+    });
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    tw.send("/needle\r");
+    tw.wait_for("two matches", |s| {
+        let text = s.contents();
+        text.contains("search: 1/2") || text.contains("search: 2/2")
+    });
+    tw.send("q");
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    tw.send("/cmd:needle\r");
+    tw.wait_for_text("search: 1/1");
+    let before = home.ok(&tw, &["buffers"]);
+    tw.send("Vy");
+    common::wait_until("a copy", || home.ok(&tw, &["buffers"]) != before);
+    assert_eq!(
+        copied(&home, &tw).trim_end(),
+        "$ echo needle-cmd >/dev/null"
+    );
+    home.ok(&tw, &["kill", "cmd-search"]);
+}

@@ -164,6 +164,9 @@ impl CopySession {
         let search = copy
             .search
             .get_or_insert_with(|| Search::new(copy.pane, pane.ring_copy(), events));
+        search.set_command_lines(crate::input::command_search::CommandLines::of(
+            pane.command_marks(),
+        ));
         if toggle_case {
             search.toggle_case();
         } else {
