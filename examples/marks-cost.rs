@@ -3,10 +3,10 @@
 //! delivers them, settling every 1 MiB, with a shell's prompt marks every
 //! 20 lines (`--marks`) or the same bytes with an OSC nobody reads in
 //! their place (`--plain`: same length, so only the marks' handling
-//! differs). Run under callgrind by `scripts/marks-cost.sh`, which compares
-//! the instructions of the two and of `CommandMarks::scan` inside them.
+//! differs). `scripts/marks-cost-instructions.sh` counts the instructions
+//! of both under cachegrind (no noise from a shared machine).
 //!
-//!   cargo run --profile bench --example marks-cost -- --marks|--plain
+//!   cargo run --release --example marks-cost -- --marks|--plain
 
 use tilework::pane::{Pane, PaneId};
 
