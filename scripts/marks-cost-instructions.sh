@@ -6,15 +6,18 @@
 # ratio. Instruction counts do not depend on the machine's load; the
 # wall-clock figure beside it: scripts/marks-cost.py.
 #
-#   scripts/marks-cost-instructions.sh        (release build of the example)
+#   scripts/marks-cost-instructions.sh [MB] [release|dev]   (default 40, release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --example marks-cost
-bin=target/release/examples/marks-cost
+mb=${1:-40}
+profile=${2:-release}
+cargo build --profile "$profile" --example marks-cost
+dir=$([[ $profile == dev ]] && echo debug || echo "$profile")
+bin=target/$dir/examples/marks-cost
 out=$(mktemp -d)
 count() {
     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out/$1.out" \
-        "$bin" "--$1" >/dev/null 2>"$out/$1.log"
+        "$bin" "--$1" --mb "$mb" >/dev/null 2>"$out/$1.log"
     grep -o 'I *refs: *[0-9,]*' "$out/$1.log" | tr -dc '0-9'
 }
 marks=$(count marks)
