@@ -32,5 +32,6 @@ mod silence;
 pub mod status_commands;
 mod subscribers;
 pub mod typing_throttle;
+mod workspace_events;
 
 pub use event_loop::{ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, RunOptions, Startup, run};

@@ -32,6 +32,7 @@
 //! [`Command`]: outcome::Command
 
 pub mod command_line;
+pub mod command_search;
 pub mod copy_keys;
 pub mod copy_mode;
 pub mod copy_prompts;

@@ -406,3 +406,217 @@ fn subscribers_follow_a_flood_and_one_that_stops_reading_is_cut_off() {
     stalled.wait().unwrap();
     home.ok(&tw, &["kill", "events"]);
 }
+
+/// The last command's output, from bash with the shipped integration:
+/// `C-b y` and `tilework action copy-last-output` copy it (a paste
+/// buffer, as copy mode's `y`); `C-b Y` and `action edit-last-output`
+/// open it in `$VISUAL`, in a floating pane.
+#[test]
+fn the_last_commands_output_is_copied_and_opened_in_the_editor() {
+    if !common::require_program("bash") {
+        return;
+    }
+    let home = Home(TempDir::new("last-output"));
+    let dir = home.0.path();
+    // The editor: keeps a copy of the file it got and shows it, until
+    // told to quit.
+    let editor = dir.join("editor.sh");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\ncp \"$1\" {dir}/edited-$$.txt\nmv {dir}/edited-$$.txt {dir}/edited.txt\n\
+             echo EDITOR-GOT; cat \"$1\"\n\
+             while [ ! -e {dir}/quit ]; do sleep 0.05; done; rm {dir}/quit\n",
+            dir = dir.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let argv = shell_argv(&home, "bash");
+    let mut args = vec!["--session", "last-output", "--"];
+    args.extend(argv.iter().map(String::as_str));
+    let mut env = home.env(None);
+    env.push(("VISUAL".into(), editor.display().to_string()));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut tw = Tilework::start_with(&args, ROWS, COLS, &env);
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+
+    let run = |tw: &mut Tilework, line: &str, finished: usize| {
+        tw.type_line(line);
+        common::wait_until("the command to finish", || {
+            statuses(&home.commands(tw)).len() == finished
+        });
+    };
+    run(&mut tw, "printf 'alpha\\nbeta\\n'", 1);
+    home.ok(&tw, &["action", "copy-last-output"]);
+    common::wait_until("the copy", || copied(&home, &tw) == "alpha\nbeta");
+    run(&mut tw, "echo gamma; false", 2);
+    tw.send("\x02y");
+    common::wait_until("the copy by key", || copied(&home, &tw) == "gamma");
+    tw.wait_for_text("copied 5 characters");
+
+    // In the editor, by key, then by `tilework action`.
+    let edited = dir.join("edited.txt");
+    run(&mut tw, "printf 'delta\\nepsilon\\n'", 3);
+    tw.send("\x02Y");
+    common::wait_until("the editor to get the output", || {
+        std::fs::read_to_string(&edited).is_ok_and(|t| t == "delta\nepsilon\n")
+    });
+    tw.wait_for_text("EDITOR-GOT");
+    tw.wait_for_text("epsilon");
+    // The editor quits: its pane closes, the shell's gets the focus back.
+    std::fs::write(dir.join("quit"), "").unwrap();
+    tw.wait_for("the editor gone", |s| !s.contents().contains("EDITOR-GOT"));
+    run(&mut tw, "echo zeta", 4);
+    std::fs::remove_file(&edited).unwrap();
+    home.ok(&tw, &["action", "edit-last-output"]);
+    common::wait_until("the editor to get the newest output", || {
+        std::fs::read_to_string(&edited).is_ok_and(|t| t == "zeta\n")
+    });
+    home.ok(&tw, &["kill", "last-output"]);
+}
+
+/// `tilework subscribe` tells what happens to panes, tabs and terminals,
+/// one JSON object a line: a pane opened, resized, focused and exited;
+/// a tab created, renamed, selected and closed; a terminal detached and
+/// attached.
+#[test]
+fn subscribers_are_told_of_panes_tabs_and_terminals() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+    let home = Home(TempDir::new("workspace-events"));
+    let mut tw = home.start(&["--session", "ws-events"], None);
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let mut reader = Command::new(common::binary())
+        .args(["subscribe"])
+        .envs(home.env(Some(&tw)))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = BufReader::new(reader.stdout.take().unwrap()).lines();
+    let (tx, rx) = mpsc::channel::<serde_json::Value>();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            let event = serde_json::from_str(&line).expect("each line is JSON");
+            if tx.send(event).is_err() {
+                return;
+            }
+        }
+    });
+    let mut seen: Vec<serde_json::Value> = Vec::new();
+    // The first event named `name` not yet checked whose fields hold
+    // `fields` (the order of events in one turn is not promised).
+    let mut expect = |name: &str, fields: serde_json::Value| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let matches = |e: &serde_json::Value| {
+            e["event"] == name && fields.as_object().unwrap().iter().all(|(k, v)| &e[k] == v)
+        };
+        loop {
+            if let Some(at) = seen.iter().position(matches) {
+                return seen.remove(at);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(event) => seen.push(event),
+                Err(_) => panic!("no {name} event with {fields}; seen: {seen:?}"),
+            }
+        }
+    };
+    expect("subscribed", serde_json::json!({}));
+
+    home.ok(&tw, &["action", "split-right"]);
+    let opened = expect("pane-opened", serde_json::json!({"tab": 1}));
+    let second = opened["pane"].as_u64().unwrap();
+    assert!(opened["cols"].as_u64().unwrap() < u64::from(COLS) / 2 + 1);
+    // The first pane gave it half its width.
+    expect("pane-resized", serde_json::json!({"pane": 1}));
+    expect("pane-focused", serde_json::json!({"pane": second}));
+
+    home.ok(&tw, &["action", "new-tab"]);
+    expect("tab-created", serde_json::json!({"tab": "2"}));
+    expect("tab-selected", serde_json::json!({"tab": 2}));
+    home.ok(&tw, &["action", "rename-tab", "logs"]);
+    expect("tab-renamed", serde_json::json!({"tab": 2, "name": "logs"}));
+    home.ok(&tw, &["action", "go-to-tab-1"]);
+    expect("tab-selected", serde_json::json!({"tab": 1}));
+    home.ok(&tw, &["action", "go-to-tab-2"]);
+    expect("tab-selected", serde_json::json!({"tab": 2}));
+    home.ok(&tw, &["action", "close-tab"]);
+    expect("tab-closed", serde_json::json!({"tab": 2}));
+
+    // The terminal grows: every pane of the tab shown is resized.
+    tw.resize(ROWS + 4, COLS);
+    expect(
+        "pane-resized",
+        serde_json::json!({"pane": second, "rows": opened["rows"].as_u64().unwrap() + 4}),
+    );
+    home.ok(
+        &tw,
+        &[
+            "send-keys",
+            "--pane",
+            &second.to_string(),
+            "exit 3",
+            "Enter",
+        ],
+    );
+    expect(
+        "pane-exited",
+        serde_json::json!({"pane": second, "exit_code": "3"}),
+    );
+
+    // The terminal detaches, and attaches again.
+    tw.send("\x02d");
+    expect("client-detached", serde_json::json!({}));
+    let back = home.start(&["attach", "ws-events"], Some(&tw));
+    back.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    expect("client-attached", serde_json::json!({}));
+    reader.kill().unwrap();
+    reader.wait().unwrap();
+    home.ok(&tw, &["kill", "ws-events"]);
+}
+
+/// Copy-mode search limited to command lines: `/cmd:PATTERN` finds the
+/// pattern on prompts and the command lines typed, not in the output.
+#[test]
+fn copy_mode_search_in_command_lines_only() {
+    if !common::require_program("bash") {
+        return;
+    }
+    let home = Home(TempDir::new("command-search"));
+    let argv = shell_argv(&home, "bash");
+    let mut args = vec!["--session", "cmd-search", "--"];
+    args.extend(argv.iter().map(String::as_str));
+    let mut tw = home.start(&args, None);
+    tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    // The word is in the first command's output, not on its line; on the
+    // second's line, not in its output.
+    tw.type_line("x=ne; echo ${x}edle-out");
+    tw.type_line("echo needle-cmd >/dev/null");
+    tw.type_line("echo done");
+    common::wait_until("the commands to finish", || {
+        statuses(&home.commands(&tw)).len() == 3
+    });
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    tw.send("/needle\r");
+    tw.wait_for("two matches", |s| {
+        let text = s.contents();
+        text.contains("search: 1/2") || text.contains("search: 2/2")
+    });
+    tw.send("q");
+    tw.send("\x02[");
+    tw.wait_for_text("COPY");
+    tw.send("/cmd:needle\r");
+    tw.wait_for_text("search: 1/1");
+    let before = home.ok(&tw, &["buffers"]);
+    tw.send("Vy");
+    common::wait_until("a copy", || home.ok(&tw, &["buffers"]) != before);
+    assert_eq!(
+        copied(&home, &tw).trim_end(),
+        "$ echo needle-cmd >/dev/null"
+    );
+    home.ok(&tw, &["kill", "cmd-search"]);
+}

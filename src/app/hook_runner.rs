@@ -128,6 +128,7 @@ impl Hooks {
     /// Fires the hooks for what changed since the last look: the focus
     /// moved to another pane, a tab was opened.
     pub fn observe(&mut self, ws: &Workspace) {
+        self.subscribers.observe(ws);
         let focused = ws.focused_id();
         if focused != self.focused {
             self.focused = focused;

@@ -6,10 +6,12 @@
 //! more than [`MAX_QUEUED_BYTES`] of output waiting) is cut off: its
 //! thread writes an `overflow` event and ends, and the pane goes on.
 //!
-//! Events come from three places: each chunk of a pane's output (`feed`),
-//! each command's start and end (`command_events`), and every event a
-//! hook could run on (`hook_runner::Hooks::fire`: pane exited, focused, tab
-//! created, client attached or detached, bell, notification, silence).
+//! Events come from four places: each chunk of a pane's output (`feed`),
+//! each command's start and end (`command_events`), every event a hook
+//! could run on (`hook_runner::Hooks::fire`: pane exited, focused, tab created,
+//! client attached or detached, bell, notification, silence), and the
+//! workspace compared turn to turn (`workspace_events`: pane opened or
+//! resized, tab closed, renamed or selected).
 
 use std::io;
 use std::sync::Arc;
@@ -17,8 +19,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 
+use crate::app::workspace_events::Snapshot;
 use crate::pane::history::command_marks::plain::Plain;
 use crate::session::script::{Reply, TextJob};
+use crate::workspace::Workspace;
 
 /// Subscribers at once; one more is refused (each also holds one of the 32
 /// conversations a uid may have).
@@ -72,6 +76,8 @@ impl Subscriber {
 #[derive(Default)]
 pub struct Subscribers {
     list: Vec<Subscriber>,
+    /// The workspace at the last turn, while anyone subscribes.
+    seen: Option<Snapshot>,
 }
 
 impl Subscribers {
@@ -99,6 +105,24 @@ impl Subscribers {
             cut_off: cut_off.clone(),
         });
         Reply::Pieces(stream(rx, queued, cut_off, escapes))
+    }
+
+    /// Tells the panes opened and resized and the tabs closed, renamed
+    /// and selected since the last turn (`app::workspace_events`).
+    pub fn observe(&mut self, ws: &Workspace) {
+        if self.list.is_empty() {
+            self.seen = None;
+            return;
+        }
+        let now = Snapshot::of(ws);
+        if let Some(seen) = self.seen.take()
+            && seen != now
+        {
+            for (name, pane, fields) in seen.changes(&now, ws) {
+                self.event(name, pane, &fields);
+            }
+        }
+        self.seen = Some(now);
     }
 
     /// A chunk of pane `pane`'s output.

@@ -187,6 +187,11 @@ pub enum Action {
     /// Forgets the focused pane's history, in memory and on disk (tmux's
     /// `clear-history`): for a secret printed by mistake.
     ClearHistory,
+    /// Copies the output of the focused pane's last finished command (its
+    /// shell marks its commands, issue 43), as copy mode copies.
+    CopyLastOutput,
+    /// Opens that output in `$VISUAL`/`$EDITOR`, in a floating pane.
+    EditLastOutput,
 }
 
 impl Action {
@@ -283,6 +288,7 @@ impl Action {
         ]);
         all.extend(Direction::ALL.map(Action::MoveFloating));
         all.extend([Action::TogglePin, Action::EditScrollback]);
+        all.extend([Action::CopyLastOutput, Action::EditLastOutput]);
         all.extend([
             Action::LastTab,
             Action::LastPane,
@@ -361,6 +367,8 @@ impl Action {
             Action::SourceConfig => "source-config".into(),
             Action::ChooseBuffer => "choose-buffer".into(),
             Action::ClearHistory => "clear-history".into(),
+            Action::CopyLastOutput => "copy-last-output".into(),
+            Action::EditLastOutput => "edit-last-output".into(),
         }
     }
 
@@ -437,6 +445,8 @@ impl Action {
             Action::SourceConfig => "reload the config file".into(),
             Action::ChooseBuffer => "choose a paste buffer to paste".into(),
             Action::ClearHistory => "forget the pane's history, on disk too".into(),
+            Action::CopyLastOutput => "copy the last command's output".into(),
+            Action::EditLastOutput => "open the last command's output in $EDITOR".into(),
         }
     }
 }

@@ -263,6 +263,8 @@ impl Default for Keymap {
             (key(Char('W'), none), Action::NewFloating),
             (key(Char('E'), none), Action::ToggleEmbed),
             (key(Char('e'), none), Action::EditScrollback),
+            (key(Char('y'), none), Action::CopyLastOutput),
+            (key(Char('Y'), none), Action::EditLastOutput),
             (key(Char('P'), none), Action::TogglePin),
             (key(Char('R'), none), Action::SourceConfig),
             (key(Char('='), none), Action::ChooseBuffer),
@@ -539,7 +541,8 @@ mod tests {
         assert_eq!(p(press(KeyCode::Char('b'), CTRL)), Some(Action::SendPrefix));
         assert_eq!(p(press(KeyCode::Char('Q'), SHIFT)), Some(Action::Quit));
         assert_eq!(p(ch('q')), Some(Action::DisplayPanes));
-        assert_eq!(p(ch('y')), None);
+        assert_eq!(p(ch('y')), Some(Action::CopyLastOutput));
+        assert_eq!(p(ch('u')), None);
 
         let d = |ev: KeyEvent| km.lookup_direct(&ev);
         assert_eq!(

@@ -167,6 +167,9 @@ impl CopySession {
         let search = copy
             .search
             .get_or_insert_with(|| Search::new(copy.pane, pane.history().ring_copy(), events));
+        search.set_command_lines(crate::input::command_search::CommandLines::of(
+            pane.history().command_marks(),
+        ));
         if toggle_case {
             search.toggle_case();
         } else {

@@ -9,6 +9,7 @@
 
 mod actions;
 mod copy;
+mod last_output;
 mod no_op;
 mod normal;
 mod prefix;

@@ -5,6 +5,7 @@
 
 use regex::Regex;
 
+use crate::input::command_search::CommandLines;
 use crate::input::copy_mode::{GlobalMatch, RowText, find_all_while, snapshot};
 use crate::pane::history::anchors::{self, WINDOW_ROWS};
 use crate::pane::history::window::{ReplayRequest, Window};
@@ -16,9 +17,11 @@ pub const SEARCH_WINDOW_ROWS: usize = 4 * WINDOW_ROWS;
 
 /// Calls `f` with each window of `source`'s history in turn, oldest first;
 /// stops (returning `None`) as soon as `f` does or `keep_going` says no.
+/// The line starts in `stops` get row anchors of their own.
 pub fn for_each_window(
     source: &RingCopy,
     keep_going: &impl Fn() -> bool,
+    stops: &[u64],
     mut f: impl FnMut(&mut Window) -> Option<()>,
 ) -> Option<()> {
     let ring = &source.ring;
@@ -31,7 +34,10 @@ pub fn for_each_window(
             return None;
         }
         let size = (source.rows, cols);
-        let request = ReplayRequest::window(ring, &source.sizes, extent, size, cap);
+        let mut request = ReplayRequest::window(ring, &source.sizes, extent, size, cap);
+        if !stops.is_empty() {
+            request = request.with_stops(stops.to_vec());
+        }
         let mut history = Window::replay(request);
         f(&mut history)?;
         if extent.end >= ring.end() {
@@ -52,12 +58,26 @@ pub fn find(
     regex: &Regex,
     keep_going: impl Fn() -> bool,
 ) -> Option<Vec<GlobalMatch>> {
+    find_in(source, regex, keep_going, None)
+}
+
+/// [`find`], only the matches on command lines with `in_commands`.
+pub fn find_in(
+    source: &RingCopy,
+    regex: &Regex,
+    keep_going: impl Fn() -> bool,
+    in_commands: Option<&CommandLines>,
+) -> Option<Vec<GlobalMatch>> {
     let mut out = Vec::new();
-    for_each_window(source, &keep_going, |history| {
+    let stops = in_commands.map(CommandLines::stops).unwrap_or_default();
+    for_each_window(source, &keep_going, &stops, |history| {
         let rows = snapshot(history);
         let cols = history.screen().size().1.get();
         for m in find_all_while(&rows, regex, cols, &keep_going)? {
-            out.push(GlobalMatch::of(history, &m));
+            let found = GlobalMatch::of(history, &m);
+            if in_commands.is_none_or(|lines| lines.hold(&found)) {
+                out.push(found);
+            }
         }
         Some(())
     })?;
@@ -71,7 +91,7 @@ pub fn matching_rows(
     regex: &Regex,
     mut on_row: impl FnMut(&RowText),
 ) -> Option<()> {
-    for_each_window(source, &|| true, |history| {
+    for_each_window(source, &|| true, &[], |history| {
         let rows = snapshot(history);
         let cols = history.screen().size().1.get();
         let mut last = None;

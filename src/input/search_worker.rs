@@ -22,6 +22,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use regex::{Regex, RegexBuilder};
 
+use crate::input::command_search::{self, CommandLines};
 use crate::input::copy_mode::GlobalMatch;
 use crate::mailbox::Mailbox;
 use crate::pane::{PaneId, RingCopy};
@@ -103,6 +104,8 @@ struct SearchJob {
     generation: u64,
     pattern: String,
     case_insensitive: bool,
+    /// The pane's command lines, for a pattern limited to them.
+    command_lines: CommandLines,
 }
 
 /// The answer to a copy-mode search request.
@@ -195,11 +198,23 @@ impl SearchWorker {
     /// Asks for `pattern` to be searched; every earlier request is stale
     /// from now on. Returns the new request's generation.
     pub fn request(&self, pattern: &str, case_insensitive: bool) -> u64 {
+        self.request_in(pattern, case_insensitive, CommandLines::default())
+    }
+
+    /// [`Self::request`], with the pane's command lines for a pattern
+    /// limited to them (`command_search`).
+    pub fn request_in(
+        &self,
+        pattern: &str,
+        case_insensitive: bool,
+        command_lines: CommandLines,
+    ) -> u64 {
         let generation = self.shared.latest.supersede();
         self.shared.slot().job = Some(SearchJob {
             generation,
             pattern: pattern.to_string(),
             case_insensitive,
+            command_lines,
         });
         self.shared.wake.notify_one();
         generation
@@ -262,14 +277,16 @@ fn run(
     source: &RingCopy,
     wanted: impl Fn() -> bool,
 ) -> Option<Result<Vec<GlobalMatch>, PatternError>> {
-    let regex = match compile(&job.pattern, job.case_insensitive) {
+    let (in_commands, pattern) = command_search::split(&job.pattern);
+    let regex = match compile(pattern, job.case_insensitive) {
         Ok(regex) => regex,
         Err(err) => return Some(Err(err)),
     };
     if !wanted() {
         return None;
     }
-    crate::input::ring_search::find(source, &regex, wanted).map(Ok)
+    let lines = in_commands.then_some(&job.command_lines);
+    crate::input::ring_search::find_in(source, &regex, wanted, lines).map(Ok)
 }
 
 #[cfg(test)]

@@ -298,8 +298,7 @@ impl FeedSink for Pane {
     fn feed_piece(&mut self, piece: &[u8]) {
         // The history gets the same capped bytes, so a replay cannot grow
         // the parser's buffer either.
-        let (bytes, erased) = self.term.accept(piece);
-        if !self.history.push(bytes, erased) {
+        if !self.history.push(self.term.accept(piece)) {
             self.term.damage.note(Change::Output);
         }
         let primary_back = self.term.parse_accepted();

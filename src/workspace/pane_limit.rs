@@ -16,7 +16,8 @@ impl Workspace {
             | Action::NewTab
             | Action::NewFloating
             // The editor opens in a pane of its own.
-            | Action::EditScrollback => true,
+            | Action::EditScrollback
+            | Action::EditLastOutput => true,
             // With no floating pane yet, it opens one.
             Action::ToggleFloating => self.tab().is_some_and(|t| t.floats.is_empty()),
             _ => false,

@@ -316,6 +316,8 @@ impl Workspace {
             | Action::CommandPrompt
             | Action::RenameWorkspace
             | Action::SourceConfig
+            | Action::CopyLastOutput
+            | Action::EditLastOutput
             | Action::ChooseBuffer => false,
             Action::LastTab => self.last_tab(),
             Action::LastPane => self.last_pane(),

@@ -7,6 +7,7 @@
 //! the window shown, for drawing.
 
 use super::{GlobalMatch, Match};
+use crate::input::command_search::CommandLines;
 use crate::input::search_worker::{Found, SearchMailbox, SearchWorker};
 use crate::pane::history::window::{Located, Window};
 use crate::pane::{PaneId, RingCopy};
@@ -33,6 +34,8 @@ pub struct Search {
     /// lands so that no keystroke is lost.
     queued_steps: isize,
     worker: Result<SearchWorker, String>,
+    /// The pane's command lines (a `cmd:` pattern searches only them).
+    command_lines: CommandLines,
 }
 
 impl Search {
@@ -53,6 +56,7 @@ impl Search {
             searching: None,
             queued_steps: 0,
             worker,
+            command_lines: CommandLines::default(),
         }
     }
 
@@ -81,6 +85,11 @@ impl Search {
         }
     }
 
+    /// The pane's command lines as they are now, for the next request.
+    pub fn set_command_lines(&mut self, lines: CommandLines) {
+        self.command_lines = lines;
+    }
+
     pub fn toggle_case(&mut self) {
         self.case_insensitive = !self.case_insensitive;
         self.start();
@@ -105,7 +114,11 @@ impl Search {
             self.error = None;
             return;
         }
-        self.searching = Some(worker.request(&self.pattern, self.case_insensitive));
+        self.searching = Some(worker.request_in(
+            &self.pattern,
+            self.case_insensitive,
+            self.command_lines.clone(),
+        ));
     }
 
     /// A search is running whose result will replace the matches.

@@ -126,6 +126,8 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             };
         }
         Action::SourceConfig => return Outcome::default().with(Command::SourceConfig),
+        Action::CopyLastOutput => return super::last_output::copy(cx),
+        Action::EditLastOutput => return super::last_output::edit(cx),
         other => return workspace_action(cx, other),
     }
     Outcome::redraw()

@@ -79,6 +79,8 @@ fn topic(action: Action) -> usize {
         | Action::PasteBuffer
         | Action::ChooseBuffer
         | Action::ClearHistory
+        | Action::CopyLastOutput
+        | Action::EditLastOutput
         | Action::EditScrollback => 4,
         Action::ToggleBroadcast
         | Action::SaveProfile

@@ -9,7 +9,8 @@
 //! by position (`persist::marks_file`). A mark whose bytes left the ring
 //! is dropped.
 //!
-//! [`osc133`] finds the sequences in the output as it is taken in;
+//! The pane's escape scanner finds the sequences as the output is taken
+//! in (`escape_scanner::osc133`); [`osc133`] reads what each says;
 //! [`plain`] makes text of a few bytes (an echoed command line).
 
 pub mod osc133;
@@ -18,9 +19,10 @@ pub mod plain;
 use std::collections::VecDeque;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use osc133::{Osc133, Osc133Scanner};
+use osc133::Osc133;
 
 use crate::pane::history::scrollback::ByteRing;
+use crate::pane::term::escape_scanner::osc133::Osc133Found;
 
 /// The most commands a pane remembers (the oldest go first): with a
 /// prompt every few lines, more than an 8 MiB ring holds.
@@ -83,7 +85,6 @@ pub enum CommandEvent {
 #[derive(Debug, Default)]
 pub struct CommandMarks {
     commands: VecDeque<Command>,
-    scanner: Osc133Scanner,
     events: VecDeque<CommandEvent>,
     /// Commands finished so far (a count `wait --prompt` compares).
     finished: u64,
@@ -104,17 +105,17 @@ fn now_ms() -> u64 {
 }
 
 impl CommandMarks {
-    /// Takes the marks in `bytes`, which the ring holds from `pos` on
-    /// (just pushed), and forgets commands the ring no longer holds.
-    /// Returns whether a command finished (the border may say so).
-    pub fn scan(&mut self, bytes: &[u8], pos: u64, ring: &ByteRing) -> bool {
+    /// Takes the marks `found` in the output just pushed to the ring (at
+    /// their ring positions), and forgets commands the ring no longer
+    /// holds. Returns whether a command finished (the border may say so).
+    pub fn take_found<'a>(
+        &mut self,
+        found: impl Iterator<Item = Osc133Found<'a>>,
+        ring: &ByteRing,
+    ) -> bool {
         let finished = self.finished;
-        let mut found = Vec::new();
-        self.scanner.scan(bytes, pos, &mut |at, after, body| {
-            found.push((at, after, osc133::parse(body)));
-        });
-        for (at, after, mark) in found {
-            self.take(at, after, mark, ring);
+        for mark in found {
+            self.take(mark.at, mark.after, osc133::parse(mark.body), ring);
         }
         while self
             .commands
@@ -297,15 +298,25 @@ impl CommandMarks {
 mod tests {
     use super::*;
 
-    fn fed(text: &[u8]) -> (CommandMarks, ByteRing) {
+    /// The marks in `text`, fed in pieces of `size` bytes as a pane's
+    /// intake does: through the escape scanner into the ring.
+    pub(super) fn fed_in(text: &[u8], size: usize) -> (CommandMarks, ByteRing) {
+        use crate::pane::term::escape_scanner::EscapeScanner;
+        use crate::pane::term::osc_guard::OscGuard;
         let mut ring = ByteRing::new(1 << 20);
         let mut marks = CommandMarks::default();
-        for piece in text.chunks(7) {
-            let pos = ring.end();
-            ring.push(piece);
-            marks.scan(piece, pos, &ring);
+        let (mut scanner, mut guard) = (EscapeScanner::default(), OscGuard::default());
+        for piece in text.chunks(size) {
+            let mut out = Vec::new();
+            scanner.scan(piece, &mut guard, &mut out, &mut Default::default());
+            ring.push(&out);
+            marks.take_found(scanner.osc133_found(), &ring);
         }
         (marks, ring)
+    }
+
+    fn fed(text: &[u8]) -> (CommandMarks, ByteRing) {
+        fed_in(text, 7)
     }
 
     const A: &str = "\x1b]133;A\x07";
@@ -357,19 +368,12 @@ mod tests {
 
 #[cfg(test)]
 mod history_rows {
-    use super::*;
     use crate::pane::history::window::{ReplayRequest, Window};
 
     #[test]
     fn a_window_knows_the_row_of_each_prompt() {
         let text = b"\x1b[?2004h\x1b]133;A\x07$ \x1b]133;B\x07echo one\r\n\x1b[?2004l\r\x1b]133;C\x07one\r\n\x1b]133;D;0\x07\x1b[?2004h\x1b]133;A\x07$ \x1b]133;B\x07false\r\n\x1b[?2004l\r\x1b]133;C\x07\x1b]133;D;1\x07\x1b[?2004h\x1b]133;A\x07$ \x1b]133;B\x07echo three\r\n\x1b[?2004l\r\x1b]133;C\x07three\r\n\x1b]133;D;7\x07\x1b[?2004h\x1b]133;A\x07$ ";
-        let mut ring = ByteRing::new(1 << 20);
-        let mut marks = CommandMarks::default();
-        for piece in text.chunks(5) {
-            let pos = ring.end();
-            ring.push(piece);
-            marks.scan(piece, pos, &ring);
-        }
+        let (marks, ring) = super::tests::fed_in(text, 5);
         let stops = marks.stops(0, ring.end());
         let history =
             Window::replay(ReplayRequest::from_ring(&ring, 10, 40, 1000).with_stops(stops));

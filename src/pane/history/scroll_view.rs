@@ -12,6 +12,8 @@ use crate::pane::history::size_log::SizeLog;
 use crate::pane::history::window::{Located, ReplayRequest, Window};
 use crate::pane::term::damage::{Change, Damage, DamageLog};
 use crate::pane::term::emulator::MIN_GRID;
+use crate::pane::term::escape_scanner::osc133::Osc133Found;
+use crate::pane::term::fast_forward::Accepted;
 
 /// What the pane shows: the live screen or a replayed window of history.
 pub enum ScrollView {
@@ -110,16 +112,27 @@ impl History {
     }
 
     /// Takes a piece of output, as the parser will see it, at the ring's
-    /// end; `erased` (an offset into `bytes`) is where a `clear` erased
-    /// the history before it. Returns whether the view shows it (else the
+    /// end, with where a `clear` erased the history before it and the
+    /// command marks it ended. Returns whether the view shows it (else the
     /// live screen does).
-    pub(in crate::pane) fn push(&mut self, bytes: &[u8], erased: Option<u64>) -> bool {
+    pub(in crate::pane) fn push<'a>(
+        &mut self,
+        piece: Accepted<'a, impl Iterator<Item = Osc133Found<'a>>>,
+    ) -> bool {
+        let bytes = piece.bytes;
         let at = self.ring.end();
         self.ring.push(bytes);
-        if let Some(end) = erased {
+        if let Some(end) = piece.erased {
             self.ring.erase_before(at + end);
         }
-        if self.marks.scan(bytes, at, &self.ring) {
+        // A mark may have begun in an earlier piece: before `at`.
+        let in_ring = |p: u64| (at + p).saturating_sub(piece.scanned);
+        let marks = piece.marks.map(|m| Osc133Found {
+            at: in_ring(m.at),
+            after: in_ring(m.after),
+            body: m.body,
+        });
+        if self.marks.take_found(marks, &self.ring) {
             // The border tells a failed command.
             self.damage.note(Change::Titled);
         }

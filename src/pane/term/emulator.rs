@@ -11,7 +11,8 @@ use std::time::Instant;
 use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
 use crate::pane::term::damage::{Change, Damage, DamageLog};
-use crate::pane::term::fast_forward::FastForward;
+use crate::pane::term::escape_scanner::osc133::Osc133Found;
+use crate::pane::term::fast_forward::{Accepted, FastForward};
 use crate::pane::term::fidelity::Modes;
 use crate::pane::term::fidelity::colour_sets::ColourSets;
 use crate::pane::term::held_replies::HeldReplies;
@@ -125,9 +126,13 @@ impl Term {
 
     /// Takes a piece of output in: tmux's wrapper off, scanned into the
     /// held-back part. Returns the bytes as the parser will see them (the
-    /// history ring stores those) and where in them the history before
-    /// was erased (see [`FastForward::accept_erasing`]).
-    pub(in crate::pane) fn accept(&mut self, piece: &[u8]) -> (&[u8], Option<u64>) {
+    /// history ring stores those), where in them the history before was
+    /// erased, and the command marks found (see
+    /// [`FastForward::accept_erasing`]).
+    pub(in crate::pane) fn accept(
+        &mut self,
+        piece: &[u8],
+    ) -> Accepted<'_, impl Iterator<Item = Osc133Found<'_>>> {
         self.bytes_received += piece.len() as u64;
         let unwrapped = self.passthrough.unwrap(piece);
         self.fast_forward.accept_erasing(&unwrapped)

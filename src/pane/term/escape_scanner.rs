@@ -30,6 +30,10 @@ use memchr::{memchr, memchr2, memchr3};
 
 use crate::pane::term::osc_guard::OscGuard;
 
+pub mod osc133;
+
+use osc133::{Osc133Capture, Osc133Found};
+
 const ESC: u8 = 0x1b;
 const BEL: u8 = 0x07;
 const CAN: u8 = 0x18;
@@ -165,6 +169,10 @@ pub struct EscapeScanner {
     /// Where the newest ED 3 on the primary screen or RIS ended, since
     /// asked.
     erased: Option<u64>,
+    /// Where the newest ESC that started a sequence is.
+    esc_at: u64,
+    /// The OSC 133 sequences (command marks) passed over.
+    osc133: Osc133Capture,
 }
 
 impl EscapeScanner {
@@ -178,6 +186,7 @@ impl EscapeScanner {
         findings: &mut VecDeque<Finding>,
     ) {
         let start = self.pos;
+        self.osc133.forget_found();
         // Input bytes dropped so far, and where the part not yet copied
         // to `out` starts.
         let mut cut = 0;
@@ -204,6 +213,7 @@ impl EscapeScanner {
                         continue;
                     } else {
                         self.seq = Seq::Escape;
+                        self.esc_at = at;
                         self.sgr_start = Some(at);
                         self.sgr_params = 0;
                     }
@@ -214,6 +224,7 @@ impl EscapeScanner {
                     let end = osc_end(rest);
                     let run = end.unwrap_or(rest.len());
                     let keep = guard.admit(self.osc_seen, run);
+                    self.osc133.take(&rest[..keep]);
                     if keep < run {
                         out.extend_from_slice(&input[copy_from..i + keep]);
                         copy_from = i + run;
@@ -224,6 +235,8 @@ impl EscapeScanner {
                     if end.is_some() {
                         let at = start + (i + added - cut) as u64;
                         self.step(input[i], at, findings);
+                        // After the step: an ESC awaits its next byte.
+                        self.osc133.string_ended(input[i], at);
                         i += 1;
                     }
                 }
@@ -291,6 +304,12 @@ impl EscapeScanner {
     /// Follows one byte at position `at` outside ground (or an ESC, CAN or
     /// SUB anywhere) and reports what it starts or ends.
     fn step(&mut self, byte: u8, at: u64, findings: &mut VecDeque<Finding>) {
+        if self.osc133.escaped() {
+            self.osc133.after_escape(byte, at);
+        }
+        if byte == ESC {
+            self.esc_at = at;
+        }
         let before = self.seq;
         let ended = self.follow(byte);
         if let Some(start) = self.sgr_start {
@@ -349,6 +368,12 @@ impl EscapeScanner {
         self.erased.take()
     }
 
+    /// The OSC 133 sequences the latest scan found (the one ending in the
+    /// scan counts), oldest first.
+    pub fn osc133_found(&self) -> impl ExactSizeIterator<Item = Osc133Found<'_>> {
+        self.osc133.found()
+    }
+
     /// The position of the next byte passed on.
     pub fn pos(&self) -> u64 {
         self.pos
@@ -388,6 +413,7 @@ impl EscapeScanner {
                     }
                     b']' => {
                         self.osc_seen = 0;
+                        self.osc133.start(self.esc_at);
                         Seq::Osc
                     }
                     b'_' => {

@@ -61,6 +61,7 @@ use std::collections::VecDeque;
 use memchr::{memchr, memrchr, memrchr2};
 
 use crate::pane::term::damage::Damage;
+use crate::pane::term::escape_scanner::osc133::Osc133Found;
 use crate::pane::term::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
 use crate::pane::term::fidelity::Fidelity;
 use crate::pane::term::fidelity::answers::Answers;
@@ -91,6 +92,22 @@ enum Scan {
     Incomplete(usize),
     /// Plain up to here; a BEL or a sequence that is not SGR starts here.
     Special(usize),
+}
+
+/// A piece of output taken in ([`FastForward::accept_erasing`]).
+pub struct Accepted<'a, M> {
+    /// The bytes as the parser will see them (the history ring stores
+    /// these).
+    pub bytes: &'a [u8],
+    /// Where in `bytes` a `clear` erased the history before it.
+    pub erased: Option<u64>,
+    /// The OSC 133 sequences that ended in the piece, at the scanner's
+    /// positions.
+    pub marks: M,
+    /// The scanner's position where the piece began: a mark at `p` is
+    /// `p - scanned` bytes into `bytes` (before it, when it began in an
+    /// earlier piece).
+    pub scanned: u64,
 }
 
 #[derive(Debug)]
@@ -202,8 +219,13 @@ impl FastForward {
     /// [`Self::accept`], with where an ED 3 on the primary screen or a RIS
     /// among the bytes erased the history before it (`clear`, `reset`:
     /// kept out of the saved files), as an offset into the bytes returned,
-    /// which the pane's history ring stores.
-    pub fn accept_erasing(&mut self, bytes: &[u8]) -> (&[u8], Option<u64>) {
+    /// which the pane's history ring stores; and the OSC 133 sequences
+    /// (command marks) that ended among them, at the scanner's positions
+    /// (see [`Accepted::scanned`]).
+    pub fn accept_erasing<'a>(
+        &'a mut self,
+        bytes: &[u8],
+    ) -> Accepted<'a, impl Iterator<Item = Osc133Found<'a>> + use<'a>> {
         let scanned = self.scanner.pos();
         let from = self.deferred.len();
         self.accept(bytes);
@@ -211,7 +233,12 @@ impl FastForward {
             .scanner
             .take_erased()
             .map(|end| end.saturating_sub(scanned));
-        (&self.deferred[from..], erased)
+        Accepted {
+            bytes: &self.deferred[from..],
+            erased,
+            marks: self.scanner.osc133_found(),
+            scanned,
+        }
     }
 
     /// Parses what of the accepted output must be parsed now and holds back
