@@ -327,7 +327,7 @@ impl Desk<'_> {
             active: self.ws.active_index(),
             last_tab: self.ws.last_tab_serial(),
             tabs,
-            marked: crate::workspace::pane_moves::marked(&self.ws).map(|id| self.ws.script_id(id)),
+            marked: crate::workspace::pane_moves::marked(self.ws).map(|id| self.ws.script_id(id)),
         };
         match serde_json::to_vec(&state) {
             Ok(json) => Reply::Text(json),
