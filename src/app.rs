@@ -14,6 +14,7 @@
 //! - [`status_commands`]: the status bar's `"cmd:…"` segments, run off
 //!   the loop once per interval.
 
+mod clipboard_reads;
 mod command_events;
 mod command_watch;
 mod event_loop;
@@ -24,6 +25,7 @@ mod input_commands;
 pub mod loop_event;
 #[cfg(test)]
 mod loop_tests;
+mod program_signals;
 mod signals;
 mod silence;
 pub mod status_commands;

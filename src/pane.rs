@@ -58,6 +58,7 @@ pub mod parse_guard;
 pub mod picture_queries;
 pub mod pipe;
 pub mod process;
+pub mod program_signals;
 pub mod pty;
 pub mod reader_gate;
 pub mod reflow;

@@ -1,6 +1,6 @@
 //! Signals between programs and the user's terminal (issue 46), end to
 //! end: in-band resize reports (mode 2048), light/dark theme reports
-//! (mode 2031).
+//! (mode 2031), clipboard reads (OSC 52 `?`).
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
@@ -76,5 +76,83 @@ fn a_theme_change_while_attached_reaches_a_subscribed_program() {
     tw.send("\x1b[?997;2n");
     tw.wait_for("the change to light told", |s| {
         s.contents().contains("^[[?997;1n^[[?997;2n")
+    });
+}
+
+/// A program that asks to read the clipboard (`OSC 52 ; c ; ?`), as
+/// neovim's OSC 52 paste does, then shows every byte it is sent.
+const CLIPBOARD_READER: &str = "stty raw -echo; printf '\\033]52;c;?\\033\\\\'; \
+    echo reading-$((6*7)); exec cat -v";
+
+/// tilework started with `config` as its config file, running `command`.
+fn start_configured(config: &str, command: &str) -> (Tilework, common::TempDir) {
+    let dir = common::TempDir::new("signals-config");
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, config).unwrap();
+    let tw = Tilework::start(
+        &["--config", path.to_str().unwrap(), "-c", command],
+        ROWS,
+        COLS,
+    );
+    (tw, dir)
+}
+
+fn status_line(s: &vt100::Screen) -> String {
+    s.contents_between(ROWS - 1, 0, ROWS - 1, COLS)
+}
+
+/// With `clipboard_read = "ask"`, the status bar asks; `n` refuses: the
+/// program gets the empty answer at once, and the terminal is never
+/// asked.
+#[test]
+fn a_clipboard_read_asked_and_denied_gets_the_empty_answer() {
+    let (mut tw, _dir) = start_configured("clipboard_read = \"ask\"\n", CLIPBOARD_READER);
+    tw.wait_for_text("reading-42");
+    tw.wait_for("the question", |s| {
+        status_line(s).contains("pane 1 wants to read the clipboard: y/n")
+    });
+    tw.send("n");
+    tw.wait_for("the empty answer", |s| {
+        s.contents().contains("^[]52;c;^[\\")
+    });
+    assert!(!tw.raw_contains(b"\x1b]52;c;?"), "the terminal was asked");
+    tw.wait_for("the question gone", |s| {
+        !status_line(s).contains("wants to read")
+    });
+}
+
+/// `y` allows the read: it goes to the terminal, and the terminal's
+/// answer to the program that asked.
+#[test]
+fn a_clipboard_read_asked_and_allowed_gets_the_terminals_answer() {
+    let (mut tw, _dir) = start_configured("clipboard_read = \"ask\"\n", CLIPBOARD_READER);
+    tw.wait_for_text("reading-42");
+    tw.wait_for("the question", |s| {
+        status_line(s).contains("wants to read the clipboard: y/n")
+    });
+    assert!(
+        !tw.raw_contains(b"\x1b]52;c;?"),
+        "asked before the user said yes"
+    );
+    tw.send("y");
+    tw.wait_for_raw(b"\x1b]52;c;?\x1b\\");
+    // The terminal answers, as kitty or foot do: the clipboard holds
+    // "hello".
+    tw.send("\x1b]52;c;aGVsbG8=\x1b\\");
+    tw.wait_for("the clipboard passed on", |s| {
+        s.contents().contains("^[]52;c;aGVsbG8=^[\\")
+    });
+}
+
+/// With `clipboard_read = "allow"` the read goes to the terminal without
+/// a question (tmux 3.7's `get-clipboard`).
+#[test]
+fn an_allowed_clipboard_read_is_forwarded_without_a_question() {
+    let (mut tw, _dir) = start_configured("clipboard_read = \"allow\"\n", CLIPBOARD_READER);
+    tw.wait_for_text("reading-42");
+    tw.wait_for_raw(b"\x1b]52;c;?\x1b\\");
+    tw.send("\x1b]52;c;d29ybGQ=\x1b\\");
+    tw.wait_for("the clipboard passed on", |s| {
+        s.contents().contains("^[]52;c;d29ybGQ=^[\\")
     });
 }

@@ -229,6 +229,7 @@ fn run_workspace(
         frame_interval: Duration::from_secs(1) / opts.config.fps.max(1),
         exit_after: opts.exit_after,
         clipboard_from_programs: opts.config.clipboard_from_programs,
+        clipboard_read: opts.config.clipboard_read,
         writer_name: opts.writer.name(),
         copy_command: crate::terminal::clipboard::local_command(
             opts.config.copy_command.as_deref(),
@@ -348,6 +349,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) pipes: crate::pane::pipe::PanePipes,
     /// Scripts waiting on panes (`tilework wait`).
     pub(super) command_watch: crate::app::command_watch::CommandWatch,
+    /// Programs' clipboard reads waiting on the user or a terminal.
+    pub(super) clipboard_reads: crate::app::clipboard_reads::ClipboardReads,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -356,6 +359,7 @@ pub(super) struct LoopSettings {
     /// Quit after this long (`--exit-after`, for benchmarks).
     pub exit_after: Option<Duration>,
     pub clipboard_from_programs: bool,
+    pub clipboard_read: crate::config::clipboard_read::ClipboardRead,
     /// For the overlay: which writer the frames go through.
     pub writer_name: &'static str,
     /// The local clipboard command (wl-copy, xclip), if any.
@@ -418,6 +422,9 @@ impl<B: FrameSink> App<B> {
             silence: Default::default(),
             command_watch: Default::default(),
             pipes: Default::default(),
+            clipboard_reads: crate::app::clipboard_reads::ClipboardReads::new(
+                settings.clipboard_read,
+            ),
         };
         app.tell_panes_the_colours();
         app
@@ -462,6 +469,7 @@ impl<B: FrameSink> App<B> {
         self.drain_events();
         self.follow_terminal_sizes();
         self.tell_silences(Instant::now());
+        self.clipboard_reads_due(Instant::now());
         self.check_waits();
         for client in &mut self.clients {
             // A read-only terminal's focus is not the programs' business.
@@ -551,6 +559,7 @@ impl<B: FrameSink> App<B> {
                         .and_then(|after| self.silence.deadline(after)),
                 )
                 .min_with(self.command_watch.deadline())
+                .min_with(self.clipboard_reads.deadline())
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with({
                     let now = Instant::now();

@@ -169,6 +169,13 @@ impl<B: FrameSink> App<B> {
                 {
                     more = true;
                 }
+                let signals = pane.take_signals();
+                if !signals.is_empty() {
+                    self.program_signalled(id, signals);
+                }
+                let Some(pane) = self.ws.pane_mut(id) else {
+                    continue;
+                };
                 if let Some(data) = pane.take_clipboard() {
                     if self.clipboard_from_programs {
                         for client in &mut self.clients {

@@ -38,6 +38,9 @@ pub struct TerminalInput {
     /// The theme the terminal last told (mode 2031: dark is `true`), not
     /// yet taken.
     theme: Option<bool>,
+    /// The clipboard's contents the terminal answered (`OSC 52`: the text
+    /// after `52;`), oldest first, not yet taken.
+    clipboard: Vec<String>,
     /// The terminal hung up or failed: no longer polled (its link reports
     /// the end).
     gone: bool,
@@ -58,6 +61,7 @@ impl TerminalInput {
             events: VecDeque::new(),
             colours: Vec::new(),
             theme: None,
+            clipboard: Vec::new(),
             gone: false,
             ready: Cell::new(false),
             last_look: Cell::new(None),
@@ -108,6 +112,10 @@ impl TerminalInput {
             match reply {
                 Reply::Colour { slot, colour } => self.colours.push((slot, colour)),
                 Reply::Theme { dark } => self.theme = Some(dark),
+                // Asked only for a read the user allowed: a few at most.
+                Reply::Osc { number: 52, text } if self.clipboard.len() < 4 => {
+                    self.clipboard.push(text);
+                }
                 _ => {}
             }
         }
@@ -187,5 +195,10 @@ impl TerminalInput {
     /// The theme the terminal told since the last call (mode 2031).
     pub fn take_theme(&mut self) -> Option<bool> {
         self.theme.take()
+    }
+
+    /// The clipboard answers (`OSC 52`) since the last call.
+    pub fn take_clipboard_answers(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.clipboard)
     }
 }

@@ -304,6 +304,11 @@ impl InputRouter {
         self.ui.notify(text);
     }
 
+    /// [`Self::notify`] until `until`: a question the loop waits on.
+    pub fn notify_until(&mut self, text: String, until: std::time::Instant) {
+        self.ui.notify_until(text, until);
+    }
+
     pub fn profile_saved(&mut self, name: &str, saved: &anyhow::Result<impl AsRef<Path>>) {
         match saved {
             Ok(path) => {

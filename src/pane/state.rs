@@ -72,6 +72,8 @@ pub struct Pane {
     colours_noted: u64,
     /// The newest OSC 52 clipboard write (base64), not yet handled.
     clipboard: Option<Vec<u8>>,
+    /// Clipboard reads and progress not yet taken by the loop.
+    signals: crate::pane::program_signals::ProgramSignals,
     output_closed: bool,
     /// Output taken from the reader, waiting for the loop's next turn.
     unfed: Unfed,
@@ -211,6 +213,7 @@ impl Pane {
             colours_noted: 0,
             notifications: Vec::new(),
             clipboard: None,
+            signals: Default::default(),
             output_closed: false,
             unfed: Unfed::default(),
             fast_forward: FastForward::default(),
@@ -433,6 +436,9 @@ impl Pane {
         }
         if let Some(data) = events.clipboard.pop() {
             self.clipboard = Some(data);
+        }
+        if !events.signals.is_empty() {
+            self.signals.merge(std::mem::take(&mut events.signals));
         }
         if !events.replies.is_empty() {
             let replies = std::mem::take(&mut events.replies);
@@ -690,6 +696,12 @@ impl Pane {
     /// The program's newest clipboard write (base64), if any.
     pub fn take_clipboard(&mut self) -> Option<Vec<u8>> {
         self.clipboard.take()
+    }
+
+    /// The clipboard read and progress the program sent since the last
+    /// call.
+    pub fn take_signals(&mut self) -> crate::pane::program_signals::ProgramSignals {
+        std::mem::take(&mut self.signals)
     }
 
     /// The notifications (OSC 9, 777, 99) since the last call, oldest

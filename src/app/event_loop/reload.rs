@@ -128,6 +128,7 @@ impl<B: FrameSink> App<B> {
         self.status_commands
             .configure(&config.appearance.status, std::time::Instant::now());
         self.hooks.configure(&config.hooks, &self.ws);
+        self.clipboard_reads.set_policy(config.clipboard_read);
         // The theme may colour every cell tilework draws: a whole frame.
         for client in &mut self.clients {
             let frame = client.frame_area();

@@ -391,7 +391,7 @@ impl<B: FrameSink> App<B> {
 
     /// The client that acts for scripts and for what has no terminal of
     /// its own: the one that typed last, else the newest.
-    pub(super) fn acting_client(&self) -> Option<usize> {
+    pub(in crate::app) fn acting_client(&self) -> Option<usize> {
         self.clients
             .iter()
             .position(|c| c.link.is_some() && c.link == self.latest)

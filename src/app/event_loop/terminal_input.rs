@@ -59,6 +59,13 @@ impl<B: FrameSink> App<B> {
         let Some(client) = self.clients.get_mut(at) else {
             return;
         };
+        let answers = client.input.take_clipboard_answers();
+        if !answers.is_empty() {
+            self.clipboard_answers(at, answers);
+        }
+        let Some(client) = self.clients.get_mut(at) else {
+            return;
+        };
         let late = client.input.take_late_colours();
         if !late.is_empty() {
             for (slot, colour) in late {
@@ -82,6 +89,9 @@ impl<B: FrameSink> App<B> {
             loop {
                 std::thread::park();
             }
+        }
+        if self.clipboard_question_key(at, ev) {
+            return;
         }
         // Its own tab and focus, if it has them, before its keys act.
         self.show_own_view(at);
