@@ -26,6 +26,7 @@ pub mod loop_event;
 #[cfg(test)]
 mod loop_tests;
 mod program_signals;
+mod progress_forward;
 mod signals;
 mod silence;
 pub mod status_commands;

@@ -20,6 +20,7 @@ pub mod pane_numbers;
 pub mod pane_view;
 pub mod pictures;
 pub mod popups;
+pub mod progress;
 pub mod status_bar;
 pub mod terminal_title;
 pub mod which_key;

@@ -1,6 +1,6 @@
 //! Signals between programs and the user's terminal (issue 46), end to
 //! end: in-band resize reports (mode 2048), light/dark theme reports
-//! (mode 2031), clipboard reads (OSC 52 `?`).
+//! (mode 2031), clipboard reads (OSC 52 `?`), progress (OSC 9;4).
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
@@ -155,4 +155,54 @@ fn an_allowed_clipboard_read_is_forwarded_without_a_question() {
     tw.wait_for("the clipboard passed on", |s| {
         s.contents().contains("^[]52;c;d29ybGQ=^[\\")
     });
+}
+
+/// A program that tells its progress (`OSC 9 ; 4 ; 1 ; 42`, as cargo and
+/// uv do) and, on a line typed to it, that it failed (`9;4;2`).
+const PROGRESSING: &str = "printf '\\033]9;4;1;42\\033\\\\'; echo building-$((6*7)); \
+    read line; printf '\\033]9;4;2\\033\\\\'; echo failed-$((6*7)); exec cat";
+
+/// The pane's progress shows on its tab and its border, and goes on to a
+/// terminal that draws it (ghostty, by its `TERM_PROGRAM`); it is not a
+/// notification.
+#[test]
+fn progress_shows_on_the_tab_and_is_forwarded() {
+    let mut tw = Tilework::start_with(
+        &["-c", PROGRESSING],
+        ROWS,
+        COLS,
+        &[("TERM_PROGRAM", "ghostty")],
+    );
+    tw.wait_for_text("building-42");
+    tw.wait_for("42% on the tab", |s| {
+        status_line(s).contains(" 1:") && status_line(s).contains("42%")
+    });
+    tw.wait_for("42% on the border", |s| {
+        s.contents_between(0, 0, 0, COLS).contains("42%")
+    });
+    tw.wait_for_raw(b"\x1b]9;4;1;42\x1b\\");
+    tw.type_line("go");
+    tw.wait_for_text("failed-42");
+    tw.wait_for("the error on the tab", |s| status_line(s).contains("!err"));
+    tw.wait_for_raw(b"\x1b]9;4;2\x1b\\");
+    // Not taken for a notification (ConEmu's `9;4` is not one).
+    assert!(!tw.raw_contains(b"\x1b]9;4;1;42\x07"));
+    assert!(!tw.raw_contains(b"\x1b]777;notify"));
+}
+
+/// A terminal not known to draw `OSC 9 ; 4` is not sent it (elsewhere it
+/// pops up as a notification); the tab still shows it.
+#[test]
+fn progress_is_not_sent_to_a_terminal_that_does_not_draw_it() {
+    let mut tw = Tilework::start_with(
+        &["-c", PROGRESSING],
+        ROWS,
+        COLS,
+        &[("TERM_PROGRAM", "xterm")],
+    );
+    tw.wait_for_text("building-42");
+    tw.wait_for("42% on the tab", |s| status_line(s).contains("42%"));
+    tw.type_line("go");
+    tw.wait_for("the error on the tab", |s| status_line(s).contains("!err"));
+    assert!(!tw.raw_contains(b"\x1b]9;4"));
 }

@@ -246,6 +246,9 @@ fn run_workspace(
     app.client_views = opts.config.client_views;
     app.give_own_views();
     app.latest = Some(first_link);
+    app.progress_forward =
+        crate::app::progress_forward::ProgressForward::new(opts.config.terminal_features.progress);
+    app.progress_forward.attached(first_link, &first_env);
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.fit_layout();
@@ -351,6 +354,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) command_watch: crate::app::command_watch::CommandWatch,
     /// Programs' clipboard reads waiting on the user or a terminal.
     pub(super) clipboard_reads: crate::app::clipboard_reads::ClipboardReads,
+    /// Programs' progress, told to the terminals that speak it.
+    pub(super) progress_forward: crate::app::progress_forward::ProgressForward,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -425,6 +430,7 @@ impl<B: FrameSink> App<B> {
             clipboard_reads: crate::app::clipboard_reads::ClipboardReads::new(
                 settings.clipboard_read,
             ),
+            progress_forward: Default::default(),
         };
         app.tell_panes_the_colours();
         app
@@ -470,6 +476,7 @@ impl<B: FrameSink> App<B> {
         self.follow_terminal_sizes();
         self.tell_silences(Instant::now());
         self.clipboard_reads_due(Instant::now());
+        self.forward_progress();
         self.check_waits();
         for client in &mut self.clients {
             // A read-only terminal's focus is not the programs' business.

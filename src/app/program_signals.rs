@@ -1,5 +1,6 @@
 //! The loop's side of what programs ask beyond their screens
-//! (`pane::program_signals`): clipboard reads (`clipboard_reads`).
+//! (`pane::program_signals`): clipboard reads (`clipboard_reads`) and
+//! progress (`progress_forward`).
 
 use std::time::Instant;
 
@@ -14,6 +15,11 @@ use crate::terminal::frame_sink::FrameSink;
 impl<B: FrameSink> App<B> {
     /// What pane `id`'s program asked since the last look.
     pub(super) fn program_signalled(&mut self, id: PaneId, signals: ProgramSignals) {
+        if signals.progress.is_some() {
+            self.progress_forward.told();
+            // Its tab's label and its border show it.
+            self.clock.changed();
+        }
         if let Some(selection) = signals.clipboard_read {
             let step = self
                 .clipboard_reads
@@ -66,6 +72,30 @@ impl<B: FrameSink> App<B> {
         let ws = &self.ws;
         let steps = self.clipboard_reads.due(now, |id| ws.pane(id).is_none());
         self.clipboard_steps(None, steps);
+    }
+
+    /// Tells each terminal that speaks `OSC 9 ; 4` the worst progress of
+    /// the tab on show, when it changed.
+    pub(super) fn forward_progress(&mut self) {
+        if !self.progress_forward.active() {
+            return;
+        }
+        let clients = &self.clients;
+        self.progress_forward
+            .retain(|link| clients.iter().any(|c| c.link == Some(link)));
+        let now = self
+            .ws
+            .tab()
+            .map(|tab| crate::render::progress::worst_of_tab(&self.ws, tab))
+            .unwrap_or_default();
+        for client in &mut self.clients {
+            if let Some(link) = client.link
+                && let Some(progress) = self.progress_forward.tell(link, now)
+            {
+                client.outbox.signal(progress.osc().as_bytes());
+                self.clock.changed();
+            }
+        }
     }
 
     /// Carries out `steps`; `from` is the terminal whose user answered.

@@ -95,6 +95,35 @@ pub struct ProgramSignals {
     pub progress: Option<Progress>,
 }
 
+/// A pane's signals: the news not yet taken by the loop, and the
+/// progress its program last told (its tab and border show it).
+#[derive(Debug, Default)]
+pub struct PaneSignals {
+    news: ProgramSignals,
+    progress: Progress,
+}
+
+impl PaneSignals {
+    /// Takes `newer` in. Returns whether the progress shown changed.
+    pub fn merge(&mut self, newer: ProgramSignals) -> bool {
+        let changed = newer.progress.is_some_and(|p| p != self.progress);
+        if let Some(progress) = newer.progress {
+            self.progress = progress;
+        }
+        self.news.merge(newer);
+        changed
+    }
+
+    /// The news since the last call.
+    pub fn take_news(&mut self) -> ProgramSignals {
+        std::mem::take(&mut self.news)
+    }
+
+    pub fn progress(&self) -> Progress {
+        self.progress
+    }
+}
+
 /// A selection parameter longer than this is not one.
 const MAX_SELECTION: usize = 8;
 

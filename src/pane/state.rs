@@ -72,8 +72,9 @@ pub struct Pane {
     colours_noted: u64,
     /// The newest OSC 52 clipboard write (base64), not yet handled.
     clipboard: Option<Vec<u8>>,
-    /// Clipboard reads and progress not yet taken by the loop.
-    signals: crate::pane::program_signals::ProgramSignals,
+    /// Clipboard reads and progress not yet taken by the loop, and the
+    /// progress shown.
+    signals: crate::pane::program_signals::PaneSignals,
     output_closed: bool,
     /// Output taken from the reader, waiting for the loop's next turn.
     unfed: Unfed,
@@ -437,8 +438,9 @@ impl Pane {
         if let Some(data) = events.clipboard.pop() {
             self.clipboard = Some(data);
         }
-        if !events.signals.is_empty() {
-            self.signals.merge(std::mem::take(&mut events.signals));
+        if !events.signals.is_empty() && self.signals.merge(std::mem::take(&mut events.signals)) {
+            // The border shows the progress.
+            self.damage.note(Change::Titled);
         }
         if !events.replies.is_empty() {
             let replies = std::mem::take(&mut events.replies);
@@ -701,7 +703,12 @@ impl Pane {
     /// The clipboard read and progress the program sent since the last
     /// call.
     pub fn take_signals(&mut self) -> crate::pane::program_signals::ProgramSignals {
-        std::mem::take(&mut self.signals)
+        self.signals.take_news()
+    }
+
+    /// The progress the program last told (`OSC 9 ; 4`).
+    pub fn progress(&self) -> crate::pane::program_signals::Progress {
+        self.signals.progress()
     }
 
     /// The notifications (OSC 9, 777, 99) since the last call, oldest

@@ -394,6 +394,7 @@ fn pane_badge(pane: &Pane, zoomed: bool) -> Option<String> {
         }
     }
     status.extend(pane.command_marks().failure_badge());
+    status.extend(pane.progress().label());
     if let Some(exit) = pane.exit() {
         status.push(if exit.signal {
             format!("exited: signal {}", exit.code - 128)

@@ -129,6 +129,8 @@ impl<B: FrameSink> App<B> {
             .configure(&config.appearance.status, std::time::Instant::now());
         self.hooks.configure(&config.hooks, &self.ws);
         self.clipboard_reads.set_policy(config.clipboard_read);
+        self.progress_forward
+            .set_by_config(config.terminal_features.progress);
         // The theme may colour every cell tilework draws: a whole frame.
         for client in &mut self.clients {
             let frame = client.frame_area();
