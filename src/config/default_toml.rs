@@ -121,7 +121,8 @@ pub fn default_toml() -> String {
     line("# What your terminal draws that it cannot be asked about (tmux's");
     line("# terminal-features). Styled underlines (curly, dotted...) and underline");
     line("# colours go only to terminals that answer XTGETTCAP for them or are");
-    line("# listed here; others get a plain underline.");
+    line("# listed here; others get a plain underline. \"progress\": programs'");
+    line("# progress (OSC 9;4) is passed on (ghostty, WezTerm, iTerm2 get it anyway).");
     line("# Example: terminal_features = [\"styled-underlines\"]  (or \"underline-colours\")");
     line("");
     line("# The colours programs are told when they ask for the terminal's");
