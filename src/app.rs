@@ -23,6 +23,7 @@ pub mod frame_clock;
 pub mod hooks;
 mod input_commands;
 pub mod loop_event;
+mod loop_signals;
 #[cfg(test)]
 mod loop_tests;
 mod program_signals;

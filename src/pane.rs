@@ -52,6 +52,8 @@ pub mod history_window;
 mod id;
 pub mod input_queue;
 pub mod kitty_apc;
+pub mod kitty_notify;
+pub mod notification_id;
 pub mod notifications;
 pub mod osc_guard;
 pub mod parse_guard;

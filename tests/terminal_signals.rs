@@ -1,6 +1,7 @@
 //! Signals between programs and the user's terminal (issue 46), end to
 //! end: in-band resize reports (mode 2048), light/dark theme reports
-//! (mode 2031), clipboard reads (OSC 52 `?`), progress (OSC 9;4).
+//! (mode 2031), clipboard reads (OSC 52 `?`), progress (OSC 9;4), kitty
+//! notifications both ways (OSC 99).
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
@@ -205,4 +206,35 @@ fn progress_is_not_sent_to_a_terminal_that_does_not_draw_it() {
     tw.type_line("go");
     tw.wait_for("the error on the tab", |s| status_line(s).contains("!err"));
     assert!(!tw.raw_contains(b"\x1b]9;4"));
+}
+
+/// A program that sends a kitty notification asking to hear of a click
+/// (`a=report`), then shows every byte it is sent.
+const NOTIFIER: &str = "stty raw -echo; printf '\\033]99;i=job1:a=report;Build done\\033\\\\'; \
+    echo notified-$((6*7)); exec cat -v";
+
+/// The user's terminal reports a click on the notification (kitty's
+/// activation report) while another tab is shown: the notifying pane's
+/// tab shows, and its program hears of the click under its own id.
+#[test]
+fn a_click_on_a_notification_shows_its_pane_and_tells_its_program() {
+    let mut tw = Tilework::start(&["-c", NOTIFIER], ROWS, COLS);
+    tw.wait_for_text("notified-42");
+    // Passed on under a namespaced id, asking for a click's report.
+    tw.wait_for_raw(b"\x1b]99;i=tw.");
+    let raw = tw.raw_tail();
+    let text = String::from_utf8_lossy(&raw);
+    let at = text.find("\x1b]99;i=tw.").unwrap() + "\x1b]99;i=".len();
+    let id: String = text[at..].chars().take_while(|&c| c != ':').collect();
+    assert!(id.ends_with(".job1"), "{id}");
+    assert!(text[at..].starts_with(&format!("{id}:a=focus,report;Build done")));
+    // Another tab, where the notifying pane is not shown.
+    tw.send("\x02c");
+    tw.wait_for("the second tab", |s| {
+        status_line(s).contains(" 2:") && !s.contents().contains("notified-42")
+    });
+    tw.send(format!("\x1b]99;i={id};\x1b\\"));
+    tw.wait_for("the notifying pane shown, told of the click", |s| {
+        s.contents().contains("notified-42") && s.contents().contains("^[]99;i=job1;^[\\")
+    });
 }

@@ -71,6 +71,7 @@ impl<B: FrameSink> App<B> {
             kind: Kind::Osc9,
             title: format!("pane {number}"),
             body: format!("command {outcome} after {}s", took_ms / 1000),
+            kitty_id: None,
         };
         self.notify_from(id, &notification)
     }

@@ -246,9 +246,9 @@ fn run_workspace(
     app.client_views = opts.config.client_views;
     app.give_own_views();
     app.latest = Some(first_link);
-    app.progress_forward =
+    app.signals.progress =
         crate::app::progress_forward::ProgressForward::new(opts.config.terminal_features.progress);
-    app.progress_forward.attached(first_link, &first_env);
+    app.signals.progress.attached(first_link, &first_env);
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.fit_layout();
@@ -352,10 +352,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) pipes: crate::pane::pipe::PanePipes,
     /// Scripts waiting on panes (`tilework wait`).
     pub(super) command_watch: crate::app::command_watch::CommandWatch,
-    /// Programs' clipboard reads waiting on the user or a terminal.
-    pub(super) clipboard_reads: crate::app::clipboard_reads::ClipboardReads,
-    /// Programs' progress, told to the terminals that speak it.
-    pub(super) progress_forward: crate::app::progress_forward::ProgressForward,
+    /// Programs' clipboard reads, progress and notification clicks.
+    pub(super) signals: crate::app::loop_signals::LoopSignals,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -427,10 +425,12 @@ impl<B: FrameSink> App<B> {
             silence: Default::default(),
             command_watch: Default::default(),
             pipes: Default::default(),
-            clipboard_reads: crate::app::clipboard_reads::ClipboardReads::new(
-                settings.clipboard_read,
-            ),
-            progress_forward: Default::default(),
+            signals: crate::app::loop_signals::LoopSignals {
+                clipboard_reads: crate::app::clipboard_reads::ClipboardReads::new(
+                    settings.clipboard_read,
+                ),
+                ..Default::default()
+            },
         };
         app.tell_panes_the_colours();
         app
@@ -566,7 +566,7 @@ impl<B: FrameSink> App<B> {
                         .and_then(|after| self.silence.deadline(after)),
                 )
                 .min_with(self.command_watch.deadline())
-                .min_with(self.clipboard_reads.deadline())
+                .min_with(self.signals.clipboard_reads.deadline())
                 .min_with(self.ws.panes().filter_map(Pane::sync_deadline).min())
                 .min_with({
                     let now = Instant::now();

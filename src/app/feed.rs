@@ -236,7 +236,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed();
         }
         if mode == Notifications::Forward {
-            let forward = notification.forward();
+            let forward = self.notification_forward(id, notification);
             for client in &mut self.clients {
                 client.outbox.notify(forward.clone());
             }

@@ -1,6 +1,7 @@
 //! The loop's side of what programs ask beyond their screens
-//! (`pane::program_signals`): clipboard reads (`clipboard_reads`) and
-//! progress (`progress_forward`).
+//! (`pane::program_signals`): clipboard reads (`clipboard_reads`),
+//! progress (`progress_forward`), kitty notifications' closes and clicks
+//! (`pane::kitty_notify`).
 
 use std::time::Instant;
 
@@ -9,19 +10,34 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
 use super::clipboard_reads::{Read, Step};
 use super::event_loop::App;
 use crate::pane::PaneId;
+use crate::pane::kitty_notify;
+use crate::pane::notifications::Notification;
 use crate::pane::program_signals::ProgramSignals;
 use crate::terminal::frame_sink::FrameSink;
+
+/// Clicks programs asked to hear of (`a=report`) kept at most.
+const MAX_CLICKS_ASKED: usize = 64;
 
 impl<B: FrameSink> App<B> {
     /// What pane `id`'s program asked since the last look.
     pub(super) fn program_signalled(&mut self, id: PaneId, signals: ProgramSignals) {
+        if self.ws.notifications() == crate::config::Notifications::Forward {
+            for closed in &signals.closed {
+                let close = kitty_notify::forward_close(id, closed);
+                for client in &mut self.clients {
+                    client.outbox.notify(close.clone());
+                }
+                self.clock.changed();
+            }
+        }
         if signals.progress.is_some() {
-            self.progress_forward.told();
+            self.signals.progress.told();
             // Its tab's label and its border show it.
             self.clock.changed();
         }
         if let Some(selection) = signals.clipboard_read {
             let step = self
+                .signals
                 .clipboard_reads
                 .requested(id, selection, Instant::now());
             self.clipboard_steps(None, step.into_iter().collect());
@@ -31,7 +47,9 @@ impl<B: FrameSink> App<B> {
     /// A key while a clipboard question is up: `y` allows the read, `n`
     /// or Esc refuses it (both taken); other keys go on as usual.
     pub(super) fn clipboard_question_key(&mut self, at: usize, ev: &Event) -> bool {
-        if !self.clipboard_reads.asking() || self.clients.get(at).is_none_or(|c| c.read_only) {
+        if !self.signals.clipboard_reads.asking()
+            || self.clients.get(at).is_none_or(|c| c.read_only)
+        {
             return false;
         }
         let Event::Key(key) = ev else {
@@ -45,18 +63,76 @@ impl<B: FrameSink> App<B> {
             KeyCode::Char('n' | 'N') | KeyCode::Esc => false,
             _ => return false,
         };
-        let steps = self.clipboard_reads.answered(yes, Instant::now());
+        let steps = self.signals.clipboard_reads.answered(yes, Instant::now());
         self.clipboard_steps(Some(at), steps);
         true
     }
 
-    /// Client `at`'s terminal answered clipboard reads.
-    pub(super) fn clipboard_answers(&mut self, at: usize, answers: Vec<String>) {
+    /// How pane `id`'s `notification` goes to the terminals; a click on
+    /// it is reported to its program if it asked.
+    pub(super) fn notification_forward(
+        &mut self,
+        id: PaneId,
+        notification: &Notification,
+    ) -> Vec<u8> {
+        if let Some(told) = notification
+            .kitty_id
+            .as_ref()
+            .filter(|k| k.report && !k.id.is_empty())
+        {
+            self.signals
+                .clicks_asked
+                .retain(|(pane, asked)| (*pane, asked) != (id, &told.id));
+            if self.signals.clicks_asked.len() >= MAX_CLICKS_ASKED {
+                self.signals.clicks_asked.remove(0);
+            }
+            self.signals.clicks_asked.push((id, told.id.clone()));
+        }
+        kitty_notify::forward(notification, id)
+    }
+
+    /// What client `at`'s terminal said of the loop's signals.
+    pub(super) fn signal_answers(&mut self, at: usize, answers: Vec<(u32, String)>) {
+        for (number, text) in answers {
+            match number {
+                52 => self.clipboard_answer(at, &text),
+                _ => self.notification_clicked(&text),
+            }
+        }
+    }
+
+    /// A notification was clicked in a terminal: its pane is shown and
+    /// focused, and its program told if it asked.
+    fn notification_clicked(&mut self, text: &str) {
+        let Some((pane, id)) = kitty_notify::activation(text) else {
+            return;
+        };
+        if self.ws.pane(pane).is_none() {
+            return;
+        }
+        if self.ws.show_pane(pane) {
+            self.clock.changed_now();
+        }
+        let asked = self
+            .signals
+            .clicks_asked
+            .iter()
+            .position(|(p, asked)| *p == pane && asked == id);
+        if let Some(asked) = asked
+            && let Some(program) = self.ws.pane(pane)
+        {
+            self.signals.clicks_asked.remove(asked);
+            program.send(&kitty_notify::activation_report(id));
+        }
+    }
+
+    /// Client `at`'s terminal answered a clipboard read.
+    fn clipboard_answer(&mut self, at: usize, text: &str) {
         let link = self.clients.get(at).and_then(|c| c.link);
-        for text in answers {
-            let Some((read, data)) = self.clipboard_reads.answer_arrived(link, &text) else {
+        {
+            let Some((read, data)) = self.signals.clipboard_reads.answer_arrived(link, text) else {
                 tracing::info!("a clipboard answer nobody asked for was dropped");
-                continue;
+                return;
             };
             if let Some(pane) = self.ws.pane(read.pane) {
                 pane.send(&read.answer(&data));
@@ -66,22 +142,31 @@ impl<B: FrameSink> App<B> {
 
     /// Reads whose time is up are refused.
     pub(super) fn clipboard_reads_due(&mut self, now: Instant) {
-        if self.clipboard_reads.deadline().is_none_or(|d| d > now) {
+        if self
+            .signals
+            .clipboard_reads
+            .deadline()
+            .is_none_or(|d| d > now)
+        {
             return;
         }
         let ws = &self.ws;
-        let steps = self.clipboard_reads.due(now, |id| ws.pane(id).is_none());
+        let steps = self
+            .signals
+            .clipboard_reads
+            .due(now, |id| ws.pane(id).is_none());
         self.clipboard_steps(None, steps);
     }
 
     /// Tells each terminal that speaks `OSC 9 ; 4` the worst progress of
     /// the tab on show, when it changed.
     pub(super) fn forward_progress(&mut self) {
-        if !self.progress_forward.active() {
+        if !self.signals.progress.active() {
             return;
         }
         let clients = &self.clients;
-        self.progress_forward
+        self.signals
+            .progress
             .retain(|link| clients.iter().any(|c| c.link == Some(link)));
         let now = self
             .ws
@@ -90,7 +175,7 @@ impl<B: FrameSink> App<B> {
             .unwrap_or_default();
         for client in &mut self.clients {
             if let Some(link) = client.link
-                && let Some(progress) = self.progress_forward.tell(link, now)
+                && let Some(progress) = self.signals.progress.tell(link, now)
             {
                 client.outbox.signal(progress.osc().as_bytes());
                 self.clock.changed();
@@ -140,7 +225,7 @@ impl<B: FrameSink> App<B> {
         if from.is_some() {
             self.tell_clients("clipboard read allowed");
         }
-        let refused = self.clipboard_reads.forwarded(read, link, now);
+        let refused = self.signals.clipboard_reads.forwarded(read, link, now);
         self.clipboard_steps(None, refused.into_iter().collect());
     }
 

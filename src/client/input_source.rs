@@ -145,10 +145,11 @@ impl InputSource {
         }
     }
 
-    /// The clipboard answers (`OSC 52 ; c ; base64`) since the last call.
-    pub fn take_clipboard_answers(&mut self) -> Vec<String> {
+    /// The clipboard answers (`OSC 52 ; c ; base64`) and notification
+    /// clicks (`OSC 99`) since the last call.
+    pub fn take_signal_answers(&mut self) -> Vec<(u32, String)> {
         match &mut self.source {
-            Source::Own(input) => input.take_clipboard_answers(),
+            Source::Own(input) => input.take_signal_answers(),
             Source::Channel { .. } => Vec::new(),
         }
     }

@@ -38,9 +38,10 @@ pub struct TerminalInput {
     /// The theme the terminal last told (mode 2031: dark is `true`), not
     /// yet taken.
     theme: Option<bool>,
-    /// The clipboard's contents the terminal answered (`OSC 52`: the text
-    /// after `52;`), oldest first, not yet taken.
-    clipboard: Vec<String>,
+    /// What the terminal said of the loop's signals, oldest first, not
+    /// yet taken: the clipboard's contents (`OSC 52`), clicks on
+    /// notifications (`OSC 99`); the number and the text after it.
+    signal_answers: Vec<(u32, String)>,
     /// The terminal hung up or failed: no longer polled (its link reports
     /// the end).
     gone: bool,
@@ -61,7 +62,7 @@ impl TerminalInput {
             events: VecDeque::new(),
             colours: Vec::new(),
             theme: None,
-            clipboard: Vec::new(),
+            signal_answers: Vec::new(),
             gone: false,
             ready: Cell::new(false),
             last_look: Cell::new(None),
@@ -112,9 +113,13 @@ impl TerminalInput {
             match reply {
                 Reply::Colour { slot, colour } => self.colours.push((slot, colour)),
                 Reply::Theme { dark } => self.theme = Some(dark),
-                // Asked only for a read the user allowed: a few at most.
-                Reply::Osc { number: 52, text } if self.clipboard.len() < 4 => {
-                    self.clipboard.push(text);
+                // A clipboard read the user allowed, a click: a few at
+                // most between two looks.
+                Reply::Osc {
+                    number: number @ (52 | 99),
+                    text,
+                } if self.signal_answers.len() < 8 => {
+                    self.signal_answers.push((number, text));
                 }
                 _ => {}
             }
@@ -197,8 +202,9 @@ impl TerminalInput {
         self.theme.take()
     }
 
-    /// The clipboard answers (`OSC 52`) since the last call.
-    pub fn take_clipboard_answers(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.clipboard)
+    /// The clipboard answers (`OSC 52`) and notification clicks (`OSC
+    /// 99`) since the last call.
+    pub fn take_signal_answers(&mut self) -> Vec<(u32, String)> {
+        std::mem::take(&mut self.signal_answers)
     }
 }

@@ -93,6 +93,9 @@ pub struct ProgramSignals {
     pub clipboard_read: Option<String>,
     /// The program's progress changed: the newest state.
     pub progress: Option<Progress>,
+    /// The kitty notifications (their ids) the program took away
+    /// (`p=close`), oldest first.
+    pub closed: Vec<String>,
 }
 
 /// A pane's signals: the news not yet taken by the loop, and the
@@ -124,12 +127,24 @@ impl PaneSignals {
     }
 }
 
+/// Closes kept between two looks of the loop, at most.
+const MAX_CLOSES: usize = 8;
+
 /// A selection parameter longer than this is not one.
 const MAX_SELECTION: usize = 8;
 
 impl ProgramSignals {
     pub fn is_empty(&self) -> bool {
-        self.clipboard_read.is_none() && self.progress.is_none()
+        self.clipboard_read.is_none() && self.progress.is_none() && self.closed.is_empty()
+    }
+
+    /// The program took its notification `id` away; a program closing
+    /// them in a loop keeps only its newest few.
+    pub fn closed(&mut self, id: String) {
+        if self.closed.len() >= MAX_CLOSES {
+            self.closed.remove(0);
+        }
+        self.closed.push(id);
     }
 
     /// Takes what `newer` says over what this holds.
@@ -139,6 +154,9 @@ impl ProgramSignals {
         }
         if newer.progress.is_some() {
             self.progress = newer.progress;
+        }
+        for id in newer.closed {
+            self.closed(id);
         }
     }
 

@@ -112,6 +112,16 @@ impl vt100::Callbacks for PaneEvents {
             && let Some(progress) = Progress::from_osc9(rest)
         {
             self.signals.progress = Some(progress);
+        } else if let [b"99", metadata, ..] = params
+            && let Some(request) = crate::pane::kitty_notify::Request::read(metadata)
+        {
+            match request {
+                crate::pane::kitty_notify::Request::Query { id } => {
+                    let answer = crate::pane::kitty_notify::query_answer(&id);
+                    self.replies.extend_from_slice(&answer);
+                }
+                crate::pane::kitty_notify::Request::Close { id } => self.signals.closed(id),
+            }
         } else if let Some(notification) = notifications::from_osc(params, &mut self.kitty_chunks) {
             notifications::queue(&mut self.notifications, notification);
         }
@@ -244,6 +254,17 @@ mod tests {
             .map(|n| &n.body[..])
             .collect();
         assert_eq!(bodies, ["done", "and more"]);
+    }
+
+    #[test]
+    fn kitty_notification_queries_are_answered_and_closes_kept() {
+        let mut p = parser();
+        p.process(b"\x1b]99;i=q1:p=?;\x1b\\");
+        let answer = std::mem::take(&mut p.callbacks_mut().replies);
+        assert!(answer.starts_with(b"\x1b]99;i=q1:p=?;a=focus,report"));
+        p.process(b"\x1b]99;i=n1:p=close;\x1b\\");
+        assert_eq!(p.callbacks().signals.closed, ["n1"]);
+        assert!(p.callbacks().notifications.is_empty());
     }
 
     #[test]

@@ -128,8 +128,11 @@ impl<B: FrameSink> App<B> {
         self.status_commands
             .configure(&config.appearance.status, std::time::Instant::now());
         self.hooks.configure(&config.hooks, &self.ws);
-        self.clipboard_reads.set_policy(config.clipboard_read);
-        self.progress_forward
+        self.signals
+            .clipboard_reads
+            .set_policy(config.clipboard_read);
+        self.signals
+            .progress
             .set_by_config(config.terminal_features.progress);
         // The theme may colour every cell tilework draws: a whole frame.
         for client in &mut self.clients {

@@ -361,7 +361,7 @@ impl<B: FrameSink> App<B> {
         if !joined.env.is_empty() {
             self.ws.update_environment(&joined.env);
         }
-        self.progress_forward.attached(link, &joined.env);
+        self.signals.progress.attached(link, &joined.env);
         let mut router = (self.new_router)(link).with_read_only(read_only);
         if let Some(config) = &self.reloaded_config {
             router.reconfigure(config);

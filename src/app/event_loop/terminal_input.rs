@@ -59,9 +59,9 @@ impl<B: FrameSink> App<B> {
         let Some(client) = self.clients.get_mut(at) else {
             return;
         };
-        let answers = client.input.take_clipboard_answers();
+        let answers = client.input.take_signal_answers();
         if !answers.is_empty() {
-            self.clipboard_answers(at, answers);
+            self.signal_answers(at, answers);
         }
         let Some(client) = self.clients.get_mut(at) else {
             return;
