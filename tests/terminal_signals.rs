@@ -238,3 +238,79 @@ fn a_click_on_a_notification_shows_its_pane_and_tells_its_program() {
         s.contents().contains("notified-42") && s.contents().contains("^[]99;i=job1;^[\\")
     });
 }
+
+/// The status bar's background, as the terminal shows it.
+fn bar_background(tw: &Tilework) -> vt100::Color {
+    tw.with_screen(|s| s.cell(ROWS - 1, COLS - 1).map(vt100::Cell::bgcolor))
+        .unwrap()
+}
+
+/// `[theme] name = "auto"`: tilework's own colours are the dark theme's on
+/// a dark terminal, and the light theme's once the terminal says it
+/// turned light (mode 2031), and back.
+#[test]
+fn an_auto_theme_follows_the_terminal_from_dark_to_light() {
+    let dir = common::TempDir::new("signals-theme");
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, "[theme]\nname = \"auto\"\n").unwrap();
+    let replies = TerminalReplies {
+        background: Some("rgb:1e1e/1e1e/2e2e"),
+        ..TerminalReplies::default()
+    };
+    let mut tw = Tilework::start_answering(
+        common::binary(),
+        &[
+            "--config",
+            path.to_str().unwrap(),
+            "-c",
+            "echo started-$((6*7)); exec cat",
+        ],
+        ROWS,
+        COLS,
+        &[],
+        replies,
+    );
+    tw.wait_for_text("started-42");
+    // The default (dark) theme's status bar: colour 236.
+    tw.wait_for("the dark bar", |s| {
+        s.cell(ROWS - 1, COLS - 1).map(vt100::Cell::bgcolor) == Some(vt100::Color::Idx(236))
+    });
+    tw.send("\x1b[?997;2n");
+    tw.wait_for("the light bar", |s| {
+        s.cell(ROWS - 1, COLS - 1).map(vt100::Cell::bgcolor) == Some(vt100::Color::Idx(254))
+    });
+    tw.send("\x1b[?997;1n");
+    tw.wait_for("the dark bar again", |s| {
+        s.cell(ROWS - 1, COLS - 1).map(vt100::Cell::bgcolor) == Some(vt100::Color::Idx(236))
+    });
+    assert_eq!(bar_background(&tw), vt100::Color::Idx(236));
+}
+
+/// On a terminal whose background is light, an `auto` theme starts light.
+#[test]
+fn an_auto_theme_starts_light_on_a_light_terminal() {
+    let dir = common::TempDir::new("signals-theme");
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, "[theme]\nname = \"auto\"\n").unwrap();
+    let replies = TerminalReplies {
+        background: Some("rgb:fdfd/f6f6/e3e3"),
+        ..TerminalReplies::default()
+    };
+    let tw = Tilework::start_answering(
+        common::binary(),
+        &[
+            "--config",
+            path.to_str().unwrap(),
+            "-c",
+            "echo started-$((6*7)); exec cat",
+        ],
+        ROWS,
+        COLS,
+        &[],
+        replies,
+    );
+    tw.wait_for_text("started-42");
+    tw.wait_for("the light bar", |s| {
+        s.cell(ROWS - 1, COLS - 1).map(vt100::Cell::bgcolor) == Some(vt100::Color::Idx(254))
+    });
+}

@@ -249,6 +249,7 @@ fn run_workspace(
     app.signals.progress =
         crate::app::progress_forward::ProgressForward::new(opts.config.terminal_features.progress);
     app.signals.progress.attached(first_link, &first_env);
+    app.theme_from_terminal(0);
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.fit_layout();

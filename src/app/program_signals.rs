@@ -158,6 +158,31 @@ impl<B: FrameSink> App<B> {
         self.clipboard_steps(None, steps);
     }
 
+    /// Client `at`'s terminal is dark (`true`) or light: its theme
+    /// follows if it is `auto`, drawn anew.
+    pub(super) fn follow_terminal_theme(&mut self, at: usize, dark: bool) {
+        let Some(client) = self.clients.get_mut(at) else {
+            return;
+        };
+        if client.router.follow_terminal_theme(dark) {
+            // The theme may colour every cell tilework draws: a whole frame.
+            let frame = client.frame_area();
+            client.refit(frame);
+            self.clock.changed_now();
+        }
+    }
+
+    /// Client `at` attached, or the config was read again: an `auto`
+    /// theme is light or dark by the background its terminal answered
+    /// (a 2031 report may follow).
+    pub(super) fn theme_from_terminal(&mut self, at: usize) {
+        let background = self.clients.get(at).and_then(|c| c.facts.colours[1]);
+        if let Some(background) = background {
+            let dark = crate::pane::fidelity::theme::is_dark(background);
+            self.follow_terminal_theme(at, dark);
+        }
+    }
+
     /// Tells each terminal that speaks `OSC 9 ; 4` the worst progress of
     /// the tab on show, when it changed.
     pub(super) fn forward_progress(&mut self) {

@@ -119,6 +119,9 @@ impl<B: FrameSink> App<B> {
             client.router.reconfigure(config);
         }
         self.spare_router.reconfigure(config);
+        for at in 0..self.clients.len() {
+            self.theme_from_terminal(at);
+        }
         // Terminals that attach later get it too.
         self.reloaded_config = Some(Box::new(config.clone()));
         self.ws

@@ -370,6 +370,7 @@ impl<B: FrameSink> App<B> {
         match Client::on_terminal(joined, self.writer, router, self.frame_area) {
             Ok(client) => {
                 self.clients.push(client);
+                self.theme_from_terminal(self.clients.len() - 1);
                 self.give_own_views();
             }
             Err(err) => {

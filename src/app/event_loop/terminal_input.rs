@@ -51,10 +51,11 @@ impl<B: FrameSink> App<B> {
         let Some(client) = self.clients.get_mut(at) else {
             return;
         };
-        if let Some(dark) = client.input.take_theme()
-            && crate::pane::fidelity::theme::set_told(dark)
-        {
-            self.ws.terminal_theme_changed();
+        if let Some(dark) = client.input.take_theme() {
+            self.follow_terminal_theme(at, dark);
+            if crate::pane::fidelity::theme::set_told(dark) {
+                self.ws.terminal_theme_changed();
+            }
         }
         let Some(client) = self.clients.get_mut(at) else {
             return;
