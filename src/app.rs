@@ -15,6 +15,7 @@
 //!   the loop once per interval.
 
 mod attached;
+mod clipboard_reads;
 mod command_events;
 mod command_watch;
 mod deadlines;
@@ -25,8 +26,11 @@ mod frame_stats;
 pub mod hook_runner;
 mod input_commands;
 pub mod loop_event;
+mod loop_signals;
 #[cfg(test)]
 mod loop_tests;
+mod program_signals;
+mod progress_forward;
 mod signals;
 mod silence;
 pub mod status_commands;

@@ -14,6 +14,7 @@
 pub mod action;
 pub mod appearance;
 pub mod clients;
+pub mod clipboard_read;
 pub mod clock;
 pub mod colour;
 pub mod copy_keymap;

@@ -17,5 +17,6 @@ pub mod painter;
 pub mod pane_colours;
 pub mod pane_view;
 pub mod pictures;
+pub mod progress;
 pub mod status_bar;
 pub mod terminal_title;

@@ -76,5 +76,6 @@ fn finished_unseen(number: u32, status: Option<i32>, took_ms: u64) -> Notificati
         kind: Kind::Osc9,
         title: format!("pane {number}"),
         body: format!("command {outcome} after {}s", took_ms / 1000),
+        kitty_id: None,
     }
 }

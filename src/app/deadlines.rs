@@ -138,3 +138,10 @@ mod tests {
         assert_eq!(soonest(&[&nothing, &Vec::<Instant>::new()], now), None);
     }
 }
+
+/// A clipboard read waiting for the user's answer, or the terminal's.
+impl Deadline for crate::app::clipboard_reads::ClipboardReads {
+    fn deadline(&self, _now: Instant) -> Option<Instant> {
+        crate::app::clipboard_reads::ClipboardReads::deadline(self)
+    }
+}

@@ -227,6 +227,7 @@ fn run_workspace(
         frame_interval: Duration::from_secs(1) / opts.config.fps.max(1),
         exit_after: opts.exit_after,
         clipboard_from_programs: opts.config.clipboard_from_programs,
+        clipboard_read: opts.config.clipboard_read,
         writer_name: opts.writer.name(),
         copy_command: crate::terminal::clipboard::local_command(
             opts.config.copy_command.as_deref(),
@@ -243,6 +244,10 @@ fn run_workspace(
     app.clients.client_views = opts.config.client_views;
     app.clients.give_own_views(&app.ws);
     app.clients.latest = Some(first_link);
+    app.signals.progress =
+        crate::app::progress_forward::ProgressForward::new(opts.config.terminal_features.progress);
+    app.signals.progress.attached(first_link, &first_env);
+    app.theme_from_terminal(0);
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.clients.fit_layout(&mut app.ws);
@@ -303,6 +308,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) hooks: crate::app::hook_runner::Hooks,
     /// Scripts waiting on panes (`tilework wait`).
     pub(super) command_watch: crate::app::command_watch::CommandWatch,
+    /// Programs' clipboard reads, progress and notification clicks.
+    pub(super) signals: crate::app::loop_signals::LoopSignals,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -312,6 +319,7 @@ pub(super) struct LoopSettings {
     /// Quit after this long (`--exit-after`, for benchmarks).
     pub exit_after: Option<Duration>,
     pub clipboard_from_programs: bool,
+    pub clipboard_read: crate::config::clipboard_read::ClipboardRead,
     /// For the overlay: which writer the frames go through.
     pub writer_name: &'static str,
     /// The local clipboard command (wl-copy, xclip), if any.
@@ -343,6 +351,12 @@ impl<B: FrameSink> App<B> {
             status_commands: Default::default(),
             hooks: Default::default(),
             command_watch: Default::default(),
+            signals: crate::app::loop_signals::LoopSignals {
+                clipboard_reads: crate::app::clipboard_reads::ClipboardReads::new(
+                    settings.clipboard_read,
+                ),
+                ..Default::default()
+            },
         };
         app.clients
             .tell_colours(&mut app.ws, app.settings.configured_colours);
@@ -374,6 +388,8 @@ impl<B: FrameSink> App<B> {
         }
         self.hooks
             .tell_silences(&mut self.feed, &self.ws, Instant::now());
+        self.clipboard_reads_due(Instant::now());
+        self.forward_progress();
         self.command_watch.check_in(&self.ws);
         for client in &mut self.clients.list {
             // A read-only terminal's focus is not the programs' business.
@@ -450,6 +466,7 @@ impl<B: FrameSink> App<B> {
                 &self.status_commands,
                 &silence,
                 &self.command_watch,
+                &self.signals.clipboard_reads,
                 &wait_limit,
             ],
             now,

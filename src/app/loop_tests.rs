@@ -66,6 +66,7 @@ fn app_on<B: FrameSink>(backend: B, cols: u16, rows: u16) -> (App<B>, Sender<(In
         frame_interval: Duration::from_secs(1) / config.fps,
         exit_after: None,
         clipboard_from_programs: false,
+        clipboard_read: Default::default(),
         writer_name: "test",
         copy_command: None,
         configured_colours: [None; 3],

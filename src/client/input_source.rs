@@ -28,7 +28,8 @@ pub struct InputSource {
 )]
 enum Source {
     /// An attached terminal, read through its own descriptor.
-    Own(TerminalInput),
+    /// Boxed: the channel is the other choice, a few bytes.
+    Own(Box<TerminalInput>),
     /// Events as the terminal would give them, stamped by the sender, who
     /// calls `crate::wake::wake_loop` after each.
     Channel {
@@ -133,7 +134,7 @@ impl InputSource {
 
     /// An attached terminal read through `tty`, a descriptor of its own.
     pub fn terminal_on(tty: OwnedFd) -> std::io::Result<Self> {
-        Ok(Self::from(Source::Own(TerminalInput::open(tty)?)))
+        Ok(Self::from(Source::Own(Box::new(TerminalInput::open(tty)?))))
     }
 
     /// The theme the terminal told since the last call (mode 2031: dark
@@ -142,6 +143,15 @@ impl InputSource {
         match &mut self.source {
             Source::Own(input) => input.take_theme(),
             Source::Channel { .. } => None,
+        }
+    }
+
+    /// The clipboard answers (`OSC 52 ; c ; base64`) and notification
+    /// clicks (`OSC 99`) since the last call.
+    pub fn take_signal_answers(&mut self) -> Vec<(u32, String)> {
+        match &mut self.source {
+            Source::Own(input) => input.take_signal_answers(),
+            Source::Channel { .. } => Vec::new(),
         }
     }
 

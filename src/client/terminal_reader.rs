@@ -38,6 +38,10 @@ pub struct TerminalInput {
     /// The theme the terminal last told (mode 2031: dark is `true`), not
     /// yet taken.
     theme: Option<bool>,
+    /// What the terminal said of the loop's signals, oldest first, not
+    /// yet taken: the clipboard's contents (`OSC 52`), clicks on
+    /// notifications (`OSC 99`); the number and the text after it.
+    signal_answers: Vec<(u32, String)>,
     /// The terminal hung up or failed: no longer polled (its link reports
     /// the end).
     gone: bool,
@@ -58,6 +62,7 @@ impl TerminalInput {
             events: VecDeque::new(),
             colours: Vec::new(),
             theme: None,
+            signal_answers: Vec::new(),
             gone: false,
             ready: Cell::new(false),
             last_look: Cell::new(None),
@@ -108,6 +113,14 @@ impl TerminalInput {
             match reply {
                 Reply::Colour { slot, colour } => self.colours.push((slot, colour)),
                 Reply::Theme { dark } => self.theme = Some(dark),
+                // A clipboard read the user allowed, a click: a few at
+                // most between two looks.
+                Reply::Osc {
+                    number: number @ (52 | 99),
+                    text,
+                } if self.signal_answers.len() < 8 => {
+                    self.signal_answers.push((number, text));
+                }
                 _ => {}
             }
         }
@@ -187,5 +200,11 @@ impl TerminalInput {
     /// The theme the terminal told since the last call (mode 2031).
     pub fn take_theme(&mut self) -> Option<bool> {
         self.theme.take()
+    }
+
+    /// The clipboard answers (`OSC 52`) and notification clicks (`OSC
+    /// 99`) since the last call.
+    pub fn take_signal_answers(&mut self) -> Vec<(u32, String)> {
+        std::mem::take(&mut self.signal_answers)
     }
 }

@@ -24,7 +24,7 @@ pub struct Appearance {
 }
 
 /// The built-in themes, by the name `[theme] name` takes.
-pub const THEME_NAMES: [&str; 4] = ["default", "light", "high-contrast", "none"];
+pub const THEME_NAMES: [&str; 5] = ["default", "light", "high-contrast", "none", "auto"];
 
 /// The styles of everything tilework draws itself (panes draw their own).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,8 +65,26 @@ fn on(f: Color, b: Color) -> Style {
 }
 
 impl Theme {
+    /// `auto`: `default` on a dark terminal, `light` on a light one, as
+    /// the terminal tells (mode 2031, or its background answered to OSC
+    /// 11); named `auto` so it keeps following.
+    pub fn auto(dark: bool) -> Theme {
+        let mut theme = Self::builtin(if dark { "default" } else { "light" }).unwrap_or_default();
+        theme.name = "auto".into();
+        theme
+    }
+
+    /// Whether it follows the terminal's light or dark (`auto`).
+    pub fn follows_terminal(&self) -> bool {
+        self.name == "auto"
+    }
+
     /// A built-in theme by name.
     pub fn builtin(name: &str) -> Option<Theme> {
+        if name == "auto" {
+            // Dark until a terminal tells otherwise: most are.
+            return Some(Self::auto(true));
+        }
         let bold = Modifier::BOLD;
         let theme = match name {
             "default" => Theme {

@@ -94,10 +94,16 @@ pub fn default_toml() -> String {
     line("");
     line("# Let programs in panes set your clipboard with OSC 52 (e.g. vim, tmux");
     line("# inside tilework). Off: a program or a file you cat could overwrite it.");
-    line("# Programs can never read your clipboard.");
     line(&format!(
         "# clipboard_from_programs = {}",
         d.clipboard_from_programs
+    ));
+    line("");
+    line("# Let programs read your clipboard (OSC 52 ?): \"off\", \"ask\" (y/n in the");
+    line("# status bar each time) or \"allow\".");
+    line(&format!(
+        "# clipboard_read = {}",
+        toml_string(d.clipboard_read.name())
     ));
     line("");
     line("# C-b e opens the pane's history in $VISUAL / $EDITOR (else vi). true keeps");
@@ -115,7 +121,8 @@ pub fn default_toml() -> String {
     line("# What your terminal draws that it cannot be asked about (tmux's");
     line("# terminal-features). Styled underlines (curly, dotted...) and underline");
     line("# colours go only to terminals that answer XTGETTCAP for them or are");
-    line("# listed here; others get a plain underline.");
+    line("# listed here; others get a plain underline. \"progress\": programs'");
+    line("# progress (OSC 9;4) is passed on (ghostty, WezTerm, iTerm2 get it anyway).");
     line("# Example: terminal_features = [\"styled-underlines\"]  (or \"underline-colours\")");
     line("");
     line("# The colours programs are told when they ask for the terminal's");
@@ -312,8 +319,9 @@ mod tests {
             // the `[status]` command settings, `[hooks]` timeout,
             // silence_after and notify_after, and the copy keys; `[status]`
             // set_titles and set_titles_string; client_views; `tmux_compat`;
-            // `[remote]` ssh_command, tilework and keepalive.
+            // `[remote]` ssh_command, tilework and keepalive; `clipboard_read`.
             14 + 1
+                + 1
                 + 1
                 + 1
                 + 3

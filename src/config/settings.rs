@@ -115,8 +115,11 @@ pub struct Config {
     pub mouse: bool,
     /// Let programs set the user's clipboard with OSC 52. Off by default: a
     /// program (or a file you `cat`) could otherwise overwrite what you
-    /// copied. Reads (`OSC 52 ; ?`) are always refused.
+    /// copied. Reads (`OSC 52 ; ?`) are `clipboard_read`'s.
     pub clipboard_from_programs: bool,
+    /// Whether programs may read the clipboard (`OSC 52 ; ?`): off, ask,
+    /// allow.
+    pub clipboard_read: crate::config::clipboard_read::ClipboardRead,
     /// A local command that receives copied text on stdin (e.g. `wl-copy`,
     /// `xclip -selection clipboard`), besides OSC 52. Unset: wl-copy or xclip
     /// when found.
@@ -171,6 +174,7 @@ impl Default for Config {
             term: DEFAULT_TERM.to_string(),
             mouse: true,
             clipboard_from_programs: false,
+            clipboard_read: Default::default(),
             copy_command: None,
             appearance: Appearance::default(),
             editor_ansi: false,
@@ -326,6 +330,10 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
     if let Some(allow) = raw.clipboard_from_programs {
         config.clipboard_from_programs = allow;
+    }
+    if let Some(read) = &raw.clipboard_read {
+        config.clipboard_read = crate::config::clipboard_read::ClipboardRead::parse(read.get_ref())
+            .map_err(|m| err(read.span(), m))?;
     }
     if let Some(mouse) = raw.mouse {
         config.mouse = mouse;
@@ -573,6 +581,7 @@ struct RawConfig {
     term: Option<Spanned<String>>,
     mouse: Option<bool>,
     clipboard_from_programs: Option<bool>,
+    clipboard_read: Option<Spanned<String>>,
     copy_command: Option<Spanned<String>>,
     editor_ansi: Option<bool>,
     tmux_compat: Option<bool>,

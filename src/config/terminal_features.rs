@@ -15,10 +15,13 @@ pub struct TerminalFeatures {
     pub styled_underlines: bool,
     /// `underline-colours`: `58` alone.
     pub underline_colours: bool,
+    /// `progress`: programs' progress (`OSC 9 ; 4`) is passed on, as to
+    /// the terminals known to draw it (`app::progress_forward`).
+    pub progress: bool,
 }
 
 /// The names `terminal_features` takes.
-const NAMES: &str = "\"styled-underlines\", \"underline-colours\", \"hyperlinks\"";
+const NAMES: &str = "\"styled-underlines\", \"underline-colours\", \"hyperlinks\", \"progress\"";
 
 /// Reads the list; an unknown name is an error at its place.
 pub fn parse(list: &[Spanned<String>]) -> Result<TerminalFeatures, (Range<usize>, String)> {
@@ -30,6 +33,7 @@ pub fn parse(list: &[Spanned<String>]) -> Result<TerminalFeatures, (Range<usize>
                 features.underline_colours = true;
             }
             "underline-colours" | "underline-colors" => features.underline_colours = true,
+            "progress" => features.progress = true,
             // Links are drawn unless `hyperlinks = false`: terminals that
             // do not know OSC 8 ignore it.
             "hyperlinks" => {}

@@ -336,6 +336,23 @@ impl InputRouter {
         self.ui.notify(text);
     }
 
+    /// The terminal is dark (`true`) or light: a theme that follows it
+    /// (`[theme] name = "auto"`) changes. Returns whether it did.
+    pub fn follow_terminal_theme(&mut self, dark: bool) -> bool {
+        if !self.look.theme.follows_terminal() {
+            return false;
+        }
+        let theme = crate::config::appearance::Theme::auto(dark);
+        let changed = theme != self.look.theme;
+        self.look.theme = theme;
+        changed
+    }
+
+    /// [`Self::notify`] until `until`: a question the loop waits on.
+    pub fn notify_until(&mut self, text: String, until: std::time::Instant) {
+        self.ui.notify_until(text, until);
+    }
+
     pub fn profile_saved(&mut self, name: &str, saved: &anyhow::Result<impl AsRef<Path>>) {
         match saved {
             Ok(path) => {

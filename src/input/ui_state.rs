@@ -170,6 +170,13 @@ impl UiState {
         self.notice_is_search = false;
     }
 
+    /// Shows `text` in the status bar until `until` (a question waiting
+    /// on the user's answer).
+    pub fn notify_until(&mut self, text: String, until: Instant) {
+        self.notice = Some((text, until));
+        self.notice_is_search = false;
+    }
+
     /// [`UiState::notify`] for copy mode's search: the notice goes when
     /// copy mode ends.
     pub(in crate::input) fn notify_search(&mut self, text: String) {

@@ -56,6 +56,10 @@ pub fn tab_spans(ws: &Workspace, seen_elsewhere: &[u64]) -> Vec<(u16, u16, usize
         if seen_elsewhere.contains(&tab.serial) {
             marks.push_str(" ◆");
         }
+        if let Some(progress) = crate::render::progress::tab_mark(ws, tab) {
+            marks.push(' ');
+            marks.push_str(&progress);
+        }
         let label = format!(" {}:{}{marks} ", i + 1, truncate(&ws.tab_name(i), 16));
         let w = u16::try_from(label.width()).unwrap_or(u16::MAX);
         spans.push((x, x.saturating_add(w), i, label));

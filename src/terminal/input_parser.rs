@@ -62,6 +62,19 @@ const MAX_CSI: usize = 64;
 /// termcap entry a few dozen): a longer OSC or DCS is skipped.
 const MAX_STRING: usize = 512;
 
+/// A clipboard's contents (`OSC 52 ; c ; base64`, asked for a program
+/// the user let read it) may be as long as a program may write.
+const MAX_CLIPBOARD_ANSWER: usize = crate::pane::term::terminal_queries::MAX_CLIPBOARD_BASE64 + 16;
+
+/// How long the string being read may grow.
+fn max_string(osc: bool, body: &[u8]) -> usize {
+    if osc && body.starts_with(b"52;") {
+        MAX_CLIPBOARD_ANSWER
+    } else {
+        MAX_STRING
+    }
+}
+
 /// Answers kept for the loop at most (it takes them every turn).
 const MAX_REPLIES: usize = 64;
 
@@ -372,7 +385,7 @@ impl InputParser {
             0x07 if osc && !body.is_empty() => self.finish_string(),
             0x1b => self.state = State::StringEnd,
             _ if fits => {
-                if self.held.len() >= MAX_STRING {
+                if self.held.len() >= max_string(osc, body) {
                     self.skip(State::SkipString);
                 } else {
                     self.held.push(byte);

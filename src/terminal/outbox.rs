@@ -6,6 +6,9 @@
 
 use std::io::{self, Write};
 
+/// The loop's own sequences waiting for one frame, at most.
+const MAX_SIGNAL_BYTES: usize = 4096;
+
 /// Notifications passed on with one frame, at most.
 const MAX_NOTIFICATIONS: usize = 4;
 
@@ -21,6 +24,9 @@ pub struct Outbox {
     /// Programs' notifications to pass on (sanitized, see
     /// `pane::term::notifications`), the newest few.
     notifications: Vec<Vec<u8>>,
+    /// Sequences of the loop's own for the terminal (a clipboard read the
+    /// user allowed, a program's progress), in order; bounded.
+    signals: Vec<u8>,
     /// Turn on the kitty keyboard flags tilework wants (a terminal that
     /// speaks the protocol just attached).
     kitty_keyboard: bool,
@@ -49,6 +55,14 @@ impl Outbox {
         osc52.extend_from_slice(base64);
         osc52.push(b'\x07');
         self.from_program = Some(osc52);
+    }
+
+    /// A whole sequence for the terminal (see `app::program_signals`);
+    /// dropped if [`MAX_SIGNAL_BYTES`] are already waiting.
+    pub fn signal(&mut self, sequence: &[u8]) {
+        if self.signals.len() + sequence.len() <= MAX_SIGNAL_BYTES {
+            self.signals.extend_from_slice(sequence);
+        }
     }
 
     pub fn ring_bell(&mut self) {
@@ -128,6 +142,10 @@ impl Outbox {
         }
         for notification in self.notifications.drain(..) {
             out.write_all(&notification)?;
+        }
+        if !self.signals.is_empty() {
+            out.write_all(&self.signals)?;
+            self.signals.clear();
         }
         if std::mem::take(&mut self.bell) {
             out.write_all(b"\x07")?;

@@ -120,6 +120,9 @@ impl<B: FrameSink> App<B> {
             client.router.reconfigure(config);
         }
         self.clients.spare_router.reconfigure(config);
+        for at in 0..self.clients.list.len() {
+            self.theme_from_terminal(at);
+        }
         // Terminals that attach later get it too.
         self.clients.reloaded_config = Some(Box::new(config.clone()));
         self.ws
@@ -129,6 +132,12 @@ impl<B: FrameSink> App<B> {
         self.status_commands
             .configure(&config.appearance.status, std::time::Instant::now());
         self.hooks.configure(&config.hooks, &self.ws);
+        self.signals
+            .clipboard_reads
+            .set_policy(config.clipboard_read);
+        self.signals
+            .progress
+            .set_by_config(config.terminal_features.progress);
         // The theme may colour every cell tilework draws: a whole frame.
         for client in &mut self.clients.list {
             let frame = client.frame_area();

@@ -51,10 +51,18 @@ impl<B: FrameSink> App<B> {
         let Some(client) = self.clients.list.get_mut(at) else {
             return;
         };
-        if let Some(dark) = client.input.take_theme()
-            && crate::pane::term::fidelity::theme::set_told(dark)
-        {
-            self.ws.panes().terminal_theme_changed();
+        if let Some(dark) = client.input.take_theme() {
+            self.follow_terminal_theme(at, dark);
+            if crate::pane::term::fidelity::theme::set_told(dark) {
+                self.ws.panes().terminal_theme_changed();
+            }
+        }
+        let Some(client) = self.clients.list.get_mut(at) else {
+            return;
+        };
+        let answers = client.input.take_signal_answers();
+        if !answers.is_empty() {
+            self.signal_answers(at, answers);
         }
         let Some(client) = self.clients.list.get_mut(at) else {
             return;
@@ -83,6 +91,9 @@ impl<B: FrameSink> App<B> {
             loop {
                 std::thread::park();
             }
+        }
+        if self.clipboard_question_key(at, ev) {
+            return;
         }
         // Its own tab and focus, if it has them, before its keys act.
         self.clients.show_own_view(&mut self.ws, at);

@@ -117,6 +117,10 @@ impl<B: FrameSink> App<B> {
                 {
                     more = true;
                 }
+                let signals = std::mem::take(&mut news.signals);
+                if !signals.is_empty() {
+                    self.program_signalled(id, signals);
+                }
                 if let Some(data) = news.clipboard.take() {
                     if self.settings.clipboard_from_programs {
                         for client in &mut self.clients.list {
@@ -174,7 +178,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed();
         }
         if mode == Notifications::Forward {
-            let forward = notification.forward();
+            let forward = self.notification_forward(id, notification);
             for client in &mut self.clients.list {
                 client.outbox.notify(forward.clone());
             }

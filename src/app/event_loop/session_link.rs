@@ -289,6 +289,7 @@ impl<B: FrameSink> App<B> {
         if !joined.env.is_empty() {
             self.ws.panes_mut().update_environment(&joined.env);
         }
+        self.signals.progress.attached(link, &joined.env);
         let mut router = (self.clients.new_router)(link).with_read_only(read_only);
         if let Some(config) = &self.clients.reloaded_config {
             router.reconfigure(config);
@@ -297,6 +298,7 @@ impl<B: FrameSink> App<B> {
         match Client::on_terminal(joined, self.clients.writer, router, self.clients.frame_area) {
             Ok(client) => {
                 self.clients.list.push(client);
+                self.theme_from_terminal(self.clients.list.len() - 1);
                 self.clients.give_own_views(&self.ws);
             }
             Err(err) => {

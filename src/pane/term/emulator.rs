@@ -18,6 +18,7 @@ use crate::pane::term::fidelity::colour_sets::ColourSets;
 use crate::pane::term::held_replies::HeldReplies;
 use crate::pane::term::notifications::Notification;
 use crate::pane::term::parse_guard::{ParserPanicked, RESET_NOTICE};
+use crate::pane::term::program_signals::{PaneSignals, ProgramSignals, Progress};
 use crate::pane::term::rewrap::Checkpoint;
 use crate::pane::term::screen::ScreenView;
 use crate::pane::term::terminal_queries::PaneEvents;
@@ -41,6 +42,8 @@ pub struct News {
     pub notifications: Vec<Notification>,
     /// The newest OSC 52 clipboard write (base64).
     pub clipboard: Option<Vec<u8>>,
+    /// Clipboard reads, progress and notification closes.
+    pub signals: ProgramSignals,
 }
 
 /// A pane's terminal: everything the program's output passes through on
@@ -74,6 +77,9 @@ pub struct Term {
     title: Option<String>,
     cwd: Option<String>,
     news: News,
+    /// Clipboard reads and progress not yet taken by the loop, and the
+    /// progress shown.
+    signals: PaneSignals,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
     bytes_received: u64,
 }
@@ -115,6 +121,7 @@ impl Term {
             title: None,
             cwd: None,
             news: News::default(),
+            signals: PaneSignals::default(),
             bytes_received: 0,
         }
     }
@@ -299,6 +306,10 @@ impl Term {
         if let Some(data) = events.clipboard.pop() {
             self.news.clipboard = Some(data);
         }
+        if !events.signals.is_empty() && self.signals.merge(std::mem::take(&mut events.signals)) {
+            // The border shows the progress.
+            self.damage.note(Change::Titled);
+        }
     }
 
     /// The answers to the program's queries parsing made, to send (see
@@ -314,7 +325,14 @@ impl Term {
     /// What the program told (bell, notifications, clipboard) since the
     /// last call.
     pub fn take_news(&mut self) -> News {
-        std::mem::take(&mut self.news)
+        let mut news = std::mem::take(&mut self.news);
+        news.signals = self.signals.take_news();
+        news
+    }
+
+    /// The progress the program last told (`OSC 9 ; 4`).
+    pub fn progress(&self) -> Progress {
+        self.signals.progress()
     }
 
     /// The grid takes the new size. Returns whether the primary screen is

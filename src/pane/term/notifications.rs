@@ -37,6 +37,9 @@ pub struct Notification {
     pub kind: Kind,
     pub title: String,
     pub body: String,
+    /// A kitty notification's id and wish for a click's report
+    /// (`kitty_notify`).
+    pub kitty_id: Option<crate::pane::term::notification_id::KittyId>,
 }
 
 impl Notification {
@@ -79,6 +82,8 @@ impl Notification {
 #[derive(Debug, Default)]
 pub struct KittyChunks {
     id: Vec<u8>,
+    /// The id and actions, as the first chunk said.
+    told: crate::pane::term::notification_id::KittyId,
     title: Vec<u8>,
     body: Vec<u8>,
 }
@@ -109,6 +114,7 @@ pub fn from_osc(params: &[&[u8]], kitty: &mut KittyChunks) -> Option<Notificatio
                 kind: Kind::Osc9,
                 title: String::new(),
                 body: sanitize_title(&rest.join(&b';')),
+                kitty_id: None,
             }
         }
         b"777" => {
@@ -119,6 +125,7 @@ pub fn from_osc(params: &[&[u8]], kitty: &mut KittyChunks) -> Option<Notificatio
                 kind: Kind::Osc777,
                 title: sanitize_title(title),
                 body: sanitize_title(&body.join(&b';')),
+                kitty_id: None,
             }
         }
         b"99" => {
@@ -153,8 +160,11 @@ impl KittyChunks {
         if id != self.id.as_slice() {
             *self = Self {
                 id: id.to_vec(),
+                told: crate::pane::term::notification_id::KittyId::read(metadata),
                 ..Self::default()
             };
+        } else if self.title.is_empty() && self.body.is_empty() {
+            self.told = crate::pane::term::notification_id::KittyId::read(metadata);
         }
         let decoded;
         let text = if base64 {
@@ -180,6 +190,7 @@ impl KittyChunks {
             kind: Kind::Kitty,
             title: sanitize_title(&taken.title),
             body: sanitize_title(&taken.body),
+            kitty_id: Some(taken.told),
         })
     }
 }

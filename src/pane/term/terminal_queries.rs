@@ -7,6 +7,7 @@
 //! the pane forwards `replies` to the child after each `process` call.
 
 use crate::pane::term::notifications::{self, KittyChunks, Notification};
+use crate::pane::term::program_signals::{ProgramSignals, Progress};
 use crate::sanitize::sanitize_title;
 
 /// Collected while parsing; drained by the pane after each chunk.
@@ -27,6 +28,8 @@ pub struct PaneEvents {
     pub notifications: Vec<Notification>,
     /// A kitty notification whose last chunk has not come yet.
     pub kitty_chunks: KittyChunks,
+    /// Clipboard reads and progress (see `program_signals`).
+    pub signals: ProgramSignals,
 }
 
 /// At most this much base64 per clipboard write (about 768 KB of text):
@@ -50,8 +53,11 @@ impl vt100::Callbacks for PaneEvents {
         }
     }
 
-    /// Reading the user's clipboard is never allowed: no reply at all.
-    fn paste_from_clipboard(&mut self, _: &mut vt100::Screen, _ty: &[u8]) {}
+    /// Reading the user's clipboard: whether it is answered is the
+    /// config's (`clipboard_read`) and the user's decision, in the loop.
+    fn paste_from_clipboard(&mut self, _: &mut vt100::Screen, ty: &[u8]) {
+        self.signals.clipboard_asked(ty);
+    }
 
     fn unhandled_csi(
         &mut self,
@@ -102,6 +108,20 @@ impl vt100::Callbacks for PaneEvents {
             && let Some(url) = params.get(1)
         {
             self.cwd = parse_osc7_path(url);
+        } else if let [b"9", rest @ ..] = params
+            && let Some(progress) = Progress::from_osc9(rest)
+        {
+            self.signals.progress = Some(progress);
+        } else if let [b"99", metadata, ..] = params
+            && let Some(request) = crate::pane::term::kitty_notify::Request::read(metadata)
+        {
+            match request {
+                crate::pane::term::kitty_notify::Request::Query { id } => {
+                    let answer = crate::pane::term::kitty_notify::query_answer(&id);
+                    self.replies.extend_from_slice(&answer);
+                }
+                crate::pane::term::kitty_notify::Request::Close { id } => self.signals.closed(id),
+            }
         } else if let Some(notification) = notifications::from_osc(params, &mut self.kitty_chunks) {
             notifications::queue(&mut self.notifications, notification);
         }
@@ -213,6 +233,7 @@ mod tests {
         assert_eq!(p.callbacks().clipboard, vec![b"aGVsbG8=".to_vec()]);
         p.process(b"\x1b]52;c;?\x07");
         assert!(p.callbacks().replies.is_empty());
+        assert_eq!(p.callbacks().signals.clipboard_read.as_deref(), Some("c"));
         // Not base64: never collected.
         p.callbacks_mut().clipboard.clear();
         p.process(b"\x1b]52;c;not base64!\x07\x1b]52;c;\x1b[2J\x07");
@@ -233,6 +254,17 @@ mod tests {
             .map(|n| &n.body[..])
             .collect();
         assert_eq!(bodies, ["done", "and more"]);
+    }
+
+    #[test]
+    fn kitty_notification_queries_are_answered_and_closes_kept() {
+        let mut p = parser();
+        p.process(b"\x1b]99;i=q1:p=?;\x1b\\");
+        let answer = std::mem::take(&mut p.callbacks_mut().replies);
+        assert!(answer.starts_with(b"\x1b]99;i=q1:p=?;a=focus,report"));
+        p.process(b"\x1b]99;i=n1:p=close;\x1b\\");
+        assert_eq!(p.callbacks().signals.closed, ["n1"]);
+        assert!(p.callbacks().notifications.is_empty());
     }
 
     #[test]
