@@ -119,6 +119,13 @@ impl Deadline for CommandWatch {
     }
 }
 
+/// A clipboard read waiting for the user's answer, or the terminal's.
+impl Deadline for crate::app::clipboard_reads::ClipboardReads {
+    fn deadline(&self, _now: Instant) -> Option<Instant> {
+        crate::app::clipboard_reads::ClipboardReads::deadline(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -136,12 +143,5 @@ mod tests {
             Some(sooner)
         );
         assert_eq!(soonest(&[&nothing, &Vec::<Instant>::new()], now), None);
-    }
-}
-
-/// A clipboard read waiting for the user's answer, or the terminal's.
-impl Deadline for crate::app::clipboard_reads::ClipboardReads {
-    fn deadline(&self, _now: Instant) -> Option<Instant> {
-        crate::app::clipboard_reads::ClipboardReads::deadline(self)
     }
 }
