@@ -17,6 +17,7 @@
 //! - [`remote`]: workspaces on other machines, over OpenSSH.
 //! - [`os`]: what tilework asks of the kernel that differs between systems.
 //! - [`shell_job`]: a user's shell command run off the loop, with a deadline.
+//! - [`release`]: which tilework this is (version, upgrade state format).
 //! - [`tmux_compat`]: tmux's command line on tilework (`tmux` as a symlink).
 
 pub mod app;
@@ -30,6 +31,7 @@ pub mod mailbox;
 pub mod os;
 pub mod pane;
 pub mod persist;
+pub mod release;
 pub mod remote;
 pub mod render;
 pub mod sanitize;

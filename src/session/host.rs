@@ -374,6 +374,8 @@ impl Host {
                 .started
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
+            version: Some(crate::release::version()),
+            state_format: Some(crate::release::state_format()),
         }
     }
 

@@ -99,6 +99,11 @@ pub struct Info {
     pub stalled: bool,
     /// Seconds since the epoch when it started.
     pub started: u64,
+    /// The version of the binary it runs (`crate::release`); none from a
+    /// binary that did not say.
+    pub version: Option<String>,
+    /// The state format it would hand over on an upgrade.
+    pub state_format: Option<u32>,
 }
 
 impl Request {
@@ -274,15 +279,25 @@ impl ServerNote {
                     .collect();
                 format!("error {flat}\n")
             }
-            ServerNote::Info(info) => format!(
-                "info pid={} panes={} attached={} clients={} stalled={} started={}\n",
-                info.pid,
-                info.panes,
-                u8::from(info.attached),
-                info.clients,
-                u8::from(info.stalled),
-                info.started
-            ),
+            ServerNote::Info(info) => {
+                let mut line = format!(
+                    "info pid={} panes={} attached={} clients={} stalled={} started={}",
+                    info.pid,
+                    info.panes,
+                    u8::from(info.attached),
+                    info.clients,
+                    u8::from(info.stalled),
+                    info.started
+                );
+                if let Some(version) = &info.version {
+                    line.push_str(&format!(" version={version}"));
+                }
+                if let Some(format) = info.state_format {
+                    line.push_str(&format!(" format={format}"));
+                }
+                line.push('\n');
+                line
+            }
         }
     }
 
@@ -318,6 +333,8 @@ impl ServerNote {
                     clients: field("clients").and_then(|n| n.parse().ok()).unwrap_or(0),
                     stalled: field("stalled") == Some("1"),
                     started: field("started")?.parse().ok()?,
+                    version: field("version").map(str::to_string),
+                    state_format: field("format").and_then(|n| n.parse().ok()),
                 }))
             }
             _ => None,
@@ -506,6 +523,8 @@ mod tests {
                 clients: 2,
                 stalled: true,
                 started: 1_700_000_000,
+                version: Some("0.1.0".into()),
+                state_format: Some(1),
             }),
         ] {
             assert_eq!(ServerNote::parse(note.line().trim_end()), Some(note));
