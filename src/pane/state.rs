@@ -31,6 +31,8 @@ use crate::pane::unfed::{FeedSink, Unfed};
 
 mod commands;
 mod graphics_load;
+/// Moving to a newer tilework (an upgrade).
+mod handoff;
 mod query_answers;
 
 /// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
