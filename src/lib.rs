@@ -19,6 +19,7 @@
 //! - [`shell_job`]: a user's shell command run off the loop, with a deadline.
 //! - [`release`]: which tilework this is (version, upgrade state format).
 //! - [`tmux_compat`]: tmux's command line on tilework (`tmux` as a symlink).
+//! - [`upgrade`]: a running workspace moved to a newer binary.
 
 pub mod app;
 pub mod cli;
@@ -40,5 +41,6 @@ pub mod shell_integration;
 pub mod shell_job;
 pub mod terminal;
 pub mod tmux_compat;
+pub mod upgrade;
 pub mod wake;
 pub mod workspace;

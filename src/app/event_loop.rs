@@ -45,6 +45,7 @@ use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 mod client_views;
 mod command_calls;
+mod handoff;
 mod loop_mailbox;
 mod reload;
 mod scripting;
@@ -79,6 +80,9 @@ pub enum Startup {
     Commands(Vec<String>),
     /// `tilework attach NAME` of a saved workspace: it comes back.
     Restore(Box<crate::persist::Restored>),
+    /// `tilework upgrade`: the workspace an older tilework ran, its
+    /// programs taken over.
+    TakeOver(Box<crate::upgrade::take::Taken>),
 }
 
 pub struct RunOptions {
@@ -194,7 +198,18 @@ fn run_workspace(
         keep_exited_panes: opts.config.keep_exited_panes,
     };
     let (pane_area, _) = frame::split_screen(size);
-    let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
+    let mut ws = match &mut opts.startup {
+        Startup::TakeOver(taken) => {
+            let launcher = taken.launcher(pane_mailbox(&events_tx));
+            Workspace::with_launcher(
+                settings.clone(),
+                pane_area,
+                pane_mailbox(&events_tx),
+                launcher,
+            )
+        }
+        _ => Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx)),
+    };
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
     ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.set_editor_ansi(opts.config.editor_ansi);
@@ -220,6 +235,11 @@ fn run_workspace(
             ws.open_row(launches);
         }
         Startup::Restore(saved) => saved.open(&mut ws),
+        Startup::TakeOver(taken) => {
+            let name = host.as_ref().map_or("", |h| h.name());
+            let session = crate::app::loop_event::session_mailbox(&events_tx);
+            handoff::open_taken(*taken, name, &mut ws, &session);
+        }
     }
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),

@@ -36,6 +36,9 @@ pub enum Request {
     /// A script's call (`tilework action`, `capture`...): a body of this
     /// many bytes follows the line (see `session::script`).
     Call(usize),
+    /// A newer tilework asks for the workspace (`tilework upgrade`): it
+    /// reads state formats `oldest` to `newest` (see `crate::upgrade`).
+    Handoff { oldest: u32, newest: u32 },
 }
 
 /// What an attached client tells the workspace later.
@@ -119,6 +122,9 @@ impl Request {
             Request::Info => "info",
             Request::Kill => "kill",
             Request::Call(len) => return format!("{VERSION} call {len}\n"),
+            Request::Handoff { oldest, newest } => {
+                return format!("{VERSION} handoff {oldest} {newest}\n");
+            }
         };
         format!("{VERSION} {verb}\n")
     }
@@ -138,6 +144,13 @@ impl Request {
         match rest {
             "info" => Ok(Request::Info),
             "kill" => Ok(Request::Kill),
+            other if other.starts_with("handoff ") => {
+                let mut words = other.split(' ').skip(1).map(str::parse::<u32>);
+                match (words.next(), words.next()) {
+                    (Some(Ok(oldest)), Some(Ok(newest))) => Ok(Request::Handoff { oldest, newest }),
+                    _ => Err(format!("a handoff request without its formats: {other:?}")),
+                }
+            }
             other => match other.strip_prefix("call ").map(str::parse) {
                 Some(Ok(len)) => Ok(Request::Call(len)),
                 _ => Err(format!("unknown request {other:?}")),
