@@ -126,6 +126,10 @@ pub enum SessionCommand {
         /// Every running workspace.
         #[arg(long)]
         all: bool,
+        /// Hand over even a workspace that runs this version already (a
+        /// binary rebuilt without a new version).
+        #[arg(long)]
+        force: bool,
     },
     /// Delete a saved workspace (its layout and history on disk).
     Forget {

@@ -147,8 +147,8 @@ fn session_command(
         }
         SessionCommand::Ls { long, host: None } => client::ls(*long),
         SessionCommand::Forget { name } => forget(name),
-        SessionCommand::Upgrade { name, all } => {
-            tilework::upgrade::command::upgrade(name.as_deref(), *all)
+        SessionCommand::Upgrade { name, all, force } => {
+            tilework::upgrade::command::upgrade(name.as_deref(), *all, *force)
         }
         SessionCommand::Attach {
             name,
@@ -431,11 +431,10 @@ fn take_over(cli: &Cli) -> Result<i32> {
         let mut setup = Setup::from_cli(cli)?;
         let mut taken = tilework::upgrade::take::take(&path, report.try_clone()?)?;
         tilework::upgrade::command::test_stall();
-        let first = taken
-            .terminals
-            .drain(..1.min(taken.terminals.len()))
-            .next()
-            .context("the workspace has no terminal attached: attach one, then upgrade")?;
+        let first = match taken.terminals.is_empty() {
+            true => tilework::upgrade::take::parked_terminal(taken.header.size)?,
+            false => taken.terminals.remove(0),
+        };
         let listener = taken.listener.try_clone().context("the listening socket")?;
         setup.startup = Startup::TakeOver(Box::new(taken));
         anyhow::Ok((name, path, setup, first, listener))

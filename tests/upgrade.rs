@@ -211,6 +211,8 @@ fn an_upgrade_keeps_every_program_its_history_and_the_terminal() {
         assert!(alive(*pid), "program {pid} did not survive the upgrade");
     }
 
+    // One notice says why the prefix or copy mode is gone.
+    tw.wait_for_text("upgraded from tilework 0.0.1");
     // Vim's screen came across: the new process shows the change.
     let (screen, _, _) = cli(&tw, &["--session", "w", "capture", "--pane", "2"], &[]);
     assert!(screen.contains("kept-unsaved-42"), "{screen}");
@@ -311,4 +313,45 @@ fn a_new_process_killed_half_way_leaves_the_workspace_in_the_old_one() {
     let lines = counted_past(&tw, seen + 10);
     assert_unbroken(&lines);
     tw.wait_for_text(&format!("line-{}", lines.last().unwrap() + 1));
+}
+
+#[test]
+fn a_detached_workspace_is_upgraded_with_all_and_attached_after() {
+    if !require_program("vim") {
+        return;
+    }
+    let mut tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
+    vim_typed(&tw, "kept-unsaved");
+    tw.wait_for_text("kept-unsaved");
+    let old = workspace_pid(&tw);
+    let before = programs(old);
+    tw.send("\x02d");
+    tw.wait_exit();
+    let seen = counted(&tw).last().copied().unwrap();
+
+    let (out, err, code) = cli(&tw, &["upgrade", "--all"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    wait_until("the old process to exit", || !alive(old));
+    assert_ne!(workspace_pid(&tw), old);
+    for pid in &before {
+        assert!(alive(*pid), "program {pid} did not survive the upgrade");
+    }
+    let (ls, _, _) = cli(&tw, &["ls"], &[]);
+    assert!(
+        ls.lines()
+            .any(|l| l.starts_with("w ") && l.contains("detached")),
+        "{ls}"
+    );
+    let lines = counted_past(&tw, seen + 10);
+    assert_unbroken(&lines);
+
+    let runtime = tw.runtime_dir();
+    let b = Tilework::start_with(
+        &["attach", "w"],
+        ROWS,
+        COLS,
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    b.wait_for_text(&format!("line-{}", lines.last().unwrap() + 2));
+    b.wait_for_text("kept-unsaved");
 }

@@ -218,6 +218,10 @@ fn run_workspace(
     ws.set_update_environment(opts.config.update_environment.clone());
     ws.update_environment(&first_env);
     let settings = ws.settings().clone();
+    let upgraded_from = match &opts.startup {
+        Startup::TakeOver(taken) => Some(taken.header.version.clone()),
+        _ => None,
+    };
     match std::mem::replace(&mut opts.startup, Startup::Commands(Vec::new())) {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
@@ -268,6 +272,9 @@ fn run_workspace(
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.fit_layout();
+    if let Some(version) = upgraded_from {
+        handoff::announce(&mut app, &version);
+    }
     app.persist = persist;
     app.reload = reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
     app.status_commands = StatusCommands::new(status_commands_mailbox(&events_tx));

@@ -26,8 +26,9 @@ const TAKE_OVER_DEADLINE: Duration = Duration::from_secs(20);
 pub const TEST_STALL_VAR: &str = "TILEWORK_TEST_HANDOFF_STALL";
 
 /// Moves workspace `name` (the only one running when `None`), or every
-/// one with `all`, to this binary. Exit status 1 when any was not moved.
-pub fn upgrade(name: Option<&str>, all: bool) -> Result<i32> {
+/// one with `all`, to this binary (`force`: even one that runs this
+/// version). Exit status 1 when any was not moved.
+pub fn upgrade(name: Option<&str>, all: bool, force: bool) -> Result<i32> {
     let live = live_sessions(&dir::runtime_dir()?)?;
     let targets = match name {
         _ if all => live,
@@ -42,7 +43,7 @@ pub fn upgrade(name: Option<&str>, all: bool) -> Result<i32> {
     };
     let mut failed = false;
     for target in &targets {
-        match upgrade_one(target) {
+        match upgrade_one(target, force) {
             Ok(said) => println!("{}", escape_controls(&said)),
             Err(err) => {
                 failed = true;
@@ -54,7 +55,7 @@ pub fn upgrade(name: Option<&str>, all: bool) -> Result<i32> {
     Ok(i32::from(failed))
 }
 
-fn upgrade_one(target: &Live) -> Result<String> {
+fn upgrade_one(target: &Live, force: bool) -> Result<String> {
     let name = &target.name;
     let theirs = target
         .info
@@ -75,7 +76,7 @@ fn upgrade_one(target: &Live) -> Result<String> {
              {oldest} to {newest}: nothing was changed, it keeps running on tilework {theirs}"
         );
     }
-    if theirs == ours && format == release::state_format() {
+    if theirs == ours && format == release::state_format() && !force {
         return Ok(format!("workspace {name} runs tilework {ours} already"));
     }
     let said = take_over(name);

@@ -44,6 +44,10 @@ pub struct Header {
     pub layout: String,
     pub active_tab: usize,
     pub zoomed_tabs: Vec<usize>,
+    /// The size the workspace was laid out at (rows, columns of its
+    /// terminals' frames): a workspace no terminal shows keeps it.
+    #[serde(default)]
+    pub size: Option<(u16, u16)>,
     /// The panes in the order the profile opens them.
     pub panes: Vec<PaneHeader>,
     /// Each attached terminal's attach request (its descriptors come
@@ -79,7 +83,12 @@ pub struct PaneState {
 /// Writes workspace `ws` (named `name`) as a header and a body. Each pane's
 /// output must be held first (`Pane::hold_output`), so nothing is read
 /// after its history is taken.
-pub fn capture(ws: &mut Workspace, name: &str, terminals: Vec<String>) -> (Header, Vec<u8>) {
+pub fn capture(
+    ws: &mut Workspace,
+    name: &str,
+    size: (u16, u16),
+    terminals: Vec<String>,
+) -> (Header, Vec<u8>) {
     let layout = crate::workspace::profile_save::to_toml_from_lookups(ws, name);
     let zoomed_tabs = (ws.tabs().iter().enumerate())
         .filter(|(_, tab)| tab.zoomed)
@@ -91,6 +100,7 @@ pub fn capture(ws: &mut Workspace, name: &str, terminals: Vec<String>) -> (Heade
         layout,
         active_tab: ws.active_index(),
         zoomed_tabs,
+        size: Some(size),
         panes: Vec::new(),
         terminals,
     };

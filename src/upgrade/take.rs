@@ -19,7 +19,7 @@ use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::process::{Launcher, PaneProcess, PtyLauncher};
 use crate::pane::pty::{PtyProcess, SpawnSpec};
 use crate::session::host::{Arrival, handover};
-use crate::session::proto::Request;
+use crate::session::proto::{AttachMode, Joining, Request};
 
 /// A workspace taken over, before its loop runs.
 pub struct Taken {
@@ -81,6 +81,38 @@ pub fn take(path: &Path, report: OwnedFd) -> Result<Taken> {
         programs,
         stream,
         report: Some(report),
+    })
+}
+
+/// A terminal of this process's own, for a workspace no terminal showed
+/// (a workspace starts with one): its client is gone at once, so the loop
+/// lets it go on its first turn, and the workspace runs detached at
+/// `size`, as it did. Its controller is kept open for good, so it never
+/// hangs up.
+pub fn parked_terminal(size: Option<(u16, u16)>) -> Result<Arrival> {
+    let (controller, user) = crate::os::open_pty().context("opening a terminal to start on")?;
+    if let Some((rows, cols)) = size {
+        let winsize = rustix::termios::Winsize {
+            ws_row: rows,
+            ws_col: cols,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        rustix::termios::tcsetwinsize(&controller, winsize).context("sizing the terminal")?;
+    }
+    std::mem::forget(controller);
+    let (ours, theirs) = UnixStream::pair().context("making its connection")?;
+    drop(ours);
+    let fds = [user.try_clone()?, user.try_clone()?, user];
+    Ok(Arrival {
+        stream: theirs,
+        fds,
+        facts: Default::default(),
+        joining: Joining {
+            mode: AttachMode::Join,
+            env: Vec::new(),
+            select: None,
+        },
     })
 }
 

@@ -52,7 +52,8 @@ impl<B: FrameSink> App<B> {
         }
         let terminals = host.handed_terminals();
         let requests = terminals.iter().map(|t| t.request.to_string()).collect();
-        let (header, body) = state::capture(&mut self.ws, host.name(), requests);
+        let size = (self.frame_area.height, self.frame_area.width);
+        let (header, body) = state::capture(&mut self.ws, host.name(), size, requests);
         let mut fds = vec![host.listener_fd()];
         for (id, pane) in panes_in_order(&self.ws).into_iter().zip(&header.panes) {
             if pane.pid.is_none() {
@@ -91,6 +92,18 @@ impl<B: FrameSink> App<B> {
                 }
             }
         }
+    }
+}
+
+/// Tells the terminal taken over that the workspace runs this binary now,
+/// and why its prefix or copy mode is gone.
+pub(super) fn announce<B: FrameSink>(app: &mut App<B>, from: &str) {
+    let text = format!(
+        "upgraded from tilework {from} to {}: prefix and copy mode reset",
+        crate::release::version()
+    );
+    for client in &mut app.clients {
+        client.router.notify(text.clone());
     }
 }
 
