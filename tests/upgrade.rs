@@ -187,6 +187,15 @@ fn an_upgrade_keeps_every_program_its_history_and_the_terminal() {
     let mut tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
     vim_typed(&tw, "kept-unsaved-42");
     tw.wait_for_text("kept-unsaved-42");
+    // A second terminal, attached too.
+    let runtime = tw.runtime_dir();
+    let second = Tilework::start_with(
+        &["attach", "w"],
+        ROWS,
+        COLS,
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    second.wait_for_text("kept-unsaved-42");
     let old = workspace_pid(&tw);
     assert_eq!(
         listed_version(&tw),
@@ -211,8 +220,9 @@ fn an_upgrade_keeps_every_program_its_history_and_the_terminal() {
         assert!(alive(*pid), "program {pid} did not survive the upgrade");
     }
 
-    // One notice says why the prefix or copy mode is gone.
+    // One notice on each terminal says why the prefix or copy mode is gone.
     tw.wait_for_text("upgraded from tilework 0.0.1");
+    second.wait_for_text("upgraded from tilework 0.0.1");
     // Vim's screen came across: the new process shows the change.
     let (screen, _, _) = cli(&tw, &["--session", "w", "capture", "--pane", "2"], &[]);
     assert!(screen.contains("kept-unsaved-42"), "{screen}");
@@ -222,6 +232,7 @@ fn an_upgrade_keeps_every_program_its_history_and_the_terminal() {
     // The same terminal shows it, never re-attached.
     let last = lines.last().unwrap();
     tw.wait_for_text(&format!("line-{}", last + 2));
+    second.wait_for_text(&format!("line-{}", last + 2));
     assert!(tw.try_exit().is_none(), "the terminal's client exited");
     // Vim still holds the change it never saved.
     assert!(vim_buffer(&tw).contains("kept-unsaved-42"));

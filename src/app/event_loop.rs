@@ -218,6 +218,7 @@ fn run_workspace(
     ws.set_update_environment(opts.config.update_environment.clone());
     ws.update_environment(&first_env);
     let settings = ws.settings().clone();
+    let mut more_terminals = Vec::new();
     let upgraded_from = match &opts.startup {
         Startup::TakeOver(taken) => Some(taken.header.version.clone()),
         _ => None,
@@ -241,8 +242,7 @@ fn run_workspace(
         Startup::Restore(saved) => saved.open(&mut ws),
         Startup::TakeOver(taken) => {
             let name = host.as_ref().map_or("", |h| h.name());
-            let session = crate::app::loop_event::session_mailbox(&events_tx);
-            handoff::open_taken(*taken, name, &mut ws, &session);
+            more_terminals = handoff::open_taken(*taken, name, &mut ws);
         }
     }
     let stats = match &opts.stats {
@@ -273,7 +273,7 @@ fn run_workspace(
     // The first terminal's frames at its own size.
     app.fit_layout();
     if let Some(version) = upgraded_from {
-        handoff::announce(&mut app, &version);
+        handoff::announce(&mut app, &version, more_terminals);
     }
     app.persist = persist;
     app.reload = reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));

@@ -12,9 +12,8 @@
 use std::time::{Duration, Instant};
 
 use super::App;
-use crate::mailbox::Mailbox;
 use crate::persist::tap::panes_in_order;
-use crate::session::host::{HandoffAsked, SessionEvent};
+use crate::session::host::{Arrival, HandoffAsked, SessionEvent};
 use crate::terminal::frame_sink::FrameSink;
 use crate::upgrade::{state, take::Taken, wire};
 use crate::workspace::Workspace;
@@ -95,9 +94,13 @@ impl<B: FrameSink> App<B> {
     }
 }
 
-/// Tells the terminal taken over that the workspace runs this binary now,
-/// and why its prefix or copy mode is gone.
-pub(super) fn announce<B: FrameSink>(app: &mut App<B>, from: &str) {
+/// Attaches the terminals taken over after the first, and tells each that
+/// the workspace runs this binary now, and why its prefix or copy mode is
+/// gone.
+pub(super) fn announce<B: FrameSink>(app: &mut App<B>, from: &str, more: Vec<Arrival>) {
+    for arrival in more {
+        app.session_event(SessionEvent::Attach(arrival));
+    }
     let text = format!(
         "upgraded from tilework {from} to {}: prefix and copy mode reset",
         crate::release::version()
@@ -130,15 +133,10 @@ fn hold_every_pane(ws: &mut Workspace) -> bool {
     }
 }
 
-/// Opens the workspace taken over in `ws`, hands the terminals attached
-/// after the first to the loop (as arrivals on `session`), and tells the
-/// old process this one is up (exiting here if it does not let go).
-pub(super) fn open_taken(
-    mut taken: Taken,
-    name: &str,
-    ws: &mut Workspace,
-    session: &Mailbox<SessionEvent>,
-) {
+/// Opens the workspace taken over in `ws` and tells the old process this
+/// one is up (exiting here if it does not let go). Returns the terminals
+/// attached after the first, for the loop to attach.
+pub(super) fn open_taken(mut taken: Taken, name: &str, ws: &mut Workspace) -> Vec<Arrival> {
     let started = Instant::now();
     match taken.header.profile(name) {
         Ok(profile) => {
@@ -149,7 +147,5 @@ pub(super) fn open_taken(
     }
     tracing::info!("opened the workspace taken over in {:?}", started.elapsed());
     taken.confirm();
-    for arrival in taken.terminals.drain(..) {
-        session.post(SessionEvent::Attach(arrival));
-    }
+    std::mem::take(&mut taken.terminals)
 }
