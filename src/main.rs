@@ -170,6 +170,9 @@ fn session_command(
                 };
                 return remote::attach_remote(&config.remote, &target, flags);
             }
+            if let Some(name) = name.as_deref() {
+                tilework::upgrade::command::offer_on_attach(name);
+            }
             let names = config.update_environment;
             let create = if *create {
                 Some(new_workspace_args(config_path)?)

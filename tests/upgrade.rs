@@ -187,13 +187,16 @@ fn an_upgrade_keeps_every_program_its_history_and_the_terminal() {
     let mut tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
     vim_typed(&tw, "kept-unsaved-42");
     tw.wait_for_text("kept-unsaved-42");
-    // A second terminal, attached too.
+    // A second terminal, attached too (by the old binary: nothing asked).
     let runtime = tw.runtime_dir();
     let second = Tilework::start_with(
         &["attach", "w"],
         ROWS,
         COLS,
-        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+        &[
+            ("XDG_RUNTIME_DIR", runtime.to_str().unwrap()),
+            ("TILEWORK_TEST_VERSION", OLD),
+        ],
     );
     second.wait_for_text("kept-unsaved-42");
     let old = workspace_pid(&tw);
@@ -365,4 +368,27 @@ fn a_detached_workspace_is_upgraded_with_all_and_attached_after() {
     );
     b.wait_for_text(&format!("line-{}", lines.last().unwrap() + 2));
     b.wait_for_text("kept-unsaved");
+}
+
+#[test]
+fn attach_offers_to_upgrade_an_older_workspace() {
+    let mut tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
+    let old = workspace_pid(&tw);
+    tw.send("\x02d");
+    tw.wait_exit();
+    let runtime = tw.runtime_dir();
+    let mut b = Tilework::start_with(
+        &["attach", "w"],
+        ROWS,
+        COLS,
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    b.wait_for_text("upgrade it first");
+    b.send("y\r");
+    wait_until("the old process to exit", || !alive(old));
+    let seen = counted(&tw).last().copied().unwrap();
+    b.wait_for_text(&format!("line-{}", seen + 2));
+    assert!(!listed_version(&tw).ends_with('*'));
+    b.send("\x02d");
+    b.wait_exit();
 }

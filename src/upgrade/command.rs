@@ -133,6 +133,46 @@ fn take_over(name: &str) -> Result<String> {
     Ok(line)
 }
 
+/// `tilework attach NAME` of a workspace running an older tilework whose
+/// state this one reads: asks on the terminal whether to upgrade it first,
+/// and does when told `y`. Nothing is asked when stdin is not a terminal.
+pub fn offer_on_attach(name: &str) {
+    use std::io::IsTerminal as _;
+    if !std::io::stdin().is_terminal() {
+        return;
+    }
+    let Ok(live) = dir::runtime_dir().and_then(|d| live_sessions(&d)) else {
+        return;
+    };
+    let Some(target) = live.into_iter().find(|l| l.name == name) else {
+        return;
+    };
+    let (Some(theirs), Some(format)) = (&target.info.version, target.info.state_format) else {
+        return;
+    };
+    if !release::is_older(theirs) || !release::reads(format) {
+        return;
+    }
+    let question = format!(
+        "workspace {name} runs tilework {theirs}, older than this one ({}); upgrade it first \
+         (its programs keep running)? [y/N] ",
+        release::version()
+    );
+    let _ = write!(std::io::stderr(), "{}", escape_controls(&question));
+    let mut answer = String::new();
+    if std::io::stdin().read_line(&mut answer).is_err() || !answer.trim().eq_ignore_ascii_case("y")
+    {
+        return;
+    }
+    match upgrade_one(&target, false) {
+        Ok(said) => println!("{}", escape_controls(&said)),
+        Err(err) => {
+            let said = format!("tilework: workspace {name}: {err:#}");
+            let _ = writeln!(std::io::stderr(), "{}", escape_controls(&said));
+        }
+    }
+}
+
 /// The test switch [`TEST_STALL_VAR`]: in debug builds, with it set, the
 /// new process stops here for good, the state in hand.
 pub fn test_stall() {
