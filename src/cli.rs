@@ -37,6 +37,11 @@ pub struct Cli {
     #[arg(long = "restore", hide = true, requires = "serve_session")]
     pub restore: bool,
 
+    /// Internal: the new workspace takes over the running one of its name
+    /// (`tilework upgrade` passes it; how it went is written on stdout).
+    #[arg(long = "take-over", hide = true, requires = "serve_session")]
+    pub take_over: bool,
+
     /// Run a shell command line in a pane (repeat for panes side by side).
     // With `-- CMD` too, one of them would be silently ignored.
     #[arg(
@@ -110,6 +115,21 @@ pub enum SessionCommand {
         /// it) or `ssh://[user@]host[:port]`.
         #[arg(value_name = "HOST:")]
         host: Option<String>,
+    },
+    /// Move a running workspace to this tilework binary (after an
+    /// upgrade): its programs keep running, its terminals stay attached.
+    Upgrade {
+        /// The workspace's name, as `tilework ls` shows it (the only one
+        /// running if none is given).
+        #[arg(conflicts_with = "all")]
+        name: Option<String>,
+        /// Every running workspace.
+        #[arg(long)]
+        all: bool,
+        /// Hand over even a workspace that runs this version already (a
+        /// binary rebuilt without a new version).
+        #[arg(long)]
+        force: bool,
     },
     /// Delete a saved workspace (its layout and history on disk).
     Forget {

@@ -17,7 +17,9 @@
 //! - [`remote`]: workspaces on other machines, over OpenSSH.
 //! - [`os`]: what tilework asks of the kernel that differs between systems.
 //! - [`shell_job`]: a user's shell command run off the loop, with a deadline.
+//! - [`release`]: which tilework this is (version, upgrade state format).
 //! - [`tmux_compat`]: tmux's command line on tilework (`tmux` as a symlink).
+//! - [`upgrade`]: a running workspace moved to a newer binary.
 
 pub mod app;
 pub mod cli;
@@ -30,6 +32,7 @@ pub mod mailbox;
 pub mod os;
 pub mod pane;
 pub mod persist;
+pub mod release;
 pub mod remote;
 pub mod render;
 pub mod sanitize;
@@ -38,5 +41,6 @@ pub mod shell_integration;
 pub mod shell_job;
 pub mod terminal;
 pub mod tmux_compat;
+pub mod upgrade;
 pub mod wake;
 pub mod workspace;

@@ -147,6 +147,9 @@ fn session_command(
         }
         SessionCommand::Ls { long, host: None } => attach_process::ls(*long),
         SessionCommand::Forget { name } => forget(name),
+        SessionCommand::Upgrade { name, all, force } => {
+            tilework::upgrade::command::upgrade(name.as_deref(), *all, *force)
+        }
         SessionCommand::Attach {
             name,
             detach_others,
@@ -166,6 +169,9 @@ fn session_command(
                     AttachMode::Join => &[],
                 };
                 return remote::attach_remote(&config.remote, &target, flags);
+            }
+            if let Some(name) = name.as_deref() {
+                tilework::upgrade::command::offer_on_attach(name);
             }
             let names = config.update_environment;
             let create = if *create {
@@ -326,6 +332,7 @@ impl Setup {
             Startup::Commands(lines) => lines.len(),
             Startup::Profile(p) => p.tabs.iter().map(|t| t.layout.panes().len()).sum(),
             Startup::Restore(saved) => saved.histories.len(),
+            Startup::TakeOver(taken) => taken.panes.len(),
         };
         if panes > config.max_panes {
             anyhow::bail!(
@@ -356,6 +363,9 @@ fn serve(cli: &Cli) -> Result<i32> {
     // hangup, ^C and job control never reach the workspace; it uses
     // terminals through their descriptors only.
     rustix::process::setsid().context("starting a session of its own")?;
+    if cli.take_over {
+        return take_over(cli);
+    }
     let take = |fd: std::os::fd::BorrowedFd<'_>, what: &str| {
         fd.try_clone_to_owned()
             .with_context(|| format!("taking {what}"))
@@ -387,6 +397,61 @@ fn serve(cli: &Cli) -> Result<i32> {
     if setup.config.tmux_compat {
         tilework::tmux_compat::announce(&session::dir::runtime_dir()?, path.clone());
     }
+    app::run(RunOptions {
+        config: setup.config,
+        config_source: setup.source,
+        startup: setup.startup,
+        show_fps: cli.fps,
+        writer: cli.writer,
+        exit_after: setup.exit_after,
+        stats: cli.stats.clone(),
+        save_profile: cli.save_profile.clone(),
+        session: SessionStart {
+            name,
+            path,
+            listener,
+            first,
+            on_hangup,
+        },
+    })
+    .context("running the workspace")
+}
+
+/// The workspace process of `tilework upgrade`: takes the running
+/// workspace of its name over (see `tilework::upgrade`) and runs it. How it
+/// went is written on stdout, which `tilework upgrade` reads.
+fn take_over(cli: &Cli) -> Result<i32> {
+    let report = io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .context("taking the report pipe")?;
+    tilework::terminal::stdio::park().context("parking stdio")?;
+    let taken = (|| {
+        let name = cli.session.clone().context("--take-over needs --session")?;
+        let path = session::dir::socket_path(&session::dir::runtime_dir()?, &name);
+        init_log(cli)?;
+        tracing::info!(version = %tilework::release::version(), session = %name, "taking over");
+        let mut setup = Setup::from_cli(cli)?;
+        let mut taken = tilework::upgrade::take::take(&path, report.try_clone()?)?;
+        tilework::upgrade::command::test_stall();
+        let first = match taken.terminals.is_empty() {
+            true => tilework::upgrade::take::parked_terminal(taken.header.size)?,
+            false => taken.terminals.remove(0),
+        };
+        let listener = taken.listener.try_clone().context("the listening socket")?;
+        setup.startup = Startup::TakeOver(Box::new(taken));
+        anyhow::Ok((name, path, setup, first, listener))
+    })();
+    let (name, path, setup, first, listener) = match taken {
+        Ok(parts) => parts,
+        Err(err) => {
+            tracing::error!("the takeover failed: {err:#}");
+            tilework::upgrade::take::report_failure(report, &err);
+            return Err(err);
+        }
+    };
+    drop(report);
+    let on_hangup = setup.config.on_hangup;
     app::run(RunOptions {
         config: setup.config,
         config_source: setup.source,

@@ -44,6 +44,7 @@ use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 mod command_answers;
 mod config_reload;
+mod handoff;
 mod input_dispatch;
 mod loop_mailbox;
 mod pane_output;
@@ -76,6 +77,9 @@ pub enum Startup {
     Commands(Vec<String>),
     /// `tilework attach NAME` of a saved workspace: it comes back.
     Restore(Box<crate::persist::Restored>),
+    /// `tilework upgrade`: the workspace an older tilework ran, its
+    /// programs taken over.
+    TakeOver(Box<crate::upgrade::take::Taken>),
 }
 
 pub struct RunOptions {
@@ -191,7 +195,18 @@ fn run_workspace(
         keep_exited_panes: opts.config.keep_exited_panes,
     };
     let (pane_area, _) = frame::split_screen(size);
-    let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
+    let mut ws = match &mut opts.startup {
+        Startup::TakeOver(taken) => {
+            let launcher = taken.launcher(pane_mailbox(&events_tx));
+            Workspace::with_launcher(
+                settings.clone(),
+                pane_area,
+                pane_mailbox(&events_tx),
+                launcher,
+            )
+        }
+        _ => Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx)),
+    };
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
     ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.panes_mut().set_editor_ansi(opts.config.editor_ansi);
@@ -201,6 +216,11 @@ fn run_workspace(
         .set_update_environment(opts.config.update_environment.clone());
     ws.panes_mut().update_environment(&first_env);
     let settings = ws.panes().settings().clone();
+    let mut more_terminals = Vec::new();
+    let upgraded_from = match &opts.startup {
+        Startup::TakeOver(taken) => Some(taken.header.version.clone()),
+        _ => None,
+    };
     match std::mem::replace(&mut opts.startup, Startup::Commands(Vec::new())) {
         Startup::Profile(profile) => ws.open_profile(&profile),
         Startup::Argv(argv) => {
@@ -218,6 +238,10 @@ fn run_workspace(
             ws.open_row(launches);
         }
         Startup::Restore(saved) => saved.open(&mut ws),
+        Startup::TakeOver(taken) => {
+            let name = host.as_ref().map_or("", |h| h.name());
+            more_terminals = handoff::open_taken(*taken, name, &mut ws);
+        }
     }
     let stats = match &opts.stats {
         Some(path) => Some(StatsFile::create(path)?),
@@ -251,6 +275,9 @@ fn run_workspace(
     app.loop_tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.clients.fit_layout(&mut app.ws);
+    if let Some(version) = upgraded_from {
+        handoff::announce(&mut app, &version, more_terminals);
+    }
     app.persist = persist;
     app.reload = config_reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));
     app.status_commands = StatusCommands::new(status_commands_mailbox(&events_tx));

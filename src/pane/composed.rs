@@ -20,6 +20,8 @@ use crate::pane::term::emulator::{MIN_GRID, Term};
 use crate::pane::term::screen::ScreenView;
 use crate::pane::term::terminal_queries::PaneEvents;
 
+/// Moving to a newer tilework (an upgrade).
+mod handoff;
 mod query_answers;
 mod restored;
 

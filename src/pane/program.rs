@@ -44,6 +44,16 @@ pub struct Program {
 }
 
 impl Program {
+    /// Stops the reader thread before its next read (an upgrade hands the
+    /// PTY over). True once it reads no more; call again until then.
+    pub fn hold_reader(&self) -> bool {
+        self.process.as_ref().is_none_or(|p| p.hold_reader())
+    }
+
+    /// The PTY master, to hand over.
+    pub fn master_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        self.process.as_ref().and_then(|p| p.master_fd())
+    }
     /// `process`, or what `spawn_error` says of why there is none.
     pub(in crate::pane) fn new(
         process: Option<Box<dyn PaneProcess>>,

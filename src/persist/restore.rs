@@ -141,7 +141,7 @@ pub fn load(name: &str, config: &Config) -> Result<Restored> {
 }
 
 /// Every pane of `profile`, in the order it opens them.
-fn profile_panes(profile: &mut Profile) -> Vec<&mut PaneSpec> {
+pub fn profile_panes(profile: &mut Profile) -> Vec<&mut PaneSpec> {
     fn walk<'a>(spec: &'a mut LayoutSpec, out: &mut Vec<&'a mut PaneSpec>) {
         match spec {
             LayoutSpec::Pane(pane) => out.push(pane),

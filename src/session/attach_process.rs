@@ -167,19 +167,30 @@ pub fn ls(long: bool) -> Result<i32> {
     };
     let pid_width = if long { 8 } else { 0 };
     let mut out = String::new();
+    // Each workspace's binary; `*` marks one older than this binary.
+    let mut older = false;
+    let mut version = |info: &Info| -> String {
+        let Some(v) = info.version.as_deref() else {
+            return "?".into();
+        };
+        let mark = crate::release::is_older(v);
+        older |= mark;
+        format!("{v}{}", if mark { "*" } else { "" })
+    };
     out.push_str(&format!(
-        "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<pid_width$}{}\n",
+        "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<9} {:<pid_width$}{}\n",
         "NAME",
         "PANES",
         "STATE",
         "TERMINALS",
         "AGE",
+        "VERSION",
         "PID",
         if long { "       DISK" } else { "" }
     ));
     for s in &live {
         out.push_str(&format!(
-            "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<pid_width$}{}\n",
+            "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<9} {:<pid_width$}{}\n",
             s.name,
             s.info.panes,
             match (s.info.attached, s.info.stalled) {
@@ -190,6 +201,7 @@ pub fn ls(long: bool) -> Result<i32> {
             },
             s.info.clients,
             age(now.saturating_sub(s.info.started)),
+            version(&s.info),
             s.info.pid,
             disk(&s.name)
         ));
@@ -197,14 +209,21 @@ pub fn ls(long: bool) -> Result<i32> {
     // Saved and not running: after a crash, a kill or a reboot.
     for s in (saved.iter()).filter(|s| !live.iter().any(|l| l.name == s.name)) {
         out.push_str(&format!(
-            "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<pid_width$}{}\n",
+            "{:<16} {:>5}  {:<9} {:>9} {:>6}  {:<9} {:<pid_width$}{}\n",
             s.name,
             s.panes,
             "saved",
             0,
             age(now.saturating_sub(s.saved_at)),
             "-",
+            "-",
             disk(&s.name)
+        ));
+    }
+    if older {
+        out.push_str(&format!(
+            "* an older tilework than this one ({}): `tilework upgrade NAME` moves it here\n",
+            crate::release::version()
         ));
     }
     print!("{out}");
@@ -789,6 +808,8 @@ mod tests {
                 clients: usize::from(attached),
                 stalled: false,
                 started: 0,
+                version: None,
+                state_format: None,
             },
         }
     }

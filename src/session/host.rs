@@ -31,6 +31,9 @@ use crate::mailbox::Mailbox;
 use crate::terminal::guard::TerminalModes;
 use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 
+/// What a newer tilework takes over (an upgrade).
+pub mod handover;
+
 pub use crate::config::OnHangup;
 
 /// A client that brought its terminal.
@@ -81,6 +84,15 @@ pub enum SessionEvent {
     Kill(UnixStream),
     /// A script's call (`tilework action`, `capture`...).
     Script(ScriptCall),
+    /// A newer tilework asks for the workspace (`tilework upgrade`).
+    Handoff(HandoffAsked),
+}
+
+/// A newer tilework's request for the workspace.
+pub struct HandoffAsked {
+    pub stream: UnixStream,
+    /// The state formats it reads, oldest and newest.
+    pub formats: (u32, u32),
 }
 
 /// Script calls reach the loop as session events (`script_host` posts its
@@ -118,6 +130,9 @@ pub enum Verdict {
 struct Attached {
     link: u64,
     stream: UnixStream,
+    /// Its terminal's descriptors and attach request, for a newer
+    /// tilework to take it over (see `handover`).
+    handed: handover::Handed,
 }
 
 /// A new workspace's session before its loop runs: the socket, and the
@@ -150,6 +165,8 @@ impl SessionStart {
 
 /// The session as the loop owns it.
 pub struct Host {
+    /// The listening socket, for a newer tilework to take over.
+    listener: OwnedFd,
     name: String,
     path: PathBuf,
     mouse: bool,
@@ -177,6 +194,11 @@ impl Host {
         let runtime_dir = path.parent().unwrap_or(Path::new("/"));
         let agent = AgentLink::new(runtime_dir, &name);
         let host = Self {
+            listener: OwnedFd::from(
+                listener
+                    .try_clone()
+                    .context("keeping the listening socket")?,
+            ),
             agent,
             name,
             path,
@@ -241,7 +263,9 @@ impl Host {
                 return Err(err).context("setting up the terminal");
             }
         };
-        let link = self.link(arrival.stream, &input)?;
+        let handed =
+            handover::Handed::of(arrival.facts, &arrival.joining, [&input, &output, &errors])?;
+        let link = self.link(arrival.stream, &input, handed)?;
         self.agent.attached(link, &arrival.joining.env);
         Ok(Joined {
             link,
@@ -273,7 +297,7 @@ impl Host {
     }
 
     /// Starts the link thread of a terminal read on `tty`.
-    fn link(&mut self, stream: UnixStream, tty: &OwnedFd) -> Result<u64> {
+    fn link(&mut self, stream: UnixStream, tty: &OwnedFd, handed: handover::Handed) -> Result<u64> {
         let link = self.next_gen;
         self.next_gen += 1;
         let tty = tty.try_clone().context("watching the terminal")?;
@@ -283,7 +307,11 @@ impl Host {
             .name("session-link".into())
             .spawn(move || watch_link(link, &watched, tty, &mailbox))
             .context("starting the session link")?;
-        self.attached.push(Attached { link, stream });
+        self.attached.push(Attached {
+            link,
+            stream,
+            handed,
+        });
         tracing::info!(session = %self.name, link, clients = self.attached.len(), "terminal attached");
         Ok(link)
     }
@@ -374,6 +402,8 @@ impl Host {
                 .started
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
+            version: Some(crate::release::version()),
+            state_format: Some(crate::release::state_format()),
         }
     }
 
@@ -440,6 +470,7 @@ enum Incoming {
     Kill(UnixStream),
     /// A script's call: its body of this many bytes follows.
     Call(UnixStream, usize),
+    Handoff(HandoffAsked),
 }
 
 /// Checks who the peer is and gives it a place, or refuses it at once
@@ -515,6 +546,10 @@ fn receive(stream: UnixStream, deadline: Deadline) -> Result<Incoming> {
         Request::Info => Incoming::Info(stream),
         Request::Kill => Incoming::Kill(stream),
         Request::Call(len) => Incoming::Call(stream, len),
+        Request::Handoff { oldest, newest } => Incoming::Handoff(HandoffAsked {
+            stream,
+            formats: (oldest, newest),
+        }),
     })
 }
 
@@ -582,6 +617,7 @@ fn converse(stream: UnixStream, mailbox: &Mailbox<SessionEvent>) -> bool {
             mailbox.post(SessionEvent::Kill(stream))
         }
         Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
+        Ok(Incoming::Handoff(asked)) => mailbox.post(SessionEvent::Handoff(asked)),
         Ok(Incoming::Call(stream, len)) => {
             super::script_host::serve(&stream, len, deadline, &script_mailbox(mailbox))
         }

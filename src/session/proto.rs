@@ -36,6 +36,9 @@ pub enum Request {
     /// A script's call (`tilework action`, `capture`...): a body of this
     /// many bytes follows the line (see `session::script`).
     Call(usize),
+    /// A newer tilework asks for the workspace (`tilework upgrade`): it
+    /// reads state formats `oldest` to `newest` (see `crate::upgrade`).
+    Handoff { oldest: u32, newest: u32 },
 }
 
 /// What an attached client tells the workspace later.
@@ -99,6 +102,11 @@ pub struct Info {
     pub stalled: bool,
     /// Seconds since the epoch when it started.
     pub started: u64,
+    /// The version of the binary it runs (`crate::release`); none from a
+    /// binary that did not say.
+    pub version: Option<String>,
+    /// The state format it would hand over on an upgrade.
+    pub state_format: Option<u32>,
 }
 
 impl Request {
@@ -114,6 +122,9 @@ impl Request {
             Request::Info => "info",
             Request::Kill => "kill",
             Request::Call(len) => return format!("{VERSION} call {len}\n"),
+            Request::Handoff { oldest, newest } => {
+                return format!("{VERSION} handoff {oldest} {newest}\n");
+            }
         };
         format!("{VERSION} {verb}\n")
     }
@@ -133,6 +144,13 @@ impl Request {
         match rest {
             "info" => Ok(Request::Info),
             "kill" => Ok(Request::Kill),
+            other if other.starts_with("handoff ") => {
+                let mut words = other.split(' ').skip(1).map(str::parse::<u32>);
+                match (words.next(), words.next()) {
+                    (Some(Ok(oldest)), Some(Ok(newest))) => Ok(Request::Handoff { oldest, newest }),
+                    _ => Err(format!("a handoff request without its formats: {other:?}")),
+                }
+            }
             other => match other.strip_prefix("call ").map(str::parse) {
                 Some(Ok(len)) => Ok(Request::Call(len)),
                 _ => Err(format!("unknown request {other:?}")),
@@ -274,15 +292,25 @@ impl ServerNote {
                     .collect();
                 format!("error {flat}\n")
             }
-            ServerNote::Info(info) => format!(
-                "info pid={} panes={} attached={} clients={} stalled={} started={}\n",
-                info.pid,
-                info.panes,
-                u8::from(info.attached),
-                info.clients,
-                u8::from(info.stalled),
-                info.started
-            ),
+            ServerNote::Info(info) => {
+                let mut line = format!(
+                    "info pid={} panes={} attached={} clients={} stalled={} started={}",
+                    info.pid,
+                    info.panes,
+                    u8::from(info.attached),
+                    info.clients,
+                    u8::from(info.stalled),
+                    info.started
+                );
+                if let Some(version) = &info.version {
+                    line.push_str(&format!(" version={version}"));
+                }
+                if let Some(format) = info.state_format {
+                    line.push_str(&format!(" format={format}"));
+                }
+                line.push('\n');
+                line
+            }
         }
     }
 
@@ -318,6 +346,8 @@ impl ServerNote {
                     clients: field("clients").and_then(|n| n.parse().ok()).unwrap_or(0),
                     stalled: field("stalled") == Some("1"),
                     started: field("started")?.parse().ok()?,
+                    version: field("version").map(str::to_string),
+                    state_format: field("format").and_then(|n| n.parse().ok()),
                 }))
             }
             _ => None,
@@ -506,6 +536,8 @@ mod tests {
                 clients: 2,
                 stalled: true,
                 started: 1_700_000_000,
+                version: Some("0.1.0".into()),
+                state_format: Some(1),
             }),
         ] {
             assert_eq!(ServerNote::parse(note.line().trim_end()), Some(note));

@@ -410,6 +410,8 @@ mod tests {
                 clients: 0,
                 stalled: false,
                 started: 0,
+                version: None,
+                state_format: None,
             },
         }
     }

@@ -222,6 +222,7 @@ impl<B: FrameSink> App<B> {
                 self.ws.quit(0);
             }
             SessionEvent::Script(call) => self.script_call(call),
+            SessionEvent::Handoff(asked) => self.hand_over(asked),
         }
     }
 

@@ -81,6 +81,16 @@ pub trait PaneProcess: Send {
     fn read_quiet(&self, _buf: &mut [u8]) -> QuietRead {
         QuietRead::Nothing
     }
+    /// The PTY's master, to hand to a newer tilework (an upgrade); none
+    /// when the program is not on a PTY of ours.
+    fn master_fd(&self) -> Option<BorrowedFd<'_>> {
+        None
+    }
+    /// Stops reading the program's output in a thread (see
+    /// [`PtyProcess::hold_reader`]); true once nothing reads it.
+    fn hold_reader(&self) -> bool {
+        true
+    }
 }
 
 /// Programs on pseudo-terminals: what tilework runs.
@@ -170,6 +180,14 @@ impl PaneProcess for PtyProcess {
 
     fn read_quiet(&self, buf: &mut [u8]) -> QuietRead {
         PtyProcess::read_quiet(self, buf)
+    }
+
+    fn master_fd(&self) -> Option<BorrowedFd<'_>> {
+        Some(PtyProcess::master_fd(self))
+    }
+
+    fn hold_reader(&self) -> bool {
+        PtyProcess::hold_reader(self)
     }
 }
 

@@ -32,6 +32,9 @@ use crate::pane::program::children;
 use crate::pane::program::input_queue::InputQueue;
 use crate::pane::program::reader_gate::{Holder, ReaderGate};
 
+/// Taking over a program on a PTY from another tilework (an upgrade).
+mod adopt;
+
 /// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
 /// read in practice; a large buffer only matters when the loop falls behind.
 pub const READ_SIZE: usize = 64 * 1024;

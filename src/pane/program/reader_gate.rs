@@ -15,6 +15,7 @@
 //! - the loop hands the PTY back (and reads no more) when a read brings
 //!   more than an echo, and the thread's chunks come after the loop's.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +32,9 @@ pub enum Holder {
 pub struct ReaderGate {
     holder: Mutex<Holder>,
     turn: Condvar,
+    /// The thread waits for its turn (reads nothing until handed the PTY):
+    /// an upgrade hands the PTY to another process only then.
+    parked: AtomicBool,
 }
 
 impl Default for ReaderGate {
@@ -39,6 +43,7 @@ impl Default for ReaderGate {
         Self {
             holder: Mutex::new(Holder::Thread),
             turn: Condvar::new(),
+            parked: AtomicBool::new(false),
         }
     }
 }
@@ -53,11 +58,13 @@ impl ReaderGate {
     pub fn thread_may_read(&self) -> bool {
         let mut holder = self.lock();
         while *holder == Holder::Loop {
+            self.parked.store(true, Ordering::SeqCst);
             holder = self
                 .turn
                 .wait(holder)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+        self.parked.store(false, Ordering::SeqCst);
         *holder == Holder::Thread
     }
 
@@ -83,6 +90,13 @@ impl ReaderGate {
     pub fn end(&self) {
         *self.lock() = Holder::Ended;
         self.turn.notify_all();
+    }
+
+    /// Whether the thread reads nothing now and until handed the PTY
+    /// (it waits for its turn, or the output ended).
+    pub fn thread_parked(&self) -> bool {
+        let holder = self.lock();
+        *holder == Holder::Ended || (*holder == Holder::Loop && self.parked.load(Ordering::SeqCst))
     }
 
     fn lock(&self) -> MutexGuard<'_, Holder> {

@@ -241,6 +241,12 @@ impl Term {
         modes
     }
 
+    /// The live screen as bytes that draw it again on a fresh parser of
+    /// the same size (empty if the grid cannot be read).
+    pub(in crate::pane) fn contents_formatted(&self) -> String {
+        contain(|| self.parser.screen().contents_formatted()).unwrap_or_default()
+    }
+
     /// Writes tilework's own text (and modes) into the live screen. Only
     /// when nothing is held back: a new pane, or a fresh parser.
     pub(in crate::pane) fn write_notice(&mut self, bytes: &[u8]) {

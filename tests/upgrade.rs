@@ -1,0 +1,394 @@
+//! Upgrades without losing a program (issue 48). Two builds of tilework are
+//! played by one debug binary: `TILEWORK_TEST_VERSION` and
+//! `TILEWORK_TEST_STATE_FORMAT` (read by debug builds only, see
+//! `tilework::release`) make the workspace started here report an older
+//! version (and, for the refusal, a state format this binary does not
+//! read); `tilework upgrade` then runs as the binary itself.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::{Tilework, alive, require_program, wait_until};
+
+const ROWS: u16 = 30;
+const COLS: u16 = 150;
+
+/// The version the "old" workspace says it runs.
+const OLD: &str = "0.0.1";
+
+/// A counter printing a numbered line every 100 ms.
+const COUNTER: &str = "i=0; while :; do i=$((i+1)); echo line-$i; sleep 0.1; done";
+
+/// The workspace `w`: the counter (focused), vim, a shell; started by an
+/// "older" binary (`env`).
+fn start(env: &[(&str, &str)]) -> Tilework {
+    let tw = Tilework::start_with(
+        &[
+            "--session",
+            "w",
+            "-c",
+            COUNTER,
+            "-c",
+            "vim -u NONE -n",
+            "-c",
+            "sh",
+        ],
+        ROWS,
+        COLS,
+        env,
+    );
+    tw.wait_for_text("line-3");
+    tw
+}
+
+/// `tilework ARGS` beside `tw`'s workspace, with `env`; stdout, stderr,
+/// status.
+fn cli(tw: &Tilework, args: &[&str], env: &[(&str, &str)]) -> (String, String, i32) {
+    let out = cli_command(tw, args, env).output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn cli_command(tw: &Tilework, args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(common::binary());
+    cmd.args(args)
+        .env("XDG_RUNTIME_DIR", tw.runtime_dir())
+        .env("XDG_STATE_HOME", tw.dir.path().join("state"))
+        .env("XDG_CONFIG_HOME", tw.dir.path().join("config"))
+        .env("SHELL", "/bin/sh")
+        .env_remove("TILEWORK_TEST_VERSION")
+        .env_remove("TILEWORK_TEST_STATE_FORMAT");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+/// The workspace `w`'s process, as `tilework ls -l` shows it.
+fn workspace_pid(tw: &Tilework) -> u32 {
+    let (out, _, _) = cli(tw, &["ls", "-l"], &[]);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("w "))
+        .unwrap_or_else(|| panic!("{out}"));
+    row.split_whitespace()
+        .nth(6)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("{row}"))
+}
+
+/// The version `tilework ls` shows for `w`.
+fn listed_version(tw: &Tilework) -> String {
+    let (out, _, _) = cli(tw, &["ls"], &[]);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("w "))
+        .unwrap_or_else(|| panic!("{out}"));
+    row.split_whitespace().nth(5).unwrap().to_string()
+}
+
+/// The counter's history as `capture --history` gives it: the numbers of
+/// its lines, in order.
+fn counted(tw: &Tilework) -> Vec<u64> {
+    let (out, err, code) = cli(
+        tw,
+        &["--session", "w", "capture", "--pane", "1", "--history"],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .filter_map(|l| l.trim().strip_prefix("line-")?.parse().ok())
+        .collect()
+}
+
+/// Every line from 1 to the last, once each, in order.
+fn assert_unbroken(lines: &[u64]) {
+    for (i, &n) in lines.iter().enumerate() {
+        assert_eq!(
+            n,
+            i as u64 + 1,
+            "a line lost or repeated near line-{n}: {lines:?}"
+        );
+    }
+}
+
+/// Waits until the counter printed past `n`; returns its lines.
+fn counted_past(tw: &Tilework, n: u64) -> Vec<u64> {
+    let mut lines = Vec::new();
+    wait_until(&format!("the counter past line-{n}"), || {
+        lines = counted(tw);
+        lines.last().is_some_and(|&last| last > n)
+    });
+    lines
+}
+
+/// The panes' programs (the workspace's children).
+fn programs(workspace: u32) -> Vec<u32> {
+    let mut pids = common::child_pids(workspace);
+    pids.sort_unstable();
+    pids
+}
+
+fn vim_typed(tw: &Tilework, text: &str) {
+    let (_, err, code) = cli(
+        tw,
+        &[
+            "--session",
+            "w",
+            "send-keys",
+            "--pane",
+            "2",
+            "-l",
+            &format!("i{text}\x1b"),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+/// Vim's buffer written to a file: what it holds, unsaved until now.
+fn vim_buffer(tw: &Tilework) -> String {
+    let file: PathBuf = tw.dir.path().join("buffer.txt");
+    let (_, err, code) = cli(
+        tw,
+        &[
+            "--session",
+            "w",
+            "send-keys",
+            "--pane",
+            "2",
+            "-l",
+            &format!(":w {}\r", file.display()),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    wait_until("vim to write its buffer", || file.exists());
+    let mut text = String::new();
+    wait_until("the buffer written whole", || {
+        text = std::fs::read_to_string(&file).unwrap_or_default();
+        text.ends_with('\n')
+    });
+    text
+}
+
+#[test]
+fn an_upgrade_keeps_every_program_its_history_and_the_terminal() {
+    if !require_program("vim") {
+        return;
+    }
+    let mut tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
+    vim_typed(&tw, "kept-unsaved-42");
+    tw.wait_for_text("kept-unsaved-42");
+    // A second terminal, attached too (by the old binary: nothing asked).
+    let runtime = tw.runtime_dir();
+    let second = Tilework::start_with(
+        &["attach", "w"],
+        ROWS,
+        COLS,
+        &[
+            ("XDG_RUNTIME_DIR", runtime.to_str().unwrap()),
+            ("TILEWORK_TEST_VERSION", OLD),
+        ],
+    );
+    second.wait_for_text("kept-unsaved-42");
+    let old = workspace_pid(&tw);
+    assert_eq!(
+        listed_version(&tw),
+        format!("{OLD}*"),
+        "an older binary is marked"
+    );
+    let before = programs(old);
+    assert_eq!(before.len(), 3, "three programs: {before:?}");
+    let seen = counted(&tw).last().copied().unwrap();
+
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("moved from tilework 0.0.1"), "{out}");
+    wait_until("the old process to exit", || !alive(old));
+    let new = workspace_pid(&tw);
+    assert_ne!(new, old);
+    assert!(
+        !listed_version(&tw).ends_with('*'),
+        "the workspace runs this binary"
+    );
+    for pid in &before {
+        assert!(alive(*pid), "program {pid} did not survive the upgrade");
+    }
+
+    // One notice on each terminal says why the prefix or copy mode is gone.
+    tw.wait_for_text("upgraded from tilework 0.0.1");
+    second.wait_for_text("upgraded from tilework 0.0.1");
+    // Vim's screen came across: the new process shows the change.
+    let (screen, _, _) = cli(&tw, &["--session", "w", "capture", "--pane", "2"], &[]);
+    assert!(screen.contains("kept-unsaved-42"), "{screen}");
+    // The counter goes on, nothing lost or repeated across the handoff.
+    let lines = counted_past(&tw, seen + 15);
+    assert_unbroken(&lines);
+    // The same terminal shows it, never re-attached.
+    let last = lines.last().unwrap();
+    tw.wait_for_text(&format!("line-{}", last + 2));
+    second.wait_for_text(&format!("line-{}", last + 2));
+    assert!(tw.try_exit().is_none(), "the terminal's client exited");
+    // Vim still holds the change it never saved.
+    assert!(vim_buffer(&tw).contains("kept-unsaved-42"));
+    // Copy mode reaches the history printed before the upgrade.
+    tw.send("\x02[");
+    tw.wait_for("copy mode", |s| s.contents().contains("COPY"));
+    tw.send("g");
+    tw.wait_for("the first line of the history", |s| {
+        (0..ROWS).any(|r| s.contents_between(r, 1, r, 20).trim() == "line-1")
+    });
+    tw.send("q");
+    // Keys reach the programs: the shell answers.
+    let (_, err, code) = cli(
+        &tw,
+        &[
+            "--session",
+            "w",
+            "send-keys",
+            "--pane",
+            "3",
+            "echo shell-$((6*7))",
+            "Enter",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    tw.wait_for_text("shell-42");
+}
+
+#[test]
+fn an_upgrade_refused_for_its_state_format_changes_nothing() {
+    let tw = start(&[
+        ("TILEWORK_TEST_VERSION", OLD),
+        ("TILEWORK_TEST_STATE_FORMAT", "0"),
+    ]);
+    let old = workspace_pid(&tw);
+    let before = programs(old);
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("format 0") && err.contains("nothing was changed"),
+        "{err}"
+    );
+    assert_eq!(workspace_pid(&tw), old);
+    assert_eq!(programs(old), before);
+    let seen = counted(&tw).last().copied().unwrap();
+    assert_unbroken(&counted_past(&tw, seen + 5));
+}
+
+#[test]
+fn a_new_process_killed_half_way_leaves_the_workspace_in_the_old_one() {
+    let tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
+    let old = workspace_pid(&tw);
+    let before = programs(old);
+    let flag = tw.dir.path().join("stalled");
+    let upgrade = cli_command(
+        &tw,
+        &["upgrade", "w"],
+        &[("TILEWORK_TEST_HANDOFF_STALL", flag.to_str().unwrap())],
+    )
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    // The new process has the state and the descriptors: kill it there.
+    wait_until("the new process to have the state", || {
+        std::fs::read_to_string(&flag).is_ok_and(|p| !p.is_empty())
+    });
+    let new: i32 = std::fs::read_to_string(&flag)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(new),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    let out = upgrade.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("keeps running on tilework 0.0.1"), "{err}");
+
+    assert!(alive(old));
+    assert_eq!(workspace_pid(&tw), old);
+    assert_eq!(listed_version(&tw), format!("{OLD}*"));
+    assert_eq!(programs(old), before);
+    let seen = counted(&tw).last().copied().unwrap();
+    let lines = counted_past(&tw, seen + 10);
+    assert_unbroken(&lines);
+    tw.wait_for_text(&format!("line-{}", lines.last().unwrap() + 1));
+}
+
+#[test]
+fn a_detached_workspace_is_upgraded_with_all_and_attached_after() {
+    if !require_program("vim") {
+        return;
+    }
+    let mut tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
+    vim_typed(&tw, "kept-unsaved");
+    tw.wait_for_text("kept-unsaved");
+    let old = workspace_pid(&tw);
+    let before = programs(old);
+    tw.send("\x02d");
+    tw.wait_exit();
+    let seen = counted(&tw).last().copied().unwrap();
+
+    let (out, err, code) = cli(&tw, &["upgrade", "--all"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    wait_until("the old process to exit", || !alive(old));
+    assert_ne!(workspace_pid(&tw), old);
+    for pid in &before {
+        assert!(alive(*pid), "program {pid} did not survive the upgrade");
+    }
+    let (ls, _, _) = cli(&tw, &["ls"], &[]);
+    assert!(
+        ls.lines()
+            .any(|l| l.starts_with("w ") && l.contains("detached")),
+        "{ls}"
+    );
+    let lines = counted_past(&tw, seen + 10);
+    assert_unbroken(&lines);
+
+    let runtime = tw.runtime_dir();
+    let b = Tilework::start_with(
+        &["attach", "w"],
+        ROWS,
+        COLS,
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    b.wait_for_text(&format!("line-{}", lines.last().unwrap() + 2));
+    b.wait_for_text("kept-unsaved");
+}
+
+#[test]
+fn attach_offers_to_upgrade_an_older_workspace() {
+    let mut tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
+    let old = workspace_pid(&tw);
+    tw.send("\x02d");
+    tw.wait_exit();
+    let runtime = tw.runtime_dir();
+    let mut b = Tilework::start_with(
+        &["attach", "w"],
+        ROWS,
+        COLS,
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    b.wait_for_text("upgrade it first");
+    b.send("y\r");
+    wait_until("the old process to exit", || !alive(old));
+    let seen = counted(&tw).last().copied().unwrap();
+    b.wait_for_text(&format!("line-{}", seen + 2));
+    assert!(!listed_version(&tw).ends_with('*'));
+    b.send("\x02d");
+    b.wait_exit();
+}
