@@ -8,7 +8,7 @@
 //! - [`picture_store`]: the workspace's pictures and placements, under the
 //!   `image_memory` budget (one store per process, [`picture_store::lock`]).
 //! - [`anchor`]: where a placement is: an anchor in each cell it covers
-//!   (placement, row, column), which vt100 moves with the text.
+//!   (placement, row, column), which the parser moves with the text.
 //! - [`placement`]: placing a picture at a pane's cursor (checks, store,
 //!   anchor bytes): every protocol's intake ends here.
 //! - [`reach`]: what the attached terminals speak, their cell size, and so
@@ -22,7 +22,7 @@
 //! # The API the kitty graphics intake uses
 //!
 //! From the fidelity layer, at a parsed `APC G` (the follower stops there
-//! like at any sequence it acts on; vt100 gets CAN, then the anchor bytes):
+//! like at any sequence it acts on; the parser gets CAN, then the anchor bytes):
 //! - keep a picture: `picture_store::lock().add_image(RgbaImage) -> Result<ImageId>`
 //!   (the budget may drop the oldest placements to make room; a picture
 //!   over the whole budget is refused). Keep the program's `i=`/`I=` to
@@ -31,7 +31,7 @@
 //!   cells: Some((c, r)) or None, z, origin: Origin::Kitty { image: i,
 //!   placement: p }, cursor_after: CursorAfter::LastRowAfter or Stays (C=1)
 //!   }, At { rows, cols, cursor_col })` gives the [`picture_store::PlacementId`] and
-//!   the bytes to hand vt100 (after a CAN) so the pane's cells carry it.
+//!   the bytes to hand the parser (after a CAN) so the pane's cells carry it.
 //!   [`placement::place_new`] keeps and places at once (`a=T`).
 //! - delete: `picture_store::lock()`: `delete_image(id)`,
 //!   `delete_placement(pid)`, `delete_placements_where(|pid, p| ...)` (by

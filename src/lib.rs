@@ -1,11 +1,11 @@
 //! tilework: a terminal workspace. Many panes, each a program on a PTY
-//! mirrored by a vt100 parser; one render loop; one write per frame.
+//! mirrored by a terminal parser; one render loop; one write per frame.
 //!
 //! Where things live, in data-path order:
 //! - [`terminal`]: the user's terminal (modes, the frame stream, clipboard).
 //! - [`app`]: the loop that owns everything and decides when to draw.
 //! - [`client`]: one attached terminal: its frames, input, size and facts.
-//! - [`pane`]: PTY → guards → fast-forward → vt100 → history, per pane.
+//! - [`pane`]: PTY → guards → fast-forward → the parser → history, per pane.
 //! - [`workspace`]: tabs, layout trees, focus, saved sessions.
 //! - [`input`]: keymap, modes, the key encoder.
 //! - [`render`]: frames, pane views, status bar, popups, overlays.

@@ -4,7 +4,7 @@
 //! - [`program`]: the PTY side (spawning, reading and writing, the process
 //!   and its children, pipes);
 //! - [`term`]: everything a byte passes through on its way to the screen,
-//!   and the only holder of a vt100 parser;
+//!   and the only holder of a terminal parser;
 //! - [`history`]: the byte ring, the sizes it was printed at, and the view
 //!   shown instead of the live screen when scrolled back.
 //!

@@ -1,6 +1,6 @@
 //! Panics as an exit path, and the panics that are not one.
 //!
-//! vt100 panics on some program output, and one pane's program must not end
+//! The parser panics on some program output, and one pane's program must not end
 //! the workspace: [`contain`] catches those (see `pane::term::parse_guard`). Any
 //! other panic ends tilework, after the clean-up the loop armed with
 //! [`clean_up_on_panic`] (terminal restored, children ended).

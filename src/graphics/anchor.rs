@@ -1,7 +1,7 @@
 //! Where a placement is: an anchor in each cell it covers, carried by the
 //! pane's cells.
 //!
-//! Why in the cells: vt100 then moves them with the text for us. A
+//! Why in the cells: the parser then moves them with the text for us. A
 //! placement scrolls as its rows scroll, a cell of it goes when the cell
 //! is erased or written over (`clear`, `ED`, `EL`, a prompt printed over
 //! it: as in xterm, the text shows there instead), it is cut where the
@@ -9,11 +9,11 @@
 //! history holds the same anchors (the pane's history keeps its place).
 //!
 //! An anchor is four code points from `U+E0C01..=U+E0FFF` (unassigned,
-//! default-ignorable, no width: vt100 appends them to the cell as it does
+//! default-ignorable, no width: the parser appends them to the cell as it does
 //! combining marks, like [`crate::pane::term::cell_marks`]'s style markers, which
 //! skip them): two digits of the placement id, the placement's row and
-//! its column. A cell holds a space and one anchor (17 bytes of vt100's
-//! 22), written straight to vt100, so no style marker joins it.
+//! its column. A cell holds a space and one anchor (17 bytes of the parser's
+//! 22), written straight to the parser, so no style marker joins it.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -67,7 +67,7 @@ pub fn push_anchor(out: &mut Vec<u8>, anchor: Anchor) {
     }
 }
 
-/// The anchor in a cell's text (its contents as vt100 keeps them), if any.
+/// The anchor in a cell's text (its contents as the parser keeps them), if any.
 #[inline]
 pub fn read(contents: &str) -> Option<Anchor> {
     // An anchor takes 16 bytes; every one starts with 0xF3.
@@ -106,7 +106,7 @@ pub enum CursorAfter {
 /// `cursor_col`: each cell it covers written as a space with its anchor
 /// (a terminal that shows no pictures shows them blank), scrolling at the
 /// bottom as text does, cut at the screen's right edge. Written straight
-/// to vt100 (after the fidelity layer), so the program's pen marks
+/// to the parser (after the fidelity layer), so the program's pen marks
 /// nothing here.
 pub fn anchor_bytes(
     placement: PlacementId,
@@ -152,7 +152,7 @@ pub fn anchor_bytes(
     match after {
         CursorAfter::Stays => out.extend_from_slice(b"\x1b8"),
         CursorAfter::LastRowSameColumn => back_to_start(&mut out),
-        // Past the last column, vt100 holds a pending wrap as xterm does.
+        // Past the last column, the parser holds a pending wrap as xterm does.
         CursorAfter::LastRowAfter => {}
     }
     out

@@ -32,7 +32,7 @@ pub struct At {
     pub cursor_col: u16,
 }
 
-/// A placement made: the bytes for vt100 that anchor it at the cursor.
+/// A placement made: the bytes for the parser that anchor it at the cursor.
 #[derive(Debug)]
 pub struct Placed {
     pub placement: PlacementId,

@@ -1,15 +1,15 @@
 //! The terminal of a pane: everything a byte passes through on its way to
-//! the screen, in data-path order, and the only holder of a vt100 parser.
+//! the screen, in data-path order, and the only holder of a terminal parser.
 //!
 //! [`tmux_passthrough`] takes tmux's wrapper off →
 //! [`escape_scanner`] (reads each byte once; its [`osc_guard`] caps OSC
 //! strings; kitty graphics commands are taken out and carried out by
 //! [`kitty_apc`] where the parser reaches them) → [`fast_forward`] (skips
 //! output that scrolls off unseen, by the scanner's findings) →
-//! [`fidelity`] (completes what vt100 lacks: character sets, tab stops,
+//! [`fidelity`] (completes what the parser lacks: character sets, tab stops,
 //! insert mode, answers; with [`rep_bound`] cutting a repeat to what the
-//! screen can show) → [`parse_guard`] (vt100, panics contained) → the
-//! screen, with [`terminal_queries`] answering what vt100 leaves to the
+//! screen can show) → [`parse_guard`] (the parser, panics contained) → the
+//! screen, with [`terminal_queries`] answering what the parser leaves to the
 //! embedder (and reading [`notifications`]), [`held_replies`] keeping
 //! answers until the program reads raw, and [`picture_queries`] answering
 //! what programs ask about pictures. While the program redraws inside a
@@ -19,7 +19,7 @@
 //! [`damage`] is the pane's one record of what changed, which the
 //! renderer reads. [`screen`] is what the rest of tilework reads of a
 //! screen, in its own types; [`cell_marks`] carries in the cells what
-//! vt100 drops (styled underlines, strikethrough, overline, blink,
+//! the parser drops (styled underlines, strikethrough, overline, blink,
 //! conceal, OSC 8 links) as zero-width markers the fidelity layer's `pen`
 //! appends, with the values themselves in [`cell_style`]. [`rewrap`] lays
 //! a screen out again at another width.
@@ -42,6 +42,7 @@ pub mod parse_guard;
 pub mod picture_queries;
 pub mod program_signals;
 pub mod rep_bound;
+pub mod replay;
 pub mod rewrap;
 pub mod screen;
 pub mod sync_update;

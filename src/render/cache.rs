@@ -2,7 +2,7 @@
 //! changed.
 //!
 //! Converting a pane's screen costs ~30 ns a cell (~180 µs for 104x59), most
-//! of it vt100's own cell lookup, and ratatui clears its buffer every frame.
+//! of it the parser's own cell lookup, and ratatui clears its buffer every frame.
 //! Here a pane unchanged since the last frame is copied from its cache; a
 //! live pane whose changed rows are known (the pane's damage) converts just
 //! those; otherwise it is compared with a clone of an earlier screen

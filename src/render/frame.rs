@@ -708,7 +708,7 @@ mod tests {
         t
     }
 
-    /// A terminal for frames: the bytes go into a vt100 parser, which keeps
+    /// A terminal for frames: the bytes go into a terminal parser, which keeps
     /// what a real terminal shows (e.g. a wide character overwritten by
     /// half is gone, which ratatui's `TestBackend` does not model).
     type ByteTerminal = Terminal<ratatui::backend::CrosstermBackend<Vec<u8>>>;
@@ -783,7 +783,7 @@ mod tests {
         (cells, cursor)
     }
 
-    /// The render loop's frame state over a terminal read back by vt100.
+    /// The render loop's frame state over a terminal read back by the parser.
     struct Frames {
         terminal: ByteTerminal,
         painter: Painter,
@@ -934,7 +934,7 @@ mod tests {
             // Now and then a popup: full frames, with titles changing under
             // it. Only in the default look: where help's underlined text
             // lands on half of a wide character, ratatui leaves the other
-            // half to the terminal, and vt100 (our terminal here) blanks it
+            // half to the terminal, and the parser (our terminal here) blanks it
             // underlined where a real terminal blanks it plain; the looks'
             // geometries put such a character there.
             ui.set_help_shown(popups && step % 23 < 4);

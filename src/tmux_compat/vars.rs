@@ -314,7 +314,7 @@ fn pane_var(
         "mouse_all_flag" => flag(pane.modes.mouse == 4),
         "mouse_sgr_flag" => flag(pane.modes.mouse_sgr),
         "mouse_utf8_flag" => flag(pane.modes.mouse_utf8),
-        // vt100 keeps no origin or insert mode, scroll region or saved
+        // The parser keeps no origin or insert mode, scroll region or saved
         // alternate cursor to ask: tmux's values for a pane that set none.
         "insert_flag" | "origin_flag" | "alternate_saved_x" | "alternate_saved_y" => "0".into(),
         "wrap_flag" => "1".into(),

@@ -141,7 +141,7 @@ pub fn spawn(pane: PaneId, source: RingCopy, pattern: String, events: SearchMail
         .name("search-all".into())
         .spawn(move || {
             // A result always arrives, or the results list would wait for
-            // this pane forever; a panic here (in vt100 on the pane's output
+            // this pane forever; a panic here (in the parser on the pane's output
             // or anywhere else) finds nothing rather than ending the workspace.
             let result = crate::diag::panic_guard::contain(|| search(pane, &source, &pattern))
                 .unwrap_or_else(|message| {

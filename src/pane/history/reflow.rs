@@ -1,6 +1,6 @@
 //! Reflow on resize: when a pane showing the primary screen changes width
 //! (or grows taller), its screen is laid out again from the byte ring as a
-//! terminal that reflows its grid (tmux) would show it. vt100 cannot
+//! terminal that reflows its grid (tmux) would show it. The parser cannot
 //! rewrap a grid (a line cut at 60 columns stays cut when the pane grows
 //! back), and the live parser keeps no rows above its screen, but the ring
 //! holds the bytes and [`SizeLog`] the size each stretch of them was
@@ -36,18 +36,19 @@ use crate::pane::history::scrollback::ByteRing;
 use crate::pane::history::size_log::SizeLog;
 use crate::pane::term::fast_forward::FastForward;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
+use crate::pane::term::replay::{ReplayCallbacks, ReplayParser, replay_parser};
 use crate::pane::term::rewrap::{self, Checkpoint};
 
 /// The most output a reflow replays: ~40x the cells of a 300x150 screen,
 /// and a bound on the cost of one resize step however costly the output
-/// is to parse (vt100 parses escape-heavy output at ~60 MB/s).
+/// is to parse (the parser parses escape-heavy output at ~60 MB/s).
 pub const REFLOW_MAX_BYTES: u64 = 2 << 20;
 
 /// Whether the ring can lay the screen out again: it holds all output so
 /// far, or at least [`REFLOW_MAX_BYTES`] of it. A scrollback smaller than
 /// that which has dropped output may no longer hold what the screen shows
 /// (a 16-byte one holds less than a prompt), and a replay would blank it:
-/// such a pane is resized as vt100 resizes, cut lines and all.
+/// such a pane is resized as the parser resizes, cut lines and all.
 pub fn can_replay(ring: &ByteRing) -> bool {
     ring.start() == 0 || ring.end() - ring.start() >= REFLOW_MAX_BYTES
 }
@@ -82,15 +83,14 @@ pub fn kept_rows(sizes: impl Iterator<Item = (u16, u16)> + Clone) -> usize {
 #[derive(Debug, Default)]
 pub struct Replayed;
 
-impl vt100::Callbacks for Replayed {}
+impl ReplayCallbacks for Replayed {}
 
 impl crate::pane::term::fidelity::answers::Answers for Replayed {
     fn answer(&mut self, _: &[u8]) {}
 }
 
-fn replay_parser(rows: u16, cols: u16, kept: usize) -> vt100::Parser<Replayed> {
-    let size = |n: u16| std::num::NonZeroU16::new(n.max(2)).unwrap_or(std::num::NonZeroU16::MIN);
-    vt100::Parser::new_with_callbacks(size(rows), size(cols), kept, Replayed)
+fn stretch_parser(rows: u16, cols: u16, kept: usize) -> ReplayParser<Replayed> {
+    replay_parser(rows, cols, kept, Replayed)
 }
 
 /// Lays the ring's output out again into `parser` (fresh, of the new
@@ -100,11 +100,11 @@ fn replay_parser(rows: u16, cols: u16, kept: usize) -> vt100::Parser<Replayed> {
 /// the pane to carry on with, with the checkpoint for the next reflow.
 /// `modes` (the pane's modes, which may be older than the bytes replayed)
 /// are set first.
-pub fn rebuild<C: vt100::Callbacks + crate::pane::term::fidelity::answers::Answers>(
+pub fn rebuild<C: ReplayCallbacks + crate::pane::term::fidelity::answers::Answers>(
     ring: &ByteRing,
     sizes: &SizeLog,
     modes: &[u8],
-    parser: &mut vt100::Parser<C>,
+    parser: &mut ReplayParser<C>,
     checkpoint: Option<Checkpoint>,
 ) -> Result<(FastForward, Option<Checkpoint>), ParserPanicked> {
     let rows = parser.screen().size().0;
@@ -121,29 +121,29 @@ pub fn rebuild<C: vt100::Callbacks + crate::pane::term::fidelity::answers::Answe
     );
     let mut fast_forward = FastForward::default();
     fast_forward.keep_history_rows(kept);
-    let mut replay: Option<vt100::Parser<Replayed>> = None;
+    let mut replay: Option<ReplayParser<Replayed>> = None;
     if let Some(checkpoint) = &resumed {
-        let mut resumed = replay_parser(checkpoint.rows, checkpoint.cols, kept);
+        let mut resumed = stretch_parser(checkpoint.rows, checkpoint.cols, kept);
         parse_guard::process(&mut resumed, checkpoint.bytes.as_bytes())?;
         fast_forward.parse_now(&mut resumed, modes)?;
         replay = Some(resumed);
     }
     for stretch in &stretches {
-        let size = |p: &vt100::Parser<Replayed>| {
+        let size = |p: &ReplayParser<Replayed>| {
             let (rows, cols) = p.screen().size();
             (rows.get(), cols.get())
         };
         match replay.as_mut() {
             Some(old) if size(old) == (stretch.rows.max(2), stretch.cols.max(2)) => {}
             Some(old) => {
-                let mut next = replay_parser(stretch.rows, stretch.cols, kept);
+                let mut next = stretch_parser(stretch.rows, stretch.cols, kept);
                 fast_forward.settle(old)?;
                 rewrap::resize_into(old, &mut next)?;
                 fast_forward.parser_replaced(old.screen().size().0.get());
                 *old = next;
             }
             None => {
-                let mut next = replay_parser(stretch.rows, stretch.cols, kept);
+                let mut next = stretch_parser(stretch.rows, stretch.cols, kept);
                 fast_forward.parse_now(&mut next, modes)?;
                 replay = Some(next);
             }

@@ -78,7 +78,7 @@ impl RingCopy {
     }
 }
 
-/// Memory a replayed history may use: vt100 keeps every row at full width
+/// Memory a replayed history may use: the parser keeps every row at full width
 /// (32 bytes a cell), so a ring of short lines would need far more memory
 /// as rows than as bytes. Bounded by both a multiple of the byte budget and
 /// an absolute cap. 192 MiB keeps ~60,000 rows viewable at 104 columns

@@ -1,7 +1,7 @@
 //! A pane's history as the raw bytes its program printed, bounded by a byte
 //! budget of output kept.
 //!
-//! The live parser keeps no scrollback: vt100 0.18 allocates a row per
+//! The live parser keeps no scrollback: the parser (0.18) allocates a row per
 //! scrolled line and parses a flood at less than half the speed without it
 //! (CRATES.md). Appending bytes here is a memcpy into a plain tail block;
 //! each full block is sealed once, LZ4-compressed (see `ring_block`), so

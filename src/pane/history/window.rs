@@ -5,7 +5,7 @@
 //! when the user goes past its ends. Rows are named across windows by
 //! anchors ([`History::anchor_of`], [`History::locate`]).
 //!
-//! The bytes are program output, so vt100 may panic on them as on the live
+//! The bytes are program output, so the parser may panic on them as on the live
 //! screen (see `parse_guard`), on a worker thread or on the render loop.
 //! Either way the history parser starts over where it failed, with the
 //! same notice as the live screen, and a replay always arrives: the pane
@@ -33,9 +33,10 @@ use crate::pane::history::scrollback::ByteRing;
 use crate::pane::history::size_log::{SizeLog, Stretch};
 use crate::pane::term::fidelity::Fidelity;
 use crate::pane::term::parse_guard::RESET_NOTICE;
+use crate::pane::term::replay::{ReplayCallbacks, ReplayParser, RowContents, replay_parser};
 use crate::pane::term::screen::ScreenView;
 
-/// A replay parses its bytes in pieces of this size: where vt100 panics,
+/// A replay parses its bytes in pieces of this size: where the parser panics,
 /// the history loses the rest of one piece. (A call costs next to nothing
 /// next to parsing 4 KiB.)
 const REPLAY_PIECE: usize = 4 * 1024;
@@ -109,10 +110,10 @@ impl ReplayRequest {
     }
 }
 
-/// Counts the rows vt100 drops off the top of a full scrollback, so rows
+/// Counts the rows the parser drops off the top of a full scrollback, so rows
 /// keep their numbers (and anchors their rows) as the history grows; while
 /// output printed at another size is replayed, also keeps them as text
-/// (see `sized`). (vt100 also tells of every row a full-screen program
+/// (see `sized`). (the parser also tells of every row a full-screen program
 /// scrolls off the alternate screen, which has no scrollback: those are
 /// not history rows.)
 #[derive(Debug, Default)]
@@ -121,8 +122,8 @@ pub struct RowsDropped {
     stream: Option<Box<sized::RowStream>>,
 }
 
-impl vt100::Callbacks for RowsDropped {
-    fn on_scroll(&mut self, row: vt100::capture::RowContents<'_>, alternate_screen: bool) {
+impl ReplayCallbacks for RowsDropped {
+    fn on_scroll(&mut self, row: RowContents<'_>, alternate_screen: bool) {
         if alternate_screen {
             return;
         }
@@ -159,7 +160,7 @@ pub enum Located {
 
 /// A replayed window of history and the ring position it has seen up to.
 pub struct Window {
-    parser: vt100::Parser<RowsDropped>,
+    parser: ReplayParser<RowsDropped>,
     /// What every byte goes through on its way to the parser.
     rep: Fidelity,
     /// Ring position of the next byte to feed.
@@ -199,13 +200,13 @@ fn size(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n.max(2)).unwrap_or(NonZeroU16::MIN)
 }
 
-fn new_parser(rows: u16, cols: u16, history_rows: usize) -> vt100::Parser<RowsDropped> {
-    vt100::Parser::new_with_callbacks(size(rows), size(cols), history_rows, RowsDropped::default())
+fn new_parser(rows: u16, cols: u16, history_rows: usize) -> ReplayParser<RowsDropped> {
+    replay_parser(rows, cols, history_rows, RowsDropped::default())
 }
 
 impl Window {
     /// Replays `req`. Slow (tens of ms per MiB): call from a worker thread
-    /// for more than a window. Never panics on the bytes: where vt100
+    /// for more than a window. Never panics on the bytes: where the parser
     /// fails, the history starts over; should anything else fail, the
     /// history is empty but for the notice.
     pub fn replay(req: ReplayRequest) -> Self {
@@ -343,7 +344,7 @@ impl Window {
         self.parser.callbacks().count
     }
 
-    /// Parses program output; where vt100 panics, starts over with a fresh
+    /// Parses program output; where the parser panics, starts over with a fresh
     /// parser of the same size. The history before the failure and the rest
     /// of `bytes` are lost; the notice says so where the history resumes.
     fn process(&mut self, bytes: &[u8]) {

@@ -65,7 +65,7 @@ impl ChildEnv {
         let mut env: Vec<(String, String)> = vec![
             ("TERM".into(), self.term.clone()),
             ("COLORTERM".into(), "truecolor".into()),
-            // vt100 has no DEC line-drawing charset: this makes ncurses draw
+            // The parser has no DEC line-drawing charset: this makes ncurses draw
             // boxes (htop, mc, dialog) with Unicode lines instead of `lqqk`.
             ("NCURSES_NO_UTF8_ACS".into(), "1".into()),
             ("TILEWORK".into(), std::process::id().to_string()),

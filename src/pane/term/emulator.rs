@@ -163,7 +163,7 @@ impl Term {
 
     /// Parses held-back output, so the screen is current. Call before
     /// reading the screen's contents or cursor (modes are always current).
-    pub fn settle(&mut self) {
+    pub(in crate::pane) fn settle(&mut self) {
         if !self.fast_forward.is_settled() {
             // The screen changes now, not when the bytes arrived.
             self.damage.note(Change::Output);

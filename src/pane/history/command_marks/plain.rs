@@ -66,14 +66,13 @@ pub fn plain_text(bytes: &[u8]) -> String {
 /// line are joined.
 pub fn echoed_text(bytes: &[u8], cols: u16) -> String {
     const ROWS: u16 = 16;
-    let size = |n: u16| std::num::NonZeroU16::new(n.max(2)).unwrap_or(std::num::NonZeroU16::MIN);
-    let mut parser = vt100::Parser::new(size(ROWS), size(cols), 0);
+    let mut parser = crate::pane::term::replay::quiet_replay_parser(ROWS, cols);
     if crate::diag::panic_guard::contain(|| parser.process(bytes)).is_err() {
         return plain_text(bytes);
     }
     let screen = parser.screen();
     let mut out = String::new();
-    for (i, row) in screen.rows(0, size(cols).get()).enumerate() {
+    for (i, row) in screen.rows(0, cols.max(2)).enumerate() {
         out.push_str(&row);
         let wrapped = u16::try_from(i).is_ok_and(|r| screen.row_wrapped(r));
         if !wrapped {

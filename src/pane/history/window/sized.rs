@@ -8,7 +8,7 @@
 //!
 //! A replay parser of each stretch's size keeps only the rows a rewrap can
 //! still pull back onto its screen (`reflow::kept_rows`); rows that leave
-//! them are final, and vt100 hands each one over as it goes
+//! them are final, and the parser hands each one over as it goes
 //! ([`RowStream`]), as text that the window's own parser, of the pane's
 //! size and with the window's scrollback, reads and so wraps at its width.
 //! Where the size changed, the replay parser's grid is rewrapped into a
@@ -21,7 +21,7 @@
 //! parser; they are carried to the row their line begins on in the next
 //! parser, or in the window's parser when their row is streamed.
 
-use vt100::capture::{BasicFormattedCaptureState, RowContents};
+use crate::pane::term::replay::{BasicFormattedCaptureState, ReplayParser, RowContents};
 
 use super::{Mark, ReplayRequest, RowsDropped, Window, new_parser, size};
 use crate::diag::panic_guard::contain;
@@ -33,7 +33,7 @@ use crate::pane::term::rewrap::{self, Continuing, LaidOut};
 /// cannot hold).
 const ALL_ROWS: usize = usize::MAX / 4;
 
-/// Rows a replay parser let go above what it keeps, as vt100's "basic
+/// Rows a replay parser let go above what it keeps, as the parser's "basic
 /// formatted" text (text and SGR, a newline where a line ends), not yet
 /// read by the window's parser.
 #[derive(Debug, Default)]
@@ -117,20 +117,20 @@ fn flows(bytes: &[u8]) -> bool {
 /// The window's own parser, of the view's size, and the anchors found in
 /// it so far.
 struct Target {
-    parser: vt100::Parser<RowsDropped>,
+    parser: ReplayParser<RowsDropped>,
     marks: Vec<Mark>,
 }
 
 /// The row a parser's cursor is on, counted from its first row ever
 /// (rows it dropped included), as `History::mark_here` counts.
-fn cursor_row(parser: &vt100::Parser<RowsDropped>) -> usize {
+fn cursor_row(parser: &ReplayParser<RowsDropped>) -> usize {
     let screen = parser.screen();
     parser.callbacks().count + screen.scrollback_len() + usize::from(screen.cursor_position().0)
 }
 
 /// `bytes` to `parser`; a bare newline (the stream's line end) as CR LF.
 fn put(
-    parser: &mut vt100::Parser<RowsDropped>,
+    parser: &mut ReplayParser<RowsDropped>,
     bytes: &[u8],
     newlines: bool,
 ) -> Result<(), ParserPanicked> {
@@ -154,7 +154,7 @@ fn put(
 /// (offsets in order) an anchor at `pos` on the row the cursor is on once
 /// the bytes before `offset` are in.
 fn feed_marking(
-    parser: &mut vt100::Parser<RowsDropped>,
+    parser: &mut ReplayParser<RowsDropped>,
     bytes: &[u8],
     at: &[(u64, usize)],
     marks: &mut Vec<Mark>,
@@ -226,7 +226,7 @@ fn line_offsets(marks: &[Mark], dropped: usize, laid: &LaidOut) -> Vec<(u64, usi
     at
 }
 
-/// The replay parser's height as vt100 changes it, what that pushes above
+/// The replay parser's height as the parser changes it, what that pushes above
 /// the rows it keeps handed to the window's parser.
 fn change_height(
     history: &mut Window,
@@ -298,7 +298,7 @@ fn finish(mut history: Window, mut target: Target) -> Result<Window, ParserPanic
 }
 
 /// Replays `req` stretch by stretch at the sizes it was printed at, into
-/// a window of the view's size; `None` when vt100 failed on the way (the
+/// a window of the view's size; `None` when the parser failed on the way (the
 /// caller replays it all at the view's size instead).
 pub fn replay(req: &ReplayRequest) -> Option<Window> {
     let now = (req.rows, req.cols);
