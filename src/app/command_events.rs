@@ -61,7 +61,7 @@ impl<B: FrameSink> App<B> {
     /// A long command finished where nobody looks: told through the
     /// workspace's notification path.
     fn finished_unseen(&mut self, id: PaneId, status: Option<i32>, took_ms: u64) -> bool {
-        let number = self.ws.script_id(id);
+        let number = self.ws.panes().script_id(id);
         let outcome = match status {
             Some(0) => "finished".to_string(),
             Some(s) => format!("failed ({s})"),

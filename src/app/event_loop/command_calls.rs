@@ -27,7 +27,7 @@ impl<B: FrameSink> App<B> {
             Ok(id) => id,
             Err(reply) => return reply,
         };
-        let number = self.ws.script_id(id);
+        let number = self.ws.panes().script_id(id);
         let Some(pane) = self.ws.panes_mut().get_mut(id) else {
             return Reply::error(format!("no pane {number}"));
         };
@@ -62,7 +62,7 @@ impl<B: FrameSink> App<B> {
             Err(reply) => return reply,
         };
         let Some(pane) = self.ws.panes().get(id) else {
-            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
+            return Reply::error(format!("no pane {}", self.ws.panes().script_id(id)));
         };
         let ring = pane.history_ring();
         let commands: Vec<&Command> = pane.command_marks().commands().collect();
@@ -115,7 +115,7 @@ impl<B: FrameSink> App<B> {
                 return;
             }
         };
-        let number = self.ws.script_id(id);
+        let number = self.ws.panes().script_id(id);
         let Some(pane) = self.ws.panes().get(id) else {
             let _ = reply.send(Reply::error(format!("no pane {number}")));
             return;

@@ -198,7 +198,7 @@ impl<B: FrameSink> App<B> {
     /// Pane `pane`, or the focused one.
     pub(super) fn script_target(&self, pane: Option<u32>) -> Result<PaneId, Reply> {
         match pane {
-            Some(n) => self.ws.pane_by_script_id(n).ok_or_else(|| {
+            Some(n) => self.ws.panes().by_script_id(n).ok_or_else(|| {
                 Reply::error(format!("no pane {n} (tilework list-panes shows them)"))
             }),
             None => self
@@ -249,14 +249,14 @@ impl<B: FrameSink> App<B> {
             Ok(id) => id,
             Err(reply) => return reply,
         };
-        let number = self.ws.script_id(id);
+        let number = self.ws.panes().script_id(id);
         let Some(pane) = self.ws.panes_mut().get_mut(id) else {
-            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
+            return Reply::error(format!("no pane {}", self.ws.panes().script_id(id)));
         };
         if pane.exit().is_some() || pane.spawn_error().is_some() {
             return Reply::error(format!(
                 "pane {}'s program has ended",
-                self.ws.script_id(id)
+                self.ws.panes().script_id(id)
             ));
         }
         let modes = KeyModes {
@@ -325,14 +325,14 @@ impl<B: FrameSink> App<B> {
             client.router.focus_moved(&mut self.ws);
         }
         self.clock.changed_now();
-        self.ws.names_may_change(Instant::now());
+        self.ws.panes_mut().names_mut().may_change(Instant::now());
         if let Some(err) = self.ws.panes().get(id).and_then(|p| p.spawn_error()) {
             let message = format!("cannot run {}: {err}", argv.join(" "));
             self.ws.close_pane(id, None);
             return Reply::Error(message);
         }
         tracing::info!(?id, ?place, "tilework run");
-        Reply::Text(format!("{}\n", self.ws.script_id(id)).into_bytes())
+        Reply::Text(format!("{}\n", self.ws.panes().script_id(id)).into_bytes())
     }
 
     fn script_capture(&mut self, pane: Option<u32>, history: bool, ansi: bool) -> Reply {
@@ -341,7 +341,7 @@ impl<B: FrameSink> App<B> {
             Err(reply) => return reply,
         };
         let Some(pane) = self.ws.panes_mut().get_mut(id) else {
-            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
+            return Reply::error(format!("no pane {}", self.ws.panes().script_id(id)));
         };
         // What arrived is on the screen, even output not yet drawn.
         pane.settle();
@@ -409,7 +409,7 @@ impl<B: FrameSink> App<B> {
                 };
                 let (rows, cols) = pane.size();
                 panes.push(PaneInfo {
-                    id: self.ws.script_id(id),
+                    id: self.ws.panes().script_id(id),
                     tab: index + 1,
                     tab_name: tab_name.clone(),
                     title: self.ws.panes().title(id).to_string(),

@@ -29,7 +29,7 @@ impl<B: FrameSink> App<B> {
             client.router.focus_moved(&mut self.ws);
         }
         self.clock.changed_now();
-        self.ws.names_may_change(Instant::now());
+        self.ws.panes_mut().names_mut().may_change(Instant::now());
         match reply {
             Ok(text) => Reply::Text(text.into_bytes()),
             Err(why) => Reply::Error(why),
@@ -129,7 +129,8 @@ impl<B: FrameSink> App<B> {
 
     fn tmux_pane(&self, n: u32) -> Result<PaneId, String> {
         self.ws
-            .pane_by_script_id(n)
+            .panes()
+            .by_script_id(n)
             .ok_or_else(|| format!("can't find pane: {n}"))
     }
 
@@ -228,7 +229,7 @@ impl<B: FrameSink> App<B> {
             .tab_of(id)
             .and_then(|i| self.ws.tabs().get(i))
             .map_or(0, |t| t.serial);
-        Ok(format!("{tab} {}\n", self.ws.script_id(id)))
+        Ok(format!("{tab} {}\n", self.ws.panes().script_id(id)))
     }
 
     fn tmux_act(&mut self, pane: u32, action: &str, keep_focus: bool) -> Result<String, String> {
@@ -264,7 +265,7 @@ impl<B: FrameSink> App<B> {
                 let (cursor_y, cursor_x) = screen.cursor_position();
                 let (rows, cols) = pane.size();
                 panes.push(TmuxPane {
-                    id: self.ws.script_id(id),
+                    id: self.ws.panes().script_id(id),
                     left: inner.x,
                     top: inner.y,
                     cols,
@@ -292,8 +293,8 @@ impl<B: FrameSink> App<B> {
                 name: self.ws.tab_name(index),
                 zoomed: tab.zoomed,
                 panes,
-                focus: self.ws.script_id(tab.focus),
-                last_focus: tab.last_focus.map(|id| self.ws.script_id(id)),
+                focus: self.ws.panes().script_id(tab.focus),
+                last_focus: tab.last_focus.map(|id| self.ws.panes().script_id(id)),
             });
         }
         let (name, created) = match &self.session {
