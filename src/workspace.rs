@@ -1,8 +1,9 @@
 //! The workspace: tabs of layout trees over a set of panes, which pane has
 //! focus, and the profiles it opens from and saves to.
 //!
-//! - `workspace_core`: the [`Workspace`] itself: its look-ups, sizes, what each
-//!   action does, the mouse's grips.
+//! - `workspace_core`: the [`Workspace`] itself: its tabs and focus,
+//!   sizes, what each action does; it hands out [`Panes`] and
+//!   [`Attention`].
 //! - `tab`: a [`Tab`] (its split tree, floating panes and focus);
 //!   `tab_list`: the list of tabs.
 //! - `pane_launch`: what a pane runs ([`PaneLaunch`]); `launch`: how new
@@ -13,9 +14,9 @@
 //!   pane's program ends, restarts, or the pane closes.
 //! - [`grip`]: what the mouse holds on a border or floating pane.
 //! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
-//!   names and for asking before a busy pane is closed; `pane_names`:
-//!   when the workspace looks, and the names it found; [`name_lookup`]:
-//!   the look itself, on a thread of its own.
+//!   names and for asking before a busy pane is closed; [`Names`]: when
+//!   and how the workspace looks; `pane_names`: the looks and the names
+//!   they found; [`name_lookup`]: the look itself, on a thread of its own.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
 //! - [`floating`]: panes over the layout, in z-order.
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
@@ -24,8 +25,8 @@
 //! - `recent`: the tab and pane focused before (`last-tab`,
 //!   `last-pane`), and moving a tab along the list.
 //! - [`cwd`]: a pane's directory and git branch, for the status bar;
-//!   `notices`: programs' notifications waiting to be seen (`attention`:
-//!   which are kept and which show).
+//!   [`Attention`]: programs' notifications waiting to be seen (kept in
+//!   `notices`) and the workspace's own notices.
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
 //!
