@@ -51,7 +51,8 @@ impl Names {
         self.due.get_or_insert(now + NAME_CHECK_DELAY);
     }
 
-    /// When the loop is to call [`Panes::check_names`].
+    /// When the loop is to call
+    /// [`Panes::check_names`](crate::workspace::Panes::check_names).
     pub fn next_check(&self) -> Option<Instant> {
         self.due
     }
