@@ -1,8 +1,9 @@
 //! The workspace: tabs of layout trees over a set of panes, which pane has
 //! focus, and the profiles it opens from and saves to.
 //!
-//! - `workspace_core`: the [`Workspace`] itself: its look-ups, sizes, what each
-//!   action does, the mouse's grips.
+//! - `workspace_core`: the [`Workspace`] itself: its tabs and focus,
+//!   sizes, what each action does; it hands out [`Panes`] and
+//!   [`Attention`].
 //! - `tab`: a [`Tab`] (its split tree, floating panes and focus);
 //!   `tab_list`: the list of tabs.
 //! - `pane_launch`: what a pane runs ([`PaneLaunch`]); `launch`: how new
@@ -13,9 +14,9 @@
 //!   pane's program ends, restarts, or the pane closes.
 //! - [`grip`]: what the mouse holds on a border or floating pane.
 //! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
-//!   names and for asking before a busy pane is closed; `pane_names`:
-//!   when the workspace looks, and the names it found; [`name_lookup`]:
-//!   the look itself, on a thread of its own.
+//!   names and for asking before a busy pane is closed; [`Names`]: when
+//!   and how the workspace looks; `pane_names`: the looks and the names
+//!   they found; [`name_lookup`]: the look itself, on a thread of its own.
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
 //! - [`floating`]: panes over the layout, in z-order.
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
@@ -24,8 +25,8 @@
 //! - `recent`: the tab and pane focused before (`last-tab`,
 //!   `last-pane`), and moving a tab along the list.
 //! - [`cwd`]: a pane's directory and git branch, for the status bar;
-//!   `notices`: programs' notifications waiting to be seen (`attention`:
-//!   which are kept and which show).
+//!   [`Attention`]: programs' notifications waiting to be seen (kept in
+//!   `notices`) and the workspace's own notices.
 //! - [`profile_save`]: saving the workspace as a profile (a session is
 //!   detach and attach, in [`crate::session`]).
 //!
@@ -42,6 +43,7 @@ mod launch;
 pub mod layout;
 mod member;
 pub mod name_lookup;
+mod names;
 pub mod naming;
 mod notices;
 pub mod pane_frame;
@@ -66,11 +68,14 @@ pub mod view;
 mod wanted_ids;
 mod workspace_core;
 
+pub use attention::Attention;
 pub use foreground::ForegroundProbe;
+pub use names::NAME_CHECK_DELAY;
+pub use names::Names;
 pub use pane_frame::content_rect;
 pub use pane_launch::PaneLaunch;
 pub use pane_life::{MAX_FAILURES, MAX_RESTART_DELAY, RESTART_DELAY, restart_delay};
-pub use pane_names::NAME_CHECK_DELAY;
 pub use panes::Panes;
+pub use panes::WorkspaceSettings;
 pub use tab::Tab;
-pub use workspace_core::{Workspace, WorkspaceSettings};
+pub use workspace_core::Workspace;

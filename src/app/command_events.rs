@@ -54,7 +54,7 @@ impl<B: FrameSink> App<B> {
                         .notify_after()
                         .is_some_and(|after| Duration::from_millis(took) >= after);
                     if long && !looked_at {
-                        let number = self.ws.script_id(id);
+                        let number = self.ws.panes().script_id(id);
                         mark |= self.notified(id, &finished_unseen(number, status, took));
                     }
                 }

@@ -121,7 +121,7 @@ impl CommandWatch {
     /// `tilework wait` on pane `id` of `ws`: held until its condition
     /// holds (it may already: the program ended).
     pub fn wait(&mut self, ws: &Workspace, id: PaneId, call: &WaitCall, reply: Sender<Reply>) {
-        let number = ws.script_id(id);
+        let number = ws.panes().script_id(id);
         let Some(pane) = ws.panes().get(id) else {
             let _ = reply.send(Reply::error(format!("no pane {number}")));
             return;

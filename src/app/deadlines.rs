@@ -90,7 +90,7 @@ impl Deadline for Workspace {
             .flatten()
             .min()
         });
-        [self.next_restart(), self.next_name_check()]
+        [self.next_restart(), self.panes().names().next_check()]
             .into_iter()
             .flatten()
             .chain(panes)

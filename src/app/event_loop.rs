@@ -208,9 +208,12 @@ fn run_workspace(
         _ => Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx)),
     };
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
-    ws.look_up_names_with(NameLookup::new(names_mailbox(&events_tx)));
+    ws.panes_mut()
+        .names_mut()
+        .look_up_with(NameLookup::new(names_mailbox(&events_tx)));
     ws.panes_mut().set_editor_ansi(opts.config.editor_ansi);
-    ws.set_notifications(opts.config.notifications);
+    ws.attention_mut()
+        .set_notifications(opts.config.notifications);
     ws.panes_mut().set_max_panes(opts.config.max_panes);
     ws.panes_mut()
         .set_update_environment(opts.config.update_environment.clone());
@@ -467,7 +470,7 @@ impl<B: FrameSink> App<B> {
         // Tab and border names follow what the panes run, looked up on a
         // thread of their own (`workspace::name_lookup`); asked after the
         // frame.
-        if self.ws.check_names(Instant::now()) {
+        if self.ws.panes_mut().check_names(Instant::now()) {
             self.clock.changed();
         }
         if let Some(persist) = &mut self.persist {

@@ -53,9 +53,11 @@ fn app_on<B: FrameSink>(backend: B, cols: u16, rows: u16) -> (App<B>, Sender<(In
     let (events_tx, events_rx) = bounded(LOOP_EVENT_CAPACITY);
     let (pane_area, _) = frame::split_screen(size);
     let mut ws = Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx));
-    ws.look_up_names_with(crate::workspace::name_lookup::NameLookup::new(
-        super::loop_event::names_mailbox(&events_tx),
-    ));
+    ws.panes_mut()
+        .names_mut()
+        .look_up_with(crate::workspace::name_lookup::NameLookup::new(
+            super::loop_event::names_mailbox(&events_tx),
+        ));
     let (mut spec, label) = settings.env.argv(&["/bin/sh".to_string()], None);
     spec.env.push(("PS1".into(), "$ ".into()));
     spec.env.push(("ENV".into(), String::new()));

@@ -21,7 +21,7 @@ const MAX_CLICKS_ASKED: usize = 64;
 impl<B: FrameSink> App<B> {
     /// What pane `id`'s program asked since the last look.
     pub(super) fn program_signalled(&mut self, id: PaneId, signals: ProgramSignals) {
-        if self.ws.notifications() == crate::config::Notifications::Forward {
+        if self.ws.attention().notifications() == crate::config::Notifications::Forward {
             for closed in &signals.closed {
                 let close = kitty_notify::forward_close(id, closed);
                 for client in &mut self.clients.list {
@@ -216,7 +216,7 @@ impl<B: FrameSink> App<B> {
                 Step::Ask(read, until) => {
                     let question = format!(
                         "pane {} wants to read the clipboard: y/n",
-                        self.ws.script_id(read.pane)
+                        self.ws.panes().script_id(read.pane)
                     );
                     for client in &mut self.clients.list {
                         client.router.notify_until(question.clone(), until);

@@ -30,7 +30,7 @@ impl Snapshot {
         let mut panes: Vec<(u32, (u16, u16))> = ws
             .panes()
             .iter()
-            .map(|p| (ws.script_id(p.id), p.term().size()))
+            .map(|p| (ws.panes().script_id(p.id), p.term().size()))
             .collect();
         panes.sort_unstable();
         let tabs = ws
@@ -49,7 +49,8 @@ impl Snapshot {
         let tab_of = |serial: u64| ws.tabs().iter().position(|t| t.serial == serial);
         for &(pane, (rows, cols)) in &now.panes {
             let tab = ws
-                .pane_by_script_id(pane)
+                .panes()
+                .by_script_id(pane)
                 .and_then(|id| ws.tabs().iter().position(|t| t.holds(id)))
                 .map(|i| format!(",\"tab\":{}", i + 1))
                 .unwrap_or_default();

@@ -25,7 +25,7 @@ pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
         parts.push("no pane is focused".into());
         return parts.join(" · ");
     };
-    parts.push(format!("pane {}", ws.script_id(id)));
+    parts.push(format!("pane {}", ws.panes().script_id(id)));
     if let Some(n) = number_of(ws, id) {
         parts.push(format!("#{n}"));
     }

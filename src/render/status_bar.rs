@@ -252,7 +252,7 @@ impl StatusBar<'_> {
             Some(text) => text.to_string(),
             None if broadcast => "BROADCAST: keys go to every pane of this tab".into(),
             // A program asked for attention: which pane, and what it said.
-            None => match self.ws.notification() {
+            None => match self.ws.attention().notification() {
                 Some((id, text)) => {
                     format!("{}: {}", truncate(self.ws.panes().title(id), 20), text)
                 }

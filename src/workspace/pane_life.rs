@@ -148,8 +148,8 @@ impl Workspace {
             let note = format!("failed {failures} times in a row: not restarted");
             member.pane.set_exit_note(Some(note.clone()));
             let name = member.pane.label().to_string();
-            self.notices
-                .push(format!("{name}: {note} (restart-pane runs it again)"));
+            self.attention
+                .push_notice(format!("{name}: {note} (restart-pane runs it again)"));
             return;
         }
         let delay = restart_delay(failures);
@@ -162,27 +162,6 @@ impl Workspace {
         member
             .pane
             .set_exit_note(Some(format!("{count}restarting in {} s", delay.as_secs())));
-    }
-
-    /// The id scripts know pane `id` by: the same across its command's
-    /// restarts.
-    pub fn script_id(&self, id: PaneId) -> u32 {
-        self.panes.members.get(&id).map_or(id.0, |m| m.script_id)
-    }
-
-    /// The pane scripts know as `n` (see [`Workspace::script_id`]).
-    pub fn pane_by_script_id(&self, n: u32) -> Option<PaneId> {
-        self.panes
-            .members
-            .iter()
-            .find(|(_, m)| m.script_id == n)
-            .map(|(id, _)| *id)
-    }
-
-    /// What the workspace has to tell the user (a command given up on),
-    /// for the status bar; taken once.
-    pub fn take_notices(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.notices)
     }
 
     /// When the next ended command pane is due to start again, for the

@@ -12,12 +12,12 @@ use crate::workspace::tmux_ops::SplitHow;
 
 /// The marked pane (`C-b m`, see `pane_mark`), if it is still open.
 pub fn marked(ws: &Workspace) -> Option<PaneId> {
-    ws.mark.script_id().and_then(|n| ws.pane_by_script_id(n))
+    ws.mark.script_id().and_then(|n| ws.panes().by_script_id(n))
 }
 
 /// Marks pane `id` (`None`: no pane), as `select-pane -m` does.
 pub fn set_mark(ws: &mut Workspace, id: Option<PaneId>) -> bool {
-    let script_id = id.map(|id| ws.script_id(id));
+    let script_id = id.map(|id| ws.panes().script_id(id));
     ws.mark.set(script_id)
 }
 

@@ -1,34 +1,121 @@
-//! The names of the workspace's panes and tabs as looked up: when to
-//! look again at what the panes run ([`NAME_CHECK_DELAY`] after output or
-//! keys), the look itself (foreground program, directory, git branch),
-//! and what tabs and borders show from it. How a name follows from what a
+//! The names of the workspace's panes and tabs as looked up: [`Names`]
+//! knows when to look again at what the panes run ([`NAME_CHECK_DELAY`]
+//! after output or keys) and how (off the loop, or in place with a probe);
+//! [`Panes`] keeps what each look found (foreground program, directory,
+//! git branch) and tabs and borders show it. How a name follows from what a
 //! pane runs is [`naming`](crate::workspace::naming).
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::pane::PaneId;
 use crate::pane::program::spawn::current_dir;
+use crate::workspace::Panes;
 use crate::workspace::Workspace;
 use crate::workspace::cwd::place_of;
-#[cfg(test)]
-use crate::workspace::foreground::ForegroundProbe;
-use crate::workspace::name_lookup::{NameLookup, NameQuery, NameReport};
+use crate::workspace::name_lookup::{NameQuery, NameReport};
+use crate::workspace::names::{NAME_CHECK_DELAY, Names};
 use crate::workspace::naming::is_busy;
 
-/// After output or keys, how long before the workspace looks at what the
-/// panes run (for names): a program started by a key has begun by then,
-/// and a flood costs at most one look per this long.
-pub const NAME_CHECK_DELAY: Duration = Duration::from_millis(300);
-
-impl Workspace {
-    /// Learns panes' foreground programs from `probe` instead of the
-    /// kernel (tests, whose fake programs have no process).
-    #[cfg(test)]
-    pub fn set_foreground_probe(&mut self, probe: ForegroundProbe) {
-        self.probe = probe;
+impl Panes {
+    pub fn names(&self) -> &Names {
+        &self.names
     }
 
+    pub fn names_mut(&mut self) -> &mut Names {
+        &mut self.names
+    }
+
+    /// Looks at what the panes run when that is due. Returns whether a
+    /// name changed (the screen is to be drawn).
+    pub fn check_names(&mut self, now: Instant) -> bool {
+        match self.names.due {
+            Some(due) if due <= now => {
+                self.names.due = None;
+                let Some(lookup) = self.names.lookup.as_mut() else {
+                    return self.refresh_names();
+                };
+                let panes = self
+                    .members
+                    .values()
+                    .map(|member| NameQuery {
+                        id: member.pane.id,
+                        pid: member.pane.program().pid(),
+                        osc7: member.pane.term().cwd().map(str::to_string),
+                    })
+                    .collect();
+                if !lookup.ask(panes, now) {
+                    // The last look is still out: look again later.
+                    self.names.due = Some(now + NAME_CHECK_DELAY);
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// A look at what the panes run came back. Returns whether a name
+    /// changed (the screen is to be drawn).
+    pub fn names_found(&mut self, report: NameReport) -> bool {
+        if !self
+            .names
+            .lookup
+            .as_mut()
+            .is_some_and(|lookup| lookup.answered(&report))
+        {
+            return false;
+        }
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut changed = false;
+        for facts in report.facts {
+            if let Some(member) = self.members.get_mut(&facts.id) {
+                member.job = facts.job;
+                changed |= member.learn(
+                    facts.foreground.as_ref(),
+                    facts.dir,
+                    facts.place,
+                    home.as_deref(),
+                );
+            }
+        }
+        changed
+    }
+
+    /// Looks at what every pane runs now. Returns whether a name changed.
+    pub fn refresh_names(&mut self) -> bool {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut changed = false;
+        for member in self.members.values_mut() {
+            let pane = &member.pane;
+            let fg = (self.names.probe)(pane);
+            let dir = current_dir(pane.term().cwd(), pane.program().pid());
+            let place = dir.as_deref().map(|d| place_of(d, home.as_deref()));
+            changed |= member.learn(fg.as_ref(), dir, place, home.as_deref());
+        }
+        changed
+    }
+
+    /// The programs that closing these panes would stop (more than a
+    /// shell at its prompt), by name, for the question asked first.
+    pub fn busy_programs(&self, ids: &[PaneId]) -> Vec<String> {
+        ids.iter()
+            .filter_map(|id| self.members.get(id))
+            .filter_map(|member| {
+                let fg = (self.names.probe)(&member.pane);
+                if !is_busy(&member.pane, fg.as_ref()) {
+                    return None;
+                }
+                Some(match fg {
+                    Some(fg) if !fg.is_pane_process => fg.program,
+                    // A command pane: its command line.
+                    _ => member.pane.label().to_string(),
+                })
+            })
+            .collect()
+    }
+}
+
+impl Workspace {
     /// The name tab `index` shows: the one it was given, else what its
     /// focused pane runs (program, or directory when the shell is idle),
     /// else the pane's command.
@@ -46,110 +133,5 @@ impl Workspace {
             },
             None => (index + 1).to_string(),
         }
-    }
-
-    /// Output or keys: what the panes run may change; look again a
-    /// moment later ([`NAME_CHECK_DELAY`]).
-    pub fn names_may_change(&mut self, now: Instant) {
-        self.names_due.get_or_insert(now + NAME_CHECK_DELAY);
-    }
-
-    /// When the loop is to call [`Workspace::check_names`].
-    pub fn next_name_check(&self) -> Option<Instant> {
-        self.names_due
-    }
-
-    /// Looks at what the panes run when that is due. Returns whether a
-    /// name changed (the screen is to be drawn).
-    pub fn check_names(&mut self, now: Instant) -> bool {
-        match self.names_due {
-            Some(due) if due <= now => {
-                self.names_due = None;
-                let Some(lookup) = self.name_lookup.as_mut() else {
-                    return self.refresh_names();
-                };
-                let panes = self
-                    .panes
-                    .members
-                    .values()
-                    .map(|member| NameQuery {
-                        id: member.pane.id,
-                        pid: member.pane.program().pid(),
-                        osc7: member.pane.term().cwd().map(str::to_string),
-                    })
-                    .collect();
-                if !lookup.ask(panes, now) {
-                    // The last look is still out: look again later.
-                    self.names_due = Some(now + NAME_CHECK_DELAY);
-                }
-                false
-            }
-            _ => false,
-        }
-    }
-
-    /// Looks at what the panes run on a thread of `lookup`'s from now on,
-    /// never on the loop (see `name_lookup`).
-    pub fn look_up_names_with(&mut self, lookup: NameLookup) {
-        self.name_lookup = Some(lookup);
-    }
-
-    /// A look at what the panes run came back. Returns whether a name
-    /// changed (the screen is to be drawn).
-    pub fn names_found(&mut self, report: NameReport) -> bool {
-        if !self
-            .name_lookup
-            .as_mut()
-            .is_some_and(|lookup| lookup.answered(&report))
-        {
-            return false;
-        }
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        let mut changed = false;
-        for facts in report.facts {
-            if let Some(member) = self.panes.members.get_mut(&facts.id) {
-                member.job = facts.job;
-                changed |= member.learn(
-                    facts.foreground.as_ref(),
-                    facts.dir,
-                    facts.place,
-                    home.as_deref(),
-                );
-            }
-        }
-        changed
-    }
-
-    /// Looks at what every pane runs now. Returns whether a name changed.
-    pub fn refresh_names(&mut self) -> bool {
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        let mut changed = false;
-        for member in self.panes.members.values_mut() {
-            let pane = &member.pane;
-            let fg = (self.probe)(pane);
-            let dir = current_dir(pane.term().cwd(), pane.program().pid());
-            let place = dir.as_deref().map(|d| place_of(d, home.as_deref()));
-            changed |= member.learn(fg.as_ref(), dir, place, home.as_deref());
-        }
-        changed
-    }
-
-    /// The programs that closing these panes would stop (more than a
-    /// shell at its prompt), by name, for the question asked first.
-    pub fn busy_programs(&self, ids: &[PaneId]) -> Vec<String> {
-        ids.iter()
-            .filter_map(|id| self.panes.members.get(id))
-            .filter_map(|member| {
-                let fg = (self.probe)(&member.pane);
-                if !is_busy(&member.pane, fg.as_ref()) {
-                    return None;
-                }
-                Some(match fg {
-                    Some(fg) if !fg.is_pane_process => fg.program,
-                    // A command pane: its command line.
-                    _ => member.pane.label().to_string(),
-                })
-            })
-            .collect()
     }
 }

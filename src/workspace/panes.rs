@@ -13,13 +13,22 @@ use std::path::PathBuf;
 use crate::config::colour::Rgb;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
+use crate::pane::program::spawn::ChildEnv;
 use crate::pane::program::spawn::current_dir;
 use crate::pane::{Pane, PaneId};
-use crate::workspace::WorkspaceSettings;
 use crate::workspace::cwd::PanePlace;
 use crate::workspace::foreground::Job;
 use crate::workspace::member::Member;
+use crate::workspace::names::Names;
 use crate::workspace::naming::PaneName;
+
+/// Settings the workspace's panes start with, from the config.
+#[derive(Debug, Clone)]
+pub struct WorkspaceSettings {
+    pub env: ChildEnv,
+    pub scrollback_bytes: usize,
+    pub keep_exited_panes: bool,
+}
 
 /// Every pane of every tab, by id, and how new ones start.
 pub struct Panes {
@@ -39,6 +48,8 @@ pub struct Panes {
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<Rgb>; 3],
+    /// When and how to look at what the panes run (see `pane_names`).
+    pub(super) names: Names,
 }
 
 impl Panes {
@@ -57,6 +68,7 @@ impl Panes {
             max_panes: crate::config::profile::MAX_PANES,
             update_names: crate::config::clients::default_update_environment(),
             terminal_colours: [None; 3],
+            names: Names::new(),
         }
     }
 
@@ -244,5 +256,19 @@ impl Panes {
         {
             tracing::warn!(?id, "the restored job could not be typed");
         }
+    }
+
+    /// The id scripts know pane `id` by: the same across its command's
+    /// restarts.
+    pub fn script_id(&self, id: PaneId) -> u32 {
+        self.members.get(&id).map_or(id.0, |m| m.script_id)
+    }
+
+    /// The pane scripts know as `n` (see [`Panes::script_id`]).
+    pub fn by_script_id(&self, n: u32) -> Option<PaneId> {
+        self.members
+            .iter()
+            .find(|(_, m)| m.script_id == n)
+            .map(|(id, _)| *id)
     }
 }

@@ -31,7 +31,7 @@ pub struct SavedIds {
 impl SavedIds {
     /// The ids of `ws`, whose panes in the saved order are `order`.
     pub fn of(ws: &Workspace, order: &[PaneId]) -> Self {
-        let panes: Vec<u32> = order.iter().map(|&id| ws.script_id(id)).collect();
+        let panes: Vec<u32> = order.iter().map(|&id| ws.panes().script_id(id)).collect();
         let tabs: Vec<u64> = ws.tabs.iter().map(|t| t.serial).collect();
         let highest_pane = panes.iter().max().map_or(0, |&n| n.saturating_add(1));
         let highest_tab = tabs.iter().max().map_or(0, |&n| n.saturating_add(1));

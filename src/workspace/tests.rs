@@ -695,13 +695,15 @@ type Foregrounds = std::sync::Arc<std::sync::Mutex<std::collections::BTreeMap<Pa
 fn fake_foregrounds(h: &mut Harness) -> Foregrounds {
     let jobs = Foregrounds::default();
     let seen = std::sync::Arc::clone(&jobs);
-    h.ws.set_foreground_probe(Box::new(move |pane| {
-        let jobs = seen.lock().unwrap();
-        Some(crate::workspace::foreground::Foreground {
-            program: jobs.get(&pane.id).cloned().unwrap_or_else(|| "sh".into()),
-            is_pane_process: !jobs.contains_key(&pane.id),
-        })
-    }));
+    h.ws.panes_mut()
+        .names_mut()
+        .set_foreground_probe(Box::new(move |pane| {
+            let jobs = seen.lock().unwrap();
+            Some(crate::workspace::foreground::Foreground {
+                program: jobs.get(&pane.id).cloned().unwrap_or_else(|| "sh".into()),
+                is_pane_process: !jobs.contains_key(&pane.id),
+            })
+        }));
     jobs
 }
 
@@ -733,7 +735,7 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
     p.settle();
     assert_eq!(h.ws.tab_name(0), "sh", "before a look, the command");
 
-    assert!(h.ws.refresh_names());
+    assert!(h.ws.panes_mut().refresh_names());
     assert_eq!(h.ws.tab_name(0), "project");
     assert!(
         h.ws.panes().title(pane).ends_with("/project"),
@@ -742,15 +744,15 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
     );
 
     jobs.lock().unwrap().insert(pane, "vim".into());
-    assert!(h.ws.refresh_names());
+    assert!(h.ws.panes_mut().refresh_names());
     assert_eq!(h.ws.tab_name(0), "vim");
     assert_eq!(h.ws.panes().title(pane), "vim");
-    assert!(!h.ws.refresh_names(), "nothing changed");
+    assert!(!h.ws.panes_mut().refresh_names(), "nothing changed");
 
     h.ws.rename_tab("notes");
     assert_eq!(h.ws.tab_name(0), "notes");
     jobs.lock().unwrap().remove(&pane);
-    h.ws.refresh_names();
+    h.ws.panes_mut().refresh_names();
     assert_eq!(h.ws.tab_name(0), "notes", "a given name stays");
     h.ws.rename_tab("");
     assert_eq!(
@@ -767,7 +769,7 @@ fn a_title_the_program_sets_wins_over_the_fallback() {
     let jobs = fake_foregrounds(&mut h);
     let pane = h.focused();
     jobs.lock().unwrap().insert(pane, "htop".into());
-    h.ws.refresh_names();
+    h.ws.panes_mut().refresh_names();
     assert_eq!(h.ws.panes().title(pane), "htop");
     h.fake.print(pane, b"\x1b]2;load average\x07");
     let p = h.ws.panes_mut().get_mut(pane).unwrap();
@@ -782,18 +784,20 @@ fn a_title_the_program_sets_wins_over_the_fallback() {
 fn names_are_looked_at_once_a_moment_after_activity() {
     let mut h = Harness::with_program(false, "sh");
     let now = h.now;
-    assert_eq!(h.ws.next_name_check(), None, "idle: no wake-ups");
-    h.ws.names_may_change(now);
-    h.ws.names_may_change(now + Duration::from_millis(100));
-    let due = h.ws.next_name_check().unwrap();
+    assert_eq!(h.ws.panes().names().next_check(), None, "idle: no wake-ups");
+    h.ws.panes_mut().names_mut().may_change(now);
+    h.ws.panes_mut()
+        .names_mut()
+        .may_change(now + Duration::from_millis(100));
+    let due = h.ws.panes().names().next_check().unwrap();
     assert_eq!(
         due,
         now + crate::workspace::NAME_CHECK_DELAY,
         "a flood does not postpone it"
     );
-    assert!(!h.ws.check_names(due - Duration::from_millis(1)));
-    h.ws.check_names(due);
-    assert_eq!(h.ws.next_name_check(), None);
+    assert!(!h.ws.panes_mut().check_names(due - Duration::from_millis(1)));
+    h.ws.panes_mut().check_names(due);
+    assert_eq!(h.ws.panes().names().next_check(), None);
 }
 
 #[test]

@@ -199,6 +199,9 @@ impl Workspace {
         let Some(member) = self.focused_id().and_then(|id| self.panes.members.get(&id)) else {
             return false;
         };
-        (self.probe)(&member.pane).is_some_and(|fg| NAVIGATORS.contains(&fg.program.as_str()))
+        self.panes
+            .names
+            .foreground(&member.pane)
+            .is_some_and(|fg| NAVIGATORS.contains(&fg.program.as_str()))
     }
 }

@@ -10,8 +10,6 @@
 //! dispatch and the mouse's grips. Its parts are beside it: `tab`,
 //! `launch` and `profile_open`, `pane_life`, `pane_names`.
 
-use std::time::Instant;
-
 use crate::pane::event::PaneMailbox;
 use ratatui::layout::Rect;
 
@@ -19,22 +17,12 @@ use crate::config::action::{Action, RESIZE_STEP};
 use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::program::process::{Launcher, PtyLauncher};
-use crate::pane::program::spawn::ChildEnv;
-use crate::workspace::foreground;
-use crate::workspace::foreground::ForegroundProbe;
+use crate::workspace::attention::Attention;
 use crate::workspace::history_editor;
 use crate::workspace::layout::Axis;
 use crate::workspace::pane_frame::{PaneFrame, content_rect};
-use crate::workspace::panes::Panes;
+use crate::workspace::panes::{Panes, WorkspaceSettings};
 use crate::workspace::tab::Tab;
-
-/// Settings the workspace needs from the config.
-#[derive(Debug, Clone)]
-pub struct WorkspaceSettings {
-    pub env: ChildEnv,
-    pub scrollback_bytes: usize,
-    pub keep_exited_panes: bool,
-}
 
 pub struct Workspace {
     pub(super) tabs: Vec<Tab>,
@@ -46,18 +34,10 @@ pub struct Workspace {
     pub(super) exit_code: Option<i32>,
     /// Boxes or dividers: how much of its rectangle a pane's content gets.
     pub(super) frame: PaneFrame,
-    pub(super) probe: ForegroundProbe,
-    /// Looks at what the panes run off the loop (`None`: in place, with
-    /// `probe`: tests, whose fake programs have no process).
-    pub(super) name_lookup: Option<crate::workspace::name_lookup::NameLookup>,
-    /// When to look at what the panes run again, for their names.
-    pub(super) names_due: Option<Instant>,
-    /// Programs' notifications waiting to be seen.
-    pub(super) kept_notifications: crate::workspace::notices::Notices,
+    /// Notifications and notices waiting to be seen.
+    pub(super) attention: Attention,
     /// The tab shown before the one shown now, by serial (`last-tab`).
     pub(super) last_tab: Option<u64>,
-    /// For the status bar (see [`Workspace::take_notices`]).
-    pub(super) notices: Vec<String>,
     /// The status of the program that ended last (see `quit_status`).
     pub(super) last_exit: Option<i32>,
     /// The ids a restore's panes take (see `stable_ids`).
@@ -87,12 +67,8 @@ impl Workspace {
             area,
             exit_code: None,
             frame: PaneFrame::default(),
-            probe: Box::new(|pane: &Pane| pane.program().pid().and_then(foreground::of_process)),
-            name_lookup: None,
-            names_due: None,
-            kept_notifications: Default::default(),
+            attention: Attention::default(),
             last_tab: None,
-            notices: Vec::new(),
             last_exit: None,
             wanted_ids: Default::default(),
             mark: Default::default(),
@@ -106,6 +82,23 @@ impl Workspace {
 
     pub fn panes_mut(&mut self) -> &mut Panes {
         &mut self.panes
+    }
+
+    pub fn attention(&self) -> &Attention {
+        &self.attention
+    }
+
+    pub fn attention_mut(&mut self) -> &mut Attention {
+        &mut self.attention
+    }
+
+    /// Drops the focused pane's notification and those of panes gone.
+    /// Returns whether the status bar changed.
+    pub fn drop_seen_notifications(&mut self) -> bool {
+        let focused = self.focused_id();
+        let panes = &self.panes;
+        self.attention
+            .drop_seen(|id| Some(id) != focused && panes.get(id).is_some())
     }
 
     pub fn area(&self) -> Rect {
@@ -274,7 +267,7 @@ impl Workspace {
             Action::BreakPane => self.break_pane(),
             Action::MovePaneToNextTab => self.move_pane_to_next_tab(),
             Action::MarkPane => {
-                let focused = self.focused_id().map(|id| self.script_id(id));
+                let focused = self.focused_id().map(|id| self.panes.script_id(id));
                 self.mark.toggle(focused)
             }
             Action::ClearPaneMark => self.mark.clear(),

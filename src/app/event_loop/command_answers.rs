@@ -23,7 +23,7 @@ impl Desk<'_> {
             Ok(id) => id,
             Err(reply) => return reply,
         };
-        let number = self.ws.script_id(id);
+        let number = self.ws.panes().script_id(id);
         let Some(pane) = self.ws.panes_mut().get_mut(id) else {
             return Reply::error(format!("no pane {number}"));
         };
@@ -56,7 +56,7 @@ impl Desk<'_> {
             Err(reply) => return reply,
         };
         let Some(pane) = self.ws.panes().get(id) else {
-            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
+            return Reply::error(format!("no pane {}", self.ws.panes().script_id(id)));
         };
         let ring = pane.history().ring();
         let commands: Vec<&Command> = pane.history().command_marks().commands().collect();

@@ -179,7 +179,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed_now();
         }
         if outcome.redraw || outcome.sent_to.is_some() {
-            self.ws.names_may_change(Instant::now());
+            self.ws.panes_mut().names_mut().may_change(Instant::now());
         }
         if let Some(id) = outcome.sent_to {
             self.clock.key_sent(id);

@@ -23,7 +23,7 @@ impl<B: FrameSink> App<B> {
                     self.hooks.fire(HookEvent::PaneExited, env);
                     self.ws.pane_exited(id, info, Instant::now());
                     // Every terminal is told (the workspace's news).
-                    for notice in self.ws.take_notices() {
+                    for notice in self.ws.attention_mut().take_notices() {
                         for client in &mut self.clients.list {
                             client.router.notify(notice.clone());
                         }
@@ -77,7 +77,7 @@ impl<B: FrameSink> App<B> {
                 } => self.workspaces_listed(client, wanted, &list),
                 LoopEvent::Renamed { client, renamed } => self.workspace_renamed(client, renamed),
                 LoopEvent::Names(report) => {
-                    if self.ws.names_found(report) {
+                    if self.ws.panes_mut().names_found(report) {
                         self.clock.changed();
                     }
                 }

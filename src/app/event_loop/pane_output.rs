@@ -50,7 +50,7 @@ impl<B: FrameSink> App<B> {
             if fed && self.hooks.silence_after().is_some() {
                 self.feed.silence.output(id, now);
             }
-            let number = self.ws.script_id(id);
+            let number = self.ws.panes().script_id(id);
             let Some(pane) = self.ws.panes_mut().get_mut(id) else {
                 continue;
             };
@@ -69,7 +69,7 @@ impl<B: FrameSink> App<B> {
                 more = true;
             }
             if fed {
-                self.ws.names_may_change(now);
+                self.ws.panes_mut().names_mut().may_change(now);
                 self.ws.panes_mut().pane_printed(id);
                 let Some(pane) = self.ws.panes_mut().get_mut(id) else {
                     continue;
@@ -167,14 +167,16 @@ impl<B: FrameSink> App<B> {
     /// Pane `id`'s program sent `notification`: kept for the status bar
     /// and passed on, as the config says. Returns whether it marks the tab.
     pub(in crate::app) fn notified(&mut self, id: PaneId, notification: &Notification) -> bool {
-        let mode = self.ws.notifications();
+        let mode = self.ws.attention().notifications();
         if mode == Notifications::Off {
             return false;
         }
         let mut env = crate::app::hook_runner::pane_env(&self.ws, id);
         env.push(("TILEWORK_NOTIFICATION".into(), notification.summary()));
         self.hooks.fire(HookEvent::Notification, env);
-        if self.ws.note_notification(id, notification.summary()) {
+        let focused = self.ws.focused_id();
+        let attention = self.ws.attention_mut();
+        if attention.note_notification(id, notification.summary(), focused) {
             self.clock.changed();
         }
         if mode == Notifications::Forward {

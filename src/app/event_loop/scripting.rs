@@ -289,7 +289,7 @@ impl<B: FrameSink> App<B> {
             client.router.focus_moved(&mut self.ws);
         }
         self.clock.changed_now();
-        self.ws.names_may_change(Instant::now());
+        self.ws.panes_mut().names_mut().may_change(Instant::now());
         if let Some(err) = self
             .ws
             .panes()
@@ -301,7 +301,7 @@ impl<B: FrameSink> App<B> {
             return Reply::Error(message);
         }
         tracing::info!(?id, ?place, "tilework run");
-        Reply::Text(format!("{}\n", self.ws.script_id(id)).into_bytes())
+        Reply::Text(format!("{}\n", self.ws.panes().script_id(id)).into_bytes())
     }
 }
 
@@ -320,7 +320,7 @@ impl Desk<'_> {
             Ok(id) => id,
             Err(reply) => return (Err(reply), false),
         };
-        let number = self.ws.script_id(id);
+        let number = self.ws.panes().script_id(id);
         let Some(pane) = self.ws.panes_mut().get_mut(id) else {
             return (Err(Reply::error(format!("no pane {number}"))), false);
         };
@@ -359,7 +359,7 @@ impl Desk<'_> {
             Err(reply) => return reply,
         };
         let Some(pane) = self.ws.panes_mut().get_mut(id) else {
-            return Reply::error(format!("no pane {}", self.ws.script_id(id)));
+            return Reply::error(format!("no pane {}", self.ws.panes().script_id(id)));
         };
         // What arrived is on the screen, even output not yet drawn.
         pane.settle();
@@ -386,7 +386,7 @@ impl Desk<'_> {
                 };
                 let (rows, cols) = pane.term().size();
                 panes.push(PaneInfo {
-                    id: self.ws.script_id(id),
+                    id: self.ws.panes().script_id(id),
                     tab: index + 1,
                     tab_name: tab_name.clone(),
                     title: self.ws.panes().title(id).to_string(),
@@ -421,7 +421,8 @@ impl Desk<'_> {
 pub(super) fn target(ws: &Workspace, pane: Option<u32>) -> Result<PaneId, Reply> {
     match pane {
         Some(n) => ws
-            .pane_by_script_id(n)
+            .panes()
+            .by_script_id(n)
             .ok_or_else(|| Reply::error(format!("no pane {n} (tilework list-panes shows them)"))),
         None => ws
             .focused_id()

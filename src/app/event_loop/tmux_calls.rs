@@ -40,7 +40,7 @@ impl<B: FrameSink> App<B> {
             client.router.focus_moved(&mut self.ws);
         }
         self.clock.changed_now();
-        self.ws.names_may_change(Instant::now());
+        self.ws.panes_mut().names_mut().may_change(Instant::now());
         match reply {
             Ok(text) => Reply::Text(text.into_bytes()),
             Err(why) => Reply::Error(why),
@@ -237,7 +237,7 @@ impl Desk<'_> {
             .tab_of(id)
             .and_then(|i| self.ws.tabs().get(i))
             .map_or(0, |t| t.serial);
-        Ok(format!("{tab} {}\n", self.ws.script_id(id)))
+        Ok(format!("{tab} {}\n", self.ws.panes().script_id(id)))
     }
 
     pub(super) fn tmux_act(
@@ -284,7 +284,7 @@ impl Desk<'_> {
                 let (cursor_y, cursor_x) = screen.cursor_position();
                 let (rows, cols) = pane.term().size();
                 panes.push(TmuxPane {
-                    id: self.ws.script_id(id),
+                    id: self.ws.panes().script_id(id),
                     left: inner.x,
                     top: inner.y,
                     cols,
@@ -312,8 +312,8 @@ impl Desk<'_> {
                 name: self.ws.tab_name(index),
                 zoomed: tab.zoomed,
                 panes,
-                focus: self.ws.script_id(tab.focus),
-                last_focus: tab.last_focus.map(|id| self.ws.script_id(id)),
+                focus: self.ws.panes().script_id(tab.focus),
+                last_focus: tab.last_focus.map(|id| self.ws.panes().script_id(id)),
             });
         }
         let state = TmuxState {
@@ -327,7 +327,8 @@ impl Desk<'_> {
             active: self.ws.active_index(),
             last_tab: self.ws.last_tab_serial(),
             tabs,
-            marked: crate::workspace::pane_moves::marked(self.ws).map(|id| self.ws.script_id(id)),
+            marked: crate::workspace::pane_moves::marked(self.ws)
+                .map(|id| self.ws.panes().script_id(id)),
         };
         match serde_json::to_vec(&state) {
             Ok(json) => Reply::Text(json),
@@ -338,7 +339,8 @@ impl Desk<'_> {
 
 /// Pane `n` by its script number.
 fn tmux_pane(ws: &Workspace, n: u32) -> Result<PaneId, String> {
-    ws.pane_by_script_id(n)
+    ws.panes()
+        .by_script_id(n)
         .ok_or_else(|| format!("can't find pane: {n}"))
 }
 

@@ -117,7 +117,8 @@ impl<B: FrameSink> App<B> {
     ) -> Result<String, String> {
         let id = self
             .ws
-            .pane_by_script_id(pane)
+            .panes()
+            .by_script_id(pane)
             .ok_or_else(|| format!("can't find pane: {pane}"))?;
         self.ws.show_pane(id);
         let (router, ws) = (self.clients.acting_router(), &mut self.ws);

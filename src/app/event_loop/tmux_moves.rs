@@ -23,7 +23,8 @@ pub(super) fn is_move(call: &TmuxCall) -> bool {
 }
 
 fn pane(ws: &Workspace, n: u32) -> Result<PaneId, String> {
-    ws.pane_by_script_id(n)
+    ws.panes()
+        .by_script_id(n)
         .ok_or_else(|| format!("can't find pane: {n}"))
 }
 

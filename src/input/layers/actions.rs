@@ -149,7 +149,7 @@ fn close(cx: &mut Cx<'_>, action: Action) -> Outcome {
         ),
         _ => (cx.ws.panes().ids().collect::<Vec<_>>(), "quit tilework"),
     };
-    let busy = cx.ws.busy_programs(&panes);
+    let busy = cx.ws.panes().busy_programs(&panes);
     if busy.is_empty() {
         return workspace_action(cx, action);
     }

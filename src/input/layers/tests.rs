@@ -1250,12 +1250,14 @@ fn a_plain_click_selects_nothing() {
 /// The harness's programs: `program` in the foreground of every pane
 /// (`None`: each pane's shell is at its prompt).
 fn with_foreground(h: &mut Harness, program: Option<&'static str>) {
-    h.ws.set_foreground_probe(Box::new(move |_| {
-        Some(Foreground {
-            program: program.unwrap_or("sh").to_string(),
-            is_pane_process: program.is_none(),
-        })
-    }));
+    h.ws.panes_mut()
+        .names_mut()
+        .set_foreground_probe(Box::new(move |_| {
+            Some(Foreground {
+                program: program.unwrap_or("sh").to_string(),
+                is_pane_process: program.is_none(),
+            })
+        }));
 }
 
 #[test]

@@ -44,7 +44,7 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
         assert!(!h.wait(delay - Duration::from_millis(1)), "not before");
         assert!(h.wait(Duration::from_millis(1)), "failure {failures}");
     }
-    assert!(h.ws.take_notices().is_empty());
+    assert!(h.ws.attention_mut().take_notices().is_empty());
     let id = h.focused();
     h.exit(id, 2);
     assert_eq!(h.ws.next_restart(), None, "given up");
@@ -54,7 +54,7 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
         pane.program().exit_note(),
         Some("failed 10 times in a row: not restarted")
     );
-    let notices = h.ws.take_notices();
+    let notices = h.ws.attention_mut().take_notices();
     assert_eq!(
         notices,
         ["make: failed 10 times in a row: not restarted (restart-pane runs it again)"]
@@ -159,14 +159,22 @@ fn a_restarted_command_keeps_the_id_scripts_know_it_by() {
     let [make, top] = h.tab_panes()[..] else {
         panic!("two panes")
     };
-    let number = h.ws.script_id(make);
+    let number = h.ws.panes().script_id(make);
     h.exit(make, 1);
     assert!(h.wait(RESTART_DELAY));
     let restarted = h.tab_panes()[0];
     assert_ne!(restarted, make, "a fresh pane");
-    assert_eq!(h.ws.script_id(restarted), number, "known by the same id");
-    assert_eq!(h.ws.pane_by_script_id(number), Some(restarted));
-    assert_eq!(h.ws.pane_by_script_id(top.0), Some(top));
+    assert_eq!(
+        h.ws.panes().script_id(restarted),
+        number,
+        "known by the same id"
+    );
+    assert_eq!(h.ws.panes().by_script_id(number), Some(restarted));
+    assert_eq!(h.ws.panes().by_script_id(top.0), Some(top));
     assert!(h.ws.restart_pane(restarted));
-    assert_eq!(h.ws.script_id(h.tab_panes()[0]), number, "by hand too");
+    assert_eq!(
+        h.ws.panes().script_id(h.tab_panes()[0]),
+        number,
+        "by hand too"
+    );
 }
