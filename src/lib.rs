@@ -28,6 +28,7 @@ pub mod config;
 pub mod diag;
 pub mod graphics;
 pub mod input;
+pub mod jobs;
 pub mod mailbox;
 pub mod os;
 pub mod pane;

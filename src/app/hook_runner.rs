@@ -163,20 +163,14 @@ pub fn pane_env(ws: &Workspace, id: PaneId) -> Env {
 /// The thread that runs `event`'s hook, one run at a time.
 fn start(event: HookEvent, command: String, timeout: Duration) -> Option<Sender<Env>> {
     let (tx, rx) = bounded::<Env>(QUEUE);
-    let started = std::thread::Builder::new()
-        .name(format!("hook-{}", event.name()))
-        .spawn(move || {
-            for env in rx {
-                run_once(event, &command, &env, timeout);
-            }
-        });
-    match started {
-        Ok(_) => Some(tx),
-        Err(err) => {
-            tracing::warn!(hook = event.name(), "starting the hook's thread: {err}");
-            None
+    let name = format!("hook-{}", event.name());
+    crate::jobs::named(&name, move || {
+        for env in rx {
+            run_once(event, &command, &env, timeout);
         }
-    }
+    })
+    .ok()
+    .map(|_| tx)
 }
 
 fn run_once(event: HookEvent, command: &str, env: &Env, timeout: Duration) {

@@ -12,25 +12,23 @@ use super::loop_event::LoopEvent;
 pub(super) fn spawn_signal_thread(tx: crossbeam_channel::Sender<LoopEvent>) -> Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])
         .context("installing signal handlers")?;
-    std::thread::Builder::new()
-        .name("signals".into())
-        .spawn(move || {
-            let mut tally = Tally::default();
-            for sig in signals.forever() {
-                let sent = tx.try_send(LoopEvent::Signal(sig)).is_ok();
-                crate::wake::wake_loop();
-                // A quit ends the workspace even if its loop cannot.
-                if sig != SIGHUP {
-                    crate::diag::exit_watchdog::arm(128 + sig);
-                }
-                if tally.stuck_after(sig, sent) {
-                    crate::terminal::guard::restore();
-                    crate::pane::program::children::kill_all();
-                    std::process::exit(128 + sig);
-                }
+    crate::jobs::named("signals", move || {
+        let mut tally = Tally::default();
+        for sig in signals.forever() {
+            let sent = tx.try_send(LoopEvent::Signal(sig)).is_ok();
+            crate::wake::wake_loop();
+            // A quit ends the workspace even if its loop cannot.
+            if sig != SIGHUP {
+                crate::diag::exit_watchdog::arm(128 + sig);
             }
-        })
-        .context("starting the signal thread")?;
+            if tally.stuck_after(sig, sent) {
+                crate::terminal::guard::restore();
+                crate::pane::program::children::kill_all();
+                std::process::exit(128 + sig);
+            }
+        }
+    })
+    .context("starting the signal thread")?;
     Ok(())
 }
 

@@ -83,18 +83,14 @@ impl StatusCommands {
                 continue;
             }
             let (command, timeout, mailbox) = (job.command.clone(), self.timeout, mailbox.clone());
-            let started = std::thread::Builder::new()
-                .name("status-command".into())
-                .spawn(move || {
-                    let shown = run_once(&command, timeout);
-                    mailbox.post(CommandReport { command, shown });
-                });
-            match started {
-                Ok(_) => job.running = true,
-                Err(err) => {
-                    tracing::warn!("starting a status command's thread: {err}");
-                    job.next_run = now + self.interval;
-                }
+            let started = crate::jobs::run("status-command", mailbox, move || {
+                let shown = run_once(&command, timeout);
+                CommandReport { command, shown }
+            });
+            if started {
+                job.running = true;
+            } else {
+                job.next_run = now + self.interval;
             }
         }
     }

@@ -57,15 +57,9 @@ pub type Reloaded = Result<Box<Config>, ConfigError>;
 /// Reads `source` on a thread of its own and posts the result. Returns
 /// false when no thread could be started (said in the log).
 pub fn start(source: ConfigSource, mailbox: Mailbox<Reloaded>) -> bool {
-    let started = std::thread::Builder::new()
-        .name("config-reload".into())
-        .spawn(move || {
-            mailbox.post(source.load().map(Box::new));
-        });
-    if let Err(err) = &started {
-        tracing::warn!("starting the config reload thread: {err}");
-    }
-    started.is_ok()
+    crate::jobs::run("config-reload", mailbox, move || {
+        source.load().map(Box::new)
+    })
 }
 
 #[cfg(test)]

@@ -644,14 +644,10 @@ fn wait_gone(stream: &UnixStream, child: Option<Child>) {
 /// its end until this process exits.
 fn reap_when_gone(child: Option<Child>) {
     if let Some(mut child) = child {
-        let spawned = std::thread::Builder::new()
-            .name("reap-workspace".into())
-            .spawn(move || {
-                let _ = child.wait();
-            });
-        if let Err(err) = spawned {
-            tracing::warn!("a thread to wait on the workspace left: {err}");
-        }
+        // (One that cannot start is said in the log.)
+        let _ = crate::jobs::named("reap-workspace", move || {
+            let _ = child.wait();
+        });
     }
 }
 
@@ -696,16 +692,12 @@ impl Fallback {
     /// then (the workspace let the terminal go).
     fn give_up_after(&self, wait: Duration, sig: i32) {
         let fallback = self.clone();
-        let spawned = std::thread::Builder::new()
-            .name("detach-deadline".into())
-            .spawn(move || {
-                std::thread::sleep(wait);
-                tracing::warn!("the workspace did not let the terminal go after a signal");
-                fallback.give_up(sig);
-            });
-        if let Err(err) = spawned {
-            tracing::warn!("a thread for the detach deadline: {err}");
-        }
+        // (One that cannot start is said in the log.)
+        let _ = crate::jobs::named("detach-deadline", move || {
+            std::thread::sleep(wait);
+            tracing::warn!("the workspace did not let the terminal go after a signal");
+            fallback.give_up(sig);
+        });
     }
 }
 
@@ -767,28 +759,26 @@ fn forward_signals(stream: &UnixStream, fallback: Fallback) -> Result<Forwarder>
         .context("installing signal handlers")?;
     let handle = signals.handle();
     let notes = stream.try_clone().context("cloning the session stream")?;
-    std::thread::Builder::new()
-        .name("signals".into())
-        .spawn(move || {
-            let mut quits = 0;
-            for sig in signals.forever() {
-                let note = match sig {
-                    SIGWINCH => ClientNote::Resize,
-                    SIGHUP => ClientNote::Hangup,
-                    _ => {
-                        quits += 1;
-                        if quits > 1 {
-                            fallback.give_up(sig);
-                        }
-                        QUIT_SIGNAL.store(sig, Ordering::Relaxed);
-                        fallback.give_up_after(DETACH_DEADLINE, sig);
-                        ClientNote::Signalled(sig)
+    crate::jobs::named("signals", move || {
+        let mut quits = 0;
+        for sig in signals.forever() {
+            let note = match sig {
+                SIGWINCH => ClientNote::Resize,
+                SIGHUP => ClientNote::Hangup,
+                _ => {
+                    quits += 1;
+                    if quits > 1 {
+                        fallback.give_up(sig);
                     }
-                };
-                let _ = (&notes).write_all(note.line().as_bytes());
-            }
-        })
-        .context("starting the signal thread")?;
+                    QUIT_SIGNAL.store(sig, Ordering::Relaxed);
+                    fallback.give_up_after(DETACH_DEADLINE, sig);
+                    ClientNote::Signalled(sig)
+                }
+            };
+            let _ = (&notes).write_all(note.line().as_bytes());
+        }
+    })
+    .context("starting the signal thread")?;
     Ok(Forwarder { handle })
 }
 

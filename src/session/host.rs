@@ -211,10 +211,10 @@ impl Host {
             killers: Vec::new(),
         };
         let listen_mailbox = mailbox;
-        std::thread::Builder::new()
-            .name("session-listener".into())
-            .spawn(move || listen(&listener, &listen_mailbox))
-            .context("starting the session listener")?;
+        crate::jobs::named("session-listener", move || {
+            listen(&listener, &listen_mailbox)
+        })
+        .context("starting the session listener")?;
         Ok(host)
     }
 
@@ -303,10 +303,10 @@ impl Host {
         let tty = tty.try_clone().context("watching the terminal")?;
         let watched = stream.try_clone().context("watching the client")?;
         let mailbox = self.mailbox.clone();
-        std::thread::Builder::new()
-            .name("session-link".into())
-            .spawn(move || watch_link(link, &watched, tty, &mailbox))
-            .context("starting the session link")?;
+        crate::jobs::named("session-link", move || {
+            watch_link(link, &watched, tty, &mailbox)
+        })
+        .context("starting the session link")?;
         self.attached.push(Attached {
             link,
             stream,
@@ -590,17 +590,14 @@ fn listen(listener: &UnixListener, mailbox: &Mailbox<SessionEvent>) {
         };
         let mailbox = mailbox.clone();
         let ended = Arc::clone(&ended);
-        let spawned = std::thread::Builder::new()
-            .name("session-peer".into())
-            .spawn(move || {
-                if !converse(stream, &mailbox) {
-                    ended.store(true, Ordering::SeqCst);
-                }
-                drop(slot);
-            });
-        if let Err(err) = spawned {
-            tracing::warn!("starting a thread for a session client: {err}");
-        }
+        // (A thread that cannot start is said in the log; the peer's
+        // connection closes.)
+        let _ = crate::jobs::named("session-peer", move || {
+            if !converse(stream, &mailbox) {
+                ended.store(true, Ordering::SeqCst);
+            }
+            drop(slot);
+        });
     }
 }
 

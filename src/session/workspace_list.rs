@@ -100,14 +100,7 @@ fn entry(live: Live, budget: &mut usize) -> WorkspaceEntry {
 
 /// Gathers the list on a thread of its own and posts it to `mailbox`.
 pub fn spawn(mailbox: Mailbox<Vec<WorkspaceEntry>>) {
-    let spawned = std::thread::Builder::new()
-        .name("workspace-list".into())
-        .spawn(move || {
-            mailbox.post(gather());
-        });
-    if let Err(err) = spawned {
-        tracing::warn!("starting the workspace list: {err}");
-    }
+    crate::jobs::run("workspace-list", mailbox, gather);
 }
 
 /// The workspace before (`step` -1) or after (+1) `current` in `names`

@@ -153,33 +153,30 @@ impl<B: FrameSink> App<B> {
             .and_then(|at| self.clients.list.get(at))
             .map(crate::client::Client::router_key);
         let mailbox = crate::app::loop_event::rename_mailbox(tx, client);
-        let spawned = std::thread::Builder::new()
-            .name("rename".into())
-            .spawn(move || {
-                // A saved workspace's name is taken too: a crash would
-                // bring two back under one name. A running one is saved as
-                // well: it is said to run (`claim::rename` refuses it).
-                let renamed = crate::session::dir::runtime_dir()
-                    .map_err(|err| format!("{err:#}"))
-                    .and_then(|dir| {
-                        if crate::persist::is_saved(&name)
-                            && !crate::session::claim::is_running(&dir, &name)
-                        {
-                            return Err(format!(
-                                "a workspace named {name} is saved (tilework forget {name} \
+        let started = crate::jobs::run("rename", mailbox, move || {
+            // A saved workspace's name is taken too: a crash would
+            // bring two back under one name. A running one is saved as
+            // well: it is said to run (`claim::rename` refuses it).
+            crate::session::dir::runtime_dir()
+                .map_err(|err| format!("{err:#}"))
+                .and_then(|dir| {
+                    if crate::persist::is_saved(&name)
+                        && !crate::session::claim::is_running(&dir, &name)
+                    {
+                        return Err(format!(
+                            "a workspace named {name} is saved (tilework forget {name} \
                                  deletes it)"
-                            ));
-                        }
-                        crate::session::claim::rename(&dir, &old, &name)
-                            .map(|path| (name, path))
-                            .map_err(|err| format!("{err:#}"))
-                    });
-                mailbox.post(renamed);
-            });
-        if let Err(err) = spawned {
+                        ));
+                    }
+                    crate::session::claim::rename(&dir, &old, &name)
+                        .map(|path| (name, path))
+                        .map_err(|err| format!("{err:#}"))
+                })
+        });
+        if !started {
             self.clients
                 .router_of(from)
-                .notify(format!("not renamed: starting a thread: {err}"));
+                .notify("not renamed: no thread could be started".into());
         }
     }
 
