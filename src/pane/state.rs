@@ -807,7 +807,7 @@ impl FeedSink for Pane {
         let unwrapped = self.passthrough.unwrap(piece);
         let at = self.ring.end();
         let (bytes, marks) = self.fast_forward.accept_into(&unwrapped, &mut self.ring);
-        if self.marks.take_found(marks, &self.ring) {
+        if self.marks.take_found(marks, bytes, at, &self.ring) {
             // The border tells a failed command.
             self.damage.note(Change::Titled);
         }
