@@ -90,11 +90,63 @@ pub struct CommandMarks {
     finished: u64,
     /// Changes with every mark taken (saving compares it).
     generation: u64,
+    /// Where lines start, from the output the marks came in.
+    lines: LineStarts,
 }
+
+/// The newest line start before the end of the output seen so far, so a
+/// mark's line start is found in the piece it came in, or is this one: no
+/// look back into the ring (whose older bytes are compressed blocks, each
+/// decompressed to be read: that cost a flood with marks 29 % of its
+/// instructions).
+#[derive(Debug, Default)]
+struct LineStarts {
+    /// The position after the newest `\n` seen, valid up to `seen_to`.
+    newest: u64,
+    /// The end of the output seen (pieces not seen, such as a restored
+    /// history, leave a gap: then the ring is asked).
+    seen_to: u64,
+}
+
+impl LineStarts {
+    /// The line start at or before `pos`, in the piece `bytes` (from
+    /// `bytes_at`) when it holds one, else the newest seen before it.
+    fn before(&self, pos: u64, bytes: &[u8], bytes_at: u64, ring: &ByteRing) -> u64 {
+        if pos >= bytes_at {
+            let upto = usize::try_from(pos - bytes_at).map_or(bytes.len(), |n| n.min(bytes.len()));
+            if let Some(i) = memchr::memrchr(b'\n', &bytes[..upto]) {
+                return bytes_at + i as u64 + 1;
+            }
+            if self.seen_to == bytes_at
+                && self.newest >= ring.start()
+                && pos - self.newest <= LINE_LOOKBACK
+            {
+                return self.newest;
+            }
+        }
+        line_start(ring, pos)
+    }
+
+    /// The piece `bytes` (from `bytes_at`) was seen.
+    fn saw(&mut self, bytes: &[u8], bytes_at: u64) {
+        if let Some(i) = memchr::memrchr(b'\n', bytes) {
+            self.newest = bytes_at + i as u64 + 1;
+        } else if self.seen_to != bytes_at {
+            // A gap, and no line start after it: unknown.
+            self.newest = 0;
+            self.seen_to = 0;
+            return;
+        }
+        self.seen_to = bytes_at + bytes.len() as u64;
+    }
+}
+
+/// How far back a mark's line start is looked for.
+const LINE_LOOKBACK: u64 = 64 * 1024;
 
 /// The line start at or before `pos` (a mark's row begins there).
 fn line_start(ring: &ByteRing, pos: u64) -> u64 {
-    let floor = pos.saturating_sub(64 * 1024);
+    let floor = pos.saturating_sub(LINE_LOOKBACK);
     ring.last_line_start_in(floor, pos).unwrap_or(pos)
 }
 
@@ -108,15 +160,20 @@ impl CommandMarks {
     /// Takes the marks `found` in the output just pushed to the ring (at
     /// their ring positions), and forgets commands the ring no longer
     /// holds. Returns whether a command finished (the border may say so).
+    /// `bytes` is that output, from ring position `bytes_at`.
     pub fn take_found<'a>(
         &mut self,
         found: impl Iterator<Item = Osc133Found<'a>>,
+        bytes: &[u8],
+        bytes_at: u64,
         ring: &ByteRing,
     ) -> bool {
         let finished = self.finished;
         for mark in found {
-            self.take(mark.at, mark.after, osc133::parse(mark.body), ring);
+            let line = self.lines.before(mark.at, bytes, bytes_at, ring);
+            self.take(mark.at, mark.after, line, osc133::parse(mark.body));
         }
+        self.lines.saw(bytes, bytes_at);
         while self
             .commands
             .front()
@@ -127,14 +184,15 @@ impl CommandMarks {
         self.finished != finished
     }
 
-    /// Takes `mark`, which starts at `at` and ends before `after`.
-    fn take(&mut self, at: u64, after: u64, mark: Osc133, ring: &ByteRing) {
+    /// Takes `mark`, which starts at `at` (on the line starting at
+    /// `line`) and ends before `after`.
+    fn take(&mut self, at: u64, after: u64, line: u64, mark: Osc133) {
         self.generation += 1;
         match mark {
-            Osc133::Prompt => self.prompt(at, ring),
+            Osc133::Prompt => self.prompt(at, line),
             Osc133::NewCommand => {
-                self.finish(at, None, ring);
-                self.prompt(at, ring);
+                self.finish(at, None, line);
+                self.prompt(at, line);
             }
             Osc133::Input => {
                 if let Some(c) = self.open_mut() {
@@ -152,9 +210,8 @@ impl CommandMarks {
                 }
                 if self.open_mut().is_none() {
                     // Output marked with no prompt before it.
-                    self.prompt(at, ring);
+                    self.prompt(at, line);
                 }
-                let line = line_start(ring, at);
                 if let Some(c) = self.open_mut() {
                     // The output is what follows the mark.
                     c.output = Some(after);
@@ -164,7 +221,7 @@ impl CommandMarks {
                     self.event(CommandEvent::Started { command_line });
                 }
             }
-            Osc133::Finished { status } => self.finish(at, status, ring),
+            Osc133::Finished { status } => self.finish(at, status, line),
             Osc133::Ignored => {}
         }
     }
@@ -174,7 +231,7 @@ impl CommandMarks {
         self.commands.back_mut().filter(|c| c.output.is_none())
     }
 
-    fn prompt(&mut self, at: u64, ring: &ByteRing) {
+    fn prompt(&mut self, at: u64, prompt_line: u64) {
         // A command whose output started and that never said it finished
         // ends where the next prompt starts.
         if self
@@ -182,14 +239,13 @@ impl CommandMarks {
             .back()
             .is_some_and(|c| c.output.is_some() && c.end.is_none())
         {
-            self.finish(at, None, ring);
+            self.finish(at, None, prompt_line);
         }
         // A prompt drawn again (Ctrl-C, an empty line, a resize) replaces
         // one that ran nothing.
         if self.commands.back().is_some_and(|c| c.output.is_none()) {
             self.commands.pop_back();
         }
-        let prompt_line = line_start(ring, at);
         if self.commands.len() >= MAX_COMMANDS {
             self.commands.pop_front();
         }
@@ -200,8 +256,7 @@ impl CommandMarks {
         });
     }
 
-    fn finish(&mut self, at: u64, status: Option<i32>, ring: &ByteRing) {
-        let line = line_start(ring, at);
+    fn finish(&mut self, at: u64, status: Option<i32>, line: u64) {
         let Some(c) = self
             .commands
             .back_mut()
@@ -309,8 +364,9 @@ mod tests {
         for piece in text.chunks(size) {
             let mut out = Vec::new();
             scanner.scan(piece, &mut guard, &mut out, &mut Default::default());
+            let at = ring.end();
             ring.push(&out);
-            marks.take_found(scanner.osc133_found(), &ring);
+            marks.take_found(scanner.osc133_found(), &out, at, &ring);
         }
         (marks, ring)
     }

@@ -132,7 +132,7 @@ impl History {
             after: in_ring(m.after),
             body: m.body,
         });
-        if self.marks.take_found(marks, &self.ring) {
+        if self.marks.take_found(marks, bytes, at, &self.ring) {
             // The border tells a failed command.
             self.damage.note(Change::Titled);
         }
