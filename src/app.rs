@@ -29,9 +29,9 @@ pub mod loop_event;
 mod loop_signals;
 #[cfg(test)]
 mod loop_tests;
-mod program_signals;
 mod progress_forward;
 mod signals;
+mod signals_from_programs;
 mod silence;
 pub mod status_commands;
 mod subscribers;

@@ -28,7 +28,7 @@ pub mod private_file;
 pub mod profile;
 pub mod profile_toml;
 pub mod reload;
-pub mod remote;
+pub mod remote_settings;
 pub mod saving;
 mod settings;
 pub mod terminal_features;

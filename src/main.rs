@@ -148,7 +148,7 @@ fn session_command(
         SessionCommand::Ls { long, host: None } => attach_process::ls(*long),
         SessionCommand::Forget { name } => forget(name),
         SessionCommand::Upgrade { name, all, force } => {
-            tilework::upgrade::command::upgrade(name.as_deref(), *all, *force)
+            tilework::upgrade::request::upgrade(name.as_deref(), *all, *force)
         }
         SessionCommand::Attach {
             name,
@@ -171,7 +171,7 @@ fn session_command(
                 return remote::attach_remote(&config.remote, &target, flags);
             }
             if let Some(name) = name.as_deref() {
-                tilework::upgrade::command::offer_on_attach(name);
+                tilework::upgrade::request::offer_on_attach(name);
             }
             let names = config.update_environment;
             let create = if *create {
@@ -433,7 +433,7 @@ fn take_over(cli: &Cli) -> Result<i32> {
         tracing::info!(version = %tilework::release::version(), session = %name, "taking over");
         let mut setup = Setup::from_cli(cli)?;
         let mut taken = tilework::upgrade::take::take(&path, report.try_clone()?)?;
-        tilework::upgrade::command::test_stall();
+        tilework::upgrade::request::test_stall();
         let first = match taken.terminals.is_empty() {
             true => tilework::upgrade::take::parked_terminal(taken.header.size)?,
             false => taken.terminals.remove(0),

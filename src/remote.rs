@@ -17,7 +17,7 @@ pub mod waiting_screen;
 
 use anyhow::{Context, Result};
 
-use crate::config::remote::Remote;
+use crate::config::remote_settings::Remote;
 use ssh::Ssh;
 use target::Target;
 

@@ -17,7 +17,7 @@ pub mod format;
 pub mod option_table;
 pub mod server;
 pub mod store;
-pub mod target;
+pub mod tmux_target;
 pub mod vars;
 
 use std::io::Write;

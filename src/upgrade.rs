@@ -13,9 +13,9 @@
 //!   programs over.
 //! - [`command`]: `tilework upgrade [NAME|--all]`.
 //!
-//! The old process's side runs on its loop (`app::event_loop::handoff`).
+//! The old process's side runs on its loop (`app::event_loop::upgrade_handoff`).
 
-pub mod command;
+pub mod request;
 pub mod state;
 pub mod take;
 pub mod wire;

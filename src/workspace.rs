@@ -60,13 +60,13 @@ mod recent;
 pub mod stable_ids;
 mod tab;
 mod tab_list;
-#[cfg(test)]
-mod tests;
 pub mod tmux_env;
 pub mod tmux_ops;
 pub mod view;
 mod wanted_ids;
 mod workspace_core;
+#[cfg(test)]
+mod workspace_tests;
 
 pub use attention::Attention;
 pub use foreground::ForegroundProbe;

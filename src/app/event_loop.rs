@@ -44,7 +44,6 @@ use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
 
 mod command_answers;
 mod config_reload;
-mod handoff;
 mod input_dispatch;
 mod loop_mailbox;
 mod pane_output;
@@ -53,6 +52,7 @@ mod session_link;
 mod tmux_calls;
 mod tmux_copy;
 mod tmux_moves;
+mod upgrade_handoff;
 
 /// Bytes parsed from one pane per wake-up before input is looked at again.
 /// ~0.4 ms of parsing at 80 MB/s: a key typed during a flood waits at most
@@ -243,7 +243,7 @@ fn run_workspace(
         Startup::Restore(saved) => saved.open(&mut ws),
         Startup::TakeOver(taken) => {
             let name = host.as_ref().map_or("", |h| h.name());
-            more_terminals = handoff::open_taken(*taken, name, &mut ws);
+            more_terminals = upgrade_handoff::open_taken(*taken, name, &mut ws);
         }
     }
     let stats = match &opts.stats {
@@ -279,7 +279,7 @@ fn run_workspace(
     // The first terminal's frames at its own size.
     app.clients.fit_layout(&mut app.ws);
     if let Some(version) = upgraded_from {
-        handoff::announce(&mut app, &version, more_terminals);
+        upgrade_handoff::announce(&mut app, &version, more_terminals);
     }
     app.persist = persist;
     app.reload = config_reload::Reload::new(opts.config_source, reload_mailbox(&events_tx));

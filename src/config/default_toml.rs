@@ -228,7 +228,7 @@ pub fn default_toml() -> String {
     out.push('\n');
     out.push_str(&crate::config::hooks::default_toml());
     out.push('\n');
-    out.push_str(&crate::config::remote::default_toml());
+    out.push_str(&crate::config::remote_settings::default_toml());
     out
 }
 

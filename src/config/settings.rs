@@ -156,7 +156,7 @@ pub struct Config {
     /// Commands run when something happens (`[hooks]`).
     pub hooks: crate::config::hooks::Hooks,
     /// How other machines are reached (`[remote]`).
-    pub remote: crate::config::remote::Remote,
+    pub remote: crate::config::remote_settings::Remote,
 }
 
 impl Default for Config {
@@ -189,7 +189,7 @@ impl Default for Config {
             hyperlinks: true,
             terminal_features: Default::default(),
             hooks: crate::config::hooks::Hooks::default(),
-            remote: crate::config::remote::Remote::default(),
+            remote: crate::config::remote_settings::Remote::default(),
         }
     }
 }
@@ -461,7 +461,8 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         }
     }
     config.hooks = crate::config::hooks::parse(raw.hooks).map_err(|(span, m)| err(span, m))?;
-    config.remote = crate::config::remote::parse(raw.remote).map_err(|(span, m)| err(span, m))?;
+    config.remote =
+        crate::config::remote_settings::parse(raw.remote).map_err(|(span, m)| err(span, m))?;
     crate::config::copy_keymap::parse_into(&mut config.keymap.copy, &raw.keys.copy, &err)?;
     Ok(config)
 }
@@ -607,7 +608,7 @@ struct RawConfig {
     #[serde(default)]
     hooks: crate::config::hooks::RawHooks,
     #[serde(default)]
-    remote: crate::config::remote::RawRemote,
+    remote: crate::config::remote_settings::RawRemote,
 }
 
 #[derive(Deserialize, Default)]

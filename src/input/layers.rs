@@ -10,13 +10,13 @@
 mod actions;
 mod copy;
 mod last_output;
+#[cfg(test)]
+mod layer_tests;
 mod no_op;
 mod normal;
 mod prefix;
 mod repeat;
 mod selection;
-#[cfg(test)]
-mod tests;
 mod which_key;
 
 use ratatui::buffer::Buffer;

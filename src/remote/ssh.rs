@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::config::remote::Remote;
+use crate::config::remote_settings::Remote;
 use crate::remote::target::Target;
 
 /// Keep-alives unanswered before ssh gives the link up

@@ -490,4 +490,4 @@ impl InputParser {
 }
 
 #[cfg(test)]
-mod tests;
+mod parser_tests;

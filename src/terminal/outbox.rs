@@ -57,7 +57,7 @@ impl Outbox {
         self.from_program = Some(osc52);
     }
 
-    /// A whole sequence for the terminal (see `app::program_signals`);
+    /// A whole sequence for the terminal (see `app::signals_from_programs`);
     /// dropped if [`MAX_SIGNAL_BYTES`] are already waiting.
     pub fn signal(&mut self, sequence: &[u8]) {
         if self.signals.len() + sequence.len() <= MAX_SIGNAL_BYTES {

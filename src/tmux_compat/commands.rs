@@ -3,9 +3,9 @@
 //! the whole line exits 1.
 
 mod buffers;
-mod config;
 mod moves;
-mod panes;
+mod options;
+mod pane_commands;
 mod sessions;
 mod text;
 
@@ -13,7 +13,7 @@ use super::argv::{self, Parsed};
 use super::format;
 use super::server::{Server, Session};
 use super::store::Store;
-use super::target::{self, Current, Found, Kind};
+use super::tmux_target::{self, Current, Found, Kind};
 use super::vars::Scope;
 use crate::session::tmux_call::TmuxCall;
 
@@ -47,63 +47,128 @@ const COMMANDS: &[Spec] = &[
     ),
     Spec("break-pane", "breakp", "abdPF:n:s:t:", moves::break_pane),
     Spec("join-pane", "joinp", "bdfhvl:p:s:t:", moves::join_pane),
-    Spec("kill-pane", "killp", "at:", panes::kill_pane),
-    Spec("kill-window", "killw", "at:", panes::kill_window),
-    Spec("last-pane", "lastp", "deZt:", panes::last_pane),
-    Spec("last-window", "last", "t:", panes::last_window),
-    Spec("list-panes", "lsp", "asF:f:t:", panes::list_panes),
-    Spec("list-windows", "lsw", "aF:f:t:", panes::list_windows),
+    Spec("kill-pane", "killp", "at:", pane_commands::kill_pane),
+    Spec("kill-window", "killw", "at:", pane_commands::kill_window),
+    Spec("last-pane", "lastp", "deZt:", pane_commands::last_pane),
+    Spec("last-window", "last", "t:", pane_commands::last_window),
+    Spec("list-panes", "lsp", "asF:f:t:", pane_commands::list_panes),
+    Spec(
+        "list-windows",
+        "lsw",
+        "aF:f:t:",
+        pane_commands::list_windows,
+    ),
     Spec("move-pane", "movep", "bdfhvl:p:s:t:", moves::join_pane),
-    Spec("next-layout", "nextl", "t:", panes::next_layout),
-    Spec("previous-layout", "prevl", "t:", panes::next_layout),
+    Spec("next-layout", "nextl", "t:", pane_commands::next_layout),
+    Spec("previous-layout", "prevl", "t:", pane_commands::next_layout),
     Spec(
         "respawn-window",
         "respawnw",
         "c:e:kt:",
-        panes::respawn_window,
+        pane_commands::respawn_window,
     ),
-    Spec("move-window", "movew", "abdkrs:t:", panes::move_window),
-    Spec("new-window", "neww", "abc:de:F:kn:PSt:", panes::new_window),
-    Spec("next-window", "next", "at:", panes::next_window),
-    Spec("previous-window", "prev", "at:", panes::previous_window),
-    Spec("rename-window", "renamew", "t:", panes::rename_window),
+    Spec(
+        "move-window",
+        "movew",
+        "abdkrs:t:",
+        pane_commands::move_window,
+    ),
+    Spec(
+        "new-window",
+        "neww",
+        "abc:de:F:kn:PSt:",
+        pane_commands::new_window,
+    ),
+    Spec("next-window", "next", "at:", pane_commands::next_window),
+    Spec(
+        "previous-window",
+        "prev",
+        "at:",
+        pane_commands::previous_window,
+    ),
+    Spec(
+        "rename-window",
+        "renamew",
+        "t:",
+        pane_commands::rename_window,
+    ),
     Spec(
         "resize-pane",
         "resizep",
         "DLMRTt:Ux:y:Z",
-        panes::resize_pane,
+        pane_commands::resize_pane,
     ),
     Spec(
         "resize-window",
         "resizew",
         "aADLRt:Ux:y:",
-        panes::resize_window,
+        pane_commands::resize_window,
     ),
-    Spec("respawn-pane", "respawnp", "c:e:kt:", panes::respawn_pane),
-    Spec("rotate-window", "rotatew", "DUZt:", panes::rotate_window),
-    Spec("select-layout", "selectl", "Enopt:", panes::select_layout),
+    Spec(
+        "respawn-pane",
+        "respawnp",
+        "c:e:kt:",
+        pane_commands::respawn_pane,
+    ),
+    Spec(
+        "rotate-window",
+        "rotatew",
+        "DUZt:",
+        pane_commands::rotate_window,
+    ),
+    Spec(
+        "select-layout",
+        "selectl",
+        "Enopt:",
+        pane_commands::select_layout,
+    ),
     Spec(
         "select-pane",
         "selectp",
         "DdegLlMmP:RT:t:UZ",
-        panes::select_pane,
+        pane_commands::select_pane,
     ),
-    Spec("select-window", "selectw", "lnpTt:", panes::select_window),
+    Spec(
+        "select-window",
+        "selectw",
+        "lnpTt:",
+        pane_commands::select_window,
+    ),
     Spec(
         "split-window",
         "splitw",
         "bc:de:fF:hIl:p:Pt:vZ",
-        panes::split_window,
+        pane_commands::split_window,
     ),
     Spec("swap-pane", "swapp", "dDs:t:UZ", moves::swap_pane),
     Spec("swap-window", "swapw", "ds:t:", moves::swap_window),
-    Spec("choose-buffer", "", "F:f:GK:NO:rt:Z", panes::choose_buffer),
-    Spec("choose-client", "", "F:f:K:NO:rt:Z", panes::choose_tree),
-    Spec("choose-tree", "", "F:f:GK:NO:rst:wZ", panes::choose_tree),
-    Spec("copy-mode", "", "eHMqSt:u", panes::copy_mode),
-    Spec("display-panes", "displayp", "bd:Nt:", panes::display_panes),
+    Spec(
+        "choose-buffer",
+        "",
+        "F:f:GK:NO:rt:Z",
+        pane_commands::choose_buffer,
+    ),
+    Spec(
+        "choose-client",
+        "",
+        "F:f:K:NO:rt:Z",
+        pane_commands::choose_tree,
+    ),
+    Spec(
+        "choose-tree",
+        "",
+        "F:f:GK:NO:rst:wZ",
+        pane_commands::choose_tree,
+    ),
+    Spec("copy-mode", "", "eHMqSt:u", pane_commands::copy_mode),
+    Spec(
+        "display-panes",
+        "displayp",
+        "bd:Nt:",
+        pane_commands::display_panes,
+    ),
     Spec("pipe-pane", "pipep", "IOot:", text::pipe_pane),
-    Spec("send-prefix", "", "2t:", panes::send_prefix),
+    Spec("send-prefix", "", "2t:", pane_commands::send_prefix),
     Spec(
         "capture-pane",
         "capturep",
@@ -135,46 +200,46 @@ const COMMANDS: &[Spec] = &[
     Spec("save-buffer", "saveb", "ab:", buffers::save_buffer),
     Spec("set-buffer", "setb", "ab:t:n:w", buffers::set_buffer),
     Spec("show-buffer", "showb", "b:", buffers::show_buffer),
-    Spec("bind-key", "bind", "nrN:T:", config::bind_key),
-    Spec("if-shell", "if", "bFt:", config::if_shell),
-    Spec("list-keys", "lsk", "1aNP:T:", config::list_keys),
-    Spec("run-shell", "run", "bd:Ct:", config::run_shell),
+    Spec("bind-key", "bind", "nrN:T:", options::bind_key),
+    Spec("if-shell", "if", "bFt:", options::if_shell),
+    Spec("list-keys", "lsk", "1aNP:T:", options::list_keys),
+    Spec("run-shell", "run", "bd:Ct:", options::run_shell),
     Spec(
         "set-environment",
         "setenv",
         "Fhgrt:u",
-        config::set_environment,
+        options::set_environment,
     ),
-    Spec("set-hook", "", "agpRt:uw", config::set_hook),
-    Spec("set-option", "set", "aFgopqst:uUw", config::set_option),
+    Spec("set-hook", "", "agpRt:uw", options::set_hook),
+    Spec("set-option", "set", "aFgopqst:uUw", options::set_option),
     Spec(
         "set-window-option",
         "setw",
         "aFgoqt:u",
-        config::set_window_option,
+        options::set_window_option,
     ),
     Spec(
         "show-environment",
         "showenv",
         "hgst:",
-        config::show_environment,
+        options::show_environment,
     ),
-    Spec("show-hooks", "", "gpt:w", config::show_hooks),
-    Spec("show-options", "show", "AgHpqst:vw", config::show_options),
+    Spec("show-hooks", "", "gpt:w", options::show_hooks),
+    Spec("show-options", "show", "AgHpqst:vw", options::show_options),
     Spec(
         "show-window-options",
         "showw",
         "gvt:",
-        config::show_window_options,
+        options::show_window_options,
     ),
-    Spec("source-file", "source", "Fnqv", config::source_file),
-    Spec("unbind-key", "unbind", "anqT:", config::unbind_key),
-    Spec("wait-for", "wait", "LSU", config::wait_for),
+    Spec("source-file", "source", "Fnqv", options::source_file),
+    Spec("unbind-key", "unbind", "anqT:", options::unbind_key),
+    Spec("wait-for", "wait", "LSU", options::wait_for),
     Spec(
         "refresh-client",
         "refresh",
         "A:B:cC:Df:F:l:LRSt:U",
-        config::accept,
+        options::accept,
     ),
 ];
 
@@ -278,7 +343,7 @@ impl Ctx {
     pub fn find(&mut self, target: Option<&str>, kind: Kind) -> Result<Found, String> {
         self.live()?;
         let now = self.current();
-        target::resolve(
+        tmux_target::resolve(
             self.sessions.as_deref().unwrap_or_default(),
             now,
             target,

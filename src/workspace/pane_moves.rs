@@ -162,7 +162,7 @@ mod tests {
 
     use super::*;
     use crate::workspace::layout::Axis;
-    use crate::workspace::tests::Harness;
+    use crate::workspace::workspace_tests::Harness;
 
     fn how(keep_focus: bool) -> SplitHow {
         SplitHow {

@@ -22,7 +22,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use osc133::Osc133;
 
 use crate::pane::history::scrollback::ByteRing;
-use crate::pane::term::escape_scanner::osc133::Osc133Found;
+use crate::pane::term::escape_scanner::osc133_capture::Osc133Found;
 
 /// The most commands a pane remembers (the oldest go first): with a
 /// prompt every few lines, more than an 8 MiB ring holds.

@@ -12,7 +12,7 @@ use crate::pane::history::size_log::SizeLog;
 use crate::pane::history::window::{Located, ReplayRequest, Window};
 use crate::pane::term::damage::{Change, Damage, DamageLog};
 use crate::pane::term::emulator::MIN_GRID;
-use crate::pane::term::escape_scanner::osc133::Osc133Found;
+use crate::pane::term::escape_scanner::osc133_capture::Osc133Found;
 use crate::pane::term::fast_forward::Accepted;
 
 /// What the pane shows: the live screen or a replayed window of history.

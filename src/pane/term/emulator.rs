@@ -11,7 +11,7 @@ use std::time::Instant;
 use crate::diag::panic_guard::contain;
 use crate::pane::PaneId;
 use crate::pane::term::damage::{Change, Damage, DamageLog};
-use crate::pane::term::escape_scanner::osc133::Osc133Found;
+use crate::pane::term::escape_scanner::osc133_capture::Osc133Found;
 use crate::pane::term::fast_forward::{Accepted, FastForward};
 use crate::pane::term::fidelity::Modes;
 use crate::pane::term::fidelity::colour_sets::ColourSets;

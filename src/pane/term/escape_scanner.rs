@@ -30,9 +30,9 @@ use memchr::{memchr, memchr2, memchr3};
 
 use crate::pane::term::osc_guard::OscGuard;
 
-pub mod osc133;
+pub mod osc133_capture;
 
-use osc133::{Osc133Capture, Osc133Found};
+use osc133_capture::{Osc133Capture, Osc133Found};
 
 const ESC: u8 = 0x1b;
 const BEL: u8 = 0x07;

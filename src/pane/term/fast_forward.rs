@@ -61,7 +61,7 @@ use std::collections::VecDeque;
 use memchr::{memchr, memrchr, memrchr2};
 
 use crate::pane::term::damage::Damage;
-use crate::pane::term::escape_scanner::osc133::Osc133Found;
+use crate::pane::term::escape_scanner::osc133_capture::Osc133Found;
 use crate::pane::term::escape_scanner::{Ended, EscapeScanner, Finding, sgr_len};
 use crate::pane::term::fidelity::Fidelity;
 use crate::pane::term::fidelity::answers::Answers;

@@ -2,7 +2,7 @@
 //! its screen: a clipboard read (`OSC 52 ; c ; ?`) and its progress
 //! (`OSC 9 ; 4`). Collected while parsing, beside the other
 //! `terminal_queries` events, and taken by the loop, which decides what
-//! becomes of them (`app::program_signals`).
+//! becomes of them (`app::signals_from_programs`).
 
 /// A program's progress, as `OSC 9 ; 4 ; state ; percent` tells it
 /// (ConEmu's sequence; cargo, pytest, uv, ghostty and iTerm2 send it).

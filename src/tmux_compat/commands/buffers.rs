@@ -6,7 +6,7 @@ use super::Ctx;
 use crate::session::script::{Call, KeyArg};
 use crate::tmux_compat::argv::Parsed;
 use crate::tmux_compat::format::truthy;
-use crate::tmux_compat::target::Kind;
+use crate::tmux_compat::tmux_target::Kind;
 
 fn no_buffer(name: Option<&str>) -> String {
     match name {

@@ -5,7 +5,7 @@
 use super::{Ctx, Found};
 use crate::session::tmux_call::{Split, TmuxCall};
 use crate::tmux_compat::argv::Parsed;
-use crate::tmux_compat::target::Kind;
+use crate::tmux_compat::tmux_target::Kind;
 use crate::workspace::tmux_env::tmux_id;
 
 const NEW_PANE: &str = "#{session_name}:#{window_index}.#{pane_index}";

@@ -7,7 +7,7 @@ use crate::tmux_compat::argv::Parsed;
 use crate::tmux_compat::format::truthy;
 use crate::tmux_compat::server::{Launch, clean_session_name};
 use crate::tmux_compat::store::Store;
-use crate::tmux_compat::target::Kind;
+use crate::tmux_compat::tmux_target::Kind;
 
 const LIST_SESSIONS: &str = "#{session_name}: #{session_windows} windows (created #{session_created})#{?session_attached, (attached),}";
 
@@ -43,7 +43,7 @@ pub fn new_session(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
             }),
         }
     };
-    let mut env = super::config::session_env(ctx);
+    let mut env = super::options::session_env(ctx);
     for pair in p.values('e') {
         if let Some((k, v)) = pair.split_once('=') {
             env.push((k.to_string(), v.to_string()));

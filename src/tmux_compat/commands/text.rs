@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::session::script::{self, Call};
 use crate::session::tmux_call::TmuxCall;
 use crate::tmux_compat::argv::Parsed;
-use crate::tmux_compat::target::Kind;
+use crate::tmux_compat::tmux_target::Kind;
 
 pub fn send_keys(ctx: &mut Ctx, p: &Parsed) -> Result<(), String> {
     let at = ctx.find(p.value('t'), Kind::Pane)?;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::Ctx;
 use crate::tmux_compat::argv::Parsed;
-use crate::tmux_compat::target::Kind;
+use crate::tmux_compat::tmux_target::Kind;
 
 use crate::tmux_compat::option_table::DEFAULTS;
 

@@ -4,7 +4,7 @@ use super::{Ctx, Found};
 use crate::session::tmux_call::{Command, Split, TmuxCall};
 use crate::tmux_compat::argv::Parsed;
 use crate::tmux_compat::format::truthy;
-use crate::tmux_compat::target::Kind;
+use crate::tmux_compat::tmux_target::Kind;
 
 const LIST_PANES: &str = "#{pane_index}: [#{pane_width}x#{pane_height}] [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}#{?pane_active, (active),}#{?pane_dead, (dead),}";
 const LIST_WINDOWS: &str = "#{window_index}: #{window_name}#{window_flags} (#{window_panes} panes) [#{window_width}x#{window_height}] [layout #{window_layout}] #{window_id}#{?window_active, (active),}";
@@ -13,7 +13,7 @@ const NEW_PANE: &str = "#{session_name}:#{window_index}.#{pane_index}";
 /// What a new pane runs: `-c`, `-e`, the arguments, and the environment
 /// `set-environment` keeps.
 fn command_of(ctx: &Ctx, p: &Parsed) -> Command {
-    let mut env = super::config::session_env(ctx);
+    let mut env = super::options::session_env(ctx);
     for pair in p.values('e') {
         if let Some((k, v)) = pair.split_once('=') {
             env.push((k.to_string(), v.to_string()));
