@@ -593,12 +593,21 @@ fn copy_mode_search_in_command_lines_only() {
     tw.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
     // The word is in the first command's output, not on its line; on the
     // second's line, not in its output.
-    tw.type_line("x=ne; echo ${x}edle-out");
-    tw.type_line("echo needle-cmd >/dev/null");
-    tw.type_line("echo done");
-    common::wait_until("the commands to finish", || {
-        statuses(&home.commands(&tw)).len() == 3
-    });
+    // Each typed at its own prompt: a line typed ahead is echoed by the
+    // terminal before the next prompt, on that prompt's row.
+    for (n, line) in [
+        "x=ne; echo ${x}edle-out",
+        "echo needle-cmd >/dev/null",
+        "echo done",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        tw.type_line(line);
+        common::wait_until("the command to finish", || {
+            statuses(&home.commands(&tw)).len() == n + 1
+        });
+    }
     tw.send("\x02[");
     tw.wait_for_text("COPY");
     tw.send("/needle\r");

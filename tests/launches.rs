@@ -35,10 +35,10 @@ fn listed(runtime: &Path) -> Vec<(String, u32, String)> {
         .skip(1)
         .map(|line| {
             let cols: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(cols.len(), 6, "an ls row: {line:?}");
+            assert_eq!(cols.len(), 7, "an ls row: {line:?}");
             (
                 cols[0].to_string(),
-                cols[5].parse().unwrap(),
+                cols[6].parse().unwrap(),
                 cols[2].into(),
             )
         })

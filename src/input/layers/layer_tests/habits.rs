@@ -88,7 +88,7 @@ fn keys_that_change_nothing_say_why() {
     );
     h.prefix('E');
     assert_eq!(h.notice(), "the last tiled pane stays in the layout");
-    h.prefix('m');
+    h.prefix('N');
     assert_eq!(
         h.notice(),
         "one tab: no other tab to move the pane to (C-b ! gives it a tab of its own)"
