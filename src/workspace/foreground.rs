@@ -117,14 +117,22 @@ mod tests {
         let pid = shell.id();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
         let mut children = Vec::new();
-        while children.len() < 2 && std::time::Instant::now() < deadline {
+        let mut found: Vec<Vec<String>> = Vec::new();
+        // Until both have run `sleep`: a child just forked still shows the
+        // shell's own arguments.
+        while !(children.len() == 2
+            && found
+                .iter()
+                .all(|a| a.first().is_some_and(|p| p == "sleep")))
+            && std::time::Instant::now() < deadline
+        {
             std::thread::sleep(std::time::Duration::from_millis(10));
             children = os::children_of(pid).unwrap_or_default();
+            found = children
+                .iter()
+                .filter_map(|&c| os::process_args(c))
+                .collect();
         }
-        let mut found: Vec<Vec<String>> = children
-            .iter()
-            .filter_map(|&c| os::process_args(c))
-            .collect();
         let groups: Vec<Option<u32>> = children.iter().map(|&c| os::process_group(c)).collect();
         for child in children {
             let _ = nix::sys::signal::kill(
