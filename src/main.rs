@@ -53,6 +53,12 @@ fn run() -> Result<i32> {
         return Ok(0);
     }
     if let Some(command) = &cli.command {
+        if is_remote_attach(command) {
+            // A remote attach stays in the user's terminal for the whole
+            // visit and reconnects on its own: its log is the only place
+            // that says why a link dropped.
+            init_log(&cli)?;
+        }
         return session_command(cli.session.as_deref(), cli.config.as_deref(), command);
     }
     if cli.serve_session {
@@ -503,6 +509,11 @@ fn start_serving(cli: &Cli, first: UnixStream) -> Result<Started> {
         setup,
         first,
     })
+}
+
+fn is_remote_attach(command: &SessionCommand) -> bool {
+    matches!(command, SessionCommand::Attach { name: Some(name), .. }
+        if Target::parse(name).ok().flatten().is_some())
 }
 
 fn init_log(cli: &Cli) -> Result<()> {

@@ -298,6 +298,13 @@ fn survives(signal: Signal) {
     });
     assert_ne!(ssh_of(&b), ssh, "a new ssh carries the attach");
     assert!(common::alive(workspace));
+    // The attach's own log says why the link dropped.
+    let log = std::fs::read_to_string(b.dir.path().join("state/tilework/tilework.log"))
+        .unwrap_or_default();
+    assert!(
+        log.contains("the link to a remote workspace dropped"),
+        "B's log: {log}"
+    );
     b.type_line("\x03echo after-$((6*7))");
     b.wait_for_text("after-42");
     b.send("\x02d");
