@@ -20,6 +20,8 @@ pub const TAKE_OVER_FLAG: &str = "--take-over";
 /// How long a takeover may take, all told (the old process gives up on the
 /// new one sooner, see `wire`).
 const TAKE_OVER_DEADLINE: Duration = Duration::from_secs(20);
+/// How long the old process may take to exit once the new one is up.
+const OLD_EXIT_DEADLINE: Duration = Duration::from_secs(5);
 
 /// Test switch (debug builds only): the new process writes this file once
 /// it has the state, then waits for good, so a test can kill it half-way.
@@ -83,6 +85,15 @@ fn upgrade_one(target: &Live, force: bool) -> Result<String> {
     if let Ok(said) = &said
         && said.starts_with("up ")
     {
+        // Until the old process is gone its listener may still accept a
+        // connection meant for the new one (they share the socket) and
+        // drop it as it exits: an `attach` right after would be reset.
+        if !wait_gone(target.info.pid, OLD_EXIT_DEADLINE) {
+            tracing::warn!(
+                pid = target.info.pid,
+                "the old workspace process is still running"
+            );
+        }
         return Ok(format!(
             "workspace {name} moved from tilework {theirs} to {ours}; its programs kept running"
         ));
@@ -101,6 +112,27 @@ fn upgrade_one(target: &Live, force: bool) -> Result<String> {
         }
         _ => bail!("{why}; `tilework ls` shows where it runs now"),
     }
+}
+
+/// Waits until process `pid` has exited (or is a zombie), at most `within`.
+fn wait_gone(pid: u32, within: Duration) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    while running(pid) {
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    true
+}
+
+/// Whether process `pid` exists and has not exited.
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X")
+    })
 }
 
 /// Starts this binary's workspace process to take workspace `name` over,
