@@ -101,6 +101,11 @@ pub fn process_group(pid: u32) -> Option<u32> {
     system::process_group(pid)
 }
 
+/// Whether process `pid` exists and has not exited (a zombie has).
+pub fn process_running(pid: u32) -> bool {
+    system::process_running(pid)
+}
+
 /// The uid of the process at the other end of a Unix socket.
 pub fn peer_uid(stream: &impl AsFd) -> io::Result<u32> {
     system::peer_uid(stream)

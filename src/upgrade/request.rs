@@ -117,22 +117,13 @@ fn upgrade_one(target: &Live, force: bool) -> Result<String> {
 /// Waits until process `pid` has exited (or is a zombie), at most `within`.
 fn wait_gone(pid: u32, within: Duration) -> bool {
     let deadline = std::time::Instant::now() + within;
-    while running(pid) {
+    while crate::os::process_running(pid) {
         if std::time::Instant::now() >= deadline {
             return false;
         }
         std::thread::sleep(Duration::from_millis(2));
     }
     true
-}
-
-/// Whether process `pid` exists and has not exited.
-fn running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X")
-    })
 }
 
 /// Starts this binary's workspace process to take workspace `name` over,
