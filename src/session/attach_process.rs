@@ -63,7 +63,7 @@ pub(super) fn is_stale(err: &io::Error) -> bool {
 }
 
 /// Asks one workspace about itself.
-fn query(path: &Path) -> io::Result<Info> {
+pub(crate) fn query(path: &Path) -> io::Result<Info> {
     let stream = connect(path)?;
     stream.set_read_timeout(Some(Duration::from_secs(3)))?;
     (&stream).write_all(Request::Info.line().as_bytes())?;

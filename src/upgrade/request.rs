@@ -94,6 +94,10 @@ fn upgrade_one(target: &Live, force: bool) -> Result<String> {
                 "the old workspace process is still running"
             );
         }
+        // And until the new one answers on it, a client may find nobody.
+        if !wait_answering(&target.path, OLD_EXIT_DEADLINE) {
+            tracing::warn!("the new workspace process does not answer yet");
+        }
         return Ok(format!(
             "workspace {name} moved from tilework {theirs} to {ours}; its programs kept running"
         ));
@@ -118,6 +122,18 @@ fn upgrade_one(target: &Live, force: bool) -> Result<String> {
 fn wait_gone(pid: u32, within: Duration) -> bool {
     let deadline = std::time::Instant::now() + within;
     while crate::os::process_running(pid) {
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    true
+}
+
+/// Waits until the workspace at `path` answers who it is, at most `within`.
+fn wait_answering(path: &std::path::Path, within: Duration) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    while crate::session::attach_process::query(path).is_err() {
         if std::time::Instant::now() >= deadline {
             return false;
         }
