@@ -13,6 +13,7 @@ mod common;
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use common::{TempDir, Tilework};
 use nix::sys::signal::{Signal, kill};
@@ -306,9 +307,55 @@ fn survives(signal: Signal) {
         "B's log: {log}"
     );
     b.type_line("\x03echo after-$((6*7))");
-    b.wait_for_text("after-42");
+    let deadline = std::time::Instant::now() + common::TIMEOUT;
+    while !b.screen_text().contains("after-42") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for after-42; screen:\n{}\n{}",
+            b.screen_text(),
+            link_diagnostics(&a, &b)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     b.send("\x02d");
     assert_eq!(b.wait_exit().exit_code(), 0);
+}
+
+/// What a failed reconnect test prints beside the screen: both logs (the
+/// remote workspace's and its attaches', and B's) and which ssh, sshd and
+/// tilework processes hold which terminals.
+fn link_diagnostics(a: &Tilework, b: &Tilework) -> String {
+    let log = |t: &Tilework| {
+        std::fs::read_to_string(t.dir.path().join("state/tilework/tilework.log"))
+            .unwrap_or_default()
+    };
+    let mut text = format!("A's log:\n{}\nB's log:\n{}\n", log(a), log(b));
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return text;
+    };
+    for pid in entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok()) {
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if !["ssh", "sshd", "tilework"]
+            .iter()
+            .any(|p| cmdline.contains(p))
+        {
+            continue;
+        }
+        let terminals: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .into_iter()
+            .flatten()
+            .filter_map(|fd| {
+                let fd = fd.ok()?;
+                let target = std::fs::read_link(fd.path()).ok()?;
+                let target = target.to_string_lossy().into_owned();
+                (target.starts_with("/dev/pts") || target.starts_with("/dev/ptmx"))
+                    .then(|| format!("{}->{target}", fd.file_name().to_string_lossy()))
+            })
+            .collect();
+        text.push_str(&format!("{pid} {cmdline} {terminals:?}\n"));
+    }
+    text
 }
 
 #[test]
