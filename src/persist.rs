@@ -23,6 +23,7 @@
 pub mod block_file;
 pub mod dirs;
 pub mod erase;
+pub mod handed;
 pub mod manifest;
 pub mod marks_file;
 pub mod relaunch;

@@ -6,7 +6,6 @@
 //! again next turn. A turn changes nothing while the workspace is idle
 //! (no frame drawn, no output), so an idle workspace hands nothing.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
@@ -16,6 +15,7 @@ use crate::config::saving::Saving;
 use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::persist::dirs;
+use crate::persist::handed::Handed;
 use crate::persist::marks_file::SavedMarks;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
 use crate::persist::size_file::SavedSizes;
@@ -40,18 +40,9 @@ pub struct Tap {
     tx: Sender<Message>,
     history: bool,
     keep_on_quit: bool,
-    /// The next block index to hand, per pane.
-    handed: HashMap<PaneId, u64>,
-    /// Each pane's ring end when its tail was last handed.
-    tails: HashMap<PaneId, u64>,
-    /// Each pane's job as last handed (the panes without one left out).
-    jobs: HashMap<PaneId, Job>,
-    /// Each pane's erasure as last handed (see `erase`).
-    cuts: HashMap<PaneId, u64>,
-    /// Each pane's size log as last handed (see `size_file`).
-    sizes: HashMap<PaneId, SavedSizes>,
-    /// Each pane's commands' generation as last handed (see `marks_file`).
-    marks: HashMap<PaneId, u64>,
+    /// What each pane's blocks, tail, erasure, sizes, marks and job were
+    /// when last handed.
+    handed: Handed,
     /// The layout last handed, with the active tab, zoomed ones and the
     /// panes' jobs.
     layout: (String, usize, Vec<usize>, Vec<Option<Job>>),
@@ -90,12 +81,7 @@ impl Tap {
             tx,
             history: saving.history,
             keep_on_quit: saving.keep_on_quit,
-            handed: HashMap::new(),
-            tails: HashMap::new(),
-            cuts: HashMap::new(),
-            jobs: HashMap::new(),
-            sizes: HashMap::new(),
-            marks: HashMap::new(),
+            handed: Handed::default(),
             layout: Default::default(),
             seen: (u64::MAX, 0, 0),
             changed: None,
@@ -135,9 +121,9 @@ impl Tap {
     /// Whether a pane's job (learnt off the loop, maybe after the last
     /// change) is not the one last handed.
     fn jobs_changed(&self, ws: &Workspace) -> bool {
-        ws.panes()
-            .iter()
-            .any(|pane| ws.panes().job(pane.id) != self.jobs.get(&pane.id))
+        ws.panes().iter().any(|pane| {
+            ws.panes().job(pane.id) != self.handed.get(pane.id).and_then(|h| h.job.as_ref())
+        })
     }
 
     /// The workspace is called `name` from now on (`C-b $`): the saved
@@ -167,7 +153,7 @@ impl Tap {
         for pane in ws.panes().iter().filter(|p| ws.panes().history_saved(p.id)) {
             let ring = pane.history().ring();
             let end = ring.sealed_end();
-            let next = self.handed.entry(pane.id).or_insert(0);
+            let next = &mut self.handed.entry(pane.id).next_block;
             if *next >= end {
                 continue;
             }
@@ -194,7 +180,7 @@ impl Tap {
         for pane in ws.panes().iter().filter(|p| ws.panes().history_saved(p.id)) {
             let ring = pane.history().ring();
             let at = ring.erased();
-            if at <= self.cuts.get(&pane.id).copied().unwrap_or(0) {
+            if at <= self.handed.get(pane.id).map_or(0, |h| h.cut) {
                 continue;
             }
             let message = Message::Cut {
@@ -204,9 +190,10 @@ impl Tap {
             };
             match self.tx.try_send(message) {
                 Ok(()) => {
-                    self.cuts.insert(pane.id, at);
+                    let handed = self.handed.entry(pane.id);
+                    handed.cut = at;
                     // The tail was written with it.
-                    self.tails.insert(pane.id, ring.end());
+                    handed.tail_end = Some(ring.end());
                 }
                 Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => return false,
             }
@@ -234,16 +221,19 @@ impl Tap {
                 continue;
             }
             let ring = pane.history().ring();
-            let last = self.tails.get(&id).copied();
+            let handed = self.handed.get(id);
+            let last = handed.and_then(|h| h.tail_end);
             if self.history && (every_tail || last != Some(ring.end())) {
                 tails.push((id, ring.sealed_end(), ring.tail().to_vec()));
             }
             let log = SavedSizes::of(pane.history().size_log(), ring.block_bytes());
-            if self.history && (every_tail || self.sizes.get(&id) != Some(&log)) {
+            if self.history && (every_tail || handed.and_then(|h| h.sizes.as_ref()) != Some(&log)) {
                 sizes.push((id, log));
             }
             let commands = pane.history().command_marks();
-            if self.history && (every_tail || self.marks.get(&id) != Some(&commands.generation())) {
+            if self.history
+                && (every_tail || handed.and_then(|h| h.marks) != Some(commands.generation()))
+            {
                 let saved = SavedMarks {
                     block_len: ring.block_bytes() as u64,
                     commands: commands.commands().cloned().collect(),
@@ -301,18 +291,21 @@ impl Tap {
         if self.tx.try_send(Message::Snapshot(snapshot)).is_err() {
             return false;
         }
-        self.sizes.extend(logs);
-        self.sizes.retain(|id, _| ws.panes().get(*id).is_some());
-        self.marks.extend(marked);
-        self.marks.retain(|id, _| ws.panes().get(*id).is_some());
+        for (id, log) in logs {
+            self.handed.entry(id).sizes = Some(log);
+        }
+        for (id, generation) in marked {
+            self.handed.entry(id).marks = Some(generation);
+        }
+        for (id, end) in ends {
+            self.handed.entry(id).tail_end = Some(end);
+        }
         self.layout = layout;
-        self.tails.extend(ends);
-        self.tails.retain(|id, _| ws.panes().get(*id).is_some());
-        self.handed.retain(|id, _| ws.panes().get(*id).is_some());
-        self.cuts.retain(|id, _| ws.panes().get(*id).is_some());
-        self.jobs = (ws.panes().iter())
-            .filter_map(|pane| Some((pane.id, ws.panes().job(pane.id)?.clone())))
-            .collect();
+        for pane in ws.panes().iter() {
+            self.handed.entry(pane.id);
+        }
+        self.handed.retain(|id| ws.panes().get(id).is_some());
+        self.handed.set_jobs(|id| ws.panes().job(id).cloned());
         true
     }
 
