@@ -22,8 +22,30 @@ use crate::workspace::Workspace;
 const HOLD_DEADLINE: Duration = Duration::from_secs(1);
 
 impl<B: FrameSink> App<B> {
-    /// A newer tilework asks for the workspace.
+    /// A newer tilework asks for the workspace. The listener stopped
+    /// accepting before this was asked (see `session::host::listener`);
+    /// unless the workspace is handed over (and this process exits), it
+    /// accepts again.
     pub(super) fn hand_over(&mut self, asked: HandoffAsked) {
+        let Some(host) = self.session.as_ref() else {
+            return;
+        };
+        if host.listening_stopped() {
+            self.hand_over_held(&asked);
+        } else {
+            // Another upgrade failed meanwhile and clients are accepted
+            // again: one that came now could be lost.
+            wire::refuse(&asked.stream, "another upgrade was under way; try again");
+        }
+        if let Some(host) = self.session.as_ref()
+            && let Err(err) = host.listen()
+        {
+            tracing::error!("accepting clients again: {err:#}");
+        }
+    }
+
+    /// [`Self::hand_over`], with no client accepted meanwhile.
+    fn hand_over_held(&mut self, asked: &HandoffAsked) {
         let Some(host) = self.session.as_ref() else {
             return;
         };
