@@ -129,6 +129,17 @@ fn counted_past(tw: &Tilework, n: u64) -> Vec<u64> {
     lines
 }
 
+/// Whether the old workspace process has let the workspace go: it exited,
+/// or it became the reaper of the programs it started.
+fn let_go(old: u32) -> bool {
+    !alive(old) || is_reaper(old)
+}
+
+fn is_reaper(pid: u32) -> bool {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .is_ok_and(|c| c.split(|&b| b == 0).any(|arg| arg == b"--reap-programs"))
+}
+
 /// The panes' programs (the workspace's children).
 fn programs(workspace: u32) -> Vec<u32> {
     let mut pids = common::child_pids(workspace);
@@ -212,7 +223,7 @@ fn an_upgrade_keeps_every_program_its_history_and_the_terminal() {
     let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("moved from tilework 0.0.1"), "{out}");
-    wait_until("the old process to exit", || !alive(old));
+    wait_until("the old process to let go", || let_go(old));
     let new = workspace_pid(&tw);
     assert_ne!(new, old);
     assert!(
@@ -345,7 +356,7 @@ fn a_detached_workspace_is_upgraded_with_all_and_attached_after() {
 
     let (out, err, code) = cli(&tw, &["upgrade", "--all"], &[]);
     assert_eq!(code, 0, "{out}{err}");
-    wait_until("the old process to exit", || !alive(old));
+    wait_until("the old process to let go", || let_go(old));
     assert_ne!(workspace_pid(&tw), old);
     for pid in &before {
         assert!(alive(*pid), "program {pid} did not survive the upgrade");
@@ -385,7 +396,7 @@ fn attach_offers_to_upgrade_an_older_workspace() {
     );
     b.wait_for_text("upgrade it first");
     b.send("y\r");
-    wait_until("the old process to exit", || !alive(old));
+    wait_until("the old process to let go", || let_go(old));
     let seen = counted(&tw).last().copied().unwrap();
     b.wait_for_text(&format!("line-{}", seen + 2));
     assert!(!listed_version(&tw).ends_with('*'));
@@ -544,4 +555,37 @@ fn clients_connecting_during_upgrades_are_all_answered() {
     // The workspace went on through all of it.
     let seen = counted(&tw).last().copied().unwrap();
     assert_unbroken(&counted_past(&tw, seen + 3));
+}
+
+#[test]
+fn after_upgrades_tilework_exits_with_the_last_programs_status() {
+    // The user's shell (a command pane would stay, showing the status).
+    let mut tw = Tilework::start_with(
+        &["--session", "w"],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+    );
+    tw.wait_for_text("$");
+    tw.type_line("echo ready-$((40+2))");
+    tw.wait_for_text("ready-42");
+    let old = workspace_pid(&tw);
+    let shell = programs(old);
+    assert_eq!(shell.len(), 1, "{shell:?}");
+    // Twice: the second new process hands over a program it did not
+    // start either.
+    for args in [&["upgrade", "w"][..], &["upgrade", "w", "--force"]] {
+        let (out, err, code) = cli(&tw, args, &[]);
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    tw.wait_for_text("upgraded from tilework");
+    // The first process stays the shell's parent, and does nothing else.
+    wait_until("the old process to become the reaper", || is_reaper(old));
+    assert_eq!(programs(old), shell);
+    // It holds none of the workspace's descriptors (a terminal, a PTY).
+    assert_eq!(common::fd_count(old), Some(3), "the reaper's descriptors");
+    tw.type_line("exit 3");
+    let status = tw.wait_exit();
+    assert_eq!(status.exit_code(), 3, "{}", tw.screen_text());
+    wait_until("the reaper to exit with its last child", || !alive(old));
 }
