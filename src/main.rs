@@ -32,6 +32,14 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<i32> {
+    // An old workspace process become its programs' reaper (an upgrade).
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == tilework::upgrade::reaper::REAP_FLAG)
+    {
+        let rest: Vec<_> = std::env::args_os().skip(2).collect();
+        return Ok(tilework::upgrade::reaper::run(&rest));
+    }
     // Run as `tmux` (a symlink) or `tilework tmux ARGS`: tmux's command
     // line (see `tmux_compat`), before clap sees any of it.
     let args: Vec<String> = std::env::args_os()

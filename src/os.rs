@@ -101,6 +101,12 @@ pub fn process_group(pid: u32) -> Option<u32> {
     system::process_group(pid)
 }
 
+/// When process `pid` started (clock ticks since boot): with its pid, it
+/// names one process, whatever reuses the pid later.
+pub fn process_start_time(pid: u32) -> Option<u64> {
+    system::process_start_time(pid)
+}
+
 /// Whether process `pid` exists and has not exited (a zombie has).
 pub fn process_running(pid: u32) -> bool {
     system::process_running(pid)

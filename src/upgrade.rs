@@ -11,10 +11,13 @@
 //!   handoff that fails half-way leaves the workspace in the old process).
 //! - [`take`]: the new process's side, and the launcher that takes the
 //!   programs over.
-//! - [`command`]: `tilework upgrade [NAME|--all]`.
+//! - [`request`]: `tilework upgrade [NAME|--all]`.
+//! - [`reaper`]: what the old process becomes while programs it started
+//!   run, so that their exit statuses reach the workspace.
 //!
 //! The old process's side runs on its loop (`app::event_loop::upgrade_handoff`).
 
+pub mod reaper;
 pub mod request;
 pub mod state;
 pub mod take;

@@ -129,6 +129,17 @@ fn counted_past(tw: &Tilework, n: u64) -> Vec<u64> {
     lines
 }
 
+/// Whether the old workspace process has let the workspace go: it exited,
+/// or it became the reaper of the programs it started.
+fn let_go(old: u32) -> bool {
+    !alive(old) || is_reaper(old)
+}
+
+fn is_reaper(pid: u32) -> bool {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .is_ok_and(|c| c.split(|&b| b == 0).any(|arg| arg == b"--reap-programs"))
+}
+
 /// The panes' programs (the workspace's children).
 fn programs(workspace: u32) -> Vec<u32> {
     let mut pids = common::child_pids(workspace);
@@ -212,7 +223,7 @@ fn an_upgrade_keeps_every_program_its_history_and_the_terminal() {
     let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("moved from tilework 0.0.1"), "{out}");
-    wait_until("the old process to exit", || !alive(old));
+    wait_until("the old process to let go", || let_go(old));
     let new = workspace_pid(&tw);
     assert_ne!(new, old);
     assert!(
@@ -345,7 +356,7 @@ fn a_detached_workspace_is_upgraded_with_all_and_attached_after() {
 
     let (out, err, code) = cli(&tw, &["upgrade", "--all"], &[]);
     assert_eq!(code, 0, "{out}{err}");
-    wait_until("the old process to exit", || !alive(old));
+    wait_until("the old process to let go", || let_go(old));
     assert_ne!(workspace_pid(&tw), old);
     for pid in &before {
         assert!(alive(*pid), "program {pid} did not survive the upgrade");
@@ -385,10 +396,196 @@ fn attach_offers_to_upgrade_an_older_workspace() {
     );
     b.wait_for_text("upgrade it first");
     b.send("y\r");
-    wait_until("the old process to exit", || !alive(old));
+    wait_until("the old process to let go", || let_go(old));
     let seen = counted(&tw).last().copied().unwrap();
     b.wait_for_text(&format!("line-{}", seen + 2));
     assert!(!listed_version(&tw).ends_with('*'));
     b.send("\x02d");
     b.wait_exit();
+}
+
+/// Where `tw`'s workspaces are, for clients run from other threads.
+#[derive(Clone)]
+struct Beside {
+    runtime: PathBuf,
+    home: PathBuf,
+}
+
+impl Beside {
+    fn of(tw: &Tilework) -> Self {
+        Self {
+            runtime: tw.runtime_dir(),
+            home: tw.dir.path().to_path_buf(),
+        }
+    }
+
+    /// `tilework ARGS` (this binary's version); stdout, stderr, status.
+    fn cli(&self, args: &[&str]) -> (String, String, i32) {
+        let out = Command::new(common::binary())
+            .args(args)
+            .env("XDG_RUNTIME_DIR", &self.runtime)
+            .env("XDG_STATE_HOME", self.home.join("state"))
+            .env("XDG_CONFIG_HOME", self.home.join("config"))
+            .env("SHELL", "/bin/sh")
+            .env_remove("TILEWORK_TEST_VERSION")
+            .env_remove("TILEWORK_TEST_STATE_FORMAT")
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code().unwrap_or(-1),
+        )
+    }
+
+    /// `tilework attach w` in a terminal of its own: the workspace draws
+    /// on it, and `C-b d` lets it go with a word. Err: what went wrong.
+    fn attach_and_detach(&self) -> Result<(), String> {
+        // Says it runs the old version: this binary would offer to
+        // upgrade the old workspace first.
+        let mut client = Tilework::start_with(
+            &["attach", "w"],
+            ROWS,
+            COLS,
+            &[
+                ("XDG_RUNTIME_DIR", self.runtime.to_str().unwrap()),
+                ("TILEWORK_TEST_VERSION", OLD),
+            ],
+        );
+        let deadline = std::time::Instant::now() + common::TIMEOUT;
+        while !client.with_screen(|s| s.contents().contains("line-")) {
+            if let Some(status) = client.try_exit() {
+                return Err(format!(
+                    "the client exited ({status:?}) before the workspace drew on it:\n{}",
+                    client.screen_text()
+                ));
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(format!("nothing drawn:\n{}", client.screen_text()));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        client.send("\x02d");
+        let status = client.wait_exit();
+        let screen = client.screen_text();
+        if !status.success() || !screen.contains("[detached from workspace w") {
+            return Err(format!("detaching: {status:?}:\n{screen}"));
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn clients_connecting_during_upgrades_are_all_answered() {
+    let tw = start(&[("TILEWORK_TEST_VERSION", OLD)]);
+    let beside = Beside::of(&tw);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let ls_runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let running =
+        |stop: &std::sync::atomic::AtomicBool| !stop.load(std::sync::atomic::Ordering::SeqCst);
+    // `tilework ls` in a loop: each must list the workspace, with no word
+    // on stderr (a connection reset says "does not answer").
+    let ls = {
+        let (beside, stop, runs) = (beside.clone(), stop.clone(), ls_runs.clone());
+        std::thread::spawn(move || {
+            let mut failed = Vec::new();
+            while running(&stop) {
+                let (out, err, code) = beside.cli(&["ls"]);
+                if code != 0 || !err.is_empty() || !out.lines().any(|l| l.starts_with("w ")) {
+                    failed.push(format!("status {code}: {out}{err}"));
+                }
+                runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+            failed
+        })
+    };
+    // `tilework attach w` in a loop, each one drawn on and detached.
+    let attach = {
+        let (beside, stop) = (beside.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let (mut runs, mut failed) = (0, Vec::new());
+            while running(&stop) {
+                if let Err(why) = beside.attach_and_detach() {
+                    failed.push(why);
+                }
+                runs += 1;
+            }
+            (runs, failed)
+        })
+    };
+    let mut workspace = workspace_pid(&tw);
+    for round in 0..10 {
+        // Clients are connecting when the upgrade starts.
+        let seen = ls_runs.load(std::sync::atomic::Ordering::SeqCst);
+        wait_until("ls to run", || {
+            ls_runs.load(std::sync::atomic::Ordering::SeqCst) > seen + 1
+        });
+        let args: &[&str] = if round == 0 {
+            &["upgrade", "w"]
+        } else {
+            &["upgrade", "w", "--force"]
+        };
+        let (out, err, code) = beside.cli(args);
+        assert_eq!(code, 0, "round {round}: {out}{err}");
+        let now = workspace_pid(&tw);
+        assert_ne!(now, workspace, "round {round}: not moved");
+        workspace = now;
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let ls_failed = ls.join().unwrap();
+    let (attaches, attach_failed) = attach.join().unwrap();
+    let listed = ls_runs.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        ls_failed.is_empty(),
+        "{} of {listed} ls got no answer:\n{}",
+        ls_failed.len(),
+        ls_failed.join("\n")
+    );
+    assert!(
+        attach_failed.is_empty(),
+        "{} of {attaches} attaches got no answer:\n{}",
+        attach_failed.len(),
+        attach_failed.join("\n---\n")
+    );
+    eprintln!("{listed} ls and {attaches} attaches across 10 upgrades");
+    assert!(
+        attaches > 0 && listed > 6,
+        "{attaches} attaches, {listed} ls"
+    );
+    // The workspace went on through all of it.
+    let seen = counted(&tw).last().copied().unwrap();
+    assert_unbroken(&counted_past(&tw, seen + 3));
+}
+
+#[test]
+fn after_upgrades_tilework_exits_with_the_last_programs_status() {
+    // The user's shell (a command pane would stay, showing the status).
+    let mut tw = Tilework::start_with(
+        &["--session", "w"],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+    );
+    tw.wait_for_text("$");
+    tw.type_line("echo ready-$((40+2))");
+    tw.wait_for_text("ready-42");
+    let old = workspace_pid(&tw);
+    let shell = programs(old);
+    assert_eq!(shell.len(), 1, "{shell:?}");
+    // Twice: the second new process hands over a program it did not
+    // start either.
+    for args in [&["upgrade", "w"][..], &["upgrade", "w", "--force"]] {
+        let (out, err, code) = cli(&tw, args, &[]);
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    tw.wait_for_text("upgraded from tilework");
+    // The first process stays the shell's parent, and does nothing else.
+    wait_until("the old process to become the reaper", || is_reaper(old));
+    assert_eq!(programs(old), shell);
+    // It holds none of the workspace's descriptors (a terminal, a PTY).
+    assert_eq!(common::fd_count(old), Some(3), "the reaper's descriptors");
+    tw.type_line("exit 3");
+    let status = tw.wait_exit();
+    assert_eq!(status.exit_code(), 3, "{}", tw.screen_text());
+    wait_until("the reaper to exit with its last child", || !alive(old));
 }

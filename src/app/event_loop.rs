@@ -139,9 +139,13 @@ fn run_workspace(
     crate::pane::term::cell_marks::set_keep_links(opts.config.hyperlinks);
     crate::graphics::picture_store::lock().set_budget(opts.config.image_memory);
     crate::render::cell_extras::set_configured(opts.config.terminal_features);
+    // A workspace taken over accepts clients only once the old process
+    // let go: until then they wait in the socket's backlog.
+    let listen_now = !matches!(opts.startup, Startup::TakeOver(_));
     let (started, first) = opts.session.begin(
         opts.config.mouse,
         crate::app::loop_event::session_mailbox(&events_tx),
+        listen_now,
     )?;
     *host = Some(started);
 
@@ -244,6 +248,9 @@ fn run_workspace(
         Startup::TakeOver(taken) => {
             let name = host.as_ref().map_or("", |h| h.name());
             more_terminals = upgrade_handoff::open_taken(*taken, name, &mut ws);
+            if let Some(host) = host.as_ref() {
+                host.listen()?;
+            }
         }
     }
     let stats = match &opts.stats {

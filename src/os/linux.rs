@@ -87,6 +87,12 @@ pub fn process_group(pid: u32) -> Option<u32> {
     stat_field(&stat, 2)?.parse().ok()
 }
 
+/// From `/proc/PID/stat`'s `starttime`.
+pub fn process_start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat_field(&stat, 19)?.parse().ok()
+}
+
 /// From `/proc/PID/stat`'s `state`: the process exists and is neither a
 /// zombie nor dead.
 pub fn process_running(pid: u32) -> bool {

@@ -14,7 +14,6 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
@@ -33,6 +32,8 @@ use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 
 /// What a newer tilework takes over (an upgrade).
 pub mod handover;
+/// The listener thread, which an upgrade stops before the socket is given.
+pub mod listener;
 
 pub use crate::config::OnHangup;
 
@@ -148,8 +149,15 @@ pub struct SessionStart {
 
 impl SessionStart {
     /// Starts the session's threads (events go to `mailbox`) and takes the
-    /// launcher's terminal.
-    pub fn begin(self, mouse: bool, mailbox: Mailbox<SessionEvent>) -> Result<(Host, Joined)> {
+    /// launcher's terminal. `listen`: accept clients at once (a workspace
+    /// taken over starts only once the old process let go, see
+    /// [`Host::listen`]).
+    pub fn begin(
+        self,
+        mouse: bool,
+        mailbox: Mailbox<SessionEvent>,
+        listen: bool,
+    ) -> Result<(Host, Joined)> {
         let mut host = Host::start(
             self.name,
             self.path,
@@ -158,6 +166,9 @@ impl SessionStart {
             self.on_hangup,
             mailbox,
         )?;
+        if listen {
+            host.listen()?;
+        }
         let first = host.attach(self.first)?;
         Ok((host, first))
     }
@@ -165,8 +176,9 @@ impl SessionStart {
 
 /// The session as the loop owns it.
 pub struct Host {
-    /// The listening socket, for a newer tilework to take over.
-    listener: OwnedFd,
+    /// The listening socket and its thread (a newer tilework takes the
+    /// socket over).
+    listening: listener::Listening,
     name: String,
     path: PathBuf,
     mouse: bool,
@@ -182,7 +194,8 @@ pub struct Host {
 }
 
 impl Host {
-    /// Starts listening on `listener` (whose socket file is `path`).
+    /// The session on `listener` (whose socket file is `path`), not yet
+    /// accepting clients ([`Self::listen`]).
     fn start(
         name: String,
         path: PathBuf,
@@ -193,12 +206,16 @@ impl Host {
     ) -> Result<Self> {
         let runtime_dir = path.parent().unwrap_or(Path::new("/"));
         let agent = AgentLink::new(runtime_dir, &name);
+        let listening = {
+            let peers = Peers::new(MAX_PEERS_PER_UID);
+            let me = super::dir::my_uid();
+            let mailbox = mailbox.clone();
+            listener::Listening::new(listener, move |stream, busy, gate| {
+                serve_peer(stream, busy, gate, me, &peers, &mailbox);
+            })?
+        };
         let host = Self {
-            listener: OwnedFd::from(
-                listener
-                    .try_clone()
-                    .context("keeping the listening socket")?,
-            ),
+            listening,
             agent,
             name,
             path,
@@ -207,15 +224,21 @@ impl Host {
             started: SystemTime::now(),
             attached: Vec::new(),
             next_gen: 1,
-            mailbox: mailbox.clone(),
+            mailbox,
             killers: Vec::new(),
         };
-        let listen_mailbox = mailbox;
-        crate::jobs::named("session-listener", move || {
-            listen(&listener, &listen_mailbox)
-        })
-        .context("starting the session listener")?;
         Ok(host)
+    }
+
+    /// Accepts clients on the socket (again, after an upgrade that failed).
+    pub fn listen(&self) -> Result<()> {
+        self.listening.start()
+    }
+
+    /// Whether clients wait in the socket's backlog, not accepted: an
+    /// upgrade stopped the listener.
+    pub fn listening_stopped(&self) -> bool {
+        self.listening.stopped()
     }
 
     pub fn name(&self) -> &str {
@@ -553,58 +576,56 @@ fn receive(stream: UnixStream, deadline: Deadline) -> Result<Incoming> {
     })
 }
 
+/// How long an upgrade waits for the conversations the old process
+/// accepted to be answered before it hands the socket over.
+const QUIET_DEADLINE: Duration = Duration::from_secs(2);
+
 /// Only the workspace's own user may talk to it.
 pub fn peer_allowed(peer_uid: u32, my_uid: u32) -> bool {
     peer_uid == my_uid
 }
 
-/// The listener thread: each connection admitted gets a thread of its
+/// A connection the listener accepted: admitted, it gets a thread of its
 /// own for its conversation, so none waits on another (a peer that sends
-/// nothing holds only its own thread, until its deadline). Blocked in
-/// accept(2) otherwise: no wake-ups.
-fn listen(listener: &UnixListener, mailbox: &Mailbox<SessionEvent>) {
-    let peers = Peers::new(MAX_PEERS_PER_UID);
-    // Set by a conversation that found the loop gone: the workspace is
-    // ending, new clients are refused by the closed socket.
-    let ended = Arc::new(AtomicBool::new(false));
-    let me = super::dir::my_uid();
-    for stream in listener.incoming() {
-        if ended.load(Ordering::SeqCst) {
-            break;
+/// nothing holds only its own thread, until its deadline).
+fn serve_peer(
+    stream: UnixStream,
+    busy: listener::Busy,
+    gate: &Arc<listener::Gate>,
+    me: u32,
+    peers: &Arc<Peers>,
+    mailbox: &Mailbox<SessionEvent>,
+) {
+    let slot = match admit(&stream, me, peers) {
+        Ok(slot) => slot,
+        Err(err) => {
+            tracing::warn!("session client: {err:#}");
+            return;
         }
-        let stream = match stream {
-            Ok(s) => s,
-            Err(err) => {
-                tracing::warn!("accepting a session client: {err}");
-                // EMFILE and the like: do not spin on them.
-                std::thread::sleep(Duration::from_millis(100));
-                continue;
-            }
-        };
-        let slot = match admit(&stream, me, &peers) {
-            Ok(slot) => slot,
-            Err(err) => {
-                tracing::warn!("session client: {err:#}");
-                continue;
-            }
-        };
-        let mailbox = mailbox.clone();
-        let ended = Arc::clone(&ended);
-        // (A thread that cannot start is said in the log; the peer's
-        // connection closes.)
-        let _ = crate::jobs::named("session-peer", move || {
-            if !converse(stream, &mailbox) {
-                ended.store(true, Ordering::SeqCst);
-            }
-            drop(slot);
-        });
-    }
+    };
+    let mailbox = mailbox.clone();
+    let gate = Arc::clone(gate);
+    // (A thread that cannot start is said in the log; the peer's
+    // connection closes.)
+    let _ = crate::jobs::named("session-peer", move || {
+        if !converse(stream, &mailbox, busy, &gate) {
+            // The loop is gone: the workspace is ending, new clients are
+            // refused by the closed socket.
+            gate.stop();
+        }
+        drop(slot);
+    });
 }
 
 /// One peer's conversation, on its own thread: its request read before
 /// the deadline, then answered or handed to the loop. False once the loop
-/// is gone.
-fn converse(stream: UnixStream, mailbox: &Mailbox<SessionEvent>) -> bool {
+/// is gone. `busy` is held until the peer is answered.
+fn converse(
+    stream: UnixStream,
+    mailbox: &Mailbox<SessionEvent>,
+    busy: listener::Busy,
+    gate: &listener::Gate,
+) -> bool {
     let deadline = Deadline::after(REQUEST_DEADLINE);
     match receive(stream, deadline) {
         Ok(Incoming::Attach(arrival)) => mailbox.post(SessionEvent::Attach(arrival)),
@@ -614,9 +635,17 @@ fn converse(stream: UnixStream, mailbox: &Mailbox<SessionEvent>) -> bool {
             mailbox.post(SessionEvent::Kill(stream))
         }
         Ok(Incoming::Info(stream)) => answer_info(&stream, mailbox),
-        Ok(Incoming::Handoff(asked)) => mailbox.post(SessionEvent::Handoff(asked)),
+        Ok(Incoming::Handoff(asked)) => {
+            // Nobody the old process accepted may be left unanswered when
+            // it exits: it stops accepting (new clients wait in the
+            // backlog for the new process) and answers those it has.
+            drop(busy);
+            gate.stop();
+            gate.wait_quiet(std::time::Instant::now() + QUIET_DEADLINE);
+            mailbox.post(SessionEvent::Handoff(asked))
+        }
         Ok(Incoming::Call(stream, len)) => {
-            super::script_host::serve(&stream, len, deadline, &script_mailbox(mailbox))
+            super::script_host::serve(&stream, len, deadline, &script_mailbox(mailbox), busy)
         }
         Err(err) => {
             tracing::warn!("session client: {err:#}");

@@ -10,6 +10,7 @@ use std::time::Duration;
 use crossbeam_channel::{Sender, bounded};
 
 use super::conversation::{Deadline, ReadBy};
+use super::host::listener::Busy;
 use super::script::{self, Call, Reply};
 use crate::mailbox::Mailbox;
 
@@ -29,12 +30,15 @@ pub struct ScriptCall {
 
 /// Serves a connection whose request line announced a call of `len`
 /// bytes; the body must be in before `deadline` too. False once the loop
-/// is gone.
+/// is gone. `busy` is held until the call is answered, or, for a call that
+/// may wait long (`wait`, `subscribe`), until the loop has it: an upgrade
+/// waits for it (see `host::listener`).
 pub fn serve(
     stream: &UnixStream,
     len: usize,
     deadline: Deadline,
     mailbox: &Mailbox<ScriptCall>,
+    busy: Busy,
 ) -> bool {
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     let call = match script::read_call(ReadBy { stream, deadline }, len) {
@@ -47,10 +51,14 @@ pub fn serve(
     };
     tracing::debug!(?call, "script call");
     let answer_timeout = script::answer_timeout(&call).max(ANSWER_TIMEOUT);
+    let waits_long = matches!(call, Call::Wait(_) | Call::Subscribe(_));
     let (tx, rx) = bounded(1);
     if !mailbox.post(ScriptCall { call, reply: tx }) {
         refuse(stream, "the workspace is ending");
         return false;
+    }
+    if waits_long {
+        drop(busy);
     }
     let reply = rx
         .recv_timeout(answer_timeout)

@@ -20,8 +20,8 @@ pub const TAKE_OVER_FLAG: &str = "--take-over";
 /// How long a takeover may take, all told (the old process gives up on the
 /// new one sooner, see `wire`).
 const TAKE_OVER_DEADLINE: Duration = Duration::from_secs(20);
-/// How long the old process may take to exit once the new one is up.
-const OLD_EXIT_DEADLINE: Duration = Duration::from_secs(5);
+/// How long the new process may take to answer once it is up.
+const ANSWER_DEADLINE: Duration = Duration::from_secs(5);
 
 /// Test switch (debug builds only): the new process writes this file once
 /// it has the state, then waits for good, so a test can kill it half-way.
@@ -85,17 +85,12 @@ fn upgrade_one(target: &Live, force: bool) -> Result<String> {
     if let Ok(said) = &said
         && said.starts_with("up ")
     {
-        // Until the old process is gone its listener may still accept a
-        // connection meant for the new one (they share the socket) and
-        // drop it as it exits: an `attach` right after would be reset.
-        if !wait_gone(target.info.pid, OLD_EXIT_DEADLINE) {
-            tracing::warn!(
-                pid = target.info.pid,
-                "the old workspace process is still running"
-            );
-        }
-        // And until the new one answers on it, a client may find nobody.
-        if !wait_answering(&target.path, OLD_EXIT_DEADLINE) {
+        // The old process stopped accepting before it handed the socket
+        // over, and the new one accepts once it has it (a client waits in
+        // the backlog meanwhile); until its loop runs, a client's request
+        // waits for it. Returning once it answers, `tilework upgrade;
+        // tilework attach` finds it serving.
+        if !wait_answering(&target.path, ANSWER_DEADLINE) {
             tracing::warn!("the new workspace process does not answer yet");
         }
         return Ok(format!(
@@ -116,18 +111,6 @@ fn upgrade_one(target: &Live, force: bool) -> Result<String> {
         }
         _ => bail!("{why}; `tilework ls` shows where it runs now"),
     }
-}
-
-/// Waits until process `pid` has exited (or is a zombie), at most `within`.
-fn wait_gone(pid: u32, within: Duration) -> bool {
-    let deadline = std::time::Instant::now() + within;
-    while crate::os::process_running(pid) {
-        if std::time::Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    true
 }
 
 /// Waits until the workspace at `path` answers who it is, at most `within`.

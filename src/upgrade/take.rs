@@ -183,7 +183,10 @@ impl Launcher for Adopting {
             Some(None) => bail!("its program had ended before the upgrade"),
             Some(Some((master, pid))) => {
                 let events = self.events.clone();
-                let process = PtyProcess::adopt(master, pid, move |info| {
+                let notes = crate::session::dir::runtime_dir()
+                    .ok()
+                    .map(|dir| super::reaper::notes_in(&dir));
+                let process = PtyProcess::adopt(master, pid, notes, move |info| {
                     events.post(PaneEvent::Exited(id, info));
                 })?;
                 // The same size does not signal the program.

@@ -12,18 +12,41 @@
 use std::time::{Duration, Instant};
 
 use super::App;
+use crate::pane::program::pty::exit_note::ExitNotes;
 use crate::persist::tap::panes_in_order;
 use crate::session::host::{Arrival, HandoffAsked, SessionEvent};
 use crate::terminal::frame_sink::FrameSink;
-use crate::upgrade::{state, take::Taken, wire};
+use crate::upgrade::{reaper, state, take::Taken, wire};
 use crate::workspace::Workspace;
 
 /// How long the pane's reader threads may take to stop.
 const HOLD_DEADLINE: Duration = Duration::from_secs(1);
 
 impl<B: FrameSink> App<B> {
-    /// A newer tilework asks for the workspace.
+    /// A newer tilework asks for the workspace. The listener stopped
+    /// accepting before this was asked (see `session::host::listener`);
+    /// unless the workspace is handed over (and this process exits), it
+    /// accepts again.
     pub(super) fn hand_over(&mut self, asked: HandoffAsked) {
+        let Some(host) = self.session.as_ref() else {
+            return;
+        };
+        if host.listening_stopped() {
+            self.hand_over_held(&asked);
+        } else {
+            // Another upgrade failed meanwhile and clients are accepted
+            // again: one that came now could be lost.
+            wire::refuse(&asked.stream, "another upgrade was under way; try again");
+        }
+        if let Some(host) = self.session.as_ref()
+            && let Err(err) = host.listen()
+        {
+            tracing::error!("accepting clients again: {err:#}");
+        }
+    }
+
+    /// [`Self::hand_over`], with no client accepted meanwhile.
+    fn hand_over_held(&mut self, asked: &HandoffAsked) {
         let Some(host) = self.session.as_ref() else {
             return;
         };
@@ -73,6 +96,10 @@ impl<B: FrameSink> App<B> {
             fds.push(terminal.stream);
             fds.extend(terminal.fds);
         }
+        let notes = crate::session::dir::runtime_dir()
+            .ok()
+            .map(|dir| reaper::notes_in(&dir));
+        let promised = promise_statuses(notes.as_ref(), &header);
         match wire::give(&asked.stream, &header, &body, &fds) {
             Ok(()) => {
                 tracing::info!(
@@ -82,10 +109,18 @@ impl<B: FrameSink> App<B> {
                     started.elapsed()
                 );
                 // Nothing is put back or ended: the terminals, the programs
-                // and the socket are the new process's now.
-                std::process::exit(0);
+                // and the socket are the new process's now. The programs
+                // this process started stay its children: it waits for
+                // them, and only for them.
+                match &notes {
+                    Some(notes) => reaper::become_reaper(notes),
+                    None => std::process::exit(0),
+                }
             }
             Err(err) => {
+                if let Some(notes) = &notes {
+                    promised.iter().for_each(|&pid| notes.withdraw(pid));
+                }
                 tracing::warn!("the upgrade failed: {err:#}; carrying on");
                 for client in &mut self.clients.list {
                     client
@@ -111,6 +146,26 @@ pub(super) fn announce<B: FrameSink>(app: &mut App<B>, from: &str, more: Vec<Arr
     for client in &mut app.clients.list {
         client.router.notify(text.clone());
     }
+}
+
+/// Promises (see `reaper`) the status of each program handed over that is
+/// this process's child; returns their pids.
+fn promise_statuses(notes: Option<&ExitNotes>, header: &state::Header) -> Vec<u32> {
+    let (Some(notes), Some(children)) = (notes, crate::os::children_of(std::process::id())) else {
+        return Vec::new();
+    };
+    let mut promised = Vec::new();
+    for pid in header.panes.iter().filter_map(|p| p.pid) {
+        if !children.contains(&pid) {
+            // Adopted here: promised by the process that started it.
+            continue;
+        }
+        match notes.promise(pid) {
+            Ok(()) => promised.push(pid),
+            Err(err) => tracing::warn!("program {pid}'s status will be lost: {err:#}"),
+        }
+    }
+    promised
 }
 
 /// Holds every pane's output (see `Pane::hold_output`); false when a

@@ -34,6 +34,7 @@ use crate::pane::program::reader_gate::{Holder, ReaderGate};
 
 /// Taking over a program on a PTY from another tilework (an upgrade).
 mod adopt;
+pub mod exit_note;
 
 /// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
 /// read in practice; a large buffer only matters when the loop falls behind.

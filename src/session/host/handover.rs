@@ -46,7 +46,7 @@ pub struct HandedTerminal<'a> {
 impl Host {
     /// The listening socket.
     pub fn listener_fd(&self) -> BorrowedFd<'_> {
-        self.listener.as_fd()
+        self.listening.fd()
     }
 
     /// The attached terminals, oldest first.

@@ -4,9 +4,10 @@
 //!
 //! Two things differ from [`PtyProcess::spawn`]:
 //! - the program is not this process's child: its end is seen on a pidfd
-//!   (`pidfd_open(2)` works on any process), and its exit status, which
-//!   goes to its new parent (init), is not known: the pane says it ended
-//!   with status 0;
+//!   (`pidfd_open(2)` works on any process), and its exit status is read
+//!   from the note its parent, the old process become its reaper, writes
+//!   (see [`exit_note`](super::exit_note)); without one (a program taken
+//!   from a tilework that leaves no reaper) the pane says status 0;
 //! - the reader thread starts parked (the loop holds the PTY): nothing is
 //!   read before the loop runs, so a takeover that is called off before
 //!   then has taken no byte from the old process.
@@ -20,6 +21,7 @@ use crossbeam_channel::bounded;
 use filedescriptor::FileDescriptor;
 use portable_pty::{MasterPty, PtySize};
 
+use super::exit_note::ExitNotes;
 use super::{
     DRAIN_GRACE, ExitInfo, OUTPUT_CHANNEL_CAPACITY, PtyProcess, Reading, read_loop, write_loop,
 };
@@ -34,8 +36,10 @@ impl PtyProcess {
     pub fn adopt(
         master: OwnedFd,
         pid: u32,
+        notes: Option<ExitNotes>,
         on_exit: impl FnOnce(ExitInfo) + Send + 'static,
     ) -> Result<Self> {
+        let start = ExitNotes::watch(pid);
         let raw_pid = i32::try_from(pid).context("a process id out of range")?;
         let pidfd = rustix::process::Pid::from_raw(raw_pid)
             .context("process id 0")
@@ -80,11 +84,12 @@ impl PtyProcess {
             .name(format!("pty-wait-{pid}"))
             .spawn(move || {
                 wait_gone(&pidfd);
+                let info = notes.and_then(|n| n.wait(pid, start));
                 let _ = drained_rx.recv_timeout(DRAIN_GRACE);
-                on_exit(ExitInfo {
+                on_exit(info.unwrap_or(ExitInfo {
                     code: 0,
                     signal: false,
-                });
+                }));
             })
             .context("starting the process watcher thread")?;
         children::register(raw_pid);
