@@ -565,9 +565,16 @@ fn a_remote_pane_beside_a_local_one_types_and_splits_on_its_host() {
             .as_array()
             .is_some_and(|p| p.len() == 3)
     });
-    a.type_line("echo \"at:$(pwd):$((40+3)):${SSH_CONNECTION##* }\"");
-    a.wait_for_text(&format!("at:{want}:43:{port}"));
-    // The local pane is still a local shell.
-    a.send("\x02o");
+    // (Short: the pane is narrow, and a wrapped line is not found.)
+    a.type_line(&format!(
+        "[ \"$PWD\" = {want} ] && echo \"same-$((40+3)):${{SSH_CONNECTION##* }}\""
+    ));
+    a.wait_for_text(&format!("same-43:{port}"));
+    // Two remote panes beside the local shell.
+    let panes = panes_json(&a, "here");
+    let remote = |p: &serde_json::Value| p["command"][1] == "remote-pane";
+    let panes = panes.as_array().unwrap();
+    assert_eq!(panes.iter().filter(|p| remote(p)).count(), 2, "{panes:#?}");
+    assert_eq!(panes[0]["command"][0], "/bin/sh", "{panes:#?}");
     drop(sshd);
 }

@@ -142,7 +142,10 @@ fn open_pane(socket: &Path, request: &ProxyRequest) -> Result<u32> {
             cols: request.cols,
             rows: request.rows,
             cwd: request.cwd.clone(),
-            argv: argv.clone(),
+            // Empty: the workspace's own shell, run directly (one word
+            // would be run by `sh -c`, which may stay as the pane's
+            // process and hide the shell's directory).
+            argv: request.argv.clone(),
             ..Launch::default()
         };
         match detached::start(&request.workspace, 0, &launch) {

@@ -13,7 +13,8 @@
 //!   (1, 2, 4... 30 s), and asks the proxy for the same pane's output since
 //!   the last ring position it has: what the program printed meanwhile
 //!   arrives, and nothing twice. Keys typed while the link is down are
-//!   dropped (as `attach HOST:NAME` drops them), and the title counts them.
+//!   dropped (as `attach HOST:NAME` drops them), and the title counts them;
+//!   keys typed before the first connection are held for it.
 
 use std::io::{self, Read, Write};
 use std::process::{ChildStdin, Command, Stdio};
@@ -41,22 +42,92 @@ fn target(pane: &RemotePane) -> Result<Target> {
     Target::parse(&text)?.with_context(|| format!("{:?} is no host ssh takes", pane.host))
 }
 
+/// Keys typed before the pane's first connection, held for it (at most
+/// this many bytes): nothing has run yet that could have moved on.
+const MAX_HELD: usize = 64 << 10;
+
 /// What the relay shares between its threads.
+#[derive(Default)]
 struct Link {
-    /// The running ssh's stdin, while the link is up.
-    to_proxy: Mutex<Option<ChildStdin>>,
+    state: Mutex<LinkState>,
+}
+
+#[derive(Default)]
+struct LinkState {
+    /// The running ssh's stdin.
+    to_proxy: Option<ChildStdin>,
+    /// The proxy answered on this run (its pane is there).
+    up: bool,
+    /// Some run got through.
+    ever_up: bool,
+    /// Keys typed before the first connection.
+    held: Vec<u8>,
     /// Keys typed while the link was down.
-    dropped: Mutex<usize>,
+    dropped: usize,
 }
 
 impl Link {
+    fn lock(&self) -> std::sync::MutexGuard<'_, LinkState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Sends `frame` while the link is up; false otherwise.
     fn send(&self, frame: &Frame) -> bool {
-        let mut to = self.to_proxy.lock().unwrap_or_else(PoisonError::into_inner);
-        match to.as_mut() {
-            Some(stdin) => stdin.write_all(&frame.encode()).is_ok(),
-            None => false,
+        let mut state = self.lock();
+        state.up && send_to(&mut state, frame)
+    }
+
+    /// Keys from the local PTY: sent, held before the first connection,
+    /// or dropped and counted while the link is down.
+    fn keys(&self, bytes: &[u8]) {
+        let mut state = self.lock();
+        if state.up && send_to(&mut state, &Frame::Input(bytes.to_vec())) {
+            return;
+        }
+        if !state.ever_up && state.held.len() + bytes.len() <= MAX_HELD {
+            state.held.extend_from_slice(bytes);
+        } else {
+            state.dropped += bytes.len();
         }
     }
+
+    /// A new run of ssh, not through yet.
+    fn started(&self, stdin: Option<ChildStdin>) {
+        let mut state = self.lock();
+        state.to_proxy = stdin;
+        state.up = false;
+    }
+
+    /// The proxy answered: the keys held, and the pane's size now.
+    fn through(&self) {
+        let mut state = self.lock();
+        state.up = true;
+        state.ever_up = true;
+        state.dropped = 0;
+        let held = std::mem::take(&mut state.held);
+        if !held.is_empty() {
+            send_to(&mut state, &Frame::Input(held));
+        }
+        let (cols, rows) = size();
+        send_to(&mut state, &Frame::Resize { cols, rows });
+    }
+
+    fn ended(&self) {
+        let mut state = self.lock();
+        state.to_proxy = None;
+        state.up = false;
+    }
+
+    fn dropped(&self) -> usize {
+        self.lock().dropped
+    }
+}
+
+fn send_to(state: &mut LinkState, frame: &Frame) -> bool {
+    state
+        .to_proxy
+        .as_mut()
+        .is_some_and(|stdin| stdin.write_all(&frame.encode()).is_ok())
 }
 
 /// How one run of ssh went.
@@ -79,10 +150,7 @@ pub fn run(pane: &RemotePane) -> Result<i32> {
         &target,
     );
     let _raw = RawStdin::enter();
-    let link = Arc::new(Link {
-        to_proxy: Mutex::new(None),
-        dropped: Mutex::new(0),
-    });
+    let link = Arc::new(Link::default());
     start_input(&link)?;
     start_resizes(&link)?;
     let mut title = TitleTap::new(target.host());
@@ -112,7 +180,7 @@ pub fn run(pane: &RemotePane) -> Result<i32> {
                 tracing::info!(host = %target.host(), %why, failed, "a remote pane's link dropped");
                 let wait = BACK_OFF_SECS[failed.min(BACK_OFF_SECS.len() - 1)];
                 for left in (1..=wait).rev() {
-                    let dropped = *link.dropped.lock().unwrap_or_else(PoisonError::into_inner);
+                    let dropped = link.dropped();
                     let mut state = format!("link down, reconnecting in {left} s");
                     if dropped > 0 {
                         state.push_str(&format!(", {dropped} keys dropped"));
@@ -177,7 +245,7 @@ fn one_run(
         let _ = (&mut errors).take(8 << 10).read_to_end(&mut text);
         String::from_utf8_lossy(&text).trim().to_string()
     });
-    *link.to_proxy.lock().unwrap_or_else(PoisonError::into_inner) = child.stdin.take();
+    link.started(child.stdin.take());
     let mut reader = FrameReader::default();
     let mut buf = vec![0u8; 256 << 10];
     let mut shown = Vec::with_capacity(256 << 10);
@@ -205,7 +273,7 @@ fn one_run(
                 Frame::Pane(id) => {
                     connected = true;
                     state.pane = Some(id);
-                    *link.dropped.lock().unwrap_or_else(PoisonError::into_inner) = 0;
+                    link.through();
                     shown.extend_from_slice(&title.current());
                 }
                 Frame::Output { end, bytes } => {
@@ -230,7 +298,7 @@ fn one_run(
     }
     out.write_all(&shown)?;
     out.flush()?;
-    *link.to_proxy.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    link.ended();
     if ending.is_some() {
         let _ = child.kill();
     }
@@ -308,9 +376,7 @@ fn start_input(link: &Arc<Link>) -> Result<()> {
                     Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
                     Err(_) => std::process::exit(0),
                 };
-                if !link.send(&Frame::Input(buf[..n].to_vec())) {
-                    *link.dropped.lock().unwrap_or_else(PoisonError::into_inner) += n;
-                }
+                link.keys(&buf[..n]);
             }
         })
         .context("starting the relay's input thread")?;
