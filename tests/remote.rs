@@ -578,3 +578,66 @@ fn a_remote_pane_beside_a_local_one_types_and_splits_on_its_host() {
     assert_eq!(panes[0]["command"][0], "/bin/sh", "{panes:#?}");
     drop(sshd);
 }
+
+/// The ticks (`tick-N`) in `text`, in order.
+fn ticks_in(text: &str) -> Vec<u32> {
+    text.split("tick-")
+        .skip(1)
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+/// Kills a remote pane's ssh while its program prints: the border says
+/// the link is down, the pane reconnects on its own, and what the program
+/// printed meanwhile is in the pane exactly once (its whole history holds
+/// every tick, in order, none twice).
+#[test]
+fn a_remote_pane_reconnects_and_shows_what_came_meanwhile_once() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (mut a, config) = local_workspace_reaching(&sshd, "here");
+    let id = run_remote(&a, &config, "here", None);
+    a.wait_for("the remote pane's border", |s| {
+        s.contents().contains("localhost")
+    });
+    a.type_line("i=0; while [ $i -lt 100000 ]; do i=$((i+1)); echo tick-$i; sleep 0.1; done");
+    common::wait_until("a few ticks", || last_tick(&a) >= 3);
+    let relay = panes_json(&a, "here")
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"].to_string() == id)
+        .and_then(|p| p["pid"].as_u64())
+        .unwrap();
+    let ssh_of_relay = || {
+        common::child_pids(u32::try_from(relay).unwrap())
+            .into_iter()
+            .find(|&p| {
+                std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "ssh")
+            })
+    };
+    let ssh = ssh_of_relay().unwrap();
+    let before = last_tick(&a);
+    kill(Pid::from_raw(i32::try_from(ssh).unwrap()), Signal::SIGKILL).unwrap();
+    a.wait_for_text("link down");
+    common::wait_until("the ticks to go on, on screen", || {
+        last_tick(&a) > before + 10 && !a.screen_text().contains("link down")
+    });
+    assert_ne!(ssh_of_relay(), Some(ssh), "a new ssh carries the pane");
+    a.send("\x03");
+    let history = Command::new(common::binary())
+        .args(["--session", "here", "capture", "--history", "--pane", &id])
+        .env("XDG_RUNTIME_DIR", a.runtime_dir())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&history.stdout);
+    // Each tick from the first the history holds to the last, once each.
+    let ticks: Vec<u32> = ticks_in(&text).into_iter().filter(|&t| t > 0).collect();
+    let first = ticks[0];
+    let want: Vec<u32> = (first..first + ticks.len() as u32).collect();
+    assert_eq!(ticks, want, "the pane's history:\n{text}");
+    assert!(ticks.len() as u32 > before + 10 - first, "{text}");
+    drop(sshd);
+}

@@ -267,7 +267,6 @@ fn one_run(
                 break;
             }
         };
-        shown.clear();
         for frame in frames {
             match frame {
                 Frame::Pane(id) => {
@@ -295,7 +294,10 @@ fn one_run(
         }
         out.write_all(&shown)?;
         out.flush()?;
+        shown.clear();
     }
+    // What came before an exit or error frame (the loop left before
+    // writing it).
     out.write_all(&shown)?;
     out.flush()?;
     link.ended();
