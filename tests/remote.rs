@@ -608,7 +608,7 @@ fn a_remote_pane_reconnects_and_shows_what_came_meanwhile_once() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|p| p["id"].to_string() == id)
+        .find(|p| p["id"].as_u64().map(|n| n.to_string()).as_deref() == Some(id.as_str()))
         .and_then(|p| p["pid"].as_u64())
         .unwrap();
     let ssh_of_relay = || {
