@@ -29,6 +29,7 @@ pub mod loop_event;
 mod loop_signals;
 #[cfg(test)]
 mod loop_tests;
+mod pane_streams;
 mod progress_forward;
 mod signals;
 mod signals_from_programs;

@@ -208,8 +208,52 @@ pub enum SessionCommand {
         /// Never write its output to disk (the workspace's saving).
         #[arg(long)]
         no_save: bool,
+        /// Run it on another machine (as ssh takes it, or
+        /// ssh://[user@]host[:port]), in a workspace there, over ssh;
+        /// without a command, the remote user's shell.
+        #[arg(long, value_name = "HOST")]
+        host: Option<String>,
         /// The program and its arguments.
-        #[arg(last = true, required = true, value_name = "CMD")]
+        #[arg(last = true, required_unless_present = "host", value_name = "CMD")]
+        argv: Vec<String>,
+    },
+    /// Internal: the remote end of a remote pane (run over ssh by the
+    /// local relay): frames on stdin and stdout.
+    #[command(hide = true)]
+    Proxy {
+        /// The workspace remote panes live in on this host.
+        #[arg(long, default_value = crate::remote::proxy::WORKSPACE)]
+        workspace: String,
+        /// Return to this pane instead of opening one.
+        #[arg(long)]
+        pane: Option<u32>,
+        /// Its output from this ring position on.
+        #[arg(long, requires = "pane")]
+        from: Option<u64>,
+        #[arg(long)]
+        cwd: Option<String>,
+        #[arg(long, default_value_t = 80)]
+        cols: u16,
+        #[arg(long, default_value_t = 24)]
+        rows: u16,
+        #[arg(last = true)]
+        argv: Vec<String>,
+    },
+    /// Internal: a remote pane's program in the local workspace (ssh to
+    /// `tilework proxy` on the host).
+    #[command(name = "remote-pane", hide = true)]
+    RemotePane {
+        #[arg(long)]
+        host: String,
+        #[arg(long)]
+        ssh_command: String,
+        #[arg(long)]
+        remote_tilework: String,
+        #[arg(long)]
+        keepalive: u64,
+        #[arg(long)]
+        cwd: Option<String>,
+        #[arg(last = true)]
         argv: Vec<String>,
     },
     /// Print a pane's screen (or its whole history) as text.

@@ -28,6 +28,7 @@ pub mod private_file;
 pub mod profile;
 pub mod profile_toml;
 pub mod reload;
+pub mod remote_pane;
 pub mod remote_settings;
 pub mod saving;
 mod settings;

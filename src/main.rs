@@ -210,15 +210,25 @@ fn session_command(
             tab,
             cwd,
             no_save,
+            host,
             argv,
         } => {
+            let remote_argv;
+            let argv = match host {
+                Some(host) => {
+                    remote_argv = remote_pane_argv(config_path, host, cwd.as_deref(), argv)?;
+                    &remote_argv
+                }
+                None => argv,
+            };
+            let cwd = if host.is_some() { None } else { cwd.as_deref() };
             let place = match (split, float, tab) {
                 (_, true, _) => Place::Float,
                 (_, _, true) => Place::Tab,
                 (Some(SplitSide::Down), _, _) => Place::Down,
                 _ => Place::Right,
             };
-            script::run(session, place, cwd.as_deref(), argv, *no_save)
+            script::run(session, place, cwd, argv, *no_save)
         }
         SessionCommand::Capture {
             pane,
@@ -280,7 +290,60 @@ fn session_command(
         SessionCommand::ListPanes { json } => script::list_panes(session, *json),
         SessionCommand::Buffers { print } => script::buffers(session, *print),
         SessionCommand::Pipe { pane, command } => script::pipe(session, *pane, command),
+        SessionCommand::Proxy {
+            workspace,
+            pane,
+            from,
+            cwd,
+            cols,
+            rows,
+            argv,
+        } => remote::proxy::proxy(&remote::proxy::ProxyRequest {
+            workspace: workspace.clone(),
+            pane: *pane,
+            from: *from,
+            cwd: cwd.clone(),
+            cols: *cols,
+            rows: *rows,
+            argv: argv.clone(),
+        }),
+        SessionCommand::RemotePane {
+            host,
+            ssh_command,
+            remote_tilework,
+            keepalive,
+            cwd,
+            argv,
+        } => remote::relay::run(&tilework::config::remote_pane::RemotePane {
+            host: host.clone(),
+            settings: tilework::config::remote_settings::Remote {
+                ssh_command: ssh_command.clone(),
+                tilework: remote_tilework.clone(),
+                keepalive_secs: *keepalive,
+            },
+            cwd: cwd.clone(),
+            command: argv.clone(),
+        }),
     }
+}
+
+/// `tilework run --host HOST`: the local pane runs this binary as the
+/// remote pane's relay, with the `[remote]` settings of the config named
+/// (or the default one).
+fn remote_pane_argv(
+    config_path: Option<&std::path::Path>,
+    host: &str,
+    cwd: Option<&std::path::Path>,
+    argv: &[String],
+) -> Result<Vec<String>> {
+    let exe = std::env::current_exe().context("finding tilework's own binary")?;
+    let pane = tilework::config::remote_pane::RemotePane {
+        host: host.to_string(),
+        settings: config_for_attach(config_path).remote,
+        cwd: cwd.map(|d| d.to_string_lossy().into_owned()),
+        command: argv.to_vec(),
+    };
+    Ok(pane.argv(&exe.to_string_lossy()))
 }
 
 /// What a workspace `attach -c` creates is started with besides its name:

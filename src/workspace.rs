@@ -57,6 +57,7 @@ mod panes;
 mod profile_open;
 pub mod profile_save;
 mod recent;
+mod remote_launch;
 pub mod stable_ids;
 mod tab;
 mod tab_list;

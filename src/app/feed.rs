@@ -7,6 +7,7 @@
 use std::os::fd::BorrowedFd;
 use std::time::{Duration, Instant};
 
+use super::pane_streams::PaneStreams;
 use super::silence::Silence;
 use super::subscribers::Subscribers;
 use super::typing_throttle::{self, TypingThrottle};
@@ -32,6 +33,8 @@ pub(super) struct Feed {
     pub(super) silence: Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
     pub(super) pipes: PanePipes,
+    /// Panes followed by a remote pane elsewhere (`tilework proxy`).
+    pub(super) streams: PaneStreams,
 }
 
 impl Default for Feed {
@@ -43,6 +46,7 @@ impl Default for Feed {
             throttle: TypingThrottle::default(),
             silence: Silence::default(),
             pipes: PanePipes::default(),
+            streams: PaneStreams::default(),
         }
     }
 }

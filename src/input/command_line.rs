@@ -85,6 +85,7 @@ fn script_call(words: &[String]) -> Result<CommandLine, String> {
             tab,
             cwd,
             no_save,
+            host: None,
             argv,
         }) => Call::Run {
             no_save,

@@ -99,6 +99,18 @@ impl Ssh {
         self.argv(target, false, &remote)
     }
 
+    /// `tilework proxy ARGS` on `target`, on ssh's stdin and stdout (no
+    /// terminal: a stream of frames). Each argument is quoted for the
+    /// remote shell.
+    pub fn proxy_argv(&self, target: &Target, args: &[String]) -> Vec<String> {
+        let mut remote = format!("{} proxy", self.remote_tilework);
+        for arg in args {
+            remote.push(' ');
+            remote.push_str(&shell_quote(arg));
+        }
+        self.argv(target, false, &remote)
+    }
+
     fn argv(&self, target: &Target, terminal: bool, remote_command: &str) -> Vec<String> {
         let mut argv: Vec<String> = vec![
             "/bin/sh".into(),
@@ -133,6 +145,11 @@ impl Ssh {
         argv.push(remote_command.to_string());
         argv
     }
+}
+
+/// `text` as one word for a POSIX shell.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// FNV-1a, 64 bits: the same name for the same connection from every

@@ -41,7 +41,7 @@ pub struct Live {
 }
 
 /// Connects to the workspace at `path` and checks it runs as this user.
-pub(super) fn connect(path: &Path) -> io::Result<UnixStream> {
+pub fn connect(path: &Path) -> io::Result<UnixStream> {
     let stream = UnixStream::connect(path)?;
     let peer = crate::os::peer_uid(&stream)?;
     if peer != dir::my_uid() {

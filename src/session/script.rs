@@ -65,13 +65,19 @@ pub enum Call {
     Wait(super::command_calls::WaitCall),
     /// Events as they happen (`tilework subscribe`).
     Subscribe(super::command_calls::SubscribeCall),
+    /// A remote pane's output, as frames (`tilework proxy`, issue 47).
+    PaneStream(super::pane_link::PaneStreamCall),
+    /// Bytes for a pane's PTY, as they are (a remote pane's keys).
+    PaneInput { pane: u32, bytes: Vec<u8> },
+    /// A pane's PTY and screen at this size (a remote pane's).
+    PaneResize { pane: u32, cols: u16, rows: u16 },
 }
 
 /// How long the client and the call's thread wait for `call`'s answer.
 pub fn answer_timeout(call: &Call) -> std::time::Duration {
     match call {
         Call::Wait(wait) => wait.timeout() + std::time::Duration::from_secs(5),
-        Call::Subscribe(_) => super::command_calls::LONGEST_WAIT,
+        Call::Subscribe(_) | Call::PaneStream(_) => super::command_calls::LONGEST_WAIT,
         _ => super::command_calls::DEFAULT_ANSWER,
     }
 }

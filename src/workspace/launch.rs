@@ -78,6 +78,9 @@ impl Workspace {
 
     /// A new shell in the focused pane's directory, like zellij.
     pub(super) fn shell_launch_here(&self) -> PaneLaunch {
+        if let Some(launch) = self.focused().and_then(super::remote_launch::shell_beside) {
+            return launch;
+        }
         let cwd = self
             .focused()
             .and_then(|p| current_dir(p.term().cwd(), p.program().pid()));

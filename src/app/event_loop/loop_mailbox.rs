@@ -21,6 +21,12 @@ impl<B: FrameSink> App<B> {
                     let mut env = crate::app::hook_runner::pane_env(&self.ws, id);
                     env.push(("TILEWORK_EXIT_CODE".into(), info.code.to_string()));
                     self.hooks.fire(HookEvent::PaneExited, env);
+                    if !self.feed.streams.is_empty() {
+                        if let Some(pane) = self.ws.panes_mut().get_mut(id) {
+                            pane.drain_pending();
+                        }
+                        self.feed.streams.pane_ended(&self.ws, id, info.code);
+                    }
                     self.ws.pane_exited(id, info, Instant::now());
                     // Every terminal is told (the workspace's news).
                     for notice in self.ws.attention_mut().take_notices() {

@@ -139,6 +139,9 @@ impl<B: FrameSink> App<B> {
                 more = true;
             }
         }
+        if !self.feed.streams.is_empty() {
+            self.feed.streams.pump(&self.ws);
+        }
         for (id, bell) in hidden_activity {
             let tab_was_quiet = self
                 .ws

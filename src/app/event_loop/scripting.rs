@@ -130,6 +130,26 @@ impl<B: FrameSink> App<B> {
             Call::CaptureCommand(capture) => Desk { ws: &mut self.ws }.capture_command(&capture),
             Call::Commands { pane } => Desk { ws: &mut self.ws }.commands(pane),
             Call::Wait(_) => Reply::error("wait is for scripts (tilework wait)"),
+            Call::PaneStream(call) => match target(&self.ws, Some(call.pane)) {
+                Ok(id) => self.feed.streams.open(&self.ws, id, &call),
+                Err(reply) => reply,
+            },
+            Call::PaneInput { pane, bytes } => match target(&self.ws, Some(pane)) {
+                Ok(id) => match self.ws.panes().get(id) {
+                    Some(p) if p.program().send(&bytes) => Reply::Text(Vec::new()),
+                    _ => Reply::error("the pane takes no input"),
+                },
+                Err(reply) => reply,
+            },
+            Call::PaneResize { pane, cols, rows } => match target(&self.ws, Some(pane)) {
+                Ok(id) => {
+                    if let Some(p) = self.ws.panes_mut().get_mut(id) {
+                        p.resize(rows, cols);
+                    }
+                    Reply::Text(Vec::new())
+                }
+                Err(reply) => reply,
+            },
             Call::Subscribe(call) => {
                 self.hooks
                     .subscribers

@@ -1,0 +1,433 @@
+//! `tilework remote-pane` (hidden): the program of a remote pane (issue 47
+//! §2) in the local workspace. It runs `tilework proxy` on the host over
+//! ssh (the shared connection and keep-alives of [`Ssh`], no terminal:
+//! frames on ssh's stdin and stdout, see `session::pane_link`), and:
+//! - writes the remote pane's output to its stdout, the local pane's PTY,
+//!   so the local workspace parses it (copy mode, search, the status bar
+//!   stay local; the program's modes pass through), its titles with the
+//!   host in front ([`TitleTap`]);
+//! - sends what it reads on its stdin (the PTY, raw) as input, and its
+//!   size on SIGWINCH;
+//! - when the link drops (ssh exits 255 or is killed), says so in the
+//!   pane's title (the border shows it), waits as `attach HOST:NAME` does
+//!   (1, 2, 4... 30 s), and asks the proxy for the same pane's output since
+//!   the last ring position it has: what the program printed meanwhile
+//!   arrives, and nothing twice. Keys typed while the link is down are
+//!   dropped (as `attach HOST:NAME` drops them), and the title counts them;
+//!   keys typed before the first connection are held for it.
+
+use std::io::{self, Read, Write};
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use crate::config::remote_pane::RemotePane;
+use crate::remote::ssh::Ssh;
+use crate::remote::target::Target;
+use crate::remote::title_tap::TitleTap;
+use crate::session::pane_link::{Frame, FrameReader};
+
+/// The waits between attempts, as `attach HOST:NAME` waits.
+const BACK_OFF_SECS: [u64; 6] = [1, 2, 4, 8, 15, 30];
+
+/// The host a remote pane's argv names, as ssh takes it.
+fn target(pane: &RemotePane) -> Result<Target> {
+    let text = if pane.host.starts_with("ssh://") {
+        pane.host.clone()
+    } else {
+        format!("{}:", pane.host)
+    };
+    Target::parse(&text)?.with_context(|| format!("{:?} is no host ssh takes", pane.host))
+}
+
+/// Keys typed before the pane's first connection, held for it (at most
+/// this many bytes): nothing has run yet that could have moved on.
+const MAX_HELD: usize = 64 << 10;
+
+/// What the relay shares between its threads.
+#[derive(Default)]
+struct Link {
+    state: Mutex<LinkState>,
+}
+
+#[derive(Default)]
+struct LinkState {
+    /// The running ssh's stdin.
+    to_proxy: Option<ChildStdin>,
+    /// The proxy answered on this run (its pane is there).
+    up: bool,
+    /// Some run got through.
+    ever_up: bool,
+    /// Keys typed before the first connection.
+    held: Vec<u8>,
+    /// Keys typed while the link was down.
+    dropped: usize,
+}
+
+impl Link {
+    fn lock(&self) -> std::sync::MutexGuard<'_, LinkState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Sends `frame` while the link is up; false otherwise.
+    fn send(&self, frame: &Frame) -> bool {
+        let mut state = self.lock();
+        state.up && send_to(&mut state, frame)
+    }
+
+    /// Keys from the local PTY: sent, held before the first connection,
+    /// or dropped and counted while the link is down.
+    fn keys(&self, bytes: &[u8]) {
+        let mut state = self.lock();
+        if state.up && send_to(&mut state, &Frame::Input(bytes.to_vec())) {
+            return;
+        }
+        if !state.ever_up && state.held.len() + bytes.len() <= MAX_HELD {
+            state.held.extend_from_slice(bytes);
+        } else {
+            state.dropped += bytes.len();
+        }
+    }
+
+    /// A new run of ssh, not through yet.
+    fn started(&self, stdin: Option<ChildStdin>) {
+        let mut state = self.lock();
+        state.to_proxy = stdin;
+        state.up = false;
+    }
+
+    /// The proxy answered: the keys held, and the pane's size now.
+    fn through(&self) {
+        let mut state = self.lock();
+        state.up = true;
+        state.ever_up = true;
+        state.dropped = 0;
+        let held = std::mem::take(&mut state.held);
+        if !held.is_empty() {
+            send_to(&mut state, &Frame::Input(held));
+        }
+        let (cols, rows) = size();
+        send_to(&mut state, &Frame::Resize { cols, rows });
+    }
+
+    fn ended(&self) {
+        let mut state = self.lock();
+        state.to_proxy = None;
+        state.up = false;
+    }
+
+    fn dropped(&self) -> usize {
+        self.lock().dropped
+    }
+}
+
+fn send_to(state: &mut LinkState, frame: &Frame) -> bool {
+    state
+        .to_proxy
+        .as_mut()
+        .is_some_and(|stdin| stdin.write_all(&frame.encode()).is_ok())
+}
+
+/// How one run of ssh went.
+enum Ended {
+    /// The remote program ended with this status.
+    Exited(i32),
+    /// The proxy refused (no such pane, no tilework there): the message.
+    Refused(String, i32),
+    /// The link dropped; whether it got through first.
+    Dropped { connected: bool, why: String },
+}
+
+/// Runs the remote pane until its program ends; the exit status is the
+/// program's.
+pub fn run(pane: &RemotePane) -> Result<i32> {
+    let target = target(pane)?;
+    let ssh = Ssh::new(
+        &pane.settings,
+        &crate::session::dir::runtime_dir()?,
+        &target,
+    );
+    let _raw = RawStdin::enter();
+    let link = Arc::new(Link::default());
+    start_input(&link)?;
+    start_resizes(&link)?;
+    let mut title = TitleTap::new(target.host());
+    let mut out = io::stdout().lock();
+    out.write_all(&title.current())?;
+    out.flush()?;
+    let mut state = Resume {
+        pane: None,
+        at: None,
+    };
+    let mut failed = 0usize;
+    loop {
+        let argv = ssh.proxy_argv(&target, &proxy_args(pane, &state));
+        match one_run(&argv, &link, &mut title, &mut state)? {
+            Ended::Exited(code) => return Ok(code),
+            Ended::Refused(message, code) => {
+                let _ = writeln!(out, "\r\ntilework: {message}\r");
+                return Ok(code);
+            }
+            Ended::Dropped { connected, why } if state.pane.is_none() && !connected => {
+                // Never got through: ssh said why (auth, unknown host).
+                let _ = writeln!(out, "\r\ntilework: no link to {}: {why}\r", target.host());
+                return Ok(255);
+            }
+            Ended::Dropped { connected, why } => {
+                failed = if connected { 0 } else { failed + 1 };
+                tracing::info!(host = %target.host(), %why, failed, "a remote pane's link dropped");
+                let wait = BACK_OFF_SECS[failed.min(BACK_OFF_SECS.len() - 1)];
+                for left in (1..=wait).rev() {
+                    let dropped = link.dropped();
+                    let mut state = format!("link down, reconnecting in {left} s");
+                    if dropped > 0 {
+                        state.push_str(&format!(", {dropped} keys dropped"));
+                    }
+                    out.write_all(&title.said(&state))?;
+                    out.flush()?;
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+                out.write_all(&title.said("link down, reconnecting"))?;
+                out.flush()?;
+            }
+        }
+    }
+}
+
+/// Where a reconnect returns to.
+struct Resume {
+    pane: Option<u32>,
+    at: Option<u64>,
+}
+
+fn proxy_args(pane: &RemotePane, state: &Resume) -> Vec<String> {
+    let (cols, rows) = size();
+    let mut args = vec![
+        "--cols".into(),
+        cols.to_string(),
+        "--rows".into(),
+        rows.to_string(),
+    ];
+    if let Some(id) = state.pane {
+        args.extend(["--pane".into(), id.to_string()]);
+        if let Some(at) = state.at {
+            args.extend(["--from".into(), at.to_string()]);
+        }
+    } else if let Some(cwd) = &pane.cwd {
+        args.extend(["--cwd".into(), cwd.clone()]);
+    }
+    args.push("--".into());
+    args.extend(pane.command.iter().cloned());
+    args
+}
+
+/// One run of ssh carrying the proxy, until it ends.
+fn one_run(
+    argv: &[String],
+    link: &Link,
+    title: &mut TitleTap,
+    state: &mut Resume,
+) -> Result<Ended> {
+    let (program, args) = argv.split_first().context("an empty ssh command")?;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("running {program}"))?;
+    let mut from_proxy = child.stdout.take().context("ssh's stdout")?;
+    let mut errors = child.stderr.take().context("ssh's stderr")?;
+    let said = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = (&mut errors).take(8 << 10).read_to_end(&mut text);
+        String::from_utf8_lossy(&text).trim().to_string()
+    });
+    link.started(child.stdin.take());
+    let mut reader = FrameReader::default();
+    let mut buf = vec![0u8; 256 << 10];
+    let mut shown = Vec::with_capacity(256 << 10);
+    let mut out = io::stdout().lock();
+    let mut connected = false;
+    let mut ending = None;
+    'read: loop {
+        let n = match from_proxy.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let frames = match reader.push(&buf[..n]) {
+            Ok(frames) => frames,
+            Err(err) => {
+                ending = Some(Ended::Refused(
+                    format!("the remote tilework does not speak this version's frames ({err})"),
+                    2,
+                ));
+                break;
+            }
+        };
+        for frame in frames {
+            match frame {
+                Frame::Pane(id) => {
+                    connected = true;
+                    state.pane = Some(id);
+                    link.through();
+                    shown.extend_from_slice(&title.current());
+                }
+                Frame::Output { end, bytes } => {
+                    title.pass(&bytes, &mut shown);
+                    state.at = Some(end);
+                }
+                Frame::Gap(at) => state.at = Some(at),
+                Frame::Dir(dir) => shown.extend_from_slice(&osc7(title.host(), &dir)),
+                Frame::Exit(code) => {
+                    ending = Some(Ended::Exited(code));
+                    break 'read;
+                }
+                Frame::Error(message) => {
+                    ending = Some(Ended::Refused(message, 3));
+                    break 'read;
+                }
+                Frame::Input(_) | Frame::Resize { .. } => {}
+            }
+        }
+        out.write_all(&shown)?;
+        out.flush()?;
+        shown.clear();
+    }
+    // What came before an exit or error frame (the loop left before
+    // writing it).
+    out.write_all(&shown)?;
+    out.flush()?;
+    link.ended();
+    if ending.is_some() {
+        let _ = child.kill();
+    }
+    let status = child.wait().context("waiting for ssh")?;
+    let said = said.join().unwrap_or_default();
+    if let Some(ending) = ending {
+        return Ok(ending);
+    }
+    use std::os::unix::process::ExitStatusExt;
+    Ok(match (status.code(), status.signal()) {
+        (Some(127), _) if !connected => Ended::Refused(
+            "the host has no tilework where ssh looks (exit 127): install it there, or set \
+             `[remote] tilework` to its path"
+                .into(),
+            127,
+        ),
+        (Some(255), _) | (None, _) => Ended::Dropped {
+            connected,
+            why: if said.is_empty() {
+                format!("ssh ended ({status})")
+            } else {
+                said
+            },
+        },
+        (Some(code), _) if !connected => Ended::Refused(
+            if said.is_empty() {
+                format!("the remote proxy ended with {code}")
+            } else {
+                said
+            },
+            code,
+        ),
+        // The proxy ended without the pane's end (its workspace was
+        // killed): the link as good as dropped, and the pane gone.
+        (Some(code), _) => {
+            Ended::Refused(format!("the remote pane's workspace went ({code})"), code)
+        }
+    })
+}
+
+/// `OSC 7` for `dir` on `host`, percent-encoded as shells write it.
+fn osc7(host: &str, dir: &str) -> Vec<u8> {
+    let mut url = format!("\x1b]7;file://{host}");
+    for b in dir.bytes() {
+        if b.is_ascii_graphic() && b != b'%' {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url.push('\x07');
+    url.into_bytes()
+}
+
+/// The local pane's size (cols, rows).
+fn size() -> (u16, u16) {
+    rustix::termios::tcgetwinsize(io::stdin())
+        .map(|w| (w.ws_col.max(2), w.ws_row.max(2)))
+        .unwrap_or((80, 24))
+}
+
+/// Keys from the local PTY, as input frames while the link is up;
+/// dropped and counted while it is down.
+fn start_input(link: &Arc<Link>) -> Result<()> {
+    let link = Arc::clone(link);
+    std::thread::Builder::new()
+        .name("relay-input".into())
+        .spawn(move || {
+            let mut stdin = io::stdin().lock();
+            let mut buf = vec![0u8; 64 << 10];
+            loop {
+                let n = match stdin.read(&mut buf) {
+                    Ok(0) => std::process::exit(0),
+                    Ok(n) => n,
+                    Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => std::process::exit(0),
+                };
+                link.keys(&buf[..n]);
+            }
+        })
+        .context("starting the relay's input thread")?;
+    Ok(())
+}
+
+/// The local pane's size, sent on each SIGWINCH.
+fn start_resizes(link: &Arc<Link>) -> Result<()> {
+    use signal_hook::consts::SIGWINCH;
+    let mut signals =
+        signal_hook::iterator::Signals::new([SIGWINCH]).context("listening for SIGWINCH")?;
+    let link = Arc::clone(link);
+    std::thread::Builder::new()
+        .name("relay-resize".into())
+        .spawn(move || {
+            for _ in signals.forever() {
+                let (cols, rows) = size();
+                link.send(&Frame::Resize { cols, rows });
+            }
+        })
+        .context("starting the relay's resize thread")?;
+    Ok(())
+}
+
+/// The local PTY in raw mode while the relay runs: every key goes to the
+/// remote program as it is (C-c included), nothing echoed here.
+struct RawStdin(Option<rustix::termios::Termios>);
+
+impl RawStdin {
+    fn enter() -> Self {
+        use rustix::termios::{OptionalActions, tcgetattr, tcsetattr};
+        let Ok(saved) = tcgetattr(io::stdin()) else {
+            return Self(None);
+        };
+        let mut raw = saved.clone();
+        raw.make_raw();
+        let _ = tcsetattr(io::stdin(), OptionalActions::Now, &raw);
+        Self(Some(saved))
+    }
+}
+
+impl Drop for RawStdin {
+    fn drop(&mut self) {
+        if let Some(saved) = &self.0 {
+            let _ = rustix::termios::tcsetattr(
+                io::stdin(),
+                rustix::termios::OptionalActions::Now,
+                saved,
+            );
+        }
+    }
+}
