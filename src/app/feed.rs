@@ -4,6 +4,7 @@
 //! user types, the other panes share one allowance (`typing_throttle`).
 //! The loop's turn that uses it is `event_loop::pane_output`.
 
+use crate::app::idle_parking::IdleParking;
 use std::os::fd::BorrowedFd;
 use std::time::{Duration, Instant};
 
@@ -32,6 +33,8 @@ pub(super) struct Feed {
     pub(super) silence: Silence,
     /// Panes whose output goes on to a command (`tilework pipe`).
     pub(super) pipes: PanePipes,
+    /// Which hidden, quiet panes' grids to put away.
+    pub(super) parking: IdleParking,
 }
 
 impl Default for Feed {
@@ -43,6 +46,7 @@ impl Default for Feed {
             throttle: TypingThrottle::default(),
             silence: Silence::default(),
             pipes: PanePipes::default(),
+            parking: IdleParking::default(),
         }
     }
 }
