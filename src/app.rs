@@ -24,6 +24,7 @@ mod feed;
 pub mod frame_clock;
 mod frame_stats;
 pub mod hook_runner;
+mod idle_parking;
 mod input_commands;
 pub mod loop_event;
 mod loop_signals;

@@ -98,6 +98,13 @@ impl Deadline for Workspace {
     }
 }
 
+/// The next hidden, quiet pane whose grid is put away.
+impl Deadline for crate::app::idle_parking::IdleParking {
+    fn deadline(&self, now: Instant) -> Option<Instant> {
+        crate::app::idle_parking::IdleParking::deadline(self, now)
+    }
+}
+
 /// The next save of the workspace.
 impl Deadline for Tap {
     fn deadline(&self, _now: Instant) -> Option<Instant> {

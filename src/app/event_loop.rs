@@ -480,6 +480,11 @@ impl<B: FrameSink> App<B> {
         if self.ws.panes_mut().check_names(Instant::now()) {
             self.clock.changed();
         }
+        // Grids of hidden, quiet panes put away (`app::idle_parking`).
+        let attached = !self.clients.list.is_empty();
+        self.feed
+            .parking
+            .sweep(&mut self.ws, attached, Instant::now());
         if let Some(persist) = &mut self.persist {
             persist.turn(&self.ws, self.measures.metrics.frames, Instant::now());
         }
@@ -502,6 +507,7 @@ impl<B: FrameSink> App<B> {
                 &self.persist,
                 &self.status_commands,
                 &silence,
+                &self.feed.parking,
                 &self.command_watch,
                 &self.signals.clipboard_reads,
                 &wait_limit,
@@ -571,6 +577,10 @@ impl<B: FrameSink> App<B> {
         // With views of their own, each terminal's tab is settled as its
         // frame comes (below).
         let own_views = self.clients.list.iter().any(|c| c.own_view.is_some());
+        let mut shown: Vec<crate::pane::PaneId> = Vec::new();
+        if !own_views {
+            shown.extend(self.ws.visible().into_iter().map(|(id, _)| id));
+        }
         // Damage is taken from the panes once, then handed to each client.
         let damage = crate::render::cache::take_damage(self.ws.panes_mut().iter_mut());
         let (mut bytes, mut writes, mut left_stale) = (0, 0, false);
@@ -583,6 +593,7 @@ impl<B: FrameSink> App<B> {
                 input_dispatch::settle_visible(&mut self.ws, |id| {
                     echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
                 });
+                shown.extend(self.ws.visible().into_iter().map(|(id, _)| id));
                 let elsewhere = views::seen_elsewhere(&self.ws, &self.clients.list, at);
                 self.clients.list[at]
                     .router
@@ -605,6 +616,7 @@ impl<B: FrameSink> App<B> {
                 Err(err) => failed.push((at, err)),
             }
         }
+        self.feed.parking.drawn(shown);
         // Let go from the last, so the indexes before stay right.
         for (at, err) in failed.into_iter().rev() {
             self.terminal_failed(at, &err);

@@ -4,6 +4,7 @@
 //! user types, the other panes share one allowance (`typing_throttle`).
 //! The loop's turn that uses it is `event_loop::pane_output`.
 
+use crate::app::idle_parking::IdleParking;
 use std::os::fd::BorrowedFd;
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,8 @@ pub(super) struct Feed {
     pub(super) pipes: PanePipes,
     /// Panes followed by a remote pane elsewhere (`tilework proxy`).
     pub(super) streams: PaneStreams,
+    /// Which hidden, quiet panes' grids to put away.
+    pub(super) parking: IdleParking,
 }
 
 impl Default for Feed {
@@ -47,6 +50,7 @@ impl Default for Feed {
             silence: Silence::default(),
             pipes: PanePipes::default(),
             streams: PaneStreams::default(),
+            parking: IdleParking::default(),
         }
     }
 }

@@ -22,7 +22,9 @@
 //! the parser drops (styled underlines, strikethrough, overline, blink,
 //! conceal, OSC 8 links) as zero-width markers the fidelity layer's `pen`
 //! appends, with the values themselves in [`cell_style`]. [`rewrap`] lays
-//! a screen out again at another width.
+//! a screen out again at another width. A pane hidden and quiet has its
+//! grid put away ([`parked`]) as the bytes that draw it again
+//! ([`screen_snapshot`]), rebuilt at the first look.
 
 pub mod cell_marks;
 pub mod cell_style;
@@ -38,6 +40,7 @@ pub mod kitty_notify;
 pub mod notification_id;
 pub mod notifications;
 pub mod osc_guard;
+pub mod parked;
 pub mod parse_guard;
 pub mod picture_queries;
 pub mod program_signals;
@@ -45,6 +48,7 @@ pub mod rep_bound;
 pub mod replay;
 pub mod rewrap;
 pub mod screen;
+pub mod screen_snapshot;
 pub mod sync_update;
 pub mod terminal_queries;
 pub mod tmux_passthrough;

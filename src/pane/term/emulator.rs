@@ -17,6 +17,7 @@ use crate::pane::term::fidelity::Modes;
 use crate::pane::term::fidelity::colour_sets::ColourSets;
 use crate::pane::term::held_replies::HeldReplies;
 use crate::pane::term::notifications::Notification;
+use crate::pane::term::parked::ParkableParser;
 use crate::pane::term::parse_guard::{ParserPanicked, RESET_NOTICE};
 use crate::pane::term::program_signals::{PaneSignals, ProgramSignals, Progress};
 use crate::pane::term::rewrap::Checkpoint;
@@ -50,7 +51,8 @@ pub struct News {
 /// its way to the screen.
 pub struct Term {
     id: PaneId,
-    parser: PaneParser,
+    /// The parser, put away while the pane is hidden and quiet (`parked`).
+    parser: ParkableParser,
     /// Scans the output (capping OSC strings), holds back plain output and
     /// drops what would scroll off unseen; [`Term::settle`] brings the
     /// parser up to date.
@@ -108,7 +110,7 @@ impl Term {
         let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
         Self {
             id,
-            parser: Self::new_parser(rows, cols, PaneEvents::default()),
+            parser: ParkableParser::new(Self::new_parser(rows, cols, PaneEvents::default())),
             fast_forward: FastForward::default(),
             passthrough: Passthrough::default(),
             damage: DamageLog::default(),
@@ -149,12 +151,12 @@ impl Term {
     /// whether the primary screen, cut by a resize on the alternate one,
     /// shows again and is to be laid out again.
     pub(in crate::pane) fn parse_accepted(&mut self) -> bool {
-        let parsed = self.fast_forward.parse_accepted(&mut self.parser);
+        let parsed = self.fast_forward.parse_accepted(self.parser.get_mut());
         if let Err(failure) = parsed {
             self.parser_failed("on this pane's output", &failure);
         }
         self.drain_parser_events();
-        if self.primary_cut && !self.parser.screen().alternate_screen() {
+        if self.primary_cut && !self.parser.get().screen().alternate_screen() {
             self.primary_cut = false;
             return true;
         }
@@ -167,7 +169,7 @@ impl Term {
         if !self.fast_forward.is_settled() {
             // The screen changes now, not when the bytes arrived.
             self.damage.note(Change::Output);
-            if let Err(failure) = self.fast_forward.settle(&mut self.parser) {
+            if let Err(failure) = self.fast_forward.settle(self.parser.get_mut()) {
                 self.parser_failed("on this pane's output", &failure);
             }
             self.drain_parser_events();
@@ -180,7 +182,7 @@ impl Term {
         if !self.fast_forward.loading() {
             return true;
         }
-        if let Err(failure) = self.fast_forward.parse_accepted(&mut self.parser) {
+        if let Err(failure) = self.fast_forward.parse_accepted(self.parser.get_mut()) {
             self.parser_failed("on this pane's output", &failure);
         }
         self.damage.note(Change::Output);
@@ -208,9 +210,10 @@ impl Term {
             "the vt100 parser panicked {during} ({}); the pane's screen was reset",
             failure.message
         );
-        let events = std::mem::take(self.parser.callbacks_mut());
+        let events = std::mem::take(self.parser.get_mut().callbacks_mut());
         let modes = self.modes_to_carry();
-        self.parser = Self::new_parser(self.rows, self.cols, events);
+        self.parser
+            .replace(Self::new_parser(self.rows, self.cols, events));
         self.fast_forward.reset();
         // The screen no longer follows from the last reflow's grid.
         self.reflowed = None;
@@ -223,7 +226,7 @@ impl Term {
     /// and what the fidelity layer keeps (focus events, kitty key flags).
     pub(in crate::pane) fn modes_to_carry(&self) -> Vec<u8> {
         // Reading modes cannot touch a broken grid, but stay careful.
-        let mut modes = contain(|| modes_of(self.parser.screen())).unwrap_or_default();
+        let mut modes = contain(|| modes_of(self.parser.get().screen())).unwrap_or_default();
         let kept = self.modes();
         if kept.focus_events {
             modes.extend_from_slice(b"\x1b[?1004h");
@@ -244,7 +247,7 @@ impl Term {
     /// The live screen as bytes that draw it again on a fresh parser of
     /// the same size (empty if the grid cannot be read).
     pub(in crate::pane) fn contents_formatted(&self) -> String {
-        contain(|| self.parser.screen().contents_formatted()).unwrap_or_default()
+        contain(|| self.parser.get().screen().contents_formatted()).unwrap_or_default()
     }
 
     /// Writes tilework's own text (and modes) into the live screen. Only
@@ -252,14 +255,32 @@ impl Term {
     pub(in crate::pane) fn write_notice(&mut self, bytes: &[u8]) {
         self.damage.note(Change::ScreenReplaced);
         // Through the fast-forward, which follows REP's character.
-        if let Err(failure) = self.fast_forward.parse_now(&mut self.parser, bytes) {
+        if let Err(failure) = self.fast_forward.parse_now(self.parser.get_mut(), bytes) {
             // Not expected from a fresh parser; a blank screen rather than
             // another round of recovery.
             tracing::warn!(id = ?self.id, "{failure}, on tilework's own notice");
-            let events = std::mem::take(self.parser.callbacks_mut());
-            self.parser = Self::new_parser(self.rows, self.cols, events);
+            let events = std::mem::take(self.parser.get_mut().callbacks_mut());
+            self.parser
+                .replace(Self::new_parser(self.rows, self.cols, events));
             self.fast_forward.reset();
         }
+    }
+
+    /// Puts the grid away (see `parked`) if nothing is held back, held
+    /// for a synchronized update or pending, and its state can be written
+    /// out exactly; it comes back at the first look. Returns whether it is
+    /// put away.
+    pub fn park(&mut self) -> bool {
+        let busy = !self.fast_forward.is_settled()
+            || self.fast_forward.loading()
+            || self.fast_forward.sync().frozen().is_some()
+            || self.primary_cut;
+        !busy && self.parser.park()
+    }
+
+    /// Whether the grid is put away until the next look.
+    pub fn is_parked(&self) -> bool {
+        self.parser.is_parked()
     }
 
     /// Which rows of the live screen may have changed since the last call
@@ -297,7 +318,11 @@ impl Term {
             self.colours_noted = colours;
             self.damage.note(Change::ScreenReplaced);
         }
-        let events = self.parser.callbacks_mut();
+        // A parked parser has nothing to tell (it is parked only then).
+        let Some(parser) = self.parser.live_mut() else {
+            return;
+        };
+        let events = parser.callbacks_mut();
         if let Some(title) = events.title.take() {
             self.title = Some(title);
             self.damage.note(Change::Titled);
@@ -321,7 +346,10 @@ impl Term {
     /// The answers to the program's queries parsing made, to send (see
     /// `Pane::answer_program`).
     pub(in crate::pane) fn take_replies(&mut self) -> Vec<u8> {
-        let events = self.parser.callbacks_mut();
+        let Some(parser) = self.parser.live_mut() else {
+            return Vec::new();
+        };
+        let events = parser.callbacks_mut();
         if events.replies.is_empty() {
             return Vec::new();
         }
@@ -349,7 +377,7 @@ impl Term {
         self.settle();
         // A held picture has the old size too; the program redraws anyway.
         self.release_sync();
-        let alternate = self.parser.screen().alternate_screen();
+        let alternate = self.parser.get().screen().alternate_screen();
         // A wider or narrower grid is rewrapped; a taller one takes back
         // the rows a shorter one pushed above the screen. (A shorter one
         // loses rows below the cursor, then pushes rows up, as vt100 does.)
@@ -368,7 +396,7 @@ impl Term {
         // vt100 can leave a grid inconsistent without panicking at once
         // (a wide cell in the last column); resizing it must not end the
         // workspace either.
-        if let Err(message) = contain(|| self.parser.set_size(grid(rows), grid(cols))) {
+        if let Err(message) = contain(|| self.parser.get_mut().set_size(grid(rows), grid(cols))) {
             self.parser_failed("resizing this pane", &ParserPanicked { message });
         }
     }
@@ -399,20 +427,20 @@ impl Term {
         checkpoint: Option<Checkpoint>,
     ) {
         self.reflowed = checkpoint;
-        *parser.callbacks_mut() = std::mem::take(self.parser.callbacks_mut());
+        *parser.callbacks_mut() = std::mem::take(self.parser.get_mut().callbacks_mut());
         fast_forward.skipped = self.fast_forward.skipped;
         let colours = self.fast_forward.fidelity().terminal_colours();
         fast_forward.fidelity_mut().set_terminal_colours(colours);
         fast_forward.osc_guard = std::mem::take(&mut self.fast_forward.osc_guard);
         fast_forward.kitty.intake = std::mem::take(&mut self.fast_forward.kitty.intake);
-        self.parser = parser;
+        self.parser.replace(parser);
         self.fast_forward = fast_forward;
         self.damage.note(Change::ScreenReplaced);
     }
 
     /// Whether the live screen is the alternate one.
     pub(in crate::pane) fn on_alternate_screen(&self) -> bool {
-        self.parser.screen().alternate_screen()
+        self.parser.get().screen().alternate_screen()
     }
 
     pub fn size(&self) -> (u16, u16) {
@@ -431,7 +459,7 @@ impl Term {
     pub fn shown_screen(&self) -> ScreenView<'_> {
         ScreenView::new(match self.fast_forward.sync().frozen() {
             Some(frozen) => frozen,
-            None => self.parser.screen(),
+            None => self.parser.get().screen(),
         })
     }
 
@@ -464,7 +492,7 @@ impl Term {
     /// The program's screen, even while an update is held or the history
     /// is shown.
     pub fn screen(&self) -> ScreenView<'_> {
-        ScreenView::new(self.parser.screen())
+        ScreenView::new(self.parser.get().screen())
     }
 
     /// The modes the program set that vt100 does not keep (focus events,
@@ -486,7 +514,7 @@ impl Term {
     /// The kitty keyboard flags the program asked for on the screen it
     /// shows (0: legacy keys).
     pub fn keyboard_flags(&self) -> u8 {
-        let alternate = self.parser.screen().alternate_screen();
+        let alternate = self.parser.get().screen().alternate_screen();
         self.fast_forward.fidelity().keyboard_flags(alternate)
     }
 

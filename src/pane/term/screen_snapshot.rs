@@ -1,0 +1,366 @@
+//! A parser's whole state as bytes that set it again on a fresh parser of
+//! the same size, checked to do so exactly before anyone relies on them.
+//!
+//! vt100 writes a screen's cells, cursor, pen and input modes out itself
+//! (`contents_formatted`, `input_mode_formatted`). What it leaves out is
+//! read from its `Debug` text, with the rows skipped: each grid's saved
+//! cursor (DECSC, which `CSI ? 1049 h` sets and quitting vim or less goes
+//! back to), scroll region and origin mode, and the saved pen. The primary
+//! screen under an alternate one is written too. [`snapshot`] then replays
+//! the bytes into a fresh parser and compares: every cell, wrap flag and
+//! the rest of the state must be equal, or there is no snapshot.
+//!
+//! Not carried (and not compared): the character vt100's own REP would
+//! repeat (the fidelity layer repeats characters itself), and the
+//! alternate grid's cursor while the primary screen shows (entering the
+//! alternate screen clears it; programs place their cursor).
+
+use std::fmt::Write as _;
+use std::num::NonZeroU16;
+
+/// A snapshot of `parser`'s state, or `None` when replaying it into a
+/// fresh parser would not give the same state (a state this module does
+/// not write: origin mode, a saved pen other than the default...).
+///
+/// `parser` is changed on the way and set back exactly (the primary
+/// screen under an alternate one is looked at with `CSI ? 47 l`, then
+/// `CSI ? 47 h`, which only flip which grid shows).
+pub fn snapshot<C: vt100::Callbacks>(parser: &mut vt100::Parser<C>) -> Option<Vec<u8>> {
+    let before = skeleton(parser.screen());
+    let hidden = Hidden::read(&before)?;
+    let alternate = parser.screen().alternate_screen();
+    let mut bytes = Vec::new();
+    if alternate {
+        parser.process(b"\x1b[?47l");
+        draw_grid(parser.screen(), &hidden.primary, &mut bytes);
+        parser.process(b"\x1b[?47h");
+        bytes.extend_from_slice(b"\x1b[?47h");
+        draw_grid(parser.screen(), &hidden.alternate, &mut bytes);
+    } else {
+        draw_grid(parser.screen(), &hidden.primary, &mut bytes);
+    }
+    bytes.extend_from_slice(parser.screen().input_mode_formatted().as_bytes());
+    bytes.extend_from_slice(cursor_style(parser.screen().cursor_style()));
+    let (rows, cols) = parser.screen().size();
+    let mut rebuilt = vt100::Parser::new(rows, cols, 0);
+    rebuilt.process(&bytes);
+    same_state(parser, &mut rebuilt, &before).then_some(bytes)
+}
+
+/// A fresh parser of `rows` x `cols` with `callbacks`, set to the state
+/// `bytes` (from [`snapshot`]) describe.
+pub fn rebuild<C: vt100::Callbacks>(
+    rows: NonZeroU16,
+    cols: NonZeroU16,
+    callbacks: C,
+    bytes: &[u8],
+) -> vt100::Parser<C> {
+    let mut parser = vt100::Parser::new_with_callbacks(rows, cols, 0, callbacks);
+    parser.process(bytes);
+    parser
+}
+
+/// What of one grid vt100's formatted contents leave out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct GridHidden {
+    saved_row: u16,
+    saved_col: u16,
+    scroll_top: u16,
+    scroll_bottom: u16,
+}
+
+/// The hidden parts of both grids.
+struct Hidden {
+    primary: GridHidden,
+    alternate: GridHidden,
+}
+
+impl Hidden {
+    /// Read from a screen's skeleton; `None` if a part is not where vt100
+    /// 0.18 puts it.
+    fn read(skeleton: &str) -> Option<Self> {
+        let at = skeleton.find("alternate_grid:")?;
+        let (primary, alternate) = skeleton.split_at(at);
+        Some(Self {
+            primary: grid_hidden(primary)?,
+            alternate: grid_hidden(alternate)?,
+        })
+    }
+}
+
+fn grid_hidden(text: &str) -> Option<GridHidden> {
+    let number = |name: &str| -> Option<u16> {
+        let from = text.find(name)? + name.len();
+        let digits: String = text[from..]
+            .chars()
+            .skip_while(|c| !c.is_ascii_digit())
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    };
+    let saved = text.find("saved_pos:")?;
+    let saved_text = &text[saved..];
+    let in_saved = |name: &str| -> Option<u16> {
+        let from = saved_text.find(name)? + name.len();
+        saved_text[from..]
+            .trim_start()
+            .split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse()
+            .ok()
+    };
+    Some(GridHidden {
+        saved_row: in_saved("row:")?,
+        saved_col: in_saved("col:")?,
+        scroll_top: number("scroll_top:")?,
+        scroll_bottom: number("scroll_bottom:")?,
+    })
+}
+
+/// Draws the grid that shows: its saved cursor, its cells, cursor and pen,
+/// then its scroll region (which vt100 sets with the cursor at home, so
+/// the cursor and pen are set again after it).
+fn draw_grid(screen: &vt100::Screen, hidden: &GridHidden, out: &mut Vec<u8>) {
+    let mut text = String::new();
+    if (hidden.saved_row, hidden.saved_col) != (0, 0) {
+        // DECSC saves the pen too: the default one, as the check requires.
+        let _ = write!(
+            text,
+            "\x1b[m\x1b[{};{}H\x1b7",
+            hidden.saved_row + 1,
+            hidden.saved_col + 1
+        );
+    }
+    text.push_str(&screen.contents_formatted());
+    let rows = screen.size().0.get();
+    if (hidden.scroll_top, hidden.scroll_bottom) != (0, rows - 1) {
+        let _ = write!(
+            text,
+            "\x1b[{};{}r",
+            hidden.scroll_top + 1,
+            hidden.scroll_bottom + 1
+        );
+        text.push_str(&screen.cursor_state_formatted());
+        text.push_str(&screen.attributes_formatted());
+    }
+    out.extend_from_slice(text.as_bytes());
+}
+
+fn cursor_style(style: vt100::CursorStyle) -> &'static [u8] {
+    use vt100::CursorStyle as S;
+    match style {
+        S::Default => b"",
+        S::BlinkBlock => b"\x1b[1 q",
+        S::SteadyBlock => b"\x1b[2 q",
+        S::BlinkUnderline => b"\x1b[3 q",
+        S::SteadyUnderline => b"\x1b[4 q",
+        S::BlinkVerticalBar => b"\x1b[5 q",
+        S::SteadyVerticalBar => b"\x1b[6 q",
+    }
+}
+
+/// Whether `rebuilt` is in `original`'s state: the same skeleton (all
+/// but the cells, REP's character and, on the primary screen, the unseen
+/// alternate grid) and the same cells and wrap flags on each grid in use.
+fn same_state<C: vt100::Callbacks, D: vt100::Callbacks>(
+    original: &mut vt100::Parser<C>,
+    rebuilt: &mut vt100::Parser<D>,
+    before: &str,
+) -> bool {
+    let comparable = |skeleton: &str, alternate: bool| -> String {
+        let mut kept = skeleton;
+        if let Some(at) = kept.find("last_char:") {
+            kept = &kept[..at];
+        }
+        // How many rows ever scrolled off (a count nothing reads back).
+        let kept = without_number(kept, "unbounded_len:");
+        if alternate {
+            return kept;
+        }
+        // The unseen alternate grid: from its name to the screen's pen.
+        match (kept.find("alternate_grid:"), kept.find("attrs:")) {
+            (Some(from), Some(to)) if from < to => [&kept[..from], &kept[to..]].concat(),
+            _ => kept,
+        }
+    };
+    let alternate = original.screen().alternate_screen();
+    if rebuilt.screen().alternate_screen() != alternate
+        || comparable(before, alternate) != comparable(&skeleton(rebuilt.screen()), alternate)
+        || !same_cells(original.screen(), rebuilt.screen())
+    {
+        return false;
+    }
+    if !alternate {
+        return true;
+    }
+    original.process(b"\x1b[?47l");
+    rebuilt.process(b"\x1b[?47l");
+    let primary_same = same_cells(original.screen(), rebuilt.screen());
+    original.process(b"\x1b[?47h");
+    rebuilt.process(b"\x1b[?47h");
+    primary_same
+}
+
+/// `text` without the number after each `name`.
+fn without_number(text: &str, name: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(name) {
+        let after = &rest[at + name.len()..];
+        out.push_str(&rest[..at + name.len()]);
+        rest = after.trim_start_matches(|c: char| c == ' ' || c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}
+
+fn same_cells(a: &vt100::Screen, b: &vt100::Screen) -> bool {
+    let (rows, cols) = a.size();
+    if b.size() != (rows, cols) {
+        return false;
+    }
+    (0..rows.get()).all(|row| {
+        a.row_wrapped(row) == b.row_wrapped(row)
+            && (0..cols.get()).all(|col| a.cell(row, col) == b.cell(row, col))
+    })
+}
+
+/// The screen's `Debug` text without its rows of cells: what is left is
+/// small (sizes, cursors, scroll regions, pens, modes) and is all the state
+/// the cells do not hold.
+fn skeleton(screen: &vt100::Screen) -> String {
+    let mut out = Skeleton::default();
+    let _ = write!(out, "{screen:?}");
+    out.kept
+}
+
+/// A `fmt::Write` that keeps everything but what is inside `rows: [...]`.
+#[derive(Default)]
+struct Skeleton {
+    kept: String,
+    /// Bracket depth inside a skipped list of rows (0: keeping).
+    skipping: usize,
+}
+
+impl std::fmt::Write for Skeleton {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.skipping == 0 && !s.contains('[') {
+            self.kept.push_str(s);
+            return Ok(());
+        }
+        for c in s.chars() {
+            if self.skipping > 0 {
+                match c {
+                    '[' => self.skipping += 1,
+                    ']' => {
+                        self.skipping -= 1;
+                        if self.skipping == 0 {
+                            self.kept.push(']');
+                        }
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            self.kept.push(c);
+            if c == '[' && self.kept.ends_with("rows: [") {
+                self.skipping = 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn parser(rows: u16, cols: u16) -> vt100::Parser {
+        vt100::Parser::new(
+            NonZeroU16::new(rows).unwrap(),
+            NonZeroU16::new(cols).unwrap(),
+            0,
+        )
+    }
+
+    /// Snapshots `bytes` printed on a 6x20 screen and checks the rebuilt
+    /// parser against the original, then that both go on alike.
+    /// Returns the rebuilt screen's text before that.
+    fn round_trip(bytes: &[u8]) -> String {
+        let mut original = parser(6, 20);
+        original.process(bytes);
+        let before = original.screen().contents_formatted();
+        let snap = snapshot(&mut original).expect("a snapshot");
+        assert_eq!(original.screen().contents_formatted(), before, "set back");
+        let (rows, cols) = original.screen().size();
+        let mut rebuilt = rebuild(rows, cols, (), &snap);
+        let before = skeleton(original.screen());
+        assert!(same_state(&mut original, &mut rebuilt, &before));
+        let text = rebuilt.screen().contents();
+        let after = b"\x1b[?1049lnext\r\nline\x1b[31m red\x1b8X\x1b[5;1Hlow\r\n\r\n\r\n";
+        original.process(after);
+        rebuilt.process(after);
+        assert!(same_cells(original.screen(), rebuilt.screen()));
+        assert_eq!(
+            original.screen().cursor_position(),
+            rebuilt.screen().cursor_position()
+        );
+        text
+    }
+
+    #[test]
+    fn a_prompt_with_colours_wraps_and_a_cursor_comes_back_the_same() {
+        round_trip(b"$ ls\r\n\x1b[1;34mdir\x1b[m  \x1b[4:3mfile\x1b[m\r\n$ 0123456789012345678901234 \x1b[7m");
+    }
+
+    #[test]
+    fn a_cursor_waiting_to_wrap_at_the_last_column_stays_waiting() {
+        assert!(round_trip(b"01234567890123456789").starts_with("0123"));
+    }
+
+    #[test]
+    fn wide_and_combining_characters_and_markers_come_back() {
+        round_trip("日本語 e\u{301} \u{e0c01}x\r\n\x1b[38;2;1;2;3mtrue".as_bytes());
+    }
+
+    #[test]
+    fn the_alternate_screen_and_the_shell_under_it_come_back() {
+        let text = round_trip(
+            b"$ vim\r\n\x1b[?1049h\x1b[H\x1b[2J~\r\n~\x1b[3;5H\x1b[?1h\x1b=\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[5 q\x1b[?25l",
+        );
+        assert!(text.starts_with('~'), "{text}");
+    }
+
+    #[test]
+    fn a_scroll_region_and_a_saved_cursor_come_back() {
+        round_trip(b"top\x1b[2;4r\x1b[3;2Hmid\x1b7\x1b[6;1Hbottom");
+    }
+
+    #[test]
+    fn a_state_it_cannot_write_is_refused() {
+        let mut original = parser(6, 20);
+        original.process(b"\x1b[2;5r\x1b[?6hinside");
+        assert!(
+            snapshot(&mut original).is_none(),
+            "origin mode is not written"
+        );
+        let mut pen = parser(6, 20);
+        pen.process(b"\x1b[31m\x1b7\x1b[m");
+        assert!(
+            snapshot(&mut pen).is_none(),
+            "a saved pen other than the default"
+        );
+    }
+
+    #[test]
+    fn the_skeleton_leaves_out_the_rows_only() {
+        let mut p = parser(3, 4);
+        p.process(b"ab[c]");
+        let text = skeleton(p.screen());
+        assert!(text.contains("rows: []"), "{text}");
+        assert!(text.contains("scroll_bottom: 2"), "{text}");
+        assert!(text.contains("saved_attrs"), "{text}");
+        assert!(text.len() < 2_000, "{}", text.len());
+    }
+}
