@@ -269,6 +269,10 @@ fn run_workspace(
         configured_colours: opts.config.terminal_colours,
     };
     let mut app = App::new(ws, client, events_rx, &loop_settings);
+    // The prompt the user waits for is drawn as soon as it comes.
+    if let Some(id) = app.ws.focused_id() {
+        app.clock.await_first_output(id);
+    }
     app.measures.stats = stats;
     app.session = host.take();
     app.clients.new_router = new_router;

@@ -28,6 +28,8 @@ pub struct FrameClock {
     echo_pending: Option<PaneId>,
     /// The next frame is drawn early for this pane's echo.
     echo_frame: Option<PaneId>,
+    /// A new pane whose first output (a shell's prompt) is drawn at once.
+    first_output: Option<PaneId>,
 }
 
 impl FrameClock {
@@ -42,7 +44,15 @@ impl FrameClock {
             urgent: true,
             echo_pending: None,
             echo_frame: None,
+            first_output: None,
         }
+    }
+
+    /// Pane `id` just started: its first output is drawn at once, not a
+    /// frame interval after the frame that showed the empty pane (the
+    /// start-up's prompt waited up to 16 ms for that).
+    pub fn await_first_output(&mut self, id: PaneId) {
+        self.first_output = Some(id);
     }
 
     /// Something on screen changed: draw it within the frame cap.
@@ -72,6 +82,10 @@ impl FrameClock {
     pub fn output_from(&mut self, id: PaneId, shown: bool) -> bool {
         if shown {
             self.dirty = true;
+        }
+        if self.first_output == Some(id) {
+            self.first_output = None;
+            self.urgent |= shown;
         }
         if self.echo_pending != Some(id) {
             return false;
@@ -134,6 +148,22 @@ mod tests {
         assert_eq!(clock.begin_frame(), None);
         clock.frame_done(t0, false);
         clock
+    }
+
+    #[test]
+    fn a_new_panes_first_output_is_drawn_at_once_and_later_output_at_the_cap() {
+        let t0 = Instant::now();
+        let mut clock = drawn_at(t0);
+        let new = PaneId(7);
+        clock.await_first_output(new);
+        assert!(!clock.output_from(PaneId(8), true), "another pane's output");
+        assert!(!clock.due(t0 + Duration::from_millis(1)));
+        assert!(!clock.output_from(new, true), "a prompt is no key's echo");
+        assert!(clock.due(t0 + Duration::from_millis(1)));
+        clock.frame_done(t0 + Duration::from_millis(1), false);
+        assert!(!clock.output_from(new, true));
+        assert!(!clock.due(t0 + Duration::from_millis(2)));
+        assert!(clock.due(t0 + Duration::from_millis(1) + INTERVAL));
     }
 
     #[test]
