@@ -589,3 +589,49 @@ fn after_upgrades_tilework_exits_with_the_last_programs_status() {
     assert_eq!(status.exit_code(), 3, "{}", tw.screen_text());
     wait_until("the reaper to exit with its last child", || !alive(old));
 }
+
+#[test]
+fn a_paste_a_program_has_not_read_comes_across_whole() {
+    const PIECE: usize = 64 * 1024;
+    let files = common::TempDir::new("paste");
+    let (go, got) = (files.path().join("go"), files.path().join("got"));
+    // Distinct numbers, no newline: a lost or repeated piece shows.
+    let paste: String = (0..4 * PIECE / 8).map(|i| format!("{i:07} ")).collect();
+    // Reads nothing until told, then all of it, raw.
+    let program = format!(
+        "stty raw -echo; echo raw-now; while [ ! -e {go} ]; do sleep 0.05; done; \
+         head -c {} > {got}; echo got-all; sleep 600",
+        paste.len(),
+        go = go.display(),
+        got = got.display(),
+    );
+    let tw = Tilework::start_with(
+        &["--session", "w", "-c", &program],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+    );
+    tw.wait_for_text("raw-now");
+    // Each returns once the workspace has it; the PTY takes a few KiB,
+    // the rest waits in the workspace for the program to read.
+    for piece in paste.as_bytes().chunks(PIECE) {
+        let piece = std::str::from_utf8(piece).unwrap();
+        let (_, err, code) = cli(
+            &tw,
+            &["--session", "w", "send-keys", "--pane", "1", "-l", piece],
+            &[],
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    tw.wait_for_text("upgraded from tilework 0.0.1");
+    std::fs::write(&go, "").unwrap();
+    tw.wait_for_text("got-all");
+    let read = std::fs::read_to_string(&got).unwrap();
+    assert_eq!(read.len(), paste.len());
+    assert!(
+        read == paste,
+        "the program read other bytes than were pasted"
+    );
+}
