@@ -7,7 +7,8 @@
 //! - the sizes it was printed at (`persist::size_file`) and its commands
 //!   (`persist::marks_file`);
 //! - its live screen and modes as bytes a fresh parser draws them from
-//!   (`Pane::screen_state`).
+//!   (`Pane::screen_state`), and its program's unread input;
+//! - the pictures (`graphics::picture_store::carry`), their pixels last.
 //!
 //! The header says the state format ([`crate::release::state_format`]);
 //! a reader refuses a format it does not read before it changes anything.
@@ -16,6 +17,7 @@ use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 
 use crate::config::profile::{self, Profile, StartMode};
+use crate::graphics::picture_store::carry::CarriedStore;
 use crate::pane::PaneId;
 use crate::pane::history::command_marks::Command;
 use crate::pane::history::ring_block::SealedBlock;
@@ -30,10 +32,17 @@ use crate::workspace::Workspace;
 pub const MAX_HEADER: usize = 4 << 20;
 
 /// The body's most bytes: every pane's history at the largest scrollback,
-/// plain, with room for its screen.
+/// plain, with room for its screen and its program's unread input.
 pub fn max_body(panes: usize) -> usize {
-    panes.saturating_mul(crate::config::MAX_SCROLLBACK_BYTES + (4 << 20))
+    panes.saturating_mul(
+        crate::config::MAX_SCROLLBACK_BYTES
+            + (4 << 20)
+            + crate::pane::program::input_queue::INPUT_QUEUE_BUDGET * 2,
+    )
 }
+
+/// The pictures' pixels' most bytes.
+const MAX_PICTURE_BYTES: usize = 1 << 30;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Header {
@@ -54,6 +63,10 @@ pub struct Header {
     /// Each attached terminal's attach request (its descriptors come
     /// over the socket in this order).
     pub terminals: Vec<String>,
+    /// The pictures and placements the panes' cells name (state format 2
+    /// on); their pixels end the body.
+    #[serde(default)]
+    pub pictures: Option<CarriedStore>,
 }
 
 /// Where a pane's parts are in the body, in this order.
@@ -115,6 +128,7 @@ pub fn capture(
         size: Some(size),
         panes: Vec::new(),
         terminals,
+        pictures: None,
     };
     let mut body = Vec::new();
     let mut taken = TakenInput::new();
@@ -177,6 +191,9 @@ pub fn capture(
             taken.push((id, input));
         }
     }
+    if header.format >= 2 {
+        header.pictures = Some(crate::graphics::picture_store::lock().carry(&mut body));
+    }
     (header, body, taken)
 }
 
@@ -201,6 +218,21 @@ impl Header {
             pane.start = StartMode::Auto;
         }
         Ok(profile)
+    }
+
+    /// The most bytes a body with this header may have.
+    pub fn max_body(&self) -> usize {
+        let pictures = self
+            .pictures
+            .as_ref()
+            .map_or(0, |p| p.pixel_bytes().min(MAX_PICTURE_BYTES));
+        max_body(self.panes.len()).saturating_add(pictures)
+    }
+
+    /// The pictures' pixels: the end of `body`.
+    pub fn picture_pixels<'a>(&self, body: &'a [u8]) -> &'a [u8] {
+        let len = self.pictures.as_ref().map_or(0, CarriedStore::pixel_bytes);
+        &body[body.len().saturating_sub(len)..]
     }
 
     /// Splits `body` into each pane's part.
