@@ -16,7 +16,7 @@
 use std::cmp::Ordering;
 
 /// The state format this build writes.
-pub const STATE_FORMAT: u32 = 1;
+pub const STATE_FORMAT: u32 = 2;
 
 /// The oldest state format this build reads: the last released one at
 /// least.

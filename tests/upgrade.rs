@@ -589,3 +589,149 @@ fn after_upgrades_tilework_exits_with_the_last_programs_status() {
     assert_eq!(status.exit_code(), 3, "{}", tw.screen_text());
     wait_until("the reaper to exit with its last child", || !alive(old));
 }
+
+#[test]
+fn a_paste_a_program_has_not_read_comes_across_whole() {
+    const PIECE: usize = 64 * 1024;
+    let files = common::TempDir::new("paste");
+    let (go, got) = (files.path().join("go"), files.path().join("got"));
+    // Distinct numbers, no newline: a lost or repeated piece shows.
+    let paste: String = (0..4 * PIECE / 8).map(|i| format!("{i:07} ")).collect();
+    // Reads nothing until told, then all of it, raw.
+    let program = format!(
+        "stty raw -echo; echo raw-now; while [ ! -e {go} ]; do sleep 0.05; done; \
+         head -c {} > {got}; echo got-all; sleep 600",
+        paste.len(),
+        go = go.display(),
+        got = got.display(),
+    );
+    let tw = Tilework::start_with(
+        &["--session", "w", "-c", &program],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+    );
+    tw.wait_for_text("raw-now");
+    // Each returns once the workspace has it; the PTY takes a few KiB,
+    // the rest waits in the workspace for the program to read.
+    for piece in paste.as_bytes().chunks(PIECE) {
+        let piece = std::str::from_utf8(piece).unwrap();
+        let (_, err, code) = cli(
+            &tw,
+            &["--session", "w", "send-keys", "--pane", "1", "-l", piece],
+            &[],
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    tw.wait_for_text("upgraded from tilework 0.0.1");
+    std::fs::write(&go, "").unwrap();
+    tw.wait_for_text("got-all");
+    let read = std::fs::read_to_string(&got).unwrap();
+    assert_eq!(read.len(), paste.len());
+    assert!(
+        read == paste,
+        "the program read other bytes than were pasted"
+    );
+}
+
+/// How tilework starts each sixel it draws (its encoder's header).
+const SIXEL_START: &[u8] = b"\x1bP0;1;0q";
+
+/// Each sixel tilework drew in `raw`: the column (1-based) of the cursor
+/// move before it, and whether its first colour is red (else blue).
+fn sixels_by_column(raw: &[u8]) -> Vec<(u16, bool)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(off) = raw[at..]
+        .windows(SIXEL_START.len())
+        .position(|w| w == SIXEL_START)
+    {
+        let here = at + off;
+        at = here + SIXEL_START.len();
+        let before = &raw[..here];
+        let Some(csi) = before.iter().rposition(|&b| b == b'[') else {
+            continue;
+        };
+        let moved = String::from_utf8_lossy(&before[csi + 1..here.saturating_sub(1)]).into_owned();
+        let Some(col) = moved.split_once(';').and_then(|(_, c)| c.parse().ok()) else {
+            continue;
+        };
+        let body = &raw[at..];
+        let end = body
+            .windows(2)
+            .position(|w| w == b"\x1b\\")
+            .unwrap_or(body.len());
+        let text = String::from_utf8_lossy(&body[..end]);
+        let red = text.contains(";2;100;0;0");
+        assert!(
+            red || text.contains(";2;0;0;100"),
+            "a sixel of neither colour: {text}"
+        );
+        out.push((col, red));
+    }
+    out
+}
+
+/// A picture of 20 x 24 pixels (2 x 2 cells of 10 x 20), red or blue.
+fn sixel_picture(red: bool) -> String {
+    let colour = if red { "100;0;0" } else { "0;0;100" };
+    format!("\x1bPq\"1;1;20;24#0;2;{colour}#0!20~-!20~-!20~-!20~\x1b\\")
+}
+
+#[test]
+fn sixel_pictures_are_drawn_again_in_their_own_panes_after_an_upgrade() {
+    let files = common::TempDir::new("pictures");
+    let path = |name: &str| files.path().join(name).display().to_string();
+    std::fs::write(path("red.six"), sixel_picture(true)).unwrap();
+    std::fs::write(path("blue.six"), sixel_picture(false)).unwrap();
+    // The right pane shows its red picture first, then the left its blue
+    // one: the old process numbered them in that order, and a new one
+    // that read the panes' output again, left pane first, would number
+    // them the other way.
+    let left = format!(
+        "while [ ! -e {go} ]; do sleep 0.05; done; cat {blue}; echo shown-blue; sleep 600",
+        go = path("go"),
+        blue = path("blue.six")
+    );
+    let right = format!("cat {}; echo shown-red; sleep 600", path("red.six"));
+    let replies = common::TerminalReplies {
+        sixel: true,
+        ..common::TerminalReplies::default()
+    };
+    let tw = Tilework::start_answering(
+        common::binary(),
+        &["--session", "w", "-c", &left, "-c", &right],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+        replies,
+    );
+    tw.wait_for_text("shown-red");
+    std::fs::write(path("go"), "").unwrap();
+    tw.wait_for_text("shown-blue");
+    let half = COLS / 2;
+    let each_in_its_pane = |drawn: &[(u16, bool)]| {
+        drawn.iter().any(|&(col, red)| !red && col < half)
+            && drawn.iter().any(|&(col, red)| red && col > half)
+    };
+    wait_until("both pictures drawn", || {
+        each_in_its_pane(&sixels_by_column(&tw.raw_tail()))
+    });
+    let from = tw.raw_tail().len();
+
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    tw.wait_for_text("upgraded from tilework 0.0.1");
+    // The new process's first frame draws each in its own pane again.
+    wait_until("both pictures drawn again", || {
+        let raw = tw.raw_tail();
+        let drawn = sixels_by_column(&raw[from.min(raw.len())..]);
+        assert!(
+            !drawn.iter().any(|&(col, red)| red == (col < half)),
+            "a picture drawn in the other pane: {drawn:?}"
+        );
+        each_in_its_pane(&drawn)
+    });
+}

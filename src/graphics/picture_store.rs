@@ -20,6 +20,9 @@ use std::sync::{LazyLock, Mutex, MutexGuard};
 
 use crate::graphics::image::RgbaImage;
 
+/// The store moving to a newer tilework (an upgrade).
+pub mod carry;
+
 /// The budget when the config sets none.
 pub const DEFAULT_BUDGET: usize = 64 << 20;
 

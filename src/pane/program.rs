@@ -54,6 +54,22 @@ impl Program {
     pub fn master_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
         self.process.as_ref().and_then(|p| p.master_fd())
     }
+
+    /// An upgrade: the input not yet written to the program (a paste it
+    /// has not read); nothing more is written until given back.
+    pub fn take_input_for_handoff(&self) -> Vec<u8> {
+        self.process
+            .as_ref()
+            .map(|p| p.take_input_for_handoff())
+            .unwrap_or_default()
+    }
+
+    /// The upgrade failed: `taken` is written again, first.
+    pub fn give_back_input(&self, taken: Vec<u8>) {
+        if let Some(p) = &self.process {
+            p.give_back_input(taken);
+        }
+    }
     /// `process`, or what `spawn_error` says of why there is none.
     pub(in crate::pane) fn new(
         process: Option<Box<dyn PaneProcess>>,

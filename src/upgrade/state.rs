@@ -7,7 +7,8 @@
 //! - the sizes it was printed at (`persist::size_file`) and its commands
 //!   (`persist::marks_file`);
 //! - its live screen and modes as bytes a fresh parser draws them from
-//!   (`Pane::screen_state`).
+//!   (`Pane::screen_state`), and its program's unread input;
+//! - the pictures (`graphics::picture_store::carry`), their pixels last.
 //!
 //! The header says the state format ([`crate::release::state_format`]);
 //! a reader refuses a format it does not read before it changes anything.
@@ -16,6 +17,8 @@ use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 
 use crate::config::profile::{self, Profile, StartMode};
+use crate::graphics::picture_store::carry::CarriedStore;
+use crate::pane::PaneId;
 use crate::pane::history::command_marks::Command;
 use crate::pane::history::ring_block::SealedBlock;
 use crate::pane::history::size_log::SizeLog;
@@ -29,10 +32,17 @@ use crate::workspace::Workspace;
 pub const MAX_HEADER: usize = 4 << 20;
 
 /// The body's most bytes: every pane's history at the largest scrollback,
-/// plain, with room for its screen.
+/// plain, with room for its screen and its program's unread input.
 pub fn max_body(panes: usize) -> usize {
-    panes.saturating_mul(crate::config::MAX_SCROLLBACK_BYTES + (4 << 20))
+    panes.saturating_mul(
+        crate::config::MAX_SCROLLBACK_BYTES
+            + (4 << 20)
+            + crate::pane::program::input_queue::INPUT_QUEUE_BUDGET * 2,
+    )
 }
+
+/// The pictures' pixels' most bytes.
+const MAX_PICTURE_BYTES: usize = 1 << 30;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Header {
@@ -53,6 +63,10 @@ pub struct Header {
     /// Each attached terminal's attach request (its descriptors come
     /// over the socket in this order).
     pub terminals: Vec<String>,
+    /// The pictures and placements the panes' cells name (state format 2
+    /// on); their pixels end the body.
+    #[serde(default)]
+    pub pictures: Option<CarriedStore>,
 }
 
 /// Where a pane's parts are in the body, in this order.
@@ -67,6 +81,10 @@ pub struct PaneHeader {
     pub sizes: usize,
     pub marks: usize,
     pub screen: usize,
+    /// Input not yet written to the program (a paste it has not read),
+    /// to write first (state format 2 on).
+    #[serde(default)]
+    pub input: usize,
 }
 
 /// A pane's part of the state, read back.
@@ -78,17 +96,24 @@ pub struct PaneState {
     pub sizes: Option<SizeLog>,
     pub commands: Vec<Command>,
     pub screen: Vec<u8>,
+    pub input: Vec<u8>,
 }
+
+/// The input taken from each pane's program (see [`capture`]), to give
+/// back when the handoff fails.
+pub type TakenInput = Vec<(PaneId, Vec<u8>)>;
 
 /// Writes workspace `ws` (named `name`) as a header and a body. Each pane's
 /// output must be held first (`Pane::hold_output`), so nothing is read
-/// after its history is taken.
+/// after its history is taken. The input not yet written to each program
+/// is taken (nothing more is written): it is in the body, and returned to
+/// give back if the handoff fails.
 pub fn capture(
     ws: &mut Workspace,
     name: &str,
     size: (u16, u16),
     terminals: Vec<String>,
-) -> (Header, Vec<u8>) {
+) -> (Header, Vec<u8>, TakenInput) {
     let layout = crate::workspace::profile_save::to_toml_from_lookups(ws, name);
     let zoomed_tabs = (ws.tabs().iter().enumerate())
         .filter(|(_, tab)| tab.zoomed)
@@ -103,8 +128,10 @@ pub fn capture(
         size: Some(size),
         panes: Vec::new(),
         terminals,
+        pictures: None,
     };
     let mut body = Vec::new();
+    let mut taken = TakenInput::new();
     for id in panes_in_order(ws) {
         let Some(pane) = ws.panes_mut().get_mut(id) else {
             continue;
@@ -146,6 +173,11 @@ pub fn capture(
         body.extend(saved.encode());
         let marks = body.len() - at;
         body.extend_from_slice(&screen);
+        let input = match pid {
+            Some(_) if header.format >= 2 => pane.program().take_input_for_handoff(),
+            _ => Vec::new(),
+        };
+        body.extend_from_slice(&input);
         header.panes.push(PaneHeader {
             pid,
             block_len,
@@ -153,9 +185,26 @@ pub fn capture(
             sizes,
             marks,
             screen: screen.len(),
+            input: input.len(),
         });
+        if !input.is_empty() {
+            taken.push((id, input));
+        }
     }
-    (header, body)
+    if header.format >= 2 {
+        header.pictures = Some(crate::graphics::picture_store::lock().carry(&mut body));
+    }
+    (header, body, taken)
+}
+
+/// The handoff failed: each program's input taken by [`capture`] is
+/// written again, first.
+pub fn give_back(ws: &Workspace, taken: TakenInput) {
+    for (id, input) in taken {
+        if let Some(pane) = ws.panes().get(id) {
+            pane.program().give_back_input(input);
+        }
+    }
 }
 
 impl Header {
@@ -169,6 +218,21 @@ impl Header {
             pane.start = StartMode::Auto;
         }
         Ok(profile)
+    }
+
+    /// The most bytes a body with this header may have.
+    pub fn max_body(&self) -> usize {
+        let pictures = self
+            .pictures
+            .as_ref()
+            .map_or(0, |p| p.pixel_bytes().min(MAX_PICTURE_BYTES));
+        max_body(self.panes.len()).saturating_add(pictures)
+    }
+
+    /// The pictures' pixels: the end of `body`.
+    pub fn picture_pixels<'a>(&self, body: &'a [u8]) -> &'a [u8] {
+        let len = self.pictures.as_ref().map_or(0, CarriedStore::pixel_bytes);
+        &body[body.len().saturating_sub(len)..]
     }
 
     /// Splits `body` into each pane's part.
@@ -200,7 +264,9 @@ impl Header {
                 .map(|m| m.restored(first, len))
                 .unwrap_or_default();
             let screen = take(pane.screen)?.to_vec();
+            let input = take(pane.input)?.to_vec();
             panes.push(PaneState {
+                input,
                 pid: pane.pid,
                 block_len: pane.block_len,
                 blocks: sealed.iter().map(|b| b.block.clone()).collect(),
@@ -216,10 +282,20 @@ impl Header {
 
 /// Opens the handed-over workspace in `ws` (empty, its launcher taking the
 /// programs over in the panes' order) and puts each pane's history and
-/// screen back.
-pub fn open(ws: &mut Workspace, header: &Header, profile: &Profile, panes: Vec<PaneState>) {
+/// screen back. Returns the input each program is still to be written,
+/// once the old process has let go ([`write_input`]).
+pub fn open(
+    ws: &mut Workspace,
+    header: &Header,
+    profile: &Profile,
+    panes: Vec<PaneState>,
+) -> TakenInput {
     ws.open_profile(profile);
+    let mut input = TakenInput::new();
     for (id, state) in panes_in_order(ws).into_iter().zip(panes) {
+        if !state.input.is_empty() {
+            input.push((id, state.input));
+        }
         let Some(pane) = ws.panes_mut().get_mut(id) else {
             continue;
         };
@@ -241,4 +317,19 @@ pub fn open(ws: &mut Workspace, header: &Header, profile: &Profile, panes: Vec<P
         }
     }
     ws.select_tab(header.active_tab);
+    input
+}
+
+/// Writes each program the input the old process had not written yet (a
+/// paste's backlog), before any typed here.
+pub fn write_input(ws: &Workspace, input: TakenInput) {
+    for (id, bytes) in input {
+        let sent = ws
+            .panes()
+            .get(id)
+            .is_some_and(|pane| pane.program().send_owned(bytes));
+        if !sent {
+            tracing::warn!(?id, "a program's handed-over input was not taken");
+        }
+    }
 }

@@ -25,6 +25,8 @@ use crate::session::proto::{AttachMode, Joining, Request};
 pub struct Taken {
     pub header: Header,
     pub panes: Vec<PaneState>,
+    /// The pictures' pixels (see `Header::pictures`).
+    pub pixels: Vec<u8>,
     pub listener: UnixListener,
     /// The attached terminals, oldest first.
     pub terminals: Vec<Arrival>,
@@ -49,6 +51,7 @@ pub fn take(path: &Path, report: OwnedFd) -> Result<Taken> {
     let received = wire::receive(&stream)?;
     let header = received.header;
     let panes = header.panes(&received.body)?;
+    let pixels = header.picture_pixels(&received.body).to_vec();
     let handed = header.panes.iter().filter(|p| p.pid.is_some()).count();
     let expected = 1 + handed + 4 * header.terminals.len();
     if received.fds.len() != expected {
@@ -76,6 +79,7 @@ pub fn take(path: &Path, report: OwnedFd) -> Result<Taken> {
     Ok(Taken {
         header,
         panes,
+        pixels,
         listener,
         terminals,
         programs,

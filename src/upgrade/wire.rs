@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
 
-use super::state::{Header, MAX_HEADER, max_body};
+use super::state::{Header, MAX_HEADER};
 use crate::os;
 
 /// How long the old process waits for the new one to be up.
@@ -122,10 +122,7 @@ pub fn receive(stream: &UnixStream) -> Result<Received> {
         header.format,
         crate::release::formats_read()
     );
-    ensure!(
-        body_len <= max_body(header.panes.len()),
-        "a state of {body_len} bytes"
-    );
+    ensure!(body_len <= header.max_body(), "a state of {body_len} bytes");
     let mut body = vec![0; body_len];
     arm(stream, deadline)?;
     (&mut &*stream)

@@ -78,7 +78,7 @@ impl<B: FrameSink> App<B> {
             self.clients.frame_area.height,
             self.clients.frame_area.width,
         );
-        let (header, body) = state::capture(&mut self.ws, host.name(), size, requests);
+        let (header, body, taken) = state::capture(&mut self.ws, host.name(), size, requests);
         let mut fds = vec![host.listener_fd()];
         for (id, pane) in panes_in_order(&self.ws).into_iter().zip(&header.panes) {
             if pane.pid.is_none() {
@@ -88,6 +88,7 @@ impl<B: FrameSink> App<B> {
                 Some(fd) => fds.push(fd),
                 None => {
                     wire::refuse(&asked.stream, "a pane's PTY went away meanwhile");
+                    state::give_back(&self.ws, taken);
                     return;
                 }
             }
@@ -121,6 +122,7 @@ impl<B: FrameSink> App<B> {
                 if let Some(notes) = &notes {
                     promised.iter().for_each(|&pid| notes.withdraw(pid));
                 }
+                state::give_back(&self.ws, taken);
                 tracing::warn!("the upgrade failed: {err:#}; carrying on");
                 for client in &mut self.clients.list {
                     client
@@ -196,14 +198,23 @@ fn hold_every_pane(ws: &mut Workspace) -> bool {
 /// attached after the first, for the loop to attach.
 pub(super) fn open_taken(mut taken: Taken, name: &str, ws: &mut Workspace) -> Vec<Arrival> {
     let started = Instant::now();
-    match taken.header.profile(name) {
+    if let Some(pictures) = taken.header.pictures.take() {
+        crate::graphics::picture_store::lock().take_carried(pictures, &taken.pixels);
+        taken.pixels = Vec::new();
+    }
+    let input = match taken.header.profile(name) {
         Ok(profile) => {
             let panes = std::mem::take(&mut taken.panes);
-            state::open(ws, &taken.header, &profile, panes);
+            state::open(ws, &taken.header, &profile, panes)
         }
-        Err(err) => tracing::error!("{err:#}"),
-    }
+        Err(err) => {
+            tracing::error!("{err:#}");
+            Vec::new()
+        }
+    };
     tracing::info!("opened the workspace taken over in {:?}", started.elapsed());
     taken.confirm();
+    // Only now: a takeover called off before `go` has written nothing.
+    state::write_input(ws, input);
     std::mem::take(&mut taken.terminals)
 }

@@ -65,6 +65,13 @@ struct State {
     writing: bool,
     /// Over [`HOLD_ABOVE`] and not yet down to [`RELEASE_BELOW`].
     holding: bool,
+    /// The piece the writer holds, and how much of it is written (what an
+    /// upgrade takes with the rest, see [`InputQueue::take_for_handoff`]).
+    in_flight: Vec<u8>,
+    in_flight_done: usize,
+    /// An upgrade took what waited: nothing is written until it gives it
+    /// back (it failed) or this process exits.
+    paused: bool,
     /// When the program last took input (the writer asked for more), or
     /// input began to wait.
     progress: Instant,
@@ -78,6 +85,9 @@ impl Default for State {
             closed: false,
             writing: false,
             holding: false,
+            in_flight: Vec::new(),
+            in_flight_done: 0,
+            paused: false,
             progress: Instant::now(),
         }
     }
@@ -151,7 +161,7 @@ impl InputQueue {
         write: impl FnOnce(&[u8]) -> std::io::Result<usize>,
     ) -> Option<usize> {
         let s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if s.closed || s.writing || !s.chunks.is_empty() {
+        if s.closed || s.writing || s.paused || !s.chunks.is_empty() {
             return None;
         }
         Some(write(bytes).unwrap_or(0))
@@ -167,6 +177,10 @@ impl InputQueue {
             s.progress = Instant::now();
         }
         loop {
+            if s.paused && !s.closed {
+                s = self.ready.wait(s).unwrap_or_else(PoisonError::into_inner);
+                continue;
+            }
             if let Some(front) = s.chunks.front_mut() {
                 let piece = if front.len() <= COALESCE_LIMIT {
                     let Chunk { mut bytes, start } = s.chunks.pop_front()?;
@@ -180,6 +194,9 @@ impl InputQueue {
                 };
                 s.bytes -= piece.len();
                 s.writing = true;
+                s.in_flight.clear();
+                s.in_flight.extend_from_slice(&piece);
+                s.in_flight_done = 0;
                 let released = s.holding && s.bytes < RELEASE_BELOW;
                 if released {
                     s.holding = false;
@@ -197,6 +214,59 @@ impl InputQueue {
             }
             s = self.ready.wait(s).unwrap_or_else(PoisonError::into_inner);
         }
+    }
+
+    /// The writer writes `rest`, the unwritten end of the piece [`Self::pop`]
+    /// gave it, with `write` (which must not block); `None`, without
+    /// writing, when an upgrade took the piece meanwhile (the writer pops
+    /// again, which waits until it gives it back).
+    pub fn write_popped(
+        &self,
+        rest: &[u8],
+        write: impl FnOnce(&[u8]) -> std::io::Result<usize>,
+    ) -> Option<std::io::Result<usize>> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if s.paused || !s.writing {
+            return None;
+        }
+        let written = write(rest);
+        if let Ok(n) = written {
+            s.in_flight_done = (s.in_flight_done + n).min(s.in_flight.len());
+        }
+        Some(written)
+    }
+
+    /// An upgrade: takes every byte not yet written (the rest of the
+    /// writer's piece first), in order, and pauses the writer; nothing is
+    /// written from now on until [`Self::give_back`].
+    pub fn take_for_handoff(&self) -> Vec<u8> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        s.paused = true;
+        let mut taken = Vec::with_capacity(s.bytes + s.in_flight.len());
+        if std::mem::take(&mut s.writing) {
+            taken.extend_from_slice(&s.in_flight[s.in_flight_done..]);
+        }
+        for chunk in std::mem::take(&mut s.chunks) {
+            taken.extend_from_slice(&chunk.bytes[chunk.start..]);
+        }
+        s.bytes = 0;
+        taken
+    }
+
+    /// The upgrade failed: `taken` waits again, before anything queued
+    /// since, and the writer goes on.
+    pub fn give_back(&self, taken: Vec<u8>) {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        s.paused = false;
+        if !taken.is_empty() && !s.closed {
+            s.bytes += taken.len();
+            s.chunks.push_front(Chunk {
+                bytes: taken,
+                start: 0,
+            });
+        }
+        drop(s);
+        self.ready.notify_all();
     }
 
     /// Bytes waiting.
@@ -233,6 +303,35 @@ impl InputQueue {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    #[test]
+    fn an_upgrade_takes_every_unwritten_byte_in_order_and_can_give_them_back() {
+        let q = InputQueue::default();
+        assert!(q.push_owned(vec![b'a'; COALESCE_LIMIT], 0));
+        assert!(q.push(b"bc"));
+        // The writer holds the first piece and wrote 10 bytes of it.
+        let piece = q.pop().unwrap();
+        assert_eq!(q.write_popped(&piece, |_| Ok(10)).unwrap().unwrap(), 10);
+        let taken = q.take_for_handoff();
+        let mut expected = vec![b'a'; COALESCE_LIMIT - 10];
+        expected.extend_from_slice(b"bc");
+        assert_eq!(taken, expected);
+        // Nothing more is written, directly or by the writer.
+        assert!(
+            q.write_popped(&piece[10..], |_| panic!("written"))
+                .is_none()
+        );
+        assert_eq!(q.write_if_idle(b"x", |_| panic!("written")), None);
+        // Given back: first, before what came since.
+        assert!(q.push(b"d"));
+        q.give_back(taken);
+        let mut out = Vec::new();
+        while q.queued() > 0 {
+            out.extend(q.pop().unwrap());
+        }
+        expected.push(b'd');
+        assert_eq!(out, expected);
+    }
 
     #[test]
     fn delivers_in_order() {

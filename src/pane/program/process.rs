@@ -91,6 +91,15 @@ pub trait PaneProcess: Send {
     fn hold_reader(&self) -> bool {
         true
     }
+    /// An upgrade takes the input not yet written (see
+    /// [`PtyProcess::take_input_for_handoff`]).
+    fn take_input_for_handoff(&self) -> Vec<u8> {
+        Vec::new()
+    }
+    /// The upgrade failed: the input taken is written again, first.
+    fn give_back_input(&self, taken: Vec<u8>) {
+        self.send_input_owned(taken);
+    }
 }
 
 /// Programs on pseudo-terminals: what tilework runs.
@@ -188,6 +197,14 @@ impl PaneProcess for PtyProcess {
 
     fn hold_reader(&self) -> bool {
         PtyProcess::hold_reader(self)
+    }
+
+    fn take_input_for_handoff(&self) -> Vec<u8> {
+        PtyProcess::take_input_for_handoff(self)
+    }
+
+    fn give_back_input(&self, taken: Vec<u8>) {
+        PtyProcess::give_back_input(self, taken);
     }
 }
 

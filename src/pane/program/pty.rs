@@ -345,6 +345,17 @@ impl PtyProcess {
         self.input.hold_until()
     }
 
+    /// An upgrade: every byte of input not yet written, and nothing written
+    /// from now on until [`Self::give_back_input`] (see `InputQueue`).
+    pub fn take_input_for_handoff(&self) -> Vec<u8> {
+        self.input.take_for_handoff()
+    }
+
+    /// The upgrade failed: `taken` is written again, first.
+    pub fn give_back_input(&self, taken: Vec<u8>) {
+        self.input.give_back(taken);
+    }
+
     /// Bytes of input the child has not read yet.
     pub fn input_queued(&self) -> usize {
         self.input.queued()
@@ -538,7 +549,11 @@ fn write_loop(mut writer: Box<dyn Write + Send>, ready: &FileDescriptor, input: 
     while let Some(bytes) = input.pop() {
         let mut rest = &bytes[..];
         while !rest.is_empty() {
-            match writer.write(rest) {
+            // An upgrade took the rest (see `InputQueue::take_for_handoff`).
+            let Some(written) = input.write_popped(rest, |rest| writer.write(rest)) else {
+                break;
+            };
+            match written {
                 Ok(0) => {
                     tracing::debug!("PTY write ended: wrote nothing");
                     input.close();
