@@ -641,3 +641,76 @@ fn a_remote_pane_reconnects_and_shows_what_came_meanwhile_once() {
     assert!(ticks.len() as u32 > before + 10 - first, "{text}");
     drop(sshd);
 }
+
+/// Ends the workspaces of a runtime directory of the test's own when the
+/// test ends, passed or not.
+struct EndWorkspaces(PathBuf);
+
+impl Drop for EndWorkspaces {
+    fn drop(&mut self) {
+        common::end_workspaces(&self.0);
+    }
+}
+
+/// A profile's pane with `host = "localhost"` and a `cwd` opens as a
+/// remote pane there, beside the profile's local pane; its border names
+/// the host.
+#[test]
+fn a_profiles_pane_with_a_host_runs_there() {
+    let Some(sshd) = Sshd::start() else { return };
+    let home = TempDir::new("profile-host");
+    let runtime = home.path().join("run");
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::set_permissions(
+        &runtime,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let _end = EndWorkspaces(runtime.clone());
+    let there = home.path().join("over-there");
+    std::fs::create_dir_all(&there).unwrap();
+    let ssh_config = sshd.client_config(home.path(), &runtime, false);
+    let config = home.path().join("remote.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[remote]\nssh_command = \"ssh -F {}\"\ntilework = \"{}\"\nkeepalive = 1\n",
+            ssh_config.display(),
+            common::binary()
+        ),
+    )
+    .unwrap();
+    let profile = home.path().join("two.toml");
+    std::fs::write(
+        &profile,
+        format!(
+            "[[tab]]\n[tab.layout]\nsplit = \"right\"\n\
+             [[tab.layout.panes]]\n\
+             [[tab.layout.panes]]\nhost = \"localhost\"\ncwd = \"{}\"\nfocus = true\n",
+            there.display()
+        ),
+    )
+    .unwrap();
+    let mut a = Tilework::start_with(
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "--profile",
+            profile.to_str().unwrap(),
+            "--session",
+            "prof",
+        ],
+        ROWS,
+        100,
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    a.wait_for("the remote pane's border", |s| {
+        s.contents().contains("localhost")
+    });
+    let want = there.display().to_string();
+    a.type_line(&format!(
+        "[ \"$PWD\" = {want} ] && echo \"far-$((40+4)):${{SSH_CONNECTION##* }}\""
+    ));
+    a.wait_for_text(&format!("far-44:{}", sshd.port));
+    drop(sshd);
+}

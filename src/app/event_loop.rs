@@ -193,6 +193,7 @@ fn run_workspace(
     {
         env.set_agent_socket(host.agent_socket().to_path_buf());
     }
+    env.set_remote(opts.config.remote.clone());
     let settings = WorkspaceSettings {
         env,
         scrollback_bytes: opts.config.scrollback_bytes,

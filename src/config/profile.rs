@@ -92,6 +92,9 @@ pub struct PaneSpec {
     /// `save = false`: the pane's output is never written to disk (the
     /// workspace's saving); it comes back without its history.
     pub unsaved: bool,
+    /// `host = "build1"`: the pane runs there, a remote pane (issue 47
+    /// §2); its `cwd` is a directory there.
+    pub host: Option<String>,
 }
 
 /// When a command pane is started again after its program ends.
@@ -420,6 +423,7 @@ fn convert_split(
     let pane_keys = [
         ("command", node.command.as_ref().map(Spanned::span)),
         ("cwd", node.cwd.as_ref().map(Spanned::span)),
+        ("host", node.host.as_ref().map(Spanned::span)),
         ("focus", node.focus.as_ref().map(Spanned::span)),
         ("title", node.title.as_ref().map(Spanned::span)),
         ("keep_open", node.keep_open.as_ref().map(Spanned::span)),
@@ -547,7 +551,21 @@ fn convert_pane(
         }
         c => c.map(Spanned::into_inner),
     };
+    let host = match node.host {
+        Some(h) if h.get_ref().trim().is_empty() || h.get_ref().starts_with('-') => {
+            return Err(cx.err(h.span(), "`host` is a host as ssh takes it".to_string()));
+        }
+        Some(h) if h.get_ref().chars().any(char::is_control) => {
+            return Err(cx.err(
+                h.span(),
+                "`host` cannot hold control characters".to_string(),
+            ));
+        }
+        h => h.map(Spanned::into_inner),
+    };
     let cwd = match node.cwd {
+        // A directory on the other machine: not looked for here.
+        Some(cwd) if host.is_some() => Some(PathBuf::from(cwd.into_inner())),
         Some(cwd) => Some(check_cwd(cwd.get_ref()).map_err(|m| cx.err(cwd.span(), m))?),
         None => None,
     };
@@ -605,6 +623,7 @@ fn convert_pane(
         pinned,
         place,
         unsaved: node.save.is_some_and(|s| !s.into_inner()),
+        host,
     })
 }
 

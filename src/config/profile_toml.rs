@@ -61,6 +61,9 @@ pub struct RawNode {
     pub start: Option<Spanned<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<Spanned<String>>,
+    /// Another machine the pane runs on (issue 47 §2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<Spanned<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<Spanned<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]

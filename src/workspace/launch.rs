@@ -78,8 +78,8 @@ impl Workspace {
 
     /// A new shell in the focused pane's directory, like zellij.
     pub(super) fn shell_launch_here(&self) -> PaneLaunch {
-        if let Some(launch) = self.focused().and_then(super::remote_launch::shell_beside) {
-            return launch;
+        if let Some((spec, label)) = self.focused().and_then(super::remote_launch::shell_beside) {
+            return PaneLaunch::new(spec, label);
         }
         let cwd = self
             .focused()

@@ -31,10 +31,18 @@ impl PaneLaunch {
 
     /// What a profile's pane runs, started as `env` starts programs.
     pub(super) fn from_profile(pane: &PaneSpec, env: &ChildEnv) -> Self {
-        let (spec, label) = match (&pane.command, pane.start) {
-            (Some(line), StartMode::Manual) => env.on_enter(line, pane.cwd.clone()),
-            (Some(line), StartMode::Auto) => env.command_line(line, pane.cwd.clone()),
-            (None, _) => env.shell(pane.cwd.clone()),
+        let (spec, label) = match &pane.host {
+            Some(host) => super::remote_launch::profile_pane(
+                host,
+                pane.command.as_deref(),
+                pane.cwd.as_deref(),
+                env,
+            ),
+            None => match (&pane.command, pane.start) {
+                (Some(line), StartMode::Manual) => env.on_enter(line, pane.cwd.clone()),
+                (Some(line), StartMode::Auto) => env.command_line(line, pane.cwd.clone()),
+                (None, _) => env.shell(pane.cwd.clone()),
+            },
         };
         // A profile's command pane is there to be watched: when it ends, even
         // with status 0 and no restart, its output and status stay until the

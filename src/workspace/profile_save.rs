@@ -151,6 +151,17 @@ fn pane_node(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> RawNode {
     let Some(pane) = ws.panes().get(id) else {
         return node;
     };
+    if let Some((host, command, cwd)) = super::remote_launch::saved(pane) {
+        // A remote pane: its host, and its command and directory there.
+        node.host = Some(written(host));
+        node.command = command.map(written);
+        node.cwd = cwd.map(written);
+        node.title = ws
+            .panes()
+            .given_title(id)
+            .map(|title| written(title.to_string()));
+        return node;
+    }
     let shell = &ws.panes().settings().env.shell;
     let argv = &pane.spec.argv;
     let is_shell = argv.len() == 1 && &argv[0] == shell;

@@ -20,6 +20,9 @@ pub struct ChildEnv {
     /// The workspace's own `SSH_AUTH_SOCK` (a link that follows the
     /// terminals' agents: `session::agent_link`), over any other.
     agent_socket: Option<PathBuf>,
+    /// How other machines are reached (`[remote]`): for a profile's
+    /// remote panes.
+    remote: crate::config::remote_settings::Remote,
 }
 
 impl ChildEnv {
@@ -34,7 +37,17 @@ impl ChildEnv {
             term: term.to_string(),
             fresh: Vec::new(),
             agent_socket: None,
+            remote: crate::config::remote_settings::Remote::default(),
         }
+    }
+
+    /// `[remote]`, for the remote panes a profile opens.
+    pub fn set_remote(&mut self, remote: crate::config::remote_settings::Remote) {
+        self.remote = remote;
+    }
+
+    pub fn remote(&self) -> &crate::config::remote_settings::Remote {
+        &self.remote
     }
 
     /// Every child's `SSH_AUTH_SOCK` is `path` from now on.
