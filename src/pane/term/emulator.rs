@@ -271,6 +271,8 @@ impl Term {
     /// out exactly; it comes back at the first look. Returns whether it is
     /// put away.
     pub fn park(&mut self) -> bool {
+        // Output held back for a frame that never came (the pane is hidden).
+        self.settle();
         let busy = !self.fast_forward.is_settled()
             || self.fast_forward.loading()
             || self.fast_forward.sync().frozen().is_some()
