@@ -55,6 +55,10 @@ fn run() -> Result<i32> {
     if args.get(1).map(String::as_str) == Some("tmux") {
         return Ok(tilework::tmux_compat::main(&args[2..]));
     }
+    // The attaching client run afresh to wait small (`session::small_wait`).
+    if args.get(1).map(String::as_str) == Some(session::small_wait::FLAG) {
+        return attach_process::resume_attached();
+    }
     let cli = Cli::parse();
     if cli.print_config {
         print!("{}", config::default_toml());

@@ -57,6 +57,13 @@ pub fn reopen_nonblocking_to_read(fd: BorrowedFd<'_>) -> io::Result<std::fs::Fil
     system::reopen_nonblocking(fd, true)
 }
 
+/// This process's own binary, the very file it runs even if a newer one
+/// was installed at its path since: the attaching client runs itself again
+/// through it to wait small (`session::small_wait`).
+pub fn own_binary() -> PathBuf {
+    system::own_binary()
+}
+
 /// The most descriptors one message carries ([`send_with_fds`],
 /// [`recv_with_fds`]): an attach request's stdin, stdout and stderr.
 pub const MAX_FDS: usize = 3;

@@ -37,5 +37,6 @@ pub mod script;
 pub mod script_client;
 pub mod script_commands;
 pub mod script_host;
+pub mod small_wait;
 pub mod tmux_call;
 pub mod workspace_list;

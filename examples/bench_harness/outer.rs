@@ -217,17 +217,25 @@ impl Outer {
     }
 
     /// Ends the contender the way a user would have it go (tilework:
-    /// SIGTERM; tmux: `kill-server`; a bare program: SIGKILL, as an
-    /// interactive shell ignores SIGTERM) and waits for it.
+    /// SIGTERM to the workspace process, the client's child, which ends
+    /// it and its client; a SIGTERM to the client only detaches, and left
+    /// a workspace running per run, each answering every later start's
+    /// look for a free name; tmux: `kill-server`; a bare program: SIGKILL,
+    /// as an interactive shell ignores SIGTERM) and waits for it.
     pub fn shut_down(&mut self, contender: Contender, tmux: Option<TmuxServer>) {
-        let signal = |sig| {
-            if let Some(pid) = self.pid() {
+        let signal = |pid: Option<u32>, sig| {
+            if let Some(pid) = pid {
                 let _ = kill(Pid::from_raw(pid as i32), sig);
             }
         };
         match contender {
-            Contender::Bare => signal(Signal::SIGKILL),
-            Contender::Tilework => signal(Signal::SIGTERM),
+            Contender::Bare => signal(self.pid(), Signal::SIGKILL),
+            Contender::Tilework => {
+                let workspace = self
+                    .pid()
+                    .and_then(|client| crate::procfs::child_named(client, "tilework"));
+                signal(workspace.or(self.pid()), Signal::SIGTERM);
+            }
             Contender::Tmux => {
                 if let Some(server) = &tmux {
                     server.kill();

@@ -14,6 +14,11 @@ use rustix::net::{
 };
 use rustix::pty::OpenptFlags;
 
+/// `/proc/self/exe`: the running binary's own file.
+pub fn own_binary() -> PathBuf {
+    PathBuf::from("/proc/self/exe")
+}
+
 /// Processes whose session is `sid` (from `/proc/PID/stat`).
 pub fn session_processes(sid: i32) -> Vec<i32> {
     let Ok(dir) = std::fs::read_dir("/proc") else {

@@ -443,10 +443,32 @@ fn spawn_workspace(
 /// Hands this process's terminal to the workspace on `stream` and waits
 /// until it is let go. `child`: the workspace process when we started it
 /// (its status is ours if it dies without a word). Returns the exit status.
+/// Done by this binary run afresh (`small_wait`), unless that fails.
 pub fn run_attached(
+    stream: UnixStream,
+    name: &str,
+    child: Option<Child>,
+    joining: &Joining,
+) -> Result<i32> {
+    // Reaped by its pid from here on: a `Child` does not cross an exec.
+    let child = child.map(|c| c.id());
+    let err = super::small_wait::restart(&stream, name, child, joining);
+    tracing::warn!("waiting for the workspace without starting afresh: {err}");
+    attach_and_wait(stream, name, child, joining)
+}
+
+/// The client run afresh by [`run_attached`] (`small_wait`) attaches and
+/// waits.
+pub fn resume_attached() -> Result<i32> {
+    let handed = super::small_wait::take()?;
+    attach_and_wait(handed.stream, &handed.name, handed.child, &handed.joining)
+}
+
+/// [`run_attached`] in this process. `child`: the workspace process's pid.
+fn attach_and_wait(
     mut stream: UnixStream,
     name: &str,
-    mut child: Option<Child>,
+    mut child: Option<u32>,
     joining: &Joining,
 ) -> Result<i32> {
     let stdin = io::stdin();
@@ -541,16 +563,18 @@ pub fn run_attached(
         Word::Silence => {
             // It died without restoring the terminal, or after a panic
             // that did (its message is on the screen).
-            let status = child.and_then(|mut c| c.wait().ok());
-            let killed_by_signal = status.as_ref().is_some_and(|s| s.code().is_none());
+            let status = child.and_then(|pid| reap(pid, rustix::process::WaitOptions::empty()));
+            let killed_by_signal = status.is_some_and(|s| s.exit_status().is_none());
             if status.is_none() || killed_by_signal {
                 fallback.restore_screen();
             }
             fallback.restore_mode();
             say(&crash_message(name, crate::persist::is_saved(name)));
-            use std::os::unix::process::ExitStatusExt;
             Ok(status
-                .map(|s| s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0)))
+                .map(|s| {
+                    s.exit_status()
+                        .unwrap_or_else(|| 128 + s.terminating_signal().unwrap_or(0))
+                })
                 .unwrap_or(1))
         }
     }
@@ -624,29 +648,52 @@ fn wait_for_word(stream: &UnixStream) -> Word {
 
 /// After the last word, waits (briefly) for the workspace process to be
 /// gone, so that when this exits, nothing of the workspace is left.
-fn wait_gone(stream: &UnixStream, child: Option<Child>) {
+fn wait_gone(stream: &UnixStream, child: Option<u32>) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
     let mut reader = LineReader::default();
     while let Ok(Some(_)) = reader.read_lines(stream) {}
-    if let Some(mut child) = child {
+    if let Some(pid) = child {
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {
-            match child.try_wait() {
-                Ok(Some(_)) | Err(_) => return,
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            match reap_now(pid) {
+                Some(true) | None => return,
+                Some(false) => std::thread::sleep(Duration::from_millis(5)),
             }
         }
+    }
+}
+
+/// Waits (as `how` says) for this process's child `pid` to end; its status
+/// once it has, `None` while it runs or if it cannot be waited for.
+fn reap(pid: u32, how: rustix::process::WaitOptions) -> Option<rustix::process::WaitStatus> {
+    let pid = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
+    loop {
+        match rustix::process::waitpid(Some(pid), how) {
+            Ok(status) => return status.map(|(_, status)| status),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Whether child `pid` has ended (and is reaped); `None`: it is no child
+/// to wait for.
+fn reap_now(pid: u32) -> Option<bool> {
+    let id = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
+    match rustix::process::waitpid(Some(id), rustix::process::WaitOptions::NOHANG) {
+        Ok(status) => Some(status.is_some()),
+        Err(_) => None,
     }
 }
 
 /// The workspace this process started, once the terminal has moved to
 /// another: it may run for days, and unwaited it would stay a zombie from
 /// its end until this process exits.
-fn reap_when_gone(child: Option<Child>) {
-    if let Some(mut child) = child {
+fn reap_when_gone(child: Option<u32>) {
+    if let Some(pid) = child {
         // (One that cannot start is said in the log.)
         let _ = crate::jobs::named("reap-workspace", move || {
-            let _ = child.wait();
+            let _ = reap(pid, rustix::process::WaitOptions::empty());
         });
     }
 }
