@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod cell_extras;
+pub mod cluster_cells;
 pub mod dividers;
 pub mod fit;
 pub mod fps_overlay;

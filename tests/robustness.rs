@@ -259,6 +259,7 @@ const RESET_NOTICE: &str =
     "tilework: the terminal parser failed on this output; the screen was reset";
 
 #[test]
+#[ignore = "needs output that makes vt100 panic through the fidelity layer: the only one known (a VS16 in the last column) no longer reaches vt100 (issue 46)"]
 fn a_parser_panic_resets_the_pane_and_its_history_instead_of_ending_the_workspace() {
     let mut pane = Pane::detached(PaneId(1), ROWS, COLS, DEFAULT_BUDGET);
     let (tx, rx) = bounded(LOOP_EVENT_CAPACITY);
@@ -1589,6 +1590,7 @@ fn a_program_that_cannot_start_shows_an_error_in_its_pane() {
 }
 
 #[test]
+#[ignore = "needs output that makes vt100 panic through the fidelity layer: the only one known (a VS16 in the last column) no longer reaches vt100 (issue 46)"]
 fn output_that_makes_the_parser_panic_resets_the_pane_and_the_workspace_lives_on() {
     let (sleep, sleep_pattern) = common::unique_sleep();
     let _cleanup = common::Cleanup(vec![sleep_pattern.clone()]);

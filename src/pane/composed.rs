@@ -348,6 +348,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs output that makes vt100 panic through the fidelity layer: the only one known (a VS16 in the last column) no longer reaches vt100 (issue 46)"]
     fn a_parser_panic_shows_the_notice_and_later_output() {
         for settle_between in [false, true] {
             let mut pane = Pane::detached(PaneId(1), 10, 80, 1 << 20);
@@ -371,6 +372,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs output that makes vt100 panic through the fidelity layer: the only one known (a VS16 in the last column) no longer reaches vt100 (issue 46)"]
     fn the_fresh_parser_keeps_modes_and_pending_events() {
         let mut pane = Pane::detached(PaneId(1), 10, 40, 1 << 20);
         let mut bytes = b"\x1b[?1049h\x1b[?1h\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[?25l".to_vec();

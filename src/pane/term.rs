@@ -28,6 +28,7 @@
 
 pub mod cell_marks;
 pub mod cell_style;
+pub mod cluster_marks;
 pub mod damage;
 pub mod emulator;
 pub mod escape_scanner;

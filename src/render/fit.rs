@@ -90,7 +90,7 @@ impl Fit {
             // past the terminal's edge.
             if !self.is_exact()
                 && x + 1 >= self.terminal.width
-                && unicode_width::UnicodeWidthStr::width(cell.symbol()) > 1
+                && ratatui::buffer::CellWidth::cell_width(cell) > 1
             {
                 return Some((x, y, blank()));
             }

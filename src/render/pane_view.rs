@@ -2,7 +2,7 @@
 //! characters. Reads only; the cursor is placed by the caller, as the real
 //! terminal cursor, for the focused pane only.
 
-use ratatui::buffer::Buffer;
+use ratatui::buffer::{Buffer, CellDiffOption};
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
@@ -10,6 +10,7 @@ use ratatui::widgets::Widget;
 use crate::pane::term::cell_marks;
 use crate::pane::term::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
 use crate::render::cell_extras::frame_marker;
+use crate::render::cluster_cells as clusters;
 
 pub struct PaneWidget<'a> {
     screen: ScreenView<'a>,
@@ -89,32 +90,49 @@ fn symbol_for(contents: &str) -> &str {
 /// `set_style` would patch a `Style` per cell, and this runs for every cell
 /// of every visible pane on every frame (always inlined: a call and a
 /// `CellStyle` passed in memory cost more than the rest of it).
+/// Returns how many cells after this one the user's terminal may have
+/// drawn over ([`clusters::fence`]).
 #[inline(always)]
-fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
+fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) -> u16 {
     // Nearly every cell: no marker, drawn as before styles were kept.
     if let Some((text, style)) = cell.unmarked() {
         target.set_symbol(symbol_for(text));
         target.fg = map_color(style.fg);
         target.bg = map_color(style.bg);
         target.modifier = cell_modifier(&style);
-        return;
+        target.set_diff_option(CellDiffOption::None);
+        return 0;
     }
-    paint_with_extras(target, cell);
+    paint_with_extras(target, cell)
 }
 
 /// A cell whose text holds a marker: its style read with its extras.
 #[cold]
 #[inline(never)]
-fn paint_with_extras(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) {
+fn paint_with_extras(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) -> u16 {
     let (text, style, extra) = cell.text_and_style();
     target.fg = map_color(style.fg);
     target.bg = map_color(style.bg);
     target.modifier = cell_modifier(&style);
+    target.set_diff_option(CellDiffOption::None);
+    let cluster = cell.is_cluster();
+    let fenced;
+    let text = if cluster {
+        fenced = clusters::fence(symbol_for(&text), cell.is_wide());
+        &fenced
+    } else {
+        symbol_for(&text)
+    };
     match frame_marker(&style, extra) {
         None => {
-            target.set_symbol(symbol_for(&text));
+            target.set_symbol(text);
         }
-        Some(marker) => paint_marked(target, symbol_for(&text), marker),
+        Some(marker) => paint_marked(target, text, marker),
+    }
+    if cluster {
+        clusters::fenced(target, cell.is_wide())
+    } else {
+        0
     }
 }
 
@@ -155,6 +173,8 @@ pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer
     // Cells beyond `buf`'s right edge are not drawn.
     let end = width.min(u16::try_from(line.len()).unwrap_or(u16::MAX));
     let mut col = 0;
+    // Cells drawn whatever the terminal shows there, up to this column.
+    let mut always = 0;
     while col < end {
         let Some(cell) = screen.cell(row, col) else {
             break;
@@ -174,7 +194,12 @@ pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer
             col += 1;
             continue;
         }
-        paint(target, cell);
+        let overflow = paint(target, cell);
+        if col < always && target.diff_option == CellDiffOption::None {
+            // (A cluster's cell keeps its forced width.)
+            target.set_diff_option(CellDiffOption::AlwaysUpdate);
+        }
+        always = always.max(col + u16::from(wide) + 1 + overflow);
         if wide && let Some(next) = line.get_mut(usize::from(col) + 1) {
             next.reset();
             next.fg = map_color(cell.fg());

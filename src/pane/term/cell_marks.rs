@@ -260,6 +260,14 @@ pub fn split(contents: &str) -> (Cow<'_, str>, Option<u32>) {
 
 #[cold]
 fn split_marked(contents: &str) -> (Cow<'_, str>, Option<u32>) {
+    if let Some(cluster) = crate::pane::term::cluster_marks::expand(contents) {
+        let (text, id) = split_unclustered(&cluster);
+        return (Cow::Owned(text.into_owned()), id);
+    }
+    split_unclustered(contents)
+}
+
+fn split_unclustered(contents: &str) -> (Cow<'_, str>, Option<u32>) {
     let Some((at, _)) = contents.char_indices().find(|&(_, c)| is_marker(c)) else {
         return (Cow::Borrowed(contents), None);
     };
@@ -303,6 +311,7 @@ fn split_marked(contents: &str) -> (Cow<'_, str>, Option<u32>) {
 /// `text` without markers (a copy only when it held some).
 pub fn strip(text: String) -> String {
     if may_hold_marker(&text) {
+        let text = crate::pane::term::cluster_marks::expand_all(&text).unwrap_or(text);
         text.replace(" \u{E0C00}", "\u{FFFD}")
             .chars()
             .filter(|&c| !is_marker(c))

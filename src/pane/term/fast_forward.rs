@@ -854,6 +854,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "needs output that makes vt100 panic through the fidelity layer: the only one known (a VS16 in the last column) no longer reaches vt100 (issue 46)"]
     fn after_a_parser_panic_a_reset_starts_over_with_a_fresh_parser() {
         let mut fast = parser(10, 40);
         let mut ff = FastForward::default();

@@ -39,6 +39,7 @@
 
 pub mod answers;
 pub mod charsets;
+mod clusters;
 pub mod colour_sets;
 mod follower;
 mod invalid_utf8;
@@ -89,6 +90,7 @@ pub struct Fidelity {
     colours: [Option<answers::Rgb>; 3],
     /// Bytes written for vt100 in place of the program's.
     out: Vec<u8>,
+    clusters: clusters::Clusters,
 }
 
 impl std::fmt::Debug for Fidelity {
@@ -145,6 +147,7 @@ impl Fidelity {
             keyboard: KeyboardFlags::default(),
             colours: [None; 3],
             out: Vec::new(),
+            clusters: clusters::Clusters::default(),
         }
     }
 
@@ -171,6 +174,7 @@ impl Fidelity {
     pub fn grid_resized(&mut self, old_rows: u16, new_rows: u16) {
         self.regions = [None; 2];
         self.follower.rep.grid_resized(old_rows, new_rows);
+        self.clusters.forget();
     }
 
     /// What REP bounding keeps, for tests and the log.
@@ -203,9 +207,7 @@ impl Fidelity {
         (!f.tabs.custom()).then_some(f.modes.autowrap)
     }
 
-    /// `parser.process(bytes)` through [`parse_guard::process`], with what
-    /// vt100 lacks completed.
-    pub fn process<C: vt100::Callbacks + Answers>(
+    fn process_whole<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
         bytes: &[u8],
@@ -239,7 +241,10 @@ impl Fidelity {
         self.follower.tabs.fit(cols.get());
         while !bytes.is_empty() {
             let read = if self.follower.rewrites_text() {
+                self.clusters.forget();
                 self.process_text(parser, bytes)?
+            } else if self.clusters.continues(bytes) {
+                self.process_cluster(parser, bytes)?
             } else {
                 self.process_bulk(parser, bytes)?
             };
@@ -271,9 +276,16 @@ impl Fidelity {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let chunk = &bytes[..end.map_or(bytes.len(), |at| at + 1)];
+        let mut chunk = &bytes[..end.map_or(bytes.len(), |at| at + 1)];
+        if let Some(at) = clusters::find(chunk) {
+            // Up to the cluster's first joiner: its base is then in the
+            // grid (see `clusters`).
+            chunk = &chunk[..clusters::cut_before(chunk, at)];
+        }
+        self.follower.last = Last::Nothing;
         let read = self.vte.advance_until_terminated(&mut self.follower, chunk);
         let through = &chunk[..read];
+        self.clusters.after_text(self.follower.last, through);
         match self.follower.stop.take() {
             Some(stop) => self.act(parser, stop, through)?,
             None => {
@@ -437,6 +449,9 @@ impl Fidelity {
                     .extend_from_slice(m.encode_utf8(&mut buf).as_bytes());
             }
             None if c == '\u{FFFD}' => cell_marks::push_replacement(&mut self.out),
+            // vt100 would widen the cell by itself, and breaks its grid
+            // doing it in the last column (`clusters` joins it in bulk).
+            None if c == '\u{FE0F}' => {}
             None => self.out.extend_from_slice(bytes),
         }
         if width > 0 {

@@ -173,6 +173,14 @@ impl<'a> CellView<'a> {
         cell_marks::extra(id?).link.and_then(cell_marks::link)
     }
 
+    /// The cell holds a grapheme cluster vt100 could not keep whole
+    /// (`cluster_marks`): what the user's terminal draws of it may not be
+    /// its width.
+    #[inline]
+    pub fn is_cluster(self) -> bool {
+        crate::pane::term::cluster_marks::holds_mark(self.cell.contents())
+    }
+
     #[inline]
     pub fn has_contents(self) -> bool {
         self.cell.has_contents()
