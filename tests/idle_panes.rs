@@ -205,9 +205,15 @@ fn an_alternate_screen_parked_while_hidden_comes_back_and_its_program_quits_to_t
         text.contains("page line 6") && !text.contains("page line 5 ")
     });
     tw.send("q");
-    tw.wait_for("the shell after less", |s| {
+    // The shell's prompt on the row after less's command line (typing
+    // before it is printed would be echoed ahead of it).
+    tw.wait_for("the shell's prompt after less", |s| {
         let text = s.contents();
-        text.contains("before less") && !text.contains("page line 6")
+        let lines: Vec<&str> = text.lines().collect();
+        let less = lines.iter().position(|l| l.contains("$ less"));
+        text.contains("before less")
+            && !text.contains("page line 6")
+            && less.is_some_and(|row| lines.get(row + 1).is_some_and(|l| l.starts_with("┃$ ")))
     });
     tw.type_line("echo after less");
     tw.wait_for("the echo after", |s| {

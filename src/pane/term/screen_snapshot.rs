@@ -5,10 +5,11 @@
 //! (`contents_formatted`, `input_mode_formatted`). What it leaves out is
 //! read from its `Debug` text, with the rows skipped: each grid's saved
 //! cursor (DECSC, which `CSI ? 1049 h` sets and quitting vim or less goes
-//! back to), scroll region and origin mode, and the saved pen. The primary
-//! screen under an alternate one is written too. [`snapshot`] then replays
-//! the bytes into a fresh parser and compares: every cell, wrap flag and
-//! the rest of the state must be equal, or there is no snapshot.
+//! back to) and scroll region. The primary screen under an alternate one
+//! is written too. [`snapshot`] then replays the bytes into a fresh parser
+//! and compares every cell, wrap flag, cursor, pen and mode; what the bytes
+//! do not write (origin mode, the saved pen) must be at its default. Else
+//! there is no snapshot. (The unit tests compare the whole state.)
 //!
 //! Not carried (and not compared): the character vt100's own REP would
 //! repeat (the fidelity layer repeats characters itself), and the
@@ -159,33 +160,20 @@ fn cursor_style(style: vt100::CursorStyle) -> &'static [u8] {
     }
 }
 
-/// Whether `rebuilt` is in `original`'s state: the same skeleton (all
-/// but the cells, REP's character and, on the primary screen, the unseen
-/// alternate grid) and the same cells and wrap flags on each grid in use.
+/// Whether `rebuilt` is in `original`'s state: the same cells and wrap
+/// flags on each grid in use, cursor, pen and modes. The parts only the
+/// skeleton shows are written from `before` (saved cursors, scroll
+/// regions) or must be the defaults the bytes leave (origin mode, the
+/// saved pen): formatting the rebuilt parser's skeleton too would double
+/// the cost, which is mostly the `Debug` text of the cells.
 fn same_state<C: vt100::Callbacks, D: vt100::Callbacks>(
     original: &mut vt100::Parser<C>,
     rebuilt: &mut vt100::Parser<D>,
     before: &str,
 ) -> bool {
-    let comparable = |skeleton: &str, alternate: bool| -> String {
-        let mut kept = skeleton;
-        if let Some(at) = kept.find("last_char:") {
-            kept = &kept[..at];
-        }
-        // How many rows ever scrolled off (a count nothing reads back).
-        let kept = without_number(kept, "unbounded_len:");
-        if alternate {
-            return kept;
-        }
-        // The unseen alternate grid: from its name to the screen's pen.
-        match (kept.find("alternate_grid:"), kept.find("attrs:")) {
-            (Some(from), Some(to)) if from < to => [&kept[..from], &kept[to..]].concat(),
-            _ => kept,
-        }
-    };
     let alternate = original.screen().alternate_screen();
-    if rebuilt.screen().alternate_screen() != alternate
-        || comparable(before, alternate) != comparable(&skeleton(rebuilt.screen()), alternate)
+    if !defaults_where_unwritten(before, alternate)
+        || !same_looks(original.screen(), rebuilt.screen())
         || !same_cells(original.screen(), rebuilt.screen())
     {
         return false;
@@ -195,12 +183,47 @@ fn same_state<C: vt100::Callbacks, D: vt100::Callbacks>(
     }
     original.process(b"\x1b[?47l");
     rebuilt.process(b"\x1b[?47l");
-    let primary_same = same_cells(original.screen(), rebuilt.screen());
+    let primary_same = same_cells(original.screen(), rebuilt.screen())
+        && original.screen().cursor_position() == rebuilt.screen().cursor_position();
     original.process(b"\x1b[?47h");
     rebuilt.process(b"\x1b[?47h");
     primary_same
 }
 
+/// Whether the state the snapshot does not write is at the defaults a
+/// fresh parser has: origin mode off and saved off on each grid in use,
+/// and the saved pen the default one.
+fn defaults_where_unwritten(skeleton: &str, alternate: bool) -> bool {
+    let in_use = match skeleton.find("alternate_grid:") {
+        Some(at) if !alternate => &skeleton[..at],
+        _ => skeleton,
+    };
+    let fresh = skeleton_of_fresh();
+    let pen = |text: &str| -> Option<String> {
+        let from = text.find("saved_attrs:")?;
+        let rest = &text[from..];
+        let to = rest.find('}')?;
+        Some(rest[..=to].to_owned())
+    };
+    !in_use.contains("origin_mode: true") && pen(skeleton).is_some() && pen(skeleton) == pen(&fresh)
+}
+
+fn skeleton_of_fresh() -> String {
+    let two = NonZeroU16::MIN.saturating_add(1);
+    skeleton(vt100::Parser::new(two, two, 0).screen())
+}
+
+/// Cursor, pen, modes and which screen shows.
+fn same_looks(a: &vt100::Screen, b: &vt100::Screen) -> bool {
+    a.alternate_screen() == b.alternate_screen()
+        && a.cursor_position() == b.cursor_position()
+        && a.hide_cursor() == b.hide_cursor()
+        && a.cursor_style() == b.cursor_style()
+        && a.attributes_formatted() == b.attributes_formatted()
+        && a.input_mode_formatted() == b.input_mode_formatted()
+}
+
+#[cfg(test)]
 /// `text` without the number after each `name`.
 fn without_number(text: &str, name: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -284,6 +307,24 @@ mod tests {
         )
     }
 
+    /// A skeleton without what the snapshot does not carry: REP's
+    /// character, the count of rows ever scrolled off and, on the primary
+    /// screen, the unseen alternate grid.
+    fn comparable(skeleton: &str, alternate: bool) -> String {
+        let mut kept = skeleton;
+        if let Some(at) = kept.find("last_char:") {
+            kept = &kept[..at];
+        }
+        let kept = without_number(kept, "unbounded_len:");
+        if alternate {
+            return kept;
+        }
+        match (kept.find("alternate_grid:"), kept.find("attrs:")) {
+            (Some(from), Some(to)) if from < to => [&kept[..from], &kept[to..]].concat(),
+            _ => kept,
+        }
+    }
+
     /// Snapshots `bytes` printed on a 6x20 screen and checks the rebuilt
     /// parser against the original, then that both go on alike.
     /// Returns the rebuilt screen's text before that.
@@ -297,6 +338,12 @@ mod tests {
         let mut rebuilt = rebuild(rows, cols, (), &snap);
         let before = skeleton(original.screen());
         assert!(same_state(&mut original, &mut rebuilt, &before));
+        // The whole state, skeleton included, is the same.
+        let alternate = original.screen().alternate_screen();
+        assert_eq!(
+            comparable(&before, alternate),
+            comparable(&skeleton(rebuilt.screen()), alternate)
+        );
         let text = rebuilt.screen().contents();
         let after = b"\x1b[?1049lnext\r\nline\x1b[31m red\x1b8X\x1b[5;1Hlow\r\n\r\n\r\n";
         original.process(after);
