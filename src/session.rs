@@ -39,4 +39,5 @@ pub mod script_commands;
 pub mod script_host;
 pub mod small_wait;
 pub mod tmux_call;
+pub mod workspace_child;
 pub mod workspace_list;

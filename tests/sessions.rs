@@ -773,3 +773,40 @@ fn kill_and_sigterm_end_a_workspace_whose_loop_is_stuck() {
         a.assert_terminal_restored();
     }
 }
+
+/// The client left in the terminal (it only waits) runs its binary afresh
+/// before it hands the terminal over, so it keeps none of the pages that
+/// starting the workspace touched (issue 45). `ps` and `top` still call it
+/// tilework, a resize still reaches the workspace through it, the
+/// workspace it started is still its child, and detaching still ends it
+/// with the message and status 0; the same for `tilework attach`.
+#[test]
+fn the_waiting_client_runs_afresh_and_still_forwards_and_detaches() {
+    let mut a = Tilework::start(&["--session", "afresh"], ROWS, COLS);
+    prompt(&a);
+    let workspace = a.workspace_pid();
+    a.resize(20, 90);
+    // Drawn at the new size: the workspace has had the resize.
+    a.wait_for("the status bar on row 20", |s| {
+        s.contents_between(19, 0, 19, 90).contains("[afresh]")
+    });
+    a.type_line("stty size");
+    // The pane inside a border, above the status bar.
+    a.wait_for_text("17 88");
+    let mut b = attach_from(&a, &["afresh"], 30, 100);
+    b.wait_for_text("17 88");
+    for (tw, name) in [(&mut a, "tilework"), (&mut b, "tilework attach")] {
+        let client = tw.pid().unwrap();
+        let argv = std::fs::read(format!("/proc/{client}/cmdline")).unwrap();
+        assert_eq!(argv, b"tilework\0--wait-attached\0", "{name}");
+        let comm = std::fs::read_to_string(format!("/proc/{client}/comm")).unwrap();
+        assert_eq!(comm.trim(), "tilework", "{name}");
+    }
+    b.send("\x02d");
+    assert_eq!(b.wait_exit().exit_code(), 0);
+    b.wait_for_text("[detached from workspace afresh");
+    a.send("\x02Q");
+    assert_eq!(a.wait_exit().exit_code(), 0);
+    a.assert_terminal_restored();
+    common::wait_until("the workspace to end", || !common::alive(workspace));
+}

@@ -21,6 +21,7 @@ use rustix::termios::OptionalActions;
 
 use super::claim::{self, Claim};
 use super::dir;
+use super::workspace_child;
 
 use super::proto::{
     self, ClientNote, DetachReason, Info, Joining, LineReader, Request, ServerNote,
@@ -500,7 +501,7 @@ fn attach_and_wait(
             joining.select = None;
             joining.mode = super::joining::AttachMode::Join;
             let claim = claim::claim_named(&runtime, &to)?;
-            reap_when_gone(child.take());
+            workspace_child::reap_when_gone(child.take());
             return launch_restored(claim, &to, joining);
         }
         match connect(&path) {
@@ -510,7 +511,7 @@ fn attach_and_wait(
                 joining.select = select;
                 joining.mode = super::joining::AttachMode::Join;
                 // Its status is no longer this terminal's to report.
-                reap_when_gone(child.take());
+                workspace_child::reap_when_gone(child.take());
             }
             Err(err) => {
                 fallback.restore_screen();
@@ -563,7 +564,8 @@ fn attach_and_wait(
         Word::Silence => {
             // It died without restoring the terminal, or after a panic
             // that did (its message is on the screen).
-            let status = child.and_then(|pid| reap(pid, rustix::process::WaitOptions::empty()));
+            let status = child
+                .and_then(|pid| workspace_child::reap(pid, rustix::process::WaitOptions::empty()));
             let killed_by_signal = status.is_some_and(|s| s.exit_status().is_none());
             if status.is_none() || killed_by_signal {
                 fallback.restore_screen();
@@ -655,46 +657,11 @@ fn wait_gone(stream: &UnixStream, child: Option<u32>) {
     if let Some(pid) = child {
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {
-            match reap_now(pid) {
+            match workspace_child::reap_now(pid) {
                 Some(true) | None => return,
                 Some(false) => std::thread::sleep(Duration::from_millis(5)),
             }
         }
-    }
-}
-
-/// Waits (as `how` says) for this process's child `pid` to end; its status
-/// once it has, `None` while it runs or if it cannot be waited for.
-fn reap(pid: u32, how: rustix::process::WaitOptions) -> Option<rustix::process::WaitStatus> {
-    let pid = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
-    loop {
-        match rustix::process::waitpid(Some(pid), how) {
-            Ok(status) => return status.map(|(_, status)| status),
-            Err(rustix::io::Errno::INTR) => {}
-            Err(_) => return None,
-        }
-    }
-}
-
-/// Whether child `pid` has ended (and is reaped); `None`: it is no child
-/// to wait for.
-fn reap_now(pid: u32) -> Option<bool> {
-    let id = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
-    match rustix::process::waitpid(Some(id), rustix::process::WaitOptions::NOHANG) {
-        Ok(status) => Some(status.is_some()),
-        Err(_) => None,
-    }
-}
-
-/// The workspace this process started, once the terminal has moved to
-/// another: it may run for days, and unwaited it would stay a zombie from
-/// its end until this process exits.
-fn reap_when_gone(child: Option<u32>) {
-    if let Some(pid) = child {
-        // (One that cannot start is said in the log.)
-        let _ = crate::jobs::named("reap-workspace", move || {
-            let _ = reap(pid, rustix::process::WaitOptions::empty());
-        });
     }
 }
 
