@@ -457,6 +457,9 @@ mod tests {
                 let (cells, cursor) = cells(&parser, 0);
                 assert_eq!(cells[..3], ["a", cluster, "b"], "{printed:?} cut at {cut}");
                 assert_eq!(cursor, (0, 2 + width), "{printed:?} cut at {cut}");
+                // Copy mode, search and `capture` read the cluster back.
+                let screen = crate::pane::term::screen::ScreenView::new(parser.screen());
+                assert_eq!(screen.contents(), text);
             }
         }
     }
