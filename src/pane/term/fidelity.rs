@@ -241,7 +241,6 @@ impl Fidelity {
         self.follower.tabs.fit(cols.get());
         while !bytes.is_empty() {
             let read = if self.follower.rewrites_text() {
-                self.clusters.forget();
                 self.process_text(parser, bytes)?
             } else if self.clusters.continues(bytes) {
                 self.process_cluster(parser, bytes)?
@@ -319,6 +318,7 @@ impl Fidelity {
                     .map_or(bytes.len(), |n| i + n);
                 parse_guard::process(parser, &bytes[start..i])?;
                 let printed = self.print_ascii(parser, &bytes[i..run])?;
+                self.clusters.printed(char::from(bytes[i + printed - 1]));
                 i += printed;
                 start = i;
                 continue;
@@ -337,7 +337,11 @@ impl Fidelity {
                     self.follower.ground = false;
                 }
             }
+            if byte == ESC || matches!(self.follower.last, Last::Execute(_)) {
+                self.clusters.forget();
+            }
             if let Some(stop) = self.follower.stop.take() {
+                self.clusters.forget();
                 self.act(parser, stop, &bytes[start..i])?;
                 start = i;
                 continue;
@@ -346,7 +350,7 @@ impl Fidelity {
                 Last::Print(c) if i - start >= c.len_utf8() => {
                     let at = i - c.len_utf8();
                     parse_guard::process(parser, &bytes[start..at])?;
-                    self.print_char(parser, c, &bytes[at..i])?;
+                    self.print_joined(parser, c, &bytes[at..i])?;
                     start = i;
                 }
                 // A tab inside a sequence (where vte runs it too) goes on
@@ -419,7 +423,7 @@ impl Fidelity {
 
     /// Prints one character read a byte at a time (its `bytes` are all in
     /// this call) as the modes say.
-    fn print_char<C: vt100::Callbacks + Answers>(
+    pub(super) fn print_char<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
         c: char,
@@ -449,9 +453,6 @@ impl Fidelity {
                     .extend_from_slice(m.encode_utf8(&mut buf).as_bytes());
             }
             None if c == '\u{FFFD}' => cell_marks::push_replacement(&mut self.out),
-            // vt100 would widen the cell by itself, and breaks its grid
-            // doing it in the last column (`clusters` joins it in bulk).
-            None if c == '\u{FE0F}' => {}
             None => self.out.extend_from_slice(bytes),
         }
         if width > 0 {

@@ -183,21 +183,49 @@ impl Clusters {
         continuation(bytes, after_zwj)
     }
 
+    /// Character `c` was printed on its own (text a character at a time).
+    pub(super) fn printed(&mut self, c: char) {
+        self.current = None;
+        self.base = Some(c);
+    }
+
+    /// Whether character `c`, printed a character at a time, goes on with
+    /// a cluster.
+    pub(super) fn joins(&self, c: char) -> bool {
+        let mut buf = [0; 4];
+        self.continues(c.encode_utf8(&mut buf).as_bytes())
+    }
+
     /// Writes into `out` what vt100 gets for `taken` (the cluster's next
-    /// joiners and characters), given the screen as it is.
-    pub(super) fn write(&mut self, screen: &vt100::Screen, taken: &str, out: &mut Vec<u8>) {
+    /// joiners and characters), given the screen as it is and the modes
+    /// (`insert`, `autowrap`) the text prints in. Returns whether it was
+    /// joined.
+    pub(super) fn write(
+        &mut self,
+        screen: &vt100::Screen,
+        taken: &str,
+        (insert, autowrap): (bool, bool),
+        out: &mut Vec<u8>,
+    ) -> bool {
         let cols = screen.size().1.get();
         let Some((mut text, row, col)) = self.cell(screen) else {
             self.unjoined(taken, out);
-            return;
+            return false;
         };
         text.push_str(taken);
         let width = u16::try_from(text.width().clamp(1, 2)).unwrap_or(1);
-        let Some(id) = cluster_marks::intern(&text).filter(|_| width <= cols) else {
+        // Without auto-wrap, a cluster made wide in the last column stays
+        // what it was.
+        let fits = width <= cols && (autowrap || width == 1 || col + 2 <= cols);
+        let Some(id) = cluster_marks::intern(&text).filter(|_| fits) else {
             self.unjoined(taken, out);
-            return;
+            return false;
         };
         let was_wide = screen.cell(row, col).is_some_and(vt100::Cell::is_wide);
+        if insert && width == 2 && !was_wide {
+            // Room for the wider cell, the text after it moved right.
+            out.extend_from_slice(b"\x1b[@");
+        }
         // Writing to a Vec cannot fail. VPA is absolute in vt100 whatever
         // the origin mode.
         let _ = write!(out, "\x1b[{}d\x1b[{}G", row + 1, col + 1);
@@ -217,8 +245,10 @@ impl Clusters {
         out.extend_from_slice(stand_in.encode_utf8(&mut buf).as_bytes());
         cluster_marks::push_mark(out, id);
         if width == 1 && was_wide {
-            // vt100 left a blank with contents where the right half was.
-            out.extend_from_slice(b"\x1b[X");
+            // vt100 left a blank with contents where the right half was:
+            // erased, or in insert mode taken out (the text after it moves
+            // back left).
+            out.extend_from_slice(if insert { b"\x1b[P" } else { b"\x1b[X" });
         }
         self.current = Some(Current {
             text,
@@ -226,6 +256,7 @@ impl Clusters {
             col,
             width,
         });
+        true
     }
 
     /// After vt100 read what [`Self::write`] wrote: where the cluster's
@@ -311,10 +342,40 @@ impl super::Fidelity {
             .vte
             .advance_until_terminated(&mut self.follower, &bytes[..taken]);
         self.out.clear();
-        self.clusters.write(parser.screen(), text, &mut self.out);
+        let modes = (false, true);
+        self.clusters
+            .write(parser.screen(), text, modes, &mut self.out);
         parse_guard::process(parser, &self.out)?;
         self.clusters.placed(parser.screen());
         Ok(taken)
+    }
+
+    /// Character `c` (its `bytes`) printed a character at a time: joined to
+    /// the cluster before it, or printed as the modes say.
+    pub(super) fn print_joined<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        c: char,
+        bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        if !self.clusters.joins(c) {
+            self.print_char(parser, c, bytes)?;
+            self.clusters.printed(c);
+            return Ok(());
+        }
+        let modes = (self.follower.modes.insert, self.follower.modes.autowrap);
+        self.out.clear();
+        let mut buf = [0; 4];
+        let text = c.encode_utf8(&mut buf);
+        if self
+            .clusters
+            .write(parser.screen(), text, modes, &mut self.out)
+        {
+            super::pen::mark(&mut self.out, self.follower.pen.marker_id());
+        }
+        parse_guard::process(parser, &self.out)?;
+        self.clusters.placed(parser.screen());
+        Ok(())
     }
 }
 
@@ -396,6 +457,9 @@ mod tests {
                 let (cells, cursor) = cells(&parser, 0);
                 assert_eq!(cells[..3], ["a", cluster, "b"], "{printed:?} cut at {cut}");
                 assert_eq!(cursor, (0, 2 + width), "{printed:?} cut at {cut}");
+                // Copy mode, search and `capture` read the cluster back.
+                let screen = crate::pane::term::screen::ScreenView::new(parser.screen());
+                assert_eq!(screen.contents(), text);
             }
         }
     }
@@ -409,5 +473,39 @@ mod tests {
         let (above, _) = cells(&parser, 2);
         assert_eq!(above, ["a", "b", "x", "d", " "]);
         assert!(parser.screen().row_wrapped(2));
+    }
+
+    #[test]
+    fn clusters_printed_a_character_at_a_time_are_joined_too() {
+        // Struck through (a style vt100 lacks): text goes a character at
+        // a time, each cell marked.
+        let parser = screen_after(
+            10,
+            &[format!("\x1b[9ma{FAMILY}b\u{231A}\u{FE0E}c").as_bytes()],
+        );
+        let (shown, cursor) = cells(&parser, 0);
+        assert_eq!(shown[..5], ["a", FAMILY, "b", "\u{231A}\u{FE0E}", "c"]);
+        assert_eq!(cursor, (0, 6));
+        let screen = crate::pane::term::screen::ScreenView::new(parser.screen());
+        let struck = |col| {
+            screen
+                .cell(0, col)
+                .unwrap()
+                .style()
+                .has(crate::pane::term::cell_style::Attrs::STRIKETHROUGH)
+        };
+        assert!(struck(1) && struck(4));
+        // Insert mode: the widened heart pushes the text after it right,
+        // the narrowed watch pulls it back.
+        let parser = screen_after(
+            10,
+            &["xy\x1b[1G\x1b[4h\u{2764}\u{FE0F}\u{231A}\u{FE0E}".as_bytes()],
+        );
+        let (shown, cursor) = cells(&parser, 0);
+        assert_eq!(
+            shown[..4],
+            ["\u{2764}\u{FE0F}", "\u{231A}\u{FE0E}", "x", "y"]
+        );
+        assert_eq!(cursor, (0, 3));
     }
 }
