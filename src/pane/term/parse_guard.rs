@@ -24,6 +24,15 @@ pub const RESET_NOTICE: &[u8] =
 #[doc(hidden)]
 pub const VT100_PANIC: &[u8] = "\x1b[999;999H\u{2764}\u{fe0f}\x1b[A\x1b[999Gx".as_bytes();
 
+/// Output on which [`process`] panics, in debug builds only (the ones
+/// `cargo test` runs), as vt100 itself panicked on `VT100_PANIC` before
+/// the fidelity layer kept that away from it: the containment, the reset
+/// and the notice are tested with it. U+10FFFD, the last private-use code
+/// point, which no program has a reason to print; a release build parses
+/// it as any other character.
+#[doc(hidden)]
+pub const DEBUG_FAULT: &[u8] = "\u{10FFFD}".as_bytes();
+
 /// The parser panicked while it processed output. Its state can no longer
 /// be trusted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +54,13 @@ pub fn process<C: vt100::Callbacks>(
     parser: &mut vt100::Parser<C>,
     bytes: &[u8],
 ) -> Result<(), ParserPanicked> {
-    contain(|| parser.process(bytes)).map_err(|message| ParserPanicked { message })
+    contain(|| {
+        if cfg!(debug_assertions) && memchr::memmem::find(bytes, DEBUG_FAULT).is_some() {
+            panic!("the debug build's parser fault (U+10FFFD) was printed");
+        }
+        parser.process(bytes)
+    })
+    .map_err(|message| ParserPanicked { message })
 }
 
 #[cfg(test)]
@@ -66,6 +81,18 @@ mod tests {
             let failed = process(&mut parser, CRASH).unwrap_err();
             assert!(failed.message.contains("unwrap"), "{failed}");
         }
+    }
+
+    #[test]
+    fn the_debug_fault_panics_in_the_parser_and_is_reported() {
+        let mut parser = vt100::Parser::new(
+            std::num::NonZeroU16::new(3).unwrap(),
+            std::num::NonZeroU16::new(20).unwrap(),
+            0,
+        );
+        let bytes = [b"before ".as_slice(), DEBUG_FAULT, b" after"].concat();
+        let failed = process(&mut parser, &bytes).unwrap_err();
+        assert!(failed.message.contains("U+10FFFD"), "{failed}");
     }
 
     #[test]
