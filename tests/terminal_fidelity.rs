@@ -469,9 +469,9 @@ fn colour_queries_get_the_users_terminal_colours_or_no_answer() {
 #[test]
 fn focus_event_mode_is_kept_for_the_pane() {
     let mut pane = pane_after(2, 4, b"\x1b[?1004h");
-    assert!(pane.term().wants_focus_events());
+    assert!(pane.term().modes().focus_events);
     pane.feed(b"\x1b[?1004l".to_vec());
-    assert!(!pane.term().wants_focus_events());
+    assert!(!pane.term().modes().focus_events);
 }
 
 /// End to end: a program that asks for focus events hears the user's

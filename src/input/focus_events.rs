@@ -50,7 +50,7 @@ impl FocusReporter {
         }
         for (id, event) in [(self.reported, FOCUS_OUT), (focused, FOCUS_IN)] {
             if let Some(pane) = id.and_then(|id| ws.panes().get(id))
-                && pane.term().wants_focus_events()
+                && pane.term().modes().focus_events
             {
                 pane.program().send(event);
             }

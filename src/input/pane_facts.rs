@@ -44,11 +44,12 @@ pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
     }
     let (rows, cols) = pane.term().size();
     parts.push(format!("{cols}x{rows}"));
-    let dir = ws
-        .panes()
-        .place(id)
-        .map(|p| p.dir.clone())
-        .or_else(|| pane.term().cwd().map(|d| sanitize_title(d.as_bytes())));
+    let dir = ws.panes().place(id).map(|p| p.dir.clone()).or_else(|| {
+        pane.term()
+            .told()
+            .cwd()
+            .map(|d| sanitize_title(d.as_bytes()))
+    });
     if let Some(dir) = dir {
         parts.push(dir);
     }

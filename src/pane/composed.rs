@@ -271,7 +271,7 @@ impl Pane {
 
     /// Title for the border: what the program set, else the command.
     pub fn title(&self) -> &str {
-        self.term.title().unwrap_or(&self.label)
+        self.term.told().title().unwrap_or(&self.label)
     }
 
     /// The command as started (the title before the program sets one).
@@ -381,7 +381,7 @@ mod tests {
         pane.feed(bytes);
         pane.settle();
         assert_eq!(pane.title(), "my title");
-        assert!(pane.term().wants_focus_events());
+        assert!(pane.term().modes().focus_events);
         assert_eq!(pane.term().keyboard_flags(), 5);
         let screen = pane.term().screen();
         assert!(screen.alternate_screen());

@@ -53,3 +53,4 @@ pub mod screen_snapshot;
 pub mod sync_update;
 pub mod terminal_queries;
 pub mod tmux_passthrough;
+pub mod told;

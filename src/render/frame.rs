@@ -346,7 +346,7 @@ fn pane_badge(pane: &Pane, zoomed: bool, marked: bool) -> Option<String> {
         }
     }
     status.extend(pane.history().command_marks().failure_badge());
-    status.extend(pane.term().progress().label());
+    status.extend(pane.term().told().progress().label());
     if let Some(exit) = pane.program().exit() {
         status.push(if exit.signal {
             format!("exited: signal {}", exit.code - 128)

@@ -14,7 +14,7 @@ pub fn worst_of_tab(ws: &Workspace, tab: &Tab) -> Progress {
         .into_iter()
         .chain(floating)
         .filter_map(|id| ws.panes().get(id))
-        .map(|p| p.term().progress())
+        .map(|p| p.term().told().progress())
         .max_by_key(|p| p.severity())
         .unwrap_or_default()
 }
@@ -25,7 +25,7 @@ pub fn tab_mark(ws: &Workspace, tab: &Tab) -> Option<String> {
     if !ws
         .panes()
         .iter()
-        .any(|p| p.term().progress() != Progress::None)
+        .any(|p| p.term().told().progress() != Progress::None)
     {
         return None;
     }

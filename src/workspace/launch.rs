@@ -83,7 +83,7 @@ impl Workspace {
         }
         let cwd = self
             .focused()
-            .and_then(|p| current_dir(p.term().cwd(), p.program().pid()));
+            .and_then(|p| current_dir(p.term().told().cwd(), p.program().pid()));
         let (spec, label) = self.panes.settings.env.shell(cwd);
         PaneLaunch::new(spec, label)
     }

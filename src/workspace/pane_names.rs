@@ -41,7 +41,7 @@ impl Panes {
                     .map(|member| NameQuery {
                         id: member.pane.id,
                         pid: member.pane.program().pid(),
-                        osc7: member.pane.term().cwd().map(str::to_string),
+                        osc7: member.pane.term().told().cwd().map(str::to_string),
                     })
                     .collect();
                 if !lookup.ask(panes, now) {
@@ -88,7 +88,7 @@ impl Panes {
         for member in self.members.values_mut() {
             let pane = &member.pane;
             let fg = (self.names.probe)(pane);
-            let dir = current_dir(pane.term().cwd(), pane.program().pid());
+            let dir = current_dir(pane.term().told().cwd(), pane.program().pid());
             let place = dir.as_deref().map(|d| place_of(d, home.as_deref()));
             changed |= member.learn(fg.as_ref(), dir, place, home.as_deref());
         }

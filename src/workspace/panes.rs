@@ -150,7 +150,7 @@ impl Panes {
     /// Directory a new pane would start in, for saving profiles.
     pub fn dir(&self, id: PaneId) -> Option<PathBuf> {
         let pane = self.get(id)?;
-        current_dir(pane.term().cwd(), pane.program().pid())
+        current_dir(pane.term().told().cwd(), pane.program().pid())
     }
 
     /// At most `n` panes open at once (the config's `max_panes`).
@@ -204,6 +204,7 @@ impl Panes {
         };
         let pane = &member.pane;
         pane.term()
+            .told()
             .title()
             .or(member.title.as_deref())
             .or(member.name.as_ref().map(PaneName::long))

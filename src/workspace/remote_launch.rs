@@ -15,7 +15,7 @@ use crate::pane::program::spawn::ChildEnv;
 /// one.
 pub(super) fn shell_beside(pane: &Pane) -> Option<(SpawnSpec, String)> {
     let mut remote = RemotePane::from_argv(&pane.spec.argv)?;
-    remote.cwd = pane.term().cwd().map(str::to_string).or(remote.cwd);
+    remote.cwd = pane.term().told().cwd().map(str::to_string).or(remote.cwd);
     remote.command.clear();
     let mut spec = pane.spec.clone();
     spec.argv = remote.argv(&spec.argv[0]);
@@ -55,6 +55,6 @@ pub(super) fn saved(pane: &Pane) -> Option<(String, Option<String>, Option<Strin
         [sh, c, line] if sh == "/bin/sh" && c == "-c" => Some(line.clone()),
         words => Some(words.join(" ")),
     };
-    let cwd = pane.term().cwd().map(str::to_string).or(remote.cwd);
+    let cwd = pane.term().told().cwd().map(str::to_string).or(remote.cwd);
     Some((remote.host, command, cwd))
 }

@@ -16,14 +16,13 @@ use crate::pane::term::fast_forward::{Accepted, FastForward};
 use crate::pane::term::fidelity::Modes;
 use crate::pane::term::fidelity::colour_sets::ColourSets;
 use crate::pane::term::held_replies::HeldReplies;
-use crate::pane::term::notifications::Notification;
 use crate::pane::term::parked::ParkableParser;
 use crate::pane::term::parse_guard::{ParserPanicked, RESET_NOTICE};
-use crate::pane::term::program_signals::{PaneSignals, ProgramSignals, Progress};
 use crate::pane::term::rewrap::Checkpoint;
 use crate::pane::term::screen::ScreenView;
 use crate::pane::term::terminal_queries::PaneEvents;
 use crate::pane::term::tmux_passthrough::Passthrough;
+pub use crate::pane::term::told::{News, Told};
 
 /// vt100 panics below 2x2; a pane squeezed smaller keeps a 2x2 grid (and
 /// PTY) and shows the part that fits.
@@ -31,21 +30,6 @@ pub const MIN_GRID: u16 = 2;
 
 /// The parser a pane's terminal holds (its callbacks collect the news).
 pub type PaneParser = vt100::Parser<PaneEvents>;
-
-/// What the program told since the last look, taken at once with
-/// [`Term::take_news`].
-#[derive(Debug, Default)]
-pub struct News {
-    /// The program rang the bell.
-    pub bell: bool,
-    /// The notifications (OSC 9, 777, 99), oldest first: a burst of them
-    /// is all there.
-    pub notifications: Vec<Notification>,
-    /// The newest OSC 52 clipboard write (base64).
-    pub clipboard: Option<Vec<u8>>,
-    /// Clipboard reads, progress and notification closes.
-    pub signals: ProgramSignals,
-}
 
 /// A pane's terminal: everything the program's output passes through on
 /// its way to the screen.
@@ -76,12 +60,8 @@ pub struct Term {
     pub(in crate::pane) held_replies: HeldReplies,
     /// The colour sets' generation the damage has told of.
     colours_noted: u64,
-    title: Option<String>,
-    cwd: Option<String>,
-    news: News,
-    /// Clipboard reads and progress not yet taken by the loop, and the
-    /// progress shown.
-    signals: PaneSignals,
+    /// What the program told of itself: title, directory, news, progress.
+    told: Told,
     /// Total bytes received (parsed or skipped), for the `--fps` overlay's throughput.
     bytes_received: u64,
 }
@@ -120,10 +100,7 @@ impl Term {
             reflowed: None,
             held_replies: HeldReplies::default(),
             colours_noted: 0,
-            title: None,
-            cwd: None,
-            news: News::default(),
-            signals: PaneSignals::default(),
+            told: Told::default(),
             bytes_received: 0,
         }
     }
@@ -324,23 +301,7 @@ impl Term {
         let Some(parser) = self.parser.live_mut() else {
             return;
         };
-        let events = parser.callbacks_mut();
-        if let Some(title) = events.title.take() {
-            self.title = Some(title);
-            self.damage.note(Change::Titled);
-        }
-        if let Some(cwd) = events.cwd.take() {
-            self.cwd = Some(cwd);
-        }
-        self.news.bell |= std::mem::take(&mut events.bell);
-        for notification in events.notifications.drain(..) {
-            crate::pane::term::notifications::queue(&mut self.news.notifications, notification);
-        }
-        if let Some(data) = events.clipboard.pop() {
-            self.news.clipboard = Some(data);
-        }
-        if !events.signals.is_empty() && self.signals.merge(std::mem::take(&mut events.signals)) {
-            // The border shows the progress.
+        if self.told.collect(parser.callbacks_mut()) {
             self.damage.note(Change::Titled);
         }
     }
@@ -358,17 +319,15 @@ impl Term {
         std::mem::take(&mut events.replies)
     }
 
+    /// What the program told of itself: its title, directory, progress.
+    pub fn told(&self) -> &Told {
+        &self.told
+    }
+
     /// What the program told (bell, notifications, clipboard) since the
     /// last call.
     pub fn take_news(&mut self) -> News {
-        let mut news = std::mem::take(&mut self.news);
-        news.signals = self.signals.take_news();
-        news
-    }
-
-    /// The progress the program last told (`OSC 9 ; 4`).
-    pub fn progress(&self) -> Progress {
-        self.signals.progress()
+        self.told.take_news()
     }
 
     /// The grid takes the new size. Returns whether the primary screen is
@@ -508,11 +467,6 @@ impl Term {
         self.fast_forward.fidelity().colour_sets()
     }
 
-    /// Whether the program asked for focus events (`CSI ? 1004 h`).
-    pub fn wants_focus_events(&self) -> bool {
-        self.modes().focus_events
-    }
-
     /// The kitty keyboard flags the program asked for on the screen it
     /// shows (0: legacy keys).
     pub fn keyboard_flags(&self) -> u8 {
@@ -539,16 +493,6 @@ impl Term {
         self.fast_forward
             .fidelity_mut()
             .set_terminal_colours(colours);
-    }
-
-    /// The title the program set (OSC 0/2), if it set one.
-    pub fn title(&self) -> Option<&str> {
-        self.title.as_deref().filter(|t| !t.is_empty())
-    }
-
-    /// The directory the shell said it is in (OSC 7).
-    pub fn cwd(&self) -> Option<&str> {
-        self.cwd.as_deref()
     }
 
     /// What tilework calls the pane besides its program's title (the
