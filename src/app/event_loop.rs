@@ -287,7 +287,7 @@ fn run_workspace(
         crate::app::progress_forward::ProgressForward::new(opts.config.terminal_features.progress);
     app.signals.progress.attached(first_link, &first_env);
     app.theme_from_terminal(0);
-    app.loop_tx = Some(events_tx.clone());
+    app.queue.tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.clients.fit_layout(&mut app.ws);
     if let Some(version) = upgraded_from {
@@ -325,7 +325,8 @@ pub(super) struct App<B: FrameSink> {
     pub(super) ws: Workspace,
     /// The attached terminals and what the loop keeps about them.
     pub(super) clients: Attached<B>,
-    pub(super) events_rx: Receiver<LoopEvent>,
+    /// What the loop reads besides input and output, and its sender.
+    pub(super) queue: crate::app::loop_event::LoopQueue,
     pub(super) clock: FrameClock,
     pub(super) deadline_exit: Option<Instant>,
     /// The metrics the overlay shows, the `--stats` file.
@@ -338,8 +339,6 @@ pub(super) struct App<B: FrameSink> {
     /// Attach and detach (`None`: the terminal is ours for good, as in
     /// the loop's own tests).
     pub(super) session: Option<crate::session::host::Host>,
-    /// Where threads the loop starts for input report (`C-b s`'s list).
-    pub(super) loop_tx: Option<crossbeam_channel::Sender<LoopEvent>>,
     /// Saving the workspace for after a crash or reboot (sessions only).
     pub(super) persist: Option<crate::persist::Tap>,
     /// Reading the config again (`source-config`).
@@ -380,14 +379,16 @@ impl<B: FrameSink> App<B> {
         let mut app = Self {
             ws,
             clients: Attached::new(client),
-            events_rx,
+            queue: crate::app::loop_event::LoopQueue {
+                rx: events_rx,
+                tx: None,
+            },
             clock: FrameClock::new(settings.frame_interval),
             deadline_exit: settings.exit_after.map(|d| Instant::now() + d),
             measures: FrameStats::new(settings.writer_name),
             settings: settings.clone(),
             feed: Feed::default(),
             session: None,
-            loop_tx: None,
             persist: None,
             reload: config_reload::Reload::default(),
             status_commands: Default::default(),
@@ -530,7 +531,7 @@ impl<B: FrameSink> App<B> {
         // parked (senders only write to the wake pipe after).
         let now = Instant::now();
         let waiting = self.clients.list.iter().any(|c| c.input.pending())
-            || !self.events_rx.is_empty()
+            || !self.queue.rx.is_empty()
             || self.feed.output_waiting(&self.ws, now);
         if !waiting {
             let (_, quiet) = self.feed.quiet_fds(&self.ws, now);

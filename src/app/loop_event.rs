@@ -5,13 +5,20 @@
 //! made here wrap those into a [`LoopEvent`], so the parts never import the
 //! loop.
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, Sender};
 
 use crate::input::search_worker::{SearchMailbox, SearchReport};
 use crate::mailbox::Mailbox;
 use crate::pane::event::{PaneEvent, PaneMailbox};
 
 pub const LOOP_EVENT_CAPACITY: usize = 256;
+
+/// The loop's own queue: what it reads each turn, and, in a workspace
+/// process, the sender the threads it starts for input report on.
+pub struct LoopQueue {
+    pub rx: Receiver<LoopEvent>,
+    pub tx: Option<Sender<LoopEvent>>,
+}
 
 pub enum LoopEvent {
     /// A pane's program ended, or its history replay finished.

@@ -14,7 +14,7 @@ use crate::terminal::frame_sink::FrameSink;
 
 impl<B: FrameSink> App<B> {
     pub(super) fn drain_events(&mut self) {
-        while let Ok(ev) = self.events_rx.try_recv() {
+        while let Ok(ev) = self.queue.rx.try_recv() {
             match ev {
                 LoopEvent::Pane(PaneEvent::Exited(id, info)) => {
                     tracing::info!(?id, code = info.code, "pane exited");

@@ -162,7 +162,7 @@ impl<B: FrameSink> App<B> {
     /// directory's lock, which may wait); [`Self::workspace_renamed`]
     /// follows.
     pub(super) fn rename_workspace(&mut self, from: Option<usize>, name: String) {
-        let (Some(host), Some(tx)) = (&self.session, &self.loop_tx) else {
+        let (Some(host), Some(tx)) = (&self.session, &self.queue.tx) else {
             self.clients
                 .router_of(from)
                 .notify("not renamed: this workspace has no session".into());

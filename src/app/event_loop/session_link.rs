@@ -88,7 +88,7 @@ impl<B: FrameSink> App<B> {
                     None => self.carry_out(Verdict::DetachAll(DetachReason::Key)),
                 },
                 Command::ListWorkspaces(wanted) => {
-                    let (Some(key), Some(tx)) = (key, &self.loop_tx) else {
+                    let (Some(key), Some(tx)) = (key, &self.queue.tx) else {
                         continue;
                     };
                     crate::session::workspace_list::spawn(
