@@ -61,9 +61,13 @@ def wait_for(fd, needle, timeout=60.0):
 
 
 def flood(fd, lines, marker):
+    """The marker comes out as letters (`tr 0-9 a-j`): the typed line holds
+    digits only, and no cell of a frame of numbers holds a letter, so the
+    frame that draws it draws it whole (a frame sends only changed cells)."""
     start = time.perf_counter()
-    os.write(fd, f"seq 1 {lines}; echo DONE-$(({marker}+1))\r".encode())
-    wait_for(fd, f"DONE-{marker + 1}".encode())
+    os.write(fd, f"seq 1 {lines}; echo DONE-$(echo {marker} | tr 0-9 a-j)\r".encode())
+    word = "".join(chr(ord("a") + int(d)) for d in str(marker))
+    wait_for(fd, f"DONE-{word}".encode())
     return time.perf_counter() - start
 
 

@@ -230,6 +230,9 @@ pub enum SessionCommand {
         /// Its output from this ring position on.
         #[arg(long, requires = "pane")]
         from: Option<u64>,
+        /// Close the pane instead (its local pane was closed).
+        #[arg(long, requires = "pane")]
+        close: bool,
         #[arg(long)]
         cwd: Option<String>,
         #[arg(long, default_value_t = 80)]

@@ -298,6 +298,7 @@ fn session_command(
             workspace,
             pane,
             from,
+            close,
             cwd,
             cols,
             rows,
@@ -306,6 +307,7 @@ fn session_command(
             workspace: workspace.clone(),
             pane: *pane,
             from: *from,
+            close: *close,
             cwd: cwd.clone(),
             cols: *cols,
             rows: *rows,
@@ -587,7 +589,8 @@ fn start_serving(cli: &Cli, first: UnixStream) -> Result<Started> {
 }
 
 fn is_remote_attach(command: &SessionCommand) -> bool {
-    matches!(command, SessionCommand::Attach { name: Some(name), .. }
+    matches!(command, SessionCommand::RemotePane { .. })
+        || matches!(command, SessionCommand::Attach { name: Some(name), .. }
         if Target::parse(name).ok().flatten().is_some())
 }
 

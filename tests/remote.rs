@@ -576,7 +576,44 @@ fn a_remote_pane_beside_a_local_one_types_and_splits_on_its_host() {
     let panes = panes.as_array().unwrap();
     assert_eq!(panes.iter().filter(|p| remote(p)).count(), 2, "{panes:#?}");
     assert_eq!(panes[0]["command"][0], "/bin/sh", "{panes:#?}");
+    // Two panes in the remote side's workspace; closing the split here
+    // closes its remote pane there (a dropped link would not).
+    assert_eq!(remote_side_panes(&a), 2);
+    let closed = Command::new(common::binary())
+        .args(["--session", "here", "action", "close-pane"])
+        .env("XDG_RUNTIME_DIR", a.runtime_dir())
+        .status()
+        .unwrap();
+    assert!(closed.success());
+    // Its program runs over there: closing it is asked first.
+    a.wait_for_text("(y/n)");
+    a.send("y");
+    let deadline = std::time::Instant::now() + common::TIMEOUT;
+    while remote_side_panes(&a) != 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the remote pane never closed; log:\n{}\nscreen:\n{}",
+            std::fs::read_to_string(a.dir.path().join("state/tilework/tilework.log"))
+                .unwrap_or_default(),
+            a.screen_text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     drop(sshd);
+}
+
+/// How many panes the remote side's workspace (`remote-panes`, in the
+/// test's runtime directory: the remote host is this one) has.
+fn remote_side_panes(a: &Tilework) -> usize {
+    let out = Command::new(common::binary())
+        .args(["--session", "remote-panes", "list-panes", "--json"])
+        .env("XDG_RUNTIME_DIR", a.runtime_dir())
+        .output()
+        .unwrap();
+    serde_json::from_slice::<serde_json::Value>(&out.stdout)
+        .ok()
+        .and_then(|v| v.as_array().map(Vec::len))
+        .unwrap_or(0)
 }
 
 /// The ticks (`tick-N`) in `text`, in order.

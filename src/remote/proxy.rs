@@ -38,6 +38,8 @@ pub struct ProxyRequest {
     pub pane: Option<u32>,
     /// Output from this ring position on (a reconnect).
     pub from: Option<u64>,
+    /// Close the pane (its local pane was closed) instead.
+    pub close: bool,
     pub cwd: Option<String>,
     pub cols: u16,
     pub rows: u16,
@@ -58,6 +60,11 @@ pub fn proxy(request: &ProxyRequest) -> Result<i32> {
             .unwrap_or_else(PoisonError::into_inner)
             .write_all(&frame.encode())
     };
+    if request.close {
+        let pane = request.pane.context("--close needs --pane")?;
+        call(&socket, &Call::PaneClose { pane })?;
+        return Ok(0);
+    }
     let pane = match request.pane {
         Some(pane) => pane,
         None => match open_pane(&socket, request) {
@@ -209,6 +216,7 @@ fn pass_input(socket: &Path, pane: u32) {
                 Frame::Resize { cols, rows } => {
                     call(socket, &Call::PaneResize { pane, cols, rows })
                 }
+
                 _ => continue,
             };
             if let Err(err) = made {

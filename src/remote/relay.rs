@@ -14,7 +14,8 @@
 //!   the last ring position it has: what the program printed meanwhile
 //!   arrives, and nothing twice. Keys typed while the link is down are
 //!   dropped (as `attach HOST:NAME` drops them), and the title counts them;
-//!   keys typed before the first connection are held for it.
+//!   keys typed before the first connection are held for it;
+//! - when the local pane closes (SIGHUP, SIGTERM), closes the remote one.
 
 use std::io::{self, Read, Write};
 use std::process::{ChildStdin, Command, Stdio};
@@ -47,9 +48,11 @@ fn target(pane: &RemotePane) -> Result<Target> {
 const MAX_HELD: usize = 64 << 10;
 
 /// What the relay shares between its threads.
-#[derive(Default)]
 struct Link {
     state: Mutex<LinkState>,
+    /// How to reach the host to close the remote pane.
+    ssh: Ssh,
+    target: Target,
 }
 
 #[derive(Default)]
@@ -64,6 +67,10 @@ struct LinkState {
     held: Vec<u8>,
     /// Keys typed while the link was down.
     dropped: usize,
+    /// The remote pane's id.
+    pane: Option<u32>,
+    /// The local pane closed: the relay is ending.
+    closing: bool,
 }
 
 impl Link {
@@ -99,8 +106,9 @@ impl Link {
     }
 
     /// The proxy answered: the keys held, and the pane's size now.
-    fn through(&self) {
+    fn through(&self, pane: u32) {
         let mut state = self.lock();
+        state.pane = Some(pane);
         state.up = true;
         state.ever_up = true;
         state.dropped = 0;
@@ -116,6 +124,28 @@ impl Link {
         let mut state = self.lock();
         state.to_proxy = None;
         state.up = false;
+    }
+
+    /// The local pane closed (its PTY hung up, or SIGHUP/SIGTERM came):
+    /// the remote pane is closed too, and the relay ends. Whichever thread
+    /// sees it first does it; the other waits for the exit.
+    fn local_pane_closed(&self) -> ! {
+        let pane = {
+            let mut state = self.lock();
+            if state.closing {
+                drop(state);
+                loop {
+                    std::thread::park();
+                }
+            }
+            state.closing = true;
+            state.pane
+        };
+        if let Some(pane) = pane {
+            std::thread::sleep(HANGUP_SETTLES);
+            close_remote(&self.ssh, &self.target, pane);
+        }
+        std::process::exit(0);
     }
 
     fn dropped(&self) -> usize {
@@ -150,9 +180,28 @@ pub fn run(pane: &RemotePane) -> Result<i32> {
         &target,
     );
     let _raw = RawStdin::enter();
-    let link = Arc::new(Link::default());
+    let link = Arc::new(Link {
+        state: Mutex::default(),
+        ssh: ssh.clone(),
+        target: target.clone(),
+    });
     start_input(&link)?;
     start_resizes(&link)?;
+    match relay(pane, &ssh, &target, &link) {
+        Ok(code) => Ok(code),
+        Err(err) => {
+            // Most likely the local pane went (its PTY can no longer be
+            // written): close as its hangup does, or wait while another
+            // thread does; never end the process under a close under way.
+            tracing::info!("the relay stops: {err:#}");
+            let _ = writeln!(io::stdout(), "\r\ntilework: {err:#}\r");
+            link.local_pane_closed()
+        }
+    }
+}
+
+/// The relay's main loop: runs of ssh until the remote program ends.
+fn relay(pane: &RemotePane, ssh: &Ssh, target: &Target, link: &Link) -> Result<i32> {
     let mut title = TitleTap::new(target.host());
     let mut out = io::stdout().lock();
     out.write_all(&title.current())?;
@@ -163,8 +212,8 @@ pub fn run(pane: &RemotePane) -> Result<i32> {
     };
     let mut failed = 0usize;
     loop {
-        let argv = ssh.proxy_argv(&target, &proxy_args(pane, &state));
-        match one_run(&argv, &link, &mut title, &mut state)? {
+        let argv = ssh.proxy_argv(target, &proxy_args(pane, &state));
+        match one_run(&argv, link, &mut title, &mut state)? {
             Ended::Exited(code) => return Ok(code),
             Ended::Refused(message, code) => {
                 let _ = writeln!(out, "\r\ntilework: {message}\r");
@@ -272,7 +321,7 @@ fn one_run(
                 Frame::Pane(id) => {
                     connected = true;
                     state.pane = Some(id);
-                    link.through();
+                    link.through(id);
                     shown.extend_from_slice(&title.current());
                 }
                 Frame::Output { end, bytes } => {
@@ -373,10 +422,9 @@ fn start_input(link: &Arc<Link>) -> Result<()> {
             let mut buf = vec![0u8; 64 << 10];
             loop {
                 let n = match stdin.read(&mut buf) {
-                    Ok(0) => std::process::exit(0),
-                    Ok(n) => n,
                     Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(_) => std::process::exit(0),
+                    Ok(0) | Err(_) => link.local_pane_closed(),
+                    Ok(n) => n,
                 };
                 link.keys(&buf[..n]);
             }
@@ -385,22 +433,79 @@ fn start_input(link: &Arc<Link>) -> Result<()> {
     Ok(())
 }
 
-/// The local pane's size, sent on each SIGWINCH.
+/// The local pane's size, sent on each SIGWINCH; and its end: the local
+/// pane closed (SIGHUP, SIGTERM) closes the remote one, whose program
+/// would otherwise run on there with nobody to see it.
 fn start_resizes(link: &Arc<Link>) -> Result<()> {
-    use signal_hook::consts::SIGWINCH;
-    let mut signals =
-        signal_hook::iterator::Signals::new([SIGWINCH]).context("listening for SIGWINCH")?;
+    use signal_hook::consts::{SIGHUP, SIGTERM, SIGWINCH};
+    let mut signals = signal_hook::iterator::Signals::new([SIGWINCH, SIGHUP, SIGTERM])
+        .context("listening for signals")?;
     let link = Arc::clone(link);
     std::thread::Builder::new()
         .name("relay-resize".into())
         .spawn(move || {
-            for _ in signals.forever() {
+            for signal in signals.forever() {
+                if signal != SIGWINCH {
+                    link.local_pane_closed();
+                }
                 let (cols, rows) = size();
                 link.send(&Frame::Resize { cols, rows });
             }
         })
         .context("starting the relay's resize thread")?;
     Ok(())
+}
+
+/// The local pane's end hangs up on its session twice (its group at once,
+/// every process of the session after a scan of `/proc`), then kills what
+/// is left after `children::GRACE` (300 ms): the close starts after the
+/// hangups, so they miss it, and is out of the session before the kill.
+const HANGUP_SETTLES: Duration = Duration::from_millis(100);
+
+/// How long the relay waits for the close before it ends: the close runs
+/// on after it, but must have left the relay's session by then (the
+/// kernel hangs up on the session's group when its leader ends).
+const CLOSE_WAIT: Duration = Duration::from_millis(150);
+
+/// Closes the remote pane with a run of ssh of its own (the one carrying
+/// the stream got the same hangup), in a session of its own (`setsid`,
+/// util-linux): the local pane's whole session is killed a moment after
+/// its hangup, and a slow link must not cut the close short. A link that
+/// is down closes nothing; the pane runs on there.
+fn close_remote(ssh: &Ssh, target: &Target, pane: u32) {
+    use std::os::unix::process::CommandExt;
+    let args = [
+        "--pane".to_string(),
+        pane.to_string(),
+        "--close".to_string(),
+    ];
+    let argv = ssh.proxy_argv(target, &args);
+    // A process group of its own at once: the hangup on the local pane's
+    // group (and the kernel's, when the relay ends) misses it; `setsid`
+    // takes it out of the session before the session is killed.
+    let spawned = Command::new("setsid")
+        .args(&argv)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(err) => {
+            tracing::warn!("closing remote pane {pane}: {err}");
+            return;
+        }
+    };
+    tracing::info!(pane, "the local pane closed: closing the remote one");
+    let deadline = std::time::Instant::now() + CLOSE_WAIT;
+    while std::time::Instant::now() < deadline {
+        if let Ok(Some(status)) = child.try_wait() {
+            tracing::info!(pane, %status, "the remote pane's close ended");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// The local PTY in raw mode while the relay runs: every key goes to the

@@ -71,6 +71,8 @@ pub enum Call {
     PaneInput { pane: u32, bytes: Vec<u8> },
     /// A pane's PTY and screen at this size (a remote pane's).
     PaneResize { pane: u32, cols: u16, rows: u16 },
+    /// Close a pane and end its program (a remote pane closed locally).
+    PaneClose { pane: u32 },
 }
 
 /// How long the client and the call's thread wait for `call`'s answer.

@@ -150,6 +150,14 @@ impl<B: FrameSink> App<B> {
                 }
                 Err(reply) => reply,
             },
+            Call::PaneClose { pane } => match target(&self.ws, Some(pane)) {
+                Ok(id) => {
+                    self.ws.close_pane(id, None);
+                    self.clock.changed_now();
+                    Reply::Text(Vec::new())
+                }
+                Err(reply) => reply,
+            },
             Call::Subscribe(call) => {
                 self.hooks
                     .subscribers
