@@ -693,7 +693,7 @@ impl Drop for EndWorkspaces {
 /// remote pane there, beside the profile's local pane; its border names
 /// the host.
 #[test]
-fn a_profiles_pane_with_a_host_runs_there() {
+fn a_profiles_pane_with_a_host_runs_there_and_its_queries_are_answered_once() {
     let Some(sshd) = Sshd::start() else { return };
     let home = TempDir::new("profile-host");
     let runtime = home.path().join("run");
@@ -749,5 +749,18 @@ fn a_profiles_pane_with_a_host_runs_there() {
         "[ \"$PWD\" = {want} ] && echo \"far-$((40+4)):${{SSH_CONNECTION##* }}\""
     ));
     a.wait_for_text(&format!("far-44:{}", sshd.port));
+    // A query from the remote program is answered once, by the workspace
+    // on the host: a second answer from here would reach it as keys.
+    a.type_line(
+        "stty -echo -icanon min 0 time 10; printf '\\033[c'; sleep 1; cat -v > da.txt; \
+         stty sane; echo \"answers-$(grep -o '\\[?' da.txt | wc -l)-$((6*7))\"",
+    );
+    a.wait_for("the answers counted", |s| s.contents().contains("-42"));
+    assert!(
+        a.screen_text().contains("answers-1-42"),
+        "{}\n{:?}",
+        a.screen_text(),
+        std::fs::read_to_string(there.join("da.txt"))
+    );
     drop(sshd);
 }

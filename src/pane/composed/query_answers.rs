@@ -10,7 +10,7 @@ impl Pane {
     /// its raw mode.
     pub(super) fn answer_program(&mut self) {
         let replies = self.term.take_replies();
-        if replies.is_empty() {
+        if replies.is_empty() || self.answered_elsewhere() {
             return;
         }
         let program = &self.program;
@@ -22,6 +22,13 @@ impl Pane {
         {
             self.program.send(&now);
         }
+    }
+
+    /// A remote pane's program is a pane of a workspace on its host,
+    /// which answers its queries there: answered here too, the program
+    /// would read a second answer as typed keys.
+    fn answered_elsewhere(&self) -> bool {
+        crate::config::remote_pane::RemotePane::from_argv(&self.spec.argv).is_some()
     }
 
     /// Sends the held answers once the program reads raw, or their time
