@@ -114,11 +114,6 @@ pub fn process_start_time(pid: u32) -> Option<u64> {
     system::process_start_time(pid)
 }
 
-/// Whether process `pid` exists and has not exited (a zombie has).
-pub fn process_running(pid: u32) -> bool {
-    system::process_running(pid)
-}
-
 /// The uid of the process at the other end of a Unix socket.
 pub fn peer_uid(stream: &impl AsFd) -> io::Result<u32> {
     system::peer_uid(stream)

@@ -98,16 +98,6 @@ pub fn process_start_time(pid: u32) -> Option<u64> {
     stat_field(&stat, 19)?.parse().ok()
 }
 
-/// From `/proc/PID/stat`'s `state`: the process exists and is neither a
-/// zombie nor dead.
-pub fn process_running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .as_deref()
-        .and_then(|stat| stat_field(stat, 0))
-        .is_some_and(|state| state != "Z" && state != "X")
-}
-
 /// `SO_PEERCRED`.
 pub fn peer_uid(stream: &impl AsFd) -> io::Result<u32> {
     Ok(rustix::net::sockopt::socket_peercred(stream)?.uid.as_raw())
