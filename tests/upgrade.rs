@@ -735,3 +735,45 @@ fn sixel_pictures_are_drawn_again_in_their_own_panes_after_an_upgrade() {
         each_in_its_pane(&drawn)
     });
 }
+
+#[test]
+fn a_kitty_picture_sent_before_an_upgrade_is_placed_by_its_id_after() {
+    let files = common::TempDir::new("kitty-names");
+    let path = |name: &str| files.path().join(name).display().to_string();
+    // The program sends picture 7 (one black pixel) and reads the answer,
+    // then, once told, places it by its id and reads that answer.
+    let script = format!(
+        "stty -echo -icanon min 0 time 10; \
+         printf '\\033_Ga=t,f=24,s=1,v=1,i=7;AAAA\\033\\\\'; sleep 0.5; cat -v > {before}; \
+         echo sent-$((6*7)); \
+         while [ ! -e {go} ]; do sleep 0.05; done; \
+         printf '\\033_Ga=p,i=7\\033\\\\'; sleep 0.5; cat -v > {after}; \
+         echo placed-$((6*7)); sleep 600",
+        before = path("before"),
+        after = path("after"),
+        go = path("go"),
+    );
+    let replies = common::TerminalReplies {
+        kitty_graphics: true,
+        ..common::TerminalReplies::default()
+    };
+    let tw = Tilework::start_answering(
+        common::binary(),
+        &["--session", "w", "-c", &script],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+        replies,
+    );
+    tw.wait_for_text("sent-42");
+    let before = std::fs::read_to_string(path("before")).unwrap();
+    assert!(before.contains("i=7;OK"), "{before:?}");
+
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    tw.wait_for_text("upgraded from tilework 0.0.1");
+    std::fs::write(path("go"), "").unwrap();
+    tw.wait_for_text("placed-42");
+    let after = std::fs::read_to_string(path("after")).unwrap();
+    assert!(after.contains("i=7;OK"), "{after:?}");
+}

@@ -17,6 +17,7 @@ use anyhow::{Context, Result, bail, ensure};
 use serde::{Deserialize, Serialize};
 
 use crate::config::profile::{self, Profile, StartMode};
+use crate::graphics::kitty::intake::KittyNames;
 use crate::graphics::picture_store::carry::CarriedStore;
 use crate::pane::PaneId;
 use crate::pane::history::command_marks::Command;
@@ -85,6 +86,9 @@ pub struct PaneHeader {
     /// to write first (state format 2 on).
     #[serde(default)]
     pub input: usize,
+    /// What the program calls its kitty pictures (state format 2 on).
+    #[serde(default)]
+    pub kitty: Option<KittyNames>,
 }
 
 /// A pane's part of the state, read back.
@@ -97,6 +101,7 @@ pub struct PaneState {
     pub commands: Vec<Command>,
     pub screen: Vec<u8>,
     pub input: Vec<u8>,
+    pub kitty: Option<KittyNames>,
 }
 
 /// The input taken from each pane's program (see [`capture`]), to give
@@ -186,6 +191,7 @@ pub fn capture(
             marks,
             screen: screen.len(),
             input: input.len(),
+            kitty: pane.kitty_names(),
         });
         if !input.is_empty() {
             taken.push((id, input));
@@ -274,6 +280,7 @@ impl Header {
                 sizes,
                 commands,
                 screen,
+                kitty: pane.kitty.clone(),
             });
         }
         Ok(panes)
@@ -309,6 +316,9 @@ pub fn open(
         );
         if !taken {
             tracing::warn!(?id, "a handed-over history did not fit the ring");
+        }
+        if let Some(names) = state.kitty {
+            pane.adopt_kitty_names(names);
         }
     }
     for &tab in &header.zoomed_tabs {

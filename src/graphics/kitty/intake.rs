@@ -124,6 +124,18 @@ pub struct KittyIntake {
     next_own_id: u32,
 }
 
+/// A pane's names for its pictures, carried to a newer tilework (an
+/// upgrade carries the picture store under the same ids): a picture sent
+/// before can be placed or deleted by its name after.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct KittyNames {
+    /// The program's id (or tilework's own) and the store's.
+    pub images: Vec<(u32, u32)>,
+    /// Each number (`I`) and the id of the newest picture given it.
+    pub numbers: Vec<(u32, u32)>,
+    pub next_own_id: u32,
+}
+
 /// What the intake is told of the users' terminals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seen {
@@ -470,6 +482,35 @@ impl KittyIntake {
             "the command is longer than tilework takes; send it in chunks",
         );
         answer(&cmd, cmd.image_id, Err(e))
+    }
+
+    /// The pictures' names, to carry (see [`KittyNames`]); `None` when the
+    /// program named none.
+    pub fn names(&self) -> Option<KittyNames> {
+        if self.images.is_empty() && self.numbers.is_empty() {
+            return None;
+        }
+        let mut names = KittyNames {
+            images: self
+                .images
+                .iter()
+                .map(|(&id, image)| (id, image.0))
+                .collect(),
+            numbers: self.numbers.iter().map(|(&n, &id)| (n, id)).collect(),
+            next_own_id: self.next_own_id,
+        };
+        names.images.sort_unstable();
+        names.numbers.sort_unstable();
+        Some(names)
+    }
+
+    /// Takes the names an older tilework carried (at most as many as a
+    /// pane keeps).
+    pub fn adopt_names(&mut self, names: KittyNames) {
+        let images = names.images.into_iter().take(MAX_NAMED);
+        self.images = images.map(|(id, image)| (id, ImageId(image))).collect();
+        self.numbers = names.numbers.into_iter().take(MAX_NAMED).collect();
+        self.next_own_id = names.next_own_id;
     }
 
     /// Every picture's name forgotten (the pane's parser started over).

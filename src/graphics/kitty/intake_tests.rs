@@ -328,3 +328,29 @@ fn file_transmissions_come_back_to_be_read_off_the_loop() {
     let reply = k.loaded(command, failed, AT, SEEN, &mut f);
     assert_eq!(reply, b"\x1b_Gi=3;EBADF:not a regular file\x1b\\");
 }
+
+#[test]
+fn a_pictures_names_carried_to_a_new_intake_place_it_there() {
+    let (mut old, mut f) = (KittyIntake::default(), Fake::default());
+    assert_eq!(old.names(), None, "nothing named: nothing to carry");
+    let reply = run(
+        &mut old,
+        &mut f,
+        &body("a=t,i=9,s=2,v=2,q=1", &[1; 2 * 2 * 4]),
+    );
+    assert_eq!(reply, "");
+    let reply = run(
+        &mut old,
+        &mut f,
+        &body("a=t,I=4,s=2,v=2,q=1", &[2; 2 * 2 * 4]),
+    );
+    assert_eq!(reply, "");
+    let names = old.names().unwrap();
+    let mut new = KittyIntake::default();
+    new.adopt_names(names.clone());
+    assert_eq!(new.names(), Some(names));
+    let reply = run(&mut new, &mut f, b"Ga=p,i=9");
+    assert_eq!(reply, "\x1b_Gi=9;OK\x1b\\");
+    let reply = run(&mut new, &mut f, b"Ga=p,I=4");
+    assert!(reply.contains(";OK"), "{reply}");
+}

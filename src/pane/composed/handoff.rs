@@ -6,6 +6,7 @@
 use std::os::fd::BorrowedFd;
 
 use super::Pane;
+use crate::graphics::kitty::intake::KittyNames;
 use crate::pane::history::command_marks::Command;
 use crate::pane::history::ring_block::SealedBlock;
 use crate::pane::history::size_log::SizeLog;
@@ -41,6 +42,17 @@ impl Pane {
         // the cursor) but the alternate screen's, which would clear it.
         let again = modes.strip_prefix(ENTER_ALTERNATE).unwrap_or(&modes);
         [&modes[..], contents.as_bytes(), again].concat()
+    }
+
+    /// What the program calls its kitty pictures, to carry.
+    pub fn kitty_names(&self) -> Option<KittyNames> {
+        self.term.fast_forward.kitty.intake.names()
+    }
+
+    /// Takes the names of the kitty pictures an older tilework carried
+    /// (after [`Self::take_over`], whose replay starts them over).
+    pub fn adopt_kitty_names(&mut self, names: KittyNames) {
+        self.term.fast_forward.kitty.intake.adopt_names(names);
     }
 
     /// Takes over a history handed over by an older tilework: `blocks`
