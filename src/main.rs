@@ -476,28 +476,10 @@ fn serve(cli: &Cli) -> Result<i32> {
             return Err(err);
         }
     };
-    let on_hangup = setup.config.on_hangup;
     if setup.config.tmux_compat {
         tilework::tmux_compat::announce(&session::dir::runtime_dir()?, path.clone());
     }
-    app::run(RunOptions {
-        config: setup.config,
-        config_source: setup.source,
-        startup: setup.startup,
-        show_fps: cli.fps,
-        writer: cli.writer,
-        exit_after: setup.exit_after,
-        stats: cli.stats.clone(),
-        save_profile: cli.save_profile.clone(),
-        session: SessionStart {
-            name,
-            path,
-            listener,
-            first,
-            on_hangup,
-        },
-    })
-    .context("running the workspace")
+    run_session(cli, setup, name, path, listener, first)
 }
 
 /// The workspace process of `tilework upgrade`: takes the running
@@ -534,6 +516,19 @@ fn take_over(cli: &Cli) -> Result<i32> {
         }
     };
     drop(report);
+    run_session(cli, setup, name, path, listener, first)
+}
+
+/// Runs the workspace process's loop on its socket, with `first` as its
+/// first terminal (a fresh workspace's, or the one an upgrade took over).
+fn run_session(
+    cli: &Cli,
+    setup: Setup,
+    name: String,
+    path: std::path::PathBuf,
+    listener: UnixListener,
+    first: session::host::Arrival,
+) -> Result<i32> {
     let on_hangup = setup.config.on_hangup;
     app::run(RunOptions {
         config: setup.config,
