@@ -27,7 +27,6 @@ pub mod hook_runner;
 mod idle_parking;
 mod input_commands;
 pub mod loop_event;
-mod loop_signals;
 #[cfg(test)]
 mod loop_tests;
 mod pane_streams;

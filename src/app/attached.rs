@@ -263,6 +263,40 @@ impl<B: FrameSink> Attached<B> {
         Some(frame::drawable_area(cols, rows))
     }
 
+    /// Says `text` in every terminal's status bar.
+    pub(super) fn notify_all(&mut self, text: &str) {
+        for client in &mut self.list {
+            client.router.notify(text.to_owned());
+        }
+    }
+
+    /// Client `at`'s terminal is dark (`true`) or light: its theme
+    /// follows if it is `auto`. Returns whether it changed (then its
+    /// whole frame is drawn anew at once).
+    pub(super) fn follow_terminal_theme(&mut self, at: usize, dark: bool) -> bool {
+        let Some(client) = self.list.get_mut(at) else {
+            return false;
+        };
+        let changed = client.router.follow_terminal_theme(dark);
+        if changed {
+            // The theme may colour every cell tilework draws: a whole frame.
+            let frame = client.frame_area();
+            client.refit(frame);
+        }
+        changed
+    }
+
+    /// Client `at` attached, or the config was read again: an `auto`
+    /// theme is light or dark by the background its terminal answered
+    /// (a 2031 report may follow). Returns whether it changed.
+    pub(super) fn theme_from_terminal(&mut self, at: usize) -> bool {
+        let background = self.list.get(at).and_then(|c| c.facts.colours[1]);
+        background.is_some_and(|background| {
+            let dark = crate::pane::term::fidelity::theme::is_dark(background);
+            self.follow_terminal_theme(at, dark)
+        })
+    }
+
     /// Sleeps in poll(2) on the terminals, the wake pipe and `quiet` (the
     /// quiet panes' PTYs, see `pane::reader_gate`) until one is ready or
     /// `deadline`. Each terminal's input is told what the poll saw;

@@ -28,6 +28,7 @@ use crate::app::loop_event::{
     LOOP_EVENT_CAPACITY, LoopEvent, names_mailbox, pane_mailbox, reload_mailbox, search_mailbox,
     status_commands_mailbox,
 };
+use crate::app::signals_from_programs::Around;
 use crate::app::status_commands::StatusCommands;
 use crate::client::Client;
 use crate::config::Config;
@@ -286,7 +287,9 @@ fn run_workspace(
     app.signals.progress =
         crate::app::progress_forward::ProgressForward::new(opts.config.terminal_features.progress);
     app.signals.progress.attached(first_link, &first_env);
-    app.theme_from_terminal(0);
+    if app.clients.theme_from_terminal(0) {
+        app.clock.changed_now();
+    }
     app.queue.tx = Some(events_tx.clone());
     // The first terminal's frames at its own size.
     app.clients.fit_layout(&mut app.ws);
@@ -350,7 +353,7 @@ pub(super) struct App<B: FrameSink> {
     /// Scripts waiting on panes (`tilework wait`).
     pub(super) command_watch: crate::app::command_watch::CommandWatch,
     /// Programs' clipboard reads, progress and notification clicks.
-    pub(super) signals: crate::app::loop_signals::LoopSignals,
+    pub(super) signals: crate::app::signals_from_programs::LoopSignals,
 }
 
 /// How the loop runs, from the config and the command line.
@@ -394,7 +397,7 @@ impl<B: FrameSink> App<B> {
             status_commands: Default::default(),
             hooks: Default::default(),
             command_watch: Default::default(),
-            signals: crate::app::loop_signals::LoopSignals {
+            signals: crate::app::signals_from_programs::LoopSignals {
                 clipboard_reads: crate::app::clipboard_reads::ClipboardReads::new(
                     settings.clipboard_read,
                 ),
@@ -431,8 +434,14 @@ impl<B: FrameSink> App<B> {
         }
         self.hooks
             .tell_silences(&mut self.feed, &self.ws, Instant::now());
-        self.clipboard_reads_due(Instant::now());
-        self.forward_progress();
+        let mut around = Around {
+            ws: &mut self.ws,
+            clients: &mut self.clients,
+            clock: &mut self.clock,
+        };
+        self.signals
+            .clipboard_reads_due(Instant::now(), &mut around);
+        self.signals.forward_progress(&mut around);
         self.command_watch.check_in(&self.ws);
         for client in &mut self.clients.list {
             // A read-only terminal's focus is not the programs' business.

@@ -9,6 +9,8 @@
 use crossbeam_channel::Sender;
 
 use super::App;
+use crate::app::attached::Attached;
+use crate::app::frame_clock::FrameClock;
 use crate::config::Config;
 use crate::config::reload::{ConfigSource, Reloaded};
 use crate::input::router::Command;
@@ -53,44 +55,49 @@ impl Reload {
             replies: Vec::new(),
         }
     }
-}
 
-impl<B: FrameSink> App<B> {
     /// Starts reading the config file again; `reply` hears the outcome.
-    pub(super) fn start_reload(&mut self, reply: Option<Sender<Reply>>) {
-        self.reload.replies.extend(reply);
+    pub(super) fn start<B: FrameSink>(
+        &mut self,
+        reply: Option<Sender<Reply>>,
+        clients: &mut Attached<B>,
+        clock: &mut FrameClock,
+    ) {
+        self.replies.extend(reply);
         let now = std::time::Instant::now();
-        match self.reload.running {
+        match self.running {
             Some(since) if now < since + READ_LIMIT => return,
             Some(_) => tracing::warn!("the last config read is stuck: reading it again"),
             None => {}
         }
-        let Some(mailbox) = self.reload.mailbox.clone() else {
-            self.finish_reload(Err("the config cannot be read again here".into()));
+        let Some(mailbox) = self.mailbox.clone() else {
+            self.finish(
+                clients,
+                clock,
+                Err("the config cannot be read again here".into()),
+            );
             return;
         };
-        tracing::info!(file = %self.reload.source.describe(), "reloading the config");
-        let started = crate::config::reload::start(self.reload.source.clone(), mailbox);
-        self.reload.running = started.then_some(now);
+        tracing::info!(file = %self.source.describe(), "reloading the config");
+        let started = crate::config::reload::start(self.source.clone(), mailbox);
+        self.running = started.then_some(now);
         if !started {
-            self.finish_reload(Err("no thread could be started to read the config".into()));
+            self.finish(
+                clients,
+                clock,
+                Err("no thread could be started to read the config".into()),
+            );
         }
     }
 
-    /// The read came back.
-    pub(super) fn reloaded(&mut self, result: Reloaded) {
-        self.reload.running = None;
-        match result {
-            Ok(config) => {
-                self.apply_config(&config);
-                let done = format!("config reloaded: {}", self.reload.source.describe());
-                self.finish_reload(Ok(done));
-            }
-            Err(err) => self.finish_reload(Err(format!("config not reloaded: {err}"))),
-        }
-    }
-
-    fn finish_reload(&mut self, outcome: Result<String, String>) {
+    /// Says how the reload went in every status bar, the log and to the
+    /// scripts that asked.
+    pub(super) fn finish<B: FrameSink>(
+        &mut self,
+        clients: &mut Attached<B>,
+        clock: &mut FrameClock,
+        outcome: Result<String, String>,
+    ) {
         match &outcome {
             Ok(done) => tracing::info!("{done}"),
             Err(why) => tracing::warn!("{why}"),
@@ -98,16 +105,34 @@ impl<B: FrameSink> App<B> {
         let text = match &outcome {
             Ok(text) | Err(text) => text.clone(),
         };
-        for client in &mut self.clients.list {
-            client.router.notify(text.clone());
-        }
-        self.clock.changed_now();
-        for reply in self.reload.replies.drain(..) {
+        clients.notify_all(&text);
+        clock.changed_now();
+        for reply in self.replies.drain(..) {
             // Capacity one, one reply: never blocks.
             let _ = reply.send(match &outcome {
                 Ok(done) => Reply::Text(format!("{done}\n").into_bytes()),
                 Err(why) => Reply::Error(why.clone()),
             });
+        }
+    }
+}
+
+impl<B: FrameSink> App<B> {
+    /// The read came back.
+    pub(super) fn reloaded(&mut self, result: Reloaded) {
+        self.reload.running = None;
+        match result {
+            Ok(config) => {
+                self.apply_config(&config);
+                let done = format!("config reloaded: {}", self.reload.source.describe());
+                self.reload
+                    .finish(&mut self.clients, &mut self.clock, Ok(done));
+            }
+            Err(err) => self.reload.finish(
+                &mut self.clients,
+                &mut self.clock,
+                Err(format!("config not reloaded: {err}")),
+            ),
         }
     }
 
@@ -121,7 +146,9 @@ impl<B: FrameSink> App<B> {
         }
         self.clients.spare_router.reconfigure(config);
         for at in 0..self.clients.list.len() {
-            self.theme_from_terminal(at);
+            if self.clients.theme_from_terminal(at) {
+                self.clock.changed_now();
+            }
         }
         // Terminals that attach later get it too.
         self.clients.reloaded_config = Some(Box::new(config.clone()));

@@ -10,6 +10,7 @@ use ratatui::layout::Position;
 
 use super::App;
 use crate::app::input_commands::Effects;
+use crate::app::signals_from_programs::Around;
 use crate::app::typing_throttle::TYPING_WINDOW;
 use crate::input::router::{Command, Outcome};
 use crate::pane::PaneId;
@@ -52,7 +53,9 @@ impl<B: FrameSink> App<B> {
             return;
         };
         if let Some(dark) = client.input.take_theme() {
-            self.follow_terminal_theme(at, dark);
+            if self.clients.follow_terminal_theme(at, dark) {
+                self.clock.changed_now();
+            }
             if crate::pane::term::fidelity::theme::set_told(dark) {
                 self.ws.panes().terminal_theme_changed();
             }
@@ -62,7 +65,15 @@ impl<B: FrameSink> App<B> {
         };
         let answers = client.input.take_signal_answers();
         if !answers.is_empty() {
-            self.signal_answers(at, answers);
+            self.signals.signal_answers(
+                at,
+                answers,
+                &mut Around {
+                    ws: &mut self.ws,
+                    clients: &mut self.clients,
+                    clock: &mut self.clock,
+                },
+            );
         }
         let Some(client) = self.clients.list.get_mut(at) else {
             return;
@@ -92,7 +103,15 @@ impl<B: FrameSink> App<B> {
                 std::thread::park();
             }
         }
-        if self.clipboard_question_key(at, ev) {
+        if self.signals.clipboard_question_key(
+            at,
+            ev,
+            &mut Around {
+                ws: &mut self.ws,
+                clients: &mut self.clients,
+                clock: &mut self.clock,
+            },
+        ) {
             return;
         }
         // Its own tab and focus, if it has them, before its keys act.
@@ -196,7 +215,7 @@ impl<B: FrameSink> App<B> {
         self.take_session_commands(from, &mut commands);
         self.take_prompt_commands(from, &mut commands);
         if super::config_reload::Reload::take_command(&mut commands) {
-            self.start_reload(None);
+            self.reload.start(None, &mut self.clients, &mut self.clock);
         }
         let from = from.filter(|&at| at < self.clients.list.len());
         let (router, outbox) = match from.or_else(|| self.clients.acting()) {

@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use super::{App, ECHO_WAIT_BUDGET, PANE_BYTE_BUDGET, PANE_TIME_BUDGET};
+use crate::app::signals_from_programs::Around;
 use crate::config::Notifications;
 use crate::config::hooks::HookEvent;
 use crate::pane::PaneId;
@@ -119,7 +120,15 @@ impl<B: FrameSink> App<B> {
                 }
                 let signals = std::mem::take(&mut news.signals);
                 if !signals.is_empty() {
-                    self.program_signalled(id, signals);
+                    self.signals.program_signalled(
+                        id,
+                        signals,
+                        &mut Around {
+                            ws: &mut self.ws,
+                            clients: &mut self.clients,
+                            clock: &mut self.clock,
+                        },
+                    );
                 }
                 if let Some(data) = news.clipboard.take() {
                     if self.settings.clipboard_from_programs {
@@ -183,7 +192,7 @@ impl<B: FrameSink> App<B> {
             self.clock.changed();
         }
         if mode == Notifications::Forward {
-            let forward = self.notification_forward(id, notification);
+            let forward = self.signals.notification_forward(id, notification);
             for client in &mut self.clients.list {
                 client.outbox.notify(forward.clone());
             }

@@ -27,7 +27,8 @@ impl<B: FrameSink> App<B> {
         if let Call::Action { name } = &call.call
             && name == "source-config"
         {
-            self.start_reload(Some(call.reply));
+            self.reload
+                .start(Some(call.reply), &mut self.clients, &mut self.clock);
             return;
         }
         // A wait is answered on a later turn (`command_answers`).

@@ -299,7 +299,10 @@ impl<B: FrameSink> App<B> {
         match Client::on_terminal(joined, self.clients.writer, router, self.clients.frame_area) {
             Ok(client) => {
                 self.clients.list.push(client);
-                self.theme_from_terminal(self.clients.list.len() - 1);
+                let at = self.clients.list.len() - 1;
+                if self.clients.theme_from_terminal(at) {
+                    self.clock.changed_now();
+                }
                 self.clients.give_own_views(&self.ws);
             }
             Err(err) => {
