@@ -63,19 +63,17 @@ pub fn run(
     };
     let group = child.id();
     let (tx, rx) = bounded(1);
-    std::thread::Builder::new()
-        .name("shell-job".into())
-        .spawn(move || {
-            let mut output = Vec::new();
-            if let Some(mut stream) = stream {
-                let _ = (&mut stream)
-                    .take(u64::try_from(limit).unwrap_or(u64::MAX))
-                    .read_to_end(&mut output);
-                let _ = std::io::copy(&mut stream, &mut std::io::sink());
-            }
-            let status = child.wait().ok();
-            let _ = tx.send(JobOutput { output, status });
-        })?;
+    crate::jobs::named("shell-job", move || {
+        let mut output = Vec::new();
+        if let Some(mut stream) = stream {
+            let _ = (&mut stream)
+                .take(u64::try_from(limit).unwrap_or(u64::MAX))
+                .read_to_end(&mut output);
+            let _ = std::io::copy(&mut stream, &mut std::io::sink());
+        }
+        let status = child.wait().ok();
+        let _ = tx.send(JobOutput { output, status });
+    })?;
     match rx.recv_timeout(timeout) {
         Ok(done) => Ok(done),
         Err(_) => {

@@ -18,17 +18,15 @@ pub const QUIT_GRACE: Duration = Duration::from_secs(3);
 pub fn arm(code: i32) {
     static ARMED: Once = Once::new();
     ARMED.call_once(|| {
-        let started = std::thread::Builder::new()
-            .name("exit-watchdog".into())
-            .spawn(move || {
-                std::thread::sleep(QUIT_GRACE);
-                tracing::error!(
-                    "asked to end {QUIT_GRACE:?} ago and still running: the loop is stuck; \
+        let started = crate::jobs::named("exit-watchdog", move || {
+            std::thread::sleep(QUIT_GRACE);
+            tracing::error!(
+                "asked to end {QUIT_GRACE:?} ago and still running: the loop is stuck; \
                      ending here"
-                );
-                crate::diag::panic_guard::clean_up_now();
-                std::process::exit(code);
-            });
+            );
+            crate::diag::panic_guard::clean_up_now();
+            std::process::exit(code);
+        });
         if let Err(err) = started {
             tracing::warn!("starting the exit watchdog: {err}");
         }

@@ -189,9 +189,9 @@ impl SearchWorker {
     pub fn start(pane: PaneId, source: RingCopy, events: SearchMailbox) -> std::io::Result<Self> {
         let shared = Arc::new(Shared::default());
         let theirs = Arc::clone(&shared);
-        std::thread::Builder::new()
-            .name("copy-search".into())
-            .spawn(move || serve(&theirs, pane, &source, &events))?;
+        crate::jobs::named("copy-search", move || {
+            serve(&theirs, pane, &source, &events)
+        })?;
         Ok(Self { shared })
     }
 

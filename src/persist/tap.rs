@@ -72,9 +72,7 @@ impl Tap {
         let (tx, rx) = bounded(CHANNEL_CAPACITY);
         let saver = Saver::new(dir, run, saving.history, problems);
         let dropping = saver.dropping();
-        let handle = std::thread::Builder::new()
-            .name("saver".into())
-            .spawn(move || saver.run(rx))
+        let handle = crate::jobs::named("saver", move || saver.run(rx))
             .context("starting the saver thread")?;
         Ok(Self {
             name: name.to_string(),

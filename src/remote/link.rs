@@ -66,10 +66,7 @@ pub fn run(argv: &[String], dead_after: Duration, control_socket: Option<&Path>)
         .with_context(|| format!("running {program}"))?;
     let pid = Pid::from_raw(i32::try_from(child.id()).context("a pid out of range")?);
     let (tx, rx) = crossbeam_channel::bounded(4);
-    std::thread::Builder::new()
-        .name("ssh-wait".into())
-        .spawn(move || watch(pid, &tx))
-        .context("starting the ssh watcher")?;
+    crate::jobs::named("ssh-wait", move || watch(pid, &tx)).context("starting the ssh watcher")?;
     // The child is reaped by the watcher: `child` is never waited on.
     drop(child);
 

@@ -85,20 +85,16 @@ pub fn proxy(request: &ProxyRequest) -> Result<i32> {
     );
     write(&Frame::Pane(pane))?;
     let input_socket = socket.clone();
-    std::thread::Builder::new()
-        .name("proxy-input".into())
-        .spawn(move || {
-            pass_input(&input_socket, pane);
-            // The relay is gone (the link dropped, or it ended): so is
-            // the proxy; the pane runs on.
-            std::process::exit(0);
-        })
-        .context("starting the input thread")?;
+    crate::jobs::named("proxy-input", move || {
+        pass_input(&input_socket, pane);
+        // The relay is gone (the link dropped, or it ended): so is
+        // the proxy; the pane runs on.
+        std::process::exit(0);
+    })
+    .context("starting the input thread")?;
     let dir_socket = socket.clone();
     let dir_out = Arc::clone(&out);
-    std::thread::Builder::new()
-        .name("proxy-dir".into())
-        .spawn(move || follow_dir(&dir_socket, pane, &dir_out))
+    crate::jobs::named("proxy-dir", move || follow_dir(&dir_socket, pane, &dir_out))
         .context("starting the directory thread")?;
     stream(&socket, pane, request.from, &out)
 }

@@ -289,11 +289,12 @@ fn one_run(
         .with_context(|| format!("running {program}"))?;
     let mut from_proxy = child.stdout.take().context("ssh's stdout")?;
     let mut errors = child.stderr.take().context("ssh's stderr")?;
-    let said = std::thread::spawn(move || {
+    let said = crate::jobs::named("relay-ssh-errors", move || {
         let mut text = Vec::new();
         let _ = (&mut errors).take(8 << 10).read_to_end(&mut text);
         String::from_utf8_lossy(&text).trim().to_string()
-    });
+    })
+    .context("starting the ssh error reader")?;
     link.started(child.stdin.take());
     let mut reader = FrameReader::default();
     let mut buf = vec![0u8; 256 << 10];
@@ -415,21 +416,19 @@ fn size() -> (u16, u16) {
 /// dropped and counted while it is down.
 fn start_input(link: &Arc<Link>) -> Result<()> {
     let link = Arc::clone(link);
-    std::thread::Builder::new()
-        .name("relay-input".into())
-        .spawn(move || {
-            let mut stdin = io::stdin().lock();
-            let mut buf = vec![0u8; 64 << 10];
-            loop {
-                let n = match stdin.read(&mut buf) {
-                    Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                    Ok(0) | Err(_) => link.local_pane_closed(),
-                    Ok(n) => n,
-                };
-                link.keys(&buf[..n]);
-            }
-        })
-        .context("starting the relay's input thread")?;
+    crate::jobs::named("relay-input", move || {
+        let mut stdin = io::stdin().lock();
+        let mut buf = vec![0u8; 64 << 10];
+        loop {
+            let n = match stdin.read(&mut buf) {
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Ok(0) | Err(_) => link.local_pane_closed(),
+                Ok(n) => n,
+            };
+            link.keys(&buf[..n]);
+        }
+    })
+    .context("starting the relay's input thread")?;
     Ok(())
 }
 
@@ -441,18 +440,16 @@ fn start_resizes(link: &Arc<Link>) -> Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGWINCH, SIGHUP, SIGTERM])
         .context("listening for signals")?;
     let link = Arc::clone(link);
-    std::thread::Builder::new()
-        .name("relay-resize".into())
-        .spawn(move || {
-            for signal in signals.forever() {
-                if signal != SIGWINCH {
-                    link.local_pane_closed();
-                }
-                let (cols, rows) = size();
-                link.send(&Frame::Resize { cols, rows });
+    crate::jobs::named("relay-resize", move || {
+        for signal in signals.forever() {
+            if signal != SIGWINCH {
+                link.local_pane_closed();
             }
-        })
-        .context("starting the relay's resize thread")?;
+            let (cols, rows) = size();
+            link.send(&Frame::Resize { cols, rows });
+        }
+    })
+    .context("starting the relay's resize thread")?;
     Ok(())
 }
 

@@ -254,16 +254,14 @@ impl PictureDrawer {
         let job = piece.clone();
         if piece.pixels() > u64::from(ENCODE_INLINE_PIXELS) && self.encoding.len() < MAX_ENCODING {
             let finished = Arc::clone(&self.finished);
-            let spawned = std::thread::Builder::new()
-                .name("sixel-encode".into())
-                .spawn(move || {
-                    if let Some(bytes) = encode_piece(&image, &job) {
-                        finished
-                            .lock()
-                            .unwrap_or_else(|poisoned| poisoned.into_inner())
-                            .push((key, bytes));
-                    }
-                });
+            let spawned = crate::jobs::named("sixel-encode", move || {
+                if let Some(bytes) = encode_piece(&image, &job) {
+                    finished
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .push((key, bytes));
+                }
+            });
             match spawned {
                 Ok(_) => {
                     self.encoding.push(key);

@@ -44,28 +44,26 @@ pub fn local_command(configured: Option<&str>) -> Option<Vec<String>> {
 /// Runs the copy command with `text` on its stdin, on its own thread: a
 /// clipboard daemon that hangs must not freeze the workspace.
 pub fn copy_with_command(argv: Vec<String>, text: String) {
-    let spawned = std::thread::Builder::new()
-        .name("clipboard".into())
-        .spawn(move || {
-            let Some((program, args)) = argv.split_first() else {
-                return;
-            };
-            let child = Command::new(program)
-                .args(args)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn();
-            match child {
-                Ok(mut child) => {
-                    if let Some(mut stdin) = child.stdin.take() {
-                        let _ = stdin.write_all(text.as_bytes());
-                    }
-                    let _ = child.wait();
+    let spawned = crate::jobs::named("clipboard", move || {
+        let Some((program, args)) = argv.split_first() else {
+            return;
+        };
+        let child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        match child {
+            Ok(mut child) => {
+                if let Some(mut stdin) = child.stdin.take() {
+                    let _ = stdin.write_all(text.as_bytes());
                 }
-                Err(err) => tracing::warn!("running {program}: {err}"),
+                let _ = child.wait();
             }
-        });
+            Err(err) => tracing::warn!("running {program}: {err}"),
+        }
+    });
     if let Err(err) = spawned {
         tracing::warn!("starting the clipboard thread: {err}");
     }

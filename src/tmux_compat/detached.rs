@@ -70,24 +70,22 @@ pub fn start(workspace: &str, number: u32, launch: &Launch) -> Result<()> {
         .master
         .take_writer()
         .context("writing to the new session's terminal")?;
-    std::thread::Builder::new()
-        .name("tmux-pty".into())
-        .spawn(move || {
-            let mut buf = [0u8; 4096];
-            let mut answered = false;
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                let seen = &buf[..n];
-                if !answered && seen.windows(3).any(|w| w == b"\x1b[c") {
-                    answered = true;
-                    let _ = writer.write_all(b"\x1b[?62;22c");
-                    let _ = writer.flush();
-                }
+    crate::jobs::named("tmux-pty", move || {
+        let mut buf = [0u8; 4096];
+        let mut answered = false;
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
             }
-        })
-        .context("starting the terminal's reader")?;
+            let seen = &buf[..n];
+            if !answered && seen.windows(3).any(|w| w == b"\x1b[c") {
+                answered = true;
+                let _ = writer.write_all(b"\x1b[?62;22c");
+                let _ = writer.flush();
+            }
+        }
+    })
+    .context("starting the terminal's reader")?;
     let path = dir::socket_path(&dir::runtime_dir()?, workspace);
     let deadline = Instant::now() + START_TIMEOUT;
     loop {

@@ -140,11 +140,12 @@ fn take_over(name: &str) -> Result<String> {
     // The new process is the workspace from now on: never waited for here.
     drop(child);
     let (tx, rx) = crossbeam_channel::bounded(1);
-    std::thread::spawn(move || {
+    crate::jobs::named("upgrade-answer", move || {
         let mut text = String::new();
         let _ = said.read_to_string(&mut text);
         let _ = tx.send(text);
-    });
+    })
+    .context("starting the new process's reader")?;
     let text = rx
         .recv_timeout(TAKE_OVER_DEADLINE)
         .map_err(|_| anyhow::anyhow!("the new workspace process did not answer in time"))?;

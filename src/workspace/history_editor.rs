@@ -22,13 +22,10 @@ pub fn start(pane: &Pane, ansi: bool, events: &PaneMailbox) {
     let id = pane.id;
     let text = as_text::history_text(pane, ansi);
     let mailbox = events.clone();
-    let spawned = std::thread::Builder::new()
-        .name("history-file".into())
-        .spawn(move || {
-            let file =
-                crate::config::private_file::temp_file(FILE_PREFIX, ".txt", text().as_bytes());
-            mailbox.post(PaneEvent::HistoryFile(id, file));
-        });
+    let spawned = crate::jobs::named("history-file", move || {
+        let file = crate::config::private_file::temp_file(FILE_PREFIX, ".txt", text().as_bytes());
+        mailbox.post(PaneEvent::HistoryFile(id, file));
+    });
     if let Err(err) = spawned {
         let err = Err(err).context("starting a thread to write the history");
         events.post(PaneEvent::HistoryFile(id, err));

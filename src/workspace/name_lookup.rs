@@ -149,16 +149,14 @@ impl NameLookup {
         let (tx, rx) = bounded::<(u64, Vec<NameQuery>)>(1);
         let mailbox = self.mailbox.clone();
         let looker = std::sync::Arc::clone(&self.looker);
-        let started = std::thread::Builder::new()
-            .name("pane-names".into())
-            .spawn(move || {
-                for (look, panes) in rx {
-                    let facts = panes.iter().map(|pane| looker(pane)).collect();
-                    if !mailbox.post(NameReport { look, facts }) {
-                        return;
-                    }
+        let started = crate::jobs::named("pane-names", move || {
+            for (look, panes) in rx {
+                let facts = panes.iter().map(|pane| looker(pane)).collect();
+                if !mailbox.post(NameReport { look, facts }) {
+                    return;
                 }
-            });
+            }
+        });
         match started {
             Ok(_) => Some(tx),
             Err(err) => {

@@ -80,27 +80,25 @@ fn typed_for(table: &CopyKeymap, command: &str, args: &[String]) -> Result<Typed
 /// Runs `command` (`sh -c`) with `text` on its standard input, on a
 /// thread of its own: the loop never waits on it.
 fn pipe_to(command: String, text: String) {
-    let spawned = std::thread::Builder::new()
-        .name("tmux-copy-pipe".into())
-        .spawn(move || {
-            use std::io::Write;
-            let child = std::process::Command::new("/bin/sh")
-                .arg("-c")
-                .arg(&command)
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn();
-            match child {
-                Ok(mut child) => {
-                    if let Some(mut stdin) = child.stdin.take() {
-                        let _ = stdin.write_all(text.as_bytes());
-                    }
-                    let _ = child.wait();
+    let spawned = crate::jobs::named("tmux-copy-pipe", move || {
+        use std::io::Write;
+        let child = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(&command)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        match child {
+            Ok(mut child) => {
+                if let Some(mut stdin) = child.stdin.take() {
+                    let _ = stdin.write_all(text.as_bytes());
                 }
-                Err(err) => tracing::warn!("copy-pipe {command:?}: {err}"),
+                let _ = child.wait();
             }
-        });
+            Err(err) => tracing::warn!("copy-pipe {command:?}: {err}"),
+        }
+    });
     if let Err(err) = spawned {
         tracing::warn!("copy-pipe: no thread for it: {err}");
     }

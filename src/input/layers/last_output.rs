@@ -93,16 +93,14 @@ pub fn edit(cx: &mut Cx<'_>) -> Outcome {
         return Outcome::default();
     };
     let text = text_of(pane, from, to);
-    let spawned = std::thread::Builder::new()
-        .name("last-output-file".into())
-        .spawn(move || {
-            let file = text()
-                .context("reading the last command's output")
-                .and_then(|text| {
-                    crate::config::private_file::temp_file(FILE_PREFIX, ".txt", text.as_bytes())
-                });
-            mailbox.post(PaneEvent::HistoryFile(id, file));
-        });
+    let spawned = crate::jobs::named("last-output-file", move || {
+        let file = text()
+            .context("reading the last command's output")
+            .and_then(|text| {
+                crate::config::private_file::temp_file(FILE_PREFIX, ".txt", text.as_bytes())
+            });
+        mailbox.post(PaneEvent::HistoryFile(id, file));
+    });
     if let Err(err) = spawned {
         return notify(cx, format!("the last output was not opened: {err}"));
     }

@@ -137,24 +137,22 @@ pub fn pane_place(ws: &Workspace, id: PaneId) -> String {
 /// Searches one pane's history for `pattern` (already validated) off the
 /// render thread.
 pub fn spawn(pane: PaneId, source: RingCopy, pattern: String, events: SearchMailbox) {
-    let spawned = std::thread::Builder::new()
-        .name("search-all".into())
-        .spawn(move || {
-            // A result always arrives, or the results list would wait for
-            // this pane forever; a panic here (in the parser on the pane's output
-            // or anywhere else) finds nothing rather than ending the workspace.
-            let result = crate::diag::panic_guard::contain(|| search(pane, &source, &pattern))
-                .unwrap_or_else(|message| {
-                    tracing::warn!(?pane, "searching the pane's history failed: {message}");
-                    PaneMatches {
-                        pane,
-                        pattern: pattern.clone(),
-                        count: 0,
-                        lines: Vec::new(),
-                    }
-                });
-            events.post(SearchReport::AllPanes(result));
-        });
+    let spawned = crate::jobs::named("search-all", move || {
+        // A result always arrives, or the results list would wait for
+        // this pane forever; a panic here (in the parser on the pane's output
+        // or anywhere else) finds nothing rather than ending the workspace.
+        let result = crate::diag::panic_guard::contain(|| search(pane, &source, &pattern))
+            .unwrap_or_else(|message| {
+                tracing::warn!(?pane, "searching the pane's history failed: {message}");
+                PaneMatches {
+                    pane,
+                    pattern: pattern.clone(),
+                    count: 0,
+                    lines: Vec::new(),
+                }
+            });
+        events.post(SearchReport::AllPanes(result));
+    });
     if let Err(err) = spawned {
         tracing::warn!("starting a search thread: {err}");
     }

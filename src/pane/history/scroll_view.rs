@@ -326,12 +326,10 @@ impl History {
         let request = self.window_request(extent);
         let id = self.id;
         let events = events.clone();
-        let spawned = std::thread::Builder::new()
-            .name("history-replay".into())
-            .spawn(move || {
-                let history = Window::replay(request);
-                events.post(PaneEvent::HistoryReady(id, Box::new(history)));
-            });
+        let spawned = crate::jobs::named("history-replay", move || {
+            let history = Window::replay(request);
+            events.post(PaneEvent::HistoryReady(id, Box::new(history)));
+        });
         match spawned {
             Ok(_) => {
                 self.view = ScrollView::Loading { offset };

@@ -58,15 +58,13 @@ pub fn end_session(sid: i32) {
     // All of it off the caller's thread: finding a session's processes
     // (scanning /proc) takes milliseconds with many processes, and the
     // caller is the render loop.
-    let spawned = std::thread::Builder::new()
-        .name("end-session".into())
-        .spawn(move || {
-            signal_session(sid, Signal::SIGHUP);
-            signal_session(sid, Signal::SIGCONT);
-            std::thread::sleep(GRACE);
-            signal_session(sid, Signal::SIGKILL);
-            unregister(sid);
-        });
+    let spawned = crate::jobs::named("end-session", move || {
+        signal_session(sid, Signal::SIGHUP);
+        signal_session(sid, Signal::SIGCONT);
+        std::thread::sleep(GRACE);
+        signal_session(sid, Signal::SIGKILL);
+        unregister(sid);
+    });
     if let Err(err) = spawned {
         tracing::warn!("starting the session killer: {err}");
         signal_session(sid, Signal::SIGKILL);

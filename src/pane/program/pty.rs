@@ -196,31 +196,29 @@ impl PtyProcess {
             drained_tx: drained_tx.clone(),
             gate: Arc::clone(&gate),
         };
-        std::thread::Builder::new()
-            .name(format!("pty-read-{}", pid.unwrap_or(0)))
-            .spawn(move || read_loop(reader, &reading))
-            .context("starting the PTY reader thread")?;
-        std::thread::Builder::new()
-            .name(format!("pty-write-{}", pid.unwrap_or(0)))
-            .spawn(move || write_loop(writer, &write_ready, &writer_input))
-            .context("starting the PTY writer thread")?;
-        std::thread::Builder::new()
-            .name(format!("pty-wait-{}", pid.unwrap_or(0)))
-            .spawn(move || {
-                let info = match child.wait() {
-                    Ok(status) => exit_info(&status),
-                    Err(err) => {
-                        tracing::warn!("waiting for child: {err}");
-                        ExitInfo {
-                            code: 1,
-                            signal: false,
-                        }
+        crate::jobs::named(&format!("pty-read-{}", pid.unwrap_or(0)), move || {
+            read_loop(reader, &reading)
+        })
+        .context("starting the PTY reader thread")?;
+        crate::jobs::named(&format!("pty-write-{}", pid.unwrap_or(0)), move || {
+            write_loop(writer, &write_ready, &writer_input)
+        })
+        .context("starting the PTY writer thread")?;
+        crate::jobs::named(&format!("pty-wait-{}", pid.unwrap_or(0)), move || {
+            let info = match child.wait() {
+                Ok(status) => exit_info(&status),
+                Err(err) => {
+                    tracing::warn!("waiting for child: {err}");
+                    ExitInfo {
+                        code: 1,
+                        signal: false,
                     }
-                };
-                let _ = drained_rx.recv_timeout(DRAIN_GRACE);
-                on_exit(info);
-            })
-            .context("starting the child waiter thread")?;
+                }
+            };
+            let _ = drained_rx.recv_timeout(DRAIN_GRACE);
+            on_exit(info);
+        })
+        .context("starting the child waiter thread")?;
 
         if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
             children::register(pid);

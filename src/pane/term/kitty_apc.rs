@@ -144,29 +144,25 @@ fn start_load(
     let (done, data) = crossbeam_channel::bounded(1);
     let spawn_failed =
         |e: std::io::Error| KittyError::new("EBADF", format!("no thread to read the file: {e}"));
-    std::thread::Builder::new()
-        .name("kitty-file".into())
-        .spawn(move || {
-            let (read, result) = crossbeam_channel::bounded(1);
-            let reader = std::thread::Builder::new()
-                .name("kitty-file-read".into())
-                .spawn(move || {
-                    let _ = read.send(medium::read_medium(&command, &name));
-                });
-            let data = match reader {
-                Ok(_) => result.recv_timeout(LOAD_TIMEOUT).unwrap_or_else(|_| {
-                    Err(KittyError::new("EBADF", "reading the file took too long"))
-                }),
-                Err(e) => Err(KittyError::new(
-                    "EBADF",
-                    format!("no thread to read the file: {e}"),
-                )),
-            };
-            if done.send(data).is_ok() {
-                crate::wake::wake_loop();
-            }
-        })
-        .map_err(spawn_failed)?;
+    crate::jobs::named("kitty-file", move || {
+        let (read, result) = crossbeam_channel::bounded(1);
+        let reader = crate::jobs::named("kitty-file-read", move || {
+            let _ = read.send(medium::read_medium(&command, &name));
+        });
+        let data = match reader {
+            Ok(_) => result.recv_timeout(LOAD_TIMEOUT).unwrap_or_else(|_| {
+                Err(KittyError::new("EBADF", "reading the file took too long"))
+            }),
+            Err(e) => Err(KittyError::new(
+                "EBADF",
+                format!("no thread to read the file: {e}"),
+            )),
+        };
+        if done.send(data).is_ok() {
+            crate::wake::wake_loop();
+        }
+    })
+    .map_err(spawn_failed)?;
     Ok(data)
 }
 

@@ -60,9 +60,7 @@ impl Writer {
             waker: Waker::open()?,
         });
         let theirs = Arc::clone(&shared);
-        std::thread::Builder::new()
-            .name("pane-pipes".into())
-            .spawn(move || run(&theirs))?;
+        crate::jobs::named("pane-pipes", move || run(&theirs))?;
         Ok(Self { shared })
     }
 

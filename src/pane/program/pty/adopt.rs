@@ -72,26 +72,24 @@ impl PtyProcess {
             drained_tx: drained_tx.clone(),
             gate: Arc::clone(&gate),
         };
-        std::thread::Builder::new()
-            .name(format!("pty-read-{pid}"))
-            .spawn(move || read_loop(reader, &reading))
-            .context("starting the PTY reader thread")?;
-        std::thread::Builder::new()
-            .name(format!("pty-write-{pid}"))
-            .spawn(move || write_loop(writer, &write_ready, &writer_input))
-            .context("starting the PTY writer thread")?;
-        std::thread::Builder::new()
-            .name(format!("pty-wait-{pid}"))
-            .spawn(move || {
-                wait_gone(&pidfd);
-                let info = notes.and_then(|n| n.wait(pid, start));
-                let _ = drained_rx.recv_timeout(DRAIN_GRACE);
-                on_exit(info.unwrap_or(ExitInfo {
-                    code: 0,
-                    signal: false,
-                }));
-            })
-            .context("starting the process watcher thread")?;
+        crate::jobs::named(&format!("pty-read-{pid}"), move || {
+            read_loop(reader, &reading)
+        })
+        .context("starting the PTY reader thread")?;
+        crate::jobs::named(&format!("pty-write-{pid}"), move || {
+            write_loop(writer, &write_ready, &writer_input)
+        })
+        .context("starting the PTY writer thread")?;
+        crate::jobs::named(&format!("pty-wait-{pid}"), move || {
+            wait_gone(&pidfd);
+            let info = notes.and_then(|n| n.wait(pid, start));
+            let _ = drained_rx.recv_timeout(DRAIN_GRACE);
+            on_exit(info.unwrap_or(ExitInfo {
+                code: 0,
+                signal: false,
+            }));
+        })
+        .context("starting the process watcher thread")?;
         children::register(raw_pid);
         Ok(Self {
             master: Box::new(master),
