@@ -40,6 +40,7 @@ use crate::input::focus_events::FocusReporter;
 use crate::input::router::InputRouter;
 use crate::pane::PaneId;
 use crate::render::cache::RenderCache;
+use crate::render::cell_extras::Features;
 use crate::render::fit::Fit;
 use crate::render::fps_overlay::OverlayData;
 use crate::render::frame;
@@ -141,6 +142,7 @@ impl<B: FrameSink> Client<B> {
         input: InputSource,
         router: InputRouter,
         facts: TerminalFacts,
+        configured: Features,
     ) -> Self {
         let size = terminal.current_buffer_mut().area;
         frame::release_back_buffer(&mut terminal);
@@ -161,33 +163,35 @@ impl<B: FrameSink> Client<B> {
             pictures: Default::default(),
             own_view: None,
         };
-        client.told(facts);
+        client.told(facts, configured);
         client
     }
 
     /// The terminal attached anew (or another one in its place) and told
-    /// `facts`: what it understands is set up again with its next frame.
-    pub fn told(&mut self, facts: TerminalFacts) {
+    /// `facts`: what it understands (with the config's word,
+    /// `configured`) is set up again with its next frame.
+    pub fn told(&mut self, facts: TerminalFacts, configured: Features) {
         self.outbox.terminal_changed();
         if facts.kitty_keyboard {
             // Written after the guard switched to the alternate screen,
             // where the flags live and go away with it.
             self.outbox.push_kitty_keyboard();
         }
-        self.painter
-            .set_features(crate::render::cell_extras::Features::of(&facts));
+        self.painter.set_features(Features::of(&facts, configured));
         self.pictures = Default::default();
         self.facts = facts;
     }
 
     /// A client on the terminal a session took (see
     /// `session::host::Joined`): frames drawn at `frame`, written as
-    /// `writer` says.
+    /// `writer` says; `configured`: the cell features the config says
+    /// every terminal draws.
     pub fn on_terminal(
         joined: Joined,
         writer: WriterKind,
         router: InputRouter,
         frame: Rect,
+        configured: Features,
     ) -> Result<Self> {
         let frames_to = if writer.uses_stderr() {
             joined.errors.as_fd()
@@ -207,7 +211,7 @@ impl<B: FrameSink> Client<B> {
         )
         .context("creating the ratatui terminal")?;
         let input = InputSource::terminal_on(joined.input).context("reading the terminal")?;
-        let mut client = Self::new(terminal, input, router, joined.facts);
+        let mut client = Self::new(terminal, input, router, joined.facts, configured);
         client.link = Some(joined.link);
         client.read_only = joined.read_only;
         client.tty = Some(Tty {

@@ -14,6 +14,7 @@ use crate::client::facts::TerminalFacts;
 use crate::config::clients::{ClientViews, WindowSize};
 use crate::config::colour::Rgb;
 use crate::input::router::InputRouter;
+use crate::render::cell_extras::Features;
 use crate::render::frame;
 use crate::terminal::frame_sink::FrameSink;
 use crate::terminal::output::WriterKind;
@@ -53,6 +54,9 @@ pub(super) struct Attached<B: FrameSink> {
     pub(super) resize_news: Vec<u64>,
     /// The config read again last, for terminals attaching after it.
     pub(super) reloaded_config: Option<Box<crate::config::Config>>,
+    /// The cell features the config says every terminal draws (set once
+    /// at start).
+    pub(super) configured_features: Features,
 }
 
 impl<B: FrameSink> Attached<B> {
@@ -77,6 +81,7 @@ impl<B: FrameSink> Attached<B> {
             latest: None,
             resize_news: Vec::new(),
             reloaded_config: None,
+            configured_features: Features::default(),
         }
     }
 

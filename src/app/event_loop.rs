@@ -139,7 +139,6 @@ fn run_workspace(
     // depends on them.
     crate::pane::term::cell_marks::set_keep_links(opts.config.hyperlinks);
     crate::graphics::picture_store::lock().set_budget(opts.config.image_memory);
-    crate::render::cell_extras::set_configured(opts.config.terminal_features);
     // A workspace taken over accepts clients only once the old process
     // let go: until then they wait in the socket's backlog.
     let listen_now = !matches!(opts.startup, Startup::TakeOver(_));
@@ -169,6 +168,10 @@ fn run_workspace(
             .with_look(config.appearance.clone())
         })
     };
+    let configured_features = crate::render::cell_extras::Features::configured(
+        &opts.config.terminal_features,
+        opts.config.hyperlinks,
+    );
     let first_link = first.link;
     let first_env = first.env.clone();
     let mut router = new_router(first_link).with_read_only(first.read_only);
@@ -179,6 +182,7 @@ fn run_workspace(
         router,
         // Its own size, read by `on_terminal`: see below.
         Rect::new(0, 0, 80, 24),
+        configured_features,
     )?;
     let size = client.size;
 
@@ -280,6 +284,7 @@ fn run_workspace(
     app.clients.new_router = new_router;
     app.clients.spare_router = (app.clients.new_router)(SPARE_ROUTER);
     app.clients.writer = opts.writer;
+    app.clients.configured_features = configured_features;
     app.clients.window_size = opts.config.window_size;
     app.clients.client_views = opts.config.client_views;
     app.clients.give_own_views(&app.ws);

@@ -74,7 +74,12 @@ fn app_on<B: FrameSink>(backend: B, cols: u16, rows: u16) -> (App<B>, Sender<(In
         configured_colours: [None; 3],
     };
     let input = crate::client::input_source::InputSource::channel(input_rx);
-    let client = Client::new(terminal, input, router, Default::default());
+    // As a config that leaves `hyperlinks` on.
+    let configured = crate::render::cell_extras::Features {
+        hyperlinks: true,
+        ..Default::default()
+    };
+    let client = Client::new(terminal, input, router, Default::default(), configured);
     (App::new(ws, client, events_rx, &loop_settings), keys)
 }
 

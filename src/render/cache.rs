@@ -14,6 +14,8 @@
 //! drawn early for a key's echo, other panes may show their cached cells
 //! (at most one frame interval old); the next regular frame refreshes them.
 
+use std::cell::Cell;
+
 use std::collections::HashMap;
 
 use ratatui::buffer::Buffer;
@@ -113,9 +115,19 @@ pub struct RenderCache {
     /// Frames begun ([`RenderCache::sweep`]), to tell the panes drawn in
     /// the last one.
     frame: u64,
+    /// Whether a pane cell drawn here ever got a frame marker (see
+    /// [`Self::markers_drawn`]).
+    markers: Cell<bool>,
 }
 
 impl RenderCache {
+    /// Whether any pane cell drawn for this terminal has had a frame marker
+    /// (`render::cell_extras`): until one has, the painter hands cells on
+    /// without a look at each.
+    pub fn markers_drawn(&self) -> bool {
+        self.markers.get()
+    }
+
     /// Whether a pane's border differs from last frame's (`key` says what it
     /// shows); remembers it.
     pub fn border_changed(&mut self, id: PaneId, key: BorderKey) -> bool {
@@ -249,6 +261,7 @@ impl RenderCache {
         let look = Look {
             screen: pane.screen(),
             colours: pane.term().colour_sets(),
+            marked: &self.markers,
         };
         let mut stale = false;
         let mut mostly_changed = false;
@@ -475,11 +488,15 @@ fn redraw_compared(
 struct Look<'a> {
     screen: ScreenView<'a>,
     colours: &'a ColourSets,
+    /// Set when a drawn cell gets a frame marker ([`RenderCache::markers_drawn`]).
+    marked: &'a Cell<bool>,
 }
 
 /// `render_row`, then the program's colours over the default ones.
 fn draw_row(look: Look<'_>, row: u16, at: Rect, buf: &mut Buffer) {
-    render_row(look.screen, row, at, buf);
+    if render_row(look.screen, row, at, buf) {
+        look.marked.set(true);
+    }
     if !look.colours.is_empty() {
         pane_colours::recolour_line(buf, at, row, look.colours);
     }

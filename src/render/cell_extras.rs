@@ -17,7 +17,6 @@
 //! underline.
 
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use ratatui::backend::Backend;
 use ratatui::buffer::Cell;
@@ -40,26 +39,24 @@ pub struct Features {
     pub hyperlinks: bool,
 }
 
-/// What the config says the terminal draws (`terminal_features`), for
-/// every terminal that attaches: set once at start.
-static CONFIGURED: AtomicU8 = AtomicU8::new(0);
-const STYLED: u8 = 1;
-const COLOURS: u8 = 2;
-
-pub fn set_configured(features: TerminalFeatures) {
-    let bits = (u8::from(features.styled_underlines) * STYLED)
-        | (u8::from(features.underline_colours) * COLOURS);
-    CONFIGURED.store(bits, Ordering::Relaxed);
-}
-
 impl Features {
-    /// What a terminal that told `facts` draws, with the config's word.
-    pub fn of(facts: &TerminalFacts) -> Self {
-        let configured = CONFIGURED.load(Ordering::Relaxed);
+    /// What the config says every terminal draws (`terminal_features`,
+    /// `hyperlinks`), whatever it tells.
+    pub fn configured(features: &TerminalFeatures, hyperlinks: bool) -> Self {
         Self {
-            styled_underlines: facts.styled_underlines || configured & STYLED != 0,
-            underline_colours: facts.underline_colours || configured & COLOURS != 0,
-            hyperlinks: cell_marks::keep_links(),
+            styled_underlines: features.styled_underlines,
+            underline_colours: features.underline_colours,
+            hyperlinks,
+        }
+    }
+
+    /// What a terminal that told `facts` draws, with the config's word
+    /// (`configured`, see [`Self::configured`]).
+    pub fn of(facts: &TerminalFacts, configured: Self) -> Self {
+        Self {
+            styled_underlines: facts.styled_underlines || configured.styled_underlines,
+            underline_colours: facts.underline_colours || configured.underline_colours,
+            hyperlinks: configured.hyperlinks,
         }
     }
 }
@@ -85,23 +82,19 @@ pub fn frame_marker(style: &CellStyle, extra_id: Option<u32>) -> Option<u32> {
     })
 }
 
-/// Whether any frame has held a cell with a frame marker since the start:
-/// until one does, [`draw`] hands the cells on without looking at them
-/// (output without styles or links costs the painter nothing).
-static FRAME_MARKERS: AtomicBool = AtomicBool::new(false);
-
-/// A pane cell was drawn with a frame marker.
-pub fn frame_markers_drawn() {
-    FRAME_MARKERS.store(true, Ordering::Relaxed);
-}
-
 /// Sends `cells` to `backend` with their extras drawn (see the module doc).
+/// `markers`: whether any frame drawn for this terminal has held a cell
+/// with a frame marker (the render cache tells, see
+/// `RenderCache::markers_drawn`); until one has, the cells are handed on
+/// without a look at each (output without styles or links costs the
+/// painter nothing).
 pub fn draw<'a, B: Backend>(
     backend: &mut B,
     cells: impl Iterator<Item = (u16, u16, &'a Cell)>,
     features: Features,
+    markers: bool,
 ) -> Result<(), B::Error> {
-    if !FRAME_MARKERS.load(Ordering::Relaxed) {
+    if !markers {
         return backend.draw(cells);
     }
     let mut cells = cells.peekable();
@@ -201,6 +194,7 @@ mod tests {
             &mut backend,
             cells.iter().map(|(x, y, c)| (*x, *y, c)),
             features,
+            true,
         )
         .unwrap();
         String::from_utf8(backend.writer().clone()).unwrap()
@@ -227,8 +221,6 @@ mod tests {
             link,
         };
         let m = cell_marks::marker(cell_marks::intern(extra).unwrap());
-        // As the pane view says when it paints such a cell.
-        frame_markers_drawn();
         let cells = [
             (0, 0, cell("x")),
             (1, 0, cell(&format!("a{m}"))),

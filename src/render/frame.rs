@@ -101,6 +101,7 @@ pub fn render_frame<B: Backend>(
     {
         *dirty = true;
     }
+    painter.set_markers(render_cache.markers_drawn());
     let next = std::mem::take(terminal.current_buffer_mut());
     let flushed = painter.flush(&next, terminal.backend_mut());
     *terminal.current_buffer_mut() = next;

@@ -43,6 +43,9 @@ pub struct Painter {
     fit: Fit,
     /// What the terminal draws beyond ratatui's cells.
     features: Features,
+    /// Whether a frame cell may hold a frame marker (see
+    /// `cell_extras::draw`).
+    markers: bool,
     /// Per terminal row, the columns the last flush wrote (first, last):
     /// a picture drawn there was written over (see `render::pictures`).
     written: Vec<Option<(u16, u16)>>,
@@ -70,6 +73,7 @@ impl Painter {
             last_shape: None,
             fit,
             features: Features::default(),
+            markers: false,
             written: Vec::new(),
             track_writes: false,
         }
@@ -85,9 +89,16 @@ impl Painter {
     /// After the terminal or the frame changed size (the terminal was
     /// cleared).
     pub fn refitted(&mut self, fit: Fit) {
-        let features = self.features;
+        let (features, markers) = (self.features, self.markers);
         *self = Self::fitted(fit);
         self.features = features;
+        self.markers = markers;
+    }
+
+    /// Whether any frame drawn for this terminal has held a cell with a
+    /// frame marker (the render cache tells: `RenderCache::markers_drawn`).
+    pub fn set_markers(&mut self, drawn: bool) {
+        self.markers = drawn;
     }
 
     pub fn fit(&self) -> Fit {
@@ -138,12 +149,19 @@ impl Painter {
             // where they are: no look at each on the way.
             let note = self.track_writes.then_some(&mut note as Note<'_>);
             if fit.is_exact() {
-                send(backend, self.shown.diff_iter(next), self.features, note)?;
+                send(
+                    backend,
+                    self.shown.diff_iter(next),
+                    self.features,
+                    self.markers,
+                    note,
+                )?;
             } else {
                 send(
                     backend,
                     fit.cells(self.shown.diff_iter(next)),
                     self.features,
+                    self.markers,
                     note,
                 )?;
             }
@@ -161,9 +179,9 @@ impl Painter {
         let diffs = pairs.iter().flat_map(|(shown, next)| shown.diff_iter(next));
         let note = self.track_writes.then_some(&mut note as Note<'_>);
         if fit.is_exact() {
-            send(backend, diffs, self.features, note)?;
+            send(backend, diffs, self.features, self.markers, note)?;
         } else {
-            send(backend, fit.cells(diffs), self.features, note)?;
+            send(backend, fit.cells(diffs), self.features, self.markers, note)?;
         }
         let width = usize::from(next.area.width);
         for &(row, height) in &bands {
@@ -182,11 +200,14 @@ fn send<'a, B: Backend>(
     backend: &mut B,
     cells: impl Iterator<Item = (u16, u16, &'a ratatui::buffer::Cell)>,
     features: Features,
+    markers: bool,
     note: Option<Note<'_>>,
 ) -> Result<(), B::Error> {
     match note {
-        Some(note) => cell_extras::draw(backend, cells.inspect(|cell| note(cell)), features),
-        None => cell_extras::draw(backend, cells, features),
+        Some(note) => {
+            cell_extras::draw(backend, cells.inspect(|cell| note(cell)), features, markers)
+        }
+        None => cell_extras::draw(backend, cells, features, markers),
     }
 }
 
@@ -216,7 +237,7 @@ impl Painter {
             (area.x..area.right())
                 .filter_map(move |x| self.shown.cell((x, y)).map(|cell| (x, y, cell)))
         });
-        cell_extras::draw(backend, self.fit.cells(cells), self.features)
+        cell_extras::draw(backend, self.fit.cells(cells), self.features, self.markers)
     }
 }
 

@@ -93,7 +93,7 @@ fn symbol_for(contents: &str) -> &str {
 /// Returns how many cells after this one the user's terminal may have
 /// drawn over ([`clusters::fence`]).
 #[inline(always)]
-fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) -> u16 {
+fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>, marked: &mut bool) -> u16 {
     // Nearly every cell: no marker, drawn as before styles were kept.
     if let Some((text, style)) = cell.unmarked() {
         target.set_symbol(symbol_for(text));
@@ -103,13 +103,18 @@ fn paint(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) -> u16 {
         target.set_diff_option(CellDiffOption::None);
         return 0;
     }
-    paint_with_extras(target, cell)
+    paint_with_extras(target, cell, marked)
 }
 
 /// A cell whose text holds a marker: its style read with its extras.
+/// `marked` is set when it gets a frame marker.
 #[cold]
 #[inline(never)]
-fn paint_with_extras(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) -> u16 {
+fn paint_with_extras(
+    target: &mut ratatui::buffer::Cell,
+    cell: CellView<'_>,
+    marked: &mut bool,
+) -> u16 {
     let (text, style, extra) = cell.text_and_style();
     target.fg = map_color(style.fg);
     target.bg = map_color(style.bg);
@@ -127,7 +132,10 @@ fn paint_with_extras(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) -> 
         None => {
             target.set_symbol(text);
         }
-        Some(marker) => paint_marked(target, text, marker),
+        Some(marker) => {
+            *marked = true;
+            paint_marked(target, text, marker);
+        }
     }
     if cluster {
         clusters::fenced(target, cell.is_wide())
@@ -140,7 +148,6 @@ fn paint_with_extras(target: &mut ratatui::buffer::Cell, cell: CellView<'_>) -> 
 /// (`render::cell_extras` draws the extras, the underline among them).
 #[cold]
 fn paint_marked(target: &mut ratatui::buffer::Cell, text: &str, marker: u32) {
-    crate::render::cell_extras::frame_markers_drawn();
     target.set_symbol(&format!("{text}{}", cell_marks::marker(marker)));
     target.modifier.remove(Modifier::UNDERLINED);
 }
@@ -157,7 +164,8 @@ impl Widget for PaneWidget<'_> {
 
 /// Draws screen row `row` into line `area.y + row` of `buf`, writing every
 /// cell of the line up to `area.width` (so no reset is needed first).
-pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer) {
+/// Returns whether a cell got a frame marker (`render::cell_extras`).
+pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer) -> bool {
     let width = area.width.min(screen.size().1.get());
     let y = area.y + row;
     let Some(line) = line_mut(buf, area, y) else {
@@ -168,13 +176,14 @@ pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer
                 target.reset();
             }
         }
-        return;
+        return false;
     };
     // Cells beyond `buf`'s right edge are not drawn.
     let end = width.min(u16::try_from(line.len()).unwrap_or(u16::MAX));
     let mut col = 0;
     // Cells drawn whatever the terminal shows there, up to this column.
     let mut always = 0;
+    let mut marked = false;
     while col < end {
         let Some(cell) = screen.cell(row, col) else {
             break;
@@ -194,7 +203,7 @@ pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer
             col += 1;
             continue;
         }
-        let overflow = paint(target, cell);
+        let overflow = paint(target, cell, &mut marked);
         if col < always && target.diff_option == CellDiffOption::None {
             // (A cluster's cell keeps its forced width.)
             target.set_diff_option(CellDiffOption::AlwaysUpdate);
@@ -213,6 +222,7 @@ pub fn render_row(screen: ScreenView<'_>, row: u16, area: Rect, buf: &mut Buffer
     for target in line.iter_mut().skip(usize::from(col)) {
         target.reset();
     }
+    marked
 }
 
 /// The cells of `buf` on line `y` from `area.x` to `area`'s right edge (or

@@ -296,7 +296,15 @@ impl<B: FrameSink> App<B> {
             router.reconfigure(config);
         }
         router.set_workspace_name(self.session.as_ref().map(|h| h.name().to_string()));
-        match Client::on_terminal(joined, self.clients.writer, router, self.clients.frame_area) {
+        let clients = &self.clients;
+        let client = Client::on_terminal(
+            joined,
+            clients.writer,
+            router,
+            clients.frame_area,
+            clients.configured_features,
+        );
+        match client {
             Ok(client) => {
                 self.clients.list.push(client);
                 let at = self.clients.list.len() - 1;
