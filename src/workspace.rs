@@ -61,6 +61,7 @@ mod remote_launch;
 pub mod stable_ids;
 mod tab;
 mod tab_list;
+mod tabs;
 pub mod tmux_env;
 pub mod tmux_ops;
 pub mod view;
@@ -79,4 +80,5 @@ pub use pane_life::{MAX_FAILURES, MAX_RESTART_DELAY, RESTART_DELAY, restart_dela
 pub use panes::Panes;
 pub use panes::WorkspaceSettings;
 pub use tab::Tab;
+pub use tabs::Tabs;
 pub use workspace_core::Workspace;

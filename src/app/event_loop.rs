@@ -271,7 +271,7 @@ fn run_workspace(
     };
     let mut app = App::new(ws, client, events_rx, &loop_settings);
     // The prompt the user waits for is drawn as soon as it comes.
-    if let Some(id) = app.ws.focused_id() {
+    if let Some(id) = app.ws.tabs().focused_id() {
         app.clock.await_first_output(id);
     }
     app.measures.stats = stats;
@@ -576,7 +576,7 @@ impl<B: FrameSink> App<B> {
         // A frame drawn early for an echo parses only the echoing pane's
         // held-back output (and the focused one's, whose cursor is shown);
         // the others may show their previous image.
-        let focused = self.ws.focused_id();
+        let focused = self.ws.tabs().focused_id();
         input_dispatch::settle_visible(&mut self.ws, |id| {
             echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
         });
@@ -595,7 +595,7 @@ impl<B: FrameSink> App<B> {
             if own_views {
                 use crate::client::own_view as views;
                 self.clients.show_own_view(&mut self.ws, at);
-                let focused = self.ws.focused_id();
+                let focused = self.ws.tabs().focused_id();
                 input_dispatch::settle_visible(&mut self.ws, |id| {
                     echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
                 });

@@ -316,7 +316,7 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
             .expect("a turn of the loop");
     }
     // Far more output than a turn parses: no turn sleeps for a while.
-    let pane = app.ws.focused_id().expect("a pane");
+    let pane = app.ws.tabs().focused_id().expect("a pane");
     app.ws
         .panes_mut()
         .get_mut(pane)

@@ -195,7 +195,8 @@ impl<B: FrameSink> App<B> {
             .retain(|link| clients.list.iter().any(|c| c.link == Some(link)));
         let now = self
             .ws
-            .tab()
+            .tabs()
+            .shown()
             .map(|tab| crate::render::progress::worst_of_tab(&self.ws, tab))
             .unwrap_or_default();
         for client in &mut self.clients.list {

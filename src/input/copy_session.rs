@@ -88,7 +88,7 @@ impl CopySession {
 
     /// Creates the copy-mode state once the focused pane's history is there.
     pub fn sync(&mut self, ws: &mut Workspace) {
-        let Some(id) = ws.focused_id() else {
+        let Some(id) = ws.tabs().focused_id() else {
             return;
         };
         if self.pane() == Some(id) {

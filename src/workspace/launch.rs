@@ -23,7 +23,7 @@ impl Workspace {
             return;
         };
         let rects = layout.rects(self.tiles());
-        self.push_tab(Tab::new(None, layout, ids[0]));
+        self.tabs.push(Tab::new(None, layout, ids[0]));
         for (id, launch) in ids.into_iter().zip(launches) {
             let rect = rects
                 .iter()
@@ -73,7 +73,8 @@ impl Workspace {
         for pane in panes {
             self.insert_pane(pane, None, RestartPolicy::Never);
         }
-        self.push_tab(Tab::new(Some(name.to_string()), layout, first));
+        self.tabs
+            .push(Tab::new(Some(name.to_string()), layout, first));
     }
 
     /// A new shell in the focused pane's directory, like zellij.
@@ -98,12 +99,12 @@ impl Workspace {
     /// focused, runs `launch`. Returns its id.
     pub fn split_with(&mut self, axis: Axis, launch: PaneLaunch) -> Option<PaneId> {
         self.panes.room_for_pane().ok()?;
-        self.tab()?;
+        self.tabs.shown()?;
         let id = self.panes.alloc_id();
         let tiles = self.tiles();
-        let rect = self.tab_mut()?.split_focused(axis, id, tiles)?;
+        let rect = self.tabs.shown_mut()?.split_focused(axis, id, tiles)?;
         self.start_pane(id, launch, rect);
-        self.relayout_tab(self.active);
+        self.relayout_tab(self.tabs.active);
         Some(id)
     }
 
@@ -117,7 +118,7 @@ impl Workspace {
     pub fn new_tab_with(&mut self, launch: PaneLaunch) -> Option<PaneId> {
         self.panes.room_for_pane().ok()?;
         let id = self.panes.alloc_id();
-        self.push_tab(Tab::new(None, Layout::new(id), id));
+        self.tabs.push(Tab::new(None, Layout::new(id), id));
         self.start_pane(id, launch, self.tiles());
         Some(id)
     }
@@ -125,14 +126,14 @@ impl Workspace {
     /// Shows or hides the tab's floating panes; with none yet, opens a
     /// scratch shell floating.
     pub(super) fn toggle_floating(&mut self) -> bool {
-        let Some(tab) = self.tab() else {
+        let Some(tab) = self.tabs.shown() else {
             return false;
         };
         if tab.floats.is_empty() {
             let launch = self.shell_launch_here();
             return self.open_floating(launch).is_some();
         }
-        self.tab_mut().is_some_and(Tab::toggle_floats_shown)
+        self.tabs.shown_mut().is_some_and(Tab::toggle_floats_shown)
     }
 
     /// Opens a pane running `launch` floating on top of the shown tab,
@@ -141,7 +142,7 @@ impl Workspace {
         self.panes.room_for_pane().ok()?;
         let area = self.area;
         let id = self.panes.alloc_id();
-        let rect = self.tab_mut()?.float_new(id, area);
+        let rect = self.tabs.shown_mut()?.float_new(id, area);
         self.start_pane_in(id, launch, content_rect(rect));
         Some(id)
     }
@@ -150,7 +151,7 @@ impl Workspace {
     /// and render tests) over the shown tab, like [`Self::open_floating`].
     pub fn open_floating_of(&mut self, mut pane: Pane) {
         let area = self.area;
-        let Some(tab) = self.tab_mut() else {
+        let Some(tab) = self.tabs.shown_mut() else {
             return;
         };
         let rect = tab.float_new(pane.id, area);

@@ -65,7 +65,7 @@ impl Workspace {
         launch: Option<PaneLaunch>,
         failures: u32,
     ) -> Option<PaneId> {
-        let tab_index = self.tab_of(old)?;
+        let tab_index = self.tabs.index_of(old)?;
         let member = self.panes.members.remove(&old)?;
         member.pane.program().terminate();
         let script_id = member.script_id;
@@ -74,7 +74,7 @@ impl Workspace {
         crate::workspace::tmux_env::set_pane_vars(&mut launch.spec, script_id);
         let id = self.panes.alloc_id();
         let tiles = self.tiles();
-        let rect = self.tabs[tab_index].replace_pane(old, id, tiles);
+        let rect = self.tabs.list[tab_index].replace_pane(old, id, tiles);
         let inner = self.content_of(id, rect);
         self.start_pane_in(id, launch, inner);
         if let Some(member) = self.panes.members.get_mut(&id) {
@@ -98,16 +98,16 @@ impl Workspace {
             exit = exit.or(member.pane.program().exit());
             member.pane.program().terminate();
         }
-        let Some(tab_index) = self.tab_of(id) else {
+        let Some(tab_index) = self.tabs.index_of(id) else {
             return;
         };
-        let tab = &mut self.tabs[tab_index];
+        let tab = &mut self.tabs.list[tab_index];
         if tab.take_float(id) {
             return;
         }
         if !tab.take_tiled(id) {
             // The only pane of its tab: the tab goes too.
-            if !self.remove_tab(tab_index) {
+            if !self.tabs.remove(tab_index) {
                 self.exit_code = Some(exit.map_or(0, |e| e.code));
             }
             return;

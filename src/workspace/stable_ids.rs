@@ -78,7 +78,7 @@ pub fn adopt_tabs(ws: &mut Workspace, saved: &SavedIds) {
     }
     let past = serials.last().map_or(0, |&n| n.saturating_add(1));
     crate::workspace::tab::reserve_serials(saved.next_tab.max(past));
-    for (tab, &serial) in ws.tabs.iter_mut().zip(&saved.tabs) {
+    for (tab, &serial) in ws.tabs.list.iter_mut().zip(&saved.tabs) {
         tab.serial = serial;
     }
 }

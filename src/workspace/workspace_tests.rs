@@ -110,11 +110,15 @@ impl Harness {
     }
 
     fn focused(&self) -> PaneId {
-        self.ws.focused_id().expect("a focused pane")
+        self.ws.tabs.focused_id().expect("a focused pane")
     }
 
     fn tab_panes(&self) -> Vec<PaneId> {
-        self.ws.tab().map(|t| t.layout.panes()).unwrap_or_default()
+        self.ws
+            .tabs
+            .shown()
+            .map(|t| t.layout.panes())
+            .unwrap_or_default()
     }
 
     /// Every visible pane's program was told the size its pane has.
@@ -269,7 +273,7 @@ fn tabs_open_switch_and_close() {
     assert!(h.ws.apply(Action::NewTab));
     let second = h.focused();
     assert_eq!(h.ws.tabs().len(), 2);
-    assert_eq!(h.ws.active_index(), 1);
+    assert_eq!(h.ws.tabs().active(), 1);
     assert_eq!(h.fake.spec(second).unwrap().argv, ["/bin/sh"]);
 
     assert!(h.ws.apply(Action::NextTab), "wraps to the first");
@@ -298,16 +302,22 @@ fn output_in_a_hidden_tab_marks_it_once_until_it_is_shown() {
     let shown = h.focused();
 
     assert!(
-        !h.ws.note_activity(shown, true),
+        !h.ws.tabs_mut().note_activity(shown, true),
         "the tab shown is not marked"
     );
-    assert!(h.ws.note_activity(hidden, false));
-    assert!(!h.ws.note_activity(hidden, false), "already marked");
-    assert!(h.ws.note_activity(hidden, true), "a bell is a new mark");
+    assert!(h.ws.tabs_mut().note_activity(hidden, false));
+    assert!(
+        !h.ws.tabs_mut().note_activity(hidden, false),
+        "already marked"
+    );
+    assert!(
+        h.ws.tabs_mut().note_activity(hidden, true),
+        "a bell is a new mark"
+    );
     let tab = &h.ws.tabs()[0];
     assert!(tab.activity && tab.bell);
 
-    h.ws.select_tab(0);
+    h.ws.tabs.select(0);
     let tab = &h.ws.tabs()[0];
     assert!(!tab.activity && !tab.bell);
 }
@@ -749,12 +759,12 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
     assert_eq!(h.ws.panes().title(pane), "vim");
     assert!(!h.ws.panes_mut().refresh_names(), "nothing changed");
 
-    h.ws.rename_tab("notes");
+    h.ws.tabs_mut().rename_shown("notes");
     assert_eq!(h.ws.tab_name(0), "notes");
     jobs.lock().unwrap().remove(&pane);
     h.ws.panes_mut().refresh_names();
     assert_eq!(h.ws.tab_name(0), "notes", "a given name stays");
-    h.ws.rename_tab("");
+    h.ws.tabs_mut().rename_shown("");
     assert_eq!(
         h.ws.tab_name(0),
         "project",
@@ -810,7 +820,7 @@ fn a_saved_workspace_keeps_given_tab_names_and_pane_titles_only() {
             ..PaneSpec::default()
         }],
     );
-    h.ws.rename_tab("monitor");
+    h.ws.tabs_mut().rename_shown("monitor");
     h.ws.apply(Action::NewTab);
     let text = crate::workspace::profile_save::to_toml(&h.ws, "x");
     assert!(text.contains("name = \"monitor\""), "{text}");
@@ -864,7 +874,7 @@ fn edit_scrollback_floats_an_editor_on_a_private_copy_of_the_history() {
     let editor =
         h.ws.open_history_editor(from, file)
             .expect("an editor pane");
-    assert!(h.ws.is_floating(editor));
+    assert!(h.ws.tabs.is_floating(editor));
     assert_eq!(h.focused(), editor);
     let argv = h.fake.spec(editor).unwrap().argv;
     assert_eq!(argv.last().map(String::as_str), path.to_str());
@@ -889,7 +899,8 @@ fn two_tiled() -> (Harness, PaneId, PaneId) {
 }
 
 fn floating_rect(h: &Harness, id: PaneId) -> Rect {
-    h.ws.tab()
+    h.ws.tabs
+        .shown()
         .and_then(|t| t.floats.rect(id))
         .expect("floating")
 }
@@ -925,7 +936,7 @@ fn a_pinned_floating_pane_stays_on_screen_while_the_others_hide() {
     assert!(h.ws.apply(Action::ToggleFloating));
     let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
     assert_eq!(ids, [shell]);
-    assert!(!h.ws.tab().unwrap().floats.is_pinned(loose));
+    assert!(!h.ws.tabs.shown().unwrap().floats.is_pinned(loose));
 }
 
 #[test]
@@ -941,8 +952,8 @@ fn focus_next_goes_through_the_tiled_panes_then_the_floating_ones_on_screen() {
         assert!(h.ws.apply(Action::FocusNext));
         seen.push(h.focused());
         // A floating pane that gets the focus comes to the top.
-        if h.ws.is_floating(h.focused()) {
-            assert_eq!(h.ws.tab().unwrap().floats.top(), Some(h.focused()));
+        if h.ws.tabs.is_floating(h.focused()) {
+            assert_eq!(h.ws.tabs.shown().unwrap().floats.top(), Some(h.focused()));
         }
     }
     assert_eq!(seen, [left, right, first, second]);
@@ -996,15 +1007,15 @@ floating = [{ command = "lazygit", title = "git" }]
     let profile = crate::config::profile::parse(text, std::path::Path::new("p.toml")).unwrap();
     let mut h = Harness::new(false);
     h.ws.open_profile(&profile);
-    let tab = h.ws.tab().unwrap();
+    let tab = h.ws.tabs.shown().unwrap();
     assert_eq!(tab.layout.panes().len(), 1);
     let floats: Vec<PaneId> = tab.floats.iter().map(|f| f.id).collect();
     let [htop, lazygit] = floats[..] else {
         panic!("two floating panes: {floats:?}")
     };
-    assert!(h.ws.is_floating(htop) && h.ws.panes().get(htop).is_some());
+    assert!(h.ws.tabs.is_floating(htop) && h.ws.panes().get(htop).is_some());
     let vim = h.focused();
-    assert!(!h.ws.is_floating(vim), "the tiled pane has the focus");
+    assert!(!h.ws.tabs.is_floating(vim), "the tiled pane has the focus");
     let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
     assert_eq!(ids, [vim, htop], "only the pinned one is on screen");
     assert!(h.ws.apply(Action::ToggleFloating));
@@ -1016,11 +1027,11 @@ floating = [{ command = "lazygit", title = "git" }]
     let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);
-    let tab = reopened.ws.tab().unwrap();
+    let tab = reopened.ws.tabs.shown().unwrap();
     let pinned: Vec<bool> = tab.floats.iter().map(|f| f.pinned).collect();
     assert_eq!(pinned, [true, false]);
     // The floating pane had the focus: it has it again, shown.
-    assert!(reopened.ws.is_floating(reopened.focused()));
+    assert!(reopened.ws.tabs.is_floating(reopened.focused()));
     assert_eq!(reopened.ws.panes().title(reopened.focused()), "git");
     assert_eq!(reopened.ws.visible().len(), 3);
 }
@@ -1045,7 +1056,7 @@ fn a_floating_panes_box_is_saved_and_comes_back() {
     let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);
-    let tab = reopened.ws.tab().unwrap();
+    let tab = reopened.ws.tabs.shown().unwrap();
     let rects: Vec<Rect> = tab.floats.iter().map(|f| f.rect).collect();
     assert_eq!(rects, [moved], "{saved}");
 
@@ -1057,7 +1068,7 @@ floating = [{ x = "50%", y = 0, width = "50%", height = 5 }, { width = 9999 }]
     let profile = crate::config::profile::parse(text, std::path::Path::new("p.toml")).unwrap();
     let mut placed = Harness::new(false);
     placed.ws.open_profile(&profile);
-    let tab = placed.ws.tab().unwrap();
+    let tab = placed.ws.tabs.shown().unwrap();
     let rects: Vec<Rect> = tab.floats.iter().map(|f| f.rect).collect();
     let area = placed.ws.area();
     assert_eq!(

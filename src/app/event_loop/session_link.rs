@@ -335,7 +335,7 @@ fn select_place(ws: &mut crate::workspace::Workspace, select: Option<(usize, Opt
         return;
     };
     if tab > 0 {
-        ws.select_tab(tab - 1);
+        ws.tabs_mut().select(tab - 1);
     }
     if let Some(pane) = pane {
         ws.focus_pane(crate::pane::PaneId(pane));

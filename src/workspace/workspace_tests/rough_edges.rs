@@ -118,7 +118,7 @@ fn a_saved_profile_has_one_key_per_line_and_opens_the_same_layout() {
             command("tail -f log", RestartPolicy::Never),
         ],
     );
-    h.ws.rename_tab("dev");
+    h.ws.tabs_mut().rename_shown("dev");
     assert!(h.ws.apply(Action::SplitDown));
     assert!(h.ws.apply(Action::NewFloating));
     let saved = crate::workspace::profile_save::to_toml(&h.ws, "p");
@@ -137,7 +137,7 @@ fn a_saved_profile_has_one_key_per_line_and_opens_the_same_layout() {
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);
     assert_eq!(reopened.ws.tab_name(0), "dev");
-    let tab = reopened.ws.tab().unwrap();
+    let tab = reopened.ws.tabs.shown().unwrap();
     assert_eq!(tab.layout.panes().len(), 3);
     assert_eq!(tab.floats.iter().count(), 1);
     assert_eq!(
