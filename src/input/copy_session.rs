@@ -79,7 +79,7 @@ impl CopySession {
     /// Opens the focused pane's history (a replay, unless it is open) and
     /// starts at once if it is already there.
     pub fn enter(&mut self, ws: &mut Workspace) {
-        let events = ws.panes().events();
+        let events = ws.panes().spawner().events();
         if let Some(pane) = ws.focused_mut() {
             pane.history_mut().open_history(&events);
         }

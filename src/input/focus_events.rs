@@ -86,7 +86,12 @@ mod tests {
         };
         let area = Rect::new(0, 0, 80, 24);
         let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake.clone()));
-        let (spec, label) = ws.panes().settings().env.argv(&["vim".to_string()], None);
+        let (spec, label) = ws
+            .panes()
+            .spawner()
+            .settings()
+            .env
+            .argv(&["vim".to_string()], None);
         ws.open_row(vec![PaneLaunch::new(spec, label)]);
         (ws, fake)
     }

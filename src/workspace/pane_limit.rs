@@ -33,7 +33,12 @@ mod tests {
     }
 
     fn shell(ws: &Workspace) -> PaneLaunch {
-        let (spec, label) = ws.panes().settings().env.argv(&["sh".to_string()], None);
+        let (spec, label) = ws
+            .panes()
+            .spawner()
+            .settings()
+            .env
+            .argv(&["sh".to_string()], None);
         PaneLaunch::new(spec, label)
     }
 

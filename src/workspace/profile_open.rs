@@ -53,7 +53,7 @@ impl Workspace {
         let mut focus = None;
         for spec in specs {
             let id = self.panes.alloc_id();
-            let launch = PaneLaunch::from_profile(spec, &self.panes.settings.env);
+            let launch = PaneLaunch::from_profile(spec, &self.panes.spawner.settings.env);
             let Some(tab) = self.tabs.list.last_mut() else {
                 return false;
             };
@@ -67,7 +67,7 @@ impl Workspace {
             if spec.focus {
                 focus = Some(id);
             }
-            self.start_pane_in(id, launch, content_rect(rect));
+            self.panes.start(id, launch, content_rect(rect));
         }
         match (focus, self.tabs.list.last_mut()) {
             (Some(id), Some(tab)) => {
@@ -84,7 +84,7 @@ impl Workspace {
         match spec {
             LayoutSpec::Pane(pane) => {
                 let id = self.panes.alloc_id();
-                let launch = PaneLaunch::from_profile(pane, &self.panes.settings.env);
+                let launch = PaneLaunch::from_profile(pane, &self.panes.spawner.settings.env);
                 (Node::Leaf(id), vec![(id, launch)], pane.focus.then_some(id))
             }
             LayoutSpec::Split {

@@ -127,24 +127,13 @@ impl Workspace {
         changed
     }
 
-    /// Runs `launch` in place of pane `old`'s program (ended first): a
-    /// fresh pane in the same place, which scripts know by the same id.
-    pub fn respawn_pane(&mut self, old: PaneId, launch: PaneLaunch) -> Option<PaneId> {
-        self.relaunch_pane(old, Some(launch), 0)
-    }
-
-    /// Sets the title tmux's `select-pane -T` gives (a title the program
-    /// sets still wins, as in tmux after it).
-    pub fn set_pane_title(&mut self, id: PaneId, title: &str) -> bool {
-        let title = crate::sanitize::sanitize_title(title.as_bytes());
-        match self.panes.members.get_mut(&id) {
-            Some(member) => {
-                member.title = Some(title);
-                member.pane.term_mut().name_changed();
-                true
-            }
-            None => false,
-        }
+    /// Runs `launch` (else its own command again) in place of pane
+    /// `old`'s program (ended first): a fresh pane in the same place (a
+    /// new id, so the old program's exit cannot close the new one), which
+    /// scripts know by the same id. By hand: the count of failures starts
+    /// again.
+    pub fn respawn_pane(&mut self, old: PaneId, launch: Option<PaneLaunch>) -> Option<PaneId> {
+        self.relaunch_pane(old, launch, 0)
     }
 
     /// Closes tab `index` and its panes.
@@ -158,31 +147,5 @@ impl Workspace {
             self.close_pane(id, None);
         }
         true
-    }
-}
-
-impl Workspace {}
-
-/// The programs vim-tmux-navigator's keys belong to when in front.
-const NAVIGATORS: &[&str] = &[
-    "vim", "nvim", "vi", "view", "vimdiff", "nvimdiff", "gvim", "fzf",
-];
-
-impl Workspace {
-    /// Whether the focused pane's foreground program takes
-    /// vim-tmux-navigator's keys itself (`navigate-*`): vim, neovim, fzf.
-    /// Asked of the kernel when the key comes (`/proc`, as `C-b x` asks).
-    pub fn focused_runs_navigator(&self) -> bool {
-        let Some(member) = self
-            .tabs
-            .focused_id()
-            .and_then(|id| self.panes.members.get(&id))
-        else {
-            return false;
-        };
-        self.panes
-            .names
-            .foreground(&member.pane)
-            .is_some_and(|fg| NAVIGATORS.contains(&fg.program.as_str()))
     }
 }

@@ -39,8 +39,6 @@ pub struct Workspace {
     pub(super) attention: Attention,
     /// The status of the program that ended last (see `quit_status`).
     pub(super) last_exit: Option<i32>,
-    /// The ids a restore's panes take (see `stable_ids`).
-    pub(super) wanted_ids: crate::workspace::wanted_ids::WantedIds,
     /// tmux's marked pane (`C-b m`, see `pane_mark`).
     pub(super) mark: crate::workspace::pane_mark::PaneMark,
 }
@@ -67,7 +65,6 @@ impl Workspace {
             frame: PaneFrame::default(),
             attention: Attention::default(),
             last_exit: None,
-            wanted_ids: Default::default(),
             mark: Default::default(),
         }
     }
@@ -217,8 +214,14 @@ impl Workspace {
 
     fn apply_action(&mut self, action: Action) -> bool {
         match action {
-            Action::SplitRight => self.split(Axis::Horizontal),
-            Action::SplitDown => self.split(Axis::Vertical),
+            Action::SplitRight | Action::SplitDown => {
+                let axis = match action {
+                    Action::SplitRight => Axis::Horizontal,
+                    _ => Axis::Vertical,
+                };
+                let launch = self.panes.spawner.shell_launch(self.focused());
+                self.split_with(axis, launch).is_some()
+            }
             Action::Focus(dir) | Action::Navigate(dir) => {
                 let tiles = self.tiles();
                 self.tabs
@@ -239,12 +242,23 @@ impl Workspace {
                 }
                 None => false,
             },
-            Action::NewTab => self.new_tab(),
+            Action::NewTab => {
+                let launch = self.panes.spawner.shell_launch(self.focused());
+                self.new_tab_with(launch).is_some()
+            }
             Action::NextTab => self.tabs.select_by(1),
             Action::PrevTab => self.tabs.select_by(-1),
             Action::GoToTab(n) => self.tabs.select(usize::from(n).saturating_sub(1)),
-            Action::ScrollPageUp => self.scroll_focused_pages(1),
-            Action::ScrollPageDown => self.scroll_focused_pages(-1),
+            Action::ScrollPageUp | Action::ScrollPageDown => {
+                let back = matches!(action, Action::ScrollPageUp);
+                let Some(pane) = self.focused() else {
+                    return false;
+                };
+                let page = pane.term().size().0.saturating_sub(1).max(1) as isize;
+                let id = pane.id;
+                self.panes.scroll(id, if back { page } else { -page });
+                true
+            }
             Action::Quit => {
                 self.exit_code = Some(self.quit_status());
                 true
@@ -270,7 +284,7 @@ impl Workspace {
                     .is_some()
             }
             Action::RestartPane => match self.tabs.focused_id() {
-                Some(id) => self.restart_pane(id),
+                Some(id) => self.relaunch_pane(id, None, 0).is_some(),
                 None => false,
             },
             // Handled by the input router / the loop: they need a prompt, the
@@ -304,7 +318,7 @@ impl Workspace {
             Action::MoveTabRight => self.tabs.move_shown_to(self.tabs.active + 1),
             Action::ToggleFloating => self.toggle_floating(),
             Action::NewFloating => {
-                let launch = self.shell_launch_here();
+                let launch = self.panes.spawner.shell_launch(self.focused());
                 self.open_floating(launch).is_some()
             }
             Action::ToggleEmbed => {
@@ -320,7 +334,8 @@ impl Workspace {
             Action::TogglePin => self.tabs.shown_mut().is_some_and(Tab::toggle_pin),
             Action::EditScrollback => {
                 if let Some(pane) = self.focused() {
-                    history_editor::start(pane, self.panes.editor_ansi, &self.panes.events);
+                    let spawner = &self.panes.spawner;
+                    history_editor::start(pane, spawner.editor_ansi, &spawner.events);
                 }
                 // The editor opens when the file is written.
                 false
@@ -365,15 +380,5 @@ impl Workspace {
             .remember_focus(before, |id| panes.get(id).is_some());
         // A zoomed tab shows the newly focused pane at the zoom's size.
         self.relayout_if_zoomed(self.tabs.active);
-    }
-
-    fn scroll_focused_pages(&mut self, pages: isize) -> bool {
-        let events = self.panes.events.clone();
-        let Some(pane) = self.focused_mut() else {
-            return false;
-        };
-        let page = pane.term().size().0.saturating_sub(1).max(1) as isize;
-        pane.history_mut().scroll(pages * page, &events);
-        true
     }
 }

@@ -59,6 +59,7 @@ impl Harness {
         let mut h = Self::new(keep_exited_panes);
         let (spec, label) =
             h.ws.panes()
+                .spawner()
                 .settings()
                 .env
                 .argv(&[program.to_string()], None);
@@ -382,7 +383,7 @@ fn with_keep_exited_panes_an_ended_program_stays_on_screen_with_its_status() {
         "its last output was read before it closed"
     );
     assert_eq!(h.ws.exit_code(), None);
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
 }
 
 #[test]
@@ -462,7 +463,7 @@ fn a_profile_command_that_ends_well_stays_with_its_output_until_closed() {
         })
     );
     assert!(h.screen(cmd).contains("Finished dev profile"));
-    assert_eq!(h.ws.next_restart(), None, "`never` means never");
+    assert_eq!(h.ws.panes().next_restart(), None, "`never` means never");
     assert_eq!(h.ws.exit_code(), None);
 
     // A shell pane of the same profile follows `keep_exited_panes` (off).
@@ -481,6 +482,7 @@ fn a_program_that_cannot_start_leaves_a_pane_that_says_why() {
     h.fake.fail_next("no such program: frobnicate");
     let (spec, label) =
         h.ws.panes()
+            .spawner()
             .settings()
             .env
             .argv(&["frobnicate".into()], None);
@@ -511,7 +513,7 @@ fn quitting_ends_every_program_at_once() {
     h.ws.apply(Action::SplitRight);
     let second = h.focused();
 
-    h.ws.kill_all();
+    h.ws.panes().kill_all();
 
     assert!(h.fake.terminated(first) && h.fake.terminated(second));
     assert!(
@@ -549,7 +551,7 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
             .exit()
             .is_some()
     );
-    assert_eq!(h.ws.next_restart(), Some(exited_at + RESTART_DELAY));
+    assert_eq!(h.ws.panes().next_restart(), Some(exited_at + RESTART_DELAY));
     assert!(!h.wait(RESTART_DELAY - Duration::from_millis(1)));
     assert_eq!(h.tab_panes(), [failing, other], "not yet");
 
@@ -574,7 +576,7 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
             .exit()
             .is_none()
     );
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
     h.assert_sizes_follow_layout();
 
     // It keeps its policy: failing again restarts again (after twice the
@@ -601,7 +603,11 @@ fn restart_policies_decide_by_exit_status() {
             h.ws.panes().get(id).is_some(),
             "{policy:?} {code}: command panes show how they ended"
         );
-        assert_eq!(h.ws.next_restart().is_some(), restarts, "{policy:?} {code}");
+        assert_eq!(
+            h.ws.panes().next_restart().is_some(),
+            restarts,
+            "{policy:?} {code}"
+        );
         assert_eq!(h.wait(RESTART_DELAY), restarts, "{policy:?} {code}");
         assert_eq!(h.fake.launched().len(), 1 + usize::from(restarts));
         assert_eq!(h.ws.exit_code(), None);
@@ -625,18 +631,18 @@ fn the_earliest_of_several_restarts_is_the_loops_deadline() {
     h.now += Duration::from_millis(300);
     h.exit(a, 0);
 
-    assert_eq!(h.ws.next_restart(), Some(start + RESTART_DELAY));
+    assert_eq!(h.ws.panes().next_restart(), Some(start + RESTART_DELAY));
     h.now = start;
     assert!(h.wait(RESTART_DELAY));
     assert!(h.ws.panes().get(a).is_some(), "a is not due yet");
     assert!(h.ws.panes().get(b).is_none());
     assert_eq!(
-        h.ws.next_restart(),
+        h.ws.panes().next_restart(),
         Some(start + Duration::from_millis(300) + RESTART_DELAY)
     );
     assert!(h.wait(Duration::from_millis(300)));
     assert!(h.ws.panes().get(a).is_none());
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
 }
 
 #[test]
@@ -644,14 +650,14 @@ fn restart_pane_runs_it_again_at_once_and_cancels_the_pending_restart() {
     let mut h = Harness::with_commands(false, vec![command("server", RestartPolicy::Always)]);
     let old = h.focused();
     h.exit(old, 1);
-    assert!(h.ws.next_restart().is_some());
+    assert!(h.ws.panes().next_restart().is_some());
 
     assert!(h.ws.apply(Action::RestartPane));
 
     let new = h.focused();
     assert_ne!(new, old);
     assert_eq!(h.fake.launched(), [old, new]);
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
     assert!(
         !h.wait(RESTART_DELAY),
         "no second start when the delay ends"
@@ -691,7 +697,7 @@ fn closing_a_pane_waiting_to_restart_cancels_the_restart() {
 
     h.ws.apply(Action::ClosePane);
 
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
     assert!(!h.wait(RESTART_DELAY));
     assert_eq!(h.fake.launched().len(), 2);
 }
@@ -720,7 +726,12 @@ fn fake_foregrounds(h: &mut Harness) -> Foregrounds {
 /// A shell pane in `dir`, as a new tab opens it.
 fn shell_in(dir: &std::path::Path) -> Harness {
     let mut h = Harness::new(false);
-    let (spec, label) = h.ws.panes().settings().env.shell(Some(dir.to_path_buf()));
+    let (spec, label) =
+        h.ws.panes()
+            .spawner()
+            .settings()
+            .env
+            .shell(Some(dir.to_path_buf()));
     h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
     h
 }

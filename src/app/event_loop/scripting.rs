@@ -220,7 +220,10 @@ impl<B: FrameSink> App<B> {
     ) {
         let said = match renamed {
             Ok((name, path)) => {
-                crate::workspace::tmux_env::socket_moved(path.clone());
+                self.ws
+                    .panes_mut()
+                    .spawner_mut()
+                    .tmux_socket_moved(path.clone());
                 if let Some(host) = self.session.as_mut() {
                     host.renamed(name.clone(), path);
                 }
@@ -292,6 +295,7 @@ impl<B: FrameSink> App<B> {
         let (spec, label) = self
             .ws
             .panes()
+            .spawner()
             .settings()
             .env
             .argv(argv, cwd.map(PathBuf::from));

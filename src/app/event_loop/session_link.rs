@@ -288,7 +288,10 @@ impl<B: FrameSink> App<B> {
         let read_only = joined.read_only;
         let select = joined.select;
         if !joined.env.is_empty() {
-            self.ws.panes_mut().update_environment(&joined.env);
+            self.ws
+                .panes_mut()
+                .spawner_mut()
+                .update_environment(&joined.env);
         }
         self.signals.progress.attached(link, &joined.env);
         let mut router = (self.clients.new_router)(link).with_read_only(read_only);

@@ -69,7 +69,7 @@ impl<B: FrameSink> App<B> {
             TmuxCall::Respawn { pane, command } => {
                 let id = tmux_pane(&self.ws, pane)?;
                 let launch = tmux_launch(&self.ws, &command);
-                match self.ws.respawn_pane(id, launch) {
+                match self.ws.respawn_pane(id, Some(launch)) {
                     Some(_) => Ok(String::new()),
                     None => Err(format!("can't respawn pane %{pane}")),
                 }
@@ -91,7 +91,7 @@ impl<B: FrameSink> App<B> {
             } => Desk { ws: &mut self.ws }.tmux_act(pane, &action, keep_focus),
             TmuxCall::SetTitle { pane, title } => {
                 let id = tmux_pane(&self.ws, pane)?;
-                self.ws.set_pane_title(id, &title);
+                self.ws.panes_mut().set_title(id, &title);
                 Ok(String::new())
             }
             TmuxCall::RenameTab { tab, name } => {
@@ -354,7 +354,7 @@ fn tmux_tab(ws: &Workspace, serial: u64) -> Result<usize, String> {
 
 /// What `command` runs, as a pane launch.
 fn tmux_launch(ws: &Workspace, command: &Command) -> PaneLaunch {
-    let env = &ws.panes().settings().env;
+    let env = &ws.panes().spawner().settings().env;
     let cwd = command.cwd.as_ref().map(PathBuf::from);
     let (mut spec, label) = match command.argv.as_slice() {
         [] => env.shell(cwd),

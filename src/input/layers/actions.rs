@@ -89,7 +89,12 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             Some(text) => return cx.paste(&text),
             None => cx.ui.notify("nothing copied yet".into()),
         },
-        Action::Navigate(dir) if cx.ws.focused_runs_navigator() => {
+        Action::Navigate(dir)
+            if cx
+                .ws
+                .focused()
+                .is_some_and(|pane| cx.ws.panes().names().runs_navigator(pane)) =>
+        {
             use crate::config::action::Direction;
             use ratatui::crossterm::event::{KeyCode, KeyModifiers};
             let key = match dir {

@@ -88,7 +88,7 @@ pub fn edit(cx: &mut Cx<'_>) -> Outcome {
     if let Err(why) = cx.ws.panes().room_for_pane() {
         return notify(cx, why);
     }
-    let mailbox = cx.ws.panes().events();
+    let mailbox = cx.ws.panes().spawner().events();
     let Some(pane) = cx.ws.panes_mut().get_mut(id) else {
         return Outcome::default();
     };

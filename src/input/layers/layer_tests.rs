@@ -70,7 +70,12 @@ impl Harness {
             keep_exited_panes: false,
         };
         let mut ws = Workspace::with_launcher(settings, AREA, panes, Box::new(fake.clone()));
-        let (spec, label) = ws.panes().settings().env.argv(&["sh".to_string()], None);
+        let (spec, label) = ws
+            .panes()
+            .spawner()
+            .settings()
+            .env
+            .argv(&["sh".to_string()], None);
         ws.open_row(vec![PaneLaunch::new(spec, label)]);
         let mut h = Self {
             router: InputRouter::new(keymap, false, Mailbox::wrapping(tx, Report::Search)),
