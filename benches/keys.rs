@@ -137,7 +137,7 @@ impl Bench {
 
 impl Drop for Bench {
     fn drop(&mut self) {
-        self.ws.kill_all();
+        self.ws.panes().kill_all();
     }
 }
 
