@@ -137,7 +137,7 @@ impl Bench {
 
 impl Drop for Bench {
     fn drop(&mut self) {
-        self.ws.kill_all();
+        self.ws.panes().kill_all();
     }
 }
 
@@ -224,15 +224,19 @@ fn keys(c: &mut Criterion) {
 
     let mut bench = Bench::new(2);
     let chord = [ctrl('b'), key(KeyCode::Char('o'))];
-    let first = bench.ws.focused_id();
+    let first = bench.ws.tabs().focused_id();
     group.throughput(Throughput::Elements(chord.len() as u64));
     group.bench_function(BenchmarkId::from_parameter("prefix_chord"), |b| {
         b.iter_custom(|iters| run(&mut bench, &chord, 0, iters));
     });
     // Focus really moved: one more chord lands on the other pane.
-    let before = bench.ws.focused_id();
+    let before = bench.ws.tabs().focused_id();
     run(&mut bench, &chord, 0, 1);
-    assert_ne!(before, bench.ws.focused_id(), "C-b o did not move focus");
+    assert_ne!(
+        before,
+        bench.ws.tabs().focused_id(),
+        "C-b o did not move focus"
+    );
     black_box(first);
     group.finish();
 }

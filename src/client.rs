@@ -373,7 +373,7 @@ impl<B: FrameSink> Client<B> {
             crate::render::terminal_title::expand(
                 &status.titles_string,
                 ws,
-                ws.active_index(),
+                ws.tabs().active(),
                 view.facts.workspace.as_deref(),
                 &view.facts.host,
             )

@@ -476,10 +476,14 @@ fn serve(cli: &Cli) -> Result<i32> {
             return Err(err);
         }
     };
-    if setup.config.tmux_compat {
-        tilework::tmux_compat::announce(&session::dir::runtime_dir()?, path.clone());
-    }
-    run_session(cli, setup, name, path, listener, first)
+    let tmux = match setup.config.tmux_compat {
+        true => Some(tilework::tmux_compat::announce(
+            &session::dir::runtime_dir()?,
+            path.clone(),
+        )),
+        false => None,
+    };
+    run_session(cli, setup, name, path, listener, first, tmux)
 }
 
 /// The workspace process of `tilework upgrade`: takes the running
@@ -516,11 +520,12 @@ fn take_over(cli: &Cli) -> Result<i32> {
         }
     };
     drop(report);
-    run_session(cli, setup, name, path, listener, first)
+    run_session(cli, setup, name, path, listener, first, None)
 }
 
 /// Runs the workspace process's loop on its socket, with `first` as its
-/// first terminal (a fresh workspace's, or the one an upgrade took over).
+/// first terminal (a fresh workspace's, or the one an upgrade took over),
+/// its panes told `tmux` (see `tmux_compat::announce`).
 fn run_session(
     cli: &Cli,
     setup: Setup,
@@ -528,9 +533,11 @@ fn run_session(
     path: std::path::PathBuf,
     listener: UnixListener,
     first: session::host::Arrival,
+    tmux: Option<tilework::workspace::tmux_env::TmuxIdentity>,
 ) -> Result<i32> {
     let on_hangup = setup.config.on_hangup;
     app::run(RunOptions {
+        tmux,
         config: setup.config,
         config_source: setup.source,
         startup: setup.startup,

@@ -73,10 +73,13 @@ pub fn main(args: &[String]) -> i32 {
     ctx.exit.unwrap_or(status)
 }
 
-/// Tells this workspace's panes where it is, for tools built for tmux:
-/// `$TMUX` names `socket`, and `PATH` starts with a private directory
-/// whose `tmux` is this very binary (made, or made again, here).
-pub fn announce(runtime: &std::path::Path, socket: std::path::PathBuf) {
+/// What this workspace's panes are told of where it is, for tools built
+/// for tmux: `$TMUX` names `socket`, and `PATH` starts with a private
+/// directory whose `tmux` is this very binary (made, or made again, here).
+pub fn announce(
+    runtime: &std::path::Path,
+    socket: std::path::PathBuf,
+) -> crate::workspace::tmux_env::TmuxIdentity {
     let bin_dir = match link_dir(runtime) {
         Ok(dir) => Some(dir),
         Err(err) => {
@@ -84,7 +87,7 @@ pub fn announce(runtime: &std::path::Path, socket: std::path::PathBuf) {
             None
         }
     };
-    crate::workspace::tmux_env::set(crate::workspace::tmux_env::TmuxIdentity { socket, bin_dir });
+    crate::workspace::tmux_env::TmuxIdentity { socket, bin_dir }
 }
 
 /// `RUNTIME/.tmux-bin/tmux` → this binary; the directory is returned.

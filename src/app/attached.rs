@@ -223,7 +223,9 @@ impl<B: FrameSink> Attached<B> {
         }
         for client in &mut self.list {
             if client.own_view.is_none() {
-                client.own_view = Some(crate::client::own_view::OwnView::starting_at(ws.view()));
+                client.own_view = Some(crate::client::own_view::OwnView::starting_at(
+                    ws.tabs().view(),
+                ));
             }
         }
     }

@@ -28,7 +28,7 @@ impl<B: FrameSink> App<B> {
             .command_marks_mut()
             .take_events()
             .collect();
-        let looked_at = shown && self.ws.focused_id() == Some(id);
+        let looked_at = shown && self.ws.tabs().focused_id() == Some(id);
         let mut mark = false;
         for event in events {
             let mut env = crate::app::hook_runner::pane_env(&self.ws, id);

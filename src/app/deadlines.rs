@@ -90,11 +90,14 @@ impl Deadline for Workspace {
             .flatten()
             .min()
         });
-        [self.next_restart(), self.panes().names().next_check()]
-            .into_iter()
-            .flatten()
-            .chain(panes)
-            .min()
+        [
+            self.panes().next_restart(),
+            self.panes().names().next_check(),
+        ]
+        .into_iter()
+        .flatten()
+        .chain(panes)
+        .min()
     }
 }
 

@@ -99,6 +99,8 @@ pub struct RunOptions {
     /// The session this workspace serves (attach and detach), with its
     /// first terminal.
     pub session: crate::session::host::SessionStart,
+    /// What panes are told so that `tmux` in them reaches this workspace.
+    pub tmux: Option<crate::workspace::tmux_env::TmuxIdentity>,
 }
 
 /// Runs the workspace until the last pane closes, the user quits, or a
@@ -221,14 +223,18 @@ fn run_workspace(
     ws.panes_mut()
         .names_mut()
         .look_up_with(NameLookup::new(names_mailbox(&events_tx)));
-    ws.panes_mut().set_editor_ansi(opts.config.editor_ansi);
+    let spawner = ws.panes_mut().spawner_mut();
+    spawner.set_editor_ansi(opts.config.editor_ansi);
+    if let Some(identity) = opts.tmux.take() {
+        spawner.set_tmux_identity(identity);
+    }
     ws.attention_mut()
         .set_notifications(opts.config.notifications);
     ws.panes_mut().set_max_panes(opts.config.max_panes);
-    ws.panes_mut()
-        .set_update_environment(opts.config.update_environment.clone());
-    ws.panes_mut().update_environment(&first_env);
-    let settings = ws.panes().settings().clone();
+    let spawner = ws.panes_mut().spawner_mut();
+    spawner.set_update_environment(opts.config.update_environment.clone());
+    spawner.update_environment(&first_env);
+    let settings = ws.panes().spawner().settings().clone();
     let mut more_terminals = Vec::new();
     let upgraded_from = match &opts.startup {
         Startup::TakeOver(taken) => Some(taken.header.version.clone()),
@@ -276,7 +282,7 @@ fn run_workspace(
     };
     let mut app = App::new(ws, client, events_rx, &loop_settings);
     // The prompt the user waits for is drawn as soon as it comes.
-    if let Some(id) = app.ws.focused_id() {
+    if let Some(id) = app.ws.tabs().focused_id() {
         app.clock.await_first_output(id);
     }
     app.measures.stats = stats;
@@ -320,7 +326,7 @@ fn run_workspace(
             Err(err) => result = Err(err.context(format!("the workspace was not saved as {name}"))),
         }
     }
-    app.ws.kill_all();
+    app.ws.panes().kill_all();
     *host = app.session.take();
     // Each client's terminal is put back as it was.
     drop(app);
@@ -590,7 +596,7 @@ impl<B: FrameSink> App<B> {
         // A frame drawn early for an echo parses only the echoing pane's
         // held-back output (and the focused one's, whose cursor is shown);
         // the others may show their previous image.
-        let focused = self.ws.focused_id();
+        let focused = self.ws.tabs().focused_id();
         input_dispatch::settle_visible(&mut self.ws, |id| {
             echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
         });
@@ -609,7 +615,7 @@ impl<B: FrameSink> App<B> {
             if own_views {
                 use crate::client::own_view as views;
                 self.clients.show_own_view(&mut self.ws, at);
-                let focused = self.ws.focused_id();
+                let focused = self.ws.tabs().focused_id();
                 input_dispatch::settle_visible(&mut self.ws, |id| {
                     echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
                 });

@@ -68,7 +68,7 @@ impl Hooks {
             self.runners.clear();
             self.config = config.clone();
         }
-        self.focused = ws.focused_id();
+        self.focused = ws.tabs().focused_id();
         self.tabs = ws.tabs().len();
     }
 
@@ -129,7 +129,7 @@ impl Hooks {
     /// moved to another pane, a tab was opened.
     pub fn observe(&mut self, ws: &Workspace) {
         self.subscribers.observe(ws);
-        let focused = ws.focused_id();
+        let focused = ws.tabs().focused_id();
         if focused != self.focused {
             self.focused = focused;
             if let Some(id) = focused {

@@ -167,7 +167,7 @@ impl Harness {
 
 impl Drop for Harness {
     fn drop(&mut self) {
-        self.app.ws.kill_all();
+        self.app.ws.panes().kill_all();
     }
 }
 
@@ -321,7 +321,7 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
             .expect("a turn of the loop");
     }
     // Far more output than a turn parses: no turn sleeps for a while.
-    let pane = app.ws.focused_id().expect("a pane");
+    let pane = app.ws.tabs().focused_id().expect("a pane");
     app.ws
         .panes_mut()
         .get_mut(pane)
@@ -338,7 +338,7 @@ fn the_rest_of_a_cut_frame_goes_out_on_a_turn_that_does_not_sleep() {
         .get(pane)
         .is_some_and(|p| p.program().unfed() > 0);
     let frame_sent = app.clients.list[0].unsent_fd().is_none();
-    app.ws.kill_all();
+    app.ws.panes().kill_all();
     assert!(output_left, "the turn parsed all the output");
     assert!(frame_sent, "the rest of the frame still waits");
 }

@@ -201,7 +201,8 @@ impl LoopSignals {
             .retain(|link| clients.list.iter().any(|c| c.link == Some(link)));
         let now = around
             .ws
-            .tab()
+            .tabs()
+            .shown()
             .map(|tab| crate::render::progress::worst_of_tab(around.ws, tab))
             .unwrap_or_default();
         for client in &mut around.clients.list {

@@ -38,7 +38,7 @@ impl Snapshot {
             .iter()
             .map(|t| (t.serial, t.name.clone()))
             .collect();
-        let shown = ws.tabs().get(ws.active_index()).map(|t| t.serial);
+        let shown = ws.tabs().get(ws.tabs().active()).map(|t| t.serial);
         Self { panes, tabs, shown }
     }
 

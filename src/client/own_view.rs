@@ -27,7 +27,7 @@ impl OwnView {
     /// The serial of the tab it shows.
     pub fn tab(&self, ws: &Workspace) -> Option<u64> {
         if self.held {
-            ws.shown_tab_serial()
+            ws.tabs().shown_serial()
         } else {
             self.view.tab()
         }
@@ -45,12 +45,12 @@ pub fn show_for<B: FrameSink>(ws: &mut Workspace, clients: &mut [Client<B>], at:
     }
     for client in clients.iter_mut() {
         if let Some(own) = client.own_view.as_mut().filter(|v| v.held) {
-            own.view = ws.view();
+            own.view = ws.tabs().view();
             own.held = false;
         }
     }
     if let Some(own) = clients[at].own_view.as_mut() {
-        ws.show_view(&own.view);
+        ws.tabs_mut().show_view(&own.view);
         own.held = true;
     }
     true

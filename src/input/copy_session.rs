@@ -79,7 +79,7 @@ impl CopySession {
     /// Opens the focused pane's history (a replay, unless it is open) and
     /// starts at once if it is already there.
     pub fn enter(&mut self, ws: &mut Workspace) {
-        let events = ws.panes().events();
+        let events = ws.panes().spawner().events();
         if let Some(pane) = ws.focused_mut() {
             pane.history_mut().open_history(&events);
         }
@@ -88,7 +88,7 @@ impl CopySession {
 
     /// Creates the copy-mode state once the focused pane's history is there.
     pub fn sync(&mut self, ws: &mut Workspace) {
-        let Some(id) = ws.focused_id() else {
+        let Some(id) = ws.tabs().focused_id() else {
             return;
         };
         if self.pane() == Some(id) {

@@ -44,7 +44,11 @@ impl FocusReporter {
     /// Tells the panes that asked whether they lost or gained the focus
     /// since the last call.
     pub fn update(&mut self, ws: &Workspace) {
-        let focused = if self.outer { ws.focused_id() } else { None };
+        let focused = if self.outer {
+            ws.tabs().focused_id()
+        } else {
+            None
+        };
         if focused == self.reported {
             return;
         }
@@ -82,7 +86,12 @@ mod tests {
         };
         let area = Rect::new(0, 0, 80, 24);
         let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake.clone()));
-        let (spec, label) = ws.panes().settings().env.argv(&["vim".to_string()], None);
+        let (spec, label) = ws
+            .panes()
+            .spawner()
+            .settings()
+            .env
+            .argv(&["vim".to_string()], None);
         ws.open_row(vec![PaneLaunch::new(spec, label)]);
         (ws, fake)
     }
@@ -99,13 +108,13 @@ mod tests {
     fn panes_that_asked_hear_when_they_gain_and_lose_the_focus() {
         let (mut ws, fake) = workspace();
         let mut focus = FocusReporter::default();
-        let first = ws.focused_id().unwrap();
+        let first = ws.tabs().focused_id().unwrap();
         asks(&mut ws, first);
         focus.update(&ws);
         assert_eq!(fake.input(first), FOCUS_IN);
         // A split focuses the new pane (which did not ask: it hears nothing).
         ws.apply(Action::SplitRight);
-        let second = ws.focused_id().unwrap();
+        let second = ws.tabs().focused_id().unwrap();
         focus.update(&ws);
         assert_eq!(fake.input(first), [FOCUS_IN, FOCUS_OUT].concat());
         assert!(fake.input(second).is_empty());
@@ -131,7 +140,7 @@ mod tests {
     fn the_users_terminal_losing_the_focus_takes_it_from_the_pane() {
         let (mut ws, fake) = workspace();
         let mut focus = FocusReporter::default();
-        let id = ws.focused_id().unwrap();
+        let id = ws.tabs().focused_id().unwrap();
         asks(&mut ws, id);
         focus.update(&ws);
         focus.outer_focus(false);

@@ -58,8 +58,8 @@ impl MouseInput {
                     None => Outcome::default(),
                 }
             }
-            _ => match pane_under(cx.ws, x, y).or(cx.ws.focused_id()) {
-                Some(id) if Some(id) == cx.ws.focused_id() && wants_mouse(cx, id) => {
+            _ => match pane_under(cx.ws, x, y).or(cx.ws.tabs().focused_id()) {
+                Some(id) if Some(id) == cx.ws.tabs().focused_id() && wants_mouse(cx, id) => {
                     cx.to_panes.mouse(cx.ws, id, ev)
                 }
                 _ => Outcome::default(),
@@ -76,7 +76,7 @@ impl MouseInput {
         if self.grip.is_some() {
             return Outcome::redraw();
         }
-        let before = cx.ws.focused_id();
+        let before = cx.ws.tabs().focused_id();
         let Some(id) = cx.ws.focus_at(x, y) else {
             return Outcome::default();
         };

@@ -19,6 +19,7 @@ pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
         .into_iter()
         .collect();
     let Some((id, pane)) = ws
+        .tabs()
         .focused_id()
         .and_then(|id| Some((id, ws.panes().get(id)?)))
     else {
@@ -29,7 +30,7 @@ pub fn describe(ws: &Workspace, workspace: Option<&str>) -> String {
     if let Some(n) = number_of(ws, id) {
         parts.push(format!("#{n}"));
     }
-    if ws.is_floating(id) {
+    if ws.tabs().is_floating(id) {
         parts.push("floating".into());
     }
     let command = sanitize_title(pane.spec.argv.join(" ").as_bytes());

@@ -33,7 +33,7 @@ impl PaneInput {
 
     /// The panes keys go to: every pane of the tab while broadcasting.
     fn targets(ws: &Workspace) -> Vec<PaneId> {
-        match ws.tab() {
+        match ws.tabs().shown() {
             Some(tab) if tab.broadcast => tab.layout.panes(),
             Some(tab) => vec![tab.focus],
             None => Vec::new(),
@@ -47,7 +47,7 @@ impl PaneInput {
             outcome: Outcome::default(),
             refused: false,
         };
-        let focused = ws.focused_id();
+        let focused = ws.tabs().focused_id();
         for id in Self::targets(ws) {
             let Some(pane) = ws.panes_mut().get_mut(id) else {
                 continue;
@@ -80,7 +80,7 @@ impl PaneInput {
             outcome: Outcome::default(),
             refused: false,
         };
-        let focused = ws.focused_id();
+        let focused = ws.tabs().focused_id();
         for id in Self::targets(ws) {
             let Some(pane) = ws.panes_mut().get_mut(id) else {
                 continue;

@@ -233,7 +233,7 @@ impl UiState {
         if self
             .copy
             .pane()
-            .is_some_and(|pane| Some(pane) != ws.focused_id())
+            .is_some_and(|pane| Some(pane) != ws.tabs().focused_id())
         {
             self.leave_copy(ws);
         }

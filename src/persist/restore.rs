@@ -441,11 +441,11 @@ impl Restored {
             }
         }
         for &tab in &self.zoomed_tabs {
-            if ws.select_tab(tab) || ws.active_index() == tab {
+            if ws.tabs_mut().select(tab) || ws.tabs().active() == tab {
                 ws.apply(crate::config::action::Action::ToggleZoom);
             }
         }
-        ws.select_tab(self.active_tab);
+        ws.tabs_mut().select(self.active_tab);
         tracing::info!("reopened the saved workspace in {:?}", started.elapsed());
     }
 }

@@ -250,7 +250,7 @@ impl Tap {
             layout: crate::workspace::profile_save::to_toml_from_lookups(ws, &self.name),
             panes,
             jobs,
-            active_tab: ws.active_index(),
+            active_tab: ws.tabs().active(),
             zoomed_tabs,
             tails,
             sizes,

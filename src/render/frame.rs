@@ -136,7 +136,7 @@ pub fn release_back_buffer<B: Backend>(terminal: &mut Terminal<B>) {
 pub fn frame_shape(ws: &Workspace, ui: UiView<'_>, fps_overlay: bool) -> FrameShape {
     FrameShape {
         panes: ws.visible(),
-        focused: ws.focused_id(),
+        focused: ws.tabs().focused_id(),
         // Every popup over the panes, from the one stack of them: `C-b =`'s
         // chooser was left out of a list once, and was not drawn by a
         // frame that reused the last, nor wiped when it closed.
@@ -163,8 +163,8 @@ pub fn draw(
     } = ui;
     let theme = &look.theme;
     let (panes_area, bar) = split_screen(frame.area());
-    let focused = ws.focused_id();
-    let zoomed = ws.tab().is_some_and(|t| t.zoomed);
+    let focused = ws.tabs().focused_id();
+    let zoomed = ws.tabs().shown().is_some_and(|t| t.zoomed);
     let visible = ws.visible();
     let marked = crate::workspace::pane_moves::marked(ws);
     // Dividers change only with the layout or the focus, and either makes
@@ -174,7 +174,7 @@ pub fn draw(
         let Some(pane) = ws.panes().get(id) else {
             continue;
         };
-        let floating = ws.is_floating(id);
+        let floating = ws.tabs().is_floating(id);
         if floating && dividers_due {
             // The tiled panes are all drawn: their dividers go under the
             // floating ones.
@@ -288,11 +288,11 @@ fn draw_tiled_dividers(
     area: Rect,
     theme: &Theme,
 ) {
-    let tiled = visible.iter().filter(|(id, _)| !ws.is_floating(*id));
+    let tiled = visible.iter().filter(|(id, _)| !ws.tabs().is_floating(*id));
     let panes: Vec<Rect> = tiled.clone().map(|&(id, r)| ws.content_of(id, r)).collect();
     let focus = tiled
         .clone()
-        .find(|(id, _)| Some(*id) == ws.focused_id())
+        .find(|(id, _)| Some(*id) == ws.tabs().focused_id())
         .map(|&(id, r)| ws.content_of(id, r));
     draw_dividers(frame.buffer_mut(), area, &panes, focus, theme);
 }
@@ -969,7 +969,7 @@ mod tests {
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"\x1b]0;zsh\x07"]);
         let mut ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
-        let id = ws.focused_id().unwrap();
+        let id = ws.tabs().focused_id().unwrap();
         let steps: [(&[u8], bool); 5] = [
             (b"", false),
             (b"", false),
@@ -998,7 +998,7 @@ mod tests {
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"\x1b]0;zsh\x07"]);
         let ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
-        let id = ws.focused_id().unwrap();
+        let id = ws.tabs().focused_id().unwrap();
         let bar = |frames: &Frames| frames.outer.screen().contents_between(h - 1, 0, h - 1, w);
         frames.cache.note_changes(ws.panes_mut().iter_mut());
         assert!(!frames.draw_for(&ws, &ui, None));
@@ -1029,7 +1029,7 @@ mod tests {
         let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"hello"]);
         let ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
-        let id = ws.focused_id().unwrap();
+        let id = ws.tabs().focused_id().unwrap();
         let top = |frames: &Frames| frames.outer.screen().contents_between(0, 0, 0, w);
         frames.cache.note_changes(ws.panes_mut().iter_mut());
         frames.draw(&ws, &ui);

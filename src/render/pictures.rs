@@ -411,7 +411,7 @@ fn pieces(
         let found = cell_rects(anchors, inner);
         let above: Vec<Rect> = visible[i + 1..]
             .iter()
-            .filter(|(other, _)| ws.is_floating(*other))
+            .filter(|(other, _)| ws.tabs().is_floating(*other))
             .map(|(_, r)| *r)
             .collect();
         for r in found {

@@ -91,7 +91,7 @@ pub struct StatusBar<'a> {
 /// `pane 2/3` for a tiled pane; for a floating one its place among the
 /// floating panes on screen, in `C-b o`'s order: `floating 1/2`.
 fn pane_position(ws: &Workspace) -> String {
-    let floating = ws.tab().filter(|t| t.floats.contains(t.focus));
+    let floating = ws.tabs().shown().filter(|t| t.floats.contains(t.focus));
     if let Some(tab) = floating {
         let mut shown: Vec<_> = tab.floats.visible().map(|f| f.id).collect();
         shown.sort();
@@ -101,7 +101,7 @@ fn pane_position(ws: &Workspace) -> String {
             .map_or(0, |i| i + 1);
         return format!("floating {pos}/{}", shown.len());
     }
-    let (pos, count) = ws.focus_position();
+    let (pos, count) = ws.tabs().focus_position();
     format!("pane {pos}/{count}")
 }
 
@@ -155,7 +155,7 @@ impl StatusBar<'_> {
             pill: false,
             tab: None,
         };
-        let focused = ws.focused_id();
+        let focused = ws.tabs().focused_id();
         let place = focused.and_then(|id| ws.panes().place(id));
         match segment {
             Segment::Session => {
@@ -169,7 +169,7 @@ impl StatusBar<'_> {
             Segment::Tabs => {
                 for (_, _, i, label) in tab_spans(ws, &self.ui.facts.seen_elsewhere) {
                     let tab = &ws.tabs()[i];
-                    let style = if i == ws.active_index() {
+                    let style = if i == ws.tabs().active() {
                         theme.tab_active
                     } else if tab.bell || tab.activity {
                         theme.tab_alert
@@ -247,7 +247,7 @@ impl StatusBar<'_> {
 
     /// What replaces the right side: a notice, or the broadcast warning.
     fn notice(&self) -> Option<Piece> {
-        let broadcast = self.ws.tab().is_some_and(|t| t.broadcast);
+        let broadcast = self.ws.tabs().shown().is_some_and(|t| t.broadcast);
         let text = match self.ui.state.notice() {
             Some(text) => text.to_string(),
             None if broadcast => "BROADCAST: keys go to every pane of this tab".into(),

@@ -32,7 +32,7 @@ pub fn expand(
             Some('I') => out.push_str(&(tab + 1).to_string()),
             Some('W') => out.push_str(&ws.tab_name(tab)),
             Some('T') => {
-                if let Some(id) = ws.focused_id() {
+                if let Some(id) = ws.tabs().focused_id() {
                     out.push_str(ws.panes().title(id));
                 }
             }

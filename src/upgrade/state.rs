@@ -128,7 +128,7 @@ pub fn capture(
         format: crate::release::state_format(),
         version: crate::release::version(),
         layout,
-        active_tab: ws.active_index(),
+        active_tab: ws.tabs().active(),
         zoomed_tabs,
         size: Some(size),
         panes: Vec::new(),
@@ -322,11 +322,11 @@ pub fn open(
         }
     }
     for &tab in &header.zoomed_tabs {
-        if ws.select_tab(tab) || ws.active_index() == tab {
+        if ws.tabs_mut().select(tab) || ws.tabs().active() == tab {
             ws.apply(crate::config::action::Action::ToggleZoom);
         }
     }
-    ws.select_tab(header.active_tab);
+    ws.tabs_mut().select(header.active_tab);
     input
 }
 

@@ -38,7 +38,8 @@ impl Workspace {
             return Some(Grip::Float(grip));
         }
         let area = self.tiles();
-        self.tab()
+        self.tabs
+            .shown()
             .filter(|t| !t.zoomed)
             .and_then(|t| t.layout.border_at(area, x, y))
             .map(Grip::Border)
@@ -47,7 +48,7 @@ impl Workspace {
     /// A press on a shown floating pane's top border (move) or bottom
     /// right corner (resize), if that is where `(x, y)` is.
     fn float_grab(&mut self, x: u16, y: u16) -> Option<FloatGrip> {
-        let tab = self.tab_mut()?;
+        let tab = self.tabs.shown_mut()?;
         let id = tab.floats.at(x, y)?;
         let rect = tab.floats.rect(id)?;
         let resize = x + 1 == rect.right() && y + 1 == rect.bottom();
@@ -70,13 +71,13 @@ impl Workspace {
             Grip::Float(grip) => self.drag_float(grip, x, y),
             Grip::Border(handle) => {
                 let area = self.tiles();
-                let Some(tab) = self.tab_mut() else {
+                let Some(tab) = self.tabs.shown_mut() else {
                     return false;
                 };
                 if !tab.layout.drag_border(area, handle, x, y) {
                     return false;
                 }
-                self.relayout_tab(self.active);
+                self.relayout_tab(self.tabs.active);
                 true
             }
         }
@@ -104,10 +105,11 @@ impl Workspace {
             }
         };
         let moved = self
-            .tab_mut()
+            .tabs
+            .shown_mut()
             .is_some_and(|t| t.floats.set_rect(grip.id, rect, area));
         if moved {
-            self.relayout_tab(self.active);
+            self.relayout_tab(self.tabs.active);
         }
         moved
     }

@@ -8,7 +8,6 @@ use ratatui::layout::Rect;
 use crate::config::profile::RestartPolicy;
 use crate::pane::Pane;
 use crate::pane::PaneId;
-use crate::pane::program::spawn::current_dir;
 use crate::workspace::history_editor;
 use crate::workspace::layout::{Axis, Layout};
 use crate::workspace::pane_launch::PaneLaunch;
@@ -23,7 +22,7 @@ impl Workspace {
             return;
         };
         let rects = layout.rects(self.tiles());
-        self.push_tab(Tab::new(None, layout, ids[0]));
+        self.tabs.push(Tab::new(None, layout, ids[0]));
         for (id, launch) in ids.into_iter().zip(launches) {
             let rect = rects
                 .iter()
@@ -36,31 +35,7 @@ impl Workspace {
     /// Starts tiled pane `id`, whose rectangle (frame included) is `rect`.
     pub(super) fn start_pane(&mut self, id: PaneId, launch: PaneLaunch, rect: Rect) {
         let inner = self.frame.content(rect);
-        self.start_pane_in(id, launch, inner);
-    }
-
-    /// Starts pane `id` with content area `inner`.
-    pub(super) fn start_pane_in(&mut self, id: PaneId, mut launch: PaneLaunch, inner: Rect) {
-        // A respawn set the id it keeps already.
-        let script_id = self.wanted_ids.next_script_id(id);
-        crate::workspace::tmux_env::add_pane_vars(&mut launch.spec, script_id);
-        let mut pane = Pane::spawn(
-            id,
-            launch.spec,
-            launch.label,
-            inner.height,
-            inner.width,
-            self.panes.settings.scrollback_bytes,
-            self.panes.launcher.as_ref(),
-        );
-        pane.term_mut()
-            .set_terminal_colours(self.panes.terminal_colours);
-        self.insert_pane(pane, launch.keep_open, launch.restart);
-        if let Some(member) = self.panes.members.get_mut(&id) {
-            member.title = launch.title;
-            member.unsaved = launch.unsaved;
-            member.script_id = script_id;
-        }
+        self.panes.start(id, launch, inner);
     }
 
     /// Opens a tab over panes made elsewhere, e.g. [`Pane::detached`] ones
@@ -71,53 +46,30 @@ impl Workspace {
             return;
         };
         for pane in panes {
-            self.insert_pane(pane, None, RestartPolicy::Never);
+            self.panes.insert(pane, None, RestartPolicy::Never);
         }
-        self.push_tab(Tab::new(Some(name.to_string()), layout, first));
-    }
-
-    /// A new shell in the focused pane's directory, like zellij.
-    pub(super) fn shell_launch_here(&self) -> PaneLaunch {
-        if let Some((spec, label)) = self.focused().and_then(super::remote_launch::shell_beside) {
-            return PaneLaunch::new(spec, label);
-        }
-        let cwd = self
-            .focused()
-            .and_then(|p| current_dir(p.term().told().cwd(), p.program().pid()));
-        let (spec, label) = self.panes.settings.env.shell(cwd);
-        PaneLaunch::new(spec, label)
-    }
-
-    /// Splits the focused pane with a shell.
-    pub(super) fn split(&mut self, axis: Axis) -> bool {
-        let launch = self.shell_launch_here();
-        self.split_with(axis, launch).is_some()
+        self.tabs
+            .push(Tab::new(Some(name.to_string()), layout, first));
     }
 
     /// Splits the focused pane (a tiled one) along `axis`; the new pane,
     /// focused, runs `launch`. Returns its id.
     pub fn split_with(&mut self, axis: Axis, launch: PaneLaunch) -> Option<PaneId> {
         self.panes.room_for_pane().ok()?;
-        self.tab()?;
+        self.tabs.shown()?;
         let id = self.panes.alloc_id();
         let tiles = self.tiles();
-        let rect = self.tab_mut()?.split_focused(axis, id, tiles)?;
+        let rect = self.tabs.shown_mut()?.split_focused(axis, id, tiles)?;
         self.start_pane(id, launch, rect);
-        self.relayout_tab(self.active);
+        self.relayout_tab(self.tabs.active);
         Some(id)
-    }
-
-    /// Opens a tab with a shell.
-    pub(super) fn new_tab(&mut self) -> bool {
-        let launch = self.shell_launch_here();
-        self.new_tab_with(launch).is_some()
     }
 
     /// Opens a tab, shown, whose one pane runs `launch`. Returns its id.
     pub fn new_tab_with(&mut self, launch: PaneLaunch) -> Option<PaneId> {
         self.panes.room_for_pane().ok()?;
         let id = self.panes.alloc_id();
-        self.push_tab(Tab::new(None, Layout::new(id), id));
+        self.tabs.push(Tab::new(None, Layout::new(id), id));
         self.start_pane(id, launch, self.tiles());
         Some(id)
     }
@@ -125,14 +77,14 @@ impl Workspace {
     /// Shows or hides the tab's floating panes; with none yet, opens a
     /// scratch shell floating.
     pub(super) fn toggle_floating(&mut self) -> bool {
-        let Some(tab) = self.tab() else {
+        let Some(tab) = self.tabs.shown() else {
             return false;
         };
         if tab.floats.is_empty() {
-            let launch = self.shell_launch_here();
+            let launch = self.panes.spawner.shell_launch(self.focused());
             return self.open_floating(launch).is_some();
         }
-        self.tab_mut().is_some_and(Tab::toggle_floats_shown)
+        self.tabs.shown_mut().is_some_and(Tab::toggle_floats_shown)
     }
 
     /// Opens a pane running `launch` floating on top of the shown tab,
@@ -141,8 +93,8 @@ impl Workspace {
         self.panes.room_for_pane().ok()?;
         let area = self.area;
         let id = self.panes.alloc_id();
-        let rect = self.tab_mut()?.float_new(id, area);
-        self.start_pane_in(id, launch, content_rect(rect));
+        let rect = self.tabs.shown_mut()?.float_new(id, area);
+        self.panes.start(id, launch, content_rect(rect));
         Some(id)
     }
 
@@ -150,13 +102,13 @@ impl Workspace {
     /// and render tests) over the shown tab, like [`Self::open_floating`].
     pub fn open_floating_of(&mut self, mut pane: Pane) {
         let area = self.area;
-        let Some(tab) = self.tab_mut() else {
+        let Some(tab) = self.tabs.shown_mut() else {
             return;
         };
         let rect = tab.float_new(pane.id, area);
         let inner = content_rect(rect);
         pane.resize(inner.height, inner.width);
-        self.insert_pane(pane, None, RestartPolicy::Never);
+        self.panes.insert(pane, None, RestartPolicy::Never);
     }
 
     /// Opens the user's editor on `file` (pane `from`'s history) in a new
@@ -171,6 +123,7 @@ impl Workspace {
         let cwd = self.panes.dir(from);
         let (spec, _) = self
             .panes
+            .spawner
             .settings
             .env
             .argv(&history_editor::argv(&editor, &file), cwd);

@@ -12,6 +12,11 @@ use crate::workspace::name_lookup::NameLookup;
 /// and a flood costs at most one look per this long.
 pub const NAME_CHECK_DELAY: Duration = Duration::from_millis(300);
 
+/// The programs vim-tmux-navigator's keys belong to when in front.
+const NAVIGATORS: &[&str] = &[
+    "vim", "nvim", "vi", "view", "vimdiff", "nvimdiff", "gvim", "fzf",
+];
+
 /// When and how the workspace looks at what its panes run.
 pub struct Names {
     /// How a pane's foreground program is found in place (tests give one
@@ -55,6 +60,14 @@ impl Names {
     /// [`Panes::check_names`](crate::workspace::Panes::check_names).
     pub fn next_check(&self) -> Option<Instant> {
         self.due
+    }
+
+    /// Whether `pane`'s foreground program takes vim-tmux-navigator's keys
+    /// itself (`navigate-*`): vim, neovim, fzf. Asked of the kernel when
+    /// the key comes (`/proc`, as `C-b x` asks).
+    pub fn runs_navigator(&self, pane: &Pane) -> bool {
+        self.foreground(pane)
+            .is_some_and(|fg| NAVIGATORS.contains(&fg.program.as_str()))
     }
 
     /// Looks at what the panes run on a thread of `lookup`'s from now on,

@@ -7,11 +7,9 @@
 use std::time::{Duration, Instant};
 
 use crate::config::profile::RestartPolicy;
-use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::program::pty::ExitInfo;
 use crate::workspace::Workspace;
-use crate::workspace::member::Member;
 use crate::workspace::pane_launch::PaneLaunch;
 
 /// How long a command pane waits before it is started again, so a command
@@ -30,32 +28,6 @@ pub fn restart_delay(failures: u32) -> Duration {
 }
 
 impl Workspace {
-    /// Takes in a started pane, with what to do when its program ends.
-    pub(super) fn insert_pane(
-        &mut self,
-        pane: Pane,
-        keep_open: Option<bool>,
-        restart: RestartPolicy,
-    ) {
-        // Panes made elsewhere (see `open_tab_of`) keep their ids.
-        self.panes.next_id = self.panes.next_id.max(pane.id.0.saturating_add(1));
-        self.panes
-            .members
-            .insert(pane.id, Member::new(pane, keep_open, restart));
-    }
-
-    /// Runs the pane's command again in a fresh pane in the same place (a new
-    /// id, so the old program's exit cannot close the new one). By hand:
-    /// the count of failures starts again.
-    pub fn restart_pane(&mut self, old: PaneId) -> bool {
-        self.restart_pane_after(old, 0)
-    }
-
-    /// [`Workspace::restart_pane`], `failures` in a row behind it.
-    fn restart_pane_after(&mut self, old: PaneId, failures: u32) -> bool {
-        self.relaunch_pane(old, None, failures).is_some()
-    }
-
     /// Pane `old`'s program ended (if it still ran) and `launch` (else
     /// its own command again) started in a fresh pane in its place, which
     /// scripts know by the same id. Returns the fresh pane.
@@ -65,18 +37,19 @@ impl Workspace {
         launch: Option<PaneLaunch>,
         failures: u32,
     ) -> Option<PaneId> {
-        let tab_index = self.tab_of(old)?;
+        let tab_index = self.tabs.index_of(old)?;
         let member = self.panes.members.remove(&old)?;
         member.pane.program().terminate();
         let script_id = member.script_id;
         let mut launch = launch.unwrap_or_else(|| member.relaunch());
         let file = member.file;
-        crate::workspace::tmux_env::set_pane_vars(&mut launch.spec, script_id);
+        let tmux = self.panes.spawner.tmux_identity();
+        crate::workspace::tmux_env::set_pane_vars(tmux, &mut launch.spec, script_id);
         let id = self.panes.alloc_id();
         let tiles = self.tiles();
-        let rect = self.tabs[tab_index].replace_pane(old, id, tiles);
+        let rect = self.tabs.list[tab_index].replace_pane(old, id, tiles);
         let inner = self.content_of(id, rect);
-        self.start_pane_in(id, launch, inner);
+        self.panes.start(id, launch, inner);
         if let Some(member) = self.panes.members.get_mut(&id) {
             member.file = file;
             member.failures = failures;
@@ -98,16 +71,16 @@ impl Workspace {
             exit = exit.or(member.pane.program().exit());
             member.pane.program().terminate();
         }
-        let Some(tab_index) = self.tab_of(id) else {
+        let Some(tab_index) = self.tabs.index_of(id) else {
             return;
         };
-        let tab = &mut self.tabs[tab_index];
+        let tab = &mut self.tabs.list[tab_index];
         if tab.take_float(id) {
             return;
         }
         if !tab.take_tiled(id) {
             // The only pane of its tab: the tab goes too.
-            if !self.remove_tab(tab_index) {
+            if !self.tabs.remove(tab_index) {
                 self.exit_code = Some(exit.map_or(0, |e| e.code));
             }
             return;
@@ -119,7 +92,7 @@ impl Workspace {
     /// the status, or (command panes) start it again [`RESTART_DELAY`]
     /// later, when the loop calls [`Workspace::run_due_restarts`].
     pub fn pane_exited(&mut self, id: PaneId, info: ExitInfo, now: Instant) {
-        let keep_by_default = self.panes.settings.keep_exited_panes;
+        let keep_by_default = self.panes.spawner.settings.keep_exited_panes;
         let Some(member) = self.panes.members.get_mut(&id) else {
             // Closed or restarted meanwhile; nothing of it is left to show.
             self.close_pane(id, Some(info));
@@ -164,35 +137,12 @@ impl Workspace {
             .set_exit_note(Some(format!("{count}restarting in {} s", delay.as_secs())));
     }
 
-    /// When the next ended command pane is due to start again, for the
-    /// loop's wait.
-    pub fn next_restart(&self) -> Option<Instant> {
-        self.panes
-            .members
-            .values()
-            .filter_map(|m| m.restart_at)
-            .min()
-    }
-
     /// Starts again every command pane whose restart is due at `now`.
     /// Returns whether any did.
     pub fn run_due_restarts(&mut self, now: Instant) -> bool {
-        let due: Vec<PaneId> = self
-            .panes
-            .members
-            .iter_mut()
-            .filter(|(_, m)| m.restart_at.is_some_and(|at| at <= now))
-            .map(|(id, m)| {
-                // Taken before trying, so a restart that cannot happen is
-                // not due again on every wake-up.
-                m.restart_at = None;
-                *id
-            })
-            .collect();
         let mut restarted = false;
-        for id in due {
-            let failures = self.panes.members.get(&id).map_or(0, |m| m.failures);
-            restarted |= self.restart_pane_after(id, failures);
+        for (id, failures) in self.panes.take_due_restarts(now) {
+            restarted |= self.relaunch_pane(id, None, failures).is_some();
         }
         restarted
     }
@@ -210,14 +160,5 @@ impl Workspace {
             Some(code) if all_ended => code,
             _ => 0,
         }
-    }
-
-    /// Ends every program at once (quitting).
-    pub fn kill_all(&mut self) {
-        for pane in self.panes.iter() {
-            pane.program().kill_now();
-        }
-        // Including panes closed moments ago and still in their grace period.
-        self.panes.launcher.kill_all();
     }
 }

@@ -1,38 +1,20 @@
 //! How many panes may be open at once: each holds a PTY, a process or
 //! more and threads, so a script looping on `tilework run` (or a key held
 //! down) must not open them without end. Every way of opening a pane asks
-//! here first; the caller says the refusal where its user looks (the
-//! status bar for keys, an error for the command line).
-
-use super::Workspace;
-use crate::config::action::Action;
-
-impl Workspace {
-    /// Whether `action` would open a pane.
-    pub fn opens_pane(&self, action: Action) -> bool {
-        match action {
-            Action::SplitRight
-            | Action::SplitDown
-            | Action::NewTab
-            | Action::NewFloating
-            // The editor opens in a pane of its own.
-            | Action::EditScrollback
-            | Action::EditLastOutput => true,
-            // With no floating pane yet, it opens one.
-            Action::ToggleFloating => self.tab().is_some_and(|t| t.floats.is_empty()),
-            _ => false,
-        }
-    }
-}
+//! first ([`Panes::room_for_pane`](crate::workspace::Panes::room_for_pane);
+//! [`Tabs::opens_pane`](crate::workspace::Tabs::opens_pane) says which
+//! actions would open one); the caller says the refusal where its user
+//! looks (the status bar for keys, an error for the command line).
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use ratatui::layout::Rect;
 
-    use super::*;
+    use crate::config::action::Action;
     use crate::pane::program::process::fake::FakeLauncher;
     use crate::pane::program::spawn::ChildEnv;
+    use crate::workspace::Workspace;
     use crate::workspace::layout::Axis;
     use crate::workspace::{PaneLaunch, WorkspaceSettings};
 
@@ -51,7 +33,12 @@ mod tests {
     }
 
     fn shell(ws: &Workspace) -> PaneLaunch {
-        let (spec, label) = ws.panes().settings().env.argv(&["sh".to_string()], None);
+        let (spec, label) = ws
+            .panes()
+            .spawner()
+            .settings()
+            .env
+            .argv(&["sh".to_string()], None);
         PaneLaunch::new(spec, label)
     }
 
@@ -78,13 +65,13 @@ mod tests {
             Action::NewFloating,
             Action::ToggleFloating,
         ] {
-            assert!(ws.opens_pane(action), "{action}");
+            assert!(ws.tabs().opens_pane(action), "{action}");
             ws.apply(action);
         }
         assert_eq!(ws.panes().iter().count(), 3);
         assert_eq!(ws.tabs().len(), 2);
         // One closed makes room for one.
-        let id = ws.focused_id().unwrap();
+        let id = ws.tabs.focused_id().unwrap();
         ws.close_pane(id, None);
         assert!(ws.panes().room_for_pane().is_ok());
         assert!(ws.open_floating(shell(&ws)).is_some());

@@ -26,8 +26,8 @@ pub type Refusal = String;
 
 /// Where the tiled pane `id` is: its tab's index.
 fn tiled_tab(ws: &Workspace, id: PaneId) -> Result<usize, Refusal> {
-    let index = ws.tab_of(id).ok_or("can't find pane")?;
-    if !ws.tabs[index].layout.contains(id) {
+    let index = ws.tabs.index_of(id).ok_or("can't find pane")?;
+    if !ws.tabs.list[index].layout.contains(id) {
         return Err("can't move a floating pane".into());
     }
     Ok(index)
@@ -37,13 +37,13 @@ fn tiled_tab(ws: &Workspace, id: PaneId) -> Result<usize, Refusal> {
 /// the index `keep` (another tab's) has afterwards.
 fn take_out(ws: &mut Workspace, id: PaneId, keep: usize) -> Result<usize, Refusal> {
     let from = tiled_tab(ws, id)?;
-    if ws.tabs[from].layout.len() == 1 && ws.tabs[from].floats.is_empty() {
-        let shown = ws.tabs[ws.active].serial;
-        ws.tabs.remove(from);
-        ws.active = ws.tabs.iter().position(|t| t.serial == shown).unwrap_or(0);
+    if ws.tabs.list[from].layout.len() == 1 && ws.tabs.list[from].floats.is_empty() {
+        let shown = ws.tabs.list[ws.tabs.active].serial;
+        ws.tabs.list.remove(from);
+        ws.tabs.active = ws.tabs.iter().position(|t| t.serial == shown).unwrap_or(0);
         return Ok(if keep > from { keep - 1 } else { keep });
     }
-    let tab = &mut ws.tabs[from];
+    let tab = &mut ws.tabs.list[from];
     if !tab.take_tiled(id) {
         return Err("can't move the last tiled pane of a window with floating panes".into());
     }
@@ -62,7 +62,7 @@ pub fn join(ws: &mut Workspace, src: PaneId, dst: PaneId, how: SplitHow) -> Resu
     tiled_tab(ws, src)?;
     let to = tiled_tab(ws, dst)?;
     let to = take_out(ws, src, to)?;
-    let tab = &mut ws.tabs[to];
+    let tab = &mut ws.tabs.list[to];
     if !tab.layout.split(dst, how.axis, src) {
         return Err("create pane failed".into());
     }
@@ -75,7 +75,7 @@ pub fn join(ws: &mut Workspace, src: PaneId, dst: PaneId, how: SplitHow) -> Resu
         ws.size_pane(src, how.axis, cells);
     }
     if !how.keep_focus {
-        ws.select_tab(to);
+        ws.tabs.select(to);
         ws.focus_pane(src);
     }
     Ok(())
@@ -91,17 +91,17 @@ pub fn break_out(
     keep_focus: bool,
 ) -> Result<usize, Refusal> {
     let from = tiled_tab(ws, id)?;
-    if ws.tabs[from].layout.len() == 1 {
+    if ws.tabs.list[from].layout.len() == 1 {
         return Err("can't break with only one pane".into());
     }
     take_out(ws, id, 0)?;
-    let shown = ws.active;
+    let shown = ws.tabs.active;
     let name = name.map(|n| crate::sanitize::sanitize_title(n.as_bytes()));
-    ws.push_tab(Tab::new(name, Layout::new(id), id));
+    ws.tabs.push(Tab::new(name, Layout::new(id), id));
     let index = ws.tabs.len() - 1;
     ws.relayout_tab(index);
     if keep_focus {
-        ws.active = shown;
+        ws.tabs.active = shown;
     }
     Ok(index)
 }
@@ -117,14 +117,14 @@ pub fn swap(ws: &mut Workspace, a: PaneId, b: PaneId, keep_focus: bool) -> Resul
     }
     let (ta, tb) = (tiled_tab(ws, a)?, tiled_tab(ws, b)?);
     if ta == tb {
-        let tab = &mut ws.tabs[ta];
+        let tab = &mut ws.tabs.list[ta];
         tab.layout.swap(a, b);
         if !keep_focus {
             tab.focus = b;
         }
     } else {
         for (index, (old, new)) in [(ta, (a, b)), (tb, (b, a))] {
-            let tab = &mut ws.tabs[index];
+            let tab = &mut ws.tabs.list[index];
             tab.layout.replace(old, new);
             if tab.focus == old || !keep_focus {
                 tab.focus = new;
@@ -145,13 +145,13 @@ pub fn swap_tabs(ws: &mut Workspace, a: usize, b: usize, keep_focus: bool) -> Re
     if a >= ws.tabs.len() || b >= ws.tabs.len() {
         return Err("can't find window".into());
     }
-    ws.tabs.swap(a, b);
+    ws.tabs.list.swap(a, b);
     if !keep_focus {
-        ws.select_tab(b);
-    } else if ws.active == a {
-        ws.active = b;
-    } else if ws.active == b {
-        ws.active = a;
+        ws.tabs.select(b);
+    } else if ws.tabs.active == a {
+        ws.tabs.active = b;
+    } else if ws.tabs.active == b {
+        ws.tabs.active = a;
     }
     Ok(())
 }
@@ -176,26 +176,26 @@ mod tests {
     #[test]
     fn a_pane_joins_a_tab_two_away_and_its_lone_tab_goes() {
         let mut h = Harness::with_program(false, "sh");
-        let first = h.ws.focused_id().unwrap();
+        let first = h.ws.tabs.focused_id().unwrap();
         h.ws.apply(crate::config::action::Action::NewTab);
         h.ws.apply(crate::config::action::Action::NewTab);
-        let third = h.ws.focused_id().unwrap();
+        let third = h.ws.tabs.focused_id().unwrap();
         join(&mut h.ws, third, first, how(false)).unwrap();
         assert_eq!(h.ws.tabs().len(), 2);
-        assert_eq!(h.ws.active_index(), 0);
+        assert_eq!(h.ws.tabs().active(), 0);
         assert_eq!(h.ws.tabs()[0].layout.panes(), vec![first, third]);
-        assert_eq!(h.ws.focused_id(), Some(third));
+        assert_eq!(h.ws.tabs.focused_id(), Some(third));
         assert!(join(&mut h.ws, third, third, how(true)).is_err());
     }
 
     #[test]
     fn panes_of_two_tabs_swap_places_and_a_lone_pane_does_not_break() {
         let mut h = Harness::with_program(false, "sh");
-        let first = h.ws.focused_id().unwrap();
+        let first = h.ws.tabs.focused_id().unwrap();
         h.ws.apply(crate::config::action::Action::SplitRight);
-        let second = h.ws.focused_id().unwrap();
+        let second = h.ws.tabs.focused_id().unwrap();
         h.ws.apply(crate::config::action::Action::NewTab);
-        let other = h.ws.focused_id().unwrap();
+        let other = h.ws.tabs.focused_id().unwrap();
         swap(&mut h.ws, first, other, true).unwrap();
         assert_eq!(h.ws.tabs()[0].layout.panes(), vec![other, second]);
         assert_eq!(h.ws.tabs()[1].layout.panes(), vec![first]);
@@ -203,9 +203,9 @@ mod tests {
         let index = break_out(&mut h.ws, second, Some("alone"), true).unwrap();
         assert_eq!(index, 2);
         assert_eq!(h.ws.tab_name(2), "alone");
-        assert_eq!(h.ws.active_index(), 1);
+        assert_eq!(h.ws.tabs().active(), 1);
         swap_tabs(&mut h.ws, 0, 2, false).unwrap();
         assert_eq!(h.ws.tabs()[0].layout.panes(), vec![second]);
-        assert_eq!(h.ws.active_index(), 2);
+        assert_eq!(h.ws.tabs().active(), 2);
     }
 }

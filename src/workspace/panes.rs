@@ -1,7 +1,8 @@
-//! [`Panes`]: the workspace's pane table and what every pane is started
-//! with: the launcher, the settings and environment, the most panes there
-//! may be, the terminal's colours. Which tab a pane is in and which has
-//! the focus are the workspace's; what a pane is and runs is here.
+//! [`Panes`]: the workspace's pane table, the most panes there may be,
+//! and its [`Spawner`] (what every pane is started with: the launcher,
+//! the settings and environment, the terminal's colours). Which tab a
+//! pane is in and which has the focus are the workspace's; what a pane is
+//! and runs is here.
 //!
 //! Also here, because they live in each pane's [`Member`]: what was last
 //! learnt of a pane (its name, directory, job) and what a restored pane
@@ -10,7 +11,12 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use std::time::Instant;
+
+use ratatui::layout::Rect;
+
 use crate::config::colour::Rgb;
+use crate::config::profile::RestartPolicy;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::spawn::ChildEnv;
@@ -21,6 +27,9 @@ use crate::workspace::foreground::Job;
 use crate::workspace::member::Member;
 use crate::workspace::names::Names;
 use crate::workspace::naming::PaneName;
+use crate::workspace::pane_launch::PaneLaunch;
+use crate::workspace::spawner::Spawner;
+use crate::workspace::tmux_env;
 
 /// Settings the workspace's panes start with, from the config.
 #[derive(Debug, Clone)]
@@ -34,22 +43,12 @@ pub struct WorkspaceSettings {
 pub struct Panes {
     pub(super) members: BTreeMap<PaneId, Member>,
     pub(super) next_id: u32,
-    pub(super) settings: WorkspaceSettings,
-    /// Where panes' work on other threads (history replays) reports.
-    pub(super) events: PaneMailbox,
-    pub(super) launcher: Box<dyn Launcher>,
-    /// A history opened in the editor keeps its colours (`editor_ansi`).
-    pub(super) editor_ansi: bool,
     /// The most panes open at once (see [`Panes::room_for_pane`]).
     max_panes: usize,
-    /// Which variables an attaching terminal may refresh for new panes
-    /// (`update_environment`).
-    update_names: Vec<String>,
-    /// What programs asking for the terminal's colours are told (the
-    /// attached terminal's, under the config's).
-    pub(super) terminal_colours: [Option<Rgb>; 3],
     /// When and how to look at what the panes run (see `pane_names`).
     pub(super) names: Names,
+    /// What new panes start with.
+    pub(super) spawner: Spawner,
 }
 
 impl Panes {
@@ -61,14 +60,9 @@ impl Panes {
         Self {
             members: BTreeMap::new(),
             next_id: 1,
-            settings,
-            events,
-            launcher,
-            editor_ansi: false,
             max_panes: crate::config::profile::MAX_PANES,
-            update_names: crate::config::clients::default_update_environment(),
-            terminal_colours: [None; 3],
             names: Names::new(),
+            spawner: Spawner::new(settings, events, launcher),
         }
     }
 
@@ -108,19 +102,42 @@ impl Panes {
         id
     }
 
-    pub fn settings(&self) -> &WorkspaceSettings {
-        &self.settings
+    /// What new panes start with.
+    pub fn spawner(&self) -> &Spawner {
+        &self.spawner
     }
 
-    /// Where panes' work on other threads (history replays) reports.
-    pub fn events(&self) -> PaneMailbox {
-        self.events.clone()
+    pub fn spawner_mut(&mut self) -> &mut Spawner {
+        &mut self.spawner
+    }
+
+    /// Takes in a started pane, with what to do when its program ends.
+    pub(super) fn insert(&mut self, pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) {
+        // Panes made elsewhere (see `open_tab_of`) keep their ids.
+        self.next_id = self.next_id.max(pane.id.0.saturating_add(1));
+        self.members
+            .insert(pane.id, Member::new(pane, keep_open, restart));
+    }
+
+    /// Starts pane `id` running `launch`, with content area `inner`.
+    pub(super) fn start(&mut self, id: PaneId, mut launch: PaneLaunch, inner: Rect) {
+        // A respawn set the id it keeps already.
+        let script_id = self.spawner.wanted_ids.next_script_id(id);
+        let tmux = self.spawner.tmux_identity();
+        tmux_env::add_pane_vars(tmux, &mut launch.spec, script_id);
+        let pane = self.spawner.spawn(id, launch.spec, launch.label, inner);
+        self.insert(pane, launch.keep_open, launch.restart);
+        if let Some(member) = self.members.get_mut(&id) {
+            member.title = launch.title;
+            member.unsaved = launch.unsaved;
+            member.script_id = script_id;
+        }
     }
 
     /// Programs asking for the terminal's colours are told `colours`, in
     /// every pane and every pane opened later.
     pub fn set_terminal_colours(&mut self, colours: [Option<Rgb>; 3]) {
-        self.terminal_colours = colours;
+        self.spawner.terminal_colours = colours;
         for pane in self.iter_mut() {
             pane.term_mut().set_terminal_colours(colours);
         }
@@ -134,14 +151,9 @@ impl Panes {
         }
     }
 
-    /// Histories opened in the editor (`C-b e`) keep colours as SGR.
-    pub fn set_editor_ansi(&mut self, on: bool) {
-        self.editor_ansi = on;
-    }
-
     /// Scrolls a pane's history by `rows` (positive: back in time).
     pub fn scroll(&mut self, id: PaneId, rows: isize) {
-        let events = self.events.clone();
+        let events = self.spawner.events();
         if let Some(pane) = self.get_mut(id) {
             pane.history_mut().scroll(rows, &events);
         }
@@ -167,32 +179,6 @@ impl Panes {
         Err(format!(
             "{open} panes are open, the most there may be (max_panes): close one first"
         ))
-    }
-
-    /// The variables an attaching terminal may refresh (the config's
-    /// `update_environment`).
-    pub fn set_update_environment(&mut self, names: Vec<String>) {
-        self.update_names = names;
-    }
-
-    /// A terminal attached with `vars` (its values of the variables it was
-    /// asked for; `None` where unset): panes opened from now on get those
-    /// the config names (tmux's `update-environment`: after a reattach
-    /// over a new ssh connection, a new pane's `git push` finds the new
-    /// agent socket). Panes already running keep theirs, as in tmux.
-    pub fn update_environment(&mut self, vars: &[(String, Option<String>)]) {
-        let allowed: Vec<(String, Option<String>)> = vars
-            .iter()
-            .filter(|(name, _)| self.update_names.iter().any(|n| n == name))
-            .cloned()
-            .collect();
-        if !allowed.is_empty() {
-            tracing::info!(
-                vars = ?allowed.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
-                "environment refreshed by an attaching terminal"
-            );
-            self.settings.env.refresh(&allowed);
-        }
     }
 
     /// What pane `id`'s border shows: the title its program set, else the
@@ -247,6 +233,49 @@ impl Panes {
         if let Some(member) = self.members.get_mut(&id) {
             member.typed_ahead = Some(text);
         }
+    }
+
+    /// Sets the title tmux's `select-pane -T` gives (a title the program
+    /// sets still wins, as in tmux after it).
+    pub fn set_title(&mut self, id: PaneId, title: &str) -> bool {
+        let title = crate::sanitize::sanitize_title(title.as_bytes());
+        match self.members.get_mut(&id) {
+            Some(member) => {
+                member.title = Some(title);
+                member.pane.term_mut().name_changed();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// When the next ended command pane is due to start again, for the
+    /// loop's wait.
+    pub fn next_restart(&self) -> Option<Instant> {
+        self.members.values().filter_map(|m| m.restart_at).min()
+    }
+
+    /// The command panes whose restart is due at `now`, with their
+    /// failures in a row; each is no longer due (a restart that cannot
+    /// happen is not due again on every wake-up).
+    pub(super) fn take_due_restarts(&mut self, now: Instant) -> Vec<(PaneId, u32)> {
+        self.members
+            .iter_mut()
+            .filter(|(_, m)| m.restart_at.is_some_and(|at| at <= now))
+            .map(|(id, m)| {
+                m.restart_at = None;
+                (*id, m.failures)
+            })
+            .collect()
+    }
+
+    /// Ends every program at once (quitting).
+    pub fn kill_all(&self) {
+        for pane in self.iter() {
+            pane.program().kill_now();
+        }
+        // Including panes closed moments ago and still in their grace period.
+        self.spawner.launcher.kill_all();
     }
 
     /// Pane `id` printed: what waits to be typed into it is typed.

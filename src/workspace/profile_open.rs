@@ -21,7 +21,7 @@ impl Workspace {
             if focus.is_some() {
                 focus_tab = Some(self.tabs.len());
             }
-            self.tabs.push(Tab::new(
+            self.tabs.list.push(Tab::new(
                 spec.name.as_deref().map(shown_text),
                 layout,
                 focus_id,
@@ -42,7 +42,7 @@ impl Workspace {
                 focus_tab = Some(self.tabs.len() - 1);
             }
         }
-        self.active = focus_tab.unwrap_or(0);
+        self.tabs.active = focus_tab.unwrap_or(0);
     }
 
     /// Floats a profile's `floating` panes over the last tab opened:
@@ -53,8 +53,8 @@ impl Workspace {
         let mut focus = None;
         for spec in specs {
             let id = self.panes.alloc_id();
-            let launch = PaneLaunch::from_profile(spec, &self.panes.settings.env);
-            let Some(tab) = self.tabs.last_mut() else {
+            let launch = PaneLaunch::from_profile(spec, &self.panes.spawner.settings.env);
+            let Some(tab) = self.tabs.list.last_mut() else {
                 return false;
             };
             let rect = tab.floats.place_new(area);
@@ -67,9 +67,9 @@ impl Workspace {
             if spec.focus {
                 focus = Some(id);
             }
-            self.start_pane_in(id, launch, content_rect(rect));
+            self.panes.start(id, launch, content_rect(rect));
         }
-        match (focus, self.tabs.last_mut()) {
+        match (focus, self.tabs.list.last_mut()) {
             (Some(id), Some(tab)) => {
                 tab.floats.shown = true;
                 tab.focus_on(id);
@@ -84,7 +84,7 @@ impl Workspace {
         match spec {
             LayoutSpec::Pane(pane) => {
                 let id = self.panes.alloc_id();
-                let launch = PaneLaunch::from_profile(pane, &self.panes.settings.env);
+                let launch = PaneLaunch::from_profile(pane, &self.panes.spawner.settings.env);
                 (Node::Leaf(id), vec![(id, launch)], pane.focus.then_some(id))
             }
             LayoutSpec::Split {

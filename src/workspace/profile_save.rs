@@ -162,7 +162,7 @@ fn pane_node(ws: &Workspace, id: PaneId, focus: bool, dirs: Dirs) -> RawNode {
             .map(|title| written(title.to_string()));
         return node;
     }
-    let shell = &ws.panes().settings().env.shell;
+    let shell = &ws.panes().spawner().settings().env.shell;
     let argv = &pane.spec.argv;
     let is_shell = argv.len() == 1 && &argv[0] == shell;
     if !is_shell {

@@ -61,14 +61,14 @@ pub fn expect(ws: &mut Workspace, saved: &SavedIds) {
     // Past the saved ids, the restored panes' own ids never equal a
     // script id another pane is known by.
     ws.panes.next_id = ws.panes.next_id.max(saved.next_pane).max(past);
-    ws.wanted_ids.expect(&saved.panes);
+    ws.panes.spawner.wanted_ids.expect(&saved.panes);
     crate::workspace::tmux_env::adopt_session_number(saved.tmux_session);
 }
 
 /// After the profile opened: the tabs take their saved serials (in order;
 /// as many as both have), and new tabs' serials start past them.
 pub fn adopt_tabs(ws: &mut Workspace, saved: &SavedIds) {
-    ws.wanted_ids.expect(&[]);
+    ws.panes.spawner.wanted_ids.expect(&[]);
     let mut serials = saved.tabs.clone();
     serials.sort_unstable();
     serials.dedup();
@@ -78,7 +78,7 @@ pub fn adopt_tabs(ws: &mut Workspace, saved: &SavedIds) {
     }
     let past = serials.last().map_or(0, |&n| n.saturating_add(1));
     crate::workspace::tab::reserve_serials(saved.next_tab.max(past));
-    for (tab, &serial) in ws.tabs.iter_mut().zip(&saved.tabs) {
+    for (tab, &serial) in ws.tabs.list.iter_mut().zip(&saved.tabs) {
         tab.serial = serial;
     }
 }

@@ -4,11 +4,11 @@
 //! (see `crate::tmux_compat`). Set once the workspace knows its socket
 //! (`tmux_compat = true`); until then, and with it off, panes get none.
 //!
-//! The identity is the process's, like `std::process::id()`: one
-//! workspace per process, renamed at most by `C-b $`.
+//! The identity is the workspace's, kept by its
+//! [`Spawner`](crate::workspace::Spawner) with the rest of what new panes
+//! start with; renamed at most by `C-b $`.
 
 use std::path::PathBuf;
-use std::sync::RwLock;
 
 use crate::pane::program::pty::SpawnSpec;
 
@@ -28,24 +28,6 @@ pub struct TmuxIdentity {
     pub socket: PathBuf,
     /// The directory holding the `tmux` link, put first on `PATH`.
     pub bin_dir: Option<PathBuf>,
-}
-
-static IDENTITY: RwLock<Option<TmuxIdentity>> = RwLock::new(None);
-
-/// Panes started from now on get `identity`'s variables.
-pub fn set(identity: TmuxIdentity) {
-    if let Ok(mut slot) = IDENTITY.write() {
-        *slot = Some(identity);
-    }
-}
-
-/// The workspace's socket moved (a rename): new panes get the new one.
-pub fn socket_moved(socket: PathBuf) {
-    if let Ok(mut slot) = IDENTITY.write()
-        && let Some(identity) = slot.as_mut()
-    {
-        identity.socket = socket;
-    }
 }
 
 static NUMBER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
@@ -78,19 +60,17 @@ pub fn tmux_id(session: u32, n: u64) -> u64 {
 
 /// Gives pane `script_id`'s program the variables, unless it has them
 /// (a respawn set them already, for the id it keeps).
-pub fn add_pane_vars(spec: &mut SpawnSpec, script_id: u32) {
+pub fn add_pane_vars(identity: Option<&TmuxIdentity>, spec: &mut SpawnSpec, script_id: u32) {
     if spec.env.iter().any(|(name, _)| name == "TMUX_PANE") {
         return;
     }
-    set_pane_vars(spec, script_id);
+    set_pane_vars(identity, spec, script_id);
 }
 
-/// Gives pane `script_id`'s program the variables, in place of any.
-pub fn set_pane_vars(spec: &mut SpawnSpec, script_id: u32) {
-    let Ok(slot) = IDENTITY.read() else {
-        return;
-    };
-    let Some(identity) = slot.as_ref() else {
+/// Gives pane `script_id`'s program `identity`'s variables, in place of
+/// any (none without an identity).
+pub fn set_pane_vars(identity: Option<&TmuxIdentity>, spec: &mut SpawnSpec, script_id: u32) {
+    let Some(identity) = identity else {
         return;
     };
     let session = session_number();
@@ -119,5 +99,66 @@ pub fn set_pane_vars(spec: &mut SpawnSpec, script_id: u32) {
             spec.env.retain(|(name, _)| name != "PATH");
             spec.env.push(("PATH".into(), format!("{dir}:{path}")));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> SpawnSpec {
+        SpawnSpec {
+            argv: vec!["sh".into()],
+            cwd: None,
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            unset: vec!["TMUX".into()],
+        }
+    }
+
+    fn var<'a>(spec: &'a SpawnSpec, name: &str) -> Option<&'a str> {
+        spec.env
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn without_an_identity_a_pane_is_told_nothing() {
+        let mut s = spec();
+        add_pane_vars(None, &mut s, 3);
+        assert_eq!(var(&s, "TMUX"), None);
+        assert_eq!(var(&s, "PATH"), Some("/usr/bin:/bin"));
+    }
+
+    #[test]
+    fn a_pane_finds_the_socket_its_id_and_the_tmux_link_first_on_path() {
+        let identity = TmuxIdentity {
+            socket: PathBuf::from("/run/tw/main"),
+            bin_dir: Some(PathBuf::from("/run/tw/.tmux-bin")),
+        };
+        let mut s = spec();
+        add_pane_vars(Some(&identity), &mut s, 3);
+        let tmux = var(&s, "TMUX").unwrap_or_default();
+        assert!(tmux.starts_with("/run/tw/main,"), "{tmux}");
+        let pane = format!("%{}", tmux_id(session_number(), 3));
+        assert_eq!(var(&s, "TMUX_PANE"), Some(pane.as_str()));
+        assert_eq!(var(&s, "PATH"), Some("/run/tw/.tmux-bin:/usr/bin:/bin"));
+        assert!(s.unset.is_empty(), "TMUX is set, not unset");
+        // A respawn's spec keeps the id it was given; a rename's new
+        // socket replaces the old one.
+        add_pane_vars(Some(&identity), &mut s, 4);
+        assert_eq!(var(&s, "TMUX_PANE"), Some(pane.as_str()));
+        let moved = TmuxIdentity {
+            socket: PathBuf::from("/run/tw/renamed"),
+            ..identity
+        };
+        set_pane_vars(Some(&moved), &mut s, 3);
+        assert!(
+            var(&s, "TMUX")
+                .unwrap_or_default()
+                .starts_with("/run/tw/renamed,")
+        );
+        assert_eq!(s.env.iter().filter(|(n, _)| n == "TMUX").count(), 1);
+        assert_eq!(var(&s, "PATH"), Some("/run/tw/.tmux-bin:/usr/bin:/bin"));
     }
 }

@@ -26,10 +26,10 @@ impl Workspace {
     /// Shows pane `id`'s tab and focuses it there. False if there is no
     /// such pane.
     pub fn show_pane(&mut self, id: PaneId) -> bool {
-        let Some(index) = self.tab_of(id) else {
+        let Some(index) = self.tabs.index_of(id) else {
             return false;
         };
-        self.select_tab(index);
+        self.tabs.select(index);
         self.focus_pane(id);
         true
     }
@@ -42,15 +42,15 @@ impl Workspace {
         how: SplitHow,
         launch: PaneLaunch,
     ) -> Option<PaneId> {
-        let before = (self.active, self.focused_id());
-        let index = self.tab_of(target)?;
+        let before = (self.tabs.active, self.tabs.focused_id());
+        let index = self.tabs.index_of(target)?;
         // The split happens in the target's tab, shown for it.
-        self.active = index;
+        self.tabs.active = index;
         self.focus_pane(target);
         let new = self.split_with(how.axis, launch);
         if let Some(new) = new {
             if how.before {
-                self.tab_mut().map(|t| t.layout.swap(target, new));
+                self.tabs.shown_mut().map(|t| t.layout.swap(target, new));
             }
             if let Some(cells) = how.cells {
                 self.size_pane(new, how.axis, cells);
@@ -58,7 +58,7 @@ impl Workspace {
             self.relayout_tab(index);
         }
         if how.keep_focus || new.is_none() {
-            self.active = before.0.min(self.tabs.len().saturating_sub(1));
+            self.tabs.active = before.0.min(self.tabs.len().saturating_sub(1));
             if let Some(old) = before.1 {
                 self.focus_pane(old);
             }
@@ -69,11 +69,11 @@ impl Workspace {
     /// Gives pane `id` `cells` cells along `axis` (as near as the layout's
     /// minimum sizes allow).
     pub fn size_pane(&mut self, id: PaneId, axis: Axis, cells: u16) -> bool {
-        let Some(index) = self.tab_of(id) else {
+        let Some(index) = self.tabs.index_of(id) else {
             return false;
         };
         let tiles = self.tiles();
-        let Some(rect) = self.tabs[index].layout.pane_rect(tiles, id) else {
+        let Some(rect) = self.tabs.list[index].layout.pane_rect(tiles, id) else {
             return false;
         };
         let now = match axis {
@@ -94,7 +94,7 @@ impl Workspace {
             Axis::Horizontal => (Direction::Right, Direction::Left),
             Axis::Vertical => (Direction::Down, Direction::Up),
         };
-        let layout = &mut self.tabs[index].layout;
+        let layout = &mut self.tabs.list[index].layout;
         let mut changed = if want > now {
             layout.resize(tiles, id, grow, want - now)
         } else {
@@ -107,7 +107,7 @@ impl Workspace {
         // The pane was at the right (or bottom) edge: moving its far border
         // moved the wrong way; its near border is the one to move.
         if after.abs_diff(want) > now.abs_diff(want) || (after == now && !changed) {
-            let layout = &mut self.tabs[index].layout;
+            let layout = &mut self.tabs.list[index].layout;
             if after != now {
                 // Undo, then move the other way.
                 let (back, len) = if after > now {
@@ -127,36 +127,13 @@ impl Workspace {
         changed
     }
 
-    /// Runs `launch` in place of pane `old`'s program (ended first): a
-    /// fresh pane in the same place, which scripts know by the same id.
-    pub fn respawn_pane(&mut self, old: PaneId, launch: PaneLaunch) -> Option<PaneId> {
-        self.relaunch_pane(old, Some(launch), 0)
-    }
-
-    /// Sets the title tmux's `select-pane -T` gives (a title the program
-    /// sets still wins, as in tmux after it).
-    pub fn set_pane_title(&mut self, id: PaneId, title: &str) -> bool {
-        let title = crate::sanitize::sanitize_title(title.as_bytes());
-        match self.panes.members.get_mut(&id) {
-            Some(member) => {
-                member.title = Some(title);
-                member.pane.term_mut().name_changed();
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Renames tab `index` (an empty name gives back the automatic one).
-    pub fn rename_tab_at(&mut self, index: usize, name: &str) -> bool {
-        let shown = self.active;
-        if index >= self.tabs.len() {
-            return false;
-        }
-        self.active = index;
-        let renamed = self.rename_tab(name);
-        self.active = shown;
-        renamed
+    /// Runs `launch` (else its own command again) in place of pane
+    /// `old`'s program (ended first): a fresh pane in the same place (a
+    /// new id, so the old program's exit cannot close the new one), which
+    /// scripts know by the same id. By hand: the count of failures starts
+    /// again.
+    pub fn respawn_pane(&mut self, old: PaneId, launch: Option<PaneLaunch>) -> Option<PaneId> {
+        self.relaunch_pane(old, launch, 0)
     }
 
     /// Closes tab `index` and its panes.
@@ -170,38 +147,5 @@ impl Workspace {
             self.close_pane(id, None);
         }
         true
-    }
-}
-
-impl Workspace {
-    /// The tab shown before the shown one (tmux's last window), by serial.
-    pub fn last_tab_serial(&self) -> Option<u64> {
-        self.last_tab
-            .filter(|serial| self.tabs.iter().any(|t| t.serial == *serial))
-    }
-
-    /// The index of the tab whose serial is `serial`.
-    pub fn tab_by_serial(&self, serial: u64) -> Option<usize> {
-        self.tabs.iter().position(|t| t.serial == serial)
-    }
-}
-
-/// The programs vim-tmux-navigator's keys belong to when in front.
-const NAVIGATORS: &[&str] = &[
-    "vim", "nvim", "vi", "view", "vimdiff", "nvimdiff", "gvim", "fzf",
-];
-
-impl Workspace {
-    /// Whether the focused pane's foreground program takes
-    /// vim-tmux-navigator's keys itself (`navigate-*`): vim, neovim, fzf.
-    /// Asked of the kernel when the key comes (`/proc`, as `C-b x` asks).
-    pub fn focused_runs_navigator(&self) -> bool {
-        let Some(member) = self.focused_id().and_then(|id| self.panes.members.get(&id)) else {
-            return false;
-        };
-        self.panes
-            .names
-            .foreground(&member.pane)
-            .is_some_and(|fg| NAVIGATORS.contains(&fg.program.as_str()))
     }
 }

@@ -23,10 +23,11 @@ use crate::workspace::layout::Axis;
 use crate::workspace::pane_frame::{PaneFrame, content_rect};
 use crate::workspace::panes::{Panes, WorkspaceSettings};
 use crate::workspace::tab::Tab;
+use crate::workspace::tabs::Tabs;
 
 pub struct Workspace {
-    pub(super) tabs: Vec<Tab>,
-    pub(super) active: usize,
+    /// The tabs, which is shown, and which was before.
+    pub(super) tabs: Tabs,
     pub(super) panes: Panes,
     /// Where panes go: the whole terminal minus the status bar.
     pub(super) area: Rect,
@@ -36,12 +37,8 @@ pub struct Workspace {
     pub(super) frame: PaneFrame,
     /// Notifications and notices waiting to be seen.
     pub(super) attention: Attention,
-    /// The tab shown before the one shown now, by serial (`last-tab`).
-    pub(super) last_tab: Option<u64>,
     /// The status of the program that ended last (see `quit_status`).
     pub(super) last_exit: Option<i32>,
-    /// The ids a restore's panes take (see `stable_ids`).
-    pub(super) wanted_ids: crate::workspace::wanted_ids::WantedIds,
     /// tmux's marked pane (`C-b m`, see `pane_mark`).
     pub(super) mark: crate::workspace::pane_mark::PaneMark,
 }
@@ -61,16 +58,13 @@ impl Workspace {
         launcher: Box<dyn Launcher>,
     ) -> Self {
         Self {
-            tabs: Vec::new(),
-            active: 0,
+            tabs: Tabs::default(),
             panes: Panes::new(settings, events, launcher),
             area,
             exit_code: None,
             frame: PaneFrame::default(),
             attention: Attention::default(),
-            last_tab: None,
             last_exit: None,
-            wanted_ids: Default::default(),
             mark: Default::default(),
         }
     }
@@ -95,7 +89,7 @@ impl Workspace {
     /// Drops the focused pane's notification and those of panes gone.
     /// Returns whether the status bar changed.
     pub fn drop_seen_notifications(&mut self) -> bool {
-        let focused = self.focused_id();
+        let focused = self.tabs.focused_id();
         let panes = &self.panes;
         self.attention
             .drop_seen(|id| Some(id) != focused && panes.get(id).is_some())
@@ -123,24 +117,22 @@ impl Workspace {
     /// Pane `id`'s content area, from its rectangle in
     /// [`Workspace::visible`]. Floating panes always have a box.
     pub fn content_of(&self, id: PaneId, rect: Rect) -> Rect {
-        if self.is_floating(id) {
+        if self.tabs.is_floating(id) {
             content_rect(rect)
         } else {
             self.frame.content(rect)
         }
     }
 
-    pub fn tab(&self) -> Option<&Tab> {
-        self.tabs.get(self.active)
-    }
-
-    pub fn tabs(&self) -> &[Tab] {
+    /// The tabs and which is shown.
+    pub fn tabs(&self) -> &Tabs {
         &self.tabs
     }
 
-    /// Index of the tab shown.
-    pub fn active_index(&self) -> usize {
-        self.active
+    /// Showing, renaming, moving tabs; what changes a tab's geometry is
+    /// the workspace's own (its panes follow).
+    pub fn tabs_mut(&mut self) -> &mut Tabs {
+        &mut self.tabs
     }
 
     /// Set when the workspace should end: tilework's exit status.
@@ -153,27 +145,19 @@ impl Workspace {
         self.exit_code = Some(code);
     }
 
-    pub(super) fn tab_mut(&mut self) -> Option<&mut Tab> {
-        self.tabs.get_mut(self.active)
-    }
-
-    pub fn focused_id(&self) -> Option<PaneId> {
-        self.tab().map(|t| t.focus)
-    }
-
     pub fn focused(&self) -> Option<&Pane> {
-        self.focused_id().and_then(|id| self.panes.get(id))
+        self.tabs.focused_id().and_then(|id| self.panes.get(id))
     }
 
     pub fn focused_mut(&mut self) -> Option<&mut Pane> {
-        let id = self.focused_id()?;
+        let id = self.tabs.focused_id()?;
         self.panes.get_mut(id)
     }
 
     /// The panes on screen and their rectangles (border included), from
     /// the bottom up: the tiled ones, then the floating ones if shown.
     pub fn visible(&self) -> Vec<(PaneId, Rect)> {
-        let Some(tab) = self.tab() else {
+        let Some(tab) = self.tabs.shown() else {
             return Vec::new();
         };
         let mut out = tab.tiled_rects(self.tiles());
@@ -181,16 +165,11 @@ impl Workspace {
         out
     }
 
-    /// Whether pane `id` floats (its frame is always a box).
-    pub fn is_floating(&self, id: PaneId) -> bool {
-        self.tabs.iter().any(|t| t.floats.contains(id))
-    }
-
     /// The terminal changed size: every pane of every tab follows, PTY and
     /// parser alike.
     pub fn set_area(&mut self, area: Rect) {
         self.area = area;
-        for tab in &mut self.tabs {
+        for tab in &mut self.tabs.list {
             tab.floats.fit(area);
         }
         self.relayout_all();
@@ -225,19 +204,29 @@ impl Workspace {
 
     /// Applies a workspace action. Returns whether the screen changed.
     pub fn apply(&mut self, action: Action) -> bool {
-        let before = self.where_focus_is();
+        let before = self.tabs.where_focus_is();
         let changed = self.apply_action(action);
-        self.remember_focus(before);
+        let panes = &self.panes;
+        self.tabs
+            .remember_focus(before, |id| panes.get(id).is_some());
         changed
     }
 
     fn apply_action(&mut self, action: Action) -> bool {
         match action {
-            Action::SplitRight => self.split(Axis::Horizontal),
-            Action::SplitDown => self.split(Axis::Vertical),
+            Action::SplitRight | Action::SplitDown => {
+                let axis = match action {
+                    Action::SplitRight => Axis::Horizontal,
+                    _ => Axis::Vertical,
+                };
+                let launch = self.panes.spawner.shell_launch(self.focused());
+                self.split_with(axis, launch).is_some()
+            }
             Action::Focus(dir) | Action::Navigate(dir) => {
                 let tiles = self.tiles();
-                self.tab_mut().is_some_and(|t| t.focus_towards(tiles, dir))
+                self.tabs
+                    .shown_mut()
+                    .is_some_and(|t| t.focus_towards(tiles, dir))
             }
             Action::FocusNext => self.focus_cycle(1),
             Action::FocusPrev => self.focus_cycle(-1),
@@ -246,28 +235,39 @@ impl Workspace {
                 self.with_tab_relayout(|t| t.resize_focused(tiles, screen, dir, RESIZE_STEP))
             }
             Action::ToggleZoom => self.with_tab_relayout(Tab::toggle_zoom),
-            Action::ClosePane => match self.focused_id() {
+            Action::ClosePane => match self.tabs.focused_id() {
                 Some(id) => {
                     self.close_pane(id, None);
                     true
                 }
                 None => false,
             },
-            Action::NewTab => self.new_tab(),
-            Action::NextTab => self.select_tab_by(1),
-            Action::PrevTab => self.select_tab_by(-1),
-            Action::GoToTab(n) => self.select_tab(usize::from(n).saturating_sub(1)),
-            Action::ScrollPageUp => self.scroll_focused_pages(1),
-            Action::ScrollPageDown => self.scroll_focused_pages(-1),
+            Action::NewTab => {
+                let launch = self.panes.spawner.shell_launch(self.focused());
+                self.new_tab_with(launch).is_some()
+            }
+            Action::NextTab => self.tabs.select_by(1),
+            Action::PrevTab => self.tabs.select_by(-1),
+            Action::GoToTab(n) => self.tabs.select(usize::from(n).saturating_sub(1)),
+            Action::ScrollPageUp | Action::ScrollPageDown => {
+                let back = matches!(action, Action::ScrollPageUp);
+                let Some(pane) = self.focused() else {
+                    return false;
+                };
+                let page = pane.term().size().0.saturating_sub(1).max(1) as isize;
+                let id = pane.id;
+                self.panes.scroll(id, if back { page } else { -page });
+                true
+            }
             Action::Quit => {
                 self.exit_code = Some(self.quit_status());
                 true
             }
-            Action::CloseTab => self.close_tab(self.active),
+            Action::CloseTab => self.close_tab(self.tabs.active),
             Action::BreakPane => self.break_pane(),
             Action::MovePaneToNextTab => self.move_pane_to_next_tab(),
             Action::MarkPane => {
-                let focused = self.focused_id().map(|id| self.panes.script_id(id));
+                let focused = self.tabs.focused_id().map(|id| self.panes.script_id(id));
                 self.mark.toggle(focused)
             }
             Action::ClearPaneMark => self.mark.clear(),
@@ -276,15 +276,15 @@ impl Workspace {
             Action::RotatePanes => self.with_tab_relayout(|tab| tab.layout.rotate()),
             Action::Layout(preset) => self.with_tab_relayout(|t| t.apply_preset(preset)),
             Action::NextLayout => self.with_tab_relayout(|t| t.apply_preset(t.next_preset())),
-            Action::ToggleBroadcast => self.tab_mut().is_some_and(Tab::toggle_broadcast),
+            Action::ToggleBroadcast => self.tabs.shown_mut().is_some_and(Tab::toggle_broadcast),
             Action::ClearHistory => {
-                let id = self.focused_id();
+                let id = self.tabs.focused_id();
                 id.and_then(|id| self.panes.get_mut(id))
                     .map(|pane| pane.history_mut().forget_history())
                     .is_some()
             }
-            Action::RestartPane => match self.focused_id() {
-                Some(id) => self.restart_pane(id),
+            Action::RestartPane => match self.tabs.focused_id() {
+                Some(id) => self.relaunch_pane(id, None, 0).is_some(),
                 None => false,
             },
             // Handled by the input router / the loop: they need a prompt, the
@@ -312,13 +312,13 @@ impl Workspace {
             | Action::CopyLastOutput
             | Action::EditLastOutput
             | Action::ChooseBuffer => false,
-            Action::LastTab => self.last_tab(),
+            Action::LastTab => self.tabs.show_last(),
             Action::LastPane => self.last_pane(),
-            Action::MoveTabLeft => self.move_tab_to(self.active.wrapping_sub(1)),
-            Action::MoveTabRight => self.move_tab_to(self.active + 1),
+            Action::MoveTabLeft => self.tabs.move_shown_to(self.tabs.active.wrapping_sub(1)),
+            Action::MoveTabRight => self.tabs.move_shown_to(self.tabs.active + 1),
             Action::ToggleFloating => self.toggle_floating(),
             Action::NewFloating => {
-                let launch = self.shell_launch_here();
+                let launch = self.panes.spawner.shell_launch(self.focused());
                 self.open_floating(launch).is_some()
             }
             Action::ToggleEmbed => {
@@ -327,12 +327,15 @@ impl Workspace {
             }
             Action::MoveFloating(dir) => {
                 let area = self.area;
-                self.tab_mut().is_some_and(|t| t.move_floating(dir, area))
+                self.tabs
+                    .shown_mut()
+                    .is_some_and(|t| t.move_floating(dir, area))
             }
-            Action::TogglePin => self.tab_mut().is_some_and(Tab::toggle_pin),
+            Action::TogglePin => self.tabs.shown_mut().is_some_and(Tab::toggle_pin),
             Action::EditScrollback => {
                 if let Some(pane) = self.focused() {
-                    history_editor::start(pane, self.panes.editor_ansi, &self.panes.events);
+                    let spawner = &self.panes.spawner;
+                    history_editor::start(pane, spawner.editor_ansi, &spawner.events);
                 }
                 // The editor opens when the file is written.
                 false
@@ -342,7 +345,7 @@ impl Workspace {
 
     /// Focuses the next pane in the tab (see [`Tab::focus_cycle`]).
     fn focus_cycle(&mut self, step: isize) -> bool {
-        let Some(tab) = self.tab_mut() else {
+        let Some(tab) = self.tabs.shown_mut() else {
             return false;
         };
         if !tab.focus_cycle(step) {
@@ -350,7 +353,7 @@ impl Workspace {
         }
         if tab.zoomed && tab.layout.contains(tab.focus) {
             // Cycling while zoomed keeps the zoom on the new pane, like tmux -Z.
-            self.relayout_tab(self.active);
+            self.relayout_tab(self.tabs.active);
         }
         true
     }
@@ -358,35 +361,24 @@ impl Workspace {
     /// Focuses the pane at a screen position (mouse click).
     pub fn focus_at(&mut self, x: u16, y: u16) -> Option<PaneId> {
         let tiles = self.tiles();
-        let before = self.where_focus_is();
-        let id = self.tab_mut()?.focus_at(tiles, x, y);
-        self.remember_focus(before);
+        let before = self.tabs.where_focus_is();
+        let id = self.tabs.shown_mut()?.focus_at(tiles, x, y);
+        let panes = &self.panes;
+        self.tabs
+            .remember_focus(before, |id| panes.get(id).is_some());
         id
     }
 
     /// Focuses pane `id` if the shown tab holds it.
     pub fn focus_pane(&mut self, id: PaneId) {
-        let before = self.where_focus_is();
-        if let Some(tab) = self.tab_mut() {
+        let before = self.tabs.where_focus_is();
+        if let Some(tab) = self.tabs.shown_mut() {
             tab.reveal(id);
         }
-        self.remember_focus(before);
+        let panes = &self.panes;
+        self.tabs
+            .remember_focus(before, |id| panes.get(id).is_some());
         // A zoomed tab shows the newly focused pane at the zoom's size.
-        self.relayout_if_zoomed(self.active);
-    }
-
-    fn scroll_focused_pages(&mut self, pages: isize) -> bool {
-        let events = self.panes.events.clone();
-        let Some(pane) = self.focused_mut() else {
-            return false;
-        };
-        let page = pane.term().size().0.saturating_sub(1).max(1) as isize;
-        pane.history_mut().scroll(pages * page, &events);
-        true
-    }
-
-    /// Position of the focused pane in its tab (1-based) and the tab's size.
-    pub fn focus_position(&self) -> (usize, usize) {
-        self.tab().map_or((0, 0), Tab::focus_position)
+        self.relayout_if_zoomed(self.tabs.active);
     }
 }

@@ -59,6 +59,7 @@ impl Harness {
         let mut h = Self::new(keep_exited_panes);
         let (spec, label) =
             h.ws.panes()
+                .spawner()
                 .settings()
                 .env
                 .argv(&[program.to_string()], None);
@@ -110,11 +111,15 @@ impl Harness {
     }
 
     fn focused(&self) -> PaneId {
-        self.ws.focused_id().expect("a focused pane")
+        self.ws.tabs.focused_id().expect("a focused pane")
     }
 
     fn tab_panes(&self) -> Vec<PaneId> {
-        self.ws.tab().map(|t| t.layout.panes()).unwrap_or_default()
+        self.ws
+            .tabs
+            .shown()
+            .map(|t| t.layout.panes())
+            .unwrap_or_default()
     }
 
     /// Every visible pane's program was told the size its pane has.
@@ -269,7 +274,7 @@ fn tabs_open_switch_and_close() {
     assert!(h.ws.apply(Action::NewTab));
     let second = h.focused();
     assert_eq!(h.ws.tabs().len(), 2);
-    assert_eq!(h.ws.active_index(), 1);
+    assert_eq!(h.ws.tabs().active(), 1);
     assert_eq!(h.fake.spec(second).unwrap().argv, ["/bin/sh"]);
 
     assert!(h.ws.apply(Action::NextTab), "wraps to the first");
@@ -298,16 +303,22 @@ fn output_in_a_hidden_tab_marks_it_once_until_it_is_shown() {
     let shown = h.focused();
 
     assert!(
-        !h.ws.note_activity(shown, true),
+        !h.ws.tabs_mut().note_activity(shown, true),
         "the tab shown is not marked"
     );
-    assert!(h.ws.note_activity(hidden, false));
-    assert!(!h.ws.note_activity(hidden, false), "already marked");
-    assert!(h.ws.note_activity(hidden, true), "a bell is a new mark");
+    assert!(h.ws.tabs_mut().note_activity(hidden, false));
+    assert!(
+        !h.ws.tabs_mut().note_activity(hidden, false),
+        "already marked"
+    );
+    assert!(
+        h.ws.tabs_mut().note_activity(hidden, true),
+        "a bell is a new mark"
+    );
     let tab = &h.ws.tabs()[0];
     assert!(tab.activity && tab.bell);
 
-    h.ws.select_tab(0);
+    h.ws.tabs.select(0);
     let tab = &h.ws.tabs()[0];
     assert!(!tab.activity && !tab.bell);
 }
@@ -372,7 +383,7 @@ fn with_keep_exited_panes_an_ended_program_stays_on_screen_with_its_status() {
         "its last output was read before it closed"
     );
     assert_eq!(h.ws.exit_code(), None);
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
 }
 
 #[test]
@@ -452,7 +463,7 @@ fn a_profile_command_that_ends_well_stays_with_its_output_until_closed() {
         })
     );
     assert!(h.screen(cmd).contains("Finished dev profile"));
-    assert_eq!(h.ws.next_restart(), None, "`never` means never");
+    assert_eq!(h.ws.panes().next_restart(), None, "`never` means never");
     assert_eq!(h.ws.exit_code(), None);
 
     // A shell pane of the same profile follows `keep_exited_panes` (off).
@@ -471,6 +482,7 @@ fn a_program_that_cannot_start_leaves_a_pane_that_says_why() {
     h.fake.fail_next("no such program: frobnicate");
     let (spec, label) =
         h.ws.panes()
+            .spawner()
             .settings()
             .env
             .argv(&["frobnicate".into()], None);
@@ -501,7 +513,7 @@ fn quitting_ends_every_program_at_once() {
     h.ws.apply(Action::SplitRight);
     let second = h.focused();
 
-    h.ws.kill_all();
+    h.ws.panes().kill_all();
 
     assert!(h.fake.terminated(first) && h.fake.terminated(second));
     assert!(
@@ -539,7 +551,7 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
             .exit()
             .is_some()
     );
-    assert_eq!(h.ws.next_restart(), Some(exited_at + RESTART_DELAY));
+    assert_eq!(h.ws.panes().next_restart(), Some(exited_at + RESTART_DELAY));
     assert!(!h.wait(RESTART_DELAY - Duration::from_millis(1)));
     assert_eq!(h.tab_panes(), [failing, other], "not yet");
 
@@ -564,7 +576,7 @@ fn an_on_failure_command_restarts_after_the_delay_in_the_same_place() {
             .exit()
             .is_none()
     );
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
     h.assert_sizes_follow_layout();
 
     // It keeps its policy: failing again restarts again (after twice the
@@ -591,7 +603,11 @@ fn restart_policies_decide_by_exit_status() {
             h.ws.panes().get(id).is_some(),
             "{policy:?} {code}: command panes show how they ended"
         );
-        assert_eq!(h.ws.next_restart().is_some(), restarts, "{policy:?} {code}");
+        assert_eq!(
+            h.ws.panes().next_restart().is_some(),
+            restarts,
+            "{policy:?} {code}"
+        );
         assert_eq!(h.wait(RESTART_DELAY), restarts, "{policy:?} {code}");
         assert_eq!(h.fake.launched().len(), 1 + usize::from(restarts));
         assert_eq!(h.ws.exit_code(), None);
@@ -615,18 +631,18 @@ fn the_earliest_of_several_restarts_is_the_loops_deadline() {
     h.now += Duration::from_millis(300);
     h.exit(a, 0);
 
-    assert_eq!(h.ws.next_restart(), Some(start + RESTART_DELAY));
+    assert_eq!(h.ws.panes().next_restart(), Some(start + RESTART_DELAY));
     h.now = start;
     assert!(h.wait(RESTART_DELAY));
     assert!(h.ws.panes().get(a).is_some(), "a is not due yet");
     assert!(h.ws.panes().get(b).is_none());
     assert_eq!(
-        h.ws.next_restart(),
+        h.ws.panes().next_restart(),
         Some(start + Duration::from_millis(300) + RESTART_DELAY)
     );
     assert!(h.wait(Duration::from_millis(300)));
     assert!(h.ws.panes().get(a).is_none());
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
 }
 
 #[test]
@@ -634,14 +650,14 @@ fn restart_pane_runs_it_again_at_once_and_cancels_the_pending_restart() {
     let mut h = Harness::with_commands(false, vec![command("server", RestartPolicy::Always)]);
     let old = h.focused();
     h.exit(old, 1);
-    assert!(h.ws.next_restart().is_some());
+    assert!(h.ws.panes().next_restart().is_some());
 
     assert!(h.ws.apply(Action::RestartPane));
 
     let new = h.focused();
     assert_ne!(new, old);
     assert_eq!(h.fake.launched(), [old, new]);
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
     assert!(
         !h.wait(RESTART_DELAY),
         "no second start when the delay ends"
@@ -681,7 +697,7 @@ fn closing_a_pane_waiting_to_restart_cancels_the_restart() {
 
     h.ws.apply(Action::ClosePane);
 
-    assert_eq!(h.ws.next_restart(), None);
+    assert_eq!(h.ws.panes().next_restart(), None);
     assert!(!h.wait(RESTART_DELAY));
     assert_eq!(h.fake.launched().len(), 2);
 }
@@ -710,7 +726,12 @@ fn fake_foregrounds(h: &mut Harness) -> Foregrounds {
 /// A shell pane in `dir`, as a new tab opens it.
 fn shell_in(dir: &std::path::Path) -> Harness {
     let mut h = Harness::new(false);
-    let (spec, label) = h.ws.panes().settings().env.shell(Some(dir.to_path_buf()));
+    let (spec, label) =
+        h.ws.panes()
+            .spawner()
+            .settings()
+            .env
+            .shell(Some(dir.to_path_buf()));
     h.ws.open_row(vec![PaneLaunch::new(spec, label)]);
     h
 }
@@ -749,12 +770,12 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
     assert_eq!(h.ws.panes().title(pane), "vim");
     assert!(!h.ws.panes_mut().refresh_names(), "nothing changed");
 
-    h.ws.rename_tab("notes");
+    h.ws.tabs_mut().rename_shown("notes");
     assert_eq!(h.ws.tab_name(0), "notes");
     jobs.lock().unwrap().remove(&pane);
     h.ws.panes_mut().refresh_names();
     assert_eq!(h.ws.tab_name(0), "notes", "a given name stays");
-    h.ws.rename_tab("");
+    h.ws.tabs_mut().rename_shown("");
     assert_eq!(
         h.ws.tab_name(0),
         "project",
@@ -810,7 +831,7 @@ fn a_saved_workspace_keeps_given_tab_names_and_pane_titles_only() {
             ..PaneSpec::default()
         }],
     );
-    h.ws.rename_tab("monitor");
+    h.ws.tabs_mut().rename_shown("monitor");
     h.ws.apply(Action::NewTab);
     let text = crate::workspace::profile_save::to_toml(&h.ws, "x");
     assert!(text.contains("name = \"monitor\""), "{text}");
@@ -864,7 +885,7 @@ fn edit_scrollback_floats_an_editor_on_a_private_copy_of_the_history() {
     let editor =
         h.ws.open_history_editor(from, file)
             .expect("an editor pane");
-    assert!(h.ws.is_floating(editor));
+    assert!(h.ws.tabs.is_floating(editor));
     assert_eq!(h.focused(), editor);
     let argv = h.fake.spec(editor).unwrap().argv;
     assert_eq!(argv.last().map(String::as_str), path.to_str());
@@ -889,7 +910,8 @@ fn two_tiled() -> (Harness, PaneId, PaneId) {
 }
 
 fn floating_rect(h: &Harness, id: PaneId) -> Rect {
-    h.ws.tab()
+    h.ws.tabs
+        .shown()
         .and_then(|t| t.floats.rect(id))
         .expect("floating")
 }
@@ -925,7 +947,7 @@ fn a_pinned_floating_pane_stays_on_screen_while_the_others_hide() {
     assert!(h.ws.apply(Action::ToggleFloating));
     let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
     assert_eq!(ids, [shell]);
-    assert!(!h.ws.tab().unwrap().floats.is_pinned(loose));
+    assert!(!h.ws.tabs.shown().unwrap().floats.is_pinned(loose));
 }
 
 #[test]
@@ -941,8 +963,8 @@ fn focus_next_goes_through_the_tiled_panes_then_the_floating_ones_on_screen() {
         assert!(h.ws.apply(Action::FocusNext));
         seen.push(h.focused());
         // A floating pane that gets the focus comes to the top.
-        if h.ws.is_floating(h.focused()) {
-            assert_eq!(h.ws.tab().unwrap().floats.top(), Some(h.focused()));
+        if h.ws.tabs.is_floating(h.focused()) {
+            assert_eq!(h.ws.tabs.shown().unwrap().floats.top(), Some(h.focused()));
         }
     }
     assert_eq!(seen, [left, right, first, second]);
@@ -996,15 +1018,15 @@ floating = [{ command = "lazygit", title = "git" }]
     let profile = crate::config::profile::parse(text, std::path::Path::new("p.toml")).unwrap();
     let mut h = Harness::new(false);
     h.ws.open_profile(&profile);
-    let tab = h.ws.tab().unwrap();
+    let tab = h.ws.tabs.shown().unwrap();
     assert_eq!(tab.layout.panes().len(), 1);
     let floats: Vec<PaneId> = tab.floats.iter().map(|f| f.id).collect();
     let [htop, lazygit] = floats[..] else {
         panic!("two floating panes: {floats:?}")
     };
-    assert!(h.ws.is_floating(htop) && h.ws.panes().get(htop).is_some());
+    assert!(h.ws.tabs.is_floating(htop) && h.ws.panes().get(htop).is_some());
     let vim = h.focused();
-    assert!(!h.ws.is_floating(vim), "the tiled pane has the focus");
+    assert!(!h.ws.tabs.is_floating(vim), "the tiled pane has the focus");
     let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
     assert_eq!(ids, [vim, htop], "only the pinned one is on screen");
     assert!(h.ws.apply(Action::ToggleFloating));
@@ -1016,11 +1038,11 @@ floating = [{ command = "lazygit", title = "git" }]
     let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);
-    let tab = reopened.ws.tab().unwrap();
+    let tab = reopened.ws.tabs.shown().unwrap();
     let pinned: Vec<bool> = tab.floats.iter().map(|f| f.pinned).collect();
     assert_eq!(pinned, [true, false]);
     // The floating pane had the focus: it has it again, shown.
-    assert!(reopened.ws.is_floating(reopened.focused()));
+    assert!(reopened.ws.tabs.is_floating(reopened.focused()));
     assert_eq!(reopened.ws.panes().title(reopened.focused()), "git");
     assert_eq!(reopened.ws.visible().len(), 3);
 }
@@ -1045,7 +1067,7 @@ fn a_floating_panes_box_is_saved_and_comes_back() {
     let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);
-    let tab = reopened.ws.tab().unwrap();
+    let tab = reopened.ws.tabs.shown().unwrap();
     let rects: Vec<Rect> = tab.floats.iter().map(|f| f.rect).collect();
     assert_eq!(rects, [moved], "{saved}");
 
@@ -1057,7 +1079,7 @@ floating = [{ x = "50%", y = 0, width = "50%", height = 5 }, { width = 9999 }]
     let profile = crate::config::profile::parse(text, std::path::Path::new("p.toml")).unwrap();
     let mut placed = Harness::new(false);
     placed.ws.open_profile(&profile);
-    let tab = placed.ws.tab().unwrap();
+    let tab = placed.ws.tabs.shown().unwrap();
     let rects: Vec<Rect> = tab.floats.iter().map(|f| f.rect).collect();
     let area = placed.ws.area();
     assert_eq!(

@@ -154,7 +154,10 @@ impl<B: FrameSink> App<B> {
         self.clients.reloaded_config = Some(Box::new(config.clone()));
         self.ws
             .set_pane_frame(PaneFrame::of(config.appearance.borders));
-        self.ws.panes_mut().set_editor_ansi(config.editor_ansi);
+        self.ws
+            .panes_mut()
+            .spawner_mut()
+            .set_editor_ansi(config.editor_ansi);
         self.ws.panes_mut().set_max_panes(config.max_panes);
         self.status_commands
             .configure(&config.appearance.status, std::time::Instant::now());

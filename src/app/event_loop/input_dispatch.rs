@@ -160,7 +160,7 @@ impl<B: FrameSink> App<B> {
                     && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
                 {
                     let switched = tab_at(&self.ws, client.router.view(), frame_area, mouse.column)
-                        .is_some_and(|i| self.ws.select_tab(i));
+                        .is_some_and(|i| self.ws.tabs_mut().select(i));
                     Outcome::redraw_if(switched)
                 } else {
                     client.router.handle_mouse(&mut self.ws, &mouse)

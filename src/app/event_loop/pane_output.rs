@@ -154,10 +154,11 @@ impl<B: FrameSink> App<B> {
         for (id, bell) in hidden_activity {
             let tab_was_quiet = self
                 .ws
-                .tab_of(id)
+                .tabs()
+                .index_of(id)
                 .and_then(|i| self.ws.tabs().get(i))
                 .is_some_and(|t| !t.activity);
-            if self.ws.note_activity(id, bell) {
+            if self.ws.tabs_mut().note_activity(id, bell) {
                 // The status bar's tab markers changed.
                 self.clock.changed();
                 if tab_was_quiet {
@@ -186,7 +187,7 @@ impl<B: FrameSink> App<B> {
         let mut env = crate::app::hook_runner::pane_env(&self.ws, id);
         env.push(("TILEWORK_NOTIFICATION".into(), notification.summary()));
         self.hooks.fire(HookEvent::Notification, env);
-        let focused = self.ws.focused_id();
+        let focused = self.ws.tabs().focused_id();
         let attention = self.ws.attention_mut();
         if attention.note_notification(id, notification.summary(), focused) {
             self.clock.changed();

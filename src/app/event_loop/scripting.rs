@@ -63,7 +63,11 @@ impl<B: FrameSink> App<B> {
                     if let Call::Run { cwd, .. } = &mut call {
                         // As a split opens its shell: in the focused
                         // pane's directory, which a relative one is under.
-                        let here = self.ws.focused_id().and_then(|id| self.ws.panes().dir(id));
+                        let here = self
+                            .ws
+                            .tabs()
+                            .focused_id()
+                            .and_then(|id| self.ws.panes().dir(id));
                         let dir = match (here, cwd.take()) {
                             (Some(here), Some(dir)) => Some(here.join(dir)),
                             (Some(here), None) => Some(here),
@@ -217,7 +221,10 @@ impl<B: FrameSink> App<B> {
     ) {
         let said = match renamed {
             Ok((name, path)) => {
-                crate::workspace::tmux_env::socket_moved(path.clone());
+                self.ws
+                    .panes_mut()
+                    .spawner_mut()
+                    .tmux_socket_moved(path.clone());
                 if let Some(host) = self.session.as_mut() {
                     host.renamed(name.clone(), path);
                 }
@@ -261,7 +268,7 @@ impl<B: FrameSink> App<B> {
             },
         };
         // Refused as an error here; by keys, in the status bar.
-        if self.ws.opens_pane(action)
+        if self.ws.tabs().opens_pane(action)
             && let Err(why) = self.ws.panes().room_for_pane()
         {
             return Reply::Error(why);
@@ -289,6 +296,7 @@ impl<B: FrameSink> App<B> {
         let (spec, label) = self
             .ws
             .panes()
+            .spawner()
             .settings()
             .env
             .argv(argv, cwd.map(PathBuf::from));
@@ -303,7 +311,11 @@ impl<B: FrameSink> App<B> {
         let Some(id) = opened else {
             return Reply::error(match place {
                 Place::Right | Place::Down
-                    if self.ws.tab().is_some_and(|t| t.floats.contains(t.focus)) =>
+                    if self
+                        .ws
+                        .tabs()
+                        .shown()
+                        .is_some_and(|t| t.floats.contains(t.focus)) =>
                 {
                     "the focused pane is floating and cannot be split (--float or --tab can \
                      open the pane)"
@@ -397,7 +409,7 @@ impl Desk<'_> {
     }
 
     fn list_panes(&self) -> Reply {
-        let focused = self.ws.focused_id();
+        let focused = self.ws.tabs().focused_id();
         let mut panes = Vec::new();
         for (index, tab) in self.ws.tabs().iter().enumerate() {
             let tab_name = self.ws.tab_name(index);
@@ -451,6 +463,7 @@ pub(super) fn target(ws: &Workspace, pane: Option<u32>) -> Result<PaneId, Reply>
             .by_script_id(n)
             .ok_or_else(|| Reply::error(format!("no pane {n} (tilework list-panes shows them)"))),
         None => ws
+            .tabs()
             .focused_id()
             .ok_or_else(|| Reply::error("no pane is focused")),
     }

@@ -288,7 +288,10 @@ impl<B: FrameSink> App<B> {
         let read_only = joined.read_only;
         let select = joined.select;
         if !joined.env.is_empty() {
-            self.ws.panes_mut().update_environment(&joined.env);
+            self.ws
+                .panes_mut()
+                .spawner_mut()
+                .update_environment(&joined.env);
         }
         self.signals.progress.attached(link, &joined.env);
         let mut router = (self.clients.new_router)(link).with_read_only(read_only);
@@ -346,7 +349,7 @@ fn select_place(ws: &mut crate::workspace::Workspace, select: Option<(usize, Opt
         return;
     };
     if tab > 0 {
-        ws.select_tab(tab - 1);
+        ws.tabs_mut().select(tab - 1);
     }
     if let Some(pane) = pane {
         ws.focus_pane(crate::pane::PaneId(pane));

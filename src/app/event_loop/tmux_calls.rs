@@ -30,7 +30,7 @@ impl<B: FrameSink> App<B> {
             // Copy mode is the acting terminal's, on its focused pane.
             let copying = (self.clients.acting_router().ui().mode()
                 == crate::input::ui_state::Mode::Copy)
-                .then(|| self.ws.focused_id())
+                .then(|| self.ws.tabs().focused_id())
                 .flatten();
             let clients = self.clients.list.len();
             return Desk { ws: &mut self.ws }.tmux_state(name, created, clients, copying);
@@ -69,7 +69,7 @@ impl<B: FrameSink> App<B> {
             TmuxCall::Respawn { pane, command } => {
                 let id = tmux_pane(&self.ws, pane)?;
                 let launch = tmux_launch(&self.ws, &command);
-                match self.ws.respawn_pane(id, launch) {
+                match self.ws.respawn_pane(id, Some(launch)) {
                     Some(_) => Ok(String::new()),
                     None => Err(format!("can't respawn pane %{pane}")),
                 }
@@ -81,7 +81,7 @@ impl<B: FrameSink> App<B> {
             }
             TmuxCall::SelectTab { tab } => {
                 let index = tmux_tab(&self.ws, tab)?;
-                self.ws.select_tab(index);
+                self.ws.tabs_mut().select(index);
                 Ok(String::new())
             }
             TmuxCall::Act {
@@ -91,12 +91,12 @@ impl<B: FrameSink> App<B> {
             } => Desk { ws: &mut self.ws }.tmux_act(pane, &action, keep_focus),
             TmuxCall::SetTitle { pane, title } => {
                 let id = tmux_pane(&self.ws, pane)?;
-                self.ws.set_pane_title(id, &title);
+                self.ws.panes_mut().set_title(id, &title);
                 Ok(String::new())
             }
             TmuxCall::RenameTab { tab, name } => {
                 let index = tmux_tab(&self.ws, tab)?;
-                self.ws.rename_tab_at(index, &name);
+                self.ws.tabs_mut().rename_at(index, &name);
                 Ok(String::new())
             }
             TmuxCall::Notify { text } => {
@@ -171,7 +171,7 @@ impl Desk<'_> {
         if command.cwd.is_none() {
             let from = match pane {
                 Some(n) => tmux_pane(self.ws, n).ok(),
-                None => self.ws.focused_id(),
+                None => self.ws.tabs().focused_id(),
             };
             launch.spec.cwd = from.and_then(|id| self.ws.panes().dir(id));
         }
@@ -179,9 +179,9 @@ impl Desk<'_> {
             Some(split) => {
                 let target = match pane {
                     Some(n) => tmux_pane(self.ws, n)?,
-                    None => self.ws.focused_id().ok_or("no current pane")?,
+                    None => self.ws.tabs().focused_id().ok_or("no current pane")?,
                 };
-                if self.ws.is_floating(target) {
+                if self.ws.tabs().is_floating(target) {
                     return Err("can't split a floating pane".into());
                 }
                 let (rows, cols) = self
@@ -210,14 +210,14 @@ impl Desk<'_> {
                     .ok_or("create pane failed: pane too small")?
             }
             None => {
-                let shown = self.ws.active_index();
+                let shown = self.ws.tabs().active();
                 let id = self.ws.new_tab_with(launch).ok_or("create window failed")?;
                 if let Some(name) = name {
-                    let index = self.ws.tab_of(id).unwrap_or(0);
-                    self.ws.rename_tab_at(index, name);
+                    let index = self.ws.tabs().index_of(id).unwrap_or(0);
+                    self.ws.tabs_mut().rename_at(index, name);
                 }
                 if keep_focus {
-                    self.ws.select_tab(shown);
+                    self.ws.tabs_mut().select(shown);
                 }
                 id
             }
@@ -234,7 +234,8 @@ impl Desk<'_> {
         }
         let tab = self
             .ws
-            .tab_of(id)
+            .tabs()
+            .index_of(id)
             .and_then(|i| self.ws.tabs().get(i))
             .map_or(0, |t| t.serial);
         Ok(format!("{tab} {}\n", self.ws.panes().script_id(id)))
@@ -248,11 +249,11 @@ impl Desk<'_> {
     ) -> Result<String, String> {
         let action: Action = action.parse().map_err(|err| format!("{err}"))?;
         let id = tmux_pane(self.ws, pane)?;
-        let before = (self.ws.active_index(), self.ws.focused_id());
+        let before = (self.ws.tabs().active(), self.ws.tabs().focused_id());
         self.ws.show_pane(id);
         self.ws.apply(action);
         if keep_focus {
-            self.ws.select_tab(before.0);
+            self.ws.tabs_mut().select(before.0);
             if let Some(old) = before.1
                 && self.ws.panes().get(old).is_some()
             {
@@ -324,8 +325,8 @@ impl Desk<'_> {
             clients,
             cols: area.width,
             rows: area.height,
-            active: self.ws.active_index(),
-            last_tab: self.ws.last_tab_serial(),
+            active: self.ws.tabs().active(),
+            last_tab: self.ws.tabs().last_serial(),
             tabs,
             marked: crate::workspace::pane_moves::marked(self.ws)
                 .map(|id| self.ws.panes().script_id(id)),
@@ -346,13 +347,14 @@ fn tmux_pane(ws: &Workspace, n: u32) -> Result<PaneId, String> {
 
 /// Tab `@serial`'s index.
 fn tmux_tab(ws: &Workspace, serial: u64) -> Result<usize, String> {
-    ws.tab_by_serial(serial)
+    ws.tabs()
+        .index_of_serial(serial)
         .ok_or_else(|| format!("can't find window: @{serial}"))
 }
 
 /// What `command` runs, as a pane launch.
 fn tmux_launch(ws: &Workspace, command: &Command) -> PaneLaunch {
-    let env = &ws.panes().settings().env;
+    let env = &ws.panes().spawner().settings().env;
     let cwd = command.cwd.as_ref().map(PathBuf::from);
     let (mut spec, label) = match command.argv.as_slice() {
         [] => env.shell(cwd),

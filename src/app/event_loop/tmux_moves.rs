@@ -29,7 +29,8 @@ fn pane(ws: &Workspace, n: u32) -> Result<PaneId, String> {
 }
 
 fn tab(ws: &Workspace, serial: u64) -> Result<usize, String> {
-    ws.tab_by_serial(serial)
+    ws.tabs()
+        .index_of_serial(serial)
         .ok_or_else(|| format!("can't find window: @{serial}"))
 }
 

@@ -74,7 +74,7 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             open_prompt(cx, PromptKind::RenameWorkspace, name);
         }
         Action::RenameTab => {
-            let name = cx.ws.tab_name(cx.ws.active_index());
+            let name = cx.ws.tab_name(cx.ws.tabs().active());
             open_prompt(cx, PromptKind::RenameTab, &name);
         }
         Action::SaveProfile => {
@@ -89,7 +89,12 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             Some(text) => return cx.paste(&text),
             None => cx.ui.notify("nothing copied yet".into()),
         },
-        Action::Navigate(dir) if cx.ws.focused_runs_navigator() => {
+        Action::Navigate(dir)
+            if cx
+                .ws
+                .focused()
+                .is_some_and(|pane| cx.ws.panes().names().runs_navigator(pane)) =>
+        {
             use crate::config::action::Direction;
             use ratatui::crossterm::event::{KeyCode, KeyModifiers};
             let key = match dir {
@@ -106,7 +111,7 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
         }
         Action::ToggleBroadcast => {
             cx.ws.apply(action);
-            let on = cx.ws.tab().is_some_and(|t| t.broadcast);
+            let on = cx.ws.tabs().shown().is_some_and(|t| t.broadcast);
             cx.ui.notify(
                 if on {
                     "broadcast on: keys go to every pane of the tab"
@@ -141,10 +146,20 @@ fn close(cx: &mut Cx<'_>, action: Action) -> Outcome {
         return workspace_action(cx, action);
     }
     let (panes, what) = match action {
-        Action::ClosePane => (cx.ws.focused_id().into_iter().collect(), "close the pane"),
-        Action::RestartPane => (cx.ws.focused_id().into_iter().collect(), "restart the pane"),
+        Action::ClosePane => (
+            cx.ws.tabs().focused_id().into_iter().collect(),
+            "close the pane",
+        ),
+        Action::RestartPane => (
+            cx.ws.tabs().focused_id().into_iter().collect(),
+            "restart the pane",
+        ),
         Action::CloseTab => (
-            cx.ws.tab().map(|t| t.layout.panes()).unwrap_or_default(),
+            cx.ws
+                .tabs()
+                .shown()
+                .map(|t| t.layout.panes())
+                .unwrap_or_default(),
             "close the tab",
         ),
         _ => (cx.ws.panes().ids().collect::<Vec<_>>(), "quit tilework"),
@@ -172,7 +187,7 @@ pub(super) fn command_line(cx: &mut Cx<'_>, line: CommandLine) -> Outcome {
     match line {
         CommandLine::Action(action) => run(cx, action),
         CommandLine::RenameTab(name) => {
-            cx.ws.rename_tab(&name);
+            cx.ws.tabs_mut().rename_shown(&name);
             Outcome::redraw()
         }
         CommandLine::SelectTab(tab) => {
@@ -201,7 +216,7 @@ fn running(programs: &[String]) -> String {
 /// Layout, focus, tabs, panes: the workspace's. Copy mode ends when its
 /// pane loses the focus.
 pub(super) fn workspace_action(cx: &mut Cx<'_>, action: Action) -> Outcome {
-    if cx.ws.opens_pane(action)
+    if cx.ws.tabs().opens_pane(action)
         && let Err(why) = cx.ws.panes().room_for_pane()
     {
         cx.ui.notify(why);

@@ -24,7 +24,7 @@ const MAX_COPIED: u64 = 1 << 20;
 /// Where the focused pane's last finished command's output is in its
 /// ring, or what to say instead.
 fn last_output(cx: &mut Cx<'_>) -> Result<(PaneId, u64, u64), String> {
-    let id = cx.ws.focused_id().ok_or("no pane is focused")?;
+    let id = cx.ws.tabs().focused_id().ok_or("no pane is focused")?;
     let pane = cx.ws.panes().get(id).ok_or("no pane is focused")?;
     let command = pane.history().command_marks().last_finished().ok_or(
         "no finished command here: the shell marks none (tilework shell-integration --help)",
@@ -88,7 +88,7 @@ pub fn edit(cx: &mut Cx<'_>) -> Outcome {
     if let Err(why) = cx.ws.panes().room_for_pane() {
         return notify(cx, why);
     }
-    let mailbox = cx.ws.panes().events();
+    let mailbox = cx.ws.panes().spawner().events();
     let Some(pane) = cx.ws.panes_mut().get_mut(id) else {
         return Outcome::default();
     };

@@ -70,7 +70,12 @@ impl Harness {
             keep_exited_panes: false,
         };
         let mut ws = Workspace::with_launcher(settings, AREA, panes, Box::new(fake.clone()));
-        let (spec, label) = ws.panes().settings().env.argv(&["sh".to_string()], None);
+        let (spec, label) = ws
+            .panes()
+            .spawner()
+            .settings()
+            .env
+            .argv(&["sh".to_string()], None);
         ws.open_row(vec![PaneLaunch::new(spec, label)]);
         let mut h = Self {
             router: InputRouter::new(keymap, false, Mailbox::wrapping(tx, Report::Search)),
@@ -84,7 +89,7 @@ impl Harness {
     }
 
     fn focused(&self) -> PaneId {
-        self.ws.focused_id().expect("a focused pane")
+        self.ws.tabs().focused_id().expect("a focused pane")
     }
 
     /// Pane `id`'s program prints `text`; the pane reads and parses it.
@@ -391,7 +396,7 @@ fn a_key_that_does_not_repeat_keeps_its_direct_binding_and_the_prefix_its_table(
     h.ctrl_b();
     h.c_left();
     h.press(KeyCode::Char('z'), KeyModifiers::ALT);
-    assert!(h.ws.tab().unwrap().zoomed, "M-z zooms");
+    assert!(h.ws.tabs().shown().unwrap().zoomed, "M-z zooms");
     h.press(KeyCode::Char('z'), KeyModifiers::ALT);
 
     h.ctrl_b();
@@ -571,7 +576,7 @@ fn the_rename_prompt_takes_the_keys_and_renames_the_tab() {
     h.type_text("logs");
     h.key(KeyCode::Enter);
     assert_eq!(h.prompt_text(), None);
-    assert_eq!(h.ws.tab().unwrap().name.as_deref(), Some("logs"));
+    assert_eq!(h.ws.tabs().shown().unwrap().name.as_deref(), Some("logs"));
     assert_eq!(h.sent(), "", "the prompt kept the keys");
 }
 
@@ -1226,7 +1231,11 @@ fn the_wheel_scrolls_the_floating_pane_it_is_over_not_the_one_under() {
     h.prefix('w');
     let float = h.focused();
     assert_ne!(float, tiled);
-    let rect = h.ws.tab().and_then(|t| t.floats.rect(float)).unwrap();
+    let rect =
+        h.ws.tabs()
+            .shown()
+            .and_then(|t| t.floats.rect(float))
+            .unwrap();
     h.mouse(
         MouseEventKind::ScrollUp,
         rect.x + rect.width / 2,
@@ -1387,7 +1396,11 @@ fn an_answer_takes_an_older_notice_off_the_bar() {
     h.prefix('x');
     h.router.notify("saved: tilework --profile dev".into());
     h.key(KeyCode::Char('y'));
-    assert_eq!(h.ws.tab().unwrap().layout.panes().len(), 1, "closed");
+    assert_eq!(
+        h.ws.tabs().shown().unwrap().layout.panes().len(),
+        1,
+        "closed"
+    );
     assert_eq!(h.notice(), "");
 }
 

@@ -10,7 +10,7 @@ use crate::workspace::Workspace;
 /// Why `action` changed nothing just now, or `None` where saying nothing
 /// is the answer (a focus move at the edge, a border that cannot move).
 pub(super) fn why_nothing(ws: &Workspace, keymap: &Keymap, action: Action) -> Option<String> {
-    let tab = ws.tab()?;
+    let tab = ws.tabs().shown()?;
     let floating = tab.floats.contains(tab.focus);
     let tiled = tab.layout.len();
     let tabs = ws.tabs().len();
@@ -48,7 +48,9 @@ pub(super) fn why_nothing(ws: &Workspace, keymap: &Keymap, action: Action) -> Op
         Action::NextTab | Action::PrevTab | Action::LastTab if tabs < 2 => {
             format!("one tab{}", hint(Action::NewTab, "opens another"))
         }
-        Action::LastTab if !ws.has_last_tab() => "no tab was shown before this one".into(),
+        Action::LastTab if ws.tabs().last_serial().is_none() => {
+            "no tab was shown before this one".into()
+        }
         Action::LastPane if tiled < 2 && tab.floats.is_empty() => "one pane in the tab".into(),
         Action::LastPane => "no other pane of this tab had the focus before".into(),
         Action::GoToTab(n) if usize::from(n) > tabs => format!("no tab {n}: there are {tabs}"),

@@ -20,7 +20,7 @@ use crate::workspace::Workspace;
 
 /// Pane 1 is the first; digits 1-9 focus the first nine, 0 the tenth.
 pub fn numbered(ws: &Workspace) -> Vec<PaneId> {
-    let Some(tab) = ws.tab() else {
+    let Some(tab) = ws.tabs().shown() else {
         return Vec::new();
     };
     let mut order = tab.layout.panes();
@@ -67,7 +67,7 @@ impl Popup for PaneNumbers {
     fn draw(&self, buf: &mut Buffer, at: &DrawCx<'_>) {
         let ws = at.ws;
         let order = numbered(ws);
-        let focused = ws.focused_id();
+        let focused = ws.tabs().focused_id();
         for (id, rect) in ws.visible() {
             let Some(n) = order.iter().position(|&p| p == id).map(|i| i + 1) else {
                 continue;

@@ -221,7 +221,7 @@ fn submit(cx: &mut Cx<'_>, kind: PromptKind, text: String) -> Reply {
     let done = |outcome| Reply::close(outcome);
     match kind {
         PromptKind::RenameTab => {
-            cx.ws.rename_tab(&text);
+            cx.ws.tabs_mut().rename_shown(&text);
         }
         PromptKind::SaveProfile => return done(save(cx, text.trim())),
         // The history is still loading: search when it lands.
@@ -250,7 +250,7 @@ pub(in crate::input) fn select_tab(cx: &mut Cx<'_>, text: &str) {
     let by_name = || (0..cx.ws.tabs().len()).find(|&i| cx.ws.tab_name(i) == text);
     match by_number.map(|n| n - 1).or_else(by_name) {
         Some(index) => {
-            cx.ws.select_tab(index);
+            cx.ws.tabs_mut().select(index);
             cx.ui.leave_copy_if_unfocused(cx.ws);
         }
         None if text.is_empty() => {}
@@ -267,7 +267,7 @@ pub(in crate::input) fn move_tab(cx: &mut Cx<'_>, text: &str) {
     let count = cx.ws.tabs().len();
     match text.parse::<usize>() {
         Ok(n) if (1..=count).contains(&n) => {
-            cx.ws.move_tab_to(n - 1);
+            cx.ws.tabs_mut().move_shown_to(n - 1);
         }
         _ if text.is_empty() => {}
         _ => cx

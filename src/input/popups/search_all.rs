@@ -286,7 +286,8 @@ pub fn start(cx: &mut Cx<'_>, pattern: &str) -> Outcome {
     }
     let panes: Vec<_> = cx
         .ws
-        .tab()
+        .tabs()
+        .shown()
         .map(|t| t.layout.panes())
         .unwrap_or_default()
         .into_iter()

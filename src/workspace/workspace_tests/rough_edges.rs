@@ -40,14 +40,14 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
         if failures > 1 {
             assert!(note.starts_with(&format!("failed {failures}×")), "{note}");
         }
-        assert_eq!(h.ws.next_restart(), Some(h.now + delay));
+        assert_eq!(h.ws.panes().next_restart(), Some(h.now + delay));
         assert!(!h.wait(delay - Duration::from_millis(1)), "not before");
         assert!(h.wait(Duration::from_millis(1)), "failure {failures}");
     }
     assert!(h.ws.attention_mut().take_notices().is_empty());
     let id = h.focused();
     h.exit(id, 2);
-    assert_eq!(h.ws.next_restart(), None, "given up");
+    assert_eq!(h.ws.panes().next_restart(), None, "given up");
     assert!(!h.wait(MAX_RESTART_DELAY));
     let pane = h.ws.panes().get(id).unwrap();
     assert_eq!(
@@ -62,10 +62,10 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
     assert_eq!(h.fake.launched().len(), MAX_FAILURES as usize);
 
     // By hand it runs again, the count started afresh.
-    assert!(h.ws.restart_pane(id));
+    assert!(h.ws.respawn_pane(id, None).is_some());
     let id = h.focused();
     h.exit(id, 2);
-    assert_eq!(h.ws.next_restart(), Some(h.now + RESTART_DELAY));
+    assert_eq!(h.ws.panes().next_restart(), Some(h.now + RESTART_DELAY));
 }
 
 #[test]
@@ -78,7 +78,7 @@ fn a_success_starts_the_count_again() {
     }
     let id = h.focused();
     h.exit(id, 0);
-    assert_eq!(h.ws.next_restart(), Some(h.now + RESTART_DELAY));
+    assert_eq!(h.ws.panes().next_restart(), Some(h.now + RESTART_DELAY));
     assert_eq!(
         h.ws.panes().get(id).unwrap().program().exit_note(),
         Some("restarting in 1 s")
@@ -118,7 +118,7 @@ fn a_saved_profile_has_one_key_per_line_and_opens_the_same_layout() {
             command("tail -f log", RestartPolicy::Never),
         ],
     );
-    h.ws.rename_tab("dev");
+    h.ws.tabs_mut().rename_shown("dev");
     assert!(h.ws.apply(Action::SplitDown));
     assert!(h.ws.apply(Action::NewFloating));
     let saved = crate::workspace::profile_save::to_toml(&h.ws, "p");
@@ -137,7 +137,7 @@ fn a_saved_profile_has_one_key_per_line_and_opens_the_same_layout() {
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);
     assert_eq!(reopened.ws.tab_name(0), "dev");
-    let tab = reopened.ws.tab().unwrap();
+    let tab = reopened.ws.tabs.shown().unwrap();
     assert_eq!(tab.layout.panes().len(), 3);
     assert_eq!(tab.floats.iter().count(), 1);
     assert_eq!(
@@ -171,7 +171,7 @@ fn a_restarted_command_keeps_the_id_scripts_know_it_by() {
     );
     assert_eq!(h.ws.panes().by_script_id(number), Some(restarted));
     assert_eq!(h.ws.panes().by_script_id(top.0), Some(top));
-    assert!(h.ws.restart_pane(restarted));
+    assert!(h.ws.respawn_pane(restarted, None).is_some());
     assert_eq!(
         h.ws.panes().script_id(h.tab_panes()[0]),
         number,

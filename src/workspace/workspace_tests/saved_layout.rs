@@ -42,10 +42,10 @@ fn hostile_workspace() -> Harness {
             },
         ],
     );
-    h.ws.rename_tab(HOSTILE[2]);
+    h.ws.tabs_mut().rename_shown(HOSTILE[2]);
     assert!(h.ws.apply(Action::SplitDown));
     h.ws.apply(Action::NewTab);
-    h.ws.rename_tab(HOSTILE[6]);
+    h.ws.tabs_mut().rename_shown(HOSTILE[6]);
     assert!(h.ws.apply(Action::NewFloating));
     assert!(h.ws.apply(Action::TogglePin));
     h

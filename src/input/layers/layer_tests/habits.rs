@@ -29,9 +29,9 @@ fn three_named_tabs() -> Harness {
         if i > 0 {
             h.prefix('c');
         }
-        h.ws.rename_tab(name);
+        h.ws.tabs_mut().rename_shown(name);
     }
-    assert_eq!(h.ws.active_index(), 2);
+    assert_eq!(h.ws.tabs().active(), 2);
     h
 }
 
@@ -107,13 +107,13 @@ fn keys_that_change_nothing_say_why() {
 
     // A floating pane is not zoomed, and says so.
     h.prefix('w');
-    assert!(h.ws.is_floating(h.focused()));
+    assert!(h.ws.tabs().is_floating(h.focused()));
     h.prefix('z');
     assert_eq!(
         h.notice(),
         "a floating pane is not zoomed (C-b E puts it in the layout)"
     );
-    assert!(!h.ws.tab().unwrap().zoomed);
+    assert!(!h.ws.tabs().shown().unwrap().zoomed);
 
     // A key that did something says nothing.
     h.prefix('w');
@@ -127,17 +127,17 @@ fn keys_that_change_nothing_say_why() {
 fn last_tab_goes_back_and_forth_between_two_tabs() {
     let mut h = three_named_tabs();
     h.prefix('1');
-    assert_eq!(h.ws.active_index(), 0);
+    assert_eq!(h.ws.tabs().active(), 0);
     h.prefix('l');
-    assert_eq!(h.ws.active_index(), 2, "back to c");
+    assert_eq!(h.ws.tabs().active(), 2, "back to c");
     h.prefix('l');
-    assert_eq!(h.ws.active_index(), 0, "and to a");
+    assert_eq!(h.ws.tabs().active(), 0, "and to a");
 
     // The tab left is followed when tabs move around it.
     h.prefix('>');
     assert_eq!(tab_names(&h), ["b", "a", "c"]);
     h.prefix('l');
-    assert_eq!(h.ws.tab_name(h.ws.active_index()), "c");
+    assert_eq!(h.ws.tab_name(h.ws.tabs().active()), "c");
 
     let mut one = Harness::new("");
     one.prefix('l');
@@ -276,16 +276,16 @@ fn select_tab_asks_for_a_number_or_a_name() {
     assert_eq!(h.prompt_text().as_deref(), Some(""));
     h.type_text("2");
     h.key(KeyCode::Enter);
-    assert_eq!(h.ws.active_index(), 1);
+    assert_eq!(h.ws.tabs().active(), 1);
     h.prefix('\'');
     h.type_text("c");
     h.key(KeyCode::Enter);
-    assert_eq!(h.ws.active_index(), 2);
+    assert_eq!(h.ws.tabs().active(), 2);
     h.prefix('\'');
     h.type_text("9");
     h.key(KeyCode::Enter);
     assert_eq!(h.notice(), "no tab 9: there are 3 (a number or a name)");
-    assert_eq!(h.ws.active_index(), 2);
+    assert_eq!(h.ws.tabs().active(), 2);
     assert_eq!(h.sent(), "");
 }
 
@@ -295,7 +295,7 @@ fn tabs_move_left_right_and_to_a_place() {
     h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
     h.press(KeyCode::Char('<'), KeyModifiers::SHIFT);
     assert_eq!(tab_names(&h), ["a", "c", "b"]);
-    assert_eq!(h.ws.active_index(), 1, "the moved tab stays shown");
+    assert_eq!(h.ws.tabs().active(), 1, "the moved tab stays shown");
     h.prefix('<');
     assert_eq!(tab_names(&h), ["c", "a", "b"]);
     h.prefix('<');
@@ -306,7 +306,7 @@ fn tabs_move_left_right_and_to_a_place() {
     h.type_text("3");
     h.key(KeyCode::Enter);
     assert_eq!(tab_names(&h), ["a", "b", "c"]);
-    assert_eq!(h.ws.active_index(), 2);
+    assert_eq!(h.ws.tabs().active(), 2);
     h.prefix('.');
     h.type_text("0");
     h.key(KeyCode::Enter);
@@ -497,7 +497,7 @@ fn a_digit_on_a_zoomed_tab_zooms_the_pane_it_names_at_full_size() {
     h.prefix('q');
     h.key(KeyCode::Char('1'));
     assert_eq!(h.focused(), first);
-    assert!(h.ws.tab().unwrap().zoomed);
+    assert!(h.ws.tabs().shown().unwrap().zoomed);
     assert_eq!(
         h.ws.panes().get(first).unwrap().term().size(),
         zoomed,
