@@ -14,6 +14,8 @@
 //! - [`intake`]: one pane's side of the protocol: the pictures it named, a
 //!   transmission in chunks, and each command carried out on
 //!   [`intake::Pictures`] (the store and the pane's cells), with its reply.
+//! - [`placeholder`]: Unicode placeholders: the cells that show a virtual
+//!   placement (`U=1`) read, and a pane's virtual placements.
 //! - [`encode`]: sending a picture under an id, placing it at a cell with
 //!   a source rectangle and a size in cells, deleting placements.
 
@@ -22,5 +24,6 @@ pub mod decode;
 pub mod encode;
 pub mod intake;
 pub mod medium;
+pub mod placeholder;
 pub mod reply;
 pub mod transfer;

@@ -31,6 +31,7 @@ use crate::graphics::image::RgbaImage;
 use crate::graphics::picture_store::{self, ImageId, PixelRect, Placement, PlacementId};
 use crate::graphics::reach::{self, CellPixels, Speaks};
 use crate::graphics::sixel::encode;
+use crate::pane::term::placeholder_cells::placeholder_anchors;
 use crate::render::painter::Painter;
 use crate::workspace::Workspace;
 
@@ -403,12 +404,18 @@ fn pieces(
         let Some(pane) = ws.panes().get(id) else {
             continue;
         };
-        let shown = BarePanes::shown(pane);
+        // Placeholder cells are text: any output may bring them, so a pane
+        // with virtual placements is looked at each frame.
+        let virtuals = pane.term().virtual_placements();
+        let shown = BarePanes::shown(pane).filter(|_| virtuals.is_none());
         if bare.is_bare(id, shown) {
             continue;
         }
-        let anchors = pane.screen().picture_anchors();
+        let mut anchors = pane.screen().picture_anchors();
         bare.looked(id, shown, anchors.is_empty());
+        if let Some(virtuals) = virtuals {
+            anchors.extend(placeholder_anchors(pane.screen(), virtuals));
+        }
         let inner = ws.content_of(id, rect);
         let found = cell_rects(anchors, inner);
         let above: Vec<Rect> = visible[i + 1..]

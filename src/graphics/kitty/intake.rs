@@ -5,9 +5,11 @@
 //! protocol's rules live here; the pane's side only keeps, places and
 //! deletes.
 //!
-//! Not done, answered with an error: animation (`a=f`, `a=a`, `a=c`),
-//! virtual placements for Unicode placeholders (`U=1`) and placements
-//! relative to another (`P`, `Q`). `X` and `Y` (an offset inside the
+//! Virtual placements (`U=1`) are kept in the store like any placement but
+//! anchored in no cell: the pane's Unicode placeholder cells show them
+//! (see [`super::placeholder`]). Not done, answered with an error:
+//! animation (`a=f`, `a=a`, `a=c`) and placements relative to another
+//! (`P`, `Q`). `X` and `Y` (an offset inside the
 //! first cell) are read and not applied. Data by file, temporary file or
 //! shared memory is not read here (that may wait on the file system, and
 //! this runs on the render loop): such a command comes back as
@@ -18,10 +20,11 @@ use std::collections::HashMap;
 
 use super::command::{Action, Command, Medium, split_body};
 use super::decode::decode;
+use super::placeholder::VirtualPlacements;
 use super::reply::{KittyError, reply_for};
 use super::transfer::{Transfer, decode_whole};
 use crate::graphics::image::RgbaImage;
-use crate::graphics::picture_store::{ImageId, PixelRect};
+use crate::graphics::picture_store::{ImageId, PixelRect, PlacementId};
 
 /// The pane's screen where a command arrives, 0-based.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +85,14 @@ pub trait Pictures {
     /// Shows a picture at the cursor; one with the same program numbers
     /// (`i` and a `p` other than 0) is replaced.
     fn place(&mut self, placement: &Placement) -> Result<(), KittyError>;
+    /// Keeps a virtual placement (`U=1`): in no cell, shown where the
+    /// pane's placeholder cells name it; `replacing` (the one made before
+    /// under the same numbers) goes.
+    fn place_virtual(
+        &mut self,
+        placement: &Placement,
+        replacing: Option<PlacementId>,
+    ) -> Result<PlacementId, KittyError>;
     /// Takes placements away; `free`: their pictures too, when nothing else
     /// shows them.
     fn delete(&mut self, which: &Deletion, free: bool);
@@ -122,6 +133,8 @@ pub struct KittyIntake {
     /// The next id for a picture the program did not give one (0: the
     /// first, [`OWN_IDS`]).
     next_own_id: u32,
+    /// The virtual placements (`U=1`) by the program's numbers.
+    virtuals: VirtualPlacements,
 }
 
 /// A pane's names for its pictures, carried to a newer tilework (an
@@ -317,6 +330,7 @@ impl KittyIntake {
         // Sent again under its id: the old picture and its placements go.
         if let Some(old) = self.images.remove(&key) {
             pictures.forget(old);
+            self.virtuals.retain(|image, _| image != key);
         }
         if self.images.len() >= MAX_NAMED {
             self.drop_gone(pictures);
@@ -384,7 +398,7 @@ impl KittyIntake {
             height: clip(cmd.y, cmd.h, height),
         };
         let (cols, rows) = cells(cmd, source, ctx.seen.cell_pixels);
-        let placement = Placement {
+        let mut placement = Placement {
             image,
             kitty_image: cmd.image_id,
             kitty_placement: if cmd.image_id == 0 {
@@ -398,7 +412,24 @@ impl KittyIntake {
             z: cmd.z,
             cursor_stays: cmd.cursor_stays,
         };
+        if cmd.virtual_placement {
+            // Named by the numbers the placeholder cells give: the
+            // picture's key (its `i`, or the id it was told) and `p`.
+            placement.kitty_image = key;
+            placement.kitty_placement = cmd.placement_id;
+            let old = self.virtuals.get(key, cmd.placement_id);
+            let id = ctx.pictures.place_virtual(&placement, old)?;
+            if !self.virtuals.insert(key, cmd.placement_id, id) {
+                return Err(KittyError::new("ENOSPC", "too many virtual placements"));
+            }
+            return Ok(());
+        }
         ctx.pictures.place(&placement)
+    }
+
+    /// The pane's virtual placements, which its placeholder cells show.
+    pub fn virtual_placements(&self) -> &VirtualPlacements {
+        &self.virtuals
     }
 
     /// `a=d`: which placements go.
@@ -466,6 +497,7 @@ impl KittyIntake {
             .retain(|_, image| pictures.size(*image).is_some());
         let images = &self.images;
         self.numbers.retain(|_, key| images.contains_key(key));
+        self.virtuals.retain(|key, _| images.contains_key(&key));
     }
 
     /// The answer to a command longer than the pane's intake keeps (its
@@ -585,11 +617,6 @@ fn refused(cmd: &Command) -> Result<(), KittyError> {
     }
     if cmd.image_id != 0 && cmd.image_number != 0 {
         return Err(KittyError::invalid("both i and I given"));
-    }
-    if cmd.virtual_placement {
-        return Err(KittyError::invalid(
-            "tilework does not do Unicode placeholder placements (U=1)",
-        ));
     }
     if cmd.parent_image != 0 || cmd.parent_placement != 0 {
         return Err(KittyError::invalid(

@@ -27,6 +27,7 @@ struct Fake {
     next: u32,
     placed: Vec<Placement>,
     deleted: Vec<(Deletion, bool)>,
+    virtual_placed: Vec<(Placement, Option<PlacementId>)>,
     refuse: Option<KittyError>,
 }
 
@@ -45,6 +46,16 @@ impl Pictures for Fake {
     fn place(&mut self, placement: &Placement) -> Result<(), KittyError> {
         self.placed.push(placement.clone());
         Ok(())
+    }
+    fn place_virtual(
+        &mut self,
+        placement: &Placement,
+        replacing: Option<PlacementId>,
+    ) -> Result<PlacementId, KittyError> {
+        self.virtual_placed.push((placement.clone(), replacing));
+        Ok(PlacementId(
+            u32::try_from(self.virtual_placed.len()).unwrap_or(0),
+        ))
     }
     fn delete(&mut self, which: &Deletion, free: bool) {
         if free && let Deletion::Images { images, .. } = which {
@@ -278,7 +289,7 @@ fn what_tilework_does_not_do_is_refused_with_a_reason() {
     for control in [
         "a=f,i=1",
         "a=a,i=1",
-        "a=T,i=1,U=1,s=1,v=1",
+        "a=T,i=1,U=1,s=1,v=1,P=2",
         "a=p,i=1,P=2,Q=3",
     ] {
         let reply = run(&mut k, &mut f, &body(control, &[0; 4]));
@@ -353,4 +364,30 @@ fn a_pictures_names_carried_to_a_new_intake_place_it_there() {
     assert_eq!(reply, "\x1b_Gi=9;OK\x1b\\");
     let reply = run(&mut new, &mut f, b"Ga=p,I=4");
     assert!(reply.contains(";OK"), "{reply}");
+}
+
+#[test]
+fn a_virtual_placement_is_kept_under_its_numbers_and_moves_no_cursor() {
+    let (mut k, mut f) = (KittyIntake::default(), Fake::default());
+    let reply = run(
+        &mut k,
+        &mut f,
+        &body("a=T,U=1,i=42,c=4,r=2,s=40,v=40,f=32", &[7; 40 * 40 * 4]),
+    );
+    assert_eq!(reply, "\x1b_Gi=42;OK\x1b\\");
+    assert!(f.placed.is_empty(), "anchored in no cell");
+    let (p, replacing) = &f.virtual_placed[0];
+    assert_eq!(
+        (p.kitty_image, p.cols, p.rows, *replacing),
+        (42, 4, 2, None)
+    );
+    assert_eq!(k.virtual_placements().find(42, 0), Some(PlacementId(1)));
+    // The same numbers again replace it.
+    let reply = run(&mut k, &mut f, b"Ga=p,U=1,i=42,c=2,r=1");
+    assert_eq!(reply, "\x1b_Gi=42;OK\x1b\\");
+    assert_eq!(f.virtual_placed[1].1, Some(PlacementId(1)));
+    assert_eq!(k.virtual_placements().find(42, 0), Some(PlacementId(2)));
+    // The picture sent again under its id: its placements go.
+    run(&mut k, &mut f, &body("a=t,i=42,s=1,v=1,f=32", &[7; 4]));
+    assert_eq!(k.virtual_placements().find(42, 0), None);
 }

@@ -335,6 +335,36 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
         Ok(())
     }
 
+    fn place_virtual(
+        &mut self,
+        placement: &Placement,
+        replacing: Option<PlacementId>,
+    ) -> Result<PlacementId, KittyError> {
+        let origin = Origin::Kitty {
+            image: placement.kitty_image,
+            placement: placement.kitty_placement,
+        };
+        let mut store = picture_store::lock();
+        if let Some(old) = replacing
+            && store
+                .placement(old)
+                .is_some_and(|p| p.image == placement.image && p.origin == origin)
+        {
+            store.delete_placement(old);
+        }
+        // No anchor: the program's placeholder cells say where it shows.
+        store
+            .place(picture_store::Placement {
+                image: placement.image,
+                source: placement.source,
+                cols: placement.cols.clamp(1, anchor::MAX_COLS),
+                rows: placement.rows.clamp(1, anchor::MAX_ROWS),
+                z: placement.z,
+                origin,
+            })
+            .map_err(store_error)
+    }
+
     fn delete(&mut self, which: &Deletion, free: bool) {
         let mut store = picture_store::lock();
         if let Deletion::Images { images, placement } = which {
