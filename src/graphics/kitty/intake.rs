@@ -7,9 +7,10 @@
 //!
 //! Virtual placements (`U=1`) are kept in the store like any placement but
 //! anchored in no cell: the pane's Unicode placeholder cells show them
-//! (see [`super::placeholder`]). Not done, answered with an error:
-//! animation (`a=f`, `a=a`, `a=c`) and placements relative to another
-//! (`P`, `Q`). `X` and `Y` (an offset inside the
+//! (see [`super::placeholder`]). Animation frames (`a=f`, composed with
+//! `a=c`, played as `a=a` says) are kept with their picture
+//! ([`super::frames`]). Not done, answered with an error: placements
+//! relative to another (`P`, `Q`). `X` and `Y` (an offset inside the
 //! first cell) are read and not applied. Data by file, temporary file or
 //! shared memory is not read here (that may wait on the file system, and
 //! this runs on the render loop): such a command comes back as
@@ -20,9 +21,11 @@ use std::collections::HashMap;
 
 use super::command::{Action, Command, Medium, split_body};
 use super::decode::decode;
+use super::frames;
 use super::placeholder::VirtualPlacements;
 use super::reply::{KittyError, reply_for};
 use super::transfer::{Transfer, decode_whole};
+use crate::graphics::animation::FrameOp;
 use crate::graphics::image::RgbaImage;
 use crate::graphics::picture_store::{ImageId, PixelRect, PlacementId};
 
@@ -98,6 +101,8 @@ pub trait Pictures {
     fn delete(&mut self, which: &Deletion, free: bool);
     /// Forgets a picture and its placements.
     fn forget(&mut self, image: ImageId);
+    /// Adds or changes a picture's frames, or how they play.
+    fn animate(&mut self, image: ImageId, op: FrameOp) -> Result<(), KittyError>;
 }
 
 /// A command [`KittyIntake::handle`] read.
@@ -223,8 +228,8 @@ impl KittyIntake {
         match cmd.action {
             Action::Place => Handled::Done(self.place_stored(&cmd, ctx)),
             Action::Delete => Handled::Done(self.delete(&cmd, ctx)),
-            Action::Animation(_) => Handled::Done(Vec::new()),
-            Action::Transmit | Action::TransmitAndPlace | Action::Query => {
+            Action::Animation(b'a' | b'c') => Handled::Done(self.animate(&cmd, None, ctx.pictures)),
+            Action::Transmit | Action::TransmitAndPlace | Action::Query | Action::Animation(_) => {
                 if cmd.more {
                     let mut transfer = Transfer::new(cmd);
                     self.pending = Some(match transfer.push(payload) {
@@ -311,6 +316,9 @@ impl KittyIntake {
             Ok(image) => image,
             Err(e) => return answer(&cmd, cmd.image_id, Err(e)),
         };
+        if cmd.action == Action::Animation(b'f') {
+            return self.animate(&cmd, Some(image), pictures);
+        }
         if cmd.action == Action::Query {
             // Loaded, kept nowhere; OK only if it could be seen.
             let result = if seen.reaches_terminal {
@@ -430,6 +438,34 @@ impl KittyIntake {
     /// The pane's virtual placements, which its placeholder cells show.
     pub fn virtual_placements(&self) -> &VirtualPlacements {
         &self.virtuals
+    }
+
+    /// `a=f` (with its data), `a=a`, `a=c`: a picture's frames. Returns
+    /// the reply.
+    fn animate(
+        &mut self,
+        cmd: &Command,
+        data: Option<RgbaImage>,
+        pictures: &mut dyn Pictures,
+    ) -> Vec<u8> {
+        let key = match (cmd.image_id, cmd.image_number) {
+            (0, 0) => {
+                let e = KittyError::invalid("no image named (i or I)");
+                return answer(cmd, 0, Err(e));
+            }
+            (0, number) => self.numbers.get(&number).copied().unwrap_or(0),
+            (id, _) => id,
+        };
+        let op = match data {
+            Some(data) => Some(frames::frame(cmd, data)),
+            None => frames::control_or_compose(cmd),
+        };
+        let result = match (self.images.get(&key), op) {
+            (None, _) => Err(KittyError::new("ENOENT", "no such image")),
+            (Some(_), None) => Ok(()),
+            (Some(image), Some(op)) => pictures.animate(*image, op),
+        };
+        answer(cmd, key, result)
     }
 
     /// `a=d`: which placements go.
@@ -612,9 +648,6 @@ fn continuation(cmd: &Command) -> bool {
 
 /// What tilework does not do, refused before any data is read.
 fn refused(cmd: &Command) -> Result<(), KittyError> {
-    if let Action::Animation(_) = cmd.action {
-        return Err(KittyError::invalid("tilework does not do animation"));
-    }
     if cmd.image_id != 0 && cmd.image_number != 0 {
         return Err(KittyError::invalid("both i and I given"));
     }

@@ -19,13 +19,14 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, TryRecvError};
 
 use crate::graphics::anchor::{self, CursorAfter};
+use crate::graphics::animation::FrameOp;
 use crate::graphics::image::RgbaImage;
 use crate::graphics::kitty::command::Command;
 use crate::graphics::kitty::intake::{
     Cursor, Deletion, Handled, KittyIntake, Pictures, Placement, Seen,
 };
-use crate::graphics::kitty::medium;
 use crate::graphics::kitty::reply::KittyError;
+use crate::graphics::kitty::{frames, medium};
 use crate::graphics::picture_store::{self, ImageId, Origin, PixelRect, PlacementId, StoreError};
 use crate::graphics::placement::{self, At, PlaceError, Request};
 use crate::graphics::reach;
@@ -426,6 +427,12 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
 
     fn forget(&mut self, image: ImageId) {
         picture_store::lock().delete_image(image);
+    }
+
+    fn animate(&mut self, image: ImageId, op: FrameOp) -> Result<(), KittyError> {
+        picture_store::lock()
+            .animate(image, op)
+            .map_err(|e| frames::error(&e))
     }
 }
 
