@@ -54,6 +54,7 @@
 //! Vec<u8>)}` with the cursor already at the placement's top left cell.
 
 pub mod anchor;
+pub mod animation;
 pub mod image;
 pub mod kitty;
 pub mod picture_store;

@@ -14,13 +14,19 @@
 //! - [`intake`]: one pane's side of the protocol: the pictures it named, a
 //!   transmission in chunks, and each command carried out on
 //!   [`intake::Pictures`] (the store and the pane's cells), with its reply.
+//! - [`placeholder`]: Unicode placeholders: the cells that show a virtual
+//!   placement (`U=1`) read, and a pane's virtual placements.
+//! - [`frames`]: animation commands (`a=f`, `a=a`, `a=c`) read into what
+//!   the store does with a picture's frames.
 //! - [`encode`]: sending a picture under an id, placing it at a cell with
 //!   a source rectangle and a size in cells, deleting placements.
 
 pub mod command;
 pub mod decode;
 pub mod encode;
+pub mod frames;
 pub mod intake;
 pub mod medium;
+pub mod placeholder;
 pub mod reply;
 pub mod transfer;

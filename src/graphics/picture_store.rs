@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{LazyLock, Mutex, MutexGuard};
 
+use crate::graphics::animation::{Animation, FrameError, FrameOp};
 use crate::graphics::image::RgbaImage;
 
 /// The store moving to a newer tilework (an upgrade).
@@ -141,6 +142,9 @@ pub struct Store {
     /// or a resized screen replaying the pane's output) shares the
     /// placement, and costs no more memory.
     by_content: HashMap<u64, PlacementId>,
+    /// The frames of the pictures that have more than one (kitty's
+    /// animation); drawing shows each one's current frame.
+    animations: HashMap<ImageId, Animation>,
 }
 
 impl Default for Store {
@@ -162,6 +166,7 @@ impl Store {
             generation: 0,
             dropped: HashMap::new(),
             by_content: HashMap::new(),
+            animations: HashMap::new(),
         }
     }
 
@@ -204,8 +209,47 @@ impl Store {
         Ok(id)
     }
 
+    /// The picture as shown now: its current frame if it has frames.
     pub fn image(&self, id: ImageId) -> Option<&RgbaImage> {
-        self.images.get(&id).map(|s| &s.image)
+        let stored = self.images.get(&id)?;
+        Some(
+            self.animations
+                .get(&id)
+                .map_or(&stored.image, Animation::current_image),
+        )
+    }
+
+    /// The picture's first frame (what a terminal that plays its frames
+    /// itself is sent first).
+    pub fn root_image(&self, id: ImageId) -> Option<&RgbaImage> {
+        let stored = self.images.get(&id)?;
+        Some(
+            self.animations
+                .get(&id)
+                .map_or(&stored.image, |a| &a.frames()[0].image),
+        )
+    }
+
+    /// The picture's frames and how they play, if it has frames.
+    pub fn animation(&self, id: ImageId) -> Option<&Animation> {
+        self.animations.get(&id)
+    }
+
+    /// Adds, edits or composes a frame of a picture, or changes how its
+    /// frames play (kitty's `a=f`, `a=c`, `a=a`). New frames count
+    /// against the budget; one past it is refused, nothing is dropped for
+    /// it.
+    pub fn animate(&mut self, id: ImageId, op: FrameOp) -> Result<(), FrameError> {
+        let stored = self.images.get(&id).ok_or(FrameError::NoImage)?;
+        let room = self.budget.saturating_sub(self.used);
+        let animation = self
+            .animations
+            .entry(id)
+            .or_insert_with(|| Animation::new(stored.image.clone()));
+        let grew = animation.apply(op, room)?;
+        self.used += grew;
+        self.generation += 1;
+        Ok(())
     }
 
     /// Places a kept picture; its anchor goes in the pane's cells next
@@ -313,6 +357,9 @@ impl Store {
     fn forget_image(&mut self, id: ImageId) {
         if let Some(stored) = self.images.remove(&id) {
             self.used -= stored.image.byte_size();
+            if let Some(animation) = self.animations.remove(&id) {
+                self.used -= animation.extra_bytes();
+            }
             self.dropped.insert(id, ());
             self.generation += 1;
         }

@@ -44,6 +44,7 @@ pub mod osc_guard;
 pub mod parked;
 pub mod parse_guard;
 pub mod picture_queries;
+pub mod placeholder_cells;
 pub mod program_signals;
 pub mod rep_bound;
 pub mod replay;

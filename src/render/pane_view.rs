@@ -7,6 +7,7 @@ use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
 
+use crate::graphics::kitty::placeholder::PLACEHOLDER_UTF8;
 use crate::pane::term::cell_marks;
 use crate::pane::term::screen::{Attrs, CellStyle, CellView, Colour, ScreenView};
 use crate::render::cell_extras::frame_marker;
@@ -75,11 +76,17 @@ fn cell_modifier(style: &CellStyle) -> Modifier {
 /// What a cell's text becomes on the user's terminal: blanks for empty
 /// cells, and never a bidi control (the screen keeps one as a zero-width mark on
 /// the previous cell; written out, it would reorder the user's whole line,
-/// beyond the pane). ASCII, the common case, is checked in one pass.
+/// beyond the pane), nor a kitty Unicode placeholder (the picture it
+/// stands for is drawn over a blank, see `render::pictures`). ASCII, the
+/// common case, is checked in one pass.
 fn symbol_for(contents: &str) -> &str {
     if contents.is_empty() {
         " "
-    } else if contents.is_ascii() || !contents.chars().any(crate::sanitize::is_bidi_control) {
+    } else if contents.is_ascii() {
+        contents
+    } else if contents.as_bytes().starts_with(&PLACEHOLDER_UTF8) {
+        " "
+    } else if !contents.chars().any(crate::sanitize::is_bidi_control) {
         contents
     } else {
         "\u{FFFD}"

@@ -31,6 +31,7 @@ use crate::graphics::image::RgbaImage;
 use crate::graphics::picture_store::{self, ImageId, PixelRect, Placement, PlacementId};
 use crate::graphics::reach::{self, CellPixels, Speaks};
 use crate::graphics::sixel::encode;
+use crate::pane::term::placeholder_cells::placeholder_anchors;
 use crate::render::painter::Painter;
 use crate::workspace::Workspace;
 
@@ -69,9 +70,13 @@ struct Piece {
     display: (u32, u32),
     /// The placement's part of the picture.
     source: PixelRect,
+    /// Which of an animated picture's frames shows, and how it looked
+    /// (see [`look_of`]; 0 for a still picture): another frame is drawn
+    /// again.
+    look: u64,
 }
 
-type EncodeKey = (ImageId, PixelRect, (u32, u32), PixelRect);
+type EncodeKey = (ImageId, PixelRect, (u32, u32), PixelRect, u64);
 /// Encodings a thread finished, for the drawer to take.
 type Finished = Arc<std::sync::Mutex<Vec<(EncodeKey, Vec<u8>)>>>;
 
@@ -145,11 +150,16 @@ impl PictureDrawer {
         if terminal.speaks.kitty {
             // Kitty placements: sent once, placed and deleted by id.
             let placed = picture_store::lock().placements().next().is_some();
-            let pieces = if placed && !(terminal.covered)() {
+            let mut pieces = if placed && !(terminal.covered)() {
                 pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare)
             } else {
                 Vec::new()
             };
+            // The terminal shows the current frame itself (it is sent the
+            // frames and which is current).
+            for piece in &mut pieces {
+                piece.look = 0;
+            }
             painter.track_writes(false);
             if defer && !self.kitty.shows(&pieces) {
                 // A key's echo goes first; the next frame places them.
@@ -233,7 +243,13 @@ impl PictureDrawer {
     /// The sixel of `piece`, encoded once; `None` while a thread encodes
     /// it (or the picture is gone).
     fn encoded(&mut self, piece: &Piece) -> Option<Arc<Vec<u8>>> {
-        let key = (piece.image, piece.source, piece.display, piece.src);
+        let key = (
+            piece.image,
+            piece.source,
+            piece.display,
+            piece.src,
+            piece.look,
+        );
         let finished = std::mem::take(
             &mut *self
                 .finished
@@ -401,12 +417,18 @@ fn pieces(
         let Some(pane) = ws.panes().get(id) else {
             continue;
         };
-        let shown = BarePanes::shown(pane);
+        // Placeholder cells are text: any output may bring them, so a pane
+        // with virtual placements is looked at each frame.
+        let virtuals = pane.term().virtual_placements();
+        let shown = BarePanes::shown(pane).filter(|_| virtuals.is_none());
         if bare.is_bare(id, shown) {
             continue;
         }
-        let anchors = pane.screen().picture_anchors();
+        let mut anchors = pane.screen().picture_anchors();
         bare.looked(id, shown, anchors.is_empty());
+        if let Some(virtuals) = virtuals {
+            anchors.extend(placeholder_anchors(pane.screen(), virtuals));
+        }
         let inner = ws.content_of(id, rect);
         let found = cell_rects(anchors, inner);
         let above: Vec<Rect> = visible[i + 1..]
@@ -427,9 +449,21 @@ fn pieces(
         .into_iter()
         .filter_map(|r| {
             let placement = store.placement(r.placement)?;
-            piece_of(r, placement, cell, assumed)
+            let mut piece = piece_of(r, placement, cell, assumed)?;
+            piece.look = look_of(&store, placement.image);
+            Some(piece)
         })
         .collect()
+}
+
+/// Which frame of picture `image` shows now, and which version of it: 0
+/// for a picture without frames.
+fn look_of(store: &picture_store::Store, image: ImageId) -> u64 {
+    store.animation(image).map_or(0, |a| {
+        let current = a.current();
+        let version = a.frames().get(current).map_or(0, |f| f.version);
+        ((current as u64 + 1) << 32) | u64::from(version)
+    })
 }
 
 /// The piece of placement `p` that `r` shows, on a terminal of `cell`
@@ -466,6 +500,7 @@ fn piece_of(r: CellRect, p: &Placement, cell: CellPixels, assumed: CellPixels) -
         src,
         display,
         source: p.source,
+        look: 0,
     })
 }
 
@@ -665,6 +700,7 @@ mod tests {
             src: whole,
             display: (500, 460),
             source: whole,
+            look: 0,
         };
         let bands = in_bands(vec![piece.clone()], 20);
         let ats: Vec<Rect> = bands.iter().map(|b| b.at).collect();

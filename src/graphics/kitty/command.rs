@@ -19,8 +19,7 @@ pub enum Action {
     Place,
     /// `d`: delete placements (and maybe pictures).
     Delete,
-    /// `f`, `a`, `c`: animation frames, control and composition, which
-    /// tilework does not do.
+    /// `f`, `a`, `c`: animation frames, control and composition.
     Animation(u8),
 }
 
@@ -269,7 +268,7 @@ impl Command {
     pub fn transmits(&self) -> bool {
         matches!(
             self.action,
-            Action::Transmit | Action::TransmitAndPlace | Action::Query
+            Action::Transmit | Action::TransmitAndPlace | Action::Query | Action::Animation(b'f')
         )
     }
 }
@@ -371,7 +370,7 @@ mod tests {
     }
 
     #[test]
-    fn animation_is_recognised_so_it_can_be_refused() {
+    fn animation_is_recognised() {
         let cmd = Command::parse(b"a=f,i=1").unwrap();
         assert_eq!(cmd.action, Action::Animation(b'f'));
     }

@@ -6,6 +6,7 @@
 //! Every command carries `q=2`: the user's terminal answers nothing, so no
 //! reply can reach tilework's input as if typed.
 
+use std::fmt::Write as _;
 use std::io::Write as _;
 
 use base64::Engine as _;
@@ -22,6 +23,51 @@ pub const CHUNK: usize = 4096;
 /// Sending again under the same id replaces the picture and its
 /// placements.
 pub fn transmit(id: u32, image: &RgbaImage, out: &mut Vec<u8>) {
+    let keys = format!(
+        "a=t,q=2,f=32,o=z,i={id},s={},v={}",
+        image.width(),
+        image.height()
+    );
+    chunked(&keys, "q=2", image, out);
+}
+
+/// Sends a frame of picture `id` (sent before): a new one after the
+/// frames sent so far, or with `edit` frame `edit` (1-based) replaced
+/// whole. `gap`: milliseconds before the next frame (0: left unset).
+pub fn frame(id: u32, image: &RgbaImage, edit: Option<u32>, gap: i32, out: &mut Vec<u8>) {
+    let mut keys = format!(
+        "a=f,q=2,f=32,o=z,i={id},s={},v={},X=1",
+        image.width(),
+        image.height()
+    );
+    if let Some(edit) = edit {
+        let _ = write!(keys, ",r={edit}");
+    }
+    if gap != 0 {
+        let _ = write!(keys, ",z={gap}");
+    }
+    // Every chunk of a frame says `a=f`.
+    chunked(&keys, "a=f,q=2", image, out);
+}
+
+/// Sets the gap after frame `frame` (1-based) of picture `id`.
+pub fn gap(id: u32, frame: u32, gap: i32, out: &mut Vec<u8>) {
+    let _ = write!(out, "\x1b_Ga=a,q=2,i={id},r={frame},z={gap}\x1b\\");
+}
+
+/// How picture `id`'s frames play: `playing` (kitty's `s`), the current
+/// frame (1-based), and `loops` (kitty's `v`; 0: left unset).
+pub fn control(id: u32, playing: u32, current: u32, loops: u32, out: &mut Vec<u8>) {
+    let _ = write!(out, "\x1b_Ga=a,q=2,i={id},s={playing},c={current}");
+    if loops != 0 {
+        let _ = write!(out, ",v={loops}");
+    }
+    out.extend_from_slice(b"\x1b\\");
+}
+
+/// `image`'s pixels zlib-compressed, in base64 chunks of [`CHUNK`] bytes:
+/// the first after `keys`, the rest after `continued`.
+fn chunked(keys: &str, continued: &str, image: &RgbaImage, out: &mut Vec<u8>) {
     let compressed = compress(image.pixels());
     let text = STANDARD.encode(compressed);
     let mut chunks = text.as_bytes().chunks(CHUNK).peekable();
@@ -31,16 +77,7 @@ pub fn transmit(id: u32, image: &RgbaImage, out: &mut Vec<u8>) {
         let more = u8::from(chunks.peek().is_some());
         out.extend_from_slice(b"\x1b_G");
         // Writing to a Vec cannot fail.
-        let _ = if first {
-            write!(
-                out,
-                "a=t,q=2,f=32,o=z,i={id},s={},v={},m={more}",
-                image.width(),
-                image.height()
-            )
-        } else {
-            write!(out, "q=2,m={more}")
-        };
+        let _ = write!(out, "{},m={more}", if first { keys } else { continued });
         first = false;
         out.push(b';');
         out.extend_from_slice(chunk);

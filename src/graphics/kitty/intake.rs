@@ -5,8 +5,11 @@
 //! protocol's rules live here; the pane's side only keeps, places and
 //! deletes.
 //!
-//! Not done, answered with an error: animation (`a=f`, `a=a`, `a=c`),
-//! virtual placements for Unicode placeholders (`U=1`) and placements
+//! Virtual placements (`U=1`) are kept in the store like any placement but
+//! anchored in no cell: the pane's Unicode placeholder cells show them
+//! (see [`super::placeholder`]). Animation frames (`a=f`, composed with
+//! `a=c`, played as `a=a` says) are kept with their picture
+//! ([`super::frames`]). Not done, answered with an error: placements
 //! relative to another (`P`, `Q`). `X` and `Y` (an offset inside the
 //! first cell) are read and not applied. Data by file, temporary file or
 //! shared memory is not read here (that may wait on the file system, and
@@ -18,10 +21,13 @@ use std::collections::HashMap;
 
 use super::command::{Action, Command, Medium, split_body};
 use super::decode::decode;
+use super::frames;
+use super::placeholder::VirtualPlacements;
 use super::reply::{KittyError, reply_for};
 use super::transfer::{Transfer, decode_whole};
+use crate::graphics::animation::FrameOp;
 use crate::graphics::image::RgbaImage;
-use crate::graphics::picture_store::{ImageId, PixelRect};
+use crate::graphics::picture_store::{ImageId, PixelRect, PlacementId};
 
 /// The pane's screen where a command arrives, 0-based.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,11 +88,21 @@ pub trait Pictures {
     /// Shows a picture at the cursor; one with the same program numbers
     /// (`i` and a `p` other than 0) is replaced.
     fn place(&mut self, placement: &Placement) -> Result<(), KittyError>;
+    /// Keeps a virtual placement (`U=1`): in no cell, shown where the
+    /// pane's placeholder cells name it; `replacing` (the one made before
+    /// under the same numbers) goes.
+    fn place_virtual(
+        &mut self,
+        placement: &Placement,
+        replacing: Option<PlacementId>,
+    ) -> Result<PlacementId, KittyError>;
     /// Takes placements away; `free`: their pictures too, when nothing else
     /// shows them.
     fn delete(&mut self, which: &Deletion, free: bool);
     /// Forgets a picture and its placements.
     fn forget(&mut self, image: ImageId);
+    /// Adds or changes a picture's frames, or how they play.
+    fn animate(&mut self, image: ImageId, op: FrameOp) -> Result<(), KittyError>;
 }
 
 /// A command [`KittyIntake::handle`] read.
@@ -122,6 +138,8 @@ pub struct KittyIntake {
     /// The next id for a picture the program did not give one (0: the
     /// first, [`OWN_IDS`]).
     next_own_id: u32,
+    /// The virtual placements (`U=1`) by the program's numbers.
+    virtuals: VirtualPlacements,
 }
 
 /// A pane's names for its pictures, carried to a newer tilework (an
@@ -210,8 +228,8 @@ impl KittyIntake {
         match cmd.action {
             Action::Place => Handled::Done(self.place_stored(&cmd, ctx)),
             Action::Delete => Handled::Done(self.delete(&cmd, ctx)),
-            Action::Animation(_) => Handled::Done(Vec::new()),
-            Action::Transmit | Action::TransmitAndPlace | Action::Query => {
+            Action::Animation(b'a' | b'c') => Handled::Done(self.animate(&cmd, None, ctx.pictures)),
+            Action::Transmit | Action::TransmitAndPlace | Action::Query | Action::Animation(_) => {
                 if cmd.more {
                     let mut transfer = Transfer::new(cmd);
                     self.pending = Some(match transfer.push(payload) {
@@ -298,6 +316,9 @@ impl KittyIntake {
             Ok(image) => image,
             Err(e) => return answer(&cmd, cmd.image_id, Err(e)),
         };
+        if cmd.action == Action::Animation(b'f') {
+            return self.animate(&cmd, Some(image), pictures);
+        }
         if cmd.action == Action::Query {
             // Loaded, kept nowhere; OK only if it could be seen.
             let result = if seen.reaches_terminal {
@@ -317,6 +338,7 @@ impl KittyIntake {
         // Sent again under its id: the old picture and its placements go.
         if let Some(old) = self.images.remove(&key) {
             pictures.forget(old);
+            self.virtuals.retain(|image, _| image != key);
         }
         if self.images.len() >= MAX_NAMED {
             self.drop_gone(pictures);
@@ -384,7 +406,7 @@ impl KittyIntake {
             height: clip(cmd.y, cmd.h, height),
         };
         let (cols, rows) = cells(cmd, source, ctx.seen.cell_pixels);
-        let placement = Placement {
+        let mut placement = Placement {
             image,
             kitty_image: cmd.image_id,
             kitty_placement: if cmd.image_id == 0 {
@@ -398,7 +420,52 @@ impl KittyIntake {
             z: cmd.z,
             cursor_stays: cmd.cursor_stays,
         };
+        if cmd.virtual_placement {
+            // Named by the numbers the placeholder cells give: the
+            // picture's key (its `i`, or the id it was told) and `p`.
+            placement.kitty_image = key;
+            placement.kitty_placement = cmd.placement_id;
+            let old = self.virtuals.get(key, cmd.placement_id);
+            let id = ctx.pictures.place_virtual(&placement, old)?;
+            if !self.virtuals.insert(key, cmd.placement_id, id) {
+                return Err(KittyError::new("ENOSPC", "too many virtual placements"));
+            }
+            return Ok(());
+        }
         ctx.pictures.place(&placement)
+    }
+
+    /// The pane's virtual placements, which its placeholder cells show.
+    pub fn virtual_placements(&self) -> &VirtualPlacements {
+        &self.virtuals
+    }
+
+    /// `a=f` (with its data), `a=a`, `a=c`: a picture's frames. Returns
+    /// the reply.
+    fn animate(
+        &mut self,
+        cmd: &Command,
+        data: Option<RgbaImage>,
+        pictures: &mut dyn Pictures,
+    ) -> Vec<u8> {
+        let key = match (cmd.image_id, cmd.image_number) {
+            (0, 0) => {
+                let e = KittyError::invalid("no image named (i or I)");
+                return answer(cmd, 0, Err(e));
+            }
+            (0, number) => self.numbers.get(&number).copied().unwrap_or(0),
+            (id, _) => id,
+        };
+        let op = match data {
+            Some(data) => Some(frames::frame(cmd, data)),
+            None => frames::control_or_compose(cmd),
+        };
+        let result = match (self.images.get(&key), op) {
+            (None, _) => Err(KittyError::new("ENOENT", "no such image")),
+            (Some(_), None) => Ok(()),
+            (Some(image), Some(op)) => pictures.animate(*image, op),
+        };
+        answer(cmd, key, result)
     }
 
     /// `a=d`: which placements go.
@@ -466,6 +533,7 @@ impl KittyIntake {
             .retain(|_, image| pictures.size(*image).is_some());
         let images = &self.images;
         self.numbers.retain(|_, key| images.contains_key(key));
+        self.virtuals.retain(|key, _| images.contains_key(&key));
     }
 
     /// The answer to a command longer than the pane's intake keeps (its
@@ -580,16 +648,8 @@ fn continuation(cmd: &Command) -> bool {
 
 /// What tilework does not do, refused before any data is read.
 fn refused(cmd: &Command) -> Result<(), KittyError> {
-    if let Action::Animation(_) = cmd.action {
-        return Err(KittyError::invalid("tilework does not do animation"));
-    }
     if cmd.image_id != 0 && cmd.image_number != 0 {
         return Err(KittyError::invalid("both i and I given"));
-    }
-    if cmd.virtual_placement {
-        return Err(KittyError::invalid(
-            "tilework does not do Unicode placeholder placements (U=1)",
-        ));
     }
     if cmd.parent_image != 0 || cmd.parent_placement != 0 {
         return Err(KittyError::invalid(

@@ -27,6 +27,8 @@ struct Fake {
     next: u32,
     placed: Vec<Placement>,
     deleted: Vec<(Deletion, bool)>,
+    virtual_placed: Vec<(Placement, Option<PlacementId>)>,
+    animated: Vec<(ImageId, FrameOp)>,
     refuse: Option<KittyError>,
 }
 
@@ -46,6 +48,16 @@ impl Pictures for Fake {
         self.placed.push(placement.clone());
         Ok(())
     }
+    fn place_virtual(
+        &mut self,
+        placement: &Placement,
+        replacing: Option<PlacementId>,
+    ) -> Result<PlacementId, KittyError> {
+        self.virtual_placed.push((placement.clone(), replacing));
+        Ok(PlacementId(
+            u32::try_from(self.virtual_placed.len()).unwrap_or(0),
+        ))
+    }
     fn delete(&mut self, which: &Deletion, free: bool) {
         if free && let Deletion::Images { images, .. } = which {
             for i in images {
@@ -56,6 +68,10 @@ impl Pictures for Fake {
     }
     fn forget(&mut self, image: ImageId) {
         self.images.remove(&image.0);
+    }
+    fn animate(&mut self, image: ImageId, op: FrameOp) -> Result<(), KittyError> {
+        self.animated.push((image, op));
+        Ok(())
     }
 }
 
@@ -275,18 +291,13 @@ fn a_delete_aborts_a_transmission_in_progress() {
 #[test]
 fn what_tilework_does_not_do_is_refused_with_a_reason() {
     let (mut k, mut f) = (KittyIntake::default(), Fake::default());
-    for control in [
-        "a=f,i=1",
-        "a=a,i=1",
-        "a=T,i=1,U=1,s=1,v=1",
-        "a=p,i=1,P=2,Q=3",
-    ] {
+    for control in ["a=T,i=1,U=1,s=1,v=1,P=2", "a=p,i=1,P=2,Q=3"] {
         let reply = run(&mut k, &mut f, &body(control, &[0; 4]));
         assert!(reply.contains(";EINVAL:"), "{control}: {reply}");
     }
     assert!(f.images.is_empty() && f.placed.is_empty());
     // A refused transmission in chunks is answered once, at its end.
-    assert_eq!(run(&mut k, &mut f, &body("a=f,i=2,m=1", &[0; 3])), "");
+    assert_eq!(run(&mut k, &mut f, &body("a=f,i=2,m=1,P=1", &[0; 3])), "");
     assert_eq!(run(&mut k, &mut f, b"Ga=f,m=1;AAAA"), "");
     let reply = run(&mut k, &mut f, b"Ga=f,m=0;AAAA");
     assert!(reply.starts_with("\x1b_Gi=2;EINVAL:"), "{reply}");
@@ -353,4 +364,66 @@ fn a_pictures_names_carried_to_a_new_intake_place_it_there() {
     assert_eq!(reply, "\x1b_Gi=9;OK\x1b\\");
     let reply = run(&mut new, &mut f, b"Ga=p,I=4");
     assert!(reply.contains(";OK"), "{reply}");
+}
+
+#[test]
+fn a_virtual_placement_is_kept_under_its_numbers_and_moves_no_cursor() {
+    let (mut k, mut f) = (KittyIntake::default(), Fake::default());
+    let reply = run(
+        &mut k,
+        &mut f,
+        &body("a=T,U=1,i=42,c=4,r=2,s=40,v=40,f=32", &[7; 40 * 40 * 4]),
+    );
+    assert_eq!(reply, "\x1b_Gi=42;OK\x1b\\");
+    assert!(f.placed.is_empty(), "anchored in no cell");
+    let (p, replacing) = &f.virtual_placed[0];
+    assert_eq!(
+        (p.kitty_image, p.cols, p.rows, *replacing),
+        (42, 4, 2, None)
+    );
+    assert_eq!(k.virtual_placements().find(42, 0), Some(PlacementId(1)));
+    // The same numbers again replace it.
+    let reply = run(&mut k, &mut f, b"Ga=p,U=1,i=42,c=2,r=1");
+    assert_eq!(reply, "\x1b_Gi=42;OK\x1b\\");
+    assert_eq!(f.virtual_placed[1].1, Some(PlacementId(1)));
+    assert_eq!(k.virtual_placements().find(42, 0), Some(PlacementId(2)));
+    // The picture sent again under its id: its placements go.
+    run(&mut k, &mut f, &body("a=t,i=42,s=1,v=1,f=32", &[7; 4]));
+    assert_eq!(k.virtual_placements().find(42, 0), None);
+}
+
+#[test]
+fn frames_in_chunks_and_controls_reach_their_picture() {
+    use crate::graphics::animation::{FrameOp, Playing};
+    let (mut k, mut f) = (KittyIntake::default(), Fake::default());
+    run(&mut k, &mut f, &body("a=t,i=5,s=2,v=2,f=32", &[1; 16]));
+    // A frame in two chunks, each saying a=f.
+    let data = STANDARD.encode([9u8; 8]);
+    let (first, rest) = data.split_at(4);
+    let first = format!("Ga=f,i=5,s=2,v=1,f=32,y=1,c=1,z=50,m=1;{first}");
+    assert_eq!(run(&mut k, &mut f, first.as_bytes()), "");
+    let reply = run(&mut k, &mut f, format!("Ga=f,m=0;{rest}").as_bytes());
+    assert_eq!(reply, "\x1b_Gi=5;OK\x1b\\");
+    let Some((
+        image,
+        FrameOp::Frame {
+            data, y, base, gap, ..
+        },
+    )) = f.animated.first()
+    else {
+        panic!("no frame: {:?}", f.animated);
+    };
+    assert_eq!((image.0, data.width(), *y, *base, *gap), (1, 2, 1, 1, 50));
+    let reply = run(&mut k, &mut f, b"Ga=a,i=5,c=2,s=3");
+    assert_eq!(reply, "\x1b_Gi=5;OK\x1b\\");
+    assert!(matches!(
+        f.animated[1].1,
+        FrameOp::Control {
+            current: Some(2),
+            playing: Some(Playing::Looping),
+            ..
+        }
+    ));
+    let reply = run(&mut k, &mut f, b"Ga=a,i=6,c=2");
+    assert!(reply.starts_with("\x1b_Gi=6;ENOENT:"), "{reply}");
 }

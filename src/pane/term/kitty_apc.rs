@@ -19,13 +19,14 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, TryRecvError};
 
 use crate::graphics::anchor::{self, CursorAfter};
+use crate::graphics::animation::FrameOp;
 use crate::graphics::image::RgbaImage;
 use crate::graphics::kitty::command::Command;
 use crate::graphics::kitty::intake::{
     Cursor, Deletion, Handled, KittyIntake, Pictures, Placement, Seen,
 };
-use crate::graphics::kitty::medium;
 use crate::graphics::kitty::reply::KittyError;
+use crate::graphics::kitty::{frames, medium};
 use crate::graphics::picture_store::{self, ImageId, Origin, PixelRect, PlacementId, StoreError};
 use crate::graphics::placement::{self, At, PlaceError, Request};
 use crate::graphics::reach;
@@ -331,6 +332,36 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
         Ok(())
     }
 
+    fn place_virtual(
+        &mut self,
+        placement: &Placement,
+        replacing: Option<PlacementId>,
+    ) -> Result<PlacementId, KittyError> {
+        let origin = Origin::Kitty {
+            image: placement.kitty_image,
+            placement: placement.kitty_placement,
+        };
+        let mut store = picture_store::lock();
+        if let Some(old) = replacing
+            && store
+                .placement(old)
+                .is_some_and(|p| p.image == placement.image && p.origin == origin)
+        {
+            store.delete_placement(old);
+        }
+        // No anchor: the program's placeholder cells say where it shows.
+        store
+            .place(picture_store::Placement {
+                image: placement.image,
+                source: placement.source,
+                cols: placement.cols.clamp(1, anchor::MAX_COLS),
+                rows: placement.rows.clamp(1, anchor::MAX_ROWS),
+                z: placement.z,
+                origin,
+            })
+            .map_err(store_error)
+    }
+
     fn delete(&mut self, which: &Deletion, free: bool) {
         let mut store = picture_store::lock();
         if let Deletion::Images { images, placement } = which {
@@ -392,6 +423,12 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
 
     fn forget(&mut self, image: ImageId) {
         picture_store::lock().delete_image(image);
+    }
+
+    fn animate(&mut self, image: ImageId, op: FrameOp) -> Result<(), KittyError> {
+        picture_store::lock()
+            .animate(image, op)
+            .map_err(|e| frames::error(&e))
     }
 }
 

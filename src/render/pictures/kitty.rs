@@ -5,13 +5,30 @@
 //! alone; a piece gone is deleted; a picture the store dropped is deleted
 //! from the terminal too. Text the painter writes over a piece does not
 //! erase it in a kitty terminal, so nothing is sent again for that.
+//!
+//! A picture with frames (kitty's animation) is sent with its frames, and
+//! how they play (the current frame, running or stopped, loops, gaps), so
+//! the terminal plays them itself; what changes later (a frame added or
+//! edited, another one made current) follows as it changes.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write as _;
 
 use super::Piece;
 use crate::graphics::kitty::encode;
 use crate::graphics::picture_store::{self, ImageId, PixelRect};
+
+/// What a terminal was sent of a picture's frames.
+#[derive(Debug, Default)]
+struct FramesSent {
+    /// Each frame's version as sent (the first: the picture itself).
+    versions: Vec<u32>,
+    gaps: Vec<i32>,
+    /// How they play: kitty's `s`, the current frame (0-based), `v`.
+    control: Option<(u32, usize, u32)>,
+    /// The animation's version all this was sent for.
+    animation: Option<u64>,
+}
 
 /// One client's pictures in its kitty terminal.
 #[derive(Debug, Default)]
@@ -20,6 +37,8 @@ pub struct KittyPictures {
     shown: Vec<(Piece, u32)>,
     /// The pictures sent to the terminal.
     sent: HashSet<ImageId>,
+    /// What the terminal has of each sent picture's frames.
+    frames_sent: HashMap<ImageId, FramesSent>,
     next_placement: u32,
     /// Something was drawn since this drawer was made (it is made anew
     /// when the screen is drawn whole, or the terminal changes).
@@ -49,7 +68,7 @@ impl KittyPictures {
                 continue;
             }
             if !self.sent.contains(&piece.image) {
-                let Some(image) = picture_store::lock().image(piece.image).cloned() else {
+                let Some(image) = picture_store::lock().root_image(piece.image).cloned() else {
                     continue;
                 };
                 encode::transmit(piece.image.0, &image, out);
@@ -70,6 +89,64 @@ impl KittyPictures {
             );
             out.extend_from_slice(b"\x1b8");
             self.shown.push((piece.clone(), id));
+        }
+        self.forward_frames(out);
+    }
+
+    /// Sends what the terminal lacks of the sent pictures' frames and of
+    /// how they play.
+    fn forward_frames(&mut self, out: &mut Vec<u8>) {
+        let store = picture_store::lock();
+        let mut wanted = Vec::new();
+        for id in &self.sent {
+            let Some(animation) = store.animation(*id) else {
+                continue;
+            };
+            let known = self.frames_sent.get(id).and_then(|s| s.animation);
+            if known != Some(animation.version()) {
+                wanted.push((*id, animation.clone()));
+            }
+        }
+        drop(store);
+        for (id, animation) in wanted {
+            let sent = self.frames_sent.entry(id).or_insert_with(|| FramesSent {
+                // The picture was sent as it was kept: version 0.
+                versions: vec![0],
+                gaps: vec![0],
+                control: None,
+                animation: None,
+            });
+            sent.animation = Some(animation.version());
+            for (n, frame) in animation.frames().iter().enumerate() {
+                let number = u32::try_from(n + 1).unwrap_or(u32::MAX);
+                match sent.versions.get(n) {
+                    None => {
+                        encode::frame(id.0, &frame.image, None, frame.gap, out);
+                        sent.versions.push(frame.version);
+                        sent.gaps.push(frame.gap);
+                        continue;
+                    }
+                    Some(version) if *version != frame.version => {
+                        encode::frame(id.0, &frame.image, Some(number), 0, out);
+                        sent.versions[n] = frame.version;
+                    }
+                    Some(_) => {}
+                }
+                if sent.gaps[n] != frame.gap && frame.gap != 0 {
+                    encode::gap(id.0, number, frame.gap, out);
+                    sent.gaps[n] = frame.gap;
+                }
+            }
+            let control = (
+                animation.playing.number(),
+                animation.current(),
+                animation.loops,
+            );
+            if sent.control != Some(control) {
+                let current = u32::try_from(control.1 + 1).unwrap_or(u32::MAX);
+                encode::control(id.0, control.0, current, control.2, out);
+                sent.control = Some(control);
+            }
         }
     }
 
@@ -97,6 +174,7 @@ impl KittyPictures {
         for id in gone {
             encode::delete(id.0, out);
             self.sent.remove(&id);
+            self.frames_sent.remove(&id);
         }
     }
 }
@@ -154,6 +232,7 @@ mod tests {
                 width: 80,
                 height: 80,
             },
+            look: 0,
         }
     }
 

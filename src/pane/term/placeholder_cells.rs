@@ -1,0 +1,119 @@
+//! Where a pane's screen shows its virtual placements (kitty's `U=1`):
+//! the cells holding Unicode placeholders, read as the picture anchors
+//! the drawer already places pictures by. Asked only for a pane whose
+//! program made a virtual placement, when a frame is drawn; the text
+//! itself costs nothing more to parse.
+
+use std::borrow::Cow;
+
+use crate::graphics::anchor::Anchor;
+use crate::graphics::kitty::placeholder::{self, PLACEHOLDER_UTF8, RowReader, VirtualPlacements};
+use crate::pane::term::cell_marks;
+use crate::pane::term::screen::{Colour, ScreenView};
+
+/// The number a placeholder's colour stands for.
+fn id_of(colour: Colour) -> u32 {
+    match colour {
+        Colour::Rgb(r, g, b) => placeholder::colour_id(Some((r, g, b)), None),
+        Colour::Indexed(i) => placeholder::colour_id(None, Some(i)),
+        Colour::Default => 0,
+    }
+}
+
+/// Every placeholder cell of `screen` that names one of `virtuals`, as
+/// (row, column, anchor), row by row.
+pub fn placeholder_anchors(
+    screen: ScreenView<'_>,
+    virtuals: &VirtualPlacements,
+) -> Vec<(u16, u16, Anchor)> {
+    let (rows, cols) = screen.size();
+    let mut found = Vec::new();
+    for row in 0..rows.get() {
+        let mut reader = RowReader::default();
+        for col in 0..cols.get() {
+            let Some(cell) = screen.cell(row, col) else {
+                break;
+            };
+            let (text, fg, underline) = match cell.unmarked() {
+                Some((text, style)) => (Cow::Borrowed(text), style.fg, Colour::Default),
+                None => {
+                    let (text, style, extra) = cell.text_and_style();
+                    // The placement's number rides in the underline colour,
+                    // underlined or not.
+                    let underline =
+                        extra.map_or(Colour::Default, |id| cell_marks::extra(id).underline_colour);
+                    (text, style.fg, underline)
+                }
+            };
+            let marks = text
+                .as_bytes()
+                .starts_with(&PLACEHOLDER_UTF8)
+                .then(|| placeholder::marks(&text))
+                .flatten();
+            let Some(marks) = marks else {
+                reader.gap();
+                continue;
+            };
+            let read = reader.cell(marks, id_of(fg), id_of(underline));
+            if let Some(placement) = virtuals.find(read.image, read.placement) {
+                found.push((
+                    row,
+                    col,
+                    Anchor {
+                        placement,
+                        row: read.row,
+                        col: read.col,
+                    },
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graphics::picture_store::PlacementId;
+    use crate::pane::term::screen::PlainTerminal;
+
+    #[test]
+    fn placeholder_cells_read_as_anchors_and_move_with_the_text() {
+        let mut virtuals = VirtualPlacements::default();
+        virtuals.insert(42, 0, PlacementId(7));
+        let mut term = PlainTerminal::new(5, 10);
+        // Kitty's example: a 2 x 3 placeholder giving only the rows.
+        term.process(
+            "\x1b[38;5;42m\u{10EEEE}\u{305}\u{10EEEE}\u{10EEEE}\r\n\
+             \u{10EEEE}\u{30D}\u{10EEEE}\u{10EEEE}\x1b[39m\r\n"
+                .as_bytes(),
+        );
+        let cells = |term: &PlainTerminal| -> Vec<(u16, u16, u16, u16)> {
+            placeholder_anchors(term.screen(), &virtuals)
+                .into_iter()
+                .map(|(r, c, a)| (r, c, a.row, a.col))
+                .collect()
+        };
+        let at_top = vec![
+            (0, 0, 0, 0),
+            (0, 1, 0, 1),
+            (0, 2, 0, 2),
+            (1, 0, 1, 0),
+            (1, 1, 1, 1),
+            (1, 2, 1, 2),
+        ];
+        assert_eq!(cells(&term), at_top);
+        // Three more lines scroll it up by one.
+        term.process(b"a\r\nb\r\nc\r\n");
+        let moved: Vec<_> = at_top
+            .iter()
+            .filter(|c| c.0 > 0)
+            .map(|&(r, c, ar, ac)| (r - 1, c, ar, ac))
+            .collect();
+        assert_eq!(cells(&term), moved);
+        // Another image's cells show nothing.
+        let mut other = PlainTerminal::new(2, 4);
+        other.process("\x1b[38;5;9m\u{10EEEE}\u{305}\u{305}".as_bytes());
+        assert!(placeholder_anchors(other.screen(), &virtuals).is_empty());
+    }
+}

@@ -1,0 +1,117 @@
+//! Kitty graphics' Unicode placeholders (issue 46), end to end: a program
+//! sends a picture with a virtual placement (`a=T,U=1`) and prints the
+//! placeholder cells (`U+10EEEE`, diacritics for row and column, the
+//! image id in the foreground colour). The outer terminal gets the
+//! picture placed over those cells, and when the pane scrolls, at the
+//! cells' new rows; a terminal that speaks sixel gets it as sixel there.
+//! The cells themselves show blank, never the private-use character.
+
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use common::{TerminalReplies, Tilework, graphics};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+/// How tilework starts each kitty placement it draws.
+const PLACEMENT_START: &[u8] = b"\x1b_Ga=p,";
+/// How tilework starts each sixel it draws.
+const SIXEL_START: &[u8] = b"\x1bP0;1;0q";
+
+fn start(replies: TerminalReplies) -> Tilework {
+    graphics::start(replies, ROWS, COLS)
+}
+
+fn run(tw: &mut Tilework, command: &str, n: u32) -> u16 {
+    graphics::run(tw, command, n, (ROWS, COLS))
+}
+
+/// The first diacritics of kitty's row and column table: 0, 1, 2, 3.
+const DIACRITICS: [char; 4] = ['\u{0305}', '\u{030D}', '\u{030E}', '\u{0310}'];
+
+/// Writes `name` in the test's directory: a 40 x 40 RGB picture sent
+/// with a virtual placement of 4 x 2 cells under image id `id` (quietly,
+/// as programs that use placeholders do), then its placeholder cells,
+/// two lines of four, the id in a 256-colour foreground. The first cell
+/// of each line gives row and column, the rest only their row (kitty's
+/// rules fill the column in).
+fn placeholder_picture(tw: &Tilework, name: &str, id: u8) {
+    let data = STANDARD.encode(vec![[0u8, 150, 250]; 40 * 40].concat());
+    let mut out = format!("\x1b_Ga=T,U=1,i={id},c=4,r=2,f=24,s=40,v=40,q=2;{data}\x1b\\");
+    for row_mark in &DIACRITICS[..2] {
+        out.push_str(&format!("\x1b[38;5;{id}m"));
+        for col in 0..4 {
+            out.push('\u{10EEEE}');
+            out.push(*row_mark);
+            if col == 0 {
+                out.push(DIACRITICS[0]);
+            }
+        }
+        out.push_str("\x1b[39m\n");
+    }
+    std::fs::write(tw.dir.path().join(name), out).unwrap();
+}
+
+#[test]
+fn a_placeholder_picture_is_drawn_over_its_cells_and_at_their_new_rows_when_scrolled() {
+    let mut tw = start(TerminalReplies {
+        kitty_graphics: true,
+        ..TerminalReplies::default()
+    });
+    placeholder_picture(&tw, "pic.kitty", 42);
+    // The prompt at the bottom first, so that output scrolls the pane.
+    run(&mut tw, "seq 1 40", 1);
+    let mark_row = run(&mut tw, "cat pic.kitty", 2);
+    let top = mark_row - 2;
+    // 1-based, the border before the pane's first column; the whole
+    // picture over the 4 x 2 placeholder cells.
+    graphics::wait_for_drawn_at(&tw, "the picture", PLACEMENT_START, 0, (top + 1, 2));
+    let raw = tw.raw_tail();
+    assert!(
+        raw.windows(9).any(|w| w == b"c=4,r=2,z"),
+        "placed over 4 x 2 cells"
+    );
+    // The cells show blank, not the private-use character.
+    let row_text = tw.with_screen(|s| s.contents_between(top, 0, top + 1, COLS));
+    assert!(!row_text.contains('\u{10EEEE}'), "{row_text:?}");
+
+    // Two more rows of output scroll the pane by two: the picture is
+    // drawn at the cells' new rows.
+    let before = tw.raw_tail().len();
+    run(&mut tw, "true", 3);
+    graphics::wait_for_drawn_at(
+        &tw,
+        "the picture",
+        PLACEMENT_START,
+        before,
+        (top + 1 - 2, 2),
+    );
+
+    // Scrolled off the screen, it is drawn no more.
+    let before = tw.raw_tail().len();
+    run(&mut tw, "seq 1 30", 4);
+    common::wait_until("the placement deleted", || {
+        let raw = tw.raw_tail();
+        raw[before..].windows(9).any(|w| w == b"\x1b_Ga=d,d=")
+    });
+}
+
+#[test]
+fn a_placeholder_picture_is_drawn_as_sixel_where_its_cells_are() {
+    let mut tw = start(TerminalReplies {
+        sixel: true,
+        ..TerminalReplies::default()
+    });
+    placeholder_picture(&tw, "pic.kitty", 9);
+    run(&mut tw, "seq 1 40", 1);
+    let mark_row = run(&mut tw, "cat pic.kitty", 2);
+    let top = mark_row - 2;
+    graphics::wait_for_drawn_at(&tw, "a sixel", SIXEL_START, 0, (top + 1, 2));
+    let before = tw.raw_tail().len();
+    run(&mut tw, "true", 3);
+    graphics::wait_for_drawn_at(&tw, "a sixel", SIXEL_START, before, (top + 1 - 2, 2));
+}
