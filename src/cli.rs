@@ -157,6 +157,14 @@ pub enum SessionCommand {
         /// (tmux's `new -A`): attach or create, in one command.
         #[arg(short = 'c', long = "create", requires = "name")]
         create: bool,
+        /// Internal: the version of the tilework that runs this attach
+        /// over ssh (`attach HOST:NAME`); another version is refused.
+        #[arg(long = "client-version", hide = true)]
+        client_version: Option<String>,
+        /// Internal: the workspace as that tilework was given it
+        /// (`HOST:NAME`), for messages.
+        #[arg(long = "named-as", hide = true)]
+        named_as: Option<String>,
     },
     /// End a running workspace and every program in it.
     Kill {
@@ -239,6 +247,9 @@ pub enum SessionCommand {
         cols: u16,
         #[arg(long, default_value_t = 24)]
         rows: u16,
+        /// The version of the relay's tilework; another is refused.
+        #[arg(long = "client-version")]
+        client_version: Option<String>,
         #[arg(last = true)]
         argv: Vec<String>,
     },

@@ -173,7 +173,15 @@ fn session_command(
             detach_others,
             read_only,
             create,
+            client_version,
+            named_as,
         } => {
+            // Run by another machine's tilework over ssh: the same version,
+            // or a message naming both.
+            if let Some(refused) = remote::versions::refusal(client_version.as_deref()) {
+                eprintln!("tilework: {}", escape_controls(&refused));
+                return Ok(remote::versions::VERSION_MISMATCH);
+            }
             let mode = match (*detach_others, *read_only) {
                 (true, _) => AttachMode::DetachOthers,
                 (_, true) => AttachMode::ReadOnly,
@@ -181,12 +189,19 @@ fn session_command(
             };
             let config = config_for_attach(config_path);
             if let Some(target) = name.as_deref().map(Target::parse).transpose()?.flatten() {
-                let flags: &[&str] = match mode {
-                    AttachMode::DetachOthers => &["-d"],
-                    AttachMode::ReadOnly => &["-r"],
-                    AttachMode::Join => &[],
+                let mut flags: Vec<&str> = match mode {
+                    AttachMode::DetachOthers => vec!["-d"],
+                    AttachMode::ReadOnly => vec!["-r"],
+                    AttachMode::Join => vec![],
                 };
-                return remote::attach_remote(&config.remote, &target, flags);
+                if *create {
+                    anyhow::ensure!(
+                        target.name.is_some(),
+                        "`attach -c` needs the workspace's name: HOST:NAME"
+                    );
+                    flags.push("-c");
+                }
+                return remote::attach_remote(&config.remote, &target, &flags);
             }
             if let Some(name) = name.as_deref() {
                 tilework::upgrade::request::offer_on_attach(name);
@@ -197,7 +212,12 @@ fn session_command(
             } else {
                 None
             };
-            attach_process::attach(name.as_deref(), Joining::from_process(mode, &names), create)
+            let attached = attach_process::attach(
+                name.as_deref(),
+                Joining::from_process(mode, &names),
+                create,
+            );
+            remote::remote_attach::as_named(attached, named_as.as_deref())
         }
         SessionCommand::Kill { name } => attach_process::kill(name),
         SessionCommand::Action { list, name, args } => {
@@ -302,6 +322,7 @@ fn session_command(
             cwd,
             cols,
             rows,
+            client_version,
             argv,
         } => remote::proxy::proxy(&remote::proxy::ProxyRequest {
             workspace: workspace.clone(),
@@ -311,6 +332,7 @@ fn session_command(
             cwd: cwd.clone(),
             cols: *cols,
             rows: *rows,
+            client_version: client_version.clone(),
             argv: argv.clone(),
         }),
         SessionCommand::RemotePane {

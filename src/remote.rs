@@ -13,9 +13,11 @@ pub mod attach;
 pub mod link;
 pub mod proxy;
 pub mod relay;
+pub mod remote_attach;
 pub mod ssh;
 pub mod target;
 pub mod title_tap;
+pub mod versions;
 pub mod waiting_screen;
 
 use anyhow::{Context, Result};

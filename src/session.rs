@@ -31,6 +31,7 @@ pub mod conversation;
 pub mod dir;
 pub mod host;
 pub mod joining;
+pub mod missing_workspace;
 pub mod pane_link;
 pub mod proto;
 pub mod script;

@@ -764,3 +764,110 @@ fn a_profiles_pane_with_a_host_runs_there_and_its_queries_are_answered_once() {
     );
     drop(sshd);
 }
+
+/// Terminal B: `tilework ARGS` (an `attach` of a remote target) through
+/// the test's sshd, `cols` wide, with `[remote] tilework` = `remote` (a
+/// word for the remote shell), reaching the workspaces of A's directories.
+fn remote_attach_with(sshd: &Sshd, a: &Tilework, args: &[&str], remote: &str) -> Tilework {
+    let home = a.dir.path();
+    let runtime = a.runtime_dir();
+    let ssh_config = sshd.client_config(home, &runtime, false);
+    let config = home.join("remote-other.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[remote]\nssh_command = \"ssh -F {}\"\ntilework = \"{remote}\"\nkeepalive = 1\n",
+            ssh_config.display(),
+        ),
+    )
+    .unwrap();
+    let mut argv = vec!["--config", config.to_str().unwrap()];
+    argv.extend_from_slice(args);
+    let runtime = runtime.to_str().unwrap().to_string();
+    Tilework::start_with(&argv, ROWS, 200, &[("XDG_RUNTIME_DIR", runtime.as_str())])
+}
+
+/// The workspace names `tilework ls` lists in A's runtime directory.
+fn listed_workspaces(a: &Tilework) -> String {
+    let out = Command::new(common::binary())
+        .arg("ls")
+        .env("XDG_RUNTIME_DIR", a.runtime_dir())
+        .env("XDG_STATE_HOME", a.dir.path().join("state"))
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The remote tilework is another version and knows it: it refuses the
+/// attach, naming both versions (the remote binary is the built one,
+/// made to report another version by its debug-build switch).
+#[test]
+fn attach_to_a_remote_tilework_of_another_version_names_both() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (a, workspace) = detached_workspace("far");
+    let remote = format!("TILEWORK_TEST_VERSION=0.0.1-other {}", common::binary());
+    let mut b = remote_attach_with(&sshd, &a, &["attach", "localhost:far"], &remote);
+    assert_eq!(b.wait_exit().exit_code(), 3);
+    b.wait_for_text("runs tilework 0.0.1-other");
+    b.wait_for_text(&format!("this is tilework {}", env!("CARGO_PKG_VERSION")));
+    assert!(common::alive(workspace));
+}
+
+/// The remote tilework is older than the version check: it refuses the
+/// option it does not know (a usage error, exit 2), and this side then
+/// asks its version and names both. The older release is played by a
+/// script answering as one does (`--version`, and clap's refusal).
+#[test]
+fn attach_to_an_older_remote_tilework_names_both_versions() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (a, _) = detached_workspace("far");
+    let old = a.dir.path().join("old-tilework");
+    std::fs::write(
+        &old,
+        "#!/bin/sh\n\
+         case \"$1\" in\n\
+         --version) echo 'tilework 0.0.1-old' ;;\n\
+         *) echo \"error: unexpected argument '$2' found\" >&2; exit 2 ;;\n\
+         esac\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&old, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut b = remote_attach_with(
+        &sshd,
+        &a,
+        &["attach", "localhost:far"],
+        old.to_str().unwrap(),
+    );
+    assert_eq!(b.wait_exit().exit_code(), 2);
+    b.wait_for_text("localhost runs tilework 0.0.1-old");
+    b.wait_for_text(&format!("this is tilework {}", env!("CARGO_PKG_VERSION")));
+}
+
+/// `attach HOST:NAME` of a workspace that runs nowhere there says so and
+/// offers `attach -c HOST:NAME`, which creates it there and attaches.
+#[test]
+fn attach_c_host_name_creates_the_remote_workspace_the_refusal_offers_it() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (a, _) = detached_workspace("far");
+    let binary = common::binary();
+    let mut b = remote_attach_with(&sshd, &a, &["attach", "localhost:new"], binary);
+    assert_eq!(b.wait_exit().exit_code(), 2);
+    b.wait_for_text("no workspace named new is running there");
+    b.wait_for_text("`tilework attach -c localhost:new` creates it");
+    assert!(!listed_workspaces(&a).contains("new"));
+
+    let mut c = remote_attach_with(&sshd, &a, &["attach", "-c", "localhost:new"], binary);
+    // Its shell is the remote user's (`$SHELL` of the ssh session).
+    c.wait_for("the new workspace", |s| s.contents().contains("[new]"));
+    c.type_line("echo made-there-$((6*7))");
+    c.wait_for_text("made-there-42");
+    assert!(
+        listed_workspaces(&a)
+            .lines()
+            .any(|l| l.starts_with("new ") && l.contains("attached")),
+        "{}",
+        listed_workspaces(&a)
+    );
+    c.send("\x02d");
+    assert_eq!(c.wait_exit().exit_code(), 0);
+}

@@ -13,6 +13,7 @@ use anyhow::Result;
 use crate::remote::link::{self, Ending};
 use crate::remote::ssh::Ssh;
 use crate::remote::target::Target;
+use crate::remote::versions;
 use crate::remote::waiting_screen::{self, Choice, TerminalState, Waiting};
 
 /// The waits between attempts: the first soon (a blip), then longer, up to
@@ -25,7 +26,7 @@ const NOT_FOUND: i32 = 127;
 /// Attaches to `target` through `ssh`, passing `flags` (`-d`, `-r`) on.
 /// The exit status is the remote attach's.
 pub fn attach(ssh: &Ssh, target: &Target, flags: &[&str]) -> Result<i32> {
-    let argv = ssh.attach_argv(target, flags);
+    let argv = ssh.attach_argv(target, flags, &display(target));
     let terminal = TerminalState::remember();
     let host = target.host();
     let mut ever_connected = false;
@@ -43,6 +44,13 @@ pub fn attach(ssh: &Ssh, target: &Target, flags: &[&str]) -> Result<i32> {
             }
             Ending::Exited(code) => {
                 terminal.restore();
+                // An older tilework there refuses this version's flags:
+                // say which versions meet.
+                if code == versions::USAGE_OR_ERROR
+                    && let Some(message) = versions::remote_differs(ssh, target)
+                {
+                    anyhow::bail!("{message}");
+                }
                 return Ok(code);
             }
             // ssh said why (refused, auth failed, no such host) on the

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
+use crate::remote::versions;
 use crate::session::pane_link::{Frame, FrameReader, PaneStreamCall};
 use crate::session::script::{self, Call, Place};
 use crate::session::{attach_process, dir, script_client};
@@ -43,6 +44,8 @@ pub struct ProxyRequest {
     pub cwd: Option<String>,
     pub cols: u16,
     pub rows: u16,
+    /// The relay's tilework version; another one is refused.
+    pub client_version: Option<String>,
     /// Empty: the user's shell.
     pub argv: Vec<String>,
 }
@@ -60,6 +63,10 @@ pub fn proxy(request: &ProxyRequest) -> Result<i32> {
             .unwrap_or_else(PoisonError::into_inner)
             .write_all(&frame.encode())
     };
+    if let Some(refused) = versions::refusal(request.client_version.as_deref()) {
+        write(&Frame::Error(refused))?;
+        return Ok(versions::VERSION_MISMATCH);
+    }
     if request.close {
         let pane = request.pane.context("--close needs --pane")?;
         call(&socket, &Call::PaneClose { pane })?;

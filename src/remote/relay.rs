@@ -28,6 +28,7 @@ use crate::config::remote_pane::RemotePane;
 use crate::remote::ssh::Ssh;
 use crate::remote::target::Target;
 use crate::remote::title_tap::TitleTap;
+use crate::remote::versions;
 use crate::session::pane_link::{Frame, FrameReader};
 
 /// The waits between attempts, as `attach HOST:NAME` waits.
@@ -216,6 +217,11 @@ fn relay(pane: &RemotePane, ssh: &Ssh, target: &Target, link: &Link) -> Result<i
         match one_run(&argv, link, &mut title, &mut state)? {
             Ended::Exited(code) => return Ok(code),
             Ended::Refused(message, code) => {
+                // An older tilework there refuses this version's flags.
+                let message = (code == versions::USAGE_OR_ERROR && state.pane.is_none())
+                    .then(|| versions::remote_differs(ssh, target))
+                    .flatten()
+                    .unwrap_or(message);
                 let _ = writeln!(out, "\r\ntilework: {message}\r");
                 return Ok(code);
             }

@@ -30,6 +30,10 @@ const CONNECT_TIMEOUT_SECS: u32 = 10;
 /// it creates the socket.
 const MAX_CONTROL_PATH: usize = 107 - 17;
 
+/// The hidden option every remote command is given this version by
+/// (`remote::versions` says why).
+pub const CLIENT_VERSION_FLAG: &str = "--client-version";
+
 /// How tilework runs ssh to one host.
 #[derive(Debug, Clone)]
 pub struct Ssh {
@@ -78,9 +82,18 @@ impl Ssh {
         self.keepalive * KEEPALIVE_COUNT
     }
 
-    /// `tilework attach [FLAGS] -- NAME` on `target`, on a terminal (`-t`).
-    pub fn attach_argv(&self, target: &Target, flags: &[&str]) -> Vec<String> {
-        let mut remote = vec![self.remote_tilework.clone(), "attach".to_string()];
+    /// `tilework attach [FLAGS] -- NAME` on `target`, on a terminal (`-t`),
+    /// told this version and how the user named the workspace
+    /// (`named_as`, for its messages).
+    pub fn attach_argv(&self, target: &Target, flags: &[&str], named_as: &str) -> Vec<String> {
+        let mut remote = vec![
+            self.remote_tilework.clone(),
+            "attach".to_string(),
+            CLIENT_VERSION_FLAG.to_string(),
+            shell_quote(&crate::release::version()),
+            "--named-as".to_string(),
+            shell_quote(named_as),
+        ];
         remote.extend(flags.iter().map(|f| f.to_string()));
         if let Some(name) = &target.name {
             // Checked by `check_name`: nothing in it the remote shell reads.
@@ -103,12 +116,25 @@ impl Ssh {
     /// terminal: a stream of frames). Each argument is quoted for the
     /// remote shell.
     pub fn proxy_argv(&self, target: &Target, args: &[String]) -> Vec<String> {
-        let mut remote = format!("{} proxy", self.remote_tilework);
+        let mut remote = format!(
+            "{} proxy {CLIENT_VERSION_FLAG} {}",
+            self.remote_tilework,
+            shell_quote(&crate::release::version())
+        );
         for arg in args {
             remote.push(' ');
             remote.push_str(&shell_quote(arg));
         }
         self.argv(target, false, &remote)
+    }
+
+    /// `tilework --version` on `target`.
+    pub fn version_argv(&self, target: &Target) -> Vec<String> {
+        self.argv(
+            target,
+            false,
+            &format!("{} --version", self.remote_tilework),
+        )
     }
 
     fn argv(&self, target: &Target, terminal: bool, remote_command: &str) -> Vec<String> {
@@ -177,7 +203,7 @@ mod tests {
         };
         let build1 = target("ssh://me@build1:2222/dev");
         let ssh = Ssh::new(&settings, Path::new("/run/user/1000/tilework"), &build1);
-        let argv = ssh.attach_argv(&build1, &["-d"]);
+        let argv = ssh.attach_argv(&build1, &["-d"], "ssh://me@build1:2222/dev");
         let socket = ssh.control_path().unwrap().display().to_string();
         assert!(
             socket.starts_with("/run/user/1000/tilework/ssh-"),
@@ -193,7 +219,9 @@ mod tests {
             format!(
                 "-t -o ServerAliveInterval=5 -o ServerAliveCountMax=3 -o ConnectTimeout=10 \
              -o ControlMaster=auto -o ControlPath={socket} \
-             -o ControlPersist=10m -p 2222 -- me@build1 tilework attach -d -- dev"
+             -o ControlPersist=10m -p 2222 -- me@build1 tilework attach --client-version '{}' \
+             --named-as 'ssh://me@build1:2222/dev' -d -- dev",
+                crate::release::version()
             )
         );
         // Another destination, another connection.
@@ -213,7 +241,7 @@ mod tests {
     fn a_runtime_directory_too_long_for_a_socket_shares_nothing() {
         let long = format!("/tmp/{}", "d".repeat(80));
         let ssh = Ssh::new(&Remote::default(), Path::new(&long), &target("h:w"));
-        let argv = ssh.attach_argv(&target("h:w"), &[]).join(" ");
+        let argv = ssh.attach_argv(&target("h:w"), &[], "h:w").join(" ");
         assert!(!argv.contains("ControlMaster"), "{argv}");
         assert!(argv.contains("ServerAliveInterval"), "{argv}");
     }

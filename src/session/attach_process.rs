@@ -21,6 +21,7 @@ use rustix::termios::OptionalActions;
 
 use super::claim::{self, Claim};
 use super::dir;
+use super::missing_workspace::MissingWorkspace;
 use super::workspace_child;
 
 use super::proto::{
@@ -309,10 +310,10 @@ pub fn attach(
                         let claim = claim::claim_named(&dir, name)?;
                         return launch_with(claim, ServeArgs::These(serve), joining);
                     }
-                    bail!(
-                        "no workspace named {name} is running (tilework ls lists them; \
-                         `tilework attach -c {name}` creates it)"
-                    );
+                    return Err(MissingWorkspace {
+                        name: name.to_string(),
+                    }
+                    .into());
                 }
                 Err(err) => {
                     return Err(err).with_context(|| format!("reaching workspace {name}"));
