@@ -764,3 +764,55 @@ fn a_profiles_pane_with_a_host_runs_there_and_its_queries_are_answered_once() {
     );
     drop(sshd);
 }
+
+/// The ssh under remote pane `id`'s relay, as `list-panes` names the
+/// relay's pid.
+fn ssh_under_relay(a: &Tilework, id: &str) -> Option<u32> {
+    let relay = panes_json(a, "here")
+        .as_array()?
+        .iter()
+        .find(|p| p["id"].as_u64().map(|n| n.to_string()).as_deref() == Some(id))
+        .and_then(|p| p["pid"].as_u64())?;
+    common::child_pids(u32::try_from(relay).ok()?)
+        .into_iter()
+        .find(|&p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "ssh")
+        })
+}
+
+/// Stops a remote pane's ssh (SIGSTOP, as a frozen process): its pipes
+/// stay open, so only a watch on the ssh itself sees it. As `attach
+/// HOST:NAME` does, it counts as a dropped link after three keep-alives'
+/// time: the border says the link is down, the stopped ssh is killed, and
+/// a new one carries the pane: the program's later output is on screen.
+/// (Here the stopped ssh is a client of the shared connection, whose
+/// master does its reads and writes: the ticks need not stand still.)
+#[test]
+fn a_remote_panes_stopped_ssh_counts_as_a_dropped_link_and_reconnects() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (mut a, config) = local_workspace_reaching(&sshd, "here");
+    let id = run_remote(&a, &config, "here", None);
+    a.wait_for("the remote pane's border", |s| {
+        s.contents().contains("localhost")
+    });
+    a.type_line("i=0; while [ $i -lt 100000 ]; do i=$((i+1)); echo tick-$i; sleep 0.1; done");
+    common::wait_until("a few ticks", || last_tick(&a) >= 3);
+    let ssh = ssh_under_relay(&a, &id).unwrap();
+    kill(Pid::from_raw(i32::try_from(ssh).unwrap()), Signal::SIGSTOP).unwrap();
+    let before = last_tick(&a);
+    a.wait_for_text("link down");
+    common::wait_until("the ticks to go on, on screen", || {
+        last_tick(&a) > before + 10 && !a.screen_text().contains("link down")
+    });
+    assert_ne!(
+        ssh_under_relay(&a, &id),
+        Some(ssh),
+        "a new ssh carries the pane"
+    );
+    assert!(
+        !common::alive(ssh),
+        "the stopped ssh was killed, not left behind"
+    );
+    a.send("\x03");
+    drop(sshd);
+}
