@@ -816,3 +816,69 @@ fn a_remote_panes_stopped_ssh_counts_as_a_dropped_link_and_reconnects() {
     a.send("\x03");
     drop(sshd);
 }
+
+/// A workspace `name` started with a config whose `[remote]` reaches the
+/// test's sshd (and `extra`, more of the config), in a runtime directory
+/// of the test's own (the remote side's too); its workspaces end with the
+/// guard.
+fn workspace_configured_for(
+    sshd: &Sshd,
+    name: &str,
+    extra: &str,
+    start: impl FnOnce(&[&str], &[(&str, &str)]) -> Tilework,
+) -> (Tilework, TempDir, EndWorkspaces) {
+    let home = TempDir::new("remote-config");
+    let runtime = home.path().join("run");
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::set_permissions(
+        &runtime,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let end = EndWorkspaces(runtime.clone());
+    let ssh_config = sshd.client_config(home.path(), &runtime, false);
+    let config = home.path().join("remote.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "{extra}\n[remote]\nssh_command = \"ssh -F {}\"\ntilework = \"{}\"\nkeepalive = 1\n",
+            ssh_config.display(),
+            common::binary()
+        ),
+    )
+    .unwrap();
+    let a = start(
+        &["--config", config.to_str().unwrap(), "--session", name],
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    (a, home, end)
+}
+
+/// `run --host localhost` typed at the command prompt (`C-b :`) opens a
+/// remote pane as the CLI's does, with the workspace's `[remote]`
+/// settings: its shell runs on the host (the ssh session's variables are
+/// there), in the directory `--cwd` named there.
+#[test]
+fn run_host_at_the_command_prompt_opens_a_remote_pane() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (mut a, home, _end) = workspace_configured_for(&sshd, "prompt", "", |args, env| {
+        Tilework::start_with(args, ROWS, 100, env)
+    });
+    a.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let there = home.path().join("prompted");
+    std::fs::create_dir_all(&there).unwrap();
+    a.send("\x02:");
+    a.wait_for("the command prompt", |s| {
+        s.contents().contains("command (Tab completes):")
+    });
+    a.send(format!("run --host localhost --cwd {}\r", there.display()));
+    a.wait_for("the remote pane's border", |s| {
+        s.contents().contains("localhost")
+    });
+    a.type_line(&format!(
+        "[ \"$PWD\" = {} ] && echo \"prompted-$((40+5)):${{SSH_CONNECTION##* }}\"",
+        there.display()
+    ));
+    a.wait_for_text(&format!("prompted-45:{}", sshd.port));
+    drop(sshd);
+}
