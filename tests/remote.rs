@@ -882,3 +882,40 @@ fn run_host_at_the_command_prompt_opens_a_remote_pane() {
     a.wait_for_text(&format!("prompted-45:{}", sshd.port));
     drop(sshd);
 }
+
+/// The status bar's `host` segment names the focused pane's host: this
+/// machine's name on a local pane, the remote host on a remote one.
+#[test]
+fn the_status_bars_host_is_the_focused_panes() {
+    let Some(sshd) = Sshd::start() else { return };
+    let status = "[status]\nleft = [\"text:here\"]\nright = [\"text:on\", \"host\"]\n";
+    let (mut a, _home, _end) = workspace_configured_for(&sshd, "hosts", status, |args, env| {
+        Tilework::start_with(args, ROWS, 100, env)
+    });
+    a.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let local = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .unwrap()
+        .trim()
+        .to_string();
+    // The bar's last word (segments are set apart by two spaces).
+    let host = |s: &vt100::Screen| {
+        let bar = s.contents_between(ROWS - 1, 0, ROWS - 1, 100);
+        bar.split_whitespace()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    };
+    a.wait_for("this machine's name", |s| host(s) == local);
+    a.send("\x02:");
+    a.wait_for("the command prompt", |s| {
+        s.contents().contains("command (Tab completes):")
+    });
+    a.send("run --host localhost\r");
+    a.wait_for("the remote pane's host", |s| host(s) == "localhost");
+    if local != "localhost" {
+        // Back on the local pane: this machine again.
+        a.send("\x02o");
+        a.wait_for("this machine's name again", |s| host(s) == local);
+    }
+    drop(sshd);
+}
