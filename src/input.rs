@@ -46,6 +46,7 @@ pub mod outcome;
 pub mod pane_facts;
 pub mod paste_buffers;
 pub mod popups;
+pub mod remote_run;
 pub mod ring_search;
 pub mod router;
 pub mod row_text;

@@ -8,6 +8,8 @@
 //! - [`link`]: one run of ssh, watched: detached, exited, or dropped.
 //! - [`attach`]: `tilework attach HOST:NAME`, reconnecting when the link
 //!   drops; [`waiting_screen`] is what the terminal shows meanwhile.
+//! - [`relay`]: a remote pane's program; [`stall_watch`] counts its
+//!   stopped ssh as a dropped link.
 
 pub mod attach;
 pub mod link;
@@ -15,6 +17,7 @@ pub mod proxy;
 pub mod relay;
 pub mod remote_attach;
 pub mod ssh;
+pub mod stall_watch;
 pub mod target;
 pub mod title_tap;
 pub mod versions;

@@ -870,4 +870,158 @@ fn attach_c_host_name_creates_the_remote_workspace_the_refusal_offers_it() {
     );
     c.send("\x02d");
     assert_eq!(c.wait_exit().exit_code(), 0);
+
+/// The ssh under remote pane `id`'s relay, as `list-panes` names the
+/// relay's pid.
+fn ssh_under_relay(a: &Tilework, id: &str) -> Option<u32> {
+    let relay = panes_json(a, "here")
+        .as_array()?
+        .iter()
+        .find(|p| p["id"].as_u64().map(|n| n.to_string()).as_deref() == Some(id))
+        .and_then(|p| p["pid"].as_u64())?;
+    common::child_pids(u32::try_from(relay).ok()?)
+        .into_iter()
+        .find(|&p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "ssh")
+        })
+}
+
+/// Stops a remote pane's ssh (SIGSTOP, as a frozen process): its pipes
+/// stay open, so only a watch on the ssh itself sees it. As `attach
+/// HOST:NAME` does, it counts as a dropped link after three keep-alives'
+/// time: the border says the link is down, the stopped ssh is killed, and
+/// a new one carries the pane: the program's later output is on screen.
+/// (Here the stopped ssh is a client of the shared connection, whose
+/// master does its reads and writes: the ticks need not stand still.)
+#[test]
+fn a_remote_panes_stopped_ssh_counts_as_a_dropped_link_and_reconnects() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (mut a, config) = local_workspace_reaching(&sshd, "here");
+    let id = run_remote(&a, &config, "here", None);
+    a.wait_for("the remote pane's border", |s| {
+        s.contents().contains("localhost")
+    });
+    a.type_line("i=0; while [ $i -lt 100000 ]; do i=$((i+1)); echo tick-$i; sleep 0.1; done");
+    common::wait_until("a few ticks", || last_tick(&a) >= 3);
+    let ssh = ssh_under_relay(&a, &id).unwrap();
+    kill(Pid::from_raw(i32::try_from(ssh).unwrap()), Signal::SIGSTOP).unwrap();
+    let before = last_tick(&a);
+    a.wait_for_text("link down");
+    common::wait_until("the ticks to go on, on screen", || {
+        last_tick(&a) > before + 10 && !a.screen_text().contains("link down")
+    });
+    assert_ne!(
+        ssh_under_relay(&a, &id),
+        Some(ssh),
+        "a new ssh carries the pane"
+    );
+    assert!(
+        !common::alive(ssh),
+        "the stopped ssh was killed, not left behind"
+    );
+    a.send("\x03");
+    drop(sshd);
+}
+
+/// A workspace `name` started with a config whose `[remote]` reaches the
+/// test's sshd (and `extra`, more of the config), in a runtime directory
+/// of the test's own (the remote side's too); its workspaces end with the
+/// guard.
+fn workspace_configured_for(
+    sshd: &Sshd,
+    name: &str,
+    extra: &str,
+    start: impl FnOnce(&[&str], &[(&str, &str)]) -> Tilework,
+) -> (Tilework, TempDir, EndWorkspaces) {
+    let home = TempDir::new("remote-config");
+    let runtime = home.path().join("run");
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::set_permissions(
+        &runtime,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let end = EndWorkspaces(runtime.clone());
+    let ssh_config = sshd.client_config(home.path(), &runtime, false);
+    let config = home.path().join("remote.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "{extra}\n[remote]\nssh_command = \"ssh -F {}\"\ntilework = \"{}\"\nkeepalive = 1\n",
+            ssh_config.display(),
+            common::binary()
+        ),
+    )
+    .unwrap();
+    let a = start(
+        &["--config", config.to_str().unwrap(), "--session", name],
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+    );
+    (a, home, end)
+}
+
+/// `run --host localhost` typed at the command prompt (`C-b :`) opens a
+/// remote pane as the CLI's does, with the workspace's `[remote]`
+/// settings: its shell runs on the host (the ssh session's variables are
+/// there), in the directory `--cwd` named there.
+#[test]
+fn run_host_at_the_command_prompt_opens_a_remote_pane() {
+    let Some(sshd) = Sshd::start() else { return };
+    let (mut a, home, _end) = workspace_configured_for(&sshd, "prompt", "", |args, env| {
+        Tilework::start_with(args, ROWS, 100, env)
+    });
+    a.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let there = home.path().join("prompted");
+    std::fs::create_dir_all(&there).unwrap();
+    a.send("\x02:");
+    a.wait_for("the command prompt", |s| {
+        s.contents().contains("command (Tab completes):")
+    });
+    a.send(format!("run --host localhost --cwd {}\r", there.display()));
+    a.wait_for("the remote pane's border", |s| {
+        s.contents().contains("localhost")
+    });
+    a.type_line(&format!(
+        "[ \"$PWD\" = {} ] && echo \"prompted-$((40+5)):${{SSH_CONNECTION##* }}\"",
+        there.display()
+    ));
+    a.wait_for_text(&format!("prompted-45:{}", sshd.port));
+    drop(sshd);
+}
+
+/// The status bar's `host` segment names the focused pane's host: this
+/// machine's name on a local pane, the remote host on a remote one.
+#[test]
+fn the_status_bars_host_is_the_focused_panes() {
+    let Some(sshd) = Sshd::start() else { return };
+    let status = "[status]\nleft = [\"text:here\"]\nright = [\"text:on\", \"host\"]\n";
+    let (mut a, _home, _end) = workspace_configured_for(&sshd, "hosts", status, |args, env| {
+        Tilework::start_with(args, ROWS, 100, env)
+    });
+    a.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let local = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .unwrap()
+        .trim()
+        .to_string();
+    // The bar's last word (segments are set apart by two spaces).
+    let host = |s: &vt100::Screen| {
+        let bar = s.contents_between(ROWS - 1, 0, ROWS - 1, 100);
+        bar.split_whitespace()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    };
+    a.wait_for("this machine's name", |s| host(s) == local);
+    a.send("\x02:");
+    a.wait_for("the command prompt", |s| {
+        s.contents().contains("command (Tab completes):")
+    });
+    a.send("run --host localhost\r");
+    a.wait_for("the remote pane's host", |s| host(s) == "localhost");
+    if local != "localhost" {
+        // Back on the local pane: this machine again.
+        a.send("\x02o");
+        a.wait_for("this machine's name again", |s| host(s) == local);
+    }
+    drop(sshd);
 }

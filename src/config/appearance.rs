@@ -278,7 +278,7 @@ pub enum Segment {
     Cwd,
     /// The git branch of that directory.
     Git,
-    /// This machine's name.
+    /// The focused pane's host: a remote pane's, else this machine's name.
     Host,
     /// The local time, in `[status] clock` format.
     Clock,

@@ -83,3 +83,31 @@ impl RemotePane {
         self.host.clone()
     }
 }
+
+/// The host a remote pane's argv names (the third word [`RemotePane::argv`]
+/// writes), read without the rest: the status bar asks at every draw.
+pub fn host_of(argv: &[String]) -> Option<&str> {
+    match argv {
+        [_, sub, flag, host, ..] if sub == SUBCOMMAND && flag == "--host" => Some(host),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_is_read_back_from_the_argv_alone() {
+        let pane = RemotePane {
+            host: "me@build1".into(),
+            settings: Remote::default(),
+            cwd: Some("/srv".into()),
+            command: vec!["make".into()],
+        };
+        let argv = pane.argv("/usr/bin/tilework");
+        assert_eq!(host_of(&argv), Some("me@build1"));
+        assert_eq!(RemotePane::from_argv(&argv), Some(pane));
+        assert_eq!(host_of(&["bash".into(), "--host".into(), "x".into()]), None);
+    }
+}

@@ -11,6 +11,7 @@ use clap::Parser;
 
 use crate::cli::{Cli, SessionCommand, SplitSide};
 use crate::config::action::Action;
+use crate::input::remote_run::RemoteRun;
 use crate::session::script::{Call, Place, parse_args};
 
 /// What a command line asks for.
@@ -24,6 +25,8 @@ pub enum CommandLine {
     RenameWorkspace(String),
     /// `send-keys` or `run`: what the loop does for a script.
     Script(Call),
+    /// `run --host HOST`: a remote pane.
+    RemoteRun(RemoteRun),
 }
 
 /// The commands beyond the actions' names.
@@ -85,19 +88,32 @@ fn script_call(words: &[String]) -> Result<CommandLine, String> {
             tab,
             cwd,
             no_save,
-            host: None,
+            host,
             argv,
-        }) => Call::Run {
-            no_save,
-            place: match (split, float, tab) {
+        }) => {
+            let place = match (split, float, tab) {
                 (_, true, _) => Place::Float,
                 (_, _, true) => Place::Tab,
                 (Some(SplitSide::Down), _, _) => Place::Down,
                 _ => Place::Right,
-            },
-            cwd: cwd.map(|dir| dir.to_string_lossy().into_owned()),
-            argv,
-        },
+            };
+            let cwd = cwd.map(|dir| dir.to_string_lossy().into_owned());
+            if let Some(host) = host {
+                return Ok(CommandLine::RemoteRun(RemoteRun {
+                    place,
+                    host,
+                    cwd,
+                    argv,
+                    no_save,
+                }));
+            }
+            Call::Run {
+                no_save,
+                place,
+                cwd,
+                argv,
+            }
+        }
         _ => return Err("expected send-keys or run".into()),
     };
     Ok(CommandLine::Script(call))
@@ -284,6 +300,16 @@ mod tests {
                 place: Place::Float,
                 cwd: None,
                 argv: vec!["htop".into(), "-d".into(), "5".into()],
+                no_save: false,
+            }))
+        );
+        assert_eq!(
+            parse("run --host build1 --tab --cwd /srv -- make"),
+            Ok(CommandLine::RemoteRun(RemoteRun {
+                place: Place::Tab,
+                host: "build1".into(),
+                cwd: Some("/srv".into()),
+                argv: vec!["make".into()],
                 no_save: false,
             }))
         );

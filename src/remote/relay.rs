@@ -26,6 +26,7 @@ use anyhow::{Context, Result};
 
 use crate::config::remote_pane::RemotePane;
 use crate::remote::ssh::Ssh;
+use crate::remote::stall_watch::StallWatch;
 use crate::remote::target::Target;
 use crate::remote::title_tap::TitleTap;
 use crate::remote::versions;
@@ -302,6 +303,7 @@ fn one_run(
     })
     .context("starting the ssh error reader")?;
     link.started(child.stdin.take());
+    let watch = StallWatch::start(child.id(), link.ssh.dead_after());
     let mut reader = FrameReader::default();
     let mut buf = vec![0u8; 256 << 10];
     let mut shown = Vec::with_capacity(256 << 10);
@@ -357,6 +359,7 @@ fn one_run(
     out.write_all(&shown)?;
     out.flush()?;
     link.ended();
+    let stalled = watch.finish();
     if ending.is_some() {
         let _ = child.kill();
     }
@@ -375,7 +378,9 @@ fn one_run(
         ),
         (Some(255), _) | (None, _) => Ended::Dropped {
             connected,
-            why: if said.is_empty() {
+            why: if let Some(stalled) = stalled {
+                stalled
+            } else if said.is_empty() {
                 format!("ssh ended ({status})")
             } else {
                 said

@@ -216,7 +216,14 @@ impl StatusBar<'_> {
                     out.push(text(format!("⎇ {}", truncate(branch, 30))));
                 }
             }
-            Segment::Host => out.push(text(self.ui.facts.host.clone())),
+            // A remote pane's host when one has the focus (issue 47 §2).
+            Segment::Host => out.push(text(
+                focused
+                    .and_then(|id| ws.panes().get(id))
+                    .and_then(|p| crate::config::remote_pane::host_of(&p.spec.argv))
+                    .unwrap_or(&self.ui.facts.host)
+                    .to_string(),
+            )),
             Segment::Clock => out.push(text(self.ui.facts.clock.clone())),
             Segment::Hints => {
                 if !self.hints.is_empty() {

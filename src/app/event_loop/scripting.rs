@@ -252,7 +252,7 @@ impl<B: FrameSink> App<B> {
             // x`, `select-tab 2`).
             Err(err) => match command_line::parse(name) {
                 Ok(CommandLine::Action(action)) => action,
-                Ok(CommandLine::Script(_)) => {
+                Ok(CommandLine::Script(_) | CommandLine::RemoteRun(_)) => {
                     return Reply::error("`tilework send-keys` and `tilework run` do that");
                 }
                 Ok(line) => {
