@@ -870,6 +870,7 @@ fn attach_c_host_name_creates_the_remote_workspace_the_refusal_offers_it() {
     );
     c.send("\x02d");
     assert_eq!(c.wait_exit().exit_code(), 0);
+}
 
 /// The ssh under remote pane `id`'s relay, as `list-panes` names the
 /// relay's pid.

@@ -201,7 +201,7 @@ pub(super) fn command_line(cx: &mut Cx<'_>, line: CommandLine) -> Outcome {
         CommandLine::RenameWorkspace(name) => prompt::rename_workspace(cx, &name),
         CommandLine::Script(call) => Outcome::redraw().with(Command::Script(call)),
         CommandLine::RemoteRun(run) => {
-            let call = run.call(cx.ws.panes().settings().env.remote());
+            let call = run.call(cx.ws.panes().spawner().settings().env.remote());
             Outcome::redraw().with(Command::Script(call))
         }
     }
