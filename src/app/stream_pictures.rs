@@ -213,6 +213,69 @@ mod tests {
     }
 
     #[test]
+    fn a_placed_picture_is_sent_in_place_of_its_reference_in_pieces_ending_at_it() {
+        use crate::graphics::image::RgbaImage;
+        use crate::graphics::picture_store::{Origin, PixelRect, Placement};
+        // Pixels that do not compress: the picture takes several frames.
+        let mut seed = 7u32;
+        let pixels: Vec<u8> = (0..300 * 300 * 4)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                (seed >> 16) as u8
+            })
+            .collect();
+        let image = RgbaImage::new(300, 300, pixels).unwrap();
+        let source = PixelRect::whole(&image);
+        let key = 0x5eed_0000_0000_0042;
+        {
+            let mut store = picture_store::lock();
+            let image = store.add_image(image).unwrap();
+            let placement = store
+                .place(Placement {
+                    image,
+                    source,
+                    cols: 30,
+                    rows: 15,
+                    z: 0,
+                    origin: Origin::Kitty {
+                        image: 7,
+                        placement: 0,
+                    },
+                })
+                .unwrap();
+            store.remember_content(key, placement);
+        }
+        let mut bytes = b"before".to_vec();
+        bytes.extend_from_slice(format!("\x1b_G#{key:016x}\x1b\\").as_bytes());
+        bytes.extend_from_slice(b"after");
+        let end = 10_000;
+        let got = outputs(&frames(bytes, end));
+        let (ref_start, ref_end) = (end - 5 - 22, end - 5);
+        assert_eq!(got[0], (ref_start, b"before".to_vec()));
+        assert_eq!(got.last().unwrap(), &(end, b"after".to_vec()));
+        let picture = &got[1..got.len() - 1];
+        assert!(picture.len() > 1, "{} pieces", picture.len());
+        assert!(picture.iter().all(|(_, b)| b.len() <= MAX_OUTPUT_FRAME));
+        let ends: Vec<u64> = picture.iter().map(|(e, _)| *e).collect();
+        let mut want = vec![ref_start; picture.len() - 1];
+        want.push(ref_end);
+        assert_eq!(ends, want, "only the last piece passes the reference");
+        let sent: Vec<u8> = picture.iter().flat_map(|(_, b)| b.clone()).collect();
+        let text = String::from_utf8_lossy(&sent);
+        assert!(
+            text.starts_with("\x1b_Ga=t,q=2,f=32,o=z,i="),
+            "{}",
+            &text[..40]
+        );
+        // The cursor moved after it, as the program's command moved it.
+        assert!(
+            text.ends_with(",x=0,y=0,w=300,h=300,c=30,r=15,z=0\x1b\\"),
+            "{}",
+            &text[text.len() - 60..]
+        );
+    }
+
+    #[test]
     fn references_are_recognised_whole_and_only_whole() {
         assert_eq!(
             reference_at(b"\x1b_G#0123456789abcdef\x1b\\x"),
