@@ -35,6 +35,7 @@ mod signals;
 mod signals_from_programs;
 mod silence;
 pub mod status_commands;
+mod stream_pictures;
 mod subscribers;
 pub mod typing_throttle;
 mod workspace_events;

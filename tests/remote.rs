@@ -1026,3 +1026,68 @@ fn the_status_bars_host_is_the_focused_panes() {
     }
     drop(sshd);
 }
+
+/// A program in a remote pane prints a kitty picture (a 40 x 40 green RGB
+/// picture, in chunks): the workspace on the host keeps it, its stream
+/// sends it on in place of the reference its ring holds, and the local
+/// workspace draws it on a terminal that speaks kitty graphics, where the
+/// program's cursor was.
+#[test]
+fn a_kitty_picture_printed_in_a_remote_pane_reaches_the_local_terminal() {
+    use base64::Engine as _;
+    let Some(sshd) = Sshd::start() else { return };
+    let (mut a, home, _end) = workspace_configured_for(&sshd, "pictures", "", |args, env| {
+        let replies = common::TerminalReplies {
+            kitty_graphics: true,
+            ..common::TerminalReplies::default()
+        };
+        Tilework::start_answering(common::binary(), args, ROWS, 100, env, replies)
+    });
+    a.wait_for("the shell's prompt", |s| s.contents().contains("$ "));
+    let data =
+        base64::engine::general_purpose::STANDARD.encode(vec![[0u8, 200, 0]; 40 * 40].concat());
+    let chunks: Vec<&[u8]> = data.as_bytes().chunks(4096).collect();
+    let mut commands = Vec::new();
+    for (n, chunk) in chunks.iter().enumerate() {
+        let more = u8::from(n + 1 < chunks.len());
+        let keys = if n == 0 {
+            format!("a=T,f=24,s=40,v=40,i=7,q=2,m={more}")
+        } else {
+            format!("m={more}")
+        };
+        commands.extend_from_slice(format!("\x1b_G{keys};").as_bytes());
+        commands.extend_from_slice(chunk);
+        commands.extend_from_slice(b"\x1b\\");
+    }
+    let picture = home.path().join("green.kitty");
+    std::fs::write(&picture, commands).unwrap();
+    a.send("\x02:");
+    a.wait_for("the command prompt", |s| {
+        s.contents().contains("command (Tab completes):")
+    });
+    a.send("run --host localhost\r");
+    a.wait_for("the remote pane's border", |s| {
+        s.contents().contains("localhost")
+    });
+    a.type_line(&format!(
+        "echo \"far-$((40+6)):${{SSH_CONNECTION##* }}\"; cat {}; echo pic-$((6*7))",
+        picture.display()
+    ));
+    a.wait_for_text(&format!("far-46:{}", sshd.port));
+    a.wait_for_text("pic-42");
+    // The local workspace sends the picture to its terminal and places it
+    // where the remote program's cursor was: the row after the echo, at
+    // the pane's first column (1-based on the terminal).
+    a.wait_for_raw(b"\x1b_Ga=t,");
+    let (row, col) = a.with_screen(|s| {
+        (0..ROWS)
+            .find_map(|r| {
+                let line = s.contents_between(r, 0, r, 100);
+                let at = line.find("far-46:")?;
+                Some((r, line[..at].chars().count() as u16))
+            })
+            .unwrap()
+    });
+    common::graphics::wait_for_drawn_at(&a, "the picture", b"\x1b_Ga=p,", 0, (row + 2, col + 1));
+    drop(sshd);
+}

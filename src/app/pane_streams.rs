@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 
+use crate::app::stream_pictures;
 use crate::pane::PaneId;
 use crate::pane::history::scrollback::ByteRing;
 use crate::session::pane_link::{Frame, MAX_OUTPUT_FRAME, PaneStreamCall, UNKNOWN_STATUS};
@@ -70,10 +71,17 @@ impl Stream {
         }
         while self.sent < ring.end() {
             let end = ring.end().min(self.sent + MAX_OUTPUT_FRAME as u64);
+            // A picture's reference the ring holds only part of waits.
+            let end = stream_pictures::whole_end(ring, self.sent, end);
+            if end == self.sent {
+                break;
+            }
             let bytes = ring.copy_range(self.sent, end);
             self.sent = end;
-            if !self.offer(&Frame::Output { end, bytes }) {
-                return false;
+            for frame in stream_pictures::frames(bytes, end) {
+                if !self.offer(&frame) {
+                    return false;
+                }
             }
         }
         true
@@ -102,7 +110,7 @@ impl PaneStreams {
             return Reply::error("the pane is gone");
         };
         let ring = pane.history().ring().clone();
-        let end = ring.end();
+        let end = stream_pictures::whole_end(&ring, ring.start(), ring.end());
         let from = match call.from {
             Some(from) => from.min(end),
             None => {
@@ -193,8 +201,13 @@ fn send(
         }
         while at < end {
             let to = end.min(at + MAX_OUTPUT_FRAME as u64);
-            let bytes = ring.copy_range(at, to);
-            sink(&Frame::Output { end: to, bytes }.encode())?;
+            let to = stream_pictures::whole_end(&ring, at, to);
+            if to == at {
+                break;
+            }
+            for frame in stream_pictures::frames(ring.copy_range(at, to), to) {
+                sink(&frame.encode())?;
+            }
             at = to;
         }
         drop(ring);
