@@ -752,6 +752,25 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_says_once_a_drawn_cell_carries_a_frame_marker() {
+        let mut pane = Pane::detached(PaneId(1), 5, 20, 1 << 20);
+        let area = Rect::new(0, 0, 20, 5);
+        let mut cache = RenderCache::default();
+        let mut frame = Buffer::empty(area);
+        pane.feed(b"\x1b[1;31mplain\x1b[m".to_vec());
+        pane.settle();
+        cache.draw(&pane, area, &mut frame, false, None);
+        assert!(!cache.markers_drawn(), "colours alone need no marker");
+        // A curly underline is drawn by `cell_extras`, through a marker.
+        pane.feed(b"\r\n\x1b[4:3mcurly\x1b[m".to_vec());
+        pane.settle();
+        cache.draw(&pane, area, &mut frame, false, None);
+        assert!(cache.markers_drawn());
+        // Another client's cache has drawn none.
+        assert!(!RenderCache::default().markers_drawn());
+    }
+
+    #[test]
     fn a_stale_image_is_allowed_only_when_asked() {
         let mut pane = Pane::detached(PaneId(1), 5, 10, 1 << 20);
         let area = Rect::new(0, 0, 10, 5);

@@ -212,6 +212,32 @@ mod tests {
     }
 
     #[test]
+    fn the_configs_word_adds_to_what_the_terminal_told() {
+        let configured = Features::configured(
+            &TerminalFeatures {
+                styled_underlines: true,
+                ..Default::default()
+            },
+            false,
+        );
+        let told = TerminalFacts {
+            underline_colours: true,
+            ..TerminalFacts::default()
+        };
+        let features = Features::of(&told, configured);
+        assert_eq!(
+            features,
+            Features {
+                styled_underlines: true,
+                underline_colours: true,
+                hyperlinks: false,
+            }
+        );
+        let plain = Features::of(&TerminalFacts::default(), Features::default());
+        assert_eq!(plain, Features::default());
+    }
+
+    #[test]
     fn a_run_of_marked_cells_is_wrapped_in_its_extras() {
         let link = cell_marks::intern_link(Link::sanitized(b"id=a", b"https://x.test").unwrap());
         let extra = Extra {
