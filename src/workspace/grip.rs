@@ -37,7 +37,7 @@ impl Workspace {
         if let Some(grip) = self.float_grab(x, y) {
             return Some(Grip::Float(grip));
         }
-        let area = self.tiles();
+        let area = self.tiling.tiles();
         self.tabs
             .shown()
             .filter(|t| !t.zoomed)
@@ -70,7 +70,7 @@ impl Workspace {
         match grip {
             Grip::Float(grip) => self.drag_float(grip, x, y),
             Grip::Border(handle) => {
-                let area = self.tiles();
+                let area = self.tiling.tiles();
                 let Some(tab) = self.tabs.shown_mut() else {
                     return false;
                 };
@@ -84,7 +84,7 @@ impl Workspace {
     }
 
     fn drag_float(&mut self, grip: &FloatGrip, x: u16, y: u16) -> bool {
-        let area = self.area;
+        let area = self.tiling.area;
         let (dx, dy) = (
             i32::from(x) - i32::from(grip.from.0),
             i32::from(y) - i32::from(grip.from.1),

@@ -21,20 +21,20 @@ impl Workspace {
         let Some(layout) = Layout::even(Axis::Horizontal, &ids) else {
             return;
         };
-        let rects = layout.rects(self.tiles());
+        let rects = layout.rects(self.tiling.tiles());
         self.tabs.push(Tab::new(None, layout, ids[0]));
         for (id, launch) in ids.into_iter().zip(launches) {
             let rect = rects
                 .iter()
                 .find(|(p, _)| *p == id)
-                .map_or(self.tiles(), |r| r.1);
+                .map_or(self.tiling.tiles(), |r| r.1);
             self.start_pane(id, launch, rect);
         }
     }
 
     /// Starts tiled pane `id`, whose rectangle (frame included) is `rect`.
     pub(super) fn start_pane(&mut self, id: PaneId, launch: PaneLaunch, rect: Rect) {
-        let inner = self.frame.content(rect);
+        let inner = self.tiling.frame.content(rect);
         self.panes.start(id, launch, inner);
     }
 
@@ -58,7 +58,7 @@ impl Workspace {
         self.panes.room_for_pane().ok()?;
         self.tabs.shown()?;
         let id = self.panes.alloc_id();
-        let tiles = self.tiles();
+        let tiles = self.tiling.tiles();
         let rect = self.tabs.shown_mut()?.split_focused(axis, id, tiles)?;
         self.start_pane(id, launch, rect);
         self.relayout_tab(self.tabs.active);
@@ -70,7 +70,7 @@ impl Workspace {
         self.panes.room_for_pane().ok()?;
         let id = self.panes.alloc_id();
         self.tabs.push(Tab::new(None, Layout::new(id), id));
-        self.start_pane(id, launch, self.tiles());
+        self.start_pane(id, launch, self.tiling.tiles());
         Some(id)
     }
 
@@ -91,7 +91,7 @@ impl Workspace {
     /// focused. Returns its id.
     pub fn open_floating(&mut self, launch: PaneLaunch) -> Option<PaneId> {
         self.panes.room_for_pane().ok()?;
-        let area = self.area;
+        let area = self.tiling.area;
         let id = self.panes.alloc_id();
         let rect = self.tabs.shown_mut()?.float_new(id, area);
         self.panes.start(id, launch, content_rect(rect));
@@ -101,7 +101,7 @@ impl Workspace {
     /// Floats a pane made elsewhere (a [`Pane::detached`] one in benches
     /// and render tests) over the shown tab, like [`Self::open_floating`].
     pub fn open_floating_of(&mut self, mut pane: Pane) {
-        let area = self.area;
+        let area = self.tiling.area;
         let Some(tab) = self.tabs.shown_mut() else {
             return;
         };

@@ -46,7 +46,7 @@ impl Workspace {
         let tmux = self.panes.spawner.tmux_identity();
         crate::workspace::tmux_env::set_pane_vars(tmux, &mut launch.spec, script_id);
         let id = self.panes.alloc_id();
-        let tiles = self.tiles();
+        let tiles = self.tiling.tiles();
         let rect = self.tabs.list[tab_index].replace_pane(old, id, tiles);
         let inner = self.content_of(id, rect);
         self.panes.start(id, launch, inner);

@@ -19,7 +19,6 @@ use crate::config::colour::Rgb;
 use crate::config::profile::RestartPolicy;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
-use crate::pane::program::spawn::ChildEnv;
 use crate::pane::program::spawn::current_dir;
 use crate::pane::{Pane, PaneId};
 use crate::workspace::cwd::PanePlace;
@@ -28,16 +27,8 @@ use crate::workspace::member::Member;
 use crate::workspace::names::Names;
 use crate::workspace::naming::PaneName;
 use crate::workspace::pane_launch::PaneLaunch;
-use crate::workspace::spawner::Spawner;
+use crate::workspace::spawner::{Spawner, WorkspaceSettings};
 use crate::workspace::tmux_env;
-
-/// Settings the workspace's panes start with, from the config.
-#[derive(Debug, Clone)]
-pub struct WorkspaceSettings {
-    pub env: ChildEnv,
-    pub scrollback_bytes: usize,
-    pub keep_exited_panes: bool,
-}
 
 /// Every pane of every tab, by id, and how new ones start.
 pub struct Panes {

@@ -29,13 +29,13 @@ impl Workspace {
             let rects = self
                 .tabs
                 .last()
-                .map(|t| t.layout.rects(self.tiles()))
+                .map(|t| t.layout.rects(self.tiling.tiles()))
                 .unwrap_or_default();
             for (id, launch) in launches {
                 let rect = rects
                     .iter()
                     .find(|(p, _)| *p == id)
-                    .map_or(self.tiles(), |r| r.1);
+                    .map_or(self.tiling.tiles(), |r| r.1);
                 self.start_pane(id, launch, rect);
             }
             if self.open_profile_floats(&spec.floating) {
@@ -49,7 +49,7 @@ impl Workspace {
     /// hidden (but the pinned) until `C-b w`, unless one has the focus.
     /// Returns whether one has.
     fn open_profile_floats(&mut self, specs: &[PaneSpec]) -> bool {
-        let area = self.area;
+        let area = self.tiling.area;
         let mut focus = None;
         for spec in specs {
             let id = self.panes.alloc_id();

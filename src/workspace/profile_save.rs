@@ -82,7 +82,7 @@ fn layout_of(ws: &Workspace, dirs: Dirs) -> RawProfile {
     // Floating panes come back where they were, in the same order (cells
     // from the panes' area's top left; kept inside a smaller screen when
     // opened).
-    let area = ws.area();
+    let area = ws.tiling().area();
     let tab = ws
         .tabs()
         .iter()

@@ -10,12 +10,19 @@ use crate::config::colour::Rgb;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::pty::SpawnSpec;
-use crate::pane::program::spawn::current_dir;
+use crate::pane::program::spawn::{ChildEnv, current_dir};
 use crate::pane::{Pane, PaneId};
 use crate::workspace::pane_launch::PaneLaunch;
-use crate::workspace::panes::WorkspaceSettings;
 use crate::workspace::tmux_env::TmuxIdentity;
 use crate::workspace::wanted_ids::WantedIds;
+
+/// Settings the workspace's panes start with, from the config.
+#[derive(Debug, Clone)]
+pub struct WorkspaceSettings {
+    pub env: ChildEnv,
+    pub scrollback_bytes: usize,
+    pub keep_exited_panes: bool,
+}
 
 /// What every new pane is started with.
 pub struct Spawner {
@@ -145,7 +152,6 @@ impl Spawner {
 mod tests {
     use super::*;
     use crate::pane::program::process::fake::FakeLauncher;
-    use crate::pane::program::spawn::ChildEnv;
 
     fn spawner() -> Spawner {
         let (tx, _events) = crossbeam_channel::unbounded();

@@ -72,7 +72,7 @@ impl Workspace {
         let Some(index) = self.tabs.index_of(id) else {
             return false;
         };
-        let tiles = self.tiles();
+        let tiles = self.tiling.tiles();
         let Some(rect) = self.tabs.list[index].layout.pane_rect(tiles, id) else {
             return false;
         };

@@ -10,7 +10,6 @@
 //! panes opening, closing and moving: what is gone is skipped.
 
 use crate::pane::PaneId;
-use crate::workspace::Workspace;
 
 /// What one terminal looks at.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -26,20 +25,5 @@ impl View {
     /// The serial of the tab this view shows.
     pub fn tab(&self) -> Option<u64> {
         self.tab
-    }
-}
-
-impl Workspace {
-    /// The shown tab laid out at `area` (`client_views = "own"`: each tab
-    /// at the size of the terminals showing it); the other tabs keep the
-    /// sizes they were last shown at. Panes already at their size are not
-    /// touched.
-    pub fn set_shown_tab_area(&mut self, area: ratatui::layout::Rect) {
-        self.area = area;
-        let active = self.tabs.active;
-        if let Some(tab) = self.tabs.list.get_mut(active) {
-            tab.floats.fit(area);
-        }
-        self.relayout_tab(active);
     }
 }

@@ -20,21 +20,21 @@ use crate::pane::program::process::{Launcher, PtyLauncher};
 use crate::workspace::attention::Attention;
 use crate::workspace::history_editor;
 use crate::workspace::layout::Axis;
-use crate::workspace::pane_frame::{PaneFrame, content_rect};
-use crate::workspace::panes::{Panes, WorkspaceSettings};
+use crate::workspace::pane_frame::PaneFrame;
+use crate::workspace::panes::Panes;
+use crate::workspace::spawner::WorkspaceSettings;
 use crate::workspace::tab::Tab;
 use crate::workspace::tabs::Tabs;
+use crate::workspace::tiling::Tiling;
 
 pub struct Workspace {
     /// The tabs, which is shown, and which was before.
     pub(super) tabs: Tabs,
     pub(super) panes: Panes,
-    /// Where panes go: the whole terminal minus the status bar.
-    pub(super) area: Rect,
+    /// Where panes go and how they are framed.
+    pub(super) tiling: Tiling,
     /// Set when the workspace should end, with tilework's exit status.
     pub(super) exit_code: Option<i32>,
-    /// Boxes or dividers: how much of its rectangle a pane's content gets.
-    pub(super) frame: PaneFrame,
     /// Notifications and notices waiting to be seen.
     pub(super) attention: Attention,
     /// The status of the program that ended last (see `quit_status`).
@@ -60,9 +60,8 @@ impl Workspace {
         Self {
             tabs: Tabs::default(),
             panes: Panes::new(settings, events, launcher),
-            area,
+            tiling: Tiling::new(area),
             exit_code: None,
-            frame: PaneFrame::default(),
             attention: Attention::default(),
             last_exit: None,
             mark: Default::default(),
@@ -95,33 +94,23 @@ impl Workspace {
             .drop_seen(|id| Some(id) != focused && panes.get(id).is_some())
     }
 
-    pub fn area(&self) -> Rect {
-        self.area
-    }
-
-    /// The area the layouts tile (see [`PaneFrame::layout_area`]).
-    pub(super) fn tiles(&self) -> Rect {
-        self.frame.layout_area(self.area)
+    /// Where the panes go and how they are framed.
+    pub fn tiling(&self) -> Tiling {
+        self.tiling
     }
 
     /// Frames panes with boxes or dividers; every pane and its PTY follow.
     pub fn set_pane_frame(&mut self, frame: PaneFrame) {
-        self.frame = frame;
-        self.relayout_all();
-    }
-
-    pub fn pane_frame(&self) -> PaneFrame {
-        self.frame
+        self.tiling.frame = frame;
+        for tab in &self.tabs.list {
+            self.tiling.fit(tab, &mut self.panes);
+        }
     }
 
     /// Pane `id`'s content area, from its rectangle in
     /// [`Workspace::visible`]. Floating panes always have a box.
     pub fn content_of(&self, id: PaneId, rect: Rect) -> Rect {
-        if self.tabs.is_floating(id) {
-            content_rect(rect)
-        } else {
-            self.frame.content(rect)
-        }
+        self.tiling.content(rect, self.tabs.is_floating(id))
     }
 
     /// The tabs and which is shown.
@@ -160,7 +149,7 @@ impl Workspace {
         let Some(tab) = self.tabs.shown() else {
             return Vec::new();
         };
-        let mut out = tab.tiled_rects(self.tiles());
+        let mut out = tab.tiled_rects(self.tiling.tiles());
         out.extend(tab.floats.visible().map(|f| (f.id, f.rect)));
         out
     }
@@ -168,38 +157,32 @@ impl Workspace {
     /// The terminal changed size: every pane of every tab follows, PTY and
     /// parser alike.
     pub fn set_area(&mut self, area: Rect) {
-        self.area = area;
+        self.tiling.area = area;
         for tab in &mut self.tabs.list {
             tab.floats.fit(area);
         }
-        self.relayout_all();
-    }
-
-    fn relayout_all(&mut self) {
-        for i in 0..self.tabs.len() {
-            self.relayout_tab(i);
+        for tab in &self.tabs.list {
+            self.tiling.fit(tab, &mut self.panes);
         }
     }
 
     pub(super) fn relayout_tab(&mut self, index: usize) {
-        let Some(tab) = self.tabs.get(index) else {
-            return;
-        };
-        let rects = tab.tiled_rects(self.tiles());
-        let floats: Vec<(PaneId, Rect)> = tab.floats.iter().map(|f| (f.id, f.rect)).collect();
-        let frame = self.frame;
-        for (id, rect) in rects {
-            if let Some(pane) = self.panes.get_mut(id) {
-                let inner = frame.content(rect);
-                pane.resize(inner.height, inner.width);
-            }
+        if let Some(tab) = self.tabs.list.get(index) {
+            self.tiling.fit(tab, &mut self.panes);
         }
-        for (id, rect) in floats {
-            if let Some(pane) = self.panes.get_mut(id) {
-                let inner = content_rect(rect);
-                pane.resize(inner.height, inner.width);
-            }
+    }
+
+    /// The shown tab laid out at `area` (`client_views = "own"`: each tab
+    /// at the size of the terminals showing it); the other tabs keep the
+    /// sizes they were last shown at. Panes already at their size are not
+    /// touched.
+    pub fn set_shown_tab_area(&mut self, area: Rect) {
+        self.tiling.area = area;
+        let active = self.tabs.active;
+        if let Some(tab) = self.tabs.list.get_mut(active) {
+            tab.floats.fit(area);
         }
+        self.relayout_tab(active);
     }
 
     /// Applies a workspace action. Returns whether the screen changed.
@@ -223,7 +206,7 @@ impl Workspace {
                 self.split_with(axis, launch).is_some()
             }
             Action::Focus(dir) | Action::Navigate(dir) => {
-                let tiles = self.tiles();
+                let tiles = self.tiling.tiles();
                 self.tabs
                     .shown_mut()
                     .is_some_and(|t| t.focus_towards(tiles, dir))
@@ -231,7 +214,7 @@ impl Workspace {
             Action::FocusNext => self.focus_cycle(1),
             Action::FocusPrev => self.focus_cycle(-1),
             Action::Resize(dir) => {
-                let (tiles, screen) = (self.tiles(), self.area);
+                let (tiles, screen) = (self.tiling.tiles(), self.tiling.area);
                 self.with_tab_relayout(|t| t.resize_focused(tiles, screen, dir, RESIZE_STEP))
             }
             Action::ToggleZoom => self.with_tab_relayout(Tab::toggle_zoom),
@@ -322,11 +305,11 @@ impl Workspace {
                 self.open_floating(launch).is_some()
             }
             Action::ToggleEmbed => {
-                let area = self.area;
+                let area = self.tiling.area;
                 self.with_tab_relayout(|t| t.toggle_embed(area))
             }
             Action::MoveFloating(dir) => {
-                let area = self.area;
+                let area = self.tiling.area;
                 self.tabs
                     .shown_mut()
                     .is_some_and(|t| t.move_floating(dir, area))
@@ -360,7 +343,7 @@ impl Workspace {
 
     /// Focuses the pane at a screen position (mouse click).
     pub fn focus_at(&mut self, x: u16, y: u16) -> Option<PaneId> {
-        let tiles = self.tiles();
+        let tiles = self.tiling.tiles();
         let before = self.tabs.where_focus_is();
         let id = self.tabs.shown_mut()?.focus_at(tiles, x, y);
         let panes = &self.panes;

@@ -1081,7 +1081,7 @@ floating = [{ x = "50%", y = 0, width = "50%", height = 5 }, { width = 9999 }]
     placed.ws.open_profile(&profile);
     let tab = placed.ws.tabs.shown().unwrap();
     let rects: Vec<Rect> = tab.floats.iter().map(|f| f.rect).collect();
-    let area = placed.ws.area();
+    let area = placed.ws.tiling().area();
     assert_eq!(
         rects[0],
         Rect::new(area.x + area.width / 2, area.y, area.width / 2, 5)

@@ -110,7 +110,7 @@ impl<B: FrameSink> App<B> {
                 if !self.clients.list.is_empty() {
                     return Err("resize-window: the window is the attached terminal's size".into());
                 }
-                let area = self.ws.area();
+                let area = self.ws.tiling().area();
                 let size = |v: Option<u16>, now: u16, max: u16| v.unwrap_or(now).clamp(2, max);
                 self.ws.set_area(ratatui::layout::Rect::new(
                     0,
@@ -270,7 +270,7 @@ impl Desk<'_> {
         clients: usize,
         copying: Option<PaneId>,
     ) -> Reply {
-        let area = self.ws.area();
+        let area = self.ws.tiling().area();
         let mut tabs = Vec::new();
         for (index, tab) in self.ws.tabs().iter().enumerate() {
             let mut panes = Vec::new();

@@ -269,7 +269,7 @@ impl Popup for HelpView {
             return Reply::pass(false);
         }
         // Help covers the whole terminal, status bar included.
-        let screen_rows = cx.ws.area().height.saturating_add(1);
+        let screen_rows = cx.ws.tiling().area().height.saturating_add(1);
         match self.scroll_or_filter(key, cx.keymap, screen_rows) {
             HelpKey::Close => Reply::close(Outcome::redraw()),
             HelpKey::Stay => Reply::stay(Outcome::redraw()),
