@@ -9,6 +9,8 @@
 //!   `image_memory` budget (one store per process, [`picture_store::lock`]).
 //! - [`anchor`]: where a placement is: an anchor in each cell it covers
 //!   (placement, row, column), which the parser moves with the text.
+//! - [`animation`]: a picture's frames (kitty's `a=f`, `a=a`, `a=c`),
+//!   kept beside it in the store; drawing shows the current one.
 //! - [`placement`]: placing a picture at a pane's cursor (checks, store,
 //!   anchor bytes): every protocol's intake ends here.
 //! - [`reach`]: what the attached terminals speak, their cell size, and so

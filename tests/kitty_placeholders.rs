@@ -40,7 +40,12 @@ const DIACRITICS: [char; 4] = ['\u{0305}', '\u{030D}', '\u{030E}', '\u{0310}'];
 /// of each line gives row and column, the rest only their row (kitty's
 /// rules fill the column in).
 fn placeholder_picture(tw: &Tilework, name: &str, id: u8) {
-    let data = STANDARD.encode(vec![[0u8, 150, 250]; 40 * 40].concat());
+    coloured_placeholder_picture(tw, name, id, [0, 150, 250]);
+}
+
+/// [`placeholder_picture`] of colour `rgb`.
+fn coloured_placeholder_picture(tw: &Tilework, name: &str, id: u8, rgb: [u8; 3]) {
+    let data = STANDARD.encode(vec![rgb; 40 * 40].concat());
     let mut out = format!("\x1b_Ga=T,U=1,i={id},c=4,r=2,f=24,s=40,v=40,q=2;{data}\x1b\\");
     for row_mark in &DIACRITICS[..2] {
         out.push_str(&format!("\x1b[38;5;{id}m"));
@@ -114,4 +119,60 @@ fn a_placeholder_picture_is_drawn_as_sixel_where_its_cells_are() {
     let before = tw.raw_tail().len();
     run(&mut tw, "true", 3);
     graphics::wait_for_drawn_at(&tw, "a sixel", SIXEL_START, before, (top + 1 - 2, 2));
+}
+
+/// Each kitty placement drawn in `raw` since the last time the terminal
+/// was cleared of pictures: where (1-based row, column) and which of the
+/// terminal's pictures (`i`).
+fn placements_with_ids(raw: &[u8]) -> Vec<((u16, u16), u32)> {
+    let clear = b"\x1b_Ga=d,d=A";
+    let from = raw
+        .windows(clear.len())
+        .rposition(|w| w == clear)
+        .unwrap_or(0);
+    let raw = &raw[from..];
+    let at = graphics::drawn_at(raw, PLACEMENT_START);
+    let ids = raw
+        .windows(PLACEMENT_START.len())
+        .enumerate()
+        .filter(|(_, w)| *w == PLACEMENT_START)
+        .filter_map(|(n, _)| {
+            let text = String::from_utf8_lossy(&raw[n..(n + 64).min(raw.len())]).into_owned();
+            let id = text.split(",i=").nth(1)?.split(',').next()?.parse().ok()?;
+            Some(id)
+        })
+        .collect::<Vec<u32>>();
+    at.into_iter().zip(ids).collect()
+}
+
+#[test]
+fn two_panes_using_the_same_image_id_each_show_their_own_picture() {
+    let mut tw = start(TerminalReplies {
+        kitty_graphics: true,
+        ..TerminalReplies::default()
+    });
+    coloured_placeholder_picture(&tw, "red.kitty", 1, [250, 0, 0]);
+    coloured_placeholder_picture(&tw, "blue.kitty", 1, [0, 0, 250]);
+    tw.send("\x02%");
+    tw.wait_for("two prompts", |s| {
+        s.contents_between(1, COLS / 2, 1, COLS).contains('$')
+            && s.contents_between(1, 0, 1, COLS / 2).contains('$')
+    });
+    // The right pane, focused after the split, shows the blue one; then
+    // the left one (a focus move to the left) the red one, both as id 1.
+    run(&mut tw, "cat blue.kitty", 1);
+    tw.send("\x02\x1b[D");
+    run(&mut tw, "cat red.kitty", 2);
+    common::wait_until("both pictures placed", || {
+        let placed = placements_with_ids(&tw.raw_tail());
+        let left = placed.iter().find(|(at, _)| at.1 == 2);
+        let right = placed.iter().find(|(at, _)| at.1 > COLS / 2);
+        matches!((left, right), (Some(l), Some(r)) if l.1 != r.1)
+    });
+    let sent = tw
+        .raw_tail()
+        .windows(7)
+        .filter(|w| *w == b"\x1b_Ga=t,")
+        .count();
+    assert_eq!(sent, 2, "two pictures, neither replacing the other");
 }
