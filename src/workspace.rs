@@ -56,7 +56,6 @@ mod pane_names;
 mod panes;
 mod profile_open;
 pub mod profile_save;
-mod recent;
 mod remote_launch;
 mod spawner;
 pub mod stable_ids;

@@ -211,8 +211,11 @@ impl Workspace {
                     .shown_mut()
                     .is_some_and(|t| t.focus_towards(tiles, dir))
             }
-            Action::FocusNext => self.focus_cycle(1),
-            Action::FocusPrev => self.focus_cycle(-1),
+            Action::FocusNext | Action::FocusPrev => {
+                let step = if action == Action::FocusNext { 1 } else { -1 };
+                let moved = self.tabs.shown_mut().is_some_and(|t| t.focus_cycle(step));
+                self.refocused(moved)
+            }
             Action::Resize(dir) => {
                 let (tiles, screen) = (self.tiling.tiles(), self.tiling.area);
                 self.with_tab_relayout(|t| t.resize_focused(tiles, screen, dir, RESIZE_STEP))
@@ -247,8 +250,24 @@ impl Workspace {
                 true
             }
             Action::CloseTab => self.close_tab(self.tabs.active),
-            Action::BreakPane => self.break_pane(),
-            Action::MovePaneToNextTab => self.move_pane_to_next_tab(),
+            Action::BreakPane => match self.tabs.break_focused() {
+                Some(from) => {
+                    self.relayout_tab(from);
+                    self.relayout_tab(self.tabs.active);
+                    true
+                }
+                None => false,
+            },
+            Action::MovePaneToNextTab => match self.tabs.move_focused_to_next() {
+                Some((from, to)) => {
+                    if let Some(from) = from {
+                        self.relayout_tab(from);
+                    }
+                    self.relayout_tab(to);
+                    true
+                }
+                None => false,
+            },
             Action::MarkPane => {
                 let focused = self.tabs.focused_id().map(|id| self.panes.script_id(id));
                 self.mark.toggle(focused)
@@ -296,10 +315,20 @@ impl Workspace {
             | Action::EditLastOutput
             | Action::ChooseBuffer => false,
             Action::LastTab => self.tabs.show_last(),
-            Action::LastPane => self.last_pane(),
+            Action::LastPane => {
+                let moved = self.tabs.shown_mut().is_some_and(Tab::focus_last);
+                self.refocused(moved)
+            }
             Action::MoveTabLeft => self.tabs.move_shown_to(self.tabs.active.wrapping_sub(1)),
             Action::MoveTabRight => self.tabs.move_shown_to(self.tabs.active + 1),
-            Action::ToggleFloating => self.toggle_floating(),
+            Action::ToggleFloating => match self.tabs.shown() {
+                // With no floating pane yet, a scratch shell opens floating.
+                Some(tab) if tab.floats.is_empty() => {
+                    let launch = self.panes.spawner.shell_launch(self.focused());
+                    self.open_floating(launch).is_some()
+                }
+                _ => self.tabs.shown_mut().is_some_and(Tab::toggle_floats_shown),
+            },
             Action::NewFloating => {
                 let launch = self.panes.spawner.shell_launch(self.focused());
                 self.open_floating(launch).is_some()
@@ -326,19 +355,14 @@ impl Workspace {
         }
     }
 
-    /// Focuses the next pane in the tab (see [`Tab::focus_cycle`]).
-    fn focus_cycle(&mut self, step: isize) -> bool {
-        let Some(tab) = self.tabs.shown_mut() else {
-            return false;
-        };
-        if !tab.focus_cycle(step) {
-            return false;
-        }
-        if tab.zoomed && tab.layout.contains(tab.focus) {
-            // Cycling while zoomed keeps the zoom on the new pane, like tmux -Z.
+    /// The focus moved in the shown tab (if `moved`): a zoomed tab keeps
+    /// its zoom on the newly focused tiled pane (like tmux -Z). Returns
+    /// `moved`.
+    fn refocused(&mut self, moved: bool) -> bool {
+        if moved && self.tabs.shown().is_some_and(|t| t.zoomed) {
             self.relayout_tab(self.tabs.active);
         }
-        true
+        moved
     }
 
     /// Focuses the pane at a screen position (mouse click).
@@ -362,6 +386,6 @@ impl Workspace {
         self.tabs
             .remember_focus(before, |id| panes.get(id).is_some());
         // A zoomed tab shows the newly focused pane at the zoom's size.
-        self.relayout_if_zoomed(self.tabs.active);
+        self.refocused(true);
     }
 }
