@@ -35,6 +35,7 @@
 
 mod attention;
 pub mod cwd;
+mod ending;
 pub mod floating;
 pub mod foreground;
 pub mod grip;
@@ -72,6 +73,7 @@ mod workspace_core;
 mod workspace_tests;
 
 pub use attention::Attention;
+pub use ending::Ending;
 pub use foreground::ForegroundProbe;
 pub use names::NAME_CHECK_DELAY;
 pub use names::Names;

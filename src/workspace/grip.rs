@@ -7,9 +7,9 @@
 use ratatui::layout::Rect;
 
 use crate::pane::PaneId;
-use crate::workspace::Workspace;
 use crate::workspace::layout::BorderHandle;
 use crate::workspace::tab::Tab;
+use crate::workspace::{Tabs, Workspace};
 
 /// See the module's doc.
 #[derive(Debug, Clone)]
@@ -76,21 +76,22 @@ impl FloatGrip {
     }
 }
 
-impl Workspace {
-    /// What a press at `(x, y)` grabs, if anything (a floating pane it
-    /// grabs gets the focus).
-    pub fn grab_at(&mut self, x: u16, y: u16) -> Option<Grip> {
-        let tab = self.tabs.shown_mut()?;
+impl Tabs {
+    /// What a press at `(x, y)` grabs in the shown tab, whose layout tiles
+    /// `tiles`, if anything (a floating pane it grabs gets the focus).
+    pub fn grab_at(&mut self, tiles: Rect, x: u16, y: u16) -> Option<Grip> {
+        let tab = self.shown_mut()?;
         if let Some(grip) = FloatGrip::take(tab, x, y) {
             return Some(Grip::Float(grip));
         }
-        let area = self.tiling.tiles();
         Some(tab)
             .filter(|t| !t.zoomed)
-            .and_then(|t| t.layout.border_at(area, x, y))
+            .and_then(|t| t.layout.border_at(tiles, x, y))
             .map(Grip::Border)
     }
+}
 
+impl Workspace {
     /// The mouse holding `grip` moved to `(x, y)`. Returns whether
     /// anything moved.
     pub fn drag_grip(&mut self, grip: &Grip, x: u16, y: u16) -> bool {

@@ -22,7 +22,7 @@ impl Workspace {
     /// Closes tab `index` and ends its panes' programs; the workspace
     /// ends with the last tab.
     pub(super) fn close_tab(&mut self, index: usize) -> bool {
-        let status = self.quit_status();
+        let status = self.ending.quitting(&self.panes);
         let Some(tab) = self.tabs.get(index) else {
             return false;
         };
@@ -32,7 +32,7 @@ impl Workspace {
             }
         }
         if !self.tabs.remove(index) {
-            self.exit_code = Some(status);
+            self.ending.quit(status);
         }
         true
     }

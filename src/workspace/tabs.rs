@@ -13,6 +13,7 @@ use std::ops::Deref;
 
 use crate::config::action::Action;
 use crate::pane::PaneId;
+use crate::workspace::Panes;
 use crate::workspace::layout::{Axis, Layout};
 use crate::workspace::tab::Tab;
 use crate::workspace::view::View;
@@ -52,6 +53,25 @@ impl Tabs {
 
     pub(super) fn shown_mut(&mut self) -> Option<&mut Tab> {
         self.list.get_mut(self.active)
+    }
+
+    /// The name tab `index` shows: the one it was given, else what its
+    /// focused pane runs (program, or directory when the shell is idle),
+    /// as last looked up in `panes`, else the pane's command.
+    pub fn name(&self, index: usize, panes: &Panes) -> String {
+        let Some(tab) = self.list.get(index) else {
+            return String::new();
+        };
+        if let Some(name) = &tab.name {
+            return name.clone();
+        }
+        match panes.members.get(&tab.focus) {
+            Some(member) => match &member.name {
+                Some(name) => name.short().to_string(),
+                None => member.pane.label().to_string(),
+            },
+            None => (index + 1).to_string(),
+        }
     }
 
     /// The shown tab's place in the list.
