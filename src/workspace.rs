@@ -35,6 +35,7 @@
 
 mod attention;
 pub mod cwd;
+mod ending;
 pub mod floating;
 pub mod foreground;
 pub mod grip;
@@ -56,7 +57,6 @@ mod pane_names;
 mod panes;
 mod profile_open;
 pub mod profile_save;
-mod recent;
 mod remote_launch;
 mod spawner;
 pub mod stable_ids;
@@ -73,6 +73,7 @@ mod workspace_core;
 mod workspace_tests;
 
 pub use attention::Attention;
+pub use ending::Ending;
 pub use foreground::ForegroundProbe;
 pub use names::NAME_CHECK_DELAY;
 pub use names::Names;

@@ -465,7 +465,7 @@ impl<B: FrameSink> App<B> {
             .panes_mut()
             .iter_mut()
             .for_each(|p| p.history_mut().forget_replaced_history());
-        if let Some(code) = self.ws.exit_code() {
+        if let Some(code) = self.ws.ending().code() {
             return Ok(Some(code));
         }
         if self.deadline_exit.is_some_and(|d| Instant::now() >= d) {
@@ -605,7 +605,13 @@ impl<B: FrameSink> App<B> {
         let own_views = self.clients.list.iter().any(|c| c.own_view.is_some());
         let mut shown: Vec<crate::pane::PaneId> = Vec::new();
         if !own_views {
-            shown.extend(self.ws.visible().into_iter().map(|(id, _)| id));
+            shown.extend(
+                self.ws
+                    .tiling()
+                    .visible(self.ws.tabs().shown())
+                    .into_iter()
+                    .map(|(id, _)| id),
+            );
         }
         // Damage is taken from the panes once, then handed to each client.
         let damage = crate::render::cache::take_damage(self.ws.panes_mut().iter_mut());
@@ -619,7 +625,13 @@ impl<B: FrameSink> App<B> {
                 input_dispatch::settle_visible(&mut self.ws, |id| {
                     echo_of.is_none_or(|echo| echo == id || Some(id) == focused)
                 });
-                shown.extend(self.ws.visible().into_iter().map(|(id, _)| id));
+                shown.extend(
+                    self.ws
+                        .tiling()
+                        .visible(self.ws.tabs().shown())
+                        .into_iter()
+                        .map(|(id, _)| id),
+                );
                 let elsewhere = views::seen_elsewhere(&self.ws, &self.clients.list, at);
                 self.clients.list[at]
                     .router

@@ -76,7 +76,8 @@ impl Snapshot {
                 .find(|(s, _)| s == serial)
                 .is_some_and(|(_, was)| was != name);
             if renamed {
-                let name = serde_json::to_string(&ws.tab_name(place)).unwrap_or_default();
+                let name =
+                    serde_json::to_string(&ws.tabs().name(place, ws.panes())).unwrap_or_default();
                 out.push((
                     "tab-renamed",
                     None,

@@ -80,7 +80,11 @@ impl CopySession {
     /// starts at once if it is already there.
     pub fn enter(&mut self, ws: &mut Workspace) {
         let events = ws.panes().spawner().events();
-        if let Some(pane) = ws.focused_mut() {
+        if let Some(pane) = ws
+            .tabs()
+            .focused_id()
+            .and_then(|id| ws.panes_mut().get_mut(id))
+        {
             pane.history_mut().open_history(&events);
         }
         self.sync(ws);
@@ -128,7 +132,11 @@ impl CopySession {
         {
             p.history_mut().scroll_to_bottom();
         }
-        if let Some(p) = ws.focused_mut() {
+        if let Some(p) = ws
+            .tabs()
+            .focused_id()
+            .and_then(|id| ws.panes_mut().get_mut(id))
+        {
             p.history_mut().scroll_to_bottom();
         }
     }

@@ -72,7 +72,8 @@ impl MouseInput {
     fn press(&mut self, cx: &mut Cx<'_>, ev: &MouseEvent) -> Outcome {
         let (x, y) = (ev.column, ev.row);
         cx.ui.mouse_selection = None;
-        self.grip = cx.ws.grab_at(x, y);
+        let tiles = cx.ws.tiling().tiles();
+        self.grip = cx.ws.tabs_mut().grab_at(tiles, x, y);
         if self.grip.is_some() {
             return Outcome::redraw();
         }
@@ -209,7 +210,8 @@ fn wheel(cx: &mut Cx<'_>, id: PaneId, ev: &MouseEvent) -> Outcome {
 
 /// The topmost pane at a position: `visible` lists them bottom to top.
 fn pane_under(ws: &Workspace, x: u16, y: u16) -> Option<PaneId> {
-    ws.visible()
+    ws.tiling()
+        .visible(ws.tabs().shown())
         .into_iter()
         .rev()
         .find(|(_, r)| r.contains(Position { x, y }))

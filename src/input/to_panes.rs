@@ -160,8 +160,9 @@ impl PaneInput {
 
 /// Where pane `id`'s screen is drawn, if it is visible.
 pub fn inner_rect(ws: &Workspace, id: PaneId) -> Option<Rect> {
-    ws.visible()
+    ws.tiling()
+        .visible(ws.tabs().shown())
         .into_iter()
         .find(|(p, _)| *p == id)
-        .map(|(p, r)| ws.content_of(p, r))
+        .map(|(p, r)| ws.tiling().content(r, ws.tabs().is_floating(p)))
 }

@@ -135,7 +135,7 @@ pub fn release_back_buffer<B: Backend>(terminal: &mut Terminal<B>) {
 /// What decides whether the next frame can reuse the last one.
 pub fn frame_shape(ws: &Workspace, ui: UiView<'_>, fps_overlay: bool) -> FrameShape {
     FrameShape {
-        panes: ws.visible(),
+        panes: ws.tiling().visible(ws.tabs().shown()),
         focused: ws.tabs().focused_id(),
         // Every popup over the panes, from the one stack of them: `C-b =`'s
         // chooser was left out of a list once, and was not drawn by a
@@ -165,7 +165,7 @@ pub fn draw(
     let (panes_area, bar) = split_screen(frame.area());
     let focused = ws.tabs().focused_id();
     let zoomed = ws.tabs().shown().is_some_and(|t| t.zoomed);
-    let visible = ws.visible();
+    let visible = ws.tiling().visible(ws.tabs().shown());
     let marked = crate::workspace::pane_moves::marked(ws);
     // Dividers change only with the layout or the focus, and either makes
     // the frame a full one.
@@ -184,7 +184,7 @@ pub fn draw(
         let pane_look = PaneLook {
             title: ws.panes().title(id),
             rect,
-            inner: ws.content_of(id, rect),
+            inner: ws.tiling().content(rect, ws.tabs().is_floating(id)),
             focused: Some(id) == focused,
             marked: Some(id) == marked,
             // Dividers leave a badge no border to sit on: it would hide the
@@ -289,11 +289,14 @@ fn draw_tiled_dividers(
     theme: &Theme,
 ) {
     let tiled = visible.iter().filter(|(id, _)| !ws.tabs().is_floating(*id));
-    let panes: Vec<Rect> = tiled.clone().map(|&(id, r)| ws.content_of(id, r)).collect();
+    let panes: Vec<Rect> = tiled
+        .clone()
+        .map(|&(id, r)| ws.tiling().content(r, ws.tabs().is_floating(id)))
+        .collect();
     let focus = tiled
         .clone()
         .find(|(id, _)| Some(*id) == ws.tabs().focused_id())
-        .map(|&(id, r)| ws.content_of(id, r));
+        .map(|&(id, r)| ws.tiling().content(r, ws.tabs().is_floating(id)));
     draw_dividers(frame.buffer_mut(), area, &panes, focus, theme);
 }
 
@@ -884,7 +887,12 @@ mod tests {
         let mut ui = TestUi::new(false);
         let mut frames = Frames::new(w, h);
         frames.look = look.clone();
-        let mut ids: Vec<PaneId> = ws.visible().into_iter().map(|(id, _)| id).collect();
+        let mut ids: Vec<PaneId> = ws
+            .tiling()
+            .visible(ws.tabs().shown())
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
         // The floating pane prints as often as the three others together.
         if float {
             ids.extend([PaneId(9); 2]);
@@ -1300,7 +1308,11 @@ mod tests {
             let mut ws = workspace(Rect::new(0, 0, w, h - 1), &[b"", b""]);
             ws.set_pane_frame(PaneFrame::of(borders));
             assert!(ws.apply(Action::ToggleZoom), "zoomed");
-            let pane = ws.focused_mut().unwrap();
+            let pane = ws
+                .tabs()
+                .focused_id()
+                .and_then(|id| ws.panes_mut().get_mut(id))
+                .unwrap();
             pane.feed(format!("{first}\r\nsecond").into_bytes());
             pane.settle();
             let look = Appearance {

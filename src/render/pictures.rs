@@ -410,7 +410,7 @@ fn pieces(
     cell: Option<CellPixels>,
     bare: &mut BarePanes,
 ) -> Vec<Piece> {
-    let visible = ws.visible();
+    let visible = ws.tiling().visible(ws.tabs().shown());
     bare.keep_only(|id| visible.iter().any(|(v, _)| *v == id));
     let mut rects = Vec::new();
     for (i, &(id, rect)) in visible.iter().enumerate() {
@@ -429,7 +429,7 @@ fn pieces(
         if let Some(virtuals) = virtuals {
             anchors.extend(placeholder_anchors(pane.screen(), virtuals));
         }
-        let inner = ws.content_of(id, rect);
+        let inner = ws.tiling().content(rect, ws.tabs().is_floating(id));
         let found = cell_rects(anchors, inner);
         let above: Vec<Rect> = visible[i + 1..]
             .iter()

@@ -60,7 +60,11 @@ pub fn tab_spans(ws: &Workspace, seen_elsewhere: &[u64]) -> Vec<(u16, u16, usize
             marks.push(' ');
             marks.push_str(&progress);
         }
-        let label = format!(" {}:{}{marks} ", i + 1, truncate(&ws.tab_name(i), 16));
+        let label = format!(
+            " {}:{}{marks} ",
+            i + 1,
+            truncate(&ws.tabs().name(i, ws.panes()), 16)
+        );
         let w = u16::try_from(label.width()).unwrap_or(u16::MAX);
         spans.push((x, x.saturating_add(w), i, label));
         x = x.saturating_add(w).saturating_add(1);

@@ -30,7 +30,7 @@ pub fn expand(
         match chars.next() {
             Some('S') => out.push_str(session.unwrap_or("tilework")),
             Some('I') => out.push_str(&(tab + 1).to_string()),
-            Some('W') => out.push_str(&ws.tab_name(tab)),
+            Some('W') => out.push_str(&ws.tabs().name(tab, ws.panes())),
             Some('T') => {
                 if let Some(id) = ws.tabs().focused_id() {
                     out.push_str(ws.panes().title(id));

@@ -7,8 +7,9 @@
 use ratatui::layout::Rect;
 
 use crate::pane::PaneId;
-use crate::workspace::Workspace;
 use crate::workspace::layout::BorderHandle;
+use crate::workspace::tab::Tab;
+use crate::workspace::{Tabs, Workspace};
 
 /// See the module's doc.
 #[derive(Debug, Clone)]
@@ -30,25 +31,11 @@ pub struct FloatGrip {
     resize: bool,
 }
 
-impl Workspace {
-    /// What a press at `(x, y)` grabs, if anything (a floating pane it
-    /// grabs gets the focus).
-    pub fn grab_at(&mut self, x: u16, y: u16) -> Option<Grip> {
-        if let Some(grip) = self.float_grab(x, y) {
-            return Some(Grip::Float(grip));
-        }
-        let area = self.tiling.tiles();
-        self.tabs
-            .shown()
-            .filter(|t| !t.zoomed)
-            .and_then(|t| t.layout.border_at(area, x, y))
-            .map(Grip::Border)
-    }
-
-    /// A press on a shown floating pane's top border (move) or bottom
-    /// right corner (resize), if that is where `(x, y)` is.
-    fn float_grab(&mut self, x: u16, y: u16) -> Option<FloatGrip> {
-        let tab = self.tabs.shown_mut()?;
+impl FloatGrip {
+    /// A press at `(x, y)` on a shown floating pane of `tab`: its top
+    /// border (move) or bottom right corner (resize) grips it, and the
+    /// pane gets the focus.
+    fn take(tab: &mut Tab, x: u16, y: u16) -> Option<FloatGrip> {
         let id = tab.floats.at(x, y)?;
         let rect = tab.floats.rect(id)?;
         let resize = x + 1 == rect.right() && y + 1 == rect.bottom();
@@ -64,34 +51,16 @@ impl Workspace {
         })
     }
 
-    /// The mouse holding `grip` moved to `(x, y)`. Returns whether
-    /// anything moved.
-    pub fn drag_grip(&mut self, grip: &Grip, x: u16, y: u16) -> bool {
-        match grip {
-            Grip::Float(grip) => self.drag_float(grip, x, y),
-            Grip::Border(handle) => {
-                let area = self.tiling.tiles();
-                let Some(tab) = self.tabs.shown_mut() else {
-                    return false;
-                };
-                if !tab.layout.drag_border(area, handle, x, y) {
-                    return false;
-                }
-                self.relayout_tab(self.tabs.active);
-                true
-            }
-        }
-    }
-
-    fn drag_float(&mut self, grip: &FloatGrip, x: u16, y: u16) -> bool {
-        let area = self.tiling.area;
+    /// The pane's rectangle with the mouse at `(x, y)`: moved, or resized
+    /// by its bottom right corner, as far as the mouse moved.
+    fn rect_at(&self, x: u16, y: u16) -> Rect {
         let (dx, dy) = (
-            i32::from(x) - i32::from(grip.from.0),
-            i32::from(y) - i32::from(grip.from.1),
+            i32::from(x) - i32::from(self.from.0),
+            i32::from(y) - i32::from(self.from.1),
         );
         let shift = |v: u16, d: i32| u16::try_from((i32::from(v) + d).max(0)).unwrap_or(v);
-        let r = grip.rect;
-        let rect = if grip.resize {
+        let r = self.rect;
+        if self.resize {
             Rect {
                 width: shift(r.width, dx),
                 height: shift(r.height, dy),
@@ -103,14 +72,62 @@ impl Workspace {
                 y: shift(r.y, dy),
                 ..r
             }
+        }
+    }
+}
+
+impl Tabs {
+    /// What a press at `(x, y)` grabs in the shown tab, whose layout tiles
+    /// `tiles`, if anything (a floating pane it grabs gets the focus).
+    pub fn grab_at(&mut self, tiles: Rect, x: u16, y: u16) -> Option<Grip> {
+        let tab = self.shown_mut()?;
+        if let Some(grip) = FloatGrip::take(tab, x, y) {
+            return Some(Grip::Float(grip));
+        }
+        Some(tab)
+            .filter(|t| !t.zoomed)
+            .and_then(|t| t.layout.border_at(tiles, x, y))
+            .map(Grip::Border)
+    }
+}
+
+impl Workspace {
+    /// The mouse holding `grip` moved to `(x, y)`. Returns whether
+    /// anything moved.
+    pub fn drag_grip(&mut self, grip: &Grip, x: u16, y: u16) -> bool {
+        let (tiles, area) = (self.tiling.tiles(), self.tiling.area);
+        let Some(tab) = self.tabs.shown_mut() else {
+            return false;
         };
-        let moved = self
-            .tabs
-            .shown_mut()
-            .is_some_and(|t| t.floats.set_rect(grip.id, rect, area));
+        let moved = match grip {
+            Grip::Float(grip) => tab.floats.set_rect(grip.id, grip.rect_at(x, y), area),
+            Grip::Border(handle) => tab.layout.drag_border(tiles, handle, x, y),
+        };
         if moved {
             self.relayout_tab(self.tabs.active);
         }
         moved
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grip(resize: bool) -> FloatGrip {
+        FloatGrip {
+            id: PaneId(3),
+            from: (12, 5),
+            rect: Rect::new(10, 5, 20, 10),
+            resize,
+        }
+    }
+
+    #[test]
+    fn a_held_top_border_moves_the_pane_and_a_held_corner_resizes_it() {
+        assert_eq!(grip(false).rect_at(15, 7), Rect::new(13, 7, 20, 10));
+        assert_eq!(grip(true).rect_at(15, 7), Rect::new(10, 5, 23, 12));
+        // Past the screen's left edge the pane stops at 0.
+        assert_eq!(grip(false).rect_at(0, 5), Rect::new(0, 5, 20, 10));
     }
 }

@@ -1,13 +1,10 @@
 //! Starting panes: the ways a new one joins the workspace: a row of them in a new tab, a split, a tab of
 //! its own, floating (a scratch shell, the history editor), or panes made
-//! elsewhere (benches and render tests). Profiles open through
+//! elsewhere (render tests). Profiles open through
 //! `profile_open`.
 
-use ratatui::layout::Rect;
-
 use crate::config::profile::RestartPolicy;
-use crate::pane::Pane;
-use crate::pane::PaneId;
+use crate::pane::{Pane, PaneId};
 use crate::workspace::history_editor;
 use crate::workspace::layout::{Axis, Layout};
 use crate::workspace::pane_launch::PaneLaunch;
@@ -28,28 +25,9 @@ impl Workspace {
                 .iter()
                 .find(|(p, _)| *p == id)
                 .map_or(self.tiling.tiles(), |r| r.1);
-            self.start_pane(id, launch, rect);
+            self.panes
+                .start(id, launch, self.tiling.frame.content(rect));
         }
-    }
-
-    /// Starts tiled pane `id`, whose rectangle (frame included) is `rect`.
-    pub(super) fn start_pane(&mut self, id: PaneId, launch: PaneLaunch, rect: Rect) {
-        let inner = self.tiling.frame.content(rect);
-        self.panes.start(id, launch, inner);
-    }
-
-    /// Opens a tab over panes made elsewhere, e.g. [`Pane::detached`] ones
-    /// fed by hand in benches and render tests. Focus goes to the layout's
-    /// first pane.
-    pub fn open_tab_of(&mut self, name: &str, layout: Layout, panes: Vec<Pane>) {
-        let Some(&first) = layout.panes().first() else {
-            return;
-        };
-        for pane in panes {
-            self.panes.insert(pane, None, RestartPolicy::Never);
-        }
-        self.tabs
-            .push(Tab::new(Some(name.to_string()), layout, first));
     }
 
     /// Splits the focused pane (a tiled one) along `axis`; the new pane,
@@ -60,7 +38,8 @@ impl Workspace {
         let id = self.panes.alloc_id();
         let tiles = self.tiling.tiles();
         let rect = self.tabs.shown_mut()?.split_focused(axis, id, tiles)?;
-        self.start_pane(id, launch, rect);
+        self.panes
+            .start(id, launch, self.tiling.frame.content(rect));
         self.relayout_tab(self.tabs.active);
         Some(id)
     }
@@ -70,21 +49,9 @@ impl Workspace {
         self.panes.room_for_pane().ok()?;
         let id = self.panes.alloc_id();
         self.tabs.push(Tab::new(None, Layout::new(id), id));
-        self.start_pane(id, launch, self.tiling.tiles());
+        self.panes
+            .start(id, launch, self.tiling.frame.content(self.tiling.tiles()));
         Some(id)
-    }
-
-    /// Shows or hides the tab's floating panes; with none yet, opens a
-    /// scratch shell floating.
-    pub(super) fn toggle_floating(&mut self) -> bool {
-        let Some(tab) = self.tabs.shown() else {
-            return false;
-        };
-        if tab.floats.is_empty() {
-            let launch = self.panes.spawner.shell_launch(self.focused());
-            return self.open_floating(launch).is_some();
-        }
-        self.tabs.shown_mut().is_some_and(Tab::toggle_floats_shown)
     }
 
     /// Opens a pane running `launch` floating on top of the shown tab,
@@ -96,19 +63,6 @@ impl Workspace {
         let rect = self.tabs.shown_mut()?.float_new(id, area);
         self.panes.start(id, launch, content_rect(rect));
         Some(id)
-    }
-
-    /// Floats a pane made elsewhere (a [`Pane::detached`] one in benches
-    /// and render tests) over the shown tab, like [`Self::open_floating`].
-    pub fn open_floating_of(&mut self, mut pane: Pane) {
-        let area = self.tiling.area;
-        let Some(tab) = self.tabs.shown_mut() else {
-            return;
-        };
-        let rect = tab.float_new(pane.id, area);
-        let inner = content_rect(rect);
-        pane.resize(inner.height, inner.width);
-        self.panes.insert(pane, None, RestartPolicy::Never);
     }
 
     /// Opens the user's editor on `file` (pane `from`'s history) in a new
@@ -134,5 +88,36 @@ impl Workspace {
             member.file = Some(file);
         }
         Some(id)
+    }
+
+    /// Opens a tab over panes made elsewhere, e.g. [`Pane::detached`] ones
+    /// fed by hand in benches and render tests. Focus goes to the layout's
+    /// first pane.
+    pub fn open_tab_of(&mut self, name: &str, layout: Layout, panes: Vec<Pane>) {
+        let Some(&first) = layout.panes().first() else {
+            return;
+        };
+        for pane in panes {
+            self.panes.insert(pane, None, RestartPolicy::Never);
+        }
+        self.tabs
+            .push(Tab::new(Some(name.to_string()), layout, first));
+    }
+}
+
+/// A pane made elsewhere floats (render tests).
+#[cfg(test)]
+impl Workspace {
+    /// Floats a pane made elsewhere (a [`Pane::detached`] one) over the
+    /// shown tab, like [`Self::open_floating`].
+    pub fn open_floating_of(&mut self, mut pane: Pane) {
+        let area = self.tiling.area;
+        let Some(tab) = self.tabs.shown_mut() else {
+            return;
+        };
+        let rect = tab.float_new(pane.id, area);
+        let inner = content_rect(rect);
+        pane.resize(inner.height, inner.width);
+        self.panes.insert(pane, None, RestartPolicy::Never);
     }
 }

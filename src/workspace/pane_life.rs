@@ -29,9 +29,11 @@ pub fn restart_delay(failures: u32) -> Duration {
 
 impl Workspace {
     /// Pane `old`'s program ended (if it still ran) and `launch` (else
-    /// its own command again) started in a fresh pane in its place, which
-    /// scripts know by the same id. Returns the fresh pane.
-    pub(super) fn relaunch_pane(
+    /// its own command again) started in a fresh pane in its place (a new
+    /// id, so the old program's exit cannot close the new one), which
+    /// scripts know by the same id; `failures` in a row behind it (0 by
+    /// hand: the count starts again). Returns the fresh pane.
+    pub fn respawn_pane(
         &mut self,
         old: PaneId,
         launch: Option<PaneLaunch>,
@@ -48,7 +50,7 @@ impl Workspace {
         let id = self.panes.alloc_id();
         let tiles = self.tiling.tiles();
         let rect = self.tabs.list[tab_index].replace_pane(old, id, tiles);
-        let inner = self.content_of(id, rect);
+        let inner = self.tiling.content(rect, self.tabs.is_floating(id));
         self.panes.start(id, launch, inner);
         if let Some(member) = self.panes.members.get_mut(&id) {
             member.file = file;
@@ -81,7 +83,7 @@ impl Workspace {
         if !tab.take_tiled(id) {
             // The only pane of its tab: the tab goes too.
             if !self.tabs.remove(tab_index) {
-                self.exit_code = Some(exit.map_or(0, |e| e.code));
+                self.ending.quit(exit.map_or(0, |e| e.code));
             }
             return;
         }
@@ -99,7 +101,7 @@ impl Workspace {
             return;
         };
         member.pane.drain_pending();
-        self.last_exit = Some(info.code);
+        self.ending.program_ended(info.code);
         // Command panes always show how they ended, like mprocs; so does a
         // command that could not run (126: not executable, 127: not found),
         // or its error would vanish with the pane.
@@ -142,23 +144,8 @@ impl Workspace {
     pub fn run_due_restarts(&mut self, now: Instant) -> bool {
         let mut restarted = false;
         for (id, failures) in self.panes.take_due_restarts(now) {
-            restarted |= self.relaunch_pane(id, None, failures).is_some();
+            restarted |= self.respawn_pane(id, None, failures).is_some();
         }
         restarted
-    }
-
-    /// tilework's status when the user quits: when every pane's program
-    /// has ended (panes kept open, `--keep-exited`), the last one's, as
-    /// when the last pane closes by itself; else 0.
-    pub(super) fn quit_status(&self) -> i32 {
-        let all_ended = self
-            .panes
-            .members
-            .values()
-            .all(|m| m.pane.program().exit().is_some());
-        match self.last_exit {
-            Some(code) if all_ended => code,
-            _ => 0,
-        }
     }
 }

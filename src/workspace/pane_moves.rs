@@ -202,7 +202,7 @@ mod tests {
         assert!(break_out(&mut h.ws, first, None, false).is_err());
         let index = break_out(&mut h.ws, second, Some("alone"), true).unwrap();
         assert_eq!(index, 2);
-        assert_eq!(h.ws.tab_name(2), "alone");
+        assert_eq!(h.ws.tabs().name(2, h.ws.panes()), "alone");
         assert_eq!(h.ws.tabs().active(), 1);
         swap_tabs(&mut h.ws, 0, 2, false).unwrap();
         assert_eq!(h.ws.tabs()[0].layout.panes(), vec![second]);

@@ -11,7 +11,6 @@ use std::time::Instant;
 use crate::pane::PaneId;
 use crate::pane::program::spawn::current_dir;
 use crate::workspace::Panes;
-use crate::workspace::Workspace;
 use crate::workspace::cwd::place_of;
 use crate::workspace::name_lookup::{NameQuery, NameReport};
 use crate::workspace::names::{NAME_CHECK_DELAY, Names};
@@ -112,26 +111,5 @@ impl Panes {
                 })
             })
             .collect()
-    }
-}
-
-impl Workspace {
-    /// The name tab `index` shows: the one it was given, else what its
-    /// focused pane runs (program, or directory when the shell is idle),
-    /// else the pane's command.
-    pub fn tab_name(&self, index: usize) -> String {
-        let Some(tab) = self.tabs.get(index) else {
-            return String::new();
-        };
-        if let Some(name) = &tab.name {
-            return name.clone();
-        }
-        match self.panes.members.get(&tab.focus) {
-            Some(member) => match &member.name {
-                Some(name) => name.short().to_string(),
-                None => member.pane.label().to_string(),
-            },
-            None => (index + 1).to_string(),
-        }
     }
 }

@@ -128,6 +128,18 @@ impl Tab {
         self.focus_on(id);
     }
 
+    /// Focuses the pane focused before this one (`C-b ;`, a hidden
+    /// floating one is shown). Returns whether the focus moved.
+    pub(super) fn focus_last(&mut self) -> bool {
+        match self.last_focus {
+            Some(id) if id != self.focus && self.holds(id) => {
+                self.reveal(id);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The nearest pane that way, in a tab whose layout tiles `tiles`.
     /// With floating panes on screen they count too, by where their boxes
     /// are (see [`floating::nearest_towards`]): from a tiled pane, its

@@ -13,6 +13,8 @@ use std::ops::Deref;
 
 use crate::config::action::Action;
 use crate::pane::PaneId;
+use crate::workspace::Panes;
+use crate::workspace::layout::{Axis, Layout};
 use crate::workspace::tab::Tab;
 use crate::workspace::view::View;
 
@@ -51,6 +53,25 @@ impl Tabs {
 
     pub(super) fn shown_mut(&mut self) -> Option<&mut Tab> {
         self.list.get_mut(self.active)
+    }
+
+    /// The name tab `index` shows: the one it was given, else what its
+    /// focused pane runs (program, or directory when the shell is idle),
+    /// as last looked up in `panes`, else the pane's command.
+    pub fn name(&self, index: usize, panes: &Panes) -> String {
+        let Some(tab) = self.list.get(index) else {
+            return String::new();
+        };
+        if let Some(name) = &tab.name {
+            return name.clone();
+        }
+        match panes.members.get(&tab.focus) {
+            Some(member) => match &member.name {
+                Some(name) => name.short().to_string(),
+                None => member.pane.label().to_string(),
+            },
+            None => (index + 1).to_string(),
+        }
     }
 
     /// The shown tab's place in the list.
@@ -178,6 +199,49 @@ impl Tabs {
         true
     }
 
+    /// The focused pane (a tiled one, not its tab's only one) gets a tab
+    /// of its own, shown. Returns the tab it left; both tabs' panes are
+    /// to follow their new rectangles.
+    pub(super) fn break_focused(&mut self) -> Option<usize> {
+        let from = self.active;
+        let tab = self.shown_mut()?;
+        let id = tab.focus;
+        if !tab.take_tiled(id) {
+            return None;
+        }
+        self.push(Tab::new(None, Layout::new(id), id));
+        Some(from)
+    }
+
+    /// The focused pane joins the next tab, split beside its focus, and
+    /// that tab is shown; a tab left without panes goes. Returns the tab
+    /// left (unless it went) and the one joined, whose panes are to
+    /// follow their new rectangles.
+    pub(super) fn move_focused_to_next(&mut self) -> Option<(Option<usize>, usize)> {
+        if self.list.len() < 2 {
+            return None;
+        }
+        let from = self.active;
+        let id = self.focused_id()?;
+        let alone = self.shown().is_some_and(|t| t.layout.len() == 1);
+        let mut to = (from + 1) % self.list.len();
+        if alone {
+            self.list.remove(from);
+            if to > from {
+                to -= 1;
+            }
+        } else if !self.shown_mut().is_some_and(|tab| tab.take_tiled(id)) {
+            return None;
+        }
+        let tab = self.list.get_mut(to)?;
+        let target = tab.focus;
+        tab.layout.split(target, Axis::Horizontal, id);
+        tab.focus = id;
+        tab.zoomed = false;
+        self.active = to;
+        Some(((!alone).then_some(from), to))
+    }
+
     pub(super) fn where_focus_is(&self) -> Option<FocusMark> {
         self.shown().map(|t| FocusMark {
             tab: t.serial,
@@ -261,7 +325,6 @@ impl Tabs {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::workspace::layout::Layout;
 
     /// Tabs of one pane each, ids 1..=n, the first shown.
     fn tabs(n: u32) -> Tabs {
@@ -327,11 +390,9 @@ mod tests {
     #[test]
     fn a_view_comes_back_without_what_closed_meanwhile() {
         let mut t = tabs(2);
-        t.list[1].layout.split(
-            PaneId(2),
-            crate::workspace::layout::Axis::Horizontal,
-            PaneId(9),
-        );
+        t.list[1]
+            .layout
+            .split(PaneId(2), Axis::Horizontal, PaneId(9));
         t.list[1].focus = PaneId(9);
         t.select(1);
         let view = t.view();

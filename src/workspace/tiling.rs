@@ -52,6 +52,18 @@ impl Tiling {
         }
     }
 
+    /// The panes of `tab` (the shown one) on screen and their rectangles
+    /// (border included), from the bottom up: the tiled ones, then the
+    /// floating ones if shown.
+    pub fn visible(self, tab: Option<&Tab>) -> Vec<(PaneId, Rect)> {
+        let Some(tab) = tab else {
+            return Vec::new();
+        };
+        let mut out = tab.tiled_rects(self.tiles());
+        out.extend(tab.floats.visible().map(|f| (f.id, f.rect)));
+        out
+    }
+
     /// The content area of each pane of `tab`: the tiled ones', then the
     /// floating ones'.
     fn contents(self, tab: &Tab) -> Vec<(PaneId, Rect)> {

@@ -81,7 +81,7 @@ impl Workspace {
             Axis::Vertical => rect.height,
         };
         // The frame's cells count: the pane's content is what tmux sizes.
-        let content = self.content_of(id, rect);
+        let content = self.tiling.content(rect, self.tabs.is_floating(id));
         let frame = match axis {
             Axis::Horizontal => rect.width - content.width,
             Axis::Vertical => rect.height - content.height,
@@ -125,15 +125,6 @@ impl Workspace {
         }
         self.relayout_tab(index);
         changed
-    }
-
-    /// Runs `launch` (else its own command again) in place of pane
-    /// `old`'s program (ended first): a fresh pane in the same place (a
-    /// new id, so the old program's exit cannot close the new one), which
-    /// scripts know by the same id. By hand: the count of failures starts
-    /// again.
-    pub fn respawn_pane(&mut self, old: PaneId, launch: Option<PaneLaunch>) -> Option<PaneId> {
-        self.relaunch_pane(old, launch, 0)
     }
 
     /// Closes tab `index` and its panes.

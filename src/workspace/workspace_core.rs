@@ -18,6 +18,7 @@ use crate::pane::Pane;
 use crate::pane::PaneId;
 use crate::pane::program::process::{Launcher, PtyLauncher};
 use crate::workspace::attention::Attention;
+use crate::workspace::ending::Ending;
 use crate::workspace::history_editor;
 use crate::workspace::layout::Axis;
 use crate::workspace::pane_frame::PaneFrame;
@@ -33,12 +34,10 @@ pub struct Workspace {
     pub(super) panes: Panes,
     /// Where panes go and how they are framed.
     pub(super) tiling: Tiling,
-    /// Set when the workspace should end, with tilework's exit status.
-    pub(super) exit_code: Option<i32>,
+    /// Whether the workspace is to end, and its exit status.
+    pub(super) ending: Ending,
     /// Notifications and notices waiting to be seen.
     pub(super) attention: Attention,
-    /// The status of the program that ended last (see `quit_status`).
-    pub(super) last_exit: Option<i32>,
     /// tmux's marked pane (`C-b m`, see `pane_mark`).
     pub(super) mark: crate::workspace::pane_mark::PaneMark,
 }
@@ -61,9 +60,8 @@ impl Workspace {
             tabs: Tabs::default(),
             panes: Panes::new(settings, events, launcher),
             tiling: Tiling::new(area),
-            exit_code: None,
+            ending: Ending::default(),
             attention: Attention::default(),
-            last_exit: None,
             mark: Default::default(),
         }
     }
@@ -107,12 +105,6 @@ impl Workspace {
         }
     }
 
-    /// Pane `id`'s content area, from its rectangle in
-    /// [`Workspace::visible`]. Floating panes always have a box.
-    pub fn content_of(&self, id: PaneId, rect: Rect) -> Rect {
-        self.tiling.content(rect, self.tabs.is_floating(id))
-    }
-
     /// The tabs and which is shown.
     pub fn tabs(&self) -> &Tabs {
         &self.tabs
@@ -124,34 +116,17 @@ impl Workspace {
         &mut self.tabs
     }
 
-    /// Set when the workspace should end: tilework's exit status.
-    pub fn exit_code(&self) -> Option<i32> {
-        self.exit_code
+    /// Whether the workspace is to end, and its exit status.
+    pub fn ending(&self) -> &Ending {
+        &self.ending
     }
 
-    /// Ends the workspace with exit status `code` (a signal arrived).
-    pub fn quit(&mut self, code: i32) {
-        self.exit_code = Some(code);
+    pub fn ending_mut(&mut self) -> &mut Ending {
+        &mut self.ending
     }
 
     pub fn focused(&self) -> Option<&Pane> {
         self.tabs.focused_id().and_then(|id| self.panes.get(id))
-    }
-
-    pub fn focused_mut(&mut self) -> Option<&mut Pane> {
-        let id = self.tabs.focused_id()?;
-        self.panes.get_mut(id)
-    }
-
-    /// The panes on screen and their rectangles (border included), from
-    /// the bottom up: the tiled ones, then the floating ones if shown.
-    pub fn visible(&self) -> Vec<(PaneId, Rect)> {
-        let Some(tab) = self.tabs.shown() else {
-            return Vec::new();
-        };
-        let mut out = tab.tiled_rects(self.tiling.tiles());
-        out.extend(tab.floats.visible().map(|f| (f.id, f.rect)));
-        out
     }
 
     /// The terminal changed size: every pane of every tab follows, PTY and
@@ -211,8 +186,11 @@ impl Workspace {
                     .shown_mut()
                     .is_some_and(|t| t.focus_towards(tiles, dir))
             }
-            Action::FocusNext => self.focus_cycle(1),
-            Action::FocusPrev => self.focus_cycle(-1),
+            Action::FocusNext | Action::FocusPrev => {
+                let step = if action == Action::FocusNext { 1 } else { -1 };
+                let moved = self.tabs.shown_mut().is_some_and(|t| t.focus_cycle(step));
+                self.refocused(moved)
+            }
             Action::Resize(dir) => {
                 let (tiles, screen) = (self.tiling.tiles(), self.tiling.area);
                 self.with_tab_relayout(|t| t.resize_focused(tiles, screen, dir, RESIZE_STEP))
@@ -243,12 +221,28 @@ impl Workspace {
                 true
             }
             Action::Quit => {
-                self.exit_code = Some(self.quit_status());
+                self.ending.quit(self.ending.quitting(&self.panes));
                 true
             }
             Action::CloseTab => self.close_tab(self.tabs.active),
-            Action::BreakPane => self.break_pane(),
-            Action::MovePaneToNextTab => self.move_pane_to_next_tab(),
+            Action::BreakPane => match self.tabs.break_focused() {
+                Some(from) => {
+                    self.relayout_tab(from);
+                    self.relayout_tab(self.tabs.active);
+                    true
+                }
+                None => false,
+            },
+            Action::MovePaneToNextTab => match self.tabs.move_focused_to_next() {
+                Some((from, to)) => {
+                    if let Some(from) = from {
+                        self.relayout_tab(from);
+                    }
+                    self.relayout_tab(to);
+                    true
+                }
+                None => false,
+            },
             Action::MarkPane => {
                 let focused = self.tabs.focused_id().map(|id| self.panes.script_id(id));
                 self.mark.toggle(focused)
@@ -267,7 +261,7 @@ impl Workspace {
                     .is_some()
             }
             Action::RestartPane => match self.tabs.focused_id() {
-                Some(id) => self.relaunch_pane(id, None, 0).is_some(),
+                Some(id) => self.respawn_pane(id, None, 0).is_some(),
                 None => false,
             },
             // Handled by the input router / the loop: they need a prompt, the
@@ -296,10 +290,20 @@ impl Workspace {
             | Action::EditLastOutput
             | Action::ChooseBuffer => false,
             Action::LastTab => self.tabs.show_last(),
-            Action::LastPane => self.last_pane(),
+            Action::LastPane => {
+                let moved = self.tabs.shown_mut().is_some_and(Tab::focus_last);
+                self.refocused(moved)
+            }
             Action::MoveTabLeft => self.tabs.move_shown_to(self.tabs.active.wrapping_sub(1)),
             Action::MoveTabRight => self.tabs.move_shown_to(self.tabs.active + 1),
-            Action::ToggleFloating => self.toggle_floating(),
+            Action::ToggleFloating => match self.tabs.shown() {
+                // With no floating pane yet, a scratch shell opens floating.
+                Some(tab) if tab.floats.is_empty() => {
+                    let launch = self.panes.spawner.shell_launch(self.focused());
+                    self.open_floating(launch).is_some()
+                }
+                _ => self.tabs.shown_mut().is_some_and(Tab::toggle_floats_shown),
+            },
             Action::NewFloating => {
                 let launch = self.panes.spawner.shell_launch(self.focused());
                 self.open_floating(launch).is_some()
@@ -326,19 +330,14 @@ impl Workspace {
         }
     }
 
-    /// Focuses the next pane in the tab (see [`Tab::focus_cycle`]).
-    fn focus_cycle(&mut self, step: isize) -> bool {
-        let Some(tab) = self.tabs.shown_mut() else {
-            return false;
-        };
-        if !tab.focus_cycle(step) {
-            return false;
-        }
-        if tab.zoomed && tab.layout.contains(tab.focus) {
-            // Cycling while zoomed keeps the zoom on the new pane, like tmux -Z.
+    /// The focus moved in the shown tab (if `moved`): a zoomed tab keeps
+    /// its zoom on the newly focused tiled pane (like tmux -Z). Returns
+    /// `moved`.
+    fn refocused(&mut self, moved: bool) -> bool {
+        if moved && self.tabs.shown().is_some_and(|t| t.zoomed) {
             self.relayout_tab(self.tabs.active);
         }
-        true
+        moved
     }
 
     /// Focuses the pane at a screen position (mouse click).
@@ -362,6 +361,6 @@ impl Workspace {
         self.tabs
             .remember_focus(before, |id| panes.get(id).is_some());
         // A zoomed tab shows the newly focused pane at the zoom's size.
-        self.relayout_if_zoomed(self.tabs.active);
+        self.refocused(true);
     }
 }

@@ -124,7 +124,7 @@ impl Harness {
 
     /// Every visible pane's program was told the size its pane has.
     fn assert_sizes_follow_layout(&self) {
-        for (id, rect) in self.ws.visible() {
+        for (id, rect) in self.ws.tiling().visible(self.ws.tabs().shown()) {
             let inner = content_rect(rect);
             assert_eq!(
                 self.fake.size(id),
@@ -169,7 +169,7 @@ fn a_split_starts_a_shell_beside_the_focused_pane_and_focuses_it() {
     assert_ne!(first, second);
     assert_eq!(h.fake.launched(), [first, second]);
     assert_eq!(h.fake.spec(second).unwrap().argv, ["/bin/sh"]);
-    let visible = h.ws.visible();
+    let visible = h.ws.tiling().visible(h.ws.tabs().shown());
     assert_eq!(visible.len(), 2);
     assert!(visible[0].1.x < visible[1].1.x, "side by side: {visible:?}");
     // The first program was told it shrank.
@@ -189,9 +189,9 @@ fn closing_a_pane_hangs_up_on_it_and_gives_its_space_back() {
     assert!(!h.fake.terminated(first));
     assert!(h.ws.panes().get(second).is_none());
     assert_eq!(h.focused(), first);
-    assert_eq!(h.ws.visible(), [(first, AREA)]);
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()), [(first, AREA)]);
     h.assert_sizes_follow_layout();
-    assert_eq!(h.ws.exit_code(), None);
+    assert_eq!(h.ws.ending().code(), None);
 }
 
 #[test]
@@ -223,15 +223,15 @@ fn a_zoomed_pane_fills_the_tab_and_keeps_the_zoom_when_focus_cycles() {
     let right = h.focused();
 
     assert!(h.ws.apply(Action::ToggleZoom));
-    assert_eq!(h.ws.visible(), [(right, AREA)]);
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()), [(right, AREA)]);
     h.assert_sizes_follow_layout();
 
     h.ws.apply(Action::FocusNext);
-    assert_eq!(h.ws.visible(), [(left, AREA)]);
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()), [(left, AREA)]);
     h.assert_sizes_follow_layout();
 
     h.ws.apply(Action::ToggleZoom);
-    assert_eq!(h.ws.visible().len(), 2);
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()).len(), 2);
     h.assert_sizes_follow_layout();
 }
 
@@ -288,11 +288,11 @@ fn tabs_open_switch_and_close() {
     assert!(h.fake.terminated(second));
     assert_eq!(h.ws.tabs().len(), 1);
     assert_eq!(h.focused(), first);
-    assert_eq!(h.ws.exit_code(), None);
+    assert_eq!(h.ws.ending().code(), None);
 
     h.ws.apply(Action::CloseTab);
     assert!(h.fake.terminated(first));
-    assert_eq!(h.ws.exit_code(), Some(0), "the last tab closed");
+    assert_eq!(h.ws.ending().code(), Some(0), "the last tab closed");
 }
 
 #[test]
@@ -355,9 +355,9 @@ fn a_pane_whose_program_ends_closes_and_its_sibling_takes_the_space() {
     h.exit(second, 0);
 
     assert!(h.ws.panes().get(second).is_none());
-    assert_eq!(h.ws.visible(), [(first, AREA)]);
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()), [(first, AREA)]);
     assert_eq!(h.focused(), first);
-    assert_eq!(h.ws.exit_code(), None);
+    assert_eq!(h.ws.ending().code(), None);
 }
 
 #[test]
@@ -382,7 +382,7 @@ fn with_keep_exited_panes_an_ended_program_stays_on_screen_with_its_status() {
         h.screen(id).contains("build finished"),
         "its last output was read before it closed"
     );
-    assert_eq!(h.ws.exit_code(), None);
+    assert_eq!(h.ws.ending().code(), None);
     assert_eq!(h.ws.panes().next_restart(), None);
 }
 
@@ -393,7 +393,7 @@ fn a_command_that_could_not_run_stays_to_say_so() {
         let id = h.focused();
         h.exit(id, code);
         assert!(h.ws.panes().get(id).is_some(), "{code}");
-        assert_eq!(h.ws.exit_code(), None, "{code}");
+        assert_eq!(h.ws.ending().code(), None, "{code}");
     }
 }
 
@@ -405,14 +405,14 @@ fn the_last_pane_to_end_gives_tilework_its_exit_status() {
     let second = h.focused();
 
     h.exit(first, 1);
-    assert_eq!(h.ws.exit_code(), None);
+    assert_eq!(h.ws.ending().code(), None);
     h.exit(second, 3);
-    assert_eq!(h.ws.exit_code(), Some(3));
+    assert_eq!(h.ws.ending().code(), Some(3));
 
     let mut h = Harness::with_program(false, "sleep");
     let id = h.focused();
     h.ws.pane_exited(id, killed_by(15), h.now);
-    assert_eq!(h.ws.exit_code(), Some(143));
+    assert_eq!(h.ws.ending().code(), Some(143));
 }
 
 #[test]
@@ -464,7 +464,7 @@ fn a_profile_command_that_ends_well_stays_with_its_output_until_closed() {
     );
     assert!(h.screen(cmd).contains("Finished dev profile"));
     assert_eq!(h.ws.panes().next_restart(), None, "`never` means never");
-    assert_eq!(h.ws.exit_code(), None);
+    assert_eq!(h.ws.ending().code(), None);
 
     // A shell pane of the same profile follows `keep_exited_panes` (off).
     h.exit(shell, 0);
@@ -610,7 +610,7 @@ fn restart_policies_decide_by_exit_status() {
         );
         assert_eq!(h.wait(RESTART_DELAY), restarts, "{policy:?} {code}");
         assert_eq!(h.fake.launched().len(), 1 + usize::from(restarts));
-        assert_eq!(h.ws.exit_code(), None);
+        assert_eq!(h.ws.ending().code(), None);
     }
 }
 
@@ -677,7 +677,7 @@ fn restarting_a_running_pane_hangs_up_on_it_and_its_late_exit_changes_nothing() 
     h.exit(old, 129);
     assert_eq!(h.focused(), new);
     assert!(h.ws.panes().get(new).is_some());
-    assert_eq!(h.ws.exit_code(), None);
+    assert_eq!(h.ws.ending().code(), None);
 }
 
 #[test]
@@ -754,10 +754,14 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
         p.feed(chunk);
     }
     p.settle();
-    assert_eq!(h.ws.tab_name(0), "sh", "before a look, the command");
+    assert_eq!(
+        h.ws.tabs().name(0, h.ws.panes()),
+        "sh",
+        "before a look, the command"
+    );
 
     assert!(h.ws.panes_mut().refresh_names());
-    assert_eq!(h.ws.tab_name(0), "project");
+    assert_eq!(h.ws.tabs().name(0, h.ws.panes()), "project");
     assert!(
         h.ws.panes().title(pane).ends_with("/project"),
         "{}",
@@ -766,18 +770,22 @@ fn a_tab_is_named_after_its_focused_program_or_directory_until_renamed() {
 
     jobs.lock().unwrap().insert(pane, "vim".into());
     assert!(h.ws.panes_mut().refresh_names());
-    assert_eq!(h.ws.tab_name(0), "vim");
+    assert_eq!(h.ws.tabs().name(0, h.ws.panes()), "vim");
     assert_eq!(h.ws.panes().title(pane), "vim");
     assert!(!h.ws.panes_mut().refresh_names(), "nothing changed");
 
     h.ws.tabs_mut().rename_shown("notes");
-    assert_eq!(h.ws.tab_name(0), "notes");
+    assert_eq!(h.ws.tabs().name(0, h.ws.panes()), "notes");
     jobs.lock().unwrap().remove(&pane);
     h.ws.panes_mut().refresh_names();
-    assert_eq!(h.ws.tab_name(0), "notes", "a given name stays");
+    assert_eq!(
+        h.ws.tabs().name(0, h.ws.panes()),
+        "notes",
+        "a given name stays"
+    );
     h.ws.tabs_mut().rename_shown("");
     assert_eq!(
-        h.ws.tab_name(0),
+        h.ws.tabs().name(0, h.ws.panes()),
         "project",
         "an empty name gives the automatic one back"
     );
@@ -845,7 +853,7 @@ fn a_saved_workspace_keeps_given_tab_names_and_pane_titles_only() {
     assert_eq!(profile.tabs[0].name.as_deref(), Some("monitor"));
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&profile);
-    assert_eq!(reopened.ws.tab_name(0), "monitor");
+    assert_eq!(reopened.ws.tabs().name(0, reopened.ws.panes()), "monitor");
     let pane = reopened.ws.tabs()[0].focus;
     assert_eq!(reopened.ws.panes().title(pane), "load");
 }
@@ -927,7 +935,12 @@ fn a_pinned_floating_pane_stays_on_screen_while_the_others_hide() {
     assert!(h.ws.apply(Action::TogglePin));
 
     assert!(h.ws.apply(Action::ToggleFloating), "hide");
-    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    let ids: Vec<PaneId> =
+        h.ws.tiling()
+            .visible(h.ws.tabs().shown())
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
     assert_eq!(ids, [shell, pinned]);
     assert_eq!(h.focused(), shell, "the tiled pane has the keys");
 
@@ -942,10 +955,15 @@ fn a_pinned_floating_pane_stays_on_screen_while_the_others_hide() {
 
     // Shown again: all of them; unpinned, it hides with the rest.
     assert!(h.ws.apply(Action::ToggleFloating));
-    assert_eq!(h.ws.visible().len(), 3);
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()).len(), 3);
     assert!(h.ws.apply(Action::TogglePin));
     assert!(h.ws.apply(Action::ToggleFloating));
-    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    let ids: Vec<PaneId> =
+        h.ws.tiling()
+            .visible(h.ws.tabs().shown())
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
     assert_eq!(ids, [shell]);
     assert!(!h.ws.tabs.shown().unwrap().floats.is_pinned(loose));
 }
@@ -1027,7 +1045,12 @@ floating = [{ command = "lazygit", title = "git" }]
     assert!(h.ws.tabs.is_floating(htop) && h.ws.panes().get(htop).is_some());
     let vim = h.focused();
     assert!(!h.ws.tabs.is_floating(vim), "the tiled pane has the focus");
-    let ids: Vec<PaneId> = h.ws.visible().into_iter().map(|(id, _)| id).collect();
+    let ids: Vec<PaneId> =
+        h.ws.tiling()
+            .visible(h.ws.tabs().shown())
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
     assert_eq!(ids, [vim, htop], "only the pinned one is on screen");
     assert!(h.ws.apply(Action::ToggleFloating));
     assert_eq!(h.focused(), lazygit);
@@ -1044,7 +1067,14 @@ floating = [{ command = "lazygit", title = "git" }]
     // The floating pane had the focus: it has it again, shown.
     assert!(reopened.ws.tabs.is_floating(reopened.focused()));
     assert_eq!(reopened.ws.panes().title(reopened.focused()), "git");
-    assert_eq!(reopened.ws.visible().len(), 3);
+    assert_eq!(
+        reopened
+            .ws
+            .tiling()
+            .visible(reopened.ws.tabs().shown())
+            .len(),
+        3
+    );
 }
 
 /// Moved and resized, a floating pane is saved where it is and opens
@@ -1129,7 +1159,7 @@ fn a_profiles_names_and_commands_reach_borders_without_controls_or_bidi_override
             floating: Vec::new(),
         }],
     });
-    let name = named.ws.tab_name(0);
+    let name = named.ws.tabs().name(0, named.ws.panes());
     assert!(shown_is_clean(&name) && name.contains("evil"), "{name:?}");
 }
 

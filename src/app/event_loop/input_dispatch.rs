@@ -238,7 +238,7 @@ impl<B: FrameSink> App<B> {
 
 /// Parses the held-back output of the visible panes `which` picks.
 pub(super) fn settle_visible(ws: &mut Workspace, which: impl Fn(PaneId) -> bool) {
-    for (id, _) in ws.visible() {
+    for (id, _) in ws.tiling().visible(ws.tabs().shown()) {
         if which(id)
             && let Some(pane) = ws.panes_mut().get_mut(id)
         {

@@ -87,7 +87,12 @@ impl<B: FrameSink> App<B> {
                 let bell = news.bell;
                 let shown = visible
                     .get_or_insert_with(|| {
-                        self.ws.visible().into_iter().map(|(id, _)| id).collect()
+                        self.ws
+                            .tiling()
+                            .visible(self.ws.tabs().shown())
+                            .into_iter()
+                            .map(|(id, _)| id)
+                            .collect()
                     })
                     .contains(&id);
                 if shown {

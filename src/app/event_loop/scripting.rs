@@ -412,7 +412,7 @@ impl Desk<'_> {
         let focused = self.ws.tabs().focused_id();
         let mut panes = Vec::new();
         for (index, tab) in self.ws.tabs().iter().enumerate() {
-            let tab_name = self.ws.tab_name(index);
+            let tab_name = self.ws.tabs().name(index, self.ws.panes());
             let ids = tab
                 .layout
                 .panes()

@@ -196,7 +196,7 @@ impl<B: FrameSink> App<B> {
             return;
         }
         tracing::info!(sig, "signal: shutting down");
-        self.ws.quit(128 + sig);
+        self.ws.ending_mut().quit(128 + sig);
     }
 
     pub(super) fn session_event(&mut self, event: SessionEvent) {
@@ -219,7 +219,7 @@ impl<B: FrameSink> App<B> {
             SessionEvent::Kill(stream) => {
                 host.add_killer(stream);
                 tracing::info!("tilework kill: shutting down");
-                self.ws.quit(0);
+                self.ws.ending_mut().quit(0);
             }
             SessionEvent::Script(call) => self.script_call(call),
             SessionEvent::Handoff(asked) => self.hand_over(asked),
@@ -237,7 +237,7 @@ impl<B: FrameSink> App<B> {
                 }
             }
             Verdict::Resize(link) => self.clients.resize_news(link),
-            Verdict::Quit(code) => self.ws.quit(code),
+            Verdict::Quit(code) => self.ws.ending_mut().quit(code),
         }
     }
 

@@ -69,7 +69,7 @@ impl<B: FrameSink> App<B> {
             TmuxCall::Respawn { pane, command } => {
                 let id = tmux_pane(&self.ws, pane)?;
                 let launch = tmux_launch(&self.ws, &command);
-                match self.ws.respawn_pane(id, Some(launch)) {
+                match self.ws.respawn_pane(id, Some(launch), 0) {
                     Some(_) => Ok(String::new()),
                     None => Err(format!("can't respawn pane %{pane}")),
                 }
@@ -280,7 +280,10 @@ impl Desk<'_> {
                 let Some(pane) = self.ws.panes().get(id) else {
                     continue;
                 };
-                let inner = self.ws.content_of(id, rect);
+                let inner = self
+                    .ws
+                    .tiling()
+                    .content(rect, self.ws.tabs().is_floating(id));
                 let screen = pane.term().screen();
                 let (cursor_y, cursor_x) = screen.cursor_position();
                 let (rows, cols) = pane.term().size();
@@ -310,7 +313,7 @@ impl Desk<'_> {
             }
             tabs.push(TmuxTab {
                 serial: tab.serial,
-                name: self.ws.tab_name(index),
+                name: self.ws.tabs().name(index, self.ws.panes()),
                 zoomed: tab.zoomed,
                 panes,
                 focus: self.ws.panes().script_id(tab.focus),

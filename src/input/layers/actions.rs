@@ -74,7 +74,7 @@ pub fn run(cx: &mut Cx<'_>, action: Action) -> Outcome {
             open_prompt(cx, PromptKind::RenameWorkspace, name);
         }
         Action::RenameTab => {
-            let name = cx.ws.tab_name(cx.ws.tabs().active());
+            let name = cx.ws.tabs().name(cx.ws.tabs().active(), cx.ws.panes());
             open_prompt(cx, PromptKind::RenameTab, &name);
         }
         Action::SaveProfile => {

@@ -238,7 +238,7 @@ fn the_key_after_the_prefix_is_a_command_and_an_unbound_one_is_swallowed() {
     let mut h = Harness::new("");
     let out = h.prefix('%');
     assert!(out.redraw);
-    assert_eq!(h.ws.visible().len(), 2, "split");
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()).len(), 2, "split");
     assert_eq!(h.mode(), Mode::Normal);
 
     h.press(KeyCode::Char('b'), KeyModifiers::CONTROL);
@@ -284,13 +284,13 @@ impl Harness {
     fn side_by_side() -> Self {
         let mut h = Harness::new("");
         h.prefix('%');
-        assert_eq!(h.ws.visible().len(), 2);
+        assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()).len(), 2);
         h
     }
 
     /// The left pane's width: `C-Left` from the right pane shrinks it.
     fn left_width(&self) -> u16 {
-        self.ws.visible()[0].1.width
+        self.ws.tiling().visible(self.ws.tabs().shown())[0].1.width
     }
 
     fn c_left(&mut self) -> Outcome {
@@ -383,7 +383,11 @@ fn a_key_that_does_not_repeat_ends_the_repeat_and_reaches_the_program() {
     assert_eq!(h.sent(), "x");
     assert_eq!(out.sent_to, Some(h.focused()));
     assert!(out.redraw, "REPEAT leaves the status bar");
-    assert_eq!(h.ws.visible().len(), 2, "nothing closed");
+    assert_eq!(
+        h.ws.tiling().visible(h.ws.tabs().shown()).len(),
+        2,
+        "nothing closed"
+    );
     assert!(!h.router.ui().repeating());
     h.c_left();
     assert_eq!(h.sent(), format!("x{C_LEFT_BYTES}"), "the repeat is over");
@@ -402,7 +406,11 @@ fn a_key_that_does_not_repeat_keeps_its_direct_binding_and_the_prefix_its_table(
     h.ctrl_b();
     h.c_left();
     h.prefix('%');
-    assert_eq!(h.ws.visible().len(), 3, "C-b % splits");
+    assert_eq!(
+        h.ws.tiling().visible(h.ws.tabs().shown()).len(),
+        3,
+        "C-b % splits"
+    );
     assert_eq!(h.sent(), "");
 }
 
@@ -569,7 +577,7 @@ fn help_scrolls_to_its_end_and_filters_as_typed() {
 #[test]
 fn the_rename_prompt_takes_the_keys_and_renames_the_tab() {
     let mut h = Harness::new("");
-    let name = h.ws.tab_name(0);
+    let name = h.ws.tabs().name(0, h.ws.panes());
     h.prefix(',');
     assert_eq!(h.prompt_text(), Some(name));
     h.press(KeyCode::Char('u'), KeyModifiers::CONTROL);
@@ -1356,7 +1364,7 @@ fn closing_a_busy_tab_or_quitting_asks_first() {
         "help closed to show the question"
     );
     h.key(KeyCode::Char('y'));
-    assert_eq!(h.ws.exit_code(), Some(0));
+    assert_eq!(h.ws.ending().code(), Some(0));
 }
 
 /// `n` says `nothing closed`; the next close, answered `y`, closes the tab
@@ -1431,7 +1439,7 @@ fn with_confirm_close_off_nothing_is_asked() {
             .get::<crate::input::popups::confirm::Confirm>()
             .is_none()
     );
-    assert_eq!(h.ws.exit_code(), Some(0));
+    assert_eq!(h.ws.ending().code(), Some(0));
 }
 
 mod extending;

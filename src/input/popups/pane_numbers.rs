@@ -68,7 +68,7 @@ impl Popup for PaneNumbers {
         let ws = at.ws;
         let order = numbered(ws);
         let focused = ws.tabs().focused_id();
-        for (id, rect) in ws.visible() {
+        for (id, rect) in ws.tiling().visible(ws.tabs().shown()) {
             let Some(n) = order.iter().position(|&p| p == id).map(|i| i + 1) else {
                 continue;
             };

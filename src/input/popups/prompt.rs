@@ -247,7 +247,7 @@ pub(in crate::input) fn select_tab(cx: &mut Cx<'_>, text: &str) {
         .parse::<usize>()
         .ok()
         .filter(|n| (1..=cx.ws.tabs().len()).contains(n));
-    let by_name = || (0..cx.ws.tabs().len()).find(|&i| cx.ws.tab_name(i) == text);
+    let by_name = || (0..cx.ws.tabs().len()).find(|&i| cx.ws.tabs().name(i, cx.ws.panes()) == text);
     match by_number.map(|n| n - 1).or_else(by_name) {
         Some(index) => {
             cx.ws.tabs_mut().select(index);

@@ -62,7 +62,7 @@ fn a_failing_command_backs_off_shows_its_count_and_stops_after_ten() {
     assert_eq!(h.fake.launched().len(), MAX_FAILURES as usize);
 
     // By hand it runs again, the count started afresh.
-    assert!(h.ws.respawn_pane(id, None).is_some());
+    assert!(h.ws.respawn_pane(id, None, 0).is_some());
     let id = h.focused();
     h.exit(id, 2);
     assert_eq!(h.ws.panes().next_restart(), Some(h.now + RESTART_DELAY));
@@ -98,14 +98,14 @@ fn a_kept_pane_ends_tilework_with_its_programs_status() {
         let id = h.focused();
         h.exit(id, 3);
         assert!(h.ws.panes().get(id).is_some(), "kept open");
-        assert_eq!(h.ws.exit_code(), None);
+        assert_eq!(h.ws.ending().code(), None);
         h.ws.apply(key);
-        assert_eq!(h.ws.exit_code(), Some(3), "{key:?}");
+        assert_eq!(h.ws.ending().code(), Some(3), "{key:?}");
     }
     // A program still running: quitting is a success.
     let mut h = Harness::with_program(true, "make");
     h.ws.apply(crate::config::action::Action::Quit);
-    assert_eq!(h.ws.exit_code(), Some(0));
+    assert_eq!(h.ws.ending().code(), Some(0));
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn a_saved_profile_has_one_key_per_line_and_opens_the_same_layout() {
     let again = crate::config::profile::parse(&saved, std::path::Path::new("p.toml")).unwrap();
     let mut reopened = Harness::new(false);
     reopened.ws.open_profile(&again);
-    assert_eq!(reopened.ws.tab_name(0), "dev");
+    assert_eq!(reopened.ws.tabs().name(0, reopened.ws.panes()), "dev");
     let tab = reopened.ws.tabs.shown().unwrap();
     assert_eq!(tab.layout.panes().len(), 3);
     assert_eq!(tab.floats.iter().count(), 1);
@@ -171,7 +171,7 @@ fn a_restarted_command_keeps_the_id_scripts_know_it_by() {
     );
     assert_eq!(h.ws.panes().by_script_id(number), Some(restarted));
     assert_eq!(h.ws.panes().by_script_id(top.0), Some(top));
-    assert!(h.ws.respawn_pane(restarted, None).is_some());
+    assert!(h.ws.respawn_pane(restarted, None, 0).is_some());
     assert_eq!(
         h.ws.panes().script_id(h.tab_panes()[0]),
         number,

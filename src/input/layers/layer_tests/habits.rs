@@ -19,7 +19,9 @@ fn panes(h: &Harness) -> Vec<crate::pane::PaneId> {
 }
 
 fn tab_names(h: &Harness) -> Vec<String> {
-    (0..h.ws.tabs().len()).map(|i| h.ws.tab_name(i)).collect()
+    (0..h.ws.tabs().len())
+        .map(|i| h.ws.tabs().name(i, h.ws.panes()))
+        .collect()
 }
 
 /// Three tabs named a, b, c; c shown.
@@ -137,7 +139,7 @@ fn last_tab_goes_back_and_forth_between_two_tabs() {
     h.prefix('>');
     assert_eq!(tab_names(&h), ["b", "a", "c"]);
     h.prefix('l');
-    assert_eq!(h.ws.tab_name(h.ws.tabs().active()), "c");
+    assert_eq!(h.ws.tabs().name(h.ws.tabs().active(), h.ws.panes()), "c");
 
     let mut one = Harness::new("");
     one.prefix('l');
@@ -321,13 +323,13 @@ fn the_command_prompt_runs_actions_by_name_with_their_arguments() {
     h.prefix(':');
     h.type_text("split-right");
     h.key(KeyCode::Enter);
-    assert_eq!(h.ws.visible().len(), 2);
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()).len(), 2);
     assert_eq!(h.prompt_text(), None);
 
     h.prefix(':');
     h.type_text("rename-tab 'my logs'");
     h.key(KeyCode::Enter);
-    assert_eq!(h.ws.tab_name(0), "my logs");
+    assert_eq!(h.ws.tabs().name(0, h.ws.panes()), "my logs");
 
     h.prefix(':');
     h.type_text("focus left");
@@ -374,7 +376,7 @@ fn the_command_prompt_completes_names_with_tab() {
     );
     h.key(KeyCode::Tab);
     h.key(KeyCode::Enter);
-    assert_eq!(h.ws.visible().len(), 2);
+    assert_eq!(h.ws.tiling().visible(h.ws.tabs().shown()).len(), 2);
 }
 
 #[test]
