@@ -96,6 +96,8 @@ pub trait Pictures {
         placement: &Placement,
         replacing: Option<PlacementId>,
     ) -> Result<PlacementId, KittyError>;
+    /// Deletes a virtual placement.
+    fn unplace(&mut self, placement: PlacementId);
     /// Takes placements away; `free`: their pictures too, when nothing else
     /// shows them.
     fn delete(&mut self, which: &Deletion, free: bool);
@@ -338,7 +340,9 @@ impl KittyIntake {
         // Sent again under its id: the old picture and its placements go.
         if let Some(old) = self.images.remove(&key) {
             pictures.forget(old);
-            self.virtuals.retain(|image, _| image != key);
+            for gone in self.virtuals.take_where(|image, _| image == key) {
+                pictures.unplace(gone);
+            }
         }
         if self.images.len() >= MAX_NAMED {
             self.drop_gone(pictures);
@@ -521,6 +525,21 @@ impl KittyIntake {
             _ => return Vec::new(),
         };
         ctx.pictures.delete(&which, free);
+        if let Deletion::Images { images, .. } = &which {
+            // Virtual placements go only by their picture's name (kitty's
+            // rule), and are deleted by theirs: their picture may be a
+            // fitted copy.
+            let keys: Vec<u32> = self
+                .images
+                .iter()
+                .filter(|(_, image)| images.contains(image))
+                .map(|(key, _)| *key)
+                .collect();
+            let doomed = |image, p| keys.contains(&image) && placement.is_none_or(|w| w == p);
+            for gone in self.virtuals.take_where(doomed) {
+                ctx.pictures.unplace(gone);
+            }
+        }
         if free {
             self.drop_gone(ctx.pictures);
         }
@@ -528,12 +547,17 @@ impl KittyIntake {
     }
 
     /// Forgets the names of pictures the store no longer has.
-    fn drop_gone(&mut self, pictures: &dyn Pictures) {
+    fn drop_gone(&mut self, pictures: &mut dyn Pictures) {
         self.images
             .retain(|_, image| pictures.size(*image).is_some());
         let images = &self.images;
         self.numbers.retain(|_, key| images.contains_key(key));
-        self.virtuals.retain(|key, _| images.contains_key(&key));
+        for gone in self
+            .virtuals
+            .take_where(|key, _| !images.contains_key(&key))
+        {
+            pictures.unplace(gone);
+        }
     }
 
     /// The answer to a command longer than the pane's intake keeps (its
