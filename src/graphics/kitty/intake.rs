@@ -154,6 +154,10 @@ pub struct KittyNames {
     /// Each number (`I`) and the id of the newest picture given it.
     pub numbers: Vec<(u32, u32)>,
     pub next_own_id: u32,
+    /// The virtual placements (`U=1`): the picture's name, the placement's
+    /// number and the store's placement (carried under the same id).
+    #[serde(default)]
+    pub virtuals: Vec<(u32, u32, u32)>,
 }
 
 /// What the intake is told of the users' terminals.
@@ -579,7 +583,7 @@ impl KittyIntake {
     /// The pictures' names, to carry (see [`KittyNames`]); `None` when the
     /// program named none.
     pub fn names(&self) -> Option<KittyNames> {
-        if self.images.is_empty() && self.numbers.is_empty() {
+        if self.images.is_empty() && self.numbers.is_empty() && self.virtuals.is_empty() {
             return None;
         }
         let mut names = KittyNames {
@@ -590,6 +594,7 @@ impl KittyIntake {
                 .collect(),
             numbers: self.numbers.iter().map(|(&n, &id)| (n, id)).collect(),
             next_own_id: self.next_own_id,
+            virtuals: self.virtuals.listed(),
         };
         names.images.sort_unstable();
         names.numbers.sort_unstable();
@@ -603,6 +608,10 @@ impl KittyIntake {
         self.images = images.map(|(id, image)| (id, ImageId(image))).collect();
         self.numbers = names.numbers.into_iter().take(MAX_NAMED).collect();
         self.next_own_id = names.next_own_id;
+        self.virtuals = VirtualPlacements::default();
+        for (image, placement, id) in names.virtuals {
+            self.virtuals.insert(image, placement, PlacementId(id));
+        }
     }
 
     /// Every picture's name forgotten (the pane's parser started over).

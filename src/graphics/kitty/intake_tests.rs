@@ -368,6 +368,14 @@ fn a_pictures_names_carried_to_a_new_intake_place_it_there() {
     assert_eq!(reply, "\x1b_Gi=9;OK\x1b\\");
     let reply = run(&mut new, &mut f, b"Ga=p,I=4");
     assert!(reply.contains(";OK"), "{reply}");
+    // A virtual placement's number comes across too.
+    run(&mut new, &mut f, b"Ga=p,U=1,i=9,p=2,c=1,r=1");
+    let names = new.names().unwrap();
+    assert_eq!(names.virtuals.len(), 1);
+    let mut newer = KittyIntake::default();
+    newer.adopt_names(names);
+    let carried = new.virtual_placements().find(9, 2);
+    assert_eq!(newer.virtual_placements().find(9, 0), carried);
 }
 
 #[test]

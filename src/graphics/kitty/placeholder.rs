@@ -163,6 +163,17 @@ impl VirtualPlacements {
         self.by_number.is_empty()
     }
 
+    /// Every one, as (image, placement, the store's id), in order.
+    pub fn listed(&self) -> Vec<(u32, u32, u32)> {
+        let mut all: Vec<(u32, u32, u32)> = self
+            .by_number
+            .iter()
+            .map(|(&(image, placement), id)| (image, placement, id.0))
+            .collect();
+        all.sort_unstable();
+        all
+    }
+
     /// The placement made before under these numbers, if any.
     pub fn get(&self, image: u32, placement: u32) -> Option<PlacementId> {
         self.by_number.get(&(image, placement)).copied()
