@@ -9,7 +9,15 @@ use std::borrow::Cow;
 use crate::graphics::anchor::Anchor;
 use crate::graphics::kitty::placeholder::{self, PLACEHOLDER_UTF8, RowReader, VirtualPlacements};
 use crate::pane::term::cell_marks;
+use crate::pane::term::emulator::Term;
 use crate::pane::term::screen::{Colour, ScreenView};
+
+/// The kitty virtual placements (`U=1`) the pane's program made, which its
+/// placeholder cells show; `None` while it made none.
+pub fn virtual_placements(term: &Term) -> Option<&VirtualPlacements> {
+    let virtuals = term.fast_forward.kitty.intake.virtual_placements();
+    (!virtuals.is_empty()).then_some(virtuals)
+}
 
 /// The number a placeholder's colour stands for.
 fn id_of(colour: Colour) -> u32 {
