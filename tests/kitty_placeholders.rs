@@ -176,3 +176,29 @@ fn two_panes_using_the_same_image_id_each_show_their_own_picture() {
         .count();
     assert_eq!(sent, 2, "two pictures, neither replacing the other");
 }
+
+#[test]
+fn a_placeholder_picture_scrolled_off_shows_again_in_the_history() {
+    let mut tw = start(TerminalReplies {
+        kitty_graphics: true,
+        ..TerminalReplies::default()
+    });
+    placeholder_picture(&tw, "pic.kitty", 42);
+    run(&mut tw, "seq 1 40", 1);
+    let mark_row = run(&mut tw, "cat pic.kitty", 2);
+    graphics::wait_for_drawn_at(&tw, "the picture", PLACEMENT_START, 0, (mark_row - 1, 2));
+    let before = tw.raw_tail().len();
+    run(&mut tw, "seq 1 40", 3);
+    common::wait_until("the placement deleted", || {
+        let raw = tw.raw_tail();
+        raw[before..].windows(9).any(|w| w == b"\x1b_Ga=d,d=")
+    });
+    // The wheel brings the history back (three rows a notch): the
+    // placeholder cells are in it, and so is the picture.
+    let before = tw.raw_tail().len();
+    tw.send("\x1b[<64;10;10M".repeat(12));
+    common::wait_until("the picture drawn in the history", || {
+        let raw = tw.raw_tail();
+        !graphics::drawn_at(&raw[before..], PLACEMENT_START).is_empty()
+    });
+}

@@ -35,6 +35,16 @@ pub enum Playing {
 }
 
 impl Playing {
+    /// The state the protocol's number `n` names.
+    pub fn from_number(n: u32) -> Option<Self> {
+        match n {
+            1 => Some(Playing::Stopped),
+            2 => Some(Playing::Loading),
+            3 => Some(Playing::Looping),
+            _ => None,
+        }
+    }
+
     /// The protocol's number for it.
     pub fn number(self) -> u32 {
         match self {
@@ -137,6 +147,26 @@ impl Animation {
             loops: 0,
             version: 0,
         }
+    }
+
+    /// An animation carried over (an upgrade): `frames` (at least the
+    /// root), the current one (0-based) and how they play.
+    pub fn carried(
+        frames: Vec<Frame>,
+        current: usize,
+        playing: Playing,
+        loops: u32,
+    ) -> Option<Self> {
+        if frames.is_empty() || frames.len() > MAX_FRAMES {
+            return None;
+        }
+        Some(Self {
+            current: current.min(frames.len() - 1),
+            frames,
+            playing,
+            loops,
+            version: 0,
+        })
     }
 
     pub fn frames(&self) -> &[Frame] {

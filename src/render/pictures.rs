@@ -31,7 +31,7 @@ use crate::graphics::image::RgbaImage;
 use crate::graphics::picture_store::{self, ImageId, PixelRect, Placement, PlacementId};
 use crate::graphics::reach::{self, CellPixels, Speaks};
 use crate::graphics::sixel::encode;
-use crate::pane::term::placeholder_cells::placeholder_anchors;
+use crate::pane::term::placeholder_cells::{placeholder_anchors, virtual_placements};
 use crate::render::painter::Painter;
 use crate::workspace::Workspace;
 
@@ -419,7 +419,7 @@ fn pieces(
         };
         // Placeholder cells are text: any output may bring them, so a pane
         // with virtual placements is looked at each frame.
-        let virtuals = pane.term().virtual_placements();
+        let virtuals = virtual_placements(pane.term());
         let shown = BarePanes::shown(pane).filter(|_| virtuals.is_none());
         if bare.is_bare(id, shown) {
             continue;

@@ -28,12 +28,10 @@ pub fn frame(cmd: &Command, data: RgbaImage) -> FrameOp {
 pub fn control_or_compose(cmd: &Command) -> Option<FrameOp> {
     match cmd.action {
         Action::Animation(b'a') => Some(FrameOp::Control {
-            playing: match (cmd.has(b's'), cmd.data_width) {
-                (true, 1) => Some(Playing::Stopped),
-                (true, 2) => Some(Playing::Loading),
-                (true, 3) => Some(Playing::Looping),
-                _ => None,
-            },
+            playing: cmd
+                .has(b's')
+                .then(|| Playing::from_number(cmd.data_width))
+                .flatten(),
             current: (cmd.cols > 0).then_some(cmd.cols),
             // `z=0` is as if left out.
             gap: (cmd.rows > 0 && cmd.z != 0).then_some((cmd.rows, cmd.z)),

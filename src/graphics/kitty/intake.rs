@@ -96,6 +96,8 @@ pub trait Pictures {
         placement: &Placement,
         replacing: Option<PlacementId>,
     ) -> Result<PlacementId, KittyError>;
+    /// Deletes a virtual placement.
+    fn unplace(&mut self, placement: PlacementId);
     /// Takes placements away; `free`: their pictures too, when nothing else
     /// shows them.
     fn delete(&mut self, which: &Deletion, free: bool);
@@ -152,6 +154,10 @@ pub struct KittyNames {
     /// Each number (`I`) and the id of the newest picture given it.
     pub numbers: Vec<(u32, u32)>,
     pub next_own_id: u32,
+    /// The virtual placements (`U=1`): the picture's name, the placement's
+    /// number and the store's placement (carried under the same id).
+    #[serde(default)]
+    pub virtuals: Vec<(u32, u32, u32)>,
 }
 
 /// What the intake is told of the users' terminals.
@@ -338,7 +344,9 @@ impl KittyIntake {
         // Sent again under its id: the old picture and its placements go.
         if let Some(old) = self.images.remove(&key) {
             pictures.forget(old);
-            self.virtuals.retain(|image, _| image != key);
+            for gone in self.virtuals.take_where(|image, _| image == key) {
+                pictures.unplace(gone);
+            }
         }
         if self.images.len() >= MAX_NAMED {
             self.drop_gone(pictures);
@@ -521,6 +529,21 @@ impl KittyIntake {
             _ => return Vec::new(),
         };
         ctx.pictures.delete(&which, free);
+        if let Deletion::Images { images, .. } = &which {
+            // Virtual placements go only by their picture's name (kitty's
+            // rule), and are deleted by theirs: their picture may be a
+            // fitted copy.
+            let keys: Vec<u32> = self
+                .images
+                .iter()
+                .filter(|(_, image)| images.contains(image))
+                .map(|(key, _)| *key)
+                .collect();
+            let doomed = |image, p| keys.contains(&image) && placement.is_none_or(|w| w == p);
+            for gone in self.virtuals.take_where(doomed) {
+                ctx.pictures.unplace(gone);
+            }
+        }
         if free {
             self.drop_gone(ctx.pictures);
         }
@@ -528,12 +551,17 @@ impl KittyIntake {
     }
 
     /// Forgets the names of pictures the store no longer has.
-    fn drop_gone(&mut self, pictures: &dyn Pictures) {
+    fn drop_gone(&mut self, pictures: &mut dyn Pictures) {
         self.images
             .retain(|_, image| pictures.size(*image).is_some());
         let images = &self.images;
         self.numbers.retain(|_, key| images.contains_key(key));
-        self.virtuals.retain(|key, _| images.contains_key(&key));
+        for gone in self
+            .virtuals
+            .take_where(|key, _| !images.contains_key(&key))
+        {
+            pictures.unplace(gone);
+        }
     }
 
     /// The answer to a command longer than the pane's intake keeps (its
@@ -555,7 +583,7 @@ impl KittyIntake {
     /// The pictures' names, to carry (see [`KittyNames`]); `None` when the
     /// program named none.
     pub fn names(&self) -> Option<KittyNames> {
-        if self.images.is_empty() && self.numbers.is_empty() {
+        if self.images.is_empty() && self.numbers.is_empty() && self.virtuals.is_empty() {
             return None;
         }
         let mut names = KittyNames {
@@ -566,6 +594,7 @@ impl KittyIntake {
                 .collect(),
             numbers: self.numbers.iter().map(|(&n, &id)| (n, id)).collect(),
             next_own_id: self.next_own_id,
+            virtuals: self.virtuals.listed(),
         };
         names.images.sort_unstable();
         names.numbers.sort_unstable();
@@ -579,6 +608,10 @@ impl KittyIntake {
         self.images = images.map(|(id, image)| (id, ImageId(image))).collect();
         self.numbers = names.numbers.into_iter().take(MAX_NAMED).collect();
         self.next_own_id = names.next_own_id;
+        self.virtuals = VirtualPlacements::default();
+        for (image, placement, id) in names.virtuals {
+            self.virtuals.insert(image, placement, PlacementId(id));
+        }
     }
 
     /// Every picture's name forgotten (the pane's parser started over).

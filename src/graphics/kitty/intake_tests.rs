@@ -29,6 +29,7 @@ struct Fake {
     deleted: Vec<(Deletion, bool)>,
     virtual_placed: Vec<(Placement, Option<PlacementId>)>,
     animated: Vec<(ImageId, FrameOp)>,
+    unplaced: Vec<PlacementId>,
     refuse: Option<KittyError>,
 }
 
@@ -57,6 +58,9 @@ impl Pictures for Fake {
         Ok(PlacementId(
             u32::try_from(self.virtual_placed.len()).unwrap_or(0),
         ))
+    }
+    fn unplace(&mut self, placement: PlacementId) {
+        self.unplaced.push(placement);
     }
     fn delete(&mut self, which: &Deletion, free: bool) {
         if free && let Deletion::Images { images, .. } = which {
@@ -364,6 +368,14 @@ fn a_pictures_names_carried_to_a_new_intake_place_it_there() {
     assert_eq!(reply, "\x1b_Gi=9;OK\x1b\\");
     let reply = run(&mut new, &mut f, b"Ga=p,I=4");
     assert!(reply.contains(";OK"), "{reply}");
+    // A virtual placement's number comes across too.
+    run(&mut new, &mut f, b"Ga=p,U=1,i=9,p=2,c=1,r=1");
+    let names = new.names().unwrap();
+    assert_eq!(names.virtuals.len(), 1);
+    let mut newer = KittyIntake::default();
+    newer.adopt_names(names);
+    let carried = new.virtual_placements().find(9, 2);
+    assert_eq!(newer.virtual_placements().find(9, 0), carried);
 }
 
 #[test]
@@ -387,9 +399,17 @@ fn a_virtual_placement_is_kept_under_its_numbers_and_moves_no_cursor() {
     assert_eq!(reply, "\x1b_Gi=42;OK\x1b\\");
     assert_eq!(f.virtual_placed[1].1, Some(PlacementId(1)));
     assert_eq!(k.virtual_placements().find(42, 0), Some(PlacementId(2)));
-    // The picture sent again under its id: its placements go.
+    // Deleted by its picture's id (a delete of what is visible leaves it).
+    run(&mut k, &mut f, b"Ga=d,d=a");
+    assert!(f.unplaced.is_empty());
+    run(&mut k, &mut f, b"Ga=d,d=i,i=42");
+    assert_eq!(f.unplaced, [PlacementId(2)]);
+    assert_eq!(k.virtual_placements().find(42, 0), None);
+    // Placed again, then the picture sent again under its id: it goes.
+    run(&mut k, &mut f, b"Ga=p,U=1,i=42,c=2,r=1");
     run(&mut k, &mut f, &body("a=t,i=42,s=1,v=1,f=32", &[7; 4]));
     assert_eq!(k.virtual_placements().find(42, 0), None);
+    assert_eq!(f.unplaced, [PlacementId(2), PlacementId(3)]);
 }
 
 #[test]

@@ -12,7 +12,8 @@
 
 use std::collections::HashMap;
 
-use crate::graphics::picture_store::PlacementId;
+use crate::graphics::image::RgbaImage;
+use crate::graphics::picture_store::{PixelRect, PlacementId};
 
 /// The placeholder character.
 pub const PLACEHOLDER: char = '\u{10EEEE}';
@@ -162,6 +163,17 @@ impl VirtualPlacements {
         self.by_number.is_empty()
     }
 
+    /// Every one, as (image, placement, the store's id), in order.
+    pub fn listed(&self) -> Vec<(u32, u32, u32)> {
+        let mut all: Vec<(u32, u32, u32)> = self
+            .by_number
+            .iter()
+            .map(|(&(image, placement), id)| (image, placement, id.0))
+            .collect();
+        all.sort_unstable();
+        all
+    }
+
     /// The placement made before under these numbers, if any.
     pub fn get(&self, image: u32, placement: u32) -> Option<PlacementId> {
         self.by_number.get(&(image, placement)).copied()
@@ -178,9 +190,18 @@ impl VirtualPlacements {
         true
     }
 
-    /// Forgets those `gone` says the store no longer has.
-    pub fn retain(&mut self, mut kept: impl FnMut(u32, PlacementId) -> bool) {
-        self.by_number.retain(|(image, _), id| kept(*image, *id));
+    /// Forgets the placements whose numbers (image, placement) `doomed`
+    /// picks, and gives them back (for the store to delete).
+    pub fn take_where(&mut self, doomed: impl Fn(u32, u32) -> bool) -> Vec<PlacementId> {
+        let mut taken = Vec::new();
+        self.by_number.retain(|&(image, placement), id| {
+            let gone = doomed(image, placement);
+            if gone {
+                taken.push(*id);
+            }
+            !gone
+        });
+        taken
     }
 
     /// The placement a placeholder cell of image `image` and placement
@@ -201,6 +222,45 @@ impl VirtualPlacements {
     }
 }
 
+/// What a virtual placement of `cols` x `rows` cells (of `cell` pixels)
+/// shows of `source` of `image`, as kitty shows it: fitted inside the
+/// cells, its proportions kept, centred, as a copy with transparent
+/// margins. `None` when it fills the cells already (to a pixel), or the
+/// copy would be too large: it is then stretched over them.
+pub fn fitted(
+    image: &RgbaImage,
+    source: PixelRect,
+    (cols, rows): (u16, u16),
+    (cell_w, cell_h): (u32, u32),
+) -> Option<RgbaImage> {
+    let box_w = u64::from(cols.max(1)) * u64::from(cell_w.max(1));
+    let box_h = u64::from(rows.max(1)) * u64::from(cell_h.max(1));
+    let (w, h) = (u64::from(source.width), u64::from(source.height));
+    let (width, height) = if w * box_h > h * box_w {
+        (w, (w * box_h + box_w / 2) / box_w)
+    } else {
+        ((h * box_w + box_h / 2) / box_h, h)
+    };
+    if width <= w && height <= h {
+        return None;
+    }
+    let (width, height) = (u32::try_from(width).ok()?, u32::try_from(height).ok()?);
+    crate::graphics::image::check_size(width, height).ok()?;
+    let (left, top) = (
+        (width - source.width) as usize / 2,
+        (height - source.height) as usize / 2,
+    );
+    let stride = image.width() as usize * 4;
+    let row_bytes = source.width as usize * 4;
+    let mut pixels = vec![0; width as usize * height as usize * 4];
+    for row in 0..source.height as usize {
+        let from = (source.y as usize + row) * stride + source.x as usize * 4;
+        let to = ((top + row) * width as usize + left) * 4;
+        pixels[to..to + row_bytes].copy_from_slice(image.pixels().get(from..from + row_bytes)?);
+    }
+    RgbaImage::new(width, height, pixels).ok()
+}
+
 /// The id a colour stands for: 24-bit colours their value, 256-colour
 /// indices theirs, the default colour 0.
 pub fn colour_id(rgb: Option<(u8, u8, u8)>, index: Option<u8>) -> u32 {
@@ -213,6 +273,7 @@ pub fn colour_id(rgb: Option<(u8, u8, u8)>, index: Option<u8>) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
 
     fn cell(marks: &[u16]) -> String {
@@ -267,5 +328,21 @@ mod tests {
         assert_eq!(v.find(6, 0), None);
         assert_eq!(colour_id(Some((0, 1, 2)), None), 258);
         assert_eq!(colour_id(None, Some(42)), 42);
+    }
+
+    #[test]
+    fn a_picture_is_fitted_inside_its_cells_keeping_its_proportions() {
+        let red = RgbaImage::new(40, 20, [255, 0, 0, 255].repeat(40 * 20)).unwrap();
+        let whole = PixelRect::whole(&red);
+        // 4 x 2 cells of 10 x 20: a 40 x 40 box; the picture centred in it.
+        let fit = fitted(&red, whole, (4, 2), (10, 20)).unwrap();
+        assert_eq!((fit.width(), fit.height()), (40, 40));
+        let alpha = |y: usize| fit.pixels()[y * 40 * 4 + 3];
+        assert_eq!(
+            (alpha(9), alpha(10), alpha(29), alpha(30)),
+            (0, 255, 255, 0)
+        );
+        // Cells of its own proportions: as it is.
+        assert!(fitted(&red, whole, (4, 1), (10, 20)).is_none());
     }
 }

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ImageId, Origin, PixelRect, Placement, PlacementId, Store, Stored};
+use crate::graphics::animation::{Animation, Frame, Playing};
 use crate::graphics::image::RgbaImage;
 
 /// The store without its pixels (those follow in the pictures' order).
@@ -21,6 +22,22 @@ pub struct CarriedStore {
     /// again in the new process, finds its pictures placed already.
     #[serde(default)]
     pub by_content: Vec<(u64, u32)>,
+    /// The pictures' frames (kitty's animation); their pixels follow the
+    /// pictures', in this order.
+    #[serde(default)]
+    pub animations: Vec<CarriedAnimation>,
+}
+
+/// A picture's frames without their pixels.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CarriedAnimation {
+    pub image: u32,
+    /// Width, height, gap and version of each frame, the root first.
+    pub frames: Vec<(u32, u32, i32, u32)>,
+    pub current: usize,
+    /// Kitty's `s` and `v`.
+    pub playing: u32,
+    pub loops: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -39,9 +56,11 @@ pub struct CarriedPlacement {
 impl CarriedStore {
     /// Bytes of pixels that follow.
     pub fn pixel_bytes(&self) -> usize {
-        self.images
-            .iter()
-            .map(|&(_, w, h)| (w as usize).saturating_mul(h as usize).saturating_mul(4))
+        let frames = self.animations.iter().flat_map(|a| &a.frames);
+        let sizes = self.images.iter().map(|&(_, w, h)| (w, h));
+        sizes
+            .chain(frames.map(|&(w, h, _, _)| (w, h)))
+            .map(|(w, h)| (w as usize).saturating_mul(h as usize).saturating_mul(4))
             .fold(0, usize::saturating_add)
     }
 }
@@ -60,6 +79,21 @@ impl Store {
                 .images
                 .push((id.0, stored.image.width(), stored.image.height()));
             pixels.extend_from_slice(stored.image.pixels());
+        }
+        for (id, animation) in &self.animations {
+            let frames = animation.frames();
+            carried.animations.push(CarriedAnimation {
+                image: id.0,
+                frames: (frames.iter())
+                    .map(|f| (f.image.width(), f.image.height(), f.gap, f.version))
+                    .collect(),
+                current: animation.current(),
+                playing: animation.playing.number(),
+                loops: animation.loops,
+            });
+            for frame in frames {
+                pixels.extend_from_slice(frame.image.pixels());
+            }
         }
         carried.by_content = (self.by_content.iter())
             .map(|(&hash, id)| (hash, id.0))
@@ -100,6 +134,35 @@ impl Store {
                     self.images.insert(ImageId(id), Stored { image, placed: 0 });
                 }
                 Err(err) => tracing::warn!("a handed-over picture: {err}"),
+            }
+        }
+        for animation in carried.animations {
+            let mut frames = Vec::new();
+            for (width, height, gap, version) in animation.frames {
+                let len = (width as usize)
+                    .saturating_mul(height as usize)
+                    .saturating_mul(4);
+                let Some((these, rest)) = pixels.split_at_checked(len) else {
+                    tracing::warn!("the handed-over frames are cut short");
+                    break;
+                };
+                pixels = rest;
+                if let Ok(image) = RgbaImage::new(width, height, these.to_vec()) {
+                    frames.push(Frame {
+                        image,
+                        gap,
+                        version,
+                    });
+                }
+            }
+            let playing = Playing::from_number(animation.playing).unwrap_or_default();
+            let id = ImageId(animation.image);
+            if self.images.contains_key(&id)
+                && let Some(animation) =
+                    Animation::carried(frames, animation.current, playing, animation.loops)
+            {
+                self.used += animation.extra_bytes();
+                self.animations.insert(id, animation);
             }
         }
         for p in carried.placements {
@@ -180,7 +243,47 @@ mod tests {
         assert_eq!(new.placement(pid), Some(&placement));
         assert_eq!(new.image(id).unwrap().pixels(), image.pixels());
         // New ones do not take the ids of those carried.
-        let next = new.add_image(image).unwrap();
+        let next = new.add_image(image.clone()).unwrap();
         assert_ne!(next, id);
+
+        // An animated picture's frames and current frame come across too.
+        let blue = RgbaImage::new(2, 1, vec![0, 0, 9, 255, 0, 0, 9, 255]).unwrap();
+        old.animate(
+            id,
+            crate::graphics::animation::FrameOp::Frame {
+                data: blue.clone(),
+                x: 0,
+                y: 0,
+                base: 0,
+                edit: 0,
+                background: 0,
+                replace: true,
+                gap: 40,
+            },
+        )
+        .unwrap();
+        old.animate(
+            id,
+            crate::graphics::animation::FrameOp::Control {
+                playing: Some(Playing::Looping),
+                current: Some(2),
+                gap: None,
+                loops: None,
+            },
+        )
+        .unwrap();
+        let mut pixels = Vec::new();
+        let carried = old.carry(&mut pixels);
+        assert_eq!(carried.pixel_bytes(), pixels.len());
+        let mut newer = Store::new(1 << 20);
+        newer.take_carried(carried, &pixels);
+        assert_eq!(newer.image(id), Some(&blue));
+        assert_eq!(newer.root_image(id), Some(&image));
+        let animation = newer.animation(id).unwrap();
+        assert_eq!(
+            (animation.playing, animation.frames()[1].gap),
+            (Playing::Looping, 40)
+        );
+        assert_eq!(newer.used(), old.used());
     }
 }

@@ -462,15 +462,6 @@ impl Term {
         self.fast_forward.fidelity().modes()
     }
 
-    /// The kitty virtual placements (`U=1`) the program made, which its
-    /// placeholder cells show; `None` while it made none.
-    pub fn virtual_placements(
-        &self,
-    ) -> Option<&crate::graphics::kitty::placeholder::VirtualPlacements> {
-        let virtuals = self.fast_forward.kitty.intake.virtual_placements();
-        (!virtuals.is_empty()).then_some(virtuals)
-    }
-
     /// The colours the program set for this pane (OSC 4, 10, 11, 12).
     pub fn colour_sets(&self) -> &ColourSets {
         self.fast_forward.fidelity().colour_sets()

@@ -26,7 +26,7 @@ use crate::graphics::kitty::intake::{
     Cursor, Deletion, Handled, KittyIntake, Pictures, Placement, Seen,
 };
 use crate::graphics::kitty::reply::KittyError;
-use crate::graphics::kitty::{frames, medium};
+use crate::graphics::kitty::{frames, medium, placeholder};
 use crate::graphics::picture_store::{self, ImageId, Origin, PixelRect, PlacementId, StoreError};
 use crate::graphics::placement::{self, At, PlaceError, Request};
 use crate::graphics::reach;
@@ -341,25 +341,48 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
             image: placement.kitty_image,
             placement: placement.kitty_placement,
         };
+        let (cols, rows) = (
+            placement.cols.clamp(1, anchor::MAX_COLS),
+            placement.rows.clamp(1, anchor::MAX_ROWS),
+        );
         let mut store = picture_store::lock();
         if let Some(old) = replacing
-            && store
-                .placement(old)
-                .is_some_and(|p| p.image == placement.image && p.origin == origin)
+            && store.placement(old).is_some_and(|p| p.origin == origin)
         {
             store.delete_placement(old);
         }
+        let cell = reach::cell_pixels();
+        let fitted = store.image(placement.image).and_then(|image| {
+            placeholder::fitted(
+                image,
+                placement.source,
+                (cols, rows),
+                (u32::from(cell.width), u32::from(cell.height)),
+            )
+        });
+        let (image, source) = match fitted {
+            Some(fitted) => {
+                let source = PixelRect::whole(&fitted);
+                // Freed with its placement: nothing else holds it.
+                (store.add_image(fitted).map_err(store_error)?, source)
+            }
+            None => (placement.image, placement.source),
+        };
         // No anchor: the program's placeholder cells say where it shows.
         store
             .place(picture_store::Placement {
-                image: placement.image,
-                source: placement.source,
-                cols: placement.cols.clamp(1, anchor::MAX_COLS),
-                rows: placement.rows.clamp(1, anchor::MAX_ROWS),
+                image,
+                source,
+                cols,
+                rows,
                 z: placement.z,
                 origin,
             })
             .map_err(store_error)
+    }
+
+    fn unplace(&mut self, placement: PlacementId) {
+        picture_store::lock().delete_placement(placement);
     }
 
     fn delete(&mut self, which: &Deletion, free: bool) {
@@ -495,6 +518,41 @@ mod tests {
         ff.settle(&mut again).unwrap();
         assert_eq!(anchors(&again), anchors(&p));
         assert!(again.callbacks().replies.is_empty());
+    }
+
+    #[test]
+    fn a_virtual_placement_is_fitted_in_its_cells_moves_no_cursor_and_goes_by_its_id() {
+        let mut p = parser(6, 10);
+        let mut ff = FastForward::default();
+        // 20 x 40 pixels in 4 x 2 cells (40 x 40): centred, margins left
+        // and right.
+        for piece in [&b"ab"[..], &rgb("i=131,U=1,c=4,r=2,q=2", 3)] {
+            ff.accept(piece);
+            ff.parse_accepted(&mut p).unwrap();
+        }
+        ff.settle(&mut p).unwrap();
+        assert_eq!(p.screen().cursor_position(), (0, 2));
+        assert!(anchors(&p).is_empty(), "anchored in no cell");
+        let id = ff.kitty.intake.virtual_placements().find(131, 0).unwrap();
+        let fitted = {
+            let store = picture_store::lock();
+            let placement = store.placement(id).unwrap().clone();
+            let image = store.image(placement.image).unwrap();
+            assert_eq!((placement.cols, placement.rows), (4, 2));
+            assert_eq!((image.width(), image.height()), (40, 40));
+            let alpha = |x: usize| image.pixels()[x * 4 + 3];
+            assert_eq!(
+                (alpha(9), alpha(10), alpha(29), alpha(30)),
+                (0, 255, 255, 0)
+            );
+            placement.image
+        };
+        ff.accept(b"\x1b_Ga=d,d=i,i=131,q=2\x1b\\");
+        ff.parse_accepted(&mut p).unwrap();
+        ff.settle(&mut p).unwrap();
+        let store = picture_store::lock();
+        assert!(store.placement(id).is_none());
+        assert!(store.image(fitted).is_none(), "the fitted copy is freed");
     }
 
     #[test]

@@ -9,7 +9,15 @@ use std::borrow::Cow;
 use crate::graphics::anchor::Anchor;
 use crate::graphics::kitty::placeholder::{self, PLACEHOLDER_UTF8, RowReader, VirtualPlacements};
 use crate::pane::term::cell_marks;
+use crate::pane::term::emulator::Term;
 use crate::pane::term::screen::{Colour, ScreenView};
+
+/// The kitty virtual placements (`U=1`) the pane's program made, which its
+/// placeholder cells show; `None` while it made none.
+pub fn virtual_placements(term: &Term) -> Option<&VirtualPlacements> {
+    let virtuals = term.fast_forward.kitty.intake.virtual_placements();
+    (!virtuals.is_empty()).then_some(virtuals)
+}
 
 /// The number a placeholder's colour stands for.
 fn id_of(colour: Colour) -> u32 {
@@ -111,6 +119,23 @@ mod tests {
             .map(|&(r, c, ar, ac)| (r - 1, c, ar, ac))
             .collect();
         assert_eq!(cells(&term), moved);
+        // As `kitten icat --unicode-placeholder` prints them: the id in a
+        // colon-form true colour, all three marks in each cell.
+        let mut virtuals = VirtualPlacements::default();
+        virtuals.insert(258 + (2 << 24), 0, PlacementId(8));
+        let mut icat = PlainTerminal::new(2, 4);
+        icat.process(
+            "\x1b[38:2:0:1:2m\u{10EEEE}\u{305}\u{305}\u{30E}\u{10EEEE}\u{305}\u{30D}\u{30E}\x1b[39m"
+                .as_bytes(),
+        );
+        let found: Vec<_> = placeholder_anchors(icat.screen(), &virtuals)
+            .into_iter()
+            .map(|(r, c, a)| (r, c, a.placement, a.col))
+            .collect();
+        assert_eq!(
+            found,
+            [(0, 0, PlacementId(8), 0), (0, 1, PlacementId(8), 1)]
+        );
         // Another image's cells show nothing.
         let mut other = PlainTerminal::new(2, 4);
         other.process("\x1b[38;5;9m\u{10EEEE}\u{305}\u{305}".as_bytes());
