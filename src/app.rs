@@ -32,6 +32,7 @@ mod loop_signals;
 mod loop_tests;
 mod pane_streams;
 mod progress_forward;
+mod quiet_poll;
 mod signals;
 mod signals_from_programs;
 mod silence;
