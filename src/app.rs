@@ -31,6 +31,7 @@ pub mod loop_event;
 mod loop_tests;
 mod pane_streams;
 mod progress_forward;
+mod quiet_poll;
 mod signals;
 mod signals_from_programs;
 mod silence;

@@ -308,12 +308,13 @@ impl<B: FrameSink> Attached<B> {
     /// quiet panes' PTYs, see `pane::reader_gate`) until one is ready or
     /// `deadline`. Each terminal's input is told what the poll saw;
     /// returns the clients whose terminal can take more of a frame it
-    /// stopped reading.
+    /// stopped reading, and which of `quiet` are readable (none known if
+    /// the poll failed).
     pub(super) fn sleep(
         &mut self,
         quiet: &[BorrowedFd<'_>],
         deadline: Option<Instant>,
-    ) -> Vec<usize> {
+    ) -> (Vec<usize>, Option<Vec<bool>>) {
         use rustix::event::{PollFd, PollFlags, Timespec};
         let wake = crate::wake::fd();
         let mut timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
@@ -335,10 +336,14 @@ impl<B: FrameSink> Attached<B> {
             fds.extend(unsent.as_ref().map(|fd| PollFd::new(fd, PollFlags::OUT)));
         }
         fds.extend(quiet.iter().map(|fd| PollFd::new(fd, PollFlags::IN)));
-        match rustix::event::poll(&mut fds, timeout.as_ref()) {
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(err) => tracing::warn!("waiting in poll(2): {err}"),
-        }
+        let answered = match rustix::event::poll(&mut fds, timeout.as_ref()) {
+            Ok(_) => true,
+            Err(rustix::io::Errno::INTR) => false,
+            Err(err) => {
+                tracing::warn!("waiting in poll(2): {err}");
+                false
+            }
+        };
         let mut at = 0;
         let mut next = |present: bool| {
             let revents = present.then(|| fds[at].revents());
@@ -355,6 +360,11 @@ impl<B: FrameSink> Attached<B> {
                 (input, writable)
             })
             .collect();
+        let quiet_ready = answered.then(|| {
+            (0..quiet.len())
+                .map(|_| next(true).is_some_and(|r| !r.is_empty()))
+                .collect()
+        });
         drop(fds);
         drop(unsent);
         drop(inputs);
@@ -364,6 +374,7 @@ impl<B: FrameSink> Attached<B> {
         let mut writable = Vec::new();
         for (at, (input, can_write)) in polled.into_iter().enumerate() {
             if let Some(revents) = input
+                && answered
                 && let Some(client) = self.list.get_mut(at)
             {
                 client.input.polled(revents);
@@ -372,6 +383,6 @@ impl<B: FrameSink> Attached<B> {
                 writable.push(at);
             }
         }
-        writable
+        (writable, quiet_ready)
     }
 }

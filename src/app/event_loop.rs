@@ -554,9 +554,10 @@ impl<B: FrameSink> App<B> {
             || !self.queue.rx.is_empty()
             || self.feed.output_waiting(&self.ws, now);
         if !waiting {
-            let (_, quiet) = self.feed.quiet_fds(&self.ws, now);
-            let writable = self.clients.sleep(&quiet, deadline);
+            let (polled, quiet) = self.feed.quiet_fds(&self.ws, now);
+            let (writable, quiet_ready) = self.clients.sleep(&quiet, deadline);
             drop(quiet);
+            self.feed.quiet_poll.slept(polled, quiet_ready);
             // From the last: one that fails is let go, which moves those
             // after.
             for at in writable.into_iter().rev() {

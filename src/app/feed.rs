@@ -9,6 +9,7 @@ use std::os::fd::BorrowedFd;
 use std::time::{Duration, Instant};
 
 use super::pane_streams::PaneStreams;
+use super::quiet_poll::QuietPoll;
 use super::silence::Silence;
 use super::subscribers::Subscribers;
 use super::typing_throttle::{self, TypingThrottle};
@@ -38,6 +39,8 @@ pub(super) struct Feed {
     pub(super) streams: PaneStreams,
     /// Which hidden, quiet panes' grids to put away.
     pub(super) parking: IdleParking,
+    /// What the last sleep's poll said of the quiet panes' PTYs.
+    pub(super) quiet_poll: QuietPoll,
 }
 
 impl Default for Feed {
@@ -51,6 +54,7 @@ impl Default for Feed {
             pipes: PanePipes::default(),
             streams: PaneStreams::default(),
             parking: IdleParking::default(),
+            quiet_poll: QuietPoll::default(),
         }
     }
 }
@@ -165,11 +169,26 @@ impl Feed {
 
     /// Of [`Self::quiet_fds`], the panes with something to read (or hung
     /// up).
-    pub(super) fn quiet_panes_ready(&self, ws: &Workspace, now: Instant) -> Vec<PaneId> {
+    /// Right after a sleep, its poll's answer (no second look), unless
+    /// it found nothing from the pane whose echo is awaited (`echo`): the
+    /// key went out after the sleep, and an echo that is already there is
+    /// read in this turn instead of after one more sleep.
+    pub(super) fn quiet_panes_ready(
+        &mut self,
+        ws: &Workspace,
+        now: Instant,
+        echo: Option<PaneId>,
+    ) -> Vec<PaneId> {
         use rustix::event::{PollFd, PollFlags, Timespec};
         let (ids, fds) = self.quiet_fds(ws, now);
         if fds.is_empty() {
+            self.quiet_poll = QuietPoll::default();
             return Vec::new();
+        }
+        if let Some(ready) = self.quiet_poll.take_ready(&ids)
+            && echo.is_none_or(|echo| ready.contains(&echo) || !ids.contains(&echo))
+        {
+            return ready;
         }
         let mut polled: Vec<PollFd<'_>> = fds
             .iter()

@@ -73,11 +73,15 @@ impl TerminalInput {
         (!self.gone).then(|| self.file.as_fd())
     }
 
-    /// The poll said the terminal has something: read what it has.
+    /// What the loop's poll said of the terminal: read what it has. The
+    /// answer stands for [`Self::keys_waiting`] as a look of its own (the
+    /// turn after a wake-up does not ask the kernel again).
     pub fn polled(&mut self, revents: PollFlags) {
-        if revents.intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR) {
+        let readable = revents.intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR);
+        if readable {
             self.ready.set(true);
         }
+        self.last_look.set(Some((Instant::now(), readable)));
     }
 
     fn read_available(&mut self) {
@@ -95,8 +99,18 @@ impl TerminalInput {
                     taken += n;
                     self.parser
                         .feed(&buf[..n], Instant::now(), &mut self.events);
+                    // A read short of the buffer took all the terminal had:
+                    // no second read to hear EAGAIN (what comes later, the
+                    // poll announces).
+                    if n < buf.len() {
+                        self.last_look.set(Some((Instant::now(), false)));
+                        break;
+                    }
                 }
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => break,
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                    self.last_look.set(Some((Instant::now(), false)));
+                    break;
+                }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {
                     tracing::info!("reading a terminal: {err}");

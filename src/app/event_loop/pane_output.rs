@@ -31,7 +31,7 @@ impl<B: FrameSink> App<B> {
         let now = Instant::now();
         // Seen before their channels are emptied below, which keeps a
         // quiet pane's own reads after its thread's chunks.
-        let quiet_ready = self.feed.quiet_panes_ready(&self.ws, now);
+        let quiet_ready = self.feed.quiet_panes_ready(&self.ws, now, echo);
         for i in 0..self.feed.order.len() {
             let id = self.feed.order[i];
             if !self.feed.throttle.may_feed(id, now) {
