@@ -1,17 +1,24 @@
 //! The workspace: tabs of layout trees over a set of panes, which pane has
 //! focus, and the profiles it opens from and saves to.
 //!
-//! - `workspace_core`: the [`Workspace`] itself: its tabs and focus,
-//!   sizes, what each action does; it hands out [`Panes`] and
-//!   [`Attention`].
-//! - `tab`: a [`Tab`] (its split tree, floating panes and focus);
-//!   `tab_list`: the list of tabs.
+//! - `workspace_core`: the [`Workspace`] itself: it keeps the tabs and
+//!   the focus, carries out each action, and hands out what has an owner:
+//!   [`Tabs`], [`Panes`], [`Tiling`], [`Attention`], [`Ending`].
+//! - [`Tabs`] (`tabs`): the list of tabs, which is shown and which was
+//!   before (`last-tab`), a terminal's [`view::View`] of them; `tab`: a
+//!   [`Tab`] (its split tree, floating panes and focus); `tab_list`: a
+//!   change to the shown tab's geometry, closing a tab with its panes.
+//! - [`Tiling`] (`tiling`): where the panes go and how they are framed;
+//!   [`pane_frame`]: boxes or dividers, and the content area they leave.
+//! - [`Panes`]: the pane table, `max_panes`, and what was learnt of each
+//!   pane; its [`Spawner`] (`spawner`): what new panes start with
+//!   (launcher, settings, environment, colours, `$TMUX` from
+//!   [`tmux_env`]).
 //! - `pane_launch`: what a pane runs ([`PaneLaunch`]); `launch`: how new
 //!   panes join; `profile_open`: a profile's tabs planned and started.
-//! - [`Panes`]: the pane table and how new panes start (launcher,
-//!   settings, environment, `max_panes`), and what was learnt of each.
 //! - `member`: what the workspace keeps beside each pane; `pane_life`: a
-//!   pane's program ends, restarts, or the pane closes.
+//!   pane's program ends, restarts, or the pane closes; [`Ending`]
+//!   (`ending`): when the workspace ends, with which status.
 //! - [`grip`]: what the mouse holds on a border or floating pane.
 //! - [`naming`] and [`foreground`]: what a pane runs, for tab and border
 //!   names and for asking before a busy pane is closed; [`Names`]: when
@@ -20,10 +27,7 @@
 //! - [`layout`]: one tab's split tree and the rectangles it computes.
 //! - [`floating`]: panes over the layout, in z-order.
 //! - [`history_editor`]: a pane's history in `$EDITOR` (`C-b e`).
-//! - [`pane_frame`]: boxes or dividers, and the content area they leave.
-//! - `pane_limit`: which actions open a pane.
-//! - `recent`: the tab and pane focused before (`last-tab`,
-//!   `last-pane`), and moving a tab along the list.
+//! - `pane_limit`: how many panes may be open.
 //! - [`cwd`]: a pane's directory and git branch, for the status bar;
 //!   [`Attention`]: programs' notifications waiting to be seen (kept in
 //!   `notices`) and the workspace's own notices.

@@ -42,3 +42,34 @@ impl Ending {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pane::program::process::fake::FakeLauncher;
+    use crate::pane::program::spawn::ChildEnv;
+    use crate::workspace::WorkspaceSettings;
+
+    fn no_panes() -> Panes {
+        let (tx, _events) = crossbeam_channel::unbounded();
+        let settings = WorkspaceSettings {
+            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
+            scrollback_bytes: 1 << 16,
+            keep_exited_panes: false,
+        };
+        let launcher = Box::new(FakeLauncher::new(tx.clone().into()));
+        Panes::new(settings, tx.into(), launcher)
+    }
+
+    #[test]
+    fn quitting_gives_the_last_programs_status_once_every_program_ended() {
+        let mut ending = Ending::default();
+        assert_eq!(ending.quitting(&no_panes()), 0, "no program ended yet");
+        ending.program_ended(3);
+        ending.program_ended(7);
+        assert_eq!(ending.quitting(&no_panes()), 7, "none runs: the last one's");
+        assert_eq!(ending.code(), None, "quitting is asked, not done");
+        ending.quit(130);
+        assert_eq!(ending.code(), Some(130));
+    }
+}

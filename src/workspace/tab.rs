@@ -1,6 +1,6 @@
 //! Tabs: a [`Tab`] is one split tree, the panes floating over it and
 //! which pane has the focus, with what the focus and layout actions do to
-//! it. The workspace's list of tabs is `tab_list`.
+//! it. The workspace's list of tabs is [`Tabs`](crate::workspace::Tabs).
 //!
 //! A tab holds pane ids, not panes: the workspace owns the panes and
 //! resizes them after a tab's geometry changed (`relayout_tab`).
@@ -14,7 +14,7 @@ use crate::workspace::layout::{Axis, Layout};
 
 pub struct Tab {
     /// The name the user (`prefix ,`) or the profile gave; `None`: named
-    /// after its focused pane (see [`Workspace::tab_name`]).
+    /// after its focused pane (see [`Tabs::name`](crate::workspace::Tabs::name)).
     pub name: Option<String>,
     pub layout: Layout,
     pub focus: PaneId,
