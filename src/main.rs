@@ -498,14 +498,7 @@ fn serve(cli: &Cli) -> Result<i32> {
             return Err(err);
         }
     };
-    let tmux = match setup.config.tmux_compat {
-        true => Some(tilework::tmux_compat::announce(
-            &session::dir::runtime_dir()?,
-            path.clone(),
-        )),
-        false => None,
-    };
-    run_session(cli, setup, name, path, listener, first, tmux)
+    run_session(cli, setup, name, path, listener, first)
 }
 
 /// The workspace process of `tilework upgrade`: takes the running
@@ -542,12 +535,14 @@ fn take_over(cli: &Cli) -> Result<i32> {
         }
     };
     drop(report);
-    run_session(cli, setup, name, path, listener, first, None)
+    run_session(cli, setup, name, path, listener, first)
 }
 
 /// Runs the workspace process's loop on its socket, with `first` as its
 /// first terminal (a fresh workspace's, or the one an upgrade took over),
-/// its panes told `tmux` (see `tmux_compat::announce`).
+/// its panes told `tmux` (see `tmux_compat::announce`) whether it started
+/// here or took over from an upgrade: the panes opened after an upgrade
+/// need `$TMUX` as much as those opened before it.
 fn run_session(
     cli: &Cli,
     setup: Setup,
@@ -555,9 +550,15 @@ fn run_session(
     path: std::path::PathBuf,
     listener: UnixListener,
     first: session::host::Arrival,
-    tmux: Option<tilework::workspace::tmux_env::TmuxIdentity>,
 ) -> Result<i32> {
     let on_hangup = setup.config.on_hangup;
+    let tmux = match setup.config.tmux_compat {
+        true => Some(tilework::tmux_compat::announce(
+            &session::dir::runtime_dir()?,
+            path.clone(),
+        )),
+        false => None,
+    };
     app::run(RunOptions {
         tmux,
         config: setup.config,

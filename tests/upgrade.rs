@@ -557,6 +557,31 @@ fn clients_connecting_during_upgrades_are_all_answered() {
     assert_unbroken(&counted_past(&tw, seen + 3));
 }
 
+/// Tools built for tmux find the workspace from a pane opened after an
+/// upgrade as from one opened before it (`$TMUX`, `$TMUX_PANE`, `tmux` on
+/// `PATH`).
+#[test]
+fn a_pane_opened_after_an_upgrade_is_told_tmux() {
+    let mut tw = Tilework::start_with(
+        &["--session", "w"],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+    );
+    tw.wait_for_text("$");
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    tw.wait_for_text("upgraded from tilework");
+    tw.send("\x02c");
+    tw.wait_for("the new tab", |s| {
+        !s.contents().contains("upgraded from tilework")
+    });
+    tw.type_line(
+        r#"test -n "$TMUX" && test -n "$TMUX_PANE" && tmux display -p 'told-#{session_name}'"#,
+    );
+    tw.wait_for_text("told-w");
+}
+
 #[test]
 fn after_upgrades_tilework_exits_with_the_last_programs_status() {
     // The user's shell (a command pane would stay, showing the status).
