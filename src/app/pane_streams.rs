@@ -12,6 +12,7 @@
 //! link costs the loop nothing, and no byte is lost while the ring holds
 //! it.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -19,7 +20,7 @@ use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 
 use crate::pane::PaneId;
 use crate::pane::history::scrollback::ByteRing;
-use crate::session::pane_link::{Frame, MAX_OUTPUT_FRAME, PaneStreamCall, UNKNOWN_STATUS};
+use crate::session::pane_link::{self, Frame, MAX_OUTPUT_FRAME, PaneStreamCall, UNKNOWN_STATUS};
 use crate::session::script::{Reply, TextJob};
 use crate::workspace::Workspace;
 
@@ -43,9 +44,13 @@ struct Stream {
 }
 
 impl Stream {
-    /// Queues one encoded frame; false once cut off.
+    /// Queues one frame; false once cut off.
     fn offer(&self, frame: &Frame) -> bool {
-        let bytes = frame.encode();
+        self.offer_encoded(frame.encode())
+    }
+
+    /// Queues one encoded frame; false once cut off.
+    fn offer_encoded(&self, bytes: Vec<u8>) -> bool {
         let len = bytes.len();
         let queued = self.queued.fetch_add(len, Ordering::Relaxed) + len;
         let kept = queued <= MAX_QUEUED_BYTES
@@ -70,9 +75,9 @@ impl Stream {
         }
         while self.sent < ring.end() {
             let end = ring.end().min(self.sent + MAX_OUTPUT_FRAME as u64);
-            let bytes = ring.copy_range(self.sent, end);
+            let frame = output_frame(ring, self.sent, end);
             self.sent = end;
-            if !self.offer(&Frame::Output { end, bytes }) {
+            if !self.offer_encoded(frame) {
                 return false;
             }
         }
@@ -170,6 +175,18 @@ impl PaneStreams {
     }
 }
 
+/// The output frame of the ring's `[from, to)`, its bytes copied once,
+/// from the ring's blocks into the frame.
+fn output_frame(ring: &ByteRing, from: u64, to: u64) -> Vec<u8> {
+    let len = usize::try_from(to - from).unwrap_or(0);
+    pane_link::output_frame(to, len, |out| {
+        ring.visit(from, to, false, |_, bytes| {
+            out.extend_from_slice(bytes);
+            ControlFlow::<()>::Continue(())
+        });
+    })
+}
+
 fn ring_of(ws: &Workspace, id: PaneId) -> Option<&ByteRing> {
     ws.panes().get(id).map(|p| p.history().ring())
 }
@@ -193,8 +210,7 @@ fn send(
         }
         while at < end {
             let to = end.min(at + MAX_OUTPUT_FRAME as u64);
-            let bytes = ring.copy_range(at, to);
-            sink(&Frame::Output { end: to, bytes }.encode())?;
+            sink(&output_frame(&ring, at, to))?;
             at = to;
         }
         drop(ring);
