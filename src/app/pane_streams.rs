@@ -12,6 +12,7 @@
 //! link costs the loop nothing, and no byte is lost while the ring holds
 //! it.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -20,7 +21,7 @@ use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use crate::app::stream_pictures;
 use crate::pane::PaneId;
 use crate::pane::history::scrollback::ByteRing;
-use crate::session::pane_link::{Frame, MAX_OUTPUT_FRAME, PaneStreamCall, UNKNOWN_STATUS};
+use crate::session::pane_link::{self, Frame, MAX_OUTPUT_FRAME, PaneStreamCall, UNKNOWN_STATUS};
 use crate::session::script::{Reply, TextJob};
 use crate::workspace::Workspace;
 
@@ -44,9 +45,13 @@ struct Stream {
 }
 
 impl Stream {
-    /// Queues one encoded frame; false once cut off.
+    /// Queues one frame; false once cut off.
     fn offer(&self, frame: &Frame) -> bool {
-        let bytes = frame.encode();
+        self.offer_encoded(frame.encode())
+    }
+
+    /// Queues one encoded frame; false once cut off.
+    fn offer_encoded(&self, bytes: Vec<u8>) -> bool {
         let len = bytes.len();
         let queued = self.queued.fetch_add(len, Ordering::Relaxed) + len;
         let kept = queued <= MAX_QUEUED_BYTES
@@ -76,10 +81,10 @@ impl Stream {
             if end == self.sent {
                 break;
             }
-            let bytes = ring.copy_range(self.sent, end);
+            let frames = encoded_frames(ring, self.sent, end);
             self.sent = end;
-            for frame in stream_pictures::frames(bytes, end) {
-                if !self.offer(&frame) {
+            for frame in frames {
+                if !self.offer_encoded(frame) {
                     return false;
                 }
             }
@@ -178,6 +183,34 @@ impl PaneStreams {
     }
 }
 
+/// The output frame of the ring's `[from, to)`, its bytes copied once,
+/// from the ring's blocks into the frame.
+fn output_frame(ring: &ByteRing, from: u64, to: u64) -> Vec<u8> {
+    let len = usize::try_from(to - from).unwrap_or(0);
+    pane_link::output_frame(to, len, |out| {
+        ring.visit(from, to, false, |_, bytes| {
+            out.extend_from_slice(bytes);
+            ControlFlow::<()>::Continue(())
+        });
+    })
+}
+
+/// The ring's `[from, to)` as encoded frames: one output frame, encoded
+/// straight from the ring, unless it holds a picture's reference, which
+/// becomes the commands that carry the picture (see `stream_pictures`).
+fn encoded_frames(ring: &ByteRing, from: u64, to: u64) -> Vec<Vec<u8>> {
+    let frame = output_frame(ring, from, to);
+    let len = usize::try_from(to - from).unwrap_or(0);
+    let body = &frame[frame.len() - len..];
+    if !stream_pictures::holds_reference(body) {
+        return vec![frame];
+    }
+    stream_pictures::frames(body.to_vec(), to)
+        .iter()
+        .map(Frame::encode)
+        .collect()
+}
+
 fn ring_of(ws: &Workspace, id: PaneId) -> Option<&ByteRing> {
     ws.panes().get(id).map(|p| p.history().ring())
 }
@@ -205,8 +238,8 @@ fn send(
             if to == at {
                 break;
             }
-            for frame in stream_pictures::frames(ring.copy_range(at, to), to) {
-                sink(&frame.encode())?;
+            for frame in encoded_frames(&ring, at, to) {
+                sink(&frame)?;
             }
             at = to;
         }

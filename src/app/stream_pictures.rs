@@ -89,10 +89,15 @@ fn reference_at(bytes: &[u8]) -> Option<(usize, u64, bool)> {
     }
 }
 
+/// Whether `bytes` may hold a picture's reference (its start).
+pub fn holds_reference(bytes: &[u8]) -> bool {
+    memmem::find(bytes, START).is_some()
+}
+
 /// The output frames for the ring's `bytes` ending at position `end`,
 /// each reference in them replaced by its picture's commands.
 pub fn frames(bytes: Vec<u8>, end: u64) -> Vec<Frame> {
-    if memmem::find(&bytes, START).is_none() {
+    if !holds_reference(&bytes) {
         return vec![Frame::Output { end, bytes }];
     }
     let start = end - bytes.len() as u64;

@@ -31,8 +31,14 @@ pub fn attach(ssh: &Ssh, target: &Target, flags: &[&str]) -> Result<i32> {
     let host = target.host();
     let mut ever_connected = false;
     let mut failed = 0u32;
+    let control = ssh.attach_control_path();
     loop {
-        let run = link::run(&argv, ssh.dead_after(), ssh.control_path())?;
+        // A socket left by an ssh that was killed would pass for this
+        // run's connection.
+        if let Some(path) = &control {
+            let _ = std::fs::remove_file(path);
+        }
+        let run = link::run(&argv, ssh.dead_after(), control.as_deref())?;
         ever_connected |= run.connected;
         let why = match run.ending {
             Ending::Exited(NOT_FOUND) => {

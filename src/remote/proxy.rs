@@ -20,7 +20,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 
 use crate::remote::versions;
-use crate::session::pane_link::{Frame, FrameReader, PaneStreamCall};
+use crate::session::pane_link::{self, Frame, FrameReader, PaneStreamCall};
 use crate::session::script::{self, Call, Place};
 use crate::session::{attach_process, dir, script_client};
 use crate::tmux_compat::detached::{self, Launch};
@@ -55,14 +55,10 @@ pub struct ProxyRequest {
 pub fn proxy(request: &ProxyRequest) -> Result<i32> {
     dir::check_name(&request.workspace)?;
     let socket = dir::socket_path(&dir::runtime_dir()?, &request.workspace);
-    // Our stdout is the channel: nothing else may write there. Each write
-    // is flushed (stdout buffers up to a newline).
-    let out = Arc::new(Mutex::new(Flushed(io::stdout())));
-    let write = |frame: &Frame| -> io::Result<()> {
-        out.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .write_all(&frame.encode())
-    };
+    // Our stdout is the channel: nothing else may write there. Written
+    // straight to its descriptor, a frame at a time.
+    let out = Arc::new(Mutex::new(Channel::stdout()?));
+    let write = |frame: &Frame| -> io::Result<()> { lock(&out).write_all(&frame.encode()) };
     if let Some(refused) = versions::refusal(request.client_version.as_deref()) {
         write(&Frame::Error(refused))?;
         return Ok(versions::VERSION_MISMATCH);
@@ -112,7 +108,7 @@ const DIR_EVERY: Duration = Duration::from_millis(300);
 /// Sends the pane's directory (as its workspace sees it: the shell's OSC
 /// 7, else the kernel's) whenever it changes: a split of the remote pane
 /// opens there, whether or not the remote shell reports it.
-fn follow_dir(socket: &Path, pane: u32, out: &Mutex<Flushed>) {
+fn follow_dir(socket: &Path, pane: u32, out: &Mutex<Channel>) {
     let mut last = None;
     loop {
         let Ok(panes) = script_client::panes_of(socket, CALL_TIMEOUT) else {
@@ -124,8 +120,7 @@ fn follow_dir(socket: &Path, pane: u32, out: &Mutex<Flushed>) {
         if info.cwd.is_some() && info.cwd != last {
             last = info.cwd.clone();
             let frame = Frame::Dir(info.cwd.unwrap_or_default()).encode();
-            let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
-            if out.write_all(&frame).is_err() {
+            if lock(out).write_all(&frame).is_err() {
                 return;
             }
         }
@@ -231,75 +226,70 @@ fn pass_input(socket: &Path, pane: u32) {
 
 /// The pane's output as frames on `out`, from `from`, asking again after
 /// each cut-off, until the pane ends. Exit status 0 once it ended.
-fn stream(socket: &Path, pane: u32, mut from: Option<u64>, out: &Mutex<Flushed>) -> Result<i32> {
+///
+/// Each piece of the stream's answer is one or more whole frames: each is
+/// written on as it came, under the lock (the directory thread writes
+/// between them), without being decoded and encoded again; only their
+/// headers are read, for the position they reach.
+fn stream(socket: &Path, pane: u32, mut from: Option<u64>, out: &Mutex<Channel>) -> Result<i32> {
     loop {
         let stream = attach_process::connect(socket).context("reaching the workspace")?;
         stream.set_write_timeout(Some(CALL_TIMEOUT))?;
         let call = Call::PaneStream(PaneStreamCall { pane, from });
         script::write_call(&stream, &call)?;
-        let mut tap = Tap {
-            out,
-            reader: FrameReader::default(),
-            at: from,
-            ended: false,
-        };
-        let answer = script::copy_answer(&stream, &mut tap)?;
-        if tap.ended {
+        let mut ended = false;
+        let input = io::BufReader::with_capacity(READ_BUFFER, &stream);
+        let answer = script::answer_pieces(input, |piece| {
+            let mut at = 0;
+            while at < piece.len() {
+                let len = pane_link::frame_len(&piece[at..])
+                    .map_err(io::Error::other)?
+                    .filter(|&len| at + len <= piece.len())
+                    .ok_or_else(|| io::Error::other("a piece that is not whole frames"))?;
+                let frame = &piece[at..at + len];
+                if let Some(end) = pane_link::position_of(frame) {
+                    from = Some(end);
+                }
+                ended |= frame[0] == b'X';
+                at += len;
+            }
+            lock(out).write_all(piece)
+        })?;
+        if ended {
             return Ok(0);
         }
         if let Err(message) = answer {
-            let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
-            out.write_all(&Frame::Error(message).encode())?;
+            lock(out).write_all(&Frame::Error(message).encode())?;
             return Ok(3);
         }
         // Cut off: again from what was sent.
-        from = tap.at;
     }
 }
 
-/// Passes the stream's frames on, each whole (the directory thread writes
-/// between them), and notes the position they reach.
-struct Tap<'a> {
-    out: &'a Mutex<Flushed>,
-    reader: FrameReader,
-    at: Option<u64>,
-    ended: bool,
+/// What the proxy reads of a stream at once: a whole output frame and
+/// more.
+const READ_BUFFER: usize = 1 << 20;
+
+fn lock(out: &Mutex<Channel>) -> std::sync::MutexGuard<'_, Channel> {
+    out.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-impl Write for Tap<'_> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let frames = self.reader.push(bytes).map_err(io::Error::other)?;
-        if frames.is_empty() {
-            return Ok(bytes.len());
-        }
-        let mut out = self.out.lock().unwrap_or_else(PoisonError::into_inner);
-        for frame in frames {
-            out.write_all(&frame.encode())?;
-            match frame {
-                Frame::Output { end, .. } | Frame::Gap(end) => self.at = Some(end),
-                Frame::Exit(_) => self.ended = true,
-                _ => {}
-            }
-        }
-        Ok(bytes.len())
+/// The channel to the relay: ssh's stdin, written straight to its
+/// descriptor (a frame must not wait in a buffer, and a whole frame is
+/// written at once).
+struct Channel(std::fs::File);
+
+impl Channel {
+    fn stdout() -> Result<Self> {
+        use std::os::fd::AsFd;
+        let fd = io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("taking stdout")?;
+        Ok(Self(std::fs::File::from(fd)))
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Stdout, flushed after every write: a frame must not wait for a newline.
-struct Flushed(io::Stdout);
-
-impl Write for Flushed {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.0.write_all(bytes)?;
-        self.0.flush()?;
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.0.write_all(bytes)
     }
 }

@@ -30,7 +30,7 @@ use crate::remote::stall_watch::StallWatch;
 use crate::remote::target::Target;
 use crate::remote::title_tap::TitleTap;
 use crate::remote::versions;
-use crate::session::pane_link::{Frame, FrameReader};
+use crate::session::pane_link::{Frame, FrameReader, Received};
 
 /// The waits between attempts, as `attach HOST:NAME` waits.
 const BACK_OFF_SECS: [u64; 6] = [1, 2, 4, 8, 15, 30];
@@ -305,59 +305,60 @@ fn one_run(
     link.started(child.stdin.take());
     let watch = StallWatch::start(child.id(), link.ssh.dead_after());
     let mut reader = FrameReader::default();
-    let mut buf = vec![0u8; 256 << 10];
-    let mut shown = Vec::with_capacity(256 << 10);
-    let mut out = io::stdout().lock();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut shown = Vec::with_capacity(64 << 10);
+    // The local pane's PTY, written straight to its descriptor: output
+    // without a title in it goes from the frame where it was read.
+    let mut out = PaneOutput::stdout()?;
     let mut connected = false;
     let mut ending = None;
-    'read: loop {
+    while ending.is_none() {
         let n = match from_proxy.read(&mut buf) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        let frames = match reader.push(&buf[..n]) {
-            Ok(frames) => frames,
-            Err(err) => {
-                ending = Some(Ended::Refused(
-                    format!("the remote tilework does not speak this version's frames ({err})"),
-                    2,
-                ));
-                break;
+        let mut written = Ok(());
+        let read = reader.each(&buf[..n], |frame| {
+            if ending.is_some() || written.is_err() {
+                return;
             }
-        };
-        for frame in frames {
             match frame {
-                Frame::Pane(id) => {
+                Received::Output { end, bytes } => {
+                    state.at = Some(end);
+                    if title.passes_unchanged(bytes) {
+                        written = out.write(&mut shown).and_then(|()| out.write_all(bytes));
+                    } else {
+                        title.pass(bytes, &mut shown);
+                    }
+                }
+                Received::Other(Frame::Pane(id)) => {
                     connected = true;
                     state.pane = Some(id);
                     link.through(id);
                     shown.extend_from_slice(&title.current());
                 }
-                Frame::Output { end, bytes } => {
-                    title.pass(&bytes, &mut shown);
-                    state.at = Some(end);
+                Received::Other(Frame::Gap(at)) => state.at = Some(at),
+                Received::Other(Frame::Dir(dir)) => {
+                    shown.extend_from_slice(&osc7(title.host(), &dir));
                 }
-                Frame::Gap(at) => state.at = Some(at),
-                Frame::Dir(dir) => shown.extend_from_slice(&osc7(title.host(), &dir)),
-                Frame::Exit(code) => {
-                    ending = Some(Ended::Exited(code));
-                    break 'read;
-                }
-                Frame::Error(message) => {
+                Received::Other(Frame::Exit(code)) => ending = Some(Ended::Exited(code)),
+                Received::Other(Frame::Error(message)) => {
                     ending = Some(Ended::Refused(message, 3));
-                    break 'read;
                 }
-                Frame::Input(_) | Frame::Resize { .. } => {}
+                Received::Other(_) => {}
             }
+        });
+        written?;
+        if let Err(err) = read {
+            ending = Some(Ended::Refused(
+                format!("the remote tilework does not speak this version's frames ({err})"),
+                2,
+            ));
         }
-        out.write_all(&shown)?;
-        out.flush()?;
-        shown.clear();
+        out.write(&mut shown)?;
     }
-    // What came before an exit or error frame (the loop left before
-    // writing it).
-    out.write_all(&shown)?;
-    out.flush()?;
+    // What came before an exit or error frame.
+    out.write(&mut shown)?;
     link.ended();
     let stalled = watch.finish();
     if ending.is_some() {
@@ -400,6 +401,34 @@ fn one_run(
             Ended::Refused(format!("the remote pane's workspace went ({code})"), code)
         }
     })
+}
+
+/// The local pane's PTY (the relay's stdout), written straight to its
+/// descriptor: no line buffer between the remote output and the pane.
+struct PaneOutput(std::fs::File);
+
+impl PaneOutput {
+    fn stdout() -> Result<Self> {
+        use std::os::fd::AsFd;
+        let fd = io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("taking stdout")?;
+        Ok(Self(std::fs::File::from(fd)))
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.0.write_all(bytes)
+    }
+
+    /// Writes what `pending` holds and empties it.
+    fn write(&mut self, pending: &mut Vec<u8>) -> io::Result<()> {
+        if !pending.is_empty() {
+            self.0.write_all(pending)?;
+            pending.clear();
+        }
+        Ok(())
+    }
 }
 
 /// `OSC 7` for `dir` on `host`, percent-encoded as shells write it.

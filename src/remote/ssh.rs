@@ -100,7 +100,22 @@ impl Ssh {
             remote.push("--".into());
             remote.push(name.clone());
         }
-        self.argv(target, true, &remote.join(" "))
+        let own = self.attach_control_path();
+        self.argv_sharing(target, true, &remote.join(" "), own.as_deref(), false)
+    }
+
+    /// The control socket of an attach's own ssh, which is the master of
+    /// its connection and carries its session itself: the attach's keys
+    /// and frames go through that one ssh process, as through a plain
+    /// `ssh -t`, never through a shared master's loop beside other
+    /// sessions. Nobody else uses it (the pid is in its name); it only
+    /// says when the connection got through (it exists once it did).
+    pub fn attach_control_path(&self) -> Option<PathBuf> {
+        let shared = self.control_path.as_ref()?;
+        let mut name = shared.as_os_str().to_owned();
+        name.push(format!("-a{}", std::process::id()));
+        let path = PathBuf::from(name);
+        (path.as_os_str().len() <= MAX_CONTROL_PATH).then_some(path)
     }
 
     /// `tilework ls [--long]` on `target`.
@@ -138,6 +153,21 @@ impl Ssh {
     }
 
     fn argv(&self, target: &Target, terminal: bool, remote_command: &str) -> Vec<String> {
+        let shared = self.control_path.as_deref();
+        self.argv_sharing(target, terminal, remote_command, shared, true)
+    }
+
+    /// The ssh command line; `control`: the control socket, of the shared
+    /// connection (`shared`: made by whichever ssh comes first, kept
+    /// `ControlPersist` after its last session) or of this ssh's own.
+    fn argv_sharing(
+        &self,
+        target: &Target,
+        terminal: bool,
+        remote_command: &str,
+        control: Option<&Path>,
+        shared: bool,
+    ) -> Vec<String> {
         let mut argv: Vec<String> = vec![
             "/bin/sh".into(),
             "-c".into(),
@@ -156,10 +186,17 @@ impl Ssh {
         option(format!("ServerAliveInterval={secs}"));
         option(format!("ServerAliveCountMax={KEEPALIVE_COUNT}"));
         option(format!("ConnectTimeout={CONNECT_TIMEOUT_SECS}"));
-        if let Some(path) = &self.control_path {
-            option("ControlMaster=auto".into());
-            option(format!("ControlPath={}", path.display()));
-            option(format!("ControlPersist={PERSIST}"));
+        match control {
+            Some(path) if shared => {
+                option("ControlMaster=auto".into());
+                option(format!("ControlPath={}", path.display()));
+                option(format!("ControlPersist={PERSIST}"));
+            }
+            Some(path) => {
+                option("ControlMaster=yes".into());
+                option(format!("ControlPath={}", path.display()));
+            }
+            None => {}
         }
         if let Some(port) = target.port {
             argv.push("-p".into());
@@ -204,7 +241,7 @@ mod tests {
         let build1 = target("ssh://me@build1:2222/dev");
         let ssh = Ssh::new(&settings, Path::new("/run/user/1000/tilework"), &build1);
         let argv = ssh.attach_argv(&build1, &["-d"], "ssh://me@build1:2222/dev");
-        let socket = ssh.control_path().unwrap().display().to_string();
+        let socket = ssh.attach_control_path().unwrap().display().to_string();
         assert!(
             socket.starts_with("/run/user/1000/tilework/ssh-"),
             "{socket}"
@@ -218,8 +255,8 @@ mod tests {
             rest,
             format!(
                 "-t -o ServerAliveInterval=5 -o ServerAliveCountMax=3 -o ConnectTimeout=10 \
-             -o ControlMaster=auto -o ControlPath={socket} \
-             -o ControlPersist=10m -p 2222 -- me@build1 tilework attach --client-version '{}' \
+             -o ControlMaster=yes -o ControlPath={socket} \
+             -p 2222 -- me@build1 tilework attach --client-version '{}' \
              --named-as 'ssh://me@build1:2222/dev' -d -- dev",
                 crate::release::version()
             )
@@ -232,7 +269,10 @@ mod tests {
         );
         assert_ne!(other.control_path(), ssh.control_path());
         assert_eq!(ssh.dead_after(), Duration::from_secs(15));
+        assert!(socket.starts_with(&ssh.control_path().unwrap().display().to_string()));
         let ls = ssh.ls_argv(&target("me@build1:"), true);
+        // `ls` shares the connection.
+        assert!(ls.contains(&"ControlPersist=10m".to_string()), "{ls:?}");
         assert_eq!(ls.last().unwrap(), "tilework ls --long");
         assert!(!ls.contains(&"-t".to_string()));
     }

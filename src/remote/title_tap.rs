@@ -60,6 +60,15 @@ impl TitleTap {
         out
     }
 
+    /// Whether `bytes` pass unchanged: no title can start or end in them
+    /// (no `ESC ]`, no ESC at their end, nothing held), so they may be
+    /// written as they are, without [`TitleTap::pass`]'s copy.
+    pub fn passes_unchanged(&self, bytes: &[u8]) -> bool {
+        self.held.is_empty()
+            && bytes.last() != Some(&0x1b)
+            && memchr::memmem::find(bytes, b"\x1b]").is_none()
+    }
+
     /// Appends `bytes` to `out` with their titles rewritten; the start of
     /// a title cut at the end is held for the next call.
     pub fn pass(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
@@ -168,6 +177,17 @@ mod tests {
             );
             assert_eq!(tap.current(), b"\x1b]2;build1: top\x07".to_vec());
         }
+    }
+
+    #[test]
+    fn only_output_without_a_title_start_passes_unchanged() {
+        let mut tap = TitleTap::new("h");
+        assert!(tap.passes_unchanged(b"1\r\n2\x1b[m\r\n"));
+        assert!(!tap.passes_unchanged(b"a\x1b]2;t\x07"));
+        assert!(!tap.passes_unchanged(b"a\x1b"));
+        let mut out = Vec::new();
+        tap.pass(b"a\x1b]2;cut", &mut out);
+        assert!(!tap.passes_unchanged(b"plain"), "a title is held");
     }
 
     #[test]

@@ -124,9 +124,76 @@ impl Frame {
     }
 }
 
+/// A frame's kind byte and length: the header before its body.
+pub const HEADER: usize = 5;
+
+/// An output frame ending at ring position `end` with `len` bytes, its
+/// header and position written, its bytes appended by `fill` (straight
+/// from where they are: the host's ring), so they are copied once.
+pub fn output_frame(end: u64, len: usize, fill: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let body = 8 + len;
+    let mut out = Vec::with_capacity(HEADER + body);
+    out.push(b'O');
+    out.extend_from_slice(&u32::try_from(body).unwrap_or(u32::MAX).to_be_bytes());
+    out.extend_from_slice(&end.to_be_bytes());
+    fill(&mut out);
+    debug_assert_eq!(out.len(), HEADER + body);
+    out
+}
+
+/// The whole length (header included) of the frame `bytes` start with,
+/// once its header is there; an error for a length no frame has (the
+/// bytes are no frames).
+pub fn frame_len(bytes: &[u8]) -> Result<Option<usize>, String> {
+    let Some(head) = bytes.get(..HEADER) else {
+        return Ok(None);
+    };
+    let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
+    if len > MAX_FRAME + 8 {
+        return Err(format!("a frame of {len} bytes"));
+    }
+    Ok(Some(HEADER + len))
+}
+
+/// The ring position a whole frame (`bytes`, header included) brings the
+/// reader to: an output frame's end, or a gap's.
+pub fn position_of(frame: &[u8]) -> Option<u64> {
+    match frame.first() {
+        Some(b'O' | b'G') => frame
+            .get(HEADER..HEADER + 8)
+            .and_then(|b| b.try_into().ok())
+            .map(u64::from_be_bytes),
+        _ => None,
+    }
+}
+
+/// A frame as read: output borrowed from the bytes it came in, any other
+/// decoded.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Received<'a> {
+    Output { end: u64, bytes: &'a [u8] },
+    Other(Frame),
+}
+
+impl<'a> Received<'a> {
+    /// The whole frame `frame` (header included).
+    fn of(frame: &'a [u8]) -> Result<Self, String> {
+        let (kind, body) = (frame[0], &frame[HEADER..]);
+        if kind == b'O' {
+            let end = position_of(frame).ok_or("a frame too short")?;
+            return Ok(Received::Output {
+                end,
+                bytes: &body[8..],
+            });
+        }
+        Ok(Received::Other(Frame::decode(kind, body)?))
+    }
+}
+
 /// Frames out of a byte stream that may cut them anywhere.
 #[derive(Default)]
 pub struct FrameReader {
+    /// The start of a frame the last bytes cut.
     held: Vec<u8>,
 }
 
@@ -135,22 +202,52 @@ impl FrameReader {
     /// stream that is not frames (the other side is not a tilework of this
     /// version, or something printed on ssh's channel).
     pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<Frame>, String> {
-        self.held.extend_from_slice(bytes);
         let mut frames = Vec::new();
-        let mut at = 0;
-        while let Some(head) = self.held.get(at..at + 5) {
-            let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
-            if len > MAX_FRAME + 8 {
-                return Err(format!("a frame of {len} bytes"));
+        self.each(bytes, |frame| {
+            frames.push(match frame {
+                Received::Output { end, bytes } => Frame::Output {
+                    end,
+                    bytes: bytes.to_vec(),
+                },
+                Received::Other(frame) => frame,
+            });
+        })?;
+        Ok(frames)
+    }
+
+    /// Hands `f` each frame `bytes` complete, in order. Whole frames are
+    /// read where they lie (an output's bytes are not copied); only a
+    /// frame cut at either end of `bytes` is put together here.
+    pub fn each(
+        &mut self,
+        mut bytes: &[u8],
+        mut f: impl FnMut(Received<'_>),
+    ) -> Result<(), String> {
+        while !self.held.is_empty() {
+            let want = frame_len(&self.held)?.unwrap_or(HEADER);
+            let take = want.saturating_sub(self.held.len()).min(bytes.len());
+            self.held.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.held.len() < want {
+                return Ok(());
             }
-            let Some(body) = self.held.get(at + 5..at + 5 + len) else {
+            if frame_len(&self.held)? == Some(self.held.len()) {
+                let frame = std::mem::take(&mut self.held);
+                f(Received::of(&frame)?);
+                self.held = frame;
+                self.held.clear();
+            }
+        }
+        let mut at = 0;
+        while let Some(len) = frame_len(&bytes[at..])? {
+            let Some(frame) = bytes.get(at..at + len) else {
                 break;
             };
-            frames.push(Frame::decode(head[0], body)?);
-            at += 5 + len;
+            f(Received::of(frame)?);
+            at += len;
         }
-        self.held.drain(..at);
-        Ok(frames)
+        self.held.extend_from_slice(&bytes[at..]);
+        Ok(())
     }
 }
 
@@ -182,6 +279,35 @@ mod tests {
                 got.extend(reader.push(piece).unwrap());
             }
             assert_eq!(got, frames, "cut every {cut}");
+        }
+    }
+
+    #[test]
+    fn output_read_in_place_is_the_output_sent() {
+        let sent = output_frame(42, 5, |out| out.extend_from_slice(b"hello"));
+        let frame = Frame::Output {
+            end: 42,
+            bytes: b"hello".to_vec(),
+        };
+        assert_eq!(sent, frame.encode());
+        assert_eq!(position_of(&sent), Some(42));
+        assert_eq!(frame_len(&sent), Ok(Some(sent.len())));
+        let stream: Vec<u8> = [sent.clone(), Frame::Exit(0).encode(), sent].concat();
+        for cut in [1, 4, 5, 6, 18, 19] {
+            let mut reader = FrameReader::default();
+            let mut got = Vec::new();
+            for piece in stream.chunks(cut) {
+                reader
+                    .each(piece, |f| {
+                        got.push(match f {
+                            Received::Output { end, bytes } => format!("{end}:{bytes:?}"),
+                            Received::Other(f) => format!("{f:?}"),
+                        })
+                    })
+                    .unwrap();
+            }
+            let hello = format!("42:{:?}", b"hello");
+            assert_eq!(got, [hello.clone(), "Exit(0)".into(), hello], "cut {cut}");
         }
     }
 

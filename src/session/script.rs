@@ -281,6 +281,47 @@ pub fn copy_answer(input: impl Read, mut out: impl Write) -> io::Result<Result<(
     }
 }
 
+/// Reads the workspace's answer as [`copy_answer`] does, handing `piece`
+/// each piece whole (an `ok N` answer is one), read into one buffer that
+/// is reused: a reader whose pieces each mean something (a remote pane's
+/// frames) passes them on without putting them together again.
+pub fn answer_pieces(
+    input: impl BufRead,
+    mut piece: impl FnMut(&[u8]) -> io::Result<()>,
+) -> io::Result<Result<(), String>> {
+    let mut input = input;
+    let cut = || io::Error::new(io::ErrorKind::UnexpectedEof, "the answer was cut short");
+    let line = read_line(&mut input)?.ok_or_else(cut)?;
+    if let Some(message) = line.strip_prefix("error ") {
+        return Ok(Err(message.to_string()));
+    }
+    let unknown = || io::Error::other(format!("an answer tilework does not know: {line:?}"));
+    let len = line.strip_prefix("ok ").ok_or_else(unknown)?;
+    let mut buf = Vec::new();
+    let mut one = |input: &mut dyn BufRead, len: u64| -> io::Result<()> {
+        buf.clear();
+        input.take(len).read_to_end(&mut buf)?;
+        if buf.len() as u64 != len {
+            return Err(cut());
+        }
+        piece(&buf)
+    };
+    if len != PIECES {
+        one(&mut input, len.parse().map_err(|_| unknown())?)?;
+        return Ok(Ok(()));
+    }
+    loop {
+        let line = read_line(&mut input)?.ok_or_else(cut)?;
+        let len: u64 = line
+            .parse()
+            .map_err(|_| io::Error::other(format!("a piece tilework does not know: {line:?}")))?;
+        if len == 0 {
+            return Ok(Ok(()));
+        }
+        one(&mut input, len)?;
+    }
+}
+
 /// One line (without its newline), `None` at the end of the stream.
 fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
     let mut line = Vec::new();
