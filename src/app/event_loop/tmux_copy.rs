@@ -77,31 +77,11 @@ fn typed_for(table: &CopyKeymap, command: &str, args: &[String]) -> Result<Typed
     })
 }
 
-/// Runs `command` (`sh -c`) with `text` on its standard input, on a
-/// thread of its own: the loop never waits on it.
+/// Runs `command` (`sh -c`) with `text` on its standard input, off the
+/// loop (as the clipboard's copy command runs): the loop never waits on it.
 fn pipe_to(command: String, text: String) {
-    let spawned = crate::jobs::named("tmux-copy-pipe", move || {
-        use std::io::Write;
-        let child = std::process::Command::new("/bin/sh")
-            .arg("-c")
-            .arg(&command)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
-        match child {
-            Ok(mut child) => {
-                if let Some(mut stdin) = child.stdin.take() {
-                    let _ = stdin.write_all(text.as_bytes());
-                }
-                let _ = child.wait();
-            }
-            Err(err) => tracing::warn!("copy-pipe {command:?}: {err}"),
-        }
-    });
-    if let Err(err) = spawned {
-        tracing::warn!("copy-pipe: no thread for it: {err}");
-    }
+    let argv = vec!["/bin/sh".to_string(), "-c".to_string(), command];
+    crate::terminal::clipboard::copy_with_command(argv, text);
 }
 
 impl<B: FrameSink> App<B> {
