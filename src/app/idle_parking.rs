@@ -24,7 +24,7 @@ pub const PARK_AFTER: Duration = Duration::from_millis(200);
 const LONGEST_WAIT: Duration = Duration::from_secs(10);
 
 /// At most this many grids are put away in one turn (each costs a
-/// snapshot and its check, mostly formatting vt100's state once: 20-50 ms
+/// snapshot and its check, mostly formatting the parser's state once: 20-50 ms
 /// apart on the loaded 2-core VM for 200x60 grids, when two were checked
 /// each): a hundred panes going quiet together take turns, and keys and
 /// frames go between.
