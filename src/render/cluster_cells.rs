@@ -3,7 +3,7 @@
 //! the pane has it, whatever width the user's terminal gives the cluster.
 //!
 //! Terminals disagree on these widths: kitty, ghostty, wezterm and foot
-//! draw a ZWJ family in two columns, xterm and the vt100 crate's parser in six; xterm draws
+//! draw a ZWJ family in two columns, xterm and the pane's parser in six; xterm draws
 //! ⌚︎ (VS15) in two where the pane has one. So the cluster is written with
 //! the cursor saved before it and put back after it (DECSC, DECRC), then
 //! moved right by the cluster's width in the pane: the next cell starts at
