@@ -26,6 +26,7 @@
 //! grid put away ([`parked`]) as the bytes that draw it again
 //! ([`screen_snapshot`]), rebuilt at the first look.
 
+pub mod attached_facts;
 pub mod cell_marks;
 pub mod cell_style;
 pub mod cluster_marks;

@@ -20,6 +20,7 @@ use crate::config::profile::RestartPolicy;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::spawn::current_dir;
+use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::{Pane, PaneId};
 use crate::workspace::cwd::PanePlace;
 use crate::workspace::foreground::Job;
@@ -131,6 +132,15 @@ impl Panes {
         self.spawner.terminal_colours = colours;
         for pane in self.iter_mut() {
             pane.term_mut().set_terminal_colours(colours);
+        }
+    }
+
+    /// Programs are told `facts` of the attached terminals, in every pane
+    /// and every pane opened later.
+    pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
+        self.spawner.attached_facts = facts;
+        for pane in self.iter_mut() {
+            pane.term_mut().set_attached_facts(facts);
         }
     }
 

@@ -11,6 +11,7 @@ use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::pty::SpawnSpec;
 use crate::pane::program::spawn::{ChildEnv, current_dir};
+use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::{Pane, PaneId};
 use crate::workspace::pane_launch::PaneLaunch;
 use crate::workspace::tmux_env::TmuxIdentity;
@@ -38,6 +39,8 @@ pub struct Spawner {
     /// What programs asking for the terminal's colours are told (the
     /// attached terminal's, under the config's).
     pub(super) terminal_colours: [Option<Rgb>; 3],
+    /// What programs are told of the attached terminals (set by the loop).
+    pub(super) attached_facts: AttachedFacts,
     /// The ids a restore's panes take (see `stable_ids`).
     pub(super) wanted_ids: WantedIds,
     /// What panes are told so that `tmux` in them reaches this workspace
@@ -58,6 +61,7 @@ impl Spawner {
             editor_ansi: false,
             update_names: crate::config::clients::default_update_environment(),
             terminal_colours: [None; 3],
+            attached_facts: AttachedFacts::default(),
             wanted_ids: WantedIds::default(),
             tmux: None,
         }
@@ -116,6 +120,11 @@ impl Spawner {
         }
     }
 
+    /// What new panes' programs are told of the attached terminals.
+    pub fn attached_facts(&self) -> AttachedFacts {
+        self.attached_facts
+    }
+
     /// What panes are told of tmux, if anything.
     pub fn tmux_identity(&self) -> Option<&TmuxIdentity> {
         self.tmux.as_ref()
@@ -144,6 +153,7 @@ impl Spawner {
             self.launcher.as_ref(),
         );
         pane.term_mut().set_terminal_colours(self.terminal_colours);
+        pane.term_mut().set_attached_facts(self.attached_facts);
         pane
     }
 }

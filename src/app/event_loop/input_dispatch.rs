@@ -56,9 +56,7 @@ impl<B: FrameSink> App<B> {
             if self.clients.follow_terminal_theme(at, dark) {
                 self.clock.changed_now();
             }
-            if crate::pane::term::fidelity::theme::set_told(dark) {
-                self.ws.panes().terminal_theme_changed();
-            }
+            crate::app::attached_facts::theme_told(&mut self.ws, dark);
         }
         let Some(client) = self.clients.list.get_mut(at) else {
             return;

@@ -392,6 +392,8 @@ impl Term {
         fast_forward.skipped = self.fast_forward.skipped;
         let colours = self.fast_forward.fidelity().terminal_colours();
         fast_forward.fidelity_mut().set_terminal_colours(colours);
+        let attached = self.fast_forward.fidelity().attached_facts();
+        fast_forward.fidelity_mut().set_attached_facts(attached);
         fast_forward.osc_guard = std::mem::take(&mut self.fast_forward.osc_guard);
         fast_forward.kitty.intake = std::mem::take(&mut self.fast_forward.kitty.intake);
         self.parser.replace(parser);
@@ -481,7 +483,8 @@ impl Term {
         if !fidelity.modes().theme_reports {
             return None;
         }
-        let dark = crate::pane::term::fidelity::theme::dark(fidelity.terminal_colours()[1])?;
+        let told = fidelity.attached_facts().dark;
+        let dark = crate::pane::term::fidelity::theme::dark(told, fidelity.terminal_colours()[1])?;
         let mut report = Vec::new();
         crate::pane::term::fidelity::theme::report(dark, &mut report);
         Some(report)
@@ -493,6 +496,11 @@ impl Term {
         self.fast_forward
             .fidelity_mut()
             .set_terminal_colours(colours);
+    }
+
+    /// What the program is told of the attached terminals (their theme).
+    pub fn set_attached_facts(&mut self, facts: crate::pane::term::attached_facts::AttachedFacts) {
+        self.fast_forward.fidelity_mut().set_attached_facts(facts);
     }
 
     /// What tilework calls the pane besides its program's title (the

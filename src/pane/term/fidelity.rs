@@ -57,6 +57,7 @@ use std::io::Write as _;
 use memchr::{memchr2, memchr3};
 use unicode_width::UnicodeWidthChar as _;
 
+use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::cell_marks;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
 use crate::pane::term::rep_bound::{Region, RepBound};
@@ -88,6 +89,8 @@ pub struct Fidelity {
     /// The user's terminal's foreground, background and cursor colours,
     /// told to a program that asks (OSC 10/11/12 `?`); `None`: no answer.
     colours: [Option<answers::Rgb>; 3],
+    /// What the attached terminals told (their theme), for the answers.
+    attached: AttachedFacts,
     /// Bytes written for vt100 in place of the program's.
     out: Vec<u8>,
     clusters: clusters::Clusters,
@@ -146,6 +149,7 @@ impl Fidelity {
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
             colours: [None; 3],
+            attached: AttachedFacts::default(),
             out: Vec::new(),
             clusters: clusters::Clusters::default(),
         }
@@ -160,13 +164,23 @@ impl Fidelity {
         self.colours
     }
 
+    /// What the attached terminals told, answered from now on.
+    pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
+        self.attached = facts;
+    }
+
+    pub fn attached_facts(&self) -> AttachedFacts {
+        self.attached
+    }
+
     /// Starts over for a fresh parser.
     pub fn reset(&mut self) {
         let mut rep = std::mem::replace(&mut self.follower.rep, RepBound::unbounded());
         rep.reset();
-        let colours = self.colours;
+        let (colours, attached) = (self.colours, self.attached);
         *self = Self::new(rep);
         self.colours = colours;
+        self.attached = attached;
     }
 
     /// After the parser's grid changed size: vt100 (like xterm) then resets
@@ -576,7 +590,7 @@ impl Fidelity {
                     query,
                     screen,
                     &self.follower.modes,
-                    (flags, &colours),
+                    (flags, &colours, self.attached.dark),
                     &mut self.out,
                 );
                 parser.callbacks_mut().answer(&self.out);

@@ -51,7 +51,7 @@ pub fn answer(
     query: Query,
     screen: &vt100::Screen,
     modes: &Modes,
-    (keyboard_flags, colours): (u8, &[Option<Rgb>; 3]),
+    (keyboard_flags, colours, told_dark): (u8, &[Option<Rgb>; 3], Option<bool>),
     out: &mut Vec<u8>,
 ) {
     // Writing to a Vec cannot fail.
@@ -64,7 +64,7 @@ pub fn answer(
         }
         Query::KeyboardFlags => write!(out, "\x1b[?{keyboard_flags}u"),
         Query::Theme => {
-            if let Some(dark) = super::theme::dark(colours[1]) {
+            if let Some(dark) = super::theme::dark(told_dark, colours[1]) {
                 super::theme::report(dark, out);
             }
             Ok(())

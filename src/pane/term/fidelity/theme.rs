@@ -2,31 +2,15 @@
 //! theme, for programs that ask (`CSI ? 996 n`) or subscribed
 //! (`CSI ? 2031 h`, told `CSI ? 997 ; 1 n` dark / `2 n` light on a change).
 //! A terminal that speaks 2031 tells its theme when tilework subscribes it
-//! at attach and on every change; one that does not is judged by the
-//! background colour it answered to OSC 11.
-
-use std::sync::atomic::{AtomicU8, Ordering};
+//! at attach and on every change (the pane's `AttachedFacts::dark`); one
+//! that does not is judged by the background colour it answered to OSC 11.
 
 use crate::config::colour::Rgb;
 
-/// 0: no terminal told; 1: dark; 2: light (2031's numbers).
-static TOLD: AtomicU8 = AtomicU8::new(0);
-
-/// A terminal said its theme is dark (`true`) or light. Returns whether
-/// that changed what programs are told.
-pub fn set_told(dark: bool) -> bool {
-    let value = if dark { 1 } else { 2 };
-    TOLD.swap(value, Ordering::Relaxed) != value
-}
-
-/// Dark (`Some(true)`) or light, as a terminal told, else as the
+/// Dark (`Some(true)`) or light, as a terminal `told`, else as the
 /// background `background` is; `None` when nothing is known.
-pub fn dark(background: Option<Rgb>) -> Option<bool> {
-    match TOLD.load(Ordering::Relaxed) {
-        1 => Some(true),
-        2 => Some(false),
-        _ => background.map(is_dark),
-    }
+pub fn dark(told: Option<bool>, background: Option<Rgb>) -> Option<bool> {
+    told.or_else(|| background.map(is_dark))
 }
 
 /// Whether a background is dark: its relative luminance under a half.

@@ -1,0 +1,90 @@
+//! The loop's side of [`AttachedFacts`]: when what the attached terminals
+//! told changes, every pane and every pane opened later is told the new
+//! value (a walk over the panes on a rare event, never per turn).
+
+use crate::pane::term::attached_facts::AttachedFacts;
+use crate::workspace::Workspace;
+
+/// A terminal said its theme is dark (`true`) or light (mode 2031): the
+/// panes answer with it from now on, and the programs that subscribed
+/// hear of a change.
+pub(super) fn theme_told(ws: &mut Workspace, dark: bool) {
+    let mut facts = ws.panes().spawner().attached_facts();
+    facts.dark = Some(dark);
+    if tell(ws, facts) {
+        ws.panes().terminal_theme_changed();
+    }
+}
+
+/// Tells every pane, and the spawner for the panes to come, `facts`.
+/// Returns whether they changed.
+fn tell(ws: &mut Workspace, facts: AttachedFacts) -> bool {
+    if ws.panes().spawner().attached_facts() == facts {
+        return false;
+    }
+    ws.panes_mut().set_attached_facts(facts);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+    use crossbeam_channel::bounded;
+    use ratatui::layout::Rect;
+
+    use super::*;
+    use crate::config::action::Action;
+    use crate::pane::program::process::fake::FakeLauncher;
+    use crate::pane::program::spawn::ChildEnv;
+    use crate::workspace::{PaneLaunch, WorkspaceSettings};
+
+    const DARK: &[u8] = b"\x1b[?997;1n";
+    const LIGHT: &[u8] = b"\x1b[?997;2n";
+
+    fn workspace() -> (Workspace, FakeLauncher) {
+        let (tx, _events) = bounded(256);
+        let fake = FakeLauncher::new(tx.clone().into());
+        let settings = WorkspaceSettings {
+            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
+            scrollback_bytes: 1 << 16,
+            keep_exited_panes: false,
+        };
+        let area = Rect::new(0, 0, 80, 24);
+        let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake.clone()));
+        let (spec, label) = ws
+            .panes()
+            .spawner()
+            .settings()
+            .env
+            .argv(&["vim".to_string()], None);
+        ws.open_row(vec![PaneLaunch::new(spec, label)]);
+        (ws, fake)
+    }
+
+    fn feed(ws: &mut Workspace, bytes: &[u8]) -> crate::pane::PaneId {
+        let id = ws.tabs().focused_id().unwrap();
+        ws.panes_mut().get_mut(id).unwrap().feed(bytes.to_vec());
+        id
+    }
+
+    #[test]
+    fn panes_made_before_and_after_a_theme_report_answer_with_it() {
+        let (mut ws, fake) = workspace();
+        // Nothing told and no background known: no answer.
+        let first = feed(&mut ws, b"\x1b[?2031h\x1b[?996n");
+        assert!(fake.input(first).is_empty());
+        theme_told(&mut ws, true);
+        assert_eq!(fake.input(first), DARK, "a subscriber hears the change");
+        ws.apply(Action::SplitRight);
+        let second = feed(&mut ws, b"\x1b[?996n");
+        assert_ne!(first, second);
+        assert_eq!(fake.input(second), DARK, "a new pane answers as told");
+        theme_told(&mut ws, false);
+        assert_eq!(fake.input(first), [DARK, LIGHT].concat());
+        assert!(fake.input(second) == DARK, "it did not subscribe");
+        // Told again what it was told: nothing changed, nothing is sent.
+        theme_told(&mut ws, false);
+        assert_eq!(fake.input(first), [DARK, LIGHT].concat());
+    }
+}
