@@ -129,10 +129,9 @@ impl Panes {
     /// Programs asking for the terminal's colours are told `colours`, in
     /// every pane and every pane opened later.
     pub fn set_terminal_colours(&mut self, colours: [Option<Rgb>; 3]) {
-        self.spawner.terminal_colours = colours;
-        for pane in self.iter_mut() {
-            pane.term_mut().set_terminal_colours(colours);
-        }
+        let mut facts = self.spawner.attached_facts;
+        facts.colours = colours;
+        self.set_attached_facts(facts);
     }
 
     /// Programs are told `facts` of the attached terminals, in every pane

@@ -6,7 +6,6 @@
 
 use ratatui::layout::Rect;
 
-use crate::config::colour::Rgb;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::pty::SpawnSpec;
@@ -36,10 +35,8 @@ pub struct Spawner {
     /// Which variables an attaching terminal may refresh for new panes
     /// (`update_environment`).
     update_names: Vec<String>,
-    /// What programs asking for the terminal's colours are told (the
-    /// attached terminal's, under the config's).
-    pub(super) terminal_colours: [Option<Rgb>; 3],
-    /// What programs are told of the attached terminals (set by the loop).
+    /// What programs are told of the attached terminals, their colours
+    /// and theme (set by the loop).
     pub(super) attached_facts: AttachedFacts,
     /// The ids a restore's panes take (see `stable_ids`).
     pub(super) wanted_ids: WantedIds,
@@ -60,7 +57,6 @@ impl Spawner {
             launcher,
             editor_ansi: false,
             update_names: crate::config::clients::default_update_environment(),
-            terminal_colours: [None; 3],
             attached_facts: AttachedFacts::default(),
             wanted_ids: WantedIds::default(),
             tmux: None,
@@ -152,7 +148,6 @@ impl Spawner {
             self.settings.scrollback_bytes,
             self.launcher.as_ref(),
         );
-        pane.term_mut().set_terminal_colours(self.terminal_colours);
         pane.term_mut().set_attached_facts(self.attached_facts);
         pane
     }

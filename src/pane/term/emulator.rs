@@ -390,8 +390,6 @@ impl Term {
         self.reflowed = checkpoint;
         *parser.callbacks_mut() = std::mem::take(self.parser.get_mut().callbacks_mut());
         fast_forward.skipped = self.fast_forward.skipped;
-        let colours = self.fast_forward.fidelity().terminal_colours();
-        fast_forward.fidelity_mut().set_terminal_colours(colours);
         let attached = self.fast_forward.fidelity().attached_facts();
         fast_forward.fidelity_mut().set_attached_facts(attached);
         fast_forward.osc_guard = std::mem::take(&mut self.fast_forward.osc_guard);
@@ -490,15 +488,8 @@ impl Term {
         Some(report)
     }
 
-    /// What the program is told when it asks for the terminal's
-    /// foreground, background and cursor colours (OSC 10/11/12).
-    pub fn set_terminal_colours(&mut self, colours: [Option<crate::config::colour::Rgb>; 3]) {
-        self.fast_forward
-            .fidelity_mut()
-            .set_terminal_colours(colours);
-    }
-
-    /// What the program is told of the attached terminals (their theme).
+    /// What the program is told of the attached terminals: the colours it
+    /// is answered when it asks for them (OSC 10/11/12), their theme.
     pub fn set_attached_facts(&mut self, facts: crate::pane::term::attached_facts::AttachedFacts) {
         self.fast_forward.fidelity_mut().set_attached_facts(facts);
     }

@@ -350,7 +350,7 @@ impl FastForward {
     /// scanner's too: the fresh parser never saw the rest of the sequence
     /// it was in). The counts of skipped and dropped bytes stay.
     pub fn reset(&mut self) {
-        let (colours, attached) = (self.rep.terminal_colours(), self.rep.attached_facts());
+        let attached = self.rep.attached_facts();
         *self = Self {
             skipped: self.skipped,
             osc_guard: std::mem::take(&mut self.osc_guard),
@@ -360,7 +360,6 @@ impl FastForward {
             },
             ..Self::with_saturation(self.scrolling.saturation())
         };
-        self.rep.set_terminal_colours(colours);
         self.rep.set_attached_facts(attached);
     }
 

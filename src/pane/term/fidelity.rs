@@ -86,10 +86,8 @@ pub struct Fidelity {
     /// the background colour needs them).
     regions: [Region; 2],
     keyboard: KeyboardFlags,
-    /// The user's terminal's foreground, background and cursor colours,
-    /// told to a program that asks (OSC 10/11/12 `?`); `None`: no answer.
-    colours: [Option<answers::Rgb>; 3],
-    /// What the attached terminals told (their theme), for the answers.
+    /// What the attached terminals told (their colours and theme), for
+    /// the answers.
     attached: AttachedFacts,
     /// Bytes written for vt100 in place of the program's.
     out: Vec<u8>,
@@ -148,7 +146,6 @@ impl Fidelity {
             },
             regions: [None; 2],
             keyboard: KeyboardFlags::default(),
-            colours: [None; 3],
             attached: AttachedFacts::default(),
             out: Vec::new(),
             clusters: clusters::Clusters::default(),
@@ -157,14 +154,15 @@ impl Fidelity {
 
     /// What OSC 10, 11 and 12 queries are answered with from now on.
     pub fn set_terminal_colours(&mut self, colours: [Option<answers::Rgb>; 3]) {
-        self.colours = colours;
+        self.attached.colours = colours;
     }
 
     pub fn terminal_colours(&self) -> [Option<answers::Rgb>; 3] {
-        self.colours
+        self.attached.colours
     }
 
-    /// What the attached terminals told, answered from now on.
+    /// What the attached terminals told (the colours OSC 10, 11 and 12
+    /// are answered with, the theme), answered from now on.
     pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
         self.attached = facts;
     }
@@ -177,9 +175,8 @@ impl Fidelity {
     pub fn reset(&mut self) {
         let mut rep = std::mem::replace(&mut self.follower.rep, RepBound::unbounded());
         rep.reset();
-        let (colours, attached) = (self.colours, self.attached);
+        let attached = self.attached;
         *self = Self::new(rep);
-        self.colours = colours;
         self.attached = attached;
     }
 
@@ -581,7 +578,7 @@ impl Fidelity {
                 let screen = parser.screen();
                 let flags = self.keyboard.current(screen.alternate_screen());
                 let sets = &mut self.follower.colour_sets;
-                let colours = sets.effective(&self.colours);
+                let colours = sets.effective(&self.attached.colours);
                 self.out.clear();
                 if let answers::Query::Palette { bel } = query {
                     sets.answer_palette(bel, &mut self.out);
