@@ -22,8 +22,10 @@ what the list lacks. Rebuild and run it again until it adds nothing.
 BINARY defaults to target/release/tilework, OUT to scripts/hot-functions.txt.
 Needs valgrind (callgrind), callgrind_control and nm. Runs the workspace in a
 106x62 PTY under callgrind: start-up, `cat` of 12 MB of the benchmark file,
-then a typed command and its echo; dumps the server's counts and keeps the
-names of the binary's own functions, in the binary's current order.
+then a typed command and its echo; dumps the server's counts and the
+waiting client's, and keeps the names of the binary's own functions: the
+server's in the binary's current order, then the client's others. Needs cc
+too (a preloaded shim: see EXEC_SHIM).
 
 The names are mangled with hashes that change with the Rust toolchain and
 with dependency versions, and with the dependencies' features: a binary built
