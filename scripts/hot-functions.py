@@ -22,8 +22,10 @@ what the list lacks. Rebuild and run it again until it adds nothing.
 BINARY defaults to target/release/tilework, OUT to scripts/hot-functions.txt.
 Needs valgrind (callgrind), callgrind_control and nm. Runs the workspace in a
 106x62 PTY under callgrind: start-up, `cat` of 12 MB of the benchmark file,
-then a typed command and its echo; dumps the server's counts and keeps the
-names of the binary's own functions, in the binary's current order.
+then a typed command and its echo; dumps the server's counts and the
+waiting client's, and keeps the names of the binary's own functions: the
+server's in the binary's current order, then the client's others. Needs cc
+too (a preloaded shim: see EXEC_SHIM).
 
 The names are mangled with hashes that change with the Rust toolchain and
 with dependency versions, and with the dependencies' features: a binary built
@@ -143,6 +145,39 @@ def check(binary):
         sys.exit(1)
 
 
+# valgrind (3.19) runs a program's exec of /proc/self/exe as its own tool,
+# which cannot load there: the attaching client's fresh start
+# (`session::small_wait`) would die. Preloaded into the traced processes,
+# this turns that path into the binary's own.
+EXEC_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+static const char *own(const char *path) {
+    const char *real = getenv("HOT_FUNCTIONS_BINARY");
+    return real && strcmp(path, "/proc/self/exe") == 0 ? real : path;
+}
+int execve(const char *path, char *const argv[], char *const envp[]) {
+    int (*next)(const char *, char *const[], char *const[]) = dlsym(RTLD_NEXT, "execve");
+    return next(own(path), argv, envp);
+}
+int execvp(const char *path, char *const argv[]) {
+    int (*next)(const char *, char *const[]) = dlsym(RTLD_NEXT, "execvp");
+    return next(own(path), argv);
+}
+"""
+
+
+def exec_shim(work, binary):
+    """Environment entries preloading EXEC_SHIM (built with cc in `work`)."""
+    src, lib = f"{work}/exec-shim.c", f"{work}/exec-shim.so"
+    with open(src, "w") as f:
+        f.write(EXEC_SHIM)
+    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", lib, src, "-ldl"], check=True)
+    return {"LD_PRELOAD": lib, "HOT_FUNCTIONS_BINARY": binary}
+
+
 def start_workload(binary, tool, prefix, env):
     """Starts the workspace under `tool(work dir)` (a command line ending
     before the binary) in a 106x62 PTY: a flood, then a typed command and
@@ -234,25 +269,39 @@ def main():
     callgrind = lambda work: ["valgrind", "--tool=callgrind", "--demangle=no", "--trace-children=yes",  # noqa: E731
                               "--trace-children-skip=/bin/*,/usr/bin/*", f"--callgrind-out-file={work}/cg.%p.out"]
     # Its own XDG_RUNTIME_DIR: the session's socket in the work directory.
-    pid, _, work, _, server = start_workload(binary, callgrind, "tilework-hot-",
-                                             lambda work: dict(os.environ, XDG_RUNTIME_DIR=work))
+    pid, _, work, _, server = start_workload(
+        binary, callgrind, "tilework-hot-",
+        lambda work: dict(os.environ, XDG_RUNTIME_DIR=work, **exec_shim(work, binary)))
+    # The attached client, run afresh: the one process of the binary left
+    # in the PTY's session besides the workspace.
+    found = subprocess.run(["pgrep", "-f", "--", "tilework --wait-attached"], capture_output=True, text=True)
+    clients = [int(p) for p in found.stdout.split() if os.path.exists(f"{work}/cg.{p}.out")]
     try:
-        subprocess.run(["callgrind_control", "-d", str(server)], capture_output=True, check=True)
-        dump = f"{work}/cg.{server}.out.1"
-        deadline = time.time() + 60
-        while time.time() < deadline and not (os.path.exists(dump) and os.path.getsize(dump) > 0):
-            time.sleep(0.5)
-        time.sleep(1)
-        with open(dump) as f:
-            ran = {m.group(1).strip() for m in map(re.compile(r"c?fn=\(\d+\) (.*)").match, f) if m}
+        server_ran = functions_run(server, work)
+        client_ran = functions_run(clients[0], work) if clients else set()
     finally:
         kill_tree(server)
         kill_tree(pid)
     address = symbols(binary)
-    hot = sorted((n for n in ran if n in address), key=address.get)
+    hot = sorted((n for n in server_ran if n in address), key=address.get)
+    # The waiting client's own functions after the workspace's: together,
+    # so that the few pages it runs are next to each other too.
+    hot += sorted((n for n in client_ran - server_ran if n in address), key=address.get)
     with open(out_path, "w") as f:
         f.write("\n".join(hot) + "\n")
-    print(f"{len(hot)} functions written to {out_path}")
+    print(f"{len(hot)} functions written to {out_path} ({len(clients)} client dumps)")
+
+
+def functions_run(pid, work):
+    """The names of the functions process `pid` ran so far under callgrind."""
+    subprocess.run(["callgrind_control", "-d", str(pid)], capture_output=True, check=True)
+    dump = f"{work}/cg.{pid}.out.1"
+    deadline = time.time() + 60
+    while time.time() < deadline and not (os.path.exists(dump) and os.path.getsize(dump) > 0):
+        time.sleep(0.5)
+    time.sleep(1)
+    with open(dump) as f:
+        return {m.group(1).strip() for m in map(re.compile(r"c?fn=\(\d+\) (.*)").match, f) if m}
 
 
 if __name__ == "__main__":
