@@ -11,7 +11,11 @@ as), a workspace whose pane echoes each key as `<k>` in raw mode (python3),
 detached; then, in rounds that alternate the order, attaches each way in a
 PTY of its own, types --keys keys one at a time and times each from the
 write to its echo `k>` arriving on the terminal. Prints each round's median
-per way and their ratio, then the median of the ratios. Both ways reach the
+per way and their ratio, then the median of the ratios. The pane writes
+each key three times over the same three cells (the top left corner): all
+three change from one key to the next, so the frame that shows them draws
+them side by side (a renderer draws only the cells that changed; an echo
+that scrolls or repeats what was there would not show as a run). Both ways reach the
 same remote tilework (--remote-tilework): the local `tilework` only waits
 while ssh carries the keys, so it may be a debug build."""
 
@@ -36,7 +40,7 @@ ECHO_PANE = (
     "tty.setraw(0)\n"
     "while True:\n"
     "    c = os.read(0, 1)\n"
-    "    os.write(1, b'<' + c + b'>')\n"
+    "    os.write(1, b'\\x1b[H' + c * 3)\n"
 )
 
 
@@ -131,7 +135,7 @@ def first_echo(fd, seen):
     for _ in range(30):
         os.write(fd, b"0")
         try:
-            read_until(fd, b"0>", seen, timeout=1.0)
+            read_until(fd, b"000", seen, timeout=1.0)
             return
         except TimeoutError:
             continue
@@ -151,7 +155,7 @@ def one_way(argv, env, keys):
             seen.clear()
             start = time.perf_counter()
             os.write(fd, k)
-            read_until(fd, k + b">", seen)
+            read_until(fd, k * 3, seen)
             times.append(time.perf_counter() - start)
             time.sleep(0.01)
         os.write(fd, b"\x02d")

@@ -32,6 +32,7 @@ pub fn attach(ssh: &Ssh, target: &Target, flags: &[&str]) -> Result<i32> {
     let mut ever_connected = false;
     let mut failed = 0u32;
     let control = ssh.attach_control_path();
+    let _left = RemovedAtEnd(control.clone());
     loop {
         // A socket left by an ssh that was killed would pass for this
         // run's connection.
@@ -91,6 +92,18 @@ pub fn attach(ssh: &Ssh, target: &Target, flags: &[&str]) -> Result<i32> {
                 );
                 return Ok(1);
             }
+        }
+    }
+}
+
+/// The attach's own control socket, removed when the attach ends (ssh
+/// removes it itself unless it was killed).
+struct RemovedAtEnd(Option<std::path::PathBuf>);
+
+impl Drop for RemovedAtEnd {
+    fn drop(&mut self) {
+        if let Some(path) = &self.0 {
+            let _ = std::fs::remove_file(path);
         }
     }
 }

@@ -6,9 +6,12 @@
 //!   watches the ssh itself.
 //! - Options given in `ssh_command` win over tilework's (ssh keeps the first
 //!   value it is given); `~/.ssh/config` cannot override them.
-//! - One connection per host is shared (`ControlMaster=auto`, `ControlPath`
-//!   in tilework's private runtime directory, `ControlPersist`): a reattach
-//!   after a dropped session skips the handshake while the master lives.
+//! - `ls HOST:` and remote panes share one connection per host
+//!   (`ControlMaster=auto`, `ControlPath` in tilework's private runtime
+//!   directory, `ControlPersist`): a remote pane's reconnect after a dropped
+//!   session skips the handshake while the master lives. `attach HOST:NAME`
+//!   is the master of a connection of its own and carries its session
+//!   itself ([`Ssh::attach_control_path`]).
 //!   The socket is named by tilework (a hash of the ssh command, the
 //!   destination and the port), not by ssh's `%C`, so tilework knows which
 //!   file says the connection got through, and the path stays short.
