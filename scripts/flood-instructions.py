@@ -13,6 +13,13 @@ first binary's line.
 
     scripts/flood-instructions.py --runs 4 BASE_BINARY OTHER_BINARY...
 
+The attaching client normally runs its own binary again through
+`/proc/self/exe` (`session::small_wait`), which valgrind 3.19 cannot follow
+("mmap(0x58000000) failed in UME"): every run is made with
+`TILEWORK_WAIT_IN_PLACE=1`, which has the client wait where it is (its
+fallback when that exec fails). A binary without that switch counts 0 and
+is refused.
+
 Runs are interleaved (base, other, base, other, ...). Needs valgrind and
 cg_annotate; binaries with symbols (release builds are not stripped).
 """
@@ -46,7 +53,7 @@ def one_run(binary, flood, work):
     config = run / "config.toml"
     config.write_text("persist_history = false\n")
     env = dict(os.environ, XDG_RUNTIME_DIR=str(run / "run"), XDG_STATE_HOME=str(run / "state"),
-               XDG_CONFIG_HOME=str(run / "config"), HOME=str(run))
+               XDG_CONFIG_HOME=str(run / "config"), HOME=str(run), TILEWORK_WAIT_IN_PLACE="1")
     valgrind = ("valgrind --tool=cachegrind --cache-sim=no --trace-children=yes "
                 "--trace-children-skip='*/sh,*/cat,*/stty,*/bash' "
                 f"--cachegrind-out-file={run}/cg.%p")
@@ -64,6 +71,9 @@ def one_run(binary, flood, work):
                 diff += int(line.split()[0].replace(",", ""))
                 break
     subprocess.run(["rm", "-rf", str(run)], check=False)
+    if total == 0 or diff == 0:
+        raise SystemExit(f"{binary}: nothing counted (valgrind failed, or the binary has no "
+                         "TILEWORK_WAIT_IN_PLACE)")
     return total, diff
 
 

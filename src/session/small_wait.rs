@@ -32,6 +32,12 @@ use crate::terminal::outer_terminal::OuterTerminal as TerminalFacts;
 /// before parsing anything else).
 pub const FLAG: &str = "--wait-attached";
 
+/// Set (to anything), the client waits where it is, without running its
+/// binary again: for measuring a workspace under valgrind, which cannot
+/// run `/proc/self/exe` (scripts/flood-instructions.py). Nothing else
+/// sets it, and it never makes the client run another file.
+pub const IN_PLACE_VAR: &str = "TILEWORK_WAIT_IN_PLACE";
+
 /// The longest message the fresh image reads: the name, the pid and an
 /// attach request, which is at most [`proto::MAX_LINE`].
 const MAX_MESSAGE: usize = proto::MAX_LINE + 256;
@@ -45,6 +51,9 @@ pub fn restart(
     child: Option<u32>,
     joining: &Joining,
 ) -> io::Error {
+    if std::env::var_os(IN_PLACE_VAR).is_some() {
+        return io::Error::other(format!("{IN_PLACE_VAR} is set"));
+    }
     let terminal = match io::stdin().as_fd().try_clone_to_owned() {
         Ok(fd) => fd,
         Err(err) => return err,
