@@ -40,6 +40,8 @@
 mod attention;
 pub mod cwd;
 mod ending;
+#[cfg(test)]
+pub mod fake_workspace;
 pub mod floating;
 pub mod foreground;
 pub mod grip;

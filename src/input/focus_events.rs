@@ -68,32 +68,11 @@ mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
 
-    use crossbeam_channel::bounded;
-    use ratatui::layout::Rect;
-
     use crate::config::action::Action;
     use crate::pane::program::process::fake::FakeLauncher;
-    use crate::pane::program::spawn::ChildEnv;
-    use crate::workspace::{PaneLaunch, WorkspaceSettings};
 
     fn workspace() -> (Workspace, FakeLauncher) {
-        let (tx, _events) = bounded(256);
-        let fake = FakeLauncher::new(tx.clone().into());
-        let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
-            scrollback_bytes: 1 << 16,
-            keep_exited_panes: false,
-        };
-        let area = Rect::new(0, 0, 80, 24);
-        let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake.clone()));
-        let (spec, label) = ws
-            .panes()
-            .spawner()
-            .settings()
-            .env
-            .argv(&["vim".to_string()], None);
-        ws.open_row(vec![PaneLaunch::new(spec, label)]);
-        (ws, fake)
+        crate::workspace::fake_workspace::one_pane("vim")
     }
 
     /// Pane `id`'s program asks for focus events.

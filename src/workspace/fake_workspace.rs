@@ -1,0 +1,31 @@
+//! A workspace for unit tests: one 80x24 pane whose program is faked, so
+//! a test feeds it output and reads what it wrote back.
+
+use crossbeam_channel::bounded;
+use ratatui::layout::Rect;
+
+use crate::pane::program::process::fake::FakeLauncher;
+use crate::pane::program::spawn::ChildEnv;
+use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
+
+/// A workspace with one pane "running" `program` (nothing runs: the
+/// launcher is the returned fake).
+pub fn one_pane(program: &str) -> (Workspace, FakeLauncher) {
+    let (tx, _events) = bounded(256);
+    let fake = FakeLauncher::new(tx.clone().into());
+    let settings = WorkspaceSettings {
+        env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
+        scrollback_bytes: 1 << 16,
+        keep_exited_panes: false,
+    };
+    let area = Rect::new(0, 0, 80, 24);
+    let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake.clone()));
+    let (spec, label) = ws
+        .panes()
+        .spawner()
+        .settings()
+        .env
+        .argv(&[program.to_string()], None);
+    ws.open_row(vec![PaneLaunch::new(spec, label)]);
+    (ws, fake)
+}
