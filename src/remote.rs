@@ -54,3 +54,15 @@ fn ssh_to(settings: &Remote, target: &Target) -> Result<Ssh> {
     let dir = crate::session::dir::runtime_dir()?;
     Ok(Ssh::new(settings, &dir, target))
 }
+
+/// This process's stdout as a file of its own, written straight to the
+/// descriptor: the relay and the proxy write whole frames and output at
+/// once, with no line buffer between them and the other end.
+fn unbuffered_stdout() -> Result<std::fs::File> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .context("taking stdout")?;
+    Ok(std::fs::File::from(fd))
+}

@@ -281,12 +281,7 @@ struct Channel(std::fs::File);
 
 impl Channel {
     fn stdout() -> Result<Self> {
-        use std::os::fd::AsFd;
-        let fd = io::stdout()
-            .as_fd()
-            .try_clone_to_owned()
-            .context("taking stdout")?;
-        Ok(Self(std::fs::File::from(fd)))
+        super::unbuffered_stdout().map(Self)
     }
 
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
