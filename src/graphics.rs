@@ -6,7 +6,8 @@
 //! - [`kitty`]: the kitty graphics protocol: commands read, pictures
 //!   decoded, replies, and the encoder for terminals that speak it.
 //! - [`picture_store`]: the workspace's pictures and placements, under the
-//!   `image_memory` budget (one store per process, [`picture_store::lock`]).
+//!   `image_memory` budget (one store per workspace, held by its pane
+//!   table and handed to each pane: [`picture_store::PictureStore`]).
 //! - [`anchor`]: where a placement is: an anchor in each cell it covers
 //!   (placement, row, column), which the parser moves with the text.
 //! - [`animation`]: a picture's frames (kitty's `a=f`, `a=a`, `a=c`),
@@ -25,17 +26,17 @@
 //!
 //! From the fidelity layer, at a parsed `APC G` (the follower stops there
 //! like at any sequence it acts on; the parser gets CAN, then the anchor bytes):
-//! - keep a picture: `picture_store::lock().add_image(RgbaImage) -> Result<ImageId>`
-//!   (the budget may drop the oldest placements to make room; a picture
+//! - keep a picture: `store.lock().add_image(RgbaImage) -> Result<ImageId>`
+//!   (`store`: the pane's [`picture_store::PictureStore`]; the budget may drop the oldest placements to make room; a picture
 //!   over the whole budget is refused). Keep the program's `i=`/`I=` to
 //!   [`picture_store::ImageId`] map on the kitty side.
-//! - place it at the cursor: [`placement::place_kept`]`(id, Request { source,
+//! - place it at the cursor: [`placement::place_kept`]`(&mut store, id, Request { source,
 //!   cells: Some((c, r)) or None, z, origin: Origin::Kitty { image: i,
 //!   placement: p }, cursor_after: CursorAfter::LastRowAfter or Stays (C=1)
 //!   }, At { rows, cols, cursor_col })` gives the [`picture_store::PlacementId`] and
 //!   the bytes to hand the parser (after a CAN) so the pane's cells carry it.
 //!   [`placement::place_new`] keeps and places at once (`a=T`).
-//! - delete: `picture_store::lock()`: `delete_image(id)`,
+//! - delete: `store.lock()`: `delete_image(id)`,
 //!   `delete_placement(pid)`, `delete_placements_where(|pid, p| ...)` (by
 //!   `p.origin`'s kitty numbers, `p.z`, ...). "Visible" and "at a cell"
 //!   need the pane's screen: `ScreenView::picture_anchors()` lists the

@@ -140,7 +140,6 @@ fn run_workspace(
     // Before the first client is made: what its terminal is told to draw
     // depends on them.
     crate::pane::term::cell_marks::set_keep_links(opts.config.hyperlinks);
-    crate::graphics::picture_store::lock().set_budget(opts.config.image_memory);
     // A workspace taken over accepts clients only once the old process
     // let go: until then they wait in the socket's backlog.
     let listen_now = !matches!(opts.startup, Startup::TakeOver(_));
@@ -219,6 +218,10 @@ fn run_workspace(
         }
         _ => Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx)),
     };
+    ws.panes()
+        .pictures()
+        .lock()
+        .set_budget(opts.config.image_memory);
     ws.set_pane_frame(PaneFrame::of(opts.config.appearance.borders));
     ws.panes_mut()
         .names_mut()

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 
 use crate::app::stream_pictures;
+use crate::graphics::picture_store::PictureStore;
 use crate::pane::PaneId;
 use crate::pane::history::scrollback::ByteRing;
 use crate::session::pane_link::{self, Frame, MAX_OUTPUT_FRAME, PaneStreamCall, UNKNOWN_STATUS};
@@ -65,9 +66,9 @@ impl Stream {
         kept
     }
 
-    /// Queues what the ring gained since the last turn; false once cut
-    /// off.
-    fn catch_up(&mut self, ring: &ByteRing) -> bool {
+    /// Queues what the ring gained since the last turn (its pictures
+    /// those of `pictures`); false once cut off.
+    fn catch_up(&mut self, ring: &ByteRing, pictures: &PictureStore) -> bool {
         if ring.start() > self.sent {
             self.sent = ring.start();
             if !self.offer(&Frame::Gap(self.sent)) {
@@ -81,7 +82,7 @@ impl Stream {
             if end == self.sent {
                 break;
             }
-            let frames = encoded_frames(ring, self.sent, end);
+            let frames = encoded_frames(ring, pictures, self.sent, end);
             self.sent = end;
             for frame in frames {
                 if !self.offer_encoded(frame) {
@@ -137,10 +138,11 @@ impl PaneStreams {
             // Ended already (a pane kept open): what it left, then its end.
             stream.offer(&Frame::Exit(code));
         } else {
-            stream.catch_up(pane.history().ring());
+            stream.catch_up(pane.history().ring(), ws.panes().pictures());
             self.list.push(stream);
         }
-        Reply::Pieces(send(ring, from, end, rx, queued, cut_off))
+        let pictures = ws.panes().pictures().clone();
+        Reply::Pieces(send(ring, pictures, from, end, rx, queued, cut_off))
     }
 
     /// After a turn of feeding: each stream gets what its pane's ring
@@ -154,7 +156,7 @@ impl PaneStreams {
                 stream.offer(&Frame::Exit(UNKNOWN_STATUS));
                 return false;
             };
-            if !stream.catch_up(pane.history().ring()) {
+            if !stream.catch_up(pane.history().ring(), ws.panes().pictures()) {
                 return false;
             }
             match pane.program().exit() {
@@ -175,7 +177,7 @@ impl PaneStreams {
                 return true;
             }
             if let Some(ring) = ring_of(ws, id) {
-                stream.catch_up(ring);
+                stream.catch_up(ring, ws.panes().pictures());
             }
             stream.offer(&Frame::Exit(code));
             false
@@ -197,15 +199,16 @@ fn output_frame(ring: &ByteRing, from: u64, to: u64) -> Vec<u8> {
 
 /// The ring's `[from, to)` as encoded frames: one output frame, encoded
 /// straight from the ring, unless it holds a picture's reference, which
-/// becomes the commands that carry the picture (see `stream_pictures`).
-fn encoded_frames(ring: &ByteRing, from: u64, to: u64) -> Vec<Vec<u8>> {
+/// becomes the commands that carry the picture of `pictures` (see
+/// `stream_pictures`).
+fn encoded_frames(ring: &ByteRing, pictures: &PictureStore, from: u64, to: u64) -> Vec<Vec<u8>> {
     let frame = output_frame(ring, from, to);
     let len = usize::try_from(to - from).unwrap_or(0);
     let body = &frame[frame.len() - len..];
     if !stream_pictures::holds_reference(body) {
         return vec![frame];
     }
-    stream_pictures::frames(body.to_vec(), to)
+    stream_pictures::frames(pictures, body.to_vec(), to)
         .iter()
         .map(Frame::encode)
         .collect()
@@ -220,6 +223,7 @@ fn ring_of(ws: &Workspace, id: PaneId) -> Option<&ByteRing> {
 /// stream is cut off, or the reader leaves.
 fn send(
     ring: ByteRing,
+    pictures: PictureStore,
     from: u64,
     end: u64,
     rx: Receiver<Vec<u8>>,
@@ -238,12 +242,12 @@ fn send(
             if to == at {
                 break;
             }
-            for frame in encoded_frames(&ring, at, to) {
+            for frame in encoded_frames(&ring, &pictures, at, to) {
                 sink(&frame)?;
             }
             at = to;
         }
-        drop(ring);
+        drop((ring, pictures));
         loop {
             // What was queued before a cut-off is still good: the reader
             // asks again from after it.

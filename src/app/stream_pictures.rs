@@ -24,7 +24,7 @@ use std::io::Write as _;
 use memchr::memmem;
 
 use crate::graphics::kitty::encode;
-use crate::graphics::picture_store;
+use crate::graphics::picture_store::PictureStore;
 use crate::pane::history::scrollback::ByteRing;
 use crate::session::pane_link::{Frame, MAX_OUTPUT_FRAME};
 
@@ -95,8 +95,9 @@ pub fn holds_reference(bytes: &[u8]) -> bool {
 }
 
 /// The output frames for the ring's `bytes` ending at position `end`,
-/// each reference in them replaced by its picture's commands.
-pub fn frames(bytes: Vec<u8>, end: u64) -> Vec<Frame> {
+/// each reference in them replaced by its picture's commands (the
+/// pictures of `store`, the workspace's).
+pub fn frames(store: &PictureStore, bytes: Vec<u8>, end: u64) -> Vec<Frame> {
     if !holds_reference(&bytes) {
         return vec![Frame::Output { end, bytes }];
     }
@@ -113,7 +114,7 @@ pub fn frames(bytes: Vec<u8>, end: u64) -> Vec<Frame> {
         };
         text.extend_from_slice(&bytes[at..i]);
         at = i + len;
-        let picture = commands_for(key, stays);
+        let picture = commands_for(store, key, stays);
         if picture.is_empty() {
             continue;
         }
@@ -151,9 +152,9 @@ pub fn frames(bytes: Vec<u8>, end: u64) -> Vec<Frame> {
 /// The commands that send the picture of the placement reference `key`
 /// names and place it at the cursor; nothing when the store has no such
 /// placement. The picture is encoded outside the store's lock.
-fn commands_for(key: u64, stays: bool) -> Vec<u8> {
+fn commands_for(store: &PictureStore, key: u64, stays: bool) -> Vec<u8> {
     let found = {
-        let mut store = picture_store::lock();
+        let mut store = store.lock();
         store.reuse_content(key).and_then(|(_, placement)| {
             let image = store.image(placement.image)?.clone();
             Some((placement, image))
@@ -201,7 +202,11 @@ mod tests {
 
     #[test]
     fn output_without_references_is_one_frame_as_it_came() {
-        let frames = frames(b"plain \x1b_Xapc\x1b\\ text".to_vec(), 100);
+        let frames = frames(
+            &PictureStore::default(),
+            b"plain \x1b_Xapc\x1b\\ text".to_vec(),
+            100,
+        );
         assert_eq!(
             outputs(&frames),
             [(100, b"plain \x1b_Xapc\x1b\\ text".to_vec())]
@@ -210,10 +215,10 @@ mod tests {
 
     #[test]
     fn a_reference_whose_placement_is_gone_is_left_out_and_positions_stay() {
-        // No placement was made under this key in this process.
+        // No placement was made under this key in this store.
         let bytes = b"ab\x1b_G#00000000000000ffs\x1b\\cd".to_vec();
         let end = 1000;
-        let frames = frames(bytes, end);
+        let frames = frames(&PictureStore::default(), bytes, end);
         assert_eq!(outputs(&frames), [(end, b"abcd".to_vec())]);
     }
 
@@ -232,8 +237,9 @@ mod tests {
         let image = RgbaImage::new(300, 300, pixels).unwrap();
         let source = PixelRect::whole(&image);
         let key = 0x5eed_0000_0000_0042;
+        let pictures = PictureStore::default();
         {
-            let mut store = picture_store::lock();
+            let mut store = pictures.lock();
             let image = store.add_image(image).unwrap();
             let placement = store
                 .place(Placement {
@@ -254,7 +260,7 @@ mod tests {
         bytes.extend_from_slice(format!("\x1b_G#{key:016x}\x1b\\").as_bytes());
         bytes.extend_from_slice(b"after");
         let end = 10_000;
-        let got = outputs(&frames(bytes, end));
+        let got = outputs(&frames(&pictures, bytes, end));
         let (ref_start, ref_end) = (end - 5 - 22, end - 5);
         assert_eq!(got[0], (ref_start, b"before".to_vec()));
         assert_eq!(got.last().unwrap(), &(end, b"after".to_vec()));

@@ -1,7 +1,8 @@
 //! The workspace's pictures and where they are placed: one store per
-//! process (a workspace is one process), behind a lock, so every pane's
-//! intake (sixel, kitty graphics) adds to it and every client's drawer
-//! reads it.
+//! workspace, which its pane table owns ([`PictureStore`], a handle every
+//! pane's intake (sixel, kitty graphics) adds to, and every client's
+//! drawer, a history view's replay and a remote pane's stream read).
+//! Two workspaces in one process (tests) keep their pictures apart.
 //!
 //! The pixels a store holds are bounded by a budget (the config's
 //! `image_memory`, 64 MiB unless set): past it, the oldest placements are
@@ -16,7 +17,7 @@
 //! shared).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{LazyLock, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::graphics::animation::{Animation, FrameError, FrameOp};
 use crate::graphics::image::RgbaImage;
@@ -382,14 +383,22 @@ impl Store {
     }
 }
 
-static STORE: LazyLock<Mutex<Store>> = LazyLock::new(Mutex::default);
+/// A workspace's store, as its parts hold it: clones share one [`Store`].
+/// Shared rather than lent, for the work that reads it off the loop's
+/// thread: a history view's replay anchors the pictures still kept, a
+/// remote pane's stream sends them. A default one is a store of its own
+/// (a pane or replay outside a workspace: tests, benches).
+#[derive(Debug, Clone, Default)]
+pub struct PictureStore(Arc<Mutex<Store>>);
 
-/// The workspace's store, locked. Hold it only for a look or a change:
-/// every pane's intake and every client's drawer take it.
-pub fn lock() -> MutexGuard<'static, Store> {
-    STORE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+impl PictureStore {
+    /// The store, locked. Hold it only for a look or a change: the loop's
+    /// intake and drawers and those threads take it.
+    pub fn lock(&self) -> MutexGuard<'_, Store> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use crate::graphics::anchor::{self, CursorAfter};
 use crate::graphics::image::RgbaImage;
 use crate::graphics::picture_store::{
-    self, ImageId, Origin, PixelRect, Placement, PlacementId, StoreError,
+    ImageId, Origin, PixelRect, Placement, PlacementId, Store, StoreError,
 };
 use crate::graphics::reach::{self, CellPixels};
 
@@ -61,19 +61,27 @@ impl std::fmt::Display for PlaceError {
 
 impl std::error::Error for PlaceError {}
 
-/// Keeps `image` and places it (sixel: a new picture each time).
-pub fn place_new(image: RgbaImage, request: Request, at: At) -> Result<Placed, PlaceError> {
+/// Keeps `image` in `store` and places it (sixel: a new picture each
+/// time).
+pub fn place_new(
+    store: &mut Store,
+    image: RgbaImage,
+    request: Request,
+    at: At,
+) -> Result<Placed, PlaceError> {
     check_fits(&image, request, at, reach::cell_pixels())?;
-    let id = picture_store::lock()
-        .add_image(image)
-        .map_err(PlaceError::Store)?;
-    place_kept(id, request, at)
+    let id = store.add_image(image).map_err(PlaceError::Store)?;
+    place_kept(store, id, request, at)
 }
 
-/// Places a picture already in the store (kitty's `a=p`).
-pub fn place_kept(image: ImageId, request: Request, at: At) -> Result<Placed, PlaceError> {
+/// Places a picture already in `store` (kitty's `a=p`).
+pub fn place_kept(
+    store: &mut Store,
+    image: ImageId,
+    request: Request,
+    at: At,
+) -> Result<Placed, PlaceError> {
     let cell = reach::cell_pixels();
-    let mut store = picture_store::lock();
     let picture = store
         .image(image)
         .ok_or(PlaceError::Store(StoreError::NoSuchImage))?;
@@ -90,7 +98,6 @@ pub fn place_kept(image: ImageId, request: Request, at: At) -> Result<Placed, Pl
             origin: request.origin,
         })
         .map_err(PlaceError::Store)?;
-    drop(store);
     let anchor_bytes = anchor::anchor_bytes(
         placement,
         cols,

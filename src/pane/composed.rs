@@ -240,7 +240,8 @@ impl Pane {
         let modes = self.term.modes_to_carry();
         let checkpoint = self.term.reflowed.take();
         let (ring, sizes) = (&self.history.ring, &self.history.sizes);
-        match reflow::rebuild(ring, sizes, &modes, &mut parser, checkpoint) {
+        let pictures = self.term.pictures();
+        match reflow::rebuild(ring, sizes, &modes, &mut parser, checkpoint, pictures) {
             Ok((fast_forward, checkpoint)) => {
                 self.term.adopt_replay(parser, fast_forward, checkpoint);
                 true

@@ -28,7 +28,9 @@ use ratatui::backend::Backend;
 use ratatui::layout::Rect;
 
 use crate::graphics::image::RgbaImage;
-use crate::graphics::picture_store::{self, ImageId, PixelRect, Placement, PlacementId};
+use crate::graphics::picture_store::{
+    ImageId, PictureStore, PixelRect, Placement, PlacementId, Store,
+};
 use crate::graphics::reach::{self, CellPixels, Speaks};
 use crate::graphics::sixel::encode;
 use crate::pane::term::placeholder_cells::{placeholder_anchors, virtual_placements};
@@ -106,8 +108,7 @@ struct OverBudget {
 }
 
 impl OverBudget {
-    fn keep_within(&mut self, pieces: &mut Vec<Piece>) {
-        let budget = picture_store::lock().budget();
+    fn keep_within(&mut self, pieces: &mut Vec<Piece>, budget: usize) {
         let before = pieces.len();
         pieces.retain(|p| p.within(budget));
         if pieces.len() < before && !self.said {
@@ -147,9 +148,10 @@ impl PictureDrawer {
         write_raw: fn(&mut B, &[u8]) -> std::io::Result<()>,
         defer: bool,
     ) -> std::io::Result<bool> {
+        let store = ws.panes().pictures();
         if terminal.speaks.kitty {
             // Kitty placements: sent once, placed and deleted by id.
-            let placed = picture_store::lock().placements().next().is_some();
+            let placed = store.lock().placements().next().is_some();
             let mut pieces = if placed && !(terminal.covered)() {
                 pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare)
             } else {
@@ -166,17 +168,18 @@ impl PictureDrawer {
                 return Ok(true);
             }
             let mut out = Vec::new();
-            self.kitty.draw(&pieces, &mut out);
+            self.kitty.draw(store, &pieces, &mut out);
             if !out.is_empty() {
                 write_raw(backend, &out)?;
             }
             return Ok(false);
         }
-        let placed = terminal.speaks.sixel && picture_store::lock().placements().next().is_some();
+        let placed = terminal.speaks.sixel && store.lock().placements().next().is_some();
         let pieces = if placed && !(terminal.covered)() {
             let cell = terminal.cell.unwrap_or_else(reach::cell_pixels);
             let mut found = pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare);
-            self.over_budget.keep_within(&mut found);
+            let budget = store.lock().budget();
+            self.over_budget.keep_within(&mut found, budget);
             in_bands(found, u32::from(cell.height))
         } else {
             Vec::new()
@@ -215,7 +218,7 @@ impl PictureDrawer {
                 waiting.push(piece.clone());
                 continue;
             }
-            let Some(bytes) = self.encoded(piece) else {
+            let Some(bytes) = self.encoded(store, piece) else {
                 waiting.push(piece.clone());
                 continue;
             };
@@ -240,9 +243,9 @@ impl PictureDrawer {
         Ok(left)
     }
 
-    /// The sixel of `piece`, encoded once; `None` while a thread encodes
-    /// it (or the picture is gone).
-    fn encoded(&mut self, piece: &Piece) -> Option<Arc<Vec<u8>>> {
+    /// The sixel of `piece` (of a picture in `store`), encoded once;
+    /// `None` while a thread encodes it (or the picture is gone).
+    fn encoded(&mut self, store: &PictureStore, piece: &Piece) -> Option<Arc<Vec<u8>>> {
         let key = (
             piece.image,
             piece.source,
@@ -266,7 +269,7 @@ impl PictureDrawer {
         if self.encoding.contains(&key) {
             return None;
         }
-        let image = picture_store::lock().image(piece.image)?.clone();
+        let image = store.lock().image(piece.image)?.clone();
         let job = piece.clone();
         if piece.pixels() > u64::from(ENCODE_INLINE_PIXELS) && self.encoding.len() < MAX_ENCODING {
             let finished = Arc::clone(&self.finished);
@@ -285,7 +288,7 @@ impl PictureDrawer {
                 }
                 Err(err) => tracing::warn!("encoding a picture on a thread: {err}"),
             }
-            let image = picture_store::lock().image(piece.image)?.clone();
+            let image = store.lock().image(piece.image)?.clone();
             return self.keep(key, encode_piece(&image, piece)?);
         }
         if !self.encoding.is_empty() && piece.pixels() > u64::from(ENCODE_INLINE_PIXELS) {
@@ -444,7 +447,7 @@ fn pieces(
     }
     let assumed = reach::cell_pixels();
     let cell = cell.unwrap_or(assumed);
-    let store = picture_store::lock();
+    let store = ws.panes().pictures().lock();
     rects
         .into_iter()
         .filter_map(|r| {
@@ -458,7 +461,7 @@ fn pieces(
 
 /// Which frame of picture `image` shows now, and which version of it: 0
 /// for a picture without frames.
-fn look_of(store: &picture_store::Store, image: ImageId) -> u64 {
+fn look_of(store: &Store, image: ImageId) -> u64 {
     store.animation(image).map_or(0, |a| {
         let current = a.current();
         let version = a.frames().get(current).map_or(0, |f| f.version);

@@ -8,7 +8,8 @@
 //!   (`persist::marks_file`);
 //! - its live screen and modes as bytes a fresh parser draws them from
 //!   (`Pane::screen_state`), and its program's unread input;
-//! - the pictures (`graphics::picture_store::carry`), their pixels last.
+//! - the workspace's pictures (`graphics::picture_store::carry`), their
+//!   pixels last.
 //!
 //! The header says the state format ([`crate::release::state_format`]);
 //! a reader refuses a format it does not read before it changes anything.
@@ -198,7 +199,7 @@ pub fn capture(
         }
     }
     if header.format >= 2 {
-        header.pictures = Some(crate::graphics::picture_store::lock().carry(&mut body));
+        header.pictures = Some(ws.panes().pictures().lock().carry(&mut body));
     }
     (header, body, taken)
 }

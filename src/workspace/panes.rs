@@ -17,6 +17,7 @@ use ratatui::layout::Rect;
 
 use crate::config::colour::Rgb;
 use crate::config::profile::RestartPolicy;
+use crate::graphics::picture_store::PictureStore;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::spawn::current_dir;
@@ -41,6 +42,9 @@ pub struct Panes {
     pub(super) names: Names,
     /// What new panes start with.
     pub(super) spawner: Spawner,
+    /// The workspace's pictures: every pane's program adds to them, every
+    /// client draws them.
+    pictures: PictureStore,
 }
 
 impl Panes {
@@ -55,6 +59,7 @@ impl Panes {
             max_panes: crate::config::profile::MAX_PANES,
             names: Names::new(),
             spawner: Spawner::new(settings, events, launcher),
+            pictures: PictureStore::default(),
         }
     }
 
@@ -103,10 +108,25 @@ impl Panes {
         &mut self.spawner
     }
 
+    /// The workspace's pictures and their placements (the `image_memory`
+    /// budget's).
+    pub fn pictures(&self) -> &PictureStore {
+        &self.pictures
+    }
+
     /// Takes in a started pane, with what to do when its program ends.
-    pub(super) fn insert(&mut self, pane: Pane, keep_open: Option<bool>, restart: RestartPolicy) {
+    pub(super) fn insert(
+        &mut self,
+        mut pane: Pane,
+        keep_open: Option<bool>,
+        restart: RestartPolicy,
+    ) {
         // Panes made elsewhere (see `open_tab_of`) keep their ids.
         self.next_id = self.next_id.max(pane.id.0.saturating_add(1));
+        // Its pictures from now on are the workspace's (a pane comes here
+        // before its program's output is fed).
+        pane.term_mut().set_pictures(self.pictures.clone());
+        pane.history_mut().set_pictures(self.pictures.clone());
         self.members
             .insert(pane.id, Member::new(pane, keep_open, restart));
     }
@@ -300,5 +320,98 @@ impl Panes {
             .iter()
             .find(|(_, m)| m.script_id == n)
             .map(|(id, _)| *id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+
+    use crate::graphics::picture_store::ImageId;
+    use crate::pane::event::PaneEvent;
+    use crate::workspace::Workspace;
+    use crate::workspace::fake_workspace::one_pane;
+
+    /// The focused pane's program prints `bytes`.
+    fn print(ws: &mut Workspace, bytes: &[u8]) {
+        let id = ws.tabs().focused_id().unwrap();
+        ws.panes_mut().get_mut(id).unwrap().feed(bytes.to_vec());
+    }
+
+    /// Kitty's `a=T` of an RGB picture of 20 x 40 pixels of one `shade`,
+    /// under the program's `i=5`.
+    fn picture(shade: u8) -> Vec<u8> {
+        let data = STANDARD.encode(vec![shade; 20 * 40 * 3]);
+        format!("\x1b_Ga=T,f=24,s=20,v=40,i=5,q=2;{data}\x1b\\").into_bytes()
+    }
+
+    /// The shade of the picture `id` in the workspace's store, if kept.
+    fn shade(ws: &Workspace, id: ImageId) -> Option<u8> {
+        let store = ws.panes().pictures().lock();
+        store.image(id).map(|image| image.pixels()[0])
+    }
+
+    #[test]
+    fn two_workspaces_keep_their_pictures_apart() {
+        let (mut one, _) = one_pane("sh");
+        let (mut two, _) = one_pane("sh");
+        print(&mut one, &picture(1));
+        print(&mut two, &picture(2));
+        // The first picture each store keeps: the same id, each its own.
+        assert_eq!(shade(&one, ImageId(1)), Some(1));
+        assert_eq!(shade(&two, ImageId(1)), Some(2));
+        for ws in [&one, &two] {
+            let store = ws.panes().pictures().lock();
+            assert_eq!(store.used(), 20 * 40 * 4, "one picture each");
+        }
+
+        // The program in one deletes its picture: the other's stays.
+        print(&mut one, b"\x1b_Ga=d,d=I,i=5,q=2\x1b\\");
+        assert_eq!(shade(&one, ImageId(1)), None);
+        assert_eq!(shade(&two, ImageId(1)), Some(2));
+    }
+
+    /// A sixel picture of 20 x 40 pixels (2 x 3 cells of 10 x 20).
+    fn sixel() -> Vec<u8> {
+        let mut out = b"\x1bPq\"1;1;20;40#1;2;50;0;0#1".to_vec();
+        for band in 0..7 {
+            if band > 0 {
+                out.push(b'-');
+            }
+            out.extend_from_slice(b"!20~");
+        }
+        out.extend_from_slice(b"\x1b\\");
+        out
+    }
+
+    #[test]
+    fn a_pane_scrolled_back_shows_the_pictures_the_workspace_keeps() {
+        let (mut ws, _) = one_pane("sh");
+        print(
+            &mut ws,
+            &[b"above\r\n".as_slice(), &sixel(), b"\r\nbelow\r\n"].concat(),
+        );
+        let id = ws.tabs().focused_id().unwrap();
+        let pane = ws.panes_mut().get_mut(id).unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        pane.history_mut().scroll(1, &tx.into());
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(PaneEvent::HistoryReady(_, window)) => pane.history_mut().history_ready(window),
+            _ => panic!("no history replay"),
+        }
+        assert!(pane.history().is_scrolled());
+        // Anchored again to the placement kept (placement 0 would keep
+        // its place blank).
+        let anchors = pane.screen().picture_anchors();
+        assert!(!anchors.is_empty(), "the history shows the picture");
+        let store = ws.panes().pictures().lock();
+        assert!(
+            anchors
+                .iter()
+                .all(|(_, _, a)| store.placement(a.placement).is_some()),
+            "{anchors:?}"
+        );
     }
 }

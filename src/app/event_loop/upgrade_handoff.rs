@@ -199,7 +199,10 @@ fn hold_every_pane(ws: &mut Workspace) -> bool {
 pub(super) fn open_taken(mut taken: Taken, name: &str, ws: &mut Workspace) -> Vec<Arrival> {
     let started = Instant::now();
     if let Some(pictures) = taken.header.pictures.take() {
-        crate::graphics::picture_store::lock().take_carried(pictures, &taken.pixels);
+        ws.panes()
+            .pictures()
+            .lock()
+            .take_carried(pictures, &taken.pixels);
         taken.pixels = Vec::new();
     }
     let input = match taken.header.profile(name) {

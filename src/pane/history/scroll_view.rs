@@ -3,6 +3,7 @@
 //! a time (the first on a worker thread, the next ones in place as the view
 //! passes an end), and the copy of the ring a search takes.
 
+use crate::graphics::picture_store::PictureStore;
 use crate::pane::PaneId;
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::history::anchors::{self, Extent, RowAnchor, WINDOW_ROWS};
@@ -43,6 +44,8 @@ pub struct History {
     /// What changed in the view since the renderer last looked (the pane
     /// merges it with its terminal's).
     pub(in crate::pane) damage: DamageLog,
+    /// The pane's pictures, which its windows show while they are kept.
+    pictures: PictureStore,
 }
 
 /// Which window of history to show.
@@ -108,7 +111,14 @@ impl History {
             rows,
             cols,
             damage: DamageLog::default(),
+            pictures: PictureStore::default(),
         }
+    }
+
+    /// Windows replayed from now on show the pictures `store` (the
+    /// workspace's) still keeps.
+    pub fn set_pictures(&mut self, store: PictureStore) {
+        self.pictures = store;
     }
 
     /// Takes a piece of output, as the parser will see it, at the ring's
@@ -347,7 +357,9 @@ impl History {
         let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
         let size = (self.rows, self.cols);
         let stops = self.marks.stops(extent.start, extent.end);
-        ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap).with_stops(stops)
+        ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap)
+            .with_stops(stops)
+            .with_pictures(self.pictures.clone())
     }
 
     /// Replaces the history window shown with the one `target` names,

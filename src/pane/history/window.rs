@@ -28,6 +28,7 @@ pub use cell_ref::{LinePlace, carry_cell};
 use std::num::NonZeroU16;
 
 use crate::diag::panic_guard::contain;
+use crate::graphics::picture_store::PictureStore;
 use crate::pane::history::anchors::{ANCHOR_SPACING, Extent, RowAnchor};
 use crate::pane::history::scrollback::ByteRing;
 use crate::pane::history::size_log::{SizeLog, Stretch};
@@ -61,6 +62,9 @@ pub struct ReplayRequest {
     /// Line starts whose rows the history is to know (commands' marks,
     /// see `command_marks`), in order: each gets an anchor of its own.
     pub stops: Vec<u64>,
+    /// The pane's pictures: those still kept are anchored again (a store
+    /// of its own: none are, each keeps its place blank).
+    pub pictures: PictureStore,
 }
 
 impl ReplayRequest {
@@ -95,7 +99,15 @@ impl ReplayRequest {
             is_tail: end == ring.end(),
             sizes: sizes.stretches(start, end),
             stops: Vec::new(),
+            pictures: PictureStore::default(),
         }
+    }
+
+    /// The same request, showing the pictures `pictures` (the pane's)
+    /// still keeps.
+    pub fn with_pictures(mut self, pictures: PictureStore) -> Self {
+        self.pictures = pictures;
+        self
     }
 
     /// The same request, knowing the rows of `stops` (line starts, in
@@ -286,6 +298,7 @@ impl Window {
             return history;
         }
         let mut history = Self::empty(req.start, (req.rows, req.cols), req.history_rows);
+        history.rep.set_pictures(req.pictures);
         history.at_top = req.at_top;
         history.is_tail = req.is_tail;
         history.add_stops(req.stops.iter().copied());

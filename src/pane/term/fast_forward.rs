@@ -252,8 +252,12 @@ impl FastForward {
         if self.kitty.loading.is_some()
             && let Some(loading) = self.kitty.loading.take()
         {
-            self.kitty.loading =
-                crate::pane::term::kitty_apc::resume(&mut self.kitty.intake, parser, loading)?;
+            self.kitty.loading = crate::pane::term::kitty_apc::resume(
+                &mut self.kitty.intake,
+                self.rep.pictures(),
+                parser,
+                loading,
+            )?;
             if self.kitty.loading.is_some() {
                 return Ok(());
             }
@@ -351,6 +355,7 @@ impl FastForward {
     /// it was in). The counts of skipped and dropped bytes stay.
     pub fn reset(&mut self) {
         let attached = self.rep.attached_facts();
+        let pictures = self.rep.pictures().clone();
         *self = Self {
             skipped: self.skipped,
             osc_guard: std::mem::take(&mut self.osc_guard),
@@ -361,6 +366,7 @@ impl FastForward {
             ..Self::with_saturation(self.scrolling.saturation())
         };
         self.rep.set_attached_facts(attached);
+        self.rep.set_pictures(pictures);
     }
 
     /// Whether parsing waits on a kitty graphics command's file read.
@@ -503,8 +509,12 @@ impl FastForward {
             }
             Ended::Apc => {
                 if let Some(apc) = self.scanner.take_apc() {
-                    self.kitty.loading =
-                        crate::pane::term::kitty_apc::handle(&mut self.kitty.intake, parser, apc)?;
+                    self.kitty.loading = crate::pane::term::kitty_apc::handle(
+                        &mut self.kitty.intake,
+                        self.rep.pictures(),
+                        parser,
+                        apc,
+                    )?;
                 }
             }
             Ended::Other => {}

@@ -57,6 +57,7 @@ use std::io::Write as _;
 use memchr::{memchr2, memchr3};
 use unicode_width::UnicodeWidthChar as _;
 
+use crate::graphics::picture_store::PictureStore;
 use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::cell_marks;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
@@ -171,13 +172,25 @@ impl Fidelity {
         self.attached
     }
 
+    /// Pictures go to `store` (the workspace's) from now on; a history's
+    /// replay anchors those it still holds.
+    pub fn set_pictures(&mut self, store: PictureStore) {
+        self.follower.pictures.set_store(store);
+    }
+
+    pub fn pictures(&self) -> &PictureStore {
+        self.follower.pictures.store()
+    }
+
     /// Starts over for a fresh parser.
     pub fn reset(&mut self) {
         let mut rep = std::mem::replace(&mut self.follower.rep, RepBound::unbounded());
         rep.reset();
         let attached = self.attached;
+        let pictures = self.pictures().clone();
         *self = Self::new(rep);
         self.attached = attached;
+        self.set_pictures(pictures);
     }
 
     /// After the parser's grid changed size: vt100 (like xterm) then resets

@@ -27,7 +27,9 @@ use crate::graphics::kitty::intake::{
 };
 use crate::graphics::kitty::reply::KittyError;
 use crate::graphics::kitty::{frames, medium, placeholder};
-use crate::graphics::picture_store::{self, ImageId, Origin, PixelRect, PlacementId, StoreError};
+use crate::graphics::picture_store::{
+    self, ImageId, Origin, PictureStore, PixelRect, PlacementId, StoreError,
+};
 use crate::graphics::placement::{self, At, PlaceError, Request};
 use crate::graphics::reach;
 use crate::pane::term::escape_scanner::{ApcBody, is_reference};
@@ -59,20 +61,23 @@ pub struct Loading {
     data: Receiver<Result<Vec<u8>, KittyError>>,
 }
 
-/// Carries out one graphics command at the parser's cursor. Returns the
-/// file read it waits on, if it reads one.
+/// Carries out one graphics command at the parser's cursor, with the
+/// pictures in `store`. Returns the file read it waits on, if it reads
+/// one.
 pub fn handle<C: vt100::Callbacks + Answers>(
     intake: &mut KittyIntake,
+    store: &PictureStore,
     parser: &mut vt100::Parser<C>,
     apc: ApcBody,
 ) -> Result<Option<Loading>, ParserPanicked> {
     if is_reference(&apc.body) {
-        replay(parser, &apc.body)?;
+        replay(store, parser, &apc.body)?;
         return Ok(None);
     }
     let seen = seen();
     let cursor = cursor_of(parser);
     let mut pictures = PanePictures {
+        store,
         parser,
         token: reference_key(&apc.reference),
         failed: None,
@@ -110,6 +115,7 @@ pub fn handle<C: vt100::Callbacks + Answers>(
 /// it back while it is not.
 pub fn resume<C: vt100::Callbacks + Answers>(
     intake: &mut KittyIntake,
+    store: &PictureStore,
     parser: &mut vt100::Parser<C>,
     loading: Loading,
 ) -> Result<Option<Loading>, ParserPanicked> {
@@ -121,6 +127,7 @@ pub fn resume<C: vt100::Callbacks + Answers>(
     let seen = seen();
     let cursor = cursor_of(parser);
     let mut pictures = PanePictures {
+        store,
         parser,
         token: reference_key(&loading.reference),
         failed: None,
@@ -197,13 +204,14 @@ fn reference_key(reference: &[u8]) -> Option<u64> {
 /// A replayed reference: the placement its command made, anchored again
 /// at the cursor if the store still has it.
 fn replay<C: vt100::Callbacks>(
+    store: &PictureStore,
     parser: &mut vt100::Parser<C>,
     reference: &[u8],
 ) -> Result<(), ParserPanicked> {
     let Some(key) = reference_key(reference) else {
         return Ok(());
     };
-    let Some((id, placement)) = picture_store::lock().reuse_content(key) else {
+    let Some((id, placement)) = store.lock().reuse_content(key) else {
         return Ok(());
     };
     let cursor = cursor_of(parser);
@@ -245,6 +253,7 @@ fn free_unplaced(store: &mut picture_store::Store, images: impl Iterator<Item = 
 
 /// The store and the pane's cells, as the intake uses them.
 struct PanePictures<'p, C: vt100::Callbacks> {
+    store: &'p PictureStore,
     parser: &'p mut vt100::Parser<C>,
     /// The reference's key, under which a placement made is remembered.
     token: Option<u64>,
@@ -261,7 +270,7 @@ fn store_error(e: StoreError) -> KittyError {
 
 impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
     fn keep(&mut self, image: RgbaImage) -> Result<ImageId, KittyError> {
-        let mut store = picture_store::lock();
+        let mut store = self.store.lock();
         let source = PixelRect::whole(&image);
         let id = store.add_image(image).map_err(store_error)?;
         // The store frees a picture with its last placement; kitty keeps
@@ -282,7 +291,8 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
     }
 
     fn size(&self, image: ImageId) -> Option<(u32, u32)> {
-        picture_store::lock()
+        self.store
+            .lock()
             .image(image)
             .map(|picture| (picture.width(), picture.height()))
     }
@@ -295,7 +305,8 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
                 image: placement.kitty_image,
                 placement: placement.kitty_placement,
             };
-            picture_store::lock()
+            self.store
+                .lock()
                 .delete_placements_where(|_, p| p.image == placement.image && p.origin == same);
         }
         let cursor = cursor_of(self.parser);
@@ -318,14 +329,18 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
             cols: cursor.cols,
             cursor_col: cursor.col,
         };
-        let placed = placement::place_kept(placement.image, request, at).map_err(|e| match e {
-            PlaceError::Store(e) => store_error(e),
-            PlaceError::LargerThanPane => KittyError::new("EFBIG", e.to_string()),
-            PlaceError::BadSource => KittyError::invalid(e.to_string()),
-        })?;
+        let mut store = self.store.lock();
+        let placed = placement::place_kept(&mut store, placement.image, request, at).map_err(
+            |e| match e {
+                PlaceError::Store(e) => store_error(e),
+                PlaceError::LargerThanPane => KittyError::new("EFBIG", e.to_string()),
+                PlaceError::BadSource => KittyError::invalid(e.to_string()),
+            },
+        )?;
         if let Some(token) = self.token {
-            picture_store::lock().remember_content(token, placed.placement);
+            store.remember_content(token, placed.placement);
         }
+        drop(store);
         if let Err(failure) = parse_guard::process(self.parser, &placed.anchor_bytes) {
             self.failed = Some(failure);
         }
@@ -345,7 +360,7 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
             placement.cols.clamp(1, anchor::MAX_COLS),
             placement.rows.clamp(1, anchor::MAX_ROWS),
         );
-        let mut store = picture_store::lock();
+        let mut store = self.store.lock();
         if let Some(old) = replacing
             && store.placement(old).is_some_and(|p| p.origin == origin)
         {
@@ -382,11 +397,11 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
     }
 
     fn unplace(&mut self, placement: PlacementId) {
-        picture_store::lock().delete_placement(placement);
+        self.store.lock().delete_placement(placement);
     }
 
     fn delete(&mut self, which: &Deletion, free: bool) {
-        let mut store = picture_store::lock();
+        let mut store = self.store.lock();
         if let Deletion::Images { images, placement } = which {
             store.delete_placements_where(|_, p| {
                 images.contains(&p.image)
@@ -445,11 +460,12 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
     }
 
     fn forget(&mut self, image: ImageId) {
-        picture_store::lock().delete_image(image);
+        self.store.lock().delete_image(image);
     }
 
     fn animate(&mut self, image: ImageId, op: FrameOp) -> Result<(), KittyError> {
-        picture_store::lock()
+        self.store
+            .lock()
             .animate(image, op)
             .map_err(|e| frames::error(&e))
     }
@@ -461,7 +477,6 @@ mod tests {
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD;
 
-    use crate::graphics::picture_store;
     use crate::pane::term::fast_forward::FastForward;
     use crate::pane::term::screen::ScreenView;
     use crate::pane::term::terminal_queries::PaneEvents;
@@ -510,10 +525,12 @@ mod tests {
             "the ring keeps a reference, not the pixels"
         );
 
-        // The output replayed (a resize reflows the ring) anchors the same
-        // placement again.
+        // The output replayed (a resize reflows the ring) with the pane's
+        // store anchors the same placement again.
         let mut again = parser(6, 10);
+        let pictures = ff.fidelity().pictures().clone();
         let mut ff = FastForward::default();
+        ff.fidelity_mut().set_pictures(pictures);
         ff.push(&mut again, &ring).unwrap();
         ff.settle(&mut again).unwrap();
         assert_eq!(anchors(&again), anchors(&p));
@@ -535,7 +552,7 @@ mod tests {
         assert!(anchors(&p).is_empty(), "anchored in no cell");
         let id = ff.kitty.intake.virtual_placements().find(131, 0).unwrap();
         let fitted = {
-            let store = picture_store::lock();
+            let store = ff.fidelity().pictures().lock();
             let placement = store.placement(id).unwrap().clone();
             let image = store.image(placement.image).unwrap();
             assert_eq!((placement.cols, placement.rows), (4, 2));
@@ -550,7 +567,7 @@ mod tests {
         ff.accept(b"\x1b_Ga=d,d=i,i=131,q=2\x1b\\");
         ff.parse_accepted(&mut p).unwrap();
         ff.settle(&mut p).unwrap();
-        let store = picture_store::lock();
+        let store = ff.fidelity().pictures().lock();
         assert!(store.placement(id).is_none());
         assert!(store.image(fitted).is_none(), "the fitted copy is freed");
     }
@@ -568,14 +585,20 @@ mod tests {
         assert_eq!(ids.len(), 2, "the old cells keep a stale anchor");
         let live: Vec<_> = ids
             .iter()
-            .filter(|id| picture_store::lock().placement(**id).is_some())
+            .filter(|id| ff.fidelity().pictures().lock().placement(**id).is_some())
             .collect();
         assert_eq!(live.len(), 1, "one placement: it moved");
         assert_eq!(p.callbacks().replies, b"\x1b_Gi=102,p=1;OK\x1b\\");
         // A delete at a cell the picture covers (1-based) takes it.
         ff.push(&mut p, b"\x1b_Ga=d,d=p,x=12,y=6\x1b\\").unwrap();
         ff.settle(&mut p).unwrap();
-        assert!(picture_store::lock().placement(*live[0]).is_none());
+        assert!(
+            ff.fidelity()
+                .pictures()
+                .lock()
+                .placement(*live[0])
+                .is_none()
+        );
     }
 
     #[test]

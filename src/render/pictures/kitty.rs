@@ -16,7 +16,7 @@ use std::io::Write as _;
 
 use super::Piece;
 use crate::graphics::kitty::encode;
-use crate::graphics::picture_store::{self, ImageId, PixelRect};
+use crate::graphics::picture_store::{ImageId, PictureStore, PixelRect};
 
 /// What a terminal was sent of a picture's frames.
 #[derive(Debug, Default)]
@@ -46,9 +46,9 @@ pub struct KittyPictures {
 }
 
 impl KittyPictures {
-    /// Appends to `out` what makes the terminal show `pieces` and nothing
-    /// else of tilework's.
-    pub fn draw(&mut self, pieces: &[Piece], out: &mut Vec<u8>) {
+    /// Appends to `out` what makes the terminal show `pieces` (of the
+    /// pictures in `store`) and nothing else of tilework's.
+    pub fn draw(&mut self, store: &PictureStore, pieces: &[Piece], out: &mut Vec<u8>) {
         if !self.started && !pieces.is_empty() {
             // Whatever an earlier drawer left in the terminal goes first:
             // its ids are not known here.
@@ -61,14 +61,14 @@ impl KittyPictures {
                 encode::delete_placement(piece.image.0, *id, out);
             }
         }
-        self.forget_dropped(out);
+        self.forget_dropped(store, out);
         for piece in pieces {
             if let Some((_, id)) = shown.iter().find(|(p, _)| p == piece) {
                 self.shown.push((piece.clone(), *id));
                 continue;
             }
             if !self.sent.contains(&piece.image) {
-                let Some(image) = picture_store::lock().root_image(piece.image).cloned() else {
+                let Some(image) = store.lock().root_image(piece.image).cloned() else {
                     continue;
                 };
                 encode::transmit(piece.image.0, &image, out);
@@ -84,19 +84,19 @@ impl KittyPictures {
                 picture_part(piece),
                 piece.at.width,
                 piece.at.height,
-                piece_z(piece),
+                piece_z(store, piece),
                 out,
             );
             out.extend_from_slice(b"\x1b8");
             self.shown.push((piece.clone(), id));
         }
-        self.forward_frames(out);
+        self.forward_frames(store, out);
     }
 
     /// Sends what the terminal lacks of the sent pictures' frames and of
     /// how they play.
-    fn forward_frames(&mut self, out: &mut Vec<u8>) {
-        let store = picture_store::lock();
+    fn forward_frames(&mut self, store: &PictureStore, out: &mut Vec<u8>) {
+        let store = store.lock();
         let mut wanted = Vec::new();
         for id in &self.sent {
             let Some(animation) = store.animation(*id) else {
@@ -159,11 +159,11 @@ impl KittyPictures {
     }
 
     /// Deletes from the terminal the pictures the store no longer has.
-    fn forget_dropped(&mut self, out: &mut Vec<u8>) {
+    fn forget_dropped(&mut self, store: &PictureStore, out: &mut Vec<u8>) {
         if self.sent.is_empty() {
             return;
         }
-        let store = picture_store::lock();
+        let store = store.lock();
         let gone: Vec<ImageId> = self
             .sent
             .iter()
@@ -180,10 +180,8 @@ impl KittyPictures {
 }
 
 /// The stacking order the program asked for.
-fn piece_z(piece: &Piece) -> i32 {
-    picture_store::lock()
-        .placement(piece.placement)
-        .map_or(0, |p| p.z)
+fn piece_z(store: &PictureStore, piece: &Piece) -> i32 {
+    store.lock().placement(piece.placement).map_or(0, |p| p.z)
 }
 
 /// The part of the picture (in its own pixels) a piece shows: the piece's
@@ -243,7 +241,8 @@ mod tests {
     #[test]
     fn a_picture_is_sent_once_placed_per_piece_and_deleted_when_gone() {
         let image = RgbaImage::new(80, 80, vec![5; 80 * 80 * 4]).unwrap();
-        let id = picture_store::lock().add_image(image).unwrap();
+        let store = PictureStore::default();
+        let id = store.lock().add_image(image).unwrap();
         let whole = PixelRect {
             x: 0,
             y: 0,
@@ -253,7 +252,7 @@ mod tests {
         let a = piece(id, Rect::new(2, 3, 4, 2), whole);
         let mut k = KittyPictures::default();
         let mut out = Vec::new();
-        k.draw(std::slice::from_ref(&a), &mut out);
+        k.draw(&store, std::slice::from_ref(&a), &mut out);
         assert!(
             out.starts_with(b"\x1b_Ga=d,d=A,"),
             "an earlier drawer's left first"
@@ -265,7 +264,7 @@ mod tests {
         assert_eq!(count(&out, b"x=0,y=0,w=80,h=80,c=4,r=2"), 1);
         // The same frame again: nothing.
         let mut out = Vec::new();
-        k.draw(std::slice::from_ref(&a), &mut out);
+        k.draw(&store, std::slice::from_ref(&a), &mut out);
         assert!(out.is_empty());
         // The bottom half only (text cut it): the old placement goes, the
         // picture is not sent again.
@@ -276,14 +275,14 @@ mod tests {
         };
         let b = piece(id, Rect::new(2, 4, 4, 1), half);
         let mut out = Vec::new();
-        k.draw(std::slice::from_ref(&b), &mut out);
+        k.draw(&store, std::slice::from_ref(&b), &mut out);
         assert_eq!(count(&out, b"a=t,"), 0);
         assert_eq!(count(&out, b"a=d,d=i,"), 1);
         assert_eq!(count(&out, b"x=0,y=40,w=80,h=40,c=4,r=1"), 1);
         // The store drops the picture: the terminal forgets it too.
-        picture_store::lock().delete_image(id);
+        store.lock().delete_image(id);
         let mut out = Vec::new();
-        k.draw(&[], &mut out);
+        k.draw(&store, &[], &mut out);
         assert_eq!(count(&out, b"a=d,d=I,"), 1);
     }
 }

@@ -306,6 +306,7 @@ pub fn replay(req: &ReplayRequest) -> Option<Window> {
     let kept = kept_rows(sizes.chain([(now.0.max(2), now.1.max(2))]));
     let first = req.sizes.first().map_or(now, |s| (s.rows, s.cols));
     let mut history = Window::empty(req.start, first, kept);
+    history.rep.set_pictures(req.pictures.clone());
     history.at_top = req.at_top;
     history.is_tail = req.is_tail;
     history.add_stops(req.stops.iter().copied());

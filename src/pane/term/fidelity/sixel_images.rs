@@ -12,7 +12,7 @@
 //! is anchored again, not decoded into a second picture.
 
 use crate::graphics::anchor::{self, CursorAfter};
-use crate::graphics::picture_store::{self, Origin};
+use crate::graphics::picture_store::{self, Origin, PictureStore};
 use crate::graphics::placement::{self, At, Request};
 use crate::graphics::reach;
 use crate::graphics::sixel::decode::Decoder;
@@ -31,9 +31,20 @@ pub struct SixelIntake {
     /// A history replay: pictures still in the store are anchored again;
     /// others only keep their place (blank cells), never stored anew.
     placeholders_only: bool,
+    /// The workspace's store the pictures go to.
+    store: PictureStore,
 }
 
 impl SixelIntake {
+    /// Pictures go to `store` from now on (the workspace's).
+    pub fn set_store(&mut self, store: PictureStore) {
+        self.store = store;
+    }
+
+    pub fn store(&self) -> &PictureStore {
+        &self.store
+    }
+
     /// For a history replay (see `placeholders_only`).
     pub fn placeholders_only(&mut self) {
         self.placeholders_only = true;
@@ -105,7 +116,7 @@ impl SixelIntake {
             cols,
             cursor_col,
         };
-        let reused = picture_store::lock().reuse_content(self.hash);
+        let reused = self.store.lock().reuse_content(self.hash);
         if let Some((id, placement)) = reused
             && placement.rows <= rows
             && placement.cols <= cols
@@ -148,9 +159,10 @@ impl SixelIntake {
             origin: Origin::Sixel,
             cursor_after: CursorAfter::LastRowSameColumn,
         };
-        match placement::place_new(image, request, at) {
+        let mut store = self.store.lock();
+        match placement::place_new(&mut store, image, request, at) {
             Ok(placed) => {
-                picture_store::lock().remember_content(self.hash, placed.placement);
+                store.remember_content(self.hash, placed.placement);
                 Some(placed.anchor_bytes)
             }
             Err(err) => {
@@ -163,12 +175,17 @@ impl SixelIntake {
 
 #[cfg(test)]
 mod tests {
-    use crate::graphics::picture_store;
+    use crate::graphics::picture_store::{self, PictureStore};
     use crate::pane::term::fidelity::Fidelity;
     use crate::pane::term::screen::ScreenView;
     use crate::pane::term::terminal_queries::PaneEvents;
 
-    fn screen_after(rows: u16, cols: u16, pieces: &[&[u8]]) -> vt100::Parser<PaneEvents> {
+    /// The screen, and the store its pictures went to.
+    fn screen_after(
+        rows: u16,
+        cols: u16,
+        pieces: &[&[u8]],
+    ) -> (vt100::Parser<PaneEvents>, PictureStore) {
         let nz = |n| std::num::NonZeroU16::new(n).expect("a size");
         let mut parser =
             vt100::Parser::new_with_callbacks(nz(rows), nz(cols), 0, PaneEvents::default());
@@ -176,7 +193,7 @@ mod tests {
         for piece in pieces {
             fidelity.process(&mut parser, piece).expect("vt100 parses");
         }
-        parser
+        (parser, fidelity.pictures().clone())
     }
 
     /// A sixel picture 20 pixels wide and 40 tall (2 x 2 cells of 10 x 20),
@@ -199,7 +216,7 @@ mod tests {
         let picture = sixel(11);
         // Cut in two, as output arrives.
         let (a, b) = picture.split_at(9);
-        let p = screen_after(6, 10, &[b"ab\r\n  ", a, b, b"x"]);
+        let (p, pictures) = screen_after(6, 10, &[b"ab\r\n  ", a, b, b"x"]);
         let screen = ScreenView::new(p.screen());
         let anchors = screen.picture_anchors();
         let at: Vec<(u16, u16, u16, u16)> = anchors
@@ -221,7 +238,7 @@ mod tests {
         );
         assert_eq!(screen.contents_between(3, 0, 3, 10).trim_end(), "  x");
         let placement = anchors[0].2.placement;
-        let store = picture_store::lock();
+        let store = pictures.lock();
         let placed = store.placement(placement).expect("placed");
         assert_eq!((placed.cols, placed.rows), (2, 3));
         assert_eq!(store.image(placed.image).map(|i| i.height()), Some(42));
@@ -229,14 +246,14 @@ mod tests {
 
     #[test]
     fn a_picture_larger_than_the_pane_or_cut_off_leaves_nothing() {
-        let p = screen_after(2, 10, &[b"ab", &sixel(12), b"cd"]);
+        let (p, _) = screen_after(2, 10, &[b"ab", &sixel(12), b"cd"]);
         let screen = ScreenView::new(p.screen());
         assert!(screen.picture_anchors().is_empty());
         assert_eq!(screen.contents(), "abcd");
         let mut cut = sixel(13);
         cut.truncate(cut.len() - 2);
         cut.extend_from_slice(b"\x18ok");
-        let p = screen_after(6, 10, &[&cut]);
+        let (p, _) = screen_after(6, 10, &[&cut]);
         let screen = ScreenView::new(p.screen());
         assert!(screen.picture_anchors().is_empty());
         assert_eq!(screen.contents(), "ok");
