@@ -30,6 +30,8 @@ pub struct At {
     pub cols: u16,
     /// The cursor's column.
     pub cursor_col: u16,
+    /// A cell's size in pixels, as the pane's program was told.
+    pub cell: CellPixels,
 }
 
 /// A placement made: the bytes for the parser that anchor it at the cursor.
@@ -63,7 +65,7 @@ impl std::error::Error for PlaceError {}
 
 /// Keeps `image` and places it (sixel: a new picture each time).
 pub fn place_new(image: RgbaImage, request: Request, at: At) -> Result<Placed, PlaceError> {
-    check_fits(&image, request, at, reach::cell_pixels())?;
+    check_fits(&image, request, at, at.cell)?;
     let id = picture_store::lock()
         .add_image(image)
         .map_err(PlaceError::Store)?;
@@ -72,7 +74,7 @@ pub fn place_new(image: RgbaImage, request: Request, at: At) -> Result<Placed, P
 
 /// Places a picture already in the store (kitty's `a=p`).
 pub fn place_kept(image: ImageId, request: Request, at: At) -> Result<Placed, PlaceError> {
-    let cell = reach::cell_pixels();
+    let cell = at.cell;
     let mut store = picture_store::lock();
     let picture = store
         .image(image)

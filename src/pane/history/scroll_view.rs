@@ -3,6 +3,7 @@
 //! a time (the first on a worker thread, the next ones in place as the view
 //! passes an end), and the copy of the ring a search takes.
 
+use crate::graphics::reach::Reach;
 use crate::pane::PaneId;
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::history::anchors::{self, Extent, RowAnchor, WINDOW_ROWS};
@@ -43,6 +44,9 @@ pub struct History {
     /// What changed in the view since the renderer last looked (the pane
     /// merges it with its terminal's).
     pub(in crate::pane) damage: DamageLog,
+    /// What the pane's program is told of pictures: its replays are told
+    /// the same (the cells a sixel picture keeps).
+    reach: Reach,
 }
 
 /// Which window of history to show.
@@ -108,7 +112,14 @@ impl History {
             rows,
             cols,
             damage: DamageLog::default(),
+            reach: Reach::default(),
         }
+    }
+
+    /// What the pane's program is told of pictures from now on, for the
+    /// windows replayed after.
+    pub fn set_picture_reach(&mut self, reach: Reach) {
+        self.reach = reach;
     }
 
     /// Takes a piece of output, as the parser will see it, at the ring's
@@ -347,7 +358,10 @@ impl History {
         let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
         let size = (self.rows, self.cols);
         let stops = self.marks.stops(extent.start, extent.end);
-        ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap).with_stops(stops)
+        let mut request =
+            ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap).with_stops(stops);
+        request.reach = self.reach;
+        request
     }
 
     /// Replaces the history window shown with the one `target` names,

@@ -28,9 +28,11 @@ pub use cell_ref::{LinePlace, carry_cell};
 use std::num::NonZeroU16;
 
 use crate::diag::panic_guard::contain;
+use crate::graphics::reach::Reach;
 use crate::pane::history::anchors::{ANCHOR_SPACING, Extent, RowAnchor};
 use crate::pane::history::scrollback::ByteRing;
 use crate::pane::history::size_log::{SizeLog, Stretch};
+use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::fidelity::Fidelity;
 use crate::pane::term::parse_guard::RESET_NOTICE;
 use crate::pane::term::replay::{ReplayCallbacks, ReplayParser, RowContents, replay_parser};
@@ -61,6 +63,9 @@ pub struct ReplayRequest {
     /// Line starts whose rows the history is to know (commands' marks,
     /// see `command_marks`), in order: each gets an anchor of its own.
     pub stops: Vec<u64>,
+    /// What the pane's program was told of pictures (the cells a sixel
+    /// picture keeps); `window` leaves the default.
+    pub reach: Reach,
 }
 
 impl ReplayRequest {
@@ -95,6 +100,7 @@ impl ReplayRequest {
             is_tail: end == ring.end(),
             sizes: sizes.stretches(start, end),
             stops: Vec::new(),
+            reach: Reach::default(),
         }
     }
 
@@ -212,10 +218,10 @@ impl Window {
     pub fn replay(req: ReplayRequest) -> Self {
         let (rows, cols, history_rows) = (req.rows, req.cols, req.history_rows);
         let (start, end) = (req.start, req.start + req.bytes.len() as u64);
-        let (at_top, is_tail) = (req.at_top, req.is_tail);
+        let (at_top, is_tail, reach) = (req.at_top, req.is_tail, req.reach);
         contain(|| Self::replay_unguarded(req)).unwrap_or_else(|message| {
             tracing::warn!("replaying a pane's history failed ({message}); it shows none");
-            let mut history = Self::empty(start, (rows, cols), history_rows);
+            let mut history = Self::empty(start, (rows, cols), history_rows, reach);
             history.at_top = at_top;
             history.is_tail = is_tail;
             history.process(RESET_NOTICE);
@@ -225,11 +231,17 @@ impl Window {
         })
     }
 
-    /// A history of nothing yet, about to be fed from ring position `start`.
-    fn empty(start: u64, (rows, cols): (u16, u16), history_rows: usize) -> Self {
+    /// A history of nothing yet, about to be fed from ring position
+    /// `start`, told `reach` of pictures.
+    fn empty(start: u64, (rows, cols): (u16, u16), history_rows: usize, reach: Reach) -> Self {
+        let mut rep = Fidelity::history();
+        rep.set_attached_facts(AttachedFacts {
+            reach,
+            ..AttachedFacts::default()
+        });
         Self {
             parser: new_parser(rows, cols, history_rows),
-            rep: Fidelity::history(),
+            rep,
             fed_to: start,
             start,
             truncated: start > 0,
@@ -285,7 +297,7 @@ impl Window {
         {
             return history;
         }
-        let mut history = Self::empty(req.start, (req.rows, req.cols), req.history_rows);
+        let mut history = Self::empty(req.start, (req.rows, req.cols), req.history_rows, req.reach);
         history.at_top = req.at_top;
         history.is_tail = req.is_tail;
         history.add_stops(req.stops.iter().copied());

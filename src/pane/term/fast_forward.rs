@@ -252,8 +252,13 @@ impl FastForward {
         if self.kitty.loading.is_some()
             && let Some(loading) = self.kitty.loading.take()
         {
-            self.kitty.loading =
-                crate::pane::term::kitty_apc::resume(&mut self.kitty.intake, parser, loading)?;
+            let reach = self.rep.attached_facts().reach;
+            self.kitty.loading = crate::pane::term::kitty_apc::resume(
+                &mut self.kitty.intake,
+                parser,
+                loading,
+                reach,
+            )?;
             if self.kitty.loading.is_some() {
                 return Ok(());
             }
@@ -503,8 +508,13 @@ impl FastForward {
             }
             Ended::Apc => {
                 if let Some(apc) = self.scanner.take_apc() {
-                    self.kitty.loading =
-                        crate::pane::term::kitty_apc::handle(&mut self.kitty.intake, parser, apc)?;
+                    let reach = self.rep.attached_facts().reach;
+                    self.kitty.loading = crate::pane::term::kitty_apc::handle(
+                        &mut self.kitty.intake,
+                        parser,
+                        apc,
+                        reach,
+                    )?;
                 }
             }
             Ended::Other => {}

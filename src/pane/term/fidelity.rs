@@ -162,9 +162,11 @@ impl Fidelity {
     }
 
     /// What the attached terminals told (the colours OSC 10, 11 and 12
-    /// are answered with, the theme), answered from now on.
+    /// are answered with, the theme, pictures and the cell size),
+    /// answered from now on; sixel pictures take their cells by it.
     pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
         self.attached = facts;
+        self.follower.pictures.set_cell(facts.reach.cell_pixels());
     }
 
     pub fn attached_facts(&self) -> AttachedFacts {
@@ -177,7 +179,7 @@ impl Fidelity {
         rep.reset();
         let attached = self.attached;
         *self = Self::new(rep);
-        self.attached = attached;
+        self.set_attached_facts(attached);
     }
 
     /// After the parser's grid changed size: vt100 (like xterm) then resets
@@ -587,7 +589,7 @@ impl Fidelity {
                     query,
                     screen,
                     &self.follower.modes,
-                    (flags, &colours, self.attached.dark),
+                    (flags, &colours, &self.attached),
                     &mut self.out,
                 );
                 parser.callbacks_mut().answer(&self.out);

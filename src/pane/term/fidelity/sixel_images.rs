@@ -31,12 +31,25 @@ pub struct SixelIntake {
     /// A history replay: pictures still in the store are anchored again;
     /// others only keep their place (blank cells), never stored anew.
     placeholders_only: bool,
+    /// The cell's size in pixels the pane's program was told (`None`:
+    /// nothing told, [`reach::DEFAULT_CELL`]).
+    cell: Option<reach::CellPixels>,
 }
 
 impl SixelIntake {
     /// For a history replay (see `placeholders_only`).
     pub fn placeholders_only(&mut self) {
         self.placeholders_only = true;
+    }
+
+    /// Pictures take their cells at `cell` pixels a cell from now on
+    /// (what the pane's program is told, see `AttachedFacts::reach`).
+    pub fn set_cell(&mut self, cell: reach::CellPixels) {
+        self.cell = Some(cell);
+    }
+
+    fn cell(&self) -> reach::CellPixels {
+        self.cell.unwrap_or(reach::DEFAULT_CELL)
     }
 
     /// A DCS starts: a sixel one (final `q`, no intermediates) is decoded,
@@ -53,7 +66,7 @@ impl SixelIntake {
         if action != 'q' || !intermediates.is_empty() {
             return;
         }
-        let cell = reach::cell_pixels();
+        let cell = self.cell();
         let (rows, cols) = size;
         let max_width = u32::from(cols.min(anchor::MAX_COLS)) * u32::from(cell.width);
         let max_height = u32::from(rows.min(anchor::MAX_ROWS)) * u32::from(cell.height);
@@ -104,6 +117,7 @@ impl SixelIntake {
             rows,
             cols,
             cursor_col,
+            cell: self.cell(),
         };
         let reused = picture_store::lock().reuse_content(self.hash);
         if let Some((id, placement)) = reused
@@ -129,7 +143,7 @@ impl SixelIntake {
         if self.placeholders_only {
             // Anchors of placement 0, which is never given: blank cells
             // where the picture was, drawn by no one.
-            let cell = reach::cell_pixels();
+            let cell = self.cell();
             let cols = reach::cells_for(image.width(), cell.width).min(cols);
             let rows = reach::cells_for(image.height(), cell.height).min(rows);
             return Some(anchor::anchor_bytes(
