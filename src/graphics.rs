@@ -42,9 +42,10 @@
 //!   need the pane's screen: `ScreenView::picture_anchors()` lists the
 //!   anchors on it (row, column, [`anchor::Anchor`]: which placement, and
 //!   which of its cells).
-//! - what to answer (`a=q`): [`reach::pictures_reach`] (true only when an
-//!   attached terminal shows pictures). The cell size in pixels (for `c=`
-//!   and `r=` left out): [`reach::cell_pixels`].
+//! - what to answer (`a=q`): [`reach::Reach`]'s `pictures` (true only
+//!   when an attached terminal shows pictures), the pane's own copy (its
+//!   `AttachedFacts`, which the loop sets). The cell size in pixels (for
+//!   `c=` and `r=` left out): [`reach::Reach::cell_pixels`].
 //! - what each client speaks: `client.facts.pictures` ([`reach::Speaks`]:
 //!   `sixel`, `kitty`).
 //!

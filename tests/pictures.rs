@@ -434,3 +434,105 @@ fn terminals_claiming_huge_cells_leave_the_workspace_alive_and_its_memory_bounde
     drop(a);
     common::end_workspaces(runtime.path());
 }
+
+/// A program that asks the terminal's cell size (`CSI 16 t`) and DA1,
+/// and prints the answers as `R<n>:` then the answers without their
+/// ESCs. With `plain`, it asks again until DA1 no longer says sixel (the
+/// terminal that spoke it is leaving), for at most 20 s.
+const ASK: &str = r#"import os, sys, termios, time, tty
+fd = sys.stdin.fileno()
+old = termios.tcgetattr(fd)
+tty.setraw(fd)
+def ask():
+    os.write(1, b"\x1b[16t\x1b[c")
+    got = b""
+    while not got.endswith(b"c"):
+        got += os.read(fd, 1)
+    return got
+got = ask()
+end = time.monotonic() + 20
+while sys.argv[2] == "plain" and b";4c" in got and time.monotonic() < end:
+    time.sleep(0.05)
+    got = ask()
+termios.tcsetattr(fd, termios.TCSADRAIN, old)
+print("R" + sys.argv[1] + ":" + got.replace(b"\x1b", b"").decode())
+"#;
+
+/// Runs the `ASK` program (numbered `n`) in the focused pane and returns
+/// what it printed after `R<n>:`.
+fn asked(tw: &mut Tilework, n: u32, until: &str) -> String {
+    tw.type_line(&format!("python3 ask.py {n} {until}"));
+    let mark = format!("R{n}:");
+    tw.wait_for(&format!("the answers {mark}"), |s| s.contents().contains(&mark));
+    tw.with_screen(|s| {
+        let text = s.contents();
+        let at = text.find(&mark).unwrap() + mark.len();
+        text[at..].chars().take_while(char::is_ascii_graphic).collect()
+    })
+}
+
+/// Splits the focused pane and waits for the new pane's prompt.
+fn split(tw: &mut Tilework) {
+    let prompts = |s: &vt100::Screen| s.contents().matches("$ ").count();
+    let before = tw.with_screen(prompts);
+    tw.send("\x02%");
+    tw.wait_for("the new pane's prompt", |s| prompts(s) > before);
+}
+
+/// What programs are told of pictures follows the terminals attached: a
+/// terminal that speaks sixel (cells of 9 x 18 pixels) attaches to a
+/// workspace whose terminal does not, then detaches. DA1's `4` and the
+/// cell size go with it, in panes opened before it came, while it was
+/// attached, and after it left.
+#[test]
+fn what_programs_are_told_of_pictures_follows_the_terminals_attached() {
+    if !require_program("python3") {
+        return;
+    }
+    let runtime = common::TempDir::new("pictures-told");
+    let path = std::env::var("PATH").unwrap_or_default();
+    let runtime_dir = runtime.path().to_str().unwrap().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_dir.as_str()),
+        ("PATH", path.as_str()),
+    ];
+    let mut a = Tilework::start_answering(
+        common::binary(),
+        &["--session", "told"],
+        ROWS,
+        COLS,
+        &env,
+        TerminalReplies::default(),
+    );
+    a.wait_for_text("$ ");
+    std::fs::write(a.dir.path().join("ask.py"), ASK).unwrap();
+    const PLAIN: &str = "[6;20;10t[?1;2c";
+    const SIXEL: &str = "[6;18;9t[?1;2;4c";
+    assert_eq!(asked(&mut a, 1, "once"), PLAIN, "no terminal shows pictures");
+
+    let speaks_sixel = TerminalReplies {
+        sixel: true,
+        cell: Some((9, 18)),
+        ..TerminalReplies::default()
+    };
+    let mut b = Tilework::start_answering(
+        common::binary(),
+        &["attach", "told"],
+        ROWS,
+        COLS,
+        &env,
+        speaks_sixel,
+    );
+    b.wait_for_text("R1:");
+    assert_eq!(asked(&mut a, 2, "once"), SIXEL, "a pane opened before");
+    split(&mut a);
+    assert_eq!(asked(&mut a, 3, "once"), SIXEL, "a pane opened meanwhile");
+
+    b.send("\x02d");
+    assert_eq!(b.wait_exit().exit_code(), 0, "detached");
+    assert_eq!(asked(&mut a, 4, "plain"), PLAIN, "a pane open when it left");
+    split(&mut a);
+    assert_eq!(asked(&mut a, 5, "once"), PLAIN, "a pane opened after");
+    drop(a);
+    common::end_workspaces(runtime.path());
+}

@@ -180,7 +180,9 @@ impl<B: FrameSink> Attached<B> {
         let facts = self.acting_facts();
         ws.panes_mut()
             .set_terminal_colours(crate::client::facts::answered_colours(configured, &facts));
-        crate::client::facts::tell_pictures(self.list.iter().map(|c| (&c.facts, c.read_only)));
+        let attached = self.list.iter().map(|c| (&c.facts, c.read_only));
+        let reach = crate::client::facts::picture_reach(attached);
+        super::attached_facts::pictures_told(ws, reach);
     }
 
     /// The layout takes the size `window_size` picks among the attached

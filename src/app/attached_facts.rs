@@ -16,6 +16,15 @@ pub(super) fn theme_told(ws: &mut Workspace, dark: bool) {
     }
 }
 
+/// What the attached terminals speak of pictures, and their cell size,
+/// is now `reach` (a client attached or left): programs are answered with
+/// it from now on, in every pane and every pane opened later.
+pub(super) fn pictures_told(ws: &mut Workspace, reach: crate::graphics::reach::Reach) {
+    let mut facts = ws.panes().spawner().attached_facts();
+    facts.reach = reach;
+    tell(ws, facts);
+}
+
 /// Tells every pane, and the spawner for the panes to come, `facts`.
 /// Returns whether they changed.
 fn tell(ws: &mut Workspace, facts: AttachedFacts) -> bool {

@@ -22,11 +22,13 @@ pub fn answered_colours(configured: [Option<Rgb>; 3], facts: &TerminalFacts) -> 
     colours
 }
 
-/// What programs are told of pictures from now on (`graphics::reach`):
-/// they reach a user when some attached terminal shows them (a read-only
-/// one too); the cell size is the first terminal's that told one, of those
-/// that are not read-only (their sizes are not the programs' business).
-pub fn tell_pictures<'a>(attached: impl Iterator<Item = (&'a TerminalFacts, bool)>) {
+/// What programs are told of pictures (`graphics::reach`): they reach a
+/// user when some attached terminal shows them (a read-only one too); the
+/// cell size is the first terminal's that told one, of those that are not
+/// read-only (their sizes are not the programs' business).
+pub fn picture_reach<'a>(
+    attached: impl Iterator<Item = (&'a TerminalFacts, bool)>,
+) -> crate::graphics::reach::Reach {
     let mut reach = crate::graphics::reach::Reach::default();
     for (facts, read_only) in attached {
         reach.pictures |= facts.pictures.any();
@@ -34,7 +36,7 @@ pub fn tell_pictures<'a>(attached: impl Iterator<Item = (&'a TerminalFacts, bool
             reach.cell = reach.cell.or(facts.cell);
         }
     }
-    crate::graphics::reach::set(reach);
+    reach
 }
 
 #[cfg(test)]

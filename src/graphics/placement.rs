@@ -30,6 +30,8 @@ pub struct At {
     pub cols: u16,
     /// The cursor's column.
     pub cursor_col: u16,
+    /// A cell's size in pixels, as the pane's program was told.
+    pub cell: CellPixels,
 }
 
 /// A placement made: the bytes for the parser that anchor it at the cursor.
@@ -69,7 +71,7 @@ pub fn place_new(
     request: Request,
     at: At,
 ) -> Result<Placed, PlaceError> {
-    check_fits(&image, request, at, reach::cell_pixels())?;
+    check_fits(&image, request, at, at.cell)?;
     let id = store.add_image(image).map_err(PlaceError::Store)?;
     place_kept(store, id, request, at)
 }
@@ -81,7 +83,7 @@ pub fn place_kept(
     request: Request,
     at: At,
 ) -> Result<Placed, PlaceError> {
-    let cell = reach::cell_pixels();
+    let cell = at.cell;
     let picture = store
         .image(image)
         .ok_or(PlaceError::Store(StoreError::NoSuchImage))?;

@@ -4,12 +4,15 @@
 //! Each client's terminal is asked at attach (DA1's `4`: sixel; a kitty
 //! graphics `a=q` query: kitty; `CSI 16 t`: the cell's size), and keeps
 //! its own [`Speaks`] for drawing. Programs in panes are answered for all
-//! attached terminals at once ([`answers`]): a protocol is said to work
+//! attached terminals at once ([`Reach`]): a protocol is said to work
 //! when at least one attached terminal will show what the program sends
 //! in it (tilework draws each picture to every terminal that speaks sixel
 //! or kitty, whichever protocol the program used).
-
-use std::sync::Mutex;
+//!
+//! The loop works the [`Reach`] out when a client attaches or leaves
+//! (`client::facts::picture_reach`) and hands it to every pane with the
+//! rest of what the terminals told (`pane::term::attached_facts`): each
+//! pane answers, places pictures and sizes its PTY from its own copy.
 
 /// The picture protocols one terminal speaks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -67,7 +70,9 @@ pub const DEFAULT_CELL: CellPixels = CellPixels {
     height: 20,
 };
 
-/// What the attached terminals told, for the workspace's panes.
+/// What the attached terminals told of pictures, for the workspace's
+/// panes: `pictures` is the truthful answer to kitty's `a=q`, DA1's `4`
+/// and XTSMGRAPHICS.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Reach {
     /// Some attached terminal shows pictures (in either protocol: each
@@ -77,31 +82,11 @@ pub struct Reach {
     pub cell: Option<CellPixels>,
 }
 
-static REACH: Mutex<Reach> = Mutex::new(Reach {
-    pictures: false,
-    cell: None,
-});
-
-/// Sets what the attached terminals told (the loop calls it whenever a
-/// client attaches or leaves).
-pub fn set(reach: Reach) {
-    *REACH.lock().unwrap_or_else(|p| p.into_inner()) = reach;
-}
-
-/// What the attached terminals told.
-pub fn answers() -> Reach {
-    *REACH.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Whether a picture a program sends now reaches some user: the truthful
-/// answer to kitty's `a=q`, DA1's `4` and XTSMGRAPHICS.
-pub fn pictures_reach() -> bool {
-    answers().pictures
-}
-
-/// A cell's size in pixels, as told or assumed.
-pub fn cell_pixels() -> CellPixels {
-    answers().cell.unwrap_or(DEFAULT_CELL)
+impl Reach {
+    /// A cell's size in pixels, as told or assumed.
+    pub fn cell_pixels(self) -> CellPixels {
+        self.cell.unwrap_or(DEFAULT_CELL)
+    }
 }
 
 /// How many cells `pixels` cover, rounded up (at least one).

@@ -15,6 +15,7 @@ use crate::pane::program::Program;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::pty::{ExitInfo, OutputChunk, SpawnSpec};
 use crate::pane::program::unfed::{FeedSink, Unfed};
+use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::damage::{Change, Damage};
 use crate::pane::term::emulator::{MIN_GRID, Term};
 use crate::pane::term::screen::ScreenView;
@@ -39,19 +40,20 @@ pub struct Pane {
 
 impl Pane {
     /// Starts `spec` with `launcher` in a new pane of `rows` x `cols` content
-    /// cells. When the program cannot start, the pane still opens and says
-    /// why.
+    /// cells, its program told `facts` of the attached terminals. When the
+    /// program cannot start, the pane still opens and says why.
     pub fn spawn(
         id: PaneId,
         spec: SpawnSpec,
         label: String,
-        rows: u16,
-        cols: u16,
+        (rows, cols): (u16, u16),
         scrollback_bytes: usize,
         launcher: &dyn Launcher,
+        facts: AttachedFacts,
     ) -> Self {
         let (rows, cols) = (rows.max(MIN_GRID), cols.max(MIN_GRID));
-        let spawned = launcher.launch(id, &spec, rows, cols);
+        let cell = facts.reach.cell_pixels();
+        let spawned = launcher.launch(id, &spec, rows, cols, cell);
         let (process, spawn_error) = match spawned {
             Ok(p) => (Some(p), None),
             Err(err) => {
@@ -64,6 +66,8 @@ impl Pane {
             .map(|err| format!("\x1b[31mtilework: {err}\x1b[m\r\n"));
         let program = Program::new(process, spawn_error);
         let mut pane = Self::with_parts(id, rows, cols, scrollback_bytes, program, spec, label);
+        pane.term.set_attached_facts(facts);
+        pane.history.set_picture_reach(facts.reach);
         if let Some(notice) = notice {
             pane.term.write_notice(notice.as_bytes());
         }
@@ -216,7 +220,14 @@ impl Pane {
             self.term.resize_grid();
         }
         self.history.resize_history();
-        self.program.resize(rows, cols);
+        let cell = self
+            .term
+            .fast_forward
+            .fidelity()
+            .attached_facts()
+            .reach
+            .cell_pixels();
+        self.program.resize(rows, cols, cell);
         if let Some(report) = self.term.size_report() {
             // After the PTY's size, so a program reading it hears the same.
             self.program.send(&report);
@@ -241,7 +252,8 @@ impl Pane {
         let checkpoint = self.term.reflowed.take();
         let (ring, sizes) = (&self.history.ring, &self.history.sizes);
         let pictures = self.term.pictures();
-        match reflow::rebuild(ring, sizes, &modes, &mut parser, checkpoint, pictures) {
+        let told = self.term.fast_forward.fidelity().attached_facts();
+        match reflow::rebuild(ring, sizes, &modes, &mut parser, checkpoint, pictures, told) {
             Ok((fast_forward, checkpoint)) => {
                 self.term.adopt_replay(parser, fast_forward, checkpoint);
                 true

@@ -188,10 +188,15 @@ impl Program {
         self.process.as_ref().is_some_and(|p| p.reads_lines())
     }
 
-    /// Tells the PTY the new size.
-    pub(in crate::pane) fn resize(&self, rows: u16, cols: u16) {
+    /// Tells the PTY the new size, in cells of `cell` pixels.
+    pub(in crate::pane) fn resize(
+        &self,
+        rows: u16,
+        cols: u16,
+        cell: crate::graphics::reach::CellPixels,
+    ) {
         if let Some(p) = &self.process {
-            p.resize(rows, cols);
+            p.resize(rows, cols, cell);
         }
     }
 

@@ -176,7 +176,7 @@ impl PictureDrawer {
         }
         let placed = terminal.speaks.sixel && store.lock().placements().next().is_some();
         let pieces = if placed && !(terminal.covered)() {
-            let cell = terminal.cell.unwrap_or_else(reach::cell_pixels);
+            let cell = terminal.cell.unwrap_or_else(|| told_cell(ws));
             let mut found = pieces(ws, painter.fit().terminal, terminal.cell, &mut self.bare);
             let budget = store.lock().budget();
             self.over_budget.keep_within(&mut found, budget);
@@ -445,7 +445,7 @@ fn pieces(
             rects.extend(clipped.into_iter().flat_map(|r| cut_away(r, &above)));
         }
     }
-    let assumed = reach::cell_pixels();
+    let assumed = told_cell(ws);
     let cell = cell.unwrap_or(assumed);
     let store = ws.panes().pictures().lock();
     rects
@@ -457,6 +457,12 @@ fn pieces(
             Some(piece)
         })
         .collect()
+}
+
+/// The cell's size in pixels the panes' programs were told (the loop
+/// tells every pane the same, see `pane::term::attached_facts`).
+fn told_cell(ws: &Workspace) -> CellPixels {
+    ws.panes().spawner().attached_facts().reach.cell_pixels()
 }
 
 /// Which frame of picture `image` shows now, and which version of it: 0

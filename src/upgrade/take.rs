@@ -176,6 +176,7 @@ impl Launcher for Adopting {
         spec: &SpawnSpec,
         rows: u16,
         cols: u16,
+        cell: crate::graphics::reach::CellPixels,
     ) -> Result<Box<dyn PaneProcess>> {
         let next = self
             .programs
@@ -183,7 +184,7 @@ impl Launcher for Adopting {
             .unwrap_or_else(PoisonError::into_inner)
             .pop_front();
         match next {
-            None => self.usual.launch(id, spec, rows, cols),
+            None => self.usual.launch(id, spec, rows, cols, cell),
             Some(None) => bail!("its program had ended before the upgrade"),
             Some(Some((master, pid))) => {
                 let events = self.events.clone();
@@ -194,7 +195,7 @@ impl Launcher for Adopting {
                     events.post(PaneEvent::Exited(id, info));
                 })?;
                 // The same size does not signal the program.
-                process.resize(rows, cols);
+                process.resize(rows, cols, cell);
                 Ok(Box::new(process))
             }
         }

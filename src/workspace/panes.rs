@@ -160,6 +160,7 @@ impl Panes {
         self.spawner.attached_facts = facts;
         for pane in self.iter_mut() {
             pane.term_mut().set_attached_facts(facts);
+            pane.history_mut().set_picture_reach(facts.reach);
         }
     }
 

@@ -139,17 +139,15 @@ impl Spawner {
 
     /// Starts pane `id`'s program with content area `inner`.
     pub(super) fn spawn(&self, id: PaneId, spec: SpawnSpec, label: String, inner: Rect) -> Pane {
-        let mut pane = Pane::spawn(
+        Pane::spawn(
             id,
             spec,
             label,
-            inner.height,
-            inner.width,
+            (inner.height, inner.width),
             self.settings.scrollback_bytes,
             self.launcher.as_ref(),
-        );
-        pane.term_mut().set_attached_facts(self.attached_facts);
-        pane
+            self.attached_facts,
+        )
     }
 }
 

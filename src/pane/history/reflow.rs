@@ -35,6 +35,7 @@ use std::ops::ControlFlow;
 use crate::graphics::picture_store::PictureStore;
 use crate::pane::history::scrollback::ByteRing;
 use crate::pane::history::size_log::SizeLog;
+use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::fast_forward::FastForward;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
 use crate::pane::term::replay::{ReplayCallbacks, ReplayParser, replay_parser};
@@ -101,7 +102,8 @@ fn stretch_parser(rows: u16, cols: u16, kept: usize) -> ReplayParser<Replayed> {
 /// the pane to carry on with, with the checkpoint for the next reflow.
 /// `modes` (the pane's modes, which may be older than the bytes replayed)
 /// are set first. The pictures it names are looked up in, or kept in,
-/// `pictures` (the pane's).
+/// `pictures` (the pane's); the replay is told `told` of the attached
+/// terminals, as the pane is (the cells a picture covers).
 pub fn rebuild<C: ReplayCallbacks + crate::pane::term::fidelity::answers::Answers>(
     ring: &ByteRing,
     sizes: &SizeLog,
@@ -109,6 +111,7 @@ pub fn rebuild<C: ReplayCallbacks + crate::pane::term::fidelity::answers::Answer
     parser: &mut ReplayParser<C>,
     checkpoint: Option<Checkpoint>,
     pictures: &PictureStore,
+    told: AttachedFacts,
 ) -> Result<(FastForward, Option<Checkpoint>), ParserPanicked> {
     let rows = parser.screen().size().0;
     let full_start = replay_start(ring);
@@ -124,6 +127,7 @@ pub fn rebuild<C: ReplayCallbacks + crate::pane::term::fidelity::answers::Answer
     );
     let mut fast_forward = FastForward::default();
     fast_forward.fidelity_mut().set_pictures(pictures.clone());
+    fast_forward.fidelity_mut().set_attached_facts(told);
     fast_forward.keep_history_rows(kept);
     let mut replay: Option<ReplayParser<Replayed>> = None;
     if let Some(checkpoint) = &resumed {

@@ -4,6 +4,7 @@
 //! passes an end), and the copy of the ring a search takes.
 
 use crate::graphics::picture_store::PictureStore;
+use crate::graphics::reach::Reach;
 use crate::pane::PaneId;
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::history::anchors::{self, Extent, RowAnchor, WINDOW_ROWS};
@@ -46,6 +47,9 @@ pub struct History {
     pub(in crate::pane) damage: DamageLog,
     /// The pane's pictures, which its windows show while they are kept.
     pictures: PictureStore,
+    /// What the pane's program is told of pictures: its replays are told
+    /// the same (the cells a sixel picture keeps).
+    reach: Reach,
 }
 
 /// Which window of history to show.
@@ -112,6 +116,7 @@ impl History {
             cols,
             damage: DamageLog::default(),
             pictures: PictureStore::default(),
+            reach: Reach::default(),
         }
     }
 
@@ -119,6 +124,12 @@ impl History {
     /// workspace's) still keeps.
     pub fn set_pictures(&mut self, store: PictureStore) {
         self.pictures = store;
+    }
+
+    /// What the pane's program is told of pictures from now on, for the
+    /// windows replayed after.
+    pub fn set_picture_reach(&mut self, reach: Reach) {
+        self.reach = reach;
     }
 
     /// Takes a piece of output, as the parser will see it, at the ring's
@@ -357,9 +368,11 @@ impl History {
         let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
         let size = (self.rows, self.cols);
         let stops = self.marks.stops(extent.start, extent.end);
-        ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap)
+        let mut request = ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap)
             .with_stops(stops)
-            .with_pictures(self.pictures.clone())
+            .with_pictures(self.pictures.clone());
+        request.reach = self.reach;
+        request
     }
 
     /// Replaces the history window shown with the one `target` names,

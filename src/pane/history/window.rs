@@ -29,9 +29,11 @@ use std::num::NonZeroU16;
 
 use crate::diag::panic_guard::contain;
 use crate::graphics::picture_store::PictureStore;
+use crate::graphics::reach::Reach;
 use crate::pane::history::anchors::{ANCHOR_SPACING, Extent, RowAnchor};
 use crate::pane::history::scrollback::ByteRing;
 use crate::pane::history::size_log::{SizeLog, Stretch};
+use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::fidelity::Fidelity;
 use crate::pane::term::parse_guard::RESET_NOTICE;
 use crate::pane::term::replay::{ReplayCallbacks, ReplayParser, RowContents, replay_parser};
@@ -65,6 +67,9 @@ pub struct ReplayRequest {
     /// The pane's pictures: those still kept are anchored again (a store
     /// of its own: none are, each keeps its place blank).
     pub pictures: PictureStore,
+    /// What the pane's program was told of pictures (the cells a sixel
+    /// picture keeps); `window` leaves the default.
+    pub reach: Reach,
 }
 
 impl ReplayRequest {
@@ -100,6 +105,7 @@ impl ReplayRequest {
             sizes: sizes.stretches(start, end),
             stops: Vec::new(),
             pictures: PictureStore::default(),
+            reach: Reach::default(),
         }
     }
 
@@ -224,10 +230,10 @@ impl Window {
     pub fn replay(req: ReplayRequest) -> Self {
         let (rows, cols, history_rows) = (req.rows, req.cols, req.history_rows);
         let (start, end) = (req.start, req.start + req.bytes.len() as u64);
-        let (at_top, is_tail) = (req.at_top, req.is_tail);
+        let (at_top, is_tail, reach) = (req.at_top, req.is_tail, req.reach);
         contain(|| Self::replay_unguarded(req)).unwrap_or_else(|message| {
             tracing::warn!("replaying a pane's history failed ({message}); it shows none");
-            let mut history = Self::empty(start, (rows, cols), history_rows);
+            let mut history = Self::empty(start, (rows, cols), history_rows, reach);
             history.at_top = at_top;
             history.is_tail = is_tail;
             history.process(RESET_NOTICE);
@@ -237,11 +243,17 @@ impl Window {
         })
     }
 
-    /// A history of nothing yet, about to be fed from ring position `start`.
-    fn empty(start: u64, (rows, cols): (u16, u16), history_rows: usize) -> Self {
+    /// A history of nothing yet, about to be fed from ring position
+    /// `start`, told `reach` of pictures.
+    fn empty(start: u64, (rows, cols): (u16, u16), history_rows: usize, reach: Reach) -> Self {
+        let mut rep = Fidelity::history();
+        rep.set_attached_facts(AttachedFacts {
+            reach,
+            ..AttachedFacts::default()
+        });
         Self {
             parser: new_parser(rows, cols, history_rows),
-            rep: Fidelity::history(),
+            rep,
             fed_to: start,
             start,
             truncated: start > 0,
@@ -297,7 +309,7 @@ impl Window {
         {
             return history;
         }
-        let mut history = Self::empty(req.start, (req.rows, req.cols), req.history_rows);
+        let mut history = Self::empty(req.start, (req.rows, req.cols), req.history_rows, req.reach);
         history.rep.set_pictures(req.pictures);
         history.at_top = req.at_top;
         history.is_tail = req.is_tail;

@@ -15,6 +15,7 @@ use std::os::fd::BorrowedFd;
 use anyhow::Result;
 use crossbeam_channel::Receiver;
 
+use crate::graphics::reach::CellPixels;
 use crate::pane::PaneId;
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::program::pty::{OutputChunk, PtyProcess, QuietRead, SpawnSpec};
@@ -25,15 +26,16 @@ const RECYCLED_CAPACITY: usize = 8 * 1024;
 
 /// Starts pane programs.
 pub trait Launcher: Send {
-    /// Starts `spec` for pane `id` on a terminal of `rows` x `cols`. When the
-    /// program ends, after its last output was delivered, the launcher
-    /// reports [`PaneEvent::Exited`] for `id`.
+    /// Starts `spec` for pane `id` on a terminal of `rows` x `cols` cells
+    /// of `cell` pixels. When the program ends, after its last output was
+    /// delivered, the launcher reports [`PaneEvent::Exited`] for `id`.
     fn launch(
         &self,
         id: PaneId,
         spec: &SpawnSpec,
         rows: u16,
         cols: u16,
+        cell: CellPixels,
     ) -> Result<Box<dyn PaneProcess>>;
 
     /// Ends every program it started, at once (quitting), including those
@@ -64,8 +66,8 @@ pub trait PaneProcess: Send {
     fn reads_lines(&self) -> bool {
         false
     }
-    /// Tells the program its terminal's new size.
-    fn resize(&self, rows: u16, cols: u16);
+    /// Tells the program its terminal's new size (cells of `cell` pixels).
+    fn resize(&self, rows: u16, cols: u16, cell: CellPixels);
     /// Hangs up on the program and whatever it started (non-blocking).
     fn terminate(&self);
     /// Kills the program's foreground job now (quitting).
@@ -121,9 +123,10 @@ impl Launcher for PtyLauncher {
         spec: &SpawnSpec,
         rows: u16,
         cols: u16,
+        cell: CellPixels,
     ) -> Result<Box<dyn PaneProcess>> {
         let events = self.events.clone();
-        let process = PtyProcess::spawn(spec, rows, cols, move |info| {
+        let process = PtyProcess::spawn(spec, rows, cols, cell, move |info| {
             events.post(PaneEvent::Exited(id, info));
         })?;
         Ok(Box::new(process))
@@ -163,8 +166,8 @@ impl PaneProcess for PtyProcess {
         PtyProcess::input_hold(self)
     }
 
-    fn resize(&self, rows: u16, cols: u16) {
-        PtyProcess::resize(self, rows, cols);
+    fn resize(&self, rows: u16, cols: u16, cell: CellPixels) {
+        PtyProcess::resize(self, rows, cols, cell);
     }
 
     fn terminate(&self) {
@@ -333,6 +336,7 @@ pub mod fake {
             spec: &SpawnSpec,
             rows: u16,
             cols: u16,
+            _cell: crate::graphics::reach::CellPixels,
         ) -> Result<Box<dyn PaneProcess>> {
             let mut state = lock(&self.state);
             if let Some(message) = state.fail_next.take() {
@@ -377,7 +381,7 @@ pub mod fake {
             true
         }
 
-        fn resize(&self, rows: u16, cols: u16) {
+        fn resize(&self, rows: u16, cols: u16, _cell: crate::graphics::reach::CellPixels) {
             lock(&self.seen).size = (rows, cols);
         }
 

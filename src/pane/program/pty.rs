@@ -28,6 +28,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
+use crate::graphics::reach::CellPixels;
 use crate::pane::program::children;
 use crate::pane::program::input_queue::InputQueue;
 use crate::pane::program::reader_gate::{Holder, ReaderGate};
@@ -122,17 +123,19 @@ pub enum QuietRead {
 }
 
 impl PtyProcess {
-    /// Spawns `spec` on a new PTY of `rows` x `cols`. `on_exit` is called
-    /// from the waiter thread with the exit status, after the reader drained.
+    /// Spawns `spec` on a new PTY of `rows` x `cols` cells of `cell`
+    /// pixels. `on_exit` is called from the waiter thread with the exit
+    /// status, after the reader drained.
     pub fn spawn(
         spec: &SpawnSpec,
         rows: u16,
         cols: u16,
+        cell: CellPixels,
         on_exit: impl FnOnce(ExitInfo) + Send + 'static,
     ) -> Result<Self> {
         let program = spec.argv.first().context("empty command line")?;
         let pair = native_pty_system()
-            .openpty(pty_size(rows, cols))
+            .openpty(pty_size(rows, cols, cell))
             .context("opening a pseudo-terminal")?;
         let mut cmd = CommandBuilder::new(program);
         cmd.args(&spec.argv[1..]);
@@ -359,9 +362,10 @@ impl PtyProcess {
         self.input.queued()
     }
 
-    /// Tells the kernel (and so the child, by SIGWINCH) the new size.
-    pub fn resize(&self, rows: u16, cols: u16) {
-        if let Err(err) = self.master.resize(pty_size(rows, cols)) {
+    /// Tells the kernel (and so the child, by SIGWINCH) the new size, in
+    /// cells of `cell` pixels.
+    pub fn resize(&self, rows: u16, cols: u16, cell: CellPixels) {
+        if let Err(err) = self.master.resize(pty_size(rows, cols, cell)) {
             tracing::warn!(pid = ?self.pid, "resizing PTY: {err}");
         }
     }
@@ -405,10 +409,10 @@ fn signal_groups(groups: &[i32], signal: Signal) {
     }
 }
 
-/// The size programs read (TIOCGWINSZ), in pixels too: picture programs
-/// (`chafa`, `timg`) size what they draw by it.
-fn pty_size(rows: u16, cols: u16) -> PtySize {
-    let cell = crate::graphics::reach::cell_pixels();
+/// The size programs read (TIOCGWINSZ), in pixels too (at `cell`, what
+/// the pane's program is told): picture programs (`chafa`, `timg`) size
+/// what they draw by it.
+fn pty_size(rows: u16, cols: u16, cell: CellPixels) -> PtySize {
     PtySize {
         rows,
         cols,

@@ -1,5 +1,5 @@
 //! [`AttachedFacts`]: what a pane's program is told of the attached
-//! terminals (their colours and theme), as one value. The loop works it out from the terminals'
+//! terminals (their colours, theme, pictures and cell size), as one value. The loop works it out from the terminals'
 //! facts and hands it to every pane when it changes (and the workspace's
 //! spawner to every new pane), so a pane answers from its own copy and
 //! nothing here is shared between threads.
@@ -15,4 +15,8 @@ pub struct AttachedFacts {
     /// to tell it (mode 2031) said; `None` until one did (then the
     /// background answered to OSC 11 judges, see `fidelity::theme::dark`).
     pub dark: Option<bool>,
+    /// Whether pictures reach a user, and the cell's size in pixels: what
+    /// DA1's `4`, XTSMGRAPHICS, kitty's `a=q`, `CSI 14/16 t` and the PTY's
+    /// pixel size say, and the cells a picture covers.
+    pub reach: crate::graphics::reach::Reach,
 }

@@ -370,7 +370,8 @@ impl Term {
             return None;
         }
         let (rows, cols) = (self.rows, self.cols);
-        let cell = crate::graphics::reach::cell_pixels();
+        let told = self.fast_forward.fidelity().attached_facts();
+        let cell = told.reach.cell_pixels();
         let (height, width) = (
             rows.saturating_mul(cell.height),
             cols.saturating_mul(cell.width),

@@ -252,11 +252,13 @@ impl FastForward {
         if self.kitty.loading.is_some()
             && let Some(loading) = self.kitty.loading.take()
         {
+            let reach = self.rep.attached_facts().reach;
             self.kitty.loading = crate::pane::term::kitty_apc::resume(
                 &mut self.kitty.intake,
                 self.rep.pictures(),
                 parser,
                 loading,
+                reach,
             )?;
             if self.kitty.loading.is_some() {
                 return Ok(());
@@ -509,11 +511,13 @@ impl FastForward {
             }
             Ended::Apc => {
                 if let Some(apc) = self.scanner.take_apc() {
+                    let reach = self.rep.attached_facts().reach;
                     self.kitty.loading = crate::pane::term::kitty_apc::handle(
                         &mut self.kitty.intake,
                         self.rep.pictures(),
                         parser,
                         apc,
+                        reach,
                     )?;
                 }
             }

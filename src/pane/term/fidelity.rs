@@ -163,9 +163,11 @@ impl Fidelity {
     }
 
     /// What the attached terminals told (the colours OSC 10, 11 and 12
-    /// are answered with, the theme), answered from now on.
+    /// are answered with, the theme, pictures and the cell size),
+    /// answered from now on; sixel pictures take their cells by it.
     pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
         self.attached = facts;
+        self.follower.pictures.set_cell(facts.reach.cell_pixels());
     }
 
     pub fn attached_facts(&self) -> AttachedFacts {
@@ -189,7 +191,7 @@ impl Fidelity {
         let attached = self.attached;
         let pictures = self.pictures().clone();
         *self = Self::new(rep);
-        self.attached = attached;
+        self.set_attached_facts(attached);
         self.set_pictures(pictures);
     }
 
@@ -600,7 +602,7 @@ impl Fidelity {
                     query,
                     screen,
                     &self.follower.modes,
-                    (flags, &colours, self.attached.dark),
+                    (flags, &colours, &self.attached),
                     &mut self.out,
                 );
                 parser.callbacks_mut().answer(&self.out);

@@ -31,7 +31,7 @@ use crate::graphics::picture_store::{
     self, ImageId, Origin, PictureStore, PixelRect, PlacementId, StoreError,
 };
 use crate::graphics::placement::{self, At, PlaceError, Request};
-use crate::graphics::reach;
+use crate::graphics::reach::{CellPixels, Reach};
 use crate::pane::term::escape_scanner::{ApcBody, is_reference};
 use crate::pane::term::fidelity::answers::Answers;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
@@ -62,23 +62,25 @@ pub struct Loading {
 }
 
 /// Carries out one graphics command at the parser's cursor, with the
-/// pictures in `store`. Returns the file read it waits on, if it reads
-/// one.
+/// pictures in `store`, as `reach` (what the pane's program is told of
+/// pictures) says. Returns the file read it waits on, if it reads one.
 pub fn handle<C: vt100::Callbacks + Answers>(
     intake: &mut KittyIntake,
     store: &PictureStore,
     parser: &mut vt100::Parser<C>,
     apc: ApcBody,
+    reach: Reach,
 ) -> Result<Option<Loading>, ParserPanicked> {
     if is_reference(&apc.body) {
         replay(store, parser, &apc.body)?;
         return Ok(None);
     }
-    let seen = seen();
+    let seen = seen(reach);
     let cursor = cursor_of(parser);
     let mut pictures = PanePictures {
         store,
         parser,
+        cell: reach.cell_pixels(),
         token: reference_key(&apc.reference),
         failed: None,
     };
@@ -118,17 +120,19 @@ pub fn resume<C: vt100::Callbacks + Answers>(
     store: &PictureStore,
     parser: &mut vt100::Parser<C>,
     loading: Loading,
+    reach: Reach,
 ) -> Result<Option<Loading>, ParserPanicked> {
     let data = match loading.data.try_recv() {
         Ok(data) => data,
         Err(TryRecvError::Empty) => return Ok(Some(loading)),
         Err(TryRecvError::Disconnected) => Err(KittyError::new("EBADF", "the file was not read")),
     };
-    let seen = seen();
+    let seen = seen(reach);
     let cursor = cursor_of(parser);
     let mut pictures = PanePictures {
         store,
         parser,
+        cell: reach.cell_pixels(),
         token: reference_key(&loading.reference),
         failed: None,
     };
@@ -175,10 +179,10 @@ fn start_load(
 }
 
 /// What the attached terminals told, as the intake reads it.
-fn seen() -> Seen {
-    let cell = reach::cell_pixels();
+fn seen(reach: Reach) -> Seen {
+    let cell = reach.cell_pixels();
     Seen {
-        reaches_terminal: reach::pictures_reach(),
+        reaches_terminal: reach.pictures,
         cell_pixels: (u32::from(cell.width), u32::from(cell.height)),
     }
 }
@@ -255,6 +259,8 @@ fn free_unplaced(store: &mut picture_store::Store, images: impl Iterator<Item = 
 struct PanePictures<'p, C: vt100::Callbacks> {
     store: &'p PictureStore,
     parser: &'p mut vt100::Parser<C>,
+    /// A cell's size in pixels, as the pane's program was told.
+    cell: CellPixels,
     /// The reference's key, under which a placement made is remembered.
     token: Option<u64>,
     /// vt100 panicked on anchor bytes: the pane starts its parser over.
@@ -328,6 +334,7 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
             rows: cursor.rows,
             cols: cursor.cols,
             cursor_col: cursor.col,
+            cell: self.cell,
         };
         let mut store = self.store.lock();
         let placed = placement::place_kept(&mut store, placement.image, request, at).map_err(
@@ -366,7 +373,7 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
         {
             store.delete_placement(old);
         }
-        let cell = reach::cell_pixels();
+        let cell = self.cell;
         let fitted = store.image(placement.image).and_then(|image| {
             placeholder::fitted(
                 image,

@@ -81,17 +81,11 @@ impl vt100::Callbacks for PaneEvents {
             }
             // DSR: operating status, "OK".
             (None, 'n', 5) => self.replies.extend_from_slice(b"\x1b[0n"),
-            // Primary device attributes: a VT100 with advanced video, like
-            // tmux; with sixel (`4`) while pictures reach a user.
-            (None, 'c', 0) if crate::graphics::reach::pictures_reach() => {
-                self.replies.extend_from_slice(b"\x1b[?1;2;4c");
-            }
-            (None, 'c', 0) => self.replies.extend_from_slice(b"\x1b[?1;2c"),
-            // XTSMGRAPHICS and the pane's size in pixels.
-            (Some(b'?'), 'S', _) | (None, 't', 14 | 16) => {
-                let size = screen.size();
-                crate::pane::term::picture_queries::answer(i1, c, params, size, &mut self.replies);
-            }
+            // Primary device attributes, XTSMGRAPHICS and the pane's size
+            // in pixels depend on what the attached terminals told: the
+            // fidelity layer answers them (`picture_queries`), so the
+            // callbacks stay alike in every pane (idle parking compares
+            // them with a fresh one's).
             // Secondary device attributes: VT100-class, no version claims.
             (Some(b'>'), 'c', 0) => self.replies.extend_from_slice(b"\x1b[>0;10;1c"),
             // XTWINOPS 18: text area size in characters.
@@ -196,8 +190,8 @@ mod tests {
 
     #[test]
     fn answers_device_attributes_and_status() {
-        assert_eq!(replies_to(b"\x1b[c"), b"\x1b[?1;2c");
-        assert_eq!(replies_to(b"\x1b[0c"), b"\x1b[?1;2c");
+        // DA1 is the fidelity layer's (see `picture_queries`).
+        assert_eq!(replies_to(b"\x1b[c"), b"");
         assert_eq!(replies_to(b"\x1b[>c"), b"\x1b[>0;10;1c");
         assert_eq!(replies_to(b"\x1b[5n"), b"\x1b[0n");
         assert_eq!(replies_to(b"\x1b[18t"), b"\x1b[8;24;80t");

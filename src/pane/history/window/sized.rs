@@ -305,7 +305,7 @@ pub fn replay(req: &ReplayRequest) -> Option<Window> {
     let sizes = req.sizes.iter().map(|s| (s.rows.max(2), s.cols.max(2)));
     let kept = kept_rows(sizes.chain([(now.0.max(2), now.1.max(2))]));
     let first = req.sizes.first().map_or(now, |s| (s.rows, s.cols));
-    let mut history = Window::empty(req.start, first, kept);
+    let mut history = Window::empty(req.start, first, kept, req.reach);
     history.rep.set_pictures(req.pictures.clone());
     history.at_top = req.at_top;
     history.is_tail = req.is_tail;

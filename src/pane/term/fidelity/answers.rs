@@ -1,7 +1,8 @@
 //! Queries the layer answers because only it (or the user's terminal)
 //! knows: XTVERSION, DECRQM for the modes tilework tracks, the kitty
-//! keyboard flags, and OSC 10/11/12 colour queries (OSC 4 queries are
-//! the colour sets').
+//! keyboard flags, OSC 10/11/12 colour queries (OSC 4 queries are the
+//! colour sets'), and what the attached terminals told of pictures (DA1,
+//! XTSMGRAPHICS, `CSI 14/16 t`: `picture_queries`).
 //!
 //! Answers must arrive in the order the queries were sent (programs send a
 //! primary device attributes query last and stop waiting at its answer), so
@@ -16,7 +17,9 @@
 use std::io::Write as _;
 
 pub use crate::config::colour::{Rgb, parse_colour};
+use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::fidelity::Modes;
+use crate::pane::term::picture_queries::{self, PictureQuery};
 
 /// Where the layer's answers go: the queue vt100's callbacks answer into.
 pub trait Answers {
@@ -44,14 +47,17 @@ pub enum Query {
     /// OSC 4 with `?`: the entries asked for are the colour sets' (see
     /// `ColourSets::answer_palette`).
     Palette { bel: bool },
+    /// DA1, XTSMGRAPHICS, the sizes in pixels.
+    Pictures(PictureQuery),
 }
 
-/// Appends the answer to `query`, if there is one.
+/// Appends the answer to `query`, if there is one (`colours`: the
+/// program's own under the attached terminals').
 pub fn answer(
     query: Query,
     screen: &vt100::Screen,
     modes: &Modes,
-    (keyboard_flags, colours, told_dark): (u8, &[Option<Rgb>; 3], Option<bool>),
+    (keyboard_flags, colours, told): (u8, &[Option<Rgb>; 3], &AttachedFacts),
     out: &mut Vec<u8>,
 ) {
     // Writing to a Vec cannot fail.
@@ -64,12 +70,17 @@ pub fn answer(
         }
         Query::KeyboardFlags => write!(out, "\x1b[?{keyboard_flags}u"),
         Query::Theme => {
-            if let Some(dark) = super::theme::dark(told_dark, colours[1]) {
+            if let Some(dark) = super::theme::dark(told.dark, colours[1]) {
                 super::theme::report(dark, out);
             }
             Ok(())
         }
         Query::Palette { .. } => Ok(()),
+        Query::Pictures(query) => {
+            let (rows, cols) = screen.size();
+            picture_queries::answer(query, (rows.get(), cols.get()), told.reach, out);
+            Ok(())
+        }
         Query::Colours { asked, bel } => {
             let end = if bel { "\x07" } else { "\x1b\\" };
             for (i, colour) in colours.iter().enumerate() {

@@ -12,6 +12,7 @@ use crate::pane::term::fidelity::pen::Pen;
 use crate::pane::term::fidelity::sgr;
 use crate::pane::term::fidelity::sixel_images::SixelIntake;
 use crate::pane::term::fidelity::tabs::TabStops;
+use crate::pane::term::picture_queries::PictureQuery;
 use crate::pane::term::rep_bound::{self, Region, RepBound, param};
 
 const CAN: u8 = 0x18;
@@ -379,6 +380,19 @@ impl vte::Perform for Follower {
             ([b'>'], 'q') if first == 0 => self.stop(Stop::Answer(Query::Version)),
             ([b'?'], 'n') if first == 996 => self.stop(Stop::Answer(Query::Theme)),
             ([b'?'], 'u') => self.stop(Stop::Answer(Query::KeyboardFlags)),
+            ([], 'c') if first == 0 => self.stop(Stop::Answer(Query::Pictures(
+                PictureQuery::DeviceAttributes,
+            ))),
+            ([b'?'], 'S') => self.stop(Stop::Answer(Query::Pictures(PictureQuery::Graphics {
+                item: first,
+                action: param(params, 1, 0),
+            }))),
+            ([], 't') if first == 14 => {
+                self.stop(Stop::Answer(Query::Pictures(PictureQuery::AreaPixels)));
+            }
+            ([], 't') if first == 16 => {
+                self.stop(Stop::Answer(Query::Pictures(PictureQuery::CellPixels)));
+            }
             ([b'>'], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Push(first))),
             ([b'<'], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Pop(param(params, 0, 1)))),
             ([b'='], 'u') => self.stop(Stop::Keyboard(KeyboardChange::Set(

@@ -33,6 +33,9 @@ pub struct SixelIntake {
     placeholders_only: bool,
     /// The workspace's store the pictures go to.
     store: PictureStore,
+    /// The cell's size in pixels the pane's program was told (`None`:
+    /// nothing told, [`reach::DEFAULT_CELL`]).
+    cell: Option<reach::CellPixels>,
 }
 
 impl SixelIntake {
@@ -50,6 +53,16 @@ impl SixelIntake {
         self.placeholders_only = true;
     }
 
+    /// Pictures take their cells at `cell` pixels a cell from now on
+    /// (what the pane's program is told, see `AttachedFacts::reach`).
+    pub fn set_cell(&mut self, cell: reach::CellPixels) {
+        self.cell = Some(cell);
+    }
+
+    fn cell(&self) -> reach::CellPixels {
+        self.cell.unwrap_or(reach::DEFAULT_CELL)
+    }
+
     /// A DCS starts: a sixel one (final `q`, no intermediates) is decoded,
     /// for a pane of `rows` x `cols` cells.
     pub fn hook(
@@ -64,7 +77,7 @@ impl SixelIntake {
         if action != 'q' || !intermediates.is_empty() {
             return;
         }
-        let cell = reach::cell_pixels();
+        let cell = self.cell();
         let (rows, cols) = size;
         let max_width = u32::from(cols.min(anchor::MAX_COLS)) * u32::from(cell.width);
         let max_height = u32::from(rows.min(anchor::MAX_ROWS)) * u32::from(cell.height);
@@ -115,6 +128,7 @@ impl SixelIntake {
             rows,
             cols,
             cursor_col,
+            cell: self.cell(),
         };
         let reused = self.store.lock().reuse_content(self.hash);
         if let Some((id, placement)) = reused
@@ -140,7 +154,7 @@ impl SixelIntake {
         if self.placeholders_only {
             // Anchors of placement 0, which is never given: blank cells
             // where the picture was, drawn by no one.
-            let cell = reach::cell_pixels();
+            let cell = self.cell();
             let cols = reach::cells_for(image.width(), cell.width).min(cols);
             let rows = reach::cells_for(image.height(), cell.height).min(rows);
             return Some(anchor::anchor_bytes(
