@@ -45,7 +45,7 @@ pub struct History {
     /// merges it with its terminal's).
     pub(in crate::pane) damage: DamageLog,
     /// The pane's pictures, which its windows show while they are kept.
-    pictures: PictureStore,
+    pub(in crate::pane) pictures: PictureStore,
 }
 
 /// Which window of history to show.
@@ -113,12 +113,6 @@ impl History {
             damage: DamageLog::default(),
             pictures: PictureStore::default(),
         }
-    }
-
-    /// Windows replayed from now on show the pictures `store` (the
-    /// workspace's) still keeps.
-    pub fn set_pictures(&mut self, store: PictureStore) {
-        self.pictures = store;
     }
 
     /// Takes a piece of output, as the parser will see it, at the ring's
