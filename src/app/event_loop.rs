@@ -219,6 +219,7 @@ fn run_workspace(
         _ => Workspace::new(settings.clone(), pane_area, pane_mailbox(&events_tx)),
     };
     ws.panes()
+        .spawner()
         .pictures()
         .lock()
         .set_budget(opts.config.image_memory);

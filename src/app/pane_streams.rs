@@ -138,10 +138,10 @@ impl PaneStreams {
             // Ended already (a pane kept open): what it left, then its end.
             stream.offer(&Frame::Exit(code));
         } else {
-            stream.catch_up(pane.history().ring(), ws.panes().pictures());
+            stream.catch_up(pane.history().ring(), ws.panes().spawner().pictures());
             self.list.push(stream);
         }
-        let pictures = ws.panes().pictures().clone();
+        let pictures = ws.panes().spawner().pictures().clone();
         Reply::Pieces(send(ring, pictures, from, end, rx, queued, cut_off))
     }
 
@@ -156,7 +156,7 @@ impl PaneStreams {
                 stream.offer(&Frame::Exit(UNKNOWN_STATUS));
                 return false;
             };
-            if !stream.catch_up(pane.history().ring(), ws.panes().pictures()) {
+            if !stream.catch_up(pane.history().ring(), ws.panes().spawner().pictures()) {
                 return false;
             }
             match pane.program().exit() {
@@ -177,7 +177,7 @@ impl PaneStreams {
                 return true;
             }
             if let Some(ring) = ring_of(ws, id) {
-                stream.catch_up(ring, ws.panes().pictures());
+                stream.catch_up(ring, ws.panes().spawner().pictures());
             }
             stream.offer(&Frame::Exit(code));
             false

@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use crate::graphics::picture_store::PictureStore;
 use crate::pane::PaneId;
 use crate::pane::history::reflow;
 use crate::pane::history::scroll_view::History;
@@ -134,6 +135,16 @@ impl Pane {
         &mut self.term
     }
 
+    /// The pictures its program sends go to `store` (its workspace's),
+    /// and its history's windows show those `store` keeps.
+    pub fn set_pictures(&mut self, store: &PictureStore) {
+        self.term
+            .fast_forward
+            .fidelity_mut()
+            .set_pictures(store.clone());
+        self.history.pictures = store.clone();
+    }
+
     /// The pane's history and the view of it shown when scrolled back.
     pub fn history(&self) -> &History {
         &self.history
@@ -251,7 +262,7 @@ impl Pane {
         let modes = self.term.modes_to_carry();
         let checkpoint = self.term.reflowed.take();
         let (ring, sizes) = (&self.history.ring, &self.history.sizes);
-        let pictures = self.term.pictures();
+        let pictures = self.term.fast_forward.fidelity().pictures();
         let told = self.term.fast_forward.fidelity().attached_facts();
         match reflow::rebuild(ring, sizes, &modes, &mut parser, checkpoint, pictures, told) {
             Ok((fast_forward, checkpoint)) => {

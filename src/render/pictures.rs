@@ -148,7 +148,7 @@ impl PictureDrawer {
         write_raw: fn(&mut B, &[u8]) -> std::io::Result<()>,
         defer: bool,
     ) -> std::io::Result<bool> {
-        let store = ws.panes().pictures();
+        let store = ws.panes().spawner().pictures();
         if terminal.speaks.kitty {
             // Kitty placements: sent once, placed and deleted by id.
             let placed = store.lock().placements().next().is_some();
@@ -447,7 +447,7 @@ fn pieces(
     }
     let assumed = told_cell(ws);
     let cell = cell.unwrap_or(assumed);
-    let store = ws.panes().pictures().lock();
+    let store = ws.panes().spawner().pictures().lock();
     rects
         .into_iter()
         .filter_map(|r| {

@@ -199,7 +199,7 @@ pub fn capture(
         }
     }
     if header.format >= 2 {
-        header.pictures = Some(ws.panes().pictures().lock().carry(&mut body));
+        header.pictures = Some(ws.panes().spawner().pictures().lock().carry(&mut body));
     }
     (header, body, taken)
 }

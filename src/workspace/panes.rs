@@ -1,6 +1,7 @@
 //! [`Panes`]: the workspace's pane table, the most panes there may be,
 //! and its [`Spawner`] (what every pane is started with: the launcher,
-//! the settings and environment, the terminal's colours). Which tab a
+//! the settings and environment, the terminal's colours, the picture
+//! store). Which tab a
 //! pane is in and which has the focus are the workspace's; what a pane is
 //! and runs is here.
 //!
@@ -17,7 +18,6 @@ use ratatui::layout::Rect;
 
 use crate::config::colour::Rgb;
 use crate::config::profile::RestartPolicy;
-use crate::graphics::picture_store::PictureStore;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::spawn::current_dir;
@@ -42,9 +42,6 @@ pub struct Panes {
     pub(super) names: Names,
     /// What new panes start with.
     pub(super) spawner: Spawner,
-    /// The workspace's pictures: every pane's program adds to them, every
-    /// client draws them.
-    pictures: PictureStore,
 }
 
 impl Panes {
@@ -59,7 +56,6 @@ impl Panes {
             max_panes: crate::config::profile::MAX_PANES,
             names: Names::new(),
             spawner: Spawner::new(settings, events, launcher),
-            pictures: PictureStore::default(),
         }
     }
 
@@ -108,12 +104,6 @@ impl Panes {
         &mut self.spawner
     }
 
-    /// The workspace's pictures and their placements (the `image_memory`
-    /// budget's).
-    pub fn pictures(&self) -> &PictureStore {
-        &self.pictures
-    }
-
     /// Takes in a started pane, with what to do when its program ends.
     pub(super) fn insert(
         &mut self,
@@ -125,8 +115,7 @@ impl Panes {
         self.next_id = self.next_id.max(pane.id.0.saturating_add(1));
         // Its pictures from now on are the workspace's (a pane comes here
         // before its program's output is fed).
-        pane.term_mut().set_pictures(self.pictures.clone());
-        pane.history_mut().set_pictures(self.pictures.clone());
+        pane.set_pictures(self.spawner.pictures());
         self.members
             .insert(pane.id, Member::new(pane, keep_open, restart));
     }
@@ -350,7 +339,7 @@ mod tests {
 
     /// The shade of the picture `id` in the workspace's store, if kept.
     fn shade(ws: &Workspace, id: ImageId) -> Option<u8> {
-        let store = ws.panes().pictures().lock();
+        let store = ws.panes().spawner().pictures().lock();
         store.image(id).map(|image| image.pixels()[0])
     }
 
@@ -364,7 +353,7 @@ mod tests {
         assert_eq!(shade(&one, ImageId(1)), Some(1));
         assert_eq!(shade(&two, ImageId(1)), Some(2));
         for ws in [&one, &two] {
-            let store = ws.panes().pictures().lock();
+            let store = ws.panes().spawner().pictures().lock();
             assert_eq!(store.used(), 20 * 40 * 4, "one picture each");
         }
 
@@ -407,7 +396,7 @@ mod tests {
         // its place blank).
         let anchors = pane.screen().picture_anchors();
         assert!(!anchors.is_empty(), "the history shows the picture");
-        let store = ws.panes().pictures().lock();
+        let store = ws.panes().spawner().pictures().lock();
         assert!(
             anchors
                 .iter()

@@ -1,11 +1,13 @@
 //! [`Spawner`]: what every new pane is started with: the launcher, the
 //! settings and environment (refreshed by attaching terminals), the
 //! terminal's colours, what tools built for tmux are told
-//! ([`TmuxIdentity`]), and the script ids a restore's panes take. The
+//! ([`TmuxIdentity`]), the script ids a restore's panes take, and the
+//! workspace's picture store its pictures go to. The
 //! pane table it starts them into is [`Panes`](crate::workspace::Panes).
 
 use ratatui::layout::Rect;
 
+use crate::graphics::picture_store::PictureStore;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
 use crate::pane::program::pty::SpawnSpec;
@@ -43,6 +45,9 @@ pub struct Spawner {
     /// What panes are told so that `tmux` in them reaches this workspace
     /// (`None`: `tmux_compat` off, or the socket not known yet).
     tmux: Option<TmuxIdentity>,
+    /// The workspace's pictures, which every pane it takes in is given:
+    /// their programs add to them, every client draws them.
+    pictures: PictureStore,
 }
 
 impl Spawner {
@@ -60,6 +65,7 @@ impl Spawner {
             attached_facts: AttachedFacts::default(),
             wanted_ids: WantedIds::default(),
             tmux: None,
+            pictures: PictureStore::default(),
         }
     }
 
@@ -119,6 +125,12 @@ impl Spawner {
     /// What new panes' programs are told of the attached terminals.
     pub fn attached_facts(&self) -> AttachedFacts {
         self.attached_facts
+    }
+
+    /// The workspace's pictures and their placements, under the
+    /// `image_memory` budget.
+    pub fn pictures(&self) -> &PictureStore {
+        &self.pictures
     }
 
     /// What panes are told of tmux, if anything.

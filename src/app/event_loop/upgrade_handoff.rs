@@ -200,6 +200,7 @@ pub(super) fn open_taken(mut taken: Taken, name: &str, ws: &mut Workspace) -> Ve
     let started = Instant::now();
     if let Some(pictures) = taken.header.pictures.take() {
         ws.panes()
+            .spawner()
             .pictures()
             .lock()
             .take_carried(pictures, &taken.pixels);

@@ -46,7 +46,7 @@ pub struct History {
     /// merges it with its terminal's).
     pub(in crate::pane) damage: DamageLog,
     /// The pane's pictures, which its windows show while they are kept.
-    pictures: PictureStore,
+    pub(in crate::pane) pictures: PictureStore,
     /// What the pane's program is told of pictures: its replays are told
     /// the same (the cells a sixel picture keeps).
     reach: Reach,
@@ -118,12 +118,6 @@ impl History {
             pictures: PictureStore::default(),
             reach: Reach::default(),
         }
-    }
-
-    /// Windows replayed from now on show the pictures `store` (the
-    /// workspace's) still keeps.
-    pub fn set_pictures(&mut self, store: PictureStore) {
-        self.pictures = store;
     }
 
     /// What the pane's program is told of pictures from now on, for the

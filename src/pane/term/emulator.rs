@@ -9,7 +9,6 @@ use std::num::NonZeroU16;
 use std::time::Instant;
 
 use crate::diag::panic_guard::contain;
-use crate::graphics::picture_store::PictureStore;
 use crate::pane::PaneId;
 use crate::pane::term::damage::{Change, Damage, DamageLog};
 use crate::pane::term::escape_scanner::osc133_capture::Osc133Found;
@@ -408,16 +407,6 @@ impl Term {
 
     pub fn size(&self) -> (u16, u16) {
         (self.rows, self.cols)
-    }
-
-    /// The pictures its program sends go to `store` (the workspace's).
-    pub fn set_pictures(&mut self, store: PictureStore) {
-        self.fast_forward.fidelity_mut().set_pictures(store);
-    }
-
-    /// The store its pictures go to.
-    pub fn pictures(&self) -> &PictureStore {
-        self.fast_forward.fidelity().pictures()
     }
 
     /// Makes the next reflow replay from the ring, as the first one does
