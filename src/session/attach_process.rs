@@ -438,7 +438,10 @@ fn spawn_workspace(
     }
     cmd.stdin(Stdio::from(OwnedFd::from(listener)))
         .stdout(Stdio::from(OwnedFd::from(first)))
-        .stderr(Stdio::null());
+        .stderr(Stdio::null())
+        // The client's own switch: the workspace, its panes and their
+        // `tilework` clients wait as usual.
+        .env_remove(super::small_wait::IN_PLACE_VAR);
     cmd.spawn().context("starting the workspace process")
 }
 

@@ -330,12 +330,10 @@ impl History {
             let history = Window::replay(request);
             events.post(PaneEvent::HistoryReady(id, Box::new(history)));
         });
-        match spawned {
-            Ok(_) => {
-                self.view = ScrollView::Loading { offset };
-                self.damage.note(Change::ViewMoved);
-            }
-            Err(err) => tracing::warn!("starting a history replay: {err}"),
+        // A thread that cannot start is said in the log by `jobs::named`.
+        if spawned.is_ok() {
+            self.view = ScrollView::Loading { offset };
+            self.damage.note(Change::ViewMoved);
         }
     }
 
