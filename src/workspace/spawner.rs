@@ -13,7 +13,7 @@ use crate::pane::program::spawn::{ChildEnv, current_dir};
 use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::{Pane, PaneId};
 use crate::workspace::pane_launch::PaneLaunch;
-use crate::workspace::tmux_env::TmuxIdentity;
+use crate::workspace::tmux_env::{SessionNumber, TmuxIdentity};
 use crate::workspace::wanted_ids::WantedIds;
 
 /// Settings the workspace's panes start with, from the config.
@@ -43,6 +43,8 @@ pub struct Spawner {
     /// What panes are told so that `tmux` in them reaches this workspace
     /// (`None`: `tmux_compat` off, or the socket not known yet).
     tmux: Option<TmuxIdentity>,
+    /// The workspace's tmux session number (`$N`).
+    tmux_session: SessionNumber,
 }
 
 impl Spawner {
@@ -60,6 +62,7 @@ impl Spawner {
             attached_facts: AttachedFacts::default(),
             wanted_ids: WantedIds::default(),
             tmux: None,
+            tmux_session: SessionNumber::from_env(),
         }
     }
 
@@ -121,9 +124,21 @@ impl Spawner {
         self.attached_facts
     }
 
-    /// What panes are told of tmux, if anything.
-    pub fn tmux_identity(&self) -> Option<&TmuxIdentity> {
-        self.tmux.as_ref()
+    /// What panes are told of tmux, if anything: the identity and the
+    /// session number.
+    pub fn tmux_identity(&self) -> Option<(&TmuxIdentity, u32)> {
+        Some((self.tmux.as_ref()?, self.tmux_session.get()))
+    }
+
+    /// The workspace's tmux session number (`$N`).
+    pub fn tmux_session(&self) -> u32 {
+        self.tmux_session.get()
+    }
+
+    /// A restored workspace keeps the session number it was saved with
+    /// (see [`SessionNumber::adopt`]).
+    pub(super) fn adopt_tmux_session(&mut self, saved: u32) {
+        self.tmux_session.adopt(saved);
     }
 
     /// A new shell beside pane `beside` (in its directory, like zellij;
@@ -200,7 +215,7 @@ mod tests {
             bin_dir: None,
         });
         s.tmux_socket_moved("/run/b".into());
-        let socket = s.tmux_identity().map(|i| i.socket.clone());
+        let socket = s.tmux_identity().map(|(i, _)| i.socket.clone());
         assert_eq!(socket, Some("/run/b".into()));
     }
 }

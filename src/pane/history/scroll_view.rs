@@ -43,6 +43,9 @@ pub struct History {
     /// What changed in the view since the renderer last looked (the pane
     /// merges it with its terminal's).
     pub(in crate::pane) damage: DamageLog,
+    /// Windows asked for so far, to name each (copy mode tells a window
+    /// replayed after a resize from the one it knows).
+    windows: u64,
 }
 
 /// Which window of history to show.
@@ -108,6 +111,7 @@ impl History {
             rows,
             cols,
             damage: DamageLog::default(),
+            windows: 0,
         }
     }
 
@@ -337,7 +341,7 @@ impl History {
         }
     }
 
-    fn window_request(&self, extent: Extent) -> ReplayRequest {
+    fn window_request(&mut self, extent: Extent) -> ReplayRequest {
         // A window must hold all its rows, or its first rows (and anchors)
         // drop off and the next window back is the same one: room for the
         // rows it aims at, long lines and the snapping of its ends.
@@ -345,7 +349,11 @@ impl History {
         let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
         let size = (self.rows, self.cols);
         let stops = self.marks.stops(extent.start, extent.end);
-        ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap).with_stops(stops)
+        self.windows += 1;
+        ReplayRequest {
+            generation: self.windows,
+            ..ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap).with_stops(stops)
+        }
     }
 
     /// Replaces the history window shown with the one `target` names,

@@ -61,6 +61,9 @@ pub struct ReplayRequest {
     /// Line starts whose rows the history is to know (commands' marks,
     /// see `command_marks`), in order: each gets an anchor of its own.
     pub stops: Vec<u64>,
+    /// Names the window (its [`Window::generation`]): the pane's count of
+    /// its windows, 0 for a replay of its own (a search's, a capture's).
+    pub generation: u64,
 }
 
 impl ReplayRequest {
@@ -95,6 +98,7 @@ impl ReplayRequest {
             is_tail: end == ring.end(),
             sizes: sizes.stretches(start, end),
             stops: Vec::new(),
+            generation: 0,
         }
     }
 
@@ -193,9 +197,6 @@ pub struct Window {
     stops_passed: Vec<u64>,
 }
 
-/// Replays made so far, to name each.
-static REPLAYS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 fn size(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n.max(2)).unwrap_or(NonZeroU16::MIN)
 }
@@ -213,7 +214,8 @@ impl Window {
         let (rows, cols, history_rows) = (req.rows, req.cols, req.history_rows);
         let (start, end) = (req.start, req.start + req.bytes.len() as u64);
         let (at_top, is_tail) = (req.at_top, req.is_tail);
-        contain(|| Self::replay_unguarded(req)).unwrap_or_else(|message| {
+        let generation = req.generation;
+        let mut history = contain(|| Self::replay_unguarded(req)).unwrap_or_else(|message| {
             tracing::warn!("replaying a pane's history failed ({message}); it shows none");
             let mut history = Self::empty(start, (rows, cols), history_rows);
             history.at_top = at_top;
@@ -222,7 +224,9 @@ impl Window {
             history.fed_to = end;
             history.marks.clear();
             history
-        })
+        });
+        history.generation = generation;
+        history
     }
 
     /// A history of nothing yet, about to be fed from ring position `start`.
@@ -239,7 +243,7 @@ impl Window {
             marks: vec![Mark { pos: start, row: 0 }],
             next_boundary: (start / ANCHOR_SPACING + 1) * ANCHOR_SPACING,
             at_line_start: true,
-            generation: REPLAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            generation: 0,
             replaced: None,
             stops_ahead: Vec::new(),
             stops_passed: Vec::new(),
