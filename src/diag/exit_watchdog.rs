@@ -16,6 +16,7 @@ pub const QUIT_GRACE: Duration = Duration::from_secs(3);
 /// The workspace was asked to end, with exit status `code`: from now on
 /// it ends within [`QUIT_GRACE`]. Armed once; later calls change nothing.
 pub fn arm(code: i32) {
+    // why process-wide: the watchdog ends the process when the loop is stuck.
     static ARMED: Once = Once::new();
     ARMED.call_once(|| {
         // A thread that cannot start is said in the log by `jobs::named`.

@@ -734,6 +734,7 @@ fn crash_message(name: &str, saved: bool) -> String {
 
 /// The SIGTERM or SIGINT this client got (0: none): it detached because
 /// of it, and exits as killed by it.
+// why process-wide: written by a signal handler.
 static QUIT_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
 fn quit_signal() -> i32 {

@@ -19,6 +19,8 @@ use nix::unistd::Pid;
 
 use crate::os;
 
+// why process-wide: children are ended on every exit path, the panic
+// hook's and a signal's among them, past the loop.
 static SESSIONS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 /// Process groups of commands tilework started outside the panes (a
 /// `tilework pipe` command): ended by whoever started them, and by
