@@ -10,7 +10,10 @@
 //!   log and for `ps -T`.
 //!
 //! Either says whether the thread could start; the caller answers as for
-//! a failure (the thread is never retried behind its back).
+//! a failure (the thread is never retried behind its back). A thread that
+//! cannot start is said in the log here, once, under its name: a caller
+//! does not say it again (it falls back, tells the user, or passes the
+//! error on).
 
 use std::thread::JoinHandle;
 

@@ -33,6 +33,8 @@ pub struct Waker {
     tx: OwnedFd,
 }
 
+// why process-wide: every thread that hands the loop work writes it,
+// and the loop is one per process.
 static WAKE: OnceLock<Option<Waker>> = OnceLock::new();
 
 fn wake() -> Option<&'static Waker> {

@@ -211,6 +211,30 @@ fn a_terminal_killed_with_sigkill_leaves_the_other_typing() {
 }
 
 #[test]
+fn the_switch_that_keeps_a_client_waiting_in_place_stays_out_of_the_panes() {
+    // scripts/flood-instructions.py sets it for the client it measures; a
+    // program in a pane (a `tilework` run there among them) must not see it.
+    let rt = Runtime::new();
+    let mut tw = rt.start(
+        &["--session", "in-place"],
+        24,
+        80,
+        &[("TILEWORK_WAIT_IN_PLACE", "1")],
+    );
+    prompt(&tw);
+    tw.type_line("echo first-pane:${TILEWORK_WAIT_IN_PLACE-unset}");
+    tw.wait_for_text("first-pane:unset");
+    // A pane opened later starts from the same environment.
+    tw.send("\x02%");
+    tw.wait_for("a second pane", |s| s.contents().contains("pane 2/2"));
+    prompt(&tw);
+    tw.type_line("echo second-pane:${TILEWORK_WAIT_IN_PLACE-unset}");
+    tw.wait_for_text("second-pane:unset");
+    rt.kill("in-place");
+    tw.wait_exit();
+}
+
+#[test]
 fn panes_opened_after_an_attach_get_its_environment() {
     let rt = Runtime::new();
     // Variables no test machine sets, named by the config as tmux's

@@ -25,6 +25,7 @@ const LIMIT: Duration = Duration::from_secs(30);
 
 /// One workspace at a time: ending one (quit, or the harness dropped)
 /// ends every child this process registered, as tilework does on exit.
+// why process-wide: test only, it orders the tests of this process.
 static ONE_WORKSPACE: Mutex<()> = Mutex::new(());
 
 struct Harness {

@@ -16,9 +16,11 @@ pub const QUIT_GRACE: Duration = Duration::from_secs(3);
 /// The workspace was asked to end, with exit status `code`: from now on
 /// it ends within [`QUIT_GRACE`]. Armed once; later calls change nothing.
 pub fn arm(code: i32) {
+    // why process-wide: the watchdog ends the process when the loop is stuck.
     static ARMED: Once = Once::new();
     ARMED.call_once(|| {
-        let started = crate::jobs::named("exit-watchdog", move || {
+        // A thread that cannot start is said in the log by `jobs::named`.
+        let _ = crate::jobs::named("exit-watchdog", move || {
             std::thread::sleep(QUIT_GRACE);
             tracing::error!(
                 "asked to end {QUIT_GRACE:?} ago and still running: the loop is stuck; \
@@ -27,8 +29,5 @@ pub fn arm(code: i32) {
             crate::diag::panic_guard::clean_up_now();
             std::process::exit(code);
         });
-        if let Err(err) = started {
-            tracing::warn!("starting the exit watchdog: {err}");
-        }
     });
 }

@@ -10,6 +10,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Once, OnceLock};
 
 /// What an uncontained panic runs before the message is printed.
+// why process-wide: the panic hook (and this module's statics
+// below) runs on any thread, past the loop.
 static CLEAN_UP: OnceLock<fn()> = OnceLock::new();
 
 /// The message of the uncontained panic being handled, for the clean-up to

@@ -371,6 +371,7 @@ mod tests {
         let stale = Found {
             pane: PaneId(1),
             generation: older,
+            asker: s.asker(),
             outcome: Ok(Vec::new()),
         };
         assert!(!s.apply(stale, &h, from));
@@ -379,6 +380,27 @@ mod tests {
         settle(&mut s, &rx, &h, from);
         assert_eq!(s.matches.len(), 10);
         assert_eq!(s.status(), "10/10 (any case)");
+    }
+
+    #[test]
+    fn the_answer_of_a_worker_replaced_is_dropped_whatever_its_number() {
+        let (h, mut s, rx) = search_of(&numbered(30), 5, 20);
+        let from = Point { row: 29, col: 0 };
+        search_for(&mut s, &rx, &h, "line 2", from);
+        let replaced = s.asker();
+        // The pane was resized: a new worker searches again, numbering its
+        // requests afresh.
+        let (tx, rx) = crossbeam_channel::bounded(16);
+        s.search_again(PaneId(1), ring(&numbered(30), 5, 20), tx.into());
+        let late = Found {
+            pane: PaneId(1),
+            generation: s.searching.unwrap(),
+            asker: replaced,
+            outcome: Ok(Vec::new()),
+        };
+        assert!(!s.apply(late, &h, from), "an answer to the old worker");
+        settle(&mut s, &rx, &h, from);
+        assert_eq!(s.matches.len(), 11);
     }
 
     #[test]

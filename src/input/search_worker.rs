@@ -74,12 +74,12 @@ pub fn compile(pattern: &str, case_insensitive: bool) -> Result<Regex, PatternEr
         })
 }
 
-/// Numbers every search request of the process, so that a result cannot be
-/// taken for the answer to another session's request.
-static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
-
 /// The generation of the request that is wanted now: latest wins, every
-/// older one is stale. Shared by the session and its worker.
+/// older one is stale. Shared by the session and its worker, which numbers
+/// its requests from 1; a result names the worker it answers (its
+/// `Latest`), so that it cannot be taken for the answer to another
+/// worker's request of the same number (a session's worker replaced after
+/// a resize, a copy mode entered again).
 #[derive(Debug, Clone, Default)]
 pub struct Latest(Arc<AtomicU64>);
 
@@ -88,13 +88,16 @@ impl Latest {
     pub fn supersede(&self) -> u64 {
         // Only the values matter (uniqueness, then equality): the requests
         // themselves travel under the slot's mutex.
-        let generation = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
-        self.0.store(generation, Ordering::Relaxed);
-        generation
+        self.0.fetch_add(1, Ordering::Relaxed) + 1
     }
 
     pub fn is_current(&self, generation: u64) -> bool {
         self.0.load(Ordering::Relaxed) == generation
+    }
+
+    /// Whether `self` and `other` are the same worker's.
+    pub fn is(&self, other: &Latest) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -113,6 +116,8 @@ struct SearchJob {
 pub struct Found {
     pub pane: PaneId,
     pub generation: u64,
+    /// The worker that answers.
+    pub asker: Latest,
     pub outcome: Result<Vec<GlobalMatch>, PatternError>,
 }
 
@@ -229,6 +234,16 @@ impl SearchWorker {
     pub fn is_current(&self, generation: u64) -> bool {
         self.shared.latest.is_current(generation)
     }
+
+    /// Whether `found` answers this worker's latest request.
+    pub fn answers(&self, found: &Found) -> bool {
+        found.asker.is(&self.shared.latest) && self.is_current(found.generation)
+    }
+
+    /// What names this worker in its answers.
+    pub fn asker(&self) -> Latest {
+        self.shared.latest.clone()
+    }
 }
 
 impl Drop for SearchWorker {
@@ -262,6 +277,7 @@ fn serve(shared: &Shared, pane: PaneId, source: &RingCopy, events: &SearchMailbo
         let found = Found {
             pane,
             generation: job.generation,
+            asker: shared.latest.clone(),
             outcome,
         };
         if !events.post(SearchReport::CopyMode(found)) {

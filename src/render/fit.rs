@@ -116,6 +116,7 @@ impl Fit {
 }
 
 fn blank() -> &'static Cell {
+    // why process-wide: a constant (ratatui's `Cell::new` is not `const`).
     static BLANK: std::sync::OnceLock<Cell> = std::sync::OnceLock::new();
     BLANK.get_or_init(|| Cell::new(" "))
 }

@@ -281,12 +281,11 @@ impl PictureDrawer {
                         .push((key, bytes));
                 }
             });
-            match spawned {
-                Ok(_) => {
-                    self.encoding.push(key);
-                    return None;
-                }
-                Err(err) => tracing::warn!("encoding a picture on a thread: {err}"),
+            // A thread that cannot start is said in the log by
+            // `jobs::named`: the piece is encoded here instead.
+            if spawned.is_ok() {
+                self.encoding.push(key);
+                return None;
             }
             let image = store.lock().image(piece.image)?.clone();
             return self.keep(key, encode_piece(&image, piece)?);

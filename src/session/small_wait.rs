@@ -35,7 +35,8 @@ pub const FLAG: &str = "--wait-attached";
 /// Set (to anything), the client waits where it is, without running its
 /// binary again: for measuring a workspace under valgrind, which cannot
 /// run `/proc/self/exe` (scripts/flood-instructions.py). Nothing else
-/// sets it, and it never makes the client run another file.
+/// sets it, and it never makes the client run another file. The workspace
+/// process is started without it, so no pane inherits it.
 pub const IN_PLACE_VAR: &str = "TILEWORK_WAIT_IN_PLACE";
 
 /// The longest message the fresh image reads: the name, the pid and an

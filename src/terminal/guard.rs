@@ -80,6 +80,8 @@ impl Held {
     }
 }
 
+// why process-wide: the terminal guard: the panic hook and a second
+// signal restore every terminal, past the loop that holds them.
 static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
 static NEXT_HELD: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 

@@ -19,6 +19,7 @@ struct Parking {
     user_side: OwnedFd,
 }
 
+// why process-wide: fds 0-2 are the process's, parked for its whole life.
 static PARKING: OnceLock<Parking> = OnceLock::new();
 
 fn parking() -> io::Result<&'static Parking> {

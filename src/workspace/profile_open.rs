@@ -22,7 +22,7 @@ impl Workspace {
             if focus.is_some() {
                 focus_tab = Some(self.tabs.len());
             }
-            self.tabs.list.push(Tab::new(
+            self.tabs.add(Tab::new(
                 spec.name.as_deref().map(shown_text),
                 layout,
                 focus_id,

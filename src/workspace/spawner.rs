@@ -15,7 +15,7 @@ use crate::pane::program::spawn::{ChildEnv, current_dir};
 use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::{Pane, PaneId};
 use crate::workspace::pane_launch::PaneLaunch;
-use crate::workspace::tmux_env::TmuxIdentity;
+use crate::workspace::tmux_env::{SessionNumber, TmuxIdentity};
 use crate::workspace::wanted_ids::WantedIds;
 
 /// Settings the workspace's panes start with, from the config.
@@ -48,6 +48,8 @@ pub struct Spawner {
     /// The workspace's pictures, which every pane it takes in is given:
     /// their programs add to them, every client draws them.
     pictures: PictureStore,
+    /// The workspace's tmux session number (`$N`).
+    tmux_session: SessionNumber,
 }
 
 impl Spawner {
@@ -66,6 +68,7 @@ impl Spawner {
             wanted_ids: WantedIds::default(),
             tmux: None,
             pictures: PictureStore::default(),
+            tmux_session: SessionNumber::from_env(),
         }
     }
 
@@ -133,9 +136,21 @@ impl Spawner {
         &self.pictures
     }
 
-    /// What panes are told of tmux, if anything.
-    pub fn tmux_identity(&self) -> Option<&TmuxIdentity> {
-        self.tmux.as_ref()
+    /// What panes are told of tmux, if anything: the identity and the
+    /// session number.
+    pub fn tmux_identity(&self) -> Option<(&TmuxIdentity, u32)> {
+        Some((self.tmux.as_ref()?, self.tmux_session.get()))
+    }
+
+    /// The workspace's tmux session number (`$N`).
+    pub fn tmux_session(&self) -> u32 {
+        self.tmux_session.get()
+    }
+
+    /// A restored workspace keeps the session number it was saved with
+    /// (see [`SessionNumber::adopt`]).
+    pub(super) fn adopt_tmux_session(&mut self, saved: u32) {
+        self.tmux_session.adopt(saved);
     }
 
     /// A new shell beside pane `beside` (in its directory, like zellij;
@@ -210,7 +225,7 @@ mod tests {
             bin_dir: None,
         });
         s.tmux_socket_moved("/run/b".into());
-        let socket = s.tmux_identity().map(|i| i.socket.clone());
+        let socket = s.tmux_identity().map(|(i, _)| i.socket.clone());
         assert_eq!(socket, Some("/run/b".into()));
     }
 }

@@ -37,10 +37,10 @@ impl SavedIds {
         let highest_tab = tabs.iter().max().map_or(0, |&n| n.saturating_add(1));
         Self {
             next_pane: ws.panes.next_id.max(highest_pane),
-            next_tab: crate::workspace::tab::next_serial().max(highest_tab),
+            next_tab: ws.tabs.serials.next().max(highest_tab),
             panes,
             tabs,
-            tmux_session: crate::workspace::tmux_env::session_number(),
+            tmux_session: ws.panes.spawner.tmux_session(),
         }
     }
 }
@@ -62,7 +62,7 @@ pub fn expect(ws: &mut Workspace, saved: &SavedIds) {
     // script id another pane is known by.
     ws.panes.next_id = ws.panes.next_id.max(saved.next_pane).max(past);
     ws.panes.spawner.wanted_ids.expect(&saved.panes);
-    crate::workspace::tmux_env::adopt_session_number(saved.tmux_session);
+    ws.panes.spawner.adopt_tmux_session(saved.tmux_session);
 }
 
 /// After the profile opened: the tabs take their saved serials (in order;
@@ -77,7 +77,7 @@ pub fn adopt_tabs(ws: &mut Workspace, saved: &SavedIds) {
         return;
     }
     let past = serials.last().map_or(0, |&n| n.saturating_add(1));
-    crate::workspace::tab::reserve_serials(saved.next_tab.max(past));
+    ws.tabs.serials.reserve(saved.next_tab.max(past));
     for (tab, &serial) in ws.tabs.list.iter_mut().zip(&saved.tabs) {
         tab.serial = serial;
     }

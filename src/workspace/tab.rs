@@ -35,18 +35,41 @@ pub struct Tab {
     pub last_focus: Option<PaneId>,
 }
 
-/// Hands out [`Tab::serial`]s: unique in the process.
-static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-/// The serial the next tab gets.
-pub fn next_serial() -> u64 {
-    NEXT_SERIAL.load(std::sync::atomic::Ordering::Relaxed)
+/// Hands out [`Tab::serial`]s: unique among a workspace's tabs (kept by
+/// its `Tabs`), from 1 (0 names no tab).
+#[derive(Debug)]
+pub struct Serials {
+    next: u64,
 }
 
-/// New tabs' serials start at `next` or later (restored tabs keep theirs,
-/// see `stable_ids`).
-pub fn reserve_serials(next: u64) {
-    NEXT_SERIAL.fetch_max(next, std::sync::atomic::Ordering::Relaxed);
+impl Default for Serials {
+    fn default() -> Self {
+        Self { next: 1 }
+    }
+}
+
+impl Serials {
+    /// The serial the next tab gets.
+    pub fn next(&self) -> u64 {
+        self.next
+    }
+
+    /// New tabs' serials start at `next` or later (restored tabs keep
+    /// theirs, see `stable_ids`).
+    pub fn reserve(&mut self, next: u64) {
+        self.next = self.next.max(next);
+    }
+
+    fn take(&mut self) -> u64 {
+        let serial = self.next;
+        self.next += 1;
+        serial
+    }
+
+    /// Gives `tab` the next serial.
+    pub fn name(&mut self, tab: &mut Tab) {
+        tab.serial = self.take();
+    }
 }
 
 impl Tab {
@@ -61,7 +84,8 @@ impl Tab {
             activity: false,
             bell: false,
             floats: Floats::default(),
-            serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            // Given by the `Tabs` it joins.
+            serial: 0,
             last_focus: None,
         }
     }

@@ -15,7 +15,7 @@ use crate::config::action::Action;
 use crate::pane::PaneId;
 use crate::workspace::Panes;
 use crate::workspace::layout::{Axis, Layout};
-use crate::workspace::tab::Tab;
+use crate::workspace::tab::{Serials, Tab};
 use crate::workspace::view::View;
 
 /// Every tab, in the status bar's order, and which one is shown.
@@ -26,6 +26,8 @@ pub struct Tabs {
     pub(super) active: usize,
     /// The tab shown before the one shown now, by serial (`last-tab`).
     pub(super) last: Option<u64>,
+    /// Serials for the tabs to come.
+    pub(super) serials: Serials,
 }
 
 /// The shown tab's serial and its focused pane, before a change.
@@ -168,8 +170,14 @@ impl Tabs {
 
     /// Adds `tab` at the end, shown.
     pub(super) fn push(&mut self, tab: Tab) {
-        self.list.push(tab);
+        self.add(tab);
         self.active = self.list.len() - 1;
+    }
+
+    /// Adds `tab` at the end, with a serial of its own.
+    pub(super) fn add(&mut self, mut tab: Tab) {
+        self.serials.name(&mut tab);
+        self.list.push(tab);
     }
 
     /// Removes tab `index` (its panes are gone already); the tab shown

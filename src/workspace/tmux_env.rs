@@ -30,26 +30,38 @@ pub struct TmuxIdentity {
     pub bin_dir: Option<PathBuf>,
 }
 
-static NUMBER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-
-/// The session number `tmux new-session` gave, if it started this process.
-fn given_number() -> Option<u32> {
-    std::env::var(SESSION_NUMBER_VAR)
-        .ok()
-        .and_then(|n| n.parse().ok())
-}
-
-/// This workspace's session number (`$N`): given by `tmux new-session`,
+/// The workspace's session number (`$N`), kept by its
+/// [`Spawner`](crate::workspace::Spawner): given by `tmux new-session`,
 /// else the saved one of a restored workspace, else 0.
-pub fn session_number() -> u32 {
-    *NUMBER.get_or_init(|| given_number().unwrap_or(0))
+#[derive(Debug, Clone, Copy)]
+pub struct SessionNumber {
+    number: u32,
+    given: bool,
 }
 
-/// A restored workspace keeps the session number it was saved with
-/// (unless `tmux new-session` gave one): called before its panes start.
-pub fn adopt_session_number(saved: u32) {
-    if given_number().is_none() {
-        let _ = NUMBER.set(saved);
+impl SessionNumber {
+    /// The number `tmux new-session` gave, if it started this process;
+    /// else 0 until a restore adopts the saved one.
+    pub fn from_env() -> Self {
+        let given = std::env::var(SESSION_NUMBER_VAR)
+            .ok()
+            .and_then(|n| n.parse().ok());
+        Self {
+            number: given.unwrap_or(0),
+            given: given.is_some(),
+        }
+    }
+
+    pub fn get(self) -> u32 {
+        self.number
+    }
+
+    /// A restored workspace keeps the session number it was saved with
+    /// (unless `tmux new-session` gave one): called before its panes start.
+    pub fn adopt(&mut self, saved: u32) {
+        if !self.given {
+            self.number = saved;
+        }
     }
 }
 
@@ -60,20 +72,19 @@ pub fn tmux_id(session: u32, n: u64) -> u64 {
 
 /// Gives pane `script_id`'s program the variables, unless it has them
 /// (a respawn set them already, for the id it keeps).
-pub fn add_pane_vars(identity: Option<&TmuxIdentity>, spec: &mut SpawnSpec, script_id: u32) {
+pub fn add_pane_vars(identity: Option<(&TmuxIdentity, u32)>, spec: &mut SpawnSpec, script_id: u32) {
     if spec.env.iter().any(|(name, _)| name == "TMUX_PANE") {
         return;
     }
     set_pane_vars(identity, spec, script_id);
 }
 
-/// Gives pane `script_id`'s program `identity`'s variables, in place of
-/// any (none without an identity).
-pub fn set_pane_vars(identity: Option<&TmuxIdentity>, spec: &mut SpawnSpec, script_id: u32) {
-    let Some(identity) = identity else {
+/// Gives pane `script_id`'s program the variables of `identity` and
+/// session number, in place of any (none without an identity).
+pub fn set_pane_vars(identity: Option<(&TmuxIdentity, u32)>, spec: &mut SpawnSpec, script_id: u32) {
+    let Some((identity, session)) = identity else {
         return;
     };
-    let session = session_number();
     let tmux = format!(
         "{},{},{session}",
         identity.socket.display(),
@@ -137,22 +148,25 @@ mod tests {
             bin_dir: Some(PathBuf::from("/run/tw/.tmux-bin")),
         };
         let mut s = spec();
-        add_pane_vars(Some(&identity), &mut s, 3);
+        add_pane_vars(Some((&identity, 2)), &mut s, 3);
         let tmux = var(&s, "TMUX").unwrap_or_default();
-        assert!(tmux.starts_with("/run/tw/main,"), "{tmux}");
-        let pane = format!("%{}", tmux_id(session_number(), 3));
+        assert!(
+            tmux.starts_with("/run/tw/main,") && tmux.ends_with(",2"),
+            "{tmux}"
+        );
+        let pane = format!("%{}", tmux_id(2, 3));
         assert_eq!(var(&s, "TMUX_PANE"), Some(pane.as_str()));
         assert_eq!(var(&s, "PATH"), Some("/run/tw/.tmux-bin:/usr/bin:/bin"));
         assert!(s.unset.is_empty(), "TMUX is set, not unset");
         // A respawn's spec keeps the id it was given; a rename's new
         // socket replaces the old one.
-        add_pane_vars(Some(&identity), &mut s, 4);
+        add_pane_vars(Some((&identity, 2)), &mut s, 4);
         assert_eq!(var(&s, "TMUX_PANE"), Some(pane.as_str()));
         let moved = TmuxIdentity {
             socket: PathBuf::from("/run/tw/renamed"),
             ..identity
         };
-        set_pane_vars(Some(&moved), &mut s, 3);
+        set_pane_vars(Some((&moved, 2)), &mut s, 3);
         assert!(
             var(&s, "TMUX")
                 .unwrap_or_default()

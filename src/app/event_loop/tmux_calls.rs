@@ -323,7 +323,7 @@ impl Desk<'_> {
         let state = TmuxState {
             name,
             pid: std::process::id(),
-            number: crate::workspace::tmux_env::session_number(),
+            number: self.ws.panes().spawner().tmux_session(),
             created,
             clients,
             cols: area.width,

@@ -121,6 +121,15 @@ impl Search {
         ));
     }
 
+    /// What names the worker in its answers.
+    #[cfg(test)]
+    pub(in crate::input::copy_mode) fn asker(&self) -> crate::input::search_worker::Latest {
+        self.worker
+            .as_ref()
+            .map(SearchWorker::asker)
+            .unwrap_or_default()
+    }
+
     /// A search is running whose result will replace the matches.
     pub fn is_searching(&self) -> bool {
         self.searching.is_some()
@@ -132,10 +141,7 @@ impl Search {
     /// backwards, like tmux's `?`), moved by any `n`/`N` pressed meanwhile.
     pub fn apply(&mut self, found: Found, history: &Window, from: super::Point) -> bool {
         let wanted = self.searching == Some(found.generation)
-            && self
-                .worker
-                .as_ref()
-                .is_ok_and(|w| w.is_current(found.generation));
+            && self.worker.as_ref().is_ok_and(|w| w.answers(&found));
         if !wanted {
             return false;
         }

@@ -137,7 +137,8 @@ pub fn pane_place(ws: &Workspace, id: PaneId) -> String {
 /// Searches one pane's history for `pattern` (already validated) off the
 /// render thread.
 pub fn spawn(pane: PaneId, source: RingCopy, pattern: String, events: SearchMailbox) {
-    let spawned = crate::jobs::named("search-all", move || {
+    // A thread that cannot start is said in the log by `jobs::named`.
+    let _ = crate::jobs::named("search-all", move || {
         // A result always arrives, or the results list would wait for
         // this pane forever; a panic here (in the parser on the pane's output
         // or anywhere else) finds nothing rather than ending the workspace.
@@ -153,9 +154,6 @@ pub fn spawn(pane: PaneId, source: RingCopy, pattern: String, events: SearchMail
             });
         events.post(SearchReport::AllPanes(result));
     });
-    if let Err(err) = spawned {
-        tracing::warn!("starting a search thread: {err}");
-    }
 }
 
 pub fn search(pane: PaneId, source: &RingCopy, pattern: &str) -> PaneMatches {

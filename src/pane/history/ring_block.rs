@@ -85,6 +85,7 @@ impl SealedBlock {
     }
 }
 
+// why per thread: scratch memory, holding nothing from one call to the next.
 thread_local! {
     /// Where this thread compresses: one worst-case buffer reused for every
     /// block, so packing a block allocates only the bytes it keeps.

@@ -50,6 +50,9 @@ pub struct History {
     /// What the pane's program is told of pictures: its replays are told
     /// the same (the cells a sixel picture keeps).
     reach: Reach,
+    /// Windows asked for so far, to name each (copy mode tells a window
+    /// replayed after a resize from the one it knows).
+    windows: u64,
 }
 
 /// Which window of history to show.
@@ -117,6 +120,7 @@ impl History {
             damage: DamageLog::default(),
             pictures: PictureStore::default(),
             reach: Reach::default(),
+            windows: 0,
         }
     }
 
@@ -345,16 +349,14 @@ impl History {
             let history = Window::replay(request);
             events.post(PaneEvent::HistoryReady(id, Box::new(history)));
         });
-        match spawned {
-            Ok(_) => {
-                self.view = ScrollView::Loading { offset };
-                self.damage.note(Change::ViewMoved);
-            }
-            Err(err) => tracing::warn!("starting a history replay: {err}"),
+        // A thread that cannot start is said in the log by `jobs::named`.
+        if spawned.is_ok() {
+            self.view = ScrollView::Loading { offset };
+            self.damage.note(Change::ViewMoved);
         }
     }
 
-    fn window_request(&self, extent: Extent) -> ReplayRequest {
+    fn window_request(&mut self, extent: Extent) -> ReplayRequest {
         // A window must hold all its rows, or its first rows (and anchors)
         // drop off and the next window back is the same one: room for the
         // rows it aims at, long lines and the snapping of its ends.
@@ -362,9 +364,12 @@ impl History {
         let cap = max_history_rows(self.ring.budget(), self.cols).max(window);
         let size = (self.rows, self.cols);
         let stops = self.marks.stops(extent.start, extent.end);
-        let mut request = ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap)
-            .with_stops(stops)
-            .with_pictures(self.pictures.clone());
+        self.windows += 1;
+        let mut request = ReplayRequest {
+            generation: self.windows,
+            ..ReplayRequest::window(&self.ring, &self.sizes, extent, size, cap).with_stops(stops)
+        }
+        .with_pictures(self.pictures.clone());
         request.reach = self.reach;
         request
     }

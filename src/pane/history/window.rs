@@ -70,6 +70,9 @@ pub struct ReplayRequest {
     /// What the pane's program was told of pictures (the cells a sixel
     /// picture keeps); `window` leaves the default.
     pub reach: Reach,
+    /// Names the window (its [`Window::generation`]): the pane's count of
+    /// its windows, 0 for a replay of its own (a search's, a capture's).
+    pub generation: u64,
 }
 
 impl ReplayRequest {
@@ -106,6 +109,7 @@ impl ReplayRequest {
             stops: Vec::new(),
             pictures: PictureStore::default(),
             reach: Reach::default(),
+            generation: 0,
         }
     }
 
@@ -211,9 +215,6 @@ pub struct Window {
     stops_passed: Vec<u64>,
 }
 
-/// Replays made so far, to name each.
-static REPLAYS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 fn size(n: u16) -> NonZeroU16 {
     NonZeroU16::new(n.max(2)).unwrap_or(NonZeroU16::MIN)
 }
@@ -231,7 +232,8 @@ impl Window {
         let (rows, cols, history_rows) = (req.rows, req.cols, req.history_rows);
         let (start, end) = (req.start, req.start + req.bytes.len() as u64);
         let (at_top, is_tail, reach) = (req.at_top, req.is_tail, req.reach);
-        contain(|| Self::replay_unguarded(req)).unwrap_or_else(|message| {
+        let generation = req.generation;
+        let mut history = contain(|| Self::replay_unguarded(req)).unwrap_or_else(|message| {
             tracing::warn!("replaying a pane's history failed ({message}); it shows none");
             let mut history = Self::empty(start, (rows, cols), history_rows, reach);
             history.at_top = at_top;
@@ -240,7 +242,9 @@ impl Window {
             history.fed_to = end;
             history.marks.clear();
             history
-        })
+        });
+        history.generation = generation;
+        history
     }
 
     /// A history of nothing yet, about to be fed from ring position
@@ -263,7 +267,7 @@ impl Window {
             marks: vec![Mark { pos: start, row: 0 }],
             next_boundary: (start / ANCHOR_SPACING + 1) * ANCHOR_SPACING,
             at_line_start: true,
-            generation: REPLAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            generation: 0,
             replaced: None,
             stops_ahead: Vec::new(),
             stops_passed: Vec::new(),

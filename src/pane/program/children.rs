@@ -19,6 +19,8 @@ use nix::unistd::Pid;
 
 use crate::os;
 
+// why process-wide: children are ended on every exit path, the panic
+// hook's and a signal's among them, past the loop.
 static SESSIONS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 /// Process groups of commands tilework started outside the panes (a
 /// `tilework pipe` command): ended by whoever started them, and by
@@ -65,8 +67,8 @@ pub fn end_session(sid: i32) {
         signal_session(sid, Signal::SIGKILL);
         unregister(sid);
     });
-    if let Err(err) = spawned {
-        tracing::warn!("starting the session killer: {err}");
+    // A thread that cannot start is said in the log by `jobs::named`.
+    if spawned.is_err() {
         signal_session(sid, Signal::SIGKILL);
         unregister(sid);
     }

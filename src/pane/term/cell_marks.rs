@@ -21,7 +21,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
 
 use crate::pane::term::cell_style::{Attrs, Colour, UnderlineStyle};
@@ -113,21 +112,24 @@ struct Table {
     link_ids: HashMap<Arc<Link>, u32>,
     link_bytes: usize,
     full_told: bool,
+    /// The config's `hyperlinks = false`: the table takes no link, so no
+    /// cell, history view or capture holds one.
+    drop_links: bool,
 }
 
-/// Whether OSC 8 links are kept (the config's `hyperlinks`; one setting
-/// for the whole process, read where a link arrives).
-static KEEP_LINKS: AtomicBool = AtomicBool::new(true);
-
-pub fn set_keep_links(on: bool) {
-    KEEP_LINKS.store(on, Ordering::Relaxed);
-}
-
-pub fn keep_links() -> bool {
-    KEEP_LINKS.load(Ordering::Relaxed)
-}
-
+// why process-wide: ids in cells cross their panes' bounds (every
+// terminal's frame mixes all panes' cells, and its markers name the panes'
+// links); see docs/architecture.md, "Statics that remain".
 static TABLE: LazyLock<RwLock<Table>> = LazyLock::new(RwLock::default);
+
+/// Whether OSC 8 links are kept (the config's `hyperlinks`), said by the
+/// loop before its first pane starts: the table then takes none (see
+/// [`intern_link`]).
+pub fn set_keep_links(on: bool) {
+    if let Ok(mut table) = TABLE.write() {
+        table.drop_links = !on;
+    }
+}
 
 fn told_full(table: &mut Table, what: &str) {
     if !table.full_told {
@@ -159,14 +161,20 @@ pub fn intern(extra: Extra) -> Option<u32> {
 }
 
 /// The id of `link` (interned on first use); `None` when the table is
-/// full.
+/// full, or takes no links (`hyperlinks = false`).
 pub fn intern_link(link: Link) -> Option<LinkId> {
-    if let Ok(table) = TABLE.read()
-        && let Some(&id) = table.link_ids.get(&link)
-    {
-        return Some(LinkId(id));
+    if let Ok(table) = TABLE.read() {
+        if table.drop_links {
+            return None;
+        }
+        if let Some(&id) = table.link_ids.get(&link) {
+            return Some(LinkId(id));
+        }
     }
     let mut table = TABLE.write().ok()?;
+    if table.drop_links {
+        return None;
+    }
     if let Some(&id) = table.link_ids.get(&link) {
         return Some(LinkId(id));
     }

@@ -38,6 +38,8 @@ struct Table {
     full_told: bool,
 }
 
+// why process-wide: as `cell_marks`' table (docs/architecture.md, "Statics
+// that remain"): a frame's cells carry the marks of every pane.
 static TABLE: LazyLock<RwLock<Table>> = LazyLock::new(RwLock::default);
 
 /// The id of cluster `text` (interned on first use); `None` when the table

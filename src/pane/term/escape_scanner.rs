@@ -515,6 +515,7 @@ struct ApcCapture {
     escaped: bool,
     reference: Vec<u8>,
     ended: VecDeque<ApcBody>,
+    references: Unguessable,
 }
 
 impl ApcCapture {
@@ -554,7 +555,7 @@ impl ApcCapture {
             let control = self.body.split(|&b| b == b';').next().unwrap_or_default();
             let stays = control.split(|&b| b == b',').any(|key| key == b"C=1");
             let mark = if stays { "s" } else { "" };
-            format!("G#{:016x}{mark}", unguessable()).into_bytes()
+            format!("G#{:016x}{mark}", self.references.next()).into_bytes()
         };
         self.reference.clone()
     }
@@ -599,17 +600,23 @@ pub fn is_reference(body: &[u8]) -> bool {
         && matches!(&body[18..], b"" | b"s")
 }
 
-/// A number no program in a pane can guess: a reference it could guess
-/// would show it another pane's pictures.
-fn unguessable() -> u64 {
-    use std::hash::BuildHasher as _;
-    use std::sync::LazyLock;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    // Keyed from the OS's randomness once per process.
-    static KEY: LazyLock<std::collections::hash_map::RandomState> =
-        LazyLock::new(std::collections::hash_map::RandomState::new);
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    KEY.hash_one(COUNT.fetch_add(1, Ordering::Relaxed))
+/// Numbers no program in a pane can guess: a reference it could guess
+/// would show it another pane's pictures. Each scanner's are keyed apart
+/// (std keys each `RandomState` from the OS's randomness, a new key for
+/// each), so two panes' references meet no more often than two random
+/// 64-bit numbers.
+#[derive(Debug, Default)]
+struct Unguessable {
+    key: std::collections::hash_map::RandomState,
+    count: u64,
+}
+
+impl Unguessable {
+    fn next(&mut self) -> u64 {
+        use std::hash::BuildHasher as _;
+        self.count += 1;
+        self.key.hash_one(self.count)
+    }
 }
 
 /// The length of the SGR sequence `ESC [ [0-9:;]* m` at the start of
@@ -648,6 +655,15 @@ mod tests {
     #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
     use super::*;
     use crate::pane::term::osc_guard::MAX_OSC;
+
+    #[test]
+    fn two_scanners_never_hand_out_the_same_references() {
+        let (mut a, mut b) = (Unguessable::default(), Unguessable::default());
+        let mut seen: Vec<u64> = (0..100).flat_map(|_| [a.next(), b.next()]).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 200);
+    }
 
     fn scan(scanner: &mut EscapeScanner, input: &[u8]) -> (Vec<u8>, Vec<Finding>) {
         let mut out = Vec::new();

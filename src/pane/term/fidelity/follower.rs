@@ -491,7 +491,7 @@ impl Follower {
     fn hyperlink(&mut self, params: &[&[u8]]) {
         let was = self.pen.active();
         let link = match params {
-            [_, link_params, uri @ ..] if cell_marks::keep_links() && !uri.is_empty() => {
+            [_, link_params, uri @ ..] if !uri.is_empty() => {
                 // vte split the URI at its `;`s.
                 let uri = uri.join(&b';');
                 Link::sanitized(link_params, &uri).and_then(cell_marks::intern_link)
