@@ -257,6 +257,44 @@ fn many_idle_tabs_grow_the_workspace_by_a_small_part_of_one_panes_cost() {
     );
 }
 
+/// A quiet pane keeps no thread of its own (a reader, a writer and a waiter
+/// each were a third of an idle pane's memory once its grid was put away):
+/// the loop reads a quiet pane's echo itself, a reader thread runs only
+/// while output streams, and one thread sees every program end.
+#[test]
+fn idle_tabs_keep_no_threads_and_output_that_streams_still_comes() {
+    const TABS: usize = 12;
+    let mut tw = start(24, 80);
+    let workspace = tw.workspace_pid();
+    wait_memory_steady(&tw, workspace);
+    let one = threads(workspace);
+    for _ in 0..TABS {
+        new_tab(&tw);
+    }
+    common::wait_until("the idle tabs' threads to be gone", || {
+        threads(workspace) <= one
+    });
+    // The last tab is shown: a command's output streams through a reader
+    // thread, which leaves once it is quiet again.
+    tw.send("seq 1 3000; echo streamed-$((6*7))\r");
+    tw.wait_for("the streamed output", |s| {
+        s.contents().contains("streamed-42")
+    });
+    common::wait_until("the reader thread to be gone again", || {
+        threads(workspace) <= one
+    });
+    // And a key typed now is read back by the loop.
+    tw.send("echo typed-$((6*7))\r");
+    tw.wait_for("the echo", |s| s.contents().contains("typed-42"));
+}
+
+/// How many threads process `pid` runs.
+fn threads(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .map(Iterator::count)
+        .unwrap_or(usize::MAX)
+}
+
 /// Waits until the workspace's RSS stops growing (its start-up done).
 fn wait_memory_steady(tw: &Tilework, pid: u32) {
     tw.wait_for("a prompt", |s| s.contents().contains("$ "));

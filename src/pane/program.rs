@@ -6,10 +6,11 @@
 //! [`reader_gate`] letting the loop read a quiet PTY itself; [`unfed`]
 //! holds output taken from the reader until the loop feeds it, in pieces
 //! against its deadline; [`children`] ends every child on every exit
-//! path; [`pipe`] sends a pane's output on to a command
-//! (`tilework pipe`).
+//! path; [`exit_watch`] sees every program end, on one thread; [`pipe`]
+//! sends a pane's output on to a command (`tilework pipe`).
 
 pub mod children;
+pub mod exit_watch;
 pub mod input_queue;
 pub mod pipe;
 pub mod process;

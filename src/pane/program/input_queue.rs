@@ -41,6 +41,12 @@ pub const STALL_AFTER: Duration = Duration::from_secs(1);
 /// input is handed out in pieces of this size).
 pub const INPUT_CHUNK: usize = 4096;
 
+/// How long a writer thread with nothing to write waits for more before
+/// it leaves: a thread per idle pane was most of a hundred idle panes'
+/// threads (see docs/memory.md), and input that must wait comes in bursts
+/// (a paste, keys for a program busy a moment).
+pub const WRITER_LINGER: Duration = Duration::from_secs(2);
+
 /// Waiting chunks grow up to this size by appending (the writer hands the
 /// kernel at most this much per `write(2)`).
 const COALESCE_LIMIT: usize = INPUT_CHUNK;
@@ -75,6 +81,9 @@ struct State {
     /// When the program last took input (the writer asked for more), or
     /// input began to wait.
     progress: Instant,
+    /// A writer thread runs (it is started when input must wait, and
+    /// leaves [`WRITER_LINGER`] after the queue emptied).
+    writer: bool,
 }
 
 impl Default for State {
@@ -89,6 +98,7 @@ impl Default for State {
             in_flight_done: 0,
             paused: false,
             progress: Instant::now(),
+            writer: false,
         }
     }
 }
@@ -167,10 +177,28 @@ impl InputQueue {
         Some(write(bytes).unwrap_or(0))
     }
 
+    /// Whether the caller must start a writer thread: input waits and
+    /// none runs (it is then counted as running).
+    pub fn claim_writer(&self) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let claim = !s.writer && !s.closed && !s.chunks.is_empty();
+        s.writer |= claim;
+        claim
+    }
+
+    /// The writer thread [`Self::claim_writer`] asked for could not start.
+    pub fn writer_failed(&self) {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .writer = false;
+    }
+
     /// Blocks until there is something to write and hands out at most
-    /// `COALESCE_LIMIT` bytes of it; `None` once closed and drained.
-    /// Calling it again means the previous piece is written: the program
-    /// took it.
+    /// `COALESCE_LIMIT` bytes of it; `None` once closed and drained, or
+    /// when nothing came for [`WRITER_LINGER`] (the writer thread leaves:
+    /// the next input that must wait starts another). Calling it again
+    /// means the previous piece is written: the program took it.
     pub fn pop(&self) -> Option<Vec<u8>> {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if std::mem::take(&mut s.writing) {
@@ -210,9 +238,18 @@ impl InputQueue {
                 return Some(piece);
             }
             if s.closed {
+                s.writer = false;
                 return None;
             }
-            s = self.ready.wait(s).unwrap_or_else(PoisonError::into_inner);
+            let (next, waited) = self
+                .ready
+                .wait_timeout(s, WRITER_LINGER)
+                .unwrap_or_else(PoisonError::into_inner);
+            s = next;
+            if waited.timed_out() && s.chunks.is_empty() && !s.paused {
+                s.writer = false;
+                return None;
+            }
         }
     }
 

@@ -1,21 +1,26 @@
 //! A child program on a pseudo-terminal, and the threads that move its bytes.
 //!
-//! Blocking rules, one thread each so the render loop never blocks:
+//! Blocking rules, a thread for each wait so the render loop never blocks,
+//! and no thread for a pane that is quiet (a hundred idle panes' threads
+//! were a fifth of their memory, docs/memory.md):
 //! - the **reader** blocks in `read(2)` on the PTY and then in `send` on the
 //!   bounded output channel. A full channel is the backpressure: the reader
 //!   stops reading, the kernel's PTY buffer fills, the child blocks in its
 //!   own `write`. Nothing is dropped. Once the PTY is quiet for
 //!   [`QUIET_HANDOVER`] it hands the PTY to the loop, which polls it with
-//!   everything else and reads the next echo itself, until a read brings
-//!   more than [`ECHO_READ_MAX`] (see `reader_gate`).
+//!   everything else and reads the next echo itself, and the thread exits;
+//!   a read bringing more than [`ECHO_READ_MAX`] starts a new one (see
+//!   `reader_gate`).
 //! - the **writer** blocks in `write(2)` to the PTY when the child is not
-//!   reading its input; the loop only ever `try_send`s to it.
-//! - the **waiter** blocks in `wait(2)` and reports the exit status once the
-//!   reader has delivered the last bytes (or a grandchild keeps the PTY
-//!   open past a short grace period).
+//!   reading its input; the loop writes keys itself and only queues what
+//!   must wait, starting a writer thread then (`writing`).
+//! - the **exit watcher**, one thread for every pane (`exit_watch`), polls
+//!   each child's pidfd and reports its exit status once the reader has
+//!   delivered the last bytes (or a grandchild keeps the PTY open past a
+//!   short grace period).
 
-use std::io::{ErrorKind, Read, Write};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::io::{ErrorKind, Write};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -23,19 +28,23 @@ use anyhow::{Context, Result};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crossbeam_channel::{Receiver, Sender, bounded};
-use filedescriptor::{FileDescriptor, POLLIN, POLLOUT, pollfd};
+use filedescriptor::{FileDescriptor, pollfd};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 use crate::graphics::reach::CellPixels;
-use crate::pane::program::children;
 use crate::pane::program::input_queue::InputQueue;
-use crate::pane::program::reader_gate::{Holder, ReaderGate};
+use crate::pane::program::reader_gate::Holder;
+use crate::pane::program::{children, exit_watch};
+use reading::{Gate, Reading};
+use writing::Writing;
 
 /// Taking over a program on a PTY from another tilework (an upgrade).
 mod adopt;
 pub mod exit_note;
+mod reading;
+mod writing;
 
 /// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
 /// read in practice; a large buffer only matters when the loop falls behind.
@@ -97,13 +106,15 @@ pub struct PtyProcess {
     /// is queued (see `send_input`).
     direct: Mutex<FileDescriptor>,
     input: Arc<InputQueue>,
+    /// Starts a writer thread when input must wait.
+    writing: Writing,
     pid: Option<u32>,
     /// The reader's output; the loop selects on it.
     pub output_rx: Receiver<OutputChunk>,
     /// Where the loop returns parsed buffers for reuse.
     pub recycle_tx: Sender<OutputChunk>,
     /// Whether the loop or the reader thread reads the PTY.
-    gate: Arc<ReaderGate>,
+    gate: Arc<Gate>,
     /// The PTY (non-blocking) for the loop's poll and reads while it
     /// holds it.
     quiet: FileDescriptor,
@@ -167,9 +178,8 @@ impl PtyProcess {
             .master
             .try_clone_reader()
             .context("cloning the PTY reader")?;
-        // Dropping this writer would send ^D to the child: it lives in the
-        // writer thread for the pane's whole life.
-        let writer = pair.master.take_writer().context("taking the PTY writer")?;
+        // No writer is taken from portable-pty (dropping it would send ^D):
+        // the writer thread writes to a descriptor of its own.
         // The PTY is non-blocking, so the loop can write a key itself
         // instead of waking the writer thread (one thread hop less between
         // a key and its echo) and still never block on a program that
@@ -188,40 +198,53 @@ impl PtyProcess {
         let (output_tx, output_rx) = bounded(OUTPUT_CHANNEL_CAPACITY);
         let (recycle_tx, recycle_rx) = bounded(OUTPUT_CHANNEL_CAPACITY + 2);
         let input = Arc::new(InputQueue::default());
-        let writer_input = Arc::clone(&input);
+        let writing = Writing::new(
+            write_ready,
+            Arc::clone(&input),
+            format!("pty-write-{}", pid.unwrap_or(0)),
+        );
         let (drained_tx, drained_rx) = bounded::<()>(1);
-        let gate = Arc::new(ReaderGate::default());
+        let gate = Arc::new(Gate::default());
 
-        let reading = Reading {
+        reading::start(Reading {
+            reader,
             ready: read_ready,
             output_tx,
             recycle_rx,
             drained_tx: drained_tx.clone(),
             gate: Arc::clone(&gate),
-        };
-        crate::jobs::named(&format!("pty-read-{}", pid.unwrap_or(0)), move || {
-            read_loop(reader, &reading)
-        })
-        .context("starting the PTY reader thread")?;
-        crate::jobs::named(&format!("pty-write-{}", pid.unwrap_or(0)), move || {
-            write_loop(writer, &write_ready, &writer_input)
-        })
-        .context("starting the PTY writer thread")?;
-        crate::jobs::named(&format!("pty-wait-{}", pid.unwrap_or(0)), move || {
-            let info = match child.wait() {
-                Ok(status) => exit_info(&status),
-                Err(err) => {
-                    tracing::warn!("waiting for child: {err}");
-                    ExitInfo {
-                        code: 1,
-                        signal: false,
-                    }
-                }
-            };
+            name: format!("pty-read-{}", pid.unwrap_or(0)),
+        });
+        let on_gone = move |info| {
             let _ = drained_rx.recv_timeout(DRAIN_GRACE);
             on_exit(info);
-        })
-        .context("starting the child waiter thread")?;
+        };
+        match pid.and_then(watchable) {
+            Some((raw_pid, pidfd)) => {
+                drop(child);
+                exit_watch::watch(
+                    pidfd,
+                    format!("pty-exit-{raw_pid}"),
+                    Box::new(move || on_gone(reap(raw_pid))),
+                );
+            }
+            None => {
+                crate::jobs::named(&format!("pty-wait-{}", pid.unwrap_or(0)), move || {
+                    let info = match child.wait() {
+                        Ok(status) => exit_info(&status),
+                        Err(err) => {
+                            tracing::warn!("waiting for child: {err}");
+                            ExitInfo {
+                                code: 1,
+                                signal: false,
+                            }
+                        }
+                    };
+                    on_gone(info);
+                })
+                .context("starting the child waiter thread")?;
+            }
+        }
 
         if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
             children::register(pid);
@@ -230,6 +253,7 @@ impl PtyProcess {
             master: pair.master,
             direct: Mutex::new(direct),
             input,
+            writing,
             pid,
             output_rx,
             recycle_tx,
@@ -269,8 +293,10 @@ impl PtyProcess {
                     QuietRead::Ended
                 }
                 Ok(n) => {
-                    if n > ECHO_READ_MAX {
-                        self.gate.to_thread();
+                    if n > ECHO_READ_MAX
+                        && let Some(reading) = self.gate.to_thread()
+                    {
+                        reading::start(reading);
                     }
                     QuietRead::Bytes(n)
                 }
@@ -325,6 +351,7 @@ impl PtyProcess {
             tracing::warn!(pid = ?self.pid, "pane input queue full or closed; input refused");
             return false;
         }
+        self.writing.ensure_running();
         // Behind a backlog the writer is waiting for the program to read:
         // handing it the CPU would only slow the loop, key by key.
         if written.is_none() {
@@ -355,6 +382,7 @@ impl PtyProcess {
     /// The upgrade failed: `taken` is written again, first.
     pub fn give_back_input(&self, taken: Vec<u8>) {
         self.input.give_back(taken);
+        self.writing.ensure_running();
     }
 
     /// Bytes of input the child has not read yet.
@@ -421,6 +449,45 @@ fn pty_size(rows: u16, cols: u16, cell: CellPixels) -> PtySize {
     }
 }
 
+/// `pid` as a pidfd, when the exit watcher runs to poll it.
+fn watchable(pid: u32) -> Option<(rustix::process::RawPid, OwnedFd)> {
+    let raw = rustix::process::RawPid::try_from(pid).ok()?;
+    let pid = rustix::process::Pid::from_raw(raw)?;
+    if !exit_watch::running() {
+        return None;
+    }
+    let pidfd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())
+        .inspect_err(|err| tracing::debug!("pidfd_open({raw}): {err}"))
+        .ok()?;
+    Some((raw, pidfd))
+}
+
+/// Collects the ended child `pid`'s status (it is gone: this does not
+/// wait).
+fn reap(pid: rustix::process::RawPid) -> ExitInfo {
+    let status = rustix::process::Pid::from_raw(pid)
+        .map(|p| rustix::process::waitpid(Some(p), rustix::process::WaitOptions::empty()));
+    match status {
+        Some(Ok(Some((_, status)))) => match status.terminating_signal() {
+            Some(signal) => ExitInfo {
+                code: 128 + signal,
+                signal: true,
+            },
+            None => ExitInfo {
+                code: status.exit_status().unwrap_or(1),
+                signal: false,
+            },
+        },
+        other => {
+            tracing::warn!("collecting the status of child {pid}: {other:?}");
+            ExitInfo {
+                code: 1,
+                signal: false,
+            }
+        }
+    }
+}
+
 fn exit_info(status: &portable_pty::ExitStatus) -> ExitInfo {
     match status.signal() {
         Some(name) => ExitInfo {
@@ -479,102 +546,6 @@ fn wait_within(fd: &FileDescriptor, events: i16, limit: Option<Duration>) -> Opt
             }
         }
     }
-}
-
-/// What the reader thread works with.
-struct Reading {
-    /// The PTY, for waiting until it is readable.
-    ready: FileDescriptor,
-    output_tx: Sender<OutputChunk>,
-    recycle_rx: Receiver<OutputChunk>,
-    drained_tx: Sender<()>,
-    gate: Arc<ReaderGate>,
-}
-
-fn read_loop(mut reader: Box<dyn Read + Send>, r: &Reading) {
-    let mut buf = vec![0u8; READ_SIZE];
-    while r.gate.thread_may_read() {
-        match reader.read(&mut buf) {
-            // EOF; portable-pty maps EIO (all slave fds closed) to Ok(0).
-            Ok(0) => break,
-            Ok(n) => {
-                let mut chunk = r.recycle_rx.try_recv().unwrap_or_default();
-                chunk.clear();
-                chunk.extend_from_slice(&buf[..n]);
-                if r.output_tx.send(chunk).is_err() {
-                    // The pane is gone.
-                    break;
-                }
-                // Announced once a second chunk waits, or when the PTY has
-                // nothing more (below): a flood's chunks come ~25 µs apart,
-                // and waking the loop for each was ~20,000 wake-ups of it
-                // per flood benchmark. Waiting longer (half a channel, with
-                // the fast-forward cutting every 16 KiB) saved 18-24 % of
-                // tilework's CPU there but made the flood 14-22 % slower on
-                // an idle two-vCPU VM: the reader then waited on a full
-                // channel, and the loop and reader slept more and the
-                // writing program paid for waking them. Tried in cc0beee
-                // and reverted.
-                if r.output_tx.len() >= 2 {
-                    crate::wake::wake_loop();
-                }
-            }
-            Err(err) if err.kind() == ErrorKind::Interrupted => {}
-            Err(err) if err.kind() == ErrorKind::WouldBlock => {
-                // Nothing more for now: whatever was read goes to the loop.
-                if !r.output_tx.is_empty() {
-                    crate::wake::wake_loop();
-                }
-                match wait_within(&r.ready, POLLIN, Some(QUIET_HANDOVER)) {
-                    Some(true) => {}
-                    Some(false) => {
-                        // Everything read is on the channel: the loop
-                        // may read what comes next (see `reader_gate`).
-                        r.gate.to_loop();
-                        crate::wake::wake_loop();
-                    }
-                    None => break,
-                }
-            }
-            Err(err) => {
-                tracing::debug!("PTY read ended: {err}");
-                break;
-            }
-        }
-    }
-    r.gate.end();
-    let _ = r.drained_tx.try_send(());
-    crate::wake::wake_loop();
-}
-
-fn write_loop(mut writer: Box<dyn Write + Send>, ready: &FileDescriptor, input: &InputQueue) {
-    while let Some(bytes) = input.pop() {
-        let mut rest = &bytes[..];
-        while !rest.is_empty() {
-            // An upgrade took the rest (see `InputQueue::take_for_handoff`).
-            let Some(written) = input.write_popped(rest, |rest| writer.write(rest)) else {
-                break;
-            };
-            match written {
-                Ok(0) => {
-                    tracing::debug!("PTY write ended: wrote nothing");
-                    input.close();
-                    return;
-                }
-                Ok(n) => rest = &rest[n..],
-                Err(err) if err.kind() == ErrorKind::Interrupted => {}
-                // The program is not reading: wait without holding anyone.
-                Err(err) if err.kind() == ErrorKind::WouldBlock && wait_until(ready, POLLOUT) => {}
-                Err(err) => {
-                    tracing::debug!("PTY write ended: {err}");
-                    input.close();
-                    return;
-                }
-            }
-        }
-    }
-    // The pane is gone; the writer drops here, which also sends ^D: harmless
-    // because the child is being killed.
 }
 
 impl Drop for PtyProcess {

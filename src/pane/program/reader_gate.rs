@@ -15,12 +15,11 @@
 //! - the loop hands the PTY back (and reads no more) when a read brings
 //!   more than an echo, and the thread's chunks come after the loop's.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Holder {
-    /// The loop polls the PTY and reads it; the thread waits.
+    /// The loop polls the PTY and reads it; no thread runs for it.
     Loop,
     /// The reader thread reads it.
     Thread,
@@ -28,120 +27,147 @@ pub enum Holder {
     Ended,
 }
 
+/// Who reads, and, while the loop does, what the reader thread left
+/// behind to go on with (`R`: its PTY handle and channels). The thread
+/// exits when it hands the PTY over, so a quiet pane costs no thread (a
+/// parked thread's stack and its share of glibc's arenas were most of an
+/// idle pane's memory once its grid was put away); the loop starts a new
+/// one with what was left here when output streams again.
 #[derive(Debug)]
-pub struct ReaderGate {
-    holder: Mutex<Holder>,
-    turn: Condvar,
-    /// The thread waits for its turn (reads nothing until handed the PTY):
-    /// an upgrade hands the PTY to another process only then.
-    parked: AtomicBool,
+pub struct ReaderGate<R> {
+    state: Mutex<State<R>>,
 }
 
-impl Default for ReaderGate {
+#[derive(Debug)]
+struct State<R> {
+    holder: Holder,
+    /// What the thread left when it stopped; `None` while one runs.
+    parked: Option<R>,
+}
+
+impl<R> Default for ReaderGate<R> {
     /// The thread reads first: a program's start-up output streams.
     fn default() -> Self {
         Self {
-            holder: Mutex::new(Holder::Thread),
-            turn: Condvar::new(),
-            parked: AtomicBool::new(false),
+            state: Mutex::new(State {
+                holder: Holder::Thread,
+                parked: None,
+            }),
         }
     }
 }
 
-impl ReaderGate {
+impl<R> ReaderGate<R> {
     pub fn holder(&self) -> Holder {
-        *self.lock()
+        self.lock().holder
     }
 
-    /// The thread's side: waits while the loop holds the PTY. True when
-    /// the thread may read, false once the output ended.
-    pub fn thread_may_read(&self) -> bool {
-        let mut holder = self.lock();
-        while *holder == Holder::Loop {
-            self.parked.store(true, Ordering::SeqCst);
-            holder = self
-                .turn
-                .wait(holder)
-                .unwrap_or_else(PoisonError::into_inner);
+    /// The thread's side, once it read everything and the PTY went quiet
+    /// (`quiet`), or once it saw it was no longer the holder: it leaves
+    /// `reader` here and exits. Handed back instead when the loop gave the
+    /// PTY back meanwhile: the thread reads on.
+    pub fn park(&self, reader: R, quiet: bool) -> Option<R> {
+        let mut state = self.lock();
+        match state.holder {
+            Holder::Thread if !quiet => Some(reader),
+            Holder::Thread | Holder::Loop => {
+                state.holder = Holder::Loop;
+                state.parked = Some(reader);
+                None
+            }
+            // Nobody reads any more: what was left goes.
+            Holder::Ended => None,
         }
-        self.parked.store(false, Ordering::SeqCst);
-        *holder == Holder::Thread
     }
 
-    /// The thread's side: the PTY went quiet, the loop reads it now.
+    /// The loop's side (an upgrade holds the reader): a running thread
+    /// stops after the read it is in, and leaves with [`Self::park`].
     pub fn to_loop(&self) {
-        let mut holder = self.lock();
-        if *holder == Holder::Thread {
-            *holder = Holder::Loop;
+        let mut state = self.lock();
+        if state.holder == Holder::Thread {
+            state.holder = Holder::Loop;
         }
     }
 
-    /// The loop's side: output streams, the thread reads it now.
-    pub fn to_thread(&self) {
-        let mut holder = self.lock();
-        if *holder == Holder::Loop {
-            *holder = Holder::Thread;
-            self.turn.notify_all();
+    /// The loop's side: output streams, a thread reads it now. What the
+    /// last thread left, for the caller to start a new one with; `None`
+    /// when the last thread still runs (it reads on) or nothing was left.
+    #[must_use]
+    pub fn to_thread(&self) -> Option<R> {
+        let mut state = self.lock();
+        if state.holder != Holder::Loop {
+            return None;
         }
+        state.holder = Holder::Thread;
+        state.parked.take()
     }
 
-    /// Nobody reads any more: the output ended, or the pane is gone (a
-    /// waiting thread then exits).
+    /// Nobody reads any more: the output ended, or the pane is gone (what
+    /// a thread left goes with it).
     pub fn end(&self) {
-        *self.lock() = Holder::Ended;
-        self.turn.notify_all();
+        let parked = {
+            let mut state = self.lock();
+            state.holder = Holder::Ended;
+            state.parked.take()
+        };
+        drop(parked);
     }
 
-    /// Whether the thread reads nothing now and until handed the PTY
-    /// (it waits for its turn, or the output ended).
+    /// Whether no thread reads now or until handed the PTY (its last one
+    /// stopped, or the output ended).
     pub fn thread_parked(&self) -> bool {
-        let holder = self.lock();
-        *holder == Holder::Ended || (*holder == Holder::Loop && self.parked.load(Ordering::SeqCst))
+        let state = self.lock();
+        state.holder == Holder::Ended || (state.holder == Holder::Loop && state.parked.is_some())
     }
 
-    fn lock(&self) -> MutexGuard<'_, Holder> {
-        self.holder.lock().unwrap_or_else(PoisonError::into_inner)
+    fn lock(&self) -> MutexGuard<'_, State<R>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[test]
     fn the_pty_changes_hands_and_an_end_is_final() {
-        let gate = ReaderGate::default();
+        let gate = ReaderGate::<u8>::default();
         assert_eq!(gate.holder(), Holder::Thread);
-        gate.to_thread();
-        assert_eq!(gate.holder(), Holder::Thread, "only the loop gives back");
-        gate.to_loop();
-        assert_eq!(gate.holder(), Holder::Loop);
-        gate.to_loop();
-        assert_eq!(gate.holder(), Holder::Loop);
-        gate.to_thread();
+        assert_eq!(gate.to_thread(), None, "only the loop gives back");
         assert_eq!(gate.holder(), Holder::Thread);
+        assert_eq!(gate.park(1, true), None);
+        assert_eq!(gate.holder(), Holder::Loop);
+        assert!(gate.thread_parked());
+        assert_eq!(gate.to_thread(), Some(1), "a new thread goes on with it");
+        assert_eq!(gate.holder(), Holder::Thread);
+        assert!(!gate.thread_parked());
         gate.end();
         gate.to_loop();
-        gate.to_thread();
+        assert_eq!(gate.to_thread(), None);
+        assert_eq!(gate.park(2, true), None, "nothing is kept once ended");
         assert_eq!(gate.holder(), Holder::Ended);
-        assert!(!gate.thread_may_read());
+        assert!(gate.thread_parked());
     }
 
     #[test]
-    fn a_waiting_thread_reads_when_given_the_pty_and_leaves_when_it_ends() {
-        for end in [false, true] {
-            let gate = Arc::new(ReaderGate::default());
-            gate.to_loop();
-            let waiting = Arc::clone(&gate);
-            let thread = std::thread::spawn(move || waiting.thread_may_read());
-            if end {
-                gate.end();
-            } else {
-                gate.to_thread();
-            }
-            let may_read = thread.join().expect("the waiting thread");
-            assert_eq!(may_read, !end);
-        }
+    fn a_thread_stopping_as_the_loop_gives_the_pty_back_reads_on() {
+        // The loop took the PTY (an upgrade's hold) while the thread read,
+        // and gave it back before the thread had stopped: no new thread is
+        // started, and the running one is told to go on.
+        let gate = ReaderGate::<u8>::default();
+        gate.to_loop();
+        assert!(!gate.thread_parked(), "the thread has not stopped yet");
+        assert_eq!(gate.to_thread(), None);
+        assert_eq!(gate.park(3, false), Some(3));
+        assert_eq!(gate.holder(), Holder::Thread);
+    }
+
+    #[test]
+    fn a_reader_parked_from_the_start_waits_for_the_loop() {
+        let gate = ReaderGate::default();
+        assert_eq!(gate.park(7u8, true), None);
+        assert_eq!(gate.holder(), Holder::Loop);
+        assert!(gate.thread_parked());
+        assert_eq!(gate.to_thread(), Some(7));
     }
 }

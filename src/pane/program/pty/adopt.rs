@@ -22,12 +22,11 @@ use filedescriptor::FileDescriptor;
 use portable_pty::{MasterPty, PtySize};
 
 use super::exit_note::ExitNotes;
-use super::{
-    DRAIN_GRACE, ExitInfo, OUTPUT_CHANNEL_CAPACITY, PtyProcess, Reading, read_loop, write_loop,
-};
-use crate::pane::program::children;
+use super::reading::{Gate, Reading};
+use super::writing::Writing;
+use super::{DRAIN_GRACE, ExitInfo, OUTPUT_CHANNEL_CAPACITY, PtyProcess};
 use crate::pane::program::input_queue::InputQueue;
-use crate::pane::program::reader_gate::ReaderGate;
+use crate::pane::program::{children, exit_watch};
 
 impl PtyProcess {
     /// Takes over program `pid` running on the PTY whose master is
@@ -49,7 +48,6 @@ impl PtyProcess {
             })?;
         let master = AdoptedMaster(master);
         let reader = master.try_clone_reader()?;
-        let writer = master.take_writer()?;
         let dup = || FileDescriptor::dup(&master.0).context("duplicating the PTY descriptor");
         let mut direct = dup()?;
         direct
@@ -60,41 +58,49 @@ impl PtyProcess {
         let (output_tx, output_rx) = bounded(OUTPUT_CHANNEL_CAPACITY);
         let (recycle_tx, recycle_rx) = bounded(OUTPUT_CHANNEL_CAPACITY + 2);
         let input = Arc::new(InputQueue::default());
-        let writer_input = Arc::clone(&input);
+        let writing = Writing::new(write_ready, Arc::clone(&input), format!("pty-write-{pid}"));
         let (drained_tx, drained_rx) = bounded::<()>(1);
-        let gate = Arc::new(ReaderGate::default());
         // Parked until the loop runs: see the module's comment.
-        gate.to_loop();
-        let reading = Reading {
-            ready: read_ready,
-            output_tx,
-            recycle_rx,
-            drained_tx: drained_tx.clone(),
-            gate: Arc::clone(&gate),
-        };
-        crate::jobs::named(&format!("pty-read-{pid}"), move || {
-            read_loop(reader, &reading)
-        })
-        .context("starting the PTY reader thread")?;
-        crate::jobs::named(&format!("pty-write-{pid}"), move || {
-            write_loop(writer, &write_ready, &writer_input)
-        })
-        .context("starting the PTY writer thread")?;
-        crate::jobs::named(&format!("pty-wait-{pid}"), move || {
-            wait_gone(&pidfd);
+        let gate = Arc::new(Gate::default());
+        let parked = gate.park(
+            Reading {
+                reader,
+                ready: read_ready,
+                output_tx,
+                recycle_rx,
+                drained_tx: drained_tx.clone(),
+                gate: Arc::clone(&gate),
+                name: format!("pty-read-{pid}"),
+            },
+            true,
+        );
+        debug_assert!(
+            parked.is_none(),
+            "a quiet reader is always left at the gate"
+        );
+        let on_gone = move || {
             let info = notes.and_then(|n| n.wait(pid, start));
             let _ = drained_rx.recv_timeout(DRAIN_GRACE);
             on_exit(info.unwrap_or(ExitInfo {
                 code: 0,
                 signal: false,
             }));
-        })
-        .context("starting the process watcher thread")?;
+        };
+        if exit_watch::running() {
+            exit_watch::watch(pidfd, format!("pty-exit-{pid}"), Box::new(on_gone));
+        } else {
+            crate::jobs::named(&format!("pty-wait-{pid}"), move || {
+                wait_gone(&pidfd);
+                on_gone();
+            })
+            .context("starting the process watcher thread")?;
+        }
         children::register(raw_pid);
         Ok(Self {
             master: Box::new(master),
             direct: Mutex::new(direct),
             input,
+            writing,
             pid: Some(pid),
             output_rx,
             recycle_tx,
