@@ -283,10 +283,13 @@ def main():
         kill_tree(server)
         kill_tree(pid)
     address = symbols(binary)
-    hot = sorted((n for n in server_ran if n in address), key=address.get)
-    # The waiting client's own functions after the workspace's: together,
-    # so that the few pages it runs are next to each other too.
-    hot += sorted((n for n in client_ran - server_ran if n in address), key=address.get)
+    # The waiting client's own functions first, then those both processes
+    # run, then the workspace's own: what each process runs is then one
+    # run of pages (the client's at the front, the workspace's after it).
+    # Each part keeps the binary's current order.
+    hot = []
+    for part in (client_ran - server_ran, client_ran & server_ran, server_ran - client_ran):
+        hot += sorted((n for n in part if n in address), key=address.get)
     with open(out_path, "w") as f:
         f.write("\n".join(hot) + "\n")
     print(f"{len(hot)} functions written to {out_path} ({len(clients)} client dumps)")

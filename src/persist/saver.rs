@@ -38,6 +38,12 @@ pub use crate::persist::block_file::SEGMENT_BLOCKS;
 /// comes within this time of it) besides the unsealed tail.
 pub const BATCH_PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
 
+/// A batch's blocks are written once this many of their bytes are
+/// gathered. The buffer they gather in lives as long as the thread, at
+/// the size of the biggest batch: a whole segment's (~1 MiB of resident
+/// memory) when it gathered a flood's blocks before one write.
+const WRITE_CHUNK: usize = 128 * 1024;
+
 pub enum Message {
     /// Blocks the pane's ring sealed, oldest first, by index.
     Blocks {
@@ -420,6 +426,9 @@ impl PaneFiles {
             self.in_file += 1;
             if let Some(last) = self.segments.back_mut() {
                 last.newest = *index;
+            }
+            if scratch.len() >= WRITE_CHUNK {
+                self.write_out(scratch)?;
             }
         }
         self.write_out(scratch)?;
