@@ -15,7 +15,7 @@
 //!   the loop once per interval.
 
 mod attached;
-mod attached_facts;
+mod tell_panes;
 mod clipboard_reads;
 mod command_events;
 mod command_watch;

@@ -471,12 +471,26 @@ fn asked(tw: &mut Tilework, n: u32, until: &str) -> String {
     })
 }
 
-/// Splits the focused pane and waits for the new pane's prompt.
-fn split(tw: &mut Tilework) {
-    let prompts = |s: &vt100::Screen| s.contents().matches("$ ").count();
-    let before = tw.with_screen(prompts);
+/// Splits the focused pane, which is the rightmost, into `panes` panes in
+/// all, and waits for the new pane (the rightmost again) to show its
+/// prompt. (Counting prompts on the whole screen would not do: the pane
+/// split is narrowed, and the rows its lines now wrap into can push one of
+/// its own prompts into its history.)
+fn split(tw: &mut Tilework, panes: u32) {
     tw.send("\x02%");
-    tw.wait_for("the new pane's prompt", |s| prompts(s) > before);
+    let status = format!("pane {panes}/{panes}");
+    tw.wait_for("the new pane's prompt", |s| {
+        let text = s.contents();
+        let first_row = text.lines().nth(1).unwrap_or("");
+        let borders = ['│', '┃'];
+        let rightmost = first_row
+            .trim_end()
+            .trim_end_matches(borders)
+            .rsplit(borders)
+            .next()
+            .unwrap_or("");
+        text.contains(&status) && rightmost.trim() == "$"
+    });
 }
 
 /// What programs are told of pictures follows the terminals attached: a
@@ -525,13 +539,13 @@ fn what_programs_are_told_of_pictures_follows_the_terminals_attached() {
     );
     b.wait_for_text("R1:");
     assert_eq!(asked(&mut a, 2, "once"), SIXEL, "a pane opened before");
-    split(&mut a);
+    split(&mut a, 2);
     assert_eq!(asked(&mut a, 3, "once"), SIXEL, "a pane opened meanwhile");
 
     b.send("\x02d");
     assert_eq!(b.wait_exit().exit_code(), 0, "detached");
     assert_eq!(asked(&mut a, 4, "plain"), PLAIN, "a pane open when it left");
-    split(&mut a);
+    split(&mut a, 3);
     assert_eq!(asked(&mut a, 5, "once"), PLAIN, "a pane opened after");
     drop(a);
     common::end_workspaces(runtime.path());

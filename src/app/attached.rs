@@ -182,7 +182,7 @@ impl<B: FrameSink> Attached<B> {
             .set_terminal_colours(crate::client::facts::answered_colours(configured, &facts));
         let attached = self.list.iter().map(|c| (&c.facts, c.read_only));
         let reach = crate::client::facts::picture_reach(attached);
-        super::attached_facts::pictures_told(ws, reach);
+        super::tell_panes::pictures_told(ws, reach);
     }
 
     /// The layout takes the size `window_size` picks among the attached

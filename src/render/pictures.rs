@@ -38,7 +38,7 @@ use crate::render::painter::Painter;
 use crate::workspace::Workspace;
 
 mod bare;
-mod kitty;
+mod kitty_terminal;
 
 use bare::BarePanes;
 
@@ -92,7 +92,7 @@ pub struct PictureDrawer {
     encoding: Vec<EncodeKey>,
     finished: Finished,
     /// What a terminal that speaks kitty graphics shows (`kitty`).
-    kitty: kitty::KittyPictures,
+    kitty: kitty_terminal::KittyPictures,
     /// Panes whose cells need no look this frame.
     bare: BarePanes,
     /// Pictures too large to scale for this terminal (said once).

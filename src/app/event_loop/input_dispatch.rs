@@ -56,7 +56,7 @@ impl<B: FrameSink> App<B> {
             if self.clients.follow_terminal_theme(at, dark) {
                 self.clock.changed_now();
             }
-            crate::app::attached_facts::theme_told(&mut self.ws, dark);
+            crate::app::tell_panes::theme_told(&mut self.ws, dark);
         }
         let Some(client) = self.clients.list.get_mut(at) else {
             return;

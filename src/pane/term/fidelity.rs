@@ -21,7 +21,7 @@
 //! use, insert mode, no auto-wrap, tab stops other than every 8 columns),
 //! printed text is rewritten too: translated ([`charsets`]), preceded by an
 //! insertion (IRM), held in the last column (no auto-wrap), or a tab turned
-//! into a move to its stop ([`tabs`]). That needs the cursor before each
+//! into a move to its stop ([`tab_stops`]). That needs the cursor before each
 //! character, so text then goes through the follower a byte at a time,
 //! runs of ASCII at once. Otherwise (nearly always) text goes through in
 //! bulk and costs what the follower alone costs.
@@ -49,7 +49,7 @@ pub mod pen;
 mod replacements;
 pub mod sgr;
 pub mod sixel_images;
-pub mod tabs;
+pub mod tab_stops;
 pub mod theme;
 
 use std::io::Write as _;
@@ -66,7 +66,7 @@ use answers::Answers;
 use charsets::{Charset, Charsets};
 use follower::{Blanked, Follower, KeyboardChange, Last, Replace, Stop};
 use keyboard::KeyboardFlags;
-use tabs::TabStops;
+use tab_stops::TabStops;
 
 pub use modes::Modes;
 

@@ -11,7 +11,7 @@ use crate::pane::term::fidelity::colour_sets::ColourSets;
 use crate::pane::term::fidelity::pen::Pen;
 use crate::pane::term::fidelity::sgr;
 use crate::pane::term::fidelity::sixel_images::SixelIntake;
-use crate::pane::term::fidelity::tabs::TabStops;
+use crate::pane::term::fidelity::tab_stops::TabStops;
 use crate::pane::term::picture_queries::PictureQuery;
 use crate::pane::term::rep_bound::{self, Region, RepBound, param};
 
