@@ -35,6 +35,7 @@ pub fn for_each_window(
         }
         let size = (source.rows, cols);
         let mut request = ReplayRequest::window(ring, &source.sizes, extent, size, cap);
+        request.reach = source.reach;
         if !stops.is_empty() {
             request = request.with_stops(stops.to_vec());
         }

@@ -56,7 +56,8 @@ pub fn replay_all(pane: &Pane) -> impl FnOnce(&mut EachWindow<'_>) + Send + use<
             .max(anchors::most_rows(window_rows) + usize::from(rows));
         let mut extent = anchors::top(ring, window_rows, cols);
         loop {
-            let request = ReplayRequest::window(ring, &source.sizes, extent, (rows, cols), cap);
+            let mut request = ReplayRequest::window(ring, &source.sizes, extent, (rows, cols), cap);
+            request.reach = source.reach;
             if each(&mut Window::replay(request)).is_break() || extent.end >= ring.end() {
                 return;
             }
@@ -113,13 +114,9 @@ pub fn write_range(
         while start < to {
             let end = anchors::from(ring, start, window_rows, cols).end.min(to);
             let extent = anchors::Extent { start, end };
-            let mut history = Window::replay(ReplayRequest::window(
-                ring,
-                &source.sizes,
-                extent,
-                (rows, cols),
-                cap,
-            ));
+            let mut request = ReplayRequest::window(ring, &source.sizes, extent, (rows, cols), cap);
+            request.reach = source.reach;
+            let mut history = Window::replay(request);
             // The rows up to the cursor's, and the cursor's when the range
             // ends inside a line.
             let (row, col) = history.screen().cursor_position();

@@ -74,6 +74,8 @@ pub struct RingCopy {
     pub cols: u16,
     /// The sizes the ring's output was printed at.
     pub sizes: SizeLog,
+    /// What the pane's program is told of pictures (see `History::reach`).
+    pub reach: Reach,
 }
 
 impl RingCopy {
@@ -84,6 +86,7 @@ impl RingCopy {
             rows,
             cols,
             sizes: SizeLog::new(rows, cols),
+            reach: Reach::default(),
         }
     }
 }
@@ -250,6 +253,7 @@ impl History {
             rows: self.rows,
             cols: self.cols,
             sizes: self.sizes.clone(),
+            reach: self.reach,
         }
     }
 

@@ -162,9 +162,8 @@ impl Fidelity {
         self.attached.colours
     }
 
-    /// What the attached terminals told (the colours OSC 10, 11 and 12
-    /// are answered with, the theme, pictures and the cell size),
-    /// answered from now on; sixel pictures take their cells by it.
+    /// What the attached terminals told (colours, theme, pictures, cell
+    /// size), answered from now on; sixel pictures take their cells by it.
     pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
         self.attached = facts;
         self.follower.pictures.set_cell(facts.reach.cell_pixels());
