@@ -15,7 +15,6 @@
 //!   the loop once per interval.
 
 mod attached;
-mod tell_panes;
 mod clipboard_reads;
 mod command_events;
 mod command_watch;
@@ -39,6 +38,7 @@ mod silence;
 pub mod status_commands;
 mod stream_pictures;
 mod subscribers;
+mod tell_panes;
 pub mod typing_throttle;
 mod workspace_events;
 
