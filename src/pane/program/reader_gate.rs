@@ -15,8 +15,7 @@
 //! - the loop hands the PTY back (and reads no more) when a read brings
 //!   more than an echo, and the thread's chunks come after the loop's.
 
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Holder {
@@ -37,8 +36,6 @@ pub enum Holder {
 #[derive(Debug)]
 pub struct ReaderGate<R> {
     state: Mutex<State<R>>,
-    /// Wakes a lingering thread when the loop gives the PTY back.
-    turn: Condvar,
 }
 
 #[derive(Debug)]
@@ -46,10 +43,6 @@ struct State<R> {
     holder: Holder,
     /// What the thread left when it stopped; `None` while one runs.
     parked: Option<R>,
-    /// The thread that left it waits a moment before it exits
-    /// ([`ReaderGate::linger`]): the loop gives the PTY back to it
-    /// rather than starting another.
-    lingering: bool,
 }
 
 impl<R> Default for ReaderGate<R> {
@@ -59,9 +52,7 @@ impl<R> Default for ReaderGate<R> {
             state: Mutex::new(State {
                 holder: Holder::Thread,
                 parked: None,
-                lingering: false,
             }),
-            turn: Condvar::new(),
         }
     }
 }
@@ -98,46 +89,9 @@ impl<R> ReaderGate<R> {
         }
     }
 
-    /// The thread's side, after [`Self::park`] kept what it reads with:
-    /// waits up to `limit` for the loop to give the PTY back, and takes it
-    /// back then (output that comes in bursts a moment apart, a program
-    /// redrawing on each key, costs no thread start each). `None`: the
-    /// time ran out or the output ended, and the thread exits.
-    pub fn linger(&self, limit: Duration) -> Option<R> {
-        let deadline = Instant::now() + limit;
-        let mut state = self.lock();
-        if state.holder == Holder::Loop {
-            state.lingering = true;
-        }
-        loop {
-            match state.holder {
-                Holder::Thread if state.lingering => {
-                    state.lingering = false;
-                    return state.parked.take();
-                }
-                Holder::Loop => {}
-                Holder::Thread | Holder::Ended => {
-                    state.lingering = false;
-                    return None;
-                }
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                state.lingering = false;
-                return None;
-            }
-            state = self
-                .turn
-                .wait_timeout(state, deadline - now)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-        }
-    }
-
     /// The loop's side: output streams, a thread reads it now. What the
     /// last thread left, for the caller to start a new one with; `None`
-    /// when a thread still runs or lingers (it reads on) or nothing was
-    /// left.
+    /// when the last thread still runs (it reads on) or nothing was left.
     #[must_use]
     pub fn to_thread(&self) -> Option<R> {
         let mut state = self.lock();
@@ -145,10 +99,6 @@ impl<R> ReaderGate<R> {
             return None;
         }
         state.holder = Holder::Thread;
-        if state.lingering {
-            self.turn.notify_all();
-            return None;
-        }
         state.parked.take()
     }
 
@@ -160,7 +110,6 @@ impl<R> ReaderGate<R> {
             state.holder = Holder::Ended;
             state.parked.take()
         };
-        self.turn.notify_all();
         drop(parked);
     }
 
@@ -211,24 +160,6 @@ mod tests {
         assert_eq!(gate.to_thread(), None);
         assert_eq!(gate.park(3, false), Some(3));
         assert_eq!(gate.holder(), Holder::Thread);
-    }
-
-    #[test]
-    fn a_lingering_thread_takes_the_pty_back_and_leaves_when_the_time_is_up() {
-        let gate = std::sync::Arc::new(ReaderGate::<u8>::default());
-        assert_eq!(gate.park(4, true), None);
-        assert_eq!(gate.linger(Duration::from_millis(1)), None, "time up");
-        assert!(gate.thread_parked(), "what it read with stays at the gate");
-        let waiting = std::sync::Arc::clone(&gate);
-        let thread = std::thread::spawn(move || waiting.linger(Duration::from_secs(60)));
-        // Handed back once the thread lingers: it takes it, no new thread.
-        while !gate.lock().lingering {
-            std::thread::yield_now();
-        }
-        assert_eq!(gate.to_thread(), None);
-        assert_eq!(thread.join().expect("the lingering thread"), Some(4));
-        assert_eq!(gate.holder(), Holder::Thread);
-        assert!(!gate.thread_parked());
     }
 
     #[test]

@@ -5,19 +5,12 @@
 
 use std::io::{ErrorKind, Read};
 use std::sync::Arc;
-use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender};
 use filedescriptor::{FileDescriptor, POLLIN};
 
 use super::{OutputChunk, QUIET_HANDOVER, READ_SIZE, wait_within};
 use crate::pane::program::reader_gate::{Holder, ReaderGate};
-
-/// How long a reader thread that handed a quiet PTY to the loop waits to
-/// be given it back before it exits: output in bursts (a redraw per key,
-/// a build's lines) keeps one thread instead of starting one per burst,
-/// and a pane quiet for longer keeps none.
-const READER_LINGER: Duration = Duration::from_secs(1);
 
 /// The gate of a pane's PTY, and what its reader thread is left.
 pub type Gate = ReaderGate<Reading>;
@@ -85,10 +78,7 @@ fn read_in_turns(mut reading: Reading) {
                     Some(back) => reading = back,
                     None => {
                         crate::wake::wake_loop();
-                        match gate.linger(READER_LINGER) {
-                            Some(back) => reading = back,
-                            None => return,
-                        }
+                        return;
                     }
                 }
             }
