@@ -9,10 +9,12 @@
 //! - [`attach`]: `tilework attach HOST:NAME`, reconnecting when the link
 //!   drops; [`waiting_screen`] is what the terminal shows meanwhile.
 //! - [`relay`]: a remote pane's program; [`stall_watch`] counts its
-//!   stopped ssh as a dropped link.
+//!   stopped ssh as a dropped link; [`output_batch`] writes its output
+//!   into the local PTY in fewer, larger pieces.
 
 pub mod attach;
 pub mod link;
+pub mod output_batch;
 pub mod proxy;
 pub mod relay;
 pub mod remote_attach;

@@ -286,7 +286,14 @@ fn survives(signal: Signal) {
     let (a, workspace) = detached_workspace("far");
     let mut b = attach_over_ssh(&sshd, &a, "far", None);
     b.wait_for("the workspace's prompt", |s| s.contents().contains("$ "));
-    b.type_line("i=0; while :; do i=$((i+1)); echo tick-$i; sleep 0.2; done");
+    // One process group for the whole loop (`sh -c`): the ^C below stops
+    // it wherever it is. Typed at the prompt, the shell gives the
+    // terminal to each `sleep` and takes it back: a ^C in between goes to
+    // the group of a `sleep` that just exited, nobody gets it, the loop
+    // runs on and the line typed after it waits unread: the "after-42
+    // never came" seen once in ~30 runs. A plain `sh` in a plain PTY
+    // loses 6 of 300 such ^Cs with `sleep 0.05`, none of 300 with `sh -c`.
+    b.type_line("sh -c 'i=0; while :; do i=$((i+1)); echo tick-$i; sleep 0.2; done'");
     common::wait_until("a few ticks", || last_tick(&b) >= 3);
     let ssh = ssh_of(&b);
     let before = last_tick(&b);
@@ -306,12 +313,17 @@ fn survives(signal: Signal) {
         log.contains("the link to a remote workspace dropped"),
         "B's log: {log}"
     );
+    let typed_at = last_tick(&b);
     b.type_line("\x03echo after-$((6*7))");
     let deadline = std::time::Instant::now() + common::TIMEOUT;
     while !b.screen_text().contains("after-42") {
+        // The ticks going on or not tell a terminal that no longer shows
+        // frames from keys that went missing.
         assert!(
             std::time::Instant::now() < deadline,
-            "timed out waiting for after-42; screen:\n{}\n{}",
+            "timed out waiting for after-42 (tick-{typed_at} on screen when typed, tick-{} \
+             now); screen:\n{}\n{}",
+            last_tick(&b),
             b.screen_text(),
             link_diagnostics(&a, &b)
         );
@@ -330,9 +342,36 @@ fn link_diagnostics(a: &Tilework, b: &Tilework) -> String {
             .unwrap_or_default()
     };
     let mut text = format!("A's log:\n{}\nB's log:\n{}\n", log(a), log(b));
+    // The remote workspace's own view, apart from B's way to it: its pane
+    // showing the keys (or not) says whether they reached it, and `ls`
+    // how many terminals it holds.
+    for args in [&["capture"][..], &["capture", "--history"][..], &["ls"][..]] {
+        let out = Command::new(common::binary())
+            .args(args)
+            .env("XDG_RUNTIME_DIR", a.runtime_dir())
+            .env("XDG_STATE_HOME", a.dir.path().join("state"))
+            .stdin(Stdio::null())
+            .output();
+        if let Ok(out) = out {
+            // The history without its ticks: the typed line shows there if
+            // it reached the pane while the loop ran on.
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let shown: Vec<&str> = stdout
+                .lines()
+                .filter(|l| args.len() == 1 || !l.starts_with("tick-"))
+                .collect();
+            text.push_str(&format!(
+                "the workspace's `{}`:\n{}\n{}\n",
+                args.join(" "),
+                shown.join("\n"),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return text;
     };
+    let mut seen_terminals = std::collections::BTreeSet::new();
     for pid in entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok()) {
         let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
         let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
@@ -353,9 +392,65 @@ fn link_diagnostics(a: &Tilework, b: &Tilework) -> String {
                     .then(|| format!("{}->{target}", fd.file_name().to_string_lossy()))
             })
             .collect();
-        text.push_str(&format!("{pid} {cmdline} {terminals:?}\n"));
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat.rsplit(") ").next().and_then(|r| r.split(' ').next());
+        let wchan = std::fs::read_to_string(format!("/proc/{pid}/wchan")).unwrap_or_default();
+        text.push_str(&format!(
+            "{pid} [{} {wchan}] {cmdline} {terminals:?}\n",
+            state.unwrap_or("?")
+        ));
+        for terminal in terminals {
+            if let Some((_, path)) = terminal.split_once("->") {
+                seen_terminals.insert(path.to_string());
+            }
+        }
+    }
+    // Where typed keys may wait unread: each terminal's mode and the
+    // bytes in its input queue (a terminal nobody reads, or one still in
+    // line mode, holds them).
+    for path in seen_terminals {
+        text.push_str(&format!("{path}: {}\n", terminal_state(&path)));
     }
     text
+}
+
+/// A terminal's line discipline (canonical, echo, signals) and how many
+/// bytes wait in its input queue, read without taking them.
+fn terminal_state(path: &str) -> String {
+    use rustix::fs::{Mode, OFlags};
+    use rustix::termios::LocalModes;
+    if !path.starts_with("/dev/pts/") {
+        return "(not a terminal's slave)".into();
+    }
+    let flags = OFlags::RDWR | OFlags::NOCTTY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let fd = match rustix::fs::open(path, flags, Mode::empty()) {
+        Ok(fd) => fd,
+        Err(err) => return format!("cannot open: {err}"),
+    };
+    let modes = rustix::termios::tcgetattr(&fd).map_or_else(
+        |err| format!("modes: {err}"),
+        |t| {
+            let on = |flag: LocalModes, name: &str| {
+                format!(
+                    "{}{name}",
+                    if t.local_modes.contains(flag) {
+                        ""
+                    } else {
+                        "-"
+                    }
+                )
+            };
+            format!(
+                "{} {} {}",
+                on(LocalModes::ICANON, "icanon"),
+                on(LocalModes::ECHO, "echo"),
+                on(LocalModes::ISIG, "isig")
+            )
+        },
+    );
+    let waiting =
+        rustix::io::ioctl_fionread(&fd).map_or_else(|err| format!("{err}"), |n| n.to_string());
+    format!("{modes}, {waiting} byte(s) unread")
 }
 
 #[test]

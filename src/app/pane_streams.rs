@@ -107,11 +107,12 @@ impl PaneStreams {
     /// A new stream of pane `id`'s output: the reply sends what the ring
     /// holds from the position asked for (copied on the call's thread),
     /// then what comes.
-    pub fn open(&mut self, ws: &Workspace, id: PaneId, call: &PaneStreamCall) -> Reply {
+    pub fn open(&mut self, ws: &mut Workspace, id: PaneId, call: &PaneStreamCall) -> Reply {
         self.list.retain(|s| !s.cut_off.load(Ordering::Relaxed));
         if self.list.len() >= MAX_STREAMS {
             return Reply::error(format!("{MAX_STREAMS} remote panes are streaming already"));
         }
+        relayed(ws, id);
         let Some(pane) = ws.panes().get(id) else {
             return Reply::error("the pane is gone");
         };
@@ -182,6 +183,19 @@ impl PaneStreams {
             stream.offer(&Frame::Exit(code));
             false
         });
+    }
+}
+
+/// Pane `id` is a remote pane's: the local workspace keeps its history,
+/// compressed, and saves it. Here it is kept only to be streamed (a
+/// reconnect's catch-up): not saved, and kept plain, so that a flood costs
+/// this loop neither the compression nor the saver's writes (with the
+/// ring's budget of plain bytes in memory, against about half of it
+/// compressed).
+fn relayed(ws: &mut Workspace, id: PaneId) {
+    ws.panes_mut().stop_saving_history(id);
+    if let Some(pane) = ws.panes_mut().get_mut(id) {
+        pane.history_mut().keep_plain();
     }
 }
 

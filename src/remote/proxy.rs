@@ -140,7 +140,8 @@ fn open_pane(socket: &Path, request: &ProxyRequest) -> Result<u32> {
         place: Place::Tab,
         cwd: request.cwd.clone(),
         argv: argv.clone(),
-        no_save: false,
+        // The local workspace saves the remote pane's history.
+        no_save: true,
     };
     if !answers(socket) {
         let launch = Launch {

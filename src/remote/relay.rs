@@ -25,6 +25,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use crate::config::remote_pane::RemotePane;
+use crate::remote::output_batch;
 use crate::remote::ssh::Ssh;
 use crate::remote::stall_watch::StallWatch;
 use crate::remote::target::Target;
@@ -295,6 +296,7 @@ fn one_run(
         .spawn()
         .with_context(|| format!("running {program}"))?;
     let mut from_proxy = child.stdout.take().context("ssh's stdout")?;
+    output_batch::widen_pipe(&from_proxy);
     let mut errors = child.stderr.take().context("ssh's stderr")?;
     let said = crate::jobs::named("relay-ssh-errors", move || {
         let mut text = Vec::new();
@@ -306,9 +308,9 @@ fn one_run(
     let watch = StallWatch::start(child.id(), link.ssh.dead_after());
     let mut reader = FrameReader::default();
     let mut buf = vec![0u8; 1 << 20];
-    let mut shown = Vec::with_capacity(64 << 10);
-    // The local pane's PTY, written straight to its descriptor: output
-    // without a title in it goes from the frame where it was read.
+    let mut shown = Vec::with_capacity(output_batch::BATCH_BYTES);
+    // The local pane's PTY, written straight to its descriptor, in
+    // batches (see `output_batch`).
     let mut out = PaneOutput::stdout()?;
     let mut connected = false;
     let mut ending = None;
@@ -317,16 +319,15 @@ fn one_run(
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        let mut written = Ok(());
         let read = reader.each(&buf[..n], |frame| {
-            if ending.is_some() || written.is_err() {
+            if ending.is_some() {
                 return;
             }
             match frame {
                 Received::Output { end, bytes } => {
                     state.at = Some(end);
                     if title.passes_unchanged(bytes) {
-                        written = out.write(&mut shown).and_then(|()| out.write_all(bytes));
+                        shown.extend_from_slice(bytes);
                     } else {
                         title.pass(bytes, &mut shown);
                     }
@@ -348,14 +349,15 @@ fn one_run(
                 Received::Other(_) => {}
             }
         });
-        written?;
         if let Err(err) = read {
             ending = Some(Ended::Refused(
                 format!("the remote tilework does not speak this version's frames ({err})"),
                 2,
             ));
         }
-        out.write(&mut shown)?;
+        if output_batch::write_now(&shown, &from_proxy) {
+            out.write(&mut shown)?;
+        }
     }
     // What came before an exit or error frame.
     out.write(&mut shown)?;
@@ -410,10 +412,6 @@ struct PaneOutput(std::fs::File);
 impl PaneOutput {
     fn stdout() -> Result<Self> {
         super::unbuffered_stdout().map(Self)
-    }
-
-    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.0.write_all(bytes)
     }
 
     /// Writes what `pending` holds and empties it.

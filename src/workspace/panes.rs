@@ -236,6 +236,15 @@ impl Panes {
         self.members.get(&id).is_some_and(|m| !m.unsaved)
     }
 
+    /// Pane `id`'s output is no longer written to disk, as if it had been
+    /// opened with `--no-save` (a remote pane's: the local workspace saves
+    /// it).
+    pub fn stop_saving_history(&mut self, id: PaneId) {
+        if let Some(member) = self.members.get_mut(&id) {
+            member.unsaved = true;
+        }
+    }
+
     /// Types `text` into pane `id` once its program first prints: typed
     /// earlier, a terminal in its cooked mode would echo it before the
     /// prompt.

@@ -136,7 +136,7 @@ impl<B: FrameSink> App<B> {
             Call::Commands { pane } => Desk { ws: &mut self.ws }.commands(pane),
             Call::Wait(_) => Reply::error("wait is for scripts (tilework wait)"),
             Call::PaneStream(call) => match target(&self.ws, Some(call.pane)) {
-                Ok(id) => self.feed.streams.open(&self.ws, id, &call),
+                Ok(id) => self.feed.streams.open(&mut self.ws, id, &call),
                 Err(reply) => reply,
             },
             Call::PaneInput { pane, bytes } => match target(&self.ws, Some(pane)) {

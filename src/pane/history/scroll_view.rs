@@ -189,6 +189,11 @@ impl History {
         &self.ring
     }
 
+    /// The pane's output is relayed elsewhere: see [`ByteRing::keep_plain`].
+    pub fn keep_plain(&mut self) {
+        self.ring.keep_plain();
+    }
+
     /// The sizes this pane's output was printed at (saved with its history).
     pub fn size_log(&self) -> &SizeLog {
         &self.sizes

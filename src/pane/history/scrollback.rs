@@ -75,6 +75,13 @@ impl ByteRing {
         self.budget
     }
 
+    /// Blocks sealed from now on stay plain: the ring's output is relayed
+    /// to a workspace that keeps its own (a remote pane's, see
+    /// `app::pane_streams`), and compressing it here only costs the loop.
+    pub fn keep_plain(&mut self) {
+        self.packing = Packing::Off;
+    }
+
     /// Absolute position one past the newest byte.
     pub fn end(&self) -> u64 {
         self.end
