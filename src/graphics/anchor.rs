@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::graphics::picture_store::{MAX_PLACEMENT_IDS, PlacementId};
 
 /// How many times anchors were made, in any pane (see [`written`]).
-// why process-wide: anchors are made by the picture store's placements,
-// process-wide too until the store has its owner; the count goes with it.
+// why process-wide: it only moves up and only says "look again"; a second
+// workspace in one process (tests) costs a drawer an extra look, no more.
 static WRITTEN: AtomicU64 = AtomicU64::new(0);
 
 /// Moves whenever anchors are made for a screen. Only the pictures'

@@ -439,9 +439,7 @@ fn spawn_workspace(
     cmd.stdin(Stdio::from(OwnedFd::from(listener)))
         .stdout(Stdio::from(OwnedFd::from(first)))
         .stderr(Stdio::null())
-        // The client's own switch: the workspace, its panes and their
-        // `tilework` clients wait as usual.
-        .env_remove(super::small_wait::IN_PLACE_VAR);
+        .env_remove(super::small_wait::IN_PLACE_VAR); // the client's own switch
     cmd.spawn().context("starting the workspace process")
 }
 
@@ -733,8 +731,7 @@ fn crash_message(name: &str, saved: bool) -> String {
 }
 
 /// The SIGTERM or SIGINT this client got (0: none): it detached because
-/// of it, and exits as killed by it.
-// why process-wide: written by a signal handler.
+/// of it, and exits as killed by it. Process-wide: a signal handler writes it.
 static QUIT_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
 fn quit_signal() -> i32 {

@@ -173,8 +173,7 @@ impl Fidelity {
         self.attached
     }
 
-    /// Pictures go to `store` (the workspace's) from now on; a history's
-    /// replay anchors those it still holds.
+    /// Pictures go to `store` (the workspace's; replays anchor those kept).
     pub fn set_pictures(&mut self, store: PictureStore) {
         self.follower.pictures.set_store(store);
     }
@@ -426,7 +425,7 @@ impl Fidelity {
             let _ = write!(self.out, "\x1b[{fits}@");
         }
         for &b in &run[..fits] {
-            push_char(&mut self.out, set, b);
+            set.push(&mut self.out, b);
             pen::mark(&mut self.out, marker);
         }
         if fits < run.len() {
@@ -436,7 +435,7 @@ impl Fidelity {
             if !autowrap {
                 let _ = write!(self.out, "\x1b[{}G", f.cols);
             }
-            push_char(&mut self.out, set, run[run.len() - 1]);
+            set.push(&mut self.out, run[run.len() - 1]);
             pen::mark(&mut self.out, marker);
         }
         if let Some(c) = run.last().and_then(|&b| set.map(b)) {
@@ -798,17 +797,6 @@ fn move_to_row(out: &mut Vec<u8>, row: u16) {
 /// Printable ASCII.
 fn is_ascii_text(b: u8) -> bool {
     (0x20..0x7f).contains(&b)
-}
-
-/// Appends printable ASCII `b` as `set` shows it.
-fn push_char(out: &mut Vec<u8>, set: Charset, b: u8) {
-    match set.map(b) {
-        Some(c) => {
-            let mut buf = [0; 4];
-            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-        }
-        None => out.push(b),
-    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,17 @@ pub enum Charset {
 }
 
 impl Charset {
+    /// Appends printable ASCII `b` as this set shows it.
+    pub fn push(self, out: &mut Vec<u8>, b: u8) {
+        match self.map(b) {
+            Some(c) => {
+                let mut buf = [0; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+            None => out.push(b),
+        }
+    }
+
     /// The set a designation's final byte names (unknown ones read as ASCII,
     /// as xterm does for sets it lacks).
     fn designated_by(byte: u8) -> Self {
