@@ -511,7 +511,13 @@ impl Fidelity {
                 parse_guard::process(parser, before)?;
                 parse_guard::process(parser, &[CAN])?;
                 let mut marker = Vec::with_capacity(8);
-                pen::mark(&mut marker, self.follower.pen.marker_id());
+                let pen = &mut self.follower.pen;
+                let id = if self.follower.rep.last_char() == Some(PLACEHOLDER) {
+                    pen.placeholder_marker_id()
+                } else {
+                    pen.marker_id()
+                };
+                pen::mark(&mut marker, id);
                 self.follower
                     .rep
                     .marked(parser.screen(), count, &marker, &mut self.out);

@@ -160,7 +160,7 @@ mod tests {
         crate::pane::term::fidelity::Fidelity::live()
             .process(
                 &mut parser,
-                "\x1b[38;5;42;58;5;2m\u{10EEEE}\u{305}\u{305}\x1b[58:2::0:0:2m\u{10EEEE}x\x1b[m"
+                "\x1b[38;5;42;58;5;2m\u{10EEEE}\u{305}\u{305}\x1b[58:2::0:0:2m\u{10EEEE}\x1b[bx\x1b[m"
                     .as_bytes(),
             )
             .expect("vt100 parses");
@@ -169,9 +169,17 @@ mod tests {
             .into_iter()
             .map(|(r, c, a)| (r, c, a.placement))
             .collect();
-        assert_eq!(found, [(0, 0, PlacementId(8)), (0, 1, PlacementId(8))]);
+        // The third one a copy by REP.
+        assert_eq!(
+            found,
+            [
+                (0, 0, PlacementId(8)),
+                (0, 1, PlacementId(8)),
+                (0, 2, PlacementId(8))
+            ]
+        );
         // The text beside them keeps no underline colour: drawn as before.
-        let x = screen.cell(0, 2).map(|c| c.style());
+        let x = screen.cell(0, 3).map(|c| c.style());
         assert_eq!(x.map(|s| s.underline_colour), Some(Colour::Default));
     }
 }
