@@ -26,7 +26,8 @@ fn solid(rgb: [u8; 3]) -> String {
 
 /// Writes, in the test's directory, `red.kitty`: a red 40 x 40 picture
 /// (id 3) placed at the cursor, then a blue second frame; and
-/// `second.kitty`: frame 2 made current, stopped.
+/// `second.kitty`: frame 2 made current, stopped; `drop.kitty`: frame 2
+/// deleted (`a=d,d=f`).
 fn animation_files(tw: &Tilework) {
     let first = format!(
         "\x1b_Ga=T,i=3,f=24,s=40,v=40,q=2;{}\x1b\\\x1b_Ga=f,i=3,f=24,s=40,v=40,z=100,q=2;{}\x1b\\",
@@ -37,6 +38,11 @@ fn animation_files(tw: &Tilework) {
     std::fs::write(
         tw.dir.path().join("second.kitty"),
         "\x1b_Ga=a,i=3,c=2,s=1,q=2\x1b\\",
+    )
+    .unwrap();
+    std::fs::write(
+        tw.dir.path().join("drop.kitty"),
+        "\x1b_Ga=d,d=f,i=3,r=2,q=2\x1b\\",
     )
     .unwrap();
 }
@@ -103,5 +109,58 @@ fn a_sixel_terminal_is_drawn_the_current_frame() {
     common::wait_until("the second frame drawn", || {
         let raw = tw.raw_tail();
         count(&raw[before..], &register(0, 0, 100)) > 0
+    });
+}
+
+#[test]
+fn a_deleted_frame_is_deleted_in_a_kitty_terminal() {
+    let mut tw = graphics::start(
+        TerminalReplies {
+            kitty_graphics: true,
+            ..TerminalReplies::default()
+        },
+        ROWS,
+        COLS,
+    );
+    animation_files(&tw);
+    run(&mut tw, "cat red.kitty", 1);
+    common::wait_until("the second frame sent", || {
+        count(&tw.raw_tail(), b"\x1b_Ga=f,q=2,f=32,o=z,") > 0
+    });
+    let before = tw.raw_tail().len();
+    run(&mut tw, "cat drop.kitty", 2);
+    common::wait_until("frame 2 deleted in the terminal", || {
+        let raw = tw.raw_tail();
+        let text = String::from_utf8_lossy(&raw[before..]).into_owned();
+        text.split("\x1b_Ga=d,d=f,q=2,").skip(1).any(|rest| {
+            rest.split('\x1b')
+                .next()
+                .is_some_and(|k| k.ends_with(",r=2"))
+        })
+    });
+}
+
+#[test]
+fn a_sixel_terminal_is_drawn_the_frame_left_current_after_a_deletion() {
+    let mut tw = graphics::start(
+        TerminalReplies {
+            sixel: true,
+            ..TerminalReplies::default()
+        },
+        ROWS,
+        COLS,
+    );
+    animation_files(&tw);
+    run(&mut tw, "cat red.kitty", 1);
+    run(&mut tw, "cat second.kitty", 2);
+    common::wait_until("the second frame drawn", || {
+        count(&tw.raw_tail(), &register(0, 0, 100)) > 0
+    });
+    // Frame 2, the one shown, goes: frame 1 (red) shows again.
+    let before = tw.raw_tail().len();
+    run(&mut tw, "cat drop.kitty", 3);
+    common::wait_until("the first frame drawn again", || {
+        let raw = tw.raw_tail();
+        count(&raw[before..], &register(100, 0, 0)) > 0
     });
 }

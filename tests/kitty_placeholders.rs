@@ -202,3 +202,47 @@ fn a_placeholder_picture_scrolled_off_shows_again_in_the_history() {
         !graphics::drawn_at(&raw[before..], PLACEMENT_START).is_empty()
     });
 }
+
+/// The part of the picture (`x`, `y`, `w`, `h`) and the cells (`c`, `r`)
+/// of each kitty placement tilework drew in `raw`.
+fn placed_parts(raw: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(raw);
+    text.split("\x1b_Ga=p,")
+        .skip(1)
+        .filter_map(|p| {
+            let keys = p.split('\x1b').next()?;
+            let from = keys.find("x=")?;
+            let to = keys.find(",z=")?;
+            Some(keys[from..to].to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn the_placement_named_by_the_underline_colour_shows_without_an_underline() {
+    let mut tw = start(TerminalReplies {
+        kitty_graphics: true,
+        ..TerminalReplies::default()
+    });
+    // One 40 x 40 picture, two virtual placements: 1 over 4 x 2 cells,
+    // 2 over 8 x 4. Two placeholder cells name placement 2 in their
+    // underline colour (256 colours, then true colour), no underline on,
+    // as kitty's rules allow: the top left 2 x 1 cells of placement 2,
+    // a quarter of a quarter of the picture.
+    let data = STANDARD.encode(vec![[0u8, 150, 250]; 40 * 40].concat());
+    let out = format!(
+        "\x1b_Ga=T,U=1,i=42,p=1,c=4,r=2,f=24,s=40,v=40,q=2;{data}\x1b\\\
+         \x1b_Ga=p,U=1,i=42,p=2,c=8,r=4,q=2\x1b\\\
+         \x1b[38;5;42;58;5;2m\u{10EEEE}\u{305}\u{305}\x1b[58:2::0:0:2m\u{10EEEE}\x1b[m\n"
+    );
+    std::fs::write(tw.dir.path().join("two.kitty"), out).unwrap();
+    run(&mut tw, "seq 1 40", 1);
+    let mark_row = run(&mut tw, "cat two.kitty", 2);
+    graphics::wait_for_drawn_at(&tw, "the picture", PLACEMENT_START, 0, (mark_row, 2));
+    let parts = placed_parts(&tw.raw_tail());
+    assert_eq!(
+        parts.last().map(String::as_str),
+        Some("x=0,y=0,w=10,h=10,c=2,r=1"),
+        "placement 2's corner, not placement 1's ({parts:?})"
+    );
+}

@@ -70,7 +70,7 @@ impl Stream {
     /// those of `pictures`); false once cut off.
     fn catch_up(&mut self, ring: &ByteRing, pictures: &PictureStore) -> bool {
         if ring.start() > self.sent {
-            self.sent = ring.start();
+            self.sent = stream_pictures::resume_at(ring, ring.start());
             if !self.offer(&Frame::Gap(self.sent)) {
                 return false;
             }
@@ -247,7 +247,7 @@ fn send(
     Box::new(move |sink| {
         let mut at = from;
         if ring.start() > at {
-            at = ring.start();
+            at = stream_pictures::resume_at(&ring, ring.start());
             sink(&Frame::Gap(at).encode())?;
         }
         while at < end {

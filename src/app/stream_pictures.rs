@@ -17,7 +17,8 @@
 //! The stream's positions stay the ring's: the frames of a picture end at
 //! the reference's start, the last one at its end, so a link that drops
 //! half-way sends the picture again whole. A range is never cut inside a
-//! reference ([`whole_end`]).
+//! reference ([`whole_end`]), and output resuming after a gap never starts
+//! inside one ([`resume_at`]).
 
 use std::io::Write as _;
 
@@ -47,6 +48,40 @@ pub fn whole_end(ring: &ByteRing, from: u64, to: u64) -> u64 {
         Some(at) => tail_from + at as u64,
         None => to,
     }
+}
+
+/// Where output resumes after a gap, from the ring's oldest byte `start`:
+/// past the rest of a reference whose start the ring let go (that rest
+/// would print as text on the other side), else `start`.
+pub fn resume_at(ring: &ByteRing, start: u64) -> u64 {
+    let head = ring.copy_range(start, ring.end().min(start + LONGEST as u64));
+    start + cut_reference_rest(&head) as u64
+}
+
+/// How many bytes `head` starts with that are the rest of a reference cut
+/// before it: up to its `ESC \`, at most the end of `_G#`, 16 hex digits
+/// and `s` before that. 0 when `head` starts otherwise (a whole reference
+/// included). What cannot be told apart from such a rest is skipped too:
+/// hex digits ended by `ESC \` (inside some other string sequence the gap
+/// cut, whose rest would print as well) and a lone `\`.
+fn cut_reference_rest(head: &[u8]) -> usize {
+    if head.first() == Some(&b'\\') {
+        // The last byte of a reference's `ESC \`.
+        return 1;
+    }
+    let Some(end) = memmem::find(head, b"\x1b\\") else {
+        return 0;
+    };
+    let before = &head[..end];
+    let body = before.strip_suffix(b"s").unwrap_or(before);
+    let hex = body
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_hexdigit())
+        .count();
+    let lead = &body[..body.len() - hex];
+    let rest = hex <= 16 && (lead.is_empty() || (hex == 16 && START[1..].ends_with(lead)));
+    if rest { end + 2 } else { 0 }
 }
 
 /// Where in `tail` a reference starts that `tail` ends before its end.
@@ -318,5 +353,36 @@ mod tests {
         assert_eq!(unfinished_start(b"a\x1b[1"), None);
         assert_eq!(unfinished_start(b"a\x1b_X"), None);
         assert_eq!(unfinished_start(b"a\x1b"), Some(1));
+    }
+
+    #[test]
+    fn output_resumed_after_a_gap_never_starts_inside_a_reference() {
+        for whole in [
+            &b"\x1b_G#0123456789abcdefs\x1b\\text"[..],
+            &b"\x1b_G#0123456789ABCDEF\x1b\\text"[..],
+        ] {
+            let len = whole.len() - 4;
+            // The gap cut it anywhere inside: output resumes after it.
+            for cut in 1..len {
+                assert_eq!(cut_reference_rest(&whole[cut..]), len - cut, "cut at {cut}");
+            }
+            // At its start or after it: where it was.
+            assert_eq!(cut_reference_rest(whole), 0);
+            assert_eq!(cut_reference_rest(&whole[len..]), 0);
+        }
+        // Text, and other sequences, are no reference's rest.
+        for head in [
+            &b"plain text\x1b\\"[..],
+            b"\x1b]0;title\x1b\\",
+            b"_G#0123456789abcdef0\x1b\\",
+            b"G#0123\x1b\\",
+            b"",
+        ] {
+            assert_eq!(cut_reference_rest(head), 0, "{head:?}");
+        }
+        // Through the ring: a resume point moved past the cut reference.
+        let mut ring = ByteRing::new(1 << 16);
+        ring.push(b"#0123456789abcdef\x1b\\after");
+        assert_eq!(resume_at(&ring, ring.start()), ring.start() + 19);
     }
 }

@@ -20,6 +20,9 @@ pub struct Frame {
     /// Bumped at each change of its pixels (a drawer that sent it sends it
     /// again).
     pub version: u32,
+    /// Names it for its animation's life, whatever its number becomes
+    /// once frames before it are deleted (a drawer tells which it sent).
+    pub id: u32,
 }
 
 /// Whether the animation plays (`s`).
@@ -131,6 +134,8 @@ pub struct Animation {
     pub loops: u32,
     /// Bumped at every change a drawer may show.
     version: u64,
+    /// The id the next frame gets.
+    next_id: u32,
 }
 
 impl Animation {
@@ -141,18 +146,20 @@ impl Animation {
                 image: root,
                 gap: 0,
                 version: 0,
+                id: 0,
             }],
             current: 0,
             playing: Playing::Stopped,
             loops: 0,
             version: 0,
+            next_id: 1,
         }
     }
 
     /// An animation carried over (an upgrade): `frames` (at least the
     /// root), the current one (0-based) and how they play.
     pub fn carried(
-        frames: Vec<Frame>,
+        mut frames: Vec<Frame>,
         current: usize,
         playing: Playing,
         loops: u32,
@@ -160,8 +167,12 @@ impl Animation {
         if frames.is_empty() || frames.len() > MAX_FRAMES {
             return None;
         }
+        for (n, frame) in frames.iter_mut().enumerate() {
+            frame.id = u32::try_from(n).unwrap_or(u32::MAX);
+        }
         Some(Self {
             current: current.min(frames.len() - 1),
+            next_id: u32::try_from(frames.len()).unwrap_or(u32::MAX),
             frames,
             playing,
             loops,
@@ -314,8 +325,30 @@ impl Animation {
             image: paint(&canvas, data, x, y, replace),
             gap,
             version: 0,
+            id: self.next_id,
         });
+        self.next_id = self.next_id.wrapping_add(1);
         Ok(bytes)
+    }
+
+    /// Deletes frame `n` (1-based; 0 is the first, past the last is the
+    /// last), as kitty's `a=d,d=f` does: the one after it takes its number
+    /// (the second becomes the picture's first), the current frame stays
+    /// the one shown unless it is the one deleted (then the next, or the
+    /// last). A picture's only frame is not deleted: `None`. Returns the
+    /// bytes of pixels freed.
+    pub fn delete_frame(&mut self, n: u32) -> Option<usize> {
+        if self.frames.len() < 2 {
+            return None;
+        }
+        let at = (n as usize).clamp(1, self.frames.len()) - 1;
+        let gone = self.frames.remove(at);
+        if at < self.current {
+            self.current -= 1;
+        }
+        self.current = self.current.min(self.frames.len() - 1);
+        self.version = self.version.wrapping_add(1);
+        Some(gone.image.byte_size())
     }
 
     /// Frame `n` (1-based).
@@ -467,5 +500,41 @@ mod tests {
             Err(FrameError::Invalid(_))
         ));
         assert_eq!(a.apply(compose(5, 1, 0, 1), 0), Err(FrameError::NoFrame(5)));
+    }
+
+    #[test]
+    fn deleting_a_frame_renumbers_the_rest_and_keeps_the_frame_shown() {
+        let colours = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]];
+        let mut a = Animation::new(solid(2, 2, colours[0]));
+        for c in &colours[1..] {
+            a.apply(frame(solid(2, 2, *c), 0, 0, 0), 1 << 20).unwrap();
+        }
+        let current = |a: &Animation| pixel(a.current_image(), 0, 0);
+        let control = FrameOp::Control {
+            playing: None,
+            current: Some(3),
+            gap: None,
+            loops: None,
+        };
+        a.apply(control, 0).unwrap();
+        let version = a.version();
+        // Frame 2 (green): blue, the one shown, is frame 2 now.
+        assert_eq!(a.delete_frame(2), Some(16));
+        assert_eq!((a.frames().len(), a.current()), (2, 1));
+        assert_eq!(current(&a), colours[2]);
+        assert_ne!(a.version(), version);
+        // The one shown (past the last: the last): the one before shows.
+        assert_eq!(a.delete_frame(9), Some(16));
+        assert_eq!(current(&a), colours[0]);
+        // The only frame stays.
+        assert_eq!(a.delete_frame(1), None);
+        assert_eq!(a.frames().len(), 1);
+        // The first (0: the first): the second becomes it; ids stay.
+        a.apply(frame(solid(2, 2, colours[1]), 0, 0, 0), 1 << 20)
+            .unwrap();
+        let id = a.frames()[1].id;
+        assert_eq!(a.delete_frame(0), Some(16));
+        assert_eq!((a.frames()[0].id, current(&a)), (id, colours[1]));
+        assert_eq!(a.extra_bytes(), 0);
     }
 }

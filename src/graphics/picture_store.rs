@@ -253,6 +253,28 @@ impl Store {
         Ok(())
     }
 
+    /// Deletes frame `n` of a picture's animation (kitty's `a=d,d=f`, see
+    /// [`Animation::delete_frame`]); its pixels leave the budget. Returns
+    /// whether a frame went (`false`: no such picture, or it has one
+    /// frame).
+    pub fn delete_frame(&mut self, id: ImageId, n: u32) -> bool {
+        let Some(animation) = self.animations.get_mut(&id) else {
+            return false;
+        };
+        let Some(freed) = animation.delete_frame(n) else {
+            return false;
+        };
+        // The picture as sent may be the frame deleted: it becomes the
+        // first frame now (the pixels are shared, not copied).
+        let root = animation.frames()[0].image.clone();
+        if let Some(stored) = self.images.get_mut(&id) {
+            stored.image = root;
+        }
+        self.used = self.used.saturating_sub(freed);
+        self.generation += 1;
+        true
+    }
+
     /// Places a kept picture; its anchor goes in the pane's cells next
     /// (see [`crate::graphics::anchor::anchor_bytes`]).
     pub fn place(&mut self, placement: Placement) -> Result<PlacementId, StoreError> {
@@ -477,5 +499,30 @@ mod tests {
                 })
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_deleted_frame_leaves_the_budget() {
+        let mut store = Store::new(10_000);
+        let a = store.add_image(picture(10)).unwrap();
+        let frame = FrameOp::Frame {
+            data: picture(10),
+            x: 0,
+            y: 0,
+            base: 0,
+            edit: 0,
+            background: 0,
+            replace: true,
+            gap: 0,
+        };
+        store.animate(a, frame.clone()).unwrap();
+        store.animate(a, frame).unwrap();
+        assert_eq!(store.used(), 3 * 400);
+        assert!(store.delete_frame(a, 1));
+        assert_eq!(store.used(), 2 * 400);
+        assert!(store.delete_frame(a, 2));
+        assert!(!store.delete_frame(a, 1), "the only frame stays");
+        assert_eq!(store.used(), 400);
+        assert_eq!(store.animation(a).map(|a| a.frames().len()), Some(1));
     }
 }

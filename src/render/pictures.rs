@@ -468,9 +468,11 @@ fn told_cell(ws: &Workspace) -> CellPixels {
 /// for a picture without frames.
 fn look_of(store: &Store, image: ImageId) -> u64 {
     store.animation(image).map_or(0, |a| {
-        let current = a.current();
-        let version = a.frames().get(current).map_or(0, |f| f.version);
-        ((current as u64 + 1) << 32) | u64::from(version)
+        // The frame's id, not its number: deleting a frame puts another
+        // one at the same number.
+        a.frames()
+            .get(a.current())
+            .map_or(0, |f| ((u64::from(f.id) + 1) << 32) | u64::from(f.version))
     })
 }
 

@@ -116,6 +116,12 @@ pub fn place(
     );
 }
 
+/// Deletes frame `number` (1-based) of picture `id`'s animation; the
+/// frames after it take the numbers one lower.
+pub fn delete_frame(id: u32, number: u32, out: &mut Vec<u8>) {
+    let _ = write!(out, "\x1b_Ga=d,d=f,q=2,i={id},r={number}\x1b\\");
+}
+
 /// Takes placement `placement` of picture `id` off the screen, keeping the
 /// picture for later placements.
 pub fn delete_placement(id: u32, placement: u32, out: &mut Vec<u8>) {

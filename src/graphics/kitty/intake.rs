@@ -105,6 +105,9 @@ pub trait Pictures {
     fn forget(&mut self, image: ImageId);
     /// Adds or changes a picture's frames, or how they play.
     fn animate(&mut self, image: ImageId, op: FrameOp) -> Result<(), KittyError>;
+    /// Deletes frame `frame` (1-based) of a picture's animation; `false`
+    /// when it has only one frame (then nothing is deleted).
+    fn delete_frame(&mut self, image: ImageId, frame: u32) -> bool;
 }
 
 /// A command [`KittyIntake::handle`] read.
@@ -525,7 +528,21 @@ impl KittyIntake {
             b'x' => Deletion::Column(cell(cmd.x)),
             b'y' => Deletion::Row(cell(cmd.y)),
             b'z' => Deletion::Z(cmd.z),
-            // Animation frames: there are none to delete.
+            b'f' => {
+                let key = match (cmd.image_id, cmd.image_number) {
+                    (0, number) => self.numbers.get(&number).copied().unwrap_or(0),
+                    (id, _) => id,
+                };
+                let Some(image) = self.images.get(&key).copied() else {
+                    return Vec::new();
+                };
+                // `r`: the frame; `d=F` on a picture's only frame deletes
+                // the picture, as `d=I` would (kitty's rule).
+                if ctx.pictures.delete_frame(image, cmd.rows) || !free {
+                    return Vec::new();
+                }
+                named(vec![key])
+            }
             _ => return Vec::new(),
         };
         ctx.pictures.delete(&which, free);

@@ -29,6 +29,9 @@ struct Fake {
     deleted: Vec<(Deletion, bool)>,
     virtual_placed: Vec<(Placement, Option<PlacementId>)>,
     animated: Vec<(ImageId, FrameOp)>,
+    /// Frames deleted, and how many frames each picture has past the first.
+    frames_deleted: Vec<(ImageId, u32)>,
+    extra_frames: BTreeMap<u32, u32>,
     unplaced: Vec<PlacementId>,
     refuse: Option<KittyError>,
 }
@@ -76,6 +79,14 @@ impl Pictures for Fake {
     fn animate(&mut self, image: ImageId, op: FrameOp) -> Result<(), KittyError> {
         self.animated.push((image, op));
         Ok(())
+    }
+    fn delete_frame(&mut self, image: ImageId, frame: u32) -> bool {
+        let Some(extra) = self.extra_frames.get_mut(&image.0).filter(|n| **n > 0) else {
+            return false;
+        };
+        *extra -= 1;
+        self.frames_deleted.push((image, frame));
+        true
     }
 }
 
@@ -446,4 +457,35 @@ fn frames_in_chunks_and_controls_reach_their_picture() {
     ));
     let reply = run(&mut k, &mut f, b"Ga=a,i=6,c=2");
     assert!(reply.starts_with("\x1b_Gi=6;ENOENT:"), "{reply}");
+}
+
+#[test]
+fn deleting_frames_names_the_frame_and_frees_a_lone_frame_only_with_f_uppercase() {
+    let (mut k, mut f) = (KittyIntake::default(), Fake::default());
+    run(&mut k, &mut f, &body("a=t,i=5,s=1,v=1,f=32", &[1; 4]));
+    run(&mut k, &mut f, &body("a=t,I=8,s=1,v=1,f=32", &[1; 4]));
+    f.extra_frames.insert(1, 1);
+    f.extra_frames.insert(2, 1);
+    // Frame 2 of the first; then its only frame left: kept.
+    assert_eq!(run(&mut k, &mut f, b"Ga=d,d=f,i=5,r=2"), "");
+    assert_eq!(run(&mut k, &mut f, b"Ga=d,d=f,i=5"), "");
+    // By number (`I`), the frame left out (0: the first).
+    run(&mut k, &mut f, b"Ga=d,d=f,I=8");
+    assert_eq!(f.frames_deleted, vec![(ImageId(1), 2), (ImageId(2), 0)]);
+    assert!(f.deleted.is_empty(), "{:?}", f.deleted);
+    // `d=F` on the only frame deletes the picture and frees it.
+    run(&mut k, &mut f, b"Ga=d,d=F,i=5");
+    assert_eq!(
+        f.deleted,
+        vec![(
+            Deletion::Images {
+                images: vec![ImageId(1)],
+                placement: None
+            },
+            true
+        )]
+    );
+    // An unknown picture: nothing.
+    assert_eq!(run(&mut k, &mut f, b"Ga=d,d=F,i=6"), "");
+    assert_eq!(f.deleted.len(), 1);
 }

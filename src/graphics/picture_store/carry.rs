@@ -152,6 +152,8 @@ impl Store {
                         image,
                         gap,
                         version,
+                        // Numbered anew by `Animation::carried`.
+                        id: 0,
                     });
                 }
             }

@@ -57,6 +57,7 @@ use std::io::Write as _;
 use memchr::{memchr2, memchr3};
 use unicode_width::UnicodeWidthChar as _;
 
+use crate::graphics::kitty::placeholder::PLACEHOLDER;
 use crate::graphics::picture_store::PictureStore;
 use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::cell_marks;
@@ -480,7 +481,13 @@ impl Fidelity {
             None => self.out.extend_from_slice(bytes),
         }
         if width > 0 {
-            pen::mark(&mut self.out, self.follower.pen.marker_id());
+            let pen = &mut self.follower.pen;
+            let marker = if c == PLACEHOLDER {
+                pen.placeholder_marker_id()
+            } else {
+                pen.marker_id()
+            };
+            pen::mark(&mut self.out, marker);
         }
         parse_guard::process(parser, &self.out)
     }
@@ -502,7 +509,13 @@ impl Fidelity {
                 parse_guard::process(parser, before)?;
                 parse_guard::process(parser, &[CAN])?;
                 let mut marker = Vec::with_capacity(8);
-                pen::mark(&mut marker, self.follower.pen.marker_id());
+                let pen = &mut self.follower.pen;
+                let id = if self.follower.rep.last_char() == Some(PLACEHOLDER) {
+                    pen.placeholder_marker_id()
+                } else {
+                    pen.marker_id()
+                };
+                pen::mark(&mut marker, id);
                 self.follower
                     .rep
                     .marked(parser.screen(), count, &marker, &mut self.out);

@@ -476,6 +476,10 @@ impl<C: vt100::Callbacks> Pictures for PanePictures<'_, C> {
             .animate(image, op)
             .map_err(|e| frames::error(&e))
     }
+
+    fn delete_frame(&mut self, image: ImageId, frame: u32) -> bool {
+        self.store.lock().delete_frame(image, frame)
+    }
 }
 
 #[cfg(test)]

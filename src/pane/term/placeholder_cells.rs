@@ -141,4 +141,45 @@ mod tests {
         other.process("\x1b[38;5;9m\u{10EEEE}\u{305}\u{305}".as_bytes());
         assert!(placeholder_anchors(other.screen(), &virtuals).is_empty());
     }
+
+    #[test]
+    fn the_placement_in_the_underline_colour_is_read_without_an_underline() {
+        let mut virtuals = VirtualPlacements::default();
+        virtuals.insert(42, 1, PlacementId(7));
+        virtuals.insert(42, 2, PlacementId(8));
+        // Through the pane's own parsing, which keeps what vt100 drops.
+        let nz = |n| std::num::NonZeroU16::new(n).expect("a size");
+        let mut parser = vt100::Parser::new_with_callbacks(
+            nz(2),
+            nz(10),
+            0,
+            crate::pane::term::terminal_queries::PaneEvents::default(),
+        );
+        // Placement 2, in a 256-colour and a true-colour underline colour,
+        // no underline on; then ordinary text in that colour.
+        crate::pane::term::fidelity::Fidelity::live()
+            .process(
+                &mut parser,
+                "\x1b[38;5;42;58;5;2m\u{10EEEE}\u{305}\u{305}\x1b[58:2::0:0:2m\u{10EEEE}\x1b[bx\x1b[m"
+                    .as_bytes(),
+            )
+            .expect("vt100 parses");
+        let screen = ScreenView::new(parser.screen());
+        let found: Vec<_> = placeholder_anchors(screen, &virtuals)
+            .into_iter()
+            .map(|(r, c, a)| (r, c, a.placement))
+            .collect();
+        // The third one a copy by REP.
+        assert_eq!(
+            found,
+            [
+                (0, 0, PlacementId(8)),
+                (0, 1, PlacementId(8)),
+                (0, 2, PlacementId(8))
+            ]
+        );
+        // The text beside them keeps no underline colour: drawn as before.
+        let x = screen.cell(0, 3).map(|c| c.style());
+        assert_eq!(x.map(|s| s.underline_colour), Some(Colour::Default));
+    }
 }

@@ -18,12 +18,21 @@ use super::Piece;
 use crate::graphics::kitty::encode;
 use crate::graphics::picture_store::{ImageId, PictureStore, PixelRect};
 
+/// One frame as the terminal has it.
+#[derive(Debug, Clone, Copy)]
+struct SentFrame {
+    /// The frame's id in its animation.
+    id: u32,
+    version: u32,
+    gap: i32,
+}
+
 /// What a terminal was sent of a picture's frames.
 #[derive(Debug, Default)]
 struct FramesSent {
-    /// Each frame's version as sent (the first: the picture itself).
-    versions: Vec<u32>,
-    gaps: Vec<i32>,
+    /// The frames the terminal has, in its order (the first: the picture
+    /// as sent).
+    frames: Vec<SentFrame>,
     /// How they play: kitty's `s`, the current frame (0-based), `v`.
     control: Option<(u32, usize, u32)>,
     /// The animation's version all this was sent for.
@@ -68,11 +77,30 @@ impl KittyPictures {
                 continue;
             }
             if !self.sent.contains(&piece.image) {
-                let Some(image) = store.lock().root_image(piece.image).cloned() else {
+                let locked = store.lock();
+                let Some(image) = locked.root_image(piece.image).cloned() else {
                     continue;
                 };
+                // Which frame the terminal gets as the picture: the first.
+                let root = locked
+                    .animation(piece.image)
+                    .and_then(|a| a.frames().first())
+                    .map_or((0, 0), |f| (f.id, f.version));
+                drop(locked);
                 encode::transmit(piece.image.0, &image, out);
                 self.sent.insert(piece.image);
+                self.frames_sent.insert(
+                    piece.image,
+                    FramesSent {
+                        frames: vec![SentFrame {
+                            id: root.0,
+                            version: root.1,
+                            gap: 0,
+                        }],
+                        control: None,
+                        animation: None,
+                    },
+                );
             }
             self.next_placement = self.next_placement.wrapping_add(1).max(1);
             let id = self.next_placement;
@@ -109,32 +137,46 @@ impl KittyPictures {
         }
         drop(store);
         for (id, animation) in wanted {
-            let sent = self.frames_sent.entry(id).or_insert_with(|| FramesSent {
-                // The picture was sent as it was kept: version 0.
-                versions: vec![0],
-                gaps: vec![0],
-                control: None,
-                animation: None,
-            });
+            let Some(sent) = self.frames_sent.get_mut(&id) else {
+                continue;
+            };
             sent.animation = Some(animation.version());
-            for (n, frame) in animation.frames().iter().enumerate() {
-                let number = u32::try_from(n + 1).unwrap_or(u32::MAX);
-                match sent.versions.get(n) {
-                    None => {
-                        encode::frame(id.0, &frame.image, None, frame.gap, out);
-                        sent.versions.push(frame.version);
-                        sent.gaps.push(frame.gap);
-                        continue;
-                    }
-                    Some(version) if *version != frame.version => {
-                        encode::frame(id.0, &frame.image, Some(number), 0, out);
-                        sent.versions[n] = frame.version;
-                    }
-                    Some(_) => {}
+            // Frames are only added at the end: those the terminal lacks
+            // are sent first, then the ones deleted since are deleted
+            // there (after, so that the terminal never has to delete its
+            // only frame), by their number there.
+            for frame in animation.frames() {
+                if !sent.frames.iter().any(|s| s.id == frame.id) {
+                    encode::frame(id.0, &frame.image, None, frame.gap, out);
+                    sent.frames.push(SentFrame {
+                        id: frame.id,
+                        version: frame.version,
+                        gap: frame.gap,
+                    });
                 }
-                if sent.gaps[n] != frame.gap && frame.gap != 0 {
+            }
+            let mut n = 0;
+            while n < sent.frames.len() {
+                if animation.frames().iter().any(|f| f.id == sent.frames[n].id) {
+                    n += 1;
+                    continue;
+                }
+                let number = u32::try_from(n + 1).unwrap_or(u32::MAX);
+                encode::delete_frame(id.0, number, out);
+                sent.frames.remove(n);
+                // Which frame the terminal makes current then is its own
+                // rule: it is told ours again.
+                sent.control = None;
+            }
+            for (n, (frame, sent)) in animation.frames().iter().zip(&mut sent.frames).enumerate() {
+                let number = u32::try_from(n + 1).unwrap_or(u32::MAX);
+                if sent.version != frame.version {
+                    encode::frame(id.0, &frame.image, Some(number), 0, out);
+                    sent.version = frame.version;
+                }
+                if sent.gap != frame.gap && frame.gap != 0 {
                     encode::gap(id.0, number, frame.gap, out);
-                    sent.gaps[n] = frame.gap;
+                    sent.gap = frame.gap;
                 }
             }
             let control = (
@@ -284,5 +326,54 @@ mod tests {
         let mut out = Vec::new();
         k.draw(&store, &[], &mut out);
         assert_eq!(count(&out, b"a=d,d=I,"), 1);
+    }
+
+    #[test]
+    fn deleted_frames_are_deleted_in_the_terminal_by_their_number_there() {
+        use crate::graphics::animation::FrameOp;
+        let image = RgbaImage::new(8, 8, vec![5; 8 * 8 * 4]).unwrap();
+        let store = PictureStore::default();
+        let id = store.lock().add_image(image.clone()).unwrap();
+        let add = |store: &PictureStore| {
+            let frame = FrameOp::Frame {
+                data: image.clone(),
+                x: 0,
+                y: 0,
+                base: 0,
+                edit: 0,
+                background: 0,
+                replace: true,
+                gap: 0,
+            };
+            store.lock().animate(id, frame).unwrap();
+        };
+        let whole = PixelRect::whole(&image);
+        let a = piece(id, Rect::new(0, 0, 1, 1), whole);
+        let mut k = KittyPictures::default();
+        let mut out = Vec::new();
+        k.draw(&store, std::slice::from_ref(&a), &mut out);
+        add(&store);
+        add(&store);
+        let mut out = Vec::new();
+        k.draw(&store, std::slice::from_ref(&a), &mut out);
+        assert_eq!(count(&out, b"a=f,"), 2);
+        // Frame 2 goes: the terminal deletes its frame 2.
+        assert!(store.lock().delete_frame(id, 2));
+        let mut out = Vec::new();
+        k.draw(&store, std::slice::from_ref(&a), &mut out);
+        let i = id.0;
+        assert_eq!(count(&out, format!("a=d,d=f,q=2,i={i},r=2").as_bytes()), 1);
+        assert_eq!(count(&out, b"a=f,"), 0);
+        assert_eq!(count(&out, b"a=a,"), 1, "told the current frame again");
+        // The first goes and a frame is added before the next draw: the
+        // new one is sent, then the first is deleted (number 1).
+        assert!(store.lock().delete_frame(id, 1));
+        add(&store);
+        let mut out = Vec::new();
+        k.draw(&store, std::slice::from_ref(&a), &mut out);
+        let text = String::from_utf8_lossy(&out);
+        let added = text.find("a=f,").unwrap();
+        let deleted = text.find(&format!("a=d,d=f,q=2,i={i},r=1")).unwrap();
+        assert!(added < deleted, "{text}");
     }
 }

@@ -48,7 +48,9 @@ impl Pen {
         }
     }
 
-    /// Whether printed characters get a marker.
+    /// Whether printed characters need a look: they get a marker, or an
+    /// underline colour without an underline waits for a kitty placeholder
+    /// ([`Self::placeholder_marker_id`]).
     #[inline]
     pub fn active(&self) -> bool {
         self.active
@@ -61,8 +63,9 @@ impl Pen {
         self.active = !self.attrs.is_empty()
             || self.link.is_some()
             || match self.underline {
-                UnderlineStyle::None => false,
-                UnderlineStyle::Single => self.underline_colour != Colour::Default,
+                UnderlineStyle::None | UnderlineStyle::Single => {
+                    self.underline_colour != Colour::Default
+                }
                 _ => true,
             };
     }
@@ -80,6 +83,20 @@ impl Pen {
         };
         self.id = Some(id);
         id
+    }
+
+    /// The marker id a kitty placeholder (U+10EEEE) printed now gets: its
+    /// underline colour names the placement, underlined or not (kitty's
+    /// rules), so it is kept where other text keeps it only under an
+    /// underline.
+    pub fn placeholder_marker_id(&mut self) -> Option<u32> {
+        if self.underline != UnderlineStyle::None || self.underline_colour == Colour::Default {
+            return self.marker_id();
+        }
+        cell_marks::intern(Extra {
+            underline_colour: self.underline_colour,
+            ..self.extra()
+        })
     }
 
     pub fn set_link(&mut self, link: Option<LinkId>) {
@@ -241,7 +258,17 @@ mod tests {
         // A plain underline is vt100's; its colour is not.
         assert!(!pen_after("4").active());
         assert!(pen_after("4;58;2;9;9;9").active());
-        assert!(!pen_after("58;2;9;9;9").active());
+        // Alone, the colour draws nothing: no marker, but a placeholder
+        // keeps it (it names the placement).
+        let mut alone = pen_after("58;2;9;9;9");
+        assert_eq!(alone.marker_id(), None);
+        let id = alone.placeholder_marker_id().expect("a marker");
+        assert_eq!(cell_marks::extra(id).underline_colour, Colour::Rgb(9, 9, 9));
+        assert_eq!(cell_marks::extra(id).underline, UnderlineStyle::None);
+        assert_eq!(
+            pen_after("9").placeholder_marker_id(),
+            pen_after("9").marker_id()
+        );
     }
 
     /// A screen fed through the fidelity layer.
