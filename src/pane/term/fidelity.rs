@@ -57,7 +57,6 @@ use std::io::Write as _;
 use memchr::{memchr2, memchr3};
 use unicode_width::UnicodeWidthChar as _;
 
-use crate::graphics::kitty::placeholder::PLACEHOLDER;
 use crate::graphics::picture_store::PictureStore;
 use crate::pane::term::attached_facts::AttachedFacts;
 use crate::pane::term::cell_marks;
@@ -163,8 +162,7 @@ impl Fidelity {
         self.attached.colours
     }
 
-    /// What the attached terminals told (colours, theme, pictures, cell
-    /// size), answered from now on; sixel pictures take their cells by it.
+    /// What the attached terminals told, answered from now on (and sixel's cells).
     pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
         self.attached = facts;
         self.follower.pictures.set_cell(facts.reach.cell_pixels());
@@ -481,13 +479,7 @@ impl Fidelity {
             None => self.out.extend_from_slice(bytes),
         }
         if width > 0 {
-            let pen = &mut self.follower.pen;
-            let marker = if c == PLACEHOLDER {
-                pen.placeholder_marker_id()
-            } else {
-                pen.marker_id()
-            };
-            pen::mark(&mut self.out, marker);
+            pen::mark(&mut self.out, self.follower.pen.marker_id_for(Some(c)));
         }
         parse_guard::process(parser, &self.out)
     }
@@ -509,13 +501,8 @@ impl Fidelity {
                 parse_guard::process(parser, before)?;
                 parse_guard::process(parser, &[CAN])?;
                 let mut marker = Vec::with_capacity(8);
-                let pen = &mut self.follower.pen;
-                let id = if self.follower.rep.last_char() == Some(PLACEHOLDER) {
-                    pen.placeholder_marker_id()
-                } else {
-                    pen.marker_id()
-                };
-                pen::mark(&mut marker, id);
+                let last = self.follower.rep.last_char();
+                pen::mark(&mut marker, self.follower.pen.marker_id_for(last));
                 self.follower
                     .rep
                     .marked(parser.screen(), count, &marker, &mut self.out);

@@ -3,6 +3,7 @@
 //! hyperlink (from OSC 8). While it holds any of them, each printed
 //! character is followed by its marker ([`crate::pane::term::cell_marks`]).
 
+use crate::graphics::kitty::placeholder::PLACEHOLDER;
 use crate::pane::term::cell_marks::{self, Extra, LinkId};
 use crate::pane::term::screen::{Attrs, Colour, UnderlineStyle};
 
@@ -83,6 +84,16 @@ impl Pen {
         };
         self.id = Some(id);
         id
+    }
+
+    /// The marker id character `c` printed now gets (see
+    /// [`Self::placeholder_marker_id`] for kitty's placeholder).
+    pub fn marker_id_for(&mut self, c: Option<char>) -> Option<u32> {
+        if c == Some(PLACEHOLDER) {
+            self.placeholder_marker_id()
+        } else {
+            self.marker_id()
+        }
     }
 
     /// The marker id a kitty placeholder (U+10EEEE) printed now gets: its
