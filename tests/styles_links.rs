@@ -9,6 +9,8 @@
 
 mod common;
 
+use std::process::Command;
+
 use common::{TempDir, TerminalReplies, Tilework};
 
 /// Prints one line of every kind, then a marker the screen shows when it
@@ -173,4 +175,45 @@ fn bold_basic_colours_are_sent_as_sgr_31() {
             );
         }
     }
+}
+
+/// A program printing the marker code points the fidelity layer uses for
+/// links and styles (ids into one table shared by all panes) gets no other
+/// pane's link: pane A shows a link, pane B prints `x` after each of the
+/// first markers, and no `x` is drawn inside A's link.
+#[test]
+fn a_pane_printing_marker_code_points_gets_no_other_panes_link() {
+    let program = "printf '\\033]8;;https://secret.test/a\\033\\\\LINK\\033]8;;\\033\\\\ done-%s\\n' $((6*7)); exec sleep 600";
+    let (tw, _dir) = start_program(program, "", TerminalReplies::default());
+    tw.wait_for_raw(b"\x1b]8;;https://secret.test/a\x1b\\LINK");
+    // `x` + U+E0400 + id (a one-code-point marker), ids 0 to 31, in
+    // printf's octal escapes; and a two-code-point one (U+E0800, U+E0400).
+    let mut forged = String::new();
+    for id in 0..32u32 {
+        let marker = char::from_u32(0xE0400 + id).unwrap().to_string();
+        forged.push('x');
+        for byte in marker.as_bytes() {
+            forged.push_str(&format!("\\{byte:o}"));
+        }
+    }
+    forged.push_str("x\\363\\240\\240\\200\\363\\240\\220\\200");
+    let b = format!("printf '{forged} forged-%s\\n' $((6*7)); exec sleep 600");
+    let out = Command::new(common::binary())
+        .args(["run", "--split", "right", "--", "sh", "-c", &b])
+        .env("XDG_RUNTIME_DIR", tw.runtime_dir())
+        .env_remove("TILEWORK")
+        .current_dir(tw.dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    tw.wait_for_text("xxxxxxxx");
+    tw.wait_for_text("forged-42");
+    assert!(
+        !tw.raw_contains(b"secret.test/a\x1b\\x"),
+        "pane B's cells were drawn with pane A's link"
+    );
 }

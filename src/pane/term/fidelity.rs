@@ -42,6 +42,7 @@ pub mod charsets;
 mod clusters;
 pub mod colour_sets;
 mod follower;
+mod forged_marks;
 mod invalid_utf8;
 pub mod keyboard;
 mod modes;

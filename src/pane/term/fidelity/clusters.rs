@@ -319,7 +319,10 @@ impl super::Fidelity {
         };
         let (bytes, rest) = held.split_at(held.len() - partial_char(&held));
         self.clusters.held.extend_from_slice(rest);
-        self.process_whole(parser, bytes)
+        // Before anything reads them: a program's own marker code points
+        // would name what another pane printed.
+        let bytes = super::forged_marks::without_forged_marks(bytes);
+        self.process_whole(parser, &bytes)
     }
 
     /// The joiners of a grapheme cluster and what they join, written as one
