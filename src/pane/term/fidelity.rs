@@ -88,8 +88,7 @@ pub struct Fidelity {
     /// the background colour needs them).
     regions: [Region; 2],
     keyboard: KeyboardFlags,
-    /// What the attached terminals told (their colours and theme), for
-    /// the answers.
+    /// What the attached terminals told, for the answers.
     attached: AttachedFacts,
     /// Bytes written for vt100 in place of the program's.
     out: Vec<u8>,
