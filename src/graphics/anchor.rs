@@ -28,8 +28,8 @@ static WRITTEN: AtomicU64 = AtomicU64::new(0);
 /// Moves whenever anchors are made for a screen. Only the pictures'
 /// intake makes them, so a screen that held none and was only written to
 /// since the count last moved holds none now, and a drawer need not look
-/// at its cells again. (A program that prints the anchors' code points
-/// itself is not looked for.)
+/// at its cells again. (A program cannot print the anchors' code points
+/// itself: the fidelity layer drops them, see `fidelity::forged_marks`.)
 pub fn written() -> u64 {
     WRITTEN.load(Ordering::Acquire)
 }
