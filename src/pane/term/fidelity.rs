@@ -64,7 +64,7 @@ use crate::pane::term::cell_marks;
 use crate::pane::term::parse_guard::{self, ParserPanicked};
 use crate::pane::term::rep_bound::{Region, RepBound};
 use answers::Answers;
-use charsets::{Charset, Charsets};
+use charsets::Charsets;
 use follower::{Blanked, Follower, KeyboardChange, Last, Replace, Stop};
 use keyboard::KeyboardFlags;
 use tab_stops::TabStops;
