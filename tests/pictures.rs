@@ -463,11 +463,16 @@ print("R" + sys.argv[1] + ":" + got.replace(b"\x1b", b"").decode())
 fn asked(tw: &mut Tilework, n: u32, until: &str) -> String {
     tw.type_line(&format!("python3 ask.py {n} {until}"));
     let mark = format!("R{n}:");
-    tw.wait_for(&format!("the answers {mark}"), |s| s.contents().contains(&mark));
+    tw.wait_for(&format!("the answers {mark}"), |s| {
+        s.contents().contains(&mark)
+    });
     tw.with_screen(|s| {
         let text = s.contents();
         let at = text.find(&mark).unwrap() + mark.len();
-        text[at..].chars().take_while(char::is_ascii_graphic).collect()
+        text[at..]
+            .chars()
+            .take_while(char::is_ascii_graphic)
+            .collect()
     })
 }
 
@@ -508,7 +513,11 @@ fn what_programs_are_told_of_pictures_follows_the_terminals_attached() {
     std::fs::write(a.dir.path().join("ask.py"), ASK).unwrap();
     const PLAIN: &str = "[6;20;10t[?1;2c";
     const SIXEL: &str = "[6;18;9t[?1;2;4c";
-    assert_eq!(asked(&mut a, 1, "once"), PLAIN, "no terminal shows pictures");
+    assert_eq!(
+        asked(&mut a, 1, "once"),
+        PLAIN,
+        "no terminal shows pictures"
+    );
 
     let speaks_sixel = TerminalReplies {
         sixel: true,
