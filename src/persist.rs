@@ -31,6 +31,7 @@ pub mod restore;
 pub mod saver;
 pub mod size_file;
 pub mod tap;
+pub mod waiting;
 
 pub use restore::{Restored, is_saved, load};
 pub use tap::Tap;

@@ -28,6 +28,7 @@ use crate::persist::dirs;
 use crate::persist::erase;
 use crate::persist::manifest::{Manifest, SavedPane, VERSION};
 use crate::persist::size_file::{self, SavedSizes};
+use crate::persist::waiting::{self, Weight};
 use crate::workspace::foreground::Job;
 
 pub use crate::persist::block_file::SEGMENT_BLOCKS;
@@ -46,9 +47,11 @@ const WRITE_CHUNK: usize = 128 * 1024;
 
 pub enum Message {
     /// Blocks the pane's ring sealed, oldest first, by index.
+    /// `weight` counts their bytes as waiting until they are written.
     Blocks {
         pane: PaneShape,
         blocks: Vec<(u64, SealedBlock)>,
+        weight: Weight,
     },
     Snapshot(Snapshot),
     /// The pane's output before `at` was erased (ED 3) or forgotten: it
@@ -169,33 +172,48 @@ impl Saver {
     /// side, a context switch and crossbeam's yields here) and as many
     /// writes for its ~1,900 blocks.
     pub fn run(mut self, rx: Receiver<Message>) {
+        let slowness = waiting::test_slowness();
         while let Ok(first) = rx.recv() {
+            if let Some(pause) = slowness {
+                std::thread::sleep(pause);
+            }
             let mut batch = vec![first];
             batch.extend(rx.try_iter());
             let mut blocks_seen = false;
-            let mut pending: Option<(PaneShape, Vec<(u64, SealedBlock)>)> = None;
+            let mut pending: Option<Message> = None;
             for message in batch {
                 // A pane's consecutive blocks go out together.
-                if let Message::Blocks { pane, blocks } = message {
+                if let Message::Blocks {
+                    pane,
+                    blocks,
+                    weight,
+                } = message
+                {
                     blocks_seen = true;
                     match &mut pending {
-                        Some((shape, queued)) if *shape == pane => queued.extend(blocks),
+                        Some(Message::Blocks {
+                            pane: shape,
+                            blocks: queued,
+                            weight: queued_weight,
+                        }) if *shape == pane => {
+                            queued.extend(blocks);
+                            queued_weight.absorb(weight);
+                        }
                         _ => {
-                            if let Some((shape, queued)) = pending.replace((pane, blocks)) {
-                                self.handle(Message::Blocks {
-                                    pane: shape,
-                                    blocks: queued,
-                                });
+                            let next = Message::Blocks {
+                                pane,
+                                blocks,
+                                weight,
+                            };
+                            if let Some(queued) = pending.replace(next) {
+                                self.handle(queued);
                             }
                         }
                     }
                     continue;
                 }
-                if let Some((shape, queued)) = pending.take() {
-                    self.handle(Message::Blocks {
-                        pane: shape,
-                        blocks: queued,
-                    });
+                if let Some(queued) = pending.take() {
+                    self.handle(queued);
                 }
                 if let Message::Finish { forget, done } = message {
                     self.finish(forget);
@@ -204,11 +222,8 @@ impl Saver {
                 }
                 self.handle(message);
             }
-            if let Some((shape, queued)) = pending.take() {
-                self.handle(Message::Blocks {
-                    pane: shape,
-                    blocks: queued,
-                });
+            if let Some(queued) = pending.take() {
+                self.handle(queued);
             }
             if blocks_seen {
                 std::thread::sleep(BATCH_PAUSE);
@@ -230,7 +245,7 @@ impl Saver {
             return;
         }
         let written = match message {
-            Message::Blocks { pane, blocks } => self.append(pane, &blocks),
+            Message::Blocks { pane, blocks, .. } => self.append(pane, &blocks),
             Message::Snapshot(snapshot) => self.snapshot(snapshot),
             Message::Cut { pane, at, tail } => self.cut(pane, at, &tail),
             Message::Rename(_) | Message::Finish { .. } => Ok(()),
@@ -545,7 +560,13 @@ mod tests {
             for id in [1, 2] {
                 let blocks = vec![block(id, 2 * k), block(id, 2 * k + 1)];
                 let pane = shape(id);
-                tx.send(Message::Blocks { pane, blocks }).unwrap();
+                let weight = Weight::default();
+                tx.send(Message::Blocks {
+                    pane,
+                    blocks,
+                    weight,
+                })
+                .unwrap();
             }
         }
         tx.send(Message::Snapshot(Snapshot {

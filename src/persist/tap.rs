@@ -19,6 +19,7 @@ use crate::persist::handed::Handed;
 use crate::persist::marks_file::SavedMarks;
 use crate::persist::saver::{Message, PaneShape, Saver, Snapshot};
 use crate::persist::size_file::SavedSizes;
+use crate::persist::waiting::Waiting;
 use crate::workspace::Workspace;
 use crate::workspace::foreground::Job;
 
@@ -29,10 +30,9 @@ pub const SNAPSHOT_QUIET: Duration = Duration::from_millis(200);
 /// (a flood): at most once a second.
 pub const SNAPSHOT_DELAY: Duration = Duration::from_secs(1);
 
-/// Messages waiting for the saver at most (each usually one block of
-/// ~30 KiB compressed, shared with the ring): a disk slower than a flood
-/// keeps at most some 8 MiB alive here; blocks the ring lets go meanwhile
-/// are not saved (the restored history notes the gap).
+/// Messages waiting for the saver at most. Blocks are bounded by their
+/// bytes besides (see `waiting`): blocks the ring lets go before they are
+/// handed are not saved (the restored history notes the gap).
 const CHANNEL_CAPACITY: usize = 256;
 
 pub struct Tap {
@@ -56,6 +56,8 @@ pub struct Tap {
     dropping: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// A new name not yet handed to the saver (the channel was full).
     renaming: Option<String>,
+    /// The bytes of blocks handed and not yet written.
+    waiting: Waiting,
 }
 
 impl Tap {
@@ -86,6 +88,7 @@ impl Tap {
             saver: Some(handle),
             dropping,
             renaming: None,
+            waiting: Waiting::default(),
         })
     }
 
@@ -106,7 +109,7 @@ impl Tap {
             let first = self.changed.map_or(now, |(first, _)| first);
             self.changed = Some((first, now));
         }
-        let all_handed = !self.history || (self.hand_blocks(ws) && self.hand_cuts(ws));
+        let all_handed = !self.history || (self.hand_blocks(ws, true) && self.hand_cuts(ws));
         if self.deadline().is_some_and(|due| now >= due) {
             self.changed = None;
             if !all_handed || !self.hand_snapshot(ws, false) {
@@ -145,9 +148,11 @@ impl Tap {
         }
     }
 
-    /// Hands every pane's newly sealed blocks; false when the channel was
-    /// full (the rest goes next turn).
-    fn hand_blocks(&mut self, ws: &Workspace) -> bool {
+    /// Hands every pane's newly sealed blocks, as many as the bytes
+    /// waiting allow; false when some were left (they go on a later turn,
+    /// if the ring still holds them). Unbounded at the end: the loop is
+    /// over and the ring holds them anyway.
+    fn hand_blocks(&mut self, ws: &Workspace, bounded: bool) -> bool {
         for pane in ws.panes().iter().filter(|p| ws.panes().history_saved(p.id)) {
             let ring = pane.history().ring();
             let end = ring.sealed_end();
@@ -157,15 +162,36 @@ impl Tap {
             }
             // Blocks the ring let go before they were handed are gone.
             let first = (*next).max(ring.start() / ring.block_bytes().max(1) as u64);
-            let blocks: Vec<_> = (first..end)
+            let mut blocks: Vec<_> = (first..end)
                 .filter_map(|k| ring.sealed_block(k).map(|b| (k, b)))
                 .collect();
+            if blocks.is_empty() {
+                *next = end;
+                continue;
+            }
+            if bounded {
+                let room = self
+                    .waiting
+                    .room(blocks.iter().map(|(_, b)| b.stored_len()));
+                blocks.truncate(room);
+            }
+            let Some(&(last, _)) = blocks.last() else {
+                return false;
+            };
+            let weight = self
+                .waiting
+                .weigh(blocks.iter().map(|(_, b)| b.stored_len()).sum());
             let message = Message::Blocks {
                 pane: shape(ws, pane),
                 blocks,
+                weight,
             };
             match self.tx.try_send(message) {
-                Ok(()) => *next = end,
+                Ok(()) if last + 1 >= end => *next = end,
+                Ok(()) => {
+                    *next = last + 1;
+                    return false;
+                }
                 Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => return false,
             }
         }
@@ -325,7 +351,7 @@ impl Tap {
                 .store(true, std::sync::atomic::Ordering::Relaxed);
         } else {
             if self.history {
-                self.hand_blocks(ws);
+                self.hand_blocks(ws, false);
                 self.hand_cuts(ws);
             }
             let snapshot = self.snapshot(ws, true);
