@@ -177,12 +177,10 @@ impl<B: FrameSink> Attached<B> {
     /// terminal that typed last, under `configured` (the config's); the
     /// pictures programs may send follow what the terminals speak.
     pub(super) fn tell_colours(&self, ws: &mut Workspace, configured: [Option<Rgb>; 3]) {
-        let facts = self.acting_facts();
-        ws.panes_mut()
-            .set_terminal_colours(crate::client::facts::answered_colours(configured, &facts));
+        let colours = crate::client::facts::answered_colours(configured, &self.acting_facts());
         let attached = self.list.iter().map(|c| (&c.facts, c.read_only));
         let reach = crate::client::facts::picture_reach(attached);
-        super::tell_panes::pictures_told(ws, reach);
+        super::tell_panes::terminals_told(ws, colours, reach);
     }
 
     /// The layout takes the size `window_size` picks among the attached

@@ -16,11 +16,17 @@ pub(super) fn theme_told(ws: &mut Workspace, dark: bool) {
     }
 }
 
-/// What the attached terminals speak of pictures, and their cell size,
-/// is now `reach` (a client attached or left): programs are answered with
-/// it from now on, in every pane and every pane opened later.
-pub(super) fn pictures_told(ws: &mut Workspace, reach: crate::graphics::reach::Reach) {
+/// What the attached terminals told changed (a client attached, left or
+/// typed): programs asking for the terminal's colours are told `colours`,
+/// and those sending pictures `reach` (what the terminals speak of them,
+/// and their cell size), in every pane and every pane opened later.
+pub(super) fn terminals_told(
+    ws: &mut Workspace,
+    colours: [Option<crate::config::colour::Rgb>; 3],
+    reach: crate::graphics::reach::Reach,
+) {
     let mut facts = ws.panes().spawner().attached_facts();
+    facts.colours = colours;
     facts.reach = reach;
     tell(ws, facts);
 }

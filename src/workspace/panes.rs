@@ -16,7 +16,6 @@ use std::time::Instant;
 
 use ratatui::layout::Rect;
 
-use crate::config::colour::Rgb;
 use crate::config::profile::RestartPolicy;
 use crate::pane::event::PaneMailbox;
 use crate::pane::program::process::Launcher;
@@ -133,14 +132,6 @@ impl Panes {
             member.unsaved = launch.unsaved;
             member.script_id = script_id;
         }
-    }
-
-    /// Programs asking for the terminal's colours are told `colours`, in
-    /// every pane and every pane opened later.
-    pub fn set_terminal_colours(&mut self, colours: [Option<Rgb>; 3]) {
-        let mut facts = self.spawner.attached_facts;
-        facts.colours = colours;
-        self.set_attached_facts(facts);
     }
 
     /// Programs are told `facts` of the attached terminals, in every pane
