@@ -348,7 +348,7 @@ impl FastForward {
     ) -> Result<(), ParserPanicked> {
         debug_assert!(self.deferred.is_empty());
         self.touched = Damage::Full;
-        self.rep.process(parser, bytes)
+        self.rep.process_own(parser, bytes)
     }
 
     /// Starts over for a fresh parser (after the old one panicked): the

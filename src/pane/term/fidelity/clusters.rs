@@ -300,13 +300,39 @@ impl Clusters {
     }
 }
 
+/// Who wrote the bytes fed: only a program's are kept from naming marks.
+#[derive(Clone, Copy)]
+enum Source {
+    Program,
+    Tilework,
+}
+
 impl super::Fidelity {
     /// `parser.process(bytes)` through [`parse_guard::process`], with what
-    /// vt100 lacks completed.
+    /// vt100 lacks completed: a program's output.
     pub fn process<C: vt100::Callbacks + Answers>(
         &mut self,
         parser: &mut vt100::Parser<C>,
         bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        self.process_from(parser, bytes, Source::Program)
+    }
+
+    /// As [`Self::process`], for bytes tilework wrote itself (a notice, the
+    /// screen an upgrade hands over): its own marks in them stay.
+    pub fn process_own<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        bytes: &[u8],
+    ) -> Result<(), ParserPanicked> {
+        self.process_from(parser, bytes, Source::Tilework)
+    }
+
+    fn process_from<C: vt100::Callbacks + Answers>(
+        &mut self,
+        parser: &mut vt100::Parser<C>,
+        bytes: &[u8],
+        source: Source,
     ) -> Result<(), ParserPanicked> {
         // A character cut off at the end waits for the rest of it, so
         // that a joiner and what it joins are seen whole.
@@ -321,7 +347,10 @@ impl super::Fidelity {
         self.clusters.held.extend_from_slice(rest);
         // Before anything reads them: a program's own marker code points
         // would name what another pane printed.
-        let bytes = super::forged_marks::without_forged_marks(bytes);
+        let bytes = match source {
+            Source::Program => super::forged_marks::without_forged_marks(bytes),
+            Source::Tilework => Cow::Borrowed(bytes),
+        };
         self.process_whole(parser, &bytes)
     }
 
