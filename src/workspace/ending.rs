@@ -47,18 +47,15 @@ impl Ending {
 mod tests {
     use super::*;
     use crate::pane::program::process::fake::FakeLauncher;
-    use crate::pane::program::spawn::ChildEnv;
-    use crate::workspace::WorkspaceSettings;
 
     fn no_panes() -> Panes {
         let (tx, _events) = crossbeam_channel::unbounded();
-        let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
-            scrollback_bytes: 1 << 16,
-            keep_exited_panes: false,
-        };
         let launcher = Box::new(FakeLauncher::new(tx.clone().into()));
-        Panes::new(settings, tx.into(), launcher)
+        Panes::new(
+            crate::workspace::fake_workspace::settings(),
+            tx.into(),
+            launcher,
+        )
     }
 
     #[test]

@@ -185,13 +185,12 @@ mod tests {
 
     fn spawner() -> Spawner {
         let (tx, _events) = crossbeam_channel::unbounded();
-        let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
-            scrollback_bytes: 1 << 16,
-            keep_exited_panes: false,
-        };
         let launcher = Box::new(FakeLauncher::new(tx.clone().into()));
-        Spawner::new(settings, tx.into(), launcher)
+        Spawner::new(
+            crate::workspace::fake_workspace::settings(),
+            tx.into(),
+            launcher,
+        )
     }
 
     fn value<'a>(spec: &'a SpawnSpec, name: &str) -> Option<&'a str> {
