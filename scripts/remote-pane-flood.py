@@ -71,11 +71,60 @@ def flood(fd, lines, marker):
     return time.perf_counter() - start
 
 
+def role(pid):
+    """A tilework process named by what it runs as: its subcommand, or the
+    workspace it serves."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = f.read().decode(errors="replace").split("\0")[1:]
+    except OSError:
+        return "tilework"
+    words = [a for a in args if a and not a.startswith("-") and "/" not in a]
+    return "tilework " + " ".join(words[:2]) if words else "tilework"
+
+
+def cpu_by_process():
+    """CPU seconds each process on the machine has used, and its name, by
+    pid: the difference around a flood says which stages it cost. (A
+    kernel worker's name changes with its work, so the pid is the key.)"""
+    tick = os.sysconf("SC_CLK_TCK")
+    seen = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        if name == "tilework":
+            name = role(pid)
+        fields = stat[stat.rindex(")") + 2:].split()
+        seen[pid] = (name, (int(fields[11]) + int(fields[12])) / tick)
+        # Children that ended (the `seq` of a flood): counted under
+        # their parent, whose own entry they are not part of.
+        seen[f"{pid}c"] = (f"{name}'s children", (int(fields[13]) + int(fields[14])) / tick)
+    return seen
+
+
+def cpu_spent(before, after):
+    """CPU seconds by process name between two `cpu_by_process` readings
+    (names joined: `kworker/u8:3` and `kworker/u8:5` are one stage)."""
+    spent = {}
+    for pid, (name, secs) in after.items():
+        name = name.split("/")[0] if name.startswith("kworker") else name
+        spent[name] = spent.get(name, 0.0) + secs - before.get(pid, ("", 0.0))[1]
+    return {k: v for k, v in spent.items() if v > 0}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tilework", required=True, help="tilework, both sides")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--lines", type=int, default=200000)
+    parser.add_argument("--cpu", action="store_true",
+                        help="also print the CPU seconds each process spent, per way, summed")
     args = parser.parse_args()
     tw = os.path.abspath(args.tilework)
     tmp = tempfile.mkdtemp(prefix="tw-flood-")
@@ -109,6 +158,7 @@ def main():
         wait_for(direct, b"\x1b]2;direct")
         ways = {"remote pane": here, "direct": direct}
         ratios = []
+        cpu = {way: {} for way in ways}
         marker = 100
         print(f"panes {cols}x{rows}, {args.lines} lines per flood", flush=True)
         for r in range(args.rounds):
@@ -116,13 +166,23 @@ def main():
             times = {}
             for way in order:
                 marker += 10
+                before = cpu_by_process() if args.cpu else {}
                 times[way] = flood(ways[way], args.lines, marker)
+                if args.cpu:
+                    for name, secs in cpu_spent(before, cpu_by_process()).items():
+                        cpu[way][name] = cpu[way].get(name, 0.0) + secs
             ratio = times["direct"] / times["remote pane"]
             ratios.append(ratio)
             print(f"round {r + 1}: direct {times['direct']:.3f} s, remote pane "
                   f"{times['remote pane']:.3f} s, speed ratio {ratio:.3f}", flush=True)
         print(f"median speed ratio {statistics.median(ratios):.3f} (min {min(ratios):.3f}) "
               f"over {args.rounds} rounds")
+        for way, spent in cpu.items():
+            if spent:
+                top = sorted(spent.items(), key=lambda kv: -kv[1])
+                total = sum(spent.values())
+                print(f"CPU s over all {way} floods: {total:.2f} in all; " + ", ".join(
+                    f"{name} {secs:.2f}" for name, secs in top if secs >= 0.01))
     finally:
         for name in ("here", "direct", "remote-panes"):
             subprocess.run([tw, "kill", name], env=env, capture_output=True)
