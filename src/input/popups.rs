@@ -361,8 +361,6 @@ mod tests {
     use super::*;
     use crate::config::appearance::Appearance;
     use crate::mailbox::Mailbox;
-    use crate::pane::program::spawn::ChildEnv;
-    use crate::workspace::WorkspaceSettings;
 
     const AREA: Rect = Rect {
         x: 0,
@@ -407,11 +405,7 @@ mod tests {
 
     impl Bench {
         fn new() -> Self {
-            let settings = WorkspaceSettings {
-                env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
-                scrollback_bytes: 1 << 16,
-                keep_exited_panes: false,
-            };
+            let settings = crate::workspace::fake_workspace::settings();
             Self {
                 ws: Workspace::new(settings, AREA, Mailbox::discarding()),
                 ui: UiState::new(false),

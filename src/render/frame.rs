@@ -608,7 +608,6 @@ mod tests {
     use crate::input::ui_state::UiState;
     use crate::mailbox::Mailbox;
     use crate::pane::Pane;
-    use crate::pane::program::spawn::ChildEnv;
     use crate::pane::term::screen::{Attrs, Colour, PlainTerminal};
     use crate::workspace::layout::Layout;
     use crate::workspace::pane_frame::PaneFrame;
@@ -650,9 +649,8 @@ mod tests {
     /// A workspace of detached panes (no programs) laid out side by side.
     fn workspace(area: Rect, feeds: &[&[u8]]) -> Workspace {
         let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
             scrollback_bytes: 1 << 20,
-            keep_exited_panes: false,
+            ..crate::workspace::fake_workspace::settings()
         };
         let mut ws = Workspace::new(settings, area, Mailbox::discarding());
         let ids: Vec<PaneId> = (1..=feeds.len() as u32).map(PaneId).collect();

@@ -54,16 +54,14 @@ mod tests {
     use super::*;
 
     use crate::mailbox::Mailbox;
-    use crate::pane::program::spawn::ChildEnv;
     use crate::workspace::WorkspaceSettings;
     use ratatui::layout::Rect;
 
     #[test]
     fn a_title_names_the_workspace_and_the_tab_and_passes_no_control() {
         let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
             scrollback_bytes: 1 << 20,
-            keep_exited_panes: false,
+            ..crate::workspace::fake_workspace::settings()
         };
         let ws = Workspace::new(settings, Rect::new(0, 0, 80, 24), Mailbox::discarding());
         let title = expand("#S:#I ## #Q\x1b]0;x\x07#", &ws, 0, Some("work"), "box");

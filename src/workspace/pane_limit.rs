@@ -13,19 +13,14 @@ mod tests {
 
     use crate::config::action::Action;
     use crate::pane::program::process::fake::FakeLauncher;
-    use crate::pane::program::spawn::ChildEnv;
+    use crate::workspace::PaneLaunch;
     use crate::workspace::Workspace;
     use crate::workspace::layout::Axis;
-    use crate::workspace::{PaneLaunch, WorkspaceSettings};
 
     fn workspace(max_panes: usize) -> Workspace {
         let (tx, _events) = crossbeam_channel::unbounded();
         let fake = FakeLauncher::new(tx.clone().into());
-        let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
-            scrollback_bytes: 1 << 16,
-            keep_exited_panes: false,
-        };
+        let settings = crate::workspace::fake_workspace::settings();
         let area = Rect::new(0, 0, 80, 24);
         let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake));
         ws.panes_mut().set_max_panes(max_panes);

@@ -17,7 +17,6 @@ use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
 use crate::pane::program::process::fake::FakeLauncher;
 use crate::pane::program::pty::ExitInfo;
-use crate::pane::program::spawn::ChildEnv;
 use crate::workspace::{PaneLaunch, RESTART_DELAY, Workspace, WorkspaceSettings, content_rect};
 
 const AREA: Rect = Rect {
@@ -41,9 +40,8 @@ impl Harness {
         let (tx, events) = bounded(256);
         let fake = FakeLauncher::new(tx.clone().into());
         let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
-            scrollback_bytes: 1 << 16,
             keep_exited_panes,
+            ..crate::workspace::fake_workspace::settings()
         };
         let ws = Workspace::with_launcher(settings, AREA, tx.into(), Box::new(fake.clone()));
         Self {

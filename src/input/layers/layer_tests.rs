@@ -24,9 +24,8 @@ use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
 use crate::pane::program::process::fake::FakeLauncher;
-use crate::pane::program::spawn::ChildEnv;
 use crate::workspace::foreground::Foreground;
-use crate::workspace::{PaneLaunch, Workspace, WorkspaceSettings};
+use crate::workspace::{PaneLaunch, Workspace};
 
 const AREA: Rect = Rect {
     x: 0,
@@ -64,11 +63,7 @@ impl Harness {
         let (tx, events) = bounded(256);
         let panes = Mailbox::wrapping(tx.clone(), Report::Pane);
         let fake = FakeLauncher::new(panes.clone());
-        let settings = WorkspaceSettings {
-            env: ChildEnv::new(Some("/bin/sh"), "xterm-256color"),
-            scrollback_bytes: 1 << 16,
-            keep_exited_panes: false,
-        };
+        let settings = crate::workspace::fake_workspace::settings();
         let mut ws = Workspace::with_launcher(settings, AREA, panes, Box::new(fake.clone()));
         let (spec, label) = ws
             .panes()
