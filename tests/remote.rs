@@ -272,10 +272,35 @@ fn attach_host_name_shows_the_remote_workspace_and_types_into_it() {
         "{listed}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The attach's ssh and the shared connection's master keep control
+    // sockets in the same runtime directory: the local `ls` lists only the
+    // workspace.
+    assert_eq!(local_ls(&a), ["far"]);
     // A detach over there ends the attach here, with its status.
     b.send("\x02d");
     assert_eq!(b.wait_exit().exit_code(), 0);
     assert!(common::alive(workspace), "the remote workspace lives on");
+}
+
+/// The workspaces the local `tilework ls` lists (in A's runtime and state
+/// directories); fails on anything it says on stderr (a socket that does
+/// not answer).
+fn local_ls(a: &Tilework) -> Vec<String> {
+    let out = Command::new(common::binary())
+        .arg("ls")
+        .env("XDG_RUNTIME_DIR", a.runtime_dir())
+        .env("XDG_STATE_HOME", a.dir.path().join("state"))
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && said.is_empty(), "{said}\n{listed}");
+    listed
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Kills or stops B's ssh while a program prints in the remote workspace:
@@ -671,6 +696,9 @@ fn a_remote_pane_beside_a_local_one_types_and_splits_on_its_host() {
     let panes = panes.as_array().unwrap();
     assert_eq!(panes.iter().filter(|p| remote(p)).count(), 2, "{panes:#?}");
     assert_eq!(panes[0]["command"][0], "/bin/sh", "{panes:#?}");
+    // Their shared ssh connection's control socket is in the runtime
+    // directory too: `ls` lists only the workspaces.
+    assert_eq!(local_ls(&a), ["here", "remote-panes"]);
     // Two panes in the remote side's workspace; closing the split here
     // closes its remote pane there (a dropped link would not).
     assert_eq!(remote_side_panes(&a), 2);

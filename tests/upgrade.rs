@@ -802,3 +802,82 @@ fn a_kitty_picture_sent_before_an_upgrade_is_placed_by_its_id_after() {
     let after = std::fs::read_to_string(path("after")).unwrap();
     assert!(after.contains("i=7;OK"), "{after:?}");
 }
+
+/// Whether `raw` has `needle`.
+fn holds(raw: &[u8], needle: &[u8]) -> bool {
+    raw.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn links_and_styles_on_screen_keep_their_look_after_an_upgrade() {
+    let files = common::TempDir::new("marks");
+    let go = files.path().join("go").display().to_string();
+    // The right pane prints its link and styles first, then the left its
+    // own: the old process numbered them in that order (the cells' marks
+    // name them by number), and a new one that read the panes' output
+    // again, left pane first, would number them the other way.
+    let left = format!(
+        "while [ ! -e {go} ]; do sleep 0.05; done; \
+         printf '\\033]8;;https://left.test/l\\033\\\\LEFTLINK\\033]8;;\\033\\\\ \
+         \\033[4:4;58:5:46mLDOT\\033[m \\033[53mLOVER\\033[m\\n'; \
+         echo shown-left; sleep 600"
+    );
+    let right = "printf '\\033]8;id=r1;https://right.test/r\\033\\\\RIGHTLINK\\033]8;;\\033\\\\ \
+         \\033[4:3;58:5:196mRCURL\\033[m \\033[5mRBLINK\\033[m\\n'; \
+         echo shown-right; sleep 600";
+    let replies = common::TerminalReplies {
+        styled_underlines: true,
+        ..common::TerminalReplies::default()
+    };
+    let tw = Tilework::start_answering(
+        common::binary(),
+        &["--session", "w", "-c", &left, "-c", right],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+        replies,
+    );
+    tw.wait_for_text("shown-right");
+    std::fs::write(&go, "").unwrap();
+    tw.wait_for_text("shown-left");
+    // What the terminal is sent for each, before and after the upgrade.
+    let looks: [&[u8]; 6] = [
+        b"\x1b]8;id=r1;https://right.test/r\x1b\\RIGHTLINK\x1b]8;;\x1b\\",
+        b"\x1b[4:3m\x1b[58:5:196mRCURL",
+        b"\x1b[5mRBLINK",
+        b"\x1b]8;;https://left.test/l\x1b\\LEFTLINK\x1b]8;;\x1b\\",
+        b"\x1b[4:4m\x1b[58:5:46mLDOT",
+        b"\x1b[53mLOVER",
+    ];
+    wait_until("every look drawn", || {
+        let raw = tw.raw_tail();
+        looks.iter().all(|look| holds(&raw, look))
+    });
+    let from = tw.raw_tail().len();
+
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    tw.wait_for_text("upgraded from tilework 0.0.1");
+    // The new process draws the same screens with the same links and
+    // styles (the new process's first frame draws every cell).
+    let deadline = std::time::Instant::now() + common::TIMEOUT;
+    loop {
+        let raw = tw.raw_tail();
+        let after = &raw[from.min(raw.len())..];
+        let missing: Vec<String> = looks
+            .iter()
+            .filter(|look| !holds(after, look))
+            .map(|look| String::from_utf8_lossy(look).escape_debug().to_string())
+            .collect();
+        if missing.is_empty() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not drawn after the upgrade: {missing:?}\nscreen:\n{}\nsent:\n{}",
+            tw.screen_text(),
+            String::from_utf8_lossy(after).escape_debug()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -27,6 +27,7 @@
 //! ([`screen_snapshot`]), rebuilt at the first look.
 
 pub mod attached_facts;
+pub mod carried_marks;
 pub mod cell_marks;
 pub mod cell_style;
 pub mod cluster_marks;
@@ -39,6 +40,7 @@ pub mod grid_scrolling;
 pub mod held_replies;
 pub mod kitty_apc;
 pub mod kitty_notify;
+pub mod mark_part;
 pub mod notification_id;
 pub mod notifications;
 pub mod osc_guard;

@@ -7,8 +7,8 @@
 //! - Options given in `ssh_command` win over tilework's (ssh keeps the first
 //!   value it is given); `~/.ssh/config` cannot override them.
 //! - `ls HOST:` and remote panes share one connection per host
-//!   (`ControlMaster=auto`, `ControlPath` in tilework's private runtime
-//!   directory, `ControlPersist`): a remote pane's reconnect after a dropped
+//!   (`ControlMaster=auto`, `ControlPath` in `.ssh/` under tilework's
+//!   private runtime directory, `ControlPersist`): a remote pane's reconnect after a dropped
 //!   session skips the handshake while the master lives. `attach HOST:NAME`
 //!   is the master of a connection of its own and carries its session
 //!   itself ([`Ssh::attach_control_path`]).
@@ -32,6 +32,9 @@ const CONNECT_TIMEOUT_SECS: u32 = 10;
 /// `sun_path` holds 108 bytes with the NUL; ssh adds a 17-byte suffix while
 /// it creates the socket.
 const MAX_CONTROL_PATH: usize = 107 - 17;
+/// The control sockets' directory, in the runtime directory: a name no
+/// workspace can have (`session::dir::check_name` refuses a leading `.`).
+pub const CONTROL_DIR: &str = ".ssh";
 
 /// The hidden option every remote command is given this version by
 /// (`remote::versions` says why).
@@ -56,7 +59,8 @@ impl Ssh {
             target.destination,
             target.port.unwrap_or(0)
         );
-        let control_path = runtime_dir.join(format!("ssh-{:016x}", fnv1a(key.as_bytes())));
+        let dir = runtime_dir.join(CONTROL_DIR);
+        let control_path = dir.join(format!("{:016x}", fnv1a(key.as_bytes())));
         let fits = control_path.as_os_str().len() <= MAX_CONTROL_PATH;
         if !fits {
             tracing::warn!(
@@ -65,11 +69,12 @@ impl Ssh {
                  no shared connection"
             );
         }
+        let made = fits && make_control_dir(&dir);
         Self {
             command: settings.ssh_command.clone(),
             remote_tilework: settings.tilework.clone(),
             keepalive: Duration::from_secs(settings.keepalive_secs),
-            control_path: fits.then_some(control_path),
+            control_path: made.then_some(control_path),
         }
     }
 
@@ -213,6 +218,18 @@ impl Ssh {
     }
 }
 
+/// Creates the control sockets' directory, private as the runtime
+/// directory is; `false` (connections are then not shared) when it cannot.
+fn make_control_dir(dir: &Path) -> bool {
+    match crate::session::dir::ensure_private_dir(dir) {
+        Ok(()) => true,
+        Err(err) => {
+            tracing::warn!("no shared ssh connection: {err:#}");
+            false
+        }
+    }
+}
+
 /// `text` as one word for a POSIX shell.
 fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
@@ -242,13 +259,18 @@ mod tests {
             ..Remote::default()
         };
         let build1 = target("ssh://me@build1:2222/dev");
-        let ssh = Ssh::new(&settings, Path::new("/run/user/1000/tilework"), &build1);
+        let runtime = tempfile::tempdir().unwrap();
+        let ssh = Ssh::new(&settings, runtime.path(), &build1);
         let argv = ssh.attach_argv(&build1, &["-d"], "ssh://me@build1:2222/dev");
         let socket = ssh.attach_control_path().unwrap().display().to_string();
+        // Not among the workspaces' sockets: in a private directory of its
+        // own.
+        let control_dir = runtime.path().join(CONTROL_DIR);
         assert!(
-            socket.starts_with("/run/user/1000/tilework/ssh-"),
+            socket.starts_with(&control_dir.display().to_string()),
             "{socket}"
         );
+        crate::os::check_private_dir(&control_dir).unwrap();
         assert_eq!(
             argv[..4],
             ["/bin/sh", "-c", "exec ssh -F ~/.ssh/work \"$@\"", "ssh"]
@@ -265,11 +287,7 @@ mod tests {
             )
         );
         // Another destination, another connection.
-        let other = Ssh::new(
-            &settings,
-            Path::new("/run/user/1000/tilework"),
-            &target("h:w"),
-        );
+        let other = Ssh::new(&settings, runtime.path(), &target("h:w"));
         assert_ne!(other.control_path(), ssh.control_path());
         assert_eq!(ssh.dead_after(), Duration::from_secs(15));
         assert!(socket.starts_with(&ssh.control_path().unwrap().display().to_string()));

@@ -24,6 +24,7 @@ use crate::pane::PaneId;
 use crate::pane::history::command_marks::Command;
 use crate::pane::history::ring_block::SealedBlock;
 use crate::pane::history::size_log::SizeLog;
+use crate::pane::term::carried_marks::CarriedMarks;
 use crate::persist::block_file;
 use crate::persist::marks_file::SavedMarks;
 use crate::persist::size_file::SavedSizes;
@@ -90,6 +91,11 @@ pub struct PaneHeader {
     /// What the program calls its kitty pictures (state format 2 on).
     #[serde(default)]
     pub kitty: Option<KittyNames>,
+    /// What the marks in its screen's cells stand for (links, styles,
+    /// joined clusters), by the old process's ids: the new process's
+    /// tables number them otherwise. Older binaries did not tell.
+    #[serde(default)]
+    pub screen_marks: Option<CarriedMarks>,
 }
 
 /// A pane's part of the state, read back.
@@ -103,6 +109,7 @@ pub struct PaneState {
     pub screen: Vec<u8>,
     pub input: Vec<u8>,
     pub kitty: Option<KittyNames>,
+    pub screen_marks: Option<CarriedMarks>,
 }
 
 /// The input taken from each pane's program (see [`capture`]), to give
@@ -193,6 +200,7 @@ pub fn capture(
             screen: screen.len(),
             input: input.len(),
             kitty: pane.kitty_names(),
+            screen_marks: Some(CarriedMarks::of(&screen)),
         });
         if !input.is_empty() {
             taken.push((id, input));
@@ -282,6 +290,7 @@ impl Header {
                 commands,
                 screen,
                 kitty: pane.kitty.clone(),
+                screen_marks: pane.screen_marks.clone(),
             });
         }
         Ok(panes)
@@ -307,13 +316,17 @@ pub fn open(
         let Some(pane) = ws.panes_mut().get_mut(id) else {
             continue;
         };
+        let screen = match &state.screen_marks {
+            Some(marks) => marks.renumber(&state.screen),
+            None => state.screen,
+        };
         let taken = pane.take_over(
             state.block_len,
             state.blocks,
             &state.tail,
             state.sizes,
             state.commands,
-            &state.screen,
+            &screen,
         );
         if !taken {
             tracing::warn!(?id, "a handed-over history did not fit the ring");

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, RwLock};
 
 use crate::pane::term::cell_style::{Attrs, Colour, UnderlineStyle};
+use crate::pane::term::mark_part::MarkPart;
 
 /// The attributes of [`Extra::attrs`]: those vt100 drops.
 pub const EXTRA_ATTRS: Attrs = Attrs::from_bits(
@@ -226,6 +227,18 @@ pub fn marker(id: u32) -> String {
     let mut out = Vec::with_capacity(8);
     push_marker(&mut out, id);
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// What `c` is of a marker, if it is part of one.
+pub fn marker_part(c: char) -> Option<MarkPart> {
+    let code = u32::from(c);
+    if (LEAD..LEAD + DIGIT).contains(&code) {
+        Some(MarkPart::Lead((code - LEAD) << 10))
+    } else if (FINAL..LEAD).contains(&code) {
+        Some(MarkPart::Last(code - FINAL))
+    } else {
+        None
+    }
 }
 
 /// Appends what vt100 keeps of U+FFFD: a space and its mark.

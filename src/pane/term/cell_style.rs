@@ -5,7 +5,9 @@
 use std::ops::{BitOr, BitOrAssign};
 
 /// A colour as the program set it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Colour {
     /// The terminal's own foreground or background.
     #[default]
@@ -97,7 +99,9 @@ impl BitOrAssign for Attrs {
 
 /// How a cell is underlined. vt100 keeps only "underlined or not", which
 /// reads as `Single`; the other styles come from the cell's marker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum UnderlineStyle {
     #[default]
     None,

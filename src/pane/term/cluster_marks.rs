@@ -19,6 +19,8 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, RwLock};
 
+use crate::pane::term::mark_part::MarkPart;
+
 /// A mark's last code point: `FINAL + low 9 bits of the id`.
 const FINAL: u32 = 0xE0200;
 const FINAL_DIGIT: u32 = 1 << 9;
@@ -82,6 +84,23 @@ pub fn push_mark(out: &mut Vec<u8>, id: u32) {
         push(LEAD + (id >> 9) % LEAD_DIGIT);
     }
     push(FINAL + id % FINAL_DIGIT);
+}
+
+/// The cluster of id `id`.
+pub fn cluster(id: u32) -> Option<Box<str>> {
+    TABLE.read().ok()?.texts.get(id as usize).cloned()
+}
+
+/// What `c` is of a cluster mark, if it is part of one.
+pub fn mark_part(c: char) -> Option<MarkPart> {
+    let code = u32::from(c);
+    if (LEAD..LEAD + LEAD_DIGIT).contains(&code) {
+        Some(MarkPart::Lead((code - LEAD) << 9))
+    } else if (FINAL..FINAL + FINAL_DIGIT).contains(&code) {
+        Some(MarkPart::Last(code - FINAL))
+    } else {
+        None
+    }
 }
 
 /// Whether `c` is part of a cluster mark.
