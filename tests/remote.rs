@@ -295,12 +295,35 @@ fn local_ls(a: &Tilework) -> Vec<String> {
     let listed = String::from_utf8_lossy(&out.stdout);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && said.is_empty(), "{said}\n{listed}");
-    listed
+    let names: Vec<String> = listed
         .lines()
         .skip(1)
         .filter_map(|l| l.split_whitespace().next())
         .map(str::to_string)
-        .collect()
+        .collect();
+    // ssh's control sockets are there too, somewhere: the check bites.
+    let sockets = sockets_under(&a.runtime_dir());
+    assert!(
+        sockets > names.len(),
+        "{sockets} sockets, listed: {names:?}"
+    );
+    names
+}
+
+/// The sockets in `dir` and the directories under it.
+fn sockets_under(dir: &Path) -> usize {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|entry| match entry.file_type() {
+            Ok(t) if t.is_socket() => 1,
+            Ok(t) if t.is_dir() => sockets_under(&entry.path()),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Kills or stops B's ssh while a program prints in the remote workspace:

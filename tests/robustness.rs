@@ -310,23 +310,40 @@ fn a_parser_panic_resets_the_pane_and_its_history_instead_of_ending_the_workspac
 /// 20 MB of input (or of one 10+ MB sequence).
 const ONE_PANE_RSS_BOUND_MIB: u64 = 64;
 
+/// The garbage goes through in pieces of this many bytes (100 of them)...
+const GARBAGE_PIECE: usize = 200_000;
+/// ...and the test fails once none went through for this long (one piece
+/// takes well under a second on a quiet machine).
+const GARBAGE_STALL: Duration = Duration::from_secs(60);
+
 #[test]
 fn random_bytes_through_a_real_pane_leave_it_working_and_memory_bounded() {
     let dir = TempDir::new("garbage");
-    let file = dir.path().join("garbage.bin");
-    std::fs::write(&file, SplitMix(0x0bad_f00d).bytes(20_000_000)).unwrap();
+    // The same 20 MB in pieces, printed one after the other (the pane gets
+    // the same bytes), each piece's number written down once it is all
+    // written: how far the pane has read.
+    let garbage = SplitMix(0x0bad_f00d).bytes(20_000_000);
+    for (i, piece) in garbage.chunks(GARBAGE_PIECE).enumerate() {
+        std::fs::write(dir.path().join(format!("garbage-{i:03}.bin")), piece).unwrap();
+    }
+    let done = dir.path().join("pieces-done");
     let (sleep, sleep_pattern) = common::unique_sleep();
     let _cleanup = common::Cleanup(vec![sleep_pattern.clone()]);
     // -echo: the garbage contains queries tilework answers; their replies go
     // to the pane's input and must not be echoed over the marker.
     let script = format!(
-        "stty -echo; cat '{}'; printf '\\033c'; echo garbage-done-$((6*7)); exec {sleep}",
-        file.display()
+        "stty -echo; for f in '{dir}'/garbage-*.bin; do cat \"$f\"; echo \"$f\" > '{done}'; done; \
+         printf '\\033c'; echo garbage-done-$((6*7)); exec {sleep}",
+        dir = dir.path().display(),
+        done = done.display()
     );
     let mut tw = Tilework::start(&["-c", &script], ROWS, COLS);
-    tw.wait_for_within(
+    // However long it takes on a loaded machine, as long as pieces go
+    // through.
+    tw.wait_for_while_progressing(
         "the marker at the top left of the pane after the reset",
-        Duration::from_secs(120),
+        GARBAGE_STALL,
+        || std::fs::read_to_string(&done).unwrap_or_default(),
         |s| {
             s.contents_between(1, 1, 1, COLS - 1)
                 .starts_with("garbage-done-42")

@@ -924,6 +924,43 @@ impl Tilework {
         }
     }
 
+    /// [`Tilework::wait_for`] for long work on a loaded machine: fails
+    /// only once `cond` has not held and `progress` (what the work has
+    /// done, read outside the screen: a program's count of what it wrote)
+    /// has not changed for `stall`, however long the whole takes. A quiet
+    /// machine that stops moving fails as soon as a fixed limit would.
+    pub fn wait_for_while_progressing<P: PartialEq + std::fmt::Debug>(
+        &self,
+        what: &str,
+        stall: Duration,
+        mut progress: impl FnMut() -> P,
+        mut cond: impl FnMut(&vt100::Screen) -> bool,
+    ) {
+        let (lock, cvar) = &*self.shared;
+        let mut seen = progress();
+        let mut moved = Instant::now();
+        loop {
+            let s = lock.lock().unwrap();
+            if cond(s.parser.screen()) {
+                return;
+            }
+            let now = progress();
+            if now != seen {
+                seen = now;
+                moved = Instant::now();
+            }
+            let still = moved.elapsed();
+            if still >= stall {
+                panic!(
+                    "no progress for {still:?} (at {seen:?}) waiting for {what}; screen:\n{}",
+                    s.parser.screen().contents()
+                );
+            }
+            // Woken by output; the progress is looked at every 100 ms.
+            drop(cvar.wait_timeout(s, (stall - still).min(Duration::from_millis(100))));
+        }
+    }
+
     /// Sends a large input (a paste, a flood of keys). If tilework stops
     /// reading its terminal, a plain write would block the test forever (a
     /// write to a PTY whose reader died never returns either), so the bytes
