@@ -881,3 +881,26 @@ fn links_and_styles_on_screen_keep_their_look_after_an_upgrade() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+#[test]
+fn a_screen_of_long_distinct_links_is_upgraded_still() {
+    // Every cell its own link of 2,000 bytes: 8 MB of links, more than the
+    // state's header may hold. The upgrade goes through; links past what
+    // the header takes are left out, their text stays.
+    let program = "awk 'BEGIN { p = sprintf(\"%2000s\", \"\"); gsub(/ /, \"a\", p); \
+        for (i = 0; i < 4000; i++) printf \"\\033]8;;https://x.test/%s%d\\033\\\\x\\033]8;;\\033\\\\\", p, i; \
+        print \"\"; print \"links-done\" }'; exec sleep 600";
+    let tw = Tilework::start_with(
+        &["--session", "w", "-c", program],
+        ROWS,
+        COLS,
+        &[("TILEWORK_TEST_VERSION", OLD)],
+    );
+    tw.wait_for_text("links-done");
+    let (out, err, code) = cli(&tw, &["upgrade", "w"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    tw.wait_for_text("upgraded from tilework 0.0.1");
+    tw.wait_for("the screen drawn again", |s| {
+        s.contents().contains("links-done") && s.contents().contains(&"x".repeat(100))
+    });
+}

@@ -44,6 +44,10 @@ pub fn max_body(panes: usize) -> usize {
     )
 }
 
+/// The most bytes of the header the panes' screens' marks take (links may
+/// be 2 KiB each, one per cell): a quarter of it.
+const SCREEN_MARKS_BUDGET: usize = MAX_HEADER / 4;
+
 /// The pictures' pixels' most bytes.
 const MAX_PICTURE_BYTES: usize = 1 << 30;
 
@@ -145,6 +149,7 @@ pub fn capture(
     };
     let mut body = Vec::new();
     let mut taken = TakenInput::new();
+    let mut marks_budget = SCREEN_MARKS_BUDGET;
     for id in panes_in_order(ws) {
         let Some(pane) = ws.panes_mut().get_mut(id) else {
             continue;
@@ -200,7 +205,7 @@ pub fn capture(
             screen: screen.len(),
             input: input.len(),
             kitty: pane.kitty_names(),
-            screen_marks: Some(CarriedMarks::of(&screen)),
+            screen_marks: Some(CarriedMarks::of(&screen, &mut marks_budget)),
         });
         if !input.is_empty() {
             taken.push((id, input));

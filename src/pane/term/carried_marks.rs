@@ -21,6 +21,10 @@ use crate::pane::term::cell_style::{Attrs, Colour, UnderlineStyle};
 use crate::pane::term::cluster_marks;
 use crate::pane::term::mark_part::MarkPart;
 
+/// What one told mark takes in the header besides its text (JSON's
+/// names and numbers), counted against the budget of [`CarriedMarks::of`].
+const ENTRY_BYTES: usize = 128;
+
 /// What the marks of one screen stand for, by their ids in the process
 /// that drew it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -61,8 +65,11 @@ enum Kind {
 
 impl CarriedMarks {
     /// What the marks in `screen` (bytes that draw a screen) stand for in
-    /// this process's tables.
-    pub fn of(screen: &[u8]) -> Self {
+    /// this process's tables, in at most about `budget` bytes (taken from
+    /// it): the state's header is bounded, and every cell of a screen may
+    /// name a link of its own, 2 KiB long. A mark past the budget is not
+    /// told (its cell is drawn without it, its text kept).
+    pub fn of(screen: &[u8], budget: &mut usize) -> Self {
         let mut styles = BTreeSet::new();
         let mut clusters = BTreeSet::new();
         each_mark(screen, |kind, id, _| {
@@ -71,13 +78,23 @@ impl CarriedMarks {
                 Kind::Cluster => clusters.insert(id),
             };
         });
+        let mut fits = |text_len: usize| {
+            let cost = ENTRY_BYTES + text_len;
+            let fits = cost <= *budget;
+            if fits {
+                *budget -= cost;
+            }
+            fits
+        };
         Self {
-            styles: styles.into_iter().filter_map(CarriedStyle::of).collect(),
-            clusters: clusters
-                .into_iter()
+            styles: (styles.into_iter())
+                .filter_map(CarriedStyle::of)
+                .filter(|style| fits(style.text_len()))
+                .collect(),
+            clusters: (clusters.into_iter())
                 .filter_map(|id| {
-                    let text = cluster_marks::cluster(id)?.into();
-                    Some(CarriedCluster { id, text })
+                    let text: String = cluster_marks::cluster(id)?.into();
+                    fits(text.len()).then_some(CarriedCluster { id, text })
                 })
                 .collect(),
         }
@@ -133,6 +150,13 @@ impl CarriedStyle {
             underline: extra.underline,
             underline_colour: extra.underline_colour,
             link,
+        })
+    }
+
+    /// The bytes of its link.
+    fn text_len(&self) -> usize {
+        self.link.as_ref().map_or(0, |link| {
+            link.uri.len() + link.id.as_ref().map_or(0, String::len)
         })
     }
 
@@ -275,7 +299,9 @@ mod tests {
         let id = cell_marks::intern(extra).unwrap();
         let mut screen = b"x".to_vec();
         cell_marks::push_marker(&mut screen, id);
-        let told = CarriedMarks::of(&screen);
+        let mut budget = 1 << 20;
+        let told = CarriedMarks::of(&screen, &mut budget);
+        assert_eq!(budget, (1 << 20) - ENTRY_BYTES - "https://told.test/".len());
         assert_eq!(told.styles.len(), 1);
         assert_eq!(told.styles[0].id, id);
         assert_eq!(
@@ -284,5 +310,10 @@ mod tests {
         );
         // In the same process, the same ids.
         assert_eq!(told.renumber(&screen), screen);
+        // Past the budget, nothing is told, and the mark is left out.
+        let mut spent = ENTRY_BYTES;
+        let none = CarriedMarks::of(&screen, &mut spent);
+        assert!(none.styles.is_empty());
+        assert_eq!(none.renumber(&screen), b"x");
     }
 }

@@ -46,8 +46,13 @@ const REPLACEMENT_MARK: char = '\u{E0C00}';
 /// Ids the two code points can tell apart.
 const MAX_EXTRAS: usize = 1 << 16;
 /// Links kept at most, and their bytes (a program printing fresh links
-/// forever, like `ls --hyperlink` in a loop over new trees, stops getting
-/// new ones there rather than growing the table without bound).
+/// forever, like `ls --hyperlink` in a loop over new trees, fills the
+/// table rather than growing it without bound). The table is the
+/// process's and is never emptied: once it is full, no pane gets a new
+/// link (the text stays), and each new link also took an [`Extra`], so
+/// past [`MAX_EXTRAS`] no pane gets a new extended style either, until the
+/// workspace's process ends (an upgrade's new process starts with only
+/// the entries its screens name, `carried_marks`).
 const MAX_LINKS: usize = 1 << 16;
 const MAX_LINK_BYTES: usize = 16 << 20;
 /// A URI longer than this is not kept (the link is dropped, its text
