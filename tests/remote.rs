@@ -602,7 +602,7 @@ fn a_pane_open_before_a_reattach_reaches_the_new_agent() {
     });
     b.type_line("clear; ssh-add -l >/dev/null 2>&1; echo agent-rc-$?");
     b.wait_for_text("agent-rc-0");
-    b.type_line("case $SSH_AUTH_SOCK in */tilework/agents/far) echo link-ok;; esac");
+    b.type_line("case $SSH_AUTH_SOCK in */tilework/.agents/far) echo link-ok;; esac");
     b.wait_for_text("link-ok");
 }
 

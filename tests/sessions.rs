@@ -810,3 +810,98 @@ fn the_waiting_client_runs_afresh_and_still_forwards_and_detaches() {
     a.assert_terminal_restored();
     common::wait_until("the workspace to end", || !common::alive(workspace));
 }
+
+/// An `ssh-agent` of the test's own (no keys: `ssh-add -l` says 1 when it
+/// reaches it, 2 when it reaches none), killed when dropped.
+struct EmptyAgent {
+    socket: std::path::PathBuf,
+    child: std::process::Child,
+    _dir: common::TempDir,
+}
+
+impl EmptyAgent {
+    fn start() -> Option<Self> {
+        if !common::require_program("ssh-agent") || !common::require_program("ssh-add") {
+            return None;
+        }
+        let dir = common::TempDir::new("agent");
+        let socket = dir.path().join("agent.sock");
+        let child = Command::new("ssh-agent")
+            .arg("-D")
+            .arg("-a")
+            .arg(&socket)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let agent = Self {
+            socket,
+            child,
+            _dir: dir,
+        };
+        common::wait_until("the agent to listen", || {
+            std::os::unix::net::UnixStream::connect(&agent.socket).is_ok()
+        });
+        Some(agent)
+    }
+}
+
+impl Drop for EmptyAgent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The panes' agent links (issue 47 §3) are kept in the runtime directory
+/// beside the workspaces' sockets, under a name no workspace can have: a
+/// workspace named `agents` starts, is listed, and the links still work.
+#[test]
+fn a_workspace_named_agents_does_not_collide_with_the_agent_links() {
+    let Some(agent) = EmptyAgent::start() else {
+        return;
+    };
+    let mut a = Tilework::start_with(
+        &["--session", "w"],
+        ROWS,
+        COLS,
+        &[("SSH_AUTH_SOCK", agent.socket.to_str().unwrap())],
+    );
+    prompt(&a);
+    a.type_line("ssh-add -l >/dev/null 2>&1; echo first-rc-$?");
+    a.wait_for_text("first-rc-1");
+    // An older tilework's link directory, left empty, is no obstacle either.
+    let old_links = a.runtime_dir().join("tilework").join("agents");
+    std::fs::create_dir(&old_links).unwrap();
+    let mut b = a.start_beside(&["--session", "agents"], ROWS, COLS);
+    prompt(&b);
+    b.type_line("echo in-agents-$((6*7))");
+    b.wait_for_text("in-agents-42");
+    let (out, err, code) = run_cli(&a.runtime_dir(), &["ls"]);
+    assert_eq!(code, 0, "{err}");
+    for name in ["agents", "w"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} not listed:\n{out}"
+        );
+    }
+    // The link made before `agents` started still reaches the agent.
+    a.type_line("ssh-add -l >/dev/null 2>&1; echo again-rc-$?");
+    a.wait_for_text("again-rc-1");
+    // And one made after: a terminal attaches to `agents` with the agent.
+    b.send("\x02d");
+    b.wait_exit();
+    let runtime = a.runtime_dir();
+    let mut c = Tilework::start_with(
+        &["attach", "agents"],
+        ROWS,
+        COLS,
+        &[
+            ("XDG_RUNTIME_DIR", runtime.to_str().unwrap()),
+            ("SSH_AUTH_SOCK", agent.socket.to_str().unwrap()),
+        ],
+    );
+    c.wait_for_text("in-agents-42");
+    c.type_line("ssh-add -l >/dev/null 2>&1; echo agents-rc-$?");
+    c.wait_for_text("agents-rc-1");
+}

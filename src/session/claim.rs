@@ -121,6 +121,7 @@ pub fn is_running(dir: &Path, name: &str) -> bool {
 pub fn rename(dir: &Path, old: &str, new: &str) -> Result<PathBuf> {
     dir::check_name(new)?;
     let _lock = lock(dir)?;
+    super::agent_link::remove_old_link_dir(dir, new);
     let from = dir::socket_path(dir, old);
     let to = dir::socket_path(dir, new);
     match probe(&to).with_context(|| format!("checking {}", to.display()))? {
@@ -139,6 +140,7 @@ pub fn rename(dir: &Path, old: &str, new: &str) -> Result<PathBuf> {
 /// a socket) has the name; a dead socket there is replaced. The caller
 /// holds the lock.
 fn try_claim(dir: &Path, name: &str) -> Result<Option<Claim>> {
+    super::agent_link::remove_old_link_dir(dir, name);
     let path = dir::socket_path(dir, name);
     // Twice at most: once more after removing a dead socket.
     for _ in 0..2 {
