@@ -52,6 +52,7 @@ pub mod program_signals;
 pub mod rep_bound;
 pub mod replay;
 pub mod rewrap;
+pub mod row_advances;
 pub mod screen;
 pub mod screen_snapshot;
 pub mod sync_update;

@@ -69,6 +69,7 @@ use crate::pane::term::grid_scrolling::GridScrolling;
 use crate::pane::term::kitty_apc::KittyState;
 use crate::pane::term::osc_guard::OscGuard;
 use crate::pane::term::parse_guard::ParserPanicked;
+use crate::pane::term::row_advances::row_advances;
 use crate::pane::term::sync_update::SyncUpdate;
 
 const ESC: u8 = 0x1b;
@@ -599,62 +600,6 @@ impl FastForward {
         }
         Ok(())
     }
-}
-
-/// How often the cursor moves down (line feeds and wraps) while vt100
-/// prints plain output from column `col`, or `None` if a character of
-/// unknown width might wrap. ASCII is exact; other characters count as
-/// their bytes, a bound on their width. Without auto-wrap (`wraps` false,
-/// kept by the fidelity layer) only line feeds move it down.
-fn row_advances(plain: &[u8], mut col: u16, cols: u16, wraps: bool) -> Option<usize> {
-    if !wraps {
-        // SGR parameters hold no line feeds.
-        return Some(
-            plain
-                .iter()
-                .filter(|&&b| matches!(b, b'\n' | 0x0b | 0x0c))
-                .count(),
-        );
-    }
-    let mut exact = true;
-    let mut feeds = 0;
-    let mut i = 0;
-    while i < plain.len() {
-        match plain[i] {
-            ESC => {
-                i += sgr_len(&plain[i..]).flatten()?;
-                continue;
-            }
-            b'\r' => {
-                col = 0;
-                exact = true;
-            }
-            b'\n' | 0x0b | 0x0c => feeds += 1,
-            b'\t' => col = (col - col % 8).saturating_add(8).min(cols - 1),
-            0x08 => col = col.saturating_sub(1),
-            0x20..=0x7e => {
-                if col >= cols {
-                    if !exact {
-                        return None;
-                    }
-                    feeds += 1;
-                    col = 0;
-                }
-                col += 1;
-            }
-            0x80..=0xff => {
-                exact = false;
-                col = col.saturating_add(1);
-                if col > cols {
-                    return None;
-                }
-            }
-            // Other controls do nothing in vt100.
-            _ => {}
-        }
-        i += 1;
-    }
-    Some(feeds)
 }
 
 /// Where a UTF-8 character that the end of `bytes` cuts off starts.
