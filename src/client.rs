@@ -21,7 +21,9 @@
 //! - [`terminal_reader`]: its bytes read without waiting and parsed into
 //!   keys, mouse, pastes and the terminal's answers.
 //! - [`own_view`]: its own tab and focus (`client_views = "own"`).
+//! - [`cell_watch`]: its cell size in pixels, followed at each resize.
 
+pub mod cell_watch;
 pub mod facts;
 pub mod input_source;
 pub mod own_view;
@@ -68,6 +70,7 @@ struct Tty {
     _modes: TerminalModes,
     /// To read its size.
     fd: OwnedFd,
+    cell: cell_watch::CellWatch,
 }
 
 /// The area frames are drawn at, and what makes the next one whole.
@@ -216,6 +219,7 @@ impl<B: FrameSink> Client<B> {
         client.read_only = joined.read_only;
         client.tty = Some(Tty {
             _modes: joined.modes,
+            cell: cell_watch::CellWatch::new(joined.output.as_fd()),
             fd: joined.output,
         });
         client.size = frame::drawable_area(cols, rows);
@@ -235,6 +239,20 @@ impl<B: FrameSink> Client<B> {
                 None
             }
         }
+    }
+
+    /// The terminal resized: whether its cell's size in pixels changed
+    /// with it (its facts say the new one then).
+    pub fn read_cell(&mut self) -> bool {
+        let Some(tty) = self.tty.as_mut() else {
+            return false;
+        };
+        let Some(cell) = tty.cell.resized(tty.fd.as_fd()) else {
+            return false;
+        };
+        tracing::info!(?cell, "a terminal's cell size in pixels changed");
+        self.facts.cell = Some(cell);
+        true
     }
 
     /// The terminal's size is `size` now: the next frame is whole.

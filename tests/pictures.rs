@@ -559,3 +559,60 @@ fn what_programs_are_told_of_pictures_follows_the_terminals_attached() {
     drop(a);
     common::end_workspaces(runtime.path());
 }
+
+/// Prints the pane's cell size in pixels (`TIOCGWINSZ`'s pixels over its
+/// cells) at start and at each SIGWINCH, as picture programs (chafa,
+/// `kitten icat`) read it.
+const WINSIZE: &str = r#"
+import fcntl, signal, struct, termios
+def show(*_):
+    rows, cols, x, y = struct.unpack("HHHH", fcntl.ioctl(0, termios.TIOCGWINSZ, b"\0" * 8))
+    print(f"cell-{x // cols}x{y // rows}", flush=True)
+signal.signal(signal.SIGWINCH, show)
+show()
+while True:
+    signal.pause()
+"#;
+
+/// The user's terminal changes its font size: the same rows and columns,
+/// cells of another size in pixels (its size in pixels changes, with a
+/// SIGWINCH). A program already running in a pane gets a SIGWINCH too and
+/// reads the new cell size from its PTY, without any pane changing size.
+#[test]
+fn a_font_size_change_reaches_the_programs_already_running() {
+    if !require_program("python3") {
+        return;
+    }
+    let replies = TerminalReplies {
+        cell: Some((10, 20)),
+        ..TerminalReplies::default()
+    };
+    let mut tw = graphics::start(replies, ROWS, COLS);
+    std::fs::write(tw.dir.path().join("winsize.py"), WINSIZE).unwrap();
+    tw.type_line("clear; python3 winsize.py");
+    tw.wait_for_text("cell-10x20");
+    tw.claim_pixels(COLS * 12, ROWS * 24);
+    tw.wait_for_text("cell-12x24");
+    tw.claim_pixels(COLS * 7, ROWS * 15);
+    tw.wait_for_text("cell-7x15");
+    // A resize of cells and pixels together is one change as before.
+    tw.resize(ROWS, COLS - 10);
+    tw.claim_pixels((COLS - 10) * 8, ROWS * 16);
+    tw.wait_for_text("cell-8x16");
+    // Another terminal of the same size in cells, of other pixels, takes
+    // over (`attach -d`): the program hears of its cells too.
+    let runtime = tw.runtime_dir();
+    let b = Tilework::start_answering(
+        common::binary(),
+        &["attach", "-d"],
+        ROWS,
+        COLS - 10,
+        &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())],
+        TerminalReplies {
+            cell: Some((9, 18)),
+            ..TerminalReplies::default()
+        },
+    );
+    b.wait_for_text("cell-9x18");
+    tw.wait_exit();
+}

@@ -136,16 +136,28 @@ impl<B: FrameSink> Attached<B> {
     /// drawn whole even at the size it had. A terminal may have been
     /// another size in between and cut its screen to it; the frames after
     /// this one only draw what changed, and nothing else would repair it.
-    /// Returns whether any did (the layout is fitted again then).
-    pub(super) fn follow_sizes(&mut self, ws: &mut Workspace) -> bool {
+    /// A terminal whose cell changed in pixels (a font size change) has
+    /// programs told the new one, as an attach would (`configured`: the
+    /// config's colours). Returns whether any did (the layout is fitted
+    /// again then).
+    pub(super) fn follow_sizes(
+        &mut self,
+        ws: &mut Workspace,
+        configured: [Option<Rgb>; 3],
+    ) -> bool {
         if self.resize_news.is_empty() {
             return false;
         }
+        let mut new_cell = false;
         for link in std::mem::take(&mut self.resize_news) {
             if let Some(client) = self.list.iter_mut().find(|c| c.link == Some(link)) {
                 let size = client.read_size().unwrap_or(client.size);
                 client.resized(size);
+                new_cell |= client.read_cell();
             }
+        }
+        if new_cell {
+            self.tell_colours(ws, configured);
         }
         self.fit_layout(ws);
         true

@@ -444,7 +444,10 @@ impl<B: FrameSink> App<B> {
         self.drain_input();
         let more_output = self.drain_panes();
         self.drain_events();
-        if self.clients.follow_sizes(&mut self.ws) {
+        if self
+            .clients
+            .follow_sizes(&mut self.ws, self.settings.configured_colours)
+        {
             self.clock.changed_now();
         }
         self.hooks

@@ -245,6 +245,24 @@ impl Pane {
         }
     }
 
+    /// The attached terminals' cell changed size in pixels (told to the
+    /// emulator first): the program reads its size in pixels again, with
+    /// a SIGWINCH as a terminal's font change gives one.
+    pub fn cell_pixels_changed(&mut self) {
+        let (rows, cols) = self.term.size();
+        let cell = self
+            .term
+            .fast_forward
+            .fidelity()
+            .attached_facts()
+            .reach
+            .cell_pixels();
+        self.program.resize(rows, cols, cell);
+        if let Some(report) = self.term.size_report() {
+            self.program.send(&report);
+        }
+    }
+
     /// Lays the primary screen out again at the new size from the ring
     /// (see `reflow`). Returns false when the replay failed and the old
     /// parser is to be resized instead.

@@ -98,21 +98,27 @@ pub fn ask(timeout: Duration) -> OuterTerminal {
             break;
         }
     }
-    if told.cell.is_none()
-        && let Ok(ws) = rustix::termios::tcgetwinsize(&out)
-        && ws.ws_col > 0
-        && ws.ws_row > 0
-        && ws.ws_xpixel >= ws.ws_col
-        && ws.ws_ypixel >= ws.ws_row
-    {
-        told.cell = crate::graphics::reach::CellPixels::claimed(
-            u64::from(ws.ws_xpixel / ws.ws_col),
-            u64::from(ws.ws_ypixel / ws.ws_row),
-            "the terminal's pixel size",
-        );
+    if told.cell.is_none() {
+        told.cell = cell_of_winsize(out.as_fd());
     }
     tracing::info!(?told, "the user's terminal answered");
     told
+}
+
+/// The cell's size in pixels by the terminal's size (`TIOCGWINSZ`): its
+/// pixels over its cells; `None` when it tells no pixels.
+pub fn cell_of_winsize(
+    tty: std::os::fd::BorrowedFd<'_>,
+) -> Option<crate::graphics::reach::CellPixels> {
+    let ws = rustix::termios::tcgetwinsize(tty).ok()?;
+    if ws.ws_col == 0 || ws.ws_row == 0 || ws.ws_xpixel < ws.ws_col || ws.ws_ypixel < ws.ws_row {
+        return None;
+    }
+    crate::graphics::reach::CellPixels::claimed(
+        u64::from(ws.ws_xpixel / ws.ws_col),
+        u64::from(ws.ws_ypixel / ws.ws_row),
+        "the terminal's pixel size",
+    )
 }
 
 /// Turns on the kitty keyboard flags tilework wants, on the screen that is

@@ -137,10 +137,15 @@ impl Panes {
     /// Programs are told `facts` of the attached terminals, in every pane
     /// and every pane opened later.
     pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
+        let cell = facts.reach.cell_pixels();
+        let new_cell = self.spawner.attached_facts.reach.cell_pixels() != cell;
         self.spawner.attached_facts = facts;
         for pane in self.iter_mut() {
             pane.term_mut().set_attached_facts(facts);
             pane.history_mut().set_picture_reach(facts.reach);
+            if new_cell {
+                pane.cell_pixels_changed();
+            }
         }
     }
 

@@ -556,6 +556,20 @@ impl Tilework {
             .unwrap();
     }
 
+    /// The terminal's font changed size: the same rows and columns, now
+    /// `pixel_width` x `pixel_height` pixels in all (tilework gets a
+    /// SIGWINCH, as from a real terminal).
+    pub fn claim_pixels(&mut self, pixel_width: u16, pixel_height: u16) {
+        self.master()
+            .resize(PtySize {
+                rows: self.rows,
+                cols: self.cols,
+                pixel_width,
+                pixel_height,
+            })
+            .unwrap();
+    }
+
     /// From now on, keeps the screen as each of tilework's frames leaves
     /// it (see [`Tilework::recorded_frames`]).
     pub fn record_frames(&self) {
