@@ -4,41 +4,13 @@
 //! of its own brings more than an echo.
 
 use std::io::{ErrorKind, Read};
-use std::os::fd::AsFd;
 use std::sync::Arc;
-use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender};
 use filedescriptor::{FileDescriptor, POLLIN};
 
 use super::{OutputChunk, QUIET_HANDOVER, READ_SIZE, wait_within};
 use crate::pane::program::reader_gate::{Holder, ReaderGate};
-
-/// Chunks that wait before the reader wakes the loop (or fewer, once the
-/// PTY stays empty for [`LINGER`]).
-///
-/// A PTY hands out at most ~4 KiB per read, and the reader empties it
-/// faster than a flooding program refills it, so nearly every read was
-/// followed by "nothing more for now", which woke the loop at once: the
-/// loop slept and woke ~10,000-18,000 times in the 120 MB flood (one wake
-/// per one or two chunks). Each wake-up is a turn of the loop and two
-/// context switches. With a wait of up to [`LINGER`] for the PTY to refill
-/// and a wake at 4 chunks, the loop wakes ~6,000-7,000 times and its CPU
-/// for the flood fell from 0.58-0.62 s to 0.44-0.49 s (muxbench, 3 runs
-/// each, per-thread CPU from `/proc`; docs/performance.md, "Flood CPU").
-/// The reader itself sleeps as often as before: it polls the PTY between
-/// reads either way. (Waking the loop at half a channel without a linger,
-/// tried in cc0beee, saved CPU too but made the flood 14-22 % slower: the
-/// reader then waited on a full channel. Here 12 of the 16 slots stay
-/// free for the loop's wake-up.)
-const WAKE_AT: usize = 4;
-
-/// How long the reader waits for a PTY that has just run dry to refill
-/// before it tells the loop about fewer than [`WAKE_AT`] chunks. In a
-/// flood the kernel refills it in microseconds; at the end of a burst this
-/// is what the last chunk waits (well under a frame). Echoes are not
-/// delayed: a PTY quiet for [`super::QUIET_HANDOVER`] is read by the loop.
-const LINGER: Duration = Duration::from_micros(500);
 
 /// The gate of a pane's PTY, and what its reader thread is left.
 pub type Gate = ReaderGate<Reading>;
@@ -140,22 +112,24 @@ fn read_until_stop(r: &mut Reading) -> Stop {
                     // The pane is gone.
                     return Stop::Ended;
                 }
-                // Announced once `WAKE_AT` chunks wait, or when the PTY
-                // has nothing more (below). See `WAKE_AT` for the numbers.
-                if r.output_tx.len() >= WAKE_AT {
+                // Announced once a second chunk waits, or when the PTY has
+                // nothing more (below): a flood's chunks come ~25 µs apart,
+                // and waking the loop for each was ~20,000 wake-ups of it
+                // per flood benchmark. Waiting longer (half a channel, with
+                // the fast-forward cutting every 16 KiB) saved 18-24 % of
+                // tilework's CPU there but made the flood 14-22 % slower on
+                // an idle two-vCPU VM: the reader then waited on a full
+                // channel, and the loop and reader slept more and the
+                // writing program paid for waking them. Tried in cc0beee
+                // and reverted.
+                if r.output_tx.len() >= 2 {
                     crate::wake::wake_loop();
                 }
             }
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) if err.kind() == ErrorKind::WouldBlock => {
-                // Nothing more for now: whatever was read goes to the loop,
-                // unless more comes within `LINGER` (a flood refills the
-                // PTY in microseconds) and fewer than `WAKE_AT` chunks wait.
-                let waiting = r.output_tx.len();
-                if waiting > 0 {
-                    if waiting < WAKE_AT && readable_within(&r.ready, LINGER) {
-                        continue;
-                    }
+                // Nothing more for now: whatever was read goes to the loop.
+                if !r.output_tx.is_empty() {
                     crate::wake::wake_loop();
                 }
                 match wait_within(&r.ready, POLLIN, Some(QUIET_HANDOVER)) {
@@ -170,28 +144,6 @@ fn read_until_stop(r: &mut Reading) -> Stop {
                 tracing::debug!("PTY read ended: {err}");
                 return Stop::Ended;
             }
-        }
-    }
-}
-
-/// Whether `fd` becomes readable within `limit` (a PTY that hung up counts
-/// as readable: the next read says so). At microsecond precision, which
-/// `wait_within`'s poll (whole milliseconds) does not have.
-fn readable_within(fd: &FileDescriptor, limit: Duration) -> bool {
-    let fd = fd.as_fd();
-    let mut fds = [rustix::event::PollFd::new(
-        &fd,
-        rustix::event::PollFlags::IN,
-    )];
-    let limit = rustix::event::Timespec {
-        tv_sec: 0,
-        tv_nsec: i64::from(limit.subsec_nanos()),
-    };
-    loop {
-        match rustix::event::poll(&mut fds, Some(&limit)) {
-            Ok(ready) => return ready > 0,
-            Err(rustix::io::Errno::INTR) => {}
-            Err(_) => return false,
         }
     }
 }
