@@ -96,7 +96,7 @@ fn printable_run(bytes: &[u8]) -> usize {
         // own high bit set; bytes after the first such one may be marked
         // wrongly (borrows and carries), the first never is.
         let below = x.wrapping_sub(ONES * 0x20) & !x;
-        // Adding 1 (0x7f - 0x7e) to each byte carries 0x7f into the high bit.
+        // Adding one carries 0x7f (and up) into the high bit.
         let above = x.wrapping_add(ONES) | x;
         let outside = (below | above) & HIGH;
         if outside != 0 {
