@@ -231,24 +231,13 @@ impl Pane {
             self.term.resize_grid();
         }
         self.history.resize_history();
-        let cell = self
-            .term
-            .fast_forward
-            .fidelity()
-            .attached_facts()
-            .reach
-            .cell_pixels();
-        self.program.resize(rows, cols, cell);
-        if let Some(report) = self.term.size_report() {
-            // After the PTY's size, so a program reading it hears the same.
-            self.program.send(&report);
-        }
+        self.tell_program_size();
     }
 
-    /// The attached terminals' cell changed size in pixels (told to the
-    /// emulator first): the program reads its size in pixels again, with
-    /// a SIGWINCH as a terminal's font change gives one.
-    pub fn cell_pixels_changed(&mut self) {
+    /// Sets the PTY's size, in cells and in the attached terminals' pixels,
+    /// and then sends the in-band size report if the program asked for it
+    /// (after the PTY's size, so a program reading it hears the same).
+    fn tell_program_size(&mut self) {
         let (rows, cols) = self.term.size();
         let cell = self
             .term
@@ -261,6 +250,13 @@ impl Pane {
         if let Some(report) = self.term.size_report() {
             self.program.send(&report);
         }
+    }
+
+    /// The attached terminals' cell changed size in pixels (told to the
+    /// emulator first): the program reads its size in pixels again, with
+    /// a SIGWINCH as a terminal's font change gives one.
+    pub fn cell_pixels_changed(&mut self) {
+        self.tell_program_size();
     }
 
     /// Lays the primary screen out again at the new size from the ring
