@@ -231,6 +231,7 @@ impl Term {
     /// when nothing is held back: a new pane, or a fresh parser.
     pub(in crate::pane) fn write_notice(&mut self, bytes: &[u8]) {
         self.damage.note(Change::ScreenReplaced);
+        self.parser.hidden_state_changed();
         // Through the fast-forward, which follows REP's character.
         if let Err(failure) = self.fast_forward.parse_now(self.parser.get_mut(), bytes) {
             // Not expected from a fresh parser; a blank screen rather than
@@ -254,7 +255,7 @@ impl Term {
             || self.fast_forward.loading()
             || self.fast_forward.sync().frozen().is_some()
             || self.primary_cut;
-        !busy && self.parser.park()
+        !busy && self.parser.park(self.fast_forward.hidden_state_touched())
     }
 
     /// Whether the grid is put away until the next look.
@@ -354,6 +355,8 @@ impl Term {
     /// Resizes the parser's grid as vt100 does (no reflow).
     pub(in crate::pane) fn resize_grid(&mut self) {
         let (rows, cols) = (self.rows, self.cols);
+        // vt100 moves the saved cursor with the rows.
+        self.parser.hidden_state_changed();
         // vt100 can leave a grid inconsistent without panicking at once
         // (a wide cell in the last column); resizing it must not end the
         // workspace either.

@@ -112,6 +112,15 @@ impl CsiParams {
 /// The private modes that show the alternate screen.
 const ALTERNATE_MODES: [u32; 3] = [47, 1047, 1049];
 
+/// Private modes that change what vt100 keeps but does not write out:
+/// origin mode, the alternate screen (and the cursor `1049` saves), the
+/// saved cursor (`1048`).
+const HIDDEN_STATE_MODES: [u32; 5] = [6, 47, 1047, 1048, 1049];
+
+/// Intermediates of `ESC` sequences that only designate character sets
+/// (the fidelity layer translates those; vt100 keeps nothing of them).
+const CHARSET_INTERMEDIATES: &[u8] = b"()*+-./";
+
 /// The synchronized-update mode (`CSI ? 2026 h` starts one, `l` ends it).
 pub const SYNC_MODE: u32 = 2026;
 
@@ -173,6 +182,9 @@ pub struct EscapeScanner {
     esc_at: u64,
     /// The OSC 133 sequences (command marks) passed over.
     osc133: Osc133Capture,
+    /// A sequence passed over may have changed what vt100 keeps but
+    /// does not write out (see [`EscapeScanner::hidden_state_touched`]).
+    hidden_touched: bool,
 }
 
 impl EscapeScanner {
@@ -379,6 +391,17 @@ impl EscapeScanner {
         self.pos
     }
 
+    /// Whether anything scanned since this scanner was made may have set
+    /// vt100's state that its formatted output leaves out: a saved cursor
+    /// (DECSC, `CSI s`, modes 1048 and 1049, DECSTR), a scroll region
+    /// (DECSTBM, DECALN), origin mode, the alternate screen, a reset. As
+    /// long as it is false, that state is a fresh parser's, and putting
+    /// the grid away need not read it (`screen_snapshot`). Erring towards
+    /// true only costs that read.
+    pub fn hidden_state_touched(&self) -> bool {
+        self.hidden_touched
+    }
+
     /// Follows vte over one byte (not in ground, or an ESC, CAN or SUB).
     fn follow(&mut self, byte: u8) -> Ended {
         // An APC's ESC, and now its `\`: ST ends it.
@@ -405,7 +428,15 @@ impl EscapeScanner {
             Seq::Ground => {}
             Seq::Escape => {
                 self.seq = match byte {
-                    0x20..=0x2f => Seq::EscIntermediate,
+                    0x20..=0x2f => {
+                        self.hidden_touched |= !CHARSET_INTERMEDIATES.contains(&byte);
+                        Seq::EscIntermediate
+                    }
+                    // DECSC.
+                    b'7' => {
+                        self.hidden_touched = true;
+                        Seq::Ground
+                    }
                     b'P' => Seq::Dcs,
                     b'[' => {
                         self.csi = CsiParams::default();
@@ -424,6 +455,7 @@ impl EscapeScanner {
                     b'c' => {
                         self.seq = Seq::Ground;
                         self.alternate = false;
+                        self.hidden_touched = true;
                         return Ended::Reset;
                     }
                     0x30..=0x7e => Seq::Ground,
@@ -464,6 +496,18 @@ impl EscapeScanner {
             }
             0x40..=0x7e => {
                 self.seq = Seq::Ground;
+                self.hidden_touched |= match byte {
+                    // DECSTBM, SCOSC (which the fidelity layer makes DECSC).
+                    b'r' | b's' => true,
+                    // DECSTR and the other marked `p`s.
+                    b'p' => csi.marked,
+                    b'h' | b'l' if csi.marked => {
+                        !csi.private
+                            || csi.unreadable
+                            || HIDDEN_STATE_MODES.iter().any(|&m| csi.lists(m))
+                    }
+                    _ => false,
+                };
                 return match byte {
                     b'r' if !csi.marked => Ended::Decstbm(*csi),
                     // ED 3 erases the scrollback, whatever the details.
@@ -699,6 +743,59 @@ mod tests {
         assert_eq!(bounds(&long), [(0, long.len() as u64)]);
         let short = [b"\x1b[".as_slice(), &[b'1'; MAX_SGR_PARAMS], b"m"].concat();
         assert_eq!(bounds(&short), []);
+    }
+
+    fn touches_hidden_state(input: &[u8]) -> bool {
+        let mut s = EscapeScanner::default();
+        // Byte by byte too: a sequence cut across reads is followed alike.
+        for byte in input {
+            scan(&mut s, std::slice::from_ref(byte));
+        }
+        let whole = {
+            let mut w = EscapeScanner::default();
+            scan(&mut w, input);
+            w.hidden_state_touched()
+        };
+        assert_eq!(s.hidden_state_touched(), whole, "{input:?}");
+        whole
+    }
+
+    #[test]
+    fn what_a_prompt_prints_leaves_the_hidden_state_untouched() {
+        for prompt in [
+            b"$ ".as_slice(),
+            b"\x1b]0;user@host: ~\x07\x1b[?2004h\x1b[01;32muser\x1b[00m:~$ ",
+            b"\x1b(B\x1b[m\x1b[K\x1b[?25l\x1b[2J\x1b[H\x1b[?25h\x1b[?1h\x1b=",
+            b"\x1b]133;A\x07\x1b[6n\x1b[c\x1b[>4;1m\x1b[?1004h\x1b[?2026h\x1b[?2026l",
+            b"\x1b[3J\x1b8\x1bM\x1b[5;10H\x1b[2@\x1b[?12l\x1b[4h\x1b[20l",
+        ] {
+            assert!(!touches_hidden_state(prompt), "{prompt:?}");
+        }
+    }
+
+    #[test]
+    fn a_saved_cursor_a_region_origin_mode_or_the_alternate_screen_touch_it() {
+        for seq in [
+            b"\x1b7".as_slice(),
+            b"\x1b[s",
+            b"\x1b[2;5r",
+            b"\x1b[r",
+            b"\x1b[?6h",
+            b"\x1b[?25;6l",
+            b"\x1b[?1049h",
+            b"\x1b[?1047h",
+            b"\x1b[?47l",
+            b"\x1b[?1048h",
+            b"\x1b[!p",
+            b"\x1b#8",
+            b"\x1bc",
+            b"\x1b[>6h",
+            b"\x1b[?6:1h",
+        ] {
+            assert!(touches_hidden_state(seq), "{seq:?}");
+            let within = [b"text\x1b[1m".as_slice(), seq, b"\x1b[Kmore"].concat();
+            assert!(touches_hidden_state(&within), "{within:?}");
+        }
     }
 
     #[test]

@@ -372,6 +372,12 @@ impl FastForward {
         self.rep.set_pictures(pictures);
     }
 
+    /// Whether output scanned may have set what vt100 keeps but does not
+    /// write out (see `EscapeScanner::hidden_state_touched`).
+    pub fn hidden_state_touched(&self) -> bool {
+        self.scanner.hidden_state_touched()
+    }
+
     /// Whether parsing waits on a kitty graphics command's file read.
     pub fn loading(&self) -> bool {
         self.kitty.loading.is_some()

@@ -24,6 +24,10 @@ pub struct ParkableParser {
     /// What a parked parser is rebuilt from (kept until the next `&mut`
     /// use after a look from `&self` rebuilt it).
     parked: Option<Parked>,
+    /// Nothing but output the pane's scanner follows has changed the
+    /// parser since it was made fresh: the state vt100 does not write out
+    /// is a fresh parser's unless the scanner saw it touched.
+    fresh_hidden: bool,
 }
 
 struct Parked {
@@ -34,11 +38,21 @@ struct Parked {
 }
 
 impl ParkableParser {
+    /// Keeps `parser`, fresh (or changed only by output the pane's scanner
+    /// follows).
     pub fn new(parser: Parser) -> Self {
         Self {
             live: OnceCell::from(parser),
             parked: None,
+            fresh_hidden: true,
         }
+    }
+
+    /// The parser was changed by something other than the program's
+    /// output (a resize, tilework's own text): the state vt100 does not
+    /// write out must be read when the grid is put away.
+    pub fn hidden_state_changed(&mut self) {
+        self.fresh_hidden = false;
     }
 
     /// The parser, rebuilt first if it was parked.
@@ -67,6 +81,7 @@ impl ParkableParser {
     pub fn replace(&mut self, parser: Parser) {
         self.live = OnceCell::from(parser);
         self.parked = None;
+        self.fresh_hidden = false;
     }
 
     /// Whether the grid is put away.
@@ -76,16 +91,20 @@ impl ParkableParser {
 
     /// Puts the grid away if its state can be written out exactly and the
     /// parser has nothing pending for the pane (answers, a title not yet
-    /// taken: its callbacks start afresh on the rebuild). Returns whether
-    /// it did.
-    pub fn park(&mut self) -> bool {
+    /// taken: its callbacks start afresh on the rebuild). `output_touched`:
+    /// the pane's scanner saw output that may have set the state vt100
+    /// does not write out. Returns whether it did.
+    pub fn park(&mut self, output_touched: bool) -> bool {
         let Some(parser) = self.live.get_mut() else {
             return true;
         };
         if format!("{:?}", parser.callbacks()) != format!("{:?}", PaneEvents::default()) {
             return false;
         }
-        let Some(redraw) = screen_snapshot::snapshot(parser) else {
+        // A rebuilt parser's hidden state is the one put away: known
+        // fresh stays known fresh.
+        self.fresh_hidden &= !output_touched;
+        let Some(redraw) = screen_snapshot::snapshot(parser, self.fresh_hidden) else {
             return false;
         };
         let (rows, cols) = parser.screen().size();
@@ -131,11 +150,11 @@ mod tests {
     fn a_parked_parser_comes_back_on_a_look_and_on_a_change() {
         let mut kept = ParkableParser::new(parser(b"$ echo hi\r\nhi\r\n$ "));
         let shown = kept.get().screen().contents_formatted();
-        assert!(kept.park());
+        assert!(kept.park(false));
         assert!(kept.is_parked());
         assert_eq!(kept.get().screen().contents_formatted(), shown, "a look");
         assert!(!kept.is_parked());
-        assert!(kept.park());
+        assert!(kept.park(false));
         kept.get_mut().process(b"more");
         assert!(kept.get().screen().contents().ends_with("$ more"));
     }
@@ -143,9 +162,33 @@ mod tests {
     #[test]
     fn a_parser_with_an_answer_pending_is_not_parked() {
         let mut kept = ParkableParser::new(parser(b"\x1b[6n"));
-        assert!(!kept.park(), "the cursor report is still to be sent");
+        assert!(!kept.park(false), "the cursor report is still to be sent");
         assert!(!kept.is_parked());
         kept.get_mut().callbacks_mut().replies.clear();
-        assert!(kept.park());
+        assert!(kept.park(false));
+    }
+
+    #[test]
+    fn a_saved_cursor_the_output_set_comes_back_after_parking() {
+        let mut kept = ParkableParser::new(parser(b"\x1b[3;4H\x1b7\x1b[H$ "));
+        assert!(kept.park(true));
+        kept.get_mut().process(b"\x1b8");
+        assert_eq!(kept.get().screen().cursor_position(), (2, 3));
+        // Known touched stays known touched, after a resize too.
+        // Rows scrolled off come back as blank rows above when the grid
+        // grows, and the saved cursor moves down with the rest.
+        let mut resized = ParkableParser::new(parser(b"1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n7\r\n8\r\n9"));
+        resized.hidden_state_changed();
+        resized
+            .get_mut()
+            .screen_mut()
+            .set_size(NonZeroU16::new(9).unwrap(), NonZeroU16::new(30).unwrap());
+        assert!(resized.park(false));
+        resized.get_mut().process(b"\x1b8x");
+        assert_eq!(
+            resized.get().screen().cursor_position(),
+            (4, 1),
+            "saved row moved down by 4"
+        );
     }
 }
