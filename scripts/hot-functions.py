@@ -22,7 +22,8 @@ what the list lacks. Rebuild and run it again until it adds nothing.
 BINARY defaults to target/release/tilework, OUT to scripts/hot-functions.txt.
 Needs valgrind (callgrind), callgrind_control and nm. Runs the workspace in a
 106x62 PTY under callgrind: start-up, `cat` of 12 MB of the benchmark file,
-then a typed command and its echo; dumps the server's counts and the
+then a typed command and its echo, then TABS idle tabs opened with
+`tilework run --tab` (each shown, then put away); dumps the server's counts and the
 waiting client's, and keeps the names of the binary's own functions: the
 client's own, then those both run, then the server's own (each part in the
 binary's current order), so that each process runs one stretch of pages.
@@ -55,6 +56,10 @@ import termios
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLOOD_BYTES = 12_000_000
+# Idle tabs opened from the command line after the typed command: opening a
+# pane, answering `tilework run` and putting hidden grids away is code the
+# flood does not run, and 100 idle tabs kept ~4 MB of code resident.
+TABS = 12
 LIMIT_S = 600
 
 
@@ -113,6 +118,17 @@ def type_command(fd, work):
             sys.exit("timed out waiting for the typed command to run")
         drain(fd, 0.1)
     while drain(fd, 0.3):
+        pass
+
+
+def open_tabs(binary, name, env, fd):
+    """Opens TABS idle `sh` tabs from the command line, as a script would,
+    and waits until the workspace has drawn them and gone quiet (their
+    grids are put away 200 ms after they are hidden)."""
+    for _ in range(TABS):
+        subprocess.run([binary, "run", "--session", name, "--tab", "--", "sh"], env=env,
+                       capture_output=True, check=True, timeout=LIMIT_S)
+    while drain(fd, 2.0):
         pass
 
 
@@ -201,6 +217,7 @@ def start_workload(binary, tool, prefix, env):
     try:
         read_until(fd, b"FLOODDONE", LIMIT_S)
         type_command(fd, work)
+        open_tabs(binary, name, {k: v for k, v in env.items() if k != "LD_PRELOAD"}, fd)
         found = subprocess.run(["pgrep", "-f", f"serve-session --session {name}"], capture_output=True, text=True)
         server = int(found.stdout.split()[0])
     except BaseException:

@@ -23,12 +23,24 @@ pub const PARK_AFTER: Duration = Duration::from_millis(200);
 /// time, up to this: it is not rebuilt and put away over and over.
 const LONGEST_WAIT: Duration = Duration::from_secs(10);
 
-/// At most this many grids are put away in one turn (each costs a
-/// snapshot and its check, mostly formatting the parser's state once: 20-50 ms
-/// apart on the loaded 2-core VM for 200x60 grids, when two were checked
-/// each): a hundred panes going quiet together take turns, and keys and
-/// frames go between.
-const PER_TURN: usize = 1;
+/// Putting grids away stops for the turn once it took this long (after
+/// the first): a hundred panes going quiet together take turns, and keys
+/// and frames go between. A shell's prompt takes well under a
+/// millisecond; a grid whose program set a scroll region or saved the
+/// cursor costs its `Debug` text too (~10 ms at 200x60 on a 2-core VM).
+const TURN_BUDGET: Duration = Duration::from_millis(2);
+
+/// Hidden grids allowed to wait the whole [`PARK_AFTER`]. Past that (a
+/// script opening tabs every few milliseconds, each shown until the next
+/// one opens) the waits are cut tenfold, so that a burst of new panes
+/// leaves a few live grids behind it rather than dozens: freed grids'
+/// memory stays with the process (glibc gives back only the top of its
+/// heap), so the most grids ever live at once is what an idle workspace
+/// keeps.
+const HIDDEN_GRIDS_KEPT: usize = 4;
+
+/// How much shorter the waits are with more hidden grids live.
+const CROWDED_CUT: u32 = 10;
 
 #[derive(Default)]
 pub struct IdleParking {
@@ -40,8 +52,11 @@ pub struct IdleParking {
     quiet: HashMap<PaneId, Quiet>,
     /// When each pane was last put away, and the wait before it.
     parked: HashMap<PaneId, (Instant, Duration)>,
-    /// A turn left panes due (more than [`PER_TURN`]).
+    /// A turn left panes due (past [`TURN_BUDGET`]).
     more_due: bool,
+    /// More than [`HIDDEN_GRIDS_KEPT`] hidden grids were live at the last
+    /// sweep: the waits are cut.
+    crowded: bool,
 }
 
 struct Quiet {
@@ -50,6 +65,18 @@ struct Quiet {
     refused: bool,
     /// How long it must stay quiet.
     wait: Duration,
+}
+
+impl Quiet {
+    /// When it is due, with the waits cut if `crowded`.
+    fn due(&self, crowded: bool) -> Instant {
+        let wait = if crowded {
+            self.wait / CROWDED_CUT
+        } else {
+            self.wait
+        };
+        self.since + wait
+    }
 }
 
 impl IdleParking {
@@ -61,8 +88,20 @@ impl IdleParking {
     /// Puts away the grids of hidden panes quiet for [`PARK_AFTER`] by
     /// `now` (all panes are hidden when no terminal is `attached`).
     pub fn sweep(&mut self, ws: &mut Workspace, attached: bool, now: Instant) {
+        let started = Instant::now();
         let mut parked = 0;
         self.more_due = false;
+        // Grids that cannot be put away do not count: they would keep the
+        // waits cut for good.
+        let mut hidden_live = ws
+            .panes()
+            .iter()
+            .filter(|p| {
+                !(attached && self.shown.contains(&p.id))
+                    && !p.term().is_parked()
+                    && !self.quiet.get(&p.id).is_some_and(|q| q.refused)
+            })
+            .count();
         for pane in ws.panes_mut().iter_mut() {
             let id = pane.id;
             if (attached && self.shown.contains(&id)) || pane.term().is_parked() {
@@ -83,15 +122,17 @@ impl IdleParking {
                 quiet.refused = false;
                 continue;
             }
-            if quiet.refused || now < quiet.since + quiet.wait {
+            // Cut waits until the grids left are few enough.
+            if quiet.refused || now < quiet.due(hidden_live > HIDDEN_GRIDS_KEPT) {
                 continue;
             }
-            if parked == PER_TURN {
+            if parked > 0 && started.elapsed() >= TURN_BUDGET {
                 self.more_due = true;
                 continue;
             }
             parked += 1;
             if pane.term_mut().park() {
+                hidden_live -= 1;
                 tracing::debug!(?id, "a hidden, quiet pane's grid was put away");
                 self.parked.insert(id, (now, quiet.wait));
                 self.quiet.remove(&id);
@@ -103,6 +144,7 @@ impl IdleParking {
                 quiet.refused = true;
             }
         }
+        self.crowded = hidden_live > HIDDEN_GRIDS_KEPT;
         let alive: Vec<PaneId> = ws.panes().iter().map(|p| p.id).collect();
         self.quiet.retain(|id, _| alive.contains(id));
         self.parked.retain(|id, _| alive.contains(id));
@@ -116,7 +158,7 @@ impl IdleParking {
         self.quiet
             .values()
             .filter(|q| !q.refused)
-            .map(|q| q.since + q.wait)
+            .map(|q| q.due(self.crowded))
             .min()
     }
 }
@@ -133,8 +175,74 @@ fn next_wait(last: Option<(Instant, Duration)>, now: Instant) -> Duration {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::workspace::PaneLaunch;
+    use crate::workspace::fake_workspace;
+
+    /// A workspace of `tabs` tabs of a faked `sh`, the last one shown.
+    fn tabs(tabs: usize) -> (Workspace, IdleParking) {
+        let (mut ws, _fake) = fake_workspace::one_pane("sh");
+        for _ in 1..tabs {
+            let (spec, label) = ws
+                .panes()
+                .spawner()
+                .settings()
+                .env
+                .argv(&["sh".into()], None);
+            ws.new_tab_with(PaneLaunch::new(spec, label)).unwrap();
+        }
+        let mut parking = IdleParking::default();
+        let last = ws.panes().iter().map(|p| p.id).max().unwrap();
+        parking.drawn(vec![last]);
+        (ws, parking)
+    }
+
+    fn live_hidden(ws: &Workspace) -> usize {
+        ws.panes().iter().filter(|p| !p.term().is_parked()).count() - 1
+    }
+
+    /// Sweeps at `at` until nothing more is due then.
+    fn sweep_all(ws: &mut Workspace, parking: &mut IdleParking, at: Instant) {
+        parking.sweep(ws, true, at);
+        while parking.deadline(at).is_some_and(|due| due <= at) {
+            parking.sweep(ws, true, at);
+        }
+    }
+
+    #[test]
+    fn a_few_hidden_grids_wait_the_whole_time_and_a_burst_of_them_a_tenth() {
+        let start = Instant::now();
+        let (mut few, mut few_parking) = tabs(1 + HIDDEN_GRIDS_KEPT);
+        let (mut burst, mut burst_parking) = tabs(12);
+        for (ws, parking) in [
+            (&mut few, &mut few_parking),
+            (&mut burst, &mut burst_parking),
+        ] {
+            parking.sweep(ws, true, start);
+        }
+        let soon = start + PARK_AFTER / CROWDED_CUT;
+        sweep_all(&mut few, &mut few_parking, soon);
+        sweep_all(&mut burst, &mut burst_parking, soon);
+        assert_eq!(
+            live_hidden(&few),
+            HIDDEN_GRIDS_KEPT,
+            "not crowded: they wait"
+        );
+        assert_eq!(
+            live_hidden(&burst),
+            HIDDEN_GRIDS_KEPT,
+            "a script's burst of tabs keeps a few grids"
+        );
+        sweep_all(&mut few, &mut few_parking, start + PARK_AFTER);
+        assert_eq!(live_hidden(&few), 0);
+        // The shown pane keeps its grid.
+        assert_eq!(
+            few.panes().iter().filter(|p| !p.term().is_parked()).count(),
+            1
+        );
+    }
 
     #[test]
     fn a_pane_that_comes_back_soon_waits_longer_next_time() {
