@@ -97,9 +97,9 @@ impl IdleParking {
             .panes()
             .iter()
             .filter(|p| {
-                !(attached && self.shown.contains(&p.id))
-                    && !p.term().is_parked()
-                    && !self.quiet.get(&p.id).is_some_and(|q| q.refused)
+                let shown = attached && self.shown.contains(&p.id);
+                let refused = self.quiet.get(&p.id).is_some_and(|q| q.refused);
+                !(shown || refused || p.term().is_parked())
             })
             .count();
         for pane in ws.panes_mut().iter_mut() {
