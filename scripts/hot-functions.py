@@ -17,7 +17,10 @@ such as a full channel or a contended lock, run too) and appends to the list
 every function of the binary whose first instruction fetch faulted before
 the typed keys' echo. Each such fault outside the listed block maps another
 64 KiB of code; found in a binary linked with the list, they are exactly
-what the list lacks. Rebuild and run it again until it adds nothing.
+what the list lacks. Rebuild and run it again until it adds nothing. It
+also runs idle-panes' workload once under perf (100 tabs opened from the
+command line at 200x60, with fresh config and state directories, until the
+workspace is quiet): what a workspace of many idle panes runs.
 
 BINARY defaults to target/release/tilework, OUT to scripts/hot-functions.txt.
 Needs valgrind (callgrind), callgrind_control and nm. Runs the workspace in a
@@ -121,11 +124,11 @@ def type_command(fd, work):
         pass
 
 
-def open_tabs(binary, name, env, fd):
-    """Opens TABS idle `sh` tabs from the command line, as a script would,
+def open_tabs(binary, name, env, fd, tabs=TABS):
+    """Opens `tabs` idle `sh` tabs from the command line, as a script would,
     and waits until the workspace has drawn them and gone quiet (their
     grids are put away 200 ms after they are hidden)."""
-    for _ in range(TABS):
+    for _ in range(tabs):
         subprocess.run([binary, "run", "--session", name, "--tab", "--", "sh"], env=env,
                        capture_output=True, check=True, timeout=LIMIT_S)
     while drain(fd, 2.0):
@@ -226,14 +229,72 @@ def start_workload(binary, tool, prefix, env):
     return pid, fd, work, name, server
 
 
+PERF_FAULTS = ["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-k", "CLOCK_MONOTONIC"]
+# "PID TIME: ADDR SYM (DSO) IP SYM (DSO)": an instruction fetch faults at its own address.
+FAULT_LINE = re.compile(r"\s*(\d+)\s+([\d.]+):\s+([0-9a-f]+)\s+(\S+)\s+\((.*?)\)\s+([0-9a-f]+)\s")
+
+
+def functions_faulted(data, binary, have, server, cutoff):
+    """The functions of `binary` whose first instruction fetch faulted in
+    process `server` before `cutoff` (CLOCK_MONOTONIC), in perf's `data`."""
+    out = subprocess.run(["perf", "script", "-i", data, "--no-demangle", "-F", "pid,time,addr,ip,sym,dso"],
+                         capture_output=True, text=True).stdout
+    faulted = set()
+    for line in out.splitlines():
+        m = FAULT_LINE.match(line)
+        if not m or int(m.group(1)) != server or float(m.group(2)) > cutoff:
+            continue
+        _, _, addr, sym, dso, ip = m.groups()
+        # Rust's functions only: `_start` and `_init` are not in .text.
+        if (addr == ip and os.path.realpath(dso) == os.path.realpath(binary) and sym in have
+                and sym.startswith(("_ZN", "_R"))):
+            faulted.add(sym)
+    return faulted
+
+
+def idle_tabs_faulting_functions(binary, have, tabs=99):
+    """The functions whose code faulted in the workspace while a script
+    opened `tabs` idle tabs beside its first pane at 200x60 (`scripts/idle-panes.py`'s workload,
+    with its fresh config and state directories), until it went quiet."""
+    work = tempfile.mkdtemp(prefix="tilework-idle-faults-")
+    name = f"idlefaults{os.getpid()}"
+    env = dict(os.environ, XDG_RUNTIME_DIR=f"{work}/run", XDG_STATE_HOME=f"{work}/state",
+               XDG_CONFIG_HOME=f"{work}/config", SHELL="/bin/sh", TERM="xterm-256color")
+    for d in ("run", "state", "config"):
+        os.makedirs(f"{work}/{d}", mode=0o700, exist_ok=True)
+    data = f"{work}/faults.data"
+    pid, fd = pty.fork()
+    if pid == 0:
+        argv = [*PERF_FAULTS, "-o", data, "--", binary, "--session", name]
+        os.execvpe(argv[0], argv, env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
+    try:
+        deadline = time.time() + LIMIT_S
+        while subprocess.run([binary, "list-panes", "--session", name], env=env,
+                             capture_output=True).returncode != 0:
+            if time.time() > deadline:
+                sys.exit("the workspace for the idle tabs did not start")
+            drain(fd, 0.1)
+        open_tabs(binary, name, env, fd, tabs)
+        cutoff = time.clock_gettime(time.CLOCK_MONOTONIC)
+        found = subprocess.run(["pgrep", "-f", f"serve-session --session {name}"], capture_output=True, text=True)
+        server = int(found.stdout.split()[0])
+        subprocess.run([binary, "kill", name], env=env, capture_output=True)
+        deadline = time.time() + 30
+        while time.time() < deadline and os.waitpid(pid, os.WNOHANG) == (0, 0):
+            drain(fd, 0.2)
+    finally:
+        kill_tree(pid)
+    return functions_faulted(data, binary, have, server, cutoff)
+
+
 def faulting_functions(binary, have):
     """One run of the workload under perf: the functions of `binary` whose
     first instruction fetch faulted in the server before the keys' echo."""
     # No XDG_RUNTIME_DIR, as in the benchmarks: the session's socket then
     # goes under the temporary directory, a path of its own.
     env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
-    perf = lambda work: ["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d",  # noqa: E731
-                         "-k", "CLOCK_MONOTONIC", "-o", f"{work}/faults.data", "--"]
+    perf = lambda work: [*PERF_FAULTS, "-o", f"{work}/faults.data", "--"]  # noqa: E731
     pid, _, work, name, server = start_workload(binary, perf, "tilework-faults-", lambda _work: env)
     # Faults after this are the shutdown's.
     cutoff = time.clock_gettime(time.CLOCK_MONOTONIC)
@@ -244,23 +305,7 @@ def faulting_functions(binary, have):
             time.sleep(0.2)
     finally:
         kill_tree(pid)
-    data = f"{work}/faults.data"
-    server = str(server)
-    out = subprocess.run(["perf", "script", "-i", data, "--no-demangle", "-F", "pid,time,addr,ip,sym,dso"],
-                         capture_output=True, text=True).stdout
-    faulted = set()
-    # "PID TIME: ADDR SYM (DSO) IP SYM (DSO)": an instruction fetch faults at its own address.
-    pattern = re.compile(r"\s*(\d+)\s+([\d.]+):\s+([0-9a-f]+)\s+(\S+)\s+\((.*?)\)\s+([0-9a-f]+)\s")
-    for line in out.splitlines():
-        m = pattern.match(line)
-        if not m or m.group(1) != server or float(m.group(2)) > cutoff:
-            continue
-        _, _, addr, sym, dso, ip = m.groups()
-        # Rust's functions only: `_start` and `_init` are not in .text.
-        if (addr == ip and os.path.realpath(dso) == os.path.realpath(binary) and sym in have
-                and sym.startswith(("_ZN", "_R"))):
-            faulted.add(sym)
-    return faulted
+    return functions_faulted(f"{work}/faults.data", binary, have, server, cutoff)
 
 
 def add_faults(binary, runs=3):
@@ -272,6 +317,7 @@ def add_faults(binary, runs=3):
     added = set()
     for _ in range(runs):
         added |= faulting_functions(binary, have) - known
+    added |= idle_tabs_faulting_functions(binary, have) - known
     with open(list_path, "a") as f:
         for sym in sorted(added, key=have.get):
             f.write(sym + "\n")
