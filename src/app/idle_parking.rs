@@ -37,7 +37,7 @@ const TURN_BUDGET: Duration = Duration::from_millis(2);
 /// memory stays with the process (glibc gives back only the top of its
 /// heap), so the most grids ever live at once is what an idle workspace
 /// keeps.
-const HIDDEN_GRIDS_KEPT: usize = 4;
+const HIDDEN_GRIDS_KEPT: usize = 2;
 
 /// How much shorter the waits are with more hidden grids live.
 const CROWDED_CUT: u32 = 10;
