@@ -178,20 +178,14 @@ fn next_wait(last: Option<(Instant, Duration)>, now: Instant) -> Duration {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::workspace::PaneLaunch;
     use crate::workspace::fake_workspace;
 
     /// A workspace of `tabs` tabs of a faked `sh`, the last one shown.
     fn tabs(tabs: usize) -> (Workspace, IdleParking) {
         let (mut ws, _fake) = fake_workspace::one_pane("sh");
         for _ in 1..tabs {
-            let (spec, label) = ws
-                .panes()
-                .spawner()
-                .settings()
-                .env
-                .argv(&["sh".into()], None);
-            ws.new_tab_with(PaneLaunch::new(spec, label)).unwrap();
+            let tab = fake_workspace::launch(&ws, "sh");
+            ws.new_tab_with(tab).unwrap();
         }
         let mut parking = IdleParking::default();
         let last = ws.panes().iter().map(|p| p.id).max().unwrap();

@@ -26,12 +26,18 @@ pub fn one_pane(program: &str) -> (Workspace, FakeLauncher) {
     let settings = settings();
     let area = Rect::new(0, 0, 80, 24);
     let mut ws = Workspace::with_launcher(settings, area, tx.into(), Box::new(fake.clone()));
+    let first = launch(&ws, program);
+    ws.open_row(vec![first]);
+    (ws, fake)
+}
+
+/// What opening a pane that runs `program` in `ws` takes.
+pub fn launch(ws: &Workspace, program: &str) -> PaneLaunch {
     let (spec, label) = ws
         .panes()
         .spawner()
         .settings()
         .env
         .argv(&[program.to_string()], None);
-    ws.open_row(vec![PaneLaunch::new(spec, label)]);
-    (ws, fake)
+    PaneLaunch::new(spec, label)
 }

@@ -28,13 +28,7 @@ mod tests {
     }
 
     fn shell(ws: &Workspace) -> PaneLaunch {
-        let (spec, label) = ws
-            .panes()
-            .spawner()
-            .settings()
-            .env
-            .argv(&["sh".to_string()], None);
-        PaneLaunch::new(spec, label)
+        crate::workspace::fake_workspace::launch(ws, "sh")
     }
 
     #[test]

@@ -24,8 +24,8 @@ use crate::mailbox::Mailbox;
 use crate::pane::PaneId;
 use crate::pane::event::PaneEvent;
 use crate::pane::program::process::fake::FakeLauncher;
+use crate::workspace::Workspace;
 use crate::workspace::foreground::Foreground;
-use crate::workspace::{PaneLaunch, Workspace};
 
 const AREA: Rect = Rect {
     x: 0,
@@ -65,13 +65,8 @@ impl Harness {
         let fake = FakeLauncher::new(panes.clone());
         let settings = crate::workspace::fake_workspace::settings();
         let mut ws = Workspace::with_launcher(settings, AREA, panes, Box::new(fake.clone()));
-        let (spec, label) = ws
-            .panes()
-            .spawner()
-            .settings()
-            .env
-            .argv(&["sh".to_string()], None);
-        ws.open_row(vec![PaneLaunch::new(spec, label)]);
+        let first = crate::workspace::fake_workspace::launch(&ws, "sh");
+        ws.open_row(vec![first]);
         let mut h = Self {
             router: InputRouter::new(keymap, false, Mailbox::wrapping(tx, Report::Search)),
             ws,
