@@ -567,12 +567,46 @@ const WINSIZE: &str = r#"
 import fcntl, signal, struct, termios
 def show(*_):
     rows, cols, x, y = struct.unpack("HHHH", fcntl.ioctl(0, termios.TIOCGWINSZ, b"\0" * 8))
-    print(f"cell-{x // cols}x{y // rows}", flush=True)
+    print(f"cell-{x // cols}x{y // rows} cols-{cols}", flush=True)
 signal.signal(signal.SIGWINCH, show)
 show()
 while True:
     signal.pause()
 "#;
+
+/// A terminal resized in cells and pixels at once (a window resized as its
+/// font changes): a program hears of it once, at the new size. It used to
+/// hear of the new cell first at its pane's old size, then of the resize.
+#[test]
+fn a_resize_in_cells_and_pixels_at_once_reaches_a_program_once_at_the_new_size() {
+    if !require_program("python3") {
+        return;
+    }
+    let replies = TerminalReplies {
+        cell: Some((10, 20)),
+        ..TerminalReplies::default()
+    };
+    let mut tw = graphics::start(replies, ROWS, COLS);
+    std::fs::write(tw.dir.path().join("winsize.py"), WINSIZE).unwrap();
+    tw.type_line("clear; python3 winsize.py");
+    tw.wait_for_text("cell-10x20");
+    let told = |s: &vt100::Screen, cell: &str| -> Vec<String> {
+        s.contents()
+            .lines()
+            .filter_map(|l| {
+                let after = &l[l.find(cell)? + cell.len()..];
+                after.split_whitespace().next().map(str::to_owned)
+            })
+            .collect()
+    };
+    let first = tw.with_screen(|s| told(s, "cell-10x20 "))[0].clone();
+    tw.resize_in_pixels(ROWS, COLS - 10, (COLS - 10) * 12, ROWS * 24);
+    tw.wait_for("the program to hear of the new size", |s| {
+        told(s, "cell-12x24 ").iter().any(|cols| *cols != first)
+    });
+    let heard = tw.with_screen(|s| told(s, "cell-12x24 "));
+    assert_eq!(heard.len(), 1, "heard {heard:?} (before: {first})");
+}
 
 /// The user's terminal changes its font size: the same rows and columns,
 /// cells of another size in pixels (its size in pixels changes, with a

@@ -13,7 +13,9 @@ use crate::client::Client;
 use crate::client::facts::TerminalFacts;
 use crate::config::clients::{ClientViews, WindowSize};
 use crate::config::colour::Rgb;
+use crate::graphics::reach::Reach;
 use crate::input::router::InputRouter;
+use crate::pane::PaneId;
 use crate::render::cell_extras::Features;
 use crate::render::frame;
 use crate::terminal::frame_sink::FrameSink;
@@ -156,10 +158,24 @@ impl<B: FrameSink> Attached<B> {
                 new_cell |= client.read_cell();
             }
         }
-        if new_cell {
-            self.tell_colours(ws, configured);
+        if !new_cell {
+            self.fit_layout(ws);
+            return true;
         }
+        // The programs hear of the new cell once: with the resize of their
+        // pane, or on their own when their pane keeps its size.
+        let sizes: Vec<(PaneId, (u16, u16))> =
+            ws.panes().iter().map(|p| (p.id, p.term().size())).collect();
+        let (colours, reach) = self.told_facts(configured);
+        let cell_news = super::tell_panes::terminals_told_before_resize(ws, colours, reach);
         self.fit_layout(ws);
+        if cell_news {
+            for pane in ws.panes_mut().iter_mut() {
+                if sizes.contains(&(pane.id, pane.term().size())) {
+                    pane.cell_pixels_changed();
+                }
+            }
+        }
         true
     }
 
@@ -189,10 +205,16 @@ impl<B: FrameSink> Attached<B> {
     /// terminal that typed last, under `configured` (the config's); the
     /// pictures programs may send follow what the terminals speak.
     pub(super) fn tell_colours(&self, ws: &mut Workspace, configured: [Option<Rgb>; 3]) {
+        let (colours, reach) = self.told_facts(configured);
+        super::tell_panes::terminals_told(ws, colours, reach);
+    }
+
+    /// The colours and picture reach the attached terminals give the
+    /// programs (`configured`: the config's colours).
+    fn told_facts(&self, configured: [Option<Rgb>; 3]) -> ([Option<Rgb>; 3], Reach) {
         let colours = crate::client::facts::answered_colours(configured, &self.acting_facts());
         let attached = self.list.iter().map(|c| (&c.facts, c.read_only));
-        let reach = crate::client::facts::picture_reach(attached);
-        super::tell_panes::terminals_told(ws, colours, reach);
+        (colours, crate::client::facts::picture_reach(attached))
     }
 
     /// The layout takes the size `window_size` picks among the attached

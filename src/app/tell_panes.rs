@@ -31,6 +31,20 @@ pub(super) fn terminals_told(
     tell(ws, facts);
 }
 
+/// [`terminals_told`] before the layout is fitted to a resize: returns
+/// whether the cell changed in pixels, which the programs are not told
+/// yet (see `Panes::take_attached_facts`).
+pub(super) fn terminals_told_before_resize(
+    ws: &mut Workspace,
+    colours: [Option<crate::config::colour::Rgb>; 3],
+    reach: crate::graphics::reach::Reach,
+) -> bool {
+    let mut facts = ws.panes().spawner().attached_facts();
+    facts.colours = colours;
+    facts.reach = reach;
+    ws.panes().spawner().attached_facts() != facts && ws.panes_mut().take_attached_facts(facts)
+}
+
 /// Tells every pane, and the spawner for the panes to come, `facts`.
 /// Returns whether they changed.
 fn tell(ws: &mut Workspace, facts: AttachedFacts) -> bool {

@@ -137,16 +137,27 @@ impl Panes {
     /// Programs are told `facts` of the attached terminals, in every pane
     /// and every pane opened later.
     pub fn set_attached_facts(&mut self, facts: AttachedFacts) {
+        if self.take_attached_facts(facts) {
+            for pane in self.iter_mut() {
+                pane.cell_pixels_changed();
+            }
+        }
+    }
+
+    /// [`Panes::set_attached_facts`] but for the programs' size in pixels:
+    /// returns whether the cell changed, and the caller tells each program
+    /// once, by resizing its pane or with `Pane::cell_pixels_changed` (a
+    /// terminal resized in cells and pixels at once: one SIGWINCH each, at
+    /// the new size, rather than one at the old size first).
+    pub fn take_attached_facts(&mut self, facts: AttachedFacts) -> bool {
         let cell = facts.reach.cell_pixels();
         let new_cell = self.spawner.attached_facts.reach.cell_pixels() != cell;
         self.spawner.attached_facts = facts;
         for pane in self.iter_mut() {
             pane.term_mut().set_attached_facts(facts);
             pane.history_mut().set_picture_reach(facts.reach);
-            if new_cell {
-                pane.cell_pixels_changed();
-            }
         }
+        new_cell
     }
 
     /// A terminal told its theme (mode 2031): the programs that

@@ -556,6 +556,30 @@ impl Tilework {
             .unwrap();
     }
 
+    /// The terminal is now `rows` x `cols` cells of `pixel_width` x
+    /// `pixel_height` pixels in all, in one change (one SIGWINCH): a window
+    /// resized as its font changes, or moved to a screen of another
+    /// density.
+    pub fn resize_in_pixels(&mut self, rows: u16, cols: u16, pixel_width: u16, pixel_height: u16) {
+        let shared = Arc::clone(&self.shared);
+        let mut screen = shared.0.lock().unwrap();
+        screen.parser.set_size(
+            NonZeroU16::new(rows).unwrap(),
+            NonZeroU16::new(cols).unwrap(),
+        );
+        self.master()
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width,
+                pixel_height,
+            })
+            .unwrap();
+        drop(screen);
+        self.rows = rows;
+        self.cols = cols;
+    }
+
     /// The terminal's font changed size: the same rows and columns, now
     /// `pixel_width` x `pixel_height` pixels in all (tilework gets a
     /// SIGWINCH, as from a real terminal).
