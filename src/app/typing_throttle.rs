@@ -43,7 +43,7 @@ pub const TYPING_OTHERS_RATE: f64 = 50_000_000.0 * (62.0 + LINE_CHARGE as f64) /
 const BURST: f64 = TYPING_OTHERS_RATE / 60.0;
 
 /// Held-back panes are looked at again once they may take this much: at
-/// 44 MB/s that is ~5,000 looks a second, where waking for every 4 KiB read
+/// 50 MB/s that is ~5,700 looks a second, where waking for every 4 KiB read
 /// was ~10,000. Larger steps let the flood arrive in bursts that delay
 /// echoes (`bench-latency.sh`, flood p99: 0.8-2.2 ms with 32 KiB steps,
 /// 0.6-0.8 ms with 8 KiB, except one 1.2 ms run).
