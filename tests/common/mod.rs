@@ -6,6 +6,7 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 pub mod graphics;
+pub mod progress;
 
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
