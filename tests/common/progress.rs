@@ -194,3 +194,19 @@ pub fn recv_from_threads<T>(
     let mut work = CpuWork::new(thread, cpu_limit, || threads_cpu(None, thread));
     recv_while_progressing(rx, STALL, || work.progress())
 }
+
+/// [`super::wait_until`] for long work on a loaded machine: polls `cond`
+/// (something outside the screen: a file, /proc) until it holds; fails
+/// only once `progress` has not changed for `stall`.
+pub fn wait_until_while_progressing<P: PartialEq + Debug>(
+    what: &str,
+    stall: Duration,
+    mut progress: impl FnMut() -> P,
+    mut cond: impl FnMut() -> bool,
+) {
+    let mut watch = Stall::new(stall, progress());
+    while !cond() {
+        watch.check(progress(), what);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
