@@ -683,9 +683,18 @@ fn an_expensive_search_pattern_never_blocks_typing() {
 #[ignore = "a measurement; run it by name"]
 fn measure_search_typing() {
     use std::time::{Duration, Instant};
-    let long = Duration::from_secs(600);
     let mut tw = Tilework::start(&[], ROWS, COLS);
     ready(&tw);
+    // However long a wait takes on a loaded machine, as long as tilework
+    // works (the searches run on threads of its own); its CPU time is
+    // bounded by the 600 s each wait had.
+    let pid = tw.workspace_pid();
+    let long = |tw: &Tilework, what: &str, cond: &dyn Fn(&vt100::Screen) -> bool| {
+        let mut work = common::progress::CpuWork::new("tilework", Duration::from_secs(600), || {
+            common::progress::process_cpu(pid)
+        });
+        tw.wait_for_while_progressing(what, common::progress::STALL, || work.progress(), cond);
+    };
     tw.type_line("seq 1 300000");
     tw.wait_for("the end of the output", |s| {
         s.contents().contains("┃300000 ")
@@ -698,11 +707,11 @@ fn measure_search_typing() {
     });
     let started = Instant::now();
     tw.send(format!("\x15{}", expensive_pattern()));
-    tw.wait_for_within("the pattern shown", long, |s| {
+    long(&tw, "the pattern shown", &|s| {
         status_line(s).contains("|299998▏")
     });
     let shown = started.elapsed();
-    tw.wait_for_within("its result", long, |s| {
+    long(&tw, "its result", &|s| {
         status_line(s).contains("1/1 (any case)")
     });
     eprintln!(
@@ -715,7 +724,7 @@ fn measure_search_typing() {
         for (key, tail) in [("\x7f", "|29999▏"), ("8", "|299998▏")] {
             let at = Instant::now();
             tw.send(key);
-            tw.wait_for_within("the key shown", long, |s| status_line(s).contains(tail));
+            long(&tw, "the key shown", &|s| status_line(s).contains(tail));
             keys.push(at.elapsed());
         }
     }
@@ -744,7 +753,7 @@ fn measure_search_typing() {
     for piece in pattern.as_bytes().chunks(825) {
         tw.send(piece);
         let tail = format!("{}▏", String::from_utf8_lossy(&piece[piece.len() - 6..]));
-        tw.wait_for_within("the piece shown", long, |s| status_line(s).contains(&tail));
+        long(&tw, "the piece shown", &|s| status_line(s).contains(&tail));
     }
     eprintln!(
         "300-word alternation ({} keys) typed in: shown after {:?}",

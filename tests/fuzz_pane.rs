@@ -26,6 +26,8 @@
 
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
+mod common;
+
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, bounded};
@@ -314,7 +316,9 @@ fn render_checked(pane: &Pane, target: &Target) -> Result<(), TestCaseError> {
 /// Waits for a replay the pane started, as the render loop would.
 fn settle(pane: &mut Pane, rx: &Receiver<PaneEvent>) -> Result<(), TestCaseError> {
     while matches!(pane.history().view(), ScrollView::Loading { .. }) {
-        match rx.recv_timeout(Duration::from_secs(60)) {
+        // However long the replay takes on a loaded machine, as long as
+        // its thread works.
+        match common::progress::recv_from_threads(rx, "history-replay", Duration::from_secs(60)) {
             Ok(PaneEvent::HistoryReady(id, history)) => {
                 prop_assert_eq!(id, pane.id);
                 pane.history_mut().history_ready(history);

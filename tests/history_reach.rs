@@ -195,25 +195,42 @@ fn a_match_split_by_the_panes_wrap_is_found_far_back() {
 #[test]
 #[ignore = "a measurement; run it by name"]
 fn measure_g_on_a_full_ring() {
+    use common::progress::{CpuWork, STALL, Stall, threads_cpu, written_by_descendants};
     use std::time::{Duration, Instant};
     const FLOOD: usize = 800_000; // 12 bytes a line: 9.6 MB, over the 8 MiB ring
+    // However long each wait takes on a loaded machine, as long as the work
+    // moves: the flood's program writes, then tilework's replays work
+    // (their CPU time bounded by the 600 s each wait had).
     let long = Duration::from_secs(600);
     let mut tw = Tilework::start(&[], ROWS, COLS);
     tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
+    let pid = tw.workspace_pid();
+    let replays = || {
+        CpuWork::new("the history replays", long, move || {
+            threads_cpu(Some(pid), "history-replay")
+        })
+    };
     tw.type_line(&format!("seq -f 'r''ow%07g' 1 {FLOOD}"));
     let number = |s: &vt100::Screen, r: u16| -> Option<usize> {
         let text = s.contents_between(r, 0, r, COLS);
         let at = text.find("row")?;
         text.get(at + 3..at + 10)?.parse().ok()
     };
-    tw.wait_for_within("the last line", long, |s| {
-        (0..ROWS).any(|r| number(s, r) == Some(FLOOD))
-    });
+    tw.wait_for_while_progressing(
+        "the last line",
+        STALL,
+        || written_by_descendants(pid),
+        |s| (0..ROWS).any(|r| number(s, r) == Some(FLOOD)),
+    );
     let started = Instant::now();
     tw.send("\x02[");
-    tw.wait_for_within("the history shown", long, |s| {
-        status_line(s).contains("COPY") && s.contents().contains("lines up")
-    });
+    let mut work = replays();
+    tw.wait_for_while_progressing(
+        "the history shown",
+        STALL,
+        || work.progress(),
+        |s| status_line(s).contains("COPY") && s.contents().contains("lines up"),
+    );
     let opened = started.elapsed();
     let started = Instant::now();
     tw.send("g");
@@ -221,6 +238,9 @@ fn measure_g_on_a_full_ring() {
     let mut last = None;
     let mut since = Instant::now();
     let mut settled_at = Duration::ZERO;
+    let mut work = replays();
+    let mut stall = Stall::new(STALL, (last, work.progress()));
+    let mut looked = Instant::now();
     loop {
         let top = tw.with_screen(|s| number(s, 1));
         if top != last {
@@ -230,7 +250,11 @@ fn measure_g_on_a_full_ring() {
         } else if since.elapsed() > Duration::from_millis(500) && top.is_some() {
             break;
         }
-        assert!(started.elapsed() < long, "no settled view");
+        // Not every 2 ms: reading /proc would take CPU from what is timed.
+        if looked.elapsed() > Duration::from_millis(100) {
+            looked = Instant::now();
+            stall.check((top, work.progress()), "a settled view");
+        }
         std::thread::sleep(Duration::from_millis(2));
     }
     eprintln!(

@@ -1048,14 +1048,33 @@ fn a_saver_starved_of_cpu_keeps_memory_bounded_and_the_history_in_order() {
          for (j = 1; j <= 4; j++) printf \" %08x\", (i * k[j]) % 4294967296; print \"\" }} }}'; \
          echo end-$((6*7))"
     ));
-    a.wait_for_text("end-42");
+    // However long the 25 MB take on a loaded machine, as long as the
+    // pane's program writes (it blocks when tilework stops reading)...
+    a.wait_for_while_progressing(
+        "the flood's end",
+        common::TIMEOUT,
+        || common::progress::written_by_descendants(workspace),
+        |s| s.contents().contains("end-42"),
+    );
     let grown_kib = common::proc_status_kib(workspace, "VmHWM").unwrap() - peak_before;
     let saved = home.saved("starved");
-    common::wait_until("the flood's end to be saved", || {
-        saved_histories(&saved)
-            .first()
-            .is_some_and(|h| contains(h, "end-42\r\n"))
-    });
+    // ...and the saver saves (or works at it, between its sleeps).
+    common::progress::wait_until_while_progressing(
+        "the flood's end to be saved",
+        common::TIMEOUT,
+        || {
+            let sizes: Vec<usize> = saved_histories(&saved).iter().map(Vec::len).collect();
+            (
+                sizes,
+                common::progress::threads_cpu(Some(workspace), "saver"),
+            )
+        },
+        || {
+            saved_histories(&saved)
+                .first()
+                .is_some_and(|h| contains(h, "end-42\r\n"))
+        },
+    );
     crash_and_reboot(&mut a);
 
     // Counted in messages only, the blocks the ring let go piled up for

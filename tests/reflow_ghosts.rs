@@ -458,11 +458,15 @@ fn tmux_agrees_with_the_model() {
 fn open_history(pane: &mut Pane) {
     let (tx, rx) = crossbeam_channel::unbounded();
     pane.history_mut().open_history(&tx.into());
-    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+    // However long the replay takes on a loaded machine, as long as its
+    // thread works.
+    let replay = std::time::Duration::from_secs(60);
+    match common::progress::recv_from_threads(&rx, "history-replay", replay) {
         Ok(tilework::pane::event::PaneEvent::HistoryReady(_, history)) => {
             pane.history_mut().history_ready(history)
         }
-        _ => panic!("no history replay"),
+        Ok(_) => panic!("an event other than the history replay"),
+        Err(err) => panic!("no history replay: {err}"),
     }
 }
 

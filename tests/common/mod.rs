@@ -6,6 +6,7 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 pub mod graphics;
+pub mod progress;
 
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
@@ -977,15 +978,21 @@ impl Tilework {
         let (lock, cvar) = &*self.shared;
         let mut seen = progress();
         let mut moved = Instant::now();
+        let mut looked = Instant::now();
         loop {
             let s = lock.lock().unwrap();
             if cond(s.parser.screen()) {
                 return;
             }
-            let now = progress();
-            if now != seen {
-                seen = now;
-                moved = Instant::now();
+            // Not on every wake-up by output: reading the measure (/proc
+            // walks) would take CPU from the work it measures.
+            if looked.elapsed() >= Duration::from_millis(100) {
+                looked = Instant::now();
+                let now = progress();
+                if now != seen {
+                    seen = now;
+                    moved = Instant::now();
+                }
             }
             let still = moved.elapsed();
             if still >= stall {
