@@ -1828,15 +1828,7 @@ fn a_million_line_flood_keeps_every_line_on_screen_and_in_scrollback() {
         ROWS,
         COLS,
     );
-    // However long it takes on a loaded machine, as long as the pane's
-    // program writes (it blocks when tilework stops reading).
-    let pid = tw.workspace_pid();
-    tw.wait_for_while_progressing(
-        "the flood to end",
-        common::progress::STALL,
-        || common::progress::written_by_descendants(pid),
-        |s| s.contents().contains("exited: 0"),
-    );
+    wait_flood_exited(&tw);
     let mut reference = reference.join().unwrap();
     wait_view_matches(&tw, &mut reference, "the live screen", |at| at.is_none());
     // Scrollback with the keyboard: a few pages up, then the top of what
@@ -1892,15 +1884,7 @@ fn scrollback_holds_exactly_the_newest_lines_that_fit_the_budget() {
         ROWS,
         COLS,
     );
-    // However long it takes on a loaded machine, as long as the pane's
-    // program writes (it blocks when tilework stops reading).
-    let pid = tw.workspace_pid();
-    tw.wait_for_while_progressing(
-        "the flood to end",
-        common::progress::STALL,
-        || common::progress::written_by_descendants(pid),
-        |s| s.contents().contains("exited: 0"),
-    );
+    wait_flood_exited(&tw);
     let mut reference = reference.join().unwrap();
     let expected_len = reference.screen().scrollback_len();
     wait_view_matches(&tw, &mut reference, "the live screen", |at| at.is_none());
@@ -2125,4 +2109,17 @@ fn pastes_bigger_than_the_input_budget_reach_a_program_that_reads_whole() {
     assert!(grown < 4 * biggest, "grew {grown} KiB for {biggest} KiB");
     tw.send("\x02Q");
     let _ = tw.wait_exit();
+}
+
+/// Waits for the pane's flood to end (`--keep-exited` says "exited: 0"),
+/// however long it takes on a loaded machine, as long as the pane's
+/// program writes (it blocks when tilework stops reading).
+fn wait_flood_exited(tw: &Tilework) {
+    let pid = tw.workspace_pid();
+    tw.wait_for_while_progressing(
+        "the flood to end",
+        common::progress::STALL,
+        || common::progress::written_by_descendants(pid),
+        |s| s.contents().contains("exited: 0"),
+    );
 }
