@@ -50,9 +50,14 @@ fn flooded() -> Tilework {
     let mut tw = Tilework::start(&[], ROWS, COLS);
     tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
     tw.type_line(&format!("seq -f 'r''ow%05g' 1 {LINES}"));
-    tw.wait_for("the last line", |s| {
-        s.contents().contains(&format!("row{LINES:05}"))
-    });
+    // However long it takes on a loaded machine, as long as `seq` writes.
+    let pid = tw.workspace_pid();
+    tw.wait_for_while_progressing(
+        "the last line",
+        common::progress::STALL,
+        || common::progress::written_by_descendants(pid),
+        |s| s.contents().contains(&format!("row{LINES:05}")),
+    );
     tw
 }
 

@@ -373,7 +373,14 @@ fn a_client_that_never_reads_does_not_stall_the_workspace() {
         &tw,
         &["send-keys", "seq 1 300000; echo done-$((4*4))", "Enter"],
     );
-    capture_until(&tw, &[], "the flood's end", |s| s.contains("done-16"));
+    // However long it takes on a loaded machine, as long as `seq` writes.
+    let pid = tw.workspace_pid();
+    common::progress::wait_until_while_progressing(
+        "the flood's end",
+        common::progress::STALL,
+        || common::progress::written_by_descendants(pid),
+        || ok(&tw, &["capture"]).contains("done-16"),
+    );
     let socket = tw.runtime_dir().join("tilework").join("stall");
     let mut stalled = Vec::new();
     for _ in 0..3 {
