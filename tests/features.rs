@@ -648,14 +648,9 @@ fn an_expensive_search_pattern_never_blocks_typing() {
     ready(&tw);
     // MiBs of output; copy mode searches all of it (13 rows hold 29999).
     tw.type_line("seq 1 300000");
-    // However long it takes on a loaded machine, as long as `seq` writes.
-    let pid = tw.workspace_pid();
-    tw.wait_for_while_progressing(
-        "the end of the output",
-        common::progress::STALL,
-        || common::progress::written_by_descendants(pid),
-        |s| s.contents().contains("┃300000 "),
-    );
+    tw.wait_for_while_programs_write("the end of the output", |s| {
+        s.contents().contains("┃300000 ")
+    });
     tw.send("\x02[");
     tw.wait_for_text("COPY");
     tw.send("/29999");

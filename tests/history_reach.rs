@@ -50,14 +50,9 @@ fn flooded() -> Tilework {
     let mut tw = Tilework::start(&[], ROWS, COLS);
     tw.wait_for("a shell prompt", |s| s.contents().contains("$ "));
     tw.type_line(&format!("seq -f 'r''ow%05g' 1 {LINES}"));
-    // However long it takes on a loaded machine, as long as `seq` writes.
-    let pid = tw.workspace_pid();
-    tw.wait_for_while_progressing(
-        "the last line",
-        common::progress::STALL,
-        || common::progress::written_by_descendants(pid),
-        |s| s.contents().contains(&format!("row{LINES:05}")),
-    );
+    tw.wait_for_while_programs_write("the last line", |s| {
+        s.contents().contains(&format!("row{LINES:05}"))
+    });
     tw
 }
 
@@ -200,7 +195,7 @@ fn a_match_split_by_the_panes_wrap_is_found_far_back() {
 #[test]
 #[ignore = "a measurement; run it by name"]
 fn measure_g_on_a_full_ring() {
-    use common::progress::{CpuWork, STALL, Stall, threads_cpu, written_by_descendants};
+    use common::progress::{CpuWork, STALL, Stall, threads_cpu};
     use std::time::{Duration, Instant};
     const FLOOD: usize = 800_000; // 12 bytes a line: 9.6 MB, over the 8 MiB ring
     // However long each wait takes on a loaded machine, as long as the work
@@ -221,12 +216,9 @@ fn measure_g_on_a_full_ring() {
         let at = text.find("row")?;
         text.get(at + 3..at + 10)?.parse().ok()
     };
-    tw.wait_for_while_progressing(
-        "the last line",
-        STALL,
-        || written_by_descendants(pid),
-        |s| (0..ROWS).any(|r| number(s, r) == Some(FLOOD)),
-    );
+    tw.wait_for_while_programs_write("the last line", |s| {
+        (0..ROWS).any(|r| number(s, r) == Some(FLOOD))
+    });
     let started = Instant::now();
     tw.send("\x02[");
     let mut work = replays();

@@ -574,13 +574,11 @@ while True:
     signal.pause()
 "#;
 
-/// A terminal resized in cells and pixels at once (a window resized as its
-/// font changes): a program hears of it once, at the new size. It used to
-/// hear of the new cell first at its pane's old size, then of the resize.
-#[test]
-fn a_resize_in_cells_and_pixels_at_once_reaches_a_program_once_at_the_new_size() {
+/// A workspace on a terminal of 10x20-pixel cells whose pane runs
+/// [`WINSIZE`], once it told its first size; `None` without python3.
+fn showing_winsize() -> Option<Tilework> {
     if !require_program("python3") {
-        return;
+        return None;
     }
     let replies = TerminalReplies {
         cell: Some((10, 20)),
@@ -590,6 +588,17 @@ fn a_resize_in_cells_and_pixels_at_once_reaches_a_program_once_at_the_new_size()
     std::fs::write(tw.dir.path().join("winsize.py"), WINSIZE).unwrap();
     tw.type_line("clear; python3 winsize.py");
     tw.wait_for_text("cell-10x20");
+    Some(tw)
+}
+
+/// A terminal resized in cells and pixels at once (a window resized as its
+/// font changes): a program hears of it once, at the new size. It used to
+/// hear of the new cell first at its pane's old size, then of the resize.
+#[test]
+fn a_resize_in_cells_and_pixels_at_once_reaches_a_program_once_at_the_new_size() {
+    let Some(mut tw) = showing_winsize() else {
+        return;
+    };
     let told = |s: &vt100::Screen, cell: &str| -> Vec<String> {
         s.contents()
             .lines()
@@ -614,17 +623,9 @@ fn a_resize_in_cells_and_pixels_at_once_reaches_a_program_once_at_the_new_size()
 /// reads the new cell size from its PTY, without any pane changing size.
 #[test]
 fn a_font_size_change_reaches_the_programs_already_running() {
-    if !require_program("python3") {
+    let Some(mut tw) = showing_winsize() else {
         return;
-    }
-    let replies = TerminalReplies {
-        cell: Some((10, 20)),
-        ..TerminalReplies::default()
     };
-    let mut tw = graphics::start(replies, ROWS, COLS);
-    std::fs::write(tw.dir.path().join("winsize.py"), WINSIZE).unwrap();
-    tw.type_line("clear; python3 winsize.py");
-    tw.wait_for_text("cell-10x20");
     tw.claim_pixels(COLS * 12, ROWS * 24);
     tw.wait_for_text("cell-12x24");
     tw.claim_pixels(COLS * 7, ROWS * 15);

@@ -410,17 +410,10 @@ fn an_endless_osc_does_not_grow_memory_without_bound() {
     );
     let mut tw = Tilework::start(&["-c", &script], ROWS, COLS);
     let pid = tw.workspace_pid();
-    // However long it takes on a loaded machine, as long as the pane's
-    // programs write (they block when tilework stops reading).
-    tw.wait_for_while_progressing(
-        "the marker after the OSC",
-        common::progress::STALL,
-        || common::progress::written_by_descendants(pid),
-        |s| {
-            s.contents_between(1, 1, 1, COLS - 1)
-                .starts_with("osc-done-42")
-        },
-    );
+    tw.wait_for_while_programs_write("the marker after the OSC", |s| {
+        s.contents_between(1, 1, 1, COLS - 1)
+            .starts_with("osc-done-42")
+    });
     let peak = common::proc_status_kib(pid, "VmHWM").unwrap();
     assert!(
         peak < ONE_PANE_RSS_BOUND_MIB * MIB,
@@ -1828,7 +1821,7 @@ fn a_million_line_flood_keeps_every_line_on_screen_and_in_scrollback() {
         ROWS,
         COLS,
     );
-    wait_flood_exited(&tw);
+    tw.wait_for_while_programs_write("the flood to end", |s| s.contents().contains("exited: 0"));
     let mut reference = reference.join().unwrap();
     wait_view_matches(&tw, &mut reference, "the live screen", |at| at.is_none());
     // Scrollback with the keyboard: a few pages up, then the top of what
@@ -1884,7 +1877,7 @@ fn scrollback_holds_exactly_the_newest_lines_that_fit_the_budget() {
         ROWS,
         COLS,
     );
-    wait_flood_exited(&tw);
+    tw.wait_for_while_programs_write("the flood to end", |s| s.contents().contains("exited: 0"));
     let mut reference = reference.join().unwrap();
     let expected_len = reference.screen().scrollback_len();
     wait_view_matches(&tw, &mut reference, "the live screen", |at| at.is_none());
@@ -2109,17 +2102,4 @@ fn pastes_bigger_than_the_input_budget_reach_a_program_that_reads_whole() {
     assert!(grown < 4 * biggest, "grew {grown} KiB for {biggest} KiB");
     tw.send("\x02Q");
     let _ = tw.wait_exit();
-}
-
-/// Waits for the pane's flood to end (`--keep-exited` says "exited: 0"),
-/// however long it takes on a loaded machine, as long as the pane's
-/// program writes (it blocks when tilework stops reading).
-fn wait_flood_exited(tw: &Tilework) {
-    let pid = tw.workspace_pid();
-    tw.wait_for_while_progressing(
-        "the flood to end",
-        common::progress::STALL,
-        || common::progress::written_by_descendants(pid),
-        |s| s.contents().contains("exited: 0"),
-    );
 }

@@ -531,28 +531,24 @@ impl Tilework {
     /// the new size lands on a screen of that size (the other order let a
     /// frame for the new size be parsed at the old one).
     pub fn resize(&mut self, rows: u16, cols: u16) {
-        let shared = Arc::clone(&self.shared);
-        let mut screen = shared.0.lock().unwrap();
-        screen.parser.set_size(
-            NonZeroU16::new(rows).unwrap(),
-            NonZeroU16::new(cols).unwrap(),
-        );
-        self.claim_size(rows, cols);
-        drop(screen);
-        self.rows = rows;
-        self.cols = cols;
+        self.resize_in_pixels(rows, cols, 0, 0);
     }
 
     /// Tells tilework its terminal is `rows` x `cols` without making the
     /// test's own screen that size (a terminal claiming 65535x65535): the
     /// screen read back keeps its size.
     pub fn claim_size(&mut self, rows: u16, cols: u16) {
+        self.claim(rows, cols, 0, 0);
+    }
+
+    /// Sets the terminal's PTY size (tilework gets a SIGWINCH).
+    fn claim(&self, rows: u16, cols: u16, pixel_width: u16, pixel_height: u16) {
         self.master()
             .resize(PtySize {
                 rows,
                 cols,
-                pixel_width: 0,
-                pixel_height: 0,
+                pixel_width,
+                pixel_height,
             })
             .unwrap();
     }
@@ -568,14 +564,7 @@ impl Tilework {
             NonZeroU16::new(rows).unwrap(),
             NonZeroU16::new(cols).unwrap(),
         );
-        self.master()
-            .resize(PtySize {
-                rows,
-                cols,
-                pixel_width,
-                pixel_height,
-            })
-            .unwrap();
+        self.claim(rows, cols, pixel_width, pixel_height);
         drop(screen);
         self.rows = rows;
         self.cols = cols;
@@ -585,14 +574,7 @@ impl Tilework {
     /// `pixel_width` x `pixel_height` pixels in all (tilework gets a
     /// SIGWINCH, as from a real terminal).
     pub fn claim_pixels(&mut self, pixel_width: u16, pixel_height: u16) {
-        self.master()
-            .resize(PtySize {
-                rows: self.rows,
-                cols: self.cols,
-                pixel_width,
-                pixel_height,
-            })
-            .unwrap();
+        self.claim(self.rows, self.cols, pixel_width, pixel_height);
     }
 
     /// From now on, keeps the screen as each of tilework's frames leaves
@@ -961,6 +943,24 @@ impl Tilework {
             }
             s = cvar.wait_timeout(s, deadline - now).unwrap().0;
         }
+    }
+
+    /// [`Tilework::wait_for`] while the panes' programs flood: however
+    /// long it takes on a loaded machine, as long as they write (they
+    /// block when tilework stops reading); fails after
+    /// [`progress::STALL`] without a byte written.
+    pub fn wait_for_while_programs_write(
+        &self,
+        what: &str,
+        cond: impl FnMut(&vt100::Screen) -> bool,
+    ) {
+        let pid = self.workspace_pid();
+        self.wait_for_while_progressing(
+            what,
+            progress::STALL,
+            || progress::written_by_descendants(pid),
+            cond,
+        );
     }
 
     /// [`Tilework::wait_for`] for long work on a loaded machine: fails
