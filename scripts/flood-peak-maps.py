@@ -19,6 +19,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import sys
 import threading
 import time
 
@@ -141,6 +142,10 @@ def main():
     args = ap.parse_args()
     big = os.path.abspath(args.file)
     exe = os.path.abspath(args.tilework)
+    # Without the file the pane's `cat` fails at once and the "peak" is an
+    # idle workspace's: say so rather than print it.
+    if not os.path.isfile(big):
+        sys.exit(f"flood-peak-maps: no flood file at {big}: make it with scripts/gen-bigfile.sh")
     for run in range(args.runs):
         total, seen = measure(exe, big, args.extra)
         print(f"run {run + 1}: peak {total} KiB summed")

@@ -20,10 +20,6 @@ use crate::pane::PaneId;
 use crate::pane::event::{PaneEvent, PaneMailbox};
 use crate::pane::program::pty::{OutputChunk, PtyProcess, QuietRead, SpawnSpec};
 
-/// Output buffers of a bigger capacity are freed rather than handed back
-/// to the reader: twice what a flooding program's read usually delivers.
-const RECYCLED_CAPACITY: usize = 8 * 1024;
-
 /// Starts pane programs.
 pub trait Launcher: Send {
     /// Starts `spec` for pane `id` on a terminal of `rows` x `cols` cells
@@ -143,15 +139,7 @@ impl PaneProcess for PtyProcess {
     }
 
     fn recycle(&self, chunk: OutputChunk) {
-        // A buffer keeps the capacity of the biggest read it ever held, and
-        // in a flood one read in a hundred is 8-20 KiB instead of ~4 KiB:
-        // recycled, every buffer in circulation (~50) grew that big, ~0.5 MB
-        // of the reader's heap. Those are freed instead.
-        if chunk.capacity() > RECYCLED_CAPACITY {
-            return;
-        }
-        // A full recycle channel just means the reader has enough buffers.
-        let _ = self.recycle_tx.try_send(chunk);
+        self.give_back(chunk);
     }
 
     fn send_input(&self, bytes: &[u8]) -> bool {

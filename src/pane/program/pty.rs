@@ -46,15 +46,15 @@ pub mod exit_note;
 mod reading;
 mod writing;
 
-/// Bytes asked for in each `read(2)`. A PTY hands out at most a few KiB per
-/// read in practice; a large buffer only matters when the loop falls behind.
-pub const READ_SIZE: usize = 64 * 1024;
+/// The most one chunk from the reader thread holds: up to four of a
+/// flood's reads (a PTY hands out at most ~4 KiB a read).
+pub const CHUNK_BYTES: usize = 16 * 1024;
 
-/// Messages queued between a pane's reader and the render loop. 16 reads of
-/// ~4 KiB (what a flooding `cat` delivers per read) is ~64 KiB in flight:
-/// enough that the reader rarely waits while the loop draws a frame (~1 ms
-/// at 76 MB/s is ~76 KB), small enough that a flood cannot pile up memory
-/// (worst case 16 x 64 KiB = 1 MiB per pane).
+/// Messages queued between a pane's reader and the render loop. 16 chunks
+/// of up to 16 KiB (a flooding `cat`'s four reads) is up to 256 KiB in
+/// flight: enough that the reader rarely waits while the loop draws a
+/// frame (~1 ms at 76 MB/s is ~76 KB), small enough that a flood cannot
+/// pile up memory.
 pub const OUTPUT_CHANNEL_CAPACITY: usize = 16;
 
 /// How long the reader thread waits for more output before it hands a
@@ -310,6 +310,18 @@ impl PtyProcess {
                 }
             };
         }
+    }
+
+    /// Hands a fed chunk's buffer back to the reader thread, while one
+    /// runs and has room for it; otherwise it is freed, so a quiet pane
+    /// keeps no buffers (its thread let go of those it held when it left).
+    pub fn give_back(&self, chunk: OutputChunk) {
+        // A buffer that grew past a chunk's size was not the reader's.
+        if chunk.capacity() > CHUNK_BYTES || self.gate.holder() != Holder::Thread {
+            return;
+        }
+        // A full recycle channel just means the reader has enough buffers.
+        let _ = self.recycle_tx.try_send(chunk);
     }
 
     pub fn pid(&self) -> Option<u32> {

@@ -9,11 +9,15 @@ use std::sync::Arc;
 use crossbeam_channel::{Receiver, Sender};
 use filedescriptor::{FileDescriptor, POLLIN};
 
-use super::{OutputChunk, QUIET_HANDOVER, READ_SIZE, wait_within};
+use super::{CHUNK_BYTES, OutputChunk, QUIET_HANDOVER, wait_within};
 use crate::pane::program::reader_gate::{Holder, ReaderGate};
 
 /// The gate of a pane's PTY, and what its reader thread is left.
 pub type Gate = ReaderGate<Reading>;
+
+/// The most a PTY hands out in one read (the line discipline's buffer): a
+/// chunk with less room left is sent rather than read into again.
+const PTY_READ_MOST: usize = 4096;
 
 /// What the reader thread works with, from one thread to the next.
 pub struct Reading {
@@ -73,6 +77,9 @@ fn read_in_turns(mut reading: Reading) {
     loop {
         match read_until_stop(&mut reading) {
             Stop::Handover { quiet } => {
+                // The buffers the loop gave back are freed: a quiet pane
+                // keeps none (see `PtyProcess::give_back`).
+                while reading.recycle_rx.try_recv().is_ok() {}
                 let gate = Arc::clone(&reading.gate);
                 match gate.park(reading, quiet) {
                     Some(back) => reading = back,
@@ -93,35 +100,49 @@ fn read_in_turns(mut reading: Reading) {
 }
 
 fn read_until_stop(r: &mut Reading) -> Stop {
-    // Freed when the thread stops: a quiet pane keeps no read buffer.
-    let mut buf = vec![0u8; READ_SIZE];
+    // What is read goes straight into the chunk sent to the loop: `chunk`
+    // is `CHUNK_BYTES` long, its first `filled` bytes read. The thread
+    // holds one while it runs: a quiet pane keeps no read buffer.
+    let mut chunk = fresh_chunk(r);
+    let mut filled = 0;
     loop {
         match r.gate.holder() {
             Holder::Thread => {}
-            Holder::Loop => return Stop::Handover { quiet: false },
+            Holder::Loop => {
+                send_read(r, chunk, filled);
+                return Stop::Handover { quiet: false };
+            }
             Holder::Ended => return Stop::Ended,
         }
-        match r.reader.read(&mut buf) {
+        match r.reader.read(&mut chunk[filled..]) {
             // EOF; portable-pty maps EIO (all slave fds closed) to Ok(0).
-            Ok(0) => return Stop::Ended,
+            Ok(0) => {
+                send_read(r, chunk, filled);
+                return Stop::Ended;
+            }
             Ok(n) => {
-                let mut chunk = r.recycle_rx.try_recv().unwrap_or_default();
-                chunk.clear();
-                chunk.extend_from_slice(&buf[..n]);
-                if r.output_tx.send(chunk).is_err() {
-                    // The pane is gone.
+                filled += n;
+                // A PTY hands out at most ~4 KiB a read. While it has more
+                // at once (a flood), the reads go on into one chunk: one
+                // send, and one wake-up of the loop at most, for several
+                // reads (see `CHUNK_BYTES`).
+                if chunk.len() - filled >= PTY_READ_MOST {
+                    continue;
+                }
+                if !send_read(r, chunk, filled) {
                     return Stop::Ended;
                 }
+                (chunk, filled) = (fresh_chunk(r), 0);
                 // Announced once a second chunk waits, or when the PTY has
-                // nothing more (below): a flood's chunks come ~25 µs apart,
-                // and waking the loop for each was ~20,000 wake-ups of it
-                // per flood benchmark. Waiting longer (half a channel, with
-                // the fast-forward cutting every 16 KiB) saved 18-24 % of
-                // tilework's CPU there but made the flood 14-22 % slower on
-                // an idle two-vCPU VM: the reader then waited on a full
-                // channel, and the loop and reader slept more and the
-                // writing program paid for waking them. Tried in cc0beee
-                // and reverted.
+                // nothing more (below): waking the loop for each chunk of
+                // a flood was ~20,000 wake-ups of it per flood benchmark.
+                // Waiting longer (half a channel, with the fast-forward
+                // cutting every 16 KiB) saved 18-24 % of tilework's CPU
+                // there but made the flood 14-22 % slower on an idle
+                // two-vCPU VM: the reader then waited on a full channel of
+                // one read's chunks, and the loop and reader slept more and
+                // the writing program paid for waking them. Tried in
+                // cc0beee and reverted.
                 if r.output_tx.len() >= 2 {
                     crate::wake::wake_loop();
                 }
@@ -129,6 +150,12 @@ fn read_until_stop(r: &mut Reading) -> Stop {
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) if err.kind() == ErrorKind::WouldBlock => {
                 // Nothing more for now: whatever was read goes to the loop.
+                if filled > 0 {
+                    if !send_read(r, chunk, filled) {
+                        return Stop::Ended;
+                    }
+                    (chunk, filled) = (fresh_chunk(r), 0);
+                }
                 if !r.output_tx.is_empty() {
                     crate::wake::wake_loop();
                 }
@@ -142,8 +169,108 @@ fn read_until_stop(r: &mut Reading) -> Stop {
             }
             Err(err) => {
                 tracing::debug!("PTY read ended: {err}");
+                send_read(r, chunk, filled);
                 return Stop::Ended;
             }
         }
+    }
+}
+
+/// A buffer to read into, `CHUNK_BYTES` long: one the loop gave back, or
+/// a new one.
+fn fresh_chunk(r: &Reading) -> OutputChunk {
+    let mut chunk = r
+        .recycle_rx
+        .try_recv()
+        .unwrap_or_else(|_| Vec::with_capacity(CHUNK_BYTES));
+    // Zeroes only what the last use did not fill.
+    chunk.resize(CHUNK_BYTES, 0);
+    chunk
+}
+
+/// Sends the first `filled` bytes of `chunk` (if any) to the loop. False
+/// when the pane is gone.
+fn send_read(r: &Reading, mut chunk: OutputChunk, filled: usize) -> bool {
+    if filled == 0 {
+        return true;
+    }
+    chunk.truncate(filled);
+    r.output_tx.send(chunk).is_ok()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+mod tests {
+    use super::*;
+    use crossbeam_channel::bounded;
+    use filedescriptor::Pipe;
+    use std::io::Write;
+
+    /// A reading over a pipe (read end non-blocking, as a pane's PTY is),
+    /// its write end, and the loop's ends of the channels.
+    fn over_a_pipe() -> (
+        Reading,
+        FileDescriptor,
+        Receiver<OutputChunk>,
+        Sender<OutputChunk>,
+    ) {
+        let Pipe { mut read, write } = Pipe::new().unwrap();
+        read.set_non_blocking(true).unwrap();
+        let ready = read.try_clone().unwrap();
+        let (output_tx, output_rx) = bounded(64);
+        let (recycle_tx, recycle_rx) = bounded(8);
+        let (drained_tx, _) = bounded(1);
+        let reading = Reading {
+            reader: Box::new(read),
+            ready,
+            output_tx,
+            recycle_rx,
+            drained_tx,
+            gate: Arc::new(Gate::default()),
+            name: "test-reader".into(),
+        };
+        (reading, write, output_rx, recycle_tx)
+    }
+
+    fn pattern(len: usize) -> Vec<u8> {
+        (0..len).map(|i| (i % 251) as u8).collect()
+    }
+
+    #[test]
+    fn output_comes_whole_and_in_order_in_chunks_no_bigger_than_a_chunk() {
+        let (mut reading, mut write, output, _recycle) = over_a_pipe();
+        // Three chunks and a part of one wait in the pipe (under its 64 KiB),
+        // then the end.
+        let sent = pattern(3 * CHUNK_BYTES + 5_123);
+        write.write_all(&sent).unwrap();
+        drop(write);
+        assert!(matches!(read_until_stop(&mut reading), Stop::Ended));
+        let chunks: Vec<OutputChunk> = output.try_iter().collect();
+        assert!(
+            chunks
+                .iter()
+                .all(|c| !c.is_empty() && c.len() <= CHUNK_BYTES)
+        );
+        assert_eq!(chunks[0].len(), CHUNK_BYTES, "what waited fills a chunk");
+        assert_eq!(chunks.concat(), sent);
+    }
+
+    #[test]
+    fn a_reader_that_hands_a_quiet_pipe_over_keeps_no_buffers() {
+        let (reading, mut write, output, recycle) = over_a_pipe();
+        let gate = Arc::clone(&reading.gate);
+        let left = reading.recycle_rx.clone();
+        for _ in 0..3 {
+            recycle.send(vec![0; CHUNK_BYTES]).unwrap();
+        }
+        write.write_all(b"$ ").unwrap();
+        // The thread ends once it has left the quiet pipe to the loop.
+        std::thread::spawn(move || read_in_turns(reading))
+            .join()
+            .unwrap();
+        assert!(gate.thread_parked());
+        assert_eq!(output.try_iter().collect::<Vec<_>>(), vec![b"$ ".to_vec()]);
+        assert!(left.is_empty(), "the buffers given back were freed");
+        assert_eq!(gate.holder(), Holder::Loop);
     }
 }
