@@ -18,8 +18,8 @@ import argparse
 import importlib.util
 import os
 import shutil
-import tempfile
 import sys
+import tempfile
 import threading
 import time
 
