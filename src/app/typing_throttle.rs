@@ -9,7 +9,9 @@
 //! the other panes together are fed at most [`TYPING_OTHERS_RATE`]; their
 //! readers then fill their channels and block, the flooding programs block
 //! on their PTYs, and the cores are free for the key. One flood keeps more
-//! than 48 MB/s (twice what tmux gives it) and is back to full speed
+//! than 48 MB/s (twice what tmux gave it on round 7's VM; 1.4-1.8x on a
+//! VM where tmux floods faster, docs/startup-and-echo.md, round 8) and is
+//! back to full speed
 //! [`TYPING_WINDOW`] after the last key.
 //!
 //! The allowance is shared by all other panes, not given to each: 32 panes
@@ -36,7 +38,8 @@ pub const LINE_CHARGE: usize = 64;
 /// 3 MB/s of `yes`. Beside the same typing, tmux 3.3a floods at 20-24 MB/s
 /// on a quiet 2-core VM; at 44 MB/s the flood was not always twice that,
 /// and at 55 MB/s the echo's p99 went over tmux's in one run of three
-/// (`bench-harness latency --flood`, docs/startup-and-echo.md).
+/// (`bench-harness latency --flood`, docs/startup-and-echo.md). Where tmux
+/// floods at 27-35 MB/s, 60-80 MB/s put the p99 over tmux's (round 8).
 pub const TYPING_OTHERS_RATE: f64 = 50_000_000.0 * (62.0 + LINE_CHARGE as f64) / 62.0;
 
 /// The most the other panes can save up (one frame's worth at 60 fps).
